@@ -1,0 +1,35 @@
+"""exact-odds: exact odds of casino games by full enumeration.
+
+The public API; see the README for examples.
+"""
+
+from exact_odds.dist import Dist, Ways
+from exact_odds.engine import Coup, Detail, deal, sequences, winners
+from exact_odds.errors import InputError
+from exact_odds.shoe import RANKS, SUITS, Card, Rank, Shoe, ShoeError, Suit, parse_card, parse_cards
+from exact_odds.tableau import STANDARD, Tableau, TableauError, load_tableau, parse_tableau
+
+__all__ = [
+    "RANKS",
+    "STANDARD",
+    "SUITS",
+    "Card",
+    "Coup",
+    "Detail",
+    "Dist",
+    "InputError",
+    "Rank",
+    "Shoe",
+    "ShoeError",
+    "Suit",
+    "Tableau",
+    "TableauError",
+    "Ways",
+    "deal",
+    "load_tableau",
+    "parse_card",
+    "parse_cards",
+    "parse_tableau",
+    "sequences",
+    "winners",
+]

@@ -1,0 +1,249 @@
+"""The reference enumerator: every card-removal path of one punto banco coup.
+
+Convention (that of the published tables): a coup is counted over *ordered six-card
+sequences* from the shoe, dealt P, B, P, B and then the third cards as the tableau
+draws them; cards a coup does not use still count, so the ways of every coup sum to
+``N (N-1) (N-2) (N-3) (N-4) (N-5)`` for an ``N``-card shoe. In the infinite-deck limit
+each card is drawn independently with the shoe's proportions and the total is
+``W**6`` for a shoe of weight ``W``.
+
+The walk: the first two cards of each hand are taken as unordered pairs (an ordered
+pair of distinct cards is counted twice), so the ways of the first four cards are a
+product of falling factorials over the kinds removed; the third-card stage then depends
+only on the two totals and on the point values removed, and is computed once for each.
+
+>>> from exact_odds.shoe import Shoe
+>>> d = deal(Shoe.decks(8))
+>>> d.total, d.ways(lambda c: c.winner == "banker")
+(4998398275503360, 2292252566437888)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from enum import IntEnum
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from typing import Literal, NamedTuple
+
+from exact_odds.dist import Dist, Ways
+from exact_odds.shoe import CARDS_PER_COUP, RANKS, Shoe, ShoeError, falling
+from exact_odds.tableau import STANDARD, Tableau
+
+Winner = Literal["banker", "player", "tie"]
+
+
+class Detail(IntEnum):
+    """How much of the first two cards of each hand a coup records.
+
+    ``POINTS``: totals and card counts only (main bets). ``RANKS``: also whether each
+    hand's first two cards pair by rank. ``SUITS``: also whether they pair by rank and
+    suit (needs a shoe whose suits are known).
+    """
+
+    POINTS = 0
+    RANKS = 1
+    SUITS = 2
+
+
+class Coup(NamedTuple):
+    """The outcome of one coup.
+
+    ``player``/``banker``: final totals 0-9; ``player_cards``/``banker_cards``: 2 or 3;
+    ``player_pair``/``banker_pair``: the hand's first two cards have the same rank;
+    ``player_suited``/``banker_suited``: they are the same rank and suit. Pair fields
+    are ``False`` unless the coup was dealt with enough :class:`Detail`.
+    """
+
+    player: int
+    banker: int
+    player_cards: int
+    banker_cards: int
+    player_pair: bool = False
+    banker_pair: bool = False
+    player_suited: bool = False
+    banker_suited: bool = False
+
+    @property
+    def winner(self) -> Winner:
+        """``"banker"``, ``"player"`` or ``"tie"``."""
+        if self.banker > self.player:
+            return "banker"
+        if self.player > self.banker:
+            return "player"
+        return "tie"
+
+    @property
+    def natural(self) -> bool:
+        """Whether the coup ended on the first four cards with an 8 or 9 (standard naturals)."""
+        return self.player_cards == 2 and self.banker_cards == 2 and max(self.player, self.banker) >= 8
+
+    @property
+    def cards(self) -> int:
+        """Number of cards dealt in the coup, 4 to 6."""
+        return self.player_cards + self.banker_cards
+
+
+Flags = tuple[bool, ...]
+_Kind = tuple[int, int, tuple[int, ...]]  # (point, count, identity) of one kind of card
+_Pair = tuple[_Kind, _Kind]
+
+
+def _kinds(shoe: Shoe, detail: Detail) -> list[_Kind]:
+    """The kinds of card distinguished at ``detail``: point classes, ranks or rank-suits."""
+    if detail is Detail.POINTS:
+        return [(p, n, (p,)) for p, n in enumerate(shoe.point_counts()) if n]
+    if detail is Detail.RANKS:
+        return [(r.point, n, (r.value,)) for r, n in zip(RANKS, shoe.counts, strict=True) if n]
+    if shoe.suited is None:
+        raise ShoeError("this needs a shoe whose suits are known (give whole decks or counts divisible by 4)")
+    return [
+        (r.point, n, (r.value, s))
+        for r, row in zip(RANKS, shoe.suited, strict=True)
+        for s, n in enumerate(row)
+        if n
+    ]
+
+
+def _hand_pairs(kinds: list[_Kind]) -> Iterator[tuple[_Pair, int]]:
+    """Unordered two-card hands with their number of orderings (1 or 2)."""
+    for a, b in combinations_with_replacement(kinds, 2):
+        yield (a, b), 1 if a is b else 2
+
+
+def _removal_ways(cards: tuple[_Kind, ...], infinite: bool) -> int:
+    """Ways to draw these cards in a fixed order: a product over kinds of falling factorials."""
+    taken: dict[tuple[int, ...], int] = {}
+    ways = 1
+    for _, n, ident in cards:
+        k = taken.get(ident, 0)
+        ways *= n if infinite else n - k
+        taken[ident] = k + 1
+    return ways
+
+
+def _pair_flags(hand: _Pair, detail: Detail) -> Flags:
+    """(pair by rank, pair by rank and suit) for a hand's first two cards."""
+    a, b = hand
+    if detail is Detail.POINTS:
+        return (False, False)
+    same_rank = a[2][0] == b[2][0]
+    return (same_rank, detail is Detail.SUITS and a[2] == b[2])
+
+
+FirstFour = tuple[int, int, tuple[int, ...], Flags]
+"""(player total, banker total, point values removed (sorted), pair flags P, B, P-suited, B-suited)."""
+
+
+def first_four(shoe: Shoe, detail: Detail = Detail.POINTS) -> dict[FirstFour, Ways]:
+    """Ways of the first four cards, aggregated by what the rest of the coup needs."""
+    kinds = _kinds(shoe, detail)
+    hands = list(_hand_pairs(kinds))
+    out: dict[FirstFour, Ways] = {}
+    for player, p_orders in hands:
+        pt = (player[0][0] + player[1][0]) % 10
+        pflags = _pair_flags(player, detail)
+        for banker, b_orders in hands:
+            ways = _removal_ways(player + banker, shoe.infinite)
+            if not ways:
+                continue
+            bt = (banker[0][0] + banker[1][0]) % 10
+            removed = tuple(sorted(k[0] for k in player + banker))
+            bflags = _pair_flags(banker, detail)
+            key = (pt, bt, removed, (pflags[0], bflags[0], pflags[1], bflags[1]))
+            out[key] = out.get(key, 0) + ways * p_orders * b_orders
+    return out
+
+
+ThirdStage = dict[tuple[int, int, int, int], Ways]
+
+
+def third_stage(
+    counts: tuple[int, ...], pt: int, bt: int, tableau: Tableau, *, infinite: bool = False
+) -> ThirdStage:
+    """Ways of (player total, banker total, player cards, banker cards) after the first four.
+
+    ``counts`` are the cards left by point value 0-9. Unused cards of the six-card
+    sequence are counted, so the result sums to ``falling(N, 2)`` (``N**2`` if infinite).
+    """
+    size = sum(counts)
+
+    def unused(k: int) -> int:
+        return size**k if infinite else falling(size - (2 - k), k)
+
+    out: ThirdStage = {}
+
+    def add(key: tuple[int, int, int, int], ways: int) -> None:
+        out[key] = out.get(key, 0) + ways
+
+    if pt in tableau.naturals or bt in tableau.naturals:
+        add((pt, bt, 2, 2), unused(2))
+        return out
+    if not tableau.player_draws[pt]:
+        if tableau.banker_draws_on(bt, None):
+            for y, n in enumerate(counts):
+                if n:
+                    add((pt, (bt + y) % 10, 2, 3), n * unused(1))
+        else:
+            add((pt, bt, 2, 2), unused(2))
+        return out
+    for x, nx in enumerate(counts):
+        if not nx:
+            continue
+        ptot = (pt + x) % 10
+        if tableau.banker_draws_on(bt, x):
+            for y, ny in enumerate(counts):
+                ny_left = ny if infinite else ny - (x == y)
+                if ny_left:
+                    add((ptot, (bt + y) % 10, 3, 3), nx * ny_left)
+        else:
+            add((ptot, bt, 3, 2), nx * (size if infinite else size - 1))
+    return out
+
+
+def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD, detail: Detail = Detail.POINTS) -> Dist[Coup]:
+    """The enumeration behind :func:`deal`, without its cache (for benchmarks)."""
+    points = shoe.point_counts()
+    stages: dict[tuple[int, int, tuple[int, ...]], ThirdStage] = {}
+    ways: dict[Coup, int] = {}
+    for (pt, bt, removed, flags), w4 in first_four(shoe, detail).items():
+        key = (pt, bt, removed)
+        stage = stages.get(key)
+        if stage is None:
+            left = list(points)
+            if not shoe.infinite:
+                for p in removed:
+                    left[p] -= 1
+            stage = stages[key] = third_stage(tuple(left), pt, bt, tableau, infinite=shoe.infinite)
+        for (p, b, pc, bc), w in stage.items():
+            coup = Coup(p, b, pc, bc, *flags)
+            ways[coup] = ways.get(coup, 0) + w4 * w
+    return Dist(ways)
+
+
+def deal(shoe: Shoe, tableau: Tableau = STANDARD, *, detail: Detail = Detail.POINTS) -> Dist[Coup]:
+    """Exact ways of every coup outcome from ``shoe`` under ``tableau``.
+
+    Ways count ordered six-card sequences (see the module docstring); ``detail`` says
+    whether pair and suited-pair flags are recorded. Results are cached per argument.
+    """
+    return _deal_cached(shoe, tableau, detail)
+
+
+_deal_cached = lru_cache(maxsize=64)(enumerate_coups)
+
+
+def sequences(shoe: Shoe) -> Ways:
+    """Number of ordered six-card sequences: N (N-1) ... (N-5), or W**6 if infinite."""
+    return shoe.size**CARDS_PER_COUP if shoe.infinite else falling(shoe.size, CARDS_PER_COUP)
+
+
+def winners(dist: Dist[Coup]) -> Dist[Winner]:
+    """Collapse a coup distribution to banker / player / tie."""
+    return dist.map(_winner)
+
+
+def _winner(coup: Coup) -> Winner:
+    return coup.winner
+
+

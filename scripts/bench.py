@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Print the speed figures the issues ask for (medians of several runs).
+
+Usage: ``python3 scripts/bench.py [--only NAME ...] [--repeat N]``. Each benchmark is a
+function in ``BENCHMARKS`` that prints its own lines; the machines are shared and noisy,
+so every figure is a median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+from exact_odds import Shoe
+from exact_odds.engine import enumerate_coups
+
+
+def median_seconds(run: Callable[[], object], repeat: int) -> float:
+    """Median wall-clock seconds of ``run()`` over ``repeat`` calls."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def cli_seconds(argv: list[str], repeat: int) -> float:
+    """Median seconds of ``python -m exact_odds ARGV`` as a whole process."""
+    cmd = [sys.executable, "-m", "exact_odds", *argv]
+    return median_seconds(lambda: subprocess.run(cmd, check=True, capture_output=True), repeat)
+
+
+def bench_odds(repeat: int) -> None:
+    """Engine: whole-process `odds`, the reference enumerator at 8, 100 and 10,000 decks."""
+    secs = cli_seconds(["odds", "--decks", "8"], repeat)
+    print(f"odds: `exact-odds odds --decks 8` whole process, median of {repeat}: {secs:.3f} s")
+    probe = "import sys; from exact_odds.cli import main; main(['odds']); print('sympy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
+    print(f"odds: sympy imported by `odds`: {out.strip().splitlines()[-1]}")
+    for decks in (8, 100, 10_000):
+        shoe = Shoe.decks(decks)
+        secs = median_seconds(lambda s=shoe: enumerate_coups(s), repeat)  # type: ignore[misc]
+        print(f"odds: deal() of {decks} decks (uncached), median of {repeat}: {secs * 1000:.1f} ms")
+
+
+BENCHMARKS: dict[str, Callable[[int], None]] = {
+    "odds": bench_odds,
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--only", nargs="*", choices=sorted(BENCHMARKS), help="run only these")
+    parser.add_argument("--repeat", type=int, default=7, help="runs per figure (default 7)")
+    args = parser.parse_args()
+    for name in args.only or BENCHMARKS:
+        BENCHMARKS[name](args.repeat)
+
+
+if __name__ == "__main__":
+    main()
