@@ -1,0 +1,9 @@
+"""Bets: pay tables over coup outcomes, a registry, and the built-in bets.
+
+Importing this package registers every built-in bet.
+"""
+
+from exact_odds.bets import main as _main  # noqa: F401  (registers the main bets)
+from exact_odds.bets.core import BETS, Bet, BetError, PayLine, Rule, exact_payout, find_bet, register, registered
+
+__all__ = ["BETS", "Bet", "BetError", "PayLine", "Rule", "exact_payout", "find_bet", "register", "registered"]

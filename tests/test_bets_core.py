@@ -1,0 +1,49 @@
+"""Bet core: exact payouts, the registry, and the standard main bets against published edges."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from exact_odds import Shoe, deal
+from exact_odds.bets import BetError, exact_payout, find_bet
+from exact_odds.engine import Coup
+
+
+def test_payouts_parse_exactly() -> None:
+    assert exact_payout("19/20") == exact_payout("0.95") == Fraction(19, 20)
+    assert exact_payout("11:1") == 11 and exact_payout("1 to 2") == Fraction(1, 2) and exact_payout(8) == 8
+
+
+@pytest.mark.parametrize("bad", [0.95, "abc", "1/0", True, None])
+def test_bad_payouts_are_refused(bad: object) -> None:
+    with pytest.raises(BetError):
+        exact_payout(bad)
+
+
+def test_float_message_says_how_to_write_it() -> None:
+    with pytest.raises(BetError, match='write it as a string such as "19/20" or "0.95"'):
+        exact_payout(0.95)
+
+
+def test_registry_finds_aliases_and_lists_names() -> None:
+    assert find_bet("Banco") is find_bet("banker")
+    with pytest.raises(BetError, match="known bets: .*banker"):
+        find_bet("nonesuch")
+
+
+def test_payout_lines() -> None:
+    banker = find_bet("banker")
+    assert banker.payout(Coup(3, 5, 3, 3)) == Fraction(19, 20)
+    assert banker.payout(Coup(5, 5, 3, 3)) == 0 and banker.payout(Coup(6, 5, 3, 3)) == -1
+
+
+def test_eight_deck_standard_edges() -> None:
+    # Wizard of Odds, Baccarat, 8 decks: banker 1.0579%, player 1.2351%, tie 14.3596%.
+    dist = deal(Shoe.decks(8))
+    edges = {n: -dist.expectation(find_bet(n).payout) for n in ("banker", "player", "tie")}
+    assert [round(float(e) * 100, 4) for e in edges.values()] == [1.0579, 1.2351, 14.3596]
+    # Exact identity: player EV = (P - B) / (P + B + T) with counts from the published table.
+    b, p, t = 2_292_252_566_437_888, 2_230_518_282_592_256, 475_627_426_473_216
+    assert edges["player"] == Fraction(b - p, b + p + t)
