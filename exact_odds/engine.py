@@ -37,8 +37,9 @@ class Detail(IntEnum):
     """How much of the first two cards of each hand a coup records.
 
     ``POINTS``: totals and card counts only (main bets). ``RANKS``: also whether each
-    hand's first two cards pair by rank. ``SUITS``: also whether they pair by rank and
-    suit (needs a shoe whose suits are known).
+    hand's first two cards pair by rank, and whether both hands pair in the same rank.
+    ``SUITS``: also whether they pair by rank and suit (needs a shoe whose suits are
+    known). Side-bet bookkeeping is paid only at the detail a bet asks for.
     """
 
     POINTS = 0
@@ -51,8 +52,10 @@ class Coup(NamedTuple):
 
     ``player``/``banker``: final totals 0-9; ``player_cards``/``banker_cards``: 2 or 3;
     ``player_pair``/``banker_pair``: the hand's first two cards have the same rank;
-    ``player_suited``/``banker_suited``: they are the same rank and suit. Pair fields
-    are ``False`` unless the coup was dealt with enough :class:`Detail`.
+    ``player_suited``/``banker_suited``: they are the same rank and suit;
+    ``twin_pair``: both hands pair, in the same rank (a "twin" or "identical" pair).
+    Pair fields are ``False`` unless the coup was dealt with enough :class:`Detail`
+    (pairs and twins from ``RANKS``, suited pairs from ``SUITS``).
     """
 
     player: int
@@ -63,6 +66,7 @@ class Coup(NamedTuple):
     banker_pair: bool = False
     player_suited: bool = False
     banker_suited: bool = False
+    twin_pair: bool = False
 
     @property
     def winner(self) -> Winner:
@@ -132,11 +136,29 @@ def _pair_flags(hand: _Pair, detail: Detail) -> Flags:
 
 
 FirstFour = tuple[int, int, tuple[int, ...], Flags]
-"""(player total, banker total, point values removed (sorted), pair flags P, B, P-suited, B-suited)."""
+"""(player total, banker total, point values removed (sorted), flags as in :class:`Coup`:
+player pair, banker pair, player suited, banker suited, twin pair)."""
+
+_NO_FLAGS: Flags = (False,) * 5
 
 
 def first_four(shoe: Shoe, detail: Detail = Detail.POINTS) -> dict[FirstFour, Ways]:
-    """Ways of the first four cards, aggregated by what the rest of the coup needs."""
+    """Ways of the first four cards, aggregated by what the rest of the coup needs.
+
+    ``SUITS`` takes the fast path :func:`_first_four_suited` (ranks enumerated, suits
+    split analytically); it returns the same integers as :func:`first_four_by_kind`.
+    """
+    if detail is Detail.SUITS:
+        return _first_four_suited(shoe)
+    return first_four_by_kind(shoe, detail)
+
+
+def first_four_by_kind(shoe: Shoe, detail: Detail = Detail.POINTS) -> dict[FirstFour, Ways]:
+    """The straightforward first four: every pair of two-card hands over the kinds of card.
+
+    At ``SUITS`` the kinds are the 52 rank-suits (1,378 hands, squared), which is slow;
+    it is kept as the reference for the fast path.
+    """
     kinds = _kinds(shoe, detail)
     hands = list(_hand_pairs(kinds))
     out: dict[FirstFour, Ways] = {}
@@ -150,8 +172,107 @@ def first_four(shoe: Shoe, detail: Detail = Detail.POINTS) -> dict[FirstFour, Wa
             bt = (banker[0][0] + banker[1][0]) % 10
             removed = tuple(sorted(k[0] for k in player + banker))
             bflags = _pair_flags(banker, detail)
-            key = (pt, bt, removed, (pflags[0], bflags[0], pflags[1], bflags[1]))
+            twin = pflags[0] and bflags[0] and player[0][2][0] == banker[0][2][0]
+            key = (pt, bt, removed, (pflags[0], bflags[0], pflags[1], bflags[1], twin))
             out[key] = out.get(key, 0) + ways * p_orders * b_orders
+    return out
+
+
+class _SuitSplit(NamedTuple):
+    """How the ordered ways of pairs of one rank split by suit (see :func:`_suit_split`).
+
+    ``pair``: ordered two-card pairs of the rank; ``suited``: those of one suit.
+    ``twin``: ordered four-card sequences of the rank (a pair to each hand), split as
+    (neither hand suited, player only, banker only, both).
+    """
+
+    pair: int
+    suited: int
+    twin: tuple[int, int, int, int]
+
+
+def _suit_split(by_suit: tuple[int, ...], infinite: bool) -> _SuitSplit:
+    """Suit split of one rank from its counts per suit.
+
+    Finite shoe: ``pair = n(n-1)``, ``suited = sum s(s-1)``; a player pair of suit ``s``
+    leaves ``n-2`` cards of the rank, so a suited player pair followed by any banker pair
+    of the rank has ``suited (n-2)(n-3)`` ways, and both suited has
+    ``sum_s s(s-1) [(s-2)(s-3) + sum_{t != s} t(t-1)]`` ways. Infinite deck: draws are
+    independent, ``pair = n^2``, ``suited = sum s^2`` and the twin split is a product.
+    """
+    n = sum(by_suit)
+    if infinite:
+        pair, suited = n * n, sum(s * s for s in by_suit)
+        both = suited * suited
+        p_any = b_any = suited * pair
+        total = pair * pair
+    else:
+        pair, suited = falling(n, 2), sum(falling(s, 2) for s in by_suit)
+        both = sum(falling(s, 2) * (falling(s - 2, 2) + suited - falling(s, 2)) for s in by_suit)
+        p_any = b_any = suited * falling(n - 2, 2)
+        total = falling(n, 4)
+    return _SuitSplit(pair, suited, (total - p_any - b_any + both, p_any - both, b_any - both, both))
+
+
+def _suited_ways(ways: int, p_rank: int | None, b_rank: int | None,
+                 split: dict[int, _SuitSplit]) -> Iterator[tuple[Flags, int]]:
+    """Split the ways of four first cards (pairs by rank known) by suited flags.
+
+    ``p_rank``/``b_rank``: the rank each hand pairs in, or ``None``. A suited pair's
+    share is independent of the other cards except when both hands pair in one rank.
+    """
+    if p_rank is None and b_rank is None:
+        yield _NO_FLAGS, ways
+        return
+    if p_rank is not None and p_rank == b_rank:
+        twin = split[p_rank].twin
+        unit = ways // sum(twin)
+        for (ps, bs), w in zip(((False, False), (True, False), (False, True), (True, True)), twin, strict=True):
+            yield (True, True, ps, bs, True), unit * w
+        return
+    p_opts = _one_hand(p_rank, split)
+    b_opts = _one_hand(b_rank, split)
+    unit = ways // (sum(w for _, w in p_opts) * sum(w for _, w in b_opts))
+    for ps, pw in p_opts:
+        for bs, bw in b_opts:
+            yield (p_rank is not None, b_rank is not None, ps, bs, False), unit * pw * bw
+
+
+def _one_hand(rank: int | None, split: dict[int, _SuitSplit]) -> tuple[tuple[bool, int], ...]:
+    """(suited, ways) shares of one hand: not a pair -> one share of weight 1."""
+    if rank is None:
+        return ((False, 1),)
+    s = split[rank]
+    return ((False, s.pair - s.suited), (True, s.suited))
+
+
+def _first_four_suited(shoe: Shoe) -> dict[FirstFour, Ways]:
+    """First four at ``SUITS`` detail, fast: enumerate by rank, split pairs by suit.
+
+    Suits matter only for a hand whose two cards pair by rank, and the ways of the other
+    cards do not depend on which suit that pair took, so each rank-level term splits by
+    exact integer shares (:func:`_suit_split`). About as fast as ``RANKS`` detail.
+    """
+    if shoe.suited is None:
+        raise ShoeError("this needs a shoe whose suits are known (give whole decks or counts divisible by 4)")
+    split = {r.value: _suit_split(row, shoe.infinite)
+             for r, row, n in zip(RANKS, shoe.suited, shoe.counts, strict=True) if n}
+    hands = list(_hand_pairs(_kinds(shoe, Detail.RANKS)))
+    out: dict[FirstFour, Ways] = {}
+    for player, p_orders in hands:
+        pt = (player[0][0] + player[1][0]) % 10
+        p_rank = player[0][2][0] if player[0] is player[1] else None
+        for banker, b_orders in hands:
+            ways = _removal_ways(player + banker, shoe.infinite)
+            if not ways:
+                continue
+            bt = (banker[0][0] + banker[1][0]) % 10
+            removed = tuple(sorted(k[0] for k in player + banker))
+            b_rank = banker[0][2][0] if banker[0] is banker[1] else None
+            for flags, w in _suited_ways(ways * p_orders * b_orders, p_rank, b_rank, split):
+                if w:
+                    key = (pt, bt, removed, flags)
+                    out[key] = out.get(key, 0) + w
     return out
 
 

@@ -45,6 +45,7 @@ def play(cards: tuple[Card, ...]) -> Coup:
     pair_b = b1.rank == b2.rank
     suited_p = pair_p and p1.suit == p2.suit and p1.suit is not None
     suited_b = pair_b and b1.suit == b2.suit and b1.suit is not None
+    twin = pair_p and pair_b and p1.rank == b1.rank
     if player < 8 and banker < 8:
         third: int | None = None
         if player <= 5:
@@ -54,7 +55,7 @@ def play(cards: tuple[Card, ...]) -> Coup:
         if banker_draws(banker, third):
             banker = (banker + point(rest.pop(0))) % 10
             bc = 3
-    return Coup(player, banker, pc, bc, pair_p, pair_b, suited_p, suited_b)
+    return Coup(player, banker, pc, bc, pair_p, pair_b, suited_p, suited_b, twin)
 
 
 def shoe_cards(shoe: Shoe) -> list[Card]:
