@@ -1,52 +1,426 @@
-"""The main bets (banker, player, tie) under the standard pay table.
+"""The main bets (banker, player, tie) and the main-bet configurations of the casinos.
 
-Standard punto banco pays player 1:1, banker 19:20 (5% commission) and tie 8:1; banker and
-player bets push on a tie. Source: Wizard of Odds, "Baccarat" (wizardofodds.com/games/baccarat).
+Conventions (as in :mod:`exact_odds.bets.core`): a payout is the net result of one unit
+staked, a push is ``0``, a loss ``-1``; banker and player bets push on a tie unless a
+pay table says otherwise.
+
+A :class:`Configuration` is a named set of banker, player and tie bets: the pay table of
+one kind of table. The built-in ones are registered in :data:`CONFIGURATIONS`; their bets
+are also in the bet registry under qualified names (``"tie-9/tie"``,
+``"super-6/banker"``), except the standard ones, which keep the plain names ``banker``,
+``player`` and ``tie`` (``"standard/banker"`` is an alias). A casino's own pay table is
+read from a small TOML file by :func:`load_configuration`; see :data:`EXAMPLE_TOML`.
+
+>>> find_configuration("super-6").bet("banker").payout(Coup(5, 6, 3, 3))
+Fraction(1, 2)
+>>> [c.name for c in CONFIGURATIONS.values()]
+['standard', 'tie-9', 'commission-4', 'super-6', 'ez']
+
+Sources of the pay tables:
+
+- standard (player 1:1, banker 19:20, tie 8:1), tie at 9:1 and the 4% commission found in
+  some casinos: Michael Shackleford, Wizard of Odds, "Baccarat"
+  (wizardofodds.com/games/baccarat/).
+- EZ Baccarat (no commission; a banker win with a three-card 7, the "Dragon 7", pushes):
+  Michael Shackleford, Wizard of Odds, "EZ Baccarat" (wizardofodds.com/games/ez-baccarat/),
+  8 decks: banker house edge 1.02%, banker wins with a three-card 7 in
+  112,633,011,329,024 of 4,998,398,275,503,360 sequences.
+- Super 6 / Punto 2000 (no commission; a banker win with a total of 6 pays 1:2): Eliot
+  Jacobson, "Card Counting the Super Six Baccarat Side Bet", American Casino Guide
+  (americancasinoguide.com/casino-news/card-counting-the-super-six-baccarat-side-bet.html),
+  8 decks: banker house edge 1.4581% (EZ: 1.0183%, standard: 1.0579%).
 """
 
 from __future__ import annotations
 
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
-from exact_odds.bets.core import Bet, PayLine, register
-from exact_odds.engine import Coup
+from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout, register
+from exact_odds.engine import Coup, Winner
 
+ROLES: tuple[Winner, ...] = ("banker", "player", "tie")
+"""The three main bets of a configuration, in this order."""
 
-def banker_wins(coup: Coup) -> bool:
-    """The banker's total is higher."""
-    return coup.winner == "banker"
-
-
-def player_wins(coup: Coup) -> bool:
-    """The player's total is higher."""
-    return coup.winner == "player"
-
-
-def is_tie(coup: Coup) -> bool:
-    """The totals are equal."""
-    return coup.winner == "tie"
+WIZARD = "Wizard of Odds, Baccarat (wizardofodds.com/games/baccarat/)"
+WIZARD_EZ = "Wizard of Odds, EZ Baccarat (wizardofodds.com/games/ez-baccarat/)"
+JACOBSON_SUPER_6 = ("E. Jacobson, Card Counting the Super Six Baccarat Side Bet, American Casino Guide "
+                    "(americancasinoguide.com/casino-news/card-counting-the-super-six-baccarat-side-bet.html)")
 
 
-WIZARD = "Wizard of Odds, Baccarat (wizardofodds.com/games/baccarat)"
+# ---------------------------------------------------------------- rules
 
-BANKER = register(Bet(
-    "banker",
-    (PayLine("banker wins", banker_wins, Fraction(19, 20)), PayLine("tie (push)", is_tie, Fraction(0))),
-    WIZARD,
-    "Banker wins pay 19:20 (5% commission); a tie pushes.",
-    aliases=("b", "banco"),
-))
-PLAYER = register(Bet(
-    "player",
-    (PayLine("player wins", player_wins, Fraction(1)), PayLine("tie (push)", is_tie, Fraction(0))),
-    WIZARD,
-    "Player wins pay 1:1; a tie pushes.",
-    aliases=("p", "punto"),
-))
-TIE = register(Bet(
-    "tie",
-    (PayLine("tie", is_tie, Fraction(8)),),
-    WIZARD,
-    "A tie pays 8:1.",
-    aliases=("t", "egalite"),
-))
+
+@dataclass(frozen=True)
+class WinWith:
+    """The rule "``side`` wins", optionally with a given final total and number of cards.
+
+    ``side`` is ``"banker"``, ``"player"`` or ``"tie"`` (the hands tie); ``total`` is the
+    winning hand's final total (for a tie, the tied total); ``cards`` (2 or 3) is the
+    number of cards in the winning hand and is not used for a tie.
+
+    >>> WinWith("banker", 7, 3)(Coup(player=5, banker=7, player_cards=3, banker_cards=3))
+    True
+    """
+
+    side: Winner
+    total: int | None = None
+    cards: int | None = None
+
+    def __call__(self, coup: Coup) -> bool:
+        if coup.winner != self.side:
+            return False
+        hand_total, hand_cards = (coup.player, coup.player_cards) if self.side == "player" else (
+            coup.banker, coup.banker_cards)
+        return (self.total is None or hand_total == self.total) and (self.cards is None or hand_cards == self.cards)
+
+    def __str__(self) -> str:
+        if self.side == "tie":
+            return "tie" + (f" on {self.total}" if self.total is not None else "")
+        if self.total is not None:
+            cards = {None: "", 2: "two-card ", 3: "three-card "}[self.cards]
+            return f"{self.side} wins with {cards}{self.total}"
+        return f"{self.side} wins" + {None: "", 2: " with two cards", 3: " with three cards"}[self.cards]
+
+
+banker_wins = WinWith("banker")
+"""The banker's total is higher."""
+player_wins = WinWith("player")
+"""The player's total is higher."""
+is_tie = WinWith("tie")
+"""The totals are equal."""
+
+
+def odds_text(pays: Fraction) -> str:
+    """A net payout as casino odds: ``19:20``, ``8:1``, ``1:2`` (a push is ``0:1``)."""
+    return f"{pays.numerator}:{pays.denominator}"
+
+
+def _phrase(line: PayLine) -> str:
+    """``"banker wins: 19:20"``, ``"tie: push"``."""
+    return f"{line.label.removesuffix(' (push)')}: {odds_text(line.pays) if line.pays else 'push'}"
+
+
+# ---------------------------------------------------------------- building bets from a pay table
+
+
+@dataclass(frozen=True)
+class Special:
+    """A special pay line: a win of the bet's side with a given total (and number of cards)."""
+
+    total: int
+    cards: int | None
+    pays: Fraction
+
+
+def _line(rule: WinWith, pays: Fraction) -> PayLine:
+    label = str(rule) + (" (push)" if pays == 0 else "")
+    return PayLine(label, rule, pays)
+
+
+def main_bet(name: str, side: Winner, win: Fraction, *, tie: Fraction = Fraction(0),
+             specials: tuple[Special, ...] = (), source: str, aliases: tuple[str, ...] = ()) -> Bet:
+    """A bet on ``side``: its special lines first, then a plain win, then (banker, player) the tie.
+
+    ``win`` and the specials' ``pays`` are net payouts; ``tie`` is the result of a banker or
+    player bet when the hands tie (0: a push). The description is written from the lines.
+    """
+    lines = [_line(WinWith(side, s.total, s.cards), s.pays) for s in specials]
+    lines.append(_line(WinWith(side), win))
+    if side != "tie":
+        lines.append(_line(is_tie, tie))
+    description = "; ".join(_phrase(line) for line in lines)
+    return Bet(name, tuple(lines), source, description[0].upper() + description[1:] + ".", aliases=aliases)
+
+
+# ---------------------------------------------------------------- configurations
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """A named pay table for the three main bets.
+
+    ``bets`` are the banker, player and tie bets in :data:`ROLES` order; ``source`` cites
+    where the pay table comes from.
+    """
+
+    name: str
+    description: str
+    source: str
+    bets: tuple[Bet, ...]
+
+    def bet(self, role: str) -> Bet:
+        """The configuration's ``"banker"``, ``"player"`` or ``"tie"`` bet."""
+        key = role.strip().lower()
+        for r, bet in zip(ROLES, self.bets, strict=True):
+            if key in (r, bet.name):
+                return bet
+        raise BetError(f"configuration {self.name!r} has no bet {role!r}; its bets: {', '.join(ROLES)}")
+
+
+@dataclass(frozen=True)
+class PayTable:
+    """The pays of one configuration: net payouts of each bet's plain win and its specials."""
+
+    win: Mapping[Winner, Fraction]
+    specials: Mapping[Winner, tuple[Special, ...]]
+    tie: Mapping[Winner, Fraction]
+
+
+def build_configuration(name: str, description: str, source: str, table: PayTable, *,
+                        plain_names: bool = False) -> Configuration:
+    """A :class:`Configuration` whose bets are named ``NAME/banker`` etc. (or plain names)."""
+    bets = tuple(
+        main_bet(role if plain_names else f"{name}/{role}", role, table.win[role], tie=table.tie.get(role, Fraction(0)),
+                 specials=table.specials.get(role, ()), source=source,
+                 aliases=_STANDARD_ALIASES[role] if plain_names else ())
+        for role in ROLES
+    )
+    return Configuration(name, description, source, bets)
+
+
+_STANDARD_ALIASES: dict[Winner, tuple[str, ...]] = {
+    "banker": ("b", "banco", "standard/banker"),
+    "player": ("p", "punto", "standard/player"),
+    "tie": ("t", "egalite", "standard/tie"),
+}
+
+CONFIGURATIONS: dict[str, Configuration] = {}
+"""The built-in configurations by name, in the order they are listed."""
+
+
+def register_configuration(config: Configuration) -> Configuration:
+    """Add a configuration and register its bets in the bet registry; returns it."""
+    if config.name in CONFIGURATIONS:
+        raise ValueError(f"configuration {config.name!r} is registered twice")
+    for bet in config.bets:
+        register(bet)
+    CONFIGURATIONS[config.name] = config
+    return config
+
+
+def _pays(banker: str | int, player: str | int, tie: str | int, *,
+          specials: tuple[Special, ...] = ()) -> PayTable:
+    return PayTable({"banker": exact_payout(banker), "player": exact_payout(player), "tie": exact_payout(tie)},
+                    {"banker": specials}, {})
+
+
+STANDARD_CONFIG = register_configuration(build_configuration(
+    "standard", "Player 1:1, banker 19:20 (5% commission), tie 8:1; banker and player push on a tie.",
+    WIZARD, _pays("19/20", 1, 8), plain_names=True))
+BANKER, PLAYER, TIE = STANDARD_CONFIG.bets
+register_configuration(build_configuration(
+    "tie-9", "As standard, but a tie pays 9:1.", WIZARD, _pays("19/20", 1, 9)))
+register_configuration(build_configuration(
+    "commission-4", "As standard, but banker wins pay 24:25 (4% commission).", WIZARD, _pays("24/25", 1, 8)))
+register_configuration(build_configuration(
+    "super-6", "No commission: banker wins pay 1:1, except a banker win with 6, which pays 1:2 (Punto 2000).",
+    JACOBSON_SUPER_6, _pays(1, 1, 8, specials=(Special(6, None, Fraction(1, 2)),))))
+register_configuration(build_configuration(
+    "ez", "EZ Baccarat: no commission; a banker win with a three-card 7 (the Dragon 7) is a push.",
+    f"{WIZARD_EZ}; {JACOBSON_SUPER_6}", _pays(1, 1, 8, specials=(Special(7, 3, Fraction(0)),))))
+
+
+def _config_key(name: str) -> str:
+    return re.sub(r"[\s_]+", "-", name.strip().lower())
+
+
+def find_configuration(name: str) -> Configuration:
+    """The built-in configuration called ``name`` (case-insensitive).
+
+    An unknown name raises :class:`BetError` listing the valid names.
+    """
+    key = _config_key(name)
+    if key in CONFIGURATIONS:
+        return CONFIGURATIONS[key]
+    raise BetError(f"unknown configuration {name!r}; known configurations: {', '.join(CONFIGURATIONS)}")
+
+
+def is_main_bet(bet: Bet) -> bool:
+    """Whether ``bet`` is one of the built-in configurations' banker, player or tie bets."""
+    return any(bet in config.bets for config in CONFIGURATIONS.values())
+
+
+# ---------------------------------------------------------------- configurations from TOML
+
+EXAMPLE_TOML = """\
+# A casino's pay table for the main bets. Payouts are net units per unit staked, written
+# exactly as strings ("19/20", "0.95", "11:1") or integers; a float such as 0.95 is refused.
+name = "my-casino"
+description = "Banker 19:20, but a banker win with 6 pays 1:2; tie 9:1."
+source = "the casino's rules card"
+
+[banker]
+win = "19/20"
+# tie = "0"                  # what a banker bet gets on a tie (default 0, a push)
+
+[[banker.special]]           # optional, any number: a banker win with this total ...
+total = 6
+# cards = 3                  # ... and (optional) this number of cards in the banker's hand
+pays = "1/2"
+
+[player]
+win = "1"
+
+[tie]
+win = "9"
+"""
+"""An example configuration file, the format read by :func:`parse_configuration`."""
+
+_TOP_KEYS = {"name", "description", "source", *ROLES}
+_BET_KEYS = {"banker": {"win", "tie", "special"}, "player": {"win", "tie", "special"}, "tie": {"win", "special"}}
+_SPECIAL_KEYS = {"total", "cards", "pays"}
+
+
+_HEADER = re.compile(r"\s*\[\[?([^\]]*)\]\]?\s*(#.*)?$")
+
+
+class _Doc:
+    """The text of a configuration file, for error messages that name the line."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self.lines = text.splitlines()
+        self.source = source
+
+    def line_of(self, key: str | None, section: str | None = None, index: int = 0) -> int:
+        """1-based line of ``key =`` in the ``index``-th table ``[section]`` (top level if None).
+
+        With ``key=None``, the line of that table's header; a top-level ``key`` is also
+        found as a table header ``[key]``. 0 if not found.
+        """
+        in_target, seen = section is None, -1
+        for number, line in enumerate(self.lines, 1):
+            header = _HEADER.match(line)
+            if header:
+                name = re.sub(r"[\s\"']", "", header.group(1))
+                if section is None and name.split(".")[0] == key:
+                    return number
+                seen += name == section
+                in_target = name == section and seen == index
+                if in_target and key is None:
+                    return number
+            elif in_target and key is not None and re.match(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=", line):
+                return number
+        return 0
+
+    def where(self, key: str | None, section: str | None = None, index: int = 0) -> str:
+        """``source:line`` of a key (just ``source`` when the line is not found)."""
+        line = self.line_of(key, section, index) or (self.line_of(None, section, index) if section else 0)
+        return f"{self.source}:{line}" if line else self.source
+
+    def error(self, message: str, key: str | None, section: str | None = None, index: int = 0) -> BetError:
+        return BetError(f"{self.where(key, section, index)}: {message}")
+
+
+def _whole(value: object, what: str, allowed: range, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
+        raise BetError(f"{where}: {what} must be a whole number {allowed.start}-{allowed.stop - 1}, got {value!r}")
+    return value
+
+
+def _special(item: object, role: Winner, index: int, doc: _Doc) -> Special:
+    section = f"{role}.special"
+    if not isinstance(item, dict):
+        raise doc.error(f"{section} must be an array of tables ([[{section}]])", "special", role)
+    unknown = sorted(set(item) - _SPECIAL_KEYS)
+    if unknown:
+        raise doc.error(f"unknown key {unknown[0]!r} in [[{section}]] (use total, cards, pays)",
+                        unknown[0], section, index)
+    for key in ("total", "pays"):
+        if key not in item:
+            raise doc.error(f"[[{section}]] needs {key!r}", None, section, index)
+    cards = item.get("cards")
+    if cards is not None and role == "tie":
+        raise doc.error("a tie special takes a total only, not cards", "cards", section, index)
+    return Special(
+        _whole(item["total"], f"{role} special total", range(10), doc.where("total", section, index)),
+        None if cards is None else _whole(cards, f"{role} special cards", range(2, 4),
+                                          doc.where("cards", section, index)),
+        exact_payout(item["pays"], where=f"{doc.where('pays', section, index)}: {role} special pays"),
+    )
+
+
+def _bet_table(data: dict[str, object], role: Winner, doc: _Doc) -> tuple[Fraction, tuple[Special, ...], Fraction]:
+    """(win, specials, tie) of one bet's table; the tie entry only for banker and player."""
+    table = data.get(role)
+    if table is None:
+        raise doc.error(f"missing [{role}] (give at least: win = \"...\")", None)
+    if not isinstance(table, dict):
+        raise doc.error(f"{role} must be a table ([{role}])", role)
+    unknown = sorted(set(table) - _BET_KEYS[role])
+    if unknown:
+        raise doc.error(f"unknown key {unknown[0]!r} in [{role}] (use {', '.join(sorted(_BET_KEYS[role]))})",
+                        unknown[0], role)
+    if "win" not in table:
+        raise doc.error(f"[{role}] needs win = \"...\" (the net payout of a win)", None, role)
+    win = exact_payout(table["win"], where=f"{doc.where('win', role)}: {role} win")
+    tie = exact_payout(table.get("tie", 0), where=f"{doc.where('tie', role)}: {role} tie")
+    specials = table.get("special", [])
+    if not isinstance(specials, list):
+        raise doc.error(f"{role}.special must be an array of tables ([[{role}.special]])", "special", role)
+    return win, tuple(_special(item, role, i, doc) for i, item in enumerate(specials)), tie
+
+
+def _text(data: dict[str, object], key: str, default: str, doc: _Doc) -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str) or not value.strip():
+        raise doc.error(f"{key} must be a non-empty string", key)
+    return value.strip()
+
+
+def parse_configuration(text: str, *, source: str = "configuration") -> Configuration:
+    """A :class:`Configuration` from TOML text in the format of :data:`EXAMPLE_TOML`.
+
+    Bad TOML, an unknown bet or key, a float or inexact payout, or a special line with an
+    impossible total raise :class:`BetError` naming ``source`` and the line.
+
+    >>> parse_configuration(EXAMPLE_TOML).bet("banker").payout(Coup(5, 6, 3, 3))
+    Fraction(1, 2)
+    """
+    doc = _Doc(text, source)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise BetError(f"{source}: not valid TOML: {err}") from None
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise doc.error(f"unknown bet or key {unknown[0]!r} (a configuration has name, description, source "
+                        f"and the bets {', '.join(ROLES)})", unknown[0])
+    name = _text(data, "name", Path(source).stem, doc)
+    if "/" in name:
+        raise doc.error(f"name {name!r} must not contain '/'", "name")
+    parsed = {role: _bet_table(data, role, doc) for role in ROLES}
+    table = PayTable({r: p[0] for r, p in parsed.items()}, {r: p[1] for r, p in parsed.items()},
+                     {r: p[2] for r, p in parsed.items()})
+    description = _text(data, "description", "A pay table read from " + source, doc)
+    return build_configuration(name, description, _text(data, "source", source, doc), table)
+
+
+def load_configuration(path: str | Path) -> Configuration:
+    """Read a configuration from a TOML file (see :func:`parse_configuration`)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as err:
+        raise BetError(f"cannot read configuration file {str(p)!r}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise BetError(f"configuration file {str(p)!r} is not UTF-8 text") from None
+    return parse_configuration(text, source=str(p))
+
+
+def configuration_from(name_or_path: str) -> Configuration:
+    """A built-in configuration by name, or one read from a TOML file path.
+
+    A value that names no configuration and no file raises :class:`BetError` listing the
+    valid names.
+    """
+    if _config_key(name_or_path) in CONFIGURATIONS:
+        return CONFIGURATIONS[_config_key(name_or_path)]
+    if Path(name_or_path).exists() or name_or_path.endswith(".toml"):
+        return load_configuration(name_or_path)
+    raise BetError(f"unknown configuration {name_or_path!r}; give one of {', '.join(CONFIGURATIONS)} "
+                   "or a TOML file")

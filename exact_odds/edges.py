@@ -1,0 +1,175 @@
+"""House edges and par sheets of any bet, exactly.
+
+Conventions: one unit is staked per coup; a payout is the net result (win > 0, push 0,
+loss -1). The *expected value* is the mean net result per unit staked, and the *house
+edge* is its negative (positive when the house wins). The house edge *per resolved bet*
+divides by the probability that the bet is decided (pushes excluded), the convention of
+"ties not counted" tables. Every figure is an exact :class:`~fractions.Fraction`;
+only the standard deviation is given as a float, for display (the exact variance is
+there too).
+
+A :class:`ParSheet` lists each pay line of a bet with its combinations (ordered
+six-card sequences, as in :func:`exact_odds.engine.deal`), probability, payout and
+contribution to the return, then the "loses" line; the return summed over the lines is
+the expected value. It works for any :class:`~exact_odds.bets.Bet` at the engine detail
+the bet asks for.
+
+>>> from exact_odds.bets import find_bet
+>>> sheet = par_sheet(Shoe.decks(8), find_bet("banker"))
+>>> [(line.label, line.ways) for line in sheet.lines]
+[('banker wins', 2292252566437888), ('tie (push)', 475627426473216), ('loses', 2230518282592256)]
+>>> sheet.house_edge
+Fraction(114753351728, 10847218479825)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from exact_odds.bets.core import Bet
+from exact_odds.bets.main import ROLES, Configuration
+from exact_odds.dist import Ways
+from exact_odds.engine import Coup, deal
+from exact_odds.shoe import Shoe
+from exact_odds.tableau import STANDARD, Tableau
+
+LOSES = "loses"
+"""Label of the par-sheet line of the coups that no pay line matches (the stake is lost)."""
+
+
+@dataclass(frozen=True)
+class ParLine:
+    """One line of a par sheet: ``ways`` of ``total`` coups pay ``pays`` net units."""
+
+    label: str
+    ways: Ways
+    pays: Fraction
+    total: Ways
+
+    @property
+    def probability(self) -> Fraction:
+        """The chance that this line decides the bet."""
+        return Fraction(self.ways, self.total)
+
+    @property
+    def contribution(self) -> Fraction:
+        """This line's share of the expected value: probability times pays."""
+        return self.probability * self.pays
+
+
+@dataclass(frozen=True)
+class ParSheet:
+    """A bet's par sheet on one shoe and rule table, with the figures derived from it.
+
+    ``lines`` are the bet's pay lines in order, then the ``"loses"`` line (pays -1); lines
+    that cannot occur on this shoe are kept with zero ways. ``total`` is the number of
+    ordered six-card sequences (the infinite deck: weights summing to ``52**6``).
+    """
+
+    bet: Bet
+    shoe: Shoe
+    tableau: Tableau
+    lines: tuple[ParLine, ...]
+    total: Ways
+
+    def _probability(self, pays_sign: int) -> Fraction:
+        return sum((line.probability for line in self.lines if (line.pays > 0) - (line.pays < 0) == pays_sign),
+                   Fraction(0))
+
+    @property
+    def win(self) -> Fraction:
+        """Probability that the bet wins (a positive payout)."""
+        return self._probability(1)
+
+    @property
+    def push(self) -> Fraction:
+        """Probability of a push (net payout 0)."""
+        return self._probability(0)
+
+    @property
+    def loss(self) -> Fraction:
+        """Probability that the bet loses money (a negative payout)."""
+        return self._probability(-1)
+
+    @property
+    def expected_value(self) -> Fraction:
+        """Mean net result per unit staked per coup (the sum of the lines' contributions)."""
+        return sum((line.contribution for line in self.lines), Fraction(0))
+
+    @property
+    def house_edge(self) -> Fraction:
+        """Expected loss per unit staked per coup: ``-expected_value``."""
+        return -self.expected_value
+
+    @property
+    def house_edge_resolved(self) -> Fraction | None:
+        """Expected loss per unit staked on coups that decide the bet (pushes excluded).
+
+        ``None`` if the bet always pushes on this shoe.
+        """
+        decided = 1 - self.push
+        return self.house_edge / decided if decided else None
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the net result of one unit staked, in squared units."""
+        second = sum((line.probability * line.pays**2 for line in self.lines), Fraction(0))
+        return second - self.expected_value**2
+
+    @property
+    def std_dev(self) -> float:
+        """Standard deviation in units staked (a float, for display only)."""
+        return math.sqrt(self.variance)
+
+
+def _line_index(bet: Bet, coup: Coup) -> int:
+    """Index of the pay line that decides ``coup``; ``len(bet.lines)`` if the bet loses."""
+    for i, line in enumerate(bet.lines):
+        if line.rule(coup):
+            return i
+    return len(bet.lines)
+
+
+def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD) -> ParSheet:
+    """The par sheet of ``bet`` on ``shoe`` under ``tableau``, counted by the engine.
+
+    >>> from exact_odds.bets import find_bet
+    >>> sheet = par_sheet(Shoe.decks(8), find_bet("ez/banker"))
+    >>> sheet.lines[0].label, sheet.lines[0].ways
+    ('banker wins with three-card 7 (push)', 112633011329024)
+    """
+    dist = deal(shoe, tableau, detail=bet.detail)
+    by_line = dist.map(lambda coup: _line_index(bet, coup))
+    labelled = [(line.label, line.pays) for line in bet.lines] + [(LOSES, Fraction(-1))]
+    lines = tuple(ParLine(label, by_line[i], pays, dist.total) for i, (label, pays) in enumerate(labelled))
+    return ParSheet(bet, shoe, tableau, lines, dist.total)
+
+
+def house_edge(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD) -> Fraction:
+    """The house edge of ``bet`` per unit staked per coup (see :class:`ParSheet`).
+
+    >>> from exact_odds.bets import find_bet
+    >>> house_edge(Shoe.infinite_deck(), find_bet("tie"))
+    Fraction(681400, 4826809)
+    """
+    return par_sheet(shoe, bet, tableau=tableau).house_edge
+
+
+def configuration_sheets(shoe: Shoe, config: Configuration, *, tableau: Tableau = STANDARD) -> dict[str, ParSheet]:
+    """The par sheets of a configuration's banker, player and tie bets, by role."""
+    return {role: par_sheet(shoe, bet, tableau=tableau) for role, bet in zip(ROLES, config.bets, strict=True)}
+
+
+def distinct_bets(bets: Sequence[Bet]) -> list[tuple[Bet, list[Bet]]]:
+    """Bets grouped by identical pay lines: (first bet, every bet with the same lines), in order.
+
+    Many configurations share a bet (``tie-9/banker`` is the standard banker bet); a
+    report shows one par sheet for each distinct pay table.
+    """
+    groups: dict[tuple[object, ...], list[Bet]] = {}
+    for bet in bets:
+        groups.setdefault((bet.lines, bet.detail), []).append(bet)
+    return [(same[0], same) for same in groups.values()]

@@ -1,0 +1,163 @@
+"""House edges and par sheets: published figures, a brute-force oracle and identities."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from oracle import brute_force, shoe_cards
+
+from exact_odds.bets import Bet, PayLine, find_bet
+from exact_odds.bets.main import CONFIGURATIONS, banker_wins
+from exact_odds.edges import LOSES, configuration_sheets, distinct_bets, house_edge, par_sheet
+from exact_odds.engine import Coup, Detail
+from exact_odds.report import percent_text
+from exact_odds.shoe import Shoe
+
+EIGHT = Shoe.decks(8)
+SEQUENCES_8 = 4_998_398_275_503_360
+
+
+# Published 8-deck house edges per coup, in percent:
+# - standard banker, player, tie; tie at 9:1: Wizard of Odds, "Baccarat" (wizardofodds.com/games/baccarat/):
+#   1.0579%, 1.2351%, 14.3596%; 4.844% for a tie paying 9:1 (also "4.80%"-style roundings elsewhere).
+# - Super 6 banker 1.4581% and EZ banker 1.0183%: E. Jacobson, "Card Counting the Super Six Baccarat Side
+#   Bet", American Casino Guide; EZ also Wizard of Odds, "EZ Baccarat" (1.02%).
+@pytest.mark.parametrize(
+    ("bet", "percent"),
+    [
+        ("banker", "1.0579%"),
+        ("player", "1.2351%"),
+        ("tie", "14.3596%"),
+        ("tie-9/tie", "4.8440%"),
+        ("super-6/banker", "1.4581%"),
+        ("ez/banker", "1.0183%"),
+    ],
+)
+def test_published_eight_deck_edges(bet: str, percent: str) -> None:
+    assert percent_text(house_edge(EIGHT, find_bet(bet)), 4) == percent
+
+
+def test_published_eight_deck_par_sheet_counts() -> None:
+    # Wizard of Odds, "EZ Baccarat": banker wins with a three-card 7 in 112,633,011,329,024 sequences.
+    ez = par_sheet(EIGHT, find_bet("ez/banker"))
+    assert ez.lines[0].ways == 112_633_011_329_024 and ez.total == SEQUENCES_8
+    # Banker wins with a total of 6 in 269,232,304,455,680 sequences (excelpunks.com, "Why does a Banker win
+    # on 6 pay half?", a table of banker wins by total, 8 decks).
+    super6 = par_sheet(EIGHT, find_bet("super-6/banker"))
+    assert super6.lines[0].ways == 269_232_304_455_680
+    # The rest of the banker wins: 2,292,252,566,437,888 in all (Wizard of Odds, "Baccarat").
+    assert super6.lines[0].ways + super6.lines[1].ways == ez.lines[0].ways + ez.lines[1].ways == 2_292_252_566_437_888
+
+
+def test_resolved_edges_match_published_ties_not_counted() -> None:
+    # Wizard of Odds, "Baccarat": with ties not counted, banker 1.17% and player 1.36% (8 decks).
+    assert percent_text(par_sheet(EIGHT, find_bet("banker")).house_edge_resolved or 0, 2) == "1.17%"
+    assert percent_text(par_sheet(EIGHT, find_bet("player")).house_edge_resolved or 0, 2) == "1.36%"
+
+
+def test_standard_edges_are_the_classic_identities() -> None:
+    b, p, t = 2_292_252_566_437_888, 2_230_518_282_592_256, 475_627_426_473_216
+    assert house_edge(EIGHT, find_bet("banker")) == Fraction(p * 20 - b * 19, 20 * SEQUENCES_8)
+    assert house_edge(EIGHT, find_bet("tie")) == Fraction(b + p - 8 * t, SEQUENCES_8)
+    sheet = par_sheet(EIGHT, find_bet("player"))
+    assert sheet.house_edge_resolved == Fraction(b - p, b + p)
+    assert sheet.variance == Fraction(b + p, SEQUENCES_8) - Fraction(p - b, SEQUENCES_8) ** 2
+
+
+def test_commission_four_edge_is_a_linear_change() -> None:
+    # Cutting the commission from 5% to 4% returns 1% of every banker win.
+    diff = house_edge(EIGHT, find_bet("banker")) - house_edge(EIGHT, find_bet("commission-4/banker"))
+    assert diff == Fraction(2_292_252_566_437_888, SEQUENCES_8) / 100
+
+
+def test_configurations_share_unchanged_bets() -> None:
+    sheets = {name: configuration_sheets(EIGHT, config) for name, config in CONFIGURATIONS.items()}
+    for name in ("tie-9", "commission-4", "super-6", "ez"):
+        assert sheets[name]["player"].house_edge == sheets["standard"]["player"].house_edge
+    groups = distinct_bets([bet for config in CONFIGURATIONS.values() for bet in config.bets])
+    assert [first.name for first, _ in groups] == [
+        "banker", "player", "tie", "tie-9/tie", "commission-4/banker", "super-6/banker", "ez/banker"]
+
+
+# ---------------------------------------------------------------- against the brute-force oracle
+
+def super_six_banker(coup: Coup) -> Fraction:
+    """The Super 6 pay table as printed: banker wins pay 1:1 except a win with 6 pays 1:2; a tie pushes."""
+    if coup.banker > coup.player:
+        return Fraction(1, 2) if coup.banker == 6 else Fraction(1)
+    return Fraction(0) if coup.banker == coup.player else Fraction(-1)
+
+
+def ez_banker(coup: Coup) -> Fraction:
+    """EZ Baccarat as printed: banker wins pay 1:1, except a three-card 7 win pushes; a tie pushes."""
+    if coup.banker > coup.player:
+        return Fraction(0) if coup.banker == 7 and coup.banker_cards == 3 else Fraction(1)
+    return Fraction(0) if coup.banker == coup.player else Fraction(-1)
+
+
+def tie_nine(coup: Coup) -> Fraction:
+    return Fraction(9) if coup.banker == coup.player else Fraction(-1)
+
+
+ORACLE_BETS: list[tuple[str, Callable[[Coup], Fraction]]] = [
+    ("super-6/banker", super_six_banker), ("ez/banker", ez_banker), ("tie-9/tie", tie_nine)]
+
+small_shoes = st.lists(st.integers(0, 12), min_size=6, max_size=8).map(
+    lambda ranks: Shoe.from_counts([ranks.count(i) for i in range(13)]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(small_shoes, st.sampled_from(ORACLE_BETS))
+@example(Shoe.from_counts([0, 0, 0, 0, 1, 2, 1, 0, 0, 0, 0, 0, 3]), ORACLE_BETS[0])
+@example(Shoe.from_counts([1, 1, 1, 1, 0, 0, 2, 0, 0, 0, 0, 0, 2]), ORACLE_BETS[1])
+def test_par_sheets_equal_the_oracle(shoe: Shoe, named: tuple[str, Callable[[Coup], Fraction]]) -> None:
+    name, pays = named
+    coups = brute_force(shoe_cards(shoe))
+    total = sum(coups.values())
+    expected = sum((n * pays(c) for c, n in coups.items()), Fraction(0)) / total
+    sheet = par_sheet(shoe, find_bet(name))
+    assert sheet.total == total and sheet.expected_value == expected
+    second = sum((n * pays(c) ** 2 for c, n in coups.items()), Fraction(0)) / total
+    assert sheet.variance == second - expected**2
+    assert sheet.push == Fraction(sum(n for c, n in coups.items() if pays(c) == 0), total)
+
+
+@settings(max_examples=20, deadline=None)
+@given(small_shoes)
+@example(Shoe.from_counts([0] * 9 + [6, 0, 0, 0]))
+def test_par_sheet_identities(shoe: Shoe) -> None:
+    for config in CONFIGURATIONS.values():
+        for sheet in configuration_sheets(shoe, config).values():
+            assert sum(line.ways for line in sheet.lines) == sheet.total
+            assert sheet.win + sheet.push + sheet.loss == 1
+            assert sheet.lines[-1].label == LOSES and sheet.lines[-1].pays == -1
+            if sheet.push == 1:  # e.g. only ten-valued cards: every coup ties
+                assert sheet.house_edge_resolved is None
+            else:
+                assert sheet.house_edge_resolved == sheet.house_edge / (1 - sheet.push)
+            assert sheet.variance >= 0
+
+
+def test_any_bet_works_generically() -> None:
+    # A bet the registry does not know, needing pair detail: banker wins with a pair pays 3:1.
+    def banker_pair_win(coup: Coup) -> bool:
+        return banker_wins(coup) and coup.banker_pair
+
+    bet = Bet("pair-win", (PayLine("banker wins with a pair", banker_pair_win, Fraction(3)),), "test",
+              detail=Detail.RANKS)
+    shoe = Shoe.from_counts([2, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 3])
+    coups = brute_force(shoe_cards(shoe))
+    ways = sum(n for c, n in coups.items() if c.banker > c.player and c.banker_pair)
+    sheet = par_sheet(shoe, bet)
+    assert sheet.lines[0].ways == ways and sheet.lines[1].ways == sheet.total - ways
+    assert sheet.expected_value == Fraction(3 * ways - (sheet.total - ways), sheet.total)
+
+
+def test_infinite_deck_edges() -> None:
+    # Infinite deck: P(banker) 2212744/4826809, P(player) 2153464/4826809 (the engine's tested limit).
+    inf = Shoe.infinite_deck()
+    assert house_edge(inf, find_bet("banker")) == Fraction(2153464 * 20 - 2212744 * 19, 20 * 4826809)
