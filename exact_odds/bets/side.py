@@ -1,0 +1,302 @@
+"""The common baccarat side bets, each with its pay table and the source of that table.
+
+Conventions as in :mod:`exact_odds.bets.core`: a payout is the net result in units
+staked (``"11:1"`` wins 11, a push is 0, a coup no line matches loses the stake, -1).
+Pay lines are tried in order and the first that matches decides. A *pair* is a hand
+whose first two cards have the same rank (10, J, Q, K pair only with their own rank);
+a *perfect* (suited) pair also has the same suit; a *twin* pair is both hands pairing
+in the same rank. A hand's total is its final total 0-9, and "three-card" means the hand
+drew a third card. A *natural* is a coup that ended on the first four cards with an 8
+or a 9.
+
+Each bet asks the engine for the least detail it needs (:class:`~exact_odds.engine.Detail`):
+totals-only bets stay on the fast ``POINTS`` path, pair bets need ``RANKS``, perfect
+pairs ``SUITS``.
+
+Sources (8-deck figures from them are checked in ``tests/test_side_bets.py``):
+
+- Pairs, either pair, big and small, dragon bonus: Wizard of Odds, "Baccarat side bets"
+  (wizardofodds.com/games/baccarat/side-bets/).
+- Perfect pairs: Wizard of Odds, "Perfect Pairs (Version 1)" and "(Version 2)"
+  (wizardofodds.com/games/baccarat/side-bets/perfect-pairs-ver1/, .../perfect-pairs-ver2/).
+- Dragon 7, Panda 8: Wizard of Odds, "EZ Baccarat" (wizardofodds.com/games/baccarat/ez-baccarat/).
+- Lucky 6: Wizard of Odds, "Lucky 6" (wizardofodds.com/games/baccarat/side-bets/lucky-6/).
+- Egalite: Wizard of Odds, "Egalite Bets in Baccarat" (wizardofodds.com/games/baccarat/side-bets/egalite/).
+- Tiger, Small Tiger, Big Tiger, Tiger Tie, Tiger Pair: the EZ Baccarat "Tiger" side
+  bets (DEQ Systems) with the pay tables posted on tables. Wizard of Odds' "Lucky 6" notes
+  that the Tiger is the Lucky 6 (Macau pay table); the Big Tiger's 8-deck house edge is
+  published by Eliot Jacobson (advancedadvantageplay.com). The Small Tiger, Tiger Tie and
+  Tiger Pair pay tables are not cross-checked against a published analysis here.
+
+>>> from exact_odds import Shoe, deal
+>>> -deal(Shoe.decks(8)).expectation(DRAGON_7.payout)
+Fraction(64613588827, 848912750595)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from exact_odds.bets.core import Bet, PayLine, exact_payout, register
+from exact_odds.engine import Coup, Detail
+
+WOO_SIDE_BETS = "Wizard of Odds, Baccarat side bets (wizardofodds.com/games/baccarat/side-bets/)"
+WOO_EZ = "Wizard of Odds, EZ Baccarat (wizardofodds.com/games/baccarat/ez-baccarat/)"
+WOO_LUCKY_6 = "Wizard of Odds, Lucky 6, Macau pay table (wizardofodds.com/games/baccarat/side-bets/lucky-6/)"
+WOO_EGALITE = "Wizard of Odds, Egalite Bets in Baccarat (wizardofodds.com/games/baccarat/side-bets/egalite/)"
+WOO_PERFECT_1 = ("Wizard of Odds, Perfect Pairs (Version 1) "
+                 "(wizardofodds.com/games/baccarat/side-bets/perfect-pairs-ver1/)")
+WOO_PERFECT_2 = ("Wizard of Odds, Perfect Pairs (Version 2) "
+                 "(wizardofodds.com/games/baccarat/side-bets/perfect-pairs-ver2/)")
+EZ_TIGER = ("EZ Baccarat Tiger side bets (DEQ Systems) as posted on tables: Tiger 12:1/20:1, Small Tiger 22:1, "
+            "Big Tiger 50:1, Tiger Tie 35:1, Tiger Pair 4:1/20:1/100:1. The Tiger is the Lucky 6 with the Macau "
+            "pay table (Wizard of Odds, wizardofodds.com/games/baccarat/side-bets/lucky-6/); Big Tiger house edge "
+            "15.2533% (E. Jacobson, advancedadvantageplay.com, 'Card counting the Big Tiger baccarat side bet')")
+
+
+def line(label: str, rule: Callable[[Coup], bool], pays: str) -> PayLine:
+    """A pay line with an exact payout written as odds (``"11:1"``)."""
+    return PayLine(label, rule, exact_payout(pays, where=label))
+
+
+# ---------------------------------------------------------------- pairs
+
+
+def player_pair(coup: Coup) -> bool:
+    """The player's first two cards have the same rank."""
+    return coup.player_pair
+
+
+def banker_pair(coup: Coup) -> bool:
+    """The banker's first two cards have the same rank."""
+    return coup.banker_pair
+
+
+def both_pairs(coup: Coup) -> bool:
+    """Both hands' first two cards pair (any ranks)."""
+    return coup.player_pair and coup.banker_pair
+
+
+def twin_pair(coup: Coup) -> bool:
+    """Both hands pair, in the same rank."""
+    return coup.twin_pair
+
+
+def both_perfect(coup: Coup) -> bool:
+    """Both hands' first two cards are the same rank and suit."""
+    return coup.player_suited and coup.banker_suited
+
+
+def one_perfect(coup: Coup) -> bool:
+    """At least one hand's first two cards are the same rank and suit."""
+    return coup.player_suited or coup.banker_suited
+
+
+PLAYER_PAIR = register(Bet(
+    "player-pair", (line("player pair", player_pair, "11:1"),), WOO_SIDE_BETS,
+    "The player's first two cards are the same rank; pays 11:1.",
+    aliases=("p-pair", "player-pairs"), detail=Detail.RANKS,
+))
+BANKER_PAIR = register(Bet(
+    "banker-pair", (line("banker pair", banker_pair, "11:1"),), WOO_SIDE_BETS,
+    "The banker's first two cards are the same rank; pays 11:1.",
+    aliases=("b-pair", "banker-pairs"), detail=Detail.RANKS,
+))
+EITHER_PAIR = register(Bet(
+    "either-pair",
+    (line("player pair", player_pair, "5:1"), line("banker pair", banker_pair, "5:1")),
+    WOO_SIDE_BETS,
+    "Either hand's first two cards are the same rank; pays 5:1.",
+    aliases=("any-pair",), detail=Detail.RANKS,
+))
+PERFECT_PAIR = register(Bet(
+    "perfect-pair",
+    (line("both hands perfect pairs", both_perfect, "200:1"), line("one hand perfect pair", one_perfect, "25:1")),
+    f"25:1 for one hand, 200:1 for both (the pay table this project was asked to analyse); "
+    f"combinations as in {WOO_PERFECT_2}, which pays 250:1 for both",
+    "A hand's first two cards are the same rank and suit: 25:1 for one hand, 200:1 for both.",
+    aliases=("perfect-pairs",), detail=Detail.SUITS,
+))
+PERFECT_PAIR_V1 = register(Bet(
+    "perfect-pair-v1", (line("one or both hands perfect pairs", one_perfect, "25:1"),), WOO_PERFECT_1,
+    "Either hand's first two cards are the same rank and suit; pays 25:1 (no bonus for both).",
+    detail=Detail.SUITS,
+))
+PERFECT_PAIR_V2 = register(Bet(
+    "perfect-pair-v2",
+    (line("both hands perfect pairs", both_perfect, "250:1"), line("one hand perfect pair", one_perfect, "25:1")),
+    WOO_PERFECT_2,
+    "A hand's first two cards are the same rank and suit: 25:1 for one hand, 250:1 for both.",
+    detail=Detail.SUITS,
+))
+
+# ---------------------------------------------------------------- EZ Baccarat: Dragon 7, Panda 8
+
+
+def banker_three_card_7(coup: Coup) -> bool:
+    """The banker wins with a three-card total of 7."""
+    return coup.winner == "banker" and coup.banker == 7 and coup.banker_cards == 3
+
+
+def player_three_card_8(coup: Coup) -> bool:
+    """The player wins with a three-card total of 8."""
+    return coup.winner == "player" and coup.player == 8 and coup.player_cards == 3
+
+
+DRAGON_7 = register(Bet(
+    "dragon-7", (line("banker wins with a three-card 7", banker_three_card_7, "40:1"),), WOO_EZ,
+    "The banker wins with a three-card 7; pays 40:1.",
+    aliases=("dragon7", "fortune-7"),
+))
+PANDA_8 = register(Bet(
+    "panda-8", (line("player wins with a three-card 8", player_three_card_8, "25:1"),), WOO_EZ,
+    "The player wins with a three-card 8; pays 25:1.",
+    aliases=("panda8", "golden-8"),
+))
+
+# ---------------------------------------------------------------- Dragon Bonus
+
+DRAGON_BONUS_MARGINS = ((9, "30:1"), (8, "10:1"), (7, "6:1"), (6, "4:1"), (5, "2:1"), (4, "1:1"))
+"""Non-natural wins by margin: points ahead, pays."""
+
+
+def _natural_win(side: str) -> Callable[[Coup], bool]:
+    def rule(coup: Coup) -> bool:
+        return coup.natural and coup.winner == side
+
+    rule.__doc__ = f"The {side} wins with a natural (the coup ended on the first four cards)."
+    return rule
+
+
+def natural_tie(coup: Coup) -> bool:
+    """A tie on the first four cards with a natural (8-8 or 9-9)."""
+    return coup.natural and coup.winner == "tie"
+
+
+def _wins_by(side: str, margin: int) -> Callable[[Coup], bool]:
+    def rule(coup: Coup) -> bool:
+        return not coup.natural and coup.winner == side and abs(coup.player - coup.banker) == margin
+
+    rule.__doc__ = f"The {side} wins, without a natural, by exactly {margin} points."
+    return rule
+
+
+def _dragon_bonus(side: str) -> Bet:
+    lines = (
+        line(f"{side} natural win", _natural_win(side), "1:1"),
+        line("natural tie (push)", natural_tie, "0"),
+        *(line(f"{side} wins by {m}", _wins_by(side, m), pays) for m, pays in DRAGON_BONUS_MARGINS),
+    )
+    return register(Bet(
+        f"dragon-bonus-{side}", lines, WOO_SIDE_BETS,
+        f"On the {side}: a natural win pays 1:1 and a natural tie pushes; a non-natural win by 9 points "
+        "pays 30:1, by 8 10:1, by 7 6:1, by 6 4:1, by 5 2:1, by 4 1:1; anything else loses.",
+        aliases=(f"{side}-dragon-bonus",),
+    ))
+
+
+DRAGON_BONUS_PLAYER = _dragon_bonus("player")
+DRAGON_BONUS_BANKER = _dragon_bonus("banker")
+
+# ---------------------------------------------------------------- Big and Small
+
+
+def five_or_six_cards(coup: Coup) -> bool:
+    """At least one hand drew a third card (five or six cards dealt)."""
+    return coup.cards >= 5
+
+
+def four_cards(coup: Coup) -> bool:
+    """Neither hand drew (four cards dealt)."""
+    return coup.cards == 4
+
+
+BIG = register(Bet(
+    "big", (line("five or six cards", five_or_six_cards, "0.54:1"),), WOO_SIDE_BETS,
+    "Five or six cards are dealt in the coup; pays 0.54:1.",
+))
+SMALL = register(Bet(
+    "small", (line("four cards", four_cards, "1.5:1"),), WOO_SIDE_BETS,
+    "Exactly four cards are dealt (neither hand draws); pays 1.5:1.",
+))
+
+# ---------------------------------------------------------------- Lucky 6 and the Tiger bets
+
+
+def banker_wins_with(total: int, cards: int | None = None) -> Callable[[Coup], bool]:
+    """A rule: the banker wins with ``total`` (on ``cards`` cards, if given)."""
+
+    def rule(coup: Coup) -> bool:
+        return coup.winner == "banker" and coup.banker == total and cards in (None, coup.banker_cards)
+
+    how = f"a {cards}-card {total}" if cards else f"a total of {total}"
+    rule.__doc__ = f"The banker wins with {how}."
+    return rule
+
+
+def tie_on(total: int) -> Callable[[Coup], bool]:
+    """A rule: the hands tie with ``total`` each."""
+
+    def rule(coup: Coup) -> bool:
+        return coup.winner == "tie" and coup.player == total
+
+    rule.__doc__ = f"A tie at {total}."
+    return rule
+
+
+def _six_bet(name: str, source: str, description: str, aliases: tuple[str, ...] = ()) -> Bet:
+    return register(Bet(
+        name,
+        (line("banker wins with a two-card 6", banker_wins_with(6, 2), "12:1"),
+         line("banker wins with a three-card 6", banker_wins_with(6, 3), "20:1")),
+        source, description, aliases=aliases,
+    ))
+
+
+LUCKY_6 = _six_bet("lucky-6", WOO_LUCKY_6,
+                   "The banker wins with a 6: pays 12:1 with two cards, 20:1 with three.", ("lucky6",))
+TIGER = _six_bet("tiger", EZ_TIGER, "The banker wins with a 6: pays 12:1 with two cards, 20:1 with three "
+                 "(the Lucky 6 under another name).")
+SMALL_TIGER = register(Bet(
+    "small-tiger", (line("banker wins with a two-card 6", banker_wins_with(6, 2), "22:1"),), EZ_TIGER,
+    "The banker wins with a two-card 6; pays 22:1.",
+))
+BIG_TIGER = register(Bet(
+    "big-tiger", (line("banker wins with a three-card 6", banker_wins_with(6, 3), "50:1"),), EZ_TIGER,
+    "The banker wins with a three-card 6; pays 50:1.",
+))
+TIGER_TIE = register(Bet(
+    "tiger-tie", (line("tie at 6", tie_on(6), "35:1"),), EZ_TIGER,
+    "The hands tie with 6 each; pays 35:1.",
+))
+TIGER_PAIR = register(Bet(
+    "tiger-pair",
+    (line("twin pair (both hands pair in one rank)", twin_pair, "100:1"),
+     line("both hands pair", both_pairs, "20:1"),
+     line("player pair", player_pair, "4:1"),
+     line("banker pair", banker_pair, "4:1")),
+    EZ_TIGER,
+    "The first two cards of a hand pair: 4:1 for one hand, 20:1 for both, 100:1 for both in the same rank.",
+    detail=Detail.RANKS,
+))
+
+# ---------------------------------------------------------------- Egalite
+
+EGALITE_PAYS = {0: "150:1", 1: "215:1", 2: "225:1", 3: "200:1", 4: "120:1",
+                5: "110:1", 6: "45:1", 7: "45:1", 8: "80:1", 9: "80:1"}
+"""Egalite pay table by tie total (Wizard of Odds, "Egalite Bets in Baccarat")."""
+
+EGALITE = tuple(
+    register(Bet(
+        f"egalite-{total}", (line(f"tie at {total}", tie_on(total), pays),), WOO_EGALITE,
+        f"The hands tie with {total} each; pays {pays}.",
+    ))
+    for total, pays in EGALITE_PAYS.items()
+)
+
+SIDE_BETS: tuple[Bet, ...] = (
+    PLAYER_PAIR, BANKER_PAIR, EITHER_PAIR, PERFECT_PAIR, PERFECT_PAIR_V1, PERFECT_PAIR_V2,
+    DRAGON_7, PANDA_8, DRAGON_BONUS_PLAYER, DRAGON_BONUS_BANKER, BIG, SMALL,
+    LUCKY_6, TIGER, SMALL_TIGER, BIG_TIGER, TIGER_TIE, TIGER_PAIR, *EGALITE,
+)
+"""Every built-in side bet, in the order reports list them."""
