@@ -1,0 +1,404 @@
+"""Side bets defined by the user in TOML: pay lines as conditions over the coup outcome.
+
+No code is evaluated: a bet is a list of pay lines, and a pay line is a payout plus a
+set of conditions on the coup, every one of which must hold. Lines are tried in order;
+the first that matches decides, and a coup that no line matches loses the stake.
+
+Grammar
+-------
+A bets file holds one ``[[bet]]`` table per bet::
+
+    [[bet]]
+    name = "my-dragon-7"          # required: the name to ask for (--bet my-dragon-7); must be new
+    source = "casino layout"      # required: where the pay table comes from
+    description = "..."           # optional: one sentence for reports
+    aliases = ["md7"]             # optional: other names
+
+    [[bet.line]]                  # one or more pay lines, tried in order
+    label = "banker three-card 7" # optional (default: the conditions in words)
+    pays = "40:1"                 # required, see below
+    winner = "banker"             # conditions, see below; none at all matches every coup
+    banker_total = 7
+    banker_cards = 3
+
+``pays`` is the net result of one unit staked: odds ``"40:1"`` or ``"1 to 2"``, a
+fraction ``"19/20"``, a decimal string ``"0.95"``, a whole number, ``"push"`` (0) or
+``"lose"`` (-1); a negative amount down to -1 loses part or all of the stake. A TOML float
+(``0.95`` without quotes) is refused: it is not exact.
+
+Conditions (each optional; all given on a line must hold):
+
+============================================  ==========================================
+key                                           holds when
+============================================  ==========================================
+``winner``                                    ``"banker"``, ``"player"`` or ``"tie"``
+                                              (or a list of them) won
+``player_total``, ``banker_total``            the hand's final total is (0-9)
+``player_cards``, ``banker_cards``            the hand holds this many cards (2-3)
+``cards``                                     cards dealt in the coup (4-6)
+``margin``                                    the difference of the totals is (0-9)
+``natural``                                   true: the coup ended on the first four cards
+                                              with an 8 or 9 (false: it did not)
+``player_natural``, ``banker_natural``        true: that hand is a two-card 8 or 9
+``player_pair``, ``banker_pair``              true: the hand's first two cards pair by rank
+``twin_pair``                                 true: both hands pair, in the same rank
+``pairs``                                     how many hands pair (0-2)
+``player_suited_pair``, ``banker_suited_pair`` true: the hand's first two cards are the
+                                              same rank and suit (a perfect pair)
+``suited_pairs``                              how many hands have a perfect pair (0-2)
+============================================  ==========================================
+
+A number condition is a whole number (``banker_total = 7``), an inclusive range written
+as two numbers, low first (``margin = [4, 9]``), or a set (``banker_total = { one_of =
+[0, 5, 9] }``). A true/false condition takes ``true`` or ``false``.
+
+A bet asks the engine only for the detail its conditions need: totals and cards are
+cheap, pairs need ranks, suited pairs need a shoe whose suits are known.
+
+Errors name the file and line, e.g. ``bets.toml:12: banker_total must be 0-9, got 10``.
+
+>>> bets = parse_bets('''
+... [[bet]]
+... name = "doc-dragon"
+... source = "example"
+... [[bet.line]]
+... pays = "40:1"
+... winner = "banker"
+... banker_total = 7
+... banker_cards = 3
+... ''', register=False)
+>>> bets[0].lines[0].label, bets[0].lines[0].pays
+('winner banker, banker_total 7, banker_cards 3', Fraction(40, 1))
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import NamedTuple
+
+from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout, find_bet, register
+from exact_odds.engine import Coup, Detail, Winner
+
+# ---------------------------------------------------------------- the condition vocabulary
+
+
+class Field(NamedTuple):
+    """One condition key: how to read it off a coup, its values and the detail it needs."""
+
+    read: Callable[[Coup], object]
+    kind: str  # "int", "bool" or "winner"
+    low: int
+    high: int
+    detail: Detail
+
+
+def _player_natural(coup: Coup) -> bool:
+    return coup.player_cards == 2 and coup.player >= 8
+
+
+def _banker_natural(coup: Coup) -> bool:
+    return coup.banker_cards == 2 and coup.banker >= 8
+
+
+FIELDS: dict[str, Field] = {
+    "winner": Field(lambda c: c.winner, "winner", 0, 0, Detail.POINTS),
+    "player_total": Field(lambda c: c.player, "int", 0, 9, Detail.POINTS),
+    "banker_total": Field(lambda c: c.banker, "int", 0, 9, Detail.POINTS),
+    "player_cards": Field(lambda c: c.player_cards, "int", 2, 3, Detail.POINTS),
+    "banker_cards": Field(lambda c: c.banker_cards, "int", 2, 3, Detail.POINTS),
+    "cards": Field(lambda c: c.cards, "int", 4, 6, Detail.POINTS),
+    "margin": Field(lambda c: abs(c.player - c.banker), "int", 0, 9, Detail.POINTS),
+    "natural": Field(lambda c: c.natural, "bool", 0, 1, Detail.POINTS),
+    "player_natural": Field(_player_natural, "bool", 0, 1, Detail.POINTS),
+    "banker_natural": Field(_banker_natural, "bool", 0, 1, Detail.POINTS),
+    "player_pair": Field(lambda c: c.player_pair, "bool", 0, 1, Detail.RANKS),
+    "banker_pair": Field(lambda c: c.banker_pair, "bool", 0, 1, Detail.RANKS),
+    "twin_pair": Field(lambda c: c.twin_pair, "bool", 0, 1, Detail.RANKS),
+    "pairs": Field(lambda c: c.player_pair + c.banker_pair, "int", 0, 2, Detail.RANKS),
+    "player_suited_pair": Field(lambda c: c.player_suited, "bool", 0, 1, Detail.SUITS),
+    "banker_suited_pair": Field(lambda c: c.banker_suited, "bool", 0, 1, Detail.SUITS),
+    "suited_pairs": Field(lambda c: c.player_suited + c.banker_suited, "int", 0, 2, Detail.SUITS),
+}
+"""Every condition key, in the order labels list them."""
+
+WINNERS: tuple[Winner, ...] = ("banker", "player", "tie")
+LINE_KEYS = ("label", "pays")
+BET_KEYS = ("name", "source", "description", "aliases", "line")
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """A pay-line rule: ``(key, allowed values)`` pairs that must all hold.
+
+    Compared and hashed by value, so loading the same file twice gives equal bets.
+    """
+
+    tests: tuple[tuple[str, frozenset[object]], ...]
+
+    def __call__(self, coup: Coup) -> bool:
+        return all(FIELDS[key].read(coup) in allowed for key, allowed in self.tests)
+
+    @property
+    def detail(self) -> Detail:
+        """The engine detail needed to evaluate every condition."""
+        return max((FIELDS[key].detail for key, _ in self.tests), default=Detail.POINTS)
+
+
+# ---------------------------------------------------------------- locating errors
+
+
+@dataclass(frozen=True)
+class _Where:
+    """Line numbers of a bets file: where each ``[[bet]]`` and ``[[bet.line]]`` starts."""
+
+    source: str
+    text_lines: tuple[str, ...]
+    bets: tuple[int, ...]  # 0-based line index of each [[bet]]
+    lines: tuple[tuple[int, ...], ...]  # for each bet, the index of each [[bet.line]]
+
+    @classmethod
+    def of(cls, text: str, source: str) -> _Where:
+        bets: list[int] = []
+        lines: list[list[int]] = []
+        text_lines = tuple(text.splitlines())
+        for i, raw in enumerate(text_lines):
+            if re.match(r"\s*\[\[\s*bet\s*\]\]", raw):
+                bets.append(i)
+                lines.append([])
+            elif re.match(r"\s*\[\[\s*bet\s*\.\s*line\s*\]\]", raw) and lines:
+                lines[-1].append(i)
+        return cls(source, text_lines, tuple(bets), tuple(tuple(x) for x in lines))
+
+    def _block(self, bet: int, line: int | None) -> tuple[int, int]:
+        """(first, end) line indexes of a bet's own keys, or of one of its pay lines."""
+        if bet >= len(self.bets):
+            return 0, 0
+        headers = sorted([*self.bets, *(i for ls in self.lines for i in ls), len(self.text_lines)])
+        start = self.bets[bet]
+        if line is not None:
+            own = self.lines[bet]
+            if line >= len(own):
+                return start, start + 1
+            start = own[line]
+        return start, next(h for h in headers if h > start)
+
+    def line_no(self, bet: int, line: int | None = None, key: str | None = None) -> int:
+        """1-based line of ``key`` in the bet (or its pay line), else of the table header; 0 if unknown."""
+        first, end = self._block(bet, line)
+        if end <= first:
+            return 0
+        if key is not None:
+            pattern = re.compile(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=")
+            for i in range(first, end):
+                if pattern.match(self.text_lines[i]):
+                    return i + 1
+        return first + 1
+
+    def error(self, message: str, bet: int, line: int | None = None, key: str | None = None) -> BetError:
+        number = self.line_no(bet, line, key)
+        return BetError(f"{self.source}:{number}: {message}" if number else f"{self.source}: {message}")
+
+
+# ---------------------------------------------------------------- parsing values
+
+
+def _unknown_key(key: str, known: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(key, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(known)})"
+    return f"unknown key {key!r}{hint}"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_values(key: str, field: Field, value: object) -> frozenset[object]:
+    """The allowed numbers of a number condition: n, [low, high] or {one_of = [...]}."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        numbers = [value]
+    elif isinstance(value, list):
+        if len(value) != 2 or not all(_is_int(v) for v in value):
+            raise ValueError(f"{key} = [low, high] needs two whole numbers, got {value!r}")
+        low, high = value
+        if low > high:
+            raise ValueError(f"{key} = [{low}, {high}] is empty: give the low end first")
+        numbers = list(range(low, high + 1))
+    elif isinstance(value, dict):
+        listed = value.get("one_of")
+        if set(value) != {"one_of"} or not isinstance(listed, list) or not listed or not all(
+                _is_int(v) for v in listed):
+            raise ValueError(f"{key} = {{ one_of = [...] }} needs a non-empty list of whole numbers")
+        numbers = [int(v) for v in listed]
+    else:
+        raise ValueError(f"{key} must be a whole number, [low, high] or {{ one_of = [...] }}, got {value!r}")
+    bad = [n for n in numbers if not field.low <= n <= field.high]
+    if bad:
+        raise ValueError(f"{key} must be {field.low}-{field.high}, got {bad[0]}")
+    return frozenset(numbers)
+
+
+def _condition(key: str, value: object) -> frozenset[object]:
+    """The allowed values of one condition; ValueError says what is wrong."""
+    field = FIELDS[key]
+    if field.kind == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"{key} must be true or false, got {value!r}")
+        return frozenset([value])
+    if field.kind == "winner":
+        names = value if isinstance(value, list) else [value]
+        if not names or not all(isinstance(n, str) and n in WINNERS for n in names):
+            raise ValueError(f"winner must be \"banker\", \"player\" or \"tie\" (or a list of them), got {value!r}")
+        return frozenset(names)
+    return _int_values(key, field, value)
+
+
+def _pays(value: object) -> Fraction:
+    if isinstance(value, str) and value.strip().lower() in ("push", "lose"):
+        return Fraction(0) if value.strip().lower() == "push" else Fraction(-1)
+    pays = exact_payout(value, where="pays")
+    if pays < -1:
+        raise BetError(f"pays {value!r} loses more than the stake (the least is -1, \"lose\")")
+    return pays
+
+
+def _text(value: frozenset[object]) -> str:
+    """Allowed values in words: ``7``, ``4-9``, ``0/5/9``, ``banker/tie``, ``true``."""
+    numbers = sorted(v for v in value if isinstance(v, int) and not isinstance(v, bool))
+    if len(numbers) == len(value) and len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"{numbers[0]}-{numbers[-1]}"
+    return "/".join(str(v).lower() if isinstance(v, bool) else str(v) for v in sorted(value, key=str))
+
+
+def _label(tests: tuple[tuple[str, frozenset[object]], ...]) -> str:
+    return ", ".join(f"{key} {_text(allowed)}" for key, allowed in tests) or "any coup"
+
+
+# ---------------------------------------------------------------- bets
+
+
+def _pay_line(entry: object, where: _Where, b: int, j: int) -> tuple[PayLine, Detail]:
+    """One ``[[bet.line]]``: its pay line and the engine detail its conditions need."""
+    if not isinstance(entry, dict):
+        raise where.error("each [[bet.line]] must be a table", b, j)
+    unknown = [k for k in entry if k not in FIELDS and k not in LINE_KEYS]
+    if unknown:
+        raise where.error(_unknown_key(unknown[0], (*LINE_KEYS, *FIELDS)), b, j, unknown[0])
+    if "pays" not in entry:
+        raise where.error("a pay line needs pays (e.g. pays = \"11:1\")", b, j)
+    try:
+        pays = _pays(entry["pays"])
+    except BetError as err:
+        raise where.error(str(err), b, j, "pays") from None
+    tests: list[tuple[str, frozenset[object]]] = []
+    for key in FIELDS:  # a fixed order, so equal conditions compare equal
+        if key in entry:
+            try:
+                tests.append((key, _condition(key, entry[key])))
+            except ValueError as err:
+                raise where.error(str(err), b, j, key) from None
+    label = entry.get("label", _label(tuple(tests)))
+    if not isinstance(label, str) or not label.strip():
+        raise where.error("label must be a non-empty string", b, j, "label")
+    rule = Conditions(tuple(tests))
+    return PayLine(label, rule, pays), rule.detail
+
+
+def _text_key(table: Mapping[str, object], key: str, where: _Where, b: int, *, required: bool) -> str:
+    value = table.get(key, "")
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise where.error(f"a bet needs {key} = \"...\" (a non-empty string)", b, None, key if key in table else None)
+    return value.strip()
+
+
+def _bet(table: object, where: _Where, b: int) -> Bet:
+    if not isinstance(table, dict):
+        raise where.error("each [[bet]] must be a table", b)
+    unknown = [k for k in table if k not in BET_KEYS]
+    if unknown:
+        raise where.error(_unknown_key(unknown[0], BET_KEYS), b, None, unknown[0])
+    name = _text_key(table, "name", where, b, required=True)
+    source = _text_key(table, "source", where, b, required=True)
+    description = _text_key(table, "description", where, b, required=False)
+    aliases = table.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
+        raise where.error("aliases must be a list of names", b, None, "aliases")
+    entries = table.get("line")
+    if not isinstance(entries, list) or not entries:
+        raise where.error(f"bet {name!r} has no pay lines (add [[bet.line]] tables)", b)
+    parsed = [_pay_line(entry, where, b, j) for j, entry in enumerate(entries)]
+    lines = tuple(line for line, _ in parsed)
+    detail = max(d for _, d in parsed)
+    return Bet(name, lines, source, description or _describe(lines), tuple(a.strip() for a in aliases), detail)
+
+
+def _describe(lines: tuple[PayLine, ...]) -> str:
+    """A description from the pay lines: ``label: pays; ...`` (pays as net units)."""
+    return "; ".join(f"{line.label}: pays {line.pays}" for line in lines) + "."
+
+
+def parse_bets(text: str, *, source: str = "bets", register: bool = True) -> tuple[Bet, ...]:
+    """The bets of a TOML bets file (see the module docstring); registered unless told not to.
+
+    The whole file is checked before any bet is registered. A name (or alias) that is
+    already registered is an error, unless it is the very same bet (the same file loaded
+    again); every error is a :class:`BetError` naming the file and line.
+    """
+    where = _Where.of(text, source)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise BetError(f"{source}: not valid TOML: {err}") from None
+    unknown = [k for k in data if k != "bet"]
+    if unknown:
+        line = next((i + 1 for i, raw in enumerate(where.text_lines)
+                     if re.match(rf"\s*\[*\s*{re.escape(unknown[0])}\b", raw)), 0)
+        raise BetError(f"{source}:{line}: {_unknown_key(unknown[0], ('bet',))}; write each bet as [[bet]]")
+    tables = data.get("bet")
+    if not isinstance(tables, list) or not tables:
+        raise BetError(f"{source}: no bets (write each bet as a [[bet]] table)")
+    bets = tuple(_bet(table, where, b) for b, table in enumerate(tables))
+    _check_names(bets, where)
+    return tuple(_register(bet) for bet in bets) if register else bets
+
+
+def _check_names(bets: tuple[Bet, ...], where: _Where) -> None:
+    """Every name and alias is new, within the file and in the registry (or the same bet)."""
+    seen: dict[str, int] = {}
+    for b, bet in enumerate(bets):
+        for key in (bet.name, *bet.aliases):
+            k = re.sub(r"[\s_]+", "-", key.strip().lower())
+            if k in seen:
+                raise where.error(f"bet name {key!r} is used twice in this file", b, None, "name")
+            seen[k] = b
+            try:
+                existing = find_bet(key)
+            except BetError:
+                continue
+            if existing != bet:
+                raise where.error(f"bet name {key!r} is already taken by the bet {existing.name!r}; choose another",
+                                  b, None, "name" if key == bet.name else "aliases")
+
+
+def _register(bet: Bet) -> Bet:
+    try:
+        return find_bet(bet.name)  # the same bet, loaded before (checked by _check_names)
+    except BetError:
+        return register(bet)
+
+
+def load_bets(path: str | Path, *, register: bool = True) -> tuple[Bet, ...]:
+    """Read, check and (unless told not to) register the bets of a TOML file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as err:
+        raise BetError(f"cannot read bets file {str(p)!r}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise BetError(f"{p}: not a UTF-8 text file") from None
+    return parse_bets(text, source=str(p), register=register)
