@@ -1,0 +1,143 @@
+"""Symbolic results: closed forms in d against the enumerator, payout symbols, break-even payouts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+import sympy
+
+from exact_odds.bets import find_bet
+from exact_odds.bets.main import CONFIGURATIONS
+from exact_odds.edges import distinct_bets, house_edge, par_sheet
+from exact_odds.engine import deal, winners
+from exact_odds.report import decimal_text, percent_text
+from exact_odds.shoe import Shoe, falling
+from exact_odds.symbolic import (
+    CHECK_DECKS,
+    FIT_DECKS,
+    TOTAL,
+    D,
+    break_even,
+    edge_expression,
+    edge_in_decks,
+    edge_limit,
+    fair_commission,
+    line_closed_forms,
+    outcome_closed_forms,
+    payout_symbols,
+    pays_of,
+    summary,
+)
+
+# The infinite-deck probabilities (each card drawn independently, 4/13 a zero): the known limits.
+INFINITE = {"banker": Fraction(2212744, 4826809), "player": Fraction(2153464, 4826809),
+            "tie": Fraction(460601, 4826809)}
+MAIN_BETS = [bet for bet, _ in distinct_bets([b for c in CONFIGURATIONS.values() for b in c.bets])]
+
+
+def test_fit_and_check_decks_are_disjoint() -> None:
+    # The closed forms are interpolated on d = 9..15, so d = 1..8 are real checks, not the fitted points.
+    assert set(FIT_DECKS).isdisjoint(CHECK_DECKS) and tuple(range(1, 9)) == CHECK_DECKS and len(FIT_DECKS) == 7
+
+
+@pytest.mark.parametrize("decks", range(1, 9))
+def test_closed_forms_equal_the_enumerator(decks: int) -> None:
+    forms = outcome_closed_forms()
+    odds = winners(deal(Shoe.decks(decks)))
+    for outcome, form in forms.items():
+        assert form.at(decks) == odds.probability(outcome)
+        assert form.probability.subs(D, decks) == sympy.Rational(odds[outcome], odds.total)
+    assert TOTAL.eval(decks) == falling(52 * decks, 6)
+
+
+def test_closed_forms_are_integer_polynomials_with_the_infinite_deck_limit() -> None:
+    forms = outcome_closed_forms()
+    for outcome, form in forms.items():
+        assert form.ways.degree() == 6 and all(c.is_integer for c in form.ways.all_coeffs())
+        assert form.limit == INFINITE[outcome]
+        assert sympy.limit(form.probability, D, sympy.oo) == sympy.Rational(INFINITE[outcome].numerator,
+                                                                           INFINITE[outcome].denominator)
+        assert form.check() == []
+    # The three outcomes partition every sequence.
+    assert sum((f.ways for f in forms.values()), sympy.Poly(0, D)) == TOTAL
+
+
+def test_a_different_fit_gives_the_same_polynomials() -> None:
+    low = outcome_closed_forms(fit=range(1, 8))
+    high = outcome_closed_forms()
+    assert all(low[k].ways == high[k].ways for k in high)
+
+
+def test_closed_forms_far_beyond_the_fit() -> None:
+    form = outcome_closed_forms()["banker"]
+    assert form.check([40, 1000]) == []
+
+
+@pytest.mark.parametrize("name", [bet.name for bet in MAIN_BETS])
+def test_house_edge_in_decks(name: str) -> None:
+    b = find_bet(name)
+    forms = line_closed_forms(b)
+    edge = edge_in_decks(b, forms)
+    for decks in (1, 6, 8):
+        assert edge.subs(D, decks) == _rational(house_edge(Shoe.decks(decks), b))
+    assert edge_limit(b, forms) == house_edge(Shoe.infinite_deck(), b)
+    symbolic = edge_in_decks(b, forms, symbolic_pays=True)
+    assert sympy.simplify(symbolic.subs(pays_of(b)) - edge) == 0
+    assert all(form.check([8]) == [] for form in forms)
+
+
+def _rational(x: Fraction) -> sympy.Rational:
+    return sympy.Rational(x.numerator, x.denominator)
+
+
+def test_edge_in_payout_symbols() -> None:
+    sheet = par_sheet(Shoe.decks(8), find_bet("super-6/banker"))
+    symbols = payout_symbols(sheet.bet)
+    assert [str(s) for s in symbols] == ["banker_wins_with_6", "banker_wins", "tie_push"]
+    expr = edge_expression(sheet)
+    assert expr.subs(pays_of(sheet.bet)) == _rational(sheet.house_edge)
+    # Linear in each payout, with the line's probability as coefficient.
+    assert [sympy.diff(expr, s) for s in symbols] == [-_rational(line.probability) for line in sheet.lines[:3]]
+
+
+def test_break_even_payouts_match_published_figures() -> None:
+    # 8 decks, break-even payouts: banker 0.97307, player 1.02768, tie 9.50906 (excelpunks.com, "Baccarat vs
+    # non-commission baccarat", the Break-Even column of the 8-deck table).
+    eight = Shoe.decks(8)
+    fair = {name: break_even(par_sheet(eight, find_bet(name))) for name in ("banker", "player", "tie")}
+    assert {k: decimal_text(v or 0, 5) for k, v in fair.items()} == {
+        "banker": "0.97307", "player": "1.02768", "tie": "9.50906"}
+    # Identities: at the break-even payout the bet is fair; the tie's is (1 - P(tie)) / P(tie).
+    p_tie = winners(deal(eight)).probability("tie")
+    assert fair["tie"] == (1 - p_tie) / p_tie
+    commission = fair_commission(eight)
+    assert commission == 1 - (fair["banker"] or 0) and percent_text(commission or 0, 3) == "2.693%"
+
+
+@pytest.mark.parametrize("name", ["banker", "super-6/banker", "ez/banker", "tie-9/tie"])
+def test_break_even_makes_the_bet_fair(name: str) -> None:
+    bet = find_bet(name)
+    sheet = par_sheet(Shoe.decks(6), bet)
+    for i, symbol in enumerate(payout_symbols(bet)):
+        fair = break_even(sheet, i)
+        assert fair is not None
+        pays = {**pays_of(bet), symbol: _rational(fair)}
+        assert edge_expression(sheet).subs(pays) == 0
+
+
+def test_break_even_of_a_line_that_cannot_occur() -> None:
+    tens = Shoe.parse("T=10")  # every coup is a 0-0 tie
+    assert break_even(par_sheet(tens, find_bet("banker")), "banker wins") is None
+    assert fair_commission(tens) is None
+    with pytest.raises(KeyError, match="no pay line 'dragon'"):
+        break_even(par_sheet(tens, find_bet("banker")), "dragon")
+
+
+def test_summary_agrees_everywhere() -> None:
+    result = summary(Shoe.decks(8), MAIN_BETS)
+    assert result.disagreements == () and result.checked == CHECK_DECKS and result.fit == FIT_DECKS
+    assert [b.sheet.bet.name for b in result.bets] == [b.name for b in MAIN_BETS]
+
