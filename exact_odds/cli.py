@@ -99,9 +99,111 @@ def _add_odds(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.set_defaults(handler=_cmd_odds)
 
 
+# ---------------------------------------------------------------- edges, parsheet, symbolic, report
+# House edges, par sheets, closed forms and the reference report (exact_odds.edges, exact_odds.symbolic).
+
+
+def _add_config_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--config", metavar="NAME|FILE",
+                        help=f"{what}: a configuration (standard, tie-9, commission-4, super-6, ez) or a TOML "
+                             "file with a casino's pay table")
+
+
+def _cmd_edges(args: argparse.Namespace) -> str:
+    from exact_odds.bets.main import CONFIGURATIONS, configuration_from
+    from exact_odds.edges import configuration_sheets
+    from exact_odds.report import edges_json, edges_table, render_json, render_tables
+
+    configs = [configuration_from(args.config)] if args.config else list(CONFIGURATIONS.values())
+    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
+    sheets = [(config, configuration_sheets(shoe, config, tableau=tableau)) for config in configs]
+    if args.format == "json":
+        return render_json(edges_json(str(shoe), sheets))
+    return render_tables([edges_table(str(shoe), sheets, args.format)], args.format)
+
+
+def _add_edges(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser("edges", help="house edges of the main bets in every configuration",
+                       description="Exact house edge (per coup and per resolved bet), win/push/loss probabilities "
+                                   "and standard deviation of the banker, player and tie bets of every "
+                                   "configuration, or of the one given with --config.")
+    add_shoe_options(p)
+    _add_config_option(p, "only this configuration")
+    add_format_options(p)
+    p.set_defaults(handler=_cmd_edges)
+
+
+def _cmd_parsheet(args: argparse.Namespace) -> str:
+    from exact_odds.bets import find_bet
+    from exact_odds.bets.main import configuration_from
+    from exact_odds.edges import par_sheet
+    from exact_odds.report import par_sheet_json, par_sheet_table, render_json, render_tables
+
+    bet = configuration_from(args.config).bet(args.bet) if args.config else find_bet(args.bet)
+    sheet = par_sheet(shoe_from_args(args), bet, tableau=tableau_from_args(args))
+    if args.format == "json":
+        return render_json(par_sheet_json(sheet))
+    return render_tables([par_sheet_table(sheet, args.format)], args.format)
+
+
+def _add_parsheet(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser("parsheet", help="par sheet of one bet",
+                       description="The par sheet of a bet: each pay line's combinations, probability, payout "
+                                   "and return, the losing line and the total (the house edge).")
+    p.add_argument("--bet", required=True, metavar="NAME",
+                   help="a registered bet (banker, super-6/banker, ...), or with --config banker/player/tie")
+    add_shoe_options(p)
+    _add_config_option(p, "take --bet from this configuration")
+    add_format_options(p)
+    p.set_defaults(handler=_cmd_parsheet)
+
+
+def _cmd_symbolic(args: argparse.Namespace) -> str:
+    from exact_odds.bets.main import CONFIGURATIONS, configuration_from
+    from exact_odds.edges import distinct_bets
+    from exact_odds.report import closed_form_tables, payout_symbol_tables, render_json, render_tables, symbolic_json
+    from exact_odds.symbolic import summary
+
+    configs = [configuration_from(args.config)] if args.config else list(CONFIGURATIONS.values())
+    bets = [bet for bet, _ in distinct_bets([bet for config in configs for bet in config.bets])]
+    result = summary(shoe_from_args(args), bets, tableau=tableau_from_args(args))
+    if args.format == "json":
+        return render_json(symbolic_json(result))
+    return render_tables([*closed_form_tables(result, args.format), *payout_symbol_tables(result, args.format)],
+                         args.format)
+
+
+def _add_symbolic(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser("symbolic", help="closed forms in the number of decks; break-even payouts",
+                       description="Banker, player and tie probabilities and each bet's house edge as exact "
+                                   "rational functions of the number of decks d (checked against the enumerator "
+                                   "for d = 1..8), and on the chosen shoe each bet's house edge in its payout "
+                                   "symbols and the break-even payout of each line.")
+    add_shoe_options(p)
+    _add_config_option(p, "only this configuration's bets")
+    add_format_options(p)
+    p.set_defaults(handler=_cmd_symbolic)
+
+
+def _cmd_report(args: argparse.Namespace) -> str:
+    from exact_odds.report import reference_report
+
+    return reference_report(shoe_from_args(args), tableau_from_args(args), args.format)
+
+
+def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser("report", help="the full reference report (8 decks unless told otherwise)",
+                       description="Odds, the house edges of every configuration, the par sheets of the main "
+                                   "bets and the house edges of every other registered bet (the side bets).")
+    add_shoe_options(p)
+    add_format_options(p)
+    p.set_defaults(handler=_cmd_report)
+
+
 # ---------------------------------------------------------------- entry point
 
-SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (_add_odds,)
+SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (
+    _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report)
 """Functions adding one subcommand each; a new command appends its own."""
 
 

@@ -32,7 +32,7 @@ from fractions import Fraction
 from exact_odds.bets.core import Bet
 from exact_odds.bets.main import ROLES, Configuration
 from exact_odds.dist import Ways
-from exact_odds.engine import Coup, deal
+from exact_odds.engine import Coup, Detail, deal
 from exact_odds.shoe import Shoe
 from exact_odds.tableau import STANDARD, Tableau
 
@@ -133,15 +133,19 @@ def _line_index(bet: Bet, coup: Coup) -> int:
     return len(bet.lines)
 
 
-def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD) -> ParSheet:
+def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD, detail: Detail = Detail.POINTS) -> ParSheet:
     """The par sheet of ``bet`` on ``shoe`` under ``tableau``, counted by the engine.
+
+    The coups are dealt at the bet's own detail, or at ``detail`` if that is finer: the
+    counts are the same (a finer detail only splits outcomes), and bets of different
+    details can then share one cached enumeration.
 
     >>> from exact_odds.bets import find_bet
     >>> sheet = par_sheet(Shoe.decks(8), find_bet("ez/banker"))
     >>> sheet.lines[0].label, sheet.lines[0].ways
     ('banker wins with three-card 7 (push)', 112633011329024)
     """
-    dist = deal(shoe, tableau, detail=bet.detail)
+    dist = deal(shoe, tableau, detail=max(detail, bet.detail))
     by_line = dist.map(lambda coup: _line_index(bet, coup))
     labelled = [(line.label, line.pays) for line in bet.lines] + [(LOSES, Fraction(-1))]
     lines = tuple(ParLine(label, by_line[i], pays, dist.total) for i, (label, pays) in enumerate(labelled))
@@ -158,9 +162,11 @@ def house_edge(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD) -> Fraction
     return par_sheet(shoe, bet, tableau=tableau).house_edge
 
 
-def configuration_sheets(shoe: Shoe, config: Configuration, *, tableau: Tableau = STANDARD) -> dict[str, ParSheet]:
-    """The par sheets of a configuration's banker, player and tie bets, by role."""
-    return {role: par_sheet(shoe, bet, tableau=tableau) for role, bet in zip(ROLES, config.bets, strict=True)}
+def configuration_sheets(shoe: Shoe, config: Configuration, *, tableau: Tableau = STANDARD,
+                         detail: Detail = Detail.POINTS) -> dict[str, ParSheet]:
+    """The par sheets of a configuration's banker, player and tie bets, by role (see :func:`par_sheet`)."""
+    return {role: par_sheet(shoe, bet, tableau=tableau, detail=detail)
+            for role, bet in zip(ROLES, config.bets, strict=True)}
 
 
 def distinct_bets(bets: Sequence[Bet]) -> list[tuple[Bet, list[Bet]]]:

@@ -15,12 +15,20 @@ import io
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from exact_odds.errors import InputError
+
+if TYPE_CHECKING:  # imported lazily at run time: the command line starts with this module
+    from exact_odds.bets.main import Configuration
+    from exact_odds.edges import ParSheet
+    from exact_odds.shoe import Shoe
+    from exact_odds.symbolic import Summary
+    from exact_odds.tableau import Tableau
 
 FORMATS = ("table", "markdown", "csv", "json", "latex")
 Cell = str | int | Fraction
@@ -206,3 +214,252 @@ def odds_json(cards: int | None, counts: dict[str, int], total: int) -> dict[str
         outcomes[name] = entry
     head: dict[str, object] = {"cards": cards, "sequences": total} if cards is not None else {"cards": "infinite"}
     return {**head, "outcomes": outcomes}
+
+
+# ---------------------------------------------------------------- house edges and par sheets (issue 3)
+# Rows for `edges`, `parsheet`, `symbolic` and `report`. Number formats are chosen here: exact
+# fractions where a program reads the output (csv, json), percentages and decimals for people.
+
+
+def _for_people(fmt: str) -> bool:
+    return fmt not in ("csv", "json")
+
+
+def _percent_or_na(x: Fraction | None) -> str:
+    return percent_text(x) if x is not None else "n/a"
+
+
+def _exact_or_na(x: Fraction | None) -> str:
+    return fraction_text(x) if x is not None else ""
+
+
+def _edge_cells(sheet: ParSheet, fmt: str) -> list[Cell]:
+    """House edge, per resolved bet, win, push, loss, std dev (+ EV and variance for programs)."""
+    if _for_people(fmt):
+        return [percent_text(sheet.house_edge), _percent_or_na(sheet.house_edge_resolved),
+                percent_text(sheet.win), percent_text(sheet.push), percent_text(sheet.loss),
+                f"{sheet.std_dev:.4f}"]
+    return [fraction_text(sheet.house_edge), _exact_or_na(sheet.house_edge_resolved), fraction_text(sheet.win),
+            fraction_text(sheet.push), fraction_text(sheet.loss), fraction_text(sheet.expected_value),
+            fraction_text(sheet.variance), f"{sheet.std_dev:.10f}"]
+
+
+def _edge_headers(fmt: str) -> list[str]:
+    if _for_people(fmt):
+        return ["house edge", "excl. pushes", "win", "push", "loss", "std dev"]
+    return ["house_edge", "house_edge_resolved", "win", "push", "loss", "expected_value", "variance", "std_dev"]
+
+
+EDGE_NOTE = ("House edge: expected loss per unit staked per coup (positive: the house wins); excl. pushes: "
+             "per resolved bet. Exact fractions with --format csv or json.")
+
+
+def edges_table(shoe_label: str, configs: Sequence[tuple[Configuration, Mapping[str, ParSheet]]],
+                fmt: str) -> Table:
+    """The house edges of the banker, player and tie bets of each configuration."""
+    rows = [[config.name, role, *_edge_cells(sheet, fmt)] for config, sheets in configs for role, sheet in
+            sheets.items()]
+    notes = [EDGE_NOTE] if _for_people(fmt) else []
+    notes += [f"{config.name}: {config.description} Source: {config.source}." for config, _ in configs]
+    return Table(f"House edges of the main bets, {shoe_label}", ["configuration", "bet", *_edge_headers(fmt)],
+                 rows, notes if fmt != "csv" else ())
+
+
+def bets_edges_table(title: str, sheets: Sequence[ParSheet], fmt: str) -> Table:
+    """The house edges of any bets, one row each (side bets, user bets)."""
+    rows = [[sheet.bet.name, *_edge_cells(sheet, fmt)] for sheet in sheets]
+    notes = [EDGE_NOTE] if _for_people(fmt) else []
+    notes += [f"{s.bet.name}: {s.bet.description} Source: {s.bet.source}." for s in sheets]
+    return Table(title, ["bet", *_edge_headers(fmt)], rows, notes if fmt != "csv" else ())
+
+
+def edge_json(sheet: ParSheet) -> dict[str, object]:
+    """One bet's exact figures for JSON (``std_dev`` a float, the rest ``"num/den"``)."""
+    return {
+        "house_edge": sheet.house_edge,
+        "house_edge_resolved": sheet.house_edge_resolved,
+        "std_dev": sheet.std_dev,
+        "expected_value": sheet.expected_value,
+        "win": sheet.win,
+        "push": sheet.push,
+        "loss": sheet.loss,
+        "variance": sheet.variance,
+    }
+
+
+def edges_json(shoe_label: str, configs: Sequence[tuple[Configuration, Mapping[str, ParSheet]]]) -> dict[str, object]:
+    """The ``edges --format json`` object: configurations -> bet -> figures."""
+    return {"shoe": shoe_label,
+            "configurations": {config.name: {role: edge_json(sheet) for role, sheet in sheets.items()}
+                               for config, sheets in configs}}
+
+
+def par_sheet_table(sheet: ParSheet, fmt: str, *, title: str | None = None) -> Table:
+    """A par sheet: each line's combinations, probability, pays and return, then the total.
+
+    Combinations are left out for the infinite deck (its weights are not counts).
+    """
+    people = _for_people(fmt)
+    counts = not sheet.shoe.infinite
+
+    def number(x: Fraction) -> Cell:
+        return decimal_text(x, 10) if people else x
+
+    rows: list[list[Cell]] = []
+    for line in sheet.lines:
+        rows.append([line.label, *([line.ways] if counts else []), number(line.probability), line.pays,
+                     number(line.contribution)])
+    rows.append(["total", *([sheet.total] if counts else []), number(Fraction(1)), "", number(sheet.expected_value)])
+    headers = ["outcome", *(["combinations"] if counts else []), "probability", "pays", "return"]
+    notes: list[str] = []
+    if fmt != "csv":
+        notes.append(f"House edge {percent_text(sheet.house_edge)} ({fraction_text(sheet.house_edge)}) per coup; "
+                     f"{_percent_or_na(sheet.house_edge_resolved)} per resolved bet; standard deviation "
+                     f"{sheet.std_dev:.4f}. Pays: net units per unit staked.")
+        notes.append(f"{sheet.bet.description} Source: {sheet.bet.source}.")
+    return Table(title or f"Par sheet: {sheet.bet.name}, {sheet.shoe}", headers, rows, notes)
+
+
+def par_sheet_json(sheet: ParSheet) -> dict[str, object]:
+    """A par sheet for JSON: the lines (exact) and the bet's figures."""
+    lines = []
+    for line in sheet.lines:
+        entry: dict[str, object] = {"outcome": line.label, "probability": line.probability, "pays": line.pays,
+                                    "return": line.contribution}
+        if not sheet.shoe.infinite:
+            entry = {"outcome": line.label, "combinations": line.ways, **entry}
+        lines.append(entry)
+    head: dict[str, object] = {"bet": sheet.bet.name, "shoe": str(sheet.shoe), "description": sheet.bet.description,
+                               "source": sheet.bet.source, "lines": lines}
+    if not sheet.shoe.infinite:
+        head["sequences"] = sheet.total
+    return {**head, **edge_json(sheet)}
+
+
+def reference_report(shoe: Shoe, tableau: Tableau, fmt: str) -> str:
+    """The reference report of one shoe: odds, every configuration's edges, par sheets, other bets.
+
+    Par sheets are shown once per distinct pay table (``tie-9/banker`` is the standard
+    banker bet). Every registered bet that belongs to no configuration (the side bets)
+    gets a row in a last table, found generically from the bet registry; bets that need
+    suits are left out (and named) when the shoe's suits are not known. Every figure comes
+    from one enumeration at the finest detail the bets need (the counts do not depend on it).
+    """
+    from exact_odds.bets.core import registered
+    from exact_odds.bets.main import CONFIGURATIONS, ROLES, is_main_bet
+    from exact_odds.edges import configuration_sheets, distinct_bets, par_sheet
+    from exact_odds.engine import Detail, deal, winners
+
+    other_bets = [bet for bet in registered() if not is_main_bet(bet)]
+    usable = [bet for bet in other_bets if bet.detail < Detail.SUITS or shoe.suited is not None]
+    detail = max((bet.detail for bet in usable), default=Detail.POINTS)
+    dist = winners(deal(shoe, tableau, detail=detail))
+    counts: dict[str, int] = {k: dist[k] for k in ROLES}
+    configs = [(c, configuration_sheets(shoe, c, tableau=tableau, detail=detail)) for c in CONFIGURATIONS.values()]
+    main_bets = distinct_bets([bet for config in CONFIGURATIONS.values() for bet in config.bets])
+    sheets = [par_sheet(shoe, bet, tableau=tableau, detail=detail) for bet, _ in main_bets]
+    others = [par_sheet(shoe, bet, tableau=tableau, detail=detail) for bet in usable]
+    skipped = [bet.name for bet in other_bets if bet not in usable]
+    if fmt == "json":
+        return render_json({
+            "odds": odds_json(None if shoe.infinite else shoe.size, counts, dist.total),
+            **edges_json(str(shoe), configs),
+            "par_sheets": [par_sheet_json(sheet) for sheet in sheets],
+            "other_bets": {sheet.bet.name: edge_json(sheet) for sheet in others},
+            "skipped_bets": skipped,
+        })
+    tables = [odds_table(str(shoe), counts, dist.total, infinite=shoe.infinite), edges_table(str(shoe), configs, fmt)]
+    for (_, same), sheet in zip(main_bets, sheets, strict=True):
+        also = f" (also {', '.join(b.name for b in same[1:])})" if len(same) > 1 else ""
+        tables.append(par_sheet_table(sheet, fmt, title=f"Par sheet: {sheet.bet.name}{also}, {shoe}"))
+    if others:
+        table = bets_edges_table(f"House edges of the other bets, {shoe}", others, fmt)
+        if skipped and fmt != "csv":
+            note = f"Left out, as they need a shoe whose suits are known: {', '.join(skipped)}."
+            table = Table(table.title, table.headers, table.rows, [*table.notes, note])
+        tables.append(table)
+    return render_tables(tables, fmt)
+
+
+def _expression(expr: object, fmt: str) -> str:
+    """A sympy expression as text (code-quoted in Markdown, where ``*`` would mean emphasis)."""
+    return f"`{expr}`" if fmt == "markdown" else str(expr)
+
+
+def _closed_form_note(summary: Summary) -> str:
+    if summary.disagreements:
+        return f"DISAGREES with the enumerator: {'; '.join(summary.disagreements)}."
+    return (f"Interpolated from the enumerator at d = {_decks_text(summary.fit)}; every closed form agrees exactly "
+            f"with the enumerator for d = {_decks_text(summary.checked)} and, as d grows, with the infinite deck.")
+
+
+def _decks_text(decks: Sequence[int]) -> str:
+    """``1..8`` for a run of consecutive numbers, else ``1, 3, 8``."""
+    if len(decks) > 2 and list(decks) == list(range(decks[0], decks[-1] + 1)):
+        return f"{decks[0]}..{decks[-1]}"
+    return ", ".join(map(str, decks))
+
+
+def closed_form_tables(summary: Summary, fmt: str) -> list[Table]:
+    """Closed forms in d of banker/player/tie and of each bet's house edge."""
+    people = _for_people(fmt)
+    rows: list[list[Cell]] = []
+    for name, form in summary.outcomes.items():
+        if people:
+            rows.append([name, _expression(form.probability, fmt), form.limit, decimal_text(form.limit, 10)])
+        else:
+            rows.append([name, str(form.ways.as_expr()), str(form.probability), form.limit])
+    headers = ["outcome", "probability", "limit as d grows", "≈"] if people else [
+        "outcome", "ways", "probability", "limit"]
+    notes = [f"d: number of 52-card decks; ways count ordered six-card sequences out of 52d(52d-1)...(52d-5). "
+             f"{_closed_form_note(summary)}"] if fmt != "csv" else []
+    outcomes = Table("Banker, player and tie as functions of the number of decks d", headers, rows, notes)
+    edge_rows: list[list[Cell]] = [
+        [b.sheet.bet.name, _expression(b.edge_in_decks, fmt), b.edge_limit,
+         *([percent_text(b.edge_limit)] if people else [])] for b in summary.bets]
+    headers = ["bet", "house edge", "limit as d grows", "≈"] if people else ["bet", "house_edge", "limit"]
+    notes = ["House edge per unit staked per coup, the bet's own payouts substituted."] if fmt != "csv" else []
+    return [outcomes, Table("House edges as functions of the number of decks d", headers, edge_rows, notes)]
+
+
+def payout_symbol_tables(summary: Summary, fmt: str) -> list[Table]:
+    """Each bet's house edge in its payout symbols on the summary's shoe, and break-even payouts."""
+    people, shoe = _for_people(fmt), summary.shoe
+    expressions = Table(f"House edge in payout symbols, {shoe}", ["bet", "house edge" if people else "house_edge"],
+                        [[b.sheet.bet.name, _expression(b.edge_expression, fmt)] for b in summary.bets],
+                        ["One symbol per pay line: its net payout per unit staked."] if fmt != "csv" else [])
+    rows: list[list[Cell]] = []
+    for b in summary.bets:
+        for line, fair in zip(b.sheet.bet.lines, b.break_evens, strict=True):
+            if people:
+                fair_cells: list[Cell] = [fair, decimal_text(fair, 6)] if fair is not None else ["never occurs", ""]
+            else:
+                fair_cells = [fair if fair is not None else ""]
+            rows.append([b.sheet.bet.name, line.label, line.pays, *fair_cells])
+    headers = ["bet", "line", "pays", "break-even pays", "≈"] if people else ["bet", "line", "pays", "break_even"]
+    commission = summary.fair_commission
+    fair_text = (f"The banker bet is fair at a commission of {percent_text(commission)} ({fraction_text(commission)})."
+                 if commission is not None else "The banker never wins on this shoe.")
+    notes = [f"Break-even: the payout of the line at which the bet is fair, the other lines unchanged. {fair_text}"]
+    return [expressions, Table(f"Break-even payouts, {shoe}", headers, rows, notes if fmt != "csv" else [])]
+
+
+def symbolic_json(summary: Summary) -> dict[str, object]:
+    """The ``symbolic --format json`` object (expressions as sympy text, numbers exact)."""
+    return {
+        "decks_symbol": "d",
+        "fit_decks": list(summary.fit),
+        "checked_decks": list(summary.checked),
+        "disagreements": list(summary.disagreements),
+        "outcomes": {name: {"ways": str(form.ways.as_expr()), "probability": str(form.probability),
+                            "limit": form.limit} for name, form in summary.outcomes.items()},
+        "house_edges": {b.sheet.bet.name: {"in_decks": str(b.edge_in_decks), "limit": b.edge_limit}
+                        for b in summary.bets},
+        "shoe": str(summary.shoe),
+        "payout_symbols": {b.sheet.bet.name: {
+            "house_edge": str(b.edge_expression),
+            "break_even": {line.label: fair for line, fair in zip(b.sheet.bet.lines, b.break_evens, strict=True)},
+        } for b in summary.bets},
+        "fair_banker_commission": summary.fair_commission,
+    }
+

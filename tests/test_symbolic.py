@@ -141,3 +141,10 @@ def test_summary_agrees_everywhere() -> None:
     assert result.disagreements == () and result.checked == CHECK_DECKS and result.fit == FIT_DECKS
     assert [b.sheet.bet.name for b in result.bets] == [b.name for b in MAIN_BETS]
 
+
+@pytest.mark.parametrize("command", ["odds", "report"])
+def test_sympy_is_not_imported_by_odds_or_report(command: str) -> None:
+    probe = (f"import sys; from exact_odds.cli import main; main([{command!r}]); "
+             "print('sympy' in sys.modules, file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stderr.strip().splitlines()[-1] == "False"
