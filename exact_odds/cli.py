@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NoReturn
 from exact_odds.errors import InputError
 
 if TYPE_CHECKING:
+    from exact_odds.bets import Bet
     from exact_odds.shoe import Shoe
     from exact_odds.tableau import Tableau
 
@@ -139,6 +140,7 @@ def _cmd_parsheet(args: argparse.Namespace) -> str:
     from exact_odds.edges import par_sheet
     from exact_odds.report import par_sheet_json, par_sheet_table, render_json, render_tables
 
+    bets_from_args(args)
     bet = configuration_from(args.config).bet(args.bet) if args.config else find_bet(args.bet)
     sheet = par_sheet(shoe_from_args(args), bet, tableau=tableau_from_args(args))
     if args.format == "json":
@@ -154,6 +156,7 @@ def _add_parsheet(sub: argparse._SubParsersAction[_Parser]) -> None:
                    help="a registered bet (banker, super-6/banker, ...), or with --config banker/player/tie")
     add_shoe_options(p)
     _add_config_option(p, "take --bet from this configuration")
+    add_bets_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_parsheet)
 
@@ -188,6 +191,7 @@ def _add_symbolic(sub: argparse._SubParsersAction[_Parser]) -> None:
 def _cmd_report(args: argparse.Namespace) -> str:
     from exact_odds.report import reference_report
 
+    bets_from_args(args)
     return reference_report(shoe_from_args(args), tableau_from_args(args), args.format)
 
 
@@ -196,14 +200,74 @@ def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
                        description="Odds, the house edges of every configuration, the par sheets of the main "
                                    "bets and the house edges of every other registered bet (the side bets).")
     add_shoe_options(p)
+    add_bets_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_report)
+
+
+# ---------------------------------------------------------------- side bets (issue 4)
+# `sidebets`, and the --bets FILE option for every command that names bets (see add_bets_option).
+
+
+def add_bets_option(parser: argparse.ArgumentParser) -> None:
+    """--bets FILE (repeatable): side bets defined in a TOML file, registered for this run."""
+    parser.add_argument("--bets", dest="bet_files", action="append", default=[], metavar="FILE",
+                        help="also load the side bets defined in this TOML file (repeatable); "
+                             "see examples/side_bets.toml")
+
+
+def bets_from_args(args: argparse.Namespace) -> list[Bet]:
+    """Load and register the bets of every --bets FILE, so --bet NAME finds them; returns them."""
+    from exact_odds.bets import load_bets
+
+    return [bet for path in args.bet_files for bet in load_bets(path)]
+
+
+def _bet_names(values: Sequence[str]) -> list[str]:
+    return [name.strip() for value in values for name in value.split(",") if name.strip()]
+
+
+def _cmd_sidebets(args: argparse.Namespace) -> str:
+    from exact_odds.bets import find_bet
+    from exact_odds.bets.side import SIDE_BETS
+    from exact_odds.edges import par_sheet
+    from exact_odds.engine import Detail
+    from exact_odds.report import render_json, render_tables, side_bets_json, side_bets_table
+    from exact_odds.shoe import ShoeError
+
+    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
+    loaded = bets_from_args(args)
+    names = _bet_names(args.bet)
+    bets = [find_bet(n) for n in names] if names else (loaded or list(SIDE_BETS))
+    suited = [b.name for b in bets if b.detail is Detail.SUITS]
+    if names and suited and shoe.suited is None:
+        raise ShoeError(f"{suited[0]} needs a shoe whose suits are known (whole decks, or --shoe counts "
+                        "divisible by 4 and --remove cards with their suits, e.g. 'Kh 3d')")
+    omitted = suited if shoe.suited is None else []
+    sheets = [par_sheet(shoe, bet, tableau=tableau) for bet in bets if bet.name not in omitted]
+    if args.format == "json":
+        return render_json(side_bets_json(str(shoe), sheets, omitted=omitted))
+    return render_tables([side_bets_table(str(shoe), sheets, args.format, omitted=omitted)], args.format)
+
+
+def _add_sidebets(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser(
+        "sidebets", help="house edges of the side bets (pairs, Dragon 7, Panda 8, Egalite, ...) on a shoe",
+        description="Exact house edges of the built-in side bets on a shoe, or of the bets named with --bet, "
+                    "or of the bets defined in a --bets FILE (with no --bet, only that file's bets). Pairs and "
+                    "perfect pairs are counted with the ranks and suits of the first two cards of each hand.")
+    add_shoe_options(p)
+    p.add_argument("--bet", action="append", default=[], metavar="NAME",
+                   help="only this bet (repeatable, or comma-separated); any registered bet name or alias")
+    add_bets_option(p)
+    add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
+    p.set_defaults(handler=_cmd_sidebets)
 
 
 # ---------------------------------------------------------------- entry point
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (
-    _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report)
+    _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report, _add_sidebets)
 """Functions adding one subcommand each; a new command appends its own."""
 
 

@@ -48,8 +48,25 @@ def bench_odds(repeat: int) -> None:
         print(f"odds: deal() of {decks} decks (uncached), median of {repeat}: {secs * 1000:.1f} ms")
 
 
+def bench_sidebets(repeat: int) -> None:
+    """Side bets: SUITS-detail deal of 8 decks (fast path, and the 52-kind reference once), `sidebets`."""
+    from exact_odds.engine import Detail, first_four_by_kind
+
+    shoe = Shoe.decks(8)
+    for detail in (Detail.RANKS, Detail.SUITS):
+        secs = median_seconds(lambda d=detail: enumerate_coups(shoe, detail=d), repeat)  # type: ignore[misc]
+        print(f"sidebets: deal() of 8 decks at {detail.name} detail (uncached), median of {repeat}: "
+              f"{secs * 1000:.1f} ms")
+    secs = median_seconds(lambda: first_four_by_kind(shoe, Detail.SUITS), 1)
+    print(f"sidebets: reference first four at SUITS detail (52 kinds, the path before the fast one), one run: "
+          f"{secs:.2f} s")
+    secs = cli_seconds(["sidebets", "--decks", "8"], repeat)
+    print(f"sidebets: `exact-odds sidebets --decks 8` whole process, median of {repeat}: {secs:.3f} s")
+
+
 BENCHMARKS: dict[str, Callable[[int], None]] = {
     "odds": bench_odds,
+    "sidebets": bench_sidebets,
 }
 
 

@@ -13,10 +13,30 @@ import argparse
 import sys
 from collections.abc import Callable
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from exact_odds import Shoe, deal, winners
-from exact_odds.report import Table, decimal_text, fraction_text, render_tables, write_atomic
+from exact_odds.report import (  # house edges, par sheets, closed forms (issue 3)
+    ConfigSheets,
+    Table,
+    break_even_table,
+    closed_form_tables,
+    decimal_text,
+    edges_by_decks_tables,
+    fraction_text,
+    par_sheets_tables,
+    payout_symbol_tables,
+    render_tables,
+    side_bets_by_shoe_table,
+    write_atomic,
+)
+
+if TYPE_CHECKING:
+    from exact_odds.bets import Bet
+    from exact_odds.edges import ParSheet
+    from exact_odds.symbolic import Summary
 
 ROOT = Path(__file__).resolve().parent.parent / "tables"
 COMMAND = "python3 scripts/make_tables.py"
@@ -57,9 +77,104 @@ def odds_text(fmt: str) -> str:
     return stamp(render_tables([odds_table()], fmt), fmt)
 
 
+# ---------------------------------------------------------------- side bets (issue 4)
+
+
+@lru_cache(maxsize=1)
+def side_bet_edges() -> tuple[tuple[str, tuple[Fraction, ...]], ...]:
+    """House edge of every built-in side bet on each shoe of ``DECKS`` (computed once for md and csv)."""
+    from exact_odds.bets.side import SIDE_BETS
+    from exact_odds.edges import par_sheet
+
+    return tuple((bet.name, tuple(par_sheet(shoe_of(d), bet).house_edge for d in DECKS)) for bet in SIDE_BETS)
+
+
+def sidebets_text(fmt: str) -> str:
+    labels = [decks_label(d) for d in DECKS]
+    return stamp(render_tables([side_bets_by_shoe_table(labels, side_bet_edges(), fmt)], fmt), fmt)
+
+
+# ---------------------------------------------------------------- house edges, par sheets, closed forms (issue 3)
+
+PAR_SHEET_DECKS = (6, 8)
+"""Shoes of the par-sheet tables."""
+
+
+def main_bets() -> list[Bet]:
+    """The distinct banker, player and tie bets of every configuration (one par sheet each)."""
+    from exact_odds.bets.main import CONFIGURATIONS
+    from exact_odds.edges import distinct_bets
+
+    return [bet for bet, _ in distinct_bets([bet for config in CONFIGURATIONS.values() for bet in config.bets])]
+
+
+@lru_cache(maxsize=1)
+def edges_by_decks() -> list[tuple[str, ConfigSheets]]:
+    """Every configuration's par sheets on each shoe of ``DECKS``."""
+    from exact_odds.bets.main import CONFIGURATIONS
+    from exact_odds.edges import configuration_sheets
+
+    return [(decks_label(d), [(c, configuration_sheets(shoe_of(d), c)) for c in CONFIGURATIONS.values()])
+            for d in DECKS]
+
+
+def edges_text(fmt: str) -> str:
+    return stamp(render_tables(edges_by_decks_tables(edges_by_decks(), fmt), fmt), fmt)
+
+
+def parsheets_text(fmt: str) -> str:
+    from exact_odds.edges import par_sheet
+
+    sheets = [par_sheet(Shoe.decks(d), bet) for d in PAR_SHEET_DECKS for bet in main_bets()]
+    return stamp(render_tables(par_sheets_tables(sheets, fmt), fmt), fmt)
+
+
+@lru_cache(maxsize=1)
+def symbolic_summary() -> Summary:
+    """Closed forms (checked on 1-8 decks), payout symbols and break-evens on 8 decks."""
+    from exact_odds.symbolic import summary
+
+    result = summary(Shoe.decks(8), main_bets())
+    if result.disagreements:
+        raise SystemExit(f"closed forms disagree with the enumerator: {'; '.join(result.disagreements)}")
+    return result
+
+
+def closed_forms_text(fmt: str, part: slice = slice(None)) -> str:
+    result = symbolic_summary()
+    tables = [*closed_form_tables(result, fmt), *payout_symbol_tables(result, fmt)][part]
+    return stamp(render_tables(tables, fmt), fmt)
+
+
+@lru_cache(maxsize=1)
+def break_evens() -> list[tuple[str, ParSheet, tuple[Fraction | None, ...]]]:
+    """The break-even payout of every pay line of the main bets on each shoe of ``DECKS``."""
+    from exact_odds.edges import par_sheet
+    from exact_odds.symbolic import break_even
+
+    sheets = [(str(shoe_of(d)), par_sheet(shoe_of(d), bet)) for d in DECKS for bet in main_bets()]
+    return [(label, s, tuple(break_even(s, i) for i in range(len(s.bet.lines)))) for label, s in sheets]
+
+
+def break_even_text(fmt: str) -> str:
+    return stamp(render_tables([break_even_table("Break-even payouts by number of decks", break_evens(), fmt)], fmt),
+                 fmt)
+
+
 TABLES: dict[str, Callable[[], str]] = {
     "odds.md": lambda: odds_text("markdown"),
     "odds.csv": lambda: odds_text("csv"),
+    "sidebets.md": lambda: sidebets_text("markdown"),
+    "sidebets.csv": lambda: sidebets_text("csv"),
+    "edges.md": lambda: edges_text("markdown"),
+    "edges.csv": lambda: edges_text("csv"),
+    "parsheets.md": lambda: parsheets_text("markdown"),
+    "parsheets.csv": lambda: parsheets_text("csv"),
+    "closed-forms.md": lambda: closed_forms_text("markdown"),
+    "closed-forms.csv": lambda: closed_forms_text("csv", slice(0, 1)),
+    "closed-form-edges.csv": lambda: closed_forms_text("csv", slice(1, 2)),
+    "break-even.md": lambda: break_even_text("markdown"),
+    "break-even.csv": lambda: break_even_text("csv"),
 }
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
@@ -250,3 +252,74 @@ def test_side_bets_are_registered_with_sources() -> None:
     # Totals-only bets stay on the fast path; pairs ask for ranks, perfect pairs for suits.
     assert find_bet("dragon-7").detail is Detail.POINTS and find_bet("tiger-pair").detail is Detail.RANKS
     assert find_bet("perfect-pair").detail is Detail.SUITS
+
+
+# ---------------------------------------------------------------- the sidebets command
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from exact_odds.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_sidebets_json_eight_decks(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "sidebets", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["shoe"] == "8 decks" and data["sequences"] == SEQUENCES
+    assert list(data["side_bets"]) == [bet.name for bet in SIDE_BETS]
+    assert data["side_bets"]["player-pair"]["house_edge"] == "43/415"  # 1 - 12 * 31/415
+    assert data["side_bets"]["dragon-7"]["house_edge"] == "64613588827/848912750595"
+    first = data["side_bets"]["dragon-7"]["lines"][0]
+    assert first["label"] == "banker wins with a three-card 7" and first["ways"] == 112_633_011_329_024
+    assert first["pays"] == "40" and Fraction(first["probability"]) == Fraction(112_633_011_329_024, SEQUENCES)
+    for name, figures in data["side_bets"].items():
+        assert Fraction(figures["house_edge"]) == house_edge(name), name
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "latex"])
+def test_sidebets_formats(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    code, out, _ = run(capsys, "sidebets", "--decks", "6", "--bet", "dragon-7,panda-8", "--bet", "egalite-7",
+                       "--format", fmt)
+    assert code == 0 and "dragon-7" in out and "egalite-7" in out and "player-pair" not in out
+    if fmt == "csv":
+        assert out.splitlines()[0] == "bet,pays,win,house_edge,expected_value,variance"
+    else:
+        assert "Wizard of Odds" in out
+
+
+def test_sidebets_without_suits_leaves_out_perfect_pairs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "sidebets", "--decks", "8", "--remove", "K", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["omitted"] == ["perfect-pair", "perfect-pair-v1", "perfect-pair-v2"]
+    assert "perfect-pair" not in data["side_bets"] and "player-pair" in data["side_bets"]
+    code, _, err = run(capsys, "sidebets", "--decks", "8", "--remove", "K", "--bet", "perfect-pair")
+    assert code == 2 and err.startswith("exact-odds: error: perfect-pair needs a shoe whose suits are known")
+    # Removing a card with its suit keeps the suits known.
+    assert run(capsys, "sidebets", "--decks", "1", "--remove", "Kh", "--bet", "perfect-pair")[0] == 0
+
+
+def test_sidebets_bets_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    example = str(Path(__file__).resolve().parent.parent / "examples" / "side_bets.toml")
+    code, out, _ = run(capsys, "sidebets", "--bets", example, "--format", "json")
+    data = json.loads(out)["side_bets"]
+    assert code == 0 and list(data)[:2] == ["my-dragon-7", "my-dragon-bonus-player"] and "dragon-7" not in data
+    assert data["my-dragon-7"]["house_edge"] == "64613588827/848912750595"
+    # --bet finds a bet of the file by name, alongside a built-in one.
+    out = run(capsys, "sidebets", "--bets", example, "--bet", "bad-beat,dragon-7", "--format", "csv")[1]
+    assert [row.split(",")[0] for row in out.splitlines()[1:]] == ["bad-beat", "dragon-7"]
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[bet]]\nname = 'x'\nsource = 's'\n[[bet.line]]\npays = 0.5\n")
+    code, out, err = run(capsys, "sidebets", "--bets", str(bad))
+    assert code == 2 and out == "" and err == f"exact-odds: error: {bad}:5: pays: 0.5 is a float; write it as a " \
+        'string such as "19/20" or "0.95"\n'
+
+
+def test_parsheet_and_report_load_bets_files(capsys: pytest.CaptureFixture[str]) -> None:
+    example = str(Path(__file__).resolve().parent.parent / "examples" / "side_bets.toml")
+    code, out, _ = run(capsys, "parsheet", "--bets", example, "--bet", "my-dragon-7", "--format", "json")
+    assert code == 0 and json.loads(out)["lines"][0]["combinations"] == 112_633_011_329_024
+    code, out, _ = run(capsys, "report", "--decks", "1", "--bets", example, "--format", "json")
+    assert code == 0 and "9-over-7" in json.loads(out)["other_bets"]
