@@ -428,20 +428,11 @@ def payout_symbol_tables(summary: Summary, fmt: str) -> list[Table]:
     expressions = Table(f"House edge in payout symbols, {shoe}", ["bet", "house edge" if people else "house_edge"],
                         [[b.sheet.bet.name, _expression(b.edge_expression, fmt)] for b in summary.bets],
                         ["One symbol per pay line: its net payout per unit staked."] if fmt != "csv" else [])
-    rows: list[list[Cell]] = []
-    for b in summary.bets:
-        for line, fair in zip(b.sheet.bet.lines, b.break_evens, strict=True):
-            if people:
-                fair_cells: list[Cell] = [fair, decimal_text(fair, 6)] if fair is not None else ["never occurs", ""]
-            else:
-                fair_cells = [fair if fair is not None else ""]
-            rows.append([b.sheet.bet.name, line.label, line.pays, *fair_cells])
-    headers = ["bet", "line", "pays", "break-even pays", "≈"] if people else ["bet", "line", "pays", "break_even"]
     commission = summary.fair_commission
     fair_text = (f"The banker bet is fair at a commission of {percent_text(commission)} ({fraction_text(commission)})."
                  if commission is not None else "The banker never wins on this shoe.")
-    notes = [f"Break-even: the payout of the line at which the bet is fair, the other lines unchanged. {fair_text}"]
-    return [expressions, Table(f"Break-even payouts, {shoe}", headers, rows, notes if fmt != "csv" else [])]
+    rows = [(str(shoe), b.sheet, b.break_evens) for b in summary.bets]
+    return [expressions, break_even_table(f"Break-even payouts, {shoe}", rows, fmt, note=fair_text)]
 
 
 def symbolic_json(summary: Summary) -> dict[str, object]:
@@ -462,6 +453,73 @@ def symbolic_json(summary: Summary) -> dict[str, object]:
         } for b in summary.bets},
         "fair_banker_commission": summary.fair_commission,
     }
+
+
+ConfigSheets = Sequence[tuple["Configuration", Mapping[str, "ParSheet"]]]
+"""Each configuration with its bets' par sheets by role, as made by ``configuration_sheets``."""
+
+
+def edges_by_decks_tables(by_decks: Sequence[tuple[str, ConfigSheets]], fmt: str) -> list[Table]:
+    """House edges of every configuration on several shoes (``by_decks``: shoe label, sheets).
+
+    For people, one table per configuration (a row per shoe; an "excl. pushes" column for
+    each bet that can push); for programs, one long table with every exact figure.
+    """
+    if not _for_people(fmt):
+        rows = [[config.name, label, role, *_edge_cells(sheet, fmt)]
+                for label, configs in by_decks for config, sheets in configs for role, sheet in sheets.items()]
+        return [Table("House edges by number of decks", ["configuration", "decks", "bet", *_edge_headers(fmt)], rows)]
+    tables = []
+    for i, (config, sheets) in enumerate(by_decks[0][1]):
+        column = [(label, configs[i][1]) for label, configs in by_decks]
+        pushes = [role for role in sheets if any(by_role[role].push for _, by_role in column)]
+        headers = ["decks"]
+        for role in sheets:
+            headers += [role, *([f"{role} excl. pushes"] if role in pushes else [])]
+        table: list[list[Cell]] = []
+        for label, by_role in column:
+            cells: list[Cell] = [label]
+            for role, sheet in by_role.items():
+                cells.append(percent_text(sheet.house_edge))
+                if role in pushes:
+                    cells.append(_percent_or_na(sheet.house_edge_resolved))
+            table.append(cells)
+        notes = [EDGE_NOTE, f"{config.description} Source: {config.source}."]
+        tables.append(Table(f"House edges by number of decks: {config.name}", headers, table, notes))
+    return tables
+
+
+def par_sheets_tables(sheets: Sequence[ParSheet], fmt: str) -> list[Table]:
+    """Par sheets of several bets and shoes: one table each for people, one long table for programs."""
+    if _for_people(fmt):
+        return [par_sheet_table(sheet, fmt) for sheet in sheets]
+    rows: list[list[Cell]] = []
+    for sheet in sheets:
+        for line in sheet.lines:
+            rows.append([str(sheet.shoe), sheet.bet.name, line.label, line.ways, line.probability, line.pays,
+                         line.contribution])
+    return [Table("Par sheets", ["shoe", "bet", "outcome", "combinations", "probability", "pays", "return"], rows)]
+
+
+BreakEvens = Sequence[tuple[str, "ParSheet", Sequence[Fraction | None]]]
+"""(shoe label, par sheet, break-even payout of each pay line) rows."""
+
+BREAK_EVEN_NOTE = "Break-even: the payout of the line at which the bet is fair, the other lines unchanged."
+
+
+def break_even_table(title: str, rows: BreakEvens, fmt: str, *, note: str = "") -> Table:
+    """Break-even payouts of every pay line, on one shoe or several (``note`` adds to the note)."""
+    people = _for_people(fmt)
+    out: list[list[Cell]] = []
+    for label, sheet, fairs in rows:
+        for line, fair in zip(sheet.bet.lines, fairs, strict=True):
+            if people:
+                fair_cells: list[Cell] = [fair, decimal_text(fair, 6)] if fair is not None else ["never occurs", ""]
+            else:
+                fair_cells = [fair if fair is not None else ""]
+            out.append([label, sheet.bet.name, line.label, line.pays, *fair_cells])
+    headers = ["shoe", "bet", "line", "pays", *(["break-even pays", "≈"] if people else ["break_even"])]
+    return Table(title, headers, out, [f"{BREAK_EVEN_NOTE} {note}".strip()] if fmt != "csv" else [])
 
 
 # ---------------------------------------------------------------- side bets (issue 4)

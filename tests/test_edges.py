@@ -161,3 +161,10 @@ def test_infinite_deck_edges() -> None:
     # Infinite deck: P(banker) 2212744/4826809, P(player) 2153464/4826809 (the engine's tested limit).
     inf = Shoe.infinite_deck()
     assert house_edge(inf, find_bet("banker")) == Fraction(2153464 * 20 - 2212744 * 19, 20 * 4826809)
+
+
+def test_published_six_deck_counts() -> None:
+    # 6 decks: banker 403,095,751,234,560, player 392,220,492,728,832, tie 83,552,962,932,288 (casinoexploit.com,
+    # "Probabilities in 6-deck Baccarat", after Wizard of Odds).
+    sheet = par_sheet(Shoe.decks(6), find_bet("banker"))
+    assert [line.ways for line in sheet.lines] == [403_095_751_234_560, 83_552_962_932_288, 392_220_492_728_832]
