@@ -14,7 +14,6 @@ import sys
 from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
