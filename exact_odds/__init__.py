@@ -4,6 +4,7 @@ The public API; see the README for examples.
 """
 
 from exact_odds.dist import Dist, Ways
+from exact_odds.edges import ParLine, ParSheet, house_edge, par_sheet
 from exact_odds.engine import Coup, Detail, deal, sequences, winners
 from exact_odds.errors import InputError
 from exact_odds.shoe import RANKS, SUITS, Card, Rank, Shoe, ShoeError, Suit, parse_card, parse_cards
@@ -18,6 +19,8 @@ __all__ = [
     "Detail",
     "Dist",
     "InputError",
+    "ParLine",
+    "ParSheet",
     "Rank",
     "Shoe",
     "ShoeError",
@@ -26,7 +29,9 @@ __all__ = [
     "TableauError",
     "Ways",
     "deal",
+    "house_edge",
     "load_tableau",
+    "par_sheet",
     "parse_card",
     "parse_cards",
     "parse_tableau",

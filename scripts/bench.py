@@ -64,8 +64,24 @@ def bench_sidebets(repeat: int) -> None:
     print(f"sidebets: `exact-odds sidebets --decks 8` whole process, median of {repeat}: {secs:.3f} s")
 
 
+def bench_report(repeat: int) -> None:
+    """Edges (issue 3): whole-process `report` (budget 2 s), `edges`, `symbolic`; sympy kept out of `report`."""
+    secs = cli_seconds(["report"], repeat)
+    print(f"report: `exact-odds report` (8 decks, every configuration and registered bet) whole process, "
+          f"median of {repeat}: {secs:.3f} s")
+    secs = cli_seconds(["edges"], repeat)
+    print(f"report: `exact-odds edges` whole process, median of {repeat}: {secs:.3f} s")
+    probe = "import sys; from exact_odds.cli import main; main(['report']); print('sympy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
+    print(f"report: sympy imported by `report`: {out.strip().splitlines()[-1]}")
+    secs = cli_seconds(["symbolic"], max(1, repeat // 3))
+    print(f"report: `exact-odds symbolic` (fit on 7 shoes, check on 9) whole process, "
+          f"median of {max(1, repeat // 3)}: {secs:.3f} s")
+
+
 BENCHMARKS: dict[str, Callable[[int], None]] = {
     "odds": bench_odds,
+    "report": bench_report,
     "sidebets": bench_sidebets,
 }
 
