@@ -254,8 +254,11 @@ EDGE_NOTE = ("House edge: expected loss per unit staked per coup (positive: the 
              "per resolved bet. Exact fractions with --format csv or json.")
 
 
-def edges_table(shoe_label: str, configs: Sequence[tuple[Configuration, Mapping[str, ParSheet]]],
-                fmt: str) -> Table:
+ConfigSheets = Sequence[tuple["Configuration", Mapping[str, "ParSheet"]]]
+"""Each configuration with its bets' par sheets by role, as made by ``configuration_sheets``."""
+
+
+def edges_table(shoe_label: str, configs: ConfigSheets, fmt: str) -> Table:
     """The house edges of the banker, player and tie bets of each configuration."""
     rows = [[config.name, role, *_edge_cells(sheet, fmt)] for config, sheets in configs for role, sheet in
             sheets.items()]
@@ -263,14 +266,6 @@ def edges_table(shoe_label: str, configs: Sequence[tuple[Configuration, Mapping[
     notes += [f"{config.name}: {config.description} Source: {config.source}." for config, _ in configs]
     return Table(f"House edges of the main bets, {shoe_label}", ["configuration", "bet", *_edge_headers(fmt)],
                  rows, notes if fmt != "csv" else ())
-
-
-def bets_edges_table(title: str, sheets: Sequence[ParSheet], fmt: str) -> Table:
-    """The house edges of any bets, one row each (side bets, user bets)."""
-    rows = [[sheet.bet.name, *_edge_cells(sheet, fmt)] for sheet in sheets]
-    notes = [EDGE_NOTE] if _for_people(fmt) else []
-    notes += [f"{s.bet.name}: {s.bet.description} Source: {s.bet.source}." for s in sheets]
-    return Table(title, ["bet", *_edge_headers(fmt)], rows, notes if fmt != "csv" else ())
 
 
 def edge_json(sheet: ParSheet) -> dict[str, object]:
@@ -287,7 +282,7 @@ def edge_json(sheet: ParSheet) -> dict[str, object]:
     }
 
 
-def edges_json(shoe_label: str, configs: Sequence[tuple[Configuration, Mapping[str, ParSheet]]]) -> dict[str, object]:
+def edges_json(shoe_label: str, configs: ConfigSheets) -> dict[str, object]:
     """The ``edges --format json`` object: configurations -> bet -> figures."""
     return {"shoe": shoe_label,
             "configurations": {config.name: {role: edge_json(sheet) for role, sheet in sheets.items()}
@@ -365,7 +360,7 @@ def reference_report(shoe: Shoe, tableau: Tableau, fmt: str) -> str:
             "odds": odds_json(None if shoe.infinite else shoe.size, counts, dist.total),
             **edges_json(str(shoe), configs),
             "par_sheets": [par_sheet_json(sheet) for sheet in sheets],
-            "other_bets": {sheet.bet.name: edge_json(sheet) for sheet in others},
+            "other_bets": {sheet.bet.name: side_bet_json(sheet) for sheet in others},
             "skipped_bets": skipped,
         })
     tables = [odds_table(str(shoe), counts, dist.total, infinite=shoe.infinite), edges_table(str(shoe), configs, fmt)]
@@ -373,11 +368,7 @@ def reference_report(shoe: Shoe, tableau: Tableau, fmt: str) -> str:
         also = f" (also {', '.join(b.name for b in same[1:])})" if len(same) > 1 else ""
         tables.append(par_sheet_table(sheet, fmt, title=f"Par sheet: {sheet.bet.name}{also}, {shoe}"))
     if others:
-        table = bets_edges_table(f"House edges of the other bets, {shoe}", others, fmt)
-        if skipped and fmt != "csv":
-            note = f"Left out, as they need a shoe whose suits are known: {', '.join(skipped)}."
-            table = Table(table.title, table.headers, table.rows, [*table.notes, note])
-        tables.append(table)
+        tables.append(side_bets_table(str(shoe), others, fmt, omitted=skipped))
     return render_tables(tables, fmt)
 
 
@@ -453,10 +444,6 @@ def symbolic_json(summary: Summary) -> dict[str, object]:
         } for b in summary.bets},
         "fair_banker_commission": summary.fair_commission,
     }
-
-
-ConfigSheets = Sequence[tuple["Configuration", Mapping[str, "ParSheet"]]]
-"""Each configuration with its bets' par sheets by role, as made by ``configuration_sheets``."""
 
 
 def edges_by_decks_tables(by_decks: Sequence[tuple[str, ConfigSheets]], fmt: str) -> list[Table]:

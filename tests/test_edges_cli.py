@@ -104,7 +104,8 @@ def test_report(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_report_leaves_out_bets_that_need_suits(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(run(capsys, "report", "--decks", "1", "--remove", "5", "--format", "json")[1])
-    assert all(name not in data["other_bets"] for name in data["skipped_bets"])
+    assert data["skipped_bets"] and all(name not in data["other_bets"] for name in data["skipped_bets"])
+    assert "perfect-pair" in data["skipped_bets"] and "dragon-7" in data["other_bets"]
     assert data["odds"]["cards"] == 51
 
 

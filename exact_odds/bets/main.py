@@ -117,22 +117,30 @@ class Special:
     pays: Fraction
 
 
+@dataclass(frozen=True)
+class Pays:
+    """The pay table of one main bet, in net units: a plain win, special wins tried first, and
+    (banker and player bets) the result when the hands tie, 0 for a push."""
+
+    win: Fraction
+    specials: tuple[Special, ...] = ()
+    tie: Fraction = Fraction(0)
+
+
 def _line(rule: WinWith, pays: Fraction) -> PayLine:
     label = str(rule) + (" (push)" if pays == 0 else "")
     return PayLine(label, rule, pays)
 
 
-def main_bet(name: str, side: Winner, win: Fraction, *, tie: Fraction = Fraction(0),
-             specials: tuple[Special, ...] = (), source: str, aliases: tuple[str, ...] = ()) -> Bet:
+def main_bet(name: str, side: Winner, pays: Pays, *, source: str, aliases: tuple[str, ...] = ()) -> Bet:
     """A bet on ``side``: its special lines first, then a plain win, then (banker, player) the tie.
 
-    ``win`` and the specials' ``pays`` are net payouts; ``tie`` is the result of a banker or
-    player bet when the hands tie (0: a push). The description is written from the lines.
+    The description is written from the lines.
     """
-    lines = [_line(WinWith(side, s.total, s.cards), s.pays) for s in specials]
-    lines.append(_line(WinWith(side), win))
+    lines = [_line(WinWith(side, s.total, s.cards), s.pays) for s in pays.specials]
+    lines.append(_line(WinWith(side), pays.win))
     if side != "tie":
-        lines.append(_line(is_tie, tie))
+        lines.append(_line(is_tie, pays.tie))
     description = "; ".join(_phrase(line) for line in lines)
     return Bet(name, tuple(lines), source, description[0].upper() + description[1:] + ".", aliases=aliases)
 
@@ -162,24 +170,12 @@ class Configuration:
         raise BetError(f"configuration {self.name!r} has no bet {role!r}; its bets: {', '.join(ROLES)}")
 
 
-@dataclass(frozen=True)
-class PayTable:
-    """The pays of one configuration: net payouts of each bet's plain win and its specials."""
-
-    win: Mapping[Winner, Fraction]
-    specials: Mapping[Winner, tuple[Special, ...]]
-    tie: Mapping[Winner, Fraction]
-
-
-def build_configuration(name: str, description: str, source: str, table: PayTable, *,
+def build_configuration(name: str, description: str, source: str, pays: Mapping[Winner, Pays], *,
                         plain_names: bool = False) -> Configuration:
     """A :class:`Configuration` whose bets are named ``NAME/banker`` etc. (or plain names)."""
-    bets = tuple(
-        main_bet(role if plain_names else f"{name}/{role}", role, table.win[role], tie=table.tie.get(role, Fraction(0)),
-                 specials=table.specials.get(role, ()), source=source,
-                 aliases=_STANDARD_ALIASES[role] if plain_names else ())
-        for role in ROLES
-    )
+    bets = tuple(main_bet(role if plain_names else f"{name}/{role}", role, pays[role], source=source,
+                          aliases=_STANDARD_ALIASES[role] if plain_names else ())
+                 for role in ROLES)
     return Configuration(name, description, source, bets)
 
 
@@ -204,9 +200,10 @@ def register_configuration(config: Configuration) -> Configuration:
 
 
 def _pays(banker: str | int, player: str | int, tie: str | int, *,
-          specials: tuple[Special, ...] = ()) -> PayTable:
-    return PayTable({"banker": exact_payout(banker), "player": exact_payout(player), "tie": exact_payout(tie)},
-                    {"banker": specials}, {})
+          specials: tuple[Special, ...] = ()) -> dict[Winner, Pays]:
+    """Main-bet pays with banker specials; banker and player push on a tie."""
+    return {"banker": Pays(exact_payout(banker), specials), "player": Pays(exact_payout(player)),
+            "tie": Pays(exact_payout(tie))}
 
 
 STANDARD_CONFIG = register_configuration(build_configuration(
@@ -344,8 +341,8 @@ def _special(item: object, role: Winner, index: int, doc: _Doc) -> Special:
     )
 
 
-def _bet_table(data: dict[str, object], role: Winner, doc: _Doc) -> tuple[Fraction, tuple[Special, ...], Fraction]:
-    """(win, specials, tie) of one bet's table; the tie entry only for banker and player."""
+def _bet_table(data: dict[str, object], role: Winner, doc: _Doc) -> Pays:
+    """The pays of one bet's table; the tie entry only for banker and player."""
     table = data.get(role)
     if table is None:
         raise doc.error(f"missing [{role}] (give at least: win = \"...\")", None)
@@ -362,7 +359,7 @@ def _bet_table(data: dict[str, object], role: Winner, doc: _Doc) -> tuple[Fracti
     specials = table.get("special", [])
     if not isinstance(specials, list):
         raise doc.error(f"{role}.special must be an array of tables ([[{role}.special]])", "special", role)
-    return win, tuple(_special(item, role, i, doc) for i, item in enumerate(specials)), tie
+    return Pays(win, tuple(_special(item, role, i, doc) for i, item in enumerate(specials)), tie)
 
 
 def _text(data: dict[str, object], key: str, default: str, doc: _Doc) -> str:
@@ -393,11 +390,9 @@ def parse_configuration(text: str, *, source: str = "configuration") -> Configur
     name = _text(data, "name", Path(source).stem, doc)
     if "/" in name:
         raise doc.error(f"name {name!r} must not contain '/'", "name")
-    parsed = {role: _bet_table(data, role, doc) for role in ROLES}
-    table = PayTable({r: p[0] for r, p in parsed.items()}, {r: p[1] for r, p in parsed.items()},
-                     {r: p[2] for r, p in parsed.items()})
+    pays = {role: _bet_table(data, role, doc) for role in ROLES}
     description = _text(data, "description", "A pay table read from " + source, doc)
-    return build_configuration(name, description, _text(data, "source", source, doc), table)
+    return build_configuration(name, description, _text(data, "source", source, doc), pays)
 
 
 def load_configuration(path: str | Path) -> Configuration:
