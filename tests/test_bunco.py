@@ -1,0 +1,522 @@
+"""Bunco: every exact distribution against a brute-force enumeration, identities, simulation, CLI.
+
+The oracles here are written from the printed rules, not from exact_odds.bunco: ``score_faces``
+scores a tuple of faces; the game and the turn are played roll by roll over every sequence of
+faces (itertools.product) of tiny configurations; the turn is also solved backwards (first-step
+analysis) and through the fundamental matrix of its Markov chain.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from functools import cache
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from exact_odds import bunco
+from exact_odds.bunco import (
+    ARTICLE,
+    MAX_DICE,
+    STANDARD,
+    BuncoError,
+    Dice,
+    Roll,
+    ScoringRules,
+    UnknownScoringError,
+    analyse,
+    chi_square_sf,
+    chi_square_test,
+    find_scoring_rules,
+    play_game,
+    play_turn,
+    roll_outcomes,
+    roll_scores,
+    round_numbers,
+    simulate,
+    simulate_rolls,
+)
+from exact_odds.cli import main
+from exact_odds.dist import Dist
+from exact_odds.errors import InputError
+
+CUSTOM = ScoringRules("custom", 1, 0, 2)
+"""Odd points on purpose: a Bunco worth less than two matching dice, a mini Bunco worth nothing."""
+RULE_SETS = (STANDARD, ARTICLE, CUSTOM)
+
+
+# ---------------------------------------------------------------- oracles from the printed rules
+
+
+def score_faces(faces: Sequence[int], round_number: int, rules: ScoringRules) -> int:
+    """All dice the round number: Bunco; all alike otherwise: mini Bunco; else points per matching die."""
+    if all(f == round_number for f in faces):
+        return rules.bunco
+    if len(set(faces)) == 1:
+        return rules.mini
+    return rules.per_die * sum(1 for f in faces if f == round_number)
+
+
+def all_rolls(count: int, sides: int) -> Iterable[tuple[int, ...]]:
+    return itertools.product(range(1, sides + 1), repeat=count)
+
+
+def brute_roll(count: int, sides: int, round_number: int, rules: ScoringRules) -> Dist[int]:
+    return Dist(Counter(score_faces(f, round_number, rules) for f in all_rolls(count, sides)))
+
+
+def brute_game(count: int, sides: int, rounds: int, rules: ScoringRules) -> Dist[int]:
+    """Every sequence of faces of a whole game, round r played with face (r-1) % sides + 1."""
+    numbers = [(r % sides) + 1 for r in range(rounds)]
+    totals: Counter[int] = Counter()
+    for faces in itertools.product(range(1, sides + 1), repeat=count * rounds):
+        rolls = [faces[i * count:(i + 1) * count] for i in range(rounds)]
+        totals[sum(score_faces(roll, n, rules) for roll, n in zip(rolls, numbers, strict=True))] += 1
+    return Dist(totals)
+
+
+def play_turn_by_hand(rolls: Sequence[Sequence[int]], round_number: int, rules: ScoringRules,
+                      target: int) -> tuple[int, int] | None:
+    """(points, rolls used) of a turn played on these rolls; None if the rolls run out first."""
+    points = 0
+    for used, faces in enumerate(rolls, start=1):
+        score = score_faces(faces, round_number, rules)
+        if score == 0:
+            return points, used
+        points = min(points + score, target)
+        if points >= target:
+            return points, used
+    return None
+
+
+def brute_turn(count: int, sides: int, round_number: int, rules: ScoringRules, target: int,
+               length: int) -> Dist[tuple[int, int]]:
+    """Every sequence of ``length`` rolls (faces), each played as a turn; all must end within it."""
+    out: Counter[tuple[int, int]] = Counter()
+    for faces in itertools.product(range(1, sides + 1), repeat=count * length):
+        result = play_turn_by_hand([faces[i * count:(i + 1) * count] for i in range(length)], round_number,
+                                   rules, target)
+        assert result is not None, "the truncated enumeration was too short"
+        out[result] += 1
+    return Dist(out)
+
+
+def first_step(scores: Dist[int], target: int) -> tuple[dict[int, Fraction], Fraction]:
+    """Final points distribution and expected rolls of a turn, by backward recursion on the chain."""
+    probs = {s: scores.probability(s) for s in scores}
+
+    @cache
+    def final(points: int) -> tuple[tuple[int, Fraction], ...]:
+        out: dict[int, Fraction] = {}
+        for s, p in probs.items():
+            if s == 0 or points + s >= target:
+                end = points if s == 0 else target
+                out[end] = out.get(end, Fraction(0)) + p
+            else:
+                for end, q in final(points + s):
+                    out[end] = out.get(end, Fraction(0)) + p * q
+        return tuple(sorted(out.items()))
+
+    @cache
+    def rolls(points: int) -> Fraction:
+        return 1 + sum((p * rolls(points + s) for s, p in probs.items() if s and points + s < target), Fraction(0))
+
+    return dict(final(0)), rolls(0)
+
+
+def fundamental_expected_rolls(scores: Dist[int], target: int) -> Fraction:
+    """Expected rolls from 0 points: row sum of N = (I - Q)^-1 over the transient states 0..target-1."""
+    n = target
+    probs = {s: scores.probability(s) for s in scores}
+    # I - Q, augmented with the all-ones vector; solve (I - Q) t = 1 by Gauss-Jordan elimination.
+    rows = [[Fraction(int(i == j)) for j in range(n)] + [Fraction(1)] for i in range(n)]
+    for i in range(n):
+        for s, p in probs.items():
+            if s and i + s < target:
+                rows[i][i + s] -= p
+    for col in range(n):
+        pivot = next(r for r in range(col, n) if rows[r][col])
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        lead = rows[col][col]
+        rows[col] = [x / lead for x in rows[col]]
+        for r in range(n):
+            if r != col and rows[r][col]:
+                factor = rows[r][col]
+                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
+    return rows[0][n]
+
+
+# ---------------------------------------------------------------- one roll
+
+
+def test_bunco_is_one_in_216_for_three_six_sided_dice() -> None:
+    dice = Dice(3, 6)
+    for n in range(1, 7):
+        scores = roll_scores(dice, STANDARD, round_number=n)
+        assert scores.total == 216
+        assert scores.probability(21) == Fraction(1, 216)
+        assert scores.probability(5) == Fraction(5, 216)
+    alike = roll_outcomes(dice).probability(lambda r: r.alike)
+    assert alike == Fraction(1, 36)  # the article's "about a 2.7% chance of all having the same value"
+    assert roll_scores(dice, STANDARD) == Dist({0: 120, 1: 75, 2: 15, 5: 5, 21: 1})
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
+@pytest.mark.parametrize(("count", "sides"), [(c, s) for c in range(1, 5) for s in range(1, 7)])
+def test_roll_matches_enumeration_of_every_roll(count: int, sides: int, rules: ScoringRules) -> None:
+    dice = Dice(count, sides)
+    for n in range(1, sides + 1):
+        assert roll_scores(dice, rules, round_number=n) == brute_roll(count, sides, n, rules)
+
+
+@settings(deadline=None, max_examples=60)
+@given(count=st.integers(1, 5), sides=st.integers(1, 7), data=st.data(),
+       points=st.tuples(st.integers(0, 30), st.integers(0, 30), st.integers(0, 5)))
+@example(count=3, sides=6, data=None, points=(21, 5, 1))
+@example(count=5, sides=2, data=None, points=(0, 5, 1))  # a mini Bunco and five matches both score 5
+def test_roll_property(count: int, sides: int, data: st.DataObject | None, points: tuple[int, int, int]) -> None:
+    rules = ScoringRules("any", *points)
+    n = 1 if data is None else data.draw(st.integers(1, sides))
+    dice = Dice(count, sides)
+    scores = roll_scores(dice, rules, round_number=n)
+    assert scores == brute_roll(count, sides, n, rules)
+    outcomes = roll_outcomes(dice, round_number=n)
+    assert outcomes.total == sides**count
+    assert outcomes[Roll(count, alike=True)] == 1
+    assert outcomes[Roll(0, alike=True)] == sides - 1
+
+
+def test_one_die_reads_the_rules_literally() -> None:
+    # One die is "all alike": the round number is a Bunco, any other face a mini Bunco.
+    assert roll_scores(Dice(1, 6), STANDARD, round_number=4) == Dist({5: 5, 21: 1})
+
+
+def test_outcome_descriptions() -> None:
+    kinds = {r.describe() for r in roll_outcomes(Dice(3, 6))}
+    assert kinds == {"Bunco", "mini Bunco", "no die shows the round number", "1 die shows the round number",
+                     "2 dice show the round number"}
+
+
+# ---------------------------------------------------------------- the game
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
+@pytest.mark.parametrize(("count", "sides", "rounds"),
+                         [(1, 3, 4), (2, 2, 3), (2, 3, 4), (3, 3, 2), (1, 2, 5), (3, 6, 2), (2, 1, 3), (4, 2, 2)])
+def test_game_matches_enumeration_of_every_game(count: int, sides: int, rounds: int, rules: ScoringRules) -> None:
+    game = play_game(Dice(count, sides), rules, rounds=rounds)
+    assert game.totals == brute_game(count, sides, rounds, rules)
+    assert game.totals.total == sides ** (count * rounds)
+
+
+def test_rounds_cycle_through_the_faces() -> None:
+    assert round_numbers(6, 6) == (1, 2, 3, 4, 5, 6)
+    assert round_numbers(8, 6) == (1, 2, 3, 4, 5, 6, 1, 2)
+    assert round_numbers(3, 2) == (1, 2, 1)
+    assert play_game(Dice(3, 6), STANDARD, rounds=8).round_numbers == (1, 2, 3, 4, 5, 6, 1, 2)
+
+
+def class_level_game(rules: ScoringRules, rounds: int) -> Dist[int]:
+    """3d6 game over the five roll classes (ways checked against faces above), enumerated round by round."""
+    classes = [(0, 120), (1, 75), (2, 15), (rules.mini, 5), (rules.bunco, 1)]
+    totals: Counter[int] = Counter()
+    for seq in itertools.product(classes, repeat=rounds):
+        totals[sum(s for s, _ in seq)] += math.prod(w for _, w in seq)
+    return Dist(totals)
+
+
+@pytest.mark.parametrize("rules", [STANDARD, ARTICLE], ids=lambda r: r.name)
+def test_six_round_game_of_three_dice(rules: ScoringRules) -> None:
+    game = play_game(Dice(3, 6), rules)
+    assert game.totals == class_level_game(rules, 6)
+    # P(total <= 3): no Bunco, no mini Bunco, at most 3 matching dice in all, over 6 plain rolls.
+    low = sum(math.prod((120, 75, 15)[k] for k in ks) for ks in itertools.product(range(3), repeat=6) if sum(ks) <= 3)
+    assert game.more_than(3) == 1 - Fraction(low, 216**6) == Fraction(10284191, 22674816)
+    assert game.more_than(-1) == 1 and game.more_than(6 * rules.bunco) == 0
+
+
+def test_article_claims() -> None:
+    """The article's estimates beside the exact values (see the README's Bunco section)."""
+    dice = Dice(3, 6)
+    p_bunco = roll_scores(dice, STANDARD).probability(21)
+    assert p_bunco == Fraction(1, 216) and 1 / p_bunco == 216  # "a bit less than once out of every 200 rolls"
+    assert Fraction(166, 1000) ** 3 < p_bunco  # the article's 0.166^3 = 0.00457 truncates 1/6 = 0.1666...
+    standard, article = play_game(dice, STANDARD), play_game(dice, ARTICLE)
+    assert standard.more_than(3) == article.more_than(3) < Fraction(1, 2)  # not "50% of the time"
+    assert article.mean - standard.mean == Fraction(6 * 4, 216) == Fraction(1, 9)
+    assert article.variance - standard.variance == 6 * (Fraction(25**2 - 21**2, 216)
+                                                       - (Fraction(155, 216) ** 2 - Fraction(151, 216) ** 2))
+    for k in range(21):  # 25 instead of 21 moves only the totals that include a Bunco
+        assert standard.more_than(k) == article.more_than(k)
+    assert standard.more_than(21) < article.more_than(21)
+
+
+@settings(deadline=None, max_examples=40)
+@given(count=st.integers(1, 4), sides=st.integers(1, 6), rounds=st.integers(1, 8),
+       points=st.tuples(st.integers(0, 25), st.integers(0, 25), st.integers(0, 3)))
+@example(count=3, sides=6, rounds=6, points=(21, 5, 1))
+def test_game_mean_and_variance_add_over_rounds(count: int, sides: int, rounds: int,
+                                                points: tuple[int, int, int]) -> None:
+    rules = ScoringRules("any", *points)
+    dice = Dice(count, sides)
+    game = play_game(dice, rules, rounds=rounds)
+    roll = roll_scores(dice, rules)
+    mean = roll.expectation(lambda x: x)
+    variance = roll.expectation(lambda x: x * x) - mean**2
+    assert game.mean == rounds * mean and game.variance == rounds * variance
+    assert sum(game.totals.probability(t) for t in game.totals) == 1
+    assert list(game.totals) == sorted(game.totals)
+
+
+# ---------------------------------------------------------------- a turn at the table
+
+
+@pytest.mark.parametrize(("count", "sides", "round_number", "rules", "target"), [
+    (2, 2, 1, STANDARD, 3),
+    (2, 2, 2, CUSTOM, 4),
+    (2, 3, 2, STANDARD, 4),
+    (3, 2, 1, STANDARD, 4),
+    (1, 3, 3, CUSTOM, 5),
+    (1, 2, 1, ScoringRules("t", 2, 1, 1), 6),
+    (3, 6, 4, STANDARD, 2),
+    (2, 3, 1, ScoringRules("zero", 0, 0, 0), 21),
+    (1, 1, 1, STANDARD, 21),
+])
+def test_turn_matches_truncated_enumeration(count: int, sides: int, round_number: int, rules: ScoringRules,
+                                            target: int) -> None:
+    turn = play_turn(Dice(count, sides), rules, round_number=round_number, target=target)
+    assert turn.outcomes == brute_turn(count, sides, round_number, rules, target, turn.max_rolls)
+    assert turn.outcomes.total == sides ** (count * turn.max_rolls)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
+@pytest.mark.parametrize(("count", "sides", "target"), [(3, 6, 21), (2, 4, 10), (5, 3, 21), (1, 6, 7)])
+def test_turn_matches_backward_recursion_and_fundamental_matrix(count: int, sides: int, target: int,
+                                                                rules: ScoringRules) -> None:
+    turn = play_turn(Dice(count, sides), rules, target=target)
+    final, expected_rolls = first_step(roll_scores(Dice(count, sides), rules), target)
+    assert {p: turn.points.probability(p) for p in turn.points} == final
+    assert turn.expected_rolls == expected_rolls == fundamental_expected_rolls(roll_scores(Dice(count, sides),
+                                                                                           rules), target)
+    assert sum(turn.points.probability(p) for p in turn.points) == 1
+    assert sum(turn.rolls.probability(n) for n in turn.rolls) == 1
+    # E[rolls] = sum over k >= 1 of P(rolls >= k)
+    assert turn.expected_rolls == sum((turn.rolls.probability(lambda n, k=k: n >= k)  # type: ignore[misc]
+                                       for k in range(1, turn.max_rolls + 1)), Fraction(0))
+    assert turn.reach_probability == turn.points.probability(target)
+    assert turn.expected_points == turn.points.expectation(lambda p: p)
+
+
+def test_standard_turn_figures() -> None:
+    turn = play_turn(Dice(3, 6), STANDARD)
+    assert turn.max_rolls == 21 and turn.outcomes.total == 216**21
+    assert turn.points.probability(0) == Fraction(5, 9)  # the first roll scores nothing
+    assert turn.rolls.probability(1) == Fraction(121, 216)  # nothing, or a Bunco straight away
+    # A turn reaches 21 with a Bunco on the first roll or later, or by adding up points.
+    assert Fraction(1, 216) < turn.reach_probability < Fraction(1, 100)
+    assert float(turn.reach_probability) == pytest.approx(0.00829146145863325, rel=1e-15)
+    assert float(turn.expected_rolls) == pytest.approx(1.78507536937446, rel=1e-15)
+    # Points only grow while the turn goes on: the longest turn is 20 one-point rolls and then any
+    # scoring roll (96 of 216); every roll is used, so no padding.
+    assert turn.outcomes[(21, 21)] == 75**20 * 96
+    # A Bunco worth 25 is capped at 21: the turn does not change.
+    assert play_turn(Dice(3, 6), ARTICLE).outcomes == turn.outcomes
+
+
+def test_turn_rolls_are_bounded_by_the_least_positive_score() -> None:
+    assert play_turn(Dice(3, 6), ScoringRules("x", 21, 5, 3)).max_rolls == 7
+    assert play_turn(Dice(3, 6), ScoringRules("x", 0, 0, 0)).max_rolls == 1
+
+
+# ---------------------------------------------------------------- registry and bad input
+
+
+def test_scoring_registry() -> None:
+    assert find_scoring_rules("standard") is STANDARD and find_scoring_rules(" Article ") is ARTICLE
+    assert (ARTICLE.bunco, ARTICLE.mini, ARTICLE.per_die) == (25, 5, 1)
+    with pytest.raises(UnknownScoringError, match="choose from standard, article"):
+        find_scoring_rules("yahtzee")
+    custom = STANDARD.with_points(bunco=30)
+    assert custom.name == "custom" and custom.bunco == 30 and custom.mini == 5
+    assert STANDARD.with_points(bunco=21) is STANDARD
+    assert "Bunco 21, mini Bunco 5, 1 point per die" in str(STANDARD)
+
+
+@pytest.mark.parametrize("build", [
+    lambda: Dice(0, 6),
+    lambda: Dice(3, 0),
+    lambda: Dice(MAX_DICE + 1, 6),
+    lambda: Dice(2.0, 6),  # type: ignore[arg-type]
+    lambda: Dice(True, 6),
+    lambda: ScoringRules("x", -1, 5, 1),
+    lambda: ScoringRules("x", 21, -5, 1),
+    lambda: ScoringRules("x", 21, 5, -1),
+    lambda: ScoringRules("x", 21, 5.5, 1),  # type: ignore[arg-type]
+    lambda: roll_scores(Dice(3, 6), STANDARD, round_number=7),
+    lambda: roll_scores(Dice(3, 6), STANDARD, round_number=0),
+    lambda: play_game(Dice(3, 6), STANDARD, rounds=0),
+    lambda: play_turn(Dice(3, 6), STANDARD, target=0),
+])
+def test_bad_input_raises_one_line_input_errors(build: object) -> None:
+    with pytest.raises(BuncoError) as info:
+        build()  # type: ignore[operator]
+    assert isinstance(info.value, InputError) and "\n" not in str(info.value)
+
+
+def test_a_game_too_big_to_list_is_refused_not_slow(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bunco, "MAX_GAME_WORK", 2_000)
+    assert len(play_game(Dice(3, 6), STANDARD, rounds=6).totals) == 89
+    with pytest.raises(BuncoError, match="too many distinct totals"):
+        play_game(Dice(3, 6), STANDARD, rounds=12)
+
+
+# ---------------------------------------------------------------- chi-square and the simulation
+
+
+@pytest.mark.parametrize("x", [0.001, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 100.0, 700.0])
+@pytest.mark.parametrize("df", [1, 2, 3, 4, 7, 10, 25])
+def test_chi_square_sf_closed_forms(x: float, df: int) -> None:
+    if df % 2 == 0:  # Q(k, z) = e^-z * sum_{i<k} z^i / i!
+        z, k = x / 2, df // 2
+        exact = math.exp(-z) * sum(z**i / math.factorial(i) for i in range(k))
+        assert chi_square_sf(x, df) == pytest.approx(exact, rel=1e-12, abs=1e-300)
+    elif df == 1:
+        assert chi_square_sf(x, 1) == pytest.approx(math.erfc(math.sqrt(x / 2)), rel=1e-12, abs=1e-300)
+    else:  # Q(a + 1, z) = Q(a, z) + z^a e^-z / Gamma(a + 1)
+        z, a = x / 2, (df - 2) / 2
+        step = math.exp(a * math.log(z) - z - math.lgamma(a + 1))
+        assert chi_square_sf(x, df) == pytest.approx(chi_square_sf(x, df - 2) + step, rel=1e-12, abs=1e-300)
+
+
+def test_chi_square_sf_against_scipy_if_installed() -> None:
+    stats = pytest.importorskip("scipy.stats")
+    for df in (1, 2, 5, 19, 60):
+        for x in (0.01, 1.0, 4.5, 19.0, 40.0, 150.0):
+            assert chi_square_sf(x, df) == pytest.approx(float(stats.chi2.sf(x, df)), rel=1e-11, abs=1e-300)
+
+
+def test_chi_square_sf_edges() -> None:
+    assert chi_square_sf(0.0, 3) == 1.0 and chi_square_sf(-1.0, 3) == 1.0
+    assert round(chi_square_sf(3.841458820694124, 1), 9) == 0.05
+    with pytest.raises(ValueError):
+        chi_square_sf(1.0, 0)
+
+
+def test_chi_square_test_pools_small_bins() -> None:
+    expected = Dist({0: 120, 1: 75, 2: 15, 5: 5, 21: 1})
+    observed = Dist({0: 560, 1: 340, 2: 75, 5: 20, 21: 5})
+    test = chi_square_test(observed, expected, alpha=Fraction(1, 100))
+    assert [(b.low, b.high) for b in test.bins] == [(0, 0), (1, 1), (2, 2), (5, 21)]
+    assert all(b.expected >= 5 for b in test.bins) and sum(b.observed for b in test.bins) == 1000
+    manual = sum(((o - e) ** 2 / e for o, e in [(560, Fraction(120000, 216)), (340, Fraction(75000, 216)),
+                                                 (75, Fraction(15000, 216)), (25, Fraction(6000, 216))]),
+                 Fraction(0))
+    assert test.statistic == manual and test.df == 3 and test.passed
+
+
+def test_chi_square_test_fails_on_impossible_or_wrong_counts() -> None:
+    expected = Dist({0: 1, 1: 1})
+    assert not chi_square_test(Dist({0: 50, 1: 49, 7: 1}), expected).passed
+    assert not chi_square_test(Dist({0: 800, 1: 200}), expected).passed
+    single = chi_square_test(Dist({0: 3}), expected)
+    assert single.df == 0 and single.passed
+
+
+def test_simulation_is_a_faithful_seeded_witness() -> None:
+    analysis = analyse(Dice(3, 6), STANDARD, round_number=2)
+    a = simulate(analysis, trials=20_000, seed=7)
+    b = simulate(analysis, trials=20_000, seed=7)
+    assert a == b and a.passed
+    assert all(t.trials == 20_000 for t in (a.roll, a.game, a.turn))
+    assert simulate(analysis, trials=20_000, seed=8).roll != a.roll
+
+
+def test_simulation_catches_a_wrong_rule() -> None:
+    import numpy as np
+
+    rolled = simulate_rolls(Dice(3, 6), ARTICLE, round_number=1, trials=5_000, rng=np.random.default_rng(1))
+    assert not chi_square_test(rolled, roll_scores(Dice(3, 6), STANDARD)).passed  # 25 is impossible at 21
+    lopsided = Dist({0: 100, 1: 100, 2: 15, 5: 5, 21: 1})
+    assert not chi_square_test(simulate_rolls(Dice(3, 6), STANDARD, round_number=3, trials=20_000,
+                                              rng=np.random.default_rng(2)), lopsided).passed
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["bunco", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--format", "json", "--more-than", "3", "--more-than", "10")
+    data = json.loads(out)
+    assert code == 0
+    assert data["roll"] == {"0": "5/9", "1": "25/72", "2": "5/72", "5": "5/216", "21": "1/216"}
+    game = data["game"]
+    assert game["rounds"] == 6 and game["mean"] == "151/36" and game["variance"] == "128615/7776"
+    assert game["more_than"]["3"] == "10284191/22674816"
+    assert sum(Fraction(p) for p in game["distribution"].values()) == 1
+    assert data["turn"]["reach_probability"] == str(play_turn(Dice(3, 6), STANDARD).reach_probability)
+    assert sum(Fraction(p) for p in data["turn"]["distribution"].values()) == 1
+
+
+def test_cli_points_and_rule_sets(capsys: pytest.CaptureFixture[str]) -> None:
+    article = json.loads(run(capsys, "--scoring", "article", "--format", "json")[1])
+    custom = json.loads(run(capsys, "--bunco-points", "25", "--format", "json")[1])
+    assert article["roll"]["25"] == "1/216" and article["game"]["mean"] == "155/36"
+    assert custom["scoring"] == {"name": "custom", "bunco": 25, "mini": 5, "per_die": 1}
+    assert custom["game"] == article["game"] and custom["turn"] == article["turn"]
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "latex"])
+def test_cli_formats(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    code, out, _ = run(capsys, "--format", fmt)
+    assert code == 0 and "1/216" in out and "10284191/22674816" in out
+
+
+def test_cli_simulation_is_byte_identical_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    first = run(capsys, "--simulate", "5000", "--seed", "11")
+    second = run(capsys, "--simulate", "5000", "--seed", "11")
+    assert first == second and first[0] == 0
+    assert "5,000 rolls (seed 11)" in first[1] and "PASS at significance level 0.001" in first[1]
+
+
+def test_cli_simulation_verdict_sets_the_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--simulate", "2000", "--seed", "3", "--alpha", "0.999", "--format", "json")
+    sim = json.loads(out)["simulation"]
+    verdicts = [sim[part]["verdict"] for part in ("roll", "game", "turn")]
+    assert "FAIL" in verdicts and code == 1
+    assert all((sim[p]["p_value"] >= 0.999) == (sim[p]["verdict"] == "PASS") for p in ("roll", "game", "turn"))
+
+
+@pytest.mark.parametrize("argv", [
+    ["--dice", "0"],
+    ["--sides", "0"],
+    ["--round", "7"],
+    ["--sides", "4", "--round", "5"],
+    ["--bunco-points", "-1"],
+    ["--mini-points", "-5"],
+    ["--point-per-die", "-2"],
+    ["--rounds", "0"],
+    ["--target", "0"],
+    ["--scoring", "yahtzee"],
+    ["--dice", "three"],
+    ["--seed", "3"],
+    ["--simulate", "0"],
+    ["--simulate", "10", "--seed", "-1"],
+    ["--simulate", "10", "--alpha", "1.5"],
+    ["--simulate", "10", "--alpha", "x"],
+])
+def test_cli_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("exact-odds: error: ")
