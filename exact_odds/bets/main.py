@@ -382,7 +382,9 @@ def parse_configuration(text: str, *, source: str = "configuration") -> Configur
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise BetError(f"{source}: not valid TOML: {err}") from None
+        at = re.search(r"\s*\(at line (\d+), column \d+\)$", str(err))  # Python 3.11 gives no lineno attribute
+        where = f"{source}:{at.group(1)}" if at else source
+        raise BetError(f"{where}: not valid TOML: {str(err)[:at.start()] if at else err}") from None
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         raise doc.error(f"unknown bet or key {unknown[0]!r} (a configuration has name, description, source "
