@@ -322,11 +322,162 @@ def _add_bunco(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.set_defaults(handler=_cmd_bunco)
 
 
+# ---------------------------------------------------------------- composition-dependent study (issue 5)
+# `eor`, `batch` and `study`: effects of removal, bulk exact evaluation, shoe studies and recorded shoes.
+
+
+def _named_bets(values: Sequence[str]) -> list[Bet]:
+    """Bets named in --bet values (repeatable, several names each, or comma-separated)."""
+    from exact_odds.bets import find_bet
+
+    return [find_bet(name.strip()) for value in values for name in value.split(",") if name.strip()]
+
+
+def _cmd_eor(args: argparse.Namespace) -> str:
+    from exact_odds.bets import registered
+    from exact_odds.engine import Detail
+    from exact_odds.removal import effects_of_removal
+    from exact_odds.report import eor_json, eor_tables, render_json, render_tables
+
+    shoe = shoe_from_args(args)
+    named = _named_bets(args.bet)
+    bets = named or [b for b in registered() if shoe.suited is not None or b.detail is not Detail.SUITS]
+    omitted = [] if named or shoe.suited is not None else [b.name for b in registered() if b not in bets]
+    removals = effects_of_removal(shoe, bets, tableau=tableau_from_args(args))
+    counts = [r.count(max_tag=args.max_tag) for r in removals]
+    if args.plot:
+        from exact_odds.plots import eor_figure
+
+        eor_figure(removals, counts, args.plot, title=f"Effects of removal, {shoe}")
+    if args.format == "json":
+        return render_json(eor_json(shoe, removals, counts, omitted=omitted))
+    return render_tables(eor_tables(str(shoe), removals, counts, args.format, omitted=omitted), args.format)
+
+
+def _add_eor(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser(
+        "eor", help="exact effects of removal of each rank on every bet, and the counts they suggest",
+        description="For every bet (or those named with --bet) and each rank: EV(shoe less one card of the rank) "
+                    "- EV(shoe), exactly, from the bettor's side per unit staked; then the balanced linear count "
+                    "the effects suggest and its betting correlation.")
+    add_shoe_options(p)
+    p.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME",
+                   help="only these bets (names or aliases; repeatable or comma-separated; default: every bet)")
+    p.add_argument("--max-tag", type=int, default=2, metavar="K",
+                   help="largest tag of the suggested counts (default 2)")
+    p.add_argument("--plot", metavar="FILE.png", help="also draw the effects as bar charts (needs exact-odds[plot])")
+    add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
+    p.set_defaults(handler=_cmd_eor)
+
+
+def _read_input(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError as err:
+        raise InputError(f"cannot read {path!r}: {err.strerror}") from None
+
+
+def _cmd_batch(args: argparse.Namespace) -> str:
+    from exact_odds.batch import evaluate, parse_compositions
+    from exact_odds.report import batch_text
+
+    lines, counts = parse_compositions(_read_input(args.input), source=args.input)
+    evaluation = evaluate(counts, bets=_named_bets(args.bet), tableau=tableau_from_args(args))
+    return batch_text(evaluation, lines, args.format)
+
+
+def _add_batch(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser(
+        "batch", help="exact banker/player/tie counts (and bet EVs) of many compositions at once",
+        description="Read one composition per line (13 comma-separated counts A,2,...,9,T,J,Q,K; '#' comments and "
+                    "blank lines ignored) and write one line each: the input line number, banker, player and tie "
+                    "ways over ordered six-card sequences, the number of sequences, and with --bet the exact EV "
+                    "of each bet as num/den. Integers are identical to the reference enumerator's.")
+    p.add_argument("--input", "-i", required=True, metavar="FILE", help="compositions file ('-' for stdin)")
+    p.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME",
+                   help="also the exact EV of these bets (repeatable or comma-separated)")
+    p.add_argument("--rules", metavar="FILE", help="drawing rules (tableau) from a TOML file")
+    p.add_argument("--format", default="csv", choices=["csv", "jsonl"], help="output format (default csv)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p.set_defaults(handler=_cmd_batch)
+
+
+def _cmd_study(args: argparse.Namespace) -> str:
+    from exact_odds.report import (
+        StudyProgress,
+        render_json,
+        render_tables,
+        replay_json,
+        replay_table,
+        study_json,
+        study_tables,
+    )
+    from exact_odds.study import Dealing, StudyError, read_record, replay, run_study
+
+    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
+    bets = _named_bets(args.bet) or _named_bets(["banker,player,tie"])
+    if args.record:
+        rep = replay(read_record(_read_input(args.record)), shoe, bets=bets, tableau=tableau)
+        if args.format == "json":
+            return render_json(replay_json(rep))
+        return render_tables([replay_table(rep, args.format)], args.format)
+    if args.shoes is None:
+        raise StudyError("give --shoes N (shoes to deal) or --record FILE (a recorded shoe)")
+    bar = StudyProgress(sys.stderr, enabled=sys.stderr.isatty() and not args.quiet)
+    try:
+        study = run_study(shoe, shoes=args.shoes, seed=args.seed, bets=bets, tableau=tableau,
+                          dealing=Dealing(args.cut_card, args.last_coup, not args.no_burn),
+                          thresholds=args.thresholds, max_tag=args.max_tag, workers=args.workers, dask=args.dask,
+                          progress=bar)
+    finally:
+        bar.close()
+    if args.plot:
+        from exact_odds.plots import study_figure
+
+        study_figure(study, args.plot)
+    if args.format == "json":
+        return render_json(study_json(study))
+    return render_tables(study_tables(study, args.format), args.format)
+
+
+def _add_study(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser(
+        "study", help="deal shoes and study the exact edge of each bet before every coup (or replay a record)",
+        description="Deal --shoes shuffled shoes to the cut card and evaluate the exact edge of each bet before "
+                    "every coup: the distribution of edges, how often they are positive and what betting only "
+                    "those gains, what the count suggested by the effects of removal gains at true-count "
+                    "thresholds, and the cut-card effect. With --record FILE, replay a real shoe (cards in "
+                    "dealing order, e.g. 'Kh 3d 9s ...') and print the exact edge of each bet before each coup.")
+    add_shoe_options(p)
+    p.add_argument("--shoes", type=int, metavar="N", help="number of shoes to deal")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument("--cut-card", type=int, default=16, metavar="N", help="cards behind the cut card (default 16)")
+    p.add_argument("--last-coup", choices=["one-more", "this"], default="one-more",
+                   help="when the cut card comes out: finish the coup and deal one more (default), or end there")
+    p.add_argument("--no-burn", action="store_true", help="no burn at the start of each shoe")
+    p.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME",
+                   help="bets to study (default: banker player tie; repeatable or comma-separated)")
+    p.add_argument("--thresholds", type=float, nargs="+", default=[0, 4, 8, 12, 16, 20], metavar="T",
+                   help="true-count thresholds of the count strategies (default 0 4 8 12 16 20)")
+    p.add_argument("--max-tag", type=int, default=2, metavar="K", help="largest tag of the counts (default 2)")
+    p.add_argument("--workers", type=int, default=1, metavar="W", help="worker processes (default 1)")
+    p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS (exact-odds[dask])")
+    p.add_argument("--record", metavar="FILE", help="replay the cards of a recorded shoe instead ('-' for stdin)")
+    p.add_argument("--plot", metavar="FILE.png", help="also draw the distribution of edges (exact-odds[plot])")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
+    p.set_defaults(handler=_cmd_study)
+
+
 # ---------------------------------------------------------------- entry point
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (
     _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report, _add_sidebets, _add_bunco)
 """Functions adding one subcommand each; a new command appends its own."""
+SUBCOMMANDS += (_add_eor, _add_batch, _add_study)
 
 
 def build_parser() -> _Parser:

@@ -1,0 +1,97 @@
+"""Figures (optional extra ``exact-odds[plot]``): matplotlib is imported only when drawing.
+
+Each section belongs to the command that draws it; figures are written as PNG files.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from exact_odds.errors import InputError
+
+if TYPE_CHECKING:
+    from exact_odds.removal import LinearCount, Removal
+    from exact_odds.study import Study
+
+
+def _pyplot() -> Any:
+    """matplotlib's pyplot with the file-only Agg backend, or a one-line error if it is missing."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise InputError("plots need matplotlib: pip install 'exact-odds[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig: Any, path: str | Path) -> None:
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as err:
+        raise InputError(f"cannot write {str(path)!r}: {err.strerror}") from None
+    finally:
+        _pyplot().close(fig)
+
+
+def _grid(n: int) -> tuple[int, int]:
+    cols = min(n, 3 if n <= 9 else 5)
+    return math.ceil(n / cols), cols
+
+
+# ---------------------------------------------------------------- composition-dependent study (issue 5)
+# `eor --plot` and `study --plot`.
+
+
+def eor_figure(removals: Sequence[Removal], counts: Sequence[LinearCount], path: str | Path, *,
+               title: str) -> None:
+    """One bar chart per bet: the effect of removing one card of each rank, in % of a unit staked.
+
+    Bars above zero: removing the rank helps the bettor. Each panel names the suggested
+    count's betting correlation (BC).
+    """
+    from exact_odds.shoe import RANK_LABELS
+
+    plt = _pyplot()
+    rows, cols = _grid(len(removals))
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 2.9 * rows), squeeze=False)
+    for ax in axes.flat[len(removals):]:
+        ax.set_visible(False)
+    for ax, removal, count in zip(axes.flat, removals, counts, strict=False):
+        values = [100 * float(e) if e is not None else 0.0 for e in removal.effects]
+        ax.bar(list(RANK_LABELS), values, color=["tab:blue" if v >= 0 else "tab:red" for v in values])
+        ax.axhline(0, color="black", linewidth=0.8)
+        bc = f"BC {float(count.correlation):.3f}" if any(count.tags) else "no linear count"
+        ax.set_title(f"{removal.bet.name} (EV {100 * float(removal.expectation):+.3f}%, {bc})", fontsize=9)
+        ax.set_ylabel("effect, % of stake", fontsize=8)
+        ax.tick_params(labelsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def study_figure(study: Study, path: str | Path) -> None:
+    """One histogram per bet of the exact edge before each coup (log scale), with zero and the
+    full-shoe edge marked."""
+    plt = _pyplot()
+    rows, cols = _grid(len(study.bets))
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.2 * rows), squeeze=False)
+    for ax in axes.flat[len(study.bets):]:
+        ax.set_visible(False)
+    for j, (ax, bet) in enumerate(zip(axes.flat, study.bets, strict=False)):
+        ax.hist(100 * study.records.edges[:, j], bins=60, color="tab:blue", log=True)
+        ax.axvline(0, color="black", linewidth=0.8, label="break-even")
+        ax.axvline(100 * float(bet.expectation), color="tab:red", linestyle="--", linewidth=1, label="full shoe")
+        share = 100 * bet.favourable / max(study.coups, 1)
+        ax.set_title(f"{bet.name}: EV > 0 before {share:.3f}% of coups", fontsize=9)
+        ax.set_xlabel("exact edge before the coup, % of stake", fontsize=8)
+        ax.set_ylabel("coups", fontsize=8)
+        ax.tick_params(labelsize=8)
+        ax.legend(fontsize=7)
+    fig.suptitle(f"Edges before each coup: {study.shoes:,} shoes of {study.shoe}, seed {study.seed}")
+    fig.tight_layout()
+    _save(fig, path)

@@ -1,0 +1,256 @@
+"""Bulk evaluation against the reference enumerator: identical integers on random shoes."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from exact_odds.batch import (
+    COUP_CODES,
+    FLOAT_MAX_CARDS,
+    INT64_MAX_CARDS,
+    coup_code,
+    coup_of_code,
+    distributions,
+    evaluate,
+    evaluate_shoes,
+    parse_compositions,
+    tabulate,
+)
+from exact_odds.bets import find_bet, registered
+from exact_odds.cli import main
+from exact_odds.engine import Coup, Detail, deal, winners
+from exact_odds.errors import InputError
+from exact_odds.shoe import Shoe, ShoeError, falling, parse_cards
+from exact_odds.tableau import STANDARD, STANDARD_TOML, parse_tableau
+
+# Published 8-deck counts: Wizard of Odds, "Baccarat" (wizardofodds.com/games/baccarat/basics).
+EIGHT_DECKS = [2_292_252_566_437_888, 2_230_518_282_592_256, 475_627_426_473_216]
+
+
+def reference_winners(counts: list[int], tableau: object = STANDARD) -> list[int]:
+    dist = winners(deal(Shoe(tuple(counts)), tableau))  # type: ignore[arg-type]
+    return [dist["banker"], dist["player"], dist["tie"]]
+
+
+def test_eight_decks_match_published_counts() -> None:
+    ev = evaluate([[32] * 13])
+    assert ev.outcomes.tolist() == [EIGHT_DECKS]
+    assert ev.sequences.tolist() == [falling(416, 6)]
+
+
+def test_exactness_bounds() -> None:
+    assert FLOAT_MAX_CARDS**6 <= 2**53 < (FLOAT_MAX_CARDS + 1) ** 6
+    assert INT64_MAX_CARDS**6 < 2**63 <= (INT64_MAX_CARDS + 1) ** 6
+
+
+def test_coup_codes_cover_every_field() -> None:
+    # The codes know every field of Coup; a new field must be added to batch.coup_code.
+    assert Coup._fields == ("player", "banker", "player_cards", "banker_cards", "player_pair", "banker_pair",
+                            "player_suited", "banker_suited", "twin_pair")
+    assert all(coup_code(coup_of_code(c)) == c for c in range(COUP_CODES))
+
+
+# ---------------------------------------------------------------- random compositions
+
+tiny = st.lists(st.integers(0, 12), min_size=6, max_size=14).map(lambda rs: [rs.count(i) for i in range(13)])
+"""6 to 14 cards of any ranks."""
+
+
+@st.composite
+def few_kinds(draw: st.DrawFn) -> list[int]:
+    """Up to four ranks present, from a handful of cards to 1,000 decks' worth of them."""
+    ranks = draw(st.lists(st.integers(0, 12), min_size=1, max_size=4, unique=True))
+    top = draw(st.sampled_from([10, 100, FLOAT_MAX_CARDS, INT64_MAX_CARDS, 4000 * 13]))
+    counts = [0] * 13
+    for r in ranks:
+        counts[r] = draw(st.integers(0, top))
+    if sum(counts) < 6:
+        counts[ranks[0]] += 6
+    return counts
+
+
+full = st.lists(st.integers(0, 32), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6)
+"""Depleted 8-deck shoes with every rank possible."""
+
+compositions = st.lists(st.one_of(tiny, few_kinds(), few_kinds(), tiny), min_size=1, max_size=25)
+
+
+@settings(max_examples=150, deadline=None)
+@given(compositions)
+@example([[0] * 12 + [6], [1] * 6 + [0] * 7, [FLOAT_MAX_CARDS, 0, 0, 0, 1] + [0] * 8])
+@example([[FLOAT_MAX_CARDS - 3, 0, 2, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0],
+          [INT64_MAX_CARDS - 2, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 2],
+          [INT64_MAX_CARDS, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]])
+def test_bulk_points_equal_reference(counts: list[list[int]]) -> None:
+    """About 2,000 compositions over the run, in float64, int64 and Python integers at once."""
+    dists = distributions(counts)
+    ev = evaluate(counts)
+    for row, dist, outcomes in zip(counts, dists, ev.outcomes.tolist(), strict=True):
+        shoe = Shoe(tuple(row))
+        assert dist == deal(shoe)
+        assert outcomes == reference_winners(row)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.one_of(tiny, few_kinds()), min_size=1, max_size=25))
+@example([[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0]])
+def test_bulk_ranks_equal_reference(counts: list[list[int]]) -> None:
+    for row, dist in zip(counts, distributions(counts, detail=Detail.RANKS), strict=True):
+        assert dist == deal(Shoe(tuple(row)), detail=Detail.RANKS)
+
+
+@st.composite
+def suit_grid(draw: st.DrawFn) -> list[list[int]]:
+    """Counts per rank and suit, at most five ranks present (the suited reference is slow)."""
+    grid = [[0] * 4 for _ in range(13)]
+    for r in draw(st.lists(st.integers(0, 12), min_size=1, max_size=5, unique=True)):
+        grid[r] = draw(st.lists(st.integers(0, 3), min_size=4, max_size=4))
+    if sum(map(sum, grid)) < 6:
+        grid[0] = [2, 2, 1, 1]
+    return grid
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(suit_grid(), min_size=1, max_size=4))
+@example([[[1, 0, 0, 0]] * 2 + [[2, 1, 0, 0]] * 2 + [[0, 0, 0, 0]] * 9])
+def test_bulk_suits_equal_reference(grids: list[list[list[int]]]) -> None:
+    counts = [[sum(row) for row in grid] for grid in grids]
+    dists = distributions(counts, detail=Detail.SUITS, suits=grids)
+    for grid, row, dist in zip(grids, counts, dists, strict=True):
+        shoe = Shoe(tuple(row), tuple(tuple(r) for r in grid))
+        assert dist == deal(shoe, detail=Detail.SUITS)
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.lists(full, min_size=1, max_size=3))
+@example([[32] * 13, [4] * 13])
+def test_full_shoes_equal_reference(counts: list[list[int]]) -> None:
+    """Realistic depleted shoes with all thirteen ranks (the slow reference limits the count)."""
+    assert evaluate(counts).outcomes.tolist() == [reference_winners(row) for row in counts]
+
+
+def test_every_registered_bet_equals_reference() -> None:
+    shoes = [Shoe.decks(8), Shoe.decks(1).without(parse_cards("Kh Ks 5d 9c")), Shoe.from_counts([3] * 13)]
+    for shoe in shoes:
+        bets = [b for b in registered() if shoe.suited is not None or b.detail is not Detail.SUITS]
+        ev = evaluate_shoes([shoe], bets=bets)
+        for j, bet in enumerate(bets):
+            assert ev.expectation(0, j) == deal(shoe, detail=bet.detail).expectation(bet.payout), bet.name
+
+
+def test_large_shoes_use_python_integers() -> None:
+    counts = [[4000] * 13, [33] * 13, [32] * 13]
+    ev = evaluate(counts, bets=[find_bet("banker")])
+    assert ev.outcomes.dtype == object
+    assert ev.outcomes.tolist() == [reference_winners(row) for row in counts]
+    assert ev.expectation(0, 0) == deal(Shoe.decks(1000)).expectation(find_bet("banker").payout)
+
+
+def test_other_tableau() -> None:
+    toml = STANDARD_TOML.replace('6 = "S  S  S  S  S  S  S  D  D  S  S"', '6 = "S  S  S  S  S  S  D  D  D  S  S"')
+    other = parse_tableau(toml.replace('name = "standard"', 'name = "other"'))
+    counts = [[32] * 13, [2, 0, 3, 1, 0, 0, 4, 0, 1, 0, 5, 0, 0]]
+    assert evaluate(counts, tableau=other).outcomes.tolist() == [reference_winners(c, other) for c in counts]
+    assert evaluate(counts, tableau=other).outcomes.tolist() != evaluate(counts).outcomes.tolist()
+
+
+def test_edges_signs_and_probabilities() -> None:
+    bets = [find_bet("banker"), find_bet("tie")]
+    counts = [[32] * 13, [0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 10, 10, 10]]  # all zeros: every coup ties
+    ev = evaluate(counts, bets=bets)
+    assert ev.expectations(1)[1] == 8
+    assert ev.favourable().tolist() == [[False, False], [False, True]]
+    assert ev.edges()[1].tolist() == [0.0, 8.0]
+    assert ev.probabilities()[1].tolist() == [0.0, 0.0, 1.0]
+    assert abs(ev.edges()[0, 0] - float(ev.expectation(0, 0))) < 1e-15
+
+
+def test_tabulated_bets_pay_the_same() -> None:
+    for bet in registered():
+        table = tabulate(bet)
+        assert table.detail is bet.detail
+        shoe = Shoe.decks(2)
+        dist = deal(shoe, detail=bet.detail)
+        assert dist.expectation(table.payout) == dist.expectation(bet.payout)
+
+
+def test_bad_compositions() -> None:
+    with pytest.raises(ShoeError, match="13 counts"):
+        evaluate([[1, 2, 3]])
+    with pytest.raises(ShoeError, match="composition 2 has a negative"):
+        evaluate([[4] * 13, [-1] + [4] * 12])
+    with pytest.raises(ShoeError, match="composition 1 has 5 cards"):
+        evaluate([[5] + [0] * 12])
+    with pytest.raises(ShoeError, match="whole numbers"):
+        evaluate([[1.5] * 13])
+    with pytest.raises(ShoeError, match="suits are known"):
+        evaluate([[5] * 13], bets=[find_bet("perfect-pair")])
+
+
+# ---------------------------------------------------------------- reading compositions and the command
+
+
+def test_parse_compositions_skips_comments_and_blank_lines() -> None:
+    lines, counts = parse_compositions("# header\n\n32,32,32,32,32,32,32,32,32,32,32,32,32\n"
+                                       " 4, 4,4,4,4,4,4,4,4,4,4,4,4  # one deck\n")
+    assert lines == [3, 4]
+    assert counts.tolist() == [[32] * 13, [4] * 13]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("1,2,3\n", "line 1: expected 13 counts"),
+    ("# c\n" + ",".join(["4"] * 12) + ",x\n", "line 2: count 13 .* not a whole number"),
+    ("4,4,4,4,4,4,4,4,4,4,4,4,4\n" + ",".join(["4"] * 12) + ",-1\n", "line 2: count 13 .* negative"),
+    ("\n\n1,1,1,1,1,0,0,0,0,0,0,0,0\n", "line 3: 5 cards"),
+    ("4,4,4,4,4,4,4,4,4,4,4,4,4.0\n", "line 1: count 13"),
+])
+def test_parse_compositions_errors_name_the_line(text: str, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        parse_compositions(text)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_batch_command_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "shoes.csv"
+    src.write_text("# two shoes\n" + ",".join(["32"] * 13) + "\n\n" + ",".join(["4"] * 13) + "\n")
+    code, out, _ = run(capsys, "batch", "--input", str(src), "--bet", "banker", "--bet", "tie")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "line,banker,player,tie,sequences,banker EV,tie EV"
+    assert lines[1] == ",".join(["2", *map(str, EIGHT_DECKS), str(falling(416, 6)),
+                                 str(deal(Shoe.decks(8)).expectation(find_bet("banker").payout)),
+                                 str(deal(Shoe.decks(8)).expectation(find_bet("tie").payout))])
+    assert lines[2].startswith("4,6737232640,6548674432,1372227328,14658134400,")
+
+
+def test_batch_command_jsonl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "shoes.csv"
+    src.write_text(",".join(["4"] * 13) + "\n")
+    code, out, _ = run(capsys, "batch", "--input", str(src), "--bet", "player", "--format", "jsonl")
+    record = json.loads(out)
+    assert code == 0 and record["line"] == 1 and record["tie"] == 1372227328
+    assert Fraction(record["ev"]["player"]) == deal(Shoe.decks(1)).expectation(find_bet("player").payout)
+
+
+def test_batch_command_bad_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "shoes.csv"
+    src.write_text(",".join(["4"] * 13) + "\n4,4\n")
+    code, out, err = run(capsys, "batch", "--input", str(src))
+    assert code == 2 and out == ""
+    assert err.startswith("exact-odds: error: ") and "line 2" in err and len(err.splitlines()) == 1
+
+
+def test_batch_command_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "batch", "--input", str(tmp_path / "nope.csv"))
+    assert code == 2 and "cannot read" in err

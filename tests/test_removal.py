@@ -1,0 +1,175 @@
+"""Effects of removal: the reference enumerator, the removal identity, a published table, counts."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from exact_odds.bets import Bet, PayLine, find_bet, registered
+from exact_odds.bets.main import player_wins
+from exact_odds.cli import main
+from exact_odds.engine import Detail, deal
+from exact_odds.removal import correlation, effects_of_removal, suggest_count
+from exact_odds.shoe import RANKS, Rank, Shoe, ShoeError, parse_cards
+
+MAIN = ["banker", "player", "tie"]
+
+
+def reference_effect(shoe: Shoe, bet: Bet, rank: Rank) -> Fraction:
+    """EV(shoe - rank) - EV(shoe) from the reference enumerator (suits: each suit in proportion)."""
+    base = deal(shoe, detail=bet.detail).expectation(bet.payout)
+    if bet.detail is not Detail.SUITS:
+        return deal(shoe.without([rank]), detail=bet.detail).expectation(bet.payout) - base
+    assert shoe.suited is not None
+    total = Fraction(0)
+    for suit, n in zip(["s", "h", "d", "c"], shoe.suited[rank - 1], strict=True):
+        if n:
+            card = parse_cards(rank.label + suit)
+            total += n * deal(shoe.without(card), detail=bet.detail).expectation(bet.payout)
+    return total / shoe.count(rank) - base
+
+
+def test_effects_equal_reference_enumerator() -> None:
+    shoe = Shoe.decks(1).without(parse_cards("5h 5d 9c Ks 2s 2h"))
+    bets = [find_bet(n) for n in [*MAIN, "player-pair", "dragon-7", "tiger-pair"]]
+    for removal in effects_of_removal(shoe, bets):
+        for rank in (Rank.ACE, Rank.FIVE, Rank.NINE, Rank.KING):
+            assert removal.effects[rank - 1] == reference_effect(shoe, removal.bet, rank), (removal.bet.name, rank)
+
+
+def test_suited_effects_average_over_suits() -> None:
+    suited = [[0, 0, 0, 0]] * 13
+    suited = [[2, 1, 0, 1], [1, 1, 1, 1], [0, 2, 2, 0], *suited[3:9], [1, 0, 0, 3], *suited[10:]]
+    shoe = Shoe(tuple(sum(r) for r in suited), tuple(tuple(r) for r in suited))
+    (removal,) = effects_of_removal(shoe, [find_bet("perfect-pair")])
+    for rank in (Rank.ACE, Rank.THREE, Rank.TEN):
+        assert removal.effects[rank - 1] == reference_effect(shoe, removal.bet, rank)
+    assert removal.effects[Rank.FOUR - 1] is None
+
+
+def test_published_effect_on_the_player_win_probability() -> None:
+    """Removing a 4 from eight decks lowers P(player wins) by 0.0000435175 ("Concepts 16: Baccarat -
+    Effects of Card Removal", excelpunks.com); a bet paying 1 on a player win and losing
+    otherwise has EV = 2 P - 1, so its effect is twice that."""
+    indicator = Bet("player-wins", (PayLine("player wins", player_wins, Fraction(1)),), "test")
+    (removal,) = effects_of_removal(Shoe.decks(8), [indicator])
+    published = {Rank.FOUR: "-0.0000435175", Rank.TEN: "-0.0000373810", Rank.ACE: "-0.0000295798",
+                 Rank.THREE: "-0.0000217068"}
+    for rank, text in published.items():
+        effect = removal.effects[rank - 1]
+        assert effect is not None and abs(effect / 2 - Fraction(text)) < Fraction(1, 10**10) / 2
+
+
+@st.composite
+def shoes(draw: st.DrawFn) -> Shoe:
+    counts = draw(st.lists(st.integers(0, 9), min_size=13, max_size=13).filter(lambda c: sum(c) >= 7))
+    if draw(st.booleans()):
+        return Shoe.from_counts([4 * c for c in counts])  # suits known: every bet
+    return Shoe.from_counts(counts)
+
+
+@settings(max_examples=20, deadline=None)
+@given(shoes())
+@example(Shoe.decks(8))
+@example(Shoe.from_counts([1, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0]))
+def test_removal_identity_for_every_bet(shoe: Shoe) -> None:
+    """sum over ranks of n_r * EV(shoe - r) == N * EV(shoe), exactly, for every registered bet."""
+    for removal in effects_of_removal(shoe):
+        removed = [(n, removal.removed(i)) for i, n in enumerate(shoe.counts) if n]
+        assert sum(n * ev for n, ev in removed if ev is not None) == shoe.size * removal.expectation
+        assert all((e is None) == (n == 0) for n, e in zip(shoe.counts, removal.effects, strict=True))
+
+
+def test_pair_bets_have_no_first_order_effect_in_full_shoes() -> None:
+    """By the symmetry of the ranks, removing any one card leaves a pair bet's EV unchanged."""
+    bets = [b for b in registered() if b.name in ("player-pair", "either-pair", "perfect-pair", "tiger-pair")]
+    for removal in effects_of_removal(Shoe.decks(6), bets):
+        assert set(removal.effects) == {0}
+        assert removal.count().tags == (0,) * 13
+
+
+def test_eight_deck_counts() -> None:
+    removals = {r.bet.name: r for r in effects_of_removal(Shoe.decks(8), [find_bet(n) for n in MAIN])}
+    banker = removals["banker"].count()
+    assert banker.tags == (1, 1, 1, 2, -1, -2, -1, -1, 0, 0, 0, 0, 0)
+    assert removals["player"].count().tags == tuple(-t for t in banker.tags)
+    assert banker.correlation.rounded(3) == Fraction("0.967")
+    for name, removal in removals.items():
+        for level in (1, 2, 3):
+            count = removal.count(max_tag=level)
+            assert sum(count.tags) == 0 and max(map(abs, count.tags)) <= level, name
+            assert count.correlation == correlation(count.tags, removal.effects, Shoe.decks(8).counts)  # type: ignore[arg-type]
+            assert count.tags[9:] == (count.tags[9],) * 4  # equal effects, equal tags
+
+
+def test_correlation_is_exact() -> None:
+    xs, ws = [1, 2, 3, 5], [1, 1, 2, 1]
+    assert correlation(xs, xs, ws).squared == 1 and correlation(xs, xs, ws).sign == 1
+    assert float(correlation(xs, [-x for x in xs], ws)) == -1.0
+    c = correlation(xs, [Fraction(1), Fraction(4), Fraction(9), Fraction(2)], ws)
+    for digits in range(1, 9):
+        assert abs(c.rounded(digits) - Fraction(float(c))) <= Fraction(1, 2 * 10**digits) + Fraction(1, 10**12)
+    assert correlation([1, 1, 1, 1], xs, ws).sign == 0
+
+
+def test_suggest_count_handles_absent_ranks() -> None:
+    effects: list[Fraction | None] = [Fraction(3), None, Fraction(-1), Fraction(-1)] + [Fraction(0)] * 9
+    count = suggest_count(effects, [4, 0, 4, 4] + [4] * 9, max_tag=2)
+    assert count.tags[1] == 0 and sum(count.tags) == 0 and count.tags[0] > 0
+
+
+def test_bad_shoes() -> None:
+    with pytest.raises(ShoeError, match="finite"):
+        effects_of_removal(Shoe.infinite_deck(), [find_bet("banker")])
+    with pytest.raises(ShoeError, match="at least 7 cards"):
+        effects_of_removal(Shoe.from_counts([6] + [0] * 12), [find_bet("banker")])
+    with pytest.raises(ShoeError, match="suits are known"):
+        effects_of_removal(Shoe.from_counts([5] * 13), [find_bet("perfect-pair")])
+    assert all(r.bet.detail is not Detail.SUITS for r in effects_of_removal(Shoe.from_counts([5] * 13)))
+
+
+# ---------------------------------------------------------------- the eor command
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_eor_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "eor", "--decks", "8", "--bet", "banker", "tie", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and set(data["eor"]) == {"banker", "tie"}
+    assert list(data["eor"]["banker"]) == [r.label for r in RANKS]
+    assert data["eor"]["banker"]["5"] == "-551647413608/6671039365092375"
+    assert data["count"]["banker"]["tags"]["4"] == 2
+    assert math.isclose(data["count"]["banker"]["betting_correlation"] ** 2,
+                        float(Fraction(data["count"]["banker"]["betting_correlation_squared"])), rel_tol=1e-5)
+
+
+def test_eor_every_bet_and_formats(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "eor", "--decks", "6", "--format", "csv")
+    assert code == 0 and "perfect-pair" in out and "super-6/banker" in out
+    code, out, _ = run(capsys, "eor", "--shoe", "A=5,2=5,3=5,4=5,5=5,6=5,7=5,8=5,9=5,T=5,J=5,Q=5,K=5")
+    assert code == 0 and "Left out (suits unknown): " in out and "perfect-pair" in out.split("Left out")[1]
+
+
+def test_eor_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "eor", "--decks", "inf")
+    assert code == 2 and out == "" and "finite" in err and len(err.splitlines()) == 1
+    code, _, err = run(capsys, "eor", "--bet", "no-such-bet")
+    assert code == 2 and "unknown bet" in err
+
+
+def test_eor_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "eor.png"
+    code, _, _ = run(capsys, "eor", "--bet", "banker,player,tie", "--plot", str(target))
+    assert code == 0 and target.read_bytes().startswith(b"\x89PNG")
