@@ -11,6 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from exact_odds.batch import Payable
 from exact_odds.bets import Bet, PayLine, find_bet, registered
 from exact_odds.bets.main import player_wins
 from exact_odds.cli import main
@@ -21,7 +22,7 @@ from exact_odds.shoe import RANKS, Rank, Shoe, ShoeError, parse_cards
 MAIN = ["banker", "player", "tie"]
 
 
-def reference_effect(shoe: Shoe, bet: Bet, rank: Rank) -> Fraction:
+def reference_effect(shoe: Shoe, bet: Payable, rank: Rank) -> Fraction:
     """EV(shoe - rank) - EV(shoe) from the reference enumerator (suits: each suit in proportion)."""
     base = deal(shoe, detail=bet.detail).expectation(bet.payout)
     if bet.detail is not Detail.SUITS:
