@@ -64,6 +64,8 @@ HISTOGRAM_BINS = 20
 DEFAULT_THRESHOLDS = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 """Default true-count thresholds of the count strategies."""
 DECK = 52
+DASK_TIMEOUT = 30
+"""Seconds to wait for a Dask scheduler to answer."""
 _POINT_OF_RANK = np.array([r.point for r in RANKS], dtype=np.int64)
 _BURN_OF_RANK = np.array([r.point or 10 for r in RANKS], dtype=np.int64)
 
@@ -259,7 +261,7 @@ def _results(tasks: Sequence[_Task], *, workers: int, dask: str | None,
         except ImportError:
             raise StudyError("--dask needs the dask extra: pip install 'exact-odds[dask]'") from None
         try:
-            client = distributed.Client(dask, timeout=30)
+            client = distributed.Client(dask, timeout=DASK_TIMEOUT)
         except (OSError, TimeoutError, ValueError) as err:
             raise StudyError(f"cannot reach the Dask scheduler at {dask!r}: {err}") from None
         with client:

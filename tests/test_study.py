@@ -1,0 +1,236 @@
+"""Shoe studies: the documented shuffle, dealing against a one-coup-at-a-time reference, exact
+edges against the enumerator, identical results whatever the workers (processes, Dask)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from itertools import permutations
+from pathlib import Path
+
+import numpy as np
+import pytest
+from oracle import play
+
+from exact_odds.bets import find_bet
+from exact_odds.cli import main
+from exact_odds.engine import deal
+from exact_odds.errors import InputError
+from exact_odds.shoe import RANKS, SUITS, Card, Shoe, ShoeError, parse_cards
+from exact_odds.tableau import STANDARD
+from exact_odds.study import (
+    CoupRecords,
+    Dealing,
+    Study,
+    StudyError,
+    _deal,
+    play_cards,
+    read_record,
+    replay,
+    run_study,
+    shoe_cards,
+    shuffled,
+)
+
+MAIN = [find_bet(n) for n in ("banker", "player", "tie")]
+
+
+def card_of(code: int) -> Card:
+    return Card(RANKS[code // 4], SUITS[code % 4])
+
+
+def reference_coups(order: list[int], dealing: Dealing) -> list[tuple[int, int]]:
+    """(start, winner) of each coup, dealt one at a time with the oracle's rules."""
+    cards = [card_of(c) for c in order]
+    pos = 1 + (cards[0].rank.point or 10) if dealing.burn else 0
+    limit = len(cards) - dealing.cut_card
+    out = []
+    while True:
+        result = play_cards(cards[pos:pos + 6])
+        assert result is not None
+        coup, used = result
+        out.append((pos, ("banker", "player", "tie").index(coup.winner)))
+        last = pos >= limit if dealing.last_coup == "one-more" else pos + used > limit
+        pos += used
+        if last:
+            return out
+
+
+def test_play_cards_agrees_with_the_oracle() -> None:
+    cards = parse_cards("Ah As 3d 9c Kh 5s 6d 2c 7h")
+    for seq in list(permutations(cards, 6))[::97]:
+        result = play_cards(seq)
+        assert result is not None and result[0] == play(seq)
+    assert play_cards(parse_cards("2 3 4")) is None
+    assert play_cards(parse_cards("2 3 2 3")) is None  # the player must draw
+
+
+def test_shuffle_is_the_documented_one() -> None:
+    cards = shoe_cards(Shoe.decks(1))
+    children = np.random.SeedSequence(7).spawn(5)
+    for i, child in enumerate(children):
+        assert (shuffled(cards, 7, i) == np.random.default_rng(child).permutation(cards)).all()
+
+
+@pytest.mark.parametrize("dealing", [Dealing(), Dealing(6, "this", False), Dealing(11, "one-more", False)])
+def test_vectorised_dealing_matches_one_coup_at_a_time(dealing: Dealing) -> None:
+    cards = shoe_cards(Shoe.decks(2))
+    orders = np.stack([shuffled(cards, 3, i) for i in range(12)])
+    dealt = _deal(orders, 0, dealing, STANDARD)
+    for i, order in enumerate(orders.tolist()):
+        mine = [(int(s), int(w)) for s, w in zip(dealt.start[dealt.shoe == i], dealt.winner[dealt.shoe == i],
+                                                 strict=True)]
+        assert mine == reference_coups(order, dealing)
+        # Cards seen before each coup: every card dealt so far except the burned ones.
+        first = mine[0][0]
+        for start, _ in mine:
+            seen = dealt.seen[(dealt.shoe == i) & (dealt.start == start)][0]
+            visible = [order[0]] * dealing.burn + order[first:start]
+            assert seen.tolist() == np.bincount(visible, minlength=52).tolist()
+
+
+@pytest.fixture(scope="module")
+def small_study() -> Study:
+    return run_study(Shoe.decks(2), shoes=24, seed=11, bets=MAIN, shoes_per_task=5)
+
+
+def assert_same(a: Study, b: Study) -> None:
+    for field in CoupRecords.__dataclass_fields__:
+        assert np.array_equal(getattr(a.records, field), getattr(b.records, field)), field
+    assert a.bets == b.bets and a.cut_card == b.cut_card
+
+
+def test_same_seed_same_results_whatever_the_workers(small_study: Study) -> None:
+    again = run_study(Shoe.decks(2), shoes=24, seed=11, bets=MAIN, shoes_per_task=7, workers=2)
+    assert_same(small_study, again)
+    other = run_study(Shoe.decks(2), shoes=24, seed=12, bets=MAIN, shoes_per_task=5)
+    assert not np.array_equal(other.records.winner, small_study.records.winner)
+
+
+def test_edges_are_exact(small_study: Study) -> None:
+    """Replaying shoe 0 without the study gives exactly the engine's expectations, and the study's
+    edges are those values as floats."""
+    cards = shoe_cards(Shoe.decks(2))
+    order = [card_of(c) for c in shuffled(cards, 11, 0).tolist()]
+    burn = 1 + (order[0].rank.point or 10)
+    shoe = Shoe.decks(2).without([order[0]])
+    rep = replay(order[burn:], shoe, bets=MAIN)
+    rows = small_study.records.shoe == 0
+    edges = small_study.records.edges[rows]
+    burned = Shoe.decks(2).without([order[0]])  # burned cards stay unseen: the study keeps them in the shoe
+    seen: list[Card] = []
+    for k, coup in enumerate(rep.coups[: len(edges)]):
+        if k < 3:
+            dist = deal(burned.without(seen) if seen else burned)
+            assert coup.expectations == tuple(dist.expectation(b.payout) for b in MAIN)
+        seen += coup.cards
+        assert edges[k].tolist() == pytest.approx([float(x) for x in coup.expectations], rel=1e-14)
+    assert small_study.records.favourable.tolist() == (small_study.records.edges > 0).tolist()
+
+
+def test_statistics(small_study: Study) -> None:
+    banker = small_study.bets[0]
+    assert banker.expectation == deal(Shoe.decks(2)).expectation(MAIN[0].payout)
+    assert sum(n for _, _, n in banker.histogram) == small_study.coups
+    assert banker.quantiles[0][1] == small_study.records.edges[:, 0].min()
+    assert banker.count is not None and sum(banker.count.tags) == 0
+    assert [t.threshold for t in banker.thresholds] == [0, 4, 8, 12, 16, 20]
+    full = [c.full for c in small_study.cut_card]
+    assert sum(full) == 1 and all(abs(c.mean - float(c.full)) < 0.02 for c in small_study.cut_card)
+    assert len(np.unique(small_study.records.shoe)) == 24
+
+
+def test_progress_is_reported() -> None:
+    seen: list[tuple[int, int]] = []
+    run_study(Shoe.decks(1), shoes=7, seed=1, bets=MAIN[:1], shoes_per_task=3,
+              progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(0, 7), (3, 7), (6, 7), (7, 7)]
+
+
+def test_side_bets_with_suits() -> None:
+    bets = [find_bet("perfect-pair"), find_bet("player-pair"), find_bet("dragon-7")]
+    study = run_study(Shoe.decks(1), shoes=3, seed=5, bets=bets, dealing=Dealing(burn=False))
+    assert study.bets[0].count is None  # no first-order effect in a full shoe
+    assert study.records.edges.shape == (study.coups, 3)
+
+
+def test_dask_gives_the_same_results(small_study: Study) -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        remote = run_study(Shoe.decks(2), shoes=24, seed=11, bets=MAIN, shoes_per_task=6,
+                           dask=cluster.scheduler_address)
+    assert_same(small_study, remote)
+
+
+def test_bad_studies(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(StudyError, match="at least 11"):
+        run_study(Shoe.decks(8), shoes=1, seed=0, bets=MAIN, dealing=Dealing(cut_card=10))
+    with pytest.raises(StudyError, match="finite"):
+        run_study(Shoe.infinite_deck(), shoes=1, seed=0, bets=MAIN)
+    with pytest.raises(ShoeError, match="suits"):
+        run_study(Shoe.from_counts([5] * 13), shoes=1, seed=0, bets=[find_bet("perfect-pair")])
+    with pytest.raises(InputError, match="at least 1"):
+        run_study(Shoe.decks(8), shoes=0, seed=0, bets=MAIN)
+    with pytest.raises(StudyError, match="scheduler"):
+        pytest.importorskip("distributed")
+        monkeypatch.setattr("exact_odds.study.DASK_TIMEOUT", 0.5)
+        run_study(Shoe.decks(1), shoes=1, seed=0, bets=MAIN, dask="tcp://127.0.0.1:9")
+
+
+# ---------------------------------------------------------------- recorded shoes
+
+
+def test_replay_a_record() -> None:
+    cards = read_record("# a shoe\nKh 3d 9s 2c  # natural for the player\n5h 5d 7c 4s 2h\n8c 8d")
+    rep = replay(cards, Shoe.decks(8), bets=MAIN + [find_bet("perfect-pair")])
+    assert [c.number for c in rep.coups] == [1, 2]
+    assert rep.coups[0].coup.winner == "player" and rep.coups[0].unseen == 416
+    assert rep.coups[1].expectations[0] == deal(Shoe.decks(8).without(cards[:4])).expectation(MAIN[0].payout)
+    assert rep.leftover == tuple(parse_cards("2h 8c 8d"))  # 5h 5d 7c 4s: the banker's natural 9
+
+
+def test_replay_errors() -> None:
+    with pytest.raises(StudyError, match="card 5 .*no A left"):
+        replay(parse_cards("A A A A A 2 3 4 5 6"), Shoe.from_counts([4] + [4] * 12), bets=MAIN)
+    with pytest.raises(StudyError, match="has no suit"):
+        replay(parse_cards("Kh 3d 9 2c"), Shoe.decks(8), bets=[find_bet("perfect-pair")])
+
+
+# ---------------------------------------------------------------- the study command
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_study_command_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "study", "--shoes", "4", "--decks", "1", "--seed", "3", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and err == "" and data["shoes"] == 4 and set(data["bets"]) == {"banker", "player", "tie"}
+    assert Fraction(data["cut_card_effect"]["tie"]["full"]) == Fraction(1372227328, 14658134400)
+
+
+def test_study_command_tables_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "edges.png"
+    code, out, _ = run(capsys, "study", "--shoes", "3", "--decks", "1", "--bet", "banker", "--plot", str(target),
+                       "--quiet")
+    assert code == 0 and "Cut-card effect" in out and target.read_bytes().startswith(b"\x89PNG")
+
+
+def test_study_command_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "shoe.txt"
+    record.write_text("Kh 3d 9s 2c 5h 5d 7c 4s 2h\n")
+    code, out, _ = run(capsys, "study", "--record", str(record), "--format", "csv")
+    assert code == 0 and out.splitlines()[0] == "coup,unseen,cards,result,banker,player,tie"
+    assert out.splitlines()[1].startswith("1,416,Kh 3d 9s 2c,player 9-5,")
+
+
+def test_study_command_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "study", "--decks", "8")
+    assert code == 2 and "--shoes" in err
+    code, _, err = run(capsys, "study", "--shoes", "2", "--cut-card", "3")
+    assert code == 2 and "cut card" in err and len(err.splitlines()) == 1
