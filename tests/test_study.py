@@ -17,7 +17,6 @@ from exact_odds.cli import main
 from exact_odds.engine import deal
 from exact_odds.errors import InputError
 from exact_odds.shoe import RANKS, SUITS, Card, Shoe, ShoeError, parse_cards
-from exact_odds.tableau import STANDARD
 from exact_odds.study import (
     CoupRecords,
     Dealing,
@@ -31,6 +30,7 @@ from exact_odds.study import (
     shoe_cards,
     shuffled,
 )
+from exact_odds.tableau import STANDARD
 
 MAIN = [find_bet(n) for n in ("banker", "player", "tie")]
 
