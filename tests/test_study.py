@@ -183,7 +183,7 @@ def test_bad_studies(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_replay_a_record() -> None:
     cards = read_record("# a shoe\nKh 3d 9s 2c  # natural for the player\n5h 5d 7c 4s 2h\n8c 8d")
-    rep = replay(cards, Shoe.decks(8), bets=MAIN + [find_bet("perfect-pair")])
+    rep = replay(cards, Shoe.decks(8), bets=[*MAIN, find_bet("perfect-pair")])
     assert [c.number for c in rep.coups] == [1, 2]
     assert rep.coups[0].coup.winner == "player" and rep.coups[0].unseen == 416
     assert rep.coups[1].expectations[0] == deal(Shoe.decks(8).without(cards[:4])).expectation(MAIN[0].payout)
