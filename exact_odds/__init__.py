@@ -3,6 +3,16 @@
 The public API; see the README for examples.
 """
 
+from exact_odds.bunco import (
+    SCORING_RULES,
+    BuncoError,
+    Dice,
+    ScoringRules,
+    find_scoring_rules,
+    play_game,
+    play_turn,
+    roll_scores,
+)
 from exact_odds.dist import Dist, Ways
 from exact_odds.edges import ParLine, ParSheet, house_edge, par_sheet
 from exact_odds.engine import Coup, Detail, deal, sequences, winners
@@ -12,16 +22,20 @@ from exact_odds.tableau import STANDARD, Tableau, TableauError, load_tableau, pa
 
 __all__ = [
     "RANKS",
+    "SCORING_RULES",
     "STANDARD",
     "SUITS",
+    "BuncoError",
     "Card",
     "Coup",
     "Detail",
+    "Dice",
     "Dist",
     "InputError",
     "ParLine",
     "ParSheet",
     "Rank",
+    "ScoringRules",
     "Shoe",
     "ShoeError",
     "Suit",
@@ -29,12 +43,16 @@ __all__ = [
     "TableauError",
     "Ways",
     "deal",
+    "find_scoring_rules",
     "house_edge",
     "load_tableau",
     "par_sheet",
     "parse_card",
     "parse_cards",
     "parse_tableau",
+    "play_game",
+    "play_turn",
+    "roll_scores",
     "sequences",
     "winners",
 ]

@@ -287,6 +287,14 @@ class Game:
         """P(total > k), exactly, for any integer ``k``."""
         return self.totals.probability(lambda t: t > k)
 
+    def survival(self) -> dict[int, Fraction]:
+        """P(total > t) for every possible total ``t`` (one pass over the totals, largest first)."""
+        above, out = 0, {}
+        for t, w in sorted(self.totals.items(), reverse=True):
+            out[t] = Fraction(above, self.totals.total)
+            above += w
+        return dict(sorted(out.items()))
+
 
 def play_game(dice: Dice, rules: ScoringRules, *, rounds: int = DEFAULT_ROUNDS) -> Game:
     """The exact distribution of a game's total: one roll per round, rounds numbered by :func:`round_numbers`.

@@ -669,7 +669,8 @@ def _bunco_roll_table(a: bunco.Analysis) -> Table:
 
 def _bunco_game_table(a: bunco.Analysis) -> Table:
     game = a.game
-    rows: list[list[Cell]] = [[t, w, *_bunco_p(game.totals.probability(t)), *_bunco_p(game.more_than(t))]
+    above = game.survival()
+    rows: list[list[Cell]] = [[t, w, *_bunco_p(game.totals.probability(t)), *_bunco_p(above[t])]
                               for t, w in game.totals.items()]
     numbers = ", ".join(str(n) for n in game.round_numbers)
     notes = (f"One roll per round; the rounds' numbers are {numbers} (round r uses face (r-1) mod "
@@ -677,7 +678,7 @@ def _bunco_game_table(a: bunco.Analysis) -> Table:
              f"Ways: sequences of {game.rounds} rolls, {grouped(a.dice.ways)}^{game.rounds} = "
              f"{grouped(game.totals.total)} in all.")
     return Table(f"Bunco: {game.rounds} rounds of {a.dice}, one roll each: total points",
-                 ["total", "ways", "P(total = t)", "≈", "P(total > t)", "≈"], rows, notes)
+                 ["total", "ways", "P(total = t)", "P(total = t) ≈", "P(total > t)", "P(total > t) ≈"], rows, notes)
 
 
 def _bunco_summary_table(a: bunco.Analysis) -> Table:

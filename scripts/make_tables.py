@@ -161,6 +161,58 @@ def break_even_text(fmt: str) -> str:
                  fmt)
 
 
+# ---------------------------------------------------------------- Bunco (issue 6)
+
+BUNCO_ARTICLE = "D. Taylor, 'Shell Scripting a Bunco Game', Linux Journal, 21 January 2018"
+"""The article whose estimates the claims table checks."""
+
+
+def bunco_text(rules: str, fmt: str) -> str:
+    """``exact-odds bunco --scoring RULES``: three six-sided dice, six rounds, a turn to 21."""
+    from exact_odds.bunco import Dice, analyse, find_scoring_rules
+    from exact_odds.report import bunco_tables
+
+    return stamp(render_tables(bunco_tables(analyse(Dice(3, 6), find_scoring_rules(rules))), fmt), fmt)
+
+
+def bunco_claims_table() -> Table:
+    """The article's estimates beside the exact values (the README's Bunco section quotes them)."""
+    from exact_odds.bunco import ARTICLE, STANDARD, Dice, analyse, roll_outcomes
+    from exact_odds.report import percent_text
+
+    three, five = roll_outcomes(Dice(3, 6)), roll_outcomes(Dice(5, 6))
+    text, script = analyse(Dice(3, 6), STANDARD), analyse(Dice(3, 6), ARTICLE)
+
+    def p(claim: str, said: str, x: Fraction) -> list[str | int | Fraction]:
+        return [claim, said, fraction_text(x), percent_text(x, 4)]
+
+    def v(claim: str, said: str, x: Fraction) -> list[str | int | Fraction]:
+        return [claim, said, fraction_text(x), decimal_text(x, 4)]
+
+    rows = [
+        p("P(Bunco) on one roll of three dice", "0.166 × 0.166 × 0.166 = 0.00462, 0.46%: a bit less than once "
+          "out of every 200 rolls", text.bunco_probability),
+        p("P(three dice alike)", "about 2.7%", three.probability(lambda r: r.alike)),
+        p("P(more than 3 points in six rounds)", "50% of the time", text.game.more_than(3)),
+        p("P(five dice alike)", "0.077%", five.probability(lambda r: r.alike)),
+        p("P(five dice all sixes)", "0.00012%", five.probability(lambda r: r.kind == "Bunco")),
+        v("mean total of six rounds, Bunco 21 (the text)", "—", text.game.mean),
+        v("mean total of six rounds, Bunco 25 (the script)", "—", script.game.mean),
+        v("variance of the total, Bunco 21", "—", text.game.variance),
+        v("variance of the total, Bunco 25", "—", script.game.variance),
+        p("P(more than 3 points in six rounds), Bunco 25", "50% of the time", script.game.more_than(3)),
+        p("P(a turn reaches 21), Bunco 21 or 25", "—", text.turn.reach_probability),
+    ]
+    notes = (f"Source of the claims: {BUNCO_ARTICLE}. Its text scores a Bunco 21, its script 25.",
+             "Exact values by exact-odds bunco (standard scoring unless the row says otherwise).")
+    return Table("Bunco: the article's estimates and the exact values", ["quantity", "the article", "exact", "≈"],
+                 rows, notes)
+
+
+def bunco_claims_text(fmt: str) -> str:
+    return stamp(render_tables([bunco_claims_table()], fmt), fmt)
+
+
 TABLES: dict[str, Callable[[], str]] = {
     "odds.md": lambda: odds_text("markdown"),
     "odds.csv": lambda: odds_text("csv"),
@@ -175,6 +227,12 @@ TABLES: dict[str, Callable[[], str]] = {
     "closed-form-edges.csv": lambda: closed_forms_text("csv", slice(1, 2)),
     "break-even.md": lambda: break_even_text("markdown"),
     "break-even.csv": lambda: break_even_text("csv"),
+    "bunco.md": lambda: bunco_text("standard", "markdown"),
+    "bunco.csv": lambda: bunco_text("standard", "csv"),
+    "bunco-article.md": lambda: bunco_text("article", "markdown"),
+    "bunco-article.csv": lambda: bunco_text("article", "csv"),
+    "bunco-claims.md": lambda: bunco_claims_text("markdown"),
+    "bunco-claims.csv": lambda: bunco_claims_text("csv"),
 }
 
 

@@ -272,6 +272,7 @@ def test_game_mean_and_variance_add_over_rounds(count: int, sides: int, rounds: 
     assert game.mean == rounds * mean and game.variance == rounds * variance
     assert sum(game.totals.probability(t) for t in game.totals) == 1
     assert list(game.totals) == sorted(game.totals)
+    assert game.survival() == {t: game.more_than(t) for t in game.totals}
 
 
 # ---------------------------------------------------------------- a turn at the table
