@@ -79,11 +79,12 @@ _WINNER_INDEX = {name: i for i, name in enumerate(OUTCOMES)}
 # ---------------------------------------------------------------- kinds and parts
 
 # Designations of a kind within a monomial (see the module docstring).
-_F, _G, _U, _GG, _GU, _UU = range(6)
-_DESIGNATION_UNITS = (0, 1, 1, 2, 2, 2)
-_DESIGNATION_CARDS = (0, 2, 2, 4, 4, 4)
-_DIGITS = 6 * (CARDS_PER_COUP + 1)
-"""A kind's digit in a part code is ``multiplicity * 6 + designation`` (< 42)."""
+_F, _G, _GG = range(3)
+_TYPES = 3
+_DESIGNATION_UNITS = (0, 1, 2)
+_DESIGNATION_CARDS = (0, 2, 4)
+_DIGITS = _TYPES * (CARDS_PER_COUP + 1)
+"""A kind's digit in a part code is ``multiplicity * 3 + designation`` (< 21)."""
 
 _RANK_POINTS = tuple(r if r < 10 else 0 for r in range(1, 14))
 
@@ -117,7 +118,7 @@ def _parts(kinds: int, suited: bool) -> list[tuple[int, ...]]:
     Designations need enough cards of their kind (2 or 4), and a coup designates at most
     two pairs.
     """
-    options = [(m, t) for m in range(CARDS_PER_COUP + 1) for t in range(6 if suited else 1)
+    options = [(m, t) for m in range(CARDS_PER_COUP + 1) for t in range(_TYPES if suited else 1)
                if m >= _DESIGNATION_CARDS[t]]
     out: list[tuple[int, ...]] = []
 
@@ -127,7 +128,7 @@ def _parts(kinds: int, suited: bool) -> list[tuple[int, ...]]:
             return
         for m, t in options:
             if cards + m <= CARDS_PER_COUP and units + _DESIGNATION_UNITS[t] <= 2:
-                walk((*prefix, m * 6 + t), cards + m, units + _DESIGNATION_UNITS[t])
+                walk((*prefix, m * _TYPES + t), cards + m, units + _DESIGNATION_UNITS[t])
 
     walk((), 0, 0)
     return out
@@ -200,17 +201,16 @@ def _sequences_from(space: _Space, first: int) -> Array:
     return np.concatenate([np.full((rest.shape[0], 1), first, dtype=np.int64), rest], axis=1)
 
 
-_JOINT = {(True, True): _GG, (True, False): _GU, (False, True): _GU, (False, False): _UU}
-"""Designation of a rank in which both hands pair, by (player suited, banker suited)."""
-
-
 def _suited_variants(seq: Array) -> Iterator[tuple[Array, bool, bool, Array]]:
-    """Each way of splitting the pairs of rank sequences into suited or not.
+    """The inclusion-exclusion variants of rank sequences, for suited pairs.
 
-    Yields (rows, player suited, banker suited, designations): ``rows`` selects the
-    sequences the variant applies to (a suited flag needs a pair), and ``designations``
-    (shape (n, 2)) holds ``kind * 6 + designation`` for the player's and the banker's pair,
-    or -1. When both hands pair in one rank, that rank carries one joint designation.
+    Yields (rows, player bit, banker bit, designations). The variant with both bits clear
+    counts every dealing of the sequence; a set bit restricts that hand's pair to be suited
+    (so a bit needs a pair: ``rows`` selects the sequences it applies to). ``designations``
+    (shape (n, 2)) holds ``kind * 3 + designation`` for the player's and the banker's
+    suited pair, or -1; when both hands pair in one rank and both bits are set, that rank
+    carries the joint designation ``GG``. The ways of each suited combination follow by
+    inclusion-exclusion (see :func:`_suited_coefficients`).
     """
     n = seq.shape[0]
     pp = seq[:, 0] == seq[:, 2]
@@ -219,10 +219,13 @@ def _suited_variants(seq: Array) -> Iterator[tuple[Array, bool, bool, Array]]:
     for ps, bs in product((False, True), repeat=2):
         rows = (pp | (not ps)) & (bp | (not bs))
         designations = np.full((n, 2), -1, dtype=np.int64)
-        designations[:, 0] = np.where(pp, seq[:, 0] * 6 + (_G if ps else _U), -1)
-        designations[:, 1] = np.where(bp, seq[:, 1] * 6 + (_G if bs else _U), -1)
-        designations[same, 0] = seq[same, 0] * 6 + _JOINT[(ps, bs)]
-        designations[same, 1] = -1
+        if ps:
+            designations[:, 0] = np.where(pp, seq[:, 0] * _TYPES + _G, -1)
+        if bs:
+            designations[:, 1] = np.where(bp, seq[:, 1] * _TYPES + _G, -1)
+        if ps and bs:
+            designations[same, 0] = seq[same, 0] * _TYPES + _GG
+            designations[same, 1] = -1
         yield rows, ps, bs, designations
 
 
@@ -249,7 +252,7 @@ def _coefficients(tableau: Tableau, detail: Detail) -> _Coefficients:
         if detail is not Detail.POINTS:
             pp, bp = seq[:, 0] == seq[:, 2], seq[:, 1] == seq[:, 3]
             base += 400 * pp + 800 * bp + 6400 * (pp & bp & (seq[:, 0] == seq[:, 1]))
-        card_weight = 6 * weight[seq]
+        card_weight = _TYPES * weight[seq]
         code_a = np.where(in_a[seq], card_weight, 0).sum(axis=1)
         code_b = np.where(in_a[seq], 0, card_weight).sum(axis=1)
         everything = np.ones(len(seq), dtype=bool)
@@ -258,7 +261,7 @@ def _coefficients(tableau: Tableau, detail: Detail) -> _Coefficients:
             ca, cb = code_a[rows], code_b[rows]
             if designations is not None:
                 for d in designations[rows].T:
-                    kind, t = np.maximum(d, 0) // 6, d % 6
+                    kind, t = np.maximum(d, 0) // _TYPES, d % _TYPES
                     add = np.where(d >= 0, t * weight[kind], 0)
                     ca = ca + np.where(in_a[kind], add, 0)
                     cb = cb + np.where(in_a[kind], 0, add)
@@ -282,7 +285,7 @@ def _coefficients(tableau: Tableau, detail: Detail) -> _Coefficients:
 
 def _block_key(part: tuple[int, ...]) -> tuple[int, int]:
     """(cards, designated pairs) of a part: parts pair with parts of complementary size."""
-    return sum(d // 6 for d in part), sum(_DESIGNATION_UNITS[d % 6] for d in part)
+    return sum(d // _TYPES for d in part), sum(_DESIGNATION_UNITS[d % _TYPES] for d in part)
 
 
 @dataclass(frozen=True)
@@ -319,7 +322,7 @@ def _group(first_kind: int, parts: Sequence[tuple[int, ...]], types: int) -> _Gr
     for p in order[1:]:
         last = max(i for i, d in enumerate(p) if d)
         parent.append(row[(*p[:last], 0, *p[last + 1:])])
-        m, t = divmod(p[last], 6)
+        m, t = divmod(p[last], _TYPES)
         factor.append(((first_kind + last) * (CARDS_PER_COUP + 1) + m) * types + t)
     blocks: dict[tuple[int, int], tuple[int, int]] = {}
     levels: dict[int, tuple[int, int]] = {}
@@ -371,7 +374,7 @@ def _plan(coefficients: _Coefficients, class_of: IntArray, classes: int) -> _Pla
     c = uniq % classes
     ib = uniq // classes % len(co.parts_b)
     ia = uniq // classes // len(co.parts_b)
-    types = 6 if space.suited else 1
+    types = _TYPES if space.suited else 1
     ga = _group(0, [co.parts_a[i] for i in sorted(set(ia.tolist()))], types)
     gb = _group(space.split, [co.parts_b[i] for i in sorted(set(ib.tolist()))], types)
     row_a = np.array([ga.row.get(p, -1) for p in co.parts_a])[ia]
@@ -406,22 +409,17 @@ def _falling_rows(n: Array, shift: int) -> Array:
     return out
 
 
-def _suit_factors(suits: Array) -> tuple[Array, Array, Array, Array, Array]:
-    """Per rank: ordered suited pairs, unsuited pairs, and the four-card counts GG, GU, UU.
+def _suit_factors(suits: Array) -> tuple[Array, Array]:
+    """Per rank: ordered suited pairs, and ordered pairs of suited pairs.
 
-    ``suits`` has shape (13, 4, b). GG counts ordered 4-tuples of distinct cards of the rank
-    with cards 1, 3 of one suit and cards 2, 4 of one suit; GU the same with cards 2, 4 of
-    different suits; UU with both pairs of different suits. Results have shape (13, b).
+    ``suits`` has shape (13, 4, b). The first counts ordered pairs of distinct cards of one
+    suit, ``sum_s n_s (n_s - 1)``; the second ordered 4-tuples of distinct cards with cards
+    1, 3 of one suit and cards 2, 4 of one suit. Results have shape (13, b).
     """
-    n = suits.sum(axis=1)
     f2 = suits * (suits - 1)
     f4 = f2 * (suits - 2) * (suits - 3)
     suited = f2.sum(axis=1)
-    unsuited = n * (n - 1) - suited
-    gg = suited * suited - (f2 * f2).sum(axis=1) + f4.sum(axis=1)
-    gu = suited * (n - 2) * (n - 3) - gg
-    uu = n * (n - 1) * (n - 2) * (n - 3) - gg - 2 * gu
-    return suited, unsuited, gg, gu, uu
+    return suited, suited * suited - (f2 * f2).sum(axis=1) + f4.sum(axis=1)
 
 
 def _factor_table(space: _Space, kinds: Array, suits: Array | None) -> Array:
@@ -430,12 +428,12 @@ def _factor_table(space: _Space, kinds: Array, suits: Array | None) -> Array:
     if not space.suited:
         return _falling_rows(kinds, 0).transpose(1, 0, 2).reshape(-1, b)
     assert suits is not None
-    table = np.zeros((k, CARDS_PER_COUP + 1, 6, b), dtype=kinds.dtype)
+    table = np.zeros((k, CARDS_PER_COUP + 1, _TYPES, b), dtype=kinds.dtype)
     table[:, :, _F] = _falling_rows(kinds, 0).transpose(1, 0, 2)
-    shifted = {2: _falling_rows(kinds, 2).transpose(1, 0, 2), 4: _falling_rows(kinds, 4).transpose(1, 0, 2)}
-    for t, q in zip((_G, _U, _GG, _GU, _UU), _suit_factors(suits), strict=True):
+    for t, q in zip((_G, _GG), _suit_factors(suits), strict=True):
         cards = _DESIGNATION_CARDS[t]
-        table[:, cards:, t] = q[:, None, :] * shifted[cards][:, : CARDS_PER_COUP + 1 - cards]
+        shifted = _falling_rows(kinds, cards).transpose(1, 0, 2)
+        table[:, cards:, t] = q[:, None, :] * shifted[:, : CARDS_PER_COUP + 1 - cards]
     return table.reshape(-1, b)
 
 
@@ -520,31 +518,53 @@ def tabulate(bet: Payable) -> TabulatedBet:
 # ---------------------------------------------------------------- classes of outcomes
 
 
-def _compile(tableau: Tableau, detail: Detail, key_of: Callable[[Coup], Hashable]) -> tuple[_Plan, list[Coup]]:
-    """Group the coups that can occur into classes by ``key_of(coup)`` and compile a plan.
+_PLAYER_SUITED, _BANKER_SUITED = 1600, 3200
+"""Coup-code bits of the suited flags; in the suited coefficients they mark the variants."""
 
-    Returns the plan and, for each class, one coup of that class.
+
+def _variant(code: int) -> tuple[int, int, int]:
+    """(code with the suited bits cleared, player bit, banker bit)."""
+    x, y = code // _PLAYER_SUITED % 2, code // _BANKER_SUITED % 2
+    return code - _PLAYER_SUITED * x - _BANKER_SUITED * y, x, y
+
+
+def _suited_coefficients(code: int, value: Callable[[Coup], Fraction]) -> Fraction:
+    """What a variant of the suited coefficients contributes per way (inclusion-exclusion).
+
+    With ``X_xy`` the ways of the variant with bits x, y and ``v_ab`` the value of the coup
+    with suited flags a, b: the ways with flags exactly (a, b) are the Moebius inversion of
+    the ``X``, so ``sum_ab ways_ab v_ab = sum_xy X_xy c_xy`` with
+    ``c_xy = sum over a <= x, b <= y of (-1)^(x-a + y-b) v_ab``.
+    """
+    base, x, y = _variant(code)
+    total = Fraction(0)
+    for a in range(x + 1):
+        for b in range(y + 1):
+            sign = -1 if (x - a + y - b) % 2 else 1
+            total += sign * value(coup_of_code(base + _PLAYER_SUITED * a + _BANKER_SUITED * b))
+    return total
+
+
+def _compile(tableau: Tableau, detail: Detail, key_of: Callable[[int], Hashable]) -> tuple[_Plan, list[Hashable]]:
+    """Group the coup codes of the coefficients into classes by ``key_of(code)``; compile a plan.
+
+    Returns the plan and the key of each class.
     """
     co = _coefficients(tableau, detail)
     keys: dict[Hashable, int] = {}
-    examples: list[Coup] = []
     class_of = np.zeros(COUP_CODES, dtype=np.int64)
     for code in np.unique(co.coup).tolist():
-        coup = coup_of_code(code)
-        key = key_of(coup)
-        if key not in keys:
-            keys[key] = len(keys)
-            examples.append(coup)
-        class_of[code] = keys[key]
-    return _plan(co, class_of, len(keys)), examples
+        class_of[code] = keys.setdefault(key_of(code), len(keys))
+    return _plan(co, class_of, len(keys)), list(keys)
 
 
 @dataclass(frozen=True)
 class _Sparse:
-    """The coefficients as a list of terms, sorted by coup, for whole coup distributions.
+    """The coefficients as a list of terms, sorted by coup code, for whole coup distributions.
 
-    ``ways[coup] = sum over terms t of count[t] * A[row_a[t]] * B[row_b[t]]``; ``starts`` are
-    the first term of each coup in ``coups``.
+    ``ways[code] = sum over terms t of count[t] * A[row_a[t]] * B[row_b[t]]``; ``starts`` are
+    the first term of each code in ``codes``. At ``Detail.SUITS`` the codes are variants
+    (see :func:`_suited_variants`), turned into coups by inclusion-exclusion.
     """
 
     space: _Space
@@ -553,13 +573,13 @@ class _Sparse:
     row_b: IntArray
     count: IntArray
     starts: IntArray
-    coups: tuple[Coup, ...]
+    codes: tuple[int, ...]
 
 
 @lru_cache(maxsize=4)
 def _sparse(tableau: Tableau, detail: Detail) -> _Sparse:
     co = _coefficients(tableau, detail)
-    types = 6 if co.space.suited else 1
+    types = _TYPES if co.space.suited else 1
     ga = _group(0, co.parts_a, types)
     gb = _group(co.space.split, co.parts_b, types)
     order = np.argsort(co.coup, kind="stable")
@@ -567,14 +587,13 @@ def _sparse(tableau: Tableau, detail: Detail) -> _Sparse:
     starts = np.flatnonzero(np.r_[True, coup[1:] != coup[:-1]])
     row_a = np.array([ga.row[p] for p in co.parts_a])[co.a[order]]
     row_b = np.array([gb.row[p] for p in co.parts_b])[co.b[order]]
-    return _Sparse(co.space, (ga, gb), row_a, row_b, co.count[order], starts,
-                   tuple(coup_of_code(int(c)) for c in coup[starts]))
+    return _Sparse(co.space, (ga, gb), row_a, row_b, co.count[order], starts, tuple(coup[starts].tolist()))
 
 
 def _sparse_ways(sparse: _Sparse, counts: IntArray, suits: IntArray | None) -> Array:
-    """Ways of every coup (columns of ``sparse.coups``) for each composition: shape (n, coups)."""
+    """Ways of every code (columns of ``sparse.codes``) for each composition: shape (n, codes)."""
     sizes = counts.sum(axis=1)
-    out = np.zeros((len(counts), len(sparse.coups)), dtype=object if (sizes > INT64_MAX_CARDS).any() else np.int64)
+    out = np.zeros((len(counts), len(sparse.codes)), dtype=object if (sizes > INT64_MAX_CARDS).any() else np.int64)
     kinds_all = _kind_counts(counts, sparse.space.detail)
     for i, size in enumerate(sizes.tolist()):
         dtype = _dtype_of(size)
@@ -591,20 +610,34 @@ def _sparse_ways(sparse: _Sparse, counts: IntArray, suits: IntArray | None) -> A
 
 @dataclass(frozen=True)
 class _BetPass:
-    """Classes of coups with one winner and one payout per bet."""
+    """Classes of coup codes, each with one winner (points only) and one value per bet.
+
+    ``base`` marks the classes whose ways add up to the number of sequences (every class but
+    the suited variants). A class's ways times its ``values`` give the bets' numerators.
+    """
 
     plan: _Plan
-    winner: IntArray  # (classes,) index into OUTCOMES
-    payouts: tuple[tuple[Fraction, ...], ...]  # per class, per bet
+    base: IntArray  # (classes,) bool
+    winner: IntArray  # (classes,) index into OUTCOMES, -1 where not recorded
+    values: tuple[tuple[Fraction, ...], ...]  # per class, per bet
 
 
 @lru_cache(maxsize=32)
 def _bet_pass(tableau: Tableau, detail: Detail, bets: tuple[Payable, ...]) -> _BetPass:
-    """Classes keyed by the winner and the payout of each bet (every bet at ``detail``)."""
-    plan, examples = _compile(tableau, detail, lambda coup: (coup.winner, *(bet.payout(coup) for bet in bets)))
-    winner = np.array([_WINNER_INDEX[coup.winner] for coup in examples], dtype=np.int64)
-    payouts = tuple(tuple(bet.payout(coup) for bet in bets) for coup in examples)
-    return _BetPass(plan, winner, payouts)
+    """Classes keyed by the winner (points only) and each bet's payout (suited: its coefficient)."""
+
+    def key(code: int) -> Hashable:
+        coup = coup_of_code(code)
+        if detail is Detail.SUITS:
+            base = _variant(code)[0] == code
+            return base, -1, *(_suited_coefficients(code, bet.payout) for bet in bets)
+        winner = _WINNER_INDEX[coup.winner] if detail is Detail.POINTS else -1
+        return True, winner, *(bet.payout(coup) for bet in bets)
+
+    plan, keys = _compile(tableau, detail, key)
+    rows: list[tuple[Any, ...]] = [k for k in keys if isinstance(k, tuple)]
+    return _BetPass(plan, np.array([r[0] for r in rows], dtype=bool), np.array([r[1] for r in rows], dtype=np.int64),
+                    tuple(tuple(r[2:]) for r in rows))
 
 
 # ---------------------------------------------------------------- evaluation
@@ -694,10 +727,10 @@ def _check_suits(counts: IntArray, suits: object | None) -> IntArray:
     return s
 
 
-def _checked(ways: Array, sequences: Array) -> Array:
+def _checked(ways: Array, sequences: Array) -> None:
+    """The ways of each composition's outcomes must add up to its sequences."""
     if not (ways.sum(axis=1) == sequences).all():
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
-    return ways
 
 
 def distributions(compositions: object, *, tableau: Tableau = STANDARD, detail: Detail = Detail.POINTS,
@@ -711,9 +744,26 @@ def distributions(compositions: object, *, tableau: Tableau = STANDARD, detail: 
     counts = _check_counts(compositions)
     suit_counts = _check_suits(counts, suits) if detail is Detail.SUITS else None
     sparse = _sparse(tableau, detail)
-    ways = _checked(_sparse_ways(sparse, counts, suit_counts), _sequences(counts.sum(axis=1)))
-    coups = sparse.coups
-    return [Dist(zip(coups, (int(w) for w in row), strict=True)) for row in ways.tolist()]
+    ways = _sparse_ways(sparse, counts, suit_counts)
+    base = np.array([_variant(code)[0] == code for code in sparse.codes])
+    _checked(ways[:, base], _sequences(counts.sum(axis=1)))
+    out = []
+    for row in ways.tolist():
+        by_code = dict(zip(sparse.codes, row, strict=True))
+        if detail is Detail.SUITS:  # Moebius inversion of the variants
+            by_code = {code: sum(_suited_sign(code, other) * w for other, w in by_code.items()
+                                 if _variant(other)[0] == _variant(code)[0]) for code in by_code}
+        out.append(Dist((coup_of_code(code), int(w)) for code, w in by_code.items()))
+    return out
+
+
+def _suited_sign(code: int, variant: int) -> int:
+    """Coefficient of the ways of ``variant`` in the ways of the coup ``code`` (same base coup)."""
+    _, a, b = _variant(code)
+    _, x, y = _variant(variant)
+    if x < a or y < b:
+        return 0
+    return -1 if (x - a + y - b) % 2 else 1
 
 
 @dataclass(frozen=True)
@@ -809,15 +859,22 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     for detail, members in _bet_groups(bet_list).items():
         compiled = _bet_pass(tableau, detail, tuple(bet_list[j] for j in members))
         suit_counts = _check_suits(counts, suits) if detail is Detail.SUITS else None
-        ways = _checked(_ways(compiled.plan, counts, suit_counts), sequences)
+        ways = _ways(compiled.plan, counts, suit_counts)
+        _checked(ways[:, compiled.base], sequences)
         if detail is Detail.POINTS:
             indicator = [[int(w == o) for o in range(len(OUTCOMES))] for w in compiled.winner.tolist()]
             outcomes = _product(ways, indicator, top)
+        if not members:
+            continue
         for col, j in enumerate(members):
-            column = [p[col] for p in compiled.payouts]
-            scales[j] = math.lcm(*(p.denominator for p in column))
-            table = [[int(p * scales[j])] for p in column]
-            parts[j] = _product(ways, table, top * max(abs(row[0]) for row in table))[:, 0]
+            scales[j] = math.lcm(*(v[col].denominator for v in compiled.values))
+        table = [[int(v[col] * scales[j]) for col, j in enumerate(members)] for v in compiled.values]
+        largest = max(abs(x) for row in table for x in row)
+        # Each class's ways are at most the sequences, and a composition's classes (suited
+        # variants included) add up to at most four times the sequences.
+        numer = _product(ways, table, 4 * top * largest)
+        for col, j in enumerate(members):
+            parts[j] = numer[:, col]
     if parts:
         dtype = object if any(p.dtype == object for p in parts.values()) else np.int64
         numerators = np.stack([parts[j] for j in range(len(bet_list))], axis=1).astype(dtype)
