@@ -236,3 +236,10 @@ def test_conditions_mean_what_the_grammar_says(case: tuple[str, dict[str, set[ob
     assert isinstance(rule, Conditions)
     for coup in COUPS:
         assert rule(coup) == all(DIRECT[key](coup) in values for key, values in allowed.items())
+
+
+def test_user_bets_pickle() -> None:
+    import pickle
+
+    for bet in load_bets(EXAMPLE, register=False):
+        assert pickle.loads(pickle.dumps(bet)) == bet, bet.name

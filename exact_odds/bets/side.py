@@ -9,6 +9,8 @@ in the same rank. A hand's total is its final total 0-9, and "three-card" means 
 drew a third card. A *natural* is a coup that ended on the first four cards with an 8
 or a 9.
 
+Rules are plain functions or small frozen dataclasses (``WinWith`` from
+:mod:`exact_odds.bets.main`), so bets compare by value and can be pickled for workers.
 Each bet asks the engine for the least detail it needs (:class:`~exact_odds.engine.Detail`):
 totals-only bets stay on the fast ``POINTS`` path, pair bets need ``RANKS``, perfect
 pairs ``SUITS``.
@@ -36,9 +38,11 @@ Fraction(64613588827, 848912750595)
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from exact_odds.bets.core import Bet, PayLine, exact_payout, register
-from exact_odds.engine import Coup, Detail
+from exact_odds.bets.main import WinWith
+from exact_odds.engine import Coup, Detail, Winner
 
 WOO_SIDE_BETS = "Wizard of Odds, Baccarat side bets (wizardofodds.com/games/baccarat/side-bets/)"
 WOO_EZ = "Wizard of Odds, EZ Baccarat (wizardofodds.com/games/baccarat/ez-baccarat/)"
@@ -133,23 +137,13 @@ PERFECT_PAIR_V2 = register(Bet(
 # ---------------------------------------------------------------- EZ Baccarat: Dragon 7, Panda 8
 
 
-def banker_three_card_7(coup: Coup) -> bool:
-    """The banker wins with a three-card total of 7."""
-    return coup.winner == "banker" and coup.banker == 7 and coup.banker_cards == 3
-
-
-def player_three_card_8(coup: Coup) -> bool:
-    """The player wins with a three-card total of 8."""
-    return coup.winner == "player" and coup.player == 8 and coup.player_cards == 3
-
-
 DRAGON_7 = register(Bet(
-    "dragon-7", (line("banker wins with a three-card 7", banker_three_card_7, "40:1"),), WOO_EZ,
+    "dragon-7", (line("banker wins with a three-card 7", WinWith("banker", 7, 3), "40:1"),), WOO_EZ,
     "The banker wins with a three-card 7; pays 40:1.",
     aliases=("dragon7", "fortune-7"),
 ))
 PANDA_8 = register(Bet(
-    "panda-8", (line("player wins with a three-card 8", player_three_card_8, "25:1"),), WOO_EZ,
+    "panda-8", (line("player wins with a three-card 8", WinWith("player", 8, 3), "25:1"),), WOO_EZ,
     "The player wins with a three-card 8; pays 25:1.",
     aliases=("panda8", "golden-8"),
 ))
@@ -160,32 +154,32 @@ DRAGON_BONUS_MARGINS = ((9, "30:1"), (8, "10:1"), (7, "6:1"), (6, "4:1"), (5, "2
 """Non-natural wins by margin: points ahead, pays."""
 
 
-def _natural_win(side: str) -> Callable[[Coup], bool]:
-    def rule(coup: Coup) -> bool:
-        return coup.natural and coup.winner == side
+@dataclass(frozen=True)
+class NaturalResult:
+    """The coup ends on the first four cards with a natural and ``side`` wins (or ``"tie"``)."""
 
-    rule.__doc__ = f"The {side} wins with a natural (the coup ended on the first four cards)."
-    return rule
+    side: Winner
 
-
-def natural_tie(coup: Coup) -> bool:
-    """A tie on the first four cards with a natural (8-8 or 9-9)."""
-    return coup.natural and coup.winner == "tie"
+    def __call__(self, coup: Coup) -> bool:
+        return coup.natural and coup.winner == self.side
 
 
-def _wins_by(side: str, margin: int) -> Callable[[Coup], bool]:
-    def rule(coup: Coup) -> bool:
-        return not coup.natural and coup.winner == side and abs(coup.player - coup.banker) == margin
+@dataclass(frozen=True)
+class WinsBy:
+    """``side`` wins without a natural, by exactly ``margin`` points."""
 
-    rule.__doc__ = f"The {side} wins, without a natural, by exactly {margin} points."
-    return rule
+    side: Winner
+    margin: int
+
+    def __call__(self, coup: Coup) -> bool:
+        return not coup.natural and coup.winner == self.side and abs(coup.player - coup.banker) == self.margin
 
 
-def _dragon_bonus(side: str) -> Bet:
+def _dragon_bonus(side: Winner) -> Bet:
     lines = (
-        line(f"{side} natural win", _natural_win(side), "1:1"),
-        line("natural tie (push)", natural_tie, "0"),
-        *(line(f"{side} wins by {m}", _wins_by(side, m), pays) for m, pays in DRAGON_BONUS_MARGINS),
+        line(f"{side} natural win", NaturalResult(side), "1:1"),
+        line("natural tie (push)", NaturalResult("tie"), "0"),
+        *(line(f"{side} wins by {m}", WinsBy(side, m), pays) for m, pays in DRAGON_BONUS_MARGINS),
     )
     return register(Bet(
         f"dragon-bonus-{side}", lines, WOO_SIDE_BETS,
@@ -223,32 +217,11 @@ SMALL = register(Bet(
 # ---------------------------------------------------------------- Lucky 6 and the Tiger bets
 
 
-def banker_wins_with(total: int, cards: int | None = None) -> Callable[[Coup], bool]:
-    """A rule: the banker wins with ``total`` (on ``cards`` cards, if given)."""
-
-    def rule(coup: Coup) -> bool:
-        return coup.winner == "banker" and coup.banker == total and cards in (None, coup.banker_cards)
-
-    how = f"a {cards}-card {total}" if cards else f"a total of {total}"
-    rule.__doc__ = f"The banker wins with {how}."
-    return rule
-
-
-def tie_on(total: int) -> Callable[[Coup], bool]:
-    """A rule: the hands tie with ``total`` each."""
-
-    def rule(coup: Coup) -> bool:
-        return coup.winner == "tie" and coup.player == total
-
-    rule.__doc__ = f"A tie at {total}."
-    return rule
-
-
 def _six_bet(name: str, source: str, description: str, aliases: tuple[str, ...] = ()) -> Bet:
     return register(Bet(
         name,
-        (line("banker wins with a two-card 6", banker_wins_with(6, 2), "12:1"),
-         line("banker wins with a three-card 6", banker_wins_with(6, 3), "20:1")),
+        (line("banker wins with a two-card 6", WinWith("banker", 6, 2), "12:1"),
+         line("banker wins with a three-card 6", WinWith("banker", 6, 3), "20:1")),
         source, description, aliases=aliases,
     ))
 
@@ -258,15 +231,15 @@ LUCKY_6 = _six_bet("lucky-6", WOO_LUCKY_6,
 TIGER = _six_bet("tiger", EZ_TIGER, "The banker wins with a 6: pays 12:1 with two cards, 20:1 with three "
                  "(the Lucky 6 under another name).")
 SMALL_TIGER = register(Bet(
-    "small-tiger", (line("banker wins with a two-card 6", banker_wins_with(6, 2), "22:1"),), EZ_TIGER,
+    "small-tiger", (line("banker wins with a two-card 6", WinWith("banker", 6, 2), "22:1"),), EZ_TIGER,
     "The banker wins with a two-card 6; pays 22:1.",
 ))
 BIG_TIGER = register(Bet(
-    "big-tiger", (line("banker wins with a three-card 6", banker_wins_with(6, 3), "50:1"),), EZ_TIGER,
+    "big-tiger", (line("banker wins with a three-card 6", WinWith("banker", 6, 3), "50:1"),), EZ_TIGER,
     "The banker wins with a three-card 6; pays 50:1.",
 ))
 TIGER_TIE = register(Bet(
-    "tiger-tie", (line("tie at 6", tie_on(6), "35:1"),), EZ_TIGER,
+    "tiger-tie", (line("tie at 6", WinWith("tie", 6), "35:1"),), EZ_TIGER,
     "The hands tie with 6 each; pays 35:1.",
 ))
 TIGER_PAIR = register(Bet(
@@ -288,7 +261,7 @@ EGALITE_PAYS = {0: "150:1", 1: "215:1", 2: "225:1", 3: "200:1", 4: "120:1",
 
 EGALITE = tuple(
     register(Bet(
-        f"egalite-{total}", (line(f"tie at {total}", tie_on(total), pays),), WOO_EGALITE,
+        f"egalite-{total}", (line(f"tie at {total}", WinWith("tie", total), pays),), WOO_EGALITE,
         f"The hands tie with {total} each; pays {pays}.",
     ))
     for total, pays in EGALITE_PAYS.items()
