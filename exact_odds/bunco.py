@@ -454,7 +454,8 @@ def analyse(dice: Dice, rules: ScoringRules, *, round_number: int = 1, rounds: i
             target: int = DEFAULT_TARGET, more_than: Sequence[int] = (3,)) -> Analysis:
     """Roll, game and turn for one configuration; ``more_than`` lists the k of P(total > k)."""
     for k in more_than:
-        _check_int("k of P(total > k)", k, -(10**9), 10**9)
+        if not isinstance(k, int) or isinstance(k, bool):
+            raise BuncoError(f"k of P(total > k) must be a whole number, got {k!r}")
     return Analysis(dice, rules, round_number, roll_outcomes(dice, round_number=round_number),
                     play_game(dice, rules, rounds=rounds),
                     play_turn(dice, rules, round_number=round_number, target=target), tuple(more_than))

@@ -646,6 +646,11 @@ def side_bets_by_shoe_table(labels: Sequence[str], rows: Sequence[tuple[str, Seq
 _BUNCO_DIGITS = 10
 
 
+def _bunco_count(n: int, noun: str) -> str:
+    """``"1 round"``, ``"6 rounds"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _bunco_approx(x: Fraction) -> str:
     """10 decimals, or scientific notation for a small non-zero value (so that it does not print as 0)."""
     return decimal_text(x, _BUNCO_DIGITS) if not x or abs(x) >= Fraction(1, 10**4) else scientific_text(x, 4)
@@ -673,27 +678,27 @@ def _bunco_game_table(a: bunco.Analysis) -> Table:
     rows: list[list[Cell]] = [[t, w, *_bunco_p(game.totals.probability(t)), *_bunco_p(above[t])]
                               for t, w in game.totals.items()]
     numbers = ", ".join(str(n) for n in game.round_numbers)
-    notes = (f"One roll per round; the rounds' numbers are {numbers} (round r uses face (r-1) mod "
+    notes = (f"One roll per round, played for the round numbers {numbers} (round r plays for face (r-1) mod "
              f"{a.dice.sides} + 1). By symmetry a roll's odds do not depend on the round number.",
-             f"Ways: sequences of {game.rounds} rolls, {grouped(a.dice.ways)}^{game.rounds} = "
+             f"Ways: sequences of {_bunco_count(game.rounds, 'roll')}, {grouped(a.dice.ways)}^{game.rounds} = "
              f"{grouped(game.totals.total)} in all.")
-    return Table(f"Bunco: {game.rounds} rounds of {a.dice}, one roll each: total points",
+    return Table(f"Bunco: {_bunco_count(game.rounds, 'round')} of {a.dice}, one roll each: total points",
                  ["total", "ways", "P(total = t)", "P(total = t) ≈", "P(total > t)", "P(total > t) ≈"], rows, notes)
 
 
 def _bunco_summary_table(a: bunco.Analysis) -> Table:
-    r = a.game.rounds
+    r = _bunco_count(a.game.rounds, "round")
     rows: list[list[Cell]] = [
         ["P(Bunco) per roll", *_bunco_p(a.bunco_probability)],
         ["P(mini Bunco) per roll", *_bunco_p(a.mini_probability)],
         ["mean points per roll", *_bunco_p(a.roll_mean)],
         ["variance of a roll's points", *_bunco_p(a.roll_variance)],
-        [f"P(at least one Bunco in {r} rounds)", *_bunco_p(a.game_bunco_probability)],
-        [f"mean total of {r} rounds", *_bunco_p(a.game.mean)],
-        [f"variance of the total of {r} rounds", *_bunco_p(a.game.variance)],
+        [f"P(at least one Bunco in {r})", *_bunco_p(a.game_bunco_probability)],
+        [f"mean total of {r}", *_bunco_p(a.game.mean)],
+        [f"variance of the total of {r}", *_bunco_p(a.game.variance)],
     ]
     rows += [[f"P(total > {k})", *_bunco_p(p)] for k, p in a.tails().items()]
-    return Table(f"Bunco: {a.dice}, {r} rounds: means, variances and tails", ["quantity", "exact", "≈"], rows,
+    return Table(f"Bunco: {a.dice}, {r}: means, variances and tails", ["quantity", "exact", "≈"], rows,
                  (f"Scoring: {a.rules}.",))
 
 
@@ -764,8 +769,9 @@ def bunco_tables(a: bunco.Analysis, sim: bunco.Simulation | None = None) -> list
     """The ``bunco`` report: roll, game (distribution and summary), turn (and the simulation if given)."""
     tables = [_bunco_roll_table(a), _bunco_game_table(a), _bunco_summary_table(a), *_bunco_turn_tables(a)]
     if sim is not None:
+        games = f"games of {_bunco_count(a.game.rounds, 'round')}"
         tables += [_bunco_simulation_table("rolls", "score", sim.roll, sim.seed),
-                   _bunco_simulation_table(f"games of {a.game.rounds} rounds", "total", sim.game, sim.seed),
+                   _bunco_simulation_table(games, "total", sim.game, sim.seed),
                    _bunco_simulation_table("turns", "points", sim.turn, sim.seed)]
     return tables
 
