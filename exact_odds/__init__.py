@@ -17,6 +17,7 @@ from exact_odds.dist import Dist, Ways
 from exact_odds.edges import ParLine, ParSheet, house_edge, par_sheet
 from exact_odds.engine import Coup, Detail, deal, sequences, winners
 from exact_odds.errors import InputError
+from exact_odds.removal import Correlation, LinearCount, Removal, effects_of_removal, suggest_count
 from exact_odds.shoe import RANKS, SUITS, Card, Rank, Shoe, ShoeError, Suit, parse_card, parse_cards
 from exact_odds.tableau import STANDARD, Tableau, TableauError, load_tableau, parse_tableau
 
@@ -27,14 +28,17 @@ __all__ = [
     "SUITS",
     "BuncoError",
     "Card",
+    "Correlation",
     "Coup",
     "Detail",
     "Dice",
     "Dist",
     "InputError",
+    "LinearCount",
     "ParLine",
     "ParSheet",
     "Rank",
+    "Removal",
     "ScoringRules",
     "Shoe",
     "ShoeError",
@@ -43,6 +47,7 @@ __all__ = [
     "TableauError",
     "Ways",
     "deal",
+    "effects_of_removal",
     "find_scoring_rules",
     "house_edge",
     "load_tableau",
@@ -54,5 +59,6 @@ __all__ = [
     "play_turn",
     "roll_scores",
     "sequences",
+    "suggest_count",
     "winners",
 ]

@@ -461,7 +461,7 @@ def _run(plan: _Plan, kinds: Array, suits: Array | None) -> Array:
         m = values[block.m_group][block.m_rows[0]:block.m_rows[1]]
         r = values[block.r_group][block.r_rows[0]:block.r_rows[1]]
         partial = (_matrix(block, kinds.dtype) @ m).reshape(len(r), plan.classes, b)
-        out += (r[:, None, :] * partial).sum(axis=0)
+        out += np.einsum("rb,rcb->cb", r, partial) if kinds.dtype != object else (r[:, None, :] * partial).sum(axis=0)
     return out
 
 
@@ -929,15 +929,20 @@ def parse_compositions(text: str, *, source: str = "input") -> tuple[list[int], 
     import io
     import warnings
 
-    numbered = [(n, line.split("#", 1)[0].strip()) for n, line in enumerate(text.splitlines(), 1)]
-    kept = [(n, body) for n, body in numbered if body]
+    if "#" not in text and "\n\n" not in text and text.strip() and text[0] != "\n":
+        bodies = text.splitlines()  # the common case: no comments, no blank lines
+        kept = list(zip(range(1, len(bodies) + 1), bodies, strict=True))
+    else:
+        numbered = [(n, line.split("#", 1)[0].strip()) for n, line in enumerate(text.splitlines(), 1)]
+        kept = [(n, body) for n, body in numbered if body]
     if not kept:
         return [], np.zeros((0, len(RANK_LABELS)), dtype=np.int64)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            counts = np.loadtxt(io.StringIO("\n".join(body for _, body in kept)), delimiter=",",
-                                dtype=np.int64, ndmin=2)
+            counts = np.loadtxt(io.StringIO(text if len(kept) == len(text.splitlines()) else
+                                            "\n".join(body for _, body in kept)), delimiter=",", dtype=np.int64,
+                                ndmin=2, comments=None)
         good = counts.shape == (len(kept), len(RANK_LABELS)) and bool(
             (counts >= 0).all() and (counts.sum(axis=1) >= CARDS_PER_COUP).all())
     except ValueError:

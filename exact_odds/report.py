@@ -885,21 +885,24 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str) -> str:
     six-card sequences, and the exact expectation of each bet as ``num/den``.
     """
     names = [bet.name for bet in evaluation.bets]
-    ways = evaluation.outcomes.tolist()
-    seqs = evaluation.sequences.tolist()
+    rows = [[line, b, p, t, seq] for line, (b, p, t), seq in
+            zip(lines, evaluation.outcomes.tolist(), evaluation.sequences.tolist(), strict=True)]
     evs = [[fraction_text(x) for x in evaluation.expectations(j)] for j in range(len(names))]
     if fmt == "jsonl":
         out = []
-        for i, (line, (b, p, t), seq) in enumerate(zip(lines, ways, seqs, strict=True)):
+        for i, (line, b, p, t, seq) in enumerate(rows):
             record: dict[str, object] = {"line": line, "banker": b, "player": p, "tie": t, "sequences": seq}
             if names:
                 record["ev"] = {name: evs[j][i] for j, name in enumerate(names)}
             out.append(json.dumps(record))
         return "".join(f"{row}\n" for row in out)
     header = ",".join(["line", "banker", "player", "tie", "sequences", *(f"{n} EV" for n in names)])
-    rows = (",".join([str(line), str(b), str(p), str(t), str(seq), *(evs[j][i] for j in range(len(names)))])
-            for i, (line, (b, p, t), seq) in enumerate(zip(lines, ways, seqs, strict=True)))
-    return header + "\n" + "".join(f"{row}\n" for row in rows)
+    if names:
+        text = "\n".join(",".join([f"{line},{b},{p},{t},{seq}", *(ev[i] for ev in evs)])
+                         for i, (line, b, p, t, seq) in enumerate(rows))
+    else:
+        text = "\n".join(f"{line},{b},{p},{t},{seq}" for line, b, p, t, seq in rows)
+    return f"{header}\n{text}\n" if rows else f"{header}\n"
 
 
 def eor_tables(shoe_label: str, removals: Sequence[Removal], counts: Sequence[LinearCount], fmt: str, *,
@@ -974,7 +977,8 @@ def study_tables(study: Study, fmt: str) -> list[Table]:
         if b.count is None:
             count_rows.append([b.name, "none (effects all zero)", "", "", "", "", ""])
             continue
-        tags = " ".join(f"{lab}{t:+d}" if t else f"{lab}0" for lab, t in zip(_rank_labels(), b.count.tags, strict=True))
+        tags = " ".join(f"{lab}:{t:+d}" if t else f"{lab}:0" for lab, t in zip(_rank_labels(), b.count.tags,
+                                                                                strict=True))
         for t in b.thresholds:
             count_rows.append([b.name, tags, decimal_text(b.count.correlation.rounded(3), 3), f"{t.threshold:g}",
                                f"{100 * t.coups / study.coups:.3f}%", _float_percent(t.gain, 5),

@@ -9,6 +9,7 @@ so every figure is a median.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -98,11 +99,83 @@ def bench_bunco(repeat: int) -> None:
           f"median of {max(1, repeat // 3)}: {secs:.3f} s")
 
 
+# ---------------------------------------------------------------- composition-dependent study (issue 5)
+
+
+def random_compositions(count: int, seed: int) -> tuple[list[list[int]], list[list[list[int]]]]:
+    """``count`` 8-deck shoes depleted by 0-400 random cards: rank counts and suit counts."""
+    import numpy as np
+
+    from exact_odds.study import shoe_cards
+
+    rng = np.random.default_rng(seed)
+    cards = shoe_cards(Shoe.decks(8))
+    suits = np.empty((count, 52), dtype=np.int64)
+    for i in range(count):
+        suits[i] = np.bincount(rng.permutation(cards)[rng.integers(0, 401):], minlength=52)
+    grid = suits.reshape(count, 13, 4)
+    return grid.sum(axis=2).tolist(), grid.tolist()
+
+
+def batch_figures(repeat: int) -> None:
+    """The batch figures, measured in this process (run by :func:`bench_batch` with one BLAS thread)."""
+    import tempfile
+    from pathlib import Path
+
+    from exact_odds.batch import evaluate, parse_compositions
+    from exact_odds.bets import registered
+    from exact_odds.report import batch_text
+
+    n = 200_000
+    counts, grids = random_compositions(n, 1)
+    evaluate(counts[:10])  # compile once
+    secs = median_seconds(lambda: evaluate(counts), repeat)
+    print(f"batch: main-bet counts of {n:,} 8-deck-sized shoes, one core, I/O excluded, median of {repeat}: "
+          f"{n / secs:,.0f} compositions/s")
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dst = Path(tmp) / "in.csv", Path(tmp) / "out.csv"
+        src.write_text("".join(",".join(map(str, row)) + "\n" for row in counts))
+
+        def with_io() -> None:
+            lines, parsed = parse_compositions(src.read_text())
+            dst.write_text(batch_text(evaluate(parsed), lines, "csv"))
+
+        secs = median_seconds(with_io, repeat)
+    print(f"batch: the same with I/O (read and parse the file, evaluate, format and write CSV), "
+          f"median of {repeat}: {n / secs:,.0f} compositions/s")
+    bets = registered()
+    m = 20_000
+    evaluate(counts[:10], bets=bets, suits=grids[:10])  # compile the points, ranks and suits plans
+    secs = median_seconds(lambda: evaluate(counts[:m], bets=bets, suits=grids[:m]), max(1, repeat // 2))
+    print(f"batch: with every registered bet ({len(bets)}, exact EVs, pairs and suited pairs in bulk), one core, "
+          f"median of {max(1, repeat // 2)}: {m / secs:,.0f} compositions/s")
+
+
+def bench_batch(repeat: int) -> None:
+    """Bulk evaluation (issue 5): compositions per second per core, I/O excluded and included, all bets."""
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    code = f"import runpy; runpy.run_path({__file__!r})['batch_figures']({repeat})"
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+def bench_study(repeat: int) -> None:
+    """Shoe study (issue 5): a 10,000-shoe 8-deck study of the main bets, whole process, 2 workers."""
+    runs = max(1, repeat // 3)
+    argv = ["study", "--shoes", "10000", "--decks", "8", "--seed", "1", "--workers", "2", "--quiet"]
+    secs = cli_seconds(argv, runs)
+    print(f"study: `exact-odds {' '.join(argv)}` whole process, median of {runs}: {secs:.1f} s")
+    secs = cli_seconds([*argv[:-3], "--workers", "1", "--quiet"], runs)
+    print(f"study: the same with one worker, median of {runs}: {secs:.1f} s")
+
+
+
 BENCHMARKS: dict[str, Callable[[int], None]] = {
     "odds": bench_odds,
     "report": bench_report,
     "sidebets": bench_sidebets,
     "bunco": bench_bunco,
+    "batch": bench_batch,
+    "study": bench_study,
 }
 
 

@@ -213,6 +213,20 @@ def bunco_claims_text(fmt: str) -> str:
     return stamp(render_tables([bunco_claims_table()], fmt), fmt)
 
 
+# ---------------------------------------------------------------- effects of removal (issue 5)
+
+
+def eor_text(fmt: str) -> str:
+    """Effects of removal and suggested counts of the main bets of every configuration, 8 decks."""
+    from exact_odds.bets import CONFIGURATIONS
+    from exact_odds.removal import effects_of_removal
+    from exact_odds.report import eor_tables
+
+    shoe = Shoe.decks(8)
+    removals = effects_of_removal(shoe, [bet for config in CONFIGURATIONS.values() for bet in config.bets])
+    return stamp(render_tables(eor_tables(str(shoe), removals, [r.count() for r in removals], fmt), fmt), fmt)
+
+
 TABLES: dict[str, Callable[[], str]] = {
     "odds.md": lambda: odds_text("markdown"),
     "odds.csv": lambda: odds_text("csv"),
@@ -233,6 +247,8 @@ TABLES: dict[str, Callable[[], str]] = {
     "bunco-article.csv": lambda: bunco_text("article", "csv"),
     "bunco-claims.md": lambda: bunco_claims_text("markdown"),
     "bunco-claims.csv": lambda: bunco_claims_text("csv"),
+    "eor.md": lambda: eor_text("markdown"),
+    "eor.csv": lambda: eor_text("csv"),
 }
 
 
