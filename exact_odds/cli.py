@@ -15,7 +15,9 @@ from exact_odds.errors import InputError
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet
+    from exact_odds.report import ProgressBar
     from exact_odds.shoe import Shoe
+    from exact_odds.simulate import Procedure
     from exact_odds.tableau import Tableau
 
 PROG = "exact-odds"
@@ -203,6 +205,89 @@ def _add_report(sub: argparse._SubParsersAction[_Parser]) -> None:
     add_bets_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_report)
+
+
+# ---------------------------------------------------------------- simulate, session, deal, roads
+# The simulator's commands (exact_odds.simulate, sessions, conditional, roads); keep other sections out.
+
+
+def _add_seed_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, metavar="S",
+                        help="seed of the random generator (default: chosen at random and printed)")
+
+
+def _add_procedure_options(parser: argparse.ArgumentParser) -> None:
+    """--fresh / --cut / --last-coup / --no-burn: how the cards reach the table."""
+    parser.add_argument("--fresh", action="store_true",
+                        help="deal every coup from a freshly shuffled full shoe (no burn, no cut card)")
+    parser.add_argument("--cut", type=int, default=16, metavar="N",
+                        help="cards behind the cut card (default 16; 7 with --last-coup this is the "
+                             "'seventh-last card' procedure)")
+    parser.add_argument("--last-coup", choices=["one-more", "this"], default="one-more",
+                        help="when the cut card comes out: finish the coup and deal one more (default), "
+                             "or finish the coup and end the shoe")
+    parser.add_argument("--no-burn", action="store_true", help="skip the burn at the start of each shoe")
+
+
+def _procedure_from_args(args: argparse.Namespace) -> Procedure:
+    from exact_odds.simulate import Procedure
+
+    return Procedure(fresh=args.fresh, cut=args.cut, last_coup=args.last_coup, burn=not args.no_burn)
+
+
+def _progress(args: argparse.Namespace, label: str) -> ProgressBar:
+    """A progress bar on stderr: shown only on a terminal and without --quiet."""
+    from exact_odds.report import ProgressBar
+
+    return ProgressBar(sys.stderr, label, enabled=sys.stderr.isatty() and not args.quiet)
+
+
+def _cmd_simulate(args: argparse.Namespace) -> str:
+    from exact_odds.bets import find_bet
+    from exact_odds.report import render_json, render_tables, simulation_json, simulation_tables
+    from exact_odds.simulate import random_seed, simulate, verify
+    from exact_odds.tableau import STANDARD, load_tableau
+
+    bets = [find_bet(name) for part in args.bets for name in part.split(",") if name.strip()]
+    reference = (load_tableau(args.verify_rules) if args.verify_rules else STANDARD) if args.verify else None
+    bar = _progress(args, "simulate")
+    try:
+        sim = simulate(shoe_from_args(args), seed=random_seed() if args.seed is None else args.seed,
+                       coups=args.rounds if args.shoes is None else None, shoes=args.shoes,
+                       tableau=tableau_from_args(args), procedure=_procedure_from_args(args), bets=bets,
+                       reference=reference, progress=bar)
+    finally:
+        bar.close()
+    check = verify(sim, alpha=args.alpha) if args.verify else None
+    if check is not None and check.verdict == "FAIL":
+        args.exit_status = 1
+    if args.format == "json":
+        return render_json(simulation_json(sim, check))
+    return render_tables(simulation_tables(sim, check), args.format)
+
+
+def _add_simulate(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser(
+        "simulate", help="deal coups from shuffled shoes; check them against the exact values",
+        description="Deal coups from seeded, shuffled shoes (burn, cut card) or fresh shoes, bet flat on each "
+                    "coup, and with --verify compare the outcomes with the exact expectations: z-scores, a "
+                    "chi-square test with its p-value and a PASS/FAIL verdict (exit status 1 on FAIL). "
+                    "--rules is the tableau the simulated table deals with; --verify-rules the tableau the "
+                    "exact values assume (default standard), so a wrong --rules table shows up as FAIL.")
+    add_shoe_options(p)
+    count = p.add_mutually_exclusive_group()
+    count.add_argument("--rounds", type=int, default=100_000, metavar="N", help="coups to deal (default 100000)")
+    count.add_argument("--shoes", type=int, metavar="M", help="deal M whole shoes instead")
+    _add_seed_option(p)
+    _add_procedure_options(p)
+    p.add_argument("--bets", nargs="+", default=["banker", "player", "tie"], metavar="BET",
+                   help="bets to back with one unit on every coup (default: banker player tie)")
+    p.add_argument("--verify", action="store_true", help="compare with the exact values and give a verdict")
+    p.add_argument("--verify-rules", metavar="FILE", help="tableau the exact values assume (default: standard)")
+    p.add_argument("--alpha", type=float, default=0.001, help="significance level of the verdict (default 0.001)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
+    p.set_defaults(handler=_cmd_simulate)
 
 
 # ---------------------------------------------------------------- side bets (issue 4)
@@ -475,7 +560,7 @@ def _add_study(sub: argparse._SubParsersAction[_Parser]) -> None:
 # ---------------------------------------------------------------- entry point
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (
-    _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report, _add_sidebets, _add_bunco)
+    _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report, _add_simulate, _add_sidebets, _add_bunco)
 """Functions adding one subcommand each; a new command appends its own."""
 SUBCOMMANDS += (_add_eor, _add_batch, _add_study)
 

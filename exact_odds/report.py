@@ -24,10 +24,13 @@ from typing import TYPE_CHECKING
 from exact_odds.errors import InputError
 
 if TYPE_CHECKING:  # imported lazily at run time: the command line starts with this module
+    from typing import TextIO
+
     from exact_odds import bunco
     from exact_odds.bets.main import Configuration
     from exact_odds.edges import ParSheet
     from exact_odds.shoe import Shoe
+    from exact_odds.simulate import Simulation, Verification
     from exact_odds.symbolic import Summary
     from exact_odds.tableau import Tableau
 
@@ -526,6 +529,130 @@ def break_even_table(title: str, rows: BreakEvens, fmt: str, *, note: str = "") 
             out.append([label, sheet.bet.name, line.label, line.pays, *fair_cells])
     headers = ["shoe", "bet", "line", "pays", *(["break-even pays", "≈"] if people else ["break_even"])]
     return Table(title, headers, out, [f"{BREAK_EVEN_NOTE} {note}".strip()] if fmt != "csv" else [])
+
+
+# ---------------------------------------------------------------- simulation (simulate, session, deal, roads)
+# Owned by the simulator's author; keep other sections out of it.
+
+
+def _float_text(x: float, digits: int = 1) -> str:
+    """A float with thousands separators and ``digits`` decimals (simulation figures only)."""
+    return f"{x:,.{digits}f}"
+
+
+def _edge_text(x: Fraction | float) -> str:
+    """An edge as a percentage with four decimals (exactly rounded when ``x`` is exact)."""
+    return percent_text(x, 4) if isinstance(x, Fraction) else f"{x * 100:.4f}%"
+
+
+def _winner_counts(sim: Simulation) -> dict[str, int]:
+    counts = sim.winners()
+    return {w: counts.ways(w) for w in counts} | {w: 0 for w in OUTCOME_ORDER if w not in counts}
+
+
+def simulation_tables(sim: Simulation, check: Verification | None) -> list[Table]:
+    """The tables of ``exact-odds simulate``: outcomes, flat bets, and the check against exact values."""
+    counts = _winner_counts(sim)
+    mode = f"{grouped(sim.n)} coups" + (f" from {grouped(sim.shoes)} shoes" if sim.shoes else "")
+    rows: list[list[Cell]] = [[w, counts[w], percent_text(Fraction(counts[w], sim.n), 4)] for w in OUTCOME_ORDER]
+    rows.append(["total", sim.n, percent_text(1, 4)])
+    notes = [f"Dealt with tableau {sim.tableau!r}: {sim.procedure.describe()}.",
+             f"Seed {sim.seed} (numpy PCG64 through SeedSequence); the same seed and options give the same output."]
+    tables = [Table(f"Simulated coups, {sim.shoe}, {mode}", ["outcome", "coups", "share"], rows, notes)]
+    if sim.bets:
+        bet_rows: list[list[Cell]] = []
+        for r in sim.bets:
+            won = r.results.ways(lambda v: v > 0)
+            pushed = r.results.ways(lambda v: v == 0)
+            bet_rows.append([r.bet.name, r.coups, won, pushed, r.coups - won - pushed, decimal_text(r.net, 2),
+                             _edge_text(r.mean()), decimal_text(r.low, 2), decimal_text(r.high, 2)])
+        tables.append(Table("Flat bets of one unit on every coup",
+                            ["bet", "coups", "won", "pushed", "lost", "net (units)", "per coup", "lowest", "highest"],
+                            bet_rows, ["Lowest and highest: the running result along the way (0 at the start)."]))
+    if check is not None:
+        tables += _verification_tables(sim, check)
+    return tables
+
+
+def _verification_tables(sim: Simulation, check: Verification) -> list[Table]:
+    from exact_odds.stats import p_value_text
+
+    ref = check.reference
+    source = ("the exact probabilities of a full shoe" if sim.procedure.fresh else
+              "the sum over the coups dealt of the exact probabilities given each coup's composition")
+    rows: list[list[Cell]] = [[o.outcome, o.observed, _float_text(o.expected), _float_text(o.observed - o.expected),
+                               f"{o.z:+.2f}"] for o in check.outcomes]
+    notes = [f"Expected: {source}, under tableau {ref.tableau!r}.",
+             f"Chi-square {check.chi_square:.3f} on {check.df} degrees of freedom, p = {p_value_text(check.log_p)}.",
+             f"Verdict at significance level {check.alpha:g}: {check.verdict}."]
+    tables = [Table(f"Check against the exact values (tableau {ref.tableau!r})",
+                    ["outcome", "observed", "expected", "difference", "z"], rows, notes)]
+    if check.edges:
+        level = f"{check.level * 100:g}%"
+        edge_rows: list[list[Cell]] = [
+            [e.bet, _edge_text(e.simulated), f"{e.low * 100:.4f}% to {e.high * 100:.4f}%", _edge_text(e.exact),
+             "yes" if e.covered else "no", e.note] for e in check.edges]
+        tables.append(Table(f"Edges: simulated with {level} confidence interval, and exact",
+                            ["bet", "simulated", f"{level} interval", "exact", "inside", "exact value"], edge_rows,
+                            ["Edge: mean result per unit staked (negative: the house's advantage). The verdict "
+                             "rests on the chi-square test; the intervals are for reading."]))
+    return tables
+
+
+def simulation_json(sim: Simulation, check: Verification | None) -> dict[str, object]:
+    """The ``simulate --format json`` object; with a check, ``verdict`` and ``p_value`` at the top level."""
+    import math
+
+    counts = _winner_counts(sim)
+    outcomes: dict[str, dict[str, object]] = {
+        w: {"count": counts[w], "share": counts[w] / sim.n} for w in OUTCOME_ORDER}
+    out: dict[str, object] = {
+        "shoe": str(sim.shoe), "seed": sim.seed, "tableau": sim.tableau,
+        "mode": "fresh" if sim.procedure.fresh else "shoe", "procedure": sim.procedure.describe(),
+        "coups": sim.n, "shoes": sim.shoes, "outcomes": outcomes,
+        "bets": {r.bet.name: {
+            "coups": r.coups, "won": r.results.ways(lambda v: v > 0), "pushed": r.results.ways(lambda v: v == 0),
+            "lost": r.results.ways(lambda v: v < 0), "net": r.net, "net_decimal": float(r.net),
+            "edge": float(r.mean()), "lowest": r.low, "highest": r.high} for r in sim.bets},
+    }
+    if check is not None:
+        for o in check.outcomes:
+            outcomes[o.outcome].update(expected=o.expected, sd=o.sd, z=o.z)
+        out.update(
+            verdict=check.verdict, p_value=check.p_value, log10_p_value=check.log_p / math.log(10),
+            chi_square=check.chi_square, df=check.df, alpha=check.alpha, reference_tableau=check.reference.tableau,
+            edges={e.bet: {"simulated": e.simulated, "low": e.low, "high": e.high, "level": check.level,
+                           "exact": e.exact, "exact_decimal": float(e.exact), "inside": e.covered, "note": e.note}
+                   for e in check.edges},
+        )
+    return out
+
+
+class ProgressBar:
+    """A one-line progress bar on a stream, redrawn in place; silent unless ``enabled``.
+
+    Call it as ``bar(done, total)`` (the simulator's progress callback); ``close()`` clears it.
+    """
+
+    def __init__(self, stream: TextIO, label: str, *, enabled: bool) -> None:
+        self.stream, self.label, self.enabled = stream, label, enabled
+        self._shown = ""
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total <= 0:
+            return
+        width = 30
+        filled = width * done // total
+        text = f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {100 * done // total:3d}% "
+        if text != self._shown:
+            self.stream.write(text)
+            self.stream.flush()
+            self._shown = text
+
+    def close(self) -> None:
+        if self.enabled and self._shown:
+            self.stream.write("\r" + " " * (len(self._shown) - 1) + "\r")
+            self.stream.flush()
 
 
 # ---------------------------------------------------------------- side bets (issue 4)

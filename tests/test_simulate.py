@@ -1,0 +1,316 @@
+"""The simulator: vectorised dealing against the simple dealer and the oracle, the procedure,
+reproducibility, bets, and the check against exact values (a right table passes, a wrong one fails)."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from itertools import permutations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from oracle import play
+
+from exact_odds.bets import find_bet
+from exact_odds.cli import main
+from exact_odds.engine import Coup, Detail, deal, winners
+from exact_odds.shoe import Shoe
+from exact_odds.simulate import (
+    CODES,
+    OUTCOMES,
+    DealTables,
+    Procedure,
+    SimulationError,
+    code_card,
+    coup_code,
+    coup_table,
+    deal_coup_simple,
+    deal_coups,
+    fresh_six,
+    play_shoe_simple,
+    play_shoes,
+    shoe_card_codes,
+    shoe_cards,
+    simulate,
+    verify,
+)
+from exact_odds.stats import chi_square_logsf, chi_square_sf, p_value_text
+from exact_odds.tableau import COLUMNS, STANDARD, Tableau, load_tableau
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+WRONG = load_tableau(EXAMPLES / "wrong_banker_6.toml")
+EIGHT = Shoe.decks(8)
+
+cards6 = st.lists(st.integers(0, 51), min_size=6, max_size=6)
+
+
+def random_tableau(draw: Any) -> Tableau:
+    naturals = frozenset(draw(st.sets(st.integers(6, 9), max_size=2)))
+    return Tableau(
+        "random", naturals,
+        tuple(draw(st.booleans()) and t not in naturals for t in range(10)),
+        tuple(tuple(draw(st.booleans()) and t not in naturals for _ in COLUMNS) for t in range(10)),
+    )
+
+
+tableaux = st.composite(random_tableau)()
+
+
+# ---------------------------------------------------------------- the dealers agree
+
+
+def test_coup_codes_round_trip() -> None:
+    table = coup_table()
+    assert len(table) == CODES and all(coup_code(c) == i for i, c in enumerate(table))
+
+
+@settings(max_examples=300, deadline=None)
+@given(cards6)
+@example([8, 12, 4, 0, 20, 36])  # player 3+2=5 draws a 6, banker 4+1=5 draws: the 5-on-6 rule
+@example([32, 36, 0, 4, 8, 12])  # a natural 9 for the player
+def test_simple_dealer_matches_the_oracle(cards: list[int]) -> None:
+    expected = play(tuple(code_card(c) for c in cards))
+    coup, used = deal_coup_simple(cards, STANDARD, Detail.SUITS)
+    assert coup == expected and used == coup.cards
+
+
+@settings(max_examples=60, deadline=None)
+@given(tableaux, st.lists(cards6, min_size=1, max_size=40), st.sampled_from(list(Detail)))
+@example(STANDARD, [[8, 12, 4, 0, 20, 36], [0, 1, 2, 3, 4, 5]], Detail.SUITS)
+def test_vectorised_dealer_matches_simple_dealer(tableau: Tableau, coups: list[list[int]], detail: Detail) -> None:
+    codes, used = deal_coups(np.array(coups, dtype=np.uint8).T, DealTables.of(tableau), detail)
+    table = coup_table()
+    for cards, code, n in zip(coups, codes, used, strict=True):
+        coup, m = deal_coup_simple(cards, tableau, detail)
+        assert table[code] == coup and n == m
+
+
+@pytest.mark.parametrize("procedure", [Procedure(), Procedure(cut=7, last_coup="this"), Procedure(burn=False, cut=11),
+                                       Procedure(cut=40)])
+@pytest.mark.parametrize("tableau", [STANDARD, WRONG])
+def test_vectorised_shoes_match_simple_shoes(procedure: Procedure, tableau: Tableau) -> None:
+    rng = np.random.default_rng(11)
+    cards = rng.permuted(np.tile(np.array(shoe_card_codes(Shoe.decks(2)), dtype=np.uint8), (60, 1)), axis=1)
+    play = play_shoes(cards, DealTables.of(tableau), procedure, Detail.SUITS, compositions=True)
+    table = coup_table()
+    for s in range(len(cards)):
+        simple = play_shoe_simple([int(c) for c in cards[s]], tableau, procedure, Detail.SUITS)
+        mask = play.shoe == s
+        assert [(int(p), table[c]) for p, c in zip(play.start[mask], play.codes[mask], strict=True)] == simple
+        assert play.left is not None
+        for (start, _), left in zip(simple, play.left[mask], strict=True):
+            assert left.tolist() == np.bincount(cards[s][start:], minlength=52).tolist()
+
+
+def test_cut_card_rules_by_hand() -> None:
+    # 52 cards, all worth 0 but the first (a 2): every coup is 0 against 0, both hands draw,
+    # six cards a coup.
+    burn_two = [4] + [40] * 51  # a 2 turned: burn 2 more, so coups start at 3, 9, 15, ...
+    coups = play_shoe_simple(burn_two, STANDARD, Procedure(cut=16))
+    starts = [s for s, _ in coups]
+    # cut card before index 36: the coup starting at 33 deals card 36 (mid-coup), one more starts at 39.
+    assert starts == [3, 9, 15, 21, 27, 33, 39]
+    assert all(c == Coup(0, 0, 3, 3) for _, c in coups)
+    this = play_shoe_simple(burn_two, STANDARD, Procedure(cut=7, last_coup="this"))
+    # cut card before index 45: it comes out with the first card of the coup at 45, the last.
+    assert [s for s, _ in this][-1] == 45
+    this = play_shoe_simple([4] + [40] * 51, STANDARD, Procedure(cut=9, last_coup="this"))
+    # cut card before index 43: the coup at 39 deals it mid-coup and is the last.
+    assert [s for s, _ in this][-1] == 39
+    exact = play_shoe_simple([4] + [40] * 51, STANDARD, Procedure(cut=19))
+    # the cut card before index 33 comes out as the first card of the coup at 33: that coup is the last.
+    assert [s for s, _ in exact][-1] == 33
+
+
+# ---------------------------------------------------------------- the fresh shuffle is exactly uniform
+
+
+class _Picks:
+    """A stand-in generator returning chosen picks, to enumerate every path of the partial shuffle."""
+
+    def __init__(self, picks: np.ndarray) -> None:
+        self.picks = picks
+
+    def integers(self, low: int, high: int, size: int) -> np.ndarray:
+        column = self.picks[:, low]
+        assert column.min() >= low and column.max() < high and len(column) == size
+        return column
+
+
+def test_partial_shuffle_is_a_bijection_onto_ordered_six_card_deals() -> None:
+    size = 8
+    grids = np.meshgrid(*[np.arange(k, size) for k in range(6)], indexing="ij")
+    picks = np.stack([g.ravel() for g in grids], axis=1)
+    dealt = fresh_six(_Picks(picks), size, len(picks))  # type: ignore[arg-type]
+    deals = {tuple(int(x) for x in col) for col in dealt.T}
+    assert deals == set(permutations(range(size), 6))
+
+
+# ---------------------------------------------------------------- simulations
+
+
+def test_same_seed_same_run_and_shoes_do_not_depend_on_their_number() -> None:
+    bets = [find_bet("banker")]
+    a = simulate(EIGHT, shoes=5, seed=3, bets=bets, keep=True)
+    b = simulate(EIGHT, shoes=5, seed=3, bets=bets, keep=True)
+    c = simulate(EIGHT, shoes=9, seed=3, keep=True)
+    assert a.coups == b.coups and a.bets == b.bets
+    assert a.sequence is not None and c.sequence is not None and a.shoe_of is not None
+    assert a.sequence.tolist() == c.sequence[: len(a.sequence)].tolist()
+    first = play_shoe_simple(shoe_cards(EIGHT, 3, 4), STANDARD, Procedure())
+    assert [coup_table()[x] for x in a.sequence[a.shoe_of == 4]] == [c for _, c in first]
+    assert simulate(EIGHT, coups=1000, seed=4).coups != simulate(EIGHT, coups=1000, seed=5).coups
+
+
+def test_rounds_in_shoe_mode_stop_mid_shoe() -> None:
+    sim = simulate(EIGHT, coups=1234, seed=2, keep=True)
+    assert sim.n == 1234 and sim.shoes == 16  # about 80 coups a shoe
+    longer = simulate(EIGHT, coups=2000, seed=2, keep=True)
+    assert sim.sequence is not None and longer.sequence is not None
+    assert sim.sequence.tolist() == longer.sequence[:1234].tolist()
+
+
+def test_bets_results_are_exact_sums_of_their_payouts() -> None:
+    sim = simulate(Shoe.decks(6), coups=20_000, seed=9, procedure=Procedure(fresh=True),
+                   bets=[find_bet("banker"), find_bet("tie")], keep=True)
+    assert sim.sequence is not None
+    table = coup_table()
+    for result in sim.bets:
+        path = [Fraction(0)]
+        for code in sim.sequence:
+            path.append(path[-1] + result.bet.payout(table[code]))
+        assert result.net == path[-1] == sum(n * result.bet.payout(c) for c, n in sim.coups.items())
+        assert (result.low, result.high) == (min(path), max(path))
+        assert result.coups == 20_000
+
+
+def test_pairs_are_recorded_at_the_bets_detail() -> None:
+    sim = simulate(Shoe.decks(1), coups=50_000, seed=1, procedure=Procedure(fresh=True), detail=Detail.SUITS)
+    pairs = sim.coups.probability(lambda c: c.player_pair)
+    suited = sim.coups.probability(lambda c: c.player_suited)
+    assert abs(pairs - Fraction(3, 51)) < Fraction(1, 200) and suited == 0  # one deck: no suited pair possible
+    twins = sim.coups.ways(lambda c: c.twin_pair)
+    assert twins == sim.coups.ways(lambda c: c.player_pair and c.banker_pair and c.twin_pair)
+
+
+def test_infinite_deck_in_fresh_mode_only() -> None:
+    sim = simulate(Shoe.infinite_deck(), coups=1000, seed=1, procedure=Procedure(fresh=True))
+    assert sim.n == 1000
+    with pytest.raises(SimulationError, match="infinite deck has no cut card"):
+        simulate(Shoe.infinite_deck(), coups=1000, seed=1)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"procedure": Procedure(cut=8)}, "at least 11"),
+    ({"procedure": Procedure(cut=5, last_coup="this")}, "at least 6"),
+    ({"shoe": Shoe.from_counts([2] * 13), "procedure": Procedure(cut=16)}, "too small"),
+    ({"coups": 0}, "at least 1"),
+])
+def test_bad_simulations(kwargs: dict[str, Any], message: str) -> None:
+    args: dict[str, Any] = {"shoe": EIGHT, "coups": 10, "seed": 1} | kwargs
+    shoe = args.pop("shoe")
+    with pytest.raises(SimulationError, match=message):
+        simulate(shoe, **args)
+
+
+# ---------------------------------------------------------------- checks against exact values
+
+
+def test_fresh_check_passes_with_the_right_table_and_fails_with_a_wrong_one() -> None:
+    bets = [find_bet("banker"), find_bet("player")]
+    right = verify(simulate(EIGHT, coups=1_000_000, seed=1, procedure=Procedure(fresh=True), bets=bets,
+                            reference=STANDARD))
+    wrong = verify(simulate(EIGHT, coups=1_000_000, seed=1, procedure=Procedure(fresh=True), tableau=WRONG,
+                            bets=bets, reference=STANDARD))
+    assert right.verdict == "PASS" and right.p_value > 0.01
+    assert wrong.verdict == "FAIL" and wrong.log_p < math.log(1e-50)
+    exact = winners(deal(EIGHT))
+    assert right.outcomes[2].expected == pytest.approx(1_000_000 * float(exact.probability("tie")), rel=1e-12)
+    assert all(e.covered for e in right.edges)
+    assert right.edges[0].exact == deal(EIGHT).expectation(find_bet("banker").payout)
+
+
+def test_pearson_identity_in_fresh_mode() -> None:
+    sim = simulate(Shoe.decks(4), coups=50_000, seed=8, procedure=Procedure(fresh=True), reference=STANDARD)
+    check = verify(sim)
+    pearson = sum((o.observed - o.expected) ** 2 / o.expected for o in check.outcomes)
+    assert check.chi_square == pytest.approx(pearson, rel=1e-9)
+
+
+# ---------------------------------------------------------------- statistics
+
+
+@pytest.mark.parametrize("x", [0.1, 1.0, 3.0, 10.0, 50.0])
+def test_chi_square_tails_against_closed_forms(x: float) -> None:
+    assert chi_square_sf(x, 1) == pytest.approx(math.erfc(math.sqrt(x / 2)), rel=1e-12)
+    assert chi_square_sf(x, 2) == pytest.approx(math.exp(-x / 2), rel=1e-12)
+    assert chi_square_sf(x, 4) == pytest.approx(math.exp(-x / 2) * (1 + x / 2), rel=1e-12)
+
+
+def test_tiny_p_values_are_stated() -> None:
+    assert chi_square_logsf(5000.0, 2) == pytest.approx(-2500.0, rel=1e-12)
+    assert p_value_text(-2500.0) == "1.84e-1086"  # e^-2500 = 10^-1085.736
+    assert p_value_text(math.log(0.25)) == "0.25"
+
+
+# ---------------------------------------------------------------- the command
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_command_is_reproducible_byte_for_byte(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("simulate", "--rounds", "30000", "--seed", "5", "--verify", "--bets", "banker,player", "tie")
+    first = run(capsys, *argv)
+    assert first == run(capsys, *argv)
+    assert first[0] == 0 and "Verdict at significance level 0.001: PASS." in first[1] and first[2] == ""
+
+
+def test_command_json_and_failing_status(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--fresh", "--rounds", "400000", "--seed", "1", "--verify",
+                       "--rules", str(EXAMPLES / "wrong_banker_6.toml"), "--format", "json")
+    data = json.loads(out)
+    assert code == 1 and data["verdict"] == "FAIL" and data["p_value"] < 1e-20
+    assert data["tableau"] == "wrong-banker-6" and data["reference_tableau"] == "standard"
+    assert set(data["outcomes"]) == {"banker", "player", "tie"} and data["coups"] == 400_000
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--rounds", "0"],
+    ["simulate", "--cut", "3"],
+    ["simulate", "--bets", "nonesuch"],
+    ["simulate", "--seed", "-1"],
+    ["simulate", "--rounds", "10", "--shoes", "2"],
+    ["simulate", "--decks", "inf"],
+])
+def test_bad_command_lines(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and err.startswith("exact-odds: error:")
+
+
+def test_shoe_check_uses_each_coups_composition() -> None:
+    bets = [find_bet("banker"), find_bet("tie")]
+    sim = simulate(Shoe.decks(1), shoes=4, seed=6, bets=bets, reference=STANDARD, keep=True)
+    check = verify(sim)
+    assert sim.reference is not None and sim.reference.coups == sim.n
+    # Independently: the exact probabilities of every coup from its shoe's remaining cards.
+    assert sim.sequence is not None and sim.shoe_of is not None
+    expected = [Fraction(0)] * 3
+    edge = Fraction(0)
+    for s in range(4):
+        cards = shoe_cards(Shoe.decks(1), 6, s)
+        for start, _ in play_shoe_simple(cards, STANDARD, Procedure()):
+            left = Shoe.from_counts(np.bincount(np.array(cards[start:]) // 4, minlength=13).tolist())
+            dist = winners(deal(left))
+            expected = [e + dist.probability(w) for e, w in zip(expected, OUTCOMES, strict=True)]
+            edge += deal(left).expectation(bets[0].payout)
+    assert [o.expected for o in check.outcomes] == pytest.approx([float(e) for e in expected], rel=1e-12)
+    assert check.edges[0].exact == pytest.approx(float(edge) / sim.n, rel=1e-12)
