@@ -67,7 +67,7 @@ if TYPE_CHECKING:
 FRESH_BLOCK = 1 << 18
 """Coups per block in fresh mode (part of what a seed means: changing it changes the streams)."""
 
-SHOE_BLOCK = 1024
+SHOE_BLOCK = 2048
 """Shoes per block in shoe mode (part of what a seed means)."""
 
 MAX_BURN = 11
@@ -465,11 +465,17 @@ class BetResult:
         return m - half, m + half
 
 
-def payout_lut(bet: Bet) -> tuple[NDArray[np.int64], int]:
-    """The bet's payout on every coup code, scaled to integers; returns (table, scale)."""
+def payout_lut(bet: Bet, detail: Detail = Detail.SUITS) -> tuple[NDArray[np.int64], int]:
+    """The bet's payout on every coup code that can occur at ``detail``, scaled to integers.
+
+    Returns (table, scale): ``table[code] / scale`` is the exact payout (codes that cannot
+    occur at ``detail`` hold 0).
+    """
     import numpy as np
 
-    payouts = [bet.payout(c) for c in coup_table()]
+    allowed = {Detail.POINTS: 0, Detail.RANKS: 1 | 2 | 16, Detail.SUITS: 31}[detail]
+    payouts = [bet.payout(c) if (code // 400) & ~allowed == 0 else Fraction(0)
+               for code, c in enumerate(coup_table())]
     scale = math.lcm(*(p.denominator for p in payouts))
     return np.array([int(p * scale) for p in payouts], dtype=np.int64), scale
 
@@ -477,9 +483,9 @@ def payout_lut(bet: Bet) -> tuple[NDArray[np.int64], int]:
 class _BetTracker:
     """Running result of one bet, block by block, in exact scaled integers."""
 
-    def __init__(self, bet: Bet) -> None:
+    def __init__(self, bet: Bet, detail: Detail) -> None:
         self.bet = bet
-        self.lut, self.scale = payout_lut(bet)
+        self.lut, self.scale = payout_lut(bet, detail)
         self.net = self.low = self.high = 0
 
     def add(self, codes: NDArray[np.int16]) -> None:
@@ -638,7 +644,7 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
         raise ShoeError("suited bets need a shoe whose suits are known (whole decks or counts divisible by 4)")
     tables = DealTables.of(tableau)
     codes = shoe_card_codes(shoe)
-    trackers = [_BetTracker(b) for b in bets]
+    trackers = [_BetTracker(b, detail) for b in bets]
     shoe_ref = _ShoeReference(bets, reference) if reference is not None and not procedure.fresh else None
     counts = np.zeros(CODES, dtype=np.int64)
     kept: list[NDArray[np.int16]] = []

@@ -169,6 +169,44 @@ def bench_study(repeat: int) -> None:
 
 
 
+def simulate_figures(repeat: int) -> None:
+    """The simulator's figures, measured in this process (run by :func:`bench_simulate` on one thread)."""
+    import numpy as np
+
+    from exact_odds.bets import find_bet
+    from exact_odds.simulate import DealTables, Procedure, deal_coups, simulate
+    from exact_odds.tableau import STANDARD
+
+    shoe, bets = Shoe.decks(8), [find_bet(n) for n in ("banker", "player", "tie")]
+    cards = np.random.default_rng(1).integers(0, 52, size=(6, 1 << 20), dtype=np.uint8)
+    tables = DealTables.of(STANDARD)
+    secs = median_seconds(lambda: deal_coups(cards, tables), repeat)
+    print(f"simulate: vectorised dealing alone (cards given), one core, median of {repeat}: "
+          f"{cards.shape[1] / secs:,.0f} coups/s")
+    cases: list[tuple[str, int, dict[str, object]]] = [
+        ("fresh shoes, 3 flat bets", 4_000_000, {"coups": 4_000_000, "procedure": Procedure(fresh=True)}),
+        ("whole shoes (shuffle, burn, cut card), 3 flat bets", 0, {"shoes": 40_000}),
+        ("whole shoes with --verify (exact odds of every coup's composition)", 0,
+         {"shoes": 4_000, "reference": STANDARD}),
+    ]
+    for label, _, kwargs in cases:
+        runs = max(1, repeat // 2)
+        coups = simulate(shoe, seed=1, bets=bets, **kwargs).n  # type: ignore[arg-type]
+        secs = median_seconds(lambda k=kwargs: simulate(shoe, seed=1, bets=bets, **k), runs)  # type: ignore[misc]
+        print(f"simulate: {label}, 8 decks, {coups:,} coups, one core, median of {runs}: {coups / secs:,.0f} coups/s")
+
+
+def bench_simulate(repeat: int) -> None:
+    """Simulator (issue 7): coups per second per core (fresh shoes, whole shoes, with the exact check), 10M run."""
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    code = f"import runpy; runpy.run_path({__file__!r})['simulate_figures']({repeat})"
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    argv = ["simulate", "--fresh", "--rounds", "10000000", "--seed", "1", "--verify", "--quiet"]
+    runs = max(1, repeat // 3)
+    secs = cli_seconds(argv, runs)
+    print(f"simulate: `exact-odds {' '.join(argv)}` whole process, median of {runs}: {secs:.1f} s")
+
+
 BENCHMARKS: dict[str, Callable[[int], None]] = {
     "odds": bench_odds,
     "report": bench_report,
@@ -176,6 +214,7 @@ BENCHMARKS: dict[str, Callable[[int], None]] = {
     "bunco": bench_bunco,
     "batch": bench_batch,
     "study": bench_study,
+    "simulate": bench_simulate,
 }
 
 
