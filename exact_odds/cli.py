@@ -87,6 +87,8 @@ def _cmd_odds(args: argparse.Namespace) -> str:
     from exact_odds.report import odds_json, odds_table, render_json, render_tables
 
     shoe = shoe_from_args(args)
+    if args.dealt:
+        return _dealt_odds(args, shoe, tableau_from_args(args))
     dist = winners(deal(shoe, tableau_from_args(args)))
     counts = {k: dist[k] for k in ("banker", "player", "tie")}
     if args.format == "json":
@@ -98,6 +100,8 @@ def _add_odds(sub: argparse._SubParsersAction[_Parser]) -> None:
     p = sub.add_parser("odds", help="exact banker, player and tie odds of a shoe",
                        description="Exact banker, player and tie odds of one coup from a shoe.")
     add_shoe_options(p)
+    p.add_argument("--dealt", metavar="CARDS",
+                   help="cards already dealt in this coup, e.g. 'P: 9h 4c B: Kd': the odds of the rest of the coup")
     add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
     p.set_defaults(handler=_cmd_odds)
 
@@ -288,6 +292,59 @@ def _add_simulate(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
     p.set_defaults(handler=_cmd_simulate)
+
+
+def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
+    """``odds --dealt``: the exact odds given the cards already dealt in this coup."""
+    from exact_odds.conditional import deal_given, dealing_order, parse_dealt
+    from exact_odds.engine import winners
+    from exact_odds.report import dealt_odds_table, odds_json, render_json, render_tables
+
+    dealt = parse_dealt(args.dealt)
+    dist = winners(deal_given(shoe, dealt, tableau))
+    counts = {k: dist[k] for k in ("banker", "player", "tie")}
+    left = None if shoe.infinite else shoe.size - len(dealing_order(dealt, tableau))
+    positions = 6 - len(dealing_order(dealt, tableau))
+    if args.format == "json":
+        return render_json({"dealt": str(dealt), "shoe": str(shoe), **odds_json(left, counts, dist.total)})
+    table = dealt_odds_table(str(shoe), str(dealt), counts, dist.total, infinite=shoe.infinite, cards_left=left,
+                             positions=positions)
+    return render_tables([table], args.format)
+
+
+def _cmd_deal(args: argparse.Namespace) -> str:
+    from exact_odds.conditional import explain_coup
+    from exact_odds.report import card_label, deal_json, deal_text, render_json
+    from exact_odds.simulate import random_seed, shoe_coup
+
+    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
+    seed = random_seed() if args.seed is None else args.seed
+    sc = shoe_coup(shoe, seed, coup=args.coup, tableau=tableau, procedure=_procedure_from_args(args))
+    steps, coup = explain_coup(sc.remaining, sc.cards, tableau,
+                               card_text=lambda c: card_label(c, ascii_only=args.ascii))
+    if args.format == "json":
+        return render_json(deal_json(sc, seed, str(shoe), steps, coup))
+    return deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii)
+
+
+def _add_deal(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser(
+        "deal", help="deal one coup from a shuffled shoe and explain it, with the exact odds as it unfolds",
+        description="Shuffle a shoe (the first shoe of `exact-odds simulate` with the same seed), burn, and deal "
+                    "one coup: every card, the hand values, why each third card was or was not drawn (the rule of "
+                    "the tableau), the winner, and the exact odds before the coup, given the first four cards, "
+                    "and given the player's third card.")
+    add_shoe_options(p)
+    _add_seed_option(p)
+    p.add_argument("--coup", type=int, default=1, metavar="K", help="deal the K-th coup of the shoe (default 1)")
+    p.add_argument("--ascii", action="store_true", help="write cards as Qs 3h instead of Q♠ 3♥")
+    p.add_argument("--cut", type=int, default=16, metavar="N", help="cards behind the cut card (default 16)")
+    p.add_argument("--last-coup", choices=["one-more", "this"], default="one-more",
+                   help="what the cut card means (as for simulate)")
+    p.add_argument("--no-burn", action="store_true", help="skip the burn")
+    p.set_defaults(fresh=False)
+    add_format_options(p, ["text", "json"])
+    p.set_defaults(handler=_cmd_deal, format="text")
 
 
 # ---------------------------------------------------------------- side bets (issue 4)
@@ -560,7 +617,8 @@ def _add_study(sub: argparse._SubParsersAction[_Parser]) -> None:
 # ---------------------------------------------------------------- entry point
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (
-    _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report, _add_simulate, _add_sidebets, _add_bunco)
+    _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report, _add_simulate, _add_deal, _add_sidebets,
+    _add_bunco)
 """Functions adding one subcommand each; a new command appends its own."""
 SUBCOMMANDS += (_add_eor, _add_batch, _add_study)
 

@@ -28,9 +28,12 @@ if TYPE_CHECKING:  # imported lazily at run time: the command line starts with t
 
     from exact_odds import bunco
     from exact_odds.bets.main import Configuration
+    from exact_odds.conditional import Step
+    from exact_odds.dist import Dist
     from exact_odds.edges import ParSheet
-    from exact_odds.shoe import Shoe
-    from exact_odds.simulate import Simulation, Verification
+    from exact_odds.engine import Coup
+    from exact_odds.shoe import Card, Shoe
+    from exact_odds.simulate import ShoeCoup, Simulation, Verification
     from exact_odds.symbolic import Summary
     from exact_odds.tableau import Tableau
 
@@ -1184,3 +1187,87 @@ def replay_json(rep: Replay) -> dict[str, object]:
                        "winner": c.coup.winner, "player": c.coup.player, "banker": c.coup.banker,
                        "ev": dict(zip(rep.bets, c.expectations, strict=True))} for c in rep.coups],
             "leftover": [str(c) for c in rep.leftover]}
+
+
+def card_label(card: Card, *, ascii_only: bool = False) -> str:
+    """A card as ``Q♠`` / ``10♥`` (or ``Qs`` / ``Th`` with ``ascii_only``); rank alone when the suit is unknown."""
+    rank = "10" if card.rank.label == "T" and not ascii_only else card.rank.label
+    if card.suit is None:
+        return rank
+    return rank + (card.suit.value if ascii_only else card.suit.symbol)
+
+
+def _winner_odds(dist: Dist[Coup]) -> dict[str, Fraction]:
+    from exact_odds.engine import winners
+
+    counts: dict[str, int] = dict(winners(dist).items())
+    return {k: Fraction(counts.get(k, 0), dist.total) for k in OUTCOME_ORDER}
+
+
+def _odds_line(dist: Dist[Coup]) -> str:
+    return "  ".join(f"{k} {percent_text(p, 4)}" for k, p in _winner_odds(dist).items())
+
+
+def _odds_json(dist: Dist[Coup]) -> dict[str, object]:
+    return {k: {"probability": p, "decimal": float(p)} for k, p in _winner_odds(dist).items()}
+
+
+def _hands(sc: ShoeCoup, coup: Coup) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """The player's and the banker's cards of the coup (dealt P, B, P, B, then third cards)."""
+    c = sc.cards
+    player = (c[0], c[2]) + ((c[4],) if coup.player_cards == 3 else ())
+    banker = (c[1], c[3]) + ((c[4 + (coup.player_cards == 3)],) if coup.banker_cards == 3 else ())
+    return player, banker
+
+
+def deal_text(sc: ShoeCoup, seed: int, shoe_label: str, steps: Sequence[Step], coup: Coup, *,
+              ascii_only: bool) -> str:
+    """The text of ``exact-odds deal``: the cards, the hands, the winner, and the coup step by step."""
+    def label(card: Card) -> str:
+        return card_label(card, ascii_only=ascii_only)
+
+    player, banker = _hands(sc, coup)
+    burn = (f"burn: {label(sc.burn[0])} turned face up, {len(sc.burn) - 1} card{'s' if len(sc.burn) != 2 else ''} "
+            f"burned face down" if sc.burn else "no burn")
+    winner = coup.winner
+    result = (f"Tie at {coup.player}." if winner == "tie" else
+              f"{winner.capitalize()} wins, {max(coup.player, coup.banker)} to {min(coup.player, coup.banker)}.")
+    lines = [
+        f"Coup {sc.coup} of {sc.coups} in a shoe of {shoe_label} shuffled with seed {seed} ({burn}); "
+        f"{grouped(sc.remaining.size)} cards left before it.",
+        "",
+        f"  Player  {' '.join(label(c) for c in player):<12} = {coup.player}",
+        f"  Banker  {' '.join(label(c) for c in banker):<12} = {coup.banker}",
+        f"  {result}",
+        "",
+        "Step by step, with the exact odds given the cards seen:",
+    ]
+    for step in steps:
+        lines.append(f"  {step.text}")
+        if step.odds is not None:
+            lines.append(f"      {_odds_line(step.odds)}")
+    return "\n".join(lines) + "\n"
+
+
+def deal_json(sc: ShoeCoup, seed: int, shoe_label: str, steps: Sequence[Step], coup: Coup) -> dict[str, object]:
+    """The ``deal --format json`` object."""
+    player, banker = _hands(sc, coup)
+    return {
+        "shoe": shoe_label, "seed": seed, "coup": sc.coup, "coups_in_shoe": sc.coups, "first_card": sc.start,
+        "burn": [str(c) for c in sc.burn], "cards_left": sc.remaining.size,
+        "player": {"cards": [str(c) for c in player], "total": coup.player},
+        "banker": {"cards": [str(c) for c in banker], "total": coup.banker},
+        "winner": coup.winner,
+        "steps": [{"text": s.text, "dealt": str(s.cards), **({"odds": _odds_json(s.odds)} if s.odds else {})}
+                  for s in steps],
+    }
+
+
+def dealt_odds_table(shoe_label: str, dealt: str, counts: dict[str, int], total: int, *, infinite: bool,
+                     cards_left: int | None, positions: int) -> Table:
+    """``odds --dealt``: the odds table of the coup given the cards already dealt."""
+    table = odds_table(f"{shoe_label}, given {dealt}", counts, total, infinite=infinite)
+    note = (f"Given the cards dealt, the rest of the coup is {positions} card position{'s' if positions != 1 else ''}; "
+            + (f"combinations are their ordered sequences from the {grouped(cards_left)} cards left "
+               f"({grouped(total)} in all)." if cards_left is not None else "each card is drawn independently."))
+    return Table(table.title, table.headers, table.rows, (note,))

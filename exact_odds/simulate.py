@@ -426,6 +426,46 @@ def shoe_cards(shoe: Shoe, seed: int, index: int = 0) -> list[int]:
     return [int(c) for c in cards[row]]
 
 
+@dataclass(frozen=True)
+class ShoeCoup:
+    """One coup of a simulated shoe, with what came before it.
+
+    ``coup``: its number in the shoe (1-based) of ``coups`` dealt from the shoe; ``start``:
+    the index of its first card; ``burn``: the turned card and the cards it burned;
+    ``remaining``: the shoe just before the coup; ``cards``: the next six cards in dealing
+    order (the coup uses the first four to six).
+    """
+
+    coup: int
+    coups: int
+    start: int
+    burn: tuple[Card, ...]
+    remaining: Shoe
+    cards: tuple[Card, ...]
+
+
+def shoe_coup(shoe: Shoe, seed: int, *, coup: int = 1, index: int = 0, tableau: Tableau = STANDARD,
+              procedure: Procedure = Procedure()) -> ShoeCoup:
+    """Coup number ``coup`` of shoe number ``index`` of a shoe-mode simulation with ``seed``."""
+    procedure.check(shoe)
+    if procedure.fresh:
+        raise SimulationError("a coup from a fresh shoe has no place in a shoe: leave out --fresh")
+    cards = shoe_cards(shoe, seed, index)
+    coups = play_shoe_simple(cards, tableau, procedure)
+    if not 1 <= coup <= len(coups):
+        raise SimulationError(f"this shoe has {len(coups)} coups; choose a coup from 1 to {len(coups)}")
+    start = coups[coup - 1][0]
+    suited = shoe.suited is not None
+    by_code = [0] * 52
+    for c in cards[start:]:
+        by_code[c] += 1
+    counts = tuple(sum(by_code[4 * i:4 * i + 4]) for i in range(13))
+    remaining = Shoe(counts, tuple(tuple(by_code[4 * i:4 * i + 4]) for i in range(13)) if suited else None)
+    burned = cards[:1 + burn_value(cards[0])] if procedure.burn else []
+    return ShoeCoup(coup, len(coups), start, tuple(code_card(c, suited=suited) for c in burned), remaining,
+                    tuple(code_card(c, suited=suited) for c in cards[start:start + 6]))
+
+
 # ---------------------------------------------------------------- bets along the way
 
 
