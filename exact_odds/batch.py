@@ -750,20 +750,29 @@ def distributions(compositions: object, *, tableau: Tableau = STANDARD, detail: 
     out = []
     for row in ways.tolist():
         by_code = dict(zip(sparse.codes, row, strict=True))
-        if detail is Detail.SUITS:  # Moebius inversion of the variants
-            by_code = {code: sum(_suited_sign(code, other) * w for other, w in by_code.items()
-                                 if _variant(other)[0] == _variant(code)[0]) for code in by_code}
+        if detail is Detail.SUITS:
+            by_code = _suited_ways(by_code)
         out.append(Dist((coup_of_code(code), int(w)) for code, w in by_code.items()))
     return out
 
 
-def _suited_sign(code: int, variant: int) -> int:
-    """Coefficient of the ways of ``variant`` in the ways of the coup ``code`` (same base coup)."""
-    _, a, b = _variant(code)
-    _, x, y = _variant(variant)
-    if x < a or y < b:
-        return 0
-    return -1 if (x - a + y - b) % 2 else 1
+def _suited_ways(variants: dict[int, int]) -> dict[int, int]:
+    """Ways of each coup from the ways of the suited variants (Moebius inversion).
+
+    With ``X_xy`` the ways of the variant with bits x, y of a base coup: the coup with both
+    pairs suited has ``X_11`` ways, the player's only ``X_10 - X_11``, the banker's only
+    ``X_01 - X_11``, neither ``X_00 - X_10 - X_01 + X_11``.
+    """
+    out: dict[int, int] = {}
+    for code, ways in variants.items():
+        base, x, y = _variant(code)
+        if x or y:
+            continue
+        p, b = base + _PLAYER_SUITED, base + _BANKER_SUITED
+        x10, x01, x11 = variants.get(p, 0), variants.get(b, 0), variants.get(p + _BANKER_SUITED, 0)
+        out[base] = ways - x10 - x01 + x11
+        out[p], out[b], out[p + _BANKER_SUITED] = x10 - x11, x01 - x11, x11
+    return out
 
 
 @dataclass(frozen=True)

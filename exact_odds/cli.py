@@ -472,7 +472,7 @@ def _named_bets(values: Sequence[str]) -> list[Bet]:
     """Bets named in --bet values (repeatable, several names each, or comma-separated)."""
     from exact_odds.bets import find_bet
 
-    return [find_bet(name.strip()) for value in values for name in value.split(",") if name.strip()]
+    return [find_bet(name) for name in _bet_names(values)]
 
 
 def _cmd_eor(args: argparse.Namespace) -> str:
@@ -482,7 +482,8 @@ def _cmd_eor(args: argparse.Namespace) -> str:
     from exact_odds.report import eor_json, eor_tables, render_json, render_tables
 
     shoe = shoe_from_args(args)
-    named = _named_bets(args.bet)
+    loaded = bets_from_args(args)
+    named = _named_bets(args.bet) or loaded
     bets = named or [b for b in registered() if shoe.suited is not None or b.detail is not Detail.SUITS]
     omitted = [] if named or shoe.suited is not None else [b.name for b in registered() if b not in bets]
     removals = effects_of_removal(shoe, bets, tableau=tableau_from_args(args))
@@ -504,7 +505,9 @@ def _add_eor(sub: argparse._SubParsersAction[_Parser]) -> None:
                     "the effects suggest and its betting correlation.")
     add_shoe_options(p)
     p.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME",
-                   help="only these bets (names or aliases; repeatable or comma-separated; default: every bet)")
+                   help="only these bets (names or aliases; repeatable or comma-separated; default: every bet, "
+                        "or only the bets of --bets FILE)")
+    add_bets_option(p)
     p.add_argument("--max-tag", type=int, default=2, metavar="K",
                    help="largest tag of the suggested counts (default 2)")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the effects as bar charts (needs exact-odds[plot])")
@@ -526,8 +529,9 @@ def _cmd_batch(args: argparse.Namespace) -> str:
     from exact_odds.batch import evaluate, parse_compositions
     from exact_odds.report import batch_text
 
+    loaded = bets_from_args(args)
     lines, counts = parse_compositions(_read_input(args.input), source=args.input)
-    evaluation = evaluate(counts, bets=_named_bets(args.bet), tableau=tableau_from_args(args))
+    evaluation = evaluate(counts, bets=_named_bets(args.bet) or loaded, tableau=tableau_from_args(args))
     return batch_text(evaluation, lines, args.format)
 
 
@@ -541,6 +545,7 @@ def _add_batch(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--input", "-i", required=True, metavar="FILE", help="compositions file ('-' for stdin)")
     p.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME",
                    help="also the exact EV of these bets (repeatable or comma-separated)")
+    add_bets_option(p)
     p.add_argument("--rules", metavar="FILE", help="drawing rules (tableau) from a TOML file")
     p.add_argument("--format", default="csv", choices=["csv", "jsonl"], help="output format (default csv)")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
@@ -560,7 +565,8 @@ def _cmd_study(args: argparse.Namespace) -> str:
     from exact_odds.study import Dealing, StudyError, read_record, replay, run_study
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
-    bets = _named_bets(args.bet) or _named_bets(["banker,player,tie"])
+    loaded = bets_from_args(args)
+    bets = _named_bets(args.bet) or loaded or _named_bets(["banker,player,tie"])
     if args.record:
         rep = replay(read_record(_read_input(args.record)), shoe, bets=bets, tableau=tableau)
         if args.format == "json":
@@ -601,7 +607,9 @@ def _add_study(sub: argparse._SubParsersAction[_Parser]) -> None:
                    help="when the cut card comes out: finish the coup and deal one more (default), or end there")
     p.add_argument("--no-burn", action="store_true", help="no burn at the start of each shoe")
     p.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME",
-                   help="bets to study (default: banker player tie; repeatable or comma-separated)")
+                   help="bets to study (default: banker player tie, or the bets of --bets FILE; repeatable or "
+                        "comma-separated)")
+    add_bets_option(p)
     p.add_argument("--thresholds", type=float, nargs="+", default=[0, 4, 8, 12, 16, 20], metavar="T",
                    help="true-count thresholds of the count strategies (default 0 4 8 12 16 20)")
     p.add_argument("--max-tag", type=int, default=2, metavar="K", help="largest tag of the counts (default 2)")

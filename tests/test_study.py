@@ -234,3 +234,14 @@ def test_study_command_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "--shoes" in err
     code, _, err = run(capsys, "study", "--shoes", "2", "--cut-card", "3")
     assert code == 2 and "cut card" in err and len(err.splitlines()) == 1
+
+
+def test_study_of_user_bets_in_worker_processes(capsys: pytest.CaptureFixture[str]) -> None:
+    """Bets loaded from a TOML file reach the workers (as payout tables) and match the built-in ones."""
+    examples = Path(__file__).resolve().parent.parent / "examples" / "side_bets.toml"
+    common = ["--shoes", "4", "--decks", "2", "--seed", "9", "--format", "json", "--workers", "2"]
+    code, out, _ = run(capsys, "study", "--bets", str(examples), "--bet", "my-dragon-7", *common)
+    assert code == 0
+    code, builtin, _ = run(capsys, "study", "--bet", "dragon-7", *common)
+    mine, theirs = json.loads(out)["bets"]["my-dragon-7"], json.loads(builtin)["bets"]["dragon-7"]
+    assert mine == theirs
