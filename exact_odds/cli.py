@@ -347,6 +347,63 @@ def _add_deal(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.set_defaults(handler=_cmd_deal, format="text")
 
 
+def _cmd_session(args: argparse.Namespace) -> str:
+    from exact_odds.bets import find_bet
+    from exact_odds.report import render_json, render_tables, session_json, session_tables
+    from exact_odds.sessions import one_hand, parse_bankroll, ruin_probability, session_distribution
+    from exact_odds.simulate import random_seed, simulate_sessions
+
+    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
+    bet = find_bet(args.bet)
+    bankroll = parse_bankroll(args.bankroll) if args.bankroll is not None else None
+    if args.plot and not args.sessions:
+        raise InputError("--plot draws the simulated sessions: give --sessions M (at least 1)")
+    one = one_hand(shoe, bet, tableau)
+    exact = session_distribution(one, args.hands)
+    ruin = ruin_probability(one, args.hands, bankroll) if bankroll is not None else None
+    sims = None
+    if args.sessions:
+        bar = _progress(args, "session")
+        try:
+            sims = simulate_sessions(shoe, bet, hands=args.hands, sessions=args.sessions, bankroll=bankroll,
+                                     seed=random_seed() if args.seed is None else args.seed, tableau=tableau,
+                                     procedure=_procedure_from_args(args), progress=bar)
+        finally:
+            bar.close()
+    if args.plot and sims is not None:
+        from exact_odds.plots import session_figure
+
+        session_figure(exact, sims, args.plot, title=f"{bet.name}: net result after {args.hands:,} hands, {shoe}")
+    if args.format == "json":
+        return render_json(session_json(one, exact, ruin, sims, str(shoe), distribution=args.distribution))
+    return render_tables(session_tables(one, exact, ruin, sims, str(shoe), distribution=args.distribution),
+                         args.format)
+
+
+def _add_session(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser(
+        "session", help="a flat bettor's session: the exact net result after n hands and risk of ruin, "
+                        "beside simulated sessions",
+        description="The exact distribution of a flat bettor's net result after n hands (the hands taken as "
+                    "independent, each with the full shoe's exact odds) and the exact probability of losing the "
+                    "bankroll within n hands (an absorbing Markov chain), beside the same figures from simulated "
+                    "sessions of consecutive coups. --plot draws the simulated distribution with the exact one "
+                    "over it (needs exact-odds[plot]).")
+    add_shoe_options(p)
+    p.add_argument("--bet", required=True, metavar="NAME", help="the bet backed with one unit every hand")
+    p.add_argument("--hands", type=int, default=100, metavar="N", help="hands in a session (default 100)")
+    p.add_argument("--bankroll", metavar="B", help="bankroll in units, e.g. 20 or 12.5: adds the risk of ruin")
+    p.add_argument("--sessions", type=int, default=10_000, metavar="M",
+                   help="simulated sessions beside the exact figures (default 10000; 0: exact only)")
+    _add_seed_option(p)
+    _add_procedure_options(p)
+    p.add_argument("--plot", metavar="FILE.png", help="draw the simulated and exact distributions (exact-odds[plot])")
+    p.add_argument("--distribution", action="store_true", help="also list the whole exact distribution")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
+    p.set_defaults(handler=_cmd_session)
+
+
 # ---------------------------------------------------------------- side bets (issue 4)
 # `sidebets`, and the --bets FILE option for every command that names bets (see add_bets_option).
 
@@ -625,8 +682,8 @@ def _add_study(sub: argparse._SubParsersAction[_Parser]) -> None:
 # ---------------------------------------------------------------- entry point
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (
-    _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report, _add_simulate, _add_deal, _add_sidebets,
-    _add_bunco)
+    _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report, _add_simulate, _add_deal, _add_session,
+    _add_sidebets, _add_bunco)
 """Functions adding one subcommand each; a new command appends its own."""
 SUBCOMMANDS += (_add_eor, _add_batch, _add_study)
 

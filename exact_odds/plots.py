@@ -14,6 +14,8 @@ from exact_odds.errors import InputError
 
 if TYPE_CHECKING:
     from exact_odds.removal import LinearCount, Removal
+    from exact_odds.sessions import SessionDist
+    from exact_odds.simulate import SimulatedSessions
     from exact_odds.study import Study
 
 
@@ -93,5 +95,55 @@ def study_figure(study: Study, path: str | Path) -> None:
         ax.tick_params(labelsize=8)
         ax.legend(fontsize=7)
     fig.suptitle(f"Edges before each coup: {study.shoes:,} shoes of {study.shoe}, seed {study.seed}")
+    fig.tight_layout()
+    _save(fig, path)
+
+
+# ---------------------------------------------------------------- simulator (issue 7)
+# `session --plot`: the simulated sessions' net results with the exact distribution drawn over them.
+
+
+def session_figure(exact: SessionDist, sims: SimulatedSessions, path: str | Path, *, title: str) -> None:
+    """A histogram of the simulated sessions' net results, with the exact distribution's mass per bin over it.
+
+    Both are probabilities per bin, so they can be read against each other directly; the
+    exact curve takes the hands as independent (see :mod:`exact_odds.sessions`).
+    """
+    import numpy as np
+
+    plt = _pyplot()
+    values = np.array([float(v) for v, _ in exact.items()])
+    probs = np.array([w / exact.total for _, w in exact.items()])
+    simulated = sims.net / sims.scale
+    # Net results lie on a lattice (a tie bet's move in steps of 9 units): bins hold whole lattice steps.
+    support = [i for i, w in enumerate(exact.ways) if w]
+    spacing = math.gcd(*(i - support[0] for i in support)) / exact.scale if len(support) > 1 else 1.0
+    origin = (exact.low + support[0]) / exact.scale
+    cdf = np.cumsum(probs)
+    lo = min(float(values[int(np.searchsorted(cdf, 0.0005))]), float(simulated.min()))
+    top = min(len(values) - 1, int(np.searchsorted(cdf, 0.9995)))
+    hi = max(float(values[top]), float(simulated.max()))
+    if spacing < 1:  # fractional payouts (19:20): whole-unit bins, each the same number of lattice steps
+        width = float(max(1, math.ceil((hi - lo) / 60)))
+    else:
+        width = spacing * max(1, math.ceil((hi - lo) / (60 * spacing)))
+    first = origin + math.floor((lo - origin) / width) * width - spacing / 2
+    edges = np.arange(first, hi + width, width)
+    exact_mass, _ = np.histogram(values, bins=edges, weights=probs)
+    sim_mass, _ = np.histogram(simulated, bins=edges)
+    centres = (edges[:-1] + edges[1:]) / 2
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.bar(centres, sim_mass / sims.sessions, width=width * 0.92, color="tab:blue", alpha=0.45,
+           label=f"simulated, {sims.sessions:,} sessions")
+    ax.plot(centres, exact_mass, color="tab:red", marker="o", markersize=3, linewidth=1.2,
+            label="exact (hands independent)")
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.axvline(float(exact.mean()), color="tab:red", linestyle="--", linewidth=0.8,
+               label=f"exact mean {float(exact.mean()):+.3f}")
+    ax.set_xlabel("net result after the session (units staked)")
+    ax.set_ylabel(f"probability per bin of {width:g} unit{'s' if width != 1 else ''}")
+    ax.set_xlim(edges[0], edges[-1])
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8)
     fig.tight_layout()
     _save(fig, path)

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 from exact_odds.errors import InputError
 
 if TYPE_CHECKING:  # imported lazily at run time: the command line starts with this module
-    from typing import TextIO
+    from collections.abc import Callable
+    from typing import Any, TextIO
 
     from exact_odds import bunco
     from exact_odds.bets.main import Configuration
@@ -32,8 +33,9 @@ if TYPE_CHECKING:  # imported lazily at run time: the command line starts with t
     from exact_odds.dist import Dist
     from exact_odds.edges import ParSheet
     from exact_odds.engine import Coup
+    from exact_odds.sessions import OneHand, Ruin, SessionDist
     from exact_odds.shoe import Card, Shoe
-    from exact_odds.simulate import ShoeCoup, Simulation, Verification
+    from exact_odds.simulate import ShoeCoup, SimulatedSessions, Simulation, Verification
     from exact_odds.symbolic import Summary
     from exact_odds.tableau import Tableau
 
@@ -1271,3 +1273,126 @@ def dealt_odds_table(shoe_label: str, dealt: str, counts: dict[str, int], total:
             + (f"combinations are their ordered sequences from the {grouped(cards_left)} cards left "
                f"({grouped(total)} in all)." if cards_left is not None else "each card is drawn independently."))
     return Table(table.title, table.headers, table.rows, (note,))
+
+
+def _share_z(observed: int, total: int, p: Fraction) -> str:
+    """z-score of an observed share against an exact probability (blank when degenerate)."""
+    pf = float(p)
+    if total == 0 or pf <= 0 or pf >= 1:
+        return ""
+    return f"{(observed / total - pf) / (pf * (1 - pf) / total) ** 0.5:+.2f}"
+
+
+def session_figures(one: OneHand, exact: SessionDist, ruin: Ruin | None,
+                    sims: SimulatedSessions | None) -> list[tuple[str, Fraction | float, Fraction | float | None, str]]:
+    """(figure, exact value, simulated value, z) rows of ``exact-odds session``; values in units or probabilities."""
+    import math
+
+    import numpy as np
+
+    rows: list[tuple[str, Fraction | float, Fraction | float | None, str]] = []
+    nets = sims.net if sims is not None else None
+    m = len(nets) if nets is not None else 0
+    scale = sims.scale if sims is not None else 1
+    sim_mean = Fraction(int(nets.sum()), m * scale) if nets is not None else None
+    sd = math.sqrt(exact.variance())
+    z_mean = ""
+    if sim_mean is not None and sd > 0:
+        z_mean = f"{(float(sim_mean) - float(exact.mean())) / (sd / math.sqrt(m)):+.2f}"
+    rows.append(("mean net result (units)", exact.mean(), sim_mean, z_mean))
+    rows.append(("standard deviation (units)", sd, float(np.std(nets / scale, ddof=1)) if nets is not None and m > 1
+                 else None, ""))
+    tests: tuple[tuple[str, Callable[[Fraction], bool], Callable[[Any], Any]], ...] = (
+        ("P(ahead: net > 0)", lambda v: v > 0, lambda a: a > 0),
+        ("P(even: net = 0)", lambda v: v == 0, lambda a: a == 0),
+        ("P(behind: net < 0)", lambda v: v < 0, lambda a: a < 0),
+    )
+    for label, test, array_test in tests:
+        p = exact.probability(test)
+        if nets is None:
+            rows.append((label, p, None, ""))
+        else:
+            hits = int(array_test(nets).sum())
+            rows.append((label, p, Fraction(hits, m), _share_z(hits, m, p)))
+    for q in (Fraction(5, 100), Fraction(25, 100), Fraction(1, 2), Fraction(75, 100), Fraction(95, 100)):
+        simulated = None
+        if nets is not None:
+            ordered = np.sort(nets)
+            simulated = Fraction(int(ordered[max(0, math.ceil(q * m) - 1)]), scale)
+        rows.append((f"{percent_text(q, 0)} quantile (units)", exact.quantile(q), simulated, ""))
+    if ruin is not None:
+        label = f"P(ruin within {ruin.hands:,} hands, bankroll {fraction_text(ruin.bankroll)})"
+        if sims is not None and sims.ruined is not None:
+            hits = int(sims.ruined.sum())
+            rows.append((label, ruin.probability, Fraction(hits, m), _share_z(hits, m, ruin.probability)))
+        else:
+            rows.append((label, ruin.probability, None, ""))
+    return rows
+
+
+def _figure_text(label: str, value: Fraction | float | None) -> str:
+    if value is None:
+        return ""
+    if label.startswith("P("):
+        return percent_text(value, 4) if isinstance(value, Fraction) else f"{value * 100:.4f}%"
+    if isinstance(value, Fraction):
+        return decimal_text(value, 4)
+    return f"{value:.4f}"
+
+
+def session_tables(one: OneHand, exact: SessionDist, ruin: Ruin | None, sims: SimulatedSessions | None,
+                   shoe_label: str, *, distribution: bool = False) -> list[Table]:
+    """The tables of ``exact-odds session``: exact figures beside simulated ones, and the one-hand results."""
+    title = f"Flat bet on {one.bet}, {exact.hands:,} hands, {shoe_label}"
+    headers = ["figure", "exact"] + ([f"simulated ({grouped(sims.sessions)} sessions)", "z"] if sims else [])
+    rows: list[list[Cell]] = []
+    for label, ex, sim, z in session_figures(one, exact, ruin, sims):
+        row: list[Cell] = [label, _figure_text(label, ex)]
+        if sims is not None:
+            row += [_figure_text(label, sim), z]
+        rows.append(row)
+    notes = [f"Exact: the {exact.hands:,} hands taken as independent, each with the exact one-hand distribution of "
+             f"the full shoe; integer ways over {one.total:,}^{exact.hands:,}.",
+             "Ruin: the bankroll falls below one unit, so the next stake cannot be covered."]
+    if sims is not None:
+        notes.append(f"Simulated: {grouped(sims.sessions)} sessions of consecutive coups, "
+                     f"{sims.simulation.procedure.describe()}; seed {sims.simulation.seed}. z: (simulated - exact) / "
+                     "standard error.")
+    hand_rows: list[list[Cell]] = [[decimal_text(Fraction(s, one.scale), 4), w, fraction_text(Fraction(w, one.total)),
+                                    percent_text(Fraction(w, one.total), 4)]
+                                   for s, w in zip(one.steps, one.ways, strict=True)]
+    tables = [Table(title, headers, rows, notes),
+              Table(f"One hand of {one.bet}: net result per unit staked", ["result", "ways", "probability", "percent"],
+                    hand_rows, [f"Edge {percent_text(one.mean(), 4)} a hand; ways reduced by their common divisor."])]
+    if distribution:
+        cumulative = 0
+        dist_rows: list[list[Cell]] = []
+        for v, w in exact.items():
+            cumulative += w
+            dist_rows.append([decimal_text(v, 2), percent_text(Fraction(w, exact.total), 6),
+                              percent_text(Fraction(cumulative, exact.total), 6)])
+        tables.append(Table(f"Exact distribution of the net result after {exact.hands:,} hands",
+                            ["net (units)", "probability", "cumulative"], dist_rows))
+    return tables
+
+
+def session_json(one: OneHand, exact: SessionDist, ruin: Ruin | None, sims: SimulatedSessions | None,
+                 shoe_label: str, *, distribution: bool = False) -> dict[str, object]:
+    """The ``session --format json`` object (exact values as fractions, simulated ones beside)."""
+    figures = {label: {"exact": ex, **({"simulated": sim, "z": z} if sim is not None else {})}
+               for label, ex, sim, z in session_figures(one, exact, ruin, sims)}
+    out: dict[str, object] = {
+        "bet": one.bet, "shoe": shoe_label, "hands": exact.hands,
+        "one_hand": {fraction_text(Fraction(s, one.scale)): Fraction(w, one.total)
+                     for s, w in zip(one.steps, one.ways, strict=True)},
+        "edge": one.mean(), "figures": figures,
+    }
+    if ruin is not None:
+        out["ruin"] = {"bankroll": ruin.bankroll, "hands": ruin.hands, "probability": ruin.probability,
+                       "decimal": float(ruin.probability)}
+    if sims is not None:
+        out["simulated"] = {"sessions": sims.sessions, "seed": sims.simulation.seed,
+                            "procedure": sims.simulation.procedure.describe()}
+    if distribution:
+        out["distribution"] = {fraction_text(v): Fraction(w, exact.total) for v, w in exact.items()}
+    return out

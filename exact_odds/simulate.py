@@ -831,3 +831,59 @@ def random_seed() -> int:
     import secrets
 
     return secrets.randbits(32)
+
+
+# ---------------------------------------------------------------- simulated sessions
+
+
+@dataclass(frozen=True)
+class SimulatedSessions:
+    """``sessions`` flat bettors of ``hands`` hands each, on consecutive coups of one simulation.
+
+    ``net``: each session's net result in units times ``scale`` (exact integers);
+    ``ruined``: with a ``bankroll``, whether the session's bankroll fell below one unit.
+    """
+
+    bet: Bet
+    hands: int
+    scale: int
+    net: NDArray[np.int64]
+    bankroll: Fraction | None
+    ruined: NDArray[np.bool_] | None
+    simulation: Simulation
+
+    @property
+    def sessions(self) -> int:
+        """Number of sessions."""
+        return len(self.net)
+
+
+def simulate_sessions(shoe: Shoe, bet: Bet, *, hands: int, sessions: int, seed: int,
+                      bankroll: Fraction | None = None, tableau: Tableau = STANDARD,
+                      procedure: Procedure = Procedure(), progress: Progress | None = None) -> SimulatedSessions:
+    """Deal ``hands * sessions`` coups and cut them into ``sessions`` sessions of ``hands`` consecutive coups.
+
+    Each session bets one unit on ``bet`` every hand. With ``bankroll`` (units), a session is
+    ruined when its bankroll falls below one unit at any point (it could not stake again).
+    """
+    import numpy as np
+
+    if hands < 1 or sessions < 1:
+        raise SimulationError("the numbers of hands and of sessions must be at least 1")
+    if bankroll is not None and bankroll < 1:
+        raise SimulationError(f"the bankroll must be at least one unit (one stake), got {bankroll}")
+    sim = simulate(shoe, seed=seed, coups=hands * sessions, tableau=tableau, procedure=procedure,
+                   detail=bet.detail, keep=True, progress=progress)
+    assert sim.sequence is not None
+    lut, scale = payout_lut(bet, sim.detail)
+    codes = sim.sequence.reshape(sessions, hands)
+    net = np.empty(sessions, dtype=np.int64)
+    ruined = np.zeros(sessions, dtype=bool) if bankroll is not None else None
+    step = max(1, (1 << 22) // hands)
+    for first in range(0, sessions, step):
+        path = lut[codes[first:first + step]].cumsum(axis=1)
+        net[first:first + step] = path[:, -1]
+        if ruined is not None and bankroll is not None:
+            # bankroll + path / scale < 1, i.e. path < (1 - bankroll) * scale, for integer paths.
+            ruined[first:first + step] = path.min(axis=1) < math.ceil((1 - bankroll) * scale)
+    return SimulatedSessions(bet, hands, scale, net, bankroll, ruined, sim)

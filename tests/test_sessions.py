@@ -1,0 +1,188 @@
+"""Sessions: the exact n-hand distribution and risk of ruin against brute force, simulated sessions, the command."""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from exact_odds.bets import find_bet
+from exact_odds.cli import main
+from exact_odds.dist import Dist
+from exact_odds.sessions import (
+    OneHand,
+    SessionError,
+    one_hand,
+    parse_bankroll,
+    ruin_probability,
+    session_distribution,
+)
+from exact_odds.shoe import Shoe
+from exact_odds.simulate import Procedure, coup_table, simulate_sessions
+
+EIGHT = Shoe.decks(8)
+
+
+def probabilities(dist: Dist[Fraction]) -> dict[Fraction, Fraction]:
+    return {v: Fraction(w, dist.total) for v, w in dist.items()}
+
+
+def hand_dist(one: OneHand) -> Dist[Fraction]:
+    return Dist({Fraction(s, one.scale): w for s, w in zip(one.steps, one.ways, strict=True)})
+
+
+@pytest.mark.parametrize("bet", ["banker", "player", "tie"])
+def test_session_is_the_repeated_independent_product(bet: str) -> None:
+    one = one_hand(Shoe.decks(1), find_bet(bet))
+    hand = hand_dist(one)
+    combined = hand
+    for hands in range(1, 5):
+        assert probabilities(session_distribution(one, hands).dist()) == probabilities(combined)
+        combined = combined.combine(hand, lambda a, b: a + b)
+
+
+def test_one_hand_is_the_engine_distribution_of_the_payout() -> None:
+    one = one_hand(EIGHT, find_bet("banker"))
+    assert one.steps == (-20, 0, 19) and one.scale == 20
+    assert one.probability(Fraction(19, 20)) == Fraction(2292252566437888, 4998398275503360)
+    assert one.mean() == Fraction(-114753351728, 10847218479825)  # the published banker edge, 1.0579%
+
+
+def test_mean_and_variance_add_up_over_hands() -> None:
+    one = one_hand(EIGHT, find_bet("tie"))
+    var1 = session_distribution(one, 1).variance()
+    d = session_distribution(one, 60)
+    assert d.mean() == 60 * one.mean() and d.variance() == 60 * var1
+    assert d.total == one.total**60 and sum(d.ways) == d.total
+
+
+def brute_ruin(one: OneHand, hands: int, bankroll: Fraction) -> Fraction:
+    """Every sequence of hand results, with its probability; ruined if the bankroll ever drops below one unit."""
+    ruined = Fraction(0)
+    for seq in product(range(len(one.steps)), repeat=hands):
+        money, p, broke = bankroll, Fraction(1), False
+        for i in seq:
+            p *= Fraction(one.ways[i], one.total)
+            if not broke:
+                money += Fraction(one.steps[i], one.scale)
+                broke = money < 1
+        if broke:
+            ruined += p
+    return ruined
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["banker", "player", "tie"]), st.integers(1, 6), st.sampled_from([1, 2, 3, "5/2", "41/20"]))
+@example("banker", 5, "41/20")
+def test_ruin_against_every_path(bet: str, hands: int, bankroll: object) -> None:
+    one = one_hand(Shoe.decks(2), find_bet(bet))
+    b = Fraction(str(bankroll))
+    ruin = ruin_probability(one, hands, b)
+    assert ruin.probability == brute_ruin(one, hands, b)
+    assert list(ruin.by_hand) == sorted(ruin.by_hand) and ruin.by_hand[-1] == ruin.probability
+
+
+def test_ruin_edges() -> None:
+    one = one_hand(EIGHT, find_bet("player"))
+    assert ruin_probability(one, 10, 11).probability == 0  # ten losses leave one unit
+    assert ruin_probability(one, 10, 10).probability == one.probability(-1) ** 10
+    assert ruin_probability(one, 1, 1).probability == one.probability(-1)
+    with pytest.raises(SessionError, match="at least one unit"):
+        ruin_probability(one, 10, Fraction(1, 2))
+    # 2.5 units and 2 units are ruined alike with whole-unit results.
+    assert ruin_probability(one, 10, Fraction(5, 2)).by_hand == ruin_probability(one, 10, 2).by_hand
+
+
+def test_too_long_a_session_is_refused_with_a_hint() -> None:
+    with pytest.raises(SessionError, match="use at most about"):
+        session_distribution(one_hand(EIGHT, find_bet("banker")), 5000)
+
+
+def test_bankroll_text() -> None:
+    assert parse_bankroll("12.5") == Fraction(25, 2) and parse_bankroll("20") == 20
+    for bad in ("x", "0.5", "1/0"):
+        with pytest.raises(SessionError):
+            parse_bankroll(bad)
+
+
+def test_simulated_sessions_follow_their_coups() -> None:
+    bet = find_bet("banker")
+    sims = simulate_sessions(EIGHT, bet, hands=30, sessions=200, seed=4, bankroll=Fraction(3))
+    seq = sims.simulation.sequence
+    assert seq is not None and sims.ruined is not None and sims.sessions == 200
+    table = coup_table()
+    for s in range(200):
+        money, low = Fraction(3), Fraction(3)
+        for code in seq[30 * s:30 * (s + 1)]:
+            money += bet.payout(table[code])
+            low = min(low, money)
+        assert Fraction(int(sims.net[s]), sims.scale) == money - 3
+        assert bool(sims.ruined[s]) == (low < 1)
+
+
+def test_simulated_ruin_agrees_with_the_exact_chain() -> None:
+    bet = find_bet("player")
+    one = one_hand(EIGHT, bet)
+    sims = simulate_sessions(EIGHT, bet, hands=50, sessions=20_000, seed=1, bankroll=Fraction(5),
+                             procedure=Procedure(fresh=True))
+    assert sims.ruined is not None
+    p = float(ruin_probability(one, 50, 5).probability)
+    assert abs(sims.ruined.mean() - p) < 4 * (p * (1 - p) / 20_000) ** 0.5
+    mean = float(session_distribution(one, 50).mean())
+    assert abs(np.mean(sims.net) - mean) < 4 * 7.1 / 20_000**0.5
+
+
+# ---------------------------------------------------------------- the command
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_session_command(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("session", "--bet", "banker", "--hands", "40", "--bankroll", "10", "--sessions", "3000", "--seed", "3")
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == "" and (code, out, err) == run(capsys, *argv)
+    assert "P(ruin within 40 hands, bankroll 10)" in out and "simulated (3,000 sessions)" in out
+    data = json.loads(run(capsys, *argv, "--format", "json", "--distribution")[1])
+    one = one_hand(EIGHT, find_bet("banker"))
+    assert data["ruin"]["probability"] == str(ruin_probability(one, 40, 10).probability)
+    assert sum(Fraction(p) for p in data["distribution"].values()) == 1
+    assert data["figures"]["mean net result (units)"]["exact"] == str(40 * one.mean())
+
+
+def test_session_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "session.png"
+    code, _, _ = run(capsys, "session", "--bet", "tie", "--hands", "30", "--sessions", "2000", "--seed", "1",
+                     "--plot", str(target))
+    assert code == 0 and target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_session_plot_without_matplotlib(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    code, out, err = run(capsys, "session", "--bet", "tie", "--hands", "10", "--sessions", "100", "--seed", "1",
+                         "--plot", str(tmp_path / "x.png"))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "exact-odds[plot]" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["session", "--bet", "banker", "--hands", "0"],
+    ["session", "--bet", "banker", "--bankroll", "abc"],
+    ["session", "--bet", "banker", "--hands", "100000"],
+    ["session", "--bet", "nonesuch"],
+    ["session", "--bet", "banker", "--sessions", "0", "--plot", "x.png"],
+])
+def test_bad_session_commands(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and err.startswith("exact-odds: error:")
