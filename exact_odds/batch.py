@@ -938,29 +938,31 @@ def parse_compositions(text: str, *, source: str = "input") -> tuple[list[int], 
     import io
     import warnings
 
-    if "#" not in text and "\n\n" not in text and text.strip() and text[0] != "\n":
-        bodies = text.splitlines()  # the common case: no comments, no blank lines
-        kept = list(zip(range(1, len(bodies) + 1), bodies, strict=True))
+    lines = text.splitlines()
+    if "#" not in text and all(line.strip() for line in lines):  # the common case: nothing to skip
+        kept = list(enumerate(lines, 1))
+        data = text
     else:
-        numbered = [(n, line.split("#", 1)[0].strip()) for n, line in enumerate(text.splitlines(), 1)]
-        kept = [(n, body) for n, body in numbered if body]
+        kept = [(n, body) for n, body in ((n, line.split("#", 1)[0].strip()) for n, line in enumerate(lines, 1))
+                if body]
+        data = "\n".join(body for _, body in kept)
     if not kept:
         return [], np.zeros((0, len(RANK_LABELS)), dtype=np.int64)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            counts = np.loadtxt(io.StringIO(text if len(kept) == len(text.splitlines()) else
-                                            "\n".join(body for _, body in kept)), delimiter=",", dtype=np.int64,
-                                ndmin=2, comments=None)
+            counts = np.loadtxt(io.StringIO(data), delimiter=",", dtype=np.int64, ndmin=2, comments=None)
         good = counts.shape == (len(kept), len(RANK_LABELS)) and bool(
             (counts >= 0).all() and (counts.sum(axis=1) >= CARDS_PER_COUP).all())
     except ValueError:
         good = False
     if not good:
+        rows = []
         for number, body in kept:
             fields = body.split(",")
             ok = len(fields) == len(RANK_LABELS) and all(f.strip().lstrip("+").isdigit() for f in fields)
             if not ok or sum(int(f) for f in fields) < CARDS_PER_COUP:
                 raise _line_error(number, body, source)
-        raise CompositionError(f"{source}: cannot read the compositions")
+            rows.append([int(f) for f in fields])
+        counts = np.array(rows, dtype=np.int64)
     return [n for n, _ in kept], counts.reshape(len(kept), len(RANK_LABELS))

@@ -1017,24 +1017,20 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str) -> str:
     six-card sequences, and the exact expectation of each bet as ``num/den``.
     """
     names = [bet.name for bet in evaluation.bets]
-    rows = [[line, b, p, t, seq] for line, (b, p, t), seq in
-            zip(lines, evaluation.outcomes.tolist(), evaluation.sequences.tolist(), strict=True)]
-    evs = [[fraction_text(x) for x in evaluation.expectations(j)] for j in range(len(names))]
+    columns = [list(lines), *evaluation.outcomes.T.tolist(), evaluation.sequences.tolist()]
+    columns += [[fraction_text(x) for x in evaluation.expectations(j)] for j in range(len(names))]
     if fmt == "jsonl":
         out = []
-        for i, (line, b, p, t, seq) in enumerate(rows):
+        for line, b, p, t, seq, *evs in zip(*columns, strict=True):
             record: dict[str, object] = {"line": line, "banker": b, "player": p, "tie": t, "sequences": seq}
             if names:
-                record["ev"] = {name: evs[j][i] for j, name in enumerate(names)}
+                record["ev"] = dict(zip(names, evs, strict=True))
             out.append(json.dumps(record))
         return "".join(f"{row}\n" for row in out)
     header = ",".join(["line", "banker", "player", "tie", "sequences", *(f"{n} EV" for n in names)])
-    if names:
-        text = "\n".join(",".join([f"{line},{b},{p},{t},{seq}", *(ev[i] for ev in evs)])
-                         for i, (line, b, p, t, seq) in enumerate(rows))
-    else:
-        text = "\n".join(f"{line},{b},{p},{t},{seq}" for line, b, p, t, seq in rows)
-    return f"{header}\n{text}\n" if rows else f"{header}\n"
+    if not lines:
+        return f"{header}\n"
+    return header + "\n" + "\n".join(map(",".join(["{}"] * len(columns)).format, *columns)) + "\n"
 
 
 def eor_tables(shoe_label: str, removals: Sequence[Removal], counts: Sequence[LinearCount], fmt: str, *,
@@ -1396,3 +1392,66 @@ def session_json(one: OneHand, exact: SessionDist, ruin: Ruin | None, sims: Simu
     if distribution:
         out["distribution"] = {fraction_text(v): Fraction(w, exact.total) for v, w in exact.items()}
     return out
+
+
+_ANSI = {"red": "\x1b[31m", "blue": "\x1b[34m", "green": "\x1b[32m", "reset": "\x1b[0m"}
+
+
+def _road_cell(road: str, item: object, color: bool) -> str:
+    """Two characters for one cell of a road (with ANSI colours when asked)."""
+    from exact_odds.roads import Entry
+
+    if isinstance(item, Entry):
+        letter, ties = item.winner, "" if not item.ties else str(item.ties) if item.ties < 10 else "+"
+        hue = "red" if letter == "B" else "blue"
+    else:
+        letter, ties = str(item), ""
+        if road == "bead plate":
+            hue = {"B": "red", "P": "blue", "T": "green"}[letter]
+        else:
+            hue = "red" if letter == "R" else "blue"
+    if not color:
+        return f"{letter}{ties or ' '}"
+    return f"{_ANSI[hue]}{letter}{_ANSI['green'] + ties if ties else ' '}{_ANSI['reset']}"
+
+
+def _road_lines(road: str, grid: dict[tuple[int, int], object], color: bool) -> list[str]:
+    from exact_odds.roads import ROWS
+
+    width = max((x for x, _ in grid), default=-1) + 1
+    return ["|" + "".join(_road_cell(road, grid[(x, y)], color) if (x, y) in grid else "  " for x in range(width))
+            .rstrip() for y in range(ROWS)]
+
+
+ROAD_LEGENDS = {
+    "bead plate": "every coup down columns of six: B banker, P player, T tie",
+    "big road": "streaks of banker (B) and player (P) wins; a digit counts the ties marked on an entry",
+    "big eye boy": "R red, B blue: column 1 against column 2 back",
+    "small road": "R red, B blue: column 1 against column 3 back",
+    "cockroach road": "R red, B blue: column 1 against column 4 back",
+}
+
+
+def roads_text(roads: Roads, heading: str, *, color: bool = False) -> str:
+    """The five scoreboards drawn in the terminal, with a heading and legends."""
+    counts = {r: roads.results.count(r) for r in ("B", "P", "T")}  # type: ignore[arg-type]
+    lines = [heading, f"{len(roads.results)} coups: banker {counts['B']}, player {counts['P']}, tie {counts['T']}."]
+    for name, grid in roads.grids().items():
+        lines += ["", f"{name.capitalize()} ({ROAD_LEGENDS[name]})", *(_road_lines(name, grid, color) or ["|"])]
+    return "\n".join(lines) + "\n"
+
+
+def roads_json(roads: Roads, heading: str) -> dict[str, object]:
+    """The ``roads --format json`` object: results, the derived marks, and every grid cell as [column, row, text]."""
+    from exact_odds.roads import Entry
+
+    def cell(item: object) -> object:
+        return {"winner": item.winner, "ties": item.ties} if isinstance(item, Entry) else item
+
+    return {
+        "heading": heading, "results": "".join(roads.results),
+        "big_eye_boy": "".join(roads.big_eye_boy), "small_road": "".join(roads.small_road),
+        "cockroach_road": "".join(roads.cockroach),
+        "grids": {name: [[x, y, cell(item)] for (x, y), item in sorted(grid.items())]
+                  for name, grid in roads.grids().items()},
+    }

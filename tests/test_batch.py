@@ -198,9 +198,10 @@ def test_bad_compositions() -> None:
 
 def test_parse_compositions_skips_comments_and_blank_lines() -> None:
     lines, counts = parse_compositions("# header\n\n32,32,32,32,32,32,32,32,32,32,32,32,32\n"
-                                       " 4, 4,4,4,4,4,4,4,4,4,4,4,4  # one deck\n")
-    assert lines == [3, 4]
-    assert counts.tolist() == [[32] * 13, [4] * 13]
+                                       " 4, 4,4,4,4,4,4,4,4,4,4,4,4  # one deck\n   \n+1,1,1,1,1,1,0,0,0,0,0,0,0")
+    assert lines == [3, 4, 6]
+    assert counts.tolist() == [[32] * 13, [4] * 13, [1] * 6 + [0] * 7]
+    assert parse_compositions(" \n")[0] == []
 
 
 @pytest.mark.parametrize(("text", "message"), [
