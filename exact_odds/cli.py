@@ -404,6 +404,48 @@ def _add_session(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.set_defaults(handler=_cmd_session)
 
 
+def _cmd_roads(args: argparse.Namespace) -> str:
+    from exact_odds.report import render_json, roads_json, roads_text
+    from exact_odds.roads import build_roads, from_winners, parse_results
+    from exact_odds.simulate import random_seed, shoe_winners
+
+    if args.results is not None:
+        if args.seed is not None:
+            raise InputError("give either --seed (a simulated shoe) or --results FILE, not both")
+        results = parse_results(_read_input(args.results), source=args.results)
+        heading = f"Roads of the results in {args.results}"
+    else:
+        shoe = shoe_from_args(args)
+        seed = random_seed() if args.seed is None else args.seed
+        results = from_winners(shoe_winners(shoe, seed, tableau=tableau_from_args(args),
+                                            procedure=_procedure_from_args(args)))
+        heading = f"Roads of a shoe of {shoe} shuffled with seed {seed} (the first shoe of simulate --seed {seed})"
+    roads = build_roads(results)
+    if args.format == "json":
+        return render_json(roads_json(roads, heading))
+    return roads_text(roads, heading, color=args.color)
+
+
+def _add_roads(sub: argparse._SubParsersAction[_Parser]) -> None:
+    p = sub.add_parser(
+        "roads", help="draw the bead plate, big road and derived roads of a shoe",
+        description="Draw a shoe's scoreboards in the terminal: the bead plate, the big road (ties marked on the "
+                    "entry, dragon tails past six rows) and the big eye boy, small road and cockroach road, from "
+                    "a simulated shoe (--seed, the first shoe of `exact-odds simulate --seed S`) or from recorded "
+                    "results (--results FILE: B, P, T or banker, player, tie).")
+    add_shoe_options(p)
+    _add_seed_option(p)
+    p.add_argument("--results", metavar="FILE", help="recorded results instead of a simulated shoe ('-': stdin)")
+    p.add_argument("--cut", type=int, default=16, metavar="N", help="cards behind the cut card (default 16)")
+    p.add_argument("--last-coup", choices=["one-more", "this"], default="one-more",
+                   help="what the cut card means (as for simulate)")
+    p.add_argument("--no-burn", action="store_true", help="skip the burn")
+    p.add_argument("--color", action="store_true", help="colour the marks (red, blue, green) with ANSI escapes")
+    p.set_defaults(fresh=False)
+    add_format_options(p, ["text", "json"])
+    p.set_defaults(handler=_cmd_roads, format="text")
+
+
 # ---------------------------------------------------------------- side bets (issue 4)
 # `sidebets`, and the --bets FILE option for every command that names bets (see add_bets_option).
 
@@ -683,7 +725,7 @@ def _add_study(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[_Parser]], None], ...] = (
     _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report, _add_simulate, _add_deal, _add_session,
-    _add_sidebets, _add_bunco)
+    _add_roads, _add_sidebets, _add_bunco)
 """Functions adding one subcommand each; a new command appends its own."""
 SUBCOMMANDS += (_add_eor, _add_batch, _add_study)
 

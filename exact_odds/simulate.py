@@ -466,6 +466,15 @@ def shoe_coup(shoe: Shoe, seed: int, *, coup: int = 1, index: int = 0, tableau: 
                     tuple(code_card(c, suited=suited) for c in cards[start:start + 6]))
 
 
+def shoe_winners(shoe: Shoe, seed: int, *, index: int = 0, tableau: Tableau = STANDARD,
+                 procedure: Procedure = Procedure()) -> list[Winner]:
+    """The winner of every coup of shoe number ``index`` of a shoe-mode simulation with ``seed``."""
+    procedure.check(shoe)
+    if procedure.fresh:
+        raise SimulationError("fresh shoes make no shoe to follow: leave out --fresh")
+    return [coup.winner for _, coup in play_shoe_simple(shoe_cards(shoe, seed, index), tableau, procedure)]
+
+
 # ---------------------------------------------------------------- bets along the way
 
 
