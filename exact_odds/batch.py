@@ -16,11 +16,15 @@ six point classes; 18,564 of six ranks). ``C`` is computed once per rule table b
 every sequence of kinds (vectorised), and cached.
 
 Suited pairs. A pair of the same rank *and* suit in a hand's first two cards (positions 1
-and 3, or 2 and 4) cannot be told apart by rank counts. For those bets a kind that forms a
-pair carries a *designation*: the ordered pair is suited (``G``: ``sum_s n_s (n_s - 1)``
-ways) or not (``U``), or, when both hands pair in one rank, the four combinations of the two
-(``GG``, ``GU``, ``UU``); the other cards of that rank take any of the ``n_k - 2`` (or
-``n_k - 4``) left. All these counts are non-negative, so ``C`` stays non-negative.
+and 3, or 2 and 4) cannot be told apart by rank counts. For those bets, besides the plain
+rank monomials, a rank in which a hand pairs may carry a *designation* restricting that
+pair to be suited: ``G`` (``sum_s n_s (n_s - 1)`` ordered suited pairs, the other cards of
+the rank taking any of the ``n_k - 2`` left) or, when both hands pair in one rank and both
+pairs are restricted, ``GG`` (ordered pairs of suited pairs; ``n_k - 4`` left). These
+*variants* (no restriction, the player's pair suited, the banker's, both) are each
+non-negative sums; the ways of each suited combination follow exactly by inclusion-exclusion
+(both suited ``X11``; the player's only ``X10 - X11``; ...), applied to integers after the
+sums, and a bet's payouts enter as the matching signed combinations.
 
 Speed. Kinds are split in two groups ``A`` and ``B``; a monomial is a product of a part
 over ``A`` and a part over ``B`` (462 parts each for point classes). For each pair of part
@@ -29,7 +33,7 @@ small reduction per block, after building the parts' values with one multiplicat
 
 Exactness. Every quantity in the evaluation is a non-negative integer count of (constrained)
 card sequences of at most six cards, bounded by ``N**6`` for an ``N``-card shoe, and so is
-every partial sum. Hence
+every partial sum (subtractions happen only afterwards, on exact integers). Hence
 
 - ``float64`` (BLAS) is exact while ``N**6 <= 2**53``, i.e. up to 456 cards (8 decks: 416);
 - ``int64`` is exact while ``N**6 < 2**63``, i.e. up to 1,448 cards;
@@ -166,6 +170,8 @@ def play_points(cards: Array, tableau: Tableau = STANDARD) -> tuple[Array, Array
 
 COUP_CODES = 12_800
 """Number of coup codes: 100 pairs of totals x 4 card counts x 32 combinations of flags."""
+_PLAYER_SUITED, _BANKER_SUITED = 1600, 3200
+"""Coup-code bits of the suited flags; in the suited coefficients they mark the variants."""
 
 
 def coup_code(coup: Coup) -> int:
@@ -177,13 +183,17 @@ def coup_code(coup: Coup) -> int:
 
 def coup_of_code(code: int) -> Coup:
     """The coup of :func:`coup_code`."""
-    flags = [bool(code // (400 << i) % 2) for i in range(5)]
+    flags = [bool(code // (400 << i) % 2) for i in range(5)]  # pairs, suited, twin: 400, 800, ..., 6400
     return Coup(code % 10, code // 10 % 10, 2 + code // 100 % 2, 2 + code // 200 % 2, *flags)
 
 
 @dataclass(frozen=True)
 class _Coefficients:
-    """The sparse coefficient table ``C[(part A, part B), coup] = arrangements``."""
+    """The sparse coefficient table ``C[(part A, part B), coup] = arrangements``.
+
+    At ``Detail.SUITS`` the suited bits of the coup codes mark the variants of
+    :func:`_suited_variants`, not the suited flags themselves.
+    """
 
     space: _Space
     parts_a: tuple[tuple[int, ...], ...]
@@ -265,7 +275,7 @@ def _coefficients(tableau: Tableau, detail: Detail) -> _Coefficients:
                     add = np.where(d >= 0, t * weight[kind], 0)
                     ca = ca + np.where(in_a[kind], add, 0)
                     cb = cb + np.where(in_a[kind], 0, add)
-            coup = base[rows] + 1600 * ps + 3200 * bs
+            coup = base[rows] + _PLAYER_SUITED * ps + _BANKER_SUITED * bs
             key = (np.searchsorted(codes_a, ca) * len(codes_b) + np.searchsorted(codes_b, cb)) * COUP_CODES + coup
             uniq, cnt = np.unique(key, return_counts=True)
             keys.append(uniq)
@@ -516,10 +526,6 @@ def tabulate(bet: Payable) -> TabulatedBet:
 
 
 # ---------------------------------------------------------------- classes of outcomes
-
-
-_PLAYER_SUITED, _BANKER_SUITED = 1600, 3200
-"""Coup-code bits of the suited flags; in the suited coefficients they mark the variants."""
 
 
 def _variant(code: int) -> tuple[int, int, int]:
