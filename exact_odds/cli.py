@@ -220,17 +220,26 @@ def _add_seed_option(parser: argparse.ArgumentParser) -> None:
                         help="seed of the random generator (default: chosen at random and printed)")
 
 
-def _add_procedure_options(parser: argparse.ArgumentParser) -> None:
-    """--fresh / --cut / --last-coup / --no-burn: how the cards reach the table."""
-    parser.add_argument("--fresh", action="store_true",
-                        help="deal every coup from a freshly shuffled full shoe (no burn, no cut card)")
-    parser.add_argument("--cut", type=int, default=16, metavar="N",
+def _add_procedure_options(parser: argparse.ArgumentParser, *, fresh: bool = True) -> None:
+    """--fresh / --cut-card / --last-coup / --no-burn: how the cards reach the table."""
+    if fresh:
+        parser.add_argument("--fresh", action="store_true",
+                            help="deal every coup from a freshly shuffled full shoe (no burn, no cut card)")
+    else:
+        parser.set_defaults(fresh=False)
+    parser.add_argument("--cut-card", dest="cut", type=int, default=16, metavar="N",
                         help="cards behind the cut card (default 16; 7 with --last-coup this is the "
                              "'seventh-last card' procedure)")
     parser.add_argument("--last-coup", choices=["one-more", "this"], default="one-more",
                         help="when the cut card comes out: finish the coup and deal one more (default), "
                              "or finish the coup and end the shoe")
     parser.add_argument("--no-burn", action="store_true", help="skip the burn at the start of each shoe")
+
+
+def _add_text_format_options(parser: argparse.ArgumentParser) -> None:
+    """--format text|json and --output, for commands whose output is a drawing or a story, not a table."""
+    parser.add_argument("--format", default="text", choices=["text", "json"], help="output format (default text)")
+    parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
 
 
 def _procedure_from_args(args: argparse.Namespace) -> Procedure:
@@ -338,13 +347,9 @@ def _add_deal(sub: argparse._SubParsersAction[_Parser]) -> None:
     _add_seed_option(p)
     p.add_argument("--coup", type=int, default=1, metavar="K", help="deal the K-th coup of the shoe (default 1)")
     p.add_argument("--ascii", action="store_true", help="write cards as Qs 3h instead of Q♠ 3♥")
-    p.add_argument("--cut", type=int, default=16, metavar="N", help="cards behind the cut card (default 16)")
-    p.add_argument("--last-coup", choices=["one-more", "this"], default="one-more",
-                   help="what the cut card means (as for simulate)")
-    p.add_argument("--no-burn", action="store_true", help="skip the burn")
-    p.set_defaults(fresh=False)
-    add_format_options(p, ["text", "json"])
-    p.set_defaults(handler=_cmd_deal, format="text")
+    _add_procedure_options(p, fresh=False)
+    _add_text_format_options(p)
+    p.set_defaults(handler=_cmd_deal)
 
 
 def _cmd_session(args: argparse.Namespace) -> str:
@@ -436,14 +441,10 @@ def _add_roads(sub: argparse._SubParsersAction[_Parser]) -> None:
     add_shoe_options(p)
     _add_seed_option(p)
     p.add_argument("--results", metavar="FILE", help="recorded results instead of a simulated shoe ('-': stdin)")
-    p.add_argument("--cut", type=int, default=16, metavar="N", help="cards behind the cut card (default 16)")
-    p.add_argument("--last-coup", choices=["one-more", "this"], default="one-more",
-                   help="what the cut card means (as for simulate)")
-    p.add_argument("--no-burn", action="store_true", help="skip the burn")
+    _add_procedure_options(p, fresh=False)
     p.add_argument("--color", action="store_true", help="colour the marks (red, blue, green) with ANSI escapes")
-    p.set_defaults(fresh=False)
-    add_format_options(p, ["text", "json"])
-    p.set_defaults(handler=_cmd_roads, format="text")
+    _add_text_format_options(p)
+    p.set_defaults(handler=_cmd_roads)
 
 
 # ---------------------------------------------------------------- side bets (issue 4)

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
     Array = npt.NDArray[Any]
 
-MAX_WORK = 3 * 10**10
+MAX_WORK = 25 * 10**10
 """Largest accepted estimate of the bit operations of an exact session (about a minute)."""
 
 

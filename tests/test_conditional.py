@@ -186,7 +186,7 @@ def test_odds_dealt_command(capsys: pytest.CaptureFixture[str]) -> None:
     ["odds", "--dealt", "P: 9h B: Kd 4c"],
     ["odds", "--decks", "1", "--dealt", "P: 9h 9h B: 9h"],
     ["deal", "--seed", "1", "--coup", "999"],
-    ["deal", "--seed", "1", "--cut", "2"],
+    ["deal", "--seed", "1", "--cut-card", "2"],
 ])
 def test_bad_dealt_and_deal_commands(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     code, out, err = run(capsys, *argv)

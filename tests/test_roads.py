@@ -142,7 +142,7 @@ def test_roads_of_recorded_results(capsys: pytest.CaptureFixture[str], tmp_path:
 @pytest.mark.parametrize("argv", [
     ["roads", "--results", "/nonexistent/shoe.txt"],
     ["roads", "--results", "-", "--seed", "3"],
-    ["roads", "--seed", "3", "--cut", "4"],
+    ["roads", "--seed", "3", "--cut-card", "4"],
 ])
 def test_bad_roads_commands(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     code, out, err = run(capsys, *argv)

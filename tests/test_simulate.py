@@ -285,7 +285,7 @@ def test_command_json_and_failing_status(capsys: pytest.CaptureFixture[str]) -> 
 
 @pytest.mark.parametrize("argv", [
     ["simulate", "--rounds", "0"],
-    ["simulate", "--cut", "3"],
+    ["simulate", "--cut-card", "3"],
     ["simulate", "--bets", "nonesuch"],
     ["simulate", "--seed", "-1"],
     ["simulate", "--rounds", "10", "--shoes", "2"],
