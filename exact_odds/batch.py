@@ -717,12 +717,13 @@ def _check_counts(compositions: object) -> IntArray:
     return counts
 
 
-def _check_suits(counts: IntArray, suits: object | None) -> IntArray:
+def _check_suits(counts: IntArray, suits: object | None, lines: Sequence[int] | None = None) -> IntArray:
     """Suit counts (n, 13, 4): given, or equal suits where every count divides by 4."""
     if suits is None:
         uneven = np.flatnonzero((counts % 4 != 0).any(axis=1))
         if uneven.size:
-            raise ShoeError(f"composition {uneven[0] + 1}: suited bets need a shoe whose suits are known "
+            where = f"line {lines[uneven[0]]}" if lines is not None else f"composition {uneven[0] + 1}"
+            raise ShoeError(f"{where}: suited bets need a shoe whose suits are known "
                             "(give suit counts, or counts divisible by 4)")
         return np.repeat(counts[:, :, None] // 4, 4, axis=2)
     s = np.asarray(suits, dtype=np.int64)
@@ -848,14 +849,15 @@ def _product(ways: Array, table: Sequence[Sequence[int]], bound: int) -> Array:
 
 
 def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tableau = STANDARD,
-             suits: object | None = None) -> Evaluation:
+             suits: object | None = None, lines: Sequence[int] | None = None) -> Evaluation:
     """Exact banker/player/tie ways and bet expectations for many compositions at once.
 
     ``compositions``: rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K). ``suits``: counts per
     rank and suit, shape (n, 13, 4), needed only by bets that look at suits when the counts
     do not divide by 4. The integers equal the reference enumerator's: for each row ``c`` and
     bet ``b``, ``evaluation.expectation(i, j) == deal(Shoe(c), tableau, detail=b.detail)
-    .expectation(b.payout)``.
+    .expectation(b.payout)``. ``lines``, if given, names the compositions in error messages
+    (input line numbers).
 
     >>> from exact_odds.bets import find_bet
     >>> ev = evaluate([[32] * 13, [4] * 13], bets=[find_bet("banker")])
@@ -873,7 +875,7 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     parts: dict[int, Array] = {}
     for detail, members in _bet_groups(bet_list).items():
         compiled = _bet_pass(tableau, detail, tuple(bet_list[j] for j in members))
-        suit_counts = _check_suits(counts, suits) if detail is Detail.SUITS else None
+        suit_counts = _check_suits(counts, suits, lines) if detail is Detail.SUITS else None
         ways = _ways(compiled.plan, counts, suit_counts)
         _checked(ways[:, compiled.base], sequences)
         if detail is Detail.POINTS:

@@ -631,7 +631,7 @@ def _cmd_batch(args: argparse.Namespace) -> str:
 
     loaded = bets_from_args(args)
     lines, counts = parse_compositions(_read_input(args.input), source=args.input)
-    evaluation = evaluate(counts, bets=_named_bets(args.bet) or loaded, tableau=tableau_from_args(args))
+    evaluation = evaluate(counts, bets=_named_bets(args.bet) or loaded, tableau=tableau_from_args(args), lines=lines)
     return batch_text(evaluation, lines, args.format)
 
 

@@ -251,6 +251,14 @@ def test_batch_command_bad_line(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert err.startswith("exact-odds: error: ") and "line 2" in err and len(err.splitlines()) == 1
 
 
+def test_batch_command_suited_bet_needs_suits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "shoes.csv"
+    src.write_text("# counts divisible by 4 give equal suits\n" + ",".join(["4"] * 13) + "\n"
+                   + ",".join(["5"] * 13) + "\n")
+    code, _, err = run(capsys, "batch", "--input", str(src), "--bet", "perfect-pair")
+    assert code == 2 and "line 3: suited bets need" in err
+
+
 def test_batch_command_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "batch", "--input", str(tmp_path / "nope.csv"))
     assert code == 2 and "cannot read" in err
