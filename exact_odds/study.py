@@ -141,18 +141,17 @@ class _Dealt:
 
 
 def _deal(orders: Array, first: int, dealing: Dealing, tableau: Tableau) -> _Dealt:
-    """Deal every coup of the shuffled shoes ``orders`` (shape (n, N)), vectorised over shoes."""
+    """Deal every coup of the shuffled shoes ``orders`` (shape (n, N)), vectorised over shoes.
+
+    The cards seen before a coup are the turned burn card (if any) and the cards of the
+    earlier coups of the shoe; the burned cards are never seen.
+    """
     n, size = orders.shape
     padded = np.concatenate([orders, np.zeros((n, CARDS_PER_COUP), dtype=orders.dtype)], axis=1)
-    visible = np.ones((n, size), dtype=bool)
-    pos = np.zeros(n, dtype=np.int64)
-    if dealing.burn:
-        burned = _BURN_OF_RANK[orders[:, 0] // 4]
-        pos = 1 + burned
-        visible &= ~((np.arange(size) >= 1) & (np.arange(size)[None, :] <= burned[:, None]))
+    pos = 1 + _BURN_OF_RANK[orders[:, 0] // 4] if dealing.burn else np.zeros(n, dtype=np.int64)
     limit = size - dealing.cut_card
     active = np.ones(n, dtype=bool)
-    shoes, starts, winners = [], [], []
+    shoes, starts, winners, hands = [], [], [], []
     window = np.arange(CARDS_PER_COUP)
     while active.any():
         idx = np.flatnonzero(active)
@@ -163,19 +162,24 @@ def _deal(orders: Array, first: int, dealing: Dealing, tableau: Tableau) -> _Dea
         shoes.append(idx)
         starts.append(p)
         winners.append(np.where(banker > player, 0, np.where(player > banker, 1, 2)))
+        hands.append(np.where(window < used[:, None], cards, DECK))  # DECK marks a card not used
         last = p >= limit if dealing.last_coup == "one-more" else p + used > limit
         pos[idx] = p + used
         active[idx[last]] = False
     shoe = np.concatenate(shoes)
     start = np.concatenate(starts)
     order = np.lexsort((start, shoe))
-    shoe, start = shoe[order], start[order]
-    onehot = np.zeros((n, size + 1, DECK), dtype=np.int16)
-    rows = np.repeat(np.arange(n), size)
-    cols = np.tile(np.arange(1, size + 1), n)
-    onehot[rows, cols, orders.ravel()] = visible.ravel()
-    seen = np.cumsum(onehot, axis=1, dtype=np.int16)[shoe, start]
-    return _Dealt(shoe + first, start, np.concatenate(winners)[order], seen.astype(np.int64))
+    shoe, start, hand = shoe[order], start[order], np.concatenate(hands)[order]
+    m = len(shoe)
+    dealt = np.zeros((m, DECK + 1), dtype=np.int64)
+    np.add.at(dealt, (np.repeat(np.arange(m), CARDS_PER_COUP), hand.ravel()), 1)
+    after = np.cumsum(dealt[:, :DECK], axis=0)  # cards dealt in coups up to and including each row
+    first_row = np.flatnonzero(np.r_[True, shoe[1:] != shoe[:-1]])
+    before_shoe = np.repeat(after[first_row] - dealt[first_row, :DECK], np.diff(np.r_[first_row, m]), axis=0)
+    seen = after - dealt[:, :DECK] - before_shoe
+    if dealing.burn:
+        seen[np.arange(m), orders[shoe, 0]] += 1  # the turned card
+    return _Dealt(shoe + first, start, np.concatenate(winners)[order], seen)
 
 
 @dataclass(frozen=True)
