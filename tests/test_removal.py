@@ -101,6 +101,7 @@ def test_eight_deck_counts() -> None:
     assert banker.tags == (1, 1, 1, 2, -1, -2, -1, -1, 0, 0, 0, 0, 0)
     assert removals["player"].count().tags == tuple(-t for t in banker.tags)
     assert banker.correlation.rounded(3) == Fraction("0.967")
+    assert banker.running([0, 0, 0, 2, 1, 0, 0, 0, 0, 3, 0, 0, 0]) == 2 * 2 - 1  # two 4s, a 5, three tens
     for name, removal in removals.items():
         for level in (1, 2, 3):
             count = removal.count(max_tag=level)
