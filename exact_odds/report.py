@@ -1081,6 +1081,10 @@ def eor_json(shoe: Shoe, removals: Sequence[Removal], counts: Sequence[LinearCou
     }
 
 
+def _with_error(value: float, error: float | None) -> str:
+    return f"{value:.6f}" if error is None else f"{value:.6f} ± {error:.6f}"
+
+
 def _study_title(study: Study) -> str:
     return f"{grouped(study.shoes)} shoes of {study.shoe}, seed {study.seed}"
 
@@ -1123,8 +1127,8 @@ def study_tables(study: Study, fmt: str) -> list[Table]:
     histogram = Table("Distribution of the edges (histogram)", ["bet", "from", "to", "coups", "share"], hist_rows)
     cut_rows: list[list[Cell]] = []
     for c in study.cut_card:
-        cut_rows.append([c.outcome, decimal_text(c.full, 6), f"{c.mean:.6f} ± {c.mean_error:.6f}",
-                         f"{c.observed:.6f} ± {c.observed_error:.6f}", f"{c.mean - float(c.full):+.6f}"])
+        cut_rows.append([c.outcome, decimal_text(c.full, 6), _with_error(c.mean, c.mean_error),
+                         _with_error(c.observed, c.observed_error), f"{c.mean - float(c.full):+.6f}"])
     cut = Table("Cut-card effect: outcome frequencies over coups dealt versus the full shoe",
                 ["outcome", "full shoe", "mean exact per coup", "observed", "mean - full"], cut_rows,
                 ["± one standard error, shoes as sampling units."])

@@ -338,9 +338,9 @@ class CutCardEffect:
     outcome: str
     full: Fraction
     mean: float
-    mean_error: float
+    mean_error: float | None
     observed: float
-    observed_error: float
+    observed_error: float | None
 
 
 @dataclass(frozen=True)
@@ -362,13 +362,14 @@ class Study:
         return len(self.records.shoe)
 
 
-def _ratio_error(values: Array, shoe: Array, shoes: int) -> tuple[float, float]:
-    """Mean of ``values`` over coups and its standard error, shoes taken as the sampling units."""
+def _ratio_error(values: Array, shoe: Array, shoes: int) -> tuple[float, float | None]:
+    """Mean of ``values`` over coups and its standard error (``None`` for one shoe), shoes taken
+    as the sampling units."""
     n = np.bincount(shoe, minlength=shoes).astype(np.float64)
     s = np.bincount(shoe, weights=values, minlength=shoes)
     ratio = math.fsum(s) / math.fsum(n)
     if shoes < 2:
-        return ratio, math.nan
+        return ratio, None
     resid = s - ratio * n
     return ratio, math.sqrt(math.fsum(resid * resid) / (shoes * (shoes - 1))) / (math.fsum(n) / shoes)
 
@@ -378,8 +379,8 @@ def _bet_study(name: str, expectation: Fraction, j: int, records: CoupRecords, c
     edges = records.edges[:, j]
     m = len(edges)
     fav = records.favourable[:, j]
-    values = np.quantile(edges, QUANTILES) if m else np.full(len(QUANTILES), math.nan)
-    counts, bounds = np.histogram(edges, bins=HISTOGRAM_BINS) if m else (np.zeros(0, int), np.zeros(1))
+    values = np.quantile(edges, QUANTILES)  # every shoe deals at least one coup: m > 0
+    counts, bounds = np.histogram(edges, bins=HISTOGRAM_BINS)
     histogram = tuple((float(lo), float(hi), int(c)) for lo, hi, c in zip(bounds[:-1], bounds[1:], counts,
                                                                            strict=True))
     gained = math.fsum(edges[fav])
@@ -391,9 +392,9 @@ def _bet_study(name: str, expectation: Fraction, j: int, records: CoupRecords, c
             total = math.fsum(edges[sel])
             chosen = int(sel.sum())
             results.append(Threshold(t, chosen, total / m, total / chosen if chosen else None))
-    return BetStudy(name, expectation, math.fsum(edges) / m if m else math.nan,
+    return BetStudy(name, expectation, math.fsum(edges) / m,
                     tuple(zip(QUANTILES, map(float, values), strict=True)), histogram, int(fav.sum()),
-                    gained / m if m else math.nan, gained / int(fav.sum()) if fav.any() else None,
+                    gained / m, gained / int(fav.sum()) if fav.any() else None,
                     count, tuple(results))
 
 

@@ -81,7 +81,7 @@ def test_fast_suited_first_four_eight_decks() -> None:
     assert by_rank == first_four(shoe, Detail.RANKS)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(tiny_suited_shoes())
 @example(suited_shoe({(0, 0): 4, (0, 1): 2}))
 @example(suited_shoe({(7, 0): 2, (7, 1): 2, (12, 0): 3}))
