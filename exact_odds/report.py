@@ -580,9 +580,25 @@ def simulation_tables(sim: Simulation, check: Verification | None) -> list[Table
     return tables
 
 
-def _verification_tables(sim: Simulation, check: Verification) -> list[Table]:
-    from exact_odds.stats import p_value_text
+def p_value_text(log_p: float) -> str:
+    """A p-value to three significant digits from its natural logarithm, even below 1e-308.
 
+    >>> p_value_text(-1.3862943611198906), p_value_text(-2500.0)  # log 0.25, and e^-2500
+    ('0.25', '1.84e-1086')
+    """
+    import math
+
+    if log_p > math.log(1e-4):
+        return f"{math.exp(log_p):.3g}" if log_p < 0 else "1"
+    log10 = log_p / math.log(10)
+    exponent = math.floor(log10)
+    mantissa = 10 ** (log10 - exponent)
+    if round(mantissa, 2) >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{mantissa:.2f}e{exponent}"
+
+
+def _verification_tables(sim: Simulation, check: Verification) -> list[Table]:
     ref = check.reference
     source = ("the exact probabilities of a full shoe" if sim.procedure.fresh else
               "the sum over the coups dealt of the exact probabilities given each coup's composition")

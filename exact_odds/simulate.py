@@ -50,6 +50,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from statistics import NormalDist
 from typing import TYPE_CHECKING, Literal
 
 from exact_odds.bets import Bet
@@ -57,7 +58,6 @@ from exact_odds.dist import Dist
 from exact_odds.engine import Coup, Detail, Winner, deal, winners
 from exact_odds.errors import InputError
 from exact_odds.shoe import RANKS, SUITS, Card, Shoe, ShoeError
-from exact_odds.stats import chi_square_logsf, normal_quantile
 from exact_odds.tableau import STANDARD, Tableau
 
 if TYPE_CHECKING:
@@ -509,7 +509,7 @@ class BetResult:
 
     def interval(self, level: float = 0.95) -> tuple[float, float]:
         """Normal-approximation confidence interval of the edge at ``level``."""
-        half = normal_quantile(0.5 + level / 2) * math.sqrt(float(self.variance()) / self.coups)
+        half = NormalDist().inv_cdf(0.5 + level / 2) * math.sqrt(float(self.variance()) / self.coups)
         m = float(self.mean())
         return m - half, m + half
 
@@ -790,6 +790,8 @@ class Verification:
     the hypothesis that the simulated table deals by the reference tableau it is
     asymptotically chi-square with ``df`` = 2 degrees of freedom (a martingale central limit
     theorem: each coup's outcome is centred by its exact conditional probabilities).
+    ``log_p`` is the natural logarithm of the p-value, ``-chi_square / 2`` for two degrees of
+    freedom (a generic chi-square tail is :func:`exact_odds.bunco.chi_square_sf`).
     ``verdict`` is ``"FAIL"`` when the p-value is below ``alpha``.
     """
 
@@ -832,7 +834,9 @@ def verify(sim: Simulation, *, alpha: float = 0.001, level: float = 0.95) -> Ver
                    for i, w in enumerate(OUTCOMES))
     edges = tuple(EdgeCheck(r.bet.name, float(r.mean()), *r.interval(level), ref.edges[r.bet.name],
                             ref.edge_notes[r.bet.name]) for r in sim.bets)
-    return Verification(checks, chi2, 2, chi_square_logsf(chi2, 2), alpha, edges, ref, level)
+    # With two degrees of freedom the chi-square tail is exactly P(X >= x) = exp(-x / 2), so the
+    # p-value's logarithm is -x / 2 (kept, so that a p-value below the smallest float can be stated).
+    return Verification(checks, chi2, 2, -chi2 / 2, alpha, edges, ref, level)
 
 
 def random_seed() -> int:

@@ -19,6 +19,7 @@ from oracle import play
 from exact_odds.bets import find_bet
 from exact_odds.cli import main
 from exact_odds.engine import Coup, Detail, deal, winners
+from exact_odds.report import p_value_text
 from exact_odds.shoe import Shoe
 from exact_odds.simulate import (
     CODES,
@@ -39,7 +40,6 @@ from exact_odds.simulate import (
     simulate,
     verify,
 )
-from exact_odds.stats import chi_square_logsf, chi_square_sf, p_value_text
 from exact_odds.tableau import COLUMNS, STANDARD, Tableau, load_tableau
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -245,17 +245,18 @@ def test_pearson_identity_in_fresh_mode() -> None:
 # ---------------------------------------------------------------- statistics
 
 
-@pytest.mark.parametrize("x", [0.1, 1.0, 3.0, 10.0, 50.0])
-def test_chi_square_tails_against_closed_forms(x: float) -> None:
-    assert chi_square_sf(x, 1) == pytest.approx(math.erfc(math.sqrt(x / 2)), rel=1e-12)
-    assert chi_square_sf(x, 2) == pytest.approx(math.exp(-x / 2), rel=1e-12)
-    assert chi_square_sf(x, 4) == pytest.approx(math.exp(-x / 2) * (1 + x / 2), rel=1e-12)
+def test_p_value_is_the_two_degree_chi_square_tail() -> None:
+    from exact_odds.bunco import chi_square_sf
+
+    sim = simulate(Shoe.decks(2), coups=30_000, seed=3, procedure=Procedure(fresh=True), reference=STANDARD)
+    check = verify(sim)
+    assert check.p_value == pytest.approx(chi_square_sf(check.chi_square, 2), rel=1e-12)
+    assert math.exp(-3.0) == pytest.approx(chi_square_sf(6.0, 2), rel=1e-12)
 
 
 def test_tiny_p_values_are_stated() -> None:
-    assert chi_square_logsf(5000.0, 2) == pytest.approx(-2500.0, rel=1e-12)
     assert p_value_text(-2500.0) == "1.84e-1086"  # e^-2500 = 10^-1085.736
-    assert p_value_text(math.log(0.25)) == "0.25"
+    assert p_value_text(math.log(0.25)) == "0.25" and p_value_text(math.log(3.2e-7)) == "3.20e-7"
 
 
 # ---------------------------------------------------------------- the command
@@ -314,3 +315,25 @@ def test_shoe_check_uses_each_coups_composition() -> None:
             edge += deal(left).expectation(bets[0].payout)
     assert [o.expected for o in check.outcomes] == pytest.approx([float(e) for e in expected], rel=1e-12)
     assert check.edges[0].exact == pytest.approx(float(edge) / sim.n, rel=1e-12)
+
+
+def test_verify_rules_names_the_tableau_of_the_exact_values(capsys: pytest.CaptureFixture[str]) -> None:
+    wrong = str(EXAMPLES / "wrong_banker_6.toml")
+    code, out, _ = run(capsys, "simulate", "--fresh", "--rounds", "400000", "--seed", "1", "--verify",
+                       "--rules", wrong, "--verify-rules", wrong, "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["verdict"] == "PASS" and data["reference_tableau"] == "wrong-banker-6"
+
+
+def test_progress_bar_only_when_enabled() -> None:
+    import io
+
+    from exact_odds.report import ProgressBar
+
+    shown, hidden = io.StringIO(), io.StringIO()
+    for stream, enabled in ((shown, True), (hidden, False)):
+        bar = ProgressBar(stream, "simulate", enabled=enabled)
+        simulate(EIGHT, coups=3 * 2**18, seed=1, procedure=Procedure(fresh=True), progress=bar)
+        bar.close()
+    assert "simulate [" in shown.getvalue() and " 33% " in shown.getvalue() and "100% " in shown.getvalue()
+    assert shown.getvalue().endswith("\r") and hidden.getvalue() == ""
