@@ -256,12 +256,13 @@ def _progress(args: argparse.Namespace, label: str) -> ProgressBar:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> str:
-    from exact_odds.bets import find_bet
+    from exact_odds.bets import find_bet, load_bets
     from exact_odds.report import render_json, render_tables, simulation_json, simulation_tables
     from exact_odds.simulate import random_seed, simulate, verify
     from exact_odds.tableau import STANDARD, load_tableau
 
-    bets = [find_bet(name) for part in args.bets for name in part.split(",") if name.strip()]
+    bets = [bet for name in _bet_names(args.bets)
+            for bet in (load_bets(name) if name.lower().endswith(".toml") else [find_bet(name)])]
     reference = (load_tableau(args.verify_rules) if args.verify_rules else STANDARD) if args.verify else None
     bar = _progress(args, "simulate")
     try:
@@ -293,8 +294,9 @@ def _add_simulate(sub: argparse._SubParsersAction[_Parser]) -> None:
     count.add_argument("--shoes", type=int, metavar="M", help="deal M whole shoes instead")
     _add_seed_option(p)
     _add_procedure_options(p)
-    p.add_argument("--bets", nargs="+", default=["banker", "player", "tie"], metavar="BET",
-                   help="bets to back with one unit on every coup (default: banker player tie)")
+    p.add_argument("--bets", "--bet", nargs="+", default=["banker", "player", "tie"], metavar="BET",
+                   help="bets to back with one unit on every coup: names (space- or comma-separated) or TOML "
+                        "files of bets of your own, every bet of the file (default: banker player tie)")
     p.add_argument("--verify", action="store_true", help="compare with the exact values and give a verdict")
     p.add_argument("--verify-rules", metavar="FILE", help="tableau the exact values assume (default: standard)")
     p.add_argument("--alpha", type=float, default=0.001, help="significance level of the verdict (default 0.001)")
@@ -359,6 +361,7 @@ def _cmd_session(args: argparse.Namespace) -> str:
     from exact_odds.simulate import random_seed, simulate_sessions
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
+    bets_from_args(args)  # register the bets of any --bets FILE, so that --bet finds them
     bet = find_bet(args.bet)
     bankroll = parse_bankroll(args.bankroll) if args.bankroll is not None else None
     if args.plot and not args.sessions:
@@ -396,6 +399,7 @@ def _add_session(sub: argparse._SubParsersAction[_Parser]) -> None:
                     "over it (needs exact-odds[plot]).")
     add_shoe_options(p)
     p.add_argument("--bet", required=True, metavar="NAME", help="the bet backed with one unit every hand")
+    add_bets_option(p)
     p.add_argument("--hands", type=int, default=100, metavar="N", help="hands in a session (default 100)")
     p.add_argument("--bankroll", metavar="B", help="bankroll in units, e.g. 20 or 12.5: adds the risk of ruin")
     p.add_argument("--sessions", type=int, default=10_000, metavar="M",

@@ -186,3 +186,10 @@ def test_session_plot_without_matplotlib(capsys: pytest.CaptureFixture[str], tmp
 def test_bad_session_commands(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and err.startswith("exact-odds: error:")
+
+
+def test_session_of_a_bet_of_your_own(capsys: pytest.CaptureFixture[str]) -> None:
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    code, out, _ = run(capsys, "session", "--bets", str(examples / "side_bets.toml"), "--bet", "9-over-7",
+                       "--hands", "20", "--sessions", "0", "--format", "json")
+    assert code == 0 and json.loads(out)["bet"] == "9-over-7"

@@ -337,3 +337,10 @@ def test_progress_bar_only_when_enabled() -> None:
         bar.close()
     assert "simulate [" in shown.getvalue() and " 33% " in shown.getvalue() and "100% " in shown.getvalue()
     assert shown.getvalue().endswith("\r") and hidden.getvalue() == ""
+
+
+def test_bets_of_your_own_from_a_file(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--shoes", "20", "--seed", "2", "--verify", "--format", "json",
+                       "--bets", "banker", str(EXAMPLES / "side_bets.toml"))
+    data = json.loads(out)
+    assert code == 0 and {"banker", "my-dragon-7", "9-over-7"} <= set(data["bets"]) <= set(data["edges"])
