@@ -40,6 +40,11 @@ def _save(fig: Any, path: str | Path) -> None:
         _pyplot().close(fig)
 
 
+def _tight(fig: Any) -> None:
+    """Lay the panels out below the figure's title (about half an inch for it)."""
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
+
+
 def _grid(n: int) -> tuple[int, int]:
     cols = min(n, 3 if n <= 9 else 5)
     return math.ceil(n / cols), cols
@@ -72,7 +77,7 @@ def eor_figure(removals: Sequence[Removal], counts: Sequence[LinearCount], path:
         ax.set_ylabel("effect, % of stake", fontsize=8)
         ax.tick_params(labelsize=8)
     fig.suptitle(title)
-    fig.tight_layout()
+    _tight(fig)
     _save(fig, path)
 
 
@@ -95,7 +100,7 @@ def study_figure(study: Study, path: str | Path) -> None:
         ax.tick_params(labelsize=8)
         ax.legend(fontsize=7)
     fig.suptitle(f"Edges before each coup: {study.shoes:,} shoes of {study.shoe}, seed {study.seed}")
-    fig.tight_layout()
+    _tight(fig)
     _save(fig, path)
 
 
