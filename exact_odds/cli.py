@@ -307,20 +307,12 @@ def _add_simulate(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
     """``odds --dealt``: the exact odds given the cards already dealt in this coup."""
-    from exact_odds.conditional import deal_given, dealing_order, parse_dealt
+    from exact_odds.conditional import deal_given, parse_dealt
     from exact_odds.engine import winners
-    from exact_odds.report import dealt_odds_table, odds_json, render_json, render_tables
+    from exact_odds.report import dealt_odds_text
 
     dealt = parse_dealt(args.dealt)
-    dist = winners(deal_given(shoe, dealt, tableau))
-    counts = {k: dist[k] for k in ("banker", "player", "tie")}
-    left = None if shoe.infinite else shoe.size - len(dealing_order(dealt, tableau))
-    positions = 6 - len(dealing_order(dealt, tableau))
-    if args.format == "json":
-        return render_json({"dealt": str(dealt), "shoe": str(shoe), **odds_json(left, counts, dist.total)})
-    table = dealt_odds_table(str(shoe), str(dealt), counts, dist.total, infinite=shoe.infinite, cards_left=left,
-                             positions=positions)
-    return render_tables([table], args.format)
+    return dealt_odds_text(shoe, dealt, winners(deal_given(shoe, dealt, tableau)), args.format)
 
 
 def _cmd_deal(args: argparse.Namespace) -> str:

@@ -29,10 +29,10 @@ if TYPE_CHECKING:  # imported lazily at run time: the command line starts with t
 
     from exact_odds import bunco
     from exact_odds.bets.main import Configuration
-    from exact_odds.conditional import Step
+    from exact_odds.conditional import Dealt, Step
     from exact_odds.dist import Dist
     from exact_odds.edges import ParSheet
-    from exact_odds.engine import Coup
+    from exact_odds.engine import Coup, Winner
     from exact_odds.roads import Roads
     from exact_odds.sessions import OneHand, Ruin, SessionDist
     from exact_odds.shoe import Card, Shoe
@@ -1283,14 +1283,19 @@ def deal_json(sc: ShoeCoup, seed: int, shoe_label: str, steps: Sequence[Step], c
     }
 
 
-def dealt_odds_table(shoe_label: str, dealt: str, counts: dict[str, int], total: int, *, infinite: bool,
-                     cards_left: int | None, positions: int) -> Table:
-    """``odds --dealt``: the odds table of the coup given the cards already dealt."""
-    table = odds_table(f"{shoe_label}, given {dealt}", counts, total, infinite=infinite)
+def dealt_odds_text(shoe: Shoe, dealt: Dealt, dist: Dist[Winner], fmt: str) -> str:
+    """``odds --dealt``: the odds of the rest of the coup given the cards already dealt, in any format."""
+    counts: dict[str, int] = {k: 0 for k in OUTCOME_ORDER} | dict(dist.items())
+    dealt_cards = len(dealt.player) + len(dealt.banker)
+    left = None if shoe.infinite else shoe.size - dealt_cards
+    if fmt == "json":
+        return render_json({"dealt": str(dealt), "shoe": str(shoe), **odds_json(left, counts, dist.total)})
+    positions = 6 - dealt_cards
+    table = odds_table(f"{shoe}, given {dealt}", counts, dist.total, infinite=shoe.infinite)
     note = (f"Given the cards dealt, the rest of the coup is {positions} card position{'s' if positions != 1 else ''}; "
-            + (f"combinations are their ordered sequences from the {grouped(cards_left)} cards left "
-               f"({grouped(total)} in all)." if cards_left is not None else "each card is drawn independently."))
-    return Table(table.title, table.headers, table.rows, (note,))
+            + (f"combinations are their ordered sequences from the {grouped(left)} cards left "
+               f"({grouped(dist.total)} in all)." if left is not None else "each card is drawn independently."))
+    return render_tables([Table(table.title, table.headers, table.rows, (note,))], fmt)
 
 
 def _share_z(observed: int, total: int, p: Fraction) -> str:
