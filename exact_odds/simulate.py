@@ -791,7 +791,7 @@ class Verification:
     asymptotically chi-square with ``df`` = 2 degrees of freedom (a martingale central limit
     theorem: each coup's outcome is centred by its exact conditional probabilities).
     ``log_p`` is the natural logarithm of the p-value, ``-chi_square / 2`` for two degrees of
-    freedom (a generic chi-square tail is :func:`exact_odds.bunco.chi_square_sf`).
+    freedom (a generic chi-square tail is :func:`exact_odds.stats.chi_square_sf`).
     ``verdict`` is ``"FAIL"`` when the p-value is below ``alpha``.
     """
 

@@ -246,7 +246,7 @@ def test_pearson_identity_in_fresh_mode() -> None:
 
 
 def test_p_value_is_the_two_degree_chi_square_tail() -> None:
-    from exact_odds.bunco import chi_square_sf
+    from exact_odds.stats import chi_square_sf
 
     sim = simulate(Shoe.decks(2), coups=30_000, seed=3, procedure=Procedure(fresh=True), reference=STANDARD)
     check = verify(sim)
