@@ -9,7 +9,10 @@ and :func:`verify` sets the simulated counts beside the exact expectations.
 PCG64 generator) seeded by ``numpy.random.SeedSequence``. Work is cut into blocks of fixed
 size (:data:`FRESH_BLOCK` coups or :data:`SHOE_BLOCK` shoes); block ``i`` draws from
 ``default_rng(SeedSequence(seed, spawn_key=(i,)))``, so a run depends only on the seed and
-the options, never on timing or on how the work is scheduled. NumPy is imported lazily.
+the options, never on timing or on how the work is scheduled. In shoe mode shoe ``i`` is row
+``i % SHOE_BLOCK`` of block ``i // SHOE_BLOCK`` (:func:`shoe_orders`): it depends only on the
+seed and ``i``, and :mod:`exact_odds.study` deals the same shoes with the same dealer
+(:func:`play_shoes`). NumPy is imported lazily.
 
 **Cards.** A card is coded ``4 * (rank - 1) + suit`` (0-51; suits in the order spades,
 hearts, diamonds, clubs). A shoe whose suits are unknown (rank counts not divisible by
@@ -224,10 +227,14 @@ class Procedure:
         """One line for reports."""
         if self.fresh:
             return "a freshly shuffled full shoe for every coup"
+        return f"whole shoes: {self.shoe_rules()}"
+
+    def shoe_rules(self) -> str:
+        """The burn, the cut card and the last-coup rule, in words (for whole shoes)."""
         burn = "burn by the first card" if self.burn else "no burn"
         last = "one more coup after the cut card" if self.last_coup == "one-more" else (
             "the coup with the cut card is the last")
-        return f"whole shoes: {burn}, cut card {self.cut} cards from the end, {last}"
+        return f"{burn}, cut card {self.cut} cards from the end, {last}"
 
 
 def play_shoe_simple(cards: Sequence[int], tableau: Tableau = STANDARD, procedure: Procedure = Procedure(),
@@ -418,12 +425,28 @@ def block_rng(seed: int, block: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
 
 
+def shoe_orders(codes: Sequence[int], seed: int, first: int, stop: int) -> NDArray[np.uint8]:
+    """Shoes ``first`` to ``stop - 1`` of a shoe-mode run with ``seed``: shuffles of ``codes``, one per row.
+
+    Shoe ``i`` is row ``i % SHOE_BLOCK`` of ``shuffled_shoes(block_rng(seed, i // SHOE_BLOCK),
+    codes, SHOE_BLOCK)``; it depends only on the seed and its index, so any split of the
+    shoes among workers deals the same shoes (the rows of a block before ``first`` are
+    shuffled too, and dropped).
+    """
+    import numpy as np
+
+    parts = []
+    for block in range(first // SHOE_BLOCK, (stop - 1) // SHOE_BLOCK + 1):
+        base = block * SHOE_BLOCK
+        rows = shuffled_shoes(block_rng(seed, block), codes, min(stop - base, SHOE_BLOCK))
+        parts.append(rows[max(first - base, 0):])
+    return np.concatenate(parts)
+
+
 def shoe_cards(shoe: Shoe, seed: int, index: int = 0) -> list[int]:
     """The card codes of shoe number ``index`` of a shoe-mode simulation with ``seed``, in dealing order."""
     _check_seed(seed)
-    block, row = divmod(index, SHOE_BLOCK)
-    cards = shuffled_shoes(block_rng(seed, block), shoe_card_codes(shoe), row + 1)
-    return [int(c) for c in cards[row]]
+    return [int(c) for c in shoe_orders(shoe_card_codes(shoe), seed, index, index + 1)[0]]
 
 
 @dataclass(frozen=True)
@@ -700,16 +723,16 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     kept_shoes: list[NDArray[np.int32]] = []
     done = shoes_done = block = 0
     while done < target:
-        rng = block_rng(seed, block)
         if procedure.fresh:
             n = min(FRESH_BLOCK, target - done)
-            index = fresh_six(rng, len(codes), n, infinite=shoe.infinite)
+            index = fresh_six(block_rng(seed, block), len(codes), n, infinite=shoe.infinite)
             block_codes, _ = deal_coups(np.asarray(codes, dtype=np.uint8)[index], tables, detail)
             block_shoes = None
             done += n
         else:
             rows = SHOE_BLOCK if shoes is None else min(SHOE_BLOCK, target - done)
-            play = play_shoes(shuffled_shoes(rng, codes, rows), tables, procedure, detail,
+            first = block * SHOE_BLOCK
+            play = play_shoes(shoe_orders(codes, seed, first, first + rows), tables, procedure, detail,
                               compositions=shoe_ref is not None)
             take = len(play.codes) if shoes is not None else min(len(play.codes), target - done)
             block_codes = play.codes[:take]

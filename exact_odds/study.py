@@ -13,8 +13,8 @@ advantage). "Gain per coup" is averaged over every coup dealt, betting one unit 
 coups selected and nothing on the others. The true count is the running count (the sum of
 the tags of every card seen) divided by the decks not yet seen (unseen cards / 52).
 
-Dealing (as in Wizard of Odds, "Baccarat" basics, and the simulator of this project):
-the full shoe is shuffled; unless ``burn=False`` the first card is turned face up (and
+Dealing is the simulator's (:func:`exact_odds.simulate.play_shoes`, after Wizard of Odds,
+"Baccarat" basics): the full shoe is shuffled; unless ``burn=False`` the first card is turned face up (and
 seen) and as many cards as its value are burned face down (ace 1, 2-9 the pip value, a ten
 or court card 10); the burned cards are never seen, so they stay in the composition the
 edges are computed from (by exchangeability that is the bettor's exact expectation given
@@ -23,10 +23,11 @@ what was seen). A cut card lies ``cut_card`` cards from the end. With
 more coup is dealt (when it comes out before a coup, that coup is the last); with
 ``"this"`` the coup in which it comes out is the last.
 
-Randomness: shoe ``i`` (0-based) is ``numpy.random.default_rng(SeedSequence(seed).spawn(
-shoes)[i]).permutation(cards)``, where ``cards`` lists the full shoe's cards by rank then
-suit (card code ``4 * rank_index + suit_index``). Each shoe depends only on the seed and its
-index, so the results are identical whatever the number of workers or Dask tasks.
+Randomness: shoe ``i`` (0-based) is shoe ``i`` of ``exact-odds simulate --shoes`` with the
+same seed (:func:`exact_odds.simulate.shoe_orders`: row ``i % SHOE_BLOCK`` of the block
+``i // SHOE_BLOCK`` shuffled by ``default_rng(SeedSequence(seed, spawn_key=(i // SHOE_BLOCK,)))``).
+Each shoe depends only on the seed and its index, so the results are identical whatever the
+number of workers or Dask tasks.
 """
 
 from __future__ import annotations
@@ -38,24 +39,32 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exact_odds.batch import OUTCOMES, Payable, TabulatedBet, evaluate, play_points, tabulate
+from exact_odds.batch import OUTCOMES, Payable, TabulatedBet, evaluate, tabulate
 from exact_odds.engine import Coup, Detail
 from exact_odds.errors import InputError
 from exact_odds.removal import MAX_TAG, LinearCount, effects_of_removal
-from exact_odds.shoe import CARDS_PER_COUP, RANKS, SUITS, Card, Shoe, ShoeError, parse_cards
+from exact_odds.shoe import CARDS_PER_COUP, SUITS, Card, Shoe, ShoeError, parse_cards
+from exact_odds.simulate import (
+    MAX_BURN,
+    DealTables,
+    LastCoup,
+    Procedure,
+    Progress,
+    SimulationError,
+    play_shoes,
+    shoe_card_codes,
+    shoe_orders,
+)
 from exact_odds.tableau import STANDARD, Tableau
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     Array = npt.NDArray[Any]
-
-LastCoup = Literal["one-more", "this"]
-Progress = Callable[[int, int], None]
 
 SHOES_PER_TASK = 100
 """Shoes dealt and evaluated per task (a unit of work for a worker process or Dask)."""
@@ -66,8 +75,6 @@ DEFAULT_THRESHOLDS = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 DECK = 52
 DASK_TIMEOUT = 30
 """Seconds to wait for a Dask scheduler to answer."""
-_POINT_OF_RANK = np.array([r.point for r in RANKS], dtype=np.int64)
-_BURN_OF_RANK = np.array([r.point or 10 for r in RANKS], dtype=np.int64)
 
 
 class StudyError(InputError):
@@ -83,51 +90,25 @@ class Dealing:
     burn: bool = True
 
     @property
-    def min_cut(self) -> int:
-        """The fewest cards behind the cut card that always leave enough for the last coup."""
-        return 2 * CARDS_PER_COUP - 1 if self.last_coup == "one-more" else CARDS_PER_COUP
+    def procedure(self) -> Procedure:
+        """The simulator's procedure that deals this way."""
+        return Procedure(cut=self.cut_card, last_coup=self.last_coup, burn=self.burn)
 
     def check(self, shoe: Shoe) -> None:
         """Raise :class:`StudyError` unless shoes can be dealt this way from ``shoe``."""
-        if self.last_coup not in ("one-more", "this"):
-            raise StudyError(f"the last-coup rule must be 'one-more' or 'this', got {self.last_coup!r}")
         if shoe.infinite:
             raise StudyError("a study deals finite shoes (give --decks N or --shoe SPEC)")
-        if self.cut_card < self.min_cut:
-            raise StudyError(f"a cut card {self.cut_card} cards from the end can leave too few cards for the last "
-                             f"coup (with the {self.last_coup!r} rule it needs at least {self.min_cut})")
-        need = self.cut_card + (11 if self.burn else 0) + CARDS_PER_COUP
-        if shoe.size < need:
-            raise StudyError(f"a shoe of {shoe.size} cards is too small for a cut card {self.cut_card} cards from "
-                             f"the end (it needs at least {need} cards)")
+        try:
+            self.procedure.check(shoe)
+        except SimulationError as err:
+            raise StudyError(str(err)) from None
 
     def describe(self) -> str:
         """One line for reports."""
-        burn = "burn by the first card" if self.burn else "no burn"
-        last = "one more coup after the cut card" if self.last_coup == "one-more" else (
-            "the coup with the cut card is the last")
-        return f"{burn}, cut card {self.cut_card} cards from the end, {last}"
+        return self.procedure.shoe_rules()
 
 
 # ---------------------------------------------------------------- dealing shoes
-
-
-def shoe_cards(shoe: Shoe) -> Array:
-    """The cards of a finite shoe as codes ``4 * rank_index + suit_index``, sorted.
-
-    A shoe whose suits are unknown has every card coded as a spade (suit index 0).
-    """
-    if shoe.suited is not None:
-        codes = [4 * r + s for r, row in enumerate(shoe.suited) for s, n in enumerate(row) for _ in range(n)]
-    else:
-        codes = [4 * r for r, n in enumerate(shoe.counts) for _ in range(n)]
-    return np.array(codes, dtype=np.int64)
-
-
-def shuffled(cards: Array, seed: int, index: int) -> Array:
-    """Shoe ``index`` of a study with ``seed``: the documented, worker-independent shuffle."""
-    child = np.random.SeedSequence(seed, spawn_key=(index,))  # == SeedSequence(seed).spawn(n)[index]
-    return np.asarray(np.random.default_rng(child).permutation(cards))
 
 
 @dataclass(frozen=True)
@@ -140,46 +121,28 @@ class _Dealt:
     seen: Array  # (m, 52) cards seen before the coup, by card code
 
 
-def _deal(orders: Array, first: int, dealing: Dealing, tableau: Tableau) -> _Dealt:
-    """Deal every coup of the shuffled shoes ``orders`` (shape (n, N)), vectorised over shoes.
+def _deal(seed: int, first: int, stop: int, dealing: Dealing, tableau: Tableau, codes: Sequence[int]) -> _Dealt:
+    """Deal shoes ``first`` to ``stop - 1`` of a study with the simulator's shoes and dealer.
 
     The cards seen before a coup are the turned burn card (if any) and the cards of the
     earlier coups of the shoe; the burned cards are never seen.
     """
-    n, size = orders.shape
-    padded = np.concatenate([orders, np.zeros((n, CARDS_PER_COUP), dtype=orders.dtype)], axis=1)
-    pos = 1 + _BURN_OF_RANK[orders[:, 0] // 4] if dealing.burn else np.zeros(n, dtype=np.int64)
-    limit = size - dealing.cut_card
-    active = np.ones(n, dtype=bool)
-    shoes, starts, winners, hands = [], [], [], []
-    window = np.arange(CARDS_PER_COUP)
-    while active.any():
-        idx = np.flatnonzero(active)
-        p = pos[idx]
-        cards = padded[idx[:, None], p[:, None] + window]
-        player, banker, pc, bc = play_points(_POINT_OF_RANK[cards // 4], tableau)
-        used = pc + bc
-        shoes.append(idx)
-        starts.append(p)
-        winners.append(np.where(banker > player, 0, np.where(player > banker, 1, 2)))
-        hands.append(np.where(window < used[:, None], cards, DECK))  # DECK marks a card not used
-        last = p >= limit if dealing.last_coup == "one-more" else p + used > limit
-        pos[idx] = p + used
-        active[idx[last]] = False
-    shoe = np.concatenate(shoes)
-    start = np.concatenate(starts)
-    order = np.lexsort((start, shoe))
-    shoe, start, hand = shoe[order], start[order], np.concatenate(hands)[order]
-    m = len(shoe)
-    dealt = np.zeros((m, DECK + 1), dtype=np.int64)
-    np.add.at(dealt, (np.repeat(np.arange(m), CARDS_PER_COUP), hand.ravel()), 1)
-    after = np.cumsum(dealt[:, :DECK], axis=0)  # cards dealt in coups up to and including each row
-    first_row = np.flatnonzero(np.r_[True, shoe[1:] != shoe[:-1]])
-    before_shoe = np.repeat(after[first_row] - dealt[first_row, :DECK], np.diff(np.r_[first_row, m]), axis=0)
-    seen = after - dealt[:, :DECK] - before_shoe
-    if dealing.burn:
-        seen[np.arange(m), orders[shoe, 0]] += 1  # the turned card
-    return _Dealt(shoe + first, start, np.concatenate(winners)[order], seen)
+    orders = shoe_orders(codes, seed, first, stop)
+    procedure = dealing.procedure
+    play = play_shoes(orders, DealTables.of(tableau), procedure, compositions=True)
+    assert play.left is not None
+    rows = np.arange(len(orders))
+    hidden = np.zeros((len(orders), DECK), dtype=np.int64)  # the cards burned face down
+    if procedure.burn:
+        pos = 1 + np.minimum(orders[:, 0] // 4 + 1, 10)
+        for j in range(1, MAX_BURN):
+            hidden[rows, orders[:, j]] += j < pos
+    full = np.bincount(np.asarray(codes), minlength=DECK)
+    seen = full - play.left.astype(np.int64) - hidden[play.shoe]
+    totals = play.codes % 100
+    player, banker = totals // 10, totals % 10
+    winner = np.where(banker > player, 0, np.where(player > banker, 1, 2))
+    return _Dealt(play.shoe.astype(np.int64) + first, play.start.astype(np.int64), winner, seen)
 
 
 @dataclass(frozen=True)
@@ -189,7 +152,7 @@ class _Task:
     seed: int
     first: int
     stop: int
-    cards: Array
+    codes: tuple[int, ...]
     dealing: Dealing
     tableau: Tableau
     bets: tuple[TabulatedBet, ...]
@@ -226,9 +189,8 @@ class CoupRecords:
 
 def _run_task(task: _Task) -> CoupRecords:
     """Deal and evaluate one task's shoes (runs in a worker process or on a Dask worker)."""
-    orders = np.stack([shuffled(task.cards, task.seed, i) for i in range(task.first, task.stop)])
-    dealt = _deal(orders, task.first, task.dealing, task.tableau)
-    full = np.bincount(task.cards, minlength=DECK)
+    dealt = _deal(task.seed, task.first, task.stop, task.dealing, task.tableau, task.codes)
+    full = np.bincount(task.codes, minlength=DECK)
     suits = (full - dealt.seen).reshape(-1, 13, 4)
     counts = suits.sum(axis=2)
     suited = any(b.detail is Detail.SUITS for b in task.bets)
@@ -433,8 +395,8 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     counts = [r.count(max_tag=max_tag) for r in removals]
     tags = np.array([c.tags for c in counts], dtype=np.int64).T.reshape(13, len(bets))
     tables = tuple(tabulate(b) for b in bets)
-    cards = shoe_cards(shoe)
-    tasks = [_Task(seed, first, min(first + shoes_per_task, shoes), cards, dealing, tableau, tables, tags)
+    codes = tuple(shoe_card_codes(shoe))
+    tasks = [_Task(seed, first, min(first + shoes_per_task, shoes), codes, dealing, tableau, tables, tags)
              for first in range(0, shoes, max(shoes_per_task, 1))]
     done = 0
 

@@ -106,10 +106,10 @@ def random_compositions(count: int, seed: int) -> tuple[list[list[int]], list[li
     """``count`` 8-deck shoes depleted by 0-400 random cards: rank counts and suit counts."""
     import numpy as np
 
-    from exact_odds.study import shoe_cards
+    from exact_odds.simulate import shoe_card_codes
 
     rng = np.random.default_rng(seed)
-    cards = shoe_cards(Shoe.decks(8))
+    cards = np.array(shoe_card_codes(Shoe.decks(8)), dtype=np.int64)
     suits = np.empty((count, 52), dtype=np.int64)
     for i in range(count):
         suits[i] = np.bincount(rng.permutation(cards)[rng.integers(0, 401):], minlength=52)

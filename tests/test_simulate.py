@@ -24,6 +24,7 @@ from exact_odds.shoe import Shoe
 from exact_odds.simulate import (
     CODES,
     OUTCOMES,
+    SHOE_BLOCK,
     DealTables,
     Procedure,
     SimulationError,
@@ -37,6 +38,7 @@ from exact_odds.simulate import (
     play_shoes,
     shoe_card_codes,
     shoe_cards,
+    shoe_orders,
     simulate,
     verify,
 )
@@ -165,6 +167,16 @@ def test_same_seed_same_run_and_shoes_do_not_depend_on_their_number() -> None:
     first = play_shoe_simple(shoe_cards(EIGHT, 3, 4), STANDARD, Procedure())
     assert [coup_table()[x] for x in a.sequence[a.shoe_of == 4]] == [c for _, c in first]
     assert simulate(EIGHT, coups=1000, seed=4).coups != simulate(EIGHT, coups=1000, seed=5).coups
+
+
+def test_shoes_depend_only_on_the_seed_and_their_index() -> None:
+    """Any run of shoes, across a block boundary too, is the documented block shuffle's rows."""
+    codes = shoe_card_codes(Shoe.decks(1))
+    run = shoe_orders(codes, 5, SHOE_BLOCK - 2, SHOE_BLOCK + 3)
+    block0 = np.random.default_rng(np.random.SeedSequence(5, spawn_key=(0,))).permuted(
+        np.tile(np.array(codes, dtype=np.uint8), (SHOE_BLOCK, 1)), axis=1)
+    assert run[:2].tolist() == block0[-2:].tolist()
+    assert [r.tolist() for r in run] == [shoe_cards(Shoe.decks(1), 5, i) for i in range(SHOE_BLOCK - 2, SHOE_BLOCK + 3)]
 
 
 def test_rounds_in_shoe_mode_stop_mid_shoe() -> None:

@@ -17,6 +17,7 @@ from exact_odds.cli import main
 from exact_odds.engine import deal
 from exact_odds.errors import InputError
 from exact_odds.shoe import RANKS, SUITS, Card, Shoe, ShoeError, parse_cards
+from exact_odds.simulate import coup_table, play_shoe_simple, shoe_card_codes, shoe_cards, simulate
 from exact_odds.study import (
     CoupRecords,
     Dealing,
@@ -27,8 +28,6 @@ from exact_odds.study import (
     read_record,
     replay,
     run_study,
-    shoe_cards,
-    shuffled,
 )
 from exact_odds.tableau import STANDARD
 
@@ -37,23 +36,6 @@ MAIN = [find_bet(n) for n in ("banker", "player", "tie")]
 
 def card_of(code: int) -> Card:
     return Card(RANKS[code // 4], SUITS[code % 4])
-
-
-def reference_coups(order: list[int], dealing: Dealing) -> list[tuple[int, int]]:
-    """(start, winner) of each coup, dealt one at a time with the oracle's rules."""
-    cards = [card_of(c) for c in order]
-    pos = 1 + (cards[0].rank.point or 10) if dealing.burn else 0
-    limit = len(cards) - dealing.cut_card
-    out = []
-    while True:
-        result = play_cards(cards[pos:pos + 6])
-        assert result is not None
-        coup, used = result
-        out.append((pos, ("banker", "player", "tie").index(coup.winner)))
-        last = pos >= limit if dealing.last_coup == "one-more" else pos + used > limit
-        pos += used
-        if last:
-            return out
 
 
 def test_play_cards_agrees_with_the_oracle() -> None:
@@ -65,26 +47,29 @@ def test_play_cards_agrees_with_the_oracle() -> None:
     assert play_cards(parse_cards("2 3 2 3")) is None  # the player must draw
 
 
-def test_shuffle_is_the_documented_one() -> None:
-    cards = shoe_cards(Shoe.decks(1))
-    children = np.random.SeedSequence(7).spawn(5)
-    for i, child in enumerate(children):
-        assert (shuffled(cards, 7, i) == np.random.default_rng(child).permutation(cards)).all()
+def test_shoes_are_the_simulators() -> None:
+    """Study shoe i is simulate's shoe i for the same seed, and its coups are simulate's coups."""
+    sim = simulate(Shoe.decks(1), shoes=5, seed=7, keep=True)
+    study = run_study(Shoe.decks(1), shoes=5, seed=7, bets=MAIN, shoes_per_task=2)
+    assert sim.sequence is not None and sim.shoe_of is not None
+    assert study.records.shoe.tolist() == sim.shoe_of.tolist()
+    winners = [("banker", "player", "tie").index(coup_table()[c].winner) for c in sim.sequence]
+    assert study.records.winner.tolist() == winners
 
 
 @pytest.mark.parametrize("dealing", [Dealing(), Dealing(6, "this", False), Dealing(11, "one-more", False)])
-def test_vectorised_dealing_matches_one_coup_at_a_time(dealing: Dealing) -> None:
-    cards = shoe_cards(Shoe.decks(2))
-    orders = np.stack([shuffled(cards, 3, i) for i in range(12)])
-    dealt = _deal(orders, 0, dealing, STANDARD)
-    for i, order in enumerate(orders.tolist()):
-        mine = [(int(s), int(w)) for s, w in zip(dealt.start[dealt.shoe == i], dealt.winner[dealt.shoe == i],
-                                                 strict=True)]
-        assert mine == reference_coups(order, dealing)
+def test_dealing_matches_one_coup_at_a_time(dealing: Dealing) -> None:
+    codes = shoe_card_codes(Shoe.decks(2))
+    dealt = _deal(3, 2, 14, dealing, STANDARD, codes)
+    for i in range(2, 14):
+        order = shoe_cards(Shoe.decks(2), 3, i)
+        simple = play_shoe_simple(order, STANDARD, dealing.procedure)
+        rows = dealt.shoe == i
+        mine = [(int(s), int(w)) for s, w in zip(dealt.start[rows], dealt.winner[rows], strict=True)]
+        assert mine == [(s, ("banker", "player", "tie").index(c.winner)) for s, c in simple]
         # Cards seen before each coup: every card dealt so far except the burned ones.
         first = mine[0][0]
-        for start, _ in mine:
-            seen = dealt.seen[(dealt.shoe == i) & (dealt.start == start)][0]
+        for seen, (start, _) in zip(dealt.seen[rows], mine, strict=True):
             visible = [order[0]] * dealing.burn + order[first:start]
             assert seen.tolist() == np.bincount(visible, minlength=52).tolist()
 
@@ -110,8 +95,7 @@ def test_same_seed_same_results_whatever_the_workers(small_study: Study) -> None
 def test_edges_are_exact(small_study: Study) -> None:
     """Replaying shoe 0 without the study gives exactly the engine's expectations, and the study's
     edges are those values as floats."""
-    cards = shoe_cards(Shoe.decks(2))
-    order = [card_of(c) for c in shuffled(cards, 11, 0).tolist()]
+    order = [card_of(c) for c in shoe_cards(Shoe.decks(2), 11, 0)]
     burn = 1 + (order[0].rank.point or 10)
     shoe = Shoe.decks(2).without([order[0]])
     rep = replay(order[burn:], shoe, bets=MAIN)
