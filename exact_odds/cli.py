@@ -15,7 +15,8 @@ from exact_odds.errors import InputError
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet
-    from exact_odds.report import ProgressBar
+    from exact_odds.bets.main import Configuration
+    from exact_odds.report import ProgressBar, Table
     from exact_odds.shoe import Shoe
     from exact_odds.simulate import Procedure
     from exact_odds.tableau import Tableau
@@ -51,7 +52,26 @@ def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] |
 
     choices = list(formats or FORMATS)
     parser.add_argument("--format", default="table", choices=choices, help="output format (default table)")
+    _add_output_option(parser)
+
+
+def _add_output_option(parser: argparse.ArgumentParser) -> None:
+    """--output / -o FILE."""
     parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+
+
+def _add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    """--quiet / -q: no progress bar."""
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+def _render(args: argparse.Namespace, as_json: Callable[[], object], tables: Callable[[], Sequence[Table]]) -> str:
+    """A command's output in its --format: the JSON of ``as_json()``, or the ``tables()`` rendered."""
+    from exact_odds.report import render_json, render_tables
+
+    if args.format == "json":
+        return render_json(as_json())
+    return render_tables(tables(), args.format)
 
 
 def shoe_from_args(args: argparse.Namespace) -> Shoe:
@@ -84,16 +104,15 @@ def tableau_from_args(args: argparse.Namespace) -> Tableau:
 
 def _cmd_odds(args: argparse.Namespace) -> str:
     from exact_odds.engine import deal, winners
-    from exact_odds.report import odds_json, odds_table, render_json, render_tables
+    from exact_odds.report import odds_json, odds_table
 
     shoe = shoe_from_args(args)
     if args.dealt:
         return _dealt_odds(args, shoe, tableau_from_args(args))
     dist = winners(deal(shoe, tableau_from_args(args)))
     counts = {k: dist[k] for k in ("banker", "player", "tie")}
-    if args.format == "json":
-        return render_json(odds_json(None if shoe.infinite else shoe.size, counts, dist.total))
-    return render_tables([odds_table(str(shoe), counts, dist.total, infinite=shoe.infinite)], args.format)
+    return _render(args, lambda: odds_json(None if shoe.infinite else shoe.size, counts, dist.total),
+                   lambda: [odds_table(str(shoe), counts, dist.total, infinite=shoe.infinite)])
 
 
 def _add_odds(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -102,7 +121,7 @@ def _add_odds(sub: argparse._SubParsersAction[_Parser]) -> None:
     add_shoe_options(p)
     p.add_argument("--dealt", metavar="CARDS",
                    help="cards already dealt in this coup, e.g. 'P: 9h 4c B: Kd': the odds of the rest of the coup")
-    add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
+    add_format_options(p)
     p.set_defaults(handler=_cmd_odds)
 
 
@@ -116,17 +135,20 @@ def _add_config_option(parser: argparse.ArgumentParser, what: str) -> None:
                              "file with a casino's pay table")
 
 
-def _cmd_edges(args: argparse.Namespace) -> str:
+def _configs_from_args(args: argparse.Namespace) -> list[Configuration]:
+    """The configuration of --config, or every registered one."""
     from exact_odds.bets.main import CONFIGURATIONS, configuration_from
-    from exact_odds.edges import configuration_sheets
-    from exact_odds.report import edges_json, edges_table, render_json, render_tables
 
-    configs = [configuration_from(args.config)] if args.config else list(CONFIGURATIONS.values())
+    return [configuration_from(args.config)] if args.config else list(CONFIGURATIONS.values())
+
+
+def _cmd_edges(args: argparse.Namespace) -> str:
+    from exact_odds.edges import configuration_sheets
+    from exact_odds.report import edges_json, edges_table
+
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
-    sheets = [(config, configuration_sheets(shoe, config, tableau=tableau)) for config in configs]
-    if args.format == "json":
-        return render_json(edges_json(str(shoe), sheets))
-    return render_tables([edges_table(str(shoe), sheets, args.format)], args.format)
+    sheets = [(config, configuration_sheets(shoe, config, tableau=tableau)) for config in _configs_from_args(args)]
+    return _render(args, lambda: edges_json(str(shoe), sheets), lambda: [edges_table(str(shoe), sheets, args.format)])
 
 
 def _add_edges(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -144,14 +166,12 @@ def _cmd_parsheet(args: argparse.Namespace) -> str:
     from exact_odds.bets import find_bet
     from exact_odds.bets.main import configuration_from
     from exact_odds.edges import par_sheet
-    from exact_odds.report import par_sheet_json, par_sheet_table, render_json, render_tables
+    from exact_odds.report import par_sheet_json, par_sheet_table
 
     bets_from_args(args)
     bet = configuration_from(args.config).bet(args.bet) if args.config else find_bet(args.bet)
     sheet = par_sheet(shoe_from_args(args), bet, tableau=tableau_from_args(args))
-    if args.format == "json":
-        return render_json(par_sheet_json(sheet))
-    return render_tables([par_sheet_table(sheet, args.format)], args.format)
+    return _render(args, lambda: par_sheet_json(sheet), lambda: [par_sheet_table(sheet, args.format)])
 
 
 def _add_parsheet(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -168,18 +188,14 @@ def _add_parsheet(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _cmd_symbolic(args: argparse.Namespace) -> str:
-    from exact_odds.bets.main import CONFIGURATIONS, configuration_from
     from exact_odds.edges import distinct_bets
-    from exact_odds.report import closed_form_tables, payout_symbol_tables, render_json, render_tables, symbolic_json
+    from exact_odds.report import closed_form_tables, payout_symbol_tables, symbolic_json
     from exact_odds.symbolic import summary
 
-    configs = [configuration_from(args.config)] if args.config else list(CONFIGURATIONS.values())
-    bets = [bet for bet, _ in distinct_bets([bet for config in configs for bet in config.bets])]
+    bets = [bet for bet, _ in distinct_bets([bet for config in _configs_from_args(args) for bet in config.bets])]
     result = summary(shoe_from_args(args), bets, tableau=tableau_from_args(args))
-    if args.format == "json":
-        return render_json(symbolic_json(result))
-    return render_tables([*closed_form_tables(result, args.format), *payout_symbol_tables(result, args.format)],
-                         args.format)
+    return _render(args, lambda: symbolic_json(result),
+                   lambda: [*closed_form_tables(result, args.format), *payout_symbol_tables(result, args.format)])
 
 
 def _add_symbolic(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -239,7 +255,7 @@ def _add_procedure_options(parser: argparse.ArgumentParser, *, fresh: bool = Tru
 def _add_text_format_options(parser: argparse.ArgumentParser) -> None:
     """--format text|json and --output, for commands whose output is a drawing or a story, not a table."""
     parser.add_argument("--format", default="text", choices=["text", "json"], help="output format (default text)")
-    parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    _add_output_option(parser)
 
 
 def _procedure_from_args(args: argparse.Namespace) -> Procedure:
@@ -248,16 +264,16 @@ def _procedure_from_args(args: argparse.Namespace) -> Procedure:
     return Procedure(fresh=args.fresh, cut=args.cut, last_coup=args.last_coup, burn=not args.no_burn)
 
 
-def _progress(args: argparse.Namespace, label: str) -> ProgressBar:
+def _progress(args: argparse.Namespace, label: str, *, unit: str | None = None) -> ProgressBar:
     """A progress bar on stderr: shown only on a terminal and without --quiet."""
     from exact_odds.report import ProgressBar
 
-    return ProgressBar(sys.stderr, label, enabled=sys.stderr.isatty() and not args.quiet)
+    return ProgressBar(sys.stderr, label, enabled=sys.stderr.isatty() and not args.quiet, unit=unit)
 
 
 def _cmd_simulate(args: argparse.Namespace) -> str:
     from exact_odds.bets import find_bet, load_bets
-    from exact_odds.report import render_json, render_tables, simulation_json, simulation_tables
+    from exact_odds.report import simulation_json, simulation_tables
     from exact_odds.simulate import random_seed, simulate, verify
     from exact_odds.tableau import STANDARD, load_tableau
 
@@ -275,9 +291,7 @@ def _cmd_simulate(args: argparse.Namespace) -> str:
     check = verify(sim, alpha=args.alpha) if args.verify else None
     if check is not None and check.verdict == "FAIL":
         args.exit_status = 1
-    if args.format == "json":
-        return render_json(simulation_json(sim, check))
-    return render_tables(simulation_tables(sim, check), args.format)
+    return _render(args, lambda: simulation_json(sim, check), lambda: simulation_tables(sim, check))
 
 
 def _add_simulate(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -300,8 +314,8 @@ def _add_simulate(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--verify", action="store_true", help="compare with the exact values and give a verdict")
     p.add_argument("--verify-rules", metavar="FILE", help="tableau the exact values assume (default: standard)")
     p.add_argument("--alpha", type=float, default=0.001, help="significance level of the verdict (default 0.001)")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
+    _add_quiet_option(p)
+    add_format_options(p)
     p.set_defaults(handler=_cmd_simulate)
 
 
@@ -348,7 +362,7 @@ def _add_deal(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 def _cmd_session(args: argparse.Namespace) -> str:
     from exact_odds.bets import find_bet
-    from exact_odds.report import render_json, render_tables, session_json, session_tables
+    from exact_odds.report import session_json, session_tables
     from exact_odds.sessions import one_hand, parse_bankroll, ruin_probability, session_distribution
     from exact_odds.simulate import random_seed, simulate_sessions
 
@@ -374,10 +388,8 @@ def _cmd_session(args: argparse.Namespace) -> str:
         from exact_odds.plots import session_figure
 
         session_figure(exact, sims, args.plot, title=f"{bet.name}: net result after {args.hands:,} hands, {shoe}")
-    if args.format == "json":
-        return render_json(session_json(one, exact, ruin, sims, str(shoe), distribution=args.distribution))
-    return render_tables(session_tables(one, exact, ruin, sims, str(shoe), distribution=args.distribution),
-                         args.format)
+    return _render(args, lambda: session_json(one, exact, ruin, sims, str(shoe), distribution=args.distribution),
+                   lambda: session_tables(one, exact, ruin, sims, str(shoe), distribution=args.distribution))
 
 
 def _add_session(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -400,8 +412,8 @@ def _add_session(sub: argparse._SubParsersAction[_Parser]) -> None:
     _add_procedure_options(p)
     p.add_argument("--plot", metavar="FILE.png", help="draw the simulated and exact distributions (exact-odds[plot])")
     p.add_argument("--distribution", action="store_true", help="also list the whole exact distribution")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
+    _add_quiet_option(p)
+    add_format_options(p)
     p.set_defaults(handler=_cmd_session)
 
 
@@ -470,7 +482,7 @@ def _cmd_sidebets(args: argparse.Namespace) -> str:
     from exact_odds.bets.side import SIDE_BETS
     from exact_odds.edges import par_sheet
     from exact_odds.engine import Detail
-    from exact_odds.report import render_json, render_tables, side_bets_json, side_bets_table
+    from exact_odds.report import side_bets_json, side_bets_table
     from exact_odds.shoe import ShoeError
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
@@ -483,9 +495,8 @@ def _cmd_sidebets(args: argparse.Namespace) -> str:
                         "divisible by 4 and --remove cards with their suits, e.g. 'Kh 3d')")
     omitted = suited if shoe.suited is None else []
     sheets = [par_sheet(shoe, bet, tableau=tableau) for bet in bets if bet.name not in omitted]
-    if args.format == "json":
-        return render_json(side_bets_json(str(shoe), sheets, omitted=omitted))
-    return render_tables([side_bets_table(str(shoe), sheets, args.format, omitted=omitted)], args.format)
+    return _render(args, lambda: side_bets_json(str(shoe), sheets, omitted=omitted),
+                   lambda: [side_bets_table(str(shoe), sheets, args.format, omitted=omitted)])
 
 
 def _add_sidebets(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -498,7 +509,7 @@ def _add_sidebets(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--bet", action="append", default=[], metavar="NAME",
                    help="only this bet (repeatable, or comma-separated); any registered bet name or alias")
     add_bets_option(p)
-    add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
+    add_format_options(p)
     p.set_defaults(handler=_cmd_sidebets)
 
 
@@ -508,7 +519,7 @@ def _add_sidebets(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 def _cmd_bunco(args: argparse.Namespace) -> str:
     from exact_odds import bunco
-    from exact_odds.report import bunco_json, bunco_tables, render_json, render_tables
+    from exact_odds.report import bunco_json, bunco_tables
 
     if args.simulate is None and (args.seed is not None or args.alpha is not None):
         raise bunco.BuncoError("--seed and --alpha need --simulate N")
@@ -523,9 +534,7 @@ def _cmd_bunco(args: argparse.Namespace) -> str:
         sim = bunco.simulate(analysis, trials=args.simulate, seed=args.seed, alpha=alpha)
         if not sim.passed:
             args.exit_status = 1
-    if args.format == "json":
-        return render_json(bunco_json(analysis, sim))
-    return render_tables(bunco_tables(analysis, sim), args.format)
+    return _render(args, lambda: bunco_json(analysis, sim), lambda: bunco_tables(analysis, sim))
 
 
 def _add_bunco(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -556,7 +565,7 @@ def _add_bunco(sub: argparse._SubParsersAction[_Parser]) -> None:
                    help="seed of the simulation (default: chosen at random and printed)")
     p.add_argument("--alpha", type=Fraction, metavar="A",
                    help="significance level of the simulation's verdicts (default 0.001)")
-    add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
+    add_format_options(p)
     p.set_defaults(handler=_cmd_bunco)
 
 
@@ -575,7 +584,7 @@ def _cmd_eor(args: argparse.Namespace) -> str:
     from exact_odds.bets import registered
     from exact_odds.engine import Detail
     from exact_odds.removal import effects_of_removal
-    from exact_odds.report import eor_json, eor_tables, render_json, render_tables
+    from exact_odds.report import eor_json, eor_tables
 
     shoe = shoe_from_args(args)
     loaded = bets_from_args(args)
@@ -588,9 +597,8 @@ def _cmd_eor(args: argparse.Namespace) -> str:
         from exact_odds.plots import eor_figure
 
         eor_figure(removals, counts, args.plot, title=f"Effects of removal, {shoe}")
-    if args.format == "json":
-        return render_json(eor_json(shoe, removals, counts, omitted=omitted))
-    return render_tables(eor_tables(str(shoe), removals, counts, args.format, omitted=omitted), args.format)
+    return _render(args, lambda: eor_json(shoe, removals, counts, omitted=omitted),
+                   lambda: eor_tables(str(shoe), removals, counts, args.format, omitted=omitted))
 
 
 def _add_eor(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -607,7 +615,7 @@ def _add_eor(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--max-tag", type=int, default=2, metavar="K",
                    help="largest tag of the suggested counts (default 2)")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the effects as bar charts (needs exact-odds[plot])")
-    add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
+    add_format_options(p)
     p.set_defaults(handler=_cmd_eor)
 
 
@@ -644,20 +652,12 @@ def _add_batch(sub: argparse._SubParsersAction[_Parser]) -> None:
     add_bets_option(p)
     p.add_argument("--rules", metavar="FILE", help="drawing rules (tableau) from a TOML file")
     p.add_argument("--format", default="csv", choices=["csv", "jsonl"], help="output format (default csv)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    _add_output_option(p)
     p.set_defaults(handler=_cmd_batch)
 
 
 def _cmd_study(args: argparse.Namespace) -> str:
-    from exact_odds.report import (
-        StudyProgress,
-        render_json,
-        render_tables,
-        replay_json,
-        replay_table,
-        study_json,
-        study_tables,
-    )
+    from exact_odds.report import replay_json, replay_table, study_json, study_tables
     from exact_odds.study import Dealing, StudyError, read_record, replay, run_study
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
@@ -665,12 +665,10 @@ def _cmd_study(args: argparse.Namespace) -> str:
     bets = _named_bets(args.bet) or loaded or _named_bets(["banker,player,tie"])
     if args.record:
         rep = replay(read_record(_read_input(args.record)), shoe, bets=bets, tableau=tableau)
-        if args.format == "json":
-            return render_json(replay_json(rep))
-        return render_tables([replay_table(rep, args.format)], args.format)
+        return _render(args, lambda: replay_json(rep), lambda: [replay_table(rep, args.format)])
     if args.shoes is None:
         raise StudyError("give --shoes N (shoes to deal) or --record FILE (a recorded shoe)")
-    bar = StudyProgress(sys.stderr, enabled=sys.stderr.isatty() and not args.quiet)
+    bar = _progress(args, "study", unit="shoes")
     try:
         study = run_study(shoe, shoes=args.shoes, seed=args.seed, bets=bets, tableau=tableau,
                           dealing=Dealing(args.cut_card, args.last_coup, not args.no_burn),
@@ -682,9 +680,7 @@ def _cmd_study(args: argparse.Namespace) -> str:
         from exact_odds.plots import study_figure
 
         study_figure(study, args.plot)
-    if args.format == "json":
-        return render_json(study_json(study))
-    return render_tables(study_tables(study, args.format), args.format)
+    return _render(args, lambda: study_json(study), lambda: study_tables(study, args.format))
 
 
 def _add_study(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -713,8 +709,8 @@ def _add_study(sub: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS (exact-odds[dask])")
     p.add_argument("--record", metavar="FILE", help="replay the cards of a recorded shoe instead ('-' for stdin)")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the distribution of edges (exact-odds[plot])")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    add_format_options(p, ["table", "markdown", "csv", "json", "latex"])
+    _add_quiet_option(p)
+    add_format_options(p)
     p.set_defaults(handler=_cmd_study)
 
 

@@ -8,15 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run
 
-from exact_odds.cli import main
 from exact_odds.tableau import STANDARD_TOML
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_odds_json_eight_decks(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,18 +9,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import run
 
 from exact_odds.bets.main import EXAMPLE_TOML
-from exact_odds.cli import main
 
 SEQUENCES_8 = 4_998_398_275_503_360
 BANKER_8, PLAYER_8, TIE_8 = 2_292_252_566_437_888, 2_230_518_282_592_256, 475_627_426_473_216
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_edges_json_shape_and_values(capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds.cli import main
 from exact_odds.roads import (
     Entry,
     RoadsError,
@@ -108,12 +108,6 @@ def test_parse_results() -> None:
 
 
 # ---------------------------------------------------------------- the command
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_roads_of_a_simulated_shoe(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oracle import brute_force, shoe_cards
@@ -255,14 +256,6 @@ def test_side_bets_are_registered_with_sources() -> None:
 
 
 # ---------------------------------------------------------------- the sidebets command
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    from exact_odds.cli import main
-
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_sidebets_json_eight_decks(capsys: pytest.CaptureFixture[str]) -> None:

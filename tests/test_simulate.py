@@ -12,12 +12,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oracle import play
 
 from exact_odds.bets import find_bet
-from exact_odds.cli import main
 from exact_odds.engine import Coup, Detail, deal, winners
 from exact_odds.report import p_value_text
 from exact_odds.shoe import Shoe
@@ -272,12 +272,6 @@ def test_tiny_p_values_are_stated() -> None:
 
 
 # ---------------------------------------------------------------- the command
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_command_is_reproducible_byte_for_byte(capsys: pytest.CaptureFixture[str]) -> None:

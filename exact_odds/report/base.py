@@ -1,0 +1,233 @@
+"""The base of the report layer: tables, number formats, JSON, file output, a progress bar.
+
+This is the only module that imports tabulate (lazily, so the command line starts fast).
+Numbers are formatted here and nowhere else, from exact values: a decimal or percent is
+rounded from the :class:`~fractions.Fraction` itself, never through a float, so the
+printed digits are correctly rounded (half away from zero).
+
+Formats: ``table`` (plain text), ``markdown``, ``csv``, ``json``, ``latex``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from exact_odds.errors import InputError
+
+if TYPE_CHECKING:
+    from typing import TextIO
+
+FORMATS = ("table", "markdown", "csv", "json", "latex")
+Cell = str | int | Fraction
+
+
+@dataclass(frozen=True)
+class Table:
+    """A titled table; cells are strings or exact numbers (rendered by :func:`cell_text`)."""
+
+    title: str
+    headers: Sequence[str]
+    rows: Sequence[Sequence[Cell]]
+    notes: Sequence[str] = field(default=())
+
+
+def fraction_text(x: Fraction | int) -> str:
+    """A reduced fraction as ``"num/den"`` (an integer as ``"n"``)."""
+    f = Fraction(x)
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def _round_half_away(x: Fraction, digits: int) -> tuple[bool, int]:
+    scaled = abs(x) * 10**digits
+    q, r = divmod(scaled.numerator, scaled.denominator)
+    if 2 * r >= scaled.denominator:
+        q += 1
+    return x < 0, q
+
+
+def decimal_text(x: Fraction | int, digits: int = 6) -> str:
+    """``x`` rounded to ``digits`` decimal places, computed exactly."""
+    negative, q = _round_half_away(Fraction(x), digits)
+    whole, frac = divmod(q, 10**digits)
+    text = f"{whole}.{frac:0{digits}d}" if digits else str(whole)
+    return f"-{text}" if negative and q else text
+
+
+def percent_text(x: Fraction | int, digits: int = 4) -> str:
+    """``x`` as a percentage with ``digits`` decimals, e.g. ``"1.0579%"``."""
+    return decimal_text(Fraction(x) * 100, digits) + "%"
+
+
+def scientific_text(x: Fraction | int, digits: int = 4) -> str:
+    """``x`` in scientific notation with ``digits`` mantissa decimals, rounded exactly: ``"1.6582e-08"``."""
+    f = Fraction(x)
+    if not f:
+        return decimal_text(f, digits) + "e+00"
+    a = abs(f)
+    exponent = len(str(a.numerator)) - len(str(a.denominator))
+    while Fraction(10) ** exponent > a:
+        exponent -= 1
+    while Fraction(10) ** (exponent + 1) <= a:
+        exponent += 1
+    mantissa = decimal_text(a / Fraction(10) ** exponent, digits)
+    if mantissa.startswith("10"):  # 9.99995 rounded up to 10.0000
+        exponent += 1
+        mantissa = decimal_text(a / Fraction(10) ** exponent, digits)
+    return f"{'-' if f < 0 else ''}{mantissa}e{exponent:+03d}"
+
+
+def grouped(n: int) -> str:
+    """An integer with thousands separators: ``1,234,567``."""
+    return f"{n:,}"
+
+
+def cell_text(value: Cell) -> str:
+    """The text of one cell: integers grouped, fractions reduced, strings as they are."""
+    if isinstance(value, Fraction):
+        return fraction_text(value)
+    if isinstance(value, int):
+        return grouped(value)
+    return value
+
+
+def _plain_rows(table: Table) -> list[list[str]]:
+    return [[cell_text(c) for c in row] for row in table.rows]
+
+
+def _tabulate(table: Table, tablefmt: str) -> str:
+    from tabulate import tabulate  # lazy: tabulate costs start-up time
+
+    return tabulate(_plain_rows(table), headers=list(table.headers), tablefmt=tablefmt, disable_numparse=True)
+
+
+def _latex_escape(text: str) -> str:
+    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
+                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}")):
+        text = text.replace(a, b)
+    return text
+
+
+def _latex(table: Table) -> str:
+    cols = "l" + "r" * (len(table.headers) - 1)
+    lines = [f"% {table.title}", f"\\begin{{tabular}}{{{cols}}}", "\\hline"]
+    lines.append(" & ".join(_latex_escape(h) for h in table.headers) + r" \\")
+    lines.append("\\hline")
+    for row in _plain_rows(table):
+        lines.append(" & ".join(_latex_escape(c) for c in row) + r" \\")
+    lines += ["\\hline", "\\end{tabular}"]
+    lines += [f"% {n}" for n in table.notes]
+    return "\n".join(lines)
+
+
+def _csv(table: Table) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(list(table.headers))
+    for row in table.rows:
+        writer.writerow([fraction_text(c) if isinstance(c, (Fraction, int)) and not isinstance(c, bool) else c
+                         for c in row])
+    return buf.getvalue().rstrip("\n")
+
+
+def render_tables(tables: Sequence[Table], fmt: str) -> str:
+    """Render tables as ``table``, ``markdown``, ``csv`` or ``latex`` text (ends with a newline).
+
+    CSV keeps integers ungrouped and fractions as ``num/den`` so programs can read them
+    exactly; several CSV tables are separated by a blank line after a ``# title`` line.
+    """
+    parts: list[str] = []
+    for t in tables:
+        if fmt == "table":
+            body = "\n".join([t.title, "=" * len(t.title), _tabulate(t, "simple"), *t.notes])
+        elif fmt == "markdown":
+            notes = "".join(f"\n{n}\n" for n in t.notes)
+            body = f"## {t.title}\n\n{_tabulate(t, 'github')}\n{notes}".rstrip("\n")
+        elif fmt == "csv":
+            body = _csv(t) if len(tables) == 1 else f"# {t.title}\n{_csv(t)}"
+        elif fmt == "latex":
+            body = _latex(t)
+        else:
+            raise InputError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
+        parts.append(body)
+    return "\n\n".join(parts) + "\n"
+
+
+def jsonable(value: object) -> object:
+    """Make a result JSON-ready: fractions become ``"num/den"`` strings, tuples lists."""
+    if isinstance(value, Fraction):
+        return fraction_text(value)
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def render_json(value: object) -> str:
+    """Pretty JSON text (with a final newline) of a result; see :func:`jsonable`."""
+    return json.dumps(jsonable(value), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the whole new one."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as err:
+        raise InputError(f"cannot write {str(target)!r}: {err.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise InputError(f"cannot write {str(target)!r}: {err.strerror}") from None
+
+
+OUTCOME_ORDER = ("banker", "player", "tie")
+"""The order in which every report lists the outcomes of a coup."""
+
+
+def for_people(fmt: str) -> bool:
+    """True for the formats people read (rounded percentages); csv and json carry exact fractions."""
+    return fmt not in ("csv", "json")
+
+
+class ProgressBar:
+    """A one-line progress bar on a stream, redrawn in place; silent unless ``enabled``.
+
+    Call it as ``bar(done, total)`` (a progress callback of the simulator or a study); ``close()``
+    clears it. The bar ends with the share done (``" 42%"``), or with ``done/total unit`` when a
+    ``unit`` is given (``"1,000/5,000 shoes"``).
+    """
+
+    def __init__(self, stream: TextIO, label: str, *, enabled: bool, unit: str | None = None) -> None:
+        self.stream, self.label, self.enabled, self.unit = stream, label, enabled, unit
+        self._shown = ""
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total <= 0:
+            return
+        width = 30
+        filled = width * done // total
+        tail = f"{done:,}/{total:,} {self.unit}" if self.unit else f"{100 * done // total:3d}%"
+        text = f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {tail} "
+        if text != self._shown:
+            self.stream.write(text)
+            self.stream.flush()
+            self._shown = text
+
+    def close(self) -> None:
+        if self.enabled and self._shown:
+            self.stream.write("\r" + " " * (len(self._shown) - 1) + "\r")
+            self.stream.flush()

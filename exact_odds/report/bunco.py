@@ -1,0 +1,195 @@
+"""Rows for ``bunco``: formatting only, every figure is computed in :mod:`exact_odds.bunco`."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped, scientific_text
+
+if TYPE_CHECKING:
+    from exact_odds import bunco
+
+
+# ---------------------------------------------------------------- Bunco (issue 6)
+# Formatting only: every figure is computed in exact_odds.bunco.
+
+_BUNCO_DIGITS = 10
+
+
+def _bunco_count(n: int, noun: str) -> str:
+    """``"1 round"``, ``"6 rounds"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _bunco_approx(x: Fraction) -> str:
+    """10 decimals, or scientific notation for a small non-zero value (so that it does not print as 0)."""
+    return decimal_text(x, _BUNCO_DIGITS) if not x or abs(x) >= Fraction(1, 10**4) else scientific_text(x, 4)
+
+
+def _bunco_p(p: Fraction) -> list[Cell]:
+    return [fraction_text(p), _bunco_approx(p)]
+
+
+def _bunco_roll_table(a: bunco.Analysis) -> Table:
+    scores = a.scores
+    rows: list[list[Cell]] = []
+    for score, ways in scores.items():
+        how = "; ".join(r.describe() for r in a.roll if a.rules.score(r) == score)
+        rows.append([score, how, ways, *_bunco_p(scores.probability(score))])
+    notes = (f"Scoring: {a.rules}.",
+             f"Ways: ordered rolls of the dice, {a.dice.sides}^{a.dice.count} = {grouped(a.dice.ways)} in all.")
+    return Table(f"Bunco: one roll of {a.dice}, round {a.round_number}",
+                 ["score", "roll", "ways", "probability", "≈"], rows, notes)
+
+
+def _bunco_game_table(a: bunco.Analysis) -> Table:
+    game = a.game
+    above = game.survival()
+    rows: list[list[Cell]] = [[t, w, *_bunco_p(game.totals.probability(t)), *_bunco_p(above[t])]
+                              for t, w in game.totals.items()]
+    numbers = ", ".join(str(n) for n in game.round_numbers)
+    notes = (f"One roll per round, played for the round numbers {numbers} (round r plays for face (r-1) mod "
+             f"{a.dice.sides} + 1). By symmetry a roll's odds do not depend on the round number.",
+             f"Ways: sequences of {_bunco_count(game.rounds, 'roll')}, {grouped(a.dice.ways)}^{game.rounds} = "
+             f"{grouped(game.totals.total)} in all.")
+    return Table(f"Bunco: {_bunco_count(game.rounds, 'round')} of {a.dice}, one roll each: total points",
+                 ["total", "ways", "P(total = t)", "P(total = t) ≈", "P(total > t)", "P(total > t) ≈"], rows, notes)
+
+
+def _bunco_summary_table(a: bunco.Analysis) -> Table:
+    r = _bunco_count(a.game.rounds, "round")
+    rows: list[list[Cell]] = [
+        ["P(Bunco) per roll", *_bunco_p(a.bunco_probability)],
+        ["P(mini Bunco) per roll", *_bunco_p(a.mini_probability)],
+        ["mean points per roll", *_bunco_p(a.roll_mean)],
+        ["variance of a roll's points", *_bunco_p(a.roll_variance)],
+        [f"P(at least one Bunco in {r})", *_bunco_p(a.game_bunco_probability)],
+        [f"mean total of {r}", *_bunco_p(a.game.mean)],
+        [f"variance of the total of {r}", *_bunco_p(a.game.variance)],
+    ]
+    rows += [[f"P(total > {k})", *_bunco_p(p)] for k, p in a.tails().items()]
+    return Table(f"Bunco: {a.dice}, {r}: means, variances and tails", ["quantity", "exact", "≈"], rows,
+                 (f"Scoring: {a.rules}.",))
+
+
+def _bunco_turn_tables(a: bunco.Analysis) -> list[Table]:
+    turn = a.turn
+    points = turn.points
+    rows: list[list[Cell]] = [[p, *_bunco_p(points.probability(p))] for p in points]
+    title = (f"Bunco: one turn at the table, {a.dice}, round {a.round_number}: roll while each roll scores, "
+             f"stop at {turn.target} points")
+    notes = (f"Points are capped at {turn.target}; reaching {turn.target} ends the turn and the round.",
+             f"A turn has at most {turn.max_rolls} rolls; ways count sequences of {turn.max_rolls} rolls "
+             f"(rolls after the turn ended included), {grouped(a.dice.ways)}^{turn.max_rolls} in all.")
+    summary: list[list[Cell]] = [
+        [f"P(the turn reaches {turn.target})", *_bunco_p(turn.reach_probability)],
+        ["expected points of a turn", *_bunco_p(turn.expected_points)],
+        ["expected rolls in a turn", *_bunco_p(turn.expected_rolls)],
+        ["P(the turn is a single roll)", *_bunco_p(turn.rolls.probability(1))],
+    ]
+    return [Table(title, ["points", "probability", "≈"], rows, notes),
+            Table(f"Bunco: one turn at the table, {a.dice}: summary", ["quantity", "exact", "≈"], summary,
+                  (f"Scoring: {a.rules}.",))]
+
+
+def _bunco_p_value_text(p: float) -> str:
+    return f"{p:.4g}" if p > 0 else "< 1e-300"
+
+
+def _bunco_level_text(alpha: Fraction) -> str:
+    """A significance level as its shortest exact decimal (``0.001``), else as a fraction."""
+    for digits in range(1, 13):
+        text = decimal_text(alpha, digits)
+        if Fraction(text) == alpha:
+            return text
+    return fraction_text(alpha)
+
+
+def _bunco_grouped_decimal(x: Fraction, digits: int) -> str:
+    whole, _, decimals = decimal_text(x, digits).partition(".")
+    return f"{int(whole):,}.{decimals}"
+
+
+def _bunco_chi_square_note(test: bunco.ChiSquare) -> str:
+    if test.df == 0:
+        return (f"All outcomes pooled into one bin (df 0): nothing to test; {test.verdict} at significance level "
+                f"{_bunco_level_text(test.alpha)}.")
+    note = (f"Chi-square {decimal_text(test.statistic, 4)} on {test.df} degrees of freedom, p-value "
+            f"{_bunco_p_value_text(test.p_value)}: {test.verdict} at significance level "
+            f"{_bunco_level_text(test.alpha)}.")
+    if test.impossible:
+        note += f" {grouped(test.impossible)} observations of impossible outcomes."
+    return note
+
+
+def _bunco_simulation_table(what: str, label: str, test: bunco.ChiSquare, seed: int) -> Table:
+    rows: list[list[Cell]] = []
+    for b in test.bins:
+        outcome = str(b.low) if b.low == b.high else f"{b.low}–{b.high}"
+        rows.append([outcome, b.observed, _bunco_grouped_decimal(b.expected, 2),
+                     decimal_text(Fraction(b.observed, test.trials), 6), decimal_text(b.expected / test.trials, 6),
+                     decimal_text(b.contribution, 4)])
+    notes = (_bunco_chi_square_note(test),
+             "Outcomes with an expected count below 5 are pooled with their neighbours (in increasing order).")
+    return Table(f"Bunco simulation: {grouped(test.trials)} {what} (seed {seed}), observed vs exact",
+                 [label, "observed", "expected", "observed freq", "probability", "(O-E)²/E"], rows, notes)
+
+
+def bunco_tables(a: bunco.Analysis, sim: bunco.Simulation | None = None) -> list[Table]:
+    """The ``bunco`` report: roll, game (distribution and summary), turn (and the simulation if given)."""
+    tables = [_bunco_roll_table(a), _bunco_game_table(a), _bunco_summary_table(a), *_bunco_turn_tables(a)]
+    if sim is not None:
+        games = f"games of {_bunco_count(a.game.rounds, 'round')}"
+        tables += [_bunco_simulation_table("rolls", "score", sim.roll, sim.seed),
+                   _bunco_simulation_table(games, "total", sim.game, sim.seed),
+                   _bunco_simulation_table("turns", "points", sim.turn, sim.seed)]
+    return tables
+
+
+def _bunco_test_json(test: bunco.ChiSquare) -> dict[str, object]:
+    return {
+        "bins": [{"low": b.low, "high": b.high, "observed": b.observed, "expected": b.expected} for b in test.bins],
+        "statistic": test.statistic,
+        "df": test.df,
+        "p_value": test.p_value,
+        "impossible": test.impossible,
+        "verdict": test.verdict,
+    }
+
+
+def bunco_json(a: bunco.Analysis, sim: bunco.Simulation | None = None) -> dict[str, object]:
+    """The ``bunco --format json`` object: dice, scoring, roll, game and turn (and simulation)."""
+    turn = a.turn
+    out: dict[str, object] = {
+        "dice": a.dice.count,
+        "sides": a.dice.sides,
+        "round": a.round_number,
+        "scoring": {"name": a.rules.name, "bunco": a.rules.bunco, "mini": a.rules.mini, "per_die": a.rules.per_die},
+        "roll": {str(s): a.scores.probability(s) for s in a.scores},
+        "roll_summary": {"bunco": a.bunco_probability, "mini": a.mini_probability, "mean": a.roll_mean,
+                         "variance": a.roll_variance},
+        "game": {
+            "rounds": a.game.rounds,
+            "round_numbers": list(a.game.round_numbers),
+            "mean": a.game.mean,
+            "variance": a.game.variance,
+            "bunco_at_least_once": a.game_bunco_probability,
+            "more_than": {str(k): p for k, p in a.tails().items()},
+            "distribution": {str(t): a.game.totals.probability(t) for t in a.game.totals},
+        },
+        "turn": {
+            "target": turn.target,
+            "max_rolls": turn.max_rolls,
+            "reach_probability": turn.reach_probability,
+            "expected_points": turn.expected_points,
+            "expected_rolls": turn.expected_rolls,
+            "distribution": {str(p): turn.points.probability(p) for p in turn.points},
+            "rolls": {str(n): turn.rolls.probability(n) for n in turn.rolls},
+        },
+    }
+    if sim is not None:
+        out["simulation"] = {"trials": sim.trials, "seed": sim.seed, "alpha": sim.roll.alpha,
+                             "roll": _bunco_test_json(sim.roll), "game": _bunco_test_json(sim.game),
+                             "turn": _bunco_test_json(sim.turn)}
+    return out

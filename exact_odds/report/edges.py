@@ -1,0 +1,262 @@
+"""Rows for ``edges``, ``parsheet`` and ``symbolic``: house edges, par sheets, closed forms, break-even payouts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_text
+
+if TYPE_CHECKING:
+    from exact_odds.bets.main import Configuration
+    from exact_odds.edges import ParSheet
+    from exact_odds.symbolic import Summary
+
+
+# ---------------------------------------------------------------- house edges and par sheets (issue 3)
+# Rows for `edges`, `parsheet`, `symbolic` and `report`. Number formats are chosen here: exact
+# fractions where a program reads the output (csv, json), percentages and decimals for people.
+
+
+def _percent_or_na(x: Fraction | None) -> str:
+    return percent_text(x) if x is not None else "n/a"
+
+
+def _exact_or_na(x: Fraction | None) -> str:
+    return fraction_text(x) if x is not None else ""
+
+
+def _edge_cells(sheet: ParSheet, fmt: str) -> list[Cell]:
+    """House edge, per resolved bet, win, push, loss, std dev (+ EV and variance for programs)."""
+    if for_people(fmt):
+        return [percent_text(sheet.house_edge), _percent_or_na(sheet.house_edge_resolved),
+                percent_text(sheet.win), percent_text(sheet.push), percent_text(sheet.loss),
+                f"{sheet.std_dev:.4f}"]
+    return [fraction_text(sheet.house_edge), _exact_or_na(sheet.house_edge_resolved), fraction_text(sheet.win),
+            fraction_text(sheet.push), fraction_text(sheet.loss), fraction_text(sheet.expected_value),
+            fraction_text(sheet.variance), f"{sheet.std_dev:.10f}"]
+
+
+def _edge_headers(fmt: str) -> list[str]:
+    if for_people(fmt):
+        return ["house edge", "excl. pushes", "win", "push", "loss", "std dev"]
+    return ["house_edge", "house_edge_resolved", "win", "push", "loss", "expected_value", "variance", "std_dev"]
+
+
+EDGE_NOTE = ("House edge: expected loss per unit staked per coup (positive: the house wins); excl. pushes: "
+             "per resolved bet. Exact fractions with --format csv or json.")
+
+
+ConfigSheets = Sequence[tuple["Configuration", Mapping[str, "ParSheet"]]]
+"""Each configuration with its bets' par sheets by role, as made by ``configuration_sheets``."""
+
+
+def edges_table(shoe_label: str, configs: ConfigSheets, fmt: str) -> Table:
+    """The house edges of the banker, player and tie bets of each configuration."""
+    rows = [[config.name, role, *_edge_cells(sheet, fmt)] for config, sheets in configs for role, sheet in
+            sheets.items()]
+    notes = [EDGE_NOTE] if for_people(fmt) else []
+    notes += [f"{config.name}: {config.description} Source: {config.source}." for config, _ in configs]
+    return Table(f"House edges of the main bets, {shoe_label}", ["configuration", "bet", *_edge_headers(fmt)],
+                 rows, notes if fmt != "csv" else ())
+
+
+def edge_json(sheet: ParSheet) -> dict[str, object]:
+    """One bet's exact figures for JSON (``std_dev`` a float, the rest ``"num/den"``)."""
+    return {
+        "house_edge": sheet.house_edge,
+        "house_edge_resolved": sheet.house_edge_resolved,
+        "std_dev": sheet.std_dev,
+        "expected_value": sheet.expected_value,
+        "win": sheet.win,
+        "push": sheet.push,
+        "loss": sheet.loss,
+        "variance": sheet.variance,
+    }
+
+
+def edges_json(shoe_label: str, configs: ConfigSheets) -> dict[str, object]:
+    """The ``edges --format json`` object: configurations -> bet -> figures."""
+    return {"shoe": shoe_label,
+            "configurations": {config.name: {role: edge_json(sheet) for role, sheet in sheets.items()}
+                               for config, sheets in configs}}
+
+
+def par_sheet_table(sheet: ParSheet, fmt: str, *, title: str | None = None) -> Table:
+    """A par sheet: each line's combinations, probability, pays and return, then the total.
+
+    Combinations are left out for the infinite deck (its weights are not counts).
+    """
+    people = for_people(fmt)
+    counts = not sheet.shoe.infinite
+
+    def number(x: Fraction) -> Cell:
+        return decimal_text(x, 10) if people else x
+
+    rows: list[list[Cell]] = []
+    for line in sheet.lines:
+        rows.append([line.label, *([line.ways] if counts else []), number(line.probability), line.pays,
+                     number(line.contribution)])
+    rows.append(["total", *([sheet.total] if counts else []), number(Fraction(1)), "", number(sheet.expected_value)])
+    headers = ["outcome", *(["combinations"] if counts else []), "probability", "pays", "return"]
+    notes: list[str] = []
+    if fmt != "csv":
+        notes.append(f"House edge {percent_text(sheet.house_edge)} ({fraction_text(sheet.house_edge)}) per coup; "
+                     f"{_percent_or_na(sheet.house_edge_resolved)} per resolved bet; standard deviation "
+                     f"{sheet.std_dev:.4f}. Pays: net units per unit staked.")
+        notes.append(f"{sheet.bet.description} Source: {sheet.bet.source}.")
+    return Table(title or f"Par sheet: {sheet.bet.name}, {sheet.shoe}", headers, rows, notes)
+
+
+def par_sheet_json(sheet: ParSheet) -> dict[str, object]:
+    """A par sheet for JSON: the lines (exact) and the bet's figures."""
+    lines = []
+    for line in sheet.lines:
+        entry: dict[str, object] = {"outcome": line.label, "probability": line.probability, "pays": line.pays,
+                                    "return": line.contribution}
+        if not sheet.shoe.infinite:
+            entry = {"outcome": line.label, "combinations": line.ways, **entry}
+        lines.append(entry)
+    head: dict[str, object] = {"bet": sheet.bet.name, "shoe": str(sheet.shoe), "description": sheet.bet.description,
+                               "source": sheet.bet.source, "lines": lines}
+    if not sheet.shoe.infinite:
+        head["sequences"] = sheet.total
+    return {**head, **edge_json(sheet)}
+
+
+def _expression(expr: object, fmt: str) -> str:
+    """A sympy expression as text (code-quoted in Markdown, where ``*`` would mean emphasis)."""
+    return f"`{expr}`" if fmt == "markdown" else str(expr)
+
+
+def _closed_form_note(summary: Summary) -> str:
+    if summary.disagreements:
+        return f"DISAGREES with the enumerator: {'; '.join(summary.disagreements)}."
+    return (f"Interpolated from the enumerator at d = {_decks_text(summary.fit)}; every closed form agrees exactly "
+            f"with the enumerator for d = {_decks_text(summary.checked)} and, as d grows, with the infinite deck.")
+
+
+def _decks_text(decks: Sequence[int]) -> str:
+    """``1..8`` for a run of consecutive numbers, else ``1, 3, 8``."""
+    if len(decks) > 2 and list(decks) == list(range(decks[0], decks[-1] + 1)):
+        return f"{decks[0]}..{decks[-1]}"
+    return ", ".join(map(str, decks))
+
+
+def closed_form_tables(summary: Summary, fmt: str) -> list[Table]:
+    """Closed forms in d of banker/player/tie and of each bet's house edge."""
+    people = for_people(fmt)
+    rows: list[list[Cell]] = []
+    for name, form in summary.outcomes.items():
+        if people:
+            rows.append([name, _expression(form.probability, fmt), form.limit, decimal_text(form.limit, 10)])
+        else:
+            rows.append([name, str(form.ways.as_expr()), str(form.probability), form.limit])
+    headers = ["outcome", "probability", "limit as d grows", "≈"] if people else [
+        "outcome", "ways", "probability", "limit"]
+    notes = [f"d: number of 52-card decks; ways count ordered six-card sequences out of 52d(52d-1)...(52d-5). "
+             f"{_closed_form_note(summary)}"] if fmt != "csv" else []
+    outcomes = Table("Banker, player and tie as functions of the number of decks d", headers, rows, notes)
+    edge_rows: list[list[Cell]] = [
+        [b.sheet.bet.name, _expression(b.edge_in_decks, fmt), b.edge_limit,
+         *([percent_text(b.edge_limit)] if people else [])] for b in summary.bets]
+    headers = ["bet", "house edge", "limit as d grows", "≈"] if people else ["bet", "house_edge", "limit"]
+    notes = ["House edge per unit staked per coup, the bet's own payouts substituted."] if fmt != "csv" else []
+    return [outcomes, Table("House edges as functions of the number of decks d", headers, edge_rows, notes)]
+
+
+def payout_symbol_tables(summary: Summary, fmt: str) -> list[Table]:
+    """Each bet's house edge in its payout symbols on the summary's shoe, and break-even payouts."""
+    people, shoe = for_people(fmt), summary.shoe
+    expressions = Table(f"House edge in payout symbols, {shoe}", ["bet", "house edge" if people else "house_edge"],
+                        [[b.sheet.bet.name, _expression(b.edge_expression, fmt)] for b in summary.bets],
+                        ["One symbol per pay line: its net payout per unit staked."] if fmt != "csv" else [])
+    commission = summary.fair_commission
+    fair_text = (f"The banker bet is fair at a commission of {percent_text(commission)} ({fraction_text(commission)})."
+                 if commission is not None else "The banker never wins on this shoe.")
+    rows = [(str(shoe), b.sheet, b.break_evens) for b in summary.bets]
+    return [expressions, break_even_table(f"Break-even payouts, {shoe}", rows, fmt, note=fair_text)]
+
+
+def symbolic_json(summary: Summary) -> dict[str, object]:
+    """The ``symbolic --format json`` object (expressions as sympy text, numbers exact)."""
+    return {
+        "decks_symbol": "d",
+        "fit_decks": list(summary.fit),
+        "checked_decks": list(summary.checked),
+        "disagreements": list(summary.disagreements),
+        "outcomes": {name: {"ways": str(form.ways.as_expr()), "probability": str(form.probability),
+                            "limit": form.limit} for name, form in summary.outcomes.items()},
+        "house_edges": {b.sheet.bet.name: {"in_decks": str(b.edge_in_decks), "limit": b.edge_limit}
+                        for b in summary.bets},
+        "shoe": str(summary.shoe),
+        "payout_symbols": {b.sheet.bet.name: {
+            "house_edge": str(b.edge_expression),
+            "break_even": {line.label: fair for line, fair in zip(b.sheet.bet.lines, b.break_evens, strict=True)},
+        } for b in summary.bets},
+        "fair_banker_commission": summary.fair_commission,
+    }
+
+
+def edges_by_decks_tables(by_decks: Sequence[tuple[str, ConfigSheets]], fmt: str) -> list[Table]:
+    """House edges of every configuration on several shoes (``by_decks``: shoe label, sheets).
+
+    For people, one table per configuration (a row per shoe; an "excl. pushes" column for
+    each bet that can push); for programs, one long table with every exact figure.
+    """
+    if not for_people(fmt):
+        rows = [[config.name, label, role, *_edge_cells(sheet, fmt)]
+                for label, configs in by_decks for config, sheets in configs for role, sheet in sheets.items()]
+        return [Table("House edges by number of decks", ["configuration", "decks", "bet", *_edge_headers(fmt)], rows)]
+    tables = []
+    for i, (config, sheets) in enumerate(by_decks[0][1]):
+        column = [(label, configs[i][1]) for label, configs in by_decks]
+        pushes = [role for role in sheets if any(by_role[role].push for _, by_role in column)]
+        headers = ["decks"]
+        for role in sheets:
+            headers += [role, *([f"{role} excl. pushes"] if role in pushes else [])]
+        table: list[list[Cell]] = []
+        for label, by_role in column:
+            cells: list[Cell] = [label]
+            for role, sheet in by_role.items():
+                cells.append(percent_text(sheet.house_edge))
+                if role in pushes:
+                    cells.append(_percent_or_na(sheet.house_edge_resolved))
+            table.append(cells)
+        notes = [EDGE_NOTE, f"{config.description} Source: {config.source}."]
+        tables.append(Table(f"House edges by number of decks: {config.name}", headers, table, notes))
+    return tables
+
+
+def par_sheets_tables(sheets: Sequence[ParSheet], fmt: str) -> list[Table]:
+    """Par sheets of several bets and shoes: one table each for people, one long table for programs."""
+    if for_people(fmt):
+        return [par_sheet_table(sheet, fmt) for sheet in sheets]
+    rows: list[list[Cell]] = []
+    for sheet in sheets:
+        for line in sheet.lines:
+            rows.append([str(sheet.shoe), sheet.bet.name, line.label, line.ways, line.probability, line.pays,
+                         line.contribution])
+    return [Table("Par sheets", ["shoe", "bet", "outcome", "combinations", "probability", "pays", "return"], rows)]
+
+
+BreakEvens = Sequence[tuple[str, "ParSheet", Sequence[Fraction | None]]]
+"""(shoe label, par sheet, break-even payout of each pay line) rows."""
+
+BREAK_EVEN_NOTE = "Break-even: the payout of the line at which the bet is fair, the other lines unchanged."
+
+
+def break_even_table(title: str, rows: BreakEvens, fmt: str, *, note: str = "") -> Table:
+    """Break-even payouts of every pay line, on one shoe or several (``note`` adds to the note)."""
+    people = for_people(fmt)
+    out: list[list[Cell]] = []
+    for label, sheet, fairs in rows:
+        for line, fair in zip(sheet.bet.lines, fairs, strict=True):
+            if people:
+                fair_cells: list[Cell] = [fair, decimal_text(fair, 6)] if fair is not None else ["never occurs", ""]
+            else:
+                fair_cells = [fair if fair is not None else ""]
+            out.append([label, sheet.bet.name, line.label, line.pays, *fair_cells])
+    headers = ["shoe", "bet", "line", "pays", *(["break-even pays", "≈"] if people else ["break_even"])]
+    return Table(title, headers, out, [f"{BREAK_EVEN_NOTE} {note}".strip()] if fmt != "csv" else [])

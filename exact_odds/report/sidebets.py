@@ -1,0 +1,124 @@
+"""Rows for ``sidebets`` and tables/sidebets.*: one row per bet from its par sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_text
+
+if TYPE_CHECKING:
+    from exact_odds.edges import ParSheet
+
+
+# ---------------------------------------------------------------- side bets (issue 4)
+# Rows for `sidebets` and tables/sidebets.*: one row per bet from its par sheet
+# (exact_odds.edges.ParSheet). Exact fractions for programs (csv, json), percentages for people.
+
+
+def odds_text(pays: Fraction) -> str:
+    """A net payout as a pay table shows it: ``"11:1"``, ``"0.54:1"``, ``"1:2"``, ``"push"``, ``"-1/2"``.
+
+    >>> [odds_text(Fraction(p)) for p in (11, "27/50", "1/2", "1/3", 0, "-1/2")]
+    ['11:1', '0.54:1', '0.5:1', '1:3', 'push', '-1/2']
+    """
+    if pays == 0:
+        return "push"
+    if pays < 0:
+        return fraction_text(pays)
+    den = pays.denominator
+    while den % 2 == 0:
+        den //= 2
+    while den % 5 == 0:
+        den //= 5
+    if den == 1:  # a terminating decimal: "0.54:1"
+        digits = next(d for d in range(12) if (pays * 10**d).denominator == 1)
+        return f"{decimal_text(pays, digits)}:1"
+    return f"{pays.numerator}:{pays.denominator}"
+
+
+def pay_table_text(sheet: ParSheet) -> str:
+    """The bet's pays in line order, e.g. ``"200:1 / 25:1"`` (repeats of one payout shown once)."""
+    seen: list[str] = []
+    for line in sheet.lines[:-1]:  # the last line is "loses"
+        text = odds_text(line.pays)
+        if not seen or seen[-1] != text:
+            seen.append(text)
+    return " / ".join(seen)
+
+
+SIDE_BETS_NOTE = ("House edge: expected loss per unit staked per coup (positive: the house wins); win: the "
+                  "chance of a positive payout. Exact fractions with --format csv or json; the pay lines of one "
+                  "bet with `exact-odds parsheet --bet NAME`.")
+
+
+def _sources_notes(sheets: Sequence[ParSheet]) -> list[str]:
+    """One note per source, naming the bets whose pay table it gives."""
+    by_source: dict[str, list[str]] = {}
+    for sheet in sheets:
+        by_source.setdefault(sheet.bet.source, []).append(sheet.bet.name)
+    return [f"{', '.join(names)}: {source}." for source, names in by_source.items()]
+
+
+def side_bets_table(shoe_label: str, sheets: Sequence[ParSheet], fmt: str, *,
+                    omitted: Sequence[str] = ()) -> Table:
+    """The house edge of each bet on one shoe, with its pay table and its chance to win."""
+    if for_people(fmt):
+        headers = ["bet", "pays", "win", "house edge", "std dev"]
+        rows: list[list[Cell]] = [[s.bet.name, pay_table_text(s), percent_text(s.win), percent_text(s.house_edge),
+                                   f"{s.std_dev:.4f}"] for s in sheets]
+    else:
+        headers = ["bet", "pays", "win", "house_edge", "expected_value", "variance"]
+        rows = [[s.bet.name, pay_table_text(s), s.win, s.house_edge, s.expected_value, s.variance] for s in sheets]
+    notes: list[str] = []
+    if fmt != "csv":
+        notes = [SIDE_BETS_NOTE, *_sources_notes(sheets)]
+        if omitted:
+            notes.append(f"Not shown: {', '.join(omitted)} (perfect pairs need a shoe whose suits are known).")
+    return Table(f"Side bets, {shoe_label}", headers, rows, notes)
+
+
+def side_bet_json(sheet: ParSheet) -> dict[str, object]:
+    """One bet for JSON: exact figures as ``"num/den"``, its pay lines with their ways."""
+    lines = []
+    for line in sheet.lines:
+        entry: dict[str, object] = {"label": line.label, "pays": line.pays, "probability": line.probability}
+        if not sheet.shoe.infinite:
+            entry["ways"] = line.ways
+        lines.append(entry)
+    return {
+        "house_edge": sheet.house_edge,
+        "house_edge_resolved": sheet.house_edge_resolved,
+        "expected_value": sheet.expected_value,
+        "win": sheet.win,
+        "push": sheet.push,
+        "variance": sheet.variance,
+        "std_dev": sheet.std_dev,
+        "pays": pay_table_text(sheet),
+        "description": sheet.bet.description,
+        "source": sheet.bet.source,
+        "detail": sheet.bet.detail.name.lower(),
+        "lines": lines,
+    }
+
+
+def side_bets_json(shoe_label: str, sheets: Sequence[ParSheet], *, omitted: Sequence[str] = ()) -> dict[str, object]:
+    """The ``sidebets --format json`` object: ``{"shoe", "side_bets": {name: figures}, "omitted"}``."""
+    out: dict[str, object] = {"shoe": shoe_label, "side_bets": {s.bet.name: side_bet_json(s) for s in sheets}}
+    if sheets and not sheets[0].shoe.infinite:
+        out["sequences"] = sheets[0].total
+    if omitted:
+        out["omitted"] = list(omitted)
+    return out
+
+
+def side_bets_by_shoe_table(labels: Sequence[str], rows: Sequence[tuple[str, Sequence[Fraction]]],
+                            fmt: str) -> Table:
+    """House edges of each bet (rows) on several shoes (columns): percentages, or exact for csv."""
+    cells: list[list[Cell]] = [[name, *(percent_text(e) if fmt != "csv" else e for e in edges)]
+                               for name, edges in rows]
+    notes = () if fmt == "csv" else (
+        "House edge: expected loss per unit staked per coup (positive: the house wins), exact and then rounded; "
+        "the csv file has the exact fractions.",)
+    return Table("House edges of the side bets by number of decks", ["bet", *labels], cells, notes)

@@ -1,0 +1,217 @@
+"""Rows and text for ``eor``, ``batch`` and ``study`` (exact_odds.removal, .batch, .study)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped, percent_text
+
+if TYPE_CHECKING:
+    from exact_odds.batch import Evaluation
+    from exact_odds.engine import Coup
+    from exact_odds.removal import LinearCount, Removal
+    from exact_odds.shoe import Shoe
+    from exact_odds.study import Replay, Study
+
+
+# ---------------------------------------------------------------- composition-dependent study (issue 5)
+# Rows and text for `eor`, `batch` and `study` (exact_odds.removal, .batch, .study).
+
+
+def _rank_labels() -> str:
+    from exact_odds.shoe import RANK_LABELS
+
+    return RANK_LABELS
+
+
+def _signed_percent(x: Fraction, digits: int) -> str:
+    text = percent_text(x, digits)
+    return text if text.startswith("-") or x == 0 else "+" + text
+
+
+def _float_percent(x: float | None, digits: int = 4) -> str:
+    return "n/a" if x is None or x != x else f"{100 * x:+.{digits}f}%"
+
+
+def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str) -> str:
+    """One line per composition: ``csv`` (with a header) or ``jsonl`` (one JSON object a line).
+
+    Columns: the input line number, banker, player and tie ways, the number of ordered
+    six-card sequences, and the exact expectation of each bet as ``num/den``.
+    """
+    names = [bet.name for bet in evaluation.bets]
+    columns = [list(lines), *evaluation.outcomes.T.tolist(), evaluation.sequences.tolist()]
+    columns += [[fraction_text(x) for x in evaluation.expectations(j)] for j in range(len(names))]
+    if fmt == "jsonl":
+        out = []
+        for line, b, p, t, seq, *evs in zip(*columns, strict=True):
+            record: dict[str, object] = {"line": line, "banker": b, "player": p, "tie": t, "sequences": seq}
+            if names:
+                record["ev"] = dict(zip(names, evs, strict=True))
+            out.append(json.dumps(record))
+        return "".join(f"{row}\n" for row in out)
+    header = ",".join(["line", "banker", "player", "tie", "sequences", *(f"{n} EV" for n in names)])
+    if not lines:
+        return f"{header}\n"
+    return header + "\n" + "\n".join(map(",".join(["{}"] * len(columns)).format, *columns)) + "\n"
+
+
+def eor_tables(shoe_label: str, removals: Sequence[Removal], counts: Sequence[LinearCount], fmt: str, *,
+               omitted: Sequence[str] = ()) -> list[Table]:
+    """Effects of removal per bet and rank, and each bet's suggested count with its betting correlation.
+
+    For people: percentages of a unit staked; for programs (csv): exact fractions.
+    """
+    people = fmt != "csv"
+    ranks = list(_rank_labels())
+    rows: list[list[Cell]] = []
+    for r in removals:
+        cells: list[Cell] = [r.bet.name, percent_text(r.expectation, 4) if people else r.expectation]
+        for e in r.effects:
+            cells.append("n/a" if e is None else (_signed_percent(e, 5) if people else e))
+        rows.append(cells)
+    notes = [f"Effect of removal: EV(shoe less one card of the rank) - EV(shoe), bettor's side, "
+             f"{'% of a unit staked' if people else 'units staked'}; a removed card of unknown suit for suited bets.",
+             "Identity: the effects weighted by the composition add up to zero, exactly."]
+    if omitted:
+        notes.append(f"Left out (suits unknown): {', '.join(omitted)}.")
+    effects = Table(f"Effects of removal, {shoe_label}", ["bet", "EV", *ranks], rows, notes)
+    count_rows: list[list[Cell]] = []
+    for r, c in zip(removals, counts, strict=True):
+        bc = decimal_text(c.correlation.rounded(4), 4) if any(c.tags) else "n/a"
+        count_rows.append([r.bet.name, *(f"{t:+d}" if t else "0" for t in c.tags), bc])
+    count_notes = ["Balanced linear counts: tags proportional to the effects, one deck's tags sum to zero; "
+                   "BC = betting correlation (tags vs effects, weighted by the composition).",
+                   "n/a: every effect is zero (no linear count helps; such bets depend on the spread of "
+                   "the composition, not its level)."]
+    return [effects, Table(f"Suggested counts, {shoe_label}", ["bet", *ranks, "BC"], count_rows, count_notes)]
+
+
+def eor_json(shoe: Shoe, removals: Sequence[Removal], counts: Sequence[LinearCount], *,
+             omitted: Sequence[str] = ()) -> dict[str, object]:
+    """The ``eor --format json`` object: ``{"eor": {bet: {"A": "num/den", ...}}, ...}``."""
+    return {
+        "shoe": str(shoe),
+        "cards": shoe.size,
+        "eor": {r.bet.name: r.as_dict() for r in removals},
+        "expectation": {r.bet.name: r.expectation for r in removals},
+        "count": {r.bet.name: {"tags": dict(zip(_rank_labels(), c.tags, strict=True)),
+                               "betting_correlation": float(decimal_text(c.correlation.rounded(6), 6)),
+                               "betting_correlation_squared": c.correlation.squared}
+                  for r, c in zip(removals, counts, strict=True)},
+        "omitted": list(omitted),
+    }
+
+
+def _with_error(value: float, error: float | None) -> str:
+    return f"{value:.6f}" if error is None else f"{value:.6f} ± {error:.6f}"
+
+
+def _study_title(study: Study) -> str:
+    return f"{grouped(study.shoes)} shoes of {study.shoe}, seed {study.seed}"
+
+
+def study_tables(study: Study, fmt: str) -> list[Table]:
+    """Edges per bet, count strategies, histograms, and the cut-card effect of a study."""
+    quantile_heads = [f"q{round(100 * q)}" if 0 < q < 1 else ("min" if q == 0 else "max")
+                      for q, _ in study.bets[0].quantiles]
+    rows: list[list[Cell]] = []
+    for b in study.bets:
+        rows.append([b.name, percent_text(b.expectation, 4), _float_percent(b.mean_edge),
+                     *(_float_percent(v, 3) for _, v in b.quantiles),
+                     f"{100 * b.favourable / study.coups:.4f}%", _float_percent(b.perfect_gain, 5),
+                     _float_percent(b.perfect_edge, 3)])
+    edges = Table(f"Exact edges before each coup, {_study_title(study)}",
+                  ["bet", "full shoe", "mean", *quantile_heads, "EV > 0", "gain/coup", "edge when > 0"], rows,
+                  [f"{grouped(study.coups)} coups dealt ({study.coups / study.shoes:.2f} per shoe); "
+                   f"{study.dealing.describe()}.",
+                   "Edges: bettor's expectation given the cards seen; mean = average over coups dealt. gain/coup: "
+                   "betting one unit only when EV > 0 (perfect information), averaged over every coup dealt."])
+    count_rows: list[list[Cell]] = []
+    for b in study.bets:
+        if b.count is None:
+            count_rows.append([b.name, "none (effects all zero)", "", "", "", "", ""])
+            continue
+        tags = " ".join(f"{lab}:{t:+d}" if t else f"{lab}:0" for lab, t in zip(_rank_labels(), b.count.tags,
+                                                                                strict=True))
+        for t in b.thresholds:
+            count_rows.append([b.name, tags, decimal_text(b.count.correlation.rounded(3), 3), f"{t.threshold:g}",
+                               f"{100 * t.coups / study.coups:.3f}%", _float_percent(t.gain, 5),
+                               _float_percent(t.edge, 3)])
+    counts = Table("Counting: bet one unit when the true count is at least the threshold",
+                   ["bet", "tags", "BC", "true count >=", "coups bet", "gain/coup", "edge per bet"], count_rows,
+                   ["True count: running count per deck unseen. gain/coup: mean result per coup dealt."])
+    hist_rows: list[list[Cell]] = []
+    for b in study.bets:
+        for lo, hi, n in b.histogram:
+            hist_rows.append([b.name, _float_percent(lo, 3), _float_percent(hi, 3), n,
+                              f"{100 * n / study.coups:.3f}%"])
+    histogram = Table("Distribution of the edges (histogram)", ["bet", "from", "to", "coups", "share"], hist_rows)
+    cut_rows: list[list[Cell]] = []
+    for c in study.cut_card:
+        cut_rows.append([c.outcome, decimal_text(c.full, 6), _with_error(c.mean, c.mean_error),
+                         _with_error(c.observed, c.observed_error), f"{c.mean - float(c.full):+.6f}"])
+    cut = Table("Cut-card effect: outcome frequencies over coups dealt versus the full shoe",
+                ["outcome", "full shoe", "mean exact per coup", "observed", "mean - full"], cut_rows,
+                ["± one standard error, shoes as sampling units."])
+    return [edges, counts, histogram, cut]
+
+
+def study_json(study: Study) -> dict[str, object]:
+    """The ``study --format json`` object (floats for simulated statistics, fractions for exact values)."""
+    bets: dict[str, object] = {}
+    for b in study.bets:
+        entry: dict[str, object] = {
+            "expectation": b.expectation, "mean_edge": b.mean_edge,
+            "quantiles": {f"{q:g}": v for q, v in b.quantiles},
+            "histogram": [{"from": lo, "to": hi, "coups": n} for lo, hi, n in b.histogram],
+            "favourable_coups": b.favourable, "perfect_gain_per_coup": b.perfect_gain,
+            "perfect_edge_per_bet": b.perfect_edge,
+        }
+        if b.count is not None:
+            entry["count"] = {"tags": dict(zip(_rank_labels(), b.count.tags, strict=True)),
+                              "betting_correlation": float(b.count.correlation),
+                              "thresholds": [{"true_count": t.threshold, "coups": t.coups, "gain_per_coup": t.gain,
+                                              "edge_per_bet": t.edge} for t in b.thresholds]}
+        bets[b.name] = entry
+    return {
+        "shoe": str(study.shoe), "shoes": study.shoes, "seed": study.seed, "coups": study.coups,
+        "dealing": {"cut_card": study.dealing.cut_card, "last_coup": study.dealing.last_coup,
+                    "burn": study.dealing.burn},
+        "bets": bets,
+        "cut_card_effect": {c.outcome: {"full": c.full, "mean": c.mean, "mean_error": c.mean_error,
+                                        "observed": c.observed, "observed_error": c.observed_error}
+                            for c in study.cut_card},
+    }
+
+
+def _coup_text(coup: Coup) -> str:
+    return f"{coup.winner} {coup.player}-{coup.banker}"
+
+
+def replay_table(rep: Replay, fmt: str) -> Table:
+    """The exact edge of each bet before each coup of a recorded shoe."""
+    people = fmt != "csv"
+    rows: list[list[Cell]] = []
+    for c in rep.coups:
+        cards = " ".join(str(card) for card in c.cards)
+        rows.append([str(c.number), str(c.unseen), cards, _coup_text(c.coup),
+                     *((percent_text(x, 4) if people else x) for x in c.expectations)])
+    notes = [f"Shoe {rep.shoe}; edges: bettor's exact expectation before the coup, given the cards dealt so far."]
+    if rep.leftover:
+        notes.append(f"{len(rep.leftover)} trailing card(s) make no whole coup: "
+                     f"{' '.join(str(c) for c in rep.leftover)}.")
+    return Table("Recorded shoe: exact edges before each coup", ["coup", "unseen", "cards", "result", *rep.bets],
+                 rows, notes)
+
+
+def replay_json(rep: Replay) -> dict[str, object]:
+    """The ``study --record --format json`` object."""
+    return {"shoe": str(rep.shoe), "bets": list(rep.bets),
+            "coups": [{"coup": c.number, "unseen": c.unseen, "cards": [str(card) for card in c.cards],
+                       "winner": c.coup.winner, "player": c.coup.player, "banker": c.coup.banker,
+                       "ev": dict(zip(rep.bets, c.expectations, strict=True))} for c in rep.coups],
+            "leftover": [str(c) for c in rep.leftover]}
