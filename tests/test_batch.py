@@ -7,6 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +24,6 @@ from exact_odds.batch import (
     tabulate,
 )
 from exact_odds.bets import find_bet, registered
-from exact_odds.cli import main
 from exact_odds.engine import Coup, Detail, deal, winners
 from exact_odds.errors import InputError
 from exact_odds.shoe import Shoe, ShoeError, falling, parse_cards
@@ -214,12 +214,6 @@ def test_parse_compositions_skips_comments_and_blank_lines() -> None:
 def test_parse_compositions_errors_name_the_line(text: str, message: str) -> None:
     with pytest.raises(InputError, match=message):
         parse_compositions(text)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_batch_command_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,6 +17,7 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
+from conftest import run as run_cli
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -41,7 +42,6 @@ from exact_odds.bunco import (
     simulate,
     simulate_rolls,
 )
-from exact_odds.cli import main
 from exact_odds.dist import Dist
 from exact_odds.errors import InputError
 
@@ -422,9 +422,8 @@ def test_simulation_catches_a_wrong_rule() -> None:
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(["bunco", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+    """The ``bunco`` command on ``argv``: exit status, stdout, stderr."""
+    return run_cli(capsys, "bunco", *argv)
 
 
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:

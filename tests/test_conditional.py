@@ -7,11 +7,11 @@ from collections import Counter
 from itertools import permutations
 
 import pytest
+from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oracle import play, shoe_cards
 
-from exact_odds.cli import main
 from exact_odds.conditional import Dealt, DealtError, deal_given, dealing_order, explain_coup, parse_dealt
 from exact_odds.dist import Dist
 from exact_odds.engine import Coup, Detail, deal, winners
@@ -163,12 +163,6 @@ def test_explained_natural_and_standing_player() -> None:
 
 
 # ---------------------------------------------------------------- the commands
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_odds_dealt_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,13 +8,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from exact_odds.batch import Payable
 from exact_odds.bets import Bet, PayLine, find_bet, registered
 from exact_odds.bets.main import player_wins
-from exact_odds.cli import main
 from exact_odds.engine import Detail, deal
 from exact_odds.removal import correlation, effects_of_removal, suggest_count
 from exact_odds.shoe import RANKS, Rank, Shoe, ShoeError, parse_cards
@@ -137,12 +137,6 @@ def test_bad_shoes() -> None:
 
 
 # ---------------------------------------------------------------- the eor command
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_eor_json(capsys: pytest.CaptureFixture[str]) -> None:

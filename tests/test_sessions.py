@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from exact_odds.bets import find_bet
-from exact_odds.cli import main
 from exact_odds.dist import Dist
 from exact_odds.sessions import (
     OneHand,
@@ -140,12 +140,6 @@ def test_simulated_ruin_agrees_with_the_exact_chain() -> None:
 
 
 # ---------------------------------------------------------------- the command
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_session_command(capsys: pytest.CaptureFixture[str]) -> None:

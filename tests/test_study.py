@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run
 from oracle import play
 
 from exact_odds.bets import find_bet
-from exact_odds.cli import main
 from exact_odds.engine import deal
 from exact_odds.errors import InputError
 from exact_odds.shoe import RANKS, SUITS, Card, Shoe, ShoeError, parse_cards
@@ -182,12 +182,6 @@ def test_replay_errors() -> None:
 
 
 # ---------------------------------------------------------------- the study command
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_study_command_json(capsys: pytest.CaptureFixture[str]) -> None:
