@@ -84,9 +84,10 @@ def eor_tables(shoe_label: str, removals: Sequence[Removal], counts: Sequence[Li
         bc = decimal_text(c.correlation.rounded(4), 4) if any(c.tags) else "n/a"
         count_rows.append([r.bet.name, *(f"{t:+d}" if t else "0" for t in c.tags), bc])
     count_notes = ["Balanced linear counts: tags proportional to the effects, one deck's tags sum to zero; "
-                   "BC = betting correlation (tags vs effects, weighted by the composition).",
-                   "n/a: every effect is zero (no linear count helps; such bets depend on the spread of "
-                   "the composition, not its level)."]
+                   "BC = betting correlation (tags vs effects, weighted by the composition)."]
+    if any(not any(c.tags) for c in counts):
+        count_notes.append("n/a: every effect is zero (no linear count helps; such bets depend on the spread of "
+                           "the composition, not its level).")
     return [effects, Table(f"Suggested counts, {shoe_label}", ["bet", *ranks, "BC"], count_rows, count_notes)]
 
 
