@@ -23,7 +23,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from exact_odds.errors import InputError
+from exact_odds.errors import InputError, read_user_file
 
 NO_THIRD = None
 """Column key of the banker table when the player stood."""
@@ -193,9 +193,4 @@ def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
 
 def load_tableau(path: str | Path) -> Tableau:
     """Read a rule table from a TOML file (see :func:`parse_tableau`)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as err:
-        raise TableauError(f"cannot read rules file {str(p)!r}: {err.strerror}") from None
-    return parse_tableau(text, source=str(p))
+    return parse_tableau(read_user_file(path, "rules", TableauError), source=str(path))

@@ -42,6 +42,7 @@ from pathlib import Path
 
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout, register
 from exact_odds.engine import Coup, Winner
+from exact_odds.errors import read_user_file
 
 ROLES: tuple[Winner, ...] = ("banker", "player", "tie")
 """The three main bets of a configuration, in this order."""
@@ -399,14 +400,7 @@ def parse_configuration(text: str, *, source: str = "configuration") -> Configur
 
 def load_configuration(path: str | Path) -> Configuration:
     """Read a configuration from a TOML file (see :func:`parse_configuration`)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as err:
-        raise BetError(f"cannot read configuration file {str(p)!r}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise BetError(f"configuration file {str(p)!r} is not UTF-8 text") from None
-    return parse_configuration(text, source=str(p))
+    return parse_configuration(read_user_file(path, "configuration", BetError), source=str(path))
 
 
 def configuration_from(name_or_path: str) -> Configuration:

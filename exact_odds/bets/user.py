@@ -84,6 +84,7 @@ from typing import NamedTuple
 
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout, find_bet, register
 from exact_odds.engine import Coup, Detail, Winner
+from exact_odds.errors import read_user_file
 
 # ---------------------------------------------------------------- the condition vocabulary
 
@@ -394,11 +395,4 @@ def _register(bet: Bet) -> Bet:
 
 def load_bets(path: str | Path, *, register: bool = True) -> tuple[Bet, ...]:
     """Read, check and (unless told not to) register the bets of a TOML file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as err:
-        raise BetError(f"cannot read bets file {str(p)!r}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise BetError(f"{p}: not a UTF-8 text file") from None
-    return parse_bets(text, source=str(p), register=register)
+    return parse_bets(read_user_file(path, "bets", BetError), source=str(path), register=register)
