@@ -159,23 +159,31 @@ def first_four_by_kind(shoe: Shoe, detail: Detail = Detail.POINTS) -> dict[First
     At ``SUITS`` the kinds are the 52 rank-suits (1,378 hands, squared), which is slow;
     it is kept as the reference for the fast path.
     """
-    kinds = _kinds(shoe, detail)
-    hands = list(_hand_pairs(kinds))
     out: dict[FirstFour, Ways] = {}
+    for player, banker, pt, bt, removed, ways in _four_cards(shoe, _kinds(shoe, detail)):
+        pflags = _pair_flags(player, detail)
+        bflags = _pair_flags(banker, detail)
+        twin = pflags[0] and bflags[0] and player[0][2][0] == banker[0][2][0]
+        key = (pt, bt, removed, (pflags[0], bflags[0], pflags[1], bflags[1], twin))
+        out[key] = out.get(key, 0) + ways
+    return out
+
+
+def _four_cards(shoe: Shoe, kinds: list[_Kind]) -> Iterator[tuple[_Pair, _Pair, int, int, tuple[int, ...], Ways]]:
+    """Every (player hand, banker hand) of two cards each over ``kinds`` with nonzero ways.
+
+    Yields the two hands, the two-card totals, the point values removed (sorted) and the
+    ways of dealing the four cards in the order P, B, P, B (orderings of each pair counted).
+    """
+    hands = list(_hand_pairs(kinds))
     for player, p_orders in hands:
         pt = (player[0][0] + player[1][0]) % 10
-        pflags = _pair_flags(player, detail)
         for banker, b_orders in hands:
             ways = _removal_ways(player + banker, shoe.infinite)
-            if not ways:
-                continue
-            bt = (banker[0][0] + banker[1][0]) % 10
-            removed = tuple(sorted(k[0] for k in player + banker))
-            bflags = _pair_flags(banker, detail)
-            twin = pflags[0] and bflags[0] and player[0][2][0] == banker[0][2][0]
-            key = (pt, bt, removed, (pflags[0], bflags[0], pflags[1], bflags[1], twin))
-            out[key] = out.get(key, 0) + ways * p_orders * b_orders
-    return out
+            if ways:
+                bt = (banker[0][0] + banker[1][0]) % 10
+                removed = tuple(sorted(k[0] for k in player + banker))
+                yield player, banker, pt, bt, removed, ways * p_orders * b_orders
 
 
 class _SuitSplit(NamedTuple):
@@ -257,22 +265,14 @@ def _first_four_suited(shoe: Shoe) -> dict[FirstFour, Ways]:
         raise ShoeError("this needs a shoe whose suits are known (give whole decks or counts divisible by 4)")
     split = {r.value: _suit_split(row, shoe.infinite)
              for r, row, n in zip(RANKS, shoe.suited, shoe.counts, strict=True) if n}
-    hands = list(_hand_pairs(_kinds(shoe, Detail.RANKS)))
     out: dict[FirstFour, Ways] = {}
-    for player, p_orders in hands:
-        pt = (player[0][0] + player[1][0]) % 10
+    for player, banker, pt, bt, removed, ways in _four_cards(shoe, _kinds(shoe, Detail.RANKS)):
         p_rank = player[0][2][0] if player[0] is player[1] else None
-        for banker, b_orders in hands:
-            ways = _removal_ways(player + banker, shoe.infinite)
-            if not ways:
-                continue
-            bt = (banker[0][0] + banker[1][0]) % 10
-            removed = tuple(sorted(k[0] for k in player + banker))
-            b_rank = banker[0][2][0] if banker[0] is banker[1] else None
-            for flags, w in _suited_ways(ways * p_orders * b_orders, p_rank, b_rank, split):
-                if w:
-                    key = (pt, bt, removed, flags)
-                    out[key] = out.get(key, 0) + w
+        b_rank = banker[0][2][0] if banker[0] is banker[1] else None
+        for flags, w in _suited_ways(ways, p_rank, b_rank, split):
+            if w:
+                key = (pt, bt, removed, flags)
+                out[key] = out.get(key, 0) + w
     return out
 
 
