@@ -23,12 +23,12 @@ from exact_odds.roads import Roads, build_roads, parse_results
 from exact_odds.sessions import one_hand, ruin_probability, session_distribution
 from exact_odds.shoe import RANKS, SUITS, Card, Rank, Shoe, ShoeError, Suit, parse_card, parse_cards
 from exact_odds.simulate import Procedure, Simulation, Verification, simulate, simulate_sessions, verify
-from exact_odds.tableau import STANDARD, Tableau, TableauError, load_tableau, parse_tableau
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau, TableauError, load_tableau, parse_tableau
 
 __all__ = [
     "RANKS",
     "SCORING_RULES",
-    "STANDARD",
+    "STANDARD_TABLEAU",
     "SUITS",
     "BuncoError",
     "Card",

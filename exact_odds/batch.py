@@ -62,7 +62,7 @@ from exact_odds.dist import Dist
 from exact_odds.engine import Coup, Detail
 from exact_odds.errors import InputError
 from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe, ShoeError, falling
-from exact_odds.tableau import STANDARD, Tableau
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -145,7 +145,7 @@ def _part_code(digits: Sequence[int]) -> int:
 # ---------------------------------------------------------------- playing sequences
 
 
-def play_points(cards: Array, tableau: Tableau = STANDARD) -> tuple[Array, Array, Array, Array]:
+def play_points(cards: Array, tableau: Tableau = STANDARD_TABLEAU) -> tuple[Array, Array, Array, Array]:
     """Play coups from point values in dealing order, vectorised.
 
     ``cards`` has shape ``(n, 6)``: point values 0-9 of the six cards P, B, P, B, then the
@@ -740,7 +740,7 @@ def _checked(ways: Array, sequences: Array) -> None:
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
 
 
-def distributions(compositions: object, *, tableau: Tableau = STANDARD, detail: Detail = Detail.POINTS,
+def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, detail: Detail = Detail.POINTS,
                   suits: object | None = None) -> list[Dist[Coup]]:
     """The coup distribution of each composition: the bulk equivalent of ``deal``.
 
@@ -848,7 +848,7 @@ def _product(ways: Array, table: Sequence[Sequence[int]], bound: int) -> Array:
     return ways.astype(object) @ matrix
 
 
-def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tableau = STANDARD,
+def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tableau = STANDARD_TABLEAU,
              suits: object | None = None, lines: Sequence[int] | None = None) -> Evaluation:
     """Exact banker/player/tie ways and bet expectations for many compositions at once.
 
@@ -898,7 +898,7 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     return Evaluation(counts, sequences, outcomes, bet_list, numerators, tuple(scales))
 
 
-def evaluate_shoes(shoes: Sequence[Shoe], *, bets: Iterable[Payable] = (), tableau: Tableau = STANDARD) -> Evaluation:
+def evaluate_shoes(shoes: Sequence[Shoe], *, bets: Iterable[Payable] = (), tableau: Tableau = STANDARD_TABLEAU) -> Evaluation:
     """:func:`evaluate` for :class:`~exact_odds.shoe.Shoe` objects (finite; suits used when known)."""
     if any(shoe.infinite for shoe in shoes):
         raise ShoeError("bulk evaluation needs finite shoes")

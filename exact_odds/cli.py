@@ -94,9 +94,9 @@ def shoe_from_args(args: argparse.Namespace) -> Shoe:
 
 def tableau_from_args(args: argparse.Namespace) -> Tableau:
     """The standard tableau, or the one loaded from --rules."""
-    from exact_odds.tableau import STANDARD, load_tableau
+    from exact_odds.tableau import STANDARD_TABLEAU, load_tableau
 
-    return load_tableau(args.rules) if args.rules else STANDARD
+    return load_tableau(args.rules) if args.rules else STANDARD_TABLEAU
 
 
 # ---------------------------------------------------------------- odds
@@ -275,11 +275,11 @@ def _cmd_simulate(args: argparse.Namespace) -> str:
     from exact_odds.bets import find_bet, load_bets
     from exact_odds.report import simulation_json, simulation_tables
     from exact_odds.simulate import random_seed, simulate, verify
-    from exact_odds.tableau import STANDARD, load_tableau
+    from exact_odds.tableau import STANDARD_TABLEAU, load_tableau
 
     bets = [bet for name in _bet_names(args.bets)
             for bet in (load_bets(name) if name.lower().endswith(".toml") else [find_bet(name)])]
-    reference = (load_tableau(args.verify_rules) if args.verify_rules else STANDARD) if args.verify else None
+    reference = (load_tableau(args.verify_rules) if args.verify_rules else STANDARD_TABLEAU) if args.verify else None
     bar = _progress(args, "simulate")
     try:
         sim = simulate(shoe_from_args(args), seed=random_seed() if args.seed is None else args.seed,

@@ -31,7 +31,7 @@ from exact_odds.dist import Dist, Ways
 from exact_odds.engine import Coup, Detail, deal, third_stage
 from exact_odds.errors import InputError
 from exact_odds.shoe import CARDS_PER_COUP, RANKS, SUITS, Card, Shoe, ShoeError, falling, parse_card
-from exact_odds.tableau import STANDARD, Tableau
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 
 class DealtError(InputError):
@@ -129,7 +129,7 @@ def banker_rule(tableau: Tableau, banker: int, third: int | None) -> str:
     return f"with {banker} the banker draws when the player's third card is {_ranges(cards)}"
 
 
-def dealing_order(dealt: Dealt, tableau: Tableau = STANDARD) -> tuple[Card, ...]:
+def dealing_order(dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU) -> tuple[Card, ...]:
     """The dealt cards in dealing order (P, B, P, B, third cards), after checking the rules allow them."""
     p, b = dealt.player, dealt.banker
     if len(p) > 3 or len(b) > 3:
@@ -249,7 +249,7 @@ def _flags(first: Sequence[_Kind], detail: Detail) -> tuple[bool, bool, bool, bo
     return pp, bp, suits and p1 == p2, suits and b1 == b2, pp and bp and p1[1] == b1[1]
 
 
-def deal_given(shoe: Shoe, dealt: Dealt, tableau: Tableau = STANDARD, *,
+def deal_given(shoe: Shoe, dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU, *,
                detail: Detail = Detail.POINTS) -> Dist[Coup]:
     """Exact ways of every coup outcome given the cards already dealt in this coup.
 
@@ -314,7 +314,7 @@ class Step:
     odds: Dist[Coup] | None
 
 
-def explain_coup(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD, *,
+def explain_coup(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_TABLEAU, *,
                  card_text: Callable[[Card], str] = str) -> tuple[list[Step], Coup]:
     """Deal one coup from ``cards`` (in dealing order) out of ``shoe`` and tell it step by step.
 

@@ -34,7 +34,7 @@ from exact_odds.bets.main import ROLES, Configuration
 from exact_odds.dist import Ways
 from exact_odds.engine import Coup, Detail, deal
 from exact_odds.shoe import Shoe
-from exact_odds.tableau import STANDARD, Tableau
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 LOSES = "loses"
 """Label of the par-sheet line of the coups that no pay line matches (the stake is lost)."""
@@ -133,7 +133,7 @@ def _line_index(bet: Bet, coup: Coup) -> int:
     return len(bet.lines)
 
 
-def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD, detail: Detail = Detail.POINTS) -> ParSheet:
+def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, detail: Detail = Detail.POINTS) -> ParSheet:
     """The par sheet of ``bet`` on ``shoe`` under ``tableau``, counted by the engine.
 
     The coups are dealt at the bet's own detail, or at ``detail`` if that is finer: the
@@ -152,7 +152,7 @@ def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD, detail: Deta
     return ParSheet(bet, shoe, tableau, lines, dist.total)
 
 
-def house_edge(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD) -> Fraction:
+def house_edge(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU) -> Fraction:
     """The house edge of ``bet`` per unit staked per coup (see :class:`ParSheet`).
 
     >>> from exact_odds.bets import find_bet
@@ -162,7 +162,7 @@ def house_edge(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD) -> Fraction
     return par_sheet(shoe, bet, tableau=tableau).house_edge
 
 
-def configuration_sheets(shoe: Shoe, config: Configuration, *, tableau: Tableau = STANDARD,
+def configuration_sheets(shoe: Shoe, config: Configuration, *, tableau: Tableau = STANDARD_TABLEAU,
                          detail: Detail = Detail.POINTS) -> dict[str, ParSheet]:
     """The par sheets of a configuration's banker, player and tie bets, by role (see :func:`par_sheet`)."""
     return {role: par_sheet(shoe, bet, tableau=tableau, detail=detail)

@@ -21,72 +21,17 @@ only on the two totals and on the point values removed, and is computed once for
 from __future__ import annotations
 
 from collections.abc import Iterator
-from enum import IntEnum
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
+from exact_odds.coup import Coup, Detail, Winner, winner_of
 from exact_odds.dist import Dist, Ways
 from exact_odds.shoe import CARDS_PER_COUP, RANKS, Shoe, ShoeError, falling
-from exact_odds.tableau import STANDARD, Tableau
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
-Winner = Literal["banker", "player", "tie"]
-
-
-class Detail(IntEnum):
-    """How much of the first two cards of each hand a coup records.
-
-    ``POINTS``: totals and card counts only (main bets). ``RANKS``: also whether each
-    hand's first two cards pair by rank, and whether both hands pair in the same rank.
-    ``SUITS``: also whether they pair by rank and suit (needs a shoe whose suits are
-    known). Side-bet bookkeeping is paid only at the detail a bet asks for.
-    """
-
-    POINTS = 0
-    RANKS = 1
-    SUITS = 2
-
-
-class Coup(NamedTuple):
-    """The outcome of one coup.
-
-    ``player``/``banker``: final totals 0-9; ``player_cards``/``banker_cards``: 2 or 3;
-    ``player_pair``/``banker_pair``: the hand's first two cards have the same rank;
-    ``player_suited``/``banker_suited``: they are the same rank and suit;
-    ``twin_pair``: both hands pair, in the same rank (a "twin" or "identical" pair).
-    Pair fields are ``False`` unless the coup was dealt with enough :class:`Detail`
-    (pairs and twins from ``RANKS``, suited pairs from ``SUITS``).
-    """
-
-    player: int
-    banker: int
-    player_cards: int
-    banker_cards: int
-    player_pair: bool = False
-    banker_pair: bool = False
-    player_suited: bool = False
-    banker_suited: bool = False
-    twin_pair: bool = False
-
-    @property
-    def winner(self) -> Winner:
-        """``"banker"``, ``"player"`` or ``"tie"``."""
-        if self.banker > self.player:
-            return "banker"
-        if self.player > self.banker:
-            return "player"
-        return "tie"
-
-    @property
-    def natural(self) -> bool:
-        """Whether the coup ended on the first four cards with an 8 or 9 (standard naturals)."""
-        return self.player_cards == 2 and self.banker_cards == 2 and max(self.player, self.banker) >= 8
-
-    @property
-    def cards(self) -> int:
-        """Number of cards dealt in the coup, 4 to 6."""
-        return self.player_cards + self.banker_cards
-
+__all__ = ["Coup", "Detail", "Winner", "deal", "enumerate_coups", "first_four", "sequences", "third_stage", "winners"]
+# Coup, Detail and Winner live in exact_odds.coup; re-exported here only while callers move.
 
 Flags = tuple[bool, ...]
 _Kind = tuple[int, int, tuple[int, ...]]  # (point, count, identity) of one kind of card
@@ -284,7 +229,8 @@ def third_stage(
 ) -> ThirdStage:
     """Ways of (player total, banker total, player cards, banker cards) after the first four.
 
-    ``counts`` are the cards left by point value 0-9. Unused cards of the six-card
+    ``counts`` are the cards left by point value 0-9; what is drawn is the tableau's rule
+    (:meth:`~exact_odds.tableau.Tableau.player_draws_on`, ``banker_draws_given``). Unused cards of the six-card
     sequence are counted, so the result sums to ``falling(N, 2)`` (``N**2`` if infinite).
     """
     size = sum(counts)
@@ -297,11 +243,8 @@ def third_stage(
     def add(key: tuple[int, int, int, int], ways: int) -> None:
         out[key] = out.get(key, 0) + ways
 
-    if pt in tableau.naturals or bt in tableau.naturals:
-        add((pt, bt, 2, 2), unused(2))
-        return out
-    if not tableau.player_draws[pt]:
-        if tableau.banker_draws_on(bt, None):
+    if not tableau.player_draws_on(pt, bt):
+        if tableau.banker_draws_given(pt, bt, None):
             for y, n in enumerate(counts):
                 if n:
                     add((pt, (bt + y) % 10, 2, 3), n * unused(1))
@@ -312,7 +255,7 @@ def third_stage(
         if not nx:
             continue
         ptot = (pt + x) % 10
-        if tableau.banker_draws_on(bt, x):
+        if tableau.banker_draws_given(pt, bt, x):
             for y, ny in enumerate(counts):
                 ny_left = ny if infinite else ny - (x == y)
                 if ny_left:
@@ -322,7 +265,7 @@ def third_stage(
     return out
 
 
-def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD, detail: Detail = Detail.POINTS) -> Dist[Coup]:
+def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, detail: Detail = Detail.POINTS) -> Dist[Coup]:
     """The enumeration behind :func:`deal`, without its cache (for benchmarks)."""
     points = shoe.point_counts()
     stages: dict[tuple[int, int, tuple[int, ...]], ThirdStage] = {}
@@ -342,7 +285,7 @@ def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD, detail: Detail = De
     return Dist(ways)
 
 
-def deal(shoe: Shoe, tableau: Tableau = STANDARD, *, detail: Detail = Detail.POINTS) -> Dist[Coup]:
+def deal(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, *, detail: Detail = Detail.POINTS) -> Dist[Coup]:
     """Exact ways of every coup outcome from ``shoe`` under ``tableau``.
 
     Ways count ordered six-card sequences (see the module docstring); ``detail`` says
@@ -361,10 +304,6 @@ def sequences(shoe: Shoe) -> Ways:
 
 def winners(dist: Dist[Coup]) -> Dist[Winner]:
     """Collapse a coup distribution to banker / player / tie."""
-    return dist.map(_winner)
-
-
-def _winner(coup: Coup) -> Winner:
-    return coup.winner
+    return dist.map(winner_of)
 
 

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from exact_odds.engine import Detail
 from exact_odds.errors import InputError
 from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS, RANKS, Shoe, ShoeError
-from exact_odds.tableau import STANDARD, Tableau
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
     from exact_odds.batch import Payable
@@ -184,7 +184,7 @@ def _suit_effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau) -> Effe
 
 
 def effects_of_removal(shoe: Shoe, bets: Iterable[Payable] | None = None, *,
-                       tableau: Tableau = STANDARD) -> list[Removal]:
+                       tableau: Tableau = STANDARD_TABLEAU) -> list[Removal]:
     """Exact effects of removal of every rank on each bet (default: every registered bet).
 
     Bets that look at suits need a shoe whose suits are known; with the default list they

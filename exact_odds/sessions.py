@@ -45,7 +45,7 @@ from exact_odds.dist import Dist
 from exact_odds.engine import deal
 from exact_odds.errors import InputError
 from exact_odds.shoe import Shoe
-from exact_odds.tableau import STANDARD, Tableau
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -87,7 +87,7 @@ class OneHand:
         return Fraction(sum(s * w for s, w in zip(self.steps, self.ways, strict=True)), self.total * self.scale)
 
 
-def one_hand(shoe: Shoe, bet: Bet, tableau: Tableau = STANDARD) -> OneHand:
+def one_hand(shoe: Shoe, bet: Bet, tableau: Tableau = STANDARD_TABLEAU) -> OneHand:
     """The exact one-hand result distribution of ``bet`` from ``shoe``, as integer steps."""
     results: Dist[Fraction] = deal(shoe, tableau, detail=bet.detail).map(bet.payout)
     scale = math.lcm(*(v.denominator for v in results))

@@ -61,7 +61,7 @@ from exact_odds.dist import Dist
 from exact_odds.engine import Coup, Detail, Winner, deal, winners
 from exact_odds.errors import InputError
 from exact_odds.shoe import RANKS, SUITS, Card, Shoe, ShoeError
-from exact_odds.tableau import STANDARD, Tableau
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
     import numpy as np
@@ -153,7 +153,7 @@ def shoe_card_codes(shoe: Shoe) -> list[int]:
 # ---------------------------------------------------------------- the simple, obviously correct dealer
 
 
-def deal_coup_simple(cards: Sequence[int], tableau: Tableau = STANDARD,
+def deal_coup_simple(cards: Sequence[int], tableau: Tableau = STANDARD_TABLEAU,
                      detail: Detail = Detail.POINTS) -> tuple[Coup, int]:
     """Deal one coup from card codes in order (P, B, P, B, then draws); return it and the cards used.
 
@@ -237,7 +237,7 @@ class Procedure:
         return f"{burn}, cut card {self.cut} cards from the end, {last}"
 
 
-def play_shoe_simple(cards: Sequence[int], tableau: Tableau = STANDARD, procedure: Procedure = Procedure(),
+def play_shoe_simple(cards: Sequence[int], tableau: Tableau = STANDARD_TABLEAU, procedure: Procedure = Procedure(),
                      detail: Detail = Detail.POINTS) -> list[tuple[int, Coup]]:
     """Deal a whole shuffled shoe one coup at a time; return (index of the coup's first card, coup).
 
@@ -467,7 +467,7 @@ class ShoeCoup:
     cards: tuple[Card, ...]
 
 
-def shoe_coup(shoe: Shoe, seed: int, *, coup: int = 1, index: int = 0, tableau: Tableau = STANDARD,
+def shoe_coup(shoe: Shoe, seed: int, *, coup: int = 1, index: int = 0, tableau: Tableau = STANDARD_TABLEAU,
               procedure: Procedure = Procedure()) -> ShoeCoup:
     """Coup number ``coup`` of shoe number ``index`` of a shoe-mode simulation with ``seed``."""
     procedure.check(shoe)
@@ -489,7 +489,7 @@ def shoe_coup(shoe: Shoe, seed: int, *, coup: int = 1, index: int = 0, tableau: 
                     tuple(code_card(c, suited=suited) for c in cards[start:start + 6]))
 
 
-def shoe_winners(shoe: Shoe, seed: int, *, index: int = 0, tableau: Tableau = STANDARD,
+def shoe_winners(shoe: Shoe, seed: int, *, index: int = 0, tableau: Tableau = STANDARD_TABLEAU,
                  procedure: Procedure = Procedure()) -> list[Winner]:
     """The winner of every coup of shoe number ``index`` of a shoe-mode simulation with ``seed``."""
     procedure.check(shoe)
@@ -595,7 +595,7 @@ class Reference:
     edge_notes: dict[str, str]
 
 
-def fresh_reference(shoe: Shoe, coups: int, bets: Sequence[Bet], tableau: Tableau = STANDARD) -> Reference:
+def fresh_reference(shoe: Shoe, coups: int, bets: Sequence[Bet], tableau: Tableau = STANDARD_TABLEAU) -> Reference:
     """The reference for ``coups`` coups each dealt from the full ``shoe``."""
     dist = winners(deal(shoe, tableau))
     p = [Fraction(dist[w], dist.total) for w in OUTCOMES]
@@ -688,7 +688,7 @@ class Simulation:
 
 
 def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | None = None,
-             tableau: Tableau = STANDARD, procedure: Procedure = Procedure(), bets: Sequence[Bet] = (),
+             tableau: Tableau = STANDARD_TABLEAU, procedure: Procedure = Procedure(), bets: Sequence[Bet] = (),
              detail: Detail = Detail.POINTS, reference: Tableau | None = None, keep: bool = False,
              progress: Progress | None = None) -> Simulation:
     """Deal ``coups`` coups (or ``shoes`` whole shoes) from ``shoe`` with ``tableau``.
@@ -895,7 +895,7 @@ class SimulatedSessions:
 
 
 def simulate_sessions(shoe: Shoe, bet: Bet, *, hands: int, sessions: int, seed: int,
-                      bankroll: Fraction | None = None, tableau: Tableau = STANDARD,
+                      bankroll: Fraction | None = None, tableau: Tableau = STANDARD_TABLEAU,
                       procedure: Procedure = Procedure(), progress: Progress | None = None) -> SimulatedSessions:
     """Deal ``hands * sessions`` coups and cut them into ``sessions`` sessions of ``hands`` consecutive coups.
 

@@ -59,7 +59,7 @@ from exact_odds.simulate import (
     shoe_card_codes,
     shoe_orders,
 )
-from exact_odds.tableau import STANDARD, Tableau
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -371,7 +371,7 @@ def _cut_card_effect(shoe: Shoe, tableau: Tableau, records: CoupRecords, shoes: 
     return tuple(out)
 
 
-def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tableau: Tableau = STANDARD,
+def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tableau: Tableau = STANDARD_TABLEAU,
               dealing: Dealing = Dealing(), thresholds: Sequence[float] = DEFAULT_THRESHOLDS,
               max_tag: int = MAX_TAG, workers: int = 1, dask: str | None = None,
               progress: Progress | None = None, shoes_per_task: int = SHOES_PER_TASK) -> Study:
@@ -419,7 +419,7 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
 # ---------------------------------------------------------------- recorded shoes
 
 
-def play_cards(cards: Sequence[Card], tableau: Tableau = STANDARD) -> tuple[Coup, int] | None:
+def play_cards(cards: Sequence[Card], tableau: Tableau = STANDARD_TABLEAU) -> tuple[Coup, int] | None:
     """Play one coup from cards in dealing order (P, B, P, B, then draws).
 
     Returns the coup (with pair flags by rank, suited flags when both cards have suits,
@@ -478,7 +478,7 @@ def read_record(text: str) -> tuple[Card, ...]:
     return parse_cards(" ".join(re.sub(r"#.*", "", line) for line in text.splitlines()))
 
 
-def replay(cards: Sequence[Card], shoe: Shoe, *, bets: Sequence[Payable], tableau: Tableau = STANDARD) -> Replay:
+def replay(cards: Sequence[Card], shoe: Shoe, *, bets: Sequence[Payable], tableau: Tableau = STANDARD_TABLEAU) -> Replay:
     """Replay the coups of a recorded shoe dealt from ``shoe``, with the exact edge of each bet before each.
 
     Every card must be in the shoe; suited bets need suits on every card and a shoe whose

@@ -40,7 +40,7 @@ from exact_odds.dist import Ways
 from exact_odds.edges import ParSheet, par_sheet
 from exact_odds.engine import Winner, deal, sequences, winners
 from exact_odds.shoe import CARDS_PER_COUP, Shoe
-from exact_odds.tableau import STANDARD, Tableau
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 D = sympy.Symbol("d", positive=True, integer=True)
 """The number of decks."""
@@ -129,7 +129,7 @@ def break_even(sheet: ParSheet, line: int | str = 0) -> Fraction | None:
     return _fraction(solutions[0]) if solutions else None
 
 
-def fair_commission(shoe: Shoe, *, tableau: Tableau = STANDARD) -> Fraction | None:
+def fair_commission(shoe: Shoe, *, tableau: Tableau = STANDARD_TABLEAU) -> Fraction | None:
     """The banker commission at which the standard banker bet is fair: 1 - break-even win payout.
 
     ``None`` if the banker never wins on this shoe.
@@ -191,7 +191,7 @@ def closed_form(name: str, measure: Measure, *, fit: Sequence[int] = FIT_DECKS) 
     return ClosedForm(name, sympy.Poly(sympy.interpolate(points, D), D), measure)
 
 
-def outcome_closed_forms(*, tableau: Tableau = STANDARD,
+def outcome_closed_forms(*, tableau: Tableau = STANDARD_TABLEAU,
                          fit: Sequence[int] = FIT_DECKS) -> dict[Winner, ClosedForm]:
     """Banker, player and tie: ways and probabilities as functions of the number of decks."""
     def measure(outcome: Winner) -> Measure:
@@ -200,7 +200,7 @@ def outcome_closed_forms(*, tableau: Tableau = STANDARD,
     return {outcome: closed_form(outcome, measure(outcome), fit=fit) for outcome in ROLES}
 
 
-def line_closed_forms(bet: Bet, *, tableau: Tableau = STANDARD,
+def line_closed_forms(bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU,
                       fit: Sequence[int] = FIT_DECKS) -> list[ClosedForm]:
     """Each par-sheet line of ``bet`` (the pay lines, then "loses") as a closed form in d."""
     def measure(i: int) -> Measure:
@@ -261,7 +261,7 @@ class Summary:
     disagreements: tuple[str, ...]
 
 
-def bet_forms(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD, fit: Sequence[int] = FIT_DECKS) -> BetForms:
+def bet_forms(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS) -> BetForms:
     """A bet's closed forms in d and, on ``shoe``, its edge in payout symbols and break-evens."""
     forms = tuple(line_closed_forms(bet, tableau=tableau, fit=fit))
     sheet = par_sheet(shoe, bet, tableau=tableau)
@@ -269,7 +269,7 @@ def bet_forms(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD, fit: Sequenc
                     tuple(break_even(sheet, i) for i in range(len(bet.lines))))
 
 
-def summary(shoe: Shoe, bets: Sequence[Bet], *, tableau: Tableau = STANDARD, fit: Sequence[int] = FIT_DECKS,
+def summary(shoe: Shoe, bets: Sequence[Bet], *, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
             checked: Sequence[int] = CHECK_DECKS) -> Summary:
     """Every symbolic result for ``bets``, with each closed form checked on ``checked`` decks."""
     outcomes = outcome_closed_forms(tableau=tableau, fit=fit)

@@ -1,8 +1,14 @@
-"""Drawing rules of punto banco as literal data.
+"""Drawing rules of punto banco: THE rule, written once as data and executed in one place.
 
 A :class:`Tableau` says when a coup ends on the first four cards (naturals), when the
 player draws a third card, and when the banker draws, by banker total (0-7) and the
 player's third card (``None`` when the player stood, else its point value 0-9).
+
+Every module that needs to know what is drawn asks this one: the scalar rule is
+:meth:`Tableau.player_draws_on` / :meth:`Tableau.banker_draws_given` (naturals included),
+:func:`play` plays a whole coup from point values, and :func:`play_many` plays many coups
+at once through :class:`DrawLookup`, lookup arrays built by evaluating the scalar rule on
+every input (so the two cannot disagree). No other module encodes a drawing rule.
 
 The standard table, as printed on punto banco layouts and in Wizard of Odds' "Baccarat
 rules" (wizardofodds.com/games/baccarat/basics):
@@ -20,10 +26,17 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from exact_odds.errors import InputError, read_user_file
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 NO_THIRD = None
 """Column key of the banker table when the player stood."""
@@ -52,8 +65,22 @@ class Tableau:
     banker_draws: tuple[tuple[bool, ...], ...]
 
     def banker_draws_on(self, banker_total: int, player_third: int | None) -> bool:
-        """Whether the banker draws with ``banker_total`` given the player's third card."""
+        """The banker table's entry: whether the banker draws with ``banker_total`` given the
+        player's third card (``None``: the player stood), naturals aside."""
         return self.banker_draws[banker_total][COLUMNS.index(player_third)]
+
+    def natural(self, player: int, banker: int) -> bool:
+        """Whether two-card totals ``player`` and ``banker`` end the coup at once."""
+        return player in self.naturals or banker in self.naturals
+
+    def player_draws_on(self, player: int, banker: int) -> bool:
+        """Whether the player draws a third card on two-card totals (never after a natural)."""
+        return not self.natural(player, banker) and self.player_draws[player]
+
+    def banker_draws_given(self, player: int, banker: int, player_third: int | None) -> bool:
+        """Whether the banker draws on two-card totals, given the player's third card's point
+        value (``None`` when the player stood); never after a natural."""
+        return not self.natural(player, banker) and self.banker_draws_on(banker, player_third)
 
 
 def _row(draw_on: set[int | None]) -> tuple[bool, ...]:
@@ -61,7 +88,7 @@ def _row(draw_on: set[int | None]) -> tuple[bool, ...]:
 
 
 _ALL = set(COLUMNS)
-STANDARD = Tableau(
+STANDARD_TABLEAU = Tableau(
     name="standard",
     naturals=frozenset({8, 9}),
     player_draws=tuple(t <= 5 for t in range(10)),
@@ -194,3 +221,113 @@ def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
 def load_tableau(path: str | Path) -> Tableau:
     """Read a rule table from a TOML file (see :func:`parse_tableau`)."""
     return parse_tableau(read_user_file(path, "rules", TableauError), source=str(path))
+
+
+# ---------------------------------------------------------------- playing a coup
+
+
+class IncompleteCoup(ValueError):
+    """Fewer point values than the coup draws (e.g. a record that ends mid-coup)."""
+
+
+class Play(NamedTuple):
+    """How a coup ends: final totals 0-9 and the cards each hand holds (2 or 3)."""
+
+    player: int
+    banker: int
+    player_cards: int
+    banker_cards: int
+
+    @property
+    def cards(self) -> int:
+        """Cards the coup used, 4 to 6."""
+        return self.player_cards + self.banker_cards
+
+
+def play(tableau: Tableau, points: Sequence[int]) -> Play:
+    """Play one coup from point values 0-9 in dealing order: P, B, P, B, then the draws.
+
+    Trailing values the coup does not draw are ignored; too few raise :class:`IncompleteCoup`.
+
+    >>> play(STANDARD_TABLEAU, [3, 6, 2, 0, 4, 9])  # player 5 draws a 4; banker 6 stands on a 4
+    Play(player=9, banker=6, player_cards=3, banker_cards=2)
+    """
+    if len(points) < 4:
+        raise IncompleteCoup("a coup needs four cards")
+    return play_totals(tableau, (points[0] + points[2]) % 10, (points[1] + points[3]) % 10, points[4:])
+
+
+def play_totals(tableau: Tableau, player: int, banker: int, draws: Sequence[int]) -> Play:
+    """Finish a coup from the two-card totals and the next point values in the shoe."""
+    used = 0
+    third: int | None = None
+    if tableau.player_draws_on(player, banker):
+        third = _next(draws, used)
+        used += 1
+    banker_draws = tableau.banker_draws_given(player, banker, third)
+    final_banker = (banker + _next(draws, used)) % 10 if banker_draws else banker
+    final_player = (player + third) % 10 if third is not None else player
+    return Play(final_player, final_banker, 2 + (third is not None), 2 + banker_draws)
+
+
+def _next(draws: Sequence[int], i: int) -> int:
+    if i >= len(draws):
+        raise IncompleteCoup("the coup draws more cards than were given")
+    return draws[i]
+
+
+STOOD = 10
+"""Column of :attr:`DrawLookup.banker` for a player who stood (columns 0-9: the third card)."""
+
+
+@dataclass(frozen=True, eq=False)
+class DrawLookup:
+    """The rule as NumPy lookup arrays, each entry computed by the scalar rule above.
+
+    ``player[p, b]``: the player draws on two-card totals ``p``, ``b``.
+    ``banker[p, b, c]``: the banker draws, with ``c`` the player's third card or :data:`STOOD`.
+    """
+
+    player: NDArray[np.bool_]
+    banker: NDArray[np.bool_]
+
+
+@lru_cache(maxsize=16)
+def draw_lookup(tableau: Tableau) -> DrawLookup:
+    """The :class:`DrawLookup` of ``tableau`` (cached)."""
+    import numpy as np
+
+    player = np.array([[tableau.player_draws_on(p, b) for b in range(10)] for p in range(10)], dtype=bool)
+    banker = np.array([[[tableau.banker_draws_given(p, b, None if c == STOOD else c) for c in range(11)]
+                        for b in range(10)] for p in range(10)], dtype=bool)
+    return DrawLookup(player, banker)
+
+
+class Plays(NamedTuple):
+    """Many coups played at once: arrays of shape (n,) as in :class:`Play`."""
+
+    player: NDArray[Any]
+    banker: NDArray[Any]
+    player_cards: NDArray[Any]
+    banker_cards: NDArray[Any]
+
+
+def play_many(tableau: Tableau, points: NDArray[Any]) -> Plays:
+    """:func:`play` for many coups: ``points`` has shape (6, n), point values in dealing order.
+
+    Values past the cards a coup draws are ignored (any value 0-9 will do there). The
+    results equal :func:`play` coup by coup (tests check every sequence of point values).
+    """
+    import numpy as np
+
+    lookup = draw_lookup(tableau)
+    pts = np.asarray(points, dtype=np.int16)
+    player = (pts[0] + pts[2]) % 10
+    banker = (pts[1] + pts[3]) % 10
+    player_draws = lookup.player[player, banker]
+    third = np.where(player_draws, pts[4], STOOD)
+    banker_draws = lookup.banker[player, banker, third]
+    banker_card = np.where(player_draws, pts[5], pts[4])
+    return Plays((player + np.where(player_draws, pts[4], 0)) % 10,
+                 (banker + np.where(banker_draws, banker_card, 0)) % 10,
+                 2 + player_draws.astype(np.int16), 2 + banker_draws.astype(np.int16))

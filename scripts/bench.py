@@ -82,7 +82,7 @@ def bench_report(repeat: int) -> None:
 
 def bench_bunco(repeat: int) -> None:
     """Bunco (issue 6): whole-process `bunco`, the exact turn at the largest sizes, a million-trial simulation."""
-    from exact_odds.bunco import MAX_DICE, MAX_SIDES, MAX_TARGET, STANDARD, Dice, play_game, play_turn
+    from exact_odds.bunco import MAX_DICE, MAX_SIDES, MAX_TARGET, STANDARD_TABLEAU, Dice, play_game, play_turn
 
     secs = cli_seconds(["bunco"], repeat)
     print(f"bunco: `exact-odds bunco` (3d6: roll, six rounds, turn) whole process, median of {repeat}: {secs:.3f} s")
@@ -90,9 +90,9 @@ def bench_bunco(repeat: int) -> None:
     out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
     print(f"bunco: numpy imported by `bunco` without --simulate: {out.strip().splitlines()[-1]}")
     big = Dice(MAX_DICE, MAX_SIDES)
-    secs = median_seconds(lambda: play_turn(big, STANDARD, target=MAX_TARGET), repeat)
+    secs = median_seconds(lambda: play_turn(big, STANDARD_TABLEAU, target=MAX_TARGET), repeat)
     print(f"bunco: exact turn of {big} to {MAX_TARGET} points, median of {repeat}: {secs:.3f} s")
-    secs = median_seconds(lambda: play_game(Dice(MAX_DICE, 6), STANDARD, rounds=60), repeat)
+    secs = median_seconds(lambda: play_game(Dice(MAX_DICE, 6), STANDARD_TABLEAU, rounds=60), repeat)
     print(f"bunco: exact game of 60 rounds of {MAX_DICE}d6, median of {repeat}: {secs:.3f} s")
     secs = cli_seconds(["bunco", "--simulate", "1000000", "--seed", "1"], max(1, repeat // 3))
     print(f"bunco: `exact-odds bunco --simulate 1000000` (a million rolls, games and turns) whole process, "
@@ -175,11 +175,11 @@ def simulate_figures(repeat: int) -> None:
 
     from exact_odds.bets import find_bet
     from exact_odds.simulate import DealTables, Procedure, deal_coups, simulate
-    from exact_odds.tableau import STANDARD
+    from exact_odds.tableau import STANDARD_TABLEAU
 
     shoe, bets = Shoe.decks(8), [find_bet(n) for n in ("banker", "player", "tie")]
     cards = np.random.default_rng(1).integers(0, 52, size=(6, 1 << 20), dtype=np.uint8)
-    tables = DealTables.of(STANDARD)
+    tables = DealTables.of(STANDARD_TABLEAU)
     secs = median_seconds(lambda: deal_coups(cards, tables), repeat)
     print(f"simulate: vectorised dealing alone (cards given), one core, median of {repeat}: "
           f"{cards.shape[1] / secs:,.0f} coups/s")
@@ -187,7 +187,7 @@ def simulate_figures(repeat: int) -> None:
         ("fresh shoes, 3 flat bets", 4_000_000, {"coups": 4_000_000, "procedure": Procedure(fresh=True)}),
         ("whole shoes (shuffle, burn, cut card), 3 flat bets", 0, {"shoes": 40_000}),
         ("whole shoes with --verify (exact odds of every coup's composition)", 0,
-         {"shoes": 4_000, "reference": STANDARD}),
+         {"shoes": 4_000, "reference": STANDARD_TABLEAU}),
     ]
     for label, _, kwargs in cases:
         runs = max(1, repeat // 2)

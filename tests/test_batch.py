@@ -27,13 +27,13 @@ from exact_odds.bets import find_bet, registered
 from exact_odds.engine import Coup, Detail, deal, winners
 from exact_odds.errors import InputError
 from exact_odds.shoe import Shoe, ShoeError, falling, parse_cards
-from exact_odds.tableau import STANDARD, STANDARD_TOML, parse_tableau
+from exact_odds.tableau import STANDARD_TABLEAU, STANDARD_TOML, parse_tableau
 
 # Published 8-deck counts: Wizard of Odds, "Baccarat" (wizardofodds.com/games/baccarat/basics).
 EIGHT_DECKS = [2_292_252_566_437_888, 2_230_518_282_592_256, 475_627_426_473_216]
 
 
-def reference_winners(counts: list[int], tableau: object = STANDARD) -> list[int]:
+def reference_winners(counts: list[int], tableau: object = STANDARD_TABLEAU) -> list[int]:
     dist = winners(deal(Shoe(tuple(counts)), tableau))  # type: ignore[arg-type]
     return [dist["banker"], dist["player"], dist["tie"]]
 

@@ -10,7 +10,7 @@ from oracle import brute_force, shoe_cards
 
 from exact_odds.engine import Coup, Detail, deal, first_four, sequences, winners
 from exact_odds.shoe import Shoe, falling
-from exact_odds.tableau import STANDARD
+from exact_odds.tableau import STANDARD_TABLEAU
 
 # Published 8-deck counts: Wizard of Odds, "Baccarat - Basic Strategy / house edge" (8 decks).
 EIGHT_DECKS = {
@@ -82,4 +82,4 @@ def test_coup_properties() -> None:
 
 def test_standard_tableau_is_default() -> None:
     shoe = Shoe.decks(1)
-    assert deal(shoe) == deal(shoe, STANDARD)
+    assert deal(shoe) == deal(shoe, STANDARD_TABLEAU)

@@ -42,7 +42,7 @@ from exact_odds.simulate import (
     simulate,
     verify,
 )
-from exact_odds.tableau import COLUMNS, STANDARD, Tableau, load_tableau
+from exact_odds.tableau import COLUMNS, STANDARD_TABLEAU, Tableau, load_tableau
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 WRONG = load_tableau(EXAMPLES / "wrong_banker_6.toml")
@@ -77,13 +77,13 @@ def test_coup_codes_round_trip() -> None:
 @example([32, 36, 0, 4, 8, 12])  # a natural 9 for the player
 def test_simple_dealer_matches_the_oracle(cards: list[int]) -> None:
     expected = play(tuple(code_card(c) for c in cards))
-    coup, used = deal_coup_simple(cards, STANDARD, Detail.SUITS)
+    coup, used = deal_coup_simple(cards, STANDARD_TABLEAU, Detail.SUITS)
     assert coup == expected and used == coup.cards
 
 
 @settings(max_examples=60, deadline=None)
 @given(tableaux, st.lists(cards6, min_size=1, max_size=40), st.sampled_from(list(Detail)))
-@example(STANDARD, [[8, 12, 4, 0, 20, 36], [0, 1, 2, 3, 4, 5]], Detail.SUITS)
+@example(STANDARD_TABLEAU, [[8, 12, 4, 0, 20, 36], [0, 1, 2, 3, 4, 5]], Detail.SUITS)
 def test_vectorised_dealer_matches_simple_dealer(tableau: Tableau, coups: list[list[int]], detail: Detail) -> None:
     codes, used = deal_coups(np.array(coups, dtype=np.uint8).T, DealTables.of(tableau), detail)
     table = coup_table()
@@ -94,7 +94,7 @@ def test_vectorised_dealer_matches_simple_dealer(tableau: Tableau, coups: list[l
 
 @pytest.mark.parametrize("procedure", [Procedure(), Procedure(cut=7, last_coup="this"), Procedure(burn=False, cut=11),
                                        Procedure(cut=40)])
-@pytest.mark.parametrize("tableau", [STANDARD, WRONG])
+@pytest.mark.parametrize("tableau", [STANDARD_TABLEAU, WRONG])
 def test_vectorised_shoes_match_simple_shoes(procedure: Procedure, tableau: Tableau) -> None:
     rng = np.random.default_rng(11)
     cards = rng.permuted(np.tile(np.array(shoe_card_codes(Shoe.decks(2)), dtype=np.uint8), (60, 1)), axis=1)
@@ -113,18 +113,18 @@ def test_cut_card_rules_by_hand() -> None:
     # 52 cards, all worth 0 but the first (a 2): every coup is 0 against 0, both hands draw,
     # six cards a coup.
     burn_two = [4] + [40] * 51  # a 2 turned: burn 2 more, so coups start at 3, 9, 15, ...
-    coups = play_shoe_simple(burn_two, STANDARD, Procedure(cut=16))
+    coups = play_shoe_simple(burn_two, STANDARD_TABLEAU, Procedure(cut=16))
     starts = [s for s, _ in coups]
     # cut card before index 36: the coup starting at 33 deals card 36 (mid-coup), one more starts at 39.
     assert starts == [3, 9, 15, 21, 27, 33, 39]
     assert all(c == Coup(0, 0, 3, 3) for _, c in coups)
-    this = play_shoe_simple(burn_two, STANDARD, Procedure(cut=7, last_coup="this"))
+    this = play_shoe_simple(burn_two, STANDARD_TABLEAU, Procedure(cut=7, last_coup="this"))
     # cut card before index 45: it comes out with the first card of the coup at 45, the last.
     assert [s for s, _ in this][-1] == 45
-    this = play_shoe_simple([4] + [40] * 51, STANDARD, Procedure(cut=9, last_coup="this"))
+    this = play_shoe_simple([4] + [40] * 51, STANDARD_TABLEAU, Procedure(cut=9, last_coup="this"))
     # cut card before index 43: the coup at 39 deals it mid-coup and is the last.
     assert [s for s, _ in this][-1] == 39
-    exact = play_shoe_simple([4] + [40] * 51, STANDARD, Procedure(cut=19))
+    exact = play_shoe_simple([4] + [40] * 51, STANDARD_TABLEAU, Procedure(cut=19))
     # the cut card before index 33 comes out as the first card of the coup at 33: that coup is the last.
     assert [s for s, _ in exact][-1] == 33
 
@@ -164,7 +164,7 @@ def test_same_seed_same_run_and_shoes_do_not_depend_on_their_number() -> None:
     assert a.coups == b.coups and a.bets == b.bets
     assert a.sequence is not None and c.sequence is not None and a.shoe_of is not None
     assert a.sequence.tolist() == c.sequence[: len(a.sequence)].tolist()
-    first = play_shoe_simple(shoe_cards(EIGHT, 3, 4), STANDARD, Procedure())
+    first = play_shoe_simple(shoe_cards(EIGHT, 3, 4), STANDARD_TABLEAU, Procedure())
     assert [coup_table()[x] for x in a.sequence[a.shoe_of == 4]] == [c for _, c in first]
     assert simulate(EIGHT, coups=1000, seed=4).coups != simulate(EIGHT, coups=1000, seed=5).coups
 
@@ -236,9 +236,9 @@ def test_bad_simulations(kwargs: dict[str, Any], message: str) -> None:
 def test_fresh_check_passes_with_the_right_table_and_fails_with_a_wrong_one() -> None:
     bets = [find_bet("banker"), find_bet("player")]
     right = verify(simulate(EIGHT, coups=1_000_000, seed=1, procedure=Procedure(fresh=True), bets=bets,
-                            reference=STANDARD))
+                            reference=STANDARD_TABLEAU))
     wrong = verify(simulate(EIGHT, coups=1_000_000, seed=1, procedure=Procedure(fresh=True), tableau=WRONG,
-                            bets=bets, reference=STANDARD))
+                            bets=bets, reference=STANDARD_TABLEAU))
     assert right.verdict == "PASS" and right.p_value > 0.01
     assert wrong.verdict == "FAIL" and wrong.log_p < math.log(1e-50)
     exact = winners(deal(EIGHT))
@@ -248,7 +248,7 @@ def test_fresh_check_passes_with_the_right_table_and_fails_with_a_wrong_one() ->
 
 
 def test_pearson_identity_in_fresh_mode() -> None:
-    sim = simulate(Shoe.decks(4), coups=50_000, seed=8, procedure=Procedure(fresh=True), reference=STANDARD)
+    sim = simulate(Shoe.decks(4), coups=50_000, seed=8, procedure=Procedure(fresh=True), reference=STANDARD_TABLEAU)
     check = verify(sim)
     pearson = sum((o.observed - o.expected) ** 2 / o.expected for o in check.outcomes)
     assert check.chi_square == pytest.approx(pearson, rel=1e-9)
@@ -260,7 +260,7 @@ def test_pearson_identity_in_fresh_mode() -> None:
 def test_p_value_is_the_two_degree_chi_square_tail() -> None:
     from exact_odds.stats import chi_square_sf
 
-    sim = simulate(Shoe.decks(2), coups=30_000, seed=3, procedure=Procedure(fresh=True), reference=STANDARD)
+    sim = simulate(Shoe.decks(2), coups=30_000, seed=3, procedure=Procedure(fresh=True), reference=STANDARD_TABLEAU)
     check = verify(sim)
     assert check.p_value == pytest.approx(chi_square_sf(check.chi_square, 2), rel=1e-12)
     assert math.exp(-3.0) == pytest.approx(chi_square_sf(6.0, 2), rel=1e-12)
@@ -305,7 +305,7 @@ def test_bad_command_lines(capsys: pytest.CaptureFixture[str], argv: list[str]) 
 
 def test_shoe_check_uses_each_coups_composition() -> None:
     bets = [find_bet("banker"), find_bet("tie")]
-    sim = simulate(Shoe.decks(1), shoes=4, seed=6, bets=bets, reference=STANDARD, keep=True)
+    sim = simulate(Shoe.decks(1), shoes=4, seed=6, bets=bets, reference=STANDARD_TABLEAU, keep=True)
     check = verify(sim)
     assert sim.reference is not None and sim.reference.coups == sim.n
     # Independently: the exact probabilities of every coup from its shoe's remaining cards.
@@ -314,7 +314,7 @@ def test_shoe_check_uses_each_coups_composition() -> None:
     edge = Fraction(0)
     for s in range(4):
         cards = shoe_cards(Shoe.decks(1), 6, s)
-        for start, _ in play_shoe_simple(cards, STANDARD, Procedure()):
+        for start, _ in play_shoe_simple(cards, STANDARD_TABLEAU, Procedure()):
             left = Shoe.from_counts(np.bincount(np.array(cards[start:]) // 4, minlength=13).tolist())
             dist = winners(deal(left))
             expected = [e + dist.probability(w) for e, w in zip(expected, OUTCOMES, strict=True)]

@@ -29,7 +29,7 @@ from exact_odds.study import (
     replay,
     run_study,
 )
-from exact_odds.tableau import STANDARD
+from exact_odds.tableau import STANDARD_TABLEAU
 
 MAIN = [find_bet(n) for n in ("banker", "player", "tie")]
 
@@ -60,10 +60,10 @@ def test_shoes_are_the_simulators() -> None:
 @pytest.mark.parametrize("dealing", [Dealing(), Dealing(6, "this", False), Dealing(11, "one-more", False)])
 def test_dealing_matches_one_coup_at_a_time(dealing: Dealing) -> None:
     codes = shoe_card_codes(Shoe.decks(2))
-    dealt = _deal(3, 2, 14, dealing, STANDARD, codes)
+    dealt = _deal(3, 2, 14, dealing, STANDARD_TABLEAU, codes)
     for i in range(2, 14):
         order = shoe_cards(Shoe.decks(2), 3, i)
-        simple = play_shoe_simple(order, STANDARD, dealing.procedure)
+        simple = play_shoe_simple(order, STANDARD_TABLEAU, dealing.procedure)
         rows = dealt.shoe == i
         mine = [(int(s), int(w)) for s, w in zip(dealt.start[rows], dealt.winner[rows], strict=True)]
         assert mine == [(s, ("banker", "player", "tie").index(c.winner)) for s, c in simple]

@@ -5,18 +5,18 @@ from __future__ import annotations
 import pytest
 from oracle import banker_draws
 
-from exact_odds.tableau import COLUMNS, STANDARD, STANDARD_TOML, TableauError, load_tableau, parse_tableau
+from exact_odds.tableau import COLUMNS, STANDARD_TABLEAU, STANDARD_TOML, TableauError, load_tableau, parse_tableau
 
 
 def test_standard_table_matches_printed_rules() -> None:
     for total in range(8):
         for column in COLUMNS:
-            assert STANDARD.banker_draws_on(total, column) == banker_draws(total, column)
-    assert [t for t in range(10) if STANDARD.player_draws[t]] == [0, 1, 2, 3, 4, 5]
+            assert STANDARD_TABLEAU.banker_draws_on(total, column) == banker_draws(total, column)
+    assert [t for t in range(10) if STANDARD_TABLEAU.player_draws[t]] == [0, 1, 2, 3, 4, 5]
 
 
 def test_toml_round_trip() -> None:
-    assert parse_tableau(STANDARD_TOML) == STANDARD
+    assert parse_tableau(STANDARD_TOML) == STANDARD_TABLEAU
 
 
 @pytest.mark.parametrize(
