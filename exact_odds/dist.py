@@ -75,6 +75,15 @@ class Dist(Generic[K]):
             acc += count * v
         return acc / self._total
 
+    def variance(self, value: Callable[[K], int | Fraction]) -> Fraction:
+        """Exact variance of ``value(outcome)``: ``E[v^2] - E[v]^2`` (population variance).
+
+        >>> Dist({-1: 1, 1: 1}).variance(lambda x: x)
+        Fraction(1, 1)
+        """
+        mean = self.expectation(value)
+        return self.expectation(lambda k: (value(k) - mean) ** 2)
+
     def map(self, f: Callable[[K], J]) -> Dist[J]:
         """The distribution of ``f(outcome)``, ways of equal images added."""
         return Dist((f(k), n) for k, n in self._ways.items())
