@@ -1,0 +1,208 @@
+"""The simulator's commands: ``simulate``, ``deal``, ``session``, ``roads``."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from exact_odds.cli.options import (
+    Subparsers,
+    add_bets_option,
+    add_format_options,
+    add_procedure_options,
+    add_quiet_option,
+    add_seed_option,
+    add_shoe_options,
+    add_text_format_options,
+    bet_names,
+    bets_from_args,
+    procedure_from_args,
+    progress_bar,
+    read_input,
+    render,
+    shoe_from_args,
+    tableau_from_args,
+)
+from exact_odds.errors import InputError
+
+if TYPE_CHECKING:
+    pass
+
+
+def _cmd_simulate(args: argparse.Namespace) -> str:
+    from exact_odds.bets import find_bet, load_bets
+    from exact_odds.report import simulation_json, simulation_tables
+    from exact_odds.simulate import random_seed, simulate, verify
+    from exact_odds.tableau import STANDARD_TABLEAU, load_tableau
+
+    bets = [bet for name in bet_names(args.bets)
+            for bet in (load_bets(name) if name.lower().endswith(".toml") else [find_bet(name)])]
+    reference = (load_tableau(args.verify_rules) if args.verify_rules else STANDARD_TABLEAU) if args.verify else None
+    bar = progress_bar(args, "simulate")
+    try:
+        sim = simulate(shoe_from_args(args), seed=random_seed() if args.seed is None else args.seed,
+                       coups=args.rounds if args.shoes is None else None, shoes=args.shoes,
+                       tableau=tableau_from_args(args), procedure=procedure_from_args(args), bets=bets,
+                       reference=reference, progress=bar)
+    finally:
+        bar.close()
+    check = verify(sim, alpha=args.alpha) if args.verify else None
+    if check is not None and check.verdict == "FAIL":
+        args.exit_status = 1
+    return render(args, lambda: simulation_json(sim, check), lambda: simulation_tables(sim, check))
+
+
+def _add_simulate(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "simulate", help="deal coups from shuffled shoes; check them against the exact values",
+        description="Deal coups from seeded, shuffled shoes (burn, cut card) or fresh shoes, bet flat on each "
+                    "coup, and with --verify compare the outcomes with the exact expectations: z-scores, a "
+                    "chi-square test with its p-value and a PASS/FAIL verdict (exit status 1 on FAIL). "
+                    "--rules is the tableau the simulated table deals with; --verify-rules the tableau the "
+                    "exact values assume (default standard), so a wrong --rules table shows up as FAIL.")
+    add_shoe_options(p)
+    count = p.add_mutually_exclusive_group()
+    count.add_argument("--rounds", type=int, default=100_000, metavar="N", help="coups to deal (default 100000)")
+    count.add_argument("--shoes", type=int, metavar="M", help="deal M whole shoes instead")
+    add_seed_option(p)
+    add_procedure_options(p)
+    p.add_argument("--bets", "--bet", nargs="+", default=["banker", "player", "tie"], metavar="BET",
+                   help="bets to back with one unit on every coup: names (space- or comma-separated) or TOML "
+                        "files of bets of your own, every bet of the file (default: banker player tie)")
+    p.add_argument("--verify", action="store_true", help="compare with the exact values and give a verdict")
+    p.add_argument("--verify-rules", metavar="FILE", help="tableau the exact values assume (default: standard)")
+    p.add_argument("--alpha", type=float, default=0.001, help="significance level of the verdict (default 0.001)")
+    add_quiet_option(p)
+    add_format_options(p)
+    p.set_defaults(handler=_cmd_simulate)
+
+
+def _cmd_deal(args: argparse.Namespace) -> str:
+    from exact_odds.conditional import explain_coup
+    from exact_odds.report import card_label, deal_json, deal_text, render_json
+    from exact_odds.simulate import random_seed, shoe_coup
+
+    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
+    seed = random_seed() if args.seed is None else args.seed
+    sc = shoe_coup(shoe, seed, coup=args.coup, tableau=tableau, procedure=procedure_from_args(args))
+    steps, coup = explain_coup(sc.remaining, sc.cards, tableau,
+                               card_text=lambda c: card_label(c, ascii_only=args.ascii))
+    if args.format == "json":
+        return render_json(deal_json(sc, seed, str(shoe), steps, coup))
+    return deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii)
+
+
+def _add_deal(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "deal", help="deal one coup from a shuffled shoe and explain it, with the exact odds as it unfolds",
+        description="Shuffle a shoe (the first shoe of `exact-odds simulate` with the same seed), burn, and deal "
+                    "one coup: every card, the hand values, why each third card was or was not drawn (the rule of "
+                    "the tableau), the winner, and the exact odds before the coup, given the first four cards, "
+                    "and given the player's third card.")
+    add_shoe_options(p)
+    add_seed_option(p)
+    p.add_argument("--coup", type=int, default=1, metavar="K", help="deal the K-th coup of the shoe (default 1)")
+    p.add_argument("--ascii", action="store_true", help="write cards as Qs 3h instead of Q♠ 3♥")
+    add_procedure_options(p, fresh=False)
+    add_text_format_options(p)
+    p.set_defaults(handler=_cmd_deal)
+
+
+def _cmd_session(args: argparse.Namespace) -> str:
+    from exact_odds.bets import find_bet
+    from exact_odds.report import session_json, session_tables
+    from exact_odds.sessions import one_hand, parse_bankroll, ruin_probability, session_distribution
+    from exact_odds.simulate import random_seed, simulate_sessions
+
+    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
+    bets_from_args(args)  # register the bets of any --bets FILE, so that --bet finds them
+    bet = find_bet(args.bet)
+    bankroll = parse_bankroll(args.bankroll) if args.bankroll is not None else None
+    if args.plot and not args.sessions:
+        raise InputError("--plot draws the simulated sessions: give --sessions M (at least 1)")
+    one = one_hand(shoe, bet, tableau)
+    exact = session_distribution(one, args.hands)
+    ruin = ruin_probability(one, args.hands, bankroll) if bankroll is not None else None
+    sims = None
+    if args.sessions:
+        bar = progress_bar(args, "session")
+        try:
+            sims = simulate_sessions(shoe, bet, hands=args.hands, sessions=args.sessions, bankroll=bankroll,
+                                     seed=random_seed() if args.seed is None else args.seed, tableau=tableau,
+                                     procedure=procedure_from_args(args), progress=bar)
+        finally:
+            bar.close()
+    if args.plot and sims is not None:
+        from exact_odds.plots import session_figure
+
+        session_figure(exact, sims, args.plot, title=f"{bet.name}: net result after {args.hands:,} hands, {shoe}")
+    return render(args, lambda: session_json(one, exact, ruin, sims, str(shoe), distribution=args.distribution),
+                   lambda: session_tables(one, exact, ruin, sims, str(shoe), distribution=args.distribution))
+
+
+def _add_session(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "session", help="a flat bettor's session: the exact net result after n hands and risk of ruin, "
+                        "beside simulated sessions",
+        description="The exact distribution of a flat bettor's net result after n hands (the hands taken as "
+                    "independent, each with the full shoe's exact odds) and the exact probability of losing the "
+                    "bankroll within n hands (an absorbing Markov chain), beside the same figures from simulated "
+                    "sessions of consecutive coups. --plot draws the simulated distribution with the exact one "
+                    "over it (needs exact-odds[plot]).")
+    add_shoe_options(p)
+    p.add_argument("--bet", required=True, metavar="NAME", help="the bet backed with one unit every hand")
+    add_bets_option(p)
+    p.add_argument("--hands", type=int, default=100, metavar="N", help="hands in a session (default 100)")
+    p.add_argument("--bankroll", metavar="B", help="bankroll in units, e.g. 20 or 12.5: adds the risk of ruin")
+    p.add_argument("--sessions", type=int, default=10_000, metavar="M",
+                   help="simulated sessions beside the exact figures (default 10000; 0: exact only)")
+    add_seed_option(p)
+    add_procedure_options(p)
+    p.add_argument("--plot", metavar="FILE.png", help="draw the simulated and exact distributions (exact-odds[plot])")
+    p.add_argument("--distribution", action="store_true", help="also list the whole exact distribution")
+    add_quiet_option(p)
+    add_format_options(p)
+    p.set_defaults(handler=_cmd_session)
+
+
+def _cmd_roads(args: argparse.Namespace) -> str:
+    from exact_odds.report import render_json, roads_json, roads_text
+    from exact_odds.roads import build_roads, from_winners, parse_results
+    from exact_odds.simulate import random_seed, shoe_winners
+
+    if args.results is not None:
+        if args.seed is not None:
+            raise InputError("give either --seed (a simulated shoe) or --results FILE, not both")
+        results = parse_results(read_input(args.results), source=args.results)
+        heading = f"Roads of the results in {args.results}"
+    else:
+        shoe = shoe_from_args(args)
+        seed = random_seed() if args.seed is None else args.seed
+        results = from_winners(shoe_winners(shoe, seed, tableau=tableau_from_args(args),
+                                            procedure=procedure_from_args(args)))
+        heading = f"Roads of a shoe of {shoe} shuffled with seed {seed} (the first shoe of simulate --seed {seed})"
+    roads = build_roads(results)
+    if args.format == "json":
+        return render_json(roads_json(roads, heading))
+    return roads_text(roads, heading, color=args.color)
+
+
+def _add_roads(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "roads", help="draw the bead plate, big road and derived roads of a shoe",
+        description="Draw a shoe's scoreboards in the terminal: the bead plate, the big road (ties marked on the "
+                    "entry, dragon tails past six rows) and the big eye boy, small road and cockroach road, from "
+                    "a simulated shoe (--seed, the first shoe of `exact-odds simulate --seed S`) or from recorded "
+                    "results (--results FILE: B, P, T or banker, player, tie).")
+    add_shoe_options(p)
+    add_seed_option(p)
+    p.add_argument("--results", metavar="FILE", help="recorded results instead of a simulated shoe ('-': stdin)")
+    add_procedure_options(p, fresh=False)
+    p.add_argument("--color", action="store_true", help="colour the marks (red, blue, green) with ANSI escapes")
+    add_text_format_options(p)
+    p.set_defaults(handler=_cmd_roads)
+
+
+COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_simulate, _add_deal, _add_session, _add_roads)
+"""Functions adding one subcommand each, in the order of the help."""
