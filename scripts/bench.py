@@ -81,8 +81,8 @@ def bench_report(repeat: int) -> None:
 
 
 def bench_bunco(repeat: int) -> None:
-    """Bunco (issue 6): whole-process `bunco`, the exact turn at the largest sizes, a million-trial simulation."""
-    from exact_odds.bunco import MAX_DICE, MAX_SIDES, MAX_TARGET, STANDARD_TABLEAU, Dice, play_game, play_turn
+    """Bunco: whole-process `bunco`, the exact turn at the largest sizes, a million-trial simulation."""
+    from exact_odds.bunco import MAX_DICE, MAX_SIDES, MAX_TARGET, STANDARD_SCORING, Dice, play_game, play_turn
 
     secs = cli_seconds(["bunco"], repeat)
     print(f"bunco: `exact-odds bunco` (3d6: roll, six rounds, turn) whole process, median of {repeat}: {secs:.3f} s")
@@ -90,9 +90,9 @@ def bench_bunco(repeat: int) -> None:
     out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
     print(f"bunco: numpy imported by `bunco` without --simulate: {out.strip().splitlines()[-1]}")
     big = Dice(MAX_DICE, MAX_SIDES)
-    secs = median_seconds(lambda: play_turn(big, STANDARD_TABLEAU, target=MAX_TARGET), repeat)
+    secs = median_seconds(lambda: play_turn(big, STANDARD_SCORING, target=MAX_TARGET), repeat)
     print(f"bunco: exact turn of {big} to {MAX_TARGET} points, median of {repeat}: {secs:.3f} s")
-    secs = median_seconds(lambda: play_game(Dice(MAX_DICE, 6), STANDARD_TABLEAU, rounds=60), repeat)
+    secs = median_seconds(lambda: play_game(Dice(MAX_DICE, 6), STANDARD_SCORING, rounds=60), repeat)
     print(f"bunco: exact game of 60 rounds of {MAX_DICE}d6, median of {repeat}: {secs:.3f} s")
     secs = cli_seconds(["bunco", "--simulate", "1000000", "--seed", "1"], max(1, repeat // 3))
     print(f"bunco: `exact-odds bunco --simulate 1000000` (a million rolls, games and turns) whole process, "

@@ -161,7 +161,7 @@ def break_even_text(fmt: str) -> str:
                  fmt)
 
 
-# ---------------------------------------------------------------- Bunco (issue 6)
+# ---------------------------------------------------------------- Bunco
 
 BUNCO_ARTICLE = "D. Taylor, 'Shell Scripting a Bunco Game', Linux Journal, 21 January 2018"
 """The article whose estimates the claims table checks."""
@@ -177,11 +177,11 @@ def bunco_text(rules: str, fmt: str) -> str:
 
 def bunco_claims_table() -> Table:
     """The article's estimates beside the exact values (the README's Bunco section quotes them)."""
-    from exact_odds.bunco import ARTICLE, STANDARD, Dice, analyse, roll_outcomes
+    from exact_odds.bunco import ARTICLE_SCORING, STANDARD_SCORING, Dice, analyse, roll_outcomes
     from exact_odds.report import percent_text
 
     three, five = roll_outcomes(Dice(3, 6)), roll_outcomes(Dice(5, 6))
-    text, script = analyse(Dice(3, 6), STANDARD), analyse(Dice(3, 6), ARTICLE)
+    text, script = analyse(Dice(3, 6), STANDARD_SCORING), analyse(Dice(3, 6), ARTICLE_SCORING)
 
     def p(claim: str, said: str, x: Fraction) -> list[str | int | Fraction]:
         return [claim, said, fraction_text(x), percent_text(x, 4)]

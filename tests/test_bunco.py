@@ -11,21 +11,24 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import run as run_cli
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds import bunco
+import exact_odds.bunco as bunco_package
 from exact_odds.bunco import (
-    ARTICLE,
+    ARTICLE_SCORING,
     MAX_DICE,
-    STANDARD,
+    STANDARD_SCORING,
     BuncoError,
     Dice,
     Roll,
@@ -47,7 +50,7 @@ from exact_odds.errors import InputError
 
 CUSTOM = ScoringRules("custom", 1, 0, 2)
 """Odd points on purpose: a Bunco worth less than two matching dice, a mini Bunco worth nothing."""
-RULE_SETS = (STANDARD, ARTICLE, CUSTOM)
+RULE_SETS = (STANDARD_SCORING, ARTICLE_SCORING, CUSTOM)
 
 
 # ---------------------------------------------------------------- oracles from the printed rules
@@ -131,7 +134,7 @@ def first_step(scores: Dist[int], target: int) -> tuple[dict[int, Fraction], Fra
 
 def fundamental_expected_rolls(scores: Dist[int], target: int) -> Fraction:
     """Expected rolls from 0 points: row sum of N = (I - Q)^-1 over the transient states 0..target-1."""
-    n = target
+    n = target  # the transient states 0..target-1
     probs = {s: scores.probability(s) for s in scores}
     # I - Q, augmented with the all-ones vector; solve (I - Q) t = 1 by Gauss-Jordan elimination.
     rows = [[Fraction(int(i == j)) for j in range(n)] + [Fraction(1)] for i in range(n)]
@@ -157,13 +160,13 @@ def fundamental_expected_rolls(scores: Dist[int], target: int) -> Fraction:
 def test_bunco_is_one_in_216_for_three_six_sided_dice() -> None:
     dice = Dice(3, 6)
     for n in range(1, 7):
-        scores = roll_scores(dice, STANDARD, round_number=n)
+        scores = roll_scores(dice, STANDARD_SCORING, round_number=n)
         assert scores.total == 216
         assert scores.probability(21) == Fraction(1, 216)
         assert scores.probability(5) == Fraction(5, 216)
     alike = roll_outcomes(dice).probability(lambda r: r.alike)
     assert alike == Fraction(1, 36)  # the article's "about a 2.7% chance of all having the same value"
-    assert roll_scores(dice, STANDARD) == Dist({0: 120, 1: 75, 2: 15, 5: 5, 21: 1})
+    assert roll_scores(dice, STANDARD_SCORING) == Dist({0: 120, 1: 75, 2: 15, 5: 5, 21: 1})
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
@@ -193,7 +196,7 @@ def test_roll_property(count: int, sides: int, data: st.DataObject | None, point
 
 def test_one_die_reads_the_rules_literally() -> None:
     # One die is "all alike": the round number is a Bunco, any other face a mini Bunco.
-    assert roll_scores(Dice(1, 6), STANDARD, round_number=4) == Dist({5: 5, 21: 1})
+    assert roll_scores(Dice(1, 6), STANDARD_SCORING, round_number=4) == Dist({5: 5, 21: 1})
 
 
 def test_outcome_descriptions() -> None:
@@ -218,7 +221,7 @@ def test_rounds_cycle_through_the_faces() -> None:
     assert round_numbers(6, 6) == (1, 2, 3, 4, 5, 6)
     assert round_numbers(8, 6) == (1, 2, 3, 4, 5, 6, 1, 2)
     assert round_numbers(3, 2) == (1, 2, 1)
-    assert play_game(Dice(3, 6), STANDARD, rounds=8).round_numbers == (1, 2, 3, 4, 5, 6, 1, 2)
+    assert play_game(Dice(3, 6), STANDARD_SCORING, rounds=8).round_numbers == (1, 2, 3, 4, 5, 6, 1, 2)
 
 
 def class_level_game(rules: ScoringRules, rounds: int) -> Dist[int]:
@@ -230,7 +233,7 @@ def class_level_game(rules: ScoringRules, rounds: int) -> Dist[int]:
     return Dist(totals)
 
 
-@pytest.mark.parametrize("rules", [STANDARD, ARTICLE], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [STANDARD_SCORING, ARTICLE_SCORING], ids=lambda r: r.name)
 def test_six_round_game_of_three_dice(rules: ScoringRules) -> None:
     game = play_game(Dice(3, 6), rules)
     assert game.totals == class_level_game(rules, 6)
@@ -243,10 +246,10 @@ def test_six_round_game_of_three_dice(rules: ScoringRules) -> None:
 def test_article_claims() -> None:
     """The article's estimates beside the exact values (see the README's Bunco section)."""
     dice = Dice(3, 6)
-    p_bunco = roll_scores(dice, STANDARD).probability(21)
+    p_bunco = roll_scores(dice, STANDARD_SCORING).probability(21)
     assert p_bunco == Fraction(1, 216) and 1 / p_bunco == 216  # "a bit less than once out of every 200 rolls"
     assert Fraction(166, 1000) ** 3 < p_bunco  # the article's 0.166^3 = 0.00457 truncates 1/6 = 0.1666...
-    standard, article = play_game(dice, STANDARD), play_game(dice, ARTICLE)
+    standard, article = play_game(dice, STANDARD_SCORING), play_game(dice, ARTICLE_SCORING)
     assert standard.more_than(3) == article.more_than(3) < Fraction(1, 2)  # not "50% of the time"
     assert article.mean - standard.mean == Fraction(6 * 4, 216) == Fraction(1, 9)
     assert article.variance - standard.variance == 6 * (Fraction(25**2 - 21**2, 216)
@@ -278,15 +281,15 @@ def test_game_mean_and_variance_add_over_rounds(count: int, sides: int, rounds: 
 
 
 @pytest.mark.parametrize(("count", "sides", "round_number", "rules", "target"), [
-    (2, 2, 1, STANDARD, 3),
+    (2, 2, 1, STANDARD_SCORING, 3),
     (2, 2, 2, CUSTOM, 4),
-    (2, 3, 2, STANDARD, 4),
-    (3, 2, 1, STANDARD, 4),
+    (2, 3, 2, STANDARD_SCORING, 4),
+    (3, 2, 1, STANDARD_SCORING, 4),
     (1, 3, 3, CUSTOM, 5),
     (1, 2, 1, ScoringRules("t", 2, 1, 1), 6),
-    (3, 6, 4, STANDARD, 2),
+    (3, 6, 4, STANDARD_SCORING, 2),
     (2, 3, 1, ScoringRules("zero", 0, 0, 0), 21),
-    (1, 1, 1, STANDARD, 21),
+    (1, 1, 1, STANDARD_SCORING, 21),
 ])
 def test_turn_matches_truncated_enumeration(count: int, sides: int, round_number: int, rules: ScoringRules,
                                             target: int) -> None:
@@ -314,7 +317,7 @@ def test_turn_matches_backward_recursion_and_fundamental_matrix(count: int, side
 
 
 def test_standard_turn_figures() -> None:
-    turn = play_turn(Dice(3, 6), STANDARD)
+    turn = play_turn(Dice(3, 6), STANDARD_SCORING)
     assert turn.max_rolls == 21 and turn.outcomes.total == 216**21
     assert turn.points.probability(0) == Fraction(5, 9)  # the first roll scores nothing
     assert turn.rolls.probability(1) == Fraction(121, 216)  # nothing, or a Bunco straight away
@@ -326,7 +329,7 @@ def test_standard_turn_figures() -> None:
     # scoring roll (96 of 216); every roll is used, so no padding.
     assert turn.outcomes[(21, 21)] == 75**20 * 96
     # A Bunco worth 25 is capped at 21: the turn does not change.
-    assert play_turn(Dice(3, 6), ARTICLE).outcomes == turn.outcomes
+    assert play_turn(Dice(3, 6), ARTICLE_SCORING).outcomes == turn.outcomes
 
 
 def test_turn_rolls_are_bounded_by_the_least_positive_score() -> None:
@@ -338,14 +341,14 @@ def test_turn_rolls_are_bounded_by_the_least_positive_score() -> None:
 
 
 def test_scoring_registry() -> None:
-    assert find_scoring_rules("standard") is STANDARD and find_scoring_rules(" Article ") is ARTICLE
-    assert (ARTICLE.bunco, ARTICLE.mini, ARTICLE.per_die) == (25, 5, 1)
+    assert find_scoring_rules("standard") is STANDARD_SCORING and find_scoring_rules(" Article ") is ARTICLE_SCORING
+    assert (ARTICLE_SCORING.bunco, ARTICLE_SCORING.mini, ARTICLE_SCORING.per_die) == (25, 5, 1)
     with pytest.raises(UnknownScoringError, match="choose from standard, article"):
         find_scoring_rules("yahtzee")
-    custom = STANDARD.with_points(bunco=30)
+    custom = STANDARD_SCORING.with_points(bunco=30)
     assert custom.name == "custom" and custom.bunco == 30 and custom.mini == 5
-    assert STANDARD.with_points(bunco=21) is STANDARD
-    assert "Bunco 21, mini Bunco 5, 1 point per die" in str(STANDARD)
+    assert STANDARD_SCORING.with_points(bunco=21) is STANDARD_SCORING
+    assert "Bunco 21, mini Bunco 5, 1 point per die" in str(STANDARD_SCORING)
 
 
 @pytest.mark.parametrize("build", [
@@ -358,10 +361,10 @@ def test_scoring_registry() -> None:
     lambda: ScoringRules("x", 21, -5, 1),
     lambda: ScoringRules("x", 21, 5, -1),
     lambda: ScoringRules("x", 21, 5.5, 1),  # type: ignore[arg-type]
-    lambda: roll_scores(Dice(3, 6), STANDARD, round_number=7),
-    lambda: roll_scores(Dice(3, 6), STANDARD, round_number=0),
-    lambda: play_game(Dice(3, 6), STANDARD, rounds=0),
-    lambda: play_turn(Dice(3, 6), STANDARD, target=0),
+    lambda: roll_scores(Dice(3, 6), STANDARD_SCORING, round_number=7),
+    lambda: roll_scores(Dice(3, 6), STANDARD_SCORING, round_number=0),
+    lambda: play_game(Dice(3, 6), STANDARD_SCORING, rounds=0),
+    lambda: play_turn(Dice(3, 6), STANDARD_SCORING, target=0),
 ])
 def test_bad_input_raises_one_line_input_errors(build: object) -> None:
     with pytest.raises(BuncoError) as info:
@@ -370,10 +373,17 @@ def test_bad_input_raises_one_line_input_errors(build: object) -> None:
 
 
 def test_a_game_too_big_to_list_is_refused_not_slow(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bunco, "MAX_GAME_WORK", 2_000)
-    assert len(play_game(Dice(3, 6), STANDARD, rounds=6).totals) == 89
+    monkeypatch.setattr("exact_odds.bunco.game.MAX_GAME_WORK", 2_000)
+    assert len(play_game(Dice(3, 6), STANDARD_SCORING, rounds=6).totals) == 89
     with pytest.raises(BuncoError, match="too many distinct totals"):
-        play_game(Dice(3, 6), STANDARD, rounds=12)
+        play_game(Dice(3, 6), STANDARD_SCORING, rounds=12)
+
+
+def test_bunco_knows_nothing_of_cards() -> None:
+    """Outside itself, Bunco imports only exact_odds.dist, exact_odds.errors and exact_odds.stats."""
+    sources = "\n".join(m.read_text(encoding="utf-8") for m in Path(bunco_package.__file__).parent.glob("*.py"))
+    used = set(re.findall(r"^\s*(?:from|import) exact_odds\.(\w+)", sources, flags=re.MULTILINE))
+    assert "from exact_odds import" not in sources and used - {"bunco"} == {"dist", "errors", "stats"}
 
 
 # ---------------------------------------------------------------- chi-square and the simulation
@@ -400,7 +410,7 @@ def test_chi_square_test_fails_on_impossible_or_wrong_counts() -> None:
 
 
 def test_simulation_is_a_faithful_seeded_witness() -> None:
-    analysis = analyse(Dice(3, 6), STANDARD, round_number=2)
+    analysis = analyse(Dice(3, 6), STANDARD_SCORING, round_number=2)
     a = simulate(analysis, trials=20_000, seed=7)
     b = simulate(analysis, trials=20_000, seed=7)
     assert a == b and a.passed
@@ -409,12 +419,10 @@ def test_simulation_is_a_faithful_seeded_witness() -> None:
 
 
 def test_simulation_catches_a_wrong_rule() -> None:
-    import numpy as np
-
-    rolled = simulate_rolls(Dice(3, 6), ARTICLE, round_number=1, trials=5_000, rng=np.random.default_rng(1))
-    assert not chi_square_test(rolled, roll_scores(Dice(3, 6), STANDARD)).passed  # 25 is impossible at 21
+    rolled = simulate_rolls(Dice(3, 6), ARTICLE_SCORING, round_number=1, trials=5_000, rng=np.random.default_rng(1))
+    assert not chi_square_test(rolled, roll_scores(Dice(3, 6), STANDARD_SCORING)).passed  # 25 is impossible at 21
     lopsided = Dist({0: 100, 1: 100, 2: 15, 5: 5, 21: 1})
-    assert not chi_square_test(simulate_rolls(Dice(3, 6), STANDARD, round_number=3, trials=20_000,
+    assert not chi_square_test(simulate_rolls(Dice(3, 6), STANDARD_SCORING, round_number=3, trials=20_000,
                                               rng=np.random.default_rng(2)), lopsided).passed
 
 
@@ -435,7 +443,7 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert game["rounds"] == 6 and game["mean"] == "151/36" and game["variance"] == "128615/7776"
     assert game["more_than"]["3"] == "10284191/22674816"
     assert sum(Fraction(p) for p in game["distribution"].values()) == 1
-    assert data["turn"]["reach_probability"] == str(play_turn(Dice(3, 6), STANDARD).reach_probability)
+    assert data["turn"]["reach_probability"] == str(play_turn(Dice(3, 6), STANDARD_SCORING).reach_probability)
     assert sum(Fraction(p) for p in data["turn"]["distribution"].values()) == 1
 
 

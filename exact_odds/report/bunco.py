@@ -1,4 +1,10 @@
-"""Rows for ``bunco``: formatting only, every figure is computed in :mod:`exact_odds.bunco`."""
+"""Tables and JSON for ``exact-odds bunco``: formatting only, every figure is computed in :mod:`exact_odds.bunco`.
+
+Probabilities are shown twice: as an exact fraction and as a 10-decimal approximation (scientific
+notation below 1/10,000, so that a small probability never prints as 0). The tables are, in
+order: one roll, the game's total, the game's means, variances and tails, the turn and its
+summary, then, with a simulation, one observed-against-exact table per part (rolls, games, turns).
+"""
 
 from __future__ import annotations
 
@@ -10,94 +16,93 @@ from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, gro
 if TYPE_CHECKING:
     from exact_odds import bunco
 
-
-# ---------------------------------------------------------------- Bunco (issue 6)
-# Formatting only: every figure is computed in exact_odds.bunco.
-
-_BUNCO_DIGITS = 10
+_DIGITS = 10
+"""Decimals of the approximate probabilities."""
 
 
-def _bunco_count(n: int, noun: str) -> str:
+def _counted(n: int, noun: str) -> str:
     """``"1 round"``, ``"6 rounds"``."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _bunco_approx(x: Fraction) -> str:
+def _approx(x: Fraction) -> str:
     """10 decimals, or scientific notation for a small non-zero value (so that it does not print as 0)."""
-    return decimal_text(x, _BUNCO_DIGITS) if not x or abs(x) >= Fraction(1, 10**4) else scientific_text(x, 4)
+    return decimal_text(x, _DIGITS) if not x or abs(x) >= Fraction(1, 10**4) else scientific_text(x, 4)
 
 
-def _bunco_p(p: Fraction) -> list[Cell]:
-    return [fraction_text(p), _bunco_approx(p)]
+def _exact_and_approx(p: Fraction) -> list[Cell]:
+    """The exact and the approximate cells of one probability."""
+    return [fraction_text(p), _approx(p)]
 
 
-def _bunco_roll_table(a: bunco.Analysis) -> Table:
+def _roll_table(a: bunco.Analysis) -> Table:
     scores = a.scores
     rows: list[list[Cell]] = []
     for score, ways in scores.items():
         how = "; ".join(r.describe() for r in a.roll if a.rules.score(r) == score)
-        rows.append([score, how, ways, *_bunco_p(scores.probability(score))])
+        rows.append([score, how, ways, *_exact_and_approx(scores.probability(score))])
     notes = (f"Scoring: {a.rules}.",
              f"Ways: ordered rolls of the dice, {a.dice.sides}^{a.dice.count} = {grouped(a.dice.ways)} in all.")
     return Table(f"Bunco: one roll of {a.dice}, round {a.round_number}",
                  ["score", "roll", "ways", "probability", "≈"], rows, notes)
 
 
-def _bunco_game_table(a: bunco.Analysis) -> Table:
+def _game_table(a: bunco.Analysis) -> Table:
     game = a.game
     above = game.survival()
-    rows: list[list[Cell]] = [[t, w, *_bunco_p(game.totals.probability(t)), *_bunco_p(above[t])]
+    rows: list[list[Cell]] = [[t, w, *_exact_and_approx(game.totals.probability(t)), *_exact_and_approx(above[t])]
                               for t, w in game.totals.items()]
     numbers = ", ".join(str(n) for n in game.round_numbers)
     notes = (f"One roll per round, played for the round numbers {numbers} (round r plays for face (r-1) mod "
              f"{a.dice.sides} + 1). By symmetry a roll's odds do not depend on the round number.",
-             f"Ways: sequences of {_bunco_count(game.rounds, 'roll')}, {grouped(a.dice.ways)}^{game.rounds} = "
+             f"Ways: sequences of {_counted(game.rounds, 'roll')}, {grouped(a.dice.ways)}^{game.rounds} = "
              f"{grouped(game.totals.total)} in all.")
-    return Table(f"Bunco: {_bunco_count(game.rounds, 'round')} of {a.dice}, one roll each: total points",
+    return Table(f"Bunco: {_counted(game.rounds, 'round')} of {a.dice}, one roll each: total points",
                  ["total", "ways", "P(total = t)", "P(total = t) ≈", "P(total > t)", "P(total > t) ≈"], rows, notes)
 
 
-def _bunco_summary_table(a: bunco.Analysis) -> Table:
-    r = _bunco_count(a.game.rounds, "round")
+def _summary_table(a: bunco.Analysis) -> Table:
+    r = _counted(a.game.rounds, "round")
     rows: list[list[Cell]] = [
-        ["P(Bunco) per roll", *_bunco_p(a.bunco_probability)],
-        ["P(mini Bunco) per roll", *_bunco_p(a.mini_probability)],
-        ["mean points per roll", *_bunco_p(a.roll_mean)],
-        ["variance of a roll's points", *_bunco_p(a.roll_variance)],
-        [f"P(at least one Bunco in {r})", *_bunco_p(a.game_bunco_probability)],
-        [f"mean total of {r}", *_bunco_p(a.game.mean)],
-        [f"variance of the total of {r}", *_bunco_p(a.game.variance)],
+        ["P(Bunco) per roll", *_exact_and_approx(a.bunco_probability)],
+        ["P(mini Bunco) per roll", *_exact_and_approx(a.mini_probability)],
+        ["mean points per roll", *_exact_and_approx(a.roll_mean)],
+        ["variance of a roll's points", *_exact_and_approx(a.roll_variance)],
+        [f"P(at least one Bunco in {r})", *_exact_and_approx(a.game_bunco_probability)],
+        [f"mean total of {r}", *_exact_and_approx(a.game.mean)],
+        [f"variance of the total of {r}", *_exact_and_approx(a.game.variance)],
     ]
-    rows += [[f"P(total > {k})", *_bunco_p(p)] for k, p in a.tails().items()]
+    rows += [[f"P(total > {k})", *_exact_and_approx(p)] for k, p in a.tails().items()]
     return Table(f"Bunco: {a.dice}, {r}: means, variances and tails", ["quantity", "exact", "≈"], rows,
                  (f"Scoring: {a.rules}.",))
 
 
-def _bunco_turn_tables(a: bunco.Analysis) -> list[Table]:
+def _turn_tables(a: bunco.Analysis) -> list[Table]:
     turn = a.turn
     points = turn.points
-    rows: list[list[Cell]] = [[p, *_bunco_p(points.probability(p))] for p in points]
+    rows: list[list[Cell]] = [[p, *_exact_and_approx(points.probability(p))] for p in points]
     title = (f"Bunco: one turn at the table, {a.dice}, round {a.round_number}: roll while each roll scores, "
              f"stop at {turn.target} points")
     notes = (f"Points are capped at {turn.target}; reaching {turn.target} ends the turn and the round.",
              f"A turn has at most {turn.max_rolls} rolls; ways count sequences of {turn.max_rolls} rolls "
              f"(rolls after the turn ended included), {grouped(a.dice.ways)}^{turn.max_rolls} in all.")
     summary: list[list[Cell]] = [
-        [f"P(the turn reaches {turn.target})", *_bunco_p(turn.reach_probability)],
-        ["expected points of a turn", *_bunco_p(turn.expected_points)],
-        ["expected rolls in a turn", *_bunco_p(turn.expected_rolls)],
-        ["P(the turn is a single roll)", *_bunco_p(turn.rolls.probability(1))],
+        [f"P(the turn reaches {turn.target})", *_exact_and_approx(turn.reach_probability)],
+        ["expected points of a turn", *_exact_and_approx(turn.expected_points)],
+        ["expected rolls in a turn", *_exact_and_approx(turn.expected_rolls)],
+        ["P(the turn is a single roll)", *_exact_and_approx(turn.rolls.probability(1))],
     ]
     return [Table(title, ["points", "probability", "≈"], rows, notes),
             Table(f"Bunco: one turn at the table, {a.dice}: summary", ["quantity", "exact", "≈"], summary,
                   (f"Scoring: {a.rules}.",))]
 
 
-def _bunco_p_value_text(p: float) -> str:
+def _p_value_text(p: float) -> str:
+    """A p-value to 4 significant digits; one that underflowed to 0 as ``< 1e-300``."""
     return f"{p:.4g}" if p > 0 else "< 1e-300"
 
 
-def _bunco_level_text(alpha: Fraction) -> str:
+def _level_text(alpha: Fraction) -> str:
     """A significance level as its shortest exact decimal (``0.001``), else as a fraction."""
     for digits in range(1, 13):
         text = decimal_text(alpha, digits)
@@ -106,31 +111,33 @@ def _bunco_level_text(alpha: Fraction) -> str:
     return fraction_text(alpha)
 
 
-def _bunco_grouped_decimal(x: Fraction, digits: int) -> str:
+def _grouped_decimal(x: Fraction, digits: int) -> str:
+    """``x`` to ``digits`` decimals with thousands separators, e.g. ``1,234.50``."""
     whole, _, decimals = decimal_text(x, digits).partition(".")
     return f"{int(whole):,}.{decimals}"
 
 
-def _bunco_chi_square_note(test: bunco.ChiSquare) -> str:
+def _chi_square_note(test: bunco.ChiSquare) -> str:
+    """The verdict of one test in a sentence: statistic, degrees of freedom, p-value, level."""
     if test.df == 0:
         return (f"All outcomes pooled into one bin (df 0): nothing to test; {test.verdict} at significance level "
-                f"{_bunco_level_text(test.alpha)}.")
+                f"{_level_text(test.alpha)}.")
     note = (f"Chi-square {decimal_text(test.statistic, 4)} on {test.df} degrees of freedom, p-value "
-            f"{_bunco_p_value_text(test.p_value)}: {test.verdict} at significance level "
-            f"{_bunco_level_text(test.alpha)}.")
+            f"{_p_value_text(test.p_value)}: {test.verdict} at significance level "
+            f"{_level_text(test.alpha)}.")
     if test.impossible:
         note += f" {grouped(test.impossible)} observations of impossible outcomes."
     return note
 
 
-def _bunco_simulation_table(what: str, label: str, test: bunco.ChiSquare, seed: int) -> Table:
+def _simulation_table(what: str, label: str, test: bunco.ChiSquare, seed: int) -> Table:
     rows: list[list[Cell]] = []
     for b in test.bins:
         outcome = str(b.low) if b.low == b.high else f"{b.low}–{b.high}"
-        rows.append([outcome, b.observed, _bunco_grouped_decimal(b.expected, 2),
+        rows.append([outcome, b.observed, _grouped_decimal(b.expected, 2),
                      decimal_text(Fraction(b.observed, test.trials), 6), decimal_text(b.expected / test.trials, 6),
                      decimal_text(b.contribution, 4)])
-    notes = (_bunco_chi_square_note(test),
+    notes = (_chi_square_note(test),
              "Outcomes with an expected count below 5 are pooled with their neighbours (in increasing order).")
     return Table(f"Bunco simulation: {grouped(test.trials)} {what} (seed {seed}), observed vs exact",
                  [label, "observed", "expected", "observed freq", "probability", "(O-E)²/E"], rows, notes)
@@ -138,16 +145,17 @@ def _bunco_simulation_table(what: str, label: str, test: bunco.ChiSquare, seed: 
 
 def bunco_tables(a: bunco.Analysis, sim: bunco.Simulation | None = None) -> list[Table]:
     """The ``bunco`` report: roll, game (distribution and summary), turn (and the simulation if given)."""
-    tables = [_bunco_roll_table(a), _bunco_game_table(a), _bunco_summary_table(a), *_bunco_turn_tables(a)]
+    tables = [_roll_table(a), _game_table(a), _summary_table(a), *_turn_tables(a)]
     if sim is not None:
-        games = f"games of {_bunco_count(a.game.rounds, 'round')}"
-        tables += [_bunco_simulation_table("rolls", "score", sim.roll, sim.seed),
-                   _bunco_simulation_table(games, "total", sim.game, sim.seed),
-                   _bunco_simulation_table("turns", "points", sim.turn, sim.seed)]
+        games = f"games of {_counted(a.game.rounds, 'round')}"
+        tables += [_simulation_table("rolls", "score", sim.roll, sim.seed),
+                   _simulation_table(games, "total", sim.game, sim.seed),
+                   _simulation_table("turns", "points", sim.turn, sim.seed)]
     return tables
 
 
-def _bunco_test_json(test: bunco.ChiSquare) -> dict[str, object]:
+def _test_json(test: bunco.ChiSquare) -> dict[str, object]:
+    """One chi-square test as JSON: bins, statistic, df, p-value, impossible observations, verdict."""
     return {
         "bins": [{"low": b.low, "high": b.high, "observed": b.observed, "expected": b.expected} for b in test.bins],
         "statistic": test.statistic,
@@ -190,6 +198,6 @@ def bunco_json(a: bunco.Analysis, sim: bunco.Simulation | None = None) -> dict[s
     }
     if sim is not None:
         out["simulation"] = {"trials": sim.trials, "seed": sim.seed, "alpha": sim.roll.alpha,
-                             "roll": _bunco_test_json(sim.roll), "game": _bunco_test_json(sim.game),
-                             "turn": _bunco_test_json(sim.turn)}
+                             "roll": _test_json(sim.roll), "game": _test_json(sim.game),
+                             "turn": _test_json(sim.turn)}
     return out

@@ -1,0 +1,138 @@
+"""A turn at the table: roll while each roll scores, and stop at the points target.
+
+The table rule: a player keeps rolling while each roll scores; a roll scoring nothing ends the
+turn, and reaching ``target`` points (21 by default) ends the turn and the round. Points are
+capped at the target (a Bunco worth 25 still ends a turn at 21).
+
+Counting convention: ``Turn.outcomes`` counts sequences of ``max_rolls`` rolls, so its total is
+``(sides**count)**max_rolls``; rolls after the turn has ended count too, just as the baccarat
+tables count the cards a coup does not use. That keeps every way an integer over one common total.
+
+>>> from exact_odds.bunco import STANDARD_SCORING
+>>> turn = play_turn(Dice(3, 6), STANDARD_SCORING)
+>>> turn.max_rolls, turn.rolls.probability(1)
+(21, Fraction(121, 216))
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from fractions import Fraction
+
+from exact_odds.bunco.base import ascending, check_whole_number
+from exact_odds.bunco.dice import Dice
+from exact_odds.bunco.scoring import ScoringRules, roll_scores
+from exact_odds.dist import Dist
+
+MAX_TARGET = 100
+"""The highest points target (cap) of a turn."""
+DEFAULT_TARGET = 21
+"""A turn, and the round at the table, ends when the player reaches 21 points."""
+
+PointsWays = dict[int, int]
+"""Turns by their points so far: points -> ways."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One player's turn: keep rolling while each roll scores; stop at ``target`` points (capped).
+
+    ``outcomes`` maps (points, rolls) to ways over sequences of ``max_rolls`` rolls
+    (total ``(sides**count)**max_rolls``; rolls after the turn ended count too).
+    """
+
+    dice: Dice
+    rules: ScoringRules
+    round_number: int
+    target: int
+    max_rolls: int
+    outcomes: Dist[tuple[int, int]]
+
+    @property
+    def points(self) -> Dist[int]:
+        """Points at the end of the turn (0..target; ``target`` means the turn reached it)."""
+        return ascending(self.outcomes.map(operator.itemgetter(0)))
+
+    @property
+    def rolls(self) -> Dist[int]:
+        """The number of rolls in the turn (1..max_rolls)."""
+        return ascending(self.outcomes.map(operator.itemgetter(1)))
+
+    @property
+    def reach_probability(self) -> Fraction:
+        """P(the turn reaches the target), which ends the round at the table."""
+        return self.outcomes.probability(lambda pr: pr[0] >= self.target)
+
+    @property
+    def expected_points(self) -> Fraction:
+        """Expected points of the turn (capped at the target)."""
+        return self.outcomes.expectation(operator.itemgetter(0))
+
+    @property
+    def expected_rolls(self) -> Fraction:
+        """Expected number of rolls in the turn, the last (non-scoring or target-reaching) one included."""
+        return self.outcomes.expectation(operator.itemgetter(1))
+
+
+def most_rolls(scores: Dist[int], target: int) -> int:
+    """The longest a turn can last: ``ceil(target / m)`` rolls, ``m`` the least positive score.
+
+    Every roll that lets the turn go on adds at least ``m`` points, so after that many rolls the
+    target is reached. If no roll scores, every turn is one roll.
+
+    >>> most_rolls(Dist({0: 120, 1: 75, 2: 15, 5: 5, 21: 1}), 21), most_rolls(Dist({0: 1, 3: 1}), 7)
+    (21, 3)
+    """
+    positive = [x for x in scores if x > 0]
+    return -(-target // min(positive)) if positive else 1
+
+
+def roll_once_more(live: PointsWays, scores: Dist[int], target: int) -> tuple[PointsWays, PointsWays]:
+    """Every turn still going rolls once more: (the turns still going, the turns that end on this roll).
+
+    From ``p`` points a roll scoring 0 ends the turn at ``p``; a roll scoring ``x > 0`` moves it to
+    ``min(p + x, target)``, and reaching the target ends it. Ways multiply by the roll's ways.
+
+    >>> roll_once_more({0: 1}, Dist({0: 1, 1: 1, 2: 1}), 2)
+    ({1: 1}, {0: 1, 2: 1})
+    """
+    going: PointsWays = {}
+    ended: PointsWays = {}
+    for before, ways in live.items():
+        for score, score_ways in scores.items():
+            after = min(before + score, target)
+            bucket = ended if score == 0 or after == target else going
+            bucket[after] = bucket.get(after, 0) + ways * score_ways
+    return going, ended
+
+
+def play_turn(dice: Dice, rules: ScoringRules, *, round_number: int = 1, target: int = DEFAULT_TARGET) -> Turn:
+    """The exact distribution of one turn under the table rule.
+
+    The turn is a Markov chain on points 0..target (:func:`roll_once_more`). Points only grow while
+    the turn goes on, so the chain has no cycles and a turn has at most :func:`most_rolls` rolls:
+    rolling every live turn forward that many times is exact and finite, with no series to sum.
+    A turn that ends after ``n`` rolls stands for ``(sides**count)**(max_rolls - n)`` sequences of
+    ``max_rolls`` rolls (the unused rolls count, see the module's counting convention).
+
+    To 2 points, a turn gets there at once (a roll of 2, 5 or 21: 21 ways of 216) or after a
+    1-point roll (75 ways) by any scoring roll (96 ways):
+
+    >>> from exact_odds.bunco import STANDARD_SCORING
+    >>> turn = play_turn(Dice(3, 6), STANDARD_SCORING, target=2)
+    >>> turn.reach_probability == Fraction(21, 216) + Fraction(75, 216) * Fraction(96, 216) == Fraction(163, 648)
+    True
+    """
+    dice.check_round(round_number)
+    check_whole_number("the points target", target, 1, MAX_TARGET)
+    scores = roll_scores(dice, rules, round_number=round_number)
+    max_rolls = most_rolls(scores, target)
+    outcomes: dict[tuple[int, int], int] = {}
+    live: PointsWays = {0: 1}
+    for rolls in range(1, max_rolls + 1):
+        live, ended = roll_once_more(live, scores, target)
+        unused = scores.total ** (max_rolls - rolls)
+        outcomes.update({(points, rolls): ways * unused for points, ways in ended.items()})
+    assert not live, "a turn outlived max_rolls"
+    return Turn(dice, rules, round_number, target, max_rolls, Dist(sorted(outcomes.items())))
