@@ -1,33 +1,69 @@
 """exact-odds: exact odds of casino games by full enumeration.
 
-The public API; see the README for examples.
+The public API; see the README for examples. Names are imported when first used (PEP 562
+``__getattr__``), so ``import exact_odds`` costs next to nothing and a command loads only the
+modules it needs: ``from exact_odds import Shoe`` imports :mod:`exact_odds.shoe` alone.
 """
 
-from exact_odds.bunco import (
-    SCORING_RULES,
-    BuncoError,
-    Dice,
-    ScoringRules,
-    find_scoring_rules,
-    play_game,
-    play_turn,
-    roll_scores,
-)
-from exact_odds.conditional import Dealt, deal_given, explain_coup, parse_dealt
-from exact_odds.dist import Dist, Ways
-from exact_odds.edges import ParLine, ParSheet, house_edge, par_sheet
-from exact_odds.engine import Coup, Detail, deal, sequences, winners
-from exact_odds.errors import InputError
-from exact_odds.removal import Correlation, LinearCount, Removal, effects_of_removal, suggest_count
-from exact_odds.roads import Roads, build_roads, parse_results
-from exact_odds.sessions import one_hand, ruin_probability, session_distribution
-from exact_odds.shoe import RANKS, SUITS, Card, Rank, Shoe, ShoeError, Suit, parse_card, parse_cards
-from exact_odds.simulate import Procedure, Simulation, Verification, simulate, simulate_sessions, verify
-from exact_odds.tableau import STANDARD_TABLEAU, Tableau, TableauError, load_tableau, parse_tableau
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from exact_odds.bunco import (
+        ARTICLE_SCORING,
+        SCORING_RULES,
+        STANDARD_SCORING,
+        BuncoError,
+        Dice,
+        ScoringRules,
+        find_scoring_rules,
+        play_game,
+        play_turn,
+        roll_scores,
+    )
+    from exact_odds.conditional import Dealt, deal_given, explain_coup, parse_dealt
+    from exact_odds.coup import Coup, Detail
+    from exact_odds.dealing import Procedure
+    from exact_odds.dist import Dist, Ways
+    from exact_odds.edges import ParLine, ParSheet, house_edge, par_sheet
+    from exact_odds.engine import deal, sequences, winners
+    from exact_odds.errors import InputError
+    from exact_odds.removal import Correlation, LinearCount, Removal, effects_of_removal, suggest_count
+    from exact_odds.roads import Roads, build_roads, parse_results
+    from exact_odds.sessions import one_hand, ruin_probability, session_distribution
+    from exact_odds.shoe import RANKS, SUITS, Card, Rank, Shoe, ShoeError, Suit, parse_card, parse_cards
+    from exact_odds.simulate import Simulation, SimulationCheck, simulate, simulate_sessions
+    from exact_odds.tableau import STANDARD_TABLEAU, Tableau, TableauError, load_tableau, parse_tableau
+
+_HOMES: dict[str, tuple[str, ...]] = {
+    "exact_odds.bunco": ("ARTICLE_SCORING", "SCORING_RULES", "STANDARD_SCORING", "BuncoError", "Dice", "ScoringRules",
+                         "find_scoring_rules", "play_game", "play_turn", "roll_scores"),
+    "exact_odds.conditional": ("Dealt", "deal_given", "explain_coup", "parse_dealt"),
+    "exact_odds.coup": ("Coup", "Detail"),
+    "exact_odds.dealing": ("Procedure",),
+    "exact_odds.dist": ("Dist", "Ways"),
+    "exact_odds.edges": ("ParLine", "ParSheet", "house_edge", "par_sheet"),
+    "exact_odds.engine": ("deal", "sequences", "winners"),
+    "exact_odds.errors": ("InputError",),
+    "exact_odds.removal": ("Correlation", "LinearCount", "Removal", "effects_of_removal", "suggest_count"),
+    "exact_odds.roads": ("Roads", "build_roads", "parse_results"),
+    "exact_odds.sessions": ("one_hand", "ruin_probability", "session_distribution"),
+    "exact_odds.shoe": ("RANKS", "SUITS", "Card", "Rank", "Shoe", "ShoeError", "Suit", "parse_card", "parse_cards"),
+    "exact_odds.simulate": ("Simulation", "SimulationCheck", "simulate", "simulate_sessions"),
+    "exact_odds.tableau": ("STANDARD_TABLEAU", "Tableau", "TableauError", "load_tableau", "parse_tableau"),
+}
+"""The module that defines each public name (the imports above say the same to type checkers; a test
+checks that every name of ``__all__`` is found here and imports)."""
+
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
+    "ARTICLE_SCORING",
     "RANKS",
     "SCORING_RULES",
+    "STANDARD_SCORING",
     "STANDARD_TABLEAU",
     "SUITS",
     "BuncoError",
@@ -50,10 +86,10 @@ __all__ = [
     "Shoe",
     "ShoeError",
     "Simulation",
+    "SimulationCheck",
     "Suit",
     "Tableau",
     "TableauError",
-    "Verification",
     "Ways",
     "build_roads",
     "deal",
@@ -79,6 +115,19 @@ __all__ = [
     "simulate",
     "simulate_sessions",
     "suggest_count",
-    "verify",
     "winners",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name from its module on first use (then it is an ordinary attribute)."""
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

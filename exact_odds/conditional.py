@@ -4,8 +4,15 @@ A coup is dealt P, B, P, B and then the third cards as the tableau says, so the 
 already on the table are a *prefix* of the coup's six-card sequence. :func:`deal_given`
 removes them from the shoe and walks the rest of the coup: the missing first-four cards are
 enumerated over the kinds of card left, and then the third-card stage is
-:func:`exact_odds.engine.third_stage` (or, after a player's third card, the banker's rule of
-the :class:`~exact_odds.tableau.Tableau` itself).
+:func:`exact_odds.engine.third_stage` (or, after a player's third card, the rest of the coup
+played by :func:`exact_odds.tableau.play_totals`).
+
+Every decision (a natural, the player's draw, the banker's draw) is the tableau's own rule,
+asked through :meth:`~exact_odds.tableau.Tableau.natural`,
+:meth:`~exact_odds.tableau.Tableau.player_draws_on`,
+:meth:`~exact_odds.tableau.Tableau.banker_draws_given` and :func:`~exact_odds.tableau.play`,
+so a custom tableau is followed here exactly as everywhere else. The rule's *words* in the
+messages (:func:`player_rule`, :func:`banker_rule`) are read off the same questions.
 
 Convention: ways count the ordered sequences of the coup's *remaining* positions drawn from
 the remaining cards, unused positions included, so the ways of a coup with ``k`` cards dealt
@@ -26,12 +33,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
+from exact_odds.coup import OUTCOMES, Coup, Detail, Winner
 from exact_odds.dist import Dist, Ways
-from exact_odds.engine import Coup, Detail, deal, third_stage
+from exact_odds.engine import deal, third_stage, winners
 from exact_odds.errors import InputError
 from exact_odds.shoe import CARDS_PER_COUP, RANKS, SUITS, Card, Shoe, ShoeError, falling, parse_card
-from exact_odds.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.tableau import STANDARD_TABLEAU, Play, Tableau, play, play_totals
 
 
 class DealtError(InputError):
@@ -103,11 +112,31 @@ def _ranges(values: Sequence[int]) -> str:
     return ", ".join(parts[:-1]) + (" or " if len(parts) > 1 else "") + parts[-1] if parts else "no total"
 
 
+def natural_totals(tableau: Tableau) -> list[int]:
+    """The two-card totals that end the coup whatever the other hand holds, e.g. ``[8, 9]``."""
+    return [t for t in range(10) if all(tableau.natural(t, other) for other in range(10))]
+
+
+def _live(tableau: Tableau) -> list[int]:
+    """The two-card totals after which the coup goes on (when the other hand has no natural)."""
+    ends = natural_totals(tableau)
+    return [t for t in range(10) if t not in ends]
+
+
+def _banker_draws(tableau: Tableau, banker: int, third: int | None) -> bool:
+    """Whether the banker draws on ``banker`` given the player's third card, when the coup goes on."""
+    return any(tableau.banker_draws_given(player, banker, third) for player in _live(tableau))
+
+
 def player_rule(tableau: Tableau) -> str:
-    """The player's rule in words, e.g. ``"the player draws on 0-5 and stands on 6-7"``."""
-    live = [t for t in range(10) if t not in tableau.naturals]
-    draws = [t for t in live if tableau.player_draws[t]]
-    stands = [t for t in live if not tableau.player_draws[t]]
+    """The player's rule in words, e.g. ``"the player draws on 0-5 and stands on 6 or 7"``.
+
+    >>> player_rule(STANDARD_TABLEAU)
+    'the player draws on 0-5 and stands on 6 or 7'
+    """
+    live = _live(tableau)
+    draws = [t for t in live if any(tableau.player_draws_on(t, banker) for banker in live)]
+    stands = [t for t in live if t not in draws]
     if not stands:
         return f"the player draws on {_ranges(draws)}"
     if not draws:
@@ -116,12 +145,17 @@ def player_rule(tableau: Tableau) -> str:
 
 
 def banker_rule(tableau: Tableau, banker: int, third: int | None) -> str:
-    """The part of the banker's rule that decides a banker total, in words."""
+    """The part of the banker's rule that decides banker total ``banker`` (not a natural), in words.
+
+    ``third`` is the player's third card's point value, ``None`` when the player stood.
+
+    >>> banker_rule(STANDARD_TABLEAU, 6, 2)
+    "with 6 the banker draws when the player's third card is 6 or 7"
+    """
     if third is None:
-        live = [t for t in range(10) if t not in tableau.naturals]
-        draws = [t for t in live if tableau.banker_draws_on(t, None)]
+        draws = [t for t in _live(tableau) if _banker_draws(tableau, t, None)]
         return f"when the player stands, the banker draws on {_ranges(draws)}"
-    cards = [x for x in range(10) if tableau.banker_draws_on(banker, x)]
+    cards = [x for x in range(10) if _banker_draws(tableau, banker, x)]
     if len(cards) == 10:
         return f"with {banker} the banker always draws when the player has drawn"
     if not cards:
@@ -130,7 +164,10 @@ def banker_rule(tableau: Tableau, banker: int, third: int | None) -> str:
 
 
 def dealing_order(dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU) -> tuple[Card, ...]:
-    """The dealt cards in dealing order (P, B, P, B, third cards), after checking the rules allow them."""
+    """The dealt cards in dealing order (P, B, P, B, third cards), after checking the rules allow them.
+
+    A third card is accepted only where ``tableau`` draws it; the error says which rule forbids it.
+    """
     p, b = dealt.player, dealt.banker
     if len(p) > 3 or len(b) > 3:
         raise DealtError("a hand has at most three cards")
@@ -144,17 +181,17 @@ def dealing_order(dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU) -> tuple[Ca
     if first != (2, 2):
         raise DealtError("a third card comes only after both hands have two cards")
     pt, bt = _total(p[:2]), _total(b[:2])
-    natural = pt if pt in tableau.naturals else bt if bt in tableau.naturals else None
-    if natural is not None:
-        hand = "player" if pt in tableau.naturals else "banker"
+    if tableau.natural(pt, bt):
+        hand, natural = ("player", pt) if pt in natural_totals(tableau) else ("banker", bt)
         raise DealtError(f"the {hand} has a natural {natural}: the coup ended on four cards, no third card")
-    if len(p) == 3 and not tableau.player_draws[pt]:
+    player_draws = tableau.player_draws_on(pt, bt)
+    if len(p) == 3 and not player_draws:
         raise DealtError(f"the player stands on {pt} ({player_rule(tableau)}): no third player card")
-    if len(p) == 2 and tableau.player_draws[pt]:
+    if len(p) == 2 and player_draws:
         raise DealtError(f"the player draws on {pt} before the banker ({player_rule(tableau)}): "
                          "give the player's third card first")
     third = _point(p[2]) if len(p) == 3 else None
-    if len(b) == 3 and not tableau.banker_draws_on(bt, third):
+    if len(b) == 3 and not tableau.banker_draws_given(pt, bt, third):
         raise DealtError(f"the banker stands on {bt} here ({banker_rule(tableau, bt, third)}): no third banker card")
     return (*order, *p[2:], *b[2:])
 
@@ -284,18 +321,26 @@ def deal_given(shoe: Shoe, dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU, *,
 
 
 def _after_third(rest: _Rest, dealt: Dealt, known: Sequence[_Kind], tableau: Tableau, detail: Detail) -> Dist[Coup]:
-    """The coup once a third card is on the table: only the banker's draw, if any, is left."""
+    """The coup once a third card is on the table: only the banker's draw, if any, is left.
+
+    With the player's third card down, the next card of the shoe (any of the cards left)
+    finishes the coup through :func:`~exact_odds.tableau.play_totals`; when the banker
+    stands it fills the unused sixth position, so every card counts once either way.
+    """
     flags = _flags(known[:4], detail)
-    player, banker = _total(dealt.player), _total(dealt.banker)
     pc, bc = len(dealt.player), len(dealt.banker)
     left = rest.point_counts()
-    size = sum(left)
     if bc == 3:  # the coup is over; the unused positions take any of the cards left
-        unused = CARDS_PER_COUP - pc - bc
-        return Dist({Coup(player, banker, pc, bc, *flags): size**unused if rest.infinite else falling(size, unused)})
-    if not tableau.banker_draws_on(banker, _point(dealt.player[2])):
-        return Dist({Coup(player, banker, 3, 2, *flags): size})
-    return Dist((Coup(player, (banker + y) % 10, 3, 3, *flags), n) for y, n in enumerate(left) if n)
+        size, unused = sum(left), CARDS_PER_COUP - pc - bc
+        coup = Coup(_total(dealt.player), _total(dealt.banker), pc, bc, *flags)
+        return Dist({coup: size**unused if rest.infinite else falling(size, unused)})
+    player, banker, third = _total(dealt.player[:2]), _total(dealt.banker), _point(dealt.player[2])
+    return Dist((_coup(play_totals(tableau, player, banker, (third, y)), flags), n) for y, n in enumerate(left))
+
+
+def _coup(end: Play, flags: tuple[bool, bool, bool, bool, bool] = (False,) * 5) -> Coup:
+    """The :class:`Coup` of a played coup, with the pair flags of its first four cards."""
+    return Coup(end.player, end.banker, end.player_cards, end.banker_cards, *flags)
 
 
 # ---------------------------------------------------------------- a coup told step by step
@@ -313,43 +358,50 @@ class Step:
     cards: Dealt
     odds: Dist[Coup] | None
 
+    def winner_odds(self) -> dict[Winner, Fraction] | None:
+        """The exact probability of each outcome given the cards seen, in ``OUTCOMES`` order (``None`` once over)."""
+        if self.odds is None:
+            return None
+        by_winner = winners(self.odds)
+        return {w: by_winner.probability(w) for w in OUTCOMES}
+
 
 def explain_coup(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_TABLEAU, *,
                  card_text: Callable[[Card], str] = str) -> tuple[list[Step], Coup]:
     """Deal one coup from ``cards`` (in dealing order) out of ``shoe`` and tell it step by step.
 
     Returns the steps (before the coup, after the first four cards, after the player's
-    third card when there is one, the banker's decision) and the coup. Each step gives the
-    exact distribution given the cards seen; the rules are quoted from ``tableau``;
-    ``card_text`` writes a card in the text (e.g. ``Q♠`` or ``Qs``).
+    third card when there is one, the banker's decision) and the coup; the last step's
+    ``cards`` are the hands of the whole coup. What is drawn is
+    :func:`~exact_odds.tableau.play` of ``tableau``; the steps tell it, quoting the rule in
+    words (:func:`player_rule`, :func:`banker_rule`). Each step gives the exact distribution
+    given the cards seen; ``card_text`` writes a card in the text (e.g. ``Q♠`` or ``Qs``).
+    Too few cards for the coup raise :class:`~exact_odds.tableau.IncompleteCoup`.
     """
-    p, b = [cards[0], cards[2]], [cards[1], cards[3]]
+    end = play(tableau, [_point(c) for c in cards])
+    p: tuple[Card, ...] = (cards[0], cards[2])
+    b: tuple[Card, ...] = (cards[1], cards[3])
     pt, bt = _total(p), _total(b)
-    steps = [Step("Before the coup, from the cards left in the shoe.", Dealt(), deal(shoe, tableau))]
-    four = Dealt(tuple(p), tuple(b))
-    steps.append(Step(f"Player {pt}, banker {bt} on the first four cards.", four, deal_given(shoe, four, tableau)))
-    used = 4
-    natural = [(side, t) for side, t in (("player", pt), ("banker", bt)) if t in tableau.naturals]
-    third: int | None = None
-    if natural:
-        side, t = natural[0]
+    four = Dealt(p, b)
+    steps = [Step("Before the coup, from the cards left in the shoe.", Dealt(), deal(shoe, tableau)),
+             Step(f"Player {pt}, banker {bt} on the first four cards.", four, deal_given(shoe, four, tableau))]
+    if tableau.natural(pt, bt):
+        side, t = ("player", pt) if pt in natural_totals(tableau) else ("banker", bt)
         steps.append(Step(f"The {side} has a natural {t}: both hands stand (a natural, "
-                          f"{_ranges(sorted(tableau.naturals))} on two cards, ends the coup).", four, None))
+                          f"{_ranges(natural_totals(tableau))} on two cards, ends the coup).", four, None))
+        return steps, _coup(end)
+    third: int | None = None
+    if end.player_cards == 3:
+        p, third = (*p, cards[4]), _point(cards[4])
+        steps.append(Step(f"The player has {pt} and draws ({player_rule(tableau)}): {card_text(cards[4])} "
+                          f"({third} points) makes {end.player}.", Dealt(p, b), deal_given(shoe, Dealt(p, b), tableau)))
     else:
-        if tableau.player_draws[pt]:
-            p.append(cards[used])
-            used += 1
-            third = _point(p[2])
-            now = Dealt(tuple(p), tuple(b))
-            steps.append(Step(f"The player has {pt} and draws ({player_rule(tableau)}): {card_text(p[2])} "
-                              f"({third} points) makes {_total(p)}.", now, deal_given(shoe, now, tableau)))
-        else:
-            steps.append(Step(f"The player has {pt} and stands ({player_rule(tableau)}).", four, None))
-        rule = banker_rule(tableau, bt, third)
-        if tableau.banker_draws_on(bt, third):
-            b.append(cards[used])
-            steps.append(Step(f"The banker has {bt} and draws ({rule}): {card_text(b[2])} makes {_total(b)}.",
-                              Dealt(tuple(p), tuple(b)), None))
-        else:
-            steps.append(Step(f"The banker has {bt} and stands ({rule}).", Dealt(tuple(p), tuple(b)), None))
-    return steps, Coup(_total(p), _total(b), len(p), len(b))
+        steps.append(Step(f"The player has {pt} and stands ({player_rule(tableau)}).", four, None))
+    rule = banker_rule(tableau, bt, third)
+    if end.banker_cards == 3:
+        b = (*b, cards[2 + end.player_cards])  # the card after the player's last
+        steps.append(Step(f"The banker has {bt} and draws ({rule}): {card_text(b[2])} makes {end.banker}.",
+                          Dealt(p, b), None))
+    else:
+        steps.append(Step(f"The banker has {bt} and stands ({rule}).", Dealt(p, b), None))
+    return steps, _coup(end)

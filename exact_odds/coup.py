@@ -185,6 +185,13 @@ class TabulatedBet:
     detail: Detail
     table: tuple[Fraction, ...]  # payout by coup code (codes not recordable at ``detail`` pay 0)
 
+    def __post_init__(self) -> None:
+        # Bulk evaluation caches compiled passes keyed by bets: hash the 12,800 payouts once.
+        object.__setattr__(self, "_hash", hash((self.name, self.detail, self.table)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined,no-any-return]
+
     def payout(self, coup: Coup, /) -> Fraction:
         """Net result of one unit staked on ``coup``."""
         return self.table[coup_code(coup)]
@@ -206,8 +213,9 @@ def payout_lookup(bet: Payable, detail: Detail = Detail.SUITS) -> tuple[NDArray[
     """
     import numpy as np
 
-    payouts = [Fraction(0)] * COUP_CODES
-    for code in codes_at(detail):
-        payouts[code] = bet.payout(coup_of_code(code))
+    codes = codes_at(detail)
+    payouts = [bet.payout(coup_of_code(code)) for code in codes]
     scale = math.lcm(*(p.denominator for p in payouts))
-    return np.array([int(p * scale) for p in payouts], dtype=np.int64), scale
+    table = np.zeros(COUP_CODES, dtype=np.int64)
+    table[codes] = [int(p * scale) for p in payouts]
+    return table, scale

@@ -25,14 +25,15 @@ Fraction(114753351728, 10847218479825)
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact_odds.bets.core import Bet
-from exact_odds.bets.main import ROLES, Configuration
+from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, Bet, Configuration, usable_bets
+from exact_odds.bets.main import ROLES
+from exact_odds.coup import Coup, Detail, Winner
 from exact_odds.dist import Ways
-from exact_odds.engine import Coup, Detail, deal
+from exact_odds.engine import deal, winners
 from exact_odds.shoe import Shoe
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
@@ -146,7 +147,9 @@ def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, deta
     ('banker wins with three-card 7 (push)', 112633011329024)
     """
     dist = deal(shoe, tableau, detail=max(detail, bet.detail))
-    by_line = dist.map(lambda coup: _line_index(bet, coup))
+    by_line = [0] * (len(bet.lines) + 1)
+    for coup, ways in dist.items():
+        by_line[_line_index(bet, coup)] += ways
     labelled = [(line.label, line.pays) for line in bet.lines] + [(LOSES, Fraction(-1))]
     lines = tuple(ParLine(label, by_line[i], pays, dist.total) for i, (label, pays) in enumerate(labelled))
     return ParSheet(bet, shoe, tableau, lines, dist.total)
@@ -179,3 +182,56 @@ def distinct_bets(bets: Sequence[Bet]) -> list[tuple[Bet, list[Bet]]]:
     for bet in bets:
         groups.setdefault((bet.lines, bet.detail), []).append(bet)
     return [(same[0], same) for same in groups.values()]
+
+
+@dataclass(frozen=True)
+class ReferenceSheets:
+    """Every figure of the reference report of one shoe (what ``exact-odds report`` prints).
+
+    ``counts``: the ways of each outcome (:data:`~exact_odds.coup.OUTCOMES` order) of
+    ``total`` ordered six-card sequences; ``configurations``: each configuration with the
+    par sheets of its banker, player and tie bets by role; ``main``: one par sheet per
+    distinct main-bet pay table, with every bet that shares it (the sheet's own bet first);
+    ``others``: the par sheets of the other bets the shoe can settle; ``omitted``: the
+    bets it cannot (suited bets on a shoe whose suits are unknown).
+    """
+
+    shoe: Shoe
+    counts: dict[Winner, Ways]
+    total: Ways
+    configurations: tuple[tuple[Configuration, dict[str, ParSheet]], ...]
+    main: tuple[tuple[ParSheet, tuple[Bet, ...]], ...]
+    others: tuple[ParSheet, ...]
+    omitted: tuple[Bet, ...]
+
+
+def reference_sheets(shoe: Shoe, bets: Iterable[Bet] = BUILTIN_BETS.values(),
+                     configurations: Iterable[Configuration] = BUILTIN_CONFIGURATIONS.values(), *,
+                     tableau: Tableau = STANDARD_TABLEAU) -> ReferenceSheets:
+    """The reference sheets of ``shoe``: odds, every configuration's sheets, main par sheets, other bets.
+
+    ``bets`` is the set the report covers (default: the built-in bets); those that belong
+    to none of ``configurations`` are the other (side) bets. Each distinct bet's sheet is
+    counted once, at the bet's own detail (configurations share bets).
+
+    >>> sheets = reference_sheets(Shoe.decks(8))
+    >>> sheets.counts["tie"], [sheet.bet.name for sheet, _ in sheets.main][:3]
+    (475627426473216, ['banker', 'player', 'tie'])
+    """
+    configs = tuple(configurations)
+    main_bets = [bet for config in configs for bet in config.bets]
+    others, omitted = usable_bets(shoe, [bet for bet in bets if bet not in main_bets])
+    sheets: dict[Bet, ParSheet] = {}
+
+    def sheet(bet: Bet) -> ParSheet:
+        if bet not in sheets:
+            sheets[bet] = par_sheet(shoe, bet, tableau=tableau)
+        return sheets[bet]
+
+    dist = winners(deal(shoe, tableau))
+    return ReferenceSheets(
+        shoe, {role: dist[role] for role in ROLES}, dist.total,
+        tuple((c, {role: sheet(bet) for role, bet in zip(ROLES, c.bets, strict=True)}) for c in configs),
+        tuple((sheet(bet), tuple(same)) for bet, same in distinct_bets(main_bets)),
+        tuple(sheet(bet) for bet in others),
+        tuple(omitted))

@@ -27,11 +27,10 @@ from typing import NamedTuple
 
 from exact_odds.coup import Coup, Detail, Winner, winner_of
 from exact_odds.dist import Dist, Ways
+from exact_odds.errors import suits_unknown
+from exact_odds.polynomial import deal_by_tables
 from exact_odds.shoe import CARDS_PER_COUP, RANKS, Shoe, ShoeError, falling
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
-
-__all__ = ["Coup", "Detail", "Winner", "deal", "enumerate_coups", "first_four", "sequences", "third_stage", "winners"]
-# Coup, Detail and Winner live in exact_odds.coup; re-exported here only while callers move.
 
 Flags = tuple[bool, ...]
 _Kind = tuple[int, int, tuple[int, ...]]  # (point, count, identity) of one kind of card
@@ -45,7 +44,7 @@ def _kinds(shoe: Shoe, detail: Detail) -> list[_Kind]:
     if detail is Detail.RANKS:
         return [(r.point, n, (r.value,)) for r, n in zip(RANKS, shoe.counts, strict=True) if n]
     if shoe.suited is None:
-        raise ShoeError("this needs a shoe whose suits are known (give whole decks or counts divisible by 4)")
+        raise ShoeError(suits_unknown())
     return [
         (r.point, n, (r.value, s))
         for r, row in zip(RANKS, shoe.suited, strict=True)
@@ -207,7 +206,7 @@ def _first_four_suited(shoe: Shoe) -> dict[FirstFour, Ways]:
     exact integer shares (:func:`_suit_split`). About as fast as ``RANKS`` detail.
     """
     if shoe.suited is None:
-        raise ShoeError("this needs a shoe whose suits are known (give whole decks or counts divisible by 4)")
+        raise ShoeError(suits_unknown())
     split = {r.value: _suit_split(row, shoe.infinite)
              for r, row, n in zip(RANKS, shoe.suited, shoe.counts, strict=True) if n}
     out: dict[FirstFour, Ways] = {}
@@ -266,7 +265,11 @@ def third_stage(
 
 
 def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, detail: Detail = Detail.POINTS) -> Dist[Coup]:
-    """The enumeration behind :func:`deal`, without its cache (for benchmarks)."""
+    """The reference enumeration: every card-removal path, walked as the module describes.
+
+    :func:`deal` returns the same ``Dist`` from the tableau's tables; this is the oracle it is
+    tested against, and the source those tables are checked with.
+    """
     points = shoe.point_counts()
     stages: dict[tuple[int, int, tuple[int, ...]], ThirdStage] = {}
     ways: dict[Coup, int] = {}
@@ -289,12 +292,16 @@ def deal(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, *, detail: Detail = De
     """Exact ways of every coup outcome from ``shoe`` under ``tableau``.
 
     Ways count ordered six-card sequences (see the module docstring); ``detail`` says
-    whether pair and suited-pair flags are recorded. Results are cached per argument.
+    whether pair and suited-pair flags are recorded. The answer is evaluated from the
+    tableau's single-shoe table (:func:`exact_odds.polynomial.deal_by_tables`; shipped for the
+    standard rule, built once and cached on disk for any other), a few milliseconds for any
+    shoe; it is the same ``Dist`` as the reference enumeration :func:`enumerate_coups` (tests
+    compare them on many random shoes). Results are cached per argument.
     """
     return _deal_cached(shoe, tableau, detail)
 
 
-_deal_cached = lru_cache(maxsize=64)(enumerate_coups)
+_deal_cached = lru_cache(maxsize=64)(deal_by_tables)
 
 
 def sequences(shoe: Shoe) -> Ways:

@@ -31,11 +31,49 @@ def _pyplot() -> Any:
     return plt
 
 
+NEEDS_LATEX = {"pgf"}
+"""Figure formats matplotlib writes only with a LaTeX installation; refused, so that a figure never fails late."""
+
+
+def figure_format(path: str | Path) -> str:
+    """The format of a figure file, from its extension (``png`` when it has none).
+
+    An extension matplotlib cannot write (``eor.txt``) raises :class:`InputError`, one line
+    that lists the formats it can.
+    """
+    from exact_odds.report.files import shown
+
+    extension = Path(path).suffix[1:].lower()
+    _pyplot()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    formats = set(FigureCanvasAgg.get_supported_filetypes()) - NEEDS_LATEX
+    if extension and extension not in formats:
+        raise InputError(f"cannot write {shown(path)}: no figure format {shown(extension)} "
+                         f"(name the file .png, or one of {', '.join(sorted(formats))})")
+    return extension or "png"
+
+
+def check_figure_path(path: str) -> str:
+    """``path`` unchanged if a figure can be written there (a known format, a regular or new file).
+
+    For an argparse ``type=``, so that ``--plot eor.txt`` is refused before any work is done.
+    """
+    from exact_odds.report.files import check_output
+
+    figure_format(path)
+    return check_output(path)
+
+
 def _save(fig: Any, path: str | Path) -> None:
+    """Write ``fig`` to ``path`` atomically (:func:`exact_odds.report.files.atomic_binary_file`): the exact
+    file named, in the format of its extension."""
+    from exact_odds.report.files import atomic_binary_file
+
     try:
-        fig.savefig(path, dpi=110)
-    except OSError as err:
-        raise InputError(f"cannot write {str(path)!r}: {err.strerror}") from None
+        fmt = figure_format(path)
+        with atomic_binary_file(path) as fh:
+            fig.savefig(fh, format=fmt, dpi=110)
     finally:
         _pyplot().close(fig)
 
@@ -50,7 +88,7 @@ def _grid(n: int) -> tuple[int, int]:
     return math.ceil(n / cols), cols
 
 
-# ---------------------------------------------------------------- composition-dependent study (issue 5)
+# ---------------------------------------------------------------- composition-dependent study
 # `eor --plot` and `study --plot`.
 
 
@@ -104,7 +142,7 @@ def study_figure(study: Study, path: str | Path) -> None:
     _save(fig, path)
 
 
-# ---------------------------------------------------------------- simulator (issue 7)
+# ---------------------------------------------------------------- simulator
 # `session --plot`: the simulated sessions' net results with the exact distribution drawn over them.
 
 

@@ -34,13 +34,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from exact_odds.engine import Detail
-from exact_odds.errors import InputError
+from exact_odds.coup import Detail
+from exact_odds.errors import InputError, suits_unknown
 from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS, RANKS, Shoe, ShoeError
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
-    from exact_odds.batch import Payable
+    from exact_odds.coup import Payable
 
 MAX_TAG = 2
 """Default largest tag (in absolute value) of a suggested count."""
@@ -71,14 +71,28 @@ def correlation(xs: Sequence[Fraction | int], ys: Sequence[Fraction | int], weig
     total = sum(weights)
     if not total:
         raise ValueError("correlation needs a positive total weight")
-    mx = Fraction(sum(w * x for w, x in zip(weights, xs, strict=True)), total)
-    my = Fraction(sum(w * y for w, y in zip(weights, ys, strict=True)), total)
-    cov = sum((w * (x - mx) * (y - my) for w, x, y in zip(weights, xs, ys, strict=True)), Fraction(0))
-    vx = sum((w * (x - mx) ** 2 for w, x in zip(weights, xs, strict=True)), Fraction(0))
-    vy = sum((w * (y - my) ** 2 for w, y in zip(weights, ys, strict=True)), Fraction(0))
+    return _correlation(_integers(xs), _integers(ys), weights)
+
+
+def _integers(values: Sequence[Fraction | int]) -> list[int]:
+    """The values times the least common multiple of their denominators (a positive scale,
+    which leaves a correlation unchanged)."""
+    scale = math.lcm(*(Fraction(v).denominator for v in values))
+    return [int(Fraction(v) * scale) for v in values]
+
+
+def _correlation(xs: Sequence[int], ys: Sequence[int], weights: Sequence[int]) -> Correlation:
+    """:func:`correlation` of integers, by integer moments: with ``S`` the total weight,
+    ``S**2 cov = S Sxy - Sx Sy`` and likewise the variances, so the square is a ratio of integers."""
+    s = sum(weights)
+    sx = sum(w * x for w, x in zip(weights, xs, strict=True))
+    sy = sum(w * y for w, y in zip(weights, ys, strict=True))
+    cov = s * sum(w * x * y for w, x, y in zip(weights, xs, ys, strict=True)) - sx * sy
+    vx = s * sum(w * x * x for w, x in zip(weights, xs, strict=True)) - sx * sx
+    vy = s * sum(w * y * y for w, y in zip(weights, ys, strict=True)) - sy * sy
     if not vx or not vy:
         return Correlation(Fraction(0), 0)
-    return Correlation(cov * cov / (vx * vy), (cov > 0) - (cov < 0))
+    return Correlation(Fraction(cov * cov, vx * vy), (cov > 0) - (cov < 0))
 
 
 @dataclass(frozen=True)
@@ -158,7 +172,7 @@ def _suit_effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau) -> Effe
     from exact_odds.batch import evaluate
 
     if shoe.suited is None:
-        raise ShoeError("suited bets need a shoe whose suits are known (give whole decks or counts divisible by 4)")
+        raise ShoeError(suits_unknown())
     suits = [[list(row) for row in shoe.suited]]
     removals: list[tuple[int, int]] = []
     for i, row in enumerate(shoe.suited):
@@ -185,16 +199,17 @@ def _suit_effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau) -> Effe
 
 def effects_of_removal(shoe: Shoe, bets: Iterable[Payable] | None = None, *,
                        tableau: Tableau = STANDARD_TABLEAU) -> list[Removal]:
-    """Exact effects of removal of every rank on each bet (default: every registered bet).
+    """Exact effects of removal of every rank on each bet (default: every built-in bet).
 
     Bets that look at suits need a shoe whose suits are known; with the default list they
-    are left out for a shoe without suits, and named explicitly they raise ShoeError.
+    are left out for a shoe without suits, and named explicitly they raise ShoeError
+    (see :func:`exact_odds.bets.usable_bets`).
     """
-    from exact_odds.bets import registered
+    from exact_odds.bets import BUILTIN_BETS, usable_bets
 
     _check_shoe(shoe)
-    chosen: list[Payable] = list(bets) if bets is not None else [
-        b for b in registered() if shoe.suited is not None or b.detail is not Detail.SUITS]
+    choice: Iterable[Payable] = BUILTIN_BETS.values() if bets is None else bets
+    chosen, _ = usable_bets(shoe, choice, strict=bets is not None)
     plain = [b for b in chosen if b.detail is not Detail.SUITS]
     suited = [b for b in chosen if b.detail is Detail.SUITS]
     results: dict[str, tuple[Fraction, list[Fraction | None]]] = {}
@@ -236,12 +251,14 @@ def _balance(target: list[Fraction], sizes: list[int], max_tag: int) -> list[int
 
     A small dynamic programme over the groups: state = weighted sum so far.
     """
-    best: dict[int, tuple[Fraction, list[int]]] = {0: (Fraction(0), [])}
+    scale = math.lcm(*(x.denominator for x in target))  # costs in units of 1/scale: exact integers
+    best: dict[int, tuple[int, list[int]]] = {0: (0, [])}
     for x, m in zip(target, sizes, strict=True):
         base = _round(x)
-        nxt: dict[int, tuple[Fraction, list[int]]] = {}
+        scaled = int(x * scale)
+        nxt: dict[int, tuple[int, list[int]]] = {}
         for t in range(max(-max_tag, base - 2), min(max_tag, base + 2) + 1):
-            cost = m * abs(t - x)
+            cost = m * abs(t * scale - scaled)
             for s, (c, tags) in best.items():
                 key = s + m * t
                 if key not in nxt or c + cost < nxt[key][0]:
@@ -263,7 +280,7 @@ def suggest_count(effects: Sequence[Fraction | None], composition: Sequence[int]
         raise InputError(f"the largest tag must be at least 1, got {max_tag}")
     groups = _groups(effects)
     weights = [n if e is not None else 0 for n, e in zip(composition, effects, strict=True)]
-    values = [e if e is not None else Fraction(0) for e in effects]
+    values = _integers([e if e is not None else Fraction(0) for e in effects])
     zero = LinearCount((0,) * len(effects), Correlation(Fraction(0), 0))
     if not groups or not any(e for e, _ in groups):
         return zero
@@ -276,7 +293,7 @@ def suggest_count(effects: Sequence[Fraction | None], composition: Sequence[int]
         for t, (_, ranks) in zip(tags, groups, strict=True):
             for i in ranks:
                 per_rank[i] = t
-        corr = correlation(per_rank, values, weights)
+        corr = _correlation(per_rank, values, weights)
         signed = corr.squared * corr.sign
         rank = (signed, -max(abs(t) for t in per_rank), -sum(abs(t) for t in per_rank))
         if best is None or rank > best[0]:

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from exact_odds.errors import InputError
+from exact_odds.validate import shown
 
 Result = Literal["B", "P", "T"]
 Colour = Literal["R", "B"]
@@ -57,11 +58,17 @@ class RoadsError(InputError):
     """Results that cannot be read; the message names the bad token."""
 
 
+MAX_RESULTS = 10_000
+"""The most coup results whose roads are drawn (some 120 shoes; the drawing grows with the results)."""
+_TOO_MANY = f"more than {MAX_RESULTS:,} results; roads are drawn for at most {MAX_RESULTS:,} coups"
+
+
 def parse_results(text: str, *, source: str = "results") -> tuple[Result, ...]:
     """Coup results from text: ``B``/``P``/``T`` or ``banker``/``player``/``tie``.
 
     Tokens may be separated by white space or commas, or written together (``BBPTB``);
-    ``#`` starts a comment that runs to the end of the line.
+    ``#`` starts a comment that runs to the end of the line. At most :data:`MAX_RESULTS`
+    results: more raise :class:`RoadsError` naming the line where they pass the bound.
     """
     out: list[Result] = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -74,7 +81,10 @@ def parse_results(text: str, *, source: str = "results") -> tuple[Result, ...]:
             elif re.fullmatch(r"[bptBPT]+", token):
                 out.extend(_WORDS[ch.lower()] for ch in token)
             else:
-                raise RoadsError(f"{source}:{number}: unknown result {token!r} (use B, P, T or banker, player, tie)")
+                raise RoadsError(f"{source}:{number}: unknown result {shown(token)} "
+                                 "(use B, P, T or banker, player, tie)")
+        if len(out) > MAX_RESULTS:
+            raise RoadsError(f"{source}:{number}: {_TOO_MANY}")
     return tuple(out)
 
 
@@ -182,6 +192,10 @@ class Roads:
     small_road: list[Colour]
     cockroach: list[Colour]
 
+    def counts(self) -> dict[Result, int]:
+        """Coups won by the banker (``B``), by the player (``P``), and ties (``T``)."""
+        return {r: self.results.count(r) for r in ("B", "P", "T")}
+
     def grids(self) -> dict[str, dict[tuple[int, int], object]]:
         """Every road as grid positions: bead plate, big road, big eye boy, small road, cockroach road."""
         return {
@@ -194,6 +208,8 @@ class Roads:
 
 
 def build_roads(results: Sequence[Result]) -> Roads:
-    """The scoreboards of a sequence of coup results."""
+    """The scoreboards of a sequence of at most :data:`MAX_RESULTS` coup results."""
+    if len(results) > MAX_RESULTS:
+        raise RoadsError(_TOO_MANY)
     columns = streaks(results)
     return Roads(tuple(results), columns, derived(columns, 1), derived(columns, 2), derived(columns, 3))

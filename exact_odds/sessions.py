@@ -38,7 +38,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from exact_odds.bets import Bet
 from exact_odds.dist import Dist
@@ -46,9 +46,12 @@ from exact_odds.engine import deal
 from exact_odds.errors import InputError
 from exact_odds.shoe import Shoe
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.validate import BANKROLL
 
 if TYPE_CHECKING:
     import numpy.typing as npt
+
+    from exact_odds.simulate import SimulatedSessions
 
     Array = npt.NDArray[Any]
 
@@ -76,6 +79,10 @@ class OneHand:
     def total(self) -> int:
         """Ways of one hand in all."""
         return sum(self.ways)
+
+    def items(self) -> list[tuple[Fraction, int]]:
+        """(net result in units, ways) for every possible result, in increasing order."""
+        return [(Fraction(s, self.scale), w) for s, w in zip(self.steps, self.ways, strict=True)]
 
     def probability(self, result: Fraction | int) -> Fraction:
         """Exact probability of one net result (in units)."""
@@ -114,6 +121,10 @@ def _object_zeros(n: int) -> Array:
     return out
 
 
+def _units(net: Fraction) -> Fraction:
+    return net
+
+
 @dataclass(frozen=True)
 class SessionDist:
     """The exact distribution of the net result after ``hands`` hands.
@@ -140,14 +151,22 @@ class SessionDist:
         """Exact probability that the net result satisfies ``event``."""
         return Fraction(sum(w for v, w in self.items() if event(v)), self.total)
 
+    def cumulative(self) -> list[tuple[Fraction, Fraction, Fraction]]:
+        """(net result in units, its probability, P(net <= it)) for every possible result, in increasing order."""
+        out: list[tuple[Fraction, Fraction, Fraction]] = []
+        seen = 0
+        for v, w in self.items():
+            seen += w
+            out.append((v, Fraction(w, self.total), Fraction(seen, self.total)))
+        return out
+
     def mean(self) -> Fraction:
         """Expected net result (``hands`` times the edge)."""
-        return Fraction(sum(v * w for v, w in self.items()), self.total)
+        return self.dist().expectation(_units)
 
     def variance(self) -> Fraction:
-        """Variance of the net result."""
-        m = self.mean()
-        return Fraction(sum((v - m) ** 2 * w for v, w in self.items()), self.total)
+        """Variance of the net result (``hands`` times the one-hand variance): :meth:`Dist.variance`."""
+        return self.dist().variance(_units)
 
     def quantile(self, q: Fraction) -> Fraction:
         """The smallest net result ``x`` with ``P(net <= x) >= q`` (0 < q <= 1)."""
@@ -235,11 +254,123 @@ def ruin_probability(one: OneHand, hands: int, bankroll: Fraction | int) -> Ruin
 
 
 def parse_bankroll(text: str) -> Fraction:
-    """A bankroll in units from ``"20"``, ``"12.5"`` or ``"25/2"`` (exactly; at least one unit)."""
-    try:
-        value = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise SessionError(f"bankroll {text!r} is not a number of units (write e.g. 20 or 12.5)") from None
-    if value < 1:
-        raise SessionError(f"the bankroll must be at least one unit (one stake), got {text.strip()}")
-    return value
+    """A bankroll in units from ``"20"``, ``"12.5"`` or ``"25/2"``: exact, from one unit (one stake) to
+    1,000,000,000 (:data:`exact_odds.validate.BANKROLL`), written in at most 40 characters."""
+    return BANKROLL.parse(text, "--bankroll", SessionError)
+
+
+
+# ---------------------------------------------------------------- exact beside simulated
+
+
+FigureKind = Literal["mean", "sd", "ahead", "even", "behind", "quantile", "ruin"]
+"""What a :class:`Figure` measures: the mean and standard deviation of the net result,
+P(net > 0), P(net = 0), P(net < 0), a quantile of the net result, P(ruin)."""
+
+QUANTILES: tuple[Fraction, ...] = (Fraction(1, 20), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(19, 20))
+"""The quantiles of the net result that :func:`compare_sessions` compares."""
+
+_SIDES: tuple[tuple[FigureKind, Callable[[Any], Any]], ...] = (
+    ("ahead", lambda net: net > 0), ("even", lambda net: net == 0), ("behind", lambda net: net < 0))
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure of a flat bettor's session: its exact value and, beside it, the simulated one.
+
+    ``exact``: a :class:`Fraction` (units for ``mean`` and ``quantile``, a probability for
+    ``ahead``, ``even``, ``behind`` and ``ruin``), except ``sd``, a float (the square root of
+    the exact variance). ``simulated``: the same figure over the simulated sessions (the
+    share of sessions for a probability, the sample standard deviation with ``n - 1`` for
+    ``sd``); ``None`` without simulated sessions. ``z``: (simulated - exact) / standard
+    error, for the mean and the probabilities, ``None`` where it is not defined (no
+    simulation, an exact probability of 0 or 1, a zero standard deviation). ``q``: the
+    quantile's level, for ``quantile``.
+    """
+
+    kind: FigureKind
+    exact: Fraction | float
+    simulated: Fraction | float | None = None
+    z: float | None = None
+    q: Fraction | None = None
+
+    @property
+    def is_probability(self) -> bool:
+        """Whether the figure is a probability (else it is in units)."""
+        return self.kind in ("ahead", "even", "behind", "ruin")
+
+
+@dataclass(frozen=True)
+class SessionComparison:
+    """The exact session figures beside the simulated ones, with what they come from.
+
+    ``figures``: mean, sd, ahead, even, behind, the :data:`QUANTILES`, then ruin when
+    ``ruin`` is given.
+    """
+
+    one: OneHand
+    exact: SessionDist
+    ruin: Ruin | None
+    simulated: SimulatedSessions | None
+    figures: tuple[Figure, ...]
+
+
+def share_z(hits: int, sessions: int, p: Fraction) -> float | None:
+    """z-score of ``hits`` out of ``sessions`` against the exact probability ``p`` (``None`` when degenerate).
+
+    >>> round(share_z(60, 100, Fraction(1, 2)), 6)
+    2.0
+    """
+    pf = float(p)
+    if sessions == 0 or pf <= 0 or pf >= 1:
+        return None
+    return float((hits / sessions - pf) / (pf * (1 - pf) / sessions) ** 0.5)
+
+
+def _share(kind: FigureKind, p: Fraction, hits: int | None, sessions: int) -> Figure:
+    if hits is None:
+        return Figure(kind, p)
+    return Figure(kind, p, Fraction(hits, sessions), share_z(hits, sessions, p))
+
+
+def _mean(exact: SessionDist, sd: float, nets: Array | None, scale: int) -> Figure:
+    if nets is None:
+        return Figure("mean", exact.mean())
+    m = len(nets)
+    simulated = Fraction(int(nets.sum()), m * scale)
+    z = (float(simulated) - float(exact.mean())) / (sd / math.sqrt(m)) if sd > 0 else None
+    return Figure("mean", exact.mean(), simulated, z)
+
+
+def compare_sessions(one: OneHand, exact: SessionDist, ruin: Ruin | None = None,
+                     simulated: SimulatedSessions | None = None) -> SessionComparison:
+    """The exact figures of a session (and of ruin) beside those of the simulated sessions.
+
+    Exact values are exact (the standard deviation is the square root of the exact
+    variance); simulated values are exact shares and quantiles of the simulated net results
+    (integers over ``scale``), and the sample standard deviation as a float.
+
+    >>> from exact_odds.bets import find_bet
+    >>> one = one_hand(Shoe.infinite_deck(), find_bet("player"))
+    >>> mean, sd, ahead, even, behind, q5, *_ = compare_sessions(one, session_distribution(one, 2)).figures
+    >>> mean.exact == 2 * one.mean(), q5.q, q5.exact, mean.simulated is None
+    (True, Fraction(1, 20), Fraction(-2, 1), True)
+    """
+    import numpy as np
+
+    nets = simulated.net if simulated is not None else None
+    m = len(nets) if nets is not None else 0
+    scale = simulated.scale if simulated is not None else 1
+    sd = math.sqrt(exact.variance())
+    figures = [_mean(exact, sd, nets, scale),
+               Figure("sd", sd, float(np.std(nets / scale, ddof=1)) if nets is not None and m > 1 else None)]
+    for kind, test in _SIDES:
+        figures.append(_share(kind, exact.probability(test), None if nets is None else int(test(nets).sum()), m))
+    ordered = np.sort(nets) if nets is not None else None
+    for q in QUANTILES:
+        value = Fraction(int(ordered[max(0, math.ceil(q * m) - 1)]), scale) if ordered is not None else None
+        figures.append(Figure("quantile", exact.quantile(q), value, q=q))
+    if ruin is not None:
+        ruined = simulated.ruined if simulated is not None else None
+        figures.append(_share("ruin", ruin.probability, None if ruined is None else int(ruined.sum()), m))
+    return SessionComparison(one, exact, ruin, simulated, tuple(figures))

@@ -21,6 +21,7 @@ from enum import Enum, IntEnum
 from typing import NamedTuple
 
 from exact_odds.errors import InputError
+from exact_odds.validate import RANK_COUNT, shown
 
 CARDS_PER_COUP = 6
 """The ordered-sequence convention counts six cards per coup, used or not."""
@@ -98,7 +99,7 @@ def parse_rank(text: str) -> Rank:
         t = "T"
     if len(t) == 1 and t in RANK_LABELS:
         return Rank(RANK_LABELS.index(t) + 1)
-    raise ShoeError(f"unknown rank {text.strip()!r} (use A, 2-9, T or 10, J, Q, K)")
+    raise ShoeError(f"unknown rank {shown(text.strip())} (use A, 2-9, T or 10, J, Q, K)")
 
 
 def parse_card(text: str) -> Card:
@@ -185,7 +186,8 @@ class Shoe:
         """A shoe from ``"A=32,2=32,...,K=32"``; ranks not named count zero.
 
         Ranks are case-insensitive and ``10`` is accepted for ``T``. A rank named twice,
-        a missing ``=`` or a count that is not a whole number is an error.
+        a missing ``=`` or a count that is not a whole number from 0 to 40,000
+        (:data:`exact_odds.validate.RANK_COUNT`, in ASCII digits) is an error.
         """
         counts = [0] * 13
         seen: set[Rank] = set()
@@ -199,9 +201,7 @@ class Shoe:
             if rank in seen:
                 raise ShoeError(f"rank {rank.label} is given twice in the shoe")
             seen.add(rank)
-            if not re.fullmatch(r"[+-]?\d+", value.strip()):
-                raise ShoeError(f"count of {rank.label} must be a whole number, got {value!r}")
-            counts[rank - 1] = int(value)
+            counts[rank - 1] = RANK_COUNT.parse(value, f"count of {rank.label}", ShoeError)
         if not seen:
             raise ShoeError("empty shoe spec (expected e.g. A=32,2=32,...,K=32)")
         return cls.from_counts(counts)

@@ -13,52 +13,61 @@ advantage). "Gain per coup" is averaged over every coup dealt, betting one unit 
 coups selected and nothing on the others. The true count is the running count (the sum of
 the tags of every card seen) divided by the decks not yet seen (unseen cards / 52).
 
-Dealing is the simulator's (:func:`exact_odds.simulate.play_shoes`, after Wizard of Odds,
-"Baccarat" basics): the full shoe is shuffled; unless ``burn=False`` the first card is turned face up (and
-seen) and as many cards as its value are burned face down (ace 1, 2-9 the pip value, a ten
-or court card 10); the burned cards are never seen, so they stay in the composition the
+With ``counts`` (:mod:`exact_odds.counting`) it also judges counts of one's own (tags, a
+true-count trigger, a bet) by the exact expectations of the coups they trigger, and with
+``edge_sort`` (:mod:`exact_odds.edge_sorting`) what knowing the group of each coup's first
+card is worth, beside flat betting; both with confidence intervals over shoes.
+
+Dealing is the simulator's: the one :class:`~exact_odds.dealing.Procedure` (burn, cut card,
+last-coup rule, after Wizard of Odds, "Baccarat" basics) and the one vectorised dealer
+(:func:`exact_odds.dealing.play_shoes`). The turned burn card is seen; the cards burned face
+down are never seen (:func:`exact_odds.dealing.burn`), so they stay in the composition the
 edges are computed from (by exchangeability that is the bettor's exact expectation given
-what was seen). A cut card lies ``cut_card`` cards from the end. With
-``last_coup="one-more"`` the coup in which the cut card comes out is finished and one
-more coup is dealt (when it comes out before a coup, that coup is the last); with
-``"this"`` the coup in which it comes out is the last.
+what was seen).
 
 Randomness: shoe ``i`` (0-based) is shoe ``i`` of ``exact-odds simulate --shoes`` with the
-same seed (:func:`exact_odds.simulate.shoe_orders`: row ``i % SHOE_BLOCK`` of the block
-``i // SHOE_BLOCK`` shuffled by ``default_rng(SeedSequence(seed, spawn_key=(i // SHOE_BLOCK,)))``).
-Each shoe depends only on the seed and its index, so the results are identical whatever the
-number of workers or Dask tasks.
+same seed (:func:`exact_odds.dealing.shoe_orders`). Each shoe depends only on the seed and
+its index, so the results are identical whatever the number of workers or Dask tasks.
+
+A recorded shoe is replayed by :mod:`exact_odds.replay`.
 """
 
 from __future__ import annotations
 
 import math
-import os
-import re
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exact_odds.batch import OUTCOMES, Payable, TabulatedBet, evaluate, tabulate
-from exact_odds.engine import Coup, Detail
-from exact_odds.errors import InputError
-from exact_odds.removal import MAX_TAG, LinearCount, effects_of_removal
-from exact_odds.shoe import CARDS_PER_COUP, SUITS, Card, Shoe, ShoeError, parse_cards
-from exact_odds.simulate import (
-    MAX_BURN,
-    DealTables,
-    LastCoup,
+from exact_odds.batch import evaluate
+from exact_odds.counting import (
+    Count,
+    CountColumns,
+    CountComparison,
+    CountStudy,
+    compare_counts,
+    numbered,
+    study_count,
+)
+from exact_odds.coup import FLAGS_AT, OUTCOMES, PLAYER_PAIR, Detail, Payable, TabulatedBet, tabulate, winner_index
+from exact_odds.dealing import (
+    CARD_CODES,
+    STANDARD_PROCEDURE,
     Procedure,
     Progress,
-    SimulationError,
+    check_seed,
     play_shoes,
     shoe_card_codes,
     shoe_orders,
 )
+from exact_odds.edge_sorting import EdgeSortStudy, SortColumns, coup_values, study_edge_sort
+from exact_odds.errors import InputError, suits_unknown
+from exact_odds.information import Information
+from exact_odds.removal import MAX_TAG, LinearCount, Removal, effects_of_removal
+from exact_odds.shoe import Shoe, ShoeError
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
@@ -73,39 +82,13 @@ HISTOGRAM_BINS = 20
 DEFAULT_THRESHOLDS = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 """Default true-count thresholds of the count strategies."""
 DECK = 52
+"""Cards per deck: a true count is the running count per deck of cards not yet seen."""
 DASK_TIMEOUT = 30
 """Seconds to wait for a Dask scheduler to answer."""
 
 
 class StudyError(InputError):
     """Study options or a recorded shoe that cannot be used; the message says why."""
-
-
-@dataclass(frozen=True)
-class Dealing:
-    """How a shoe reaches the table: cut card depth, the last-coup rule, the burn."""
-
-    cut_card: int = 16
-    last_coup: LastCoup = "one-more"
-    burn: bool = True
-
-    @property
-    def procedure(self) -> Procedure:
-        """The simulator's procedure that deals this way."""
-        return Procedure(cut=self.cut_card, last_coup=self.last_coup, burn=self.burn)
-
-    def check(self, shoe: Shoe) -> None:
-        """Raise :class:`StudyError` unless shoes can be dealt this way from ``shoe``."""
-        if shoe.infinite:
-            raise StudyError("a study deals finite shoes (give --decks N or --shoe SPEC)")
-        try:
-            self.procedure.check(shoe)
-        except SimulationError as err:
-            raise StudyError(str(err)) from None
-
-    def describe(self) -> str:
-        """One line for reports."""
-        return self.procedure.shoe_rules()
 
 
 # ---------------------------------------------------------------- dealing shoes
@@ -119,30 +102,22 @@ class _Dealt:
     start: Array  # (m,) position of the coup's first card
     winner: Array  # (m,) 0 banker, 1 player, 2 tie
     seen: Array  # (m, 52) cards seen before the coup, by card code
+    code: Array  # (m,) the coup's code, flags recorded as far as the dealing detail asks
+    first: Array  # (m,) the code (0-51) of the coup's first card
 
 
-def _deal(seed: int, first: int, stop: int, dealing: Dealing, tableau: Tableau, codes: Sequence[int]) -> _Dealt:
+def _deal(seed: int, first: int, stop: int, procedure: Procedure, tableau: Tableau, codes: Sequence[int],
+          detail: Detail = Detail.POINTS) -> _Dealt:
     """Deal shoes ``first`` to ``stop - 1`` of a study with the simulator's shoes and dealer.
 
     The cards seen before a coup are the turned burn card (if any) and the cards of the
-    earlier coups of the shoe; the burned cards are never seen.
+    earlier coups of the shoe; the cards burned face down are never seen.
     """
     orders = shoe_orders(codes, seed, first, stop)
-    procedure = dealing.procedure
-    play = play_shoes(orders, DealTables.of(tableau), procedure, compositions=True)
-    assert play.left is not None
-    rows = np.arange(len(orders))
-    hidden = np.zeros((len(orders), DECK), dtype=np.int64)  # the cards burned face down
-    if procedure.burn:
-        pos = 1 + np.minimum(orders[:, 0] // 4 + 1, 10)
-        for j in range(1, MAX_BURN):
-            hidden[rows, orders[:, j]] += j < pos
-    full = np.bincount(np.asarray(codes), minlength=DECK)
-    seen = full - play.left.astype(np.int64) - hidden[play.shoe]
-    totals = play.codes % 100
-    player, banker = totals // 10, totals % 10
-    winner = np.where(banker > player, 0, np.where(player > banker, 1, 2))
-    return _Dealt(play.shoe.astype(np.int64) + first, play.start.astype(np.int64), winner, seen)
+    play = play_shoes(orders, tableau, procedure, detail, compositions=True)
+    shoe, start = play.shoe.astype(np.int64), play.start.astype(np.int64)
+    return _Dealt(shoe + first, start, winner_index(play.codes), play.seen(), play.codes.astype(np.int64),
+                  orders[shoe, start].astype(np.int64))
 
 
 @dataclass(frozen=True)
@@ -153,10 +128,14 @@ class _Task:
     first: int
     stop: int
     codes: tuple[int, ...]
-    dealing: Dealing
+    procedure: Procedure
     tableau: Tableau
     bets: tuple[TabulatedBet, ...]
     tags: Array  # (13, k)
+    count_tags: Array  # (13, c): the counts of one's own
+    payouts: Array  # (k, COUP_CODES): each bet's payout by code, as floats (for the results of the coups)
+    sorting: Information | None = None  # edge sorting: the groups of the first card
+    sort_bets: tuple[TabulatedBet, ...] = ()  # the bets edge sorting chooses among
 
 
 @dataclass(frozen=True)
@@ -167,6 +146,11 @@ class CoupRecords:
     expectation of each bet (float, sign exact); ``favourable``: (m, k) expectation > 0,
     exactly; ``running``: (m, k) running count of each bet's count; ``probabilities``: (m, 3)
     exact banker/player/tie probabilities as floats; ``winner``: 0 banker, 1 player, 2 tie.
+    ``results``: (m, k) what one unit on each bet paid; ``first``: the code (0-51) of the
+    coup's first card; ``count_running``: (m, c) running count of each count of one's own;
+    ``sort_values`` (m, 2) and ``sort_choices`` (m, groups + 1): edge sorting's values and
+    choices before the coup (:func:`exact_odds.edge_sorting.coup_values`; no columns
+    without edge sorting).
     """
 
     shoe: Array
@@ -176,6 +160,11 @@ class CoupRecords:
     running: Array
     probabilities: Array
     winner: Array
+    results: Array
+    first: Array
+    count_running: Array
+    sort_values: Array
+    sort_choices: Array
 
     @staticmethod
     def concatenate(parts: Sequence[CoupRecords]) -> CoupRecords:
@@ -187,33 +176,31 @@ class CoupRecords:
         return np.asarray(self.running * DECK / self.unseen[:, None], dtype=np.float64)
 
 
+def _realised(bets: Sequence[TabulatedBet], payouts: Array, codes: Array) -> Array:
+    """What one unit on each bet paid on each coup, shape (m, k), from codes dealt at the bets'
+    highest detail (each bet reads only the flags its own detail records)."""
+    out = np.zeros((len(codes), len(bets)), dtype=np.float64)
+    for j, bet in enumerate(bets):
+        out[:, j] = payouts[j][codes % PLAYER_PAIR + PLAYER_PAIR * (codes // PLAYER_PAIR & FLAGS_AT[bet.detail])]
+    return out
+
+
 def _run_task(task: _Task) -> CoupRecords:
     """Deal and evaluate one task's shoes (runs in a worker process or on a Dask worker)."""
-    dealt = _deal(task.seed, task.first, task.stop, task.dealing, task.tableau, task.codes)
-    full = np.bincount(task.codes, minlength=DECK)
+    detail = max((b.detail for b in task.bets), default=Detail.POINTS)
+    dealt = _deal(task.seed, task.first, task.stop, task.procedure, task.tableau, task.codes, detail)
+    full = np.bincount(task.codes, minlength=CARD_CODES)
     suits = (full - dealt.seen).reshape(-1, 13, 4)
     counts = suits.sum(axis=2)
-    suited = any(b.detail is Detail.SUITS for b in task.bets)
-    ev = evaluate(counts, bets=task.bets, tableau=task.tableau, suits=suits if suited else None)
+    ev = evaluate(counts, bets=task.bets, tableau=task.tableau, suits=suits if detail is Detail.SUITS else None)
     seen_ranks = dealt.seen.reshape(-1, 13, 4).sum(axis=2)
-    return CoupRecords(dealt.shoe, counts.sum(axis=1), ev.edges(), ev.favourable(),
-                       seen_ranks @ task.tags, ev.probabilities(), dealt.winner)
-
-
-@contextmanager
-def _single_threaded_blas() -> Iterator[None]:
-    """Worker processes started inside this block use one BLAS thread each."""
-    names = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-    saved = {k: os.environ.get(k) for k in names}
-    os.environ.update({k: "1" for k in names})
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    if task.sorting is not None:
+        values, choices = coup_values(counts, task.sorting, task.sort_bets, task.tableau)
+    else:  # no columns: the records of a study without edge sorting
+        values, choices = np.zeros((len(counts), 0)), np.zeros((len(counts), 0), dtype=np.int8)
+    return CoupRecords(dealt.shoe, counts.sum(axis=1), ev.edges(), ev.favourable(), seen_ranks @ task.tags,
+                       ev.probabilities(), dealt.winner, _realised(task.bets, task.payouts, dealt.code), dealt.first,
+                       seen_ranks @ task.count_tags, values, choices)
 
 
 def _results(tasks: Sequence[_Task], *, workers: int, dask: str | None,
@@ -241,11 +228,9 @@ def _results(tasks: Sequence[_Task], *, workers: int, dask: str | None,
             yield _run_task(task)
             progress(task.stop - task.first)
         return
-    import multiprocessing
+    from exact_odds.workers import worker_pool
 
-    with _single_threaded_blas():
-        pool = multiprocessing.get_context("spawn").Pool(workers)
-    with pool:
+    with worker_pool(min(workers, len(tasks))) as pool:
         for task, result in zip(tasks, pool.imap(_run_task, tasks), strict=True):
             yield result
             progress(task.stop - task.first)
@@ -307,16 +292,20 @@ class CutCardEffect:
 
 @dataclass(frozen=True)
 class Study:
-    """The results of :func:`run_study`."""
+    """The results of :func:`run_study`: per bet, the cut-card effect, and, when asked for, the
+    counts of one's own (each pair of them compared on the same shoes) and edge sorting."""
 
     shoe: Shoe
     shoes: int
     seed: int
-    dealing: Dealing
+    procedure: Procedure
     tableau: Tableau
     bets: tuple[BetStudy, ...]
     cut_card: tuple[CutCardEffect, ...]
     records: CoupRecords
+    counts: tuple[CountStudy, ...] = ()
+    comparisons: tuple[CountComparison, ...] = ()
+    edge_sort: EdgeSortStudy | None = None
 
     @property
     def coups(self) -> int:
@@ -371,32 +360,92 @@ def _cut_card_effect(shoe: Shoe, tableau: Tableau, records: CoupRecords, shoes: 
     return tuple(out)
 
 
-def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tableau: Tableau = STANDARD_TABLEAU,
-              dealing: Dealing = Dealing(), thresholds: Sequence[float] = DEFAULT_THRESHOLDS,
-              max_tag: int = MAX_TAG, workers: int = 1, dask: str | None = None,
-              progress: Progress | None = None, shoes_per_task: int = SHOES_PER_TASK) -> Study:
-    """Deal ``shoes`` shuffled shoes and study the exact edges of ``bets`` before every coup.
+def _check_play(bets: Sequence[Payable], counts: Sequence[Count], edge_sort: Information | None,
+                sort_bets: Sequence[Payable]) -> None:
+    """Raise unless every count's bet is studied and edge sorting can choose among its bets."""
+    names = [b.name for b in bets]
+    for count in counts:
+        if count.bet not in names:
+            raise StudyError(f"count {count.name!r} bets {count.bet!r}, which is not among the study's bets "
+                             f"({', '.join(names)})")
+    if edge_sort is None:
+        return
+    if edge_sort.positions != (1,):
+        raise StudyError("edge sorting over shoes watches the first card of each coup (position 1)")
+    if not sort_bets or any(b.detail is Detail.SUITS for b in sort_bets):
+        raise StudyError("edge sorting chooses among one or more bets that do not look at suits")
 
-    ``workers`` > 1 runs tasks of ``shoes_per_task`` shoes in that many processes;
-    ``dask`` is the address of a Dask scheduler to run them on instead. ``progress`` is
-    called with (shoes done, shoes) as tasks finish. The results depend only on the
-    arguments, not on ``workers`` or ``dask``.
-    """
+
+def _play_studies(study_bets: Sequence[Payable], removals: Sequence[Removal], records: CoupRecords, shoes: int,
+                  counts: Sequence[Count], edge_sort: Information | None,
+                  sort_bets: Sequence[Payable]) -> tuple[tuple[CountStudy, ...], tuple[CountComparison, ...],
+                                                         EdgeSortStudy | None]:
+    """The counts of one's own, their pairwise comparisons, and edge sorting, from the records."""
+    names = [b.name for b in study_bets]
+    columns = [CountColumns(records.count_running[:, i], records.unseen, records.edges[:, names.index(c.bet)],
+                            records.results[:, names.index(c.bet)], records.shoe, shoes)
+               for i, c in enumerate(counts)]
+    results = tuple(study_count(c, removals[names.index(c.bet)], col) for c, col in zip(counts, columns, strict=True))
+    pairs = tuple(compare_counts(counts[a], columns[a], counts[b], columns[b])
+                  for a in range(len(counts)) for b in range(a + 1, len(counts)))
+    sorting = None
+    if edge_sort is not None:
+        index = [names.index(b.name) for b in sort_bets]
+        sorting = study_edge_sort(edge_sort, [b.name for b in sort_bets], SortColumns(
+            records.sort_values, records.sort_choices, records.first, records.edges[:, index],
+            records.results[:, index], records.shoe, shoes))
+    return results, pairs, sorting
+
+
+def _check_study(shoe: Shoe, shoes: int, seed: int, bets: Sequence[Payable], procedure: Procedure,
+                 workers: int) -> None:
+    """Raise unless a study with these arguments can run."""
     if shoes < 1:
         raise StudyError(f"the number of shoes must be at least 1, got {shoes}")
     if workers < 1:
         raise StudyError(f"the number of workers must be at least 1, got {workers}")
     if not bets:
         raise StudyError("a study needs at least one bet")
-    dealing.check(shoe)
+    if shoe.infinite:
+        raise StudyError("a study deals finite shoes (give --decks N or --shoe SPEC)")
+    if procedure.fresh:
+        raise StudyError("a study deals whole shoes down to the cut card, not fresh shoes")
+    procedure.check(shoe)
+    check_seed(seed)
     if shoe.suited is None and any(b.detail is Detail.SUITS for b in bets):
-        raise ShoeError("suited bets need a shoe whose suits are known (whole decks, or counts divisible by 4)")
+        raise ShoeError(suits_unknown())
+
+
+def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tableau: Tableau = STANDARD_TABLEAU,
+              procedure: Procedure = STANDARD_PROCEDURE, thresholds: Sequence[float] = DEFAULT_THRESHOLDS,
+              max_tag: int = MAX_TAG, workers: int = 1, dask: str | None = None,
+              progress: Progress | None = None, shoes_per_task: int = SHOES_PER_TASK,
+              counts: Sequence[Count] = (), edge_sort: Information | None = None,
+              sort_bets: Sequence[str] | None = None) -> Study:
+    """Deal ``shoes`` shuffled shoes by ``procedure`` and study the exact edges of ``bets`` before every coup.
+
+    ``workers`` > 1 runs tasks of ``shoes_per_task`` shoes in that many processes;
+    ``dask`` is the address of a Dask scheduler to run them on instead. ``progress`` is
+    called with (shoes done, shoes) as tasks finish. The results depend only on the
+    arguments, not on ``workers`` or ``dask``.
+
+    ``counts``: counts of one's own (:mod:`exact_odds.counting`), each betting one of
+    ``bets`` (by name). ``edge_sort``: the groups of the first card that sorted edges reveal
+    (:mod:`exact_odds.edge_sorting`), choosing among ``sort_bets`` (names; default every bet).
+    """
+    _check_study(shoe, shoes, seed, bets, procedure, workers)
+    sorting = [b for b in bets if sort_bets is None or b.name in sort_bets]
+    _check_play(bets, counts, edge_sort, sorting)
+    own = numbered(counts)
     removals = effects_of_removal(shoe, list(bets), tableau=tableau)
-    counts = [r.count(max_tag=max_tag) for r in removals]
-    tags = np.array([c.tags for c in counts], dtype=np.int64).T.reshape(13, len(bets))
+    suggested = [r.count(max_tag=max_tag) for r in removals]
+    tags = np.array([c.tags for c in suggested], dtype=np.int64).T.reshape(13, len(bets))
+    count_tags = np.array([c.tags for c in own], dtype=np.int64).T.reshape(13, len(own))
     tables = tuple(tabulate(b) for b in bets)
     codes = tuple(shoe_card_codes(shoe))
-    tasks = [_Task(seed, first, min(first + shoes_per_task, shoes), codes, dealing, tableau, tables, tags)
+    payouts = np.array([[float(x) for x in t.table] for t in tables], dtype=np.float64)
+    tasks = [_Task(seed, first, min(first + shoes_per_task, shoes), codes, procedure, tableau, tables, tags,
+                   count_tags, payouts, edge_sort, tuple(tabulate(b) for b in sorting) if edge_sort else ())
              for first in range(0, shoes, max(shoes_per_task, 1))]
     done = 0
 
@@ -411,116 +460,6 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     records = CoupRecords.concatenate(list(_results(tasks, workers=workers, dask=dask, progress=advance)))
     studies = tuple(
         _bet_study(bet.name, removal.expectation, j, records, count if any(count.tags) else None, thresholds)
-        for j, (bet, removal, count) in enumerate(zip(bets, removals, counts, strict=True)))
-    return Study(shoe, shoes, seed, dealing, tableau, studies, _cut_card_effect(shoe, tableau, records, shoes),
-                 records)
-
-
-# ---------------------------------------------------------------- recorded shoes
-
-
-def play_cards(cards: Sequence[Card], tableau: Tableau = STANDARD_TABLEAU) -> tuple[Coup, int] | None:
-    """Play one coup from cards in dealing order (P, B, P, B, then draws).
-
-    Returns the coup (with pair flags by rank, suited flags when both cards have suits,
-    and the twin flag) and the number of cards used, or ``None`` if the cards run out.
-    """
-    if len(cards) < 4:
-        return None
-    pts = [c.rank.point for c in cards[:CARDS_PER_COUP]]
-    player, banker = (pts[0] + pts[2]) % 10, (pts[1] + pts[3]) % 10
-    used = 4
-    third: int | None = None
-    if player not in tableau.naturals and banker not in tableau.naturals:
-        if tableau.player_draws[player]:
-            if len(cards) < 5:
-                return None
-            third = pts[4]
-            player = (player + third) % 10
-            used = 5
-        if tableau.banker_draws_on(banker, third):
-            if len(cards) <= used:
-                return None
-            banker = (banker + pts[used]) % 10
-            used += 1
-    p1, b1, p2, b2 = cards[:4]
-    pp, bp = p1.rank == p2.rank, b1.rank == b2.rank
-    ps = pp and p1.suit is not None and p1.suit == p2.suit
-    bs = bp and b1.suit is not None and b1.suit == b2.suit
-    coup = Coup(player, banker, 3 if third is not None else 2, used - (3 if third is not None else 2), pp, bp,
-                ps, bs, pp and bp and p1.rank == b1.rank)
-    return coup, used
-
-
-@dataclass(frozen=True)
-class RecordedCoup:
-    """One coup of a recorded shoe and the exact expectation of each bet before it."""
-
-    number: int
-    cards: tuple[Card, ...]
-    coup: Coup
-    unseen: int
-    expectations: tuple[Fraction, ...]
-
-
-@dataclass(frozen=True)
-class Replay:
-    """A recorded shoe replayed: its coups, and the cards left over that make no whole coup."""
-
-    shoe: Shoe
-    bets: tuple[str, ...]
-    coups: tuple[RecordedCoup, ...]
-    leftover: tuple[Card, ...]
-
-
-def read_record(text: str) -> tuple[Card, ...]:
-    """The cards of a recorded shoe: separated by spaces, commas or new lines; ``#`` comments."""
-    return parse_cards(" ".join(re.sub(r"#.*", "", line) for line in text.splitlines()))
-
-
-def replay(cards: Sequence[Card], shoe: Shoe, *, bets: Sequence[Payable], tableau: Tableau = STANDARD_TABLEAU) -> Replay:
-    """Replay the coups of a recorded shoe dealt from ``shoe``, with the exact edge of each bet before each.
-
-    Every card must be in the shoe; suited bets need suits on every card and a shoe whose
-    suits are known. Trailing cards that do not complete a coup are returned as ``leftover``.
-    """
-    if shoe.infinite:
-        raise StudyError("a recorded shoe is dealt from a finite shoe")
-    counts = list(shoe.counts)
-    suits = [list(row) for row in shoe.suited] if shoe.suited is not None else None
-    suited_bets = [b.name for b in bets if b.detail is Detail.SUITS]
-    compositions: list[list[int]] = []
-    grids: list[list[list[int]]] = []
-    played: list[tuple[int, tuple[Card, ...], Coup]] = []
-    pos = 0
-    while (result := play_cards(cards[pos:pos + CARDS_PER_COUP], tableau)) is not None:
-        if sum(counts) < CARDS_PER_COUP:
-            raise StudyError(f"coup {len(played) + 1}: fewer than {CARDS_PER_COUP} cards are left in the shoe")
-        coup, used = result
-        compositions.append(list(counts))
-        grids.append([list(row) for row in suits] if suits is not None else [])
-        for k, card in enumerate(cards[pos:pos + used], pos + 1):
-            i = card.rank - 1
-            if counts[i] == 0:
-                raise StudyError(f"card {k} ({card}): no {card.rank.label} left in the shoe")
-            counts[i] -= 1
-            if suits is not None and card.suit is not None:
-                j = SUITS.index(card.suit)
-                if suits[i][j] == 0:
-                    raise StudyError(f"card {k} ({card}): no {card} left in the shoe")
-                suits[i][j] -= 1
-            elif suits is not None:
-                if suited_bets:
-                    raise StudyError(f"card {k} ({card}) has no suit; {suited_bets[0]} needs the suit of every card")
-                suits = None
-        played.append((pos, tuple(cards[pos:pos + used]), coup))
-        pos += used
-    if suited_bets and suits is None and played:
-        raise ShoeError(f"{suited_bets[0]} needs a shoe whose suits are known")
-    ev = evaluate(compositions or [shoe.counts], bets=bets, tableau=tableau,
-                  suits=grids if suited_bets and played else None) if played else None
-    coups = tuple(
-        RecordedCoup(n, hand, coup, sum(compositions[n - 1]),
-                     tuple(ev.expectation(n - 1, j) for j in range(len(bets))) if ev is not None else ())
-        for n, (_, hand, coup) in enumerate(played, 1))
-    return Replay(shoe, tuple(b.name for b in bets), coups, tuple(cards[pos:]))
+        for j, (bet, removal, count) in enumerate(zip(bets, removals, suggested, strict=True)))
+    return Study(shoe, shoes, seed, procedure, tableau, studies, _cut_card_effect(shoe, tableau, records, shoes),
+                 records, *_play_studies(bets, removals, records, shoes, own, edge_sort, sorting))

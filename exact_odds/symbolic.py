@@ -13,10 +13,12 @@ lines paying as they do, at which the house edge is zero.
 ``4d`` (ten-valued ranks ``4d`` each, pooled ``16d``), and the ways of any coup outcome are
 sums of products of six falling-factorial factors, each linear in ``d``: a polynomial of
 degree at most 6 with integer coefficients. The total is ``52d (52d-1) ... (52d-5)``. Each
-polynomial is found by running the enumerator for d = 9..15 (:data:`FIT_DECKS`) and
-interpolating (seven points fix a degree-6 polynomial); :meth:`ClosedForm.check` then
-compares it exactly with the enumerator on other shoes (d = 1..8 in the tests and tables,
-none of them used in the fit) and its limit as d grows with the infinite-deck enumeration.
+polynomial comes straight from the bulk evaluator's coefficient tables, every monomial being a
+product of falling factorials of ``4d`` and ``16d`` (:mod:`exact_odds.batch.decks`; bets that
+look at suits are interpolated instead). :func:`summary` then confirms with the enumerator that
+each agrees on d = 9..15 (:data:`FIT_DECKS`: seven points fix a degree-6 polynomial, so it is
+the interpolating one there), on other shoes (d = 1..8, none of them in the fit) and, as d
+grows, with the infinite-deck enumeration (:meth:`ClosedForm.check`).
 
 >>> forms = outcome_closed_forms()
 >>> forms["banker"].limit
@@ -36,9 +38,10 @@ import sympy
 
 from exact_odds.bets.core import Bet
 from exact_odds.bets.main import BANKER, ROLES
-from exact_odds.dist import Ways
+from exact_odds.coup import Coup, Detail, Winner
+from exact_odds.dist import Dist, Ways
 from exact_odds.edges import ParSheet, par_sheet
-from exact_odds.engine import Winner, deal, sequences, winners
+from exact_odds.engine import deal, sequences, winners
 from exact_odds.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
@@ -52,7 +55,15 @@ CHECK_DECKS: tuple[int, ...] = tuple(range(1, 9))
 """Shoes the closed forms are checked against: the usual 1 to 8 decks, none used in the fit."""
 
 DECK = 52
-TOTAL = sympy.Poly(sympy.prod([DECK * D - i for i in range(CARDS_PER_COUP)]), D)
+def _falling_in_decks(per_deck: int) -> sympy.Poly:
+    """``(a d)(a d - 1) ... (a d - 5)`` as a polynomial in d (built from integer coefficients)."""
+    coeffs = [1]  # highest power first
+    for i in range(CARDS_PER_COUP):  # times (a d - i)
+        coeffs = [a - i * b for a, b in zip([per_deck * c for c in coeffs] + [0], [0, *coeffs], strict=True)]
+    return sympy.Poly(coeffs, D)
+
+
+TOTAL = _falling_in_decks(DECK)
 """Ordered six-card sequences of a d-deck shoe: 52d (52d-1) ... (52d-5)."""
 
 
@@ -149,11 +160,11 @@ Measure = Callable[[Shoe], Ways]
 
 @dataclass(frozen=True)
 class ClosedForm:
-    """The ways of an event on a d-deck shoe as a polynomial in d, fitted to the enumerator.
+    """The ways of an event on a d-deck shoe as a polynomial in d.
 
     ``ways`` has integer coefficients and degree at most 6; the probability is
-    ``ways / TOTAL``; ``measure`` counts the event on a shoe with the engine (used to fit
-    and to check).
+    ``ways / TOTAL``; ``measure`` counts the event on a shoe with the engine (used to check,
+    and to fit where the tables do not serve).
     """
 
     name: str
@@ -186,28 +197,78 @@ class ClosedForm:
 
 
 def closed_form(name: str, measure: Measure, *, fit: Sequence[int] = FIT_DECKS) -> ClosedForm:
-    """Interpolate ``measure`` over the shoes of ``fit`` decks into a polynomial in d."""
+    """Interpolate ``measure`` over the shoes of ``fit`` decks into a polynomial in d (the
+    cross-check of :func:`table_forms`, and the path for bets that look at suits)."""
     points = [(d, measure(Shoe.decks(d))) for d in fit]
     return ClosedForm(name, sympy.Poly(sympy.interpolate(points, D), D), measure)
 
 
+def table_forms(names: Sequence[str], class_of: Callable[[Coup], int], detail: Detail, measures: Sequence[Measure],
+                *, tableau: Tableau = STANDARD_TABLEAU) -> list[ClosedForm]:
+    """Closed forms of the classes of coups ``class_of(coup)`` (0 to ``len(names) - 1``),
+    straight from the coefficient tables at ``detail`` (:func:`exact_odds.batch.decks.ways_in_decks`)."""
+    import numpy as np
+
+    from exact_odds.batch.coefficients import coefficients
+    from exact_odds.batch.decks import ways_in_decks
+    from exact_odds.batch.plan import table_codes
+    from exact_odds.coup import COUP_CODES, coup_of_code
+
+    weights = np.zeros((COUP_CODES, len(names)), dtype=np.int64)
+    for code in table_codes(coefficients(tableau, detail)).tolist():
+        weights[code, class_of(coup_of_code(code))] = 1
+    polys = ways_in_decks(tableau, detail, weights)
+    return [ClosedForm(name, sympy.Poly(list(reversed(poly)), D), measure)
+            for name, poly, measure in zip(names, polys, measures, strict=True)]
+
+
 def outcome_closed_forms(*, tableau: Tableau = STANDARD_TABLEAU,
                          fit: Sequence[int] = FIT_DECKS) -> dict[Winner, ClosedForm]:
-    """Banker, player and tie: ways and probabilities as functions of the number of decks."""
-    def measure(outcome: Winner) -> Measure:
-        return lambda shoe: winners(deal(shoe, tableau))[outcome]
+    """Banker, player and tie: ways and probabilities as functions of the number of decks.
 
-    return {outcome: closed_form(outcome, measure(outcome), fit=fit) for outcome in ROLES}
+    Exact from the tables; :func:`summary` confirms they agree with the enumerator on ``fit``
+    (seven points, so each is the interpolating polynomial there) and checks other shoes.
+    """
+    counted: dict[Shoe, Dist[Winner]] = {}  # one enumeration per shoe for the three outcomes
+
+    def measure(outcome: Winner) -> Measure:
+        def ways(shoe: Shoe) -> Ways:
+            if shoe not in counted:
+                counted[shoe] = winners(deal(shoe, tableau))
+            return counted[shoe][outcome]
+        return ways
+
+    forms = table_forms(ROLES, lambda coup: ROLES.index(coup.winner), Detail.POINTS,
+                        [measure(outcome) for outcome in ROLES], tableau=tableau)
+    return dict(zip(ROLES, forms, strict=True))
 
 
 def line_closed_forms(bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU,
                       fit: Sequence[int] = FIT_DECKS) -> list[ClosedForm]:
-    """Each par-sheet line of ``bet`` (the pay lines, then "loses") as a closed form in d."""
+    """Each par-sheet line of ``bet`` (the pay lines, then "loses") as a closed form in d.
+
+    From the tables (see :func:`outcome_closed_forms`); interpolated on ``fit`` for bets that
+    look at suits.
+    """
+    sheets: dict[Shoe, ParSheet] = {}  # one par sheet per shoe for all the lines
+
     def measure(i: int) -> Measure:
-        return lambda shoe: par_sheet(shoe, bet, tableau=tableau).lines[i].ways
+        def ways(shoe: Shoe) -> Ways:
+            if shoe not in sheets:
+                sheets[shoe] = par_sheet(shoe, bet, tableau=tableau)
+            return sheets[shoe].lines[i].ways
+        return ways
 
     labels = [line.label for line in bet.lines] + ["loses"]
-    return [closed_form(f"{bet.name}: {label}", measure(i), fit=fit) for i, label in enumerate(labels)]
+    names = [f"{bet.name}: {label}" for label in labels]
+    if bet.detail is Detail.SUITS:
+        return [closed_form(name, measure(i), fit=fit) for i, name in enumerate(names)]
+
+    def line_index(coup: Coup) -> int:
+        line = bet.line_of(coup)
+        return len(bet.lines) if line is None else bet.lines.index(line)
+
+    return table_forms(names, line_index, bet.detail, [measure(i) for i in range(len(names))], tableau=tableau)
 
 
 def edge_in_decks(bet: Bet, forms: Sequence[ClosedForm], *, symbolic_pays: bool = False) -> sympy.Expr:
@@ -220,8 +281,15 @@ def edge_in_decks(bet: Bet, forms: Sequence[ClosedForm], *, symbolic_pays: bool 
     symbols = payout_symbols(bet)
     numerator = loses.ways.as_expr() - sum((s * f.ways.as_expr() for s, f in zip(symbols, paid, strict=True)),
                                            sympy.Integer(0))
-    edge = numerator / TOTAL.as_expr()
-    return sympy.factor(edge) if symbolic_pays else sympy.factor(sympy.cancel(edge.subs(pays_of(bet))))
+    if symbolic_pays:
+        return sympy.factor(numerator / TOTAL.as_expr())
+    # The bet's payouts substituted, with polynomial arithmetic: the rational function in lowest
+    # terms (what cancelling the expression gives), then factored, which is canonical.
+    top = loses.ways.set_domain(sympy.QQ) - sum(
+        (f.ways.set_domain(sympy.QQ) * _rational(line.pays) for f, line in zip(paid, bet.lines, strict=True)),
+        sympy.Poly(0, D, domain=sympy.QQ))
+    common = top.gcd(TOTAL.set_domain(sympy.QQ))
+    return sympy.factor(top.exquo(common).as_expr() / TOTAL.set_domain(sympy.QQ).exquo(common).as_expr())
 
 
 def edge_limit(bet: Bet, forms: Sequence[ClosedForm]) -> Fraction:
@@ -275,5 +343,5 @@ def summary(shoe: Shoe, bets: Sequence[Bet], *, tableau: Tableau = STANDARD_TABL
     outcomes = outcome_closed_forms(tableau=tableau, fit=fit)
     per_bet = tuple(bet_forms(shoe, bet, tableau=tableau, fit=fit) for bet in bets)
     every = [*outcomes.values(), *(form for b in per_bet for form in b.forms)]
-    wrong = tuple(problem for form in every for problem in form.check(checked))
+    wrong = tuple(problem for form in every for problem in form.check((*fit, *checked)))
     return Summary(shoe, outcomes, per_bet, fair_commission(shoe, tableau=tableau), tuple(fit), tuple(checked), wrong)

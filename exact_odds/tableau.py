@@ -25,7 +25,6 @@ Another table can be loaded from TOML with :func:`load_tableau`; see ``STANDARD_
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from exact_odds.errors import InputError, read_user_file
+from exact_odds.sources import TomlText, parse_toml
 
 if TYPE_CHECKING:
     import numpy as np
@@ -130,34 +130,26 @@ player_draws = [0, 1, 2, 3, 4, 5]
 """
 
 
-def _line_of(text: str, pattern: str) -> int:
-    """1-based line number of the first line matching ``pattern`` (0 if none)."""
-    for number, line in enumerate(text.splitlines(), 1):
-        if re.match(pattern, line):
-            return number
-    return 0
+def _error(doc: TomlText, pattern: str, message: str) -> TableauError:
+    """``source:line: message``, the line being the first that ``pattern`` matches."""
+    return TableauError(f"{doc.where(doc.first_match(pattern))}: {message}")
 
 
-def _where(source: str, line: int) -> str:
-    return f"{source}:{line}" if line else source
-
-
-def _totals(value: object, key: str, text: str, source: str) -> frozenset[int]:
-    line = _line_of(text, rf"\s*{key}\s*=")
+def _totals(value: object, key: str, doc: TomlText) -> frozenset[int]:
+    at = rf"\s*{key}\s*="
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise TableauError(f"{_where(source, line)}: {key} must be a list of totals 0-9")
+        raise _error(doc, at, f"{key} must be a list of totals 0-9")
     bad = [v for v in value if not 0 <= v <= 9]
     if bad:
-        raise TableauError(f"{_where(source, line)}: {key} has impossible total {bad[0]} (totals are 0-9)")
+        raise _error(doc, at, f"{key} has impossible total {bad[0]} (totals are 0-9)")
     return frozenset(value)
 
 
-def _banker_row(total: int, value: object, text: str, source: str) -> tuple[bool, ...]:
-    line = _line_of(text, rf"\s*\"?{total}\"?\s*=")
+def _banker_row(total: int, value: object, doc: TomlText) -> tuple[bool, ...]:
     letters = value.split() if isinstance(value, str) else None
     if letters is None or len(letters) != len(COLUMNS) or any(x.upper() not in ("D", "S") for x in letters):
-        raise TableauError(
-            f"{_where(source, line)}: banker row {total} must be 11 letters D or S "
+        raise _error(
+            doc, rf"\s*\"?{total}\"?\s*=", f"banker row {total} must be 11 letters D or S "
             "(player stood, then third card 0-9)"
         )
     return tuple(x.upper() == "D" for x in letters)
@@ -169,46 +161,37 @@ def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
     Every banker total that can occur after no natural (0 to 7, less the naturals) needs a
     row; a row for a natural total, a total outside 0-9 or an unknown key is refused.
     """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise TableauError(f"{source}: not valid TOML: {err}") from None
+    doc = TomlText.of(text, source)
+    data = parse_toml(text, source, TableauError)
     unknown = set(data) - {"name", "naturals", "player_draws", "banker"}
     if unknown:
         key = sorted(unknown)[0]
-        line = _line_of(text, rf"\s*{re.escape(key)}")
-        raise TableauError(f"{_where(source, line)}: unknown key {key!r}")
+        raise _error(doc, rf"\s*{re.escape(key)}", f"unknown key {key!r}")
     for key in ("naturals", "player_draws", "banker"):
         if key not in data:
             raise TableauError(f"{source}: missing {key!r}")
-    naturals = _totals(data["naturals"], "naturals", text, source)
-    player = _totals(data["player_draws"], "player_draws", text, source)
+    naturals = _totals(data["naturals"], "naturals", doc)
+    player = _totals(data["player_draws"], "player_draws", doc)
     if player & naturals:
-        line = _line_of(text, r"\s*player_draws\s*=")
-        raise TableauError(f"{_where(source, line)}: player_draws names a natural total {min(player & naturals)}")
+        raise _error(doc, r"\s*player_draws\s*=", f"player_draws names a natural total {min(player & naturals)}")
     banker = data["banker"]
     if not isinstance(banker, dict):
-        line = _line_of(text, r"\s*banker")
-        raise TableauError(f"{_where(source, line)}: banker must be a table")
+        raise _error(doc, r"\s*banker", "banker must be a table")
     rows: dict[int, tuple[bool, ...]] = {}
     for key, value in banker.items():
-        if not re.fullmatch(r"\d", key):
-            line = _line_of(text, rf"\s*\"?{re.escape(key)}\"?\s*=")
-            raise TableauError(f"{_where(source, line)}: banker row {key!r} is not a total 0-9")
+        if not re.fullmatch(r"[0-9]", key):  # ASCII: "٣" is no row 3
+            raise _error(doc, rf"\s*\"?{re.escape(key)}\"?\s*=", f"banker row {key!r} is not a total 0-9")
         total = int(key)
         if total in naturals:
-            line = _line_of(text, rf"\s*\"?{total}\"?\s*=")
-            raise TableauError(f"{_where(source, line)}: banker row {total} is a natural and never draws")
-        rows[total] = _banker_row(total, value, text, source)
+            raise _error(doc, rf"\s*\"?{total}\"?\s*=", f"banker row {total} is a natural and never draws")
+        rows[total] = _banker_row(total, value, doc)
     needed = [t for t in range(10) if t not in naturals]
     missing = [t for t in needed if t not in rows]
     if missing:
-        line = _line_of(text, r"\[banker\]")
-        raise TableauError(f"{_where(source, line)}: banker table has no row for total {missing[0]}")
+        raise _error(doc, r"\[banker\]", f"banker table has no row for total {missing[0]}")
     name = data.get("name", Path(source).stem)
     if not isinstance(name, str):
-        line = _line_of(text, r"\s*name")
-        raise TableauError(f"{_where(source, line)}: name must be a string")
+        raise _error(doc, r"\s*name", "name must be a string")
     never = (False,) * len(COLUMNS)
     return Tableau(
         name=name,
@@ -324,9 +307,10 @@ def play_many(tableau: Tableau, points: NDArray[Any]) -> Plays:
     pts = np.asarray(points, dtype=np.int16)
     player = (pts[0] + pts[2]) % 10
     banker = (pts[1] + pts[3]) % 10
-    player_draws = lookup.player[player, banker]
+    hands = 10 * player + banker  # flat indices into the lookup arrays: cheaper than 2-D and 3-D indexing
+    player_draws = lookup.player.ravel()[hands]
     third = np.where(player_draws, pts[4], STOOD)
-    banker_draws = lookup.banker[player, banker, third]
+    banker_draws = lookup.banker.ravel()[hands * (STOOD + 1) + third]
     banker_card = np.where(player_draws, pts[5], pts[4])
     return Plays((player + np.where(player_draws, pts[4], 0)) % 10,
                  (banker + np.where(banker_draws, banker_card, 0)) % 10,

@@ -13,10 +13,12 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 
 from exact_odds import Shoe
+from exact_odds.coup import Detail
 from exact_odds.engine import enumerate_coups
 
 
@@ -36,59 +38,118 @@ def cli_seconds(argv: list[str], repeat: int) -> float:
     return median_seconds(lambda: subprocess.run(cmd, check=True, capture_output=True), repeat)
 
 
-def bench_odds(repeat: int) -> None:
-    """Engine: whole-process `odds`, the reference enumerator at 8, 100 and 10,000 decks."""
-    secs = cli_seconds(["odds", "--decks", "8"], repeat)
-    print(f"odds: `exact-odds odds --decks 8` whole process, median of {repeat}: {secs:.3f} s")
-    probe = "import sys; from exact_odds.cli import main; main(['odds']); print('sympy' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
-    print(f"odds: sympy imported by `odds`: {out.strip().splitlines()[-1]}")
-    for decks in (8, 100, 10_000):
+# ---------------------------------------------------------------- single shoes, whole processes
+
+HEAVY = ("numpy", "sympy", "matplotlib", "tabulate")
+PROBE = ("import json, sys\nfrom exact_odds.cli import main\nmain(sys.argv[1:])\n"
+         f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]), file=sys.stderr)")
+_NAIVE: list[float] = []
+
+
+def naive_odds(points: tuple[int, ...]) -> dict[str, int]:
+    """The naive reference: each of the 10**6 ordered sequences of six point values (P, B, P, B, then
+    the draws), its ways a running product of the counts left, played by the tableau's scalar rule."""
+    from itertools import product
+
+    from exact_odds.tableau import STANDARD_TABLEAU, play_totals
+
+    out = {"banker": 0, "player": 0, "tie": 0}
+    for seq in product(range(10), repeat=6):
+        left, ways = list(points), 1
+        for q in seq:
+            ways *= left[q]
+            left[q] -= 1
+        if ways:
+            end = play_totals(STANDARD_TABLEAU, (seq[0] + seq[2]) % 10, (seq[1] + seq[3]) % 10, seq[4:])
+            out["banker" if end.banker > end.player else "player" if end.player > end.banker else "tie"] += ways
+    return out
+
+
+def naive_seconds() -> float:
+    """Seconds of :func:`naive_odds` on 8 decks (median of 3, measured once per run), checked exact."""
+    if not _NAIVE:
+        from exact_odds.engine import winners
+
+        shoe = Shoe.decks(8)
+        assert naive_odds(shoe.point_counts()) == dict(winners(enumerate_coups(shoe)).items())
+        _NAIVE.append(median_seconds(lambda: naive_odds(shoe.point_counts()), 3))
+        print(f"naive: the 10^6 ordered point sequences of 8 decks in plain Python, median of 3: {_NAIVE[0]:.2f} s")
+    return _NAIVE[0]
+
+
+def process_env() -> dict[str, str]:
+    """The environment of an installed package: bytecode compiled once and kept (here in a temporary
+    prefix, so the tree stays clean), whatever ``PYTHONDONTWRITEBYTECODE`` says."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "exact-odds-bench-pycache"))
+    return env
+
+
+def command_figures(argv: list[str], repeat: int, label: str) -> None:
+    """One single-shoe command as a whole process (after one warm-up run): its median, the ratio of the
+    naive enumeration to it, and which heavy modules it imported."""
+    env = process_env()
+    cmd = [sys.executable, "-m", "exact_odds", *argv]
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
+    secs = median_seconds(lambda: subprocess.run(cmd, check=True, capture_output=True, env=env), repeat)
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], check=True, capture_output=True, text=True, env=env)
+    heavy = done.stderr.strip().splitlines()[-1]
+    print(f"{label}: `exact-odds {' '.join(argv)}` whole process, median of {repeat}: {secs * 1000:.0f} ms "
+          f"({naive_seconds() / secs:.0f}x the naive enumeration); heavy modules imported: {heavy}")
+
+
+def startup_figure(repeat: int) -> None:
+    """The floor every command stands on: Python starting and exiting, in the same environment."""
+    env = process_env()
+    secs = median_seconds(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True, env=env), repeat)
+    print(f"startup: `python -c pass` whole process, median of {repeat}: {secs * 1000:.0f} ms")
+
+
+def deal_figures(repeat: int, detail: Detail) -> None:
+    """In process: one shoe's coups from the tables against the reference enumerator, uncached."""
+    from exact_odds.polynomial import _RECENT, deal_by_tables
+    from exact_odds.tableau import STANDARD_TABLEAU
+
+    for decks in (8, 10_000):
         shoe = Shoe.decks(decks)
-        secs = median_seconds(lambda s=shoe: enumerate_coups(s), repeat)  # type: ignore[misc]
-        print(f"odds: deal() of {decks} decks (uncached), median of {repeat}: {secs * 1000:.1f} ms")
+
+        def fast(s: Shoe = shoe) -> None:
+            _RECENT.clear()
+            deal_by_tables(s, STANDARD_TABLEAU, detail)
+
+        secs = median_seconds(fast, repeat)
+        ref = median_seconds(lambda s=shoe: enumerate_coups(s, detail=detail), max(1, repeat // 2))  # type: ignore[misc]
+        print(f"deal: {decks} decks at {detail.name} detail from the tables, median of {repeat}: {secs * 1000:.1f} ms "
+              f"(the reference enumerator: {ref * 1000:.0f} ms, {ref / secs:.0f}x)")
+
+
+def bench_odds(repeat: int) -> None:
+    """Single shoe: Python's start-up, the naive enumeration, whole-process `odds`, deal by tables vs enumerator."""
+    naive_seconds()
+    startup_figure(repeat)
+    command_figures(["odds", "--decks", "8"], repeat, "odds")
+    deal_figures(repeat, Detail.POINTS)
 
 
 def bench_sidebets(repeat: int) -> None:
-    """Side bets: SUITS-detail deal of 8 decks (fast path, and the 52-kind reference once), `sidebets`."""
-    from exact_odds.engine import Detail, first_four_by_kind
-
-    shoe = Shoe.decks(8)
-    for detail in (Detail.RANKS, Detail.SUITS):
-        secs = median_seconds(lambda d=detail: enumerate_coups(shoe, detail=d), repeat)  # type: ignore[misc]
-        print(f"sidebets: deal() of 8 decks at {detail.name} detail (uncached), median of {repeat}: "
-              f"{secs * 1000:.1f} ms")
-    secs = median_seconds(lambda: first_four_by_kind(shoe, Detail.SUITS), 1)
-    print(f"sidebets: reference first four at SUITS detail (52 kinds, the path before the fast one), one run: "
-          f"{secs:.2f} s")
-    secs = cli_seconds(["sidebets", "--decks", "8"], repeat)
-    print(f"sidebets: `exact-odds sidebets --decks 8` whole process, median of {repeat}: {secs:.3f} s")
+    """Side bets: whole-process `sidebets`, the SUITS-detail deal by tables vs enumerator."""
+    command_figures(["sidebets", "--decks", "8"], repeat, "sidebets")
+    deal_figures(repeat, Detail.SUITS)
 
 
 def bench_report(repeat: int) -> None:
-    """Edges (issue 3): whole-process `report` (budget 2 s), `edges`, `symbolic`; sympy kept out of `report`."""
-    secs = cli_seconds(["report"], repeat)
-    print(f"report: `exact-odds report` (8 decks, every configuration and registered bet) whole process, "
-          f"median of {repeat}: {secs:.3f} s")
-    secs = cli_seconds(["edges"], repeat)
-    print(f"report: `exact-odds edges` whole process, median of {repeat}: {secs:.3f} s")
-    probe = "import sys; from exact_odds.cli import main; main(['report']); print('sympy' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
-    print(f"report: sympy imported by `report`: {out.strip().splitlines()[-1]}")
-    secs = cli_seconds(["symbolic"], max(1, repeat // 3))
-    print(f"report: `exact-odds symbolic` (fit on 7 shoes, check on 9) whole process, "
-          f"median of {max(1, repeat // 3)}: {secs:.3f} s")
+    """Reference figures: whole-process `report`, `edges`, `parsheet`, `symbolic`, `eor` (every bet)."""
+    for argv in (["report"], ["edges"], ["parsheet", "--bet", "banker"]):
+        command_figures(argv, repeat, "report")
+    command_figures(["symbolic"], repeat, "report")
+    command_figures(["eor", "--decks", "8"], repeat, "report")
 
 
 def bench_bunco(repeat: int) -> None:
     """Bunco: whole-process `bunco`, the exact turn at the largest sizes, a million-trial simulation."""
     from exact_odds.bunco import MAX_DICE, MAX_SIDES, MAX_TARGET, STANDARD_SCORING, Dice, play_game, play_turn
 
-    secs = cli_seconds(["bunco"], repeat)
-    print(f"bunco: `exact-odds bunco` (3d6: roll, six rounds, turn) whole process, median of {repeat}: {secs:.3f} s")
-    probe = "import sys; from exact_odds.cli import main; main(['bunco']); print('numpy' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
-    print(f"bunco: numpy imported by `bunco` without --simulate: {out.strip().splitlines()[-1]}")
+    command_figures(["bunco"], repeat, "bunco")
     big = Dice(MAX_DICE, MAX_SIDES)
     secs = median_seconds(lambda: play_turn(big, STANDARD_SCORING, target=MAX_TARGET), repeat)
     print(f"bunco: exact turn of {big} to {MAX_TARGET} points, median of {repeat}: {secs:.3f} s")
@@ -99,14 +160,14 @@ def bench_bunco(repeat: int) -> None:
           f"median of {max(1, repeat // 3)}: {secs:.3f} s")
 
 
-# ---------------------------------------------------------------- composition-dependent study (issue 5)
+# ---------------------------------------------------------------- composition-dependent study
 
 
 def random_compositions(count: int, seed: int) -> tuple[list[list[int]], list[list[list[int]]]]:
     """``count`` 8-deck shoes depleted by 0-400 random cards: rank counts and suit counts."""
     import numpy as np
 
-    from exact_odds.simulate import shoe_card_codes
+    from exact_odds.dealing import shoe_card_codes
 
     rng = np.random.default_rng(seed)
     cards = np.array(shoe_card_codes(Shoe.decks(8)), dtype=np.int64)
@@ -117,9 +178,22 @@ def random_compositions(count: int, seed: int) -> tuple[list[list[int]], list[li
     return grid.sum(axis=2).tolist(), grid.tolist()
 
 
+def reference_rate(counts: list[list[int]], grids: list[list[list[int]]], details: tuple[Detail, ...]) -> float:
+    """Compositions per second of the reference enumerator (one run per detail per shoe, a few shoes)."""
+    shoes = [Shoe(tuple(c), tuple(tuple(r) for r in g)) for c, g in zip(counts, grids, strict=True)]
+    secs = statistics.median(median_seconds(lambda s=s: [enumerate_coups(s, detail=d) for d in details], 1)  # type: ignore[misc]
+                             for s in shoes)
+    return 1 / secs
+
+
+def batch_line(label: str, n: int, secs: float, reference: float) -> None:
+    """One batch figure with its ratio to the reference enumerator measured in this run."""
+    print(f"batch: {label}: {n / secs:,.0f} compositions/s ({n / secs / reference:,.0f}x the reference enumerator, "
+          f"{reference:.1f}/s)")
+
+
 def batch_figures(repeat: int) -> None:
     """The batch figures, measured in this process (run by :func:`bench_batch` with one BLAS thread)."""
-    import tempfile
     from pathlib import Path
 
     from exact_odds.batch import evaluate, parse_compositions
@@ -128,10 +202,11 @@ def batch_figures(repeat: int) -> None:
 
     n = 200_000
     counts, grids = random_compositions(n, 1)
+    reference = reference_rate(counts[:5], grids[:5], (Detail.POINTS,))
     evaluate(counts[:10])  # compile once
     secs = median_seconds(lambda: evaluate(counts), repeat)
-    print(f"batch: main-bet counts of {n:,} 8-deck-sized shoes, one core, I/O excluded, median of {repeat}: "
-          f"{n / secs:,.0f} compositions/s")
+    batch_line(f"main-bet counts of {n:,} 8-deck-sized shoes, one core, I/O excluded, median of {repeat}", n, secs,
+               reference)
     with tempfile.TemporaryDirectory() as tmp:
         src, dst = Path(tmp) / "in.csv", Path(tmp) / "out.csv"
         src.write_text("".join(",".join(map(str, row)) + "\n" for row in counts))
@@ -141,31 +216,55 @@ def batch_figures(repeat: int) -> None:
             dst.write_text(batch_text(evaluate(parsed), lines, "csv"))
 
         secs = median_seconds(with_io, repeat)
-    print(f"batch: the same with I/O (read and parse the file, evaluate, format and write CSV), "
-          f"median of {repeat}: {n / secs:,.0f} compositions/s")
+    batch_line(f"the same with I/O (read and parse the file, evaluate, format and write CSV), median of {repeat}", n,
+               secs, reference)
     bets = registered()
     m = 20_000
+    every = reference_rate(counts[:3], grids[:3], (Detail.POINTS, Detail.RANKS, Detail.SUITS))
     evaluate(counts[:10], bets=bets, suits=grids[:10])  # compile the points, ranks and suits plans
     secs = median_seconds(lambda: evaluate(counts[:m], bets=bets, suits=grids[:m]), max(1, repeat // 2))
-    print(f"batch: with every registered bet ({len(bets)}, exact EVs, pairs and suited pairs in bulk), one core, "
-          f"median of {max(1, repeat // 2)}: {m / secs:,.0f} compositions/s")
+    batch_line(f"with every registered bet ({len(bets)}, exact EVs, pairs and suited pairs in bulk), one core, "
+               f"median of {max(1, repeat // 2)}", m, secs, every)
+    big_figures(repeat)
+
+
+def big_figures(repeat: int) -> None:
+    """Shoes past int64 (more than 1,448 cards, Python integers): every registered bet but the suited."""
+    import numpy as np
+
+    from exact_odds.batch import evaluate
+    from exact_odds.bets import registered
+
+    rng = np.random.default_rng(3)
+    decks = rng.integers(30, 10_001, size=2_000)
+    grids = (decks[:, None, None] - rng.integers(0, 20, size=(len(decks), 13, 4))).clip(0)
+    counts = grids.sum(axis=2)
+    bets = [b for b in registered() if b.detail is not Detail.SUITS]
+    main = reference_rate(counts[:3].tolist(), grids[:3].tolist(), (Detail.POINTS,))
+    secs = median_seconds(lambda: evaluate(counts), max(1, repeat // 2))
+    batch_line(f"main-bet counts of {len(counts):,} shoes of 30 to 10,000 decks (Python integers), one core, "
+               f"median of {max(1, repeat // 2)}", len(counts), secs, main)
+    both = reference_rate(counts[:3].tolist(), grids[:3].tolist(), (Detail.POINTS, Detail.RANKS))
+    secs = median_seconds(lambda: evaluate(counts, bets=bets), max(1, repeat // 2))
+    batch_line(f"the same with {len(bets)} registered bets (points and pairs), median of {max(1, repeat // 2)}",
+               len(counts), secs, both)
 
 
 def bench_batch(repeat: int) -> None:
-    """Bulk evaluation (issue 5): compositions per second per core, I/O excluded and included, all bets."""
+    """Bulk evaluation: compositions per second per core, I/O excluded and included, all bets."""
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     code = f"import runpy; runpy.run_path({__file__!r})['batch_figures']({repeat})"
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
 
 
 def bench_study(repeat: int) -> None:
-    """Shoe study (issue 5): a 10,000-shoe 8-deck study of the main bets, whole process, 2 workers."""
+    """Shoe study: a 10,000-shoe 8-deck study of the main bets, whole process, 2 workers."""
     runs = max(1, repeat // 3)
     argv = ["study", "--shoes", "10000", "--decks", "8", "--seed", "1", "--workers", "2", "--quiet"]
-    secs = cli_seconds(argv, runs)
-    print(f"study: `exact-odds {' '.join(argv)}` whole process, median of {runs}: {secs:.1f} s")
-    secs = cli_seconds([*argv[:-3], "--workers", "1", "--quiet"], runs)
-    print(f"study: the same with one worker, median of {runs}: {secs:.1f} s")
+    two = cli_seconds(argv, runs)
+    print(f"study: `exact-odds {' '.join(argv)}` whole process, median of {runs}: {two:.1f} s")
+    one = cli_seconds([*argv[:-3], "--workers", "1", "--quiet"], runs)
+    print(f"study: the same with one worker, median of {runs}: {one:.1f} s (2 workers: {one / two:.2f}x, linear 2x)")
 
 
 
@@ -174,19 +273,19 @@ def simulate_figures(repeat: int) -> None:
     import numpy as np
 
     from exact_odds.bets import find_bet
-    from exact_odds.simulate import DealTables, Procedure, deal_coups, simulate
+    from exact_odds.dealing import Procedure, deal_coups
+    from exact_odds.simulate import simulate
     from exact_odds.tableau import STANDARD_TABLEAU
 
     shoe, bets = Shoe.decks(8), [find_bet(n) for n in ("banker", "player", "tie")]
     cards = np.random.default_rng(1).integers(0, 52, size=(6, 1 << 20), dtype=np.uint8)
-    tables = DealTables.of(STANDARD_TABLEAU)
-    secs = median_seconds(lambda: deal_coups(cards, tables), repeat)
+    secs = median_seconds(lambda: deal_coups(cards, STANDARD_TABLEAU), repeat)
     print(f"simulate: vectorised dealing alone (cards given), one core, median of {repeat}: "
           f"{cards.shape[1] / secs:,.0f} coups/s")
     cases: list[tuple[str, int, dict[str, object]]] = [
         ("fresh shoes, 3 flat bets", 4_000_000, {"coups": 4_000_000, "procedure": Procedure(fresh=True)}),
         ("whole shoes (shuffle, burn, cut card), 3 flat bets", 0, {"shoes": 40_000}),
-        ("whole shoes with --verify (exact odds of every coup's composition)", 0,
+        ("whole shoes with --verify (the checks of `verify` on every coup, exact odds given the cards seen)", 0,
          {"shoes": 4_000, "reference": STANDARD_TABLEAU}),
     ]
     for label, _, kwargs in cases:
@@ -197,7 +296,7 @@ def simulate_figures(repeat: int) -> None:
 
 
 def bench_simulate(repeat: int) -> None:
-    """Simulator (issue 7): coups per second per core (fresh shoes, whole shoes, with the exact check), 10M run."""
+    """Simulator: coups per second per core (fresh shoes, whole shoes, with the exact check), 10M run."""
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     code = f"import runpy; runpy.run_path({__file__!r})['simulate_figures']({repeat})"
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
@@ -205,6 +304,41 @@ def bench_simulate(repeat: int) -> None:
     runs = max(1, repeat // 3)
     secs = cli_seconds(argv, runs)
     print(f"simulate: `exact-odds {' '.join(argv)}` whole process, median of {runs}: {secs:.1f} s")
+
+
+def verify_log_file(path: str, shoes: int) -> int:
+    """Write a log of ``shoes`` 8-deck shoes dealt by the library's dealer (seed 5) to ``path``; its coups."""
+    import numpy as np
+
+    from exact_odds.coup import Detail
+    from exact_odds.dealing import Procedure, play_shoes, shoe_card_codes, shoe_orders
+    from exact_odds.tableau import STANDARD_TABLEAU
+    from exact_odds.verify import CoupLog, write_log
+
+    cards = shoe_orders(shoe_card_codes(Shoe.decks(8)), 5, 0, shoes)
+    play = play_shoes(cards, STANDARD_TABLEAU, Procedure(), Detail.RANKS)
+    index = np.minimum(np.asarray(play.start, dtype=np.int64)[:, None] + np.arange(6), cards.shape[1] - 1)
+    log = CoupLog.from_dealt(cards[np.asarray(play.shoe)[:, None], index], codes=play.codes, detail=Detail.RANKS,
+                             shoe=np.asarray(play.shoe) + 1)
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        write_log(log, fh)
+    return len(log)
+
+
+def bench_verify(repeat: int) -> None:
+    """Verify: a million-coup log read and checked by `exact-odds verify`, whole process, one core."""
+    import tempfile
+
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    runs = max(1, repeat // 3)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "log.csv")
+        coups = verify_log_file(path, 12_500)
+        size = os.path.getsize(path) / 1e6
+        cmd = [sys.executable, "-m", "exact_odds", "verify", path, "--format", "json"]
+        secs = median_seconds(lambda: subprocess.run(cmd, check=True, capture_output=True, env=env), runs)
+    print(f"verify: `exact-odds verify` of a {coups:,}-coup log ({size:.0f} MB, 12,500 shoes), whole process, "
+          f"one core, median of {runs}: {secs:.2f} s")
 
 
 BENCHMARKS: dict[str, Callable[[int], None]] = {
@@ -215,6 +349,7 @@ BENCHMARKS: dict[str, Callable[[int], None]] = {
     "batch": bench_batch,
     "study": bench_study,
     "simulate": bench_simulate,
+    "verify": bench_verify,
 }
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from exact_odds import Shoe, deal, winners
-from exact_odds.report import (  # house edges, par sheets, closed forms (issue 3)
+from exact_odds.report import (
     ConfigSheets,
     Table,
     break_even_table,
@@ -77,7 +77,7 @@ def odds_text(fmt: str) -> str:
     return stamp(render_tables([odds_table()], fmt), fmt)
 
 
-# ---------------------------------------------------------------- side bets (issue 4)
+# ---------------------------------------------------------------- side bets
 
 
 @lru_cache(maxsize=1)
@@ -94,7 +94,7 @@ def sidebets_text(fmt: str) -> str:
     return stamp(render_tables([side_bets_by_shoe_table(labels, side_bet_edges(), fmt)], fmt), fmt)
 
 
-# ---------------------------------------------------------------- house edges, par sheets, closed forms (issue 3)
+# ---------------------------------------------------------------- house edges, par sheets, closed forms
 
 PAR_SHEET_DECKS = (6, 8)
 """Shoes of the par-sheet tables."""
@@ -213,7 +213,7 @@ def bunco_claims_text(fmt: str) -> str:
     return stamp(render_tables([bunco_claims_table()], fmt), fmt)
 
 
-# ---------------------------------------------------------------- effects of removal (issue 5)
+# ---------------------------------------------------------------- effects of removal
 
 
 def eor_text(fmt: str) -> str:

@@ -1,10 +1,67 @@
-"""Shared test helpers; ``from conftest import run`` in a test module (pytest puts tests/ on sys.path)."""
+"""Shared test helpers; ``from conftest import run`` in a test module (pytest puts tests/ on sys.path).
+
+Hypothesis profiles
+-------------------
+The environment variable ``EXACT_ODDS_HYPOTHESIS`` chooses how hard the property tests and the
+fuzzing suite (``tests/test_fuzz.py``) look:
+
+``ci`` (the default)
+    Each property test runs the examples it asks for (``@settings(max_examples=...)``, kept
+    where a test is costly) or Hypothesis's 100; the fuzzing suite runs :data:`FUZZ_CI`
+    hostile command lines per command. The whole suite stays a few minutes on 2 cores.
+``thorough``
+    2,000 generated cases per test that does not ask for fewer, and 2,000 hostile command
+    lines per command in the fuzzing suite (about an hour on 2 cores); run it before a
+    release, or after changing how input is read::
+
+        EXACT_ODDS_HYPOTHESIS=thorough python3 -m pytest tests/test_fuzz.py
+
+Both profiles turn Hypothesis's deadline off (a shoe evaluation may take longer than 200 ms on a
+slow machine) and print the blob that reproduces a failure (``@reproduce_failure``).
+"""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import HealthCheck, settings
 
 from exact_odds.cli import main
+
+settings.register_profile("ci", deadline=None, print_blob=True)
+settings.register_profile("thorough", deadline=None, print_blob=True, max_examples=2000,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PROFILE = os.environ.get("EXACT_ODDS_HYPOTHESIS", "ci")
+settings.load_profile(PROFILE)  # an unknown name fails at once, naming the profiles
+
+FUZZ_CI = 12
+"""Hostile command lines per command under the ``ci`` profile."""
+
+_TABLE_CACHE: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Cache the coefficient tables of custom tableaux in a fresh directory, never the user's
+    (``EXACT_ODDS_CACHE_DIR``, see :mod:`exact_odds.store`; subprocesses inherit it)."""
+    import tempfile
+
+    _TABLE_CACHE.append(tempfile.mkdtemp(prefix="exact-odds-tables-"))
+    os.environ["EXACT_ODDS_CACHE_DIR"] = _TABLE_CACHE[-1]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    import shutil
+
+    for path in _TABLE_CACHE:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def fuzz_settings(ci: int = FUZZ_CI) -> settings:
+    """Settings for a fuzzing test: ``ci`` examples under the ``ci`` profile, else the profile's number."""
+    if PROFILE == "ci":
+        return settings(max_examples=ci, suppress_health_check=[HealthCheck.too_slow])
+    return settings()
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

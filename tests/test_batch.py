@@ -12,19 +12,16 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from exact_odds.batch import (
-    COUP_CODES,
     FLOAT_MAX_CARDS,
     INT64_MAX_CARDS,
-    coup_code,
-    coup_of_code,
     distributions,
     evaluate,
     evaluate_shoes,
     parse_compositions,
-    tabulate,
 )
 from exact_odds.bets import find_bet, registered
-from exact_odds.engine import Coup, Detail, deal, winners
+from exact_odds.coup import COUP_CODES, Coup, Detail, coup_code, coup_of_code, tabulate
+from exact_odds.engine import deal, winners
 from exact_odds.errors import InputError
 from exact_odds.shoe import Shoe, ShoeError, falling, parse_cards
 from exact_odds.tableau import STANDARD_TABLEAU, STANDARD_TOML, parse_tableau
@@ -50,7 +47,7 @@ def test_exactness_bounds() -> None:
 
 
 def test_coup_codes_cover_every_field() -> None:
-    # The codes know every field of Coup; a new field must be added to batch.coup_code.
+    # The codes know every field of Coup; a new field must be added to coup.encode.
     assert Coup._fields == ("player", "banker", "player_cards", "banker_cards", "player_pair", "banker_pair",
                             "player_suited", "banker_suited", "twin_pair")
     assert all(coup_code(coup_of_code(c)) == c for c in range(COUP_CODES))
@@ -206,8 +203,12 @@ def test_parse_compositions_skips_comments_and_blank_lines() -> None:
 
 @pytest.mark.parametrize(("text", "message"), [
     ("1,2,3\n", "line 1: expected 13 counts"),
-    ("# c\n" + ",".join(["4"] * 12) + ",x\n", "line 2: count 13 .* not a whole number"),
-    ("4,4,4,4,4,4,4,4,4,4,4,4,4\n" + ",".join(["4"] * 12) + ",-1\n", "line 2: count 13 .* negative"),
+    ("# c\n" + ",".join(["4"] * 12) + ",x\n",
+     r"line 2: count 13 \(K\) must be a whole number from 0 to 40,000, got 'x'"),
+    ("4,4,4,4,4,4,4,4,4,4,4,4,4\n" + ",".join(["4"] * 12) + ",-1\n", "line 2: count 13 .* got '-1'"),
+    ("4,4,4,4,4,4,4,4,4,4,4,4,٣\n", "line 1: count 13 .* got '٣'"),
+    ("9223372036854775808,4,4,4,4,4,4,4,4,4,4,4,4\n", "line 1: count 1 .* got '9223372036854775808'"),
+
     ("\n\n1,1,1,1,1,0,0,0,0,0,0,0,0\n", "line 3: 5 cards"),
     ("4,4,4,4,4,4,4,4,4,4,4,4,4.0\n", "line 1: count 13"),
 ])
@@ -256,3 +257,133 @@ def test_batch_command_suited_bet_needs_suits(tmp_path: Path, capsys: pytest.Cap
 def test_batch_command_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "batch", "--input", str(tmp_path / "nope.csv"))
     assert code == 2 and "cannot read" in err
+
+
+# ---------------------------------------------------------------- every fast path, 1 to 10,000 decks
+
+
+SIZE_BETS = ["banker", "tie", "super-6/banker", "dragon-bonus-player", "egalite-6", "player-pair", "tiger-pair",
+             "perfect-pair"]
+"""Outcome classes, events, weighted functionals, four-card (pairs) and suited four-card stages."""
+
+
+@st.composite
+def sized_grid(draw: st.DrawFn) -> list[list[int]]:
+    """Counts per rank and suit of ``d`` decks (1 to 10,000), some cards taken out at random."""
+    decks = draw(st.one_of(st.integers(1, 9), st.integers(1, 10_000), st.sampled_from([8, 9, 27, 28, 10_000])))
+    grid = [[decks] * 4 for _ in range(13)]
+    for rank, suit, n in draw(st.lists(st.tuples(st.integers(0, 12), st.integers(0, 3), st.integers(0, decks)),
+                                       max_size=6)):
+        grid[rank][suit] -= min(n, grid[rank][suit])
+    if sum(map(sum, grid)) < 6:
+        grid[0] = [2, 2, 1, 1]
+    return grid
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(sized_grid(), min_size=1, max_size=4))
+@example([[[1] * 4] * 13, [[8] * 4] * 13, [[9] * 4] * 13, [[28] * 4] * 13, [[10_000] * 4] * 13])
+def test_every_path_equals_reference_from_1_to_10000_decks(grids: list[list[list[int]]]) -> None:
+    """float64 (up to 456 cards), residues rebuilt in int64 (to 1,448) and in Python integers
+    (beyond), for outcome classes, events, weighted functionals and the four-card stages."""
+    shoes = [Shoe(tuple(sum(row) for row in grid), tuple(tuple(row) for row in grid)) for grid in grids]
+    bets = [find_bet(name) for name in SIZE_BETS]
+    ev = evaluate_shoes(shoes, bets=bets)
+    for i, shoe in enumerate(shoes):
+        assert ev.outcomes[i].tolist() == [winners(deal(shoe))[o] for o in ("banker", "player", "tie")]
+        for j, bet in enumerate(bets):
+            assert ev.expectation(i, j) == deal(shoe, detail=bet.detail).expectation(bet.payout), bet.name
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.one_of(tiny, full), min_size=1, max_size=20))
+def test_residues_and_floats_agree(counts: list[list[int]]) -> None:
+    """The same shoes through float64, through int64 (every size forced there), with the float
+    check forced to fail, and through residues: identical integers."""
+    from exact_odds.batch import plan
+
+    bets = [find_bet(name) for name in SIZE_BETS[:-1]]
+    plain = evaluate(counts, bets=bets)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(plan, "FLOAT_MAX_CARDS", 5)
+        forced = evaluate(counts, bets=bets)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(plan, "FLOAT_EXACT", 2**20)
+        checked = evaluate(counts, bets=bets)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(plan, "FLOAT_MAX_CARDS", 5)
+        m.setattr(plan, "INT64_EXACT", 0)
+        residues = evaluate(counts, bets=bets)
+    for other in (forced, checked, residues):
+        assert other.outcomes.tolist() == plain.outcomes.tolist()
+        assert other.numerators.tolist() == plain.numerators.tolist()
+
+
+def test_few_functionals_span_every_registered_bet() -> None:
+    from exact_odds.batch.evaluation import _bet_groups, _bet_pass
+
+    bets = registered()
+    passes = {d: _bet_pass(STANDARD_TABLEAU, d, tuple(bets[j] for j in members))
+              for d, members in _bet_groups(bets).items()}
+    assert passes[Detail.POINTS].plan.classes <= 19  # 36 bets, 51 classes of coups
+    # Pairs and suited pairs depend on the first four cards only: one stage of depth 4.
+    assert [s.depth for s in passes[Detail.RANKS].plan.stages] == [4]
+    assert [s.depth for s in passes[Detail.SUITS].plan.stages] == [4]
+
+
+# ---------------------------------------------------------------- the vectorised reader and writer
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 40_000), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6),
+                min_size=1, max_size=30), st.booleans())
+def test_plain_reader_equals_the_general_one(rows: list[list[int]], newline: bool) -> None:
+    from exact_odds.batch.io import _plain_counts
+
+    text = "\n".join(",".join(map(str, r)) for r in rows) + ("\n" if newline else "")
+    found = _plain_counts(text)
+    assert found is not None and found.tolist() == rows
+    lines, counts = parse_compositions(text)
+    assert lines == list(range(1, len(rows) + 1)) and counts.tolist() == rows
+    assert parse_compositions(" " + text)[1].tolist() == rows  # the general reader
+    with pytest.raises(InputError, match="line 1: count 1"):
+        parse_compositions(text.replace(str(rows[0][0]), "40001", 1) if rows[0][0] else "40001" + text[1:])
+
+
+@pytest.mark.parametrize("text", ["4,4,4,4,4,4,4,4,4,4,4,4,4\r\n", "4,4,4,4,4,4,4,4,4,4,4,4,\n", ",4,4\n",
+                                  "4,4,4,4,4,4,4,4,4,4,4,4,4\n\n", "4,4,4,4,4,4,4,4,4,4,4,4,1234567890\n", ""])
+def test_plain_reader_leaves_the_rest_to_the_general_one(text: str) -> None:
+    from exact_odds.batch.io import _plain_counts
+
+    assert _plain_counts(text) is None
+
+
+def test_vectorised_csv_equals_python_formatting() -> None:
+    from exact_odds.report import batch_text
+
+    counts = [[32] * 13, [6] + [0] * 12, [1] * 13, [40, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 2], [110] * 13]
+    ev = evaluate(counts)
+    lines = [1, 10, 99_999, 1_000_000, 7]
+    columns = [lines, *ev.outcomes.T.tolist(), ev.sequences.tolist()]
+    rows = zip(*columns, strict=True)
+    expected = "line,banker,player,tie,sequences\n" + "".join(",".join(map(str, row)) + "\n" for row in rows)
+    assert batch_text(ev, lines, "csv") == expected
+
+
+def test_threads_evaluating_at_once_agree() -> None:
+    """The kernel's work arrays are per thread (Dask workers may run tasks in threads)."""
+    import threading
+
+    counts = [[32 - (i * r) % 7 for r in range(13)] for i in range(600)]
+    expected = evaluate(counts).outcomes.tolist()
+    found: list[object] = [None] * 3
+
+    def work(i: int) -> None:
+        found[i] = evaluate(counts).outcomes.tolist()
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert found == [expected] * 3

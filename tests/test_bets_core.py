@@ -8,7 +8,7 @@ import pytest
 
 from exact_odds import Shoe, deal
 from exact_odds.bets import BetError, exact_payout, find_bet
-from exact_odds.engine import Coup
+from exact_odds.coup import Coup
 
 
 def test_payouts_parse_exactly() -> None:

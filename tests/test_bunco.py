@@ -380,10 +380,17 @@ def test_a_game_too_big_to_list_is_refused_not_slow(monkeypatch: pytest.MonkeyPa
 
 
 def test_bunco_knows_nothing_of_cards() -> None:
-    """Outside itself, Bunco imports only exact_odds.dist, exact_odds.errors and exact_odds.stats."""
+    """Outside itself, Bunco imports only exact_odds.dist, exact_odds.errors, exact_odds.stats,
+    exact_odds.verdict (the checks of a log, which import only exact_odds.stats), and the reading
+    and checking of user input, exact_odds.reading and exact_odds.validate (no cards there either)."""
+    def used(sources: str) -> set[str]:
+        return set(re.findall(r"^\s*(?:from|import) exact_odds\.(\w+)", sources, flags=re.MULTILINE))
+
     sources = "\n".join(m.read_text(encoding="utf-8") for m in Path(bunco_package.__file__).parent.glob("*.py"))
-    used = set(re.findall(r"^\s*(?:from|import) exact_odds\.(\w+)", sources, flags=re.MULTILINE))
-    assert "from exact_odds import" not in sources and used - {"bunco"} == {"dist", "errors", "stats"}
+    assert "from exact_odds import" not in sources
+    assert used(sources) - {"bunco"} == {"dist", "errors", "stats", "verdict", "reading", "validate"}
+    verdict = (Path(bunco_package.__file__).parent.parent / "verdict.py").read_text(encoding="utf-8")
+    assert used(verdict) == {"stats"}
 
 
 # ---------------------------------------------------------------- chi-square and the simulation
@@ -498,3 +505,150 @@ def test_cli_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[st
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and err.startswith("exact-odds: error: ")
+
+
+# ---------------------------------------------------------------- bunco --verify: logs of rolls written here
+# The logs are written by this test with Python's own random module and the oracle score_faces,
+# not by the package's simulator, so a PASS is not the package agreeing with itself.
+
+
+def rolls_log(seed: int, games: int, *, count: int = 3, sides: int = 6, rounds: int = 6,
+              weights: Sequence[float] | None = None, copy_first: float = 0.0,
+              rules: ScoringRules = STANDARD_SCORING) -> str:
+    """CSV text of ``games`` games of ``rounds`` rounds: ``game,round,dice,score``.
+
+    ``weights``: the faces' weights (a biased die; fair by default); ``copy_first``: the chance that
+    a roll's dice all copy its first die (a generator whose dice are not independent)."""
+    import random
+
+    rng = random.Random(seed)
+    lines = ["game,round,dice,score"]
+    for game in range(1, games + 1):
+        for number in range(1, rounds + 1):
+            faces = rng.choices(range(1, sides + 1), weights=weights, k=count)
+            if copy_first and rng.random() < copy_first:
+                faces = [faces[0]] * count
+            score = score_faces(faces, (number - 1) % sides + 1, rules)
+            lines.append(f"{game},{number},{' '.join(map(str, faces))},{score}")
+    return "\n".join(lines) + "\n"
+
+
+THREE_D6 = Dice(3, 6)
+
+
+def verified(text: str, *, dice: Dice = THREE_D6, rules: ScoringRules = STANDARD_SCORING,
+             alpha: float = 0.001) -> bunco_package.RollVerification:
+    return bunco_package.verify_rolls(bunco_package.read_rolls(text.splitlines(), dice), dice, rules, alpha=alpha)
+
+
+def test_honest_logs_pass_at_most_once_in_twenty() -> None:
+    results = [verified(rolls_log(seed, 500)) for seed in range(20)]
+    assert all(r.check("labels").verdict == "PASS" and r.rolls == 3000 for r in results)
+    assert sum(r.verdict == "FAIL" for r in results) <= 1, [[(c.name, c.p_value) for c in r.checks] for r in results]
+
+
+def test_honest_p_values_are_not_piled_up_at_either_end() -> None:
+    p = [verified(rolls_log(100 + seed, 200)).check("scores").p_value for seed in range(40)]
+    assert all(x is not None for x in p)
+    assert sum(1 for x in p if x is not None and x < 0.1) <= 12 and sum(1 for x in p if x is not None and x > 0.9) <= 12
+
+
+def test_a_biased_die_fails_the_faces_check() -> None:
+    result = verified(rolls_log(7, 2000, weights=[1, 1, 1, 1, 1, 1.25]))  # a six 1 time in 5, not 1 in 6
+    faces = result.check("faces")
+    assert result.verdict == "FAIL" and faces.verdict == "FAIL" and faces.p_value is not None
+    assert faces.p_value < 1e-6 and faces.tallies[5].z > 5
+    assert result.check("labels").verdict == "PASS"
+
+
+def test_dice_that_are_not_independent_fail_the_buncos_check() -> None:
+    result = verified(rolls_log(8, 1000, copy_first=0.02))  # 2% of rolls: every die copies the first
+    buncos = result.check("buncos")
+    bunco, mini = buncos.tallies
+    assert buncos.verdict == "FAIL" and mini.observed > 1.5 * mini.expected and bunco.observed > bunco.expected
+    assert result.check("faces").verdict == "PASS"  # every face still comes up 1 time in 6
+
+
+def test_wrong_scores_fail_the_labels_check_naming_the_rolls() -> None:
+    text = rolls_log(9, 300, rules=ARTICLE_SCORING)  # the article's script: a Bunco scores 25
+    lines = text.splitlines()
+    buncos = [i + 1 for i, line in enumerate(lines[1:], 1) if line.endswith(",25")]
+    assert buncos
+    result = verified(text)  # judged under the standard rules: Bunco 21
+    labels = result.check("labels")
+    assert labels.verdict == "FAIL" and labels.violation_count == len(buncos)
+    assert [v.line for v in labels.violations] == buncos[:10]
+    first = labels.violations[0]
+    assert first.line is not None
+    _, number, faces, _ = lines[first.line - 1].split(",")
+    assert first.message == (f"roll {first.coup}: score is 25 in the log; the dice {faces} in round {number} "
+                             f"(playing for {faces.split()[0]}s) score 21: a Bunco")
+    assert verified(text, rules=ARTICLE_SCORING).check("labels").verdict == "PASS"
+
+
+def test_a_log_s_rounds_cycle_through_the_faces() -> None:
+    """Round 7 of six-sided dice plays for 1s again: the scores follow the cycle."""
+    text = "round,dice,score\n1,1 1 1,21\n7,1 1 1,21\n8,2 2 5,2\n"
+    assert verified(text).check("labels").violation_count == 0
+    bad = verified("round,dice,score\n7,1 1 1,5\n").check("labels").violations[0].message
+    assert bad == "roll 1: score is 5 in the log; the dice 1 1 1 in round 7 (playing for 1s) score 21: a Bunco"
+
+
+def test_a_log_in_json_lines_reads_as_the_csv() -> None:
+    text = rolls_log(11, 10)
+    rows = [line.split(",") for line in text.splitlines()[1:]]
+    jsonl = [json.dumps({"game": int(g), "round": int(r), "dice": [int(f) for f in d.split()], "score": int(s)})
+             for g, r, d, s in rows]
+    a, b = bunco_package.read_rolls(text.splitlines(), Dice(3, 6)), bunco_package.read_rolls(jsonl, Dice(3, 6))
+    assert a.faces.tolist() == b.faces.tolist() and a.rounds.tolist() == b.rounds.tolist()
+    assert a.scores is not None and b.scores is not None and a.scores.tolist() == b.scores.tolist()
+
+
+BAD_LOGS = [
+    ("round,dice\n1,1 2 3\n2,1 2\n", "line 3: column 'dice': 2 dice; the game rolls 3"),
+    ("round,dice\n1,1 2 7\n", "line 2: column 'dice': 7 is not a face of 3d6 (1 to 6)"),
+    ("round,dice\n1,1 x 3\n", "line 2: column 'dice': 'x' is not a face of 3d6 (1 to 6)"),
+    ("round,dice\n0,1 2 3\n", "line 2: column 'round': 0 is not a round (1, 2, 3, ...)"),
+    ("round,dice,score\n1,1 2 3,-1\n", "line 2: column 'score': -1 is not a score"),
+    ("round,dice\n1,\n", "line 2: column 'dice' is empty"),
+    ("round,dice\n1,1 2 3,9\n", "line 2: 3 fields, but the header has 2"),
+    ("dice\n1 2 3\n", "line 1: the log has no 'round' column"),
+    ("round,dice\n", "the log holds no rolls"),
+    ('{"round": 1, "dice": [1, 2, 3]}\n{"round": 2, "dice": \n', "line 2: not valid JSON"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_LOGS, ids=[m for _, m in BAD_LOGS])
+def test_cli_verify_a_bad_line_is_one_error_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      text: str, message: str) -> None:
+    path = tmp_path / "rolls.csv"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "--verify", str(path))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("exact-odds: error: ") and message in err, err
+
+
+def test_cli_verify_exit_status_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good, biased = tmp_path / "good.csv", tmp_path / "biased.csv"
+    good.write_text(rolls_log(12, 300), encoding="utf-8")
+    biased.write_text(rolls_log(12, 2000, weights=[1.3, 1, 1, 1, 1, 1]), encoding="utf-8")
+    code, out, _ = run(capsys, "--verify", str(good))
+    assert code == 0 and out.startswith("Verification: PASS") and "1,800 rolls of 3d6" in out
+    code, out, _ = run(capsys, "--verify", str(biased), "--format", "json")
+    data = json.loads(out)
+    assert code == 1 and data["verdict"] == "FAIL" and data["checks"]["faces"]["verdict"] == "FAIL"
+    assert list(data["checks"]) == ["labels", "faces", "scores", "buncos"]
+    assert set(data["faces"]) == {"1", "2", "3", "4", "5", "6"} and data["log"]["rolls"] == 12_000
+    code, _, err = run(capsys, "--verify", str(good), "--simulate", "10")
+    assert code == 2 and "without --simulate" in err
+
+
+def test_cli_simulate_log_is_read_back_by_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "rolls.csv"
+    code, _, _ = run(capsys, "--simulate", "3000", "--seed", "5", "--rounds", "8", "--log", str(path))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert code == 0 and lines[0] == "game,round,dice,score" and len(lines) == 1 + 3000 * 8
+    assert lines[8].startswith("1,8,") and lines[9].startswith("2,1,")  # round 8 of six-sided dice plays for 2s
+    code, out, _ = run(capsys, "--verify", str(path))
+    assert code == 0 and "24,000 rolls of 3d6" in out and "labels   PASS" in out
+    assert [p.name for p in tmp_path.iterdir()] == ["rolls.csv"]

@@ -5,29 +5,46 @@ from __future__ import annotations
 import json
 from collections import Counter
 from itertools import permutations
+from pathlib import Path
 
 import pytest
 from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from oracle import play, shoe_cards
+from oracle import grouped_tableau, play, play_tableau, point, point_counts, shoe_cards
 
-from exact_odds.conditional import Dealt, DealtError, deal_given, dealing_order, explain_coup, parse_dealt
+from exact_odds.conditional import (
+    Dealt,
+    DealtError,
+    banker_rule,
+    deal_given,
+    dealing_order,
+    explain_coup,
+    natural_totals,
+    parse_dealt,
+    player_rule,
+)
+from exact_odds.coup import Coup, Detail
+from exact_odds.dealing import shoe_coup
 from exact_odds.dist import Dist
-from exact_odds.engine import Coup, Detail, deal, winners
+from exact_odds.engine import deal, winners
 from exact_odds.errors import InputError
 from exact_odds.report import fraction_text
 from exact_odds.shoe import RANKS, Card, Shoe, falling, parse_cards
-from exact_odds.simulate import shoe_coup
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau, load_tableau
+
+WRONG = load_tableau(Path(__file__).parent.parent / "examples" / "wrong_banker_6.toml")
+"""The standard table, except that the banker draws on 6 when the player stood."""
 
 
-def dealt_prefix(seq: tuple[Card, ...], k: int) -> Dealt:
-    """The first ``k`` cards of a coup dealt from ``seq``, split into hands as the dealer would."""
+def dealt_prefix(seq: tuple[Card, ...], k: int, tableau: Tableau = STANDARD_TABLEAU) -> Dealt:
+    """The first ``k`` cards of a coup dealt from ``seq``, split into hands as the dealer would
+    (who drew is read from the oracle's play of the whole sequence under ``tableau``)."""
     player = [seq[i] for i in (0, 2) if i < k]
     banker = [seq[i] for i in (1, 3) if i < k]
+    player_drew = play_tableau(tableau, [point(c) for c in seq])[2] == 3
     if k >= 5:
-        pt = (seq[0].rank.point + seq[2].rank.point) % 10
-        (player if pt <= 5 else banker).append(seq[4])
+        (player if player_drew else banker).append(seq[4])
     if k == 6:
         banker.append(seq[5])
     return Dealt(tuple(player), tuple(banker))
@@ -77,6 +94,50 @@ def test_given_equals_restricted_brute_force(shoe: Shoe, rnd: object, k: int, de
     assert got == Dist({c: n // prefix_ways for c, n in brute.items()})
     assert all(n % prefix_ways == 0 for n in brute.values())
     assert got.total == falling(shoe.size - k, 6 - k)
+
+
+@settings(max_examples=40, deadline=None)
+@given(tiny_shoes, st.randoms(use_true_random=False), st.integers(0, 6))
+@example(Shoe.from_counts([0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 0, 2]), None, 5)  # 6 6 7 7 K K: banker 6 v 7 draws
+def test_given_follows_a_custom_tableau(shoe: Shoe, rnd: object, k: int) -> None:
+    cards = shoe_cards(shoe)
+    if rnd is not None:
+        rnd.shuffle(cards)  # type: ignore[attr-defined]
+    else:  # P 7, B 6, P K, B K, then the banker's 6 draws under WRONG (and stands under the standard table)
+        cards = list(parse_cards("7 6 K K 6 7"))
+    seq = tuple(cards[:6])
+    points = [point(c) for c in seq]
+    k = min(k, sum(play_tableau(WRONG, points)[2:]))
+    dealt = dealt_prefix(seq, k, WRONG)
+    assert dealing_order(dealt, WRONG) == seq[:k]
+    rest = point_counts(point(c) for c in cards[k:])
+    expected = grouped_tableau(rest, WRONG, points[:k])
+    got = deal_given(shoe, dealt, WRONG)
+    assert {tuple(c[:4]): n for c, n in got.items()} == dict(expected)
+
+
+def test_a_custom_tableau_decides_the_dealt_cards_and_the_story() -> None:
+    shoe, dealt = Shoe.decks(1), parse_dealt("P: 7h Kc B: 6d Ks")
+    w = winners(deal_given(shoe, dealt, WRONG))  # the banker's 6 draws: a 2 or 3 wins, an ace ties
+    assert (w["banker"], w["tie"], w["player"]) == (8 * 47, 4 * 47, 36 * 47)
+    assert winners(deal_given(shoe, dealt)).probability("player") == 1
+    drawn = parse_dealt("P: 7h Kc B: 6d Ks 2c")
+    assert len(dealing_order(drawn, WRONG)) == 5
+    with pytest.raises(DealtError, match="banker stands on 6"):
+        dealing_order(drawn)
+    steps, coup = explain_coup(shoe, parse_cards("7h 6d Kc Ks 2c"), WRONG)
+    assert coup == Coup(7, 8, 2, 3)
+    assert steps[-1].text == ("The banker has 6 and draws (when the player stands, the banker draws on 0-6): "
+                              "2c makes 8.")
+
+
+def test_the_rule_in_words() -> None:
+    assert natural_totals(STANDARD_TABLEAU) == [8, 9]
+    assert player_rule(STANDARD_TABLEAU) == "the player draws on 0-5 and stands on 6 or 7"
+    assert banker_rule(STANDARD_TABLEAU, 3, 8) == "with 3 the banker draws when the player's third card is 0-7 or 9"
+    assert banker_rule(STANDARD_TABLEAU, 2, 8) == "with 2 the banker always draws when the player has drawn"
+    assert banker_rule(STANDARD_TABLEAU, 7, 1) == "with 7 the banker always stands when the player has drawn"
+    assert banker_rule(WRONG, 6, None) == "when the player stands, the banker draws on 0-6"
 
 
 def test_suited_prefix_on_a_suited_tiny_shoe() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from exact_odds.bets import BetError, find_bet
 from exact_odds.bets.main import (
-    CONFIGURATIONS,
+    BUILTIN_CONFIGURATIONS,
     EXAMPLE_TOML,
     configuration_from,
     find_configuration,
@@ -18,8 +18,8 @@ from exact_odds.bets.main import (
     parse_configuration,
 )
 from exact_odds.cli import main
+from exact_odds.coup import Coup
 from exact_odds.edges import par_sheet
-from exact_odds.engine import Coup
 from exact_odds.shoe import Shoe
 
 BANKER_6 = Coup(player=5, banker=6, player_cards=3, banker_cards=3)
@@ -55,13 +55,13 @@ def test_pay_tables_as_printed(bet: str, coup: Coup, pays: Fraction | int) -> No
 
 
 def test_registry() -> None:
-    assert list(CONFIGURATIONS) == ["standard", "tie-9", "commission-4", "super-6", "ez"]
+    assert list(BUILTIN_CONFIGURATIONS) == ["standard", "tie-9", "commission-4", "super-6", "ez"]
     standard = find_configuration("Standard")
     assert [b.name for b in standard.bets] == ["banker", "player", "tie"]
     assert find_bet("standard/banker") is find_bet("banker") is standard.bet("banker")
     assert find_configuration("super 6").bet("banker") is find_bet("super-6/banker")
-    assert all(is_main_bet(b) for c in CONFIGURATIONS.values() for b in c.bets)
-    assert all(c.source and c.description for c in CONFIGURATIONS.values())
+    assert all(is_main_bet(b) for c in BUILTIN_CONFIGURATIONS.values() for b in c.bets)
+    assert all(c.source and c.description for c in BUILTIN_CONFIGURATIONS.values())
     with pytest.raises(BetError, match="unknown configuration 'nope'; known configurations: standard, tie-9"):
         find_configuration("nope")
     with pytest.raises(BetError, match="has no bet 'dragon'"):

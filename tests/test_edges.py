@@ -10,10 +10,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oracle import brute_force, shoe_cards
 
-from exact_odds.bets import Bet, PayLine, find_bet
-from exact_odds.bets.main import CONFIGURATIONS, banker_wins
-from exact_odds.edges import LOSES, configuration_sheets, distinct_bets, house_edge, par_sheet
-from exact_odds.engine import Coup, Detail
+from exact_odds.bets import BUILTIN_BETS, Bet, PayLine, find_bet
+from exact_odds.bets.main import BUILTIN_CONFIGURATIONS, banker_wins
+from exact_odds.coup import Coup, Detail
+from exact_odds.edges import LOSES, configuration_sheets, distinct_bets, house_edge, par_sheet, reference_sheets
 from exact_odds.report import percent_text
 from exact_odds.shoe import Shoe
 
@@ -75,10 +75,10 @@ def test_commission_four_edge_is_a_linear_change() -> None:
 
 
 def test_configurations_share_unchanged_bets() -> None:
-    sheets = {name: configuration_sheets(EIGHT, config) for name, config in CONFIGURATIONS.items()}
+    sheets = {name: configuration_sheets(EIGHT, config) for name, config in BUILTIN_CONFIGURATIONS.items()}
     for name in ("tie-9", "commission-4", "super-6", "ez"):
         assert sheets[name]["player"].house_edge == sheets["standard"]["player"].house_edge
-    groups = distinct_bets([bet for config in CONFIGURATIONS.values() for bet in config.bets])
+    groups = distinct_bets([bet for config in BUILTIN_CONFIGURATIONS.values() for bet in config.bets])
     assert [first.name for first, _ in groups] == [
         "banker", "player", "tie", "tie-9/tie", "commission-4/banker", "super-6/banker", "ez/banker"]
 
@@ -130,7 +130,7 @@ def test_par_sheets_equal_the_oracle(shoe: Shoe, named: tuple[str, Callable[[Cou
 @given(small_shoes)
 @example(Shoe.from_counts([0] * 9 + [6, 0, 0, 0]))
 def test_par_sheet_identities(shoe: Shoe) -> None:
-    for config in CONFIGURATIONS.values():
+    for config in BUILTIN_CONFIGURATIONS.values():
         for sheet in configuration_sheets(shoe, config).values():
             assert sum(line.ways for line in sheet.lines) == sheet.total
             assert sheet.win + sheet.push + sheet.loss == 1
@@ -168,3 +168,19 @@ def test_published_six_deck_counts() -> None:
     # "Probabilities in 6-deck Baccarat", after Wizard of Odds).
     sheet = par_sheet(Shoe.decks(6), find_bet("banker"))
     assert [line.ways for line in sheet.lines] == [403_095_751_234_560, 83_552_962_932_288, 392_220_492_728_832]
+
+
+def test_reference_sheets_pick_the_bets_and_share_one_enumeration() -> None:
+    unsuited = Shoe.from_counts([2] * 13)
+    mine = Bet("t-banker-wins", (PayLine("banker wins", banker_wins, Fraction(1)),), "test")
+    sheets = reference_sheets(unsuited, BUILTIN_BETS.extended([mine]).values(), BUILTIN_CONFIGURATIONS.values())
+    assert [c.name for c, _ in sheets.configurations] == list(BUILTIN_CONFIGURATIONS)
+    assert [sheet.bet.name for sheet, _ in sheets.main] == [b.name for b, _ in distinct_bets(
+        [b for c in BUILTIN_CONFIGURATIONS.values() for b in c.bets])]
+    main_names = {b.name for _, same in sheets.main for b in same}
+    assert main_names == {b.name for c in BUILTIN_CONFIGURATIONS.values() for b in c.bets}
+    assert [b.name for b in sheets.omitted] == ["perfect-pair", "perfect-pair-v1", "perfect-pair-v2"]
+    assert sheets.others[-1].bet is mine and all(s.bet.name not in main_names for s in sheets.others)
+    assert sheets.others[-1] == par_sheet(unsuited, mine, detail=Detail.RANKS)
+    assert sum(sheets.counts.values()) == sheets.total == sheets.others[0].total
+    assert sheets.counts["banker"] == sheets.others[-1].lines[0].ways

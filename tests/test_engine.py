@@ -8,7 +8,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oracle import brute_force, shoe_cards
 
-from exact_odds.engine import Coup, Detail, deal, first_four, sequences, winners
+from exact_odds.coup import Coup, Detail
+from exact_odds.engine import deal, first_four, sequences, winners
 from exact_odds.shoe import Shoe, falling
 from exact_odds.tableau import STANDARD_TABLEAU
 

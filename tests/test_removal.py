@@ -12,10 +12,10 @@ from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds.batch import Payable
 from exact_odds.bets import Bet, PayLine, find_bet, registered
 from exact_odds.bets.main import player_wins
-from exact_odds.engine import Detail, deal
+from exact_odds.coup import Detail, Payable
+from exact_odds.engine import deal
 from exact_odds.removal import correlation, effects_of_removal, suggest_count
 from exact_odds.shoe import RANKS, Rank, Shoe, ShoeError, parse_cards
 

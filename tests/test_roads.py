@@ -10,6 +10,8 @@ from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from exact_odds.coup import coup_table
+from exact_odds.dealing import shoe_winners
 from exact_odds.roads import (
     Entry,
     RoadsError,
@@ -21,7 +23,7 @@ from exact_odds.roads import (
     streaks,
 )
 from exact_odds.shoe import Shoe
-from exact_odds.simulate import coup_table, shoe_winners, simulate
+from exact_odds.simulate import simulate
 
 # Worked by hand. Results B B P T B B B P P B P give the big road's streaks
 #   c0: B B   c1: P (a tie marked on it)   c2: B B B   c3: P P   c4: B   c5: P
@@ -53,6 +55,7 @@ def test_sequence_worked_by_hand() -> None:
     assert grids["big eye boy"] == {(0, 0): "B", (0, 1): "B", (1, 0): "R", (2, 0): "B", (3, 0): "R", (4, 0): "B",
                                     (4, 1): "B"}
     assert grids["cockroach road"] == {(0, 0): "R", (0, 1): "R", (0, 2): "R"}
+    assert roads.counts() == {"B": 6, "P": 4, "T": 1}
 
 
 def test_dragon_tails_turn_right_and_nest() -> None:

@@ -15,17 +15,22 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from exact_odds.bets import find_bet
+from exact_odds.coup import coup_table
+from exact_odds.dealing import Procedure
 from exact_odds.dist import Dist
 from exact_odds.sessions import (
+    QUANTILES,
     OneHand,
     SessionError,
+    compare_sessions,
     one_hand,
     parse_bankroll,
     ruin_probability,
     session_distribution,
+    share_z,
 )
 from exact_odds.shoe import Shoe
-from exact_odds.simulate import Procedure, coup_table, simulate_sessions
+from exact_odds.simulate import simulate_sessions
 
 EIGHT = Shoe.decks(8)
 
@@ -61,6 +66,56 @@ def test_mean_and_variance_add_up_over_hands() -> None:
     d = session_distribution(one, 60)
     assert d.mean() == 60 * one.mean() and d.variance() == 60 * var1
     assert d.total == one.total**60 and sum(d.ways) == d.total
+
+
+def test_the_session_variance_is_the_distributions() -> None:
+    d = session_distribution(one_hand(Shoe.decks(1), find_bet("banker")), 4)
+    second_moment = d.dist().expectation(lambda net: net * net)
+    assert d.variance() == d.dist().variance(lambda net: net) == second_moment - d.mean() ** 2
+    rows = d.cumulative()
+    assert [v for v, _, _ in rows] == [v for v, _ in d.items()] and rows[-1][2] == 1
+    assert sum(p for _, p, _ in rows) == 1
+
+
+def test_exact_figures_without_simulated_sessions() -> None:
+    one = one_hand(EIGHT, find_bet("banker"))
+    exact = session_distribution(one, 10)
+    ruin = ruin_probability(one, 10, 5)
+    figures = compare_sessions(one, exact, ruin).figures
+    assert [f.kind for f in figures] == ["mean", "sd", "ahead", "even", "behind", *["quantile"] * 5, "ruin"]
+    assert [f.q for f in figures if f.kind == "quantile"] == list(QUANTILES)
+    assert all(f.simulated is None and f.z is None for f in figures)
+    mean, sd, ahead, even, behind = figures[:5]
+    assert mean.exact == 10 * one.mean() and sd.exact == float(exact.variance()) ** 0.5
+    assert ahead.exact + even.exact + behind.exact == 1 and figures[-1].exact == ruin.probability
+    assert [f.is_probability for f in figures[:5]] == [False, False, True, True, True] and figures[-1].is_probability
+    assert figures[7].exact == exact.quantile(Fraction(1, 2))
+
+
+def test_simulated_figures_are_read_off_the_simulated_sessions() -> None:
+    bet = find_bet("banker")
+    one = one_hand(EIGHT, bet)
+    exact, ruin = session_distribution(one, 20), ruin_probability(one, 20, 4)
+    sims = simulate_sessions(EIGHT, bet, hands=20, sessions=400, seed=2, bankroll=Fraction(4))
+    assert sims.ruined is not None
+    figures = {(f.kind, f.q): f for f in compare_sessions(one, exact, ruin, sims).figures}
+    nets = sorted(Fraction(int(n), sims.scale) for n in sims.net)
+    mean = figures[("mean", None)]
+    assert mean.simulated == sum(nets) / 400 and mean.z is not None
+    standard_error = (float(exact.variance()) / 400) ** 0.5
+    assert mean.z == pytest.approx((float(sum(nets) / 400) - float(exact.mean())) / standard_error)
+    assert figures[("sd", None)].simulated == pytest.approx(float(np.std(np.array(nets, dtype=float), ddof=1)))
+    ahead = figures[("ahead", None)]
+    assert ahead.simulated == Fraction(sum(n > 0 for n in nets), 400)
+    assert ahead.z == share_z(sum(n > 0 for n in nets), 400, ahead.exact)  # type: ignore[arg-type]
+    assert figures[("quantile", Fraction(1, 4))].simulated == nets[99]  # the 100th of 400, P(net <= it) >= 1/4
+    assert figures[("ruin", None)].simulated == Fraction(int(sims.ruined.sum()), 400)
+
+
+def test_share_z() -> None:
+    assert share_z(60, 100, Fraction(1, 2)) == pytest.approx(2.0)
+    assert share_z(0, 100, Fraction(0)) is None and share_z(5, 5, Fraction(1)) is None
+    assert share_z(0, 0, Fraction(1, 2)) is None
 
 
 def brute_ruin(one: OneHand, hands: int, bankroll: Fraction) -> Fraction:

@@ -15,7 +15,8 @@ from oracle import brute_force, shoe_cards
 
 from exact_odds.bets import Bet, find_bet
 from exact_odds.bets.side import SIDE_BETS
-from exact_odds.engine import Coup, Detail, deal, first_four, first_four_by_kind
+from exact_odds.coup import Coup, Detail
+from exact_odds.engine import deal, first_four, first_four_by_kind
 from exact_odds.shoe import Shoe, ShoeError, falling
 
 EIGHT = Shoe.decks(8)

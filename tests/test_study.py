@@ -14,21 +14,14 @@ from conftest import run
 from oracle import play
 
 from exact_odds.bets import find_bet
+from exact_odds.coup import coup_table
+from exact_odds.dealing import DealingError, Procedure, play_shoe_simple, shoe_card_codes, shoe_cards
 from exact_odds.engine import deal
 from exact_odds.errors import InputError
+from exact_odds.replay import play_cards, read_record, replay
 from exact_odds.shoe import RANKS, SUITS, Card, Shoe, ShoeError, parse_cards
-from exact_odds.simulate import coup_table, play_shoe_simple, shoe_card_codes, shoe_cards, simulate
-from exact_odds.study import (
-    CoupRecords,
-    Dealing,
-    Study,
-    StudyError,
-    _deal,
-    play_cards,
-    read_record,
-    replay,
-    run_study,
-)
+from exact_odds.simulate import simulate
+from exact_odds.study import CoupRecords, Study, StudyError, _deal, run_study
 from exact_odds.tableau import STANDARD_TABLEAU
 
 MAIN = [find_bet(n) for n in ("banker", "player", "tie")]
@@ -57,20 +50,21 @@ def test_shoes_are_the_simulators() -> None:
     assert study.records.winner.tolist() == winners
 
 
-@pytest.mark.parametrize("dealing", [Dealing(), Dealing(6, "this", False), Dealing(11, "one-more", False)])
-def test_dealing_matches_one_coup_at_a_time(dealing: Dealing) -> None:
+@pytest.mark.parametrize("procedure", [Procedure(), Procedure(cut=6, last_coup="this", burn=False),
+                                       Procedure(cut=11, burn=False)])
+def test_dealing_matches_one_coup_at_a_time(procedure: Procedure) -> None:
     codes = shoe_card_codes(Shoe.decks(2))
-    dealt = _deal(3, 2, 14, dealing, STANDARD_TABLEAU, codes)
+    dealt = _deal(3, 2, 14, procedure, STANDARD_TABLEAU, codes)
     for i in range(2, 14):
         order = shoe_cards(Shoe.decks(2), 3, i)
-        simple = play_shoe_simple(order, STANDARD_TABLEAU, dealing.procedure)
+        simple = play_shoe_simple(order, STANDARD_TABLEAU, procedure)
         rows = dealt.shoe == i
         mine = [(int(s), int(w)) for s, w in zip(dealt.start[rows], dealt.winner[rows], strict=True)]
         assert mine == [(s, ("banker", "player", "tie").index(c.winner)) for s, c in simple]
         # Cards seen before each coup: every card dealt so far except the burned ones.
         first = mine[0][0]
         for seen, (start, _) in zip(dealt.seen[rows], mine, strict=True):
-            visible = [order[0]] * dealing.burn + order[first:start]
+            visible = [order[0]] * procedure.burn + order[first:start]
             assert seen.tolist() == np.bincount(visible, minlength=52).tolist()
 
 
@@ -133,7 +127,7 @@ def test_progress_is_reported() -> None:
 
 def test_side_bets_with_suits() -> None:
     bets = [find_bet("perfect-pair"), find_bet("player-pair"), find_bet("dragon-7")]
-    study = run_study(Shoe.decks(1), shoes=3, seed=5, bets=bets, dealing=Dealing(burn=False))
+    study = run_study(Shoe.decks(1), shoes=3, seed=5, bets=bets, procedure=Procedure(burn=False))
     assert study.bets[0].count is None  # no first-order effect in a full shoe
     assert study.records.edges.shape == (study.coups, 3)
 
@@ -148,10 +142,14 @@ def test_dask_gives_the_same_results(small_study: Study) -> None:
 
 
 def test_bad_studies(monkeypatch: pytest.MonkeyPatch) -> None:
-    with pytest.raises(StudyError, match="at least 11"):
-        run_study(Shoe.decks(8), shoes=1, seed=0, bets=MAIN, dealing=Dealing(cut_card=10))
+    with pytest.raises(DealingError, match="at least 11"):
+        run_study(Shoe.decks(8), shoes=1, seed=0, bets=MAIN, procedure=Procedure(cut=10))
     with pytest.raises(StudyError, match="finite"):
         run_study(Shoe.infinite_deck(), shoes=1, seed=0, bets=MAIN)
+    with pytest.raises(StudyError, match="whole shoes"):
+        run_study(Shoe.decks(8), shoes=1, seed=0, bets=MAIN, procedure=Procedure(fresh=True))
+    with pytest.raises(DealingError, match="seed"):
+        run_study(Shoe.decks(8), shoes=1, seed=-3, bets=MAIN)
     with pytest.raises(ShoeError, match="suits"):
         run_study(Shoe.from_counts([5] * 13), shoes=1, seed=0, bets=[find_bet("perfect-pair")])
     with pytest.raises(InputError, match="at least 1"):
@@ -189,6 +187,18 @@ def test_study_command_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert code == 0 and err == "" and data["shoes"] == 4 and set(data["bets"]) == {"banker", "player", "tie"}
     assert Fraction(data["cut_card_effect"]["tie"]["full"]) == Fraction(1372227328, 14658134400)
+
+
+def test_study_seed_is_random_by_default_and_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    """Like simulate, deal and roads: without --seed the study draws one and prints it, so it can be repeated."""
+    argv = ("study", "--shoes", "2", "--decks", "1", "--bet", "banker", "--format", "json")
+    code, out, _ = run(capsys, *argv)
+    seed = json.loads(out)["seed"]
+    assert code == 0 and isinstance(seed, int) and seed >= 0
+    again = run(capsys, *argv, "--seed", str(seed))
+    assert again == (0, out, "")
+    code, text, _ = run(capsys, *argv[:-2], "--seed", str(seed))
+    assert code == 0 and f"seed {seed}" in text
 
 
 def test_study_command_tables_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

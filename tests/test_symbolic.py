@@ -10,7 +10,7 @@ import pytest
 import sympy
 
 from exact_odds.bets import find_bet
-from exact_odds.bets.main import CONFIGURATIONS
+from exact_odds.bets.main import BUILTIN_CONFIGURATIONS
 from exact_odds.edges import distinct_bets, house_edge, par_sheet
 from exact_odds.engine import deal, winners
 from exact_odds.report import decimal_text, percent_text
@@ -35,7 +35,7 @@ from exact_odds.symbolic import (
 # The infinite-deck probabilities (each card drawn independently, 4/13 a zero): the known limits.
 INFINITE = {"banker": Fraction(2212744, 4826809), "player": Fraction(2153464, 4826809),
             "tie": Fraction(460601, 4826809)}
-MAIN_BETS = [bet for bet, _ in distinct_bets([b for c in CONFIGURATIONS.values() for b in c.bets])]
+MAIN_BETS = [bet for bet, _ in distinct_bets([b for c in BUILTIN_CONFIGURATIONS.values() for b in c.bets])]
 
 
 def test_fit_and_check_decks_are_disjoint() -> None:
@@ -148,3 +148,43 @@ def test_sympy_is_not_imported_by_odds_or_report(command: str) -> None:
              "print('sympy' in sys.modules, file=sys.stderr)")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert result.stderr.strip().splitlines()[-1] == "False"
+
+
+# ---------------------------------------------------------------- closed forms from the tables, against the old fit
+
+
+def test_table_forms_equal_the_fit_on_the_enumerator() -> None:
+    """The closed forms straight from the coefficient tables equal the interpolation of the
+    enumerator on d = 9..15 (the way they were found before), outcomes and every line."""
+    from exact_odds.symbolic import closed_form
+
+    for form in outcome_closed_forms().values():
+        assert closed_form(form.name, form.measure).ways == form.ways
+    for bet in [*MAIN_BETS, find_bet("dragon-7"), find_bet("player-pair"), find_bet("egalite-6")]:
+        for form in line_closed_forms(bet):
+            assert closed_form(form.name, form.measure).ways == form.ways, form.name
+
+
+def test_edge_in_decks_equals_the_expression_route() -> None:
+    """Polynomial arithmetic gives the very expression the symbolic route gives (printed the same)."""
+    for bet in MAIN_BETS:
+        forms = line_closed_forms(bet)
+        *paid, loses = forms
+        lines = zip(payout_symbols(bet), paid, strict=True)
+        numerator = loses.ways.as_expr() - sum((s * f.ways.as_expr() for s, f in lines), sympy.Integer(0))
+        old = sympy.factor(sympy.cancel((numerator / TOTAL.as_expr()).subs(pays_of(bet))))
+        new = edge_in_decks(bet, forms)
+        assert str(new) == str(old) and new == old
+
+
+def test_ways_in_decks_of_every_sequence() -> None:
+    import numpy as np
+
+    from exact_odds.batch.decks import ways_in_decks
+    from exact_odds.coup import COUP_CODES, Detail
+    from exact_odds.tableau import STANDARD_TABLEAU
+
+    every = np.ones((COUP_CODES, 1), dtype=np.int64)
+    for detail in (Detail.POINTS, Detail.RANKS):
+        (poly,) = ways_in_decks(STANDARD_TABLEAU, detail, every)
+        assert sympy.Poly(list(reversed(poly)), D) == TOTAL

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 from oracle import brute_force, shoe_cards
 from test_side_bets import line_ways, suited_shoe, tiny_suited_shoes
 
-from exact_odds.bets import BetError, find_bet
+from exact_odds.bets import BUILTIN_BETS, BetError, find_bet
 from exact_odds.bets.user import FIELDS, Conditions, load_bets, parse_bets
-from exact_odds.engine import Coup, Detail, deal
+from exact_odds.coup import Coup, Detail
+from exact_odds.engine import deal
 from exact_odds.shoe import Shoe
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "side_bets.toml"
@@ -27,14 +28,10 @@ SAME_AS_BUILT_IN = {
 }
 
 
-def example_bets() -> dict[str, object]:
-    return {bet.name: bet for bet in load_bets(EXAMPLE)}
-
-
 def test_example_file_bets_equal_the_built_ins_at_eight_decks() -> None:
-    example_bets()
+    bets = BUILTIN_BETS.extended(load_bets(EXAMPLE))
     for mine, builtin in SAME_AS_BUILT_IN.items():
-        a, b = find_bet(mine), find_bet(builtin)
+        a, b = bets.find(mine), bets.find(builtin)
         assert a.detail == b.detail, mine
         dist = deal(EIGHT, detail=a.detail)
         # Identical ways of every payout (the Tiger Pair file pays one pair on one line, not two).
@@ -46,14 +43,14 @@ def test_example_file_bets_equal_the_built_ins_at_eight_decks() -> None:
 @example(suited_shoe({(6, 0): 2, (6, 1): 2, (0, 0): 2}))
 def test_example_file_bets_agree_with_brute_force(shoe: Shoe) -> None:
     oracle = brute_force(shoe_cards(shoe))
-    for bet in load_bets(EXAMPLE, register=False):
+    for bet in load_bets(EXAMPLE):
         assert line_ways(bet, deal(shoe, detail=bet.detail).items()) == line_ways(bet, oracle.items()), bet.name
 
 
 def test_published_figures_of_bets_that_are_not_built_in() -> None:
     # E. Jacobson, advancedadvantageplay.com, "Baccarat side bets", 8 decks: 88 89 98 99 at 20:1,
     # 7.372%; 9 over 7 at 50:1, 8.103%; Bad Beat at 50:1, 8.459% (we get 8.4585%).
-    bets = {bet.name: bet for bet in load_bets(EXAMPLE, register=False)}
+    bets = {bet.name: bet for bet in load_bets(EXAMPLE)}
 
     def edge(name: str) -> float:
         bet = bets[name]
@@ -64,11 +61,13 @@ def test_published_figures_of_bets_that_are_not_built_in() -> None:
     assert abs(edge("bad-beat") - 8.459) < 0.001
 
 
-def test_loading_twice_registers_once() -> None:
+def test_loading_twice_gives_equal_bets_held_once() -> None:
     first = load_bets(EXAMPLE)
-    again = load_bets(EXAMPLE)
-    assert all(a is b for a, b in zip(first, again, strict=True))
-    assert find_bet("MY DRAGON 7") is first[0]
+    joined = BUILTIN_BETS.extended(first)
+    again = load_bets(EXAMPLE, joining=joined)  # the same bets again: no clash
+    assert again == first and joined.extended(again) == joined
+    assert len(joined) == len(BUILTIN_BETS) + len(first)
+    assert joined.find("MY DRAGON 7") is first[0]
 
 
 DRAGON = """\
@@ -85,7 +84,7 @@ banker_cards = 3
 
 
 def test_default_labels_description_and_detail() -> None:
-    (bet,) = parse_bets(DRAGON.format(name="t-dragon"), register=False)
+    (bet,) = parse_bets(DRAGON.format(name="t-dragon"))
     assert bet.lines[0].label == "winner banker, banker_total 7, banker_cards 3"
     assert bet.description == "winner banker, banker_total 7, banker_cards 3: pays 40."
     assert bet.detail is Detail.POINTS and bet.payout(Coup(2, 7, 3, 3)) == 40 and bet.payout(Coup(2, 7, 3, 2)) == -1
@@ -98,14 +97,14 @@ def test_default_labels_description_and_detail() -> None:
     ('pays = 1\nbanker_suited_pair = true\nwinner = "tie"', Detail.SUITS),
 ])
 def test_detail_is_the_least_the_conditions_need(text: str, detail: Detail) -> None:
-    (bet,) = parse_bets(f'[[bet]]\nname = "t-detail"\nsource = "s"\n[[bet.line]]\n{text}\n', register=False)
+    (bet,) = parse_bets(f'[[bet]]\nname = "t-detail"\nsource = "s"\n[[bet.line]]\n{text}\n')
     assert bet.detail is detail
 
 
 def test_pays_words_and_partial_losses() -> None:
     text = ('[[bet]]\nname = "t-pays"\nsource = "s"\n[[bet.line]]\npays = "push"\nwinner = "tie"\n'
             '[[bet.line]]\npays = "-1/2"\nwinner = "player"\n[[bet.line]]\npays = "lose"\n')
-    (bet,) = parse_bets(text, register=False)
+    (bet,) = parse_bets(text)
     assert [line.pays for line in bet.lines] == [0, Fraction(-1, 2), -1]
     assert bet.lines[2].label == "any coup"
 
@@ -117,7 +116,7 @@ BAD = [
     ("[[bet]]\nname = 'x'\nsource = 's'\n", r"bets:1: bet 'x' has no pay lines"),
     (LINE + "winner = 'banker'\n", r"bets:4: a pay line needs pays"),
     (LINE + "pays = 0.95\n", r"bets:5: pays: 0.95 is a float"),
-    (LINE + "pays = '-2'\n", r"bets:5: pays '-2' loses more"),
+    (LINE + "pays = '-2'\n", r"bets:5: pays: '-2' loses more than the stake \(the least is -1\)"),
     (LINE + "pays = 1\nbanker_totl = 7\n",
      r"bets:6: unknown key 'banker_totl' \(did you mean 'banker_total'\?\)"),
     (LINE + "pays = 1\n\nbanker_total = 10\n",
@@ -137,7 +136,8 @@ BAD = [
     ("[bets]\nname = 'x'\n", r"bets:1: unknown key 'bets' \(did you mean 'bet'\?\); write each bet as \[\[bet\]\]"),
     ("name = 'x'\n", r"bets:1: unknown key 'name'"),
     ("", r"bets: no bets"),
-    ("[[bet]\n", r"bets: not valid TOML"),
+    ("[[bet]\n", r"bets:1: not valid TOML"),
+
     (LINE + "pays = 1\n[[bet]]\nname = 'y'\nsource = ''\n",
      r"bets:8: a bet needs source"),
 ]
@@ -146,22 +146,27 @@ BAD = [
 @pytest.mark.parametrize(("text", "message"), BAD)
 def test_errors_name_the_line_and_the_problem(text: str, message: str) -> None:
     with pytest.raises(BetError, match=f"^{message}") as err:
-        parse_bets(text, register=False)
+        parse_bets(text)
     assert "\n" not in str(err.value)
 
 
-def test_nothing_is_registered_when_a_later_bet_is_bad() -> None:
+def test_reading_bets_changes_nothing_global() -> None:
+    before = list(BUILTIN_BETS.values())
+    (bet,) = parse_bets(DRAGON.format(name="t-atomic"))
+    assert bet.name == "t-atomic" and list(BUILTIN_BETS.values()) == before
+    with pytest.raises(BetError, match="unknown bet 't-atomic'"):
+        find_bet("t-atomic")
     text = DRAGON.format(name="t-atomic") + "[[bet]]\nname = 't-atomic-2'\nsource = 's'\n"
     with pytest.raises(BetError, match="has no pay lines"):
         parse_bets(text)
-    with pytest.raises(BetError, match="unknown bet"):
-        find_bet("t-atomic")
 
 
-def test_a_different_bet_under_a_loaded_name_is_refused() -> None:
-    parse_bets(DRAGON.format(name="t-clash"))
-    with pytest.raises(BetError, match="already taken by the bet 't-clash'"):
-        parse_bets(DRAGON.format(name="t-clash").replace("40:1", "41:1"))
+def test_a_different_bet_under_a_name_of_the_set_it_joins_is_refused() -> None:
+    joined = BUILTIN_BETS.extended(parse_bets(DRAGON.format(name="t-clash")))
+    assert parse_bets(DRAGON.format(name="t-clash"), joining=joined)  # the very same bet is fine
+    with pytest.raises(BetError, match="^bets:2: bet name 't-clash' is already taken by the bet 't-clash'"):
+        parse_bets(DRAGON.format(name="t-clash").replace("40:1", "41:1"), joining=joined)
+    assert parse_bets(DRAGON.format(name="t-clash").replace("40:1", "41:1"))  # the built-ins alone: no clash
 
 
 def test_unreadable_file(tmp_path: Path) -> None:
@@ -231,7 +236,7 @@ def conditions(draw: st.DrawFn) -> tuple[str, dict[str, set[object]]]:
 @example(("margin = [4, 9]\nwinner = \"player\"", {"margin": set(range(4, 10)), "winner": {"player"}}))
 def test_conditions_mean_what_the_grammar_says(case: tuple[str, dict[str, set[object]]]) -> None:
     text, allowed = case
-    (bet,) = parse_bets(f'[[bet]]\nname = "t-prop"\nsource = "s"\n[[bet.line]]\npays = 1\n{text}\n', register=False)
+    (bet,) = parse_bets(f'[[bet]]\nname = "t-prop"\nsource = "s"\n[[bet.line]]\npays = 1\n{text}\n')
     rule = bet.lines[0].rule
     assert isinstance(rule, Conditions)
     for coup in COUPS:
@@ -241,5 +246,5 @@ def test_conditions_mean_what_the_grammar_says(case: tuple[str, dict[str, set[ob
 def test_user_bets_pickle() -> None:
     import pickle
 
-    for bet in load_bets(EXAMPLE, register=False):
+    for bet in load_bets(EXAMPLE):
         assert pickle.loads(pickle.dumps(bet)) == bet, bet.name

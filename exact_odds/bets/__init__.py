@@ -1,12 +1,16 @@
-"""Bets: pay tables over coup outcomes, a registry, and the built-in bets.
+"""Bets: pay tables over coup outcomes, the built-in bets and configurations as values, user bets.
 
-Importing this package registers every built-in bet.
+Nothing here is filled by side effect. :data:`BUILTIN_BETS` and
+:data:`BUILTIN_CONFIGURATIONS` are immutable registries built once from the definitions in
+:mod:`~exact_odds.bets.main` and :mod:`~exact_odds.bets.side`; reading a bets file
+(:func:`load_bets`) returns bets, and ``BUILTIN_BETS.extended(bets)`` is the set a
+command works with.
 """
 
-from exact_odds.bets import main as _main  # noqa: F401  (registers the main bets)
-from exact_odds.bets import side as _side  # noqa: F401  (registers the side bets)
-from exact_odds.bets.core import BETS, Bet, BetError, PayLine, Rule, exact_payout, find_bet, register, registered
+from exact_odds.bets.builtin import BUILTIN_BETS, find_bet, registered
+from exact_odds.bets.core import Bet, BetError, PayLine, Rule, exact_payout, usable_bets
 from exact_odds.bets.main import (
+    BUILTIN_CONFIGURATIONS,
     CONFIGURATIONS,
     Configuration,
     configuration_from,
@@ -15,7 +19,8 @@ from exact_odds.bets.main import (
     parse_configuration,
 )
 from exact_odds.bets.user import load_bets, parse_bets
+from exact_odds.registry import Registry
 
-__all__ = ["BETS", "CONFIGURATIONS", "Bet", "BetError", "Configuration", "PayLine", "Rule", "configuration_from",
-           "exact_payout", "find_bet", "find_configuration", "load_bets", "load_configuration", "parse_bets",
-           "parse_configuration", "register", "registered"]
+__all__ = ["BUILTIN_BETS", "BUILTIN_CONFIGURATIONS", "CONFIGURATIONS", "Bet", "BetError", "Configuration", "PayLine",
+           "Registry", "Rule", "configuration_from", "exact_payout", "find_bet", "find_configuration", "load_bets",
+           "load_configuration", "parse_bets", "parse_configuration", "registered", "usable_bets"]

@@ -1,4 +1,4 @@
-"""Bets as data: pay lines over coup outcomes with exact payouts, and a registry.
+"""Bets as data: pay lines over coup outcomes with exact payouts, and which shoes can settle them.
 
 Conventions: a payout is the *net* result in units staked: a win at 19:20 is
 ``Fraction(19, 20)``, a push is ``0``, a loss is ``-1``. A :class:`Bet` is a tuple of
@@ -15,13 +15,15 @@ because a float payout would silently turn exact arithmetic into floating point.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
-from exact_odds.engine import Coup, Detail
-from exact_odds.errors import InputError
+from exact_odds.coup import Coup, Detail, Payable
+from exact_odds.errors import InputError, suits_unknown
+from exact_odds.shoe import Shoe, ShoeError
+from exact_odds.validate import PAYOUT
 
 Rule = Callable[[Coup], bool]
 
@@ -33,25 +35,11 @@ class BetError(InputError):
 def exact_payout(value: object, *, where: str = "payout") -> Fraction:
     """An exact payout from an int, a Fraction or a string (``"19/20"``, ``"0.95"``, ``"11:1"``).
 
-    Floats are refused with a message that says how to write the number instead.
+    A payout lies between -1 (the stake lost) and 1,000,000,000 (:data:`exact_odds.validate.PAYOUT`);
+    a string is written in ASCII digits, in at most 40 characters. Floats are refused with a
+    message that says how to write the number instead; ``where`` starts every message.
     """
-    if isinstance(value, bool):
-        raise BetError(f"{where}: expected a number, got {value!r}")
-    if isinstance(value, float):
-        raise BetError(f"{where}: {value!r} is a float; write it as a string such as \"19/20\" or \"0.95\"")
-    if isinstance(value, (int, Fraction)):
-        return Fraction(value)
-    if isinstance(value, str):
-        text = value.strip()
-        odds = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(?::|to)\s*(\d+(?:\.\d+)?)", text)
-        try:
-            if odds:
-                return Fraction(odds.group(1)) / Fraction(odds.group(2))
-            return Fraction(text)
-        except (ValueError, ZeroDivisionError):
-            pass
-        raise BetError(f"{where}: {value!r} is not an exact number (write e.g. \"19/20\", \"0.95\" or \"11:1\")")
-    raise BetError(f"{where}: expected a number or a string, got {type(value).__name__}")
+    return PAYOUT.parse(value, where, BetError)
 
 
 @dataclass(frozen=True)
@@ -92,40 +80,25 @@ class Bet:
         return line.pays if line is not None else Fraction(-1)
 
 
-BETS: dict[str, Bet] = {}
-"""Every registered bet by name."""
-
-_ALIASES: dict[str, str] = {}
+B = TypeVar("B", bound=Payable)
 
 
-def _key(name: str) -> str:
-    return re.sub(r"[\s_]+", "-", name.strip().lower())
+def usable_bets(shoe: Shoe, bets: Iterable[B], *, strict: bool = False) -> tuple[list[B], list[B]]:
+    """``(usable, omitted)``: the bets ``shoe`` can settle, and the others, each in the given order.
 
+    A bet that looks at suits (:attr:`Detail.SUITS`) needs a shoe whose suits are known; on
+    another shoe it is omitted, or with ``strict`` it raises :class:`~exact_odds.shoe.ShoeError`
+    (a bet the user named should not vanish from a report without a word).
 
-def register(bet: Bet) -> Bet:
-    """Add a bet to the registry (its name and aliases must be new); returns it."""
-    for key in (bet.name, *bet.aliases):
-        k = _key(key)
-        if k in BETS or k in _ALIASES:
-            raise ValueError(f"bet name {key!r} is registered twice")
-    BETS[_key(bet.name)] = bet
-    for alias in bet.aliases:
-        _ALIASES[_key(alias)] = _key(bet.name)
-    return bet
-
-
-def find_bet(name: str) -> Bet:
-    """The registered bet called ``name`` (or one of its aliases), case-insensitively.
-
-    An unknown name raises :class:`BetError` listing the valid names.
+    >>> from exact_odds.bets import find_bet
+    >>> unsuited = Shoe.from_counts([5] * 13)
+    >>> [[b.name for b in part] for part in usable_bets(unsuited, [find_bet("banker"), find_bet("perfect-pair")])]
+    [['banker'], ['perfect-pair']]
     """
-    k = _key(name)
-    k = _ALIASES.get(k, k)
-    if k in BETS:
-        return BETS[k]
-    raise BetError(f"unknown bet {name!r}; known bets: {', '.join(sorted(BETS))}")
-
-
-def registered(names: Iterable[str] | None = None) -> list[Bet]:
-    """The named bets, or every registered bet in registration order."""
-    return [find_bet(n) for n in names] if names is not None else list(BETS.values())
+    usable: list[B] = []
+    omitted: list[B] = []
+    for bet in bets:
+        (omitted if bet.detail is Detail.SUITS and shoe.suited is None else usable).append(bet)
+    if strict and omitted:
+        raise ShoeError(suits_unknown(omitted[0].name))
+    return usable, omitted

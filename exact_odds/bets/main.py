@@ -5,15 +5,16 @@ staked, a push is ``0``, a loss ``-1``; banker and player bets push on a tie unl
 pay table says otherwise.
 
 A :class:`Configuration` is a named set of banker, player and tie bets: the pay table of
-one kind of table. The built-in ones are registered in :data:`CONFIGURATIONS`; their bets
-are also in the bet registry under qualified names (``"tie-9/tie"``,
+one kind of table. The built-in ones are the registry :data:`BUILTIN_CONFIGURATIONS` (a
+value: nothing adds to it); their bets are among the built-in bets
+(:data:`exact_odds.bets.BUILTIN_BETS`) under qualified names (``"tie-9/tie"``,
 ``"super-6/banker"``), except the standard ones, which keep the plain names ``banker``,
 ``player`` and ``tie`` (``"standard/banker"`` is an alias). A casino's own pay table is
 read from a small TOML file by :func:`load_configuration`; see :data:`EXAMPLE_TOML`.
 
 >>> find_configuration("super-6").bet("banker").payout(Coup(5, 6, 3, 3))
 Fraction(1, 2)
->>> [c.name for c in CONFIGURATIONS.values()]
+>>> [c.name for c in BUILTIN_CONFIGURATIONS.values()]
 ['standard', 'tie-9', 'commission-4', 'super-6', 'ez']
 
 Sources of the pay tables:
@@ -33,19 +34,21 @@ Sources of the pay tables:
 
 from __future__ import annotations
 
-import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout, register
-from exact_odds.engine import Coup, Winner
+from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
+from exact_odds.coup import OUTCOMES, Coup, Winner
 from exact_odds.errors import read_user_file
+from exact_odds.registry import Registry, name_key
+from exact_odds.sources import TomlText, parse_toml
+from exact_odds.validate import name as checked_name
+from exact_odds.validate import shown
 
-ROLES: tuple[Winner, ...] = ("banker", "player", "tie")
-"""The three main bets of a configuration, in this order."""
+ROLES: tuple[Winner, ...] = OUTCOMES
+"""The three main bets of a configuration, in this order (the outcomes they back)."""
 
 WIZARD = "Wizard of Odds, Baccarat (wizardofodds.com/games/baccarat/)"
 WIZARD_EZ = "Wizard of Odds, EZ Baccarat (wizardofodds.com/games/ez-baccarat/)"
@@ -154,19 +157,20 @@ class Configuration:
     """A named pay table for the three main bets.
 
     ``bets`` are the banker, player and tie bets in :data:`ROLES` order; ``source`` cites
-    where the pay table comes from.
+    where the pay table comes from; ``aliases`` are other names of the configuration.
     """
 
     name: str
     description: str
     source: str
     bets: tuple[Bet, ...]
+    aliases: tuple[str, ...] = ()
 
     def bet(self, role: str) -> Bet:
         """The configuration's ``"banker"``, ``"player"`` or ``"tie"`` bet."""
-        key = role.strip().lower()
+        key = name_key(role)
         for r, bet in zip(ROLES, self.bets, strict=True):
-            if key in (r, bet.name):
+            if key in (r, name_key(bet.name)):
                 return bet
         raise BetError(f"configuration {self.name!r} has no bet {role!r}; its bets: {', '.join(ROLES)}")
 
@@ -186,20 +190,6 @@ _STANDARD_ALIASES: dict[Winner, tuple[str, ...]] = {
     "tie": ("t", "egalite", "standard/tie"),
 }
 
-CONFIGURATIONS: dict[str, Configuration] = {}
-"""The built-in configurations by name, in the order they are listed."""
-
-
-def register_configuration(config: Configuration) -> Configuration:
-    """Add a configuration and register its bets in the bet registry; returns it."""
-    if config.name in CONFIGURATIONS:
-        raise ValueError(f"configuration {config.name!r} is registered twice")
-    for bet in config.bets:
-        register(bet)
-    CONFIGURATIONS[config.name] = config
-    return config
-
-
 def _pays(banker: str | int, player: str | int, tie: str | int, *,
           specials: tuple[Special, ...] = ()) -> dict[Winner, Pays]:
     """Main-bet pays with banker specials; banker and player push on a tie."""
@@ -207,40 +197,40 @@ def _pays(banker: str | int, player: str | int, tie: str | int, *,
             "tie": Pays(exact_payout(tie))}
 
 
-STANDARD_CONFIG = register_configuration(build_configuration(
+STANDARD_CONFIG = build_configuration(
     "standard", "Player 1:1, banker 19:20 (5% commission), tie 8:1; banker and player push on a tie.",
-    WIZARD, _pays("19/20", 1, 8), plain_names=True))
+    WIZARD, _pays("19/20", 1, 8), plain_names=True)
 BANKER, PLAYER, TIE = STANDARD_CONFIG.bets
-register_configuration(build_configuration(
-    "tie-9", "As standard, but a tie pays 9:1.", WIZARD, _pays("19/20", 1, 9)))
-register_configuration(build_configuration(
-    "commission-4", "As standard, but banker wins pay 24:25 (4% commission).", WIZARD, _pays("24/25", 1, 8)))
-register_configuration(build_configuration(
-    "super-6", "No commission: banker wins pay 1:1, except a banker win with 6, which pays 1:2 (Punto 2000).",
-    JACOBSON_SUPER_6, _pays(1, 1, 8, specials=(Special(6, None, Fraction(1, 2)),))))
-register_configuration(build_configuration(
-    "ez", "EZ Baccarat: no commission; a banker win with a three-card 7 (the Dragon 7) is a push.",
-    f"{WIZARD_EZ}; {JACOBSON_SUPER_6}", _pays(1, 1, 8, specials=(Special(7, 3, Fraction(0)),))))
 
+BUILTIN_CONFIGURATIONS: Registry[Configuration] = Registry("configuration", (
+    STANDARD_CONFIG,
+    build_configuration("tie-9", "As standard, but a tie pays 9:1.", WIZARD, _pays("19/20", 1, 9)),
+    build_configuration("commission-4", "As standard, but banker wins pay 24:25 (4% commission).", WIZARD,
+                        _pays("24/25", 1, 8)),
+    build_configuration(
+        "super-6", "No commission: banker wins pay 1:1, except a banker win with 6, which pays 1:2 (Punto 2000).",
+        JACOBSON_SUPER_6, _pays(1, 1, 8, specials=(Special(6, None, Fraction(1, 2)),))),
+    build_configuration(
+        "ez", "EZ Baccarat: no commission; a banker win with a three-card 7 (the Dragon 7) is a push.",
+        f"{WIZARD_EZ}; {JACOBSON_SUPER_6}", _pays(1, 1, 8, specials=(Special(7, 3, Fraction(0)),))),
+), error=BetError)
+"""The built-in configurations by name, in the order reports list them (an immutable value)."""
 
-def _config_key(name: str) -> str:
-    return re.sub(r"[\s_]+", "-", name.strip().lower())
+CONFIGURATIONS = BUILTIN_CONFIGURATIONS
+"""Another name of :data:`BUILTIN_CONFIGURATIONS`, kept for the scripts that use it."""
 
 
 def find_configuration(name: str) -> Configuration:
-    """The built-in configuration called ``name`` (case-insensitive).
+    """The built-in configuration called ``name`` (any spelling :func:`~exact_odds.registry.name_key` allows).
 
     An unknown name raises :class:`BetError` listing the valid names.
     """
-    key = _config_key(name)
-    if key in CONFIGURATIONS:
-        return CONFIGURATIONS[key]
-    raise BetError(f"unknown configuration {name!r}; known configurations: {', '.join(CONFIGURATIONS)}")
+    return BUILTIN_CONFIGURATIONS.find(name)
 
 
-def is_main_bet(bet: Bet) -> bool:
-    """Whether ``bet`` is one of the built-in configurations' banker, player or tie bets."""
-    return any(bet in config.bets for config in CONFIGURATIONS.values())
+def is_main_bet(bet: Bet, configurations: Registry[Configuration] = BUILTIN_CONFIGURATIONS) -> bool:
+    """Whether ``bet`` is the banker, player or tie bet of one of ``configurations`` (default: the built-in ones)."""
+    return any(bet in config.bets for config in configurations.values())
 
 
 # ---------------------------------------------------------------- configurations from TOML
@@ -274,15 +264,11 @@ _BET_KEYS = {"banker": {"win", "tie", "special"}, "player": {"win", "tie", "spec
 _SPECIAL_KEYS = {"total", "cards", "pays"}
 
 
-_HEADER = re.compile(r"\s*\[\[?([^\]]*)\]\]?\s*(#.*)?$")
-
-
 class _Doc:
     """The text of a configuration file, for error messages that name the line."""
 
     def __init__(self, text: str, source: str) -> None:
-        self.lines = text.splitlines()
-        self.source = source
+        self.text = TomlText.of(text, source)
 
     def line_of(self, key: str | None, section: str | None = None, index: int = 0) -> int:
         """1-based line of ``key =`` in the ``index``-th table ``[section]`` (top level if None).
@@ -290,37 +276,31 @@ class _Doc:
         With ``key=None``, the line of that table's header; a top-level ``key`` is also
         found as a table header ``[key]``. 0 if not found.
         """
-        in_target, seen = section is None, -1
-        for number, line in enumerate(self.lines, 1):
-            header = _HEADER.match(line)
-            if header:
-                name = re.sub(r"[\s\"']", "", header.group(1))
-                if section is None and name.split(".")[0] == key:
-                    return number
-                seen += name == section
-                in_target = name == section and seen == index
-                if in_target and key is None:
-                    return number
-            elif in_target and key is not None and re.match(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=", line):
-                return number
-        return 0
+        if section is not None:
+            return self.text.table_key_line(key, section, index)
+        return self.text.top_level_key_line(key) if key is not None else 0
 
     def where(self, key: str | None, section: str | None = None, index: int = 0) -> str:
         """``source:line`` of a key (just ``source`` when the line is not found)."""
-        line = self.line_of(key, section, index) or (self.line_of(None, section, index) if section else 0)
-        return f"{self.source}:{line}" if line else self.source
+        return self.text.where(self.line_of(key, section, index) or (self.line_of(None, section, index)
+                                                                      if section else 0))
 
     def error(self, message: str, key: str | None, section: str | None = None, index: int = 0) -> BetError:
         return BetError(f"{self.where(key, section, index)}: {message}")
 
 
-def _whole(value: object, what: str, allowed: range, where: str) -> int:
+MAX_SPECIALS = 100
+"""The most ``[[ROLE.special]]`` tables of one bet (a total 0-9 with 2, 3 or any number of cards makes 30)."""
+
+
+def _whole(value: object, what: str, allowed: range) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
-        raise BetError(f"{where}: {what} must be a whole number {allowed.start}-{allowed.stop - 1}, got {value!r}")
+        raise BetError(f"{what} must be a whole number {allowed.start}-{allowed.stop - 1}, got {shown(value)}")
     return value
 
 
 def _special(item: object, role: Winner, index: int, doc: _Doc) -> Special:
+    """One ``[[ROLE.special]]`` table; its lines are looked up only for a message (a file of many stays linear)."""
     section = f"{role}.special"
     if not isinstance(item, dict):
         raise doc.error(f"{section} must be an array of tables ([[{section}]])", "special", role)
@@ -334,12 +314,15 @@ def _special(item: object, role: Winner, index: int, doc: _Doc) -> Special:
     cards = item.get("cards")
     if cards is not None and role == "tie":
         raise doc.error("a tie special takes a total only, not cards", "cards", section, index)
-    return Special(
-        _whole(item["total"], f"{role} special total", range(10), doc.where("total", section, index)),
-        None if cards is None else _whole(cards, f"{role} special cards", range(2, 4),
-                                          doc.where("cards", section, index)),
-        exact_payout(item["pays"], where=f"{doc.where('pays', section, index)}: {role} special pays"),
-    )
+    key = "total"
+    try:
+        total = _whole(item["total"], f"{role} special total", range(10))
+        key = "cards"
+        count = None if cards is None else _whole(cards, f"{role} special cards", range(2, 4))
+        key = "pays"
+        return Special(total, count, exact_payout(item["pays"], where=f"{role} special pays"))
+    except BetError as err:
+        raise doc.error(str(err), key, section, index) from None
 
 
 def _bet_table(data: dict[str, object], role: Winner, doc: _Doc) -> Pays:
@@ -360,6 +343,9 @@ def _bet_table(data: dict[str, object], role: Winner, doc: _Doc) -> Pays:
     specials = table.get("special", [])
     if not isinstance(specials, list):
         raise doc.error(f"{role}.special must be an array of tables ([[{role}.special]])", "special", role)
+    if len(specials) > MAX_SPECIALS:
+        raise doc.error(f"[{role}] has {len(specials):,} special lines; at most {MAX_SPECIALS} are allowed", None,
+                        role)
     return Pays(win, tuple(_special(item, role, i, doc) for i, item in enumerate(specials)), tie)
 
 
@@ -380,12 +366,7 @@ def parse_configuration(text: str, *, source: str = "configuration") -> Configur
     Fraction(1, 2)
     """
     doc = _Doc(text, source)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        at = re.search(r"\s*\(at line (\d+), column \d+\)$", str(err))  # Python 3.11 gives no lineno attribute
-        where = f"{source}:{at.group(1)}" if at else source
-        raise BetError(f"{where}: not valid TOML: {str(err)[:at.start()] if at else err}") from None
+    data = parse_toml(text, source, BetError)
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         raise doc.error(f"unknown bet or key {unknown[0]!r} (a configuration has name, description, source "
@@ -407,11 +388,14 @@ def configuration_from(name_or_path: str) -> Configuration:
     """A built-in configuration by name, or one read from a TOML file path.
 
     A value that names no configuration and no file raises :class:`BetError` listing the
-    valid names.
+    valid names; so does an empty value.
     """
-    if _config_key(name_or_path) in CONFIGURATIONS:
-        return CONFIGURATIONS[_config_key(name_or_path)]
+    checked_name(name_or_path, "the configuration", BetError,
+                 examples=f"give one of {', '.join(BUILTIN_CONFIGURATIONS)} or a TOML file")
+    if name_or_path in BUILTIN_CONFIGURATIONS:
+
+        return BUILTIN_CONFIGURATIONS[name_or_path]
     if Path(name_or_path).exists() or name_or_path.endswith(".toml"):
         return load_configuration(name_or_path)
-    raise BetError(f"unknown configuration {name_or_path!r}; give one of {', '.join(CONFIGURATIONS)} "
+    raise BetError(f"unknown configuration {name_or_path!r}; give one of {', '.join(BUILTIN_CONFIGURATIONS)} "
                    "or a TOML file")

@@ -11,7 +11,7 @@ or a 9.
 
 Rules are plain functions or small frozen dataclasses (``WinWith`` from
 :mod:`exact_odds.bets.main`), so bets compare by value and can be pickled for workers.
-Each bet asks the engine for the least detail it needs (:class:`~exact_odds.engine.Detail`):
+Each bet asks the engine for the least detail it needs (:class:`~exact_odds.coup.Detail`):
 totals-only bets stay on the fast ``POINTS`` path, pair bets need ``RANKS``, perfect
 pairs ``SUITS``.
 
@@ -40,9 +40,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from exact_odds.bets.core import Bet, PayLine, exact_payout, register
+from exact_odds.bets.core import Bet, PayLine, exact_payout
 from exact_odds.bets.main import WinWith
-from exact_odds.engine import Coup, Detail, Winner
+from exact_odds.coup import Coup, Detail, Winner
 
 WOO_SIDE_BETS = "Wizard of Odds, Baccarat side bets (wizardofodds.com/games/baccarat/side-bets/)"
 WOO_EZ = "Wizard of Odds, EZ Baccarat (wizardofodds.com/games/baccarat/ez-baccarat/)"
@@ -96,57 +96,57 @@ def one_perfect(coup: Coup) -> bool:
     return coup.player_suited or coup.banker_suited
 
 
-PLAYER_PAIR = register(Bet(
+PLAYER_PAIR = Bet(
     "player-pair", (line("player pair", player_pair, "11:1"),), WOO_SIDE_BETS,
     "The player's first two cards are the same rank; pays 11:1.",
     aliases=("p-pair", "player-pairs"), detail=Detail.RANKS,
-))
-BANKER_PAIR = register(Bet(
+)
+BANKER_PAIR = Bet(
     "banker-pair", (line("banker pair", banker_pair, "11:1"),), WOO_SIDE_BETS,
     "The banker's first two cards are the same rank; pays 11:1.",
     aliases=("b-pair", "banker-pairs"), detail=Detail.RANKS,
-))
-EITHER_PAIR = register(Bet(
+)
+EITHER_PAIR = Bet(
     "either-pair",
     (line("player pair", player_pair, "5:1"), line("banker pair", banker_pair, "5:1")),
     WOO_SIDE_BETS,
     "Either hand's first two cards are the same rank; pays 5:1.",
     aliases=("any-pair",), detail=Detail.RANKS,
-))
-PERFECT_PAIR = register(Bet(
+)
+PERFECT_PAIR = Bet(
     "perfect-pair",
     (line("both hands perfect pairs", both_perfect, "200:1"), line("one hand perfect pair", one_perfect, "25:1")),
     f"25:1 for one hand, 200:1 for both (the pay table this project was asked to analyse); "
     f"combinations as in {WOO_PERFECT_2}, which pays 250:1 for both",
     "A hand's first two cards are the same rank and suit: 25:1 for one hand, 200:1 for both.",
     aliases=("perfect-pairs",), detail=Detail.SUITS,
-))
-PERFECT_PAIR_V1 = register(Bet(
+)
+PERFECT_PAIR_V1 = Bet(
     "perfect-pair-v1", (line("one or both hands perfect pairs", one_perfect, "25:1"),), WOO_PERFECT_1,
     "Either hand's first two cards are the same rank and suit; pays 25:1 (no bonus for both).",
     detail=Detail.SUITS,
-))
-PERFECT_PAIR_V2 = register(Bet(
+)
+PERFECT_PAIR_V2 = Bet(
     "perfect-pair-v2",
     (line("both hands perfect pairs", both_perfect, "250:1"), line("one hand perfect pair", one_perfect, "25:1")),
     WOO_PERFECT_2,
     "A hand's first two cards are the same rank and suit: 25:1 for one hand, 250:1 for both.",
     detail=Detail.SUITS,
-))
+)
 
 # ---------------------------------------------------------------- EZ Baccarat: Dragon 7, Panda 8
 
 
-DRAGON_7 = register(Bet(
+DRAGON_7 = Bet(
     "dragon-7", (line("banker wins with a three-card 7", WinWith("banker", 7, 3), "40:1"),), WOO_EZ,
     "The banker wins with a three-card 7; pays 40:1.",
     aliases=("dragon7", "fortune-7"),
-))
-PANDA_8 = register(Bet(
+)
+PANDA_8 = Bet(
     "panda-8", (line("player wins with a three-card 8", WinWith("player", 8, 3), "25:1"),), WOO_EZ,
     "The player wins with a three-card 8; pays 25:1.",
     aliases=("panda8", "golden-8"),
-))
+)
 
 # ---------------------------------------------------------------- Dragon Bonus
 
@@ -181,12 +181,12 @@ def _dragon_bonus(side: Winner) -> Bet:
         line("natural tie (push)", NaturalResult("tie"), "0"),
         *(line(f"{side} wins by {m}", WinsBy(side, m), pays) for m, pays in DRAGON_BONUS_MARGINS),
     )
-    return register(Bet(
+    return Bet(
         f"dragon-bonus-{side}", lines, WOO_SIDE_BETS,
         f"On the {side}: a natural win pays 1:1 and a natural tie pushes; a non-natural win by 9 points "
         "pays 30:1, by 8 10:1, by 7 6:1, by 6 4:1, by 5 2:1, by 4 1:1; anything else loses.",
         aliases=(f"{side}-dragon-bonus",),
-    ))
+    )
 
 
 DRAGON_BONUS_PLAYER = _dragon_bonus("player")
@@ -205,44 +205,44 @@ def four_cards(coup: Coup) -> bool:
     return coup.cards == 4
 
 
-BIG = register(Bet(
+BIG = Bet(
     "big", (line("five or six cards", five_or_six_cards, "0.54:1"),), WOO_SIDE_BETS,
     "Five or six cards are dealt in the coup; pays 0.54:1.",
-))
-SMALL = register(Bet(
+)
+SMALL = Bet(
     "small", (line("four cards", four_cards, "1.5:1"),), WOO_SIDE_BETS,
     "Exactly four cards are dealt (neither hand draws); pays 1.5:1.",
-))
+)
 
 # ---------------------------------------------------------------- Lucky 6 and the Tiger bets
 
 
 def _six_bet(name: str, source: str, description: str, aliases: tuple[str, ...] = ()) -> Bet:
-    return register(Bet(
+    return Bet(
         name,
         (line("banker wins with a two-card 6", WinWith("banker", 6, 2), "12:1"),
          line("banker wins with a three-card 6", WinWith("banker", 6, 3), "20:1")),
         source, description, aliases=aliases,
-    ))
+    )
 
 
 LUCKY_6 = _six_bet("lucky-6", WOO_LUCKY_6,
                    "The banker wins with a 6: pays 12:1 with two cards, 20:1 with three.", ("lucky6",))
 TIGER = _six_bet("tiger", EZ_TIGER, "The banker wins with a 6: pays 12:1 with two cards, 20:1 with three "
                  "(the Lucky 6 under another name).")
-SMALL_TIGER = register(Bet(
+SMALL_TIGER = Bet(
     "small-tiger", (line("banker wins with a two-card 6", WinWith("banker", 6, 2), "22:1"),), EZ_TIGER,
     "The banker wins with a two-card 6; pays 22:1.",
-))
-BIG_TIGER = register(Bet(
+)
+BIG_TIGER = Bet(
     "big-tiger", (line("banker wins with a three-card 6", WinWith("banker", 6, 3), "50:1"),), EZ_TIGER,
     "The banker wins with a three-card 6; pays 50:1.",
-))
-TIGER_TIE = register(Bet(
+)
+TIGER_TIE = Bet(
     "tiger-tie", (line("tie at 6", WinWith("tie", 6), "35:1"),), EZ_TIGER,
     "The hands tie with 6 each; pays 35:1.",
-))
-TIGER_PAIR = register(Bet(
+)
+TIGER_PAIR = Bet(
     "tiger-pair",
     (line("twin pair (both hands pair in one rank)", twin_pair, "100:1"),
      line("both hands pair", both_pairs, "20:1"),
@@ -251,7 +251,7 @@ TIGER_PAIR = register(Bet(
     EZ_TIGER,
     "The first two cards of a hand pair: 4:1 for one hand, 20:1 for both, 100:1 for both in the same rank.",
     detail=Detail.RANKS,
-))
+)
 
 # ---------------------------------------------------------------- Egalite
 
@@ -260,10 +260,10 @@ EGALITE_PAYS = {0: "150:1", 1: "215:1", 2: "225:1", 3: "200:1", 4: "120:1",
 """Egalite pay table by tie total (Wizard of Odds, "Egalite Bets in Baccarat")."""
 
 EGALITE = tuple(
-    register(Bet(
+    Bet(
         f"egalite-{total}", (line(f"tie at {total}", WinWith("tie", total), pays),), WOO_EGALITE,
         f"The hands tie with {total} each; pays {pays}.",
-    ))
+    )
     for total, pays in EGALITE_PAYS.items()
 )
 

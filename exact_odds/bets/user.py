@@ -55,6 +55,10 @@ as two numbers, low first (``margin = [4, 9]``), or a set (``banker_total = { on
 A bet asks the engine only for the detail its conditions need: totals and cards are
 cheap, pairs need ranks, suited pairs need a shoe whose suits are known.
 
+Reading a file changes nothing global: :func:`parse_bets` and :func:`load_bets` return the
+bets, checked against the set they will join (by default the built-in bets), and the
+caller makes that set with ``BUILTIN_BETS.extended(bets)``.
+
 Errors name the file and line, e.g. ``bets.toml:12: banker_total must be 0-9, got 10``.
 
 >>> bets = parse_bets('''
@@ -66,7 +70,7 @@ Errors name the file and line, e.g. ``bets.toml:12: banker_total must be 0-9, go
 ... winner = "banker"
 ... banker_total = 7
 ... banker_cards = 3
-... ''', register=False)
+... ''')
 >>> bets[0].lines[0].label, bets[0].lines[0].pays
 ('winner banker, banker_total 7, banker_cards 3', Fraction(40, 1))
 """
@@ -75,16 +79,19 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
 
-from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout, find_bet, register
-from exact_odds.engine import Coup, Detail, Winner
+from exact_odds.bets.builtin import BUILTIN_BETS
+from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
+from exact_odds.coup import OUTCOMES, Coup, Detail, Winner
 from exact_odds.errors import read_user_file
+from exact_odds.registry import Registry, name_key
+from exact_odds.sources import TomlText, parse_toml
+from exact_odds.validate import shown
 
 # ---------------------------------------------------------------- the condition vocabulary
 
@@ -128,7 +135,7 @@ FIELDS: dict[str, Field] = {
 }
 """Every condition key, in the order labels list them."""
 
-WINNERS: tuple[Winner, ...] = ("banker", "player", "tie")
+WINNERS: tuple[Winner, ...] = OUTCOMES
 LINE_KEYS = ("label", "pays")
 BET_KEYS = ("name", "source", "description", "aliases", "line")
 
@@ -154,56 +161,52 @@ class Conditions:
 # ---------------------------------------------------------------- locating errors
 
 
+_TABLES = ("bet", "bet.line")
+"""The tables of a bets file: the ``[[bet]]`` and ``[[bet.line]]`` headers delimit what belongs to what."""
+
+
 @dataclass(frozen=True)
 class _Where:
     """Line numbers of a bets file: where each ``[[bet]]`` and ``[[bet.line]]`` starts."""
 
-    source: str
-    text_lines: tuple[str, ...]
+    text: TomlText
     bets: tuple[int, ...]  # 0-based line index of each [[bet]]
     lines: tuple[tuple[int, ...], ...]  # for each bet, the index of each [[bet.line]]
 
     @classmethod
     def of(cls, text: str, source: str) -> _Where:
+        located = TomlText.of(text, source)
         bets: list[int] = []
         lines: list[list[int]] = []
-        text_lines = tuple(text.splitlines())
-        for i, raw in enumerate(text_lines):
-            if re.match(r"\s*\[\[\s*bet\s*\]\]", raw):
+        for i in located.headers(_TABLES):
+            if located.header_name(i) == "bet":
                 bets.append(i)
                 lines.append([])
-            elif re.match(r"\s*\[\[\s*bet\s*\.\s*line\s*\]\]", raw) and lines:
+            elif lines:
                 lines[-1].append(i)
-        return cls(source, text_lines, tuple(bets), tuple(tuple(x) for x in lines))
+        return cls(located, tuple(bets), tuple(tuple(x) for x in lines))
 
     def _block(self, bet: int, line: int | None) -> tuple[int, int]:
         """(first, end) line indexes of a bet's own keys, or of one of its pay lines."""
         if bet >= len(self.bets):
             return 0, 0
-        headers = sorted([*self.bets, *(i for ls in self.lines for i in ls), len(self.text_lines)])
         start = self.bets[bet]
         if line is not None:
             own = self.lines[bet]
             if line >= len(own):
                 return start, start + 1
             start = own[line]
-        return start, next(h for h in headers if h > start)
+        return self.text.block(start, _TABLES)
 
     def line_no(self, bet: int, line: int | None = None, key: str | None = None) -> int:
         """1-based line of ``key`` in the bet (or its pay line), else of the table header; 0 if unknown."""
         first, end = self._block(bet, line)
         if end <= first:
             return 0
-        if key is not None:
-            pattern = re.compile(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=")
-            for i in range(first, end):
-                if pattern.match(self.text_lines[i]):
-                    return i + 1
-        return first + 1
+        return (self.text.key_line(key, first, end) if key is not None else 0) or first + 1
 
     def error(self, message: str, bet: int, line: int | None = None, key: str | None = None) -> BetError:
-        number = self.line_no(bet, line, key)
-        return BetError(f"{self.source}:{number}: {message}" if number else f"{self.source}: {message}")
+        return BetError(f"{self.text.where(self.line_no(bet, line, key))}: {message}")
 
 
 # ---------------------------------------------------------------- parsing values
@@ -227,6 +230,9 @@ def _int_values(key: str, field: Field, value: object) -> frozenset[object]:
         if len(value) != 2 or not all(_is_int(v) for v in value):
             raise ValueError(f"{key} = [low, high] needs two whole numbers, got {value!r}")
         low, high = value
+        bad = [n for n in value if not field.low <= n <= field.high]  # before a range of any size is built
+        if bad:
+            raise ValueError(f"{key} must be {field.low}-{field.high}, got {shown(bad[0])}")
         if low > high:
             raise ValueError(f"{key} = [{low}, {high}] is empty: give the low end first")
         numbers = list(range(low, high + 1))
@@ -240,7 +246,7 @@ def _int_values(key: str, field: Field, value: object) -> frozenset[object]:
         raise ValueError(f"{key} must be a whole number, [low, high] or {{ one_of = [...] }}, got {value!r}")
     bad = [n for n in numbers if not field.low <= n <= field.high]
     if bad:
-        raise ValueError(f"{key} must be {field.low}-{field.high}, got {bad[0]}")
+        raise ValueError(f"{key} must be {field.low}-{field.high}, got {shown(bad[0])}")
     return frozenset(numbers)
 
 
@@ -262,10 +268,7 @@ def _condition(key: str, value: object) -> frozenset[object]:
 def _pays(value: object) -> Fraction:
     if isinstance(value, str) and value.strip().lower() in ("push", "lose"):
         return Fraction(0) if value.strip().lower() == "push" else Fraction(-1)
-    pays = exact_payout(value, where="pays")
-    if pays < -1:
-        raise BetError(f"pays {value!r} loses more than the stake (the least is -1, \"lose\")")
-    return pays
+    return exact_payout(value, where="pays")  # -1 ("lose") at least
 
 
 def _text(value: frozenset[object]) -> str:
@@ -343,56 +346,42 @@ def _describe(lines: tuple[PayLine, ...]) -> str:
     return "; ".join(f"{line.label}: pays {line.pays}" for line in lines) + "."
 
 
-def parse_bets(text: str, *, source: str = "bets", register: bool = True) -> tuple[Bet, ...]:
-    """The bets of a TOML bets file (see the module docstring); registered unless told not to.
+def parse_bets(text: str, *, source: str = "bets", joining: Registry[Bet] = BUILTIN_BETS) -> tuple[Bet, ...]:
+    """The bets of a TOML bets file (see the module docstring); nothing global changes.
 
-    The whole file is checked before any bet is registered. A name (or alias) that is
-    already registered is an error, unless it is the very same bet (the same file loaded
-    again); every error is a :class:`BetError` naming the file and line.
+    ``joining`` is the set the bets will join (default: the built-in bets). A name or
+    alias it already holds is an error, unless it is the very same bet (the same file
+    read again); every error is a :class:`BetError` naming the file and line.
     """
     where = _Where.of(text, source)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise BetError(f"{source}: not valid TOML: {err}") from None
+    data = parse_toml(text, source, BetError)
     unknown = [k for k in data if k != "bet"]
     if unknown:
-        line = next((i + 1 for i, raw in enumerate(where.text_lines)
-                     if re.match(rf"\s*\[*\s*{re.escape(unknown[0])}\b", raw)), 0)
-        raise BetError(f"{source}:{line}: {_unknown_key(unknown[0], ('bet',))}; write each bet as [[bet]]")
+        line = where.text.first_match(rf"\s*\[*\s*{re.escape(unknown[0])}\b")
+        raise BetError(f"{where.text.where(line)}: {_unknown_key(unknown[0], ('bet',))}; write each bet as [[bet]]")
     tables = data.get("bet")
     if not isinstance(tables, list) or not tables:
         raise BetError(f"{source}: no bets (write each bet as a [[bet]] table)")
     bets = tuple(_bet(table, where, b) for b, table in enumerate(tables))
-    _check_names(bets, where)
-    return tuple(_register(bet) for bet in bets) if register else bets
+    _check_names(bets, where, joining)
+    return bets
 
 
-def _check_names(bets: tuple[Bet, ...], where: _Where) -> None:
-    """Every name and alias is new, within the file and in the registry (or the same bet)."""
+def _check_names(bets: tuple[Bet, ...], where: _Where, joining: Registry[Bet]) -> None:
+    """Every name and alias is new, within the file and in ``joining`` (or names the same bet)."""
     seen: dict[str, int] = {}
     for b, bet in enumerate(bets):
         for key in (bet.name, *bet.aliases):
-            k = re.sub(r"[\s_]+", "-", key.strip().lower())
+            k = name_key(key)
             if k in seen:
                 raise where.error(f"bet name {key!r} is used twice in this file", b, None, "name")
             seen[k] = b
-            try:
-                existing = find_bet(key)
-            except BetError:
-                continue
-            if existing != bet:
+            existing = joining.get(key)
+            if existing is not None and existing != bet:
                 raise where.error(f"bet name {key!r} is already taken by the bet {existing.name!r}; choose another",
                                   b, None, "name" if key == bet.name else "aliases")
 
 
-def _register(bet: Bet) -> Bet:
-    try:
-        return find_bet(bet.name)  # the same bet, loaded before (checked by _check_names)
-    except BetError:
-        return register(bet)
-
-
-def load_bets(path: str | Path, *, register: bool = True) -> tuple[Bet, ...]:
-    """Read, check and (unless told not to) register the bets of a TOML file."""
-    return parse_bets(read_user_file(path, "bets", BetError), source=str(path), register=register)
+def load_bets(path: str | Path, *, joining: Registry[Bet] = BUILTIN_BETS) -> tuple[Bet, ...]:
+    """Read and check the bets of a TOML file (see :func:`parse_bets`); nothing global changes."""
+    return parse_bets(read_user_file(path, "bets", BetError), source=str(path), joining=joining)

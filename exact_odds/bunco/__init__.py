@@ -21,10 +21,13 @@ The modules, one concept each:
 * :mod:`~exact_odds.bunco.analysis`: everything the ``bunco`` command reports (:func:`analyse`);
 * :mod:`~exact_odds.bunco.chi_square` and :mod:`~exact_odds.bunco.simulation`: the seeded
   simulation and the tests that judge it (:func:`simulate`);
+* :mod:`~exact_odds.bunco.log` and :mod:`~exact_odds.bunco.verify`: a log of rolls that any program
+  made (:func:`read_rolls`, :func:`write_games`) and its check against the exact odds (:func:`verify_rolls`);
 * :mod:`~exact_odds.bunco.base`: the error and the checks they share.
 
-Bunco knows nothing of cards: it imports only :mod:`exact_odds.dist`, :mod:`exact_odds.errors`
-and :mod:`exact_odds.stats`.
+Bunco knows nothing of cards: it imports only :mod:`exact_odds.dist`, :mod:`exact_odds.errors`,
+:mod:`exact_odds.stats` and :mod:`exact_odds.verdict` (the last two, and numpy, only when a
+simulation or a verification runs).
 
 >>> dice = Dice(3, 6)
 >>> roll_scores(dice, STANDARD_SCORING).probability(21)
@@ -38,6 +41,7 @@ from exact_odds.bunco.base import BuncoError
 from exact_odds.bunco.chi_square import DEFAULT_ALPHA, MIN_EXPECTED, Bin, ChiSquare, chi_square_test
 from exact_odds.bunco.dice import MAX_DICE, MAX_SIDES, Dice, Roll, roll_outcomes
 from exact_odds.bunco.game import DEFAULT_ROUNDS, MAX_GAME_WORK, MAX_ROUNDS, Game, play_game, round_numbers
+from exact_odds.bunco.log import RollLog, load_rolls, read_rolls, write_games
 from exact_odds.bunco.scoring import (
     ARTICLE_SCORING,
     SCORING_RULES,
@@ -49,6 +53,7 @@ from exact_odds.bunco.scoring import (
 )
 from exact_odds.bunco.simulation import Simulation, simulate, simulate_games, simulate_rolls, simulate_turns
 from exact_odds.bunco.turn import DEFAULT_TARGET, MAX_TARGET, Turn, play_turn
+from exact_odds.bunco.verify import RollVerification, verify_rolls
 
 __all__ = [
     "ARTICLE_SCORING",
@@ -70,6 +75,8 @@ __all__ = [
     "Dice",
     "Game",
     "Roll",
+    "RollLog",
+    "RollVerification",
     "ScoringRules",
     "Simulation",
     "Turn",
@@ -77,8 +84,10 @@ __all__ = [
     "analyse",
     "chi_square_test",
     "find_scoring_rules",
+    "load_rolls",
     "play_game",
     "play_turn",
+    "read_rolls",
     "roll_outcomes",
     "roll_scores",
     "round_numbers",
@@ -86,4 +95,6 @@ __all__ = [
     "simulate_games",
     "simulate_rolls",
     "simulate_turns",
+    "verify_rolls",
+    "write_games",
 ]

@@ -14,7 +14,7 @@ depend on how many games are simulated. numpy is imported only when a simulation
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -42,16 +42,34 @@ def _batches(trials: int, count: int) -> Iterator[int]:
         yield min(size, trials - start)
 
 
-def _simulated_scores(rng: np.random.Generator, m: int, dice: Dice, rules: ScoringRules,
-                      round_number: int) -> NDArray[np.int64]:
-    """Scores of ``m`` simulated rolls (vectorised): the same rule as :meth:`ScoringRules.score`."""
+def score_rolls(faces: NDArray[np.int64], rules: ScoringRules,
+                round_number: int | NDArray[np.int64]) -> NDArray[np.int64]:
+    """Scores of rolls (rows of ``faces``) played for ``round_number`` (one, or one per roll),
+    vectorised: the same rule as :meth:`ScoringRules.score`.
+
+    >>> import numpy as np
+    >>> from exact_odds.bunco import STANDARD_SCORING
+    >>> score_rolls(np.array([[2, 2, 2], [5, 5, 5], [2, 3, 2]]), STANDARD_SCORING, 2).tolist()
+    [21, 5, 2]
+    """
     import numpy as np
 
-    faces = rng.integers(1, dice.sides + 1, size=(m, dice.count))
-    matches = (faces == round_number).sum(axis=1)
+    number = np.asarray(round_number)
+    matches = (faces == (number[:, None] if number.ndim else number)).sum(axis=1)
     alike = (faces == faces[:, :1]).all(axis=1)
     special = np.where(matches > 0, rules.bunco, rules.mini)
-    return np.where(alike, special, matches * rules.per_die).astype(np.int64)
+    return np.asarray(np.where(alike, special, matches * rules.per_die), dtype=np.int64)
+
+
+def _simulated_faces(rng: np.random.Generator, m: int, dice: Dice) -> NDArray[np.int64]:
+    """The faces of ``m`` simulated rolls, shape (m, dice)."""
+    return rng.integers(1, dice.sides + 1, size=(m, dice.count))
+
+
+def _simulated_scores(rng: np.random.Generator, m: int, dice: Dice, rules: ScoringRules,
+                      round_number: int) -> NDArray[np.int64]:
+    """Scores of ``m`` simulated rolls."""
+    return score_rolls(_simulated_faces(rng, m, dice), rules, round_number)
 
 
 def _counts(values: NDArray[np.int64]) -> Dist[int]:
@@ -75,16 +93,31 @@ def simulate_rolls(dice: Dice, rules: ScoringRules, *, round_number: int, trials
                    for m in _batches(trials, dice.count)])
 
 
+GameRecorder = Callable[["NDArray[np.int64]", "NDArray[np.int64]"], None]
+"""Given each batch of simulated games: their faces (games, rounds, dice) and scores (games, rounds)."""
+
+
 def simulate_games(dice: Dice, rules: ScoringRules, *, rounds: int, trials: int,
-                   rng: np.random.Generator) -> Dist[int]:
-    """Observed counts of each total in ``trials`` simulated games (real round numbers, cycling)."""
+                   rng: np.random.Generator, record: GameRecorder | None = None) -> Dist[int]:
+    """Observed counts of each total in ``trials`` simulated games (real round numbers, cycling).
+
+    ``record``, if given, receives every batch of games' rolls (to write them as a log).
+    """
     import numpy as np
 
     parts = []
     for m in _batches(trials, dice.count):
         totals = np.zeros(m, dtype=np.int64)
+        rolled, scored = [], []
         for number in round_numbers(rounds, dice.sides):
-            totals += _simulated_scores(rng, m, dice, rules, number)
+            faces = _simulated_faces(rng, m, dice)
+            scores = score_rolls(faces, rules, number)
+            totals += scores
+            if record is not None:
+                rolled.append(faces)
+                scored.append(scores)
+        if record is not None:
+            record(np.stack(rolled, axis=1), np.stack(scored, axis=1))
         parts.append(_counts(totals))
     return _merge(parts)
 
@@ -137,11 +170,12 @@ def _checked_seed(seed: int | None) -> int:
 
 
 def simulate(analysis: Analysis, *, trials: int, seed: int | None = None,
-             alpha: Fraction = DEFAULT_ALPHA) -> Simulation:
+             alpha: Fraction = DEFAULT_ALPHA, record: GameRecorder | None = None) -> Simulation:
     """Simulate ``trials`` rolls, games and turns with numpy (seeded) and chi-square-test each.
 
     Each part draws from its own stream (``SeedSequence(seed).spawn(3)``). With no seed, one is
-    drawn from the operating system's entropy and recorded in the result.
+    drawn from the operating system's entropy and recorded in the result. ``record`` receives the
+    games' rolls (see :func:`simulate_games`).
     """
     import numpy as np
 
@@ -152,7 +186,7 @@ def simulate(analysis: Analysis, *, trials: int, seed: int | None = None,
     a = analysis
     streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3)]
     rolls = simulate_rolls(a.dice, a.rules, round_number=a.round_number, trials=trials, rng=streams[0])
-    games = simulate_games(a.dice, a.rules, rounds=a.game.rounds, trials=trials, rng=streams[1])
+    games = simulate_games(a.dice, a.rules, rounds=a.game.rounds, trials=trials, rng=streams[1], record=record)
     turns = simulate_turns(a.dice, a.rules, round_number=a.round_number, target=a.turn.target, trials=trials,
                            rng=streams[2])
     return Simulation(trials, seed, chi_square_test(rolls, a.scores, alpha=alpha),

@@ -1,58 +1,224 @@
 """The ``exact-odds`` command line: argparse subcommands by family, no arithmetic, no policy.
 
-``main(argv)`` returns the exit status: 0 on success, 1 when a check fails, 2 on bad
-input (one line on stderr, no traceback), 130 when interrupted.
+``main(argv)`` returns the exit status, and every status but 0 and 1 comes with exactly one
+line on stderr (never a traceback):
+
+- 0 on success; 1 when a check fails (a FAIL verdict);
+- 2 on bad input, including an output that cannot be written: an ``--output``, ``--plot``
+  or ``--log`` target that is not a regular file or a new path (checked before any work,
+  see :mod:`exact_odds.report.files`), or a standard output that fails (a full disk, a
+  closed stdout, a broken pipe, an encoding that cannot write the text). 2 rather than 1,
+  so that a script never reads a failed write as a failed check;
+- 130 when interrupted (Ctrl-C, with worker processes or Dask too), 143 on SIGTERM and 129
+  on SIGHUP: the command stops, its temporary files are removed, its workers terminated.
 """
 
 from __future__ import annotations
 
+import argparse
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from typing import Any
 
-from exact_odds.cli import bunco, reference, simulation, study
-from exact_odds.cli.options import Handler, Parser
+from exact_odds.cli import advantage, bunco, reference, simulation, study, verify
+from exact_odds.cli.options import Handler, Parser, Subparsers
 from exact_odds.errors import InputError
 
 PROG = "exact-odds"
 
-SUBCOMMANDS = (*reference.COMMANDS, *simulation.COMMANDS, *bunco.COMMANDS, *study.COMMANDS)
+SUBCOMMANDS = (*reference.COMMANDS, *simulation.COMMANDS, *bunco.COMMANDS, *study.COMMANDS, *advantage.COMMANDS,
+               *verify.COMMANDS)
 """Functions adding one subcommand each, in the order of the help."""
 
 
-def build_parser() -> Parser:
-    """The argument parser with every subcommand."""
+def _command_of(add: Callable[[Subparsers], None]) -> str:
+    """The command an add function registers, by its name (``_add_odds``, ``add_count``)."""
+    return add.__name__.lstrip("_").removeprefix("add_").replace("_", "-")
+
+
+def build_parser(only: str | None = None) -> Parser:
+    """The argument parser with every subcommand, or with command ``only`` alone when it names one.
+
+    A command's arguments need only its own parser, and building all two dozen costs more than a
+    whole ``odds`` command: :func:`main` asks for the command named first on its command line.
+    Anything else (no command, an option, an unknown or misspelt name) gets every subcommand.
+    """
     parser = Parser(prog=PROG, description="Exact odds of casino games by full enumeration of the shoe.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    for add in SUBCOMMANDS:
+    chosen = [add for add in SUBCOMMANDS if _command_of(add) == only]
+    for add in chosen or SUBCOMMANDS:
         add(sub)
+    if chosen and only not in sub.choices:  # a function not named after its command: build them all
+        return build_parser()
+    for command in {id(p): p for p in sub.choices.values()}.values():  # once each, aliases aside
+        _check_written_files(command)
     return parser
 
 
+def _output_check(text: str) -> str:
+    from exact_odds.report.files import check_output
+
+    return check_output(text)
+
+
+def _figure_check(text: str) -> str:
+    from exact_odds.plots import check_figure_path
+
+    return check_figure_path(text)
+
+
+WRITTEN_FILES: dict[str, Callable[[str], str]] = {"--output": _output_check, "--log": _output_check,
+                                                  "--plot": _figure_check}
+"""Options naming a file a command writes, and the check each gets at parse time, before any work."""
+
+
+def _check_written_files(parser: argparse.ArgumentParser) -> None:
+    """Give every option of :data:`WRITTEN_FILES` its check (after the option's own ``type=``, if any)."""
+    for action in parser._actions:
+        check = next((WRITTEN_FILES[o] for o in action.option_strings if o in WRITTEN_FILES), None)
+        if check is not None:
+            action.type = _argument_type(action.type, check)
+
+
+def _argument_type(first: Any, check: Callable[[str], str]) -> Callable[[str], Any]:
+    """An argparse type running ``first`` (if any), then ``check``, whose InputError becomes argparse's error."""
+
+    def checked(text: str) -> Any:
+        value = first(text) if callable(first) else text
+        try:
+            check(str(value))
+        except InputError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+        return value
+
+    return checked
+
+
 def _emit(text: str, output: str | None) -> None:
-    if output:
+    if output is not None:
         from exact_odds.report import write_atomic
 
         write_atomic(output, text)
     else:
-        sys.stdout.write(text)
+        write_stdout(text)
+
+
+def write_stdout(text: str) -> None:
+    """Write ``text`` to standard output, or raise :class:`InputError` (one line) if it cannot take it.
+
+    A full disk (``> /dev/full``), a closed standard output (``>&-``), a reader that went away
+    (a broken pipe) and an encoding that cannot write the text (``PYTHONIOENCODING=ascii``) all
+    end the command with exit status 2 and say so.
+    """
+    stream = sys.stdout
+    if stream is None:
+        raise InputError("cannot write to standard output: it is closed")
+    try:
+        stream.write(text)
+        stream.flush()
+    except UnicodeEncodeError as err:
+        _discard_stdout()
+        bad = err.object[err.start:err.end][:8]
+        raise InputError(f"cannot write to standard output: its encoding ({err.encoding}) has no {bad!r}; "
+                         "set PYTHONIOENCODING=utf-8 or write to a file with --output") from None
+    except (OSError, ValueError) as err:
+        _discard_stdout()
+        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise InputError(f"cannot write to standard output: {why}") from None
+
+
+def _discard_stdout() -> None:
+    """Point the process's standard output at the null device, so that the text still buffered is
+    dropped at exit instead of failing a second time (with Python's "Exception ignored" message)."""
+    stdout = sys.stdout
+    if stdout is not sys.__stdout__ or stdout is None:
+        return
+    with suppress(OSError, ValueError):
+        import os
+
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stdout.fileno())
+        os.close(null)
+
+
+def _say(message: str) -> None:
+    """Print ``exact-odds: message`` on stderr, if there is a stderr that can take it."""
+    if sys.stderr is not None:
+        with suppress(OSError, ValueError):
+            print(f"{PROG}: {message}", file=sys.stderr, flush=True)
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP, raised in the main thread so that ``with`` blocks clean up (temporary files, workers)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+TERMINATING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""The signals that end a command cleanly, as Ctrl-C does (SIGKILL cannot be caught)."""
+
+
+@contextmanager
+def _signals_end_cleanly() -> Iterator[None]:
+    """Raise :class:`Terminated` on :data:`TERMINATING` signals while the block runs.
+
+    Signals the process ignores (as under ``nohup``) stay ignored; outside the main thread, where
+    Python cannot set handlers, nothing changes.
+    """
+
+    def terminate(signum: int, frame: object) -> None:
+        raise Terminated(signum)
+
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in TERMINATING:
+            if signal.getsignal(sig) != signal.SIG_IGN:
+                previous[sig] = signal.signal(sig, terminate)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
-    try:
-        args = build_parser().parse_args(argv)
-        handler: Handler = args.handler
-        _emit(handler(args), getattr(args, "output", None))
-        status: int = getattr(args, "exit_status", 0)  # a handler may set 1 (e.g. a failed check)
-    except InputError as err:
-        message = str(err).splitlines()[0] if str(err) else type(err).__name__
-        print(f"{PROG}: error: {message}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+    """Run the command line; return the exit status (see the module)."""
+    with _signals_end_cleanly():
+        try:
+            words = list(sys.argv[1:] if argv is None else argv)
+            args = build_parser(words[0] if words else None).parse_args(words)
+            handler: Handler = args.handler
+            _emit(handler(args), getattr(args, "output", None))
+            status: int = getattr(args, "exit_status", 0)  # a handler may set 1 (e.g. a failed check)
+        except InputError as err:
+            message = str(err).splitlines()[0] if str(err) else type(err).__name__
+            _say(f"error: {message}")
+            return 2
+        except KeyboardInterrupt:
+            _say("interrupted")
+            return 130
+        except Terminated as stop:
+            _say(f"terminated ({signal.Signals(stop.signum).name})")
+            return 128 + stop.signum
     return status
+
+
+def run() -> None:
+    """The ``exact-odds`` script and ``python -m exact_odds``: :func:`main` as a whole process.
+
+    What is alive when the command ends is left to the process's exit: ``gc.freeze()`` spares the
+    interpreter's last collections a walk through every module and result (a tenth of a short
+    command's time). In-process callers use :func:`main`, which leaves the collector alone.
+    """
+    import gc
+
+    status = main()
+    gc.freeze()
+    sys.exit(status)
 

@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from exact_odds import validate
 from exact_odds.cli.options import (
     Subparsers,
     add_format_options,
@@ -13,15 +14,22 @@ from exact_odds.cli.options import (
 )
 
 if TYPE_CHECKING:
-    pass
+    from typing import TextIO
+
+    from exact_odds.bunco.simulation import GameRecorder
 
 
 def _cmd_bunco(args: argparse.Namespace) -> str:
+    from contextlib import ExitStack
+
     from exact_odds import bunco
     from exact_odds.report import bunco_json, bunco_tables
+    from exact_odds.report.base import atomic_file
 
-    if args.simulate is None and (args.seed is not None or args.alpha is not None):
-        raise bunco.BuncoError("--seed and --alpha need --simulate N")
+    if args.verify is not None:
+        return _verify_rolls(args)
+    if args.simulate is None and (args.seed is not None or args.alpha is not None or args.log is not None):
+        raise bunco.BuncoError("--seed, --alpha and --log need --simulate N")
     dice = bunco.Dice(args.dice, args.sides)
     rules = bunco.find_scoring_rules(args.scoring).with_points(
         bunco=args.bunco_points, mini=args.mini_points, per_die=args.point_per_die)
@@ -30,40 +38,88 @@ def _cmd_bunco(args: argparse.Namespace) -> str:
     sim = None
     if args.simulate is not None:
         alpha = bunco.DEFAULT_ALPHA if args.alpha is None else args.alpha
-        sim = bunco.simulate(analysis, trials=args.simulate, seed=args.seed, alpha=alpha)
+        with ExitStack() as stack:
+            record = _games_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
+            sim = bunco.simulate(analysis, trials=args.simulate, seed=args.seed, alpha=alpha, record=record)
         if not sim.passed:
             args.exit_status = 1
     return render(args, lambda: bunco_json(analysis, sim), lambda: bunco_tables(analysis, sim))
 
 
-def _add_bunco(sub: Subparsers) -> None:
-    from fractions import Fraction
+def _games_writer(out: TextIO) -> GameRecorder:
+    """Write the simulated games' rolls to ``out`` as one log, batch after batch."""
+    from exact_odds.bunco import write_games
 
+    games = 0
+
+    def record(faces: object, scores: object) -> None:
+        nonlocal games
+        write_games(out, faces, scores, first_game=games + 1, header=games == 0)  # type: ignore[arg-type]
+        games += len(scores)  # type: ignore[arg-type]
+
+    return record
+
+
+def _verify_rolls(args: argparse.Namespace) -> str:
+    """``bunco --verify LOG``: check a log of rolls against the exact roll distribution."""
+    from exact_odds import bunco
+    from exact_odds.report import rolls_verification_json, rolls_verification_tables
+
+    if args.simulate is not None or args.seed is not None or args.log is not None:
+        raise bunco.BuncoError("--verify LOG checks a log of rolls: give it without --simulate, --seed or --log")
+    dice = bunco.Dice(args.dice, args.sides)
+    rules = bunco.find_scoring_rules(args.scoring).with_points(
+        bunco=args.bunco_points, mini=args.mini_points, per_die=args.point_per_die)
+    log = bunco.load_rolls(args.verify, dice)
+    alpha = float(bunco.DEFAULT_ALPHA if args.alpha is None else args.alpha)
+    result = bunco.verify_rolls(log, dice, rules, alpha=alpha, max_violations=args.max_violations,
+                                source="standard input" if args.verify == "-" else args.verify)
+    if result.verdict == "FAIL":
+        args.exit_status = 1
+    return render(args, lambda: rolls_verification_json(result), lambda: rolls_verification_tables(result))
+
+
+def _add_bunco(sub: Subparsers) -> None:
     p = sub.add_parser(
+
         "bunco", help="exact odds of the dice game Bunco: a roll, a game of rounds, a turn at the table",
         description="Exact odds of Bunco: one roll's score; the total of a game of one roll per round (round r "
                     "uses face (r-1) mod sides + 1); and one turn at the table (roll while each roll scores, stop "
                     "at the target). With --simulate N, also N seeded simulated rolls, games and turns, each "
-                    "chi-square-tested against the exact values (exit status 1 on FAIL).")
-    p.add_argument("--dice", type=int, default=3, metavar="N", help="number of dice (default 3)")
-    p.add_argument("--sides", type=int, default=6, metavar="N", help="faces per die (default 6)")
-    p.add_argument("--round", type=int, default=1, metavar="N",
+                    "chi-square-tested against the exact values (exit status 1 on FAIL); --log FILE writes the "
+                    "simulated games' rolls. --verify LOG checks a log of rolls (CSV: round,dice[,score], e.g. "
+                    "'2,3 5 3,0') against the exact roll distribution: faces, scores and Buncos.")
+    p.add_argument("--dice", type=validate.BUNCO_SIZE.option, default=3, metavar="N", help="number of dice (default 3)")
+    p.add_argument("--sides", type=validate.BUNCO_SIZE.option, default=6, metavar="N", help="faces per die (default 6)")
+    p.add_argument("--round", type=validate.BUNCO_SIZE.option, default=1, metavar="N",
                    help="round number (a face) of the roll and turn tables (default 1)")
-    p.add_argument("--rounds", type=int, default=6, metavar="R", help="rounds in a game, one roll each (default 6)")
+    p.add_argument("--rounds", type=validate.BUNCO_SIZE.option, default=6, metavar="R",
+                   help="rounds in a game, one roll each (default 6)")
     p.add_argument("--scoring", default="standard", metavar="NAME",
                    help="scoring rule set: standard (Bunco 21, mini 5) or article (Bunco 25, mini 5)")
-    p.add_argument("--bunco-points", type=int, metavar="P", help="points for a Bunco (overrides --scoring)")
-    p.add_argument("--mini-points", type=int, metavar="P", help="points for a mini Bunco (overrides --scoring)")
-    p.add_argument("--point-per-die", type=int, metavar="P",
+    p.add_argument("--bunco-points", type=validate.BUNCO_POINTS.option, metavar="P",
+                   help="points for a Bunco (overrides --scoring)")
+    p.add_argument("--mini-points", type=validate.BUNCO_POINTS.option, metavar="P",
+                   help="points for a mini Bunco (overrides --scoring)")
+    p.add_argument("--point-per-die", type=validate.BUNCO_POINTS.option, metavar="P",
                    help="points per die showing the round number (overrides --scoring)")
-    p.add_argument("--target", type=int, default=21, metavar="T", help="points that end a turn (default 21)")
-    p.add_argument("--more-than", type=int, action="append", metavar="K",
+    p.add_argument("--target", type=validate.BUNCO_POINTS.option, default=21, metavar="T",
+                   help="points that end a turn (default 21)")
+    p.add_argument("--more-than", type=validate.BUNCO_K.option, action="append", metavar="K",
                    help="report P(game total > K) (repeatable; default 3)")
-    p.add_argument("--simulate", type=int, metavar="N", help="also simulate N rolls, N games and N turns")
-    p.add_argument("--seed", type=int, metavar="S",
+    p.add_argument("--simulate", type=validate.BUNCO_COUNT.option, metavar="N",
+                   help="also simulate N rolls, N games and N turns")
+    p.add_argument("--seed", type=validate.SEED.option, metavar="S",
                    help="seed of the simulation (default: chosen at random and printed)")
-    p.add_argument("--alpha", type=Fraction, metavar="A",
-                   help="significance level of the simulation's verdicts (default 0.001)")
+    p.add_argument("--alpha", type=validate.EXACT_ALPHA.option, metavar="A",
+                   help="significance level of the simulation's or the verification's verdicts (default 0.001)")
+    p.add_argument("--log", metavar="FILE",
+                   help="with --simulate: write the simulated games' rolls to FILE (game,round,dice,score)")
+    p.add_argument("--verify", metavar="LOG",
+                   help="check a log of rolls ('-': standard input) against the exact roll distribution")
+    p.add_argument("--max-violations", type=validate.VIOLATIONS.option, default=10,
+ metavar="N",
+                   help="with --verify: wrong scores listed in full (default 10; all are counted)")
     add_format_options(p)
     p.set_defaults(handler=_cmd_bunco)
 

@@ -1,44 +1,114 @@
 """Options shared by the commands, and turning them into library values; no arithmetic here.
 
 Every command declares its options through these helpers so that one option means one
-thing everywhere.
+thing everywhere: ``--game FILE`` a casino's game, ``--decks``/``--shoe``/``--remove`` the
+shoe, ``--rules FILE`` the tableau, ``--config NAME|FILE`` the pay table of the main bets,
+``--bet NAME`` bet names (they accumulate), ``--bets FILE`` bets files, ``--input FILE`` the
+file a command reads, ``--seed``, ``--format`` (``table`` the plain one) and ``--output``.
+A single-valued option given twice is an error (:class:`Parser`).
+
+Each part of the game a command plays is resolved here, in one way: the command line's
+option, else the game's part (``--game``), else the standard one (:func:`shoe_from_args`,
+:func:`tableau_from_args`, :func:`config_from_args`, :func:`bets_from_args`,
+:func:`procedure_from_args`; :func:`effective_game` gathers them).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeAlias
 
+from exact_odds import validate
 from exact_odds.errors import InputError
 
 if TYPE_CHECKING:
-    from exact_odds.bets import Bet
-    from exact_odds.bets.main import Configuration
+    from exact_odds.bets import Bet, Configuration, Registry
+    from exact_odds.dealing import Procedure
+    from exact_odds.game import Game
     from exact_odds.report import ProgressBar, Table
     from exact_odds.shoe import Shoe
-    from exact_odds.simulate import Procedure
     from exact_odds.tableau import Tableau
 
 Handler = Callable[[argparse.Namespace], str]
 
 
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line on stderr and exit status 2."""
+    """An ArgumentParser whose errors are one line on stderr and exit status 2, and whose
+    single-valued options may be given once: a second ``--seed`` is an error naming it, never
+    a silent overwrite (options that gather values, ``--bet``, ``--bets``, ``--known``..., use
+    ``action="append"`` or ``"extend"`` and accumulate)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, action in _ONCE.items():  # argument groups share the parser's registry
+            self.register("action", name, action)
 
     def error(self, message: str) -> NoReturn:
+        # A bad number reads as every command and file words it: "--shoes must be a whole number ...".
+        message = re.sub(r"^argument ([^\s/:]+)(?:/[^\s:]+)*: must ", r"\1 must ", message)
         raise InputError(f"{message} (see '{self.prog} --help')")
+
+
+_GIVEN = "_options_given"
+"""Namespace attribute: the single-valued options given so far, by destination, with the spelling used."""
+
+
+def _given_once(namespace: argparse.Namespace, dest: str, option: str | None) -> None:
+    """Note that ``option`` (stored in ``dest``) was given; raise if an option of that ``dest`` already was."""
+    if option is None:  # a positional argument: argparse gives it once
+        return
+    given: dict[str, str] = namespace.__dict__.setdefault(_GIVEN, {})
+    if dest in given:
+        also = "" if given[dest] == option else f" (first as {given[dest]})"
+        raise argparse.ArgumentError(None, f"argument {option}: given twice{also}; give it once")
+    given[dest] = option
+
+
+class StoreOnce(argparse._StoreAction):
+    """``action="store"`` that refuses a second occurrence."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        _given_once(namespace, self.dest, option_string)
+        super().__call__(parser, namespace, values, option_string)
+
+
+class StoreConstOnce(argparse._StoreConstAction):
+    """``action="store_const"`` that refuses a second occurrence."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        _given_once(namespace, self.dest, option_string)
+        super().__call__(parser, namespace, values, option_string)
+
+
+class StoreTrueOnce(argparse._StoreTrueAction, StoreConstOnce):
+    """``action="store_true"`` that refuses a second occurrence."""
+
+
+class StoreFalseOnce(argparse._StoreFalseAction, StoreConstOnce):
+    """``action="store_false"`` that refuses a second occurrence."""
+
+
+_ONCE: dict[str | None, type[argparse.Action]] = {
+    None: StoreOnce, "store": StoreOnce, "store_const": StoreConstOnce, "store_true": StoreTrueOnce,
+    "store_false": StoreFalseOnce}
+"""The single-valued actions, by the names ``add_argument(action=...)`` takes."""
 
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 """What a family module adds its subcommands to."""
 
 def add_shoe_options(parser: argparse.ArgumentParser) -> None:
-    """--decks / --shoe / --remove / --rules."""
+    """--game / --decks / --shoe / --remove / --rules."""
+    add_game_option(parser)
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--decks", default="8", metavar="N",
-                       help="number of 52-card decks, or 'inf' for the infinite-deck limit (default 8)")
+    group.add_argument("--decks", metavar="N",
+                       help="number of 52-card decks, or 'inf' for the infinite-deck limit (default 8, or the "
+                            "game's)")
     group.add_argument("--shoe", metavar="SPEC", help="composition by rank, e.g. A=32,2=32,...,K=32")
     parser.add_argument("--remove", metavar="CARDS", default="",
                         help="cards removed from the shoe, e.g. 5,5,K,9 or 'Kh 3d'")
@@ -50,8 +120,14 @@ def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] |
     from exact_odds.report import FORMATS
 
     choices = list(formats or FORMATS)
-    parser.add_argument("--format", default="table", choices=choices, help="output format (default table)")
+    parser.add_argument("--format", default="table", type=_format_name, choices=choices,
+                        help="output format (default table, the plain text; 'text' is another name for it)")
     add_output_option(parser)
+
+
+def _format_name(name: str) -> str:
+    """A --format value, ``text`` read as ``table``: the plain format has one name everywhere."""
+    return "table" if name == "text" else name
 
 
 def add_output_option(parser: argparse.ArgumentParser) -> None:
@@ -65,9 +141,8 @@ def add_quiet_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_text_format_options(parser: argparse.ArgumentParser) -> None:
-    """--format text|json and --output, for commands whose output is a drawing or a story, not a table."""
-    parser.add_argument("--format", default="text", choices=["text", "json"], help="output format (default text)")
-    add_output_option(parser)
+    """--format table|json and --output, for commands whose output is a drawing or a story, not a table."""
+    add_format_options(parser, ["table", "json"])
 
 
 def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Callable[[], Sequence[Table]]) -> str:
@@ -80,28 +155,31 @@ def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Call
 
 
 def shoe_from_args(args: argparse.Namespace) -> Shoe:
-    """The shoe named by --decks/--shoe less --remove."""
+    """The shoe named by --decks/--shoe (else the game's, else 8 decks) less --remove."""
     from exact_odds.shoe import Shoe, ShoeError, parse_cards
 
+    game = game_from_args(args)
     if args.shoe is not None:
         shoe = Shoe.parse(args.shoe)
-    elif str(args.decks).strip().lower() in ("inf", "infinite", "infinity"):
-        shoe = Shoe.infinite_deck()
+    elif args.decks is None:
+        shoe = game.shoe if game is not None else Shoe.decks(8)
     else:
-        text = str(args.decks).strip()
-        if not text.isdigit() or int(text) < 1:
-            raise ShoeError(f"--decks must be a whole number of at least 1 or 'inf', got {args.decks!r}")
-        shoe = Shoe.decks(int(text))
+        decks = validate.decks(str(args.decks), "--decks", ShoeError)
+        shoe = Shoe.infinite_deck() if decks is None else Shoe.decks(decks)
     if args.remove.strip():
         shoe = shoe.without(parse_cards(args.remove))
     return shoe
 
 
 def tableau_from_args(args: argparse.Namespace) -> Tableau:
-    """The standard tableau, or the one loaded from --rules."""
+    """The tableau loaded from --rules, else the game's, else the standard one."""
     from exact_odds.tableau import STANDARD_TABLEAU, load_tableau
 
-    return load_tableau(args.rules) if args.rules else STANDARD_TABLEAU
+    game = game_from_args(args)
+    if args.rules is not None:  # --rules '' is refused, not ignored
+        return load_tableau(args.rules)
+
+    return game.tableau if game is not None else STANDARD_TABLEAU
 
 
 def add_config_option(parser: argparse.ArgumentParser, what: str) -> None:
@@ -111,37 +189,65 @@ def add_config_option(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def configs_from_args(args: argparse.Namespace) -> list[Configuration]:
-    """The configuration of --config, or every registered one."""
-    from exact_odds.bets.main import CONFIGURATIONS, configuration_from
+    """The configuration of --config (else the game's), or every built-in one."""
+    from exact_odds.bets import BUILTIN_CONFIGURATIONS
 
-    return [configuration_from(args.config)] if args.config else list(CONFIGURATIONS.values())
+    config = config_from_args(args)
+    return [config] if config is not None else list(BUILTIN_CONFIGURATIONS.values())
+
+
+def config_from_args(args: argparse.Namespace) -> Configuration | None:
+    """The one pay table of the main bets: --config (a name or a file), else the game's; None if neither."""
+    from exact_odds.bets import configuration_from
+
+    game = game_from_args(args)
+    if getattr(args, "config", None) is not None:  # --config '' is refused, not ignored
+        return configuration_from(args.config)
+    return game.configuration if game is not None else None
 
 
 def add_seed_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=int, metavar="S",
+    """--seed S: without it the command draws a seed at random (:func:`exact_odds.dealing.random_seed`)
+    and prints it, so that every run can be repeated."""
+    parser.add_argument("--seed", type=validate.SEED.option, metavar="S",
                         help="seed of the random generator (default: chosen at random and printed)")
 
 
 def add_procedure_options(parser: argparse.ArgumentParser, *, fresh: bool = True) -> None:
-    """--fresh / --cut-card / --last-coup / --no-burn: how the cards reach the table."""
+    """--fresh / --cut-card / --last-coup / --no-burn: how the cards reach the table (a
+    :class:`~exact_odds.dealing.Procedure`, read back by :func:`procedure_from_args`).
+
+    Commands that deal whole shoes only (``deal``, ``roads``, ``study``) pass ``fresh=False``.
+    """
     if fresh:
         parser.add_argument("--fresh", action="store_true",
                             help="deal every coup from a freshly shuffled full shoe (no burn, no cut card)")
     else:
         parser.set_defaults(fresh=False)
-    parser.add_argument("--cut-card", dest="cut", type=int, default=16, metavar="N",
-                        help="cards behind the cut card (default 16; 7 with --last-coup this is the "
-                             "'seventh-last card' procedure)")
-    parser.add_argument("--last-coup", choices=["one-more", "this"], default="one-more",
-                        help="when the cut card comes out: finish the coup and deal one more (default), "
-                             "or finish the coup and end the shoe")
-    parser.add_argument("--no-burn", action="store_true", help="skip the burn at the start of each shoe")
+    parser.add_argument("--cut-card", dest="cut", type=validate.CUT_CARD.option, metavar="N",
+
+                        help="cards behind the cut card (default 16, or the game's; 7 with --last-coup this is "
+                             "the 'seventh-last card' procedure)")
+    parser.add_argument("--last-coup", choices=["one-more", "this"],
+                        help="when the cut card comes out: finish the coup and deal one more (default, unless "
+                             "the game says otherwise), or finish the coup and end the shoe")
+    parser.add_argument("--no-burn", action="store_true", default=None,
+                        help="skip the burn at the start of each shoe")
 
 
 def procedure_from_args(args: argparse.Namespace) -> Procedure:
-    from exact_odds.simulate import Procedure
+    """The dealing procedure of the options of :func:`add_procedure_options`; each one not given is the
+    game's (else the standard procedure's)."""
+    from dataclasses import replace
 
-    return Procedure(fresh=args.fresh, cut=args.cut, last_coup=args.last_coup, burn=not args.no_burn)
+    from exact_odds.dealing import STANDARD_PROCEDURE
+
+    game = game_from_args(args)
+    base = game.procedure if game is not None else STANDARD_PROCEDURE
+    cut, last_coup, no_burn = (getattr(args, name, None) for name in ("cut", "last_coup", "no_burn"))
+    return replace(base, fresh=getattr(args, "fresh", False), cut=base.cut if cut is None else cut,
+                   last_coup=base.last_coup if last_coup is None else last_coup,
+                   burn=base.burn if no_burn is None else not no_burn)
 
 
 def progress_bar(args: argparse.Namespace, label: str, *, unit: str | None = None) -> ProgressBar:
@@ -152,36 +258,147 @@ def progress_bar(args: argparse.Namespace, label: str, *, unit: str | None = Non
 
 
 def add_bets_option(parser: argparse.ArgumentParser) -> None:
-    """--bets FILE (repeatable): side bets defined in a TOML file, registered for this run."""
+    """--bets FILE (repeatable): side bets defined in a TOML file, known to this command beside the built-in ones."""
     parser.add_argument("--bets", dest="bet_files", action="append", default=[], metavar="FILE",
                         help="also load the side bets defined in this TOML file (repeatable); "
                              "see examples/side_bets.toml")
 
 
-def bets_from_args(args: argparse.Namespace) -> list[Bet]:
-    """Load and register the bets of every --bets FILE, so --bet NAME finds them; returns them."""
-    from exact_odds.bets import load_bets
+def add_bet_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """--bet NAME ...: bet names, several after one --bet or comma-separated, and --bet repeated; they add up."""
+    parser.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME", help=help)
 
-    return [bet for path in args.bet_files for bet in load_bets(path)]
+
+class CommandBets(NamedTuple):
+    """The bets one command knows.
+
+    ``known``: the built-in bets, those the game defines and those of the command's --bets files
+    (in the order given); ``loaded``: the files' bets alone; ``configuration``: the pay table of
+    --config or of the game (None: neither), whose bets the names banker, player and tie mean;
+    ``side``: the game's side bets (None without a game). Nothing outside the command sees them.
+    """
+
+    known: Registry[Bet]
+    loaded: tuple[Bet, ...]
+    configuration: Configuration | None = None
+    side: tuple[Bet, ...] | None = None
+
+    @property
+    def main(self) -> list[Bet]:
+        """The banker, player and tie bets: the configuration's, else the standard ones."""
+        from exact_odds.bets.main import STANDARD_CONFIG
+
+        return list((self.configuration or STANDARD_CONFIG).bets)
+
+    def find(self, name: str) -> Bet:
+        """The bet called ``name``. With a configuration, banker, player and tie (and their aliases, and
+        the configuration's own bet names) are its bets; a qualified name (``tie-9/tie``) is that bet."""
+        from exact_odds.bets.main import STANDARD_CONFIG
+        from exact_odds.registry import name_key
+
+        config = self.configuration
+        if config is None:
+            return self.known.find(name)
+        if name_key(name) in (name_key(bet.name) for bet in config.bets):
+            return config.bet(name)
+        try:
+            bet = self.known.find(name)
+        except InputError as err:
+            raise type(err)(f"configuration {config.name!r} has no bet {name!r} (its bets: banker, player, tie); "
+                            f"{err}") from None
+        standard = STANDARD_CONFIG.bets
+        return config.bets[standard.index(bet)] if bet in standard and "/" not in name else bet
+
+    def named(self, values: Sequence[str]) -> list[Bet]:
+        """Bets named in --bet values (repeatable, several names each, or comma-separated), as :meth:`find`."""
+        return [self.find(name) for name in bet_names(values)]
+
+
+def bets_from_args(args: argparse.Namespace, *, files: Sequence[str] | None = None) -> CommandBets:
+    """The bets a command knows: the built-in ones, the game's and those of every --bets FILE (or of
+    ``files``) on its own command line.
+
+    The one way a command builds its set of bets, so that the same command line gives the same output
+    whatever ran before it in the process. A file may not reuse a name of a bet it joins.
+    """
+    from exact_odds.bets import BUILTIN_BETS, load_bets
+
+    game = game_from_args(args)
+    known = BUILTIN_BETS.extended(game.defined) if game is not None else BUILTIN_BETS
+    loaded: list[Bet] = []
+    for path in getattr(args, "bet_files", []) if files is None else files:
+        bets = load_bets(path, joining=known)
+        known = known.extended(bets)
+        loaded += [bet for bet in bets if bet not in loaded]  # a file given twice counts once
+    return CommandBets(known, tuple(loaded), config_from_args(args), None if game is None else game.side_bets)
+
+
+def add_game_option(parser: argparse.ArgumentParser) -> None:
+    """--game FILE: a casino's game (:mod:`exact_odds.game`); every option given beside it replaces its part."""
+    parser.add_argument("--game", metavar="FILE",
+                        help="a casino's game from a TOML file: shoe, tableau, pay table, side bets and dealing "
+                             "procedure (see examples/games/); --decks/--shoe, --rules, --config, --cut-card, "
+                             "--last-coup and --no-burn replace its parts, --bets adds bets")
+
+
+_LOADED_GAME = "_loaded_game"
+"""Namespace attribute: the game of --game, read once per command line."""
+
+
+def game_from_args(args: argparse.Namespace) -> Game | None:
+    """The game of --game as its file gives it (None without --game). The other helpers here
+    (:func:`shoe_from_args`, :func:`tableau_from_args`, :func:`config_from_args`, :func:`bets_from_args`,
+    :func:`procedure_from_args`) take each part from the command line first, then from this game."""
+    path = getattr(args, "game", None)
+    if path is None:
+        return None
+    game: Game | None = getattr(args, _LOADED_GAME, None)
+    if game is None:
+        from exact_odds.game import load_game
+
+        game = load_game(path)
+        setattr(args, _LOADED_GAME, game)
+    return game
+
+
+def effective_game(args: argparse.Namespace) -> Game:
+    """The game a command plays: that of --game (else the standard one) with each part the command line
+    gives in its place; the bets of --bets files join its side bets."""
+    from dataclasses import replace
+
+    from exact_odds.game import STANDARD_GAME
+
+    game = game_from_args(args) or STANDARD_GAME
+    choice = bets_from_args(args)
+    side = (*game.side_bets, *(bet for bet in choice.loaded if bet not in game.side_bets))
+    return replace(game, shoe=shoe_from_args(args), tableau=tableau_from_args(args),
+                   configuration=choice.configuration or game.configuration, side_bets=side,
+                   procedure=procedure_from_args(args))
+
+
+def add_input_option(parser: argparse.ArgumentParser, help: str, *, old: str | None = None) -> None:
+    """--input / -i FILE ('-': standard input), and the option's ``old`` name as a hidden alias."""
+    parser.add_argument("--input", "-i", metavar="FILE", help=help)
+    if old is not None:
+        add_hidden_alias(parser, old, "input")
+
+
+def add_hidden_alias(parser: argparse._ActionsContainer, option: str, dest: str, **kwargs: Any) -> None:
+    """An old name of an option, kept working but left out of --help: the same ``dest``, no default of its own
+    (giving both names is giving the option twice)."""
+    parser.add_argument(option, dest=dest, help=argparse.SUPPRESS, default=argparse.SUPPRESS, **kwargs)
 
 
 def bet_names(values: Sequence[str]) -> list[str]:
+    """The names in --bet values: each value may hold several, comma-separated."""
     return [name.strip() for value in values for name in value.split(",") if name.strip()]
 
 
-def named_bets(values: Sequence[str]) -> list[Bet]:
-    """Bets named in --bet values (repeatable, several names each, or comma-separated)."""
-    from exact_odds.bets import find_bet
+def read_input(path: str, what: str = "input") -> str:
+    """The text of an --input FILE ('-': standard input) of the kind ``what`` (``"compositions"``, ``"results"``,
+    ``"record"``): a regular file under that kind's size cap, UTF-8 (:func:`exact_odds.reading.read_user_file`)."""
+    from exact_odds.reading import read_user_file
 
-    return [find_bet(name) for name in bet_names(values)]
+    return read_user_file(path, what, stdin=True)
 
-
-def read_input(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except OSError as err:
-        raise InputError(f"cannot read {path!r}: {err.strerror}") from None
 

@@ -4,24 +4,28 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from exact_odds.cli.options import (
     Subparsers,
+    add_bet_option,
     add_bets_option,
     add_config_option,
     add_format_options,
     add_shoe_options,
-    bet_names,
     bets_from_args,
     configs_from_args,
+    effective_game,
     render,
     shoe_from_args,
     tableau_from_args,
 )
 
 if TYPE_CHECKING:
+    from exact_odds.bets import Bet
+    from exact_odds.report import Table
+    from exact_odds.report.game import RemovalFigures
     from exact_odds.shoe import Shoe
     from exact_odds.tableau import Tableau
 
@@ -31,22 +35,27 @@ def _cmd_odds(args: argparse.Namespace) -> str:
     from exact_odds.report import odds_json, odds_table
 
     shoe = shoe_from_args(args)
+    if args.known:
+        from exact_odds.cli.advantage import known_odds
+
+        return known_odds(args, shoe, tableau_from_args(args))
     if args.dealt:
         return _dealt_odds(args, shoe, tableau_from_args(args))
     dist = winners(deal(shoe, tableau_from_args(args)))
-    counts = {k: dist[k] for k in ("banker", "player", "tie")}
-    return render(args, lambda: odds_json(None if shoe.infinite else shoe.size, counts, dist.total),
-                   lambda: [odds_table(str(shoe), counts, dist.total, infinite=shoe.infinite)])
+    return render(args, lambda: odds_json(None if shoe.infinite else shoe.size, dist, dist.total),
+                  lambda: [odds_table(str(shoe), dist, dist.total, infinite=shoe.infinite)])
 
 
 def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
     """``odds --dealt``: the exact odds given the cards already dealt in this coup."""
-    from exact_odds.conditional import deal_given, parse_dealt
+    from exact_odds.conditional import dealing_order, parse_dealt
     from exact_odds.engine import winners
-    from exact_odds.report import dealt_odds_text
+    from exact_odds.information import deal_dealt
+    from exact_odds.report import dealt_odds_json, dealt_odds_table
 
     dealt = parse_dealt(args.dealt)
-    return dealt_odds_text(shoe, dealt, winners(deal_given(shoe, dealt, tableau)), args.format)
+    dist = winners(deal_dealt(shoe, dealing_order(dealt, tableau), tableau))
+    return render(args, lambda: dealt_odds_json(shoe, dealt, dist), lambda: [dealt_odds_table(shoe, dealt, dist)])
 
 
 def _add_odds(sub: Subparsers) -> None:
@@ -55,6 +64,9 @@ def _add_odds(sub: Subparsers) -> None:
     add_shoe_options(p)
     p.add_argument("--dealt", metavar="CARDS",
                    help="cards already dealt in this coup, e.g. 'P: 9h 4c B: Kd': the odds of the rest of the coup")
+    from exact_odds.cli.advantage import add_known_option
+
+    add_known_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_odds)
 
@@ -80,13 +92,10 @@ def _add_edges(sub: Subparsers) -> None:
 
 
 def _cmd_parsheet(args: argparse.Namespace) -> str:
-    from exact_odds.bets import find_bet
-    from exact_odds.bets.main import configuration_from
     from exact_odds.edges import par_sheet
     from exact_odds.report import par_sheet_json, par_sheet_table
 
-    bets_from_args(args)
-    bet = configuration_from(args.config).bet(args.bet) if args.config else find_bet(args.bet)
+    bet = bets_from_args(args).find(args.bet)  # banker, player, tie: those of --config or the game
     sheet = par_sheet(shoe_from_args(args), bet, tableau=tableau_from_args(args))
     return render(args, lambda: par_sheet_json(sheet), lambda: [par_sheet_table(sheet, args.format)])
 
@@ -96,9 +105,10 @@ def _add_parsheet(sub: Subparsers) -> None:
                        description="The par sheet of a bet: each pay line's combinations, probability, payout "
                                    "and return, the losing line and the total (the house edge).")
     p.add_argument("--bet", required=True, metavar="NAME",
-                   help="a registered bet (banker, super-6/banker, ...), or with --config banker/player/tie")
+                   help="a registered bet (banker, super-6/banker, dragon-7, ...); banker, player and tie are those "
+                        "of --config or the game")
     add_shoe_options(p)
-    add_config_option(p, "take --bet from this configuration")
+    add_config_option(p, "the pay table of banker, player and tie")
     add_bets_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_parsheet)
@@ -128,40 +138,82 @@ def _add_symbolic(sub: Subparsers) -> None:
 
 
 def _cmd_report(args: argparse.Namespace) -> str:
-    from exact_odds.report import reference_report
+    if args.game is not None:
+        return _game_report(args)
+    from exact_odds.bets.main import is_main_bet
+    from exact_odds.edges import reference_sheets
+    from exact_odds.report import eor_json, eor_tables, reference_json, reference_tables
 
-    bets_from_args(args)
-    return reference_report(shoe_from_args(args), tableau_from_args(args), args.format)
+    shoe, tableau, known = shoe_from_args(args), tableau_from_args(args), bets_from_args(args).known.values()
+    others = [bet for bet in known if not is_main_bet(bet)]  # with --config, no other configuration's bets
+    sheets = reference_sheets(shoe, others, configs_from_args(args), tableau=tableau)
+    eor = _removal_figures(shoe, known, tableau, every=True) if args.eor else None
+
+    def as_json() -> dict[str, object]:
+        more = {} if eor is None else {"eor": eor_json(shoe, eor.removals, eor.counts, omitted=eor.omitted)}
+        return {**reference_json(sheets), **more}
+
+    def tables() -> list[Table]:
+        more = [] if eor is None else eor_tables(str(shoe), eor.removals, eor.counts, args.format, omitted=eor.omitted)
+        return [*reference_tables(sheets, args.format), *more]
+
+    return render(args, as_json, tables)
+
+
+def _game_report(args: argparse.Namespace) -> str:
+    """``report --game``: the casino's whole par sheet (:mod:`exact_odds.report.game`)."""
+    from exact_odds.edges import reference_sheets
+    from exact_odds.report.game import game_json, game_tables
+
+    game = effective_game(args)
+    sheets = reference_sheets(game.shoe, game.side_bets, [game.configuration], tableau=game.tableau)
+    eor = _removal_figures(game.shoe, game.bets, game.tableau, every=True) if args.eor else None
+    return render(args, lambda: game_json(game, sheets, eor), lambda: game_tables(game, sheets, args.format, eor))
+
+
+def _removal_figures(shoe: Shoe, bets: Iterable[Bet], tableau: Tableau, *, every: bool,
+                     max_tag: int = 2) -> RemovalFigures:
+    """The effects of removal of ``bets`` and their suggested counts, as ``eor`` computes them. With
+    ``every`` the bets are a default set, and those the shoe cannot settle are left out (and named)."""
+    from exact_odds.bets import usable_bets
+    from exact_odds.removal import effects_of_removal
+    from exact_odds.report.game import RemovalFigures
+
+    chosen, left_out = usable_bets(shoe, bets) if every else (list(bets), [])
+    removals = effects_of_removal(shoe, chosen, tableau=tableau)
+    return RemovalFigures(removals, [r.count(max_tag=max_tag) for r in removals], [bet.name for bet in left_out])
 
 
 def _add_report(sub: Subparsers) -> None:
-    p = sub.add_parser("report", help="the full reference report (8 decks unless told otherwise)",
-                       description="Odds, the house edges of every configuration, the par sheets of the main "
-                                   "bets and the house edges of every other registered bet (the side bets).")
+    p = sub.add_parser(
+        "report", help="the full reference report (8 decks unless told otherwise), or a casino's par sheet (--game)",
+        description="Odds, the house edges of every configuration (or of --config's), the par sheets of the main "
+                    "bets and the house edges of every other registered bet (the side bets). With --game FILE, "
+                    "that casino's whole par sheet instead: its odds, the house edge of each of its main and side "
+                    "bets (per coup and per resolved bet, with the standard deviation) and every bet's pay lines "
+                    "with their combinations, probability and return. --eor adds the effects of removal.")
     add_shoe_options(p)
+    add_config_option(p, "only this configuration, or in place of the game's pay table")
     add_bets_option(p)
+    p.add_argument("--eor", action="store_true",
+                   help="also the effects of removal of every bet and the counts they suggest (as `eor` gives them)")
     add_format_options(p)
     p.set_defaults(handler=_cmd_report)
 
 
 def _cmd_sidebets(args: argparse.Namespace) -> str:
-    from exact_odds.bets import find_bet
+    from exact_odds.bets import usable_bets
     from exact_odds.bets.side import SIDE_BETS
     from exact_odds.edges import par_sheet
-    from exact_odds.engine import Detail
     from exact_odds.report import side_bets_json, side_bets_table
-    from exact_odds.shoe import ShoeError
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
-    loaded = bets_from_args(args)
-    names = bet_names(args.bet)
-    bets = [find_bet(n) for n in names] if names else (loaded or list(SIDE_BETS))
-    suited = [b.name for b in bets if b.detail is Detail.SUITS]
-    if names and suited and shoe.suited is None:
-        raise ShoeError(f"{suited[0]} needs a shoe whose suits are known (whole decks, or --shoe counts "
-                        "divisible by 4 and --remove cards with their suits, e.g. 'Kh 3d')")
-    omitted = suited if shoe.suited is None else []
-    sheets = [par_sheet(shoe, bet, tableau=tableau) for bet in bets if bet.name not in omitted]
+    choice = bets_from_args(args)
+    named = choice.named(args.bet)
+    default = choice.side if choice.side is not None else SIDE_BETS  # the game's side bets, else the built-in
+    usable, left_out = usable_bets(shoe, named or choice.loaded or default, strict=bool(named))
+    omitted = [bet.name for bet in left_out]
+    sheets = [par_sheet(shoe, bet, tableau=tableau) for bet in usable]
     return render(args, lambda: side_bets_json(str(shoe), sheets, omitted=omitted),
                    lambda: [side_bets_table(str(shoe), sheets, args.format, omitted=omitted)])
 
@@ -169,12 +221,13 @@ def _cmd_sidebets(args: argparse.Namespace) -> str:
 def _add_sidebets(sub: Subparsers) -> None:
     p = sub.add_parser(
         "sidebets", help="house edges of the side bets (pairs, Dragon 7, Panda 8, Egalite, ...) on a shoe",
-        description="Exact house edges of the built-in side bets on a shoe, or of the bets named with --bet, "
-                    "or of the bets defined in a --bets FILE (with no --bet, only that file's bets). Pairs and "
-                    "perfect pairs are counted with the ranks and suits of the first two cards of each hand.")
+        description="Exact house edges of the built-in side bets on a shoe (of the game's side bets with --game), "
+                    "or of the bets named with --bet, or of the bets defined in a --bets FILE (with no --bet, only "
+                    "that file's bets). Pairs and perfect pairs are counted with the ranks and suits of the first "
+                    "two cards of each hand.")
     add_shoe_options(p)
-    p.add_argument("--bet", action="append", default=[], metavar="NAME",
-                   help="only this bet (repeatable, or comma-separated); any registered bet name or alias")
+    add_bet_option(p, "only these bets (repeatable, or comma-separated); any registered bet name or alias")
+    add_config_option(p, "the pay table of banker, player and tie, if named with --bet")
     add_bets_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_sidebets)

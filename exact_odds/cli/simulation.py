@@ -6,10 +6,15 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from exact_odds import validate
 from exact_odds.cli.options import (
     Subparsers,
+    add_bet_option,
     add_bets_option,
+    add_config_option,
     add_format_options,
+    add_hidden_alias,
+    add_input_option,
     add_procedure_options,
     add_quiet_option,
     add_seed_option,
@@ -27,52 +32,115 @@ from exact_odds.cli.options import (
 from exact_odds.errors import InputError
 
 if TYPE_CHECKING:
-    pass
+    from typing import TextIO
+
+    from exact_odds.bets import Bet
+    from exact_odds.verify import CoupLog
 
 
 def _cmd_simulate(args: argparse.Namespace) -> str:
-    from exact_odds.bets import find_bet, load_bets
+    from contextlib import ExitStack
+
+    from exact_odds.dealing import random_seed
     from exact_odds.report import simulation_json, simulation_tables
-    from exact_odds.simulate import random_seed, simulate, verify
+    from exact_odds.report.base import atomic_file
+    from exact_odds.simulate import simulate
     from exact_odds.tableau import STANDARD_TABLEAU, load_tableau
 
-    bets = [bet for name in bet_names(args.bets)
-            for bet in (load_bets(name) if name.lower().endswith(".toml") else [find_bet(name)])]
-    reference = (load_tableau(args.verify_rules) if args.verify_rules else STANDARD_TABLEAU) if args.verify else None
-    bar = progress_bar(args, "simulate")
-    try:
+    bets = _simulated_bets(args)
+    reference = ((load_tableau(args.verify_rules) if args.verify_rules is not None else STANDARD_TABLEAU)
+                 if args.verify else None)
+
+    with ExitStack() as stack:
+        record = _log_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
+        bar = progress_bar(args, "simulate")
+        stack.callback(bar.close)
         sim = simulate(shoe_from_args(args), seed=random_seed() if args.seed is None else args.seed,
-                       coups=args.rounds if args.shoes is None else None, shoes=args.shoes,
+                       coups=args.coups if args.shoes is None else None, shoes=args.shoes,
                        tableau=tableau_from_args(args), procedure=procedure_from_args(args), bets=bets,
-                       reference=reference, progress=bar)
-    finally:
-        bar.close()
-    check = verify(sim, alpha=args.alpha) if args.verify else None
-    if check is not None and check.verdict == "FAIL":
+                       reference=reference, alpha=args.alpha, record=record, progress=bar)
+    if sim.check is not None and sim.check.verdict == "FAIL":
         args.exit_status = 1
-    return render(args, lambda: simulation_json(sim, check), lambda: simulation_tables(sim, check))
+    return render(args, lambda: simulation_json(sim), lambda: simulation_tables(sim))
+
+
+def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
+    """The bets backed on every coup: the --bet names, else every bet of the --bets files, else banker,
+    player and tie (of --config or the game when given).
+
+    The old spelling, names and files mixed after --bets (``--bets banker player-pair my.toml``), still
+    works as it did: the values in order, a file giving every bet it defines. A value that is a file
+    and a bet name at once is refused rather than guessed.
+    """
+    from pathlib import Path
+
+    values = bet_names(args.bet_files)
+    choice = bets_from_args(args, files=())
+    names = [v for v in values if not v.lower().endswith(".toml") and not Path(v).is_file()]
+    clash = [v for v in values if v not in names and not v.lower().endswith(".toml") and v in choice.known]
+    if clash:
+        raise InputError(f"--bets {clash[0]!r} is both a file and a bet name: give bet names with --bet and "
+                         f"files with --bets (e.g. --bets ./{clash[0]})")
+    if names:  # the old spelling: the values in order, a file giving every bet it defines
+        from exact_odds.bets import load_bets
+
+        bets = choice.named(args.bet)
+        for value in values:
+            if value in names:
+                bets.append(choice.find(value))
+            else:
+                loaded = load_bets(value, joining=choice.known)
+                choice = choice._replace(known=choice.known.extended(loaded))
+                bets += loaded
+        return bets
+    choice = bets_from_args(args, files=values)
+    return choice.named(args.bet) or list(choice.loaded) or choice.main
+
+
+def _log_writer(out: TextIO) -> Callable[[CoupLog], None]:
+    """Write the blocks of coups a simulation deals to ``out`` as one log (a header, then the coups)."""
+    from exact_odds.verify import write_log
+
+    blocks = 0
+
+    def record(log: CoupLog) -> None:
+        nonlocal blocks
+        write_log(log, out, header=blocks == 0)
+        blocks += 1
+
+    return record
 
 
 def _add_simulate(sub: Subparsers) -> None:
     p = sub.add_parser(
         "simulate", help="deal coups from shuffled shoes; check them against the exact values",
         description="Deal coups from seeded, shuffled shoes (burn, cut card) or fresh shoes, bet flat on each "
-                    "coup, and with --verify compare the outcomes with the exact expectations: z-scores, a "
-                    "chi-square test with its p-value and a PASS/FAIL verdict (exit status 1 on FAIL). "
+                    "coup, and with --verify check the coups dealt as `exact-odds verify` checks a log: every "
+                    "draw against the tableau, the labels, the cards each shoe holds, and the outcome, pair and "
+                    "card frequencies against the exact odds given the cards dealt before each coup, with a "
+                    "PASS/FAIL verdict (exit status 1 on FAIL), and each bet's edge beside the exact one. "
                     "--rules is the tableau the simulated table deals with; --verify-rules the tableau the "
-                    "exact values assume (default standard), so a wrong --rules table shows up as FAIL.")
+                    "exact values assume (default standard), so a wrong --rules table shows up as FAIL. "
+                    "--log FILE writes every coup dealt in the format `exact-odds verify` reads.")
     add_shoe_options(p)
     count = p.add_mutually_exclusive_group()
-    count.add_argument("--rounds", type=int, default=100_000, metavar="N", help="coups to deal (default 100000)")
-    count.add_argument("--shoes", type=int, metavar="M", help="deal M whole shoes instead")
+    count.add_argument("--coups", type=validate.COUPS.option, default=100_000, metavar="N",
+                       help="coups to deal (default 100000)")
+    add_hidden_alias(count, "--rounds", "coups", type=validate.COUPS.option)
+    count.add_argument("--shoes", type=validate.SHOES.option, metavar="M", help="deal M whole shoes instead")
     add_seed_option(p)
     add_procedure_options(p)
-    p.add_argument("--bets", "--bet", nargs="+", default=["banker", "player", "tie"], metavar="BET",
-                   help="bets to back with one unit on every coup: names (space- or comma-separated) or TOML "
-                        "files of bets of your own, every bet of the file (default: banker player tie)")
+    add_bet_option(p, "bets to back with one unit on every coup (repeatable, or comma-separated; default: the "
+                      "bets of --bets files, else banker, player and tie)")
+    p.add_argument("--bets", dest="bet_files", action="extend", nargs="+", default=[], metavar="FILE",
+                   help="also load the side bets defined in this TOML file (repeatable); see examples/side_bets.toml")
+    add_config_option(p, "the pay table of banker, player and tie")
     p.add_argument("--verify", action="store_true", help="compare with the exact values and give a verdict")
     p.add_argument("--verify-rules", metavar="FILE", help="tableau the exact values assume (default: standard)")
-    p.add_argument("--alpha", type=float, default=0.001, help="significance level of the verdict (default 0.001)")
+    p.add_argument("--alpha", type=validate.ALPHA.option, default=0.001,
+                   help="significance level of the verdict (default 0.001)")
+    p.add_argument("--log", metavar="FILE",
+                   help="write every coup dealt to FILE, one a line, in the CSV format `exact-odds verify` reads")
     add_quiet_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_simulate)
@@ -80,8 +148,8 @@ def _add_simulate(sub: Subparsers) -> None:
 
 def _cmd_deal(args: argparse.Namespace) -> str:
     from exact_odds.conditional import explain_coup
+    from exact_odds.dealing import random_seed, shoe_coup
     from exact_odds.report import card_label, deal_json, deal_text, render_json
-    from exact_odds.simulate import random_seed, shoe_coup
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     seed = random_seed() if args.seed is None else args.seed
@@ -102,7 +170,8 @@ def _add_deal(sub: Subparsers) -> None:
                     "and given the player's third card.")
     add_shoe_options(p)
     add_seed_option(p)
-    p.add_argument("--coup", type=int, default=1, metavar="K", help="deal the K-th coup of the shoe (default 1)")
+    p.add_argument("--coup", type=validate.COUP.option, default=1, metavar="K",
+                   help="deal the K-th coup of the shoe (default 1)")
     p.add_argument("--ascii", action="store_true", help="write cards as Qs 3h instead of Q♠ 3♥")
     add_procedure_options(p, fresh=False)
     add_text_format_options(p)
@@ -110,14 +179,19 @@ def _add_deal(sub: Subparsers) -> None:
 
 
 def _cmd_session(args: argparse.Namespace) -> str:
-    from exact_odds.bets import find_bet
+    from exact_odds.dealing import random_seed
     from exact_odds.report import session_json, session_tables
-    from exact_odds.sessions import one_hand, parse_bankroll, ruin_probability, session_distribution
-    from exact_odds.simulate import random_seed, simulate_sessions
+    from exact_odds.sessions import (
+        compare_sessions,
+        one_hand,
+        parse_bankroll,
+        ruin_probability,
+        session_distribution,
+    )
+    from exact_odds.simulate import simulate_sessions
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
-    bets_from_args(args)  # register the bets of any --bets FILE, so that --bet finds them
-    bet = find_bet(args.bet)
+    bet = bets_from_args(args).find(args.bet)  # a built-in bet, the game's, one of a --bets FILE
     bankroll = parse_bankroll(args.bankroll) if args.bankroll is not None else None
     if args.plot and not args.sessions:
         raise InputError("--plot draws the simulated sessions: give --sessions M (at least 1)")
@@ -137,8 +211,9 @@ def _cmd_session(args: argparse.Namespace) -> str:
         from exact_odds.plots import session_figure
 
         session_figure(exact, sims, args.plot, title=f"{bet.name}: net result after {args.hands:,} hands, {shoe}")
-    return render(args, lambda: session_json(one, exact, ruin, sims, str(shoe), distribution=args.distribution),
-                   lambda: session_tables(one, exact, ruin, sims, str(shoe), distribution=args.distribution))
+    comparison = compare_sessions(one, exact, ruin, sims)
+    return render(args, lambda: session_json(comparison, str(shoe), distribution=args.distribution),
+                  lambda: session_tables(comparison, str(shoe), distribution=args.distribution))
 
 
 def _add_session(sub: Subparsers) -> None:
@@ -151,11 +226,16 @@ def _add_session(sub: Subparsers) -> None:
                     "sessions of consecutive coups. --plot draws the simulated distribution with the exact one "
                     "over it (needs exact-odds[plot]).")
     add_shoe_options(p)
-    p.add_argument("--bet", required=True, metavar="NAME", help="the bet backed with one unit every hand")
+    p.add_argument("--bet", required=True, metavar="NAME",
+                   help="the bet backed with one unit every hand (banker, player, tie: those of --config or the "
+                        "game)")
+    add_config_option(p, "the pay table of banker, player and tie")
     add_bets_option(p)
-    p.add_argument("--hands", type=int, default=100, metavar="N", help="hands in a session (default 100)")
+    p.add_argument("--hands", type=validate.HANDS.option, default=100, metavar="N",
+                   help="hands in a session (default 100)")
     p.add_argument("--bankroll", metavar="B", help="bankroll in units, e.g. 20 or 12.5: adds the risk of ruin")
-    p.add_argument("--sessions", type=int, default=10_000, metavar="M",
+    p.add_argument("--sessions", type=validate.SESSIONS.option, default=10_000,
+ metavar="M",
                    help="simulated sessions beside the exact figures (default 10000; 0: exact only)")
     add_seed_option(p)
     add_procedure_options(p)
@@ -167,15 +247,16 @@ def _add_session(sub: Subparsers) -> None:
 
 
 def _cmd_roads(args: argparse.Namespace) -> str:
+    from exact_odds.dealing import random_seed, shoe_winners
     from exact_odds.report import render_json, roads_json, roads_text
     from exact_odds.roads import build_roads, from_winners, parse_results
-    from exact_odds.simulate import random_seed, shoe_winners
 
-    if args.results is not None:
+    if args.input is not None:
         if args.seed is not None:
-            raise InputError("give either --seed (a simulated shoe) or --results FILE, not both")
-        results = parse_results(read_input(args.results), source=args.results)
-        heading = f"Roads of the results in {args.results}"
+            raise InputError("give either --seed (a simulated shoe) or --input FILE (recorded results), not both")
+        results = parse_results(read_input(args.input, "results"), source=args.input)
+
+        heading = f"Roads of the results in {args.input}"
     else:
         shoe = shoe_from_args(args)
         seed = random_seed() if args.seed is None else args.seed
@@ -194,10 +275,10 @@ def _add_roads(sub: Subparsers) -> None:
         description="Draw a shoe's scoreboards in the terminal: the bead plate, the big road (ties marked on the "
                     "entry, dragon tails past six rows) and the big eye boy, small road and cockroach road, from "
                     "a simulated shoe (--seed, the first shoe of `exact-odds simulate --seed S`) or from recorded "
-                    "results (--results FILE: B, P, T or banker, player, tie).")
+                    "results (--input FILE: B, P, T or banker, player, tie).")
     add_shoe_options(p)
     add_seed_option(p)
-    p.add_argument("--results", metavar="FILE", help="recorded results instead of a simulated shoe ('-': stdin)")
+    add_input_option(p, "recorded results instead of a simulated shoe ('-': stdin)", old="--results")
     add_procedure_options(p, fresh=False)
     p.add_argument("--color", action="store_true", help="colour the marks (red, blue, green) with ANSI escapes")
     add_text_format_options(p)

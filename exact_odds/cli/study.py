@@ -6,15 +6,30 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from exact_odds import validate
+from exact_odds.cli.counting import (
+    add_count,
+    add_count_option,
+    add_edge_sort_option,
+    counts_from_args,
+    edge_sort_from_args,
+    with_count_bets,
+)
 from exact_odds.cli.options import (
     Subparsers,
+    add_bet_option,
     add_bets_option,
+    add_config_option,
     add_format_options,
+    add_game_option,
+    add_input_option,
     add_output_option,
+    add_procedure_options,
     add_quiet_option,
+    add_seed_option,
     add_shoe_options,
     bets_from_args,
-    named_bets,
+    procedure_from_args,
     progress_bar,
     read_input,
     render,
@@ -27,16 +42,16 @@ if TYPE_CHECKING:
 
 
 def _cmd_eor(args: argparse.Namespace) -> str:
-    from exact_odds.bets import registered
-    from exact_odds.engine import Detail
+    from exact_odds.bets import usable_bets
     from exact_odds.removal import effects_of_removal
     from exact_odds.report import eor_json, eor_tables
 
     shoe = shoe_from_args(args)
-    loaded = bets_from_args(args)
-    named = named_bets(args.bet) or loaded
-    bets = named or [b for b in registered() if shoe.suited is not None or b.detail is not Detail.SUITS]
-    omitted = [] if named or shoe.suited is not None else [b.name for b in registered() if b not in bets]
+    choice = bets_from_args(args)
+    named = choice.named(args.bet) or list(choice.loaded)
+    every = choice.known.values() if choice.side is None else [*choice.main, *choice.side]  # a game: its bets
+    bets, left_out = (named, []) if named else usable_bets(shoe, every)
+    omitted = [bet.name for bet in left_out]
     removals = effects_of_removal(shoe, bets, tableau=tableau_from_args(args))
     counts = [r.count(max_tag=args.max_tag) for r in removals]
     if args.plot:
@@ -54,11 +69,11 @@ def _add_eor(sub: Subparsers) -> None:
                     "- EV(shoe), exactly, from the bettor's side per unit staked; then the balanced linear count "
                     "the effects suggest and its betting correlation.")
     add_shoe_options(p)
-    p.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME",
-                   help="only these bets (names or aliases; repeatable or comma-separated; default: every bet, "
-                        "or only the bets of --bets FILE)")
+    add_bet_option(p, "only these bets (names or aliases; repeatable or comma-separated; default: every bet, the "
+                      "game's bets with --game, or only the bets of --bets FILE)")
+    add_config_option(p, "the pay table of banker, player and tie")
     add_bets_option(p)
-    p.add_argument("--max-tag", type=int, default=2, metavar="K",
+    p.add_argument("--max-tag", type=validate.MAX_TAG.option, default=2, metavar="K",
                    help="largest tag of the suggested counts (default 2)")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the effects as bar charts (needs exact-odds[plot])")
     add_format_options(p)
@@ -69,9 +84,10 @@ def _cmd_batch(args: argparse.Namespace) -> str:
     from exact_odds.batch import evaluate, parse_compositions
     from exact_odds.report import batch_text
 
-    loaded = bets_from_args(args)
-    lines, counts = parse_compositions(read_input(args.input), source=args.input)
-    evaluation = evaluate(counts, bets=named_bets(args.bet) or loaded, tableau=tableau_from_args(args), lines=lines)
+    choice = bets_from_args(args)
+    lines, counts = parse_compositions(read_input(args.input, "compositions"), source=args.input)
+    bets = choice.named(args.bet) or list(choice.loaded)
+    evaluation = evaluate(counts, bets=bets, tableau=tableau_from_args(args), lines=lines)
     return batch_text(evaluation, lines, args.format)
 
 
@@ -83,33 +99,41 @@ def _add_batch(sub: Subparsers) -> None:
                     "ways over ordered six-card sequences, the number of sequences, and with --bet the exact EV "
                     "of each bet as num/den. Integers are identical to the reference enumerator's.")
     p.add_argument("--input", "-i", required=True, metavar="FILE", help="compositions file ('-' for stdin)")
-    p.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME",
-                   help="also the exact EV of these bets (repeatable or comma-separated)")
+    add_bet_option(p, "also the exact EV of these bets (repeatable or comma-separated)")
+    add_game_option(p)
+    add_config_option(p, "the pay table of banker, player and tie")
     add_bets_option(p)
-    p.add_argument("--rules", metavar="FILE", help="drawing rules (tableau) from a TOML file")
+    p.add_argument("--rules", metavar="FILE", help="drawing rules (tableau) from a TOML file (default: the game's)")
     p.add_argument("--format", default="csv", choices=["csv", "jsonl"], help="output format (default csv)")
     add_output_option(p)
     p.set_defaults(handler=_cmd_batch)
 
 
 def _cmd_study(args: argparse.Namespace) -> str:
+    from exact_odds.dealing import random_seed
+    from exact_odds.replay import read_record, replay
     from exact_odds.report import replay_json, replay_table, study_json, study_tables
-    from exact_odds.study import Dealing, StudyError, read_record, replay, run_study
+    from exact_odds.study import StudyError, run_study
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
-    loaded = bets_from_args(args)
-    bets = named_bets(args.bet) or loaded or named_bets(["banker,player,tie"])
-    if args.record:
-        rep = replay(read_record(read_input(args.record)), shoe, bets=bets, tableau=tableau)
+    choice = bets_from_args(args)
+    bets = choice.named(args.bet) or list(choice.loaded) or choice.main
+    if args.input is not None:  # --input '' is refused, not ignored
+        if args.counts or args.edge_sort is not None:
+            raise StudyError("--count and --edge-sort study dealt shoes (--shoes N), not a recorded shoe")
+        rep = replay(read_record(read_input(args.input, "record")), shoe, bets=bets, tableau=tableau)
+
         return render(args, lambda: replay_json(rep), lambda: [replay_table(rep, args.format)])
     if args.shoes is None:
-        raise StudyError("give --shoes N (shoes to deal) or --record FILE (a recorded shoe)")
+        raise StudyError("give --shoes N (shoes to deal) or --input FILE (a recorded shoe)")
+    counts = counts_from_args(args, choice)
     bar = progress_bar(args, "study", unit="shoes")
     try:
-        study = run_study(shoe, shoes=args.shoes, seed=args.seed, bets=bets, tableau=tableau,
-                          dealing=Dealing(args.cut_card, args.last_coup, not args.no_burn),
-                          thresholds=args.thresholds, max_tag=args.max_tag, workers=args.workers, dask=args.dask,
-                          progress=bar)
+        study = run_study(shoe, shoes=args.shoes, seed=random_seed() if args.seed is None else args.seed,
+                          bets=with_count_bets(bets, counts, choice), tableau=tableau,
+                          procedure=procedure_from_args(args), thresholds=args.thresholds, max_tag=args.max_tag,
+                          workers=args.workers, dask=args.dask, progress=bar, counts=counts,
+                          edge_sort=edge_sort_from_args(args), sort_bets=[b.name for b in bets])
     finally:
         bar.close()
     if args.plot:
@@ -125,30 +149,32 @@ def _add_study(sub: Subparsers) -> None:
         description="Deal --shoes shuffled shoes to the cut card and evaluate the exact edge of each bet before "
                     "every coup: the distribution of edges, how often they are positive and what betting only "
                     "those gains, what the count suggested by the effects of removal gains at true-count "
-                    "thresholds, and the cut-card effect. With --record FILE, replay a real shoe (cards in "
+                    "thresholds, and the cut-card effect. With --input FILE, replay a real shoe (cards in "
                     "dealing order, e.g. 'Kh 3d 9s ...') and print the exact edge of each bet before each coup.")
     add_shoe_options(p)
-    p.add_argument("--shoes", type=int, metavar="N", help="number of shoes to deal")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    p.add_argument("--cut-card", type=int, default=16, metavar="N", help="cards behind the cut card (default 16)")
-    p.add_argument("--last-coup", choices=["one-more", "this"], default="one-more",
-                   help="when the cut card comes out: finish the coup and deal one more (default), or end there")
-    p.add_argument("--no-burn", action="store_true", help="no burn at the start of each shoe")
-    p.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME",
-                   help="bets to study (default: banker player tie, or the bets of --bets FILE; repeatable or "
-                        "comma-separated)")
+    p.add_argument("--shoes", type=validate.SHOES.option, metavar="N", help="number of shoes to deal")
+    add_seed_option(p)
+    add_procedure_options(p, fresh=False)
+    add_bet_option(p, "bets to study (default: banker player tie, of --config or the game, or the bets of --bets "
+                      "FILE; repeatable or comma-separated)")
+    add_config_option(p, "the pay table of banker, player and tie")
     add_bets_option(p)
-    p.add_argument("--thresholds", type=float, nargs="+", default=[0, 4, 8, 12, 16, 20], metavar="T",
+    p.add_argument("--thresholds", type=validate.THRESHOLD.option, nargs="+", default=[0, 4, 8, 12, 16, 20],
+                   metavar="T",
                    help="true-count thresholds of the count strategies (default 0 4 8 12 16 20)")
-    p.add_argument("--max-tag", type=int, default=2, metavar="K", help="largest tag of the counts (default 2)")
-    p.add_argument("--workers", type=int, default=1, metavar="W", help="worker processes (default 1)")
+    p.add_argument("--max-tag", type=validate.MAX_TAG.option, default=2, metavar="K",
+                   help="largest tag of the counts (default 2)")
+    p.add_argument("--workers", type=validate.WORKERS.option, default=1,
+ metavar="W", help="worker processes (default 1)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS (exact-odds[dask])")
-    p.add_argument("--record", metavar="FILE", help="replay the cards of a recorded shoe instead ('-' for stdin)")
+    add_input_option(p, "replay the cards of a recorded shoe instead ('-' for stdin)", old="--record")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the distribution of edges (exact-odds[plot])")
+    add_count_option(p)
+    add_edge_sort_option(p)
     add_quiet_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_study)
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_eor, _add_batch, _add_study)
+COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_eor, _add_batch, _add_study, add_count)
 """Functions adding one subcommand each, in the order of the help."""

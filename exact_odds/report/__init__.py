@@ -31,7 +31,7 @@ from exact_odds.report.base import (
     scientific_text,
     write_atomic,
 )
-from exact_odds.report.bunco import bunco_json, bunco_tables
+from exact_odds.report.bunco import bunco_json, bunco_tables, rolls_verification_json, rolls_verification_tables
 from exact_odds.report.edges import (
     BREAK_EVEN_NOTE,
     EDGE_NOTE,
@@ -49,7 +49,14 @@ from exact_odds.report.edges import (
     payout_symbol_tables,
     symbolic_json,
 )
-from exact_odds.report.odds import dealt_odds_text, odds_json, odds_table, reference_report
+from exact_odds.report.odds import (
+    dealt_odds_json,
+    dealt_odds_table,
+    odds_json,
+    odds_table,
+    reference_json,
+    reference_tables,
+)
 from exact_odds.report.roads import ROAD_LEGENDS, roads_json, roads_text
 from exact_odds.report.sidebets import (
     SIDE_BETS_NOTE,
@@ -64,7 +71,6 @@ from exact_odds.report.simulation import (
     card_label,
     deal_json,
     deal_text,
-    p_value_text,
     session_figures,
     session_json,
     session_tables,
@@ -102,7 +108,8 @@ __all__ = [
     "closed_form_tables",
     "deal_json",
     "deal_text",
-    "dealt_odds_text",
+    "dealt_odds_json",
+    "dealt_odds_table",
     "decimal_text",
     "edge_json",
     "edges_by_decks_tables",
@@ -116,20 +123,22 @@ __all__ = [
     "odds_json",
     "odds_table",
     "odds_text",
-    "p_value_text",
     "par_sheet_json",
     "par_sheet_table",
     "par_sheets_tables",
     "pay_table_text",
     "payout_symbol_tables",
     "percent_text",
-    "reference_report",
+    "reference_json",
+    "reference_tables",
     "render_json",
     "render_tables",
     "replay_json",
     "replay_table",
     "roads_json",
     "roads_text",
+    "rolls_verification_json",
+    "rolls_verification_tables",
     "scientific_text",
     "session_figures",
     "session_json",

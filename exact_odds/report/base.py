@@ -1,4 +1,4 @@
-"""The base of the report layer: tables, number formats, JSON, file output, a progress bar.
+"""The base of the report layer: tables, number formats, JSON, a progress bar (files: :mod:`.files`).
 
 This is the only module that imports tabulate (lazily, so the command line starts fast).
 Numbers are formatted here and nowhere else, from exact values: a decimal or percent is
@@ -13,15 +13,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from exact_odds.coup import OUTCOMES
 from exact_odds.errors import InputError
+from exact_odds.report.files import atomic_file as atomic_file  # re-exported: file output lives in files.py
+from exact_odds.report.files import write_atomic as write_atomic
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -104,9 +104,46 @@ def _plain_rows(table: Table) -> list[list[str]]:
 
 
 def _tabulate(table: Table, tablefmt: str) -> str:
+    rows = _plain_rows(table)
+    fast = plain_layout(list(table.headers), rows, tablefmt)
+    if fast is not None:
+        return fast
     from tabulate import tabulate  # lazy: tabulate costs start-up time
 
-    return tabulate(_plain_rows(table), headers=list(table.headers), tablefmt=tablefmt, disable_numparse=True)
+    return tabulate(rows, headers=list(table.headers), tablefmt=tablefmt, disable_numparse=True)
+
+
+NARROW = frozenset(map(chr, range(32, 127))) | frozenset("≈±–—²³×−♠♥♦♣…§·°")
+"""Characters one column wide for tabulate (whose width function, wcwidth, agrees): printable
+ASCII and the reports' symbols."""
+
+
+def plain_layout(headers: list[str], rows: list[list[str]], tablefmt: str) -> str | None:
+    """tabulate's ``simple`` or ``github`` layout of string cells (``disable_numparse``), written out.
+
+    Importing tabulate costs more than a whole ``odds`` command, so the common case is laid out
+    here: a header and at least one row, every cell one line of printable ASCII or of the few
+    one-column symbols the reports use (:data:`NARROW`). Cells are
+    stripped and left-aligned in columns as wide as the widest cell or the header plus two;
+    ``simple`` joins columns with two spaces and strips trailing blanks, ``github`` pads each
+    with a space between bars. Anything else returns ``None`` (tabulate then does it); a test
+    compares the two on random tables.
+    """
+    if tablefmt not in ("simple", "github") or not rows or not headers:
+        return None
+    if any(len(row) != len(headers) for row in rows) or not all(
+            NARROW.issuperset(text) for row in (headers, *rows) for text in row):
+        return None
+    cells = [[text.strip() for text in row] for row in rows]
+    widths = [max(len(h) + 2, *(len(row[i]) for row in cells)) for i, h in enumerate(headers)]
+    if tablefmt == "simple":
+        lines = ["  ".join(text.ljust(w) for text, w in zip(row, widths, strict=True)).rstrip()
+                 for row in (headers, ["-" * w for w in widths], *cells)]
+    else:
+        lines = ["|" + "|".join(f" {text.ljust(w)} " for text, w in zip(row, widths, strict=True)) + "|"
+                 for row in (headers, *cells)]
+        lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)
 
 
 def _latex_escape(text: str) -> str:
@@ -177,25 +214,8 @@ def render_json(value: object) -> str:
     return json.dumps(jsonable(value), indent=2, ensure_ascii=False) + "\n"
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the whole new one."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as err:
-        raise InputError(f"cannot write {str(target)!r}: {err.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except OSError as err:
-        Path(tmp).unlink(missing_ok=True)
-        raise InputError(f"cannot write {str(target)!r}: {err.strerror}") from None
-
-
-OUTCOME_ORDER = ("banker", "player", "tie")
-"""The order in which every report lists the outcomes of a coup."""
+OUTCOME_ORDER = OUTCOMES
+"""The order in which every report lists the outcomes of a coup (:data:`exact_odds.coup.OUTCOMES`)."""
 
 
 def for_people(fmt: str) -> bool:

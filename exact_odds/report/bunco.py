@@ -201,3 +201,40 @@ def bunco_json(a: bunco.Analysis, sim: bunco.Simulation | None = None) -> dict[s
                              "roll": _test_json(sim.roll), "game": _test_json(sim.game),
                              "turn": _test_json(sim.turn)}
     return out
+
+
+# ---------------------------------------------------------------- bunco --verify LOG
+
+ROLL_FIGURES = ("faces", "scores", "buncos")
+"""The statistical checks of a log of rolls, whose observed and expected counts the report lists."""
+
+
+def rolls_verification_tables(result: bunco.RollVerification) -> list[Table]:
+    """The ``bunco --verify`` report, in the style of ``exact-odds verify``: a verdict per check,
+    the wrong scores in full, and the observed against the expected counts of each statistical check."""
+    from exact_odds.report.verify import checks_table, figures_table, violations_table
+
+    notes = [f"Log: {result.source}; {grouped(result.rolls)} rolls of {result.dice}.",
+             f"Hypothesis: fair dice, independent rolls, scored by the rules {result.rules}.",
+             f"Significance level {float(result.alpha):g}, shared by the statistical checks (each FAILs below its "
+             "threshold); the labels check FAILs on its first wrong score."]
+    if result.ignored:
+        notes.append(f"Columns ignored: {', '.join(result.ignored)}.")
+    tables = [checks_table(result.checks, f"Verification: {result.verdict}", notes)]
+    violations = violations_table(result.checks)
+    if violations is not None:
+        tables.append(violations)
+    return tables + [figures_table(c) for c in result.checks if c.name in ROLL_FIGURES and c.tallies]
+
+
+def rolls_verification_json(result: bunco.RollVerification) -> dict[str, object]:
+    """The ``bunco --verify --format json`` object: ``verdict``, ``checks`` by name, the figures, provenance."""
+    from exact_odds.report.verify import checks_json
+
+    return {"verdict": result.verdict, **checks_json(result.checks, ROLL_FIGURES),
+            "log": {"source": result.source, "rolls": result.rolls, "columns": list(result.columns),
+                    "ignored_columns": list(result.ignored)},
+            "alpha": result.alpha,
+            "provenance": {"dice": result.dice.count, "sides": result.dice.sides,
+                           "scoring": {"name": result.rules.name, "bunco": result.rules.bunco,
+                                       "mini": result.rules.mini, "per_die": result.rules.per_die}}}

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from exact_odds.symbolic import Summary
 
 
-# ---------------------------------------------------------------- house edges and par sheets (issue 3)
+# ---------------------------------------------------------------- house edges and par sheets
 # Rows for `edges`, `parsheet`, `symbolic` and `report`. Number formats are chosen here: exact
 # fractions where a program reads the output (csv, json), percentages and decimals for people.
 

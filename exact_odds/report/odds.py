@@ -1,32 +1,35 @@
-"""Rows for ``odds`` (and ``odds --dealt``) and the whole reference report of ``report``."""
+"""Tables for ``odds`` (and ``odds --dealt``) and for the whole reference report of ``report``.
+
+Presentation only: the figures come from the library (:func:`exact_odds.engine.winners`,
+:func:`exact_odds.conditional.deal_given`, :func:`exact_odds.edges.reference_sheets`);
+these functions lay them out as :class:`~exact_odds.report.base.Table` s and JSON objects
+that :mod:`exact_odds.report.base` renders in every format.
+"""
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from exact_odds.report.base import (
-    OUTCOME_ORDER,
-    Cell,
-    Table,
-    decimal_text,
-    fraction_text,
-    grouped,
-    render_json,
-    render_tables,
-)
+from exact_odds.report.base import OUTCOME_ORDER, Cell, Table, decimal_text, fraction_text, grouped
 from exact_odds.report.edges import edges_json, edges_table, par_sheet_json, par_sheet_table
 from exact_odds.report.sidebets import side_bet_json, side_bets_table
 
 if TYPE_CHECKING:  # the library is imported lazily at run time: the command line starts with this module
     from exact_odds.conditional import Dealt
+    from exact_odds.coup import Winner
     from exact_odds.dist import Dist
-    from exact_odds.engine import Winner
+    from exact_odds.edges import ReferenceSheets
     from exact_odds.shoe import Shoe
-    from exact_odds.tableau import Tableau
 
 
-def odds_table(shoe_label: str, counts: dict[str, int], total: int, *, infinite: bool) -> Table:
+class OutcomeWays(Protocol):
+    """Ways of each outcome: anything indexed by ``"banker"``, ``"player"`` and ``"tie"`` (a dict, a Dist)."""
+
+    def __getitem__(self, outcome: Winner, /) -> int: ...  # pragma: no cover
+
+
+def odds_table(shoe_label: str, counts: OutcomeWays, total: int, *, infinite: bool) -> Table:
     """Banker, player and tie: combinations (finite shoes), exact probability, decimal."""
     headers = ["outcome", "probability", "decimal"] if infinite else ["outcome", "combinations", "probability",
                                                                         "decimal"]
@@ -46,7 +49,7 @@ def odds_table(shoe_label: str, counts: dict[str, int], total: int, *, infinite:
     return Table(f"Punto banco odds, {shoe_label}", headers, rows, (note,))
 
 
-def odds_json(cards: int | None, counts: dict[str, int], total: int) -> dict[str, object]:
+def odds_json(cards: int | None, counts: OutcomeWays, total: int) -> dict[str, object]:
     """The ``odds --format json`` object; ``cards``/``sequences``/``combinations`` only for finite shoes."""
     outcomes: dict[str, object] = {}
     for name in OUTCOME_ORDER:
@@ -59,57 +62,52 @@ def odds_json(cards: int | None, counts: dict[str, int], total: int) -> dict[str
     return {**head, "outcomes": outcomes}
 
 
-def reference_report(shoe: Shoe, tableau: Tableau, fmt: str) -> str:
-    """The reference report of one shoe: odds, every configuration's edges, par sheets, other bets.
+def reference_json(sheets: ReferenceSheets) -> dict[str, object]:
+    """The ``report --format json`` object: odds, edges, the main par sheets, the other bets, the omitted ones."""
+    shoe = sheets.shoe
+    return {
+        "odds": odds_json(None if shoe.infinite else shoe.size, sheets.counts, sheets.total),
+        **edges_json(str(shoe), sheets.configurations),
+        "par_sheets": [par_sheet_json(sheet) for sheet, _ in sheets.main],
+        "other_bets": {sheet.bet.name: side_bet_json(sheet) for sheet in sheets.others},
+        "skipped_bets": [bet.name for bet in sheets.omitted],
+    }
 
-    Par sheets are shown once per distinct pay table (``tie-9/banker`` is the standard
-    banker bet). Every registered bet that belongs to no configuration (the side bets)
-    gets a row in a last table, found generically from the bet registry; bets that need
-    suits are left out (and named) when the shoe's suits are not known. Every figure comes
-    from one enumeration at the finest detail the bets need (the counts do not depend on it).
+
+def reference_tables(sheets: ReferenceSheets, fmt: str) -> list[Table]:
+    """The reference report of one shoe as tables: odds, every configuration's edges, par sheets, other bets.
+
+    A par sheet is shown once per distinct pay table, its title naming the other bets that
+    share it (``tie-9/banker`` is the standard banker bet); the other bets get one row each
+    in a last table, whose notes name the bets left out (see
+    :func:`exact_odds.edges.reference_sheets`).
     """
-    from exact_odds.bets.core import registered
-    from exact_odds.bets.main import CONFIGURATIONS, ROLES, is_main_bet
-    from exact_odds.edges import configuration_sheets, distinct_bets, par_sheet
-    from exact_odds.engine import Detail, deal, winners
-
-    other_bets = [bet for bet in registered() if not is_main_bet(bet)]
-    usable = [bet for bet in other_bets if bet.detail < Detail.SUITS or shoe.suited is not None]
-    detail = max((bet.detail for bet in usable), default=Detail.POINTS)
-    dist = winners(deal(shoe, tableau, detail=detail))
-    counts: dict[str, int] = {k: dist[k] for k in ROLES}
-    configs = [(c, configuration_sheets(shoe, c, tableau=tableau, detail=detail)) for c in CONFIGURATIONS.values()]
-    main_bets = distinct_bets([bet for config in CONFIGURATIONS.values() for bet in config.bets])
-    sheets = [par_sheet(shoe, bet, tableau=tableau, detail=detail) for bet, _ in main_bets]
-    others = [par_sheet(shoe, bet, tableau=tableau, detail=detail) for bet in usable]
-    skipped = [bet.name for bet in other_bets if bet not in usable]
-    if fmt == "json":
-        return render_json({
-            "odds": odds_json(None if shoe.infinite else shoe.size, counts, dist.total),
-            **edges_json(str(shoe), configs),
-            "par_sheets": [par_sheet_json(sheet) for sheet in sheets],
-            "other_bets": {sheet.bet.name: side_bet_json(sheet) for sheet in others},
-            "skipped_bets": skipped,
-        })
-    tables = [odds_table(str(shoe), counts, dist.total, infinite=shoe.infinite), edges_table(str(shoe), configs, fmt)]
-    for (_, same), sheet in zip(main_bets, sheets, strict=True):
+    shoe = str(sheets.shoe)
+    tables = [odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite),
+              edges_table(shoe, sheets.configurations, fmt)]
+    for sheet, same in sheets.main:
         also = f" (also {', '.join(b.name for b in same[1:])})" if len(same) > 1 else ""
         tables.append(par_sheet_table(sheet, fmt, title=f"Par sheet: {sheet.bet.name}{also}, {shoe}"))
-    if others:
-        tables.append(side_bets_table(str(shoe), others, fmt, omitted=skipped))
-    return render_tables(tables, fmt)
+    if sheets.others:
+        tables.append(side_bets_table(shoe, sheets.others, fmt, omitted=[bet.name for bet in sheets.omitted]))
+    return tables
 
 
-def dealt_odds_text(shoe: Shoe, dealt: Dealt, dist: Dist[Winner], fmt: str) -> str:
-    """``odds --dealt``: the odds of the rest of the coup given the cards already dealt, in any format."""
-    counts: dict[str, int] = {k: 0 for k in OUTCOME_ORDER} | dict(dist.items())
-    dealt_cards = len(dealt.player) + len(dealt.banker)
-    left = None if shoe.infinite else shoe.size - dealt_cards
-    if fmt == "json":
-        return render_json({"dealt": str(dealt), "shoe": str(shoe), **odds_json(left, counts, dist.total)})
-    positions = 6 - dealt_cards
-    table = odds_table(f"{shoe}, given {dealt}", counts, dist.total, infinite=shoe.infinite)
+def _cards_left(shoe: Shoe, dealt: Dealt) -> int | None:
+    return None if shoe.infinite else shoe.size - len(dealt.player) - len(dealt.banker)
+
+
+def dealt_odds_json(shoe: Shoe, dealt: Dealt, dist: Dist[Winner]) -> dict[str, object]:
+    """The ``odds --dealt --format json`` object: the cards dealt, the shoe, and the odds of the rest of the coup."""
+    return {"dealt": str(dealt), "shoe": str(shoe), **odds_json(_cards_left(shoe, dealt), dist, dist.total)}
+
+
+def dealt_odds_table(shoe: Shoe, dealt: Dealt, dist: Dist[Winner]) -> Table:
+    """``odds --dealt``: the odds of the rest of the coup given the cards already dealt."""
+    left = _cards_left(shoe, dealt)
+    positions = 6 - len(dealt.player) - len(dealt.banker)
+    table = odds_table(f"{shoe}, given {dealt}", dist, dist.total, infinite=shoe.infinite)
     note = (f"Given the cards dealt, the rest of the coup is {positions} card position{'s' if positions != 1 else ''}; "
             + (f"combinations are their ordered sequences from the {grouped(left)} cards left "
                f"({grouped(dist.total)} in all)." if left is not None else "each card is drawn independently."))
-    return render_tables([Table(table.title, table.headers, table.rows, (note,))], fmt)
+    return Table(table.title, table.headers, table.rows, (note,))

@@ -49,7 +49,7 @@ ROAD_LEGENDS = {
 
 def roads_text(roads: Roads, heading: str, *, color: bool = False) -> str:
     """The five scoreboards drawn in the terminal, with a heading and legends."""
-    counts = {r: roads.results.count(r) for r in ("B", "P", "T")}
+    counts = roads.counts()
     lines = [heading, f"{len(roads.results)} coups: banker {counts['B']}, player {counts['P']}, tie {counts['T']}."]
     for name, grid in roads.grids().items():
         lines += ["", f"{name.capitalize()} ({ROAD_LEGENDS[name]})", *(_road_lines(name, grid, color) or ["|"])]

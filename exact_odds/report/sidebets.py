@@ -12,9 +12,9 @@ if TYPE_CHECKING:
     from exact_odds.edges import ParSheet
 
 
-# ---------------------------------------------------------------- side bets (issue 4)
-# Rows for `sidebets` and tables/sidebets.*: one row per bet from its par sheet
-# (exact_odds.edges.ParSheet). Exact fractions for programs (csv, json), percentages for people.
+# ---------------------------------------------------------------- side bets
+# One row per bet from its par sheet (exact_odds.edges.ParSheet): exact fractions for
+# programs (csv, json), percentages for people.
 
 
 def odds_text(pays: Fraction) -> str:

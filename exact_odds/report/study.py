@@ -7,17 +7,21 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped, percent_text
+from exact_odds.report.base import OUTCOME_ORDER, Cell, Table, decimal_text, fraction_text, grouped, percent_text
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from exact_odds.batch import Evaluation
-    from exact_odds.engine import Coup
+    from exact_odds.coup import Coup
     from exact_odds.removal import LinearCount, Removal
+    from exact_odds.replay import Replay
     from exact_odds.shoe import Shoe
-    from exact_odds.study import Replay, Study
+    from exact_odds.study import Study
 
 
-# ---------------------------------------------------------------- composition-dependent study (issue 5)
+# ---------------------------------------------------------------- composition-dependent study
 # Rows and text for `eor`, `batch` and `study` (exact_odds.removal, .batch, .study).
 
 
@@ -36,6 +40,30 @@ def _float_percent(x: float | None, digits: int = 4) -> str:
     return "n/a" if x is None or x != x else f"{100 * x:+.{digits}f}%"
 
 
+def _int_csv(table: npt.NDArray[np.int64]) -> str:
+    """Rows of non-negative int64 as comma-separated decimal lines, vectorised.
+
+    Each value is written as five groups of four digits (a table of the 10,000 groups), right
+    aligned in 20 bytes followed by its separator; leading zeros are then dropped by one mask.
+    """
+    import numpy as np
+
+    n, k = table.shape
+    flat = table.ravel()
+    groups = np.frombuffer("".join(f"{i:04d}" for i in range(10_000)).encode("ascii"), dtype=np.uint32)
+    cells = np.empty((flat.size, 6), dtype=np.uint32)  # 24 bytes: 20 digits, separator, padding
+    rest = flat
+    for i in range(4, -1, -1):
+        rest, group = np.divmod(rest, 10_000)
+        cells[:, i] = groups[group]
+    raw = cells.view(np.uint8).reshape(n, k, 24)
+    raw[:, :, 20] = ord(",")
+    raw[:, -1, 20] = ord("\n")
+    digits = np.searchsorted(10 ** np.arange(1, 19, dtype=np.int64), flat, side="right") + 1
+    keep = np.arange(21, dtype=np.uint8) >= (20 - digits).astype(np.uint8)[:, None]
+    return raw.reshape(-1, 24)[:, :21][keep].tobytes().decode("ascii")
+
+
 def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str) -> str:
     """One line per composition: ``csv`` (with a header) or ``jsonl`` (one JSON object a line).
 
@@ -43,6 +71,12 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str) -> str:
     six-card sequences, and the exact expectation of each bet as ``num/den``.
     """
     names = [bet.name for bet in evaluation.bets]
+    header = ",".join(["line", *OUTCOME_ORDER, "sequences", *(f"{n} EV" for n in names)])
+    if fmt != "jsonl" and lines and not names and object not in (evaluation.outcomes.dtype, evaluation.sequences.dtype):
+        import numpy as np
+
+        table = np.column_stack([np.asarray(lines, dtype=np.int64), evaluation.outcomes, evaluation.sequences])
+        return header + "\n" + _int_csv(table)
     columns = [list(lines), *evaluation.outcomes.T.tolist(), evaluation.sequences.tolist()]
     columns += [[fraction_text(x) for x in evaluation.expectations(j)] for j in range(len(names))]
     if fmt == "jsonl":
@@ -53,7 +87,6 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str) -> str:
                 record["ev"] = dict(zip(names, evs, strict=True))
             out.append(json.dumps(record))
         return "".join(f"{row}\n" for row in out)
-    header = ",".join(["line", "banker", "player", "tie", "sequences", *(f"{n} EV" for n in names)])
     if not lines:
         return f"{header}\n"
     return header + "\n" + "\n".join(map(",".join(["{}"] * len(columns)).format, *columns)) + "\n"
@@ -128,7 +161,7 @@ def study_tables(study: Study, fmt: str) -> list[Table]:
     edges = Table(f"Exact edges before each coup, {_study_title(study)}",
                   ["bet", "full shoe", "mean", *quantile_heads, "EV > 0", "gain/coup", "edge when > 0"], rows,
                   [f"{grouped(study.coups)} coups dealt ({study.coups / study.shoes:.2f} per shoe); "
-                   f"{study.dealing.describe()}.",
+                   f"{study.procedure.shoe_rules()}.",
                    "Edges: bettor's expectation given the cards seen; mean = average over coups dealt. gain/coup: "
                    "betting one unit only when EV > 0 (perfect information), averaged over every coup dealt."])
     count_rows: list[list[Cell]] = []
@@ -158,11 +191,15 @@ def study_tables(study: Study, fmt: str) -> list[Table]:
     cut = Table("Cut-card effect: outcome frequencies over coups dealt versus the full shoe",
                 ["outcome", "full shoe", "mean exact per coup", "observed", "mean - full"], cut_rows,
                 ["± one standard error, shoes as sampling units."])
-    return [edges, counts, histogram, cut]
+    from exact_odds.report.advantage_play import count_tables, edge_sort_tables
+
+    return [edges, counts, histogram, cut, *count_tables(study), *edge_sort_tables(study)]
 
 
 def study_json(study: Study) -> dict[str, object]:
     """The ``study --format json`` object (floats for simulated statistics, fractions for exact values)."""
+    from exact_odds.report.advantage_play import play_json
+
     bets: dict[str, object] = {}
     for b in study.bets:
         entry: dict[str, object] = {
@@ -180,12 +217,13 @@ def study_json(study: Study) -> dict[str, object]:
         bets[b.name] = entry
     return {
         "shoe": str(study.shoe), "shoes": study.shoes, "seed": study.seed, "coups": study.coups,
-        "dealing": {"cut_card": study.dealing.cut_card, "last_coup": study.dealing.last_coup,
-                    "burn": study.dealing.burn},
+        "dealing": {"cut_card": study.procedure.cut, "last_coup": study.procedure.last_coup,
+                    "burn": study.procedure.burn},
         "bets": bets,
         "cut_card_effect": {c.outcome: {"full": c.full, "mean": c.mean, "mean_error": c.mean_error,
                                         "observed": c.observed, "observed_error": c.observed_error}
                             for c in study.cut_card},
+        **play_json(study),
     }
 
 

@@ -1,0 +1,340 @@
+"""Bulk evaluation: the coup counts and bet expectations of many compositions at once.
+
+Conventions. Compositions are rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K). Ways count
+ordered six-card sequences, unused cards included, so a shoe of ``N`` cards has
+``N (N-1) ... (N-5)`` of them (checked for every composition); the integers equal those of
+:func:`exact_odds.engine.deal`. Payouts are net units per unit staked (a push is 0), exact;
+they never enter the integer loops. The kernel evaluates a few non-negative *functionals*
+(banker, player and tie, then events such as "banker wins with 6" or weighted sums that the
+bets need: :mod:`exact_odds.batch.basis`), and each bet's numerator follows exactly as an
+integer combination of them and of the number of sequences, over a small divisor.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from exact_odds.batch.basis import choose_functionals, combinations
+from exact_odds.batch.coefficients import coefficients
+from exact_odds.batch.plan import INT64_MAX_CARDS, Plan, make_weighted_plan, table_codes, ways
+from exact_odds.batch.sparse import sparse, sparse_ways
+from exact_odds.batch.suited import suited_ways, variant
+from exact_odds.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUITED, Coup, Detail, Payable, coup_of_code
+from exact_odds.dist import Dist
+from exact_odds.errors import suits_unknown
+from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe, ShoeError, falling
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    Array = npt.NDArray[Any]
+
+
+# ---------------------------------------------------------------- classes of coups per pass
+
+
+@dataclass(frozen=True)
+class _BetPass:
+    """The functionals one pass evaluates, and how the bets' numerators follow from them.
+
+    ``outcomes``: the functionals that are banker, player and tie (``Detail.POINTS``), else
+    empty; ``total``: the functional counting every sequence (the check), or -1.
+    ``combination[j]``: bet ``j``'s numerator (``sum of ways * payout * scale``) as integer
+    coefficients of the functionals and, last, of the sequences, over ``divisor[j]``.
+    """
+
+    plan: Plan
+    outcomes: tuple[int, ...]
+    total: int
+    scales: tuple[int, ...]
+    combination: tuple[tuple[int, ...], ...]
+    divisor: tuple[int, ...]
+    largest: tuple[int, ...]  # per bet: the largest scaled payout (suited: coefficient), in absolute value
+
+
+def _payouts(bet: Payable, codes: IntArray) -> tuple[IntArray, int]:
+    """The bet's payouts on ``codes`` scaled to integers (a table by code), and the scale."""
+    paid = [bet.payout(coup_of_code(code)) for code in codes.tolist()]
+    scale = math.lcm(*(p.denominator for p in paid))
+    table = np.zeros(COUP_CODES, dtype=np.int64)
+    table[codes] = [int(p * scale) for p in paid]
+    return table, scale
+
+
+def _class_vectors(detail: Detail, bets: tuple[Payable, ...],
+                   codes: IntArray) -> tuple[IntArray, list[list[Fraction]], list[int], list[int]]:
+    """Classes of codes with equal payouts; per bet its payout (suited: coefficient) per class,
+    per class its winner (-1 unless points) and whether it counts toward the sequences.
+
+    At ``Detail.SUITS`` a variant code's coefficient is the Moebius sum of
+    :func:`~exact_odds.batch.suited.suited_coefficient`, on integer payout tables.
+    """
+    x, y = codes // PLAYER_SUITED % 2, codes // BANKER_SUITED % 2
+    base = codes - PLAYER_SUITED * x - BANKER_SUITED * y
+    suited = detail is Detail.SUITS
+    needed = np.unique(base[:, None] + PLAYER_SUITED * np.array([0, 1, 0, 1]) + BANKER_SUITED * np.array([0, 0, 1, 1]))
+    columns = [(x + y == 0).astype(np.int64) if suited else np.ones(len(codes), dtype=np.int64),
+               np.array([OUTCOMES.index(coup_of_code(c).winner) for c in codes.tolist()] if detail is Detail.POINTS
+                        else [-1] * len(codes), dtype=np.int64)]
+    scales = []
+    for bet in bets:
+        table, scale = _payouts(bet, needed if suited else codes)
+        if suited:  # X_xy: sum over a <= x, b <= y of (-1)^(x-a+y-b) payout(a, b)
+            p, b = PLAYER_SUITED, BANKER_SUITED
+            columns.append(table[codes] - x * table[base + b * y] - y * table[base + p * x] + x * y * table[base])
+        else:
+            columns.append(table[codes])
+        scales.append(scale)
+    keys, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
+    class_of = np.zeros(COUP_CODES, dtype=np.int64)
+    class_of[codes] = inverse.ravel()
+    values = [[Fraction(int(v), scale) for v in keys[:, 2 + j].tolist()] for j, scale in enumerate(scales)]
+    return class_of, values, keys[:, 1].tolist(), keys[:, 0].tolist()
+
+
+@lru_cache(maxsize=32)
+def _bet_pass(tableau: Tableau, detail: Detail, bets: tuple[Payable, ...]) -> _BetPass:
+    """Few functionals spanning every bet's numerator (:mod:`exact_odds.batch.basis`); compiled."""
+    co = coefficients(tableau, detail)
+    class_of, values, winner, base = _class_vectors(detail, bets, table_codes(co))
+    outcomes = [[int(w == o) for w in winner] for o in range(len(OUTCOMES))] if detail is Detail.POINTS else []
+    scales = [math.lcm(*(v.denominator for v in vals)) for vals in values]
+    scaled = [[int(v * scale) for v in vals] for vals, scale in zip(values, scales, strict=True)]
+    chosen = choose_functionals(scaled, outcomes or [base], base, shift=all(base))
+    combination, divisor = [], []
+    for combo in combinations(chosen, base, scaled):
+        d = math.lcm(*(c.denominator for c in combo))
+        combination.append(tuple(int(c * d) for c in combo))
+        divisor.append(d)
+    weights = np.array(chosen, dtype=np.int64).T[class_of]
+    plan = make_weighted_plan(co, weights)
+    largest = tuple(max(abs(v) for v in vals) for vals in scaled)
+    return _BetPass(plan, (0, 1, 2) if outcomes else (), -1 if outcomes else 0, tuple(scales), tuple(combination),
+                    tuple(divisor), largest)
+
+
+# ---------------------------------------------------------------- checks
+
+
+def _sequences(sizes: IntArray) -> Array:
+    """N (N-1) ... (N-5) per shoe, int64 when every shoe fits, else Python integers."""
+    if int(sizes.max(initial=0)) <= INT64_MAX_CARDS:
+        out = np.ones_like(sizes)
+        for i in range(CARDS_PER_COUP):
+            out = out * (sizes - i)
+        return out
+    return np.array([falling(int(s), CARDS_PER_COUP) for s in sizes.tolist()], dtype=object)
+
+
+def _check_counts(compositions: object) -> IntArray:
+    """Compositions as an (n, 13) int64 array; a bad one raises :class:`ShoeError`."""
+    try:
+        counts = np.asarray(compositions)
+    except (ValueError, TypeError) as err:
+        raise ShoeError(f"compositions must be rows of 13 counts: {err}") from None
+    if counts.ndim != 2 or counts.shape[1] != len(RANK_LABELS):
+        raise ShoeError(f"compositions must be rows of 13 counts (A..K), got shape {counts.shape}")
+    if counts.size and counts.dtype.kind not in "iu":
+        raise ShoeError(f"counts must be whole numbers, got {counts.dtype}")
+    counts = counts.astype(np.int64)
+    bad = np.flatnonzero((counts < 0).any(axis=1))
+    if bad.size:
+        raise ShoeError(f"composition {bad[0] + 1} has a negative count")
+    small = np.flatnonzero(counts.sum(axis=1) < CARDS_PER_COUP)
+    if small.size:
+        raise ShoeError(f"composition {small[0] + 1} has {counts[small[0]].sum()} cards; a coup needs "
+                        f"{CARDS_PER_COUP}")
+    return counts
+
+
+def _check_suits(counts: IntArray, suits: object | None, lines: Sequence[int] | None = None) -> IntArray:
+    """Suit counts (n, 13, 4): given, or equal suits where every count divides by 4."""
+    if suits is None:
+        uneven = np.flatnonzero((counts % 4 != 0).any(axis=1))
+        if uneven.size:
+            where = f"line {lines[uneven[0]]}" if lines is not None else f"composition {uneven[0] + 1}"
+            raise ShoeError(suits_unknown(where=where, hint="give suit counts, or counts divisible by 4"))
+        return np.repeat(counts[:, :, None] // 4, 4, axis=2)
+    s = np.asarray(suits, dtype=np.int64)
+    if s.shape != (*counts.shape, 4):
+        raise ShoeError(f"suit counts must have shape {(*counts.shape, 4)}, got {s.shape}")
+    if (s < 0).any() or (s.sum(axis=2) != counts).any():
+        raise ShoeError("suit counts must be non-negative and add up to the rank counts")
+    return s
+
+
+def _checked(found: Array, sequences: Array) -> None:
+    """The ways of each composition's outcomes must add up to its sequences."""
+    if not (found.sum(axis=1) == sequences).all():
+        raise AssertionError("bulk evaluation lost ways (please report this bug)")
+
+
+# ---------------------------------------------------------------- whole distributions
+
+
+def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, detail: Detail = Detail.POINTS,
+                  suits: object | None = None) -> list[Dist[Coup]]:
+    """The coup distribution of each composition: the bulk equivalent of ``deal``.
+
+    ``compositions`` is a sequence of 13 rank counts (A..K) per shoe; ``suits``, needed only
+    at ``Detail.SUITS`` for shoes whose counts do not divide by 4, gives counts per rank and
+    suit (shape (n, 13, 4)). The result equals ``[deal(Shoe(c), tableau, detail=detail) ...]``.
+    """
+    counts = _check_counts(compositions)
+    suit_counts = _check_suits(counts, suits) if detail is Detail.SUITS else None
+    form = sparse(tableau, detail)
+    found = sparse_ways(form, counts, suit_counts)
+    base = np.array([variant(code)[0] == code for code in form.codes])
+    _checked(found[:, base], _sequences(counts.sum(axis=1)))
+    out = []
+    for row in found.tolist():
+        by_code = dict(zip(form.codes, row, strict=True))
+        if detail is Detail.SUITS:
+            by_code = suited_ways(by_code)
+        out.append(Dist((coup_of_code(code), int(w)) for code, w in by_code.items()))
+    return out
+
+
+# ---------------------------------------------------------------- bets
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Exact results of :func:`evaluate` for ``n`` compositions and ``k`` bets.
+
+    ``counts``: (n, 13) rank counts. ``sequences``: (n,) ordered six-card sequences
+    ``N (N-1) ... (N-5)``. ``outcomes``: (n, 3) ways of banker, player, tie (the order of
+    :data:`~exact_odds.coup.OUTCOMES`). ``numerators``: (n, k) integers such that the
+    expectation of bet ``j`` (net units per unit staked, from the bettor's side) is
+    ``numerators[i, j] / (sequences[i] * scales[j])``. Integer arrays are int64 when every
+    value fits, else numpy object arrays of Python ints.
+    """
+
+    counts: IntArray
+    sequences: Array
+    outcomes: Array
+    bets: tuple[Payable, ...]
+    numerators: Array
+    scales: tuple[int, ...]
+
+    def __len__(self) -> int:
+        return int(self.counts.shape[0])
+
+    def expectation(self, i: int, j: int) -> Fraction:
+        """Exact expectation of bet ``j`` for composition ``i``."""
+        return Fraction(int(self.numerators[i, j]), int(self.sequences[i]) * self.scales[j])
+
+    def expectations(self, j: int) -> list[Fraction]:
+        """Exact expectations of bet ``j`` for every composition."""
+        return [Fraction(int(num), int(seq) * self.scales[j])
+                for num, seq in zip(self.numerators[:, j].tolist(), self.sequences.tolist(), strict=True)]
+
+    def edges(self) -> npt.NDArray[np.float64]:
+        """Expectations as floats, shape (n, k), for statistics (relative error below 2**-51).
+
+        Signs are exact: a float is positive exactly when the expectation is.
+        """
+        den = self.sequences.astype(np.float64)[:, None] * np.array(self.scales, dtype=np.float64)
+        return np.asarray(self.numerators.astype(np.float64) / den, dtype=np.float64)
+
+    def favourable(self) -> npt.NDArray[np.bool_]:
+        """Whether each bet has a positive expectation for each composition, exactly."""
+        return np.asarray(self.numerators > 0, dtype=np.bool_)
+
+    def probabilities(self) -> npt.NDArray[np.float64]:
+        """Banker, player and tie probabilities as floats, shape (n, 3), for statistics."""
+        return np.asarray(self.outcomes.astype(np.float64) / self.sequences.astype(np.float64)[:, None],
+                          dtype=np.float64)
+
+
+def _bet_groups(bets: Sequence[Payable]) -> dict[Detail, list[int]]:
+    """Indices of the bets evaluated at each detail level (points always evaluated)."""
+    groups: dict[Detail, list[int]] = {Detail.POINTS: []}
+    for j, bet in enumerate(bets):
+        groups.setdefault(bet.detail, []).append(j)
+    return groups
+
+
+def _numerators(compiled: _BetPass, found: Array, sequences: Array) -> Array:
+    """Each bet's numerators (columns) from the functionals, exactly: int64 when a bound fits."""
+    columns = np.concatenate([found, sequences.astype(found.dtype)[:, None]], axis=1)
+    # |numerator| is at most the largest scaled payout times the ways of every class, suited
+    # variants included: at most four times the sequences. When divisor * that fits in int64,
+    # arithmetic modulo 2**64 (uint64, which wraps by definition) gives the exact value.
+    bound = 4 * int(sequences.max(initial=0)) * max(
+        (d * top for d, top in zip(compiled.divisor, compiled.largest, strict=True)), default=0)
+    table = np.array(compiled.combination, dtype=object).T.reshape(columns.shape[1], -1)
+    if columns.dtype == np.int64 and bound < 2**63:
+        wrapped = table % 2**64
+        raw = (columns.view(np.uint64) @ wrapped.astype(np.uint64)).view(np.int64)
+    else:
+        raw = columns.astype(object) @ table
+    divisor = np.array(compiled.divisor, dtype=raw.dtype)
+    if (raw % divisor != 0).any():
+        raise AssertionError("bulk evaluation lost ways (please report this bug)")
+    return np.asarray(raw // divisor)
+
+
+def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tableau = STANDARD_TABLEAU,
+             suits: object | None = None, lines: Sequence[int] | None = None) -> Evaluation:
+    """Exact banker/player/tie ways and bet expectations for many compositions at once.
+
+    ``compositions``: rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K). ``suits``: counts per
+    rank and suit, shape (n, 13, 4), needed only by bets that look at suits when the counts
+    do not divide by 4. The integers equal the reference enumerator's: for each row ``c`` and
+    bet ``b``, ``evaluation.expectation(i, j) == deal(Shoe(c), tableau, detail=b.detail)
+    .expectation(b.payout)``. ``lines``, if given, names the compositions in error messages
+    (input line numbers).
+
+    >>> from exact_odds.bets import find_bet
+    >>> ev = evaluate([[32] * 13, [4] * 13], bets=[find_bet("banker")])
+    >>> ev.expectation(0, 0), ev.expectation(1, 0)
+    (Fraction(-114753351728, 10847218479825), Fraction(-49303, 4873050))
+    """
+    counts = _check_counts(compositions)
+    bet_list = tuple(bets)
+    sequences = _sequences(counts.sum(axis=1))
+    outcomes: Array = np.zeros((len(counts), len(OUTCOMES)), dtype=np.int64)
+    numerators: Array = np.zeros((len(counts), len(bet_list)), dtype=np.int64)
+    scales = [1] * len(bet_list)
+    parts: dict[int, Array] = {}
+    for detail, members in _bet_groups(bet_list).items():
+        compiled = _bet_pass(tableau, detail, tuple(bet_list[j] for j in members))
+        suit_counts = _check_suits(counts, suits, lines) if detail is Detail.SUITS else None
+        found = ways(compiled.plan, counts, suit_counts)
+        if compiled.outcomes:
+            outcomes = found[:, list(compiled.outcomes)]
+        _checked(outcomes if compiled.outcomes else found[:, [compiled.total]], sequences)
+        if not members:
+            continue
+        numer = _numerators(compiled, found, sequences)
+        for col, j in enumerate(members):
+            parts[j], scales[j] = numer[:, col], compiled.scales[col]
+    if parts:
+        dtype = object if any(p.dtype == object for p in parts.values()) else np.int64
+        numerators = np.stack([parts[j] for j in range(len(bet_list))], axis=1).astype(dtype)
+    return Evaluation(counts, sequences, outcomes, bet_list, numerators, tuple(scales))
+
+
+def evaluate_shoes(shoes: Sequence[Shoe], *, bets: Iterable[Payable] = (),
+                   tableau: Tableau = STANDARD_TABLEAU) -> Evaluation:
+    """:func:`evaluate` for :class:`~exact_odds.shoe.Shoe` objects (finite; suits used when known)."""
+    if any(shoe.infinite for shoe in shoes):
+        raise ShoeError("bulk evaluation needs finite shoes")
+    bet_list = tuple(bets)
+    suits = None
+    if any(bet.detail is Detail.SUITS for bet in bet_list):
+        unknown = [i for i, shoe in enumerate(shoes) if shoe.suited is None]
+        if unknown:
+            raise ShoeError(suits_unknown(where=f"shoe {unknown[0] + 1}"))
+        suits = [shoe.suited for shoe in shoes]
+    return evaluate([shoe.counts for shoe in shoes], bets=bet_list, tableau=tableau, suits=suits)

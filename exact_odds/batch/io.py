@@ -1,0 +1,116 @@
+"""Reading compositions: one line of 13 comma-separated rank counts per shoe."""
+
+from __future__ import annotations
+
+import warnings
+from io import StringIO
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from exact_odds.errors import InputError
+from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS
+from exact_odds.validate import RANK_COUNT
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+
+
+class CompositionError(InputError):
+    """A line of a compositions file that is not 13 non-negative counts of at least 6 cards."""
+
+
+def _row(number: int, body: str, source: str) -> list[int]:
+    """The 13 counts of one line, each a whole number from 0 to 40,000 in ASCII digits
+    (:data:`exact_odds.validate.RANK_COUNT`), at least six cards in all; the first problem raises."""
+    where = f"{source}: line {number}"
+    fields = body.split(",")
+    if len(fields) != len(RANK_LABELS):
+        raise CompositionError(f"{where}: expected 13 counts (A,2,...,9,T,J,Q,K), got {len(fields)}")
+    row = [RANK_COUNT.parse(field, f"{where}: count {i + 1} ({RANK_LABELS[i]})", CompositionError)
+           for i, field in enumerate(fields)]
+    if sum(row) < CARDS_PER_COUP:
+        raise CompositionError(f"{where}: {sum(row)} cards; a coup needs {CARDS_PER_COUP}")
+    return row
+
+
+def _slow_rows(kept: list[tuple[int, str]], source: str) -> IntArray:
+    """The counts of the kept lines read one by one; the first bad line raises its error."""
+    return np.array([_row(number, body, source) for number, body in kept], dtype=np.int64)
+
+
+_COMMA, _NEWLINE, _ZERO = 44, 10, 48
+_MAX_DIGITS = 9
+"""Counts of at most nine digits are read by the vectorised path (int64 holds them easily)."""
+
+
+def _plain_counts(text: str) -> IntArray | None:
+    """The counts of ``text`` if it is in the plain form (digits, commas and newlines only, 13
+    non-empty fields of at most nine digits per line, no blank line), read with a few vectorised
+    passes; None otherwise (the general reader then takes over)."""
+    data = np.frombuffer(text.encode("ascii", errors="replace"), dtype=np.uint8)
+    if not len(data):
+        return None
+    if data[-1] != _NEWLINE:
+        data = np.append(data, np.uint8(_NEWLINE))
+    digit = (data - _ZERO) < 10  # uint8 arithmetic: non-digits wrap above 9
+    ends = np.flatnonzero(~digit)
+    separators = data[ends]
+    fields = len(RANK_LABELS)
+    if len(ends) % fields or not digit[0]:
+        return None
+    pattern = np.full(fields, _COMMA, dtype=np.uint8)
+    pattern[-1] = _NEWLINE
+    if not (separators.reshape(-1, fields) == pattern).all():
+        return None
+    lengths = np.diff(ends, prepend=-1) - 1
+    if lengths.min() < 1 or lengths.max() > _MAX_DIGITS:
+        return None
+    values = data[ends - 1].astype(np.int64) - _ZERO
+    scale = 10
+    for k in range(2, int(lengths.max()) + 1):
+        values += (data[ends - k].astype(np.int64) - _ZERO) * (lengths >= k) * scale  # short fields: masked
+        scale *= 10
+    return values.reshape(-1, fields)
+
+
+def parse_compositions(text: str, *, source: str = "input") -> tuple[list[int], IntArray]:
+    """Compositions from text: one line of 13 comma-separated counts A,2,...,9,T,J,Q,K each.
+
+    Each count is a whole number from 0 to 40,000 in ASCII digits (:data:`exact_odds.validate.RANK_COUNT`),
+    so a composition holds at most 520,000 cards and no sum overflows.
+
+    ``#`` starts a comment; blank lines are ignored. Returns the line number of each
+    composition and the counts, shape (n, 13). A bad line raises :class:`CompositionError`
+    naming its number.
+
+    >>> parse_compositions("# one deck\\n4,4,4,4,4,4,4,4,4,4,4,4,4\\n")[0]
+    [2]
+    """
+    plain = _plain_counts(text) if "#" not in text else None
+    if plain is not None and (plain <= RANK_COUNT.high).all() and (plain.sum(axis=1) >= CARDS_PER_COUP).all():
+        return list(range(1, len(plain) + 1)), plain
+    lines = text.splitlines()
+    if "#" not in text and all(line.strip() for line in lines):  # the common case: nothing to skip
+        kept = list(enumerate(lines, 1))
+        data = text
+    else:
+        kept = [(n, body) for n, body in ((n, line.split("#", 1)[0].strip()) for n, line in enumerate(lines, 1))
+                if body]
+        data = "\n".join(body for _, body in kept)
+    if not kept:
+        return [], np.zeros((0, len(RANK_LABELS)), dtype=np.int64)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            counts = np.loadtxt(StringIO(data), delimiter=",", dtype=np.int64, ndmin=2, comments=None)
+        good = text.isascii() and counts.shape == (len(kept), len(RANK_LABELS)) and bool(
+            (counts >= 0).all() and (counts <= RANK_COUNT.high).all()  # a bounded count: the sums cannot wrap
+            and (counts.sum(axis=1) >= CARDS_PER_COUP).all())
+    except (ValueError, OverflowError):
+        good = False
+    if not good:
+        counts = _slow_rows(kept, source)
+    return [n for n, _ in kept], counts.reshape(len(kept), len(RANK_LABELS))

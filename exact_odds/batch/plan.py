@@ -1,0 +1,389 @@
+"""Evaluation plans: the coefficients laid out in dense blocks, and exact arithmetic by shoe size.
+
+A plan evaluates ``F`` *functionals* of a composition: non-negative integer weights on coup
+codes, ``ways_f = sum over coups of weight_f(coup) * ways(coup)`` (a class of coups is the
+weight 0/1; :func:`make_plan`). With the coefficient table ``C``,
+``ways_f = sum_S (sum_coup C[S, coup] weight_f(coup)) monomial_S``.
+
+Speed. A monomial is the product of a part over group ``A`` and a part over group ``B``
+(:mod:`exact_odds.batch.kinds`); the values of every part needed are built level by level
+with one multiplication each (a part is its parent, less its last kind, times one *factor*).
+Then for each pair of levels (cards in ``A``, cards in ``B``) one BLAS product
+``matrix @ values[side M]`` and a multiplication by ``values[side R]`` (the side with fewer
+parts) give the sums (:func:`exact_odds.batch.kernel.run`). Functionals that depend on the
+pair flags alone are evaluated over four-card multisets and multiplied by ``(N-4)(N-5)``
+(:mod:`exact_odds.batch.leading`): a *stage* of depth 4 beside the stage of depth 6.
+
+Exactness. Every quantity is a non-negative integer: a count of (weighted) card sequences,
+bounded by ``w N**6`` for an ``N``-card shoe and weights at most ``w``, and so is every partial
+sum (subtractions happen only afterwards, on exact integers). Hence
+
+- in ``float64`` (BLAS) the part values are exact up to 456 cards (``456**6 <= 2**53``), and a
+  sum computed below ``2**53`` is exact (were any partial sum ``2**53`` or more, rounding could
+  not bring the non-negative total back below it): checked for every result;
+- other shoes, and results of ``2**53`` or more, in ``int64`` while ``w N**6 < 2**63`` (up to
+  1,448 cards with weights 0/1), every partial sum being at most the total;
+- beyond, modulo primes below ``2**21`` with the same float64 products, rebuilt by the Chinese
+  remainder theorem with enough primes for ``w N**6`` into Python integers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from exact_odds.batch.coefficients import Coefficients
+from exact_odds.batch.kernel import factor_table, primes, rebuild, run
+from exact_odds.batch.kinds import DIGITS, TYPES, Part, Space, kind_counts
+from exact_odds.batch.leading import LEADING_CARDS, leading_table, leading_weights
+from exact_odds.shoe import CARDS_PER_COUP
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    FloatArray = npt.NDArray[np.float64]
+    Array = npt.NDArray[Any]
+
+FLOAT_MAX_CARDS = 456
+"""Largest shoe whose part values float64 holds exactly: 456**6 <= 2**53 < 457**6."""
+INT64_MAX_CARDS = 1448
+"""Largest shoe whose sequences int64 holds: 1448**6 < 2**63 <= 1449**6."""
+CHUNK = 256
+"""Compositions per block of work (keeps the part values, about 2 KB a part, in cache)."""
+FLOAT_EXACT = 2**53
+"""A non-negative float64 sum below this is exact."""
+INT64_EXACT = 2**63
+"""Sums bounded below this are computed in int64 (beyond: residues)."""
+
+
+# ---------------------------------------------------------------- the layout of part values
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How to compute the values of every part a plan needs, one multiplication per part.
+
+    Row 0 of the value matrix (parts x compositions) is the empty part of either group
+    (value 1); then parts by (cards, group, part code). Row ``i > 0`` is
+    ``values[parent[i]] * factors[factor[i]]``, the parent being the part less its last kind
+    (fewer cards, so an earlier ``level``: a slice of rows of equal card count).
+    """
+
+    parent: IntArray
+    factor: IntArray  # row of the factor table: (kind * 7 + multiplicity) * types + designation
+    levels: tuple[tuple[int, int], ...]
+    spans: dict[tuple[int, int], tuple[int, int]]  # (group, cards) -> slice of rows
+    codes: tuple[IntArray, IntArray]  # per group: sorted part codes of its rows (0: the empty part)
+    rows: tuple[IntArray, IntArray]  # per group: the row of each code
+
+
+def _code(digits: IntArray) -> IntArray:
+    """Part codes of rows of digits (first kind lowest, base ``DIGITS``)."""
+    return np.asarray(digits @ (DIGITS ** np.arange(digits.shape[1], dtype=np.int64)), dtype=np.int64)
+
+
+def _with_ancestors(parts: set[Part]) -> set[Part]:
+    """The parts and every part obtained by dropping trailing kinds (their parents, recursively)."""
+    out: set[Part] = set()
+    for part in parts:
+        p = part
+        while any(p) and p not in out:
+            out.add(p)
+            last = max(i for i, d in enumerate(p) if d)
+            p = (*p[:last], 0, *p[last + 1:])
+    return out
+
+
+def make_layout(space: Space, parts: tuple[set[Part], set[Part]]) -> Layout:
+    """The rows of the parts (and their ancestors) of both groups, level by level."""
+    firsts = (0, space.split)
+    order: list[tuple[int, int, int, Part]] = []
+    for g, group in enumerate(parts):
+        for p in _with_ancestors(group):
+            order.append((sum(d // TYPES for d in p), g, int(_code(np.array([p]))[0]), p))
+    order.sort()
+    index = {(g, p): i + 1 for i, (_, g, _, p) in enumerate(order)}
+    parent, factor = [0], [0]
+    spans: dict[tuple[int, int], tuple[int, int]] = {(0, 0): (0, 1), (1, 0): (0, 1)}
+    levels: dict[int, tuple[int, int]] = {}
+    for i, (cards, g, _, p) in enumerate(order, 1):
+        last = max(j for j, d in enumerate(p) if d)
+        up = (*p[:last], 0, *p[last + 1:])
+        parent.append(index.get((g, up), 0))
+        m, t = divmod(p[last], TYPES)
+        factor.append(((firsts[g] + last) * (CARDS_PER_COUP + 1) + m) * space.types + t)
+        spans[(g, cards)] = (spans.get((g, cards), (i, i))[0], i + 1)
+        levels[cards] = (levels.get(cards, (i, i))[0], i + 1)
+    by_code = [sorted([(0, 0)] + [(c, index[(gg, p)]) for _, gg, c, p in order if gg == g]) for g in (0, 1)]
+    codes = [np.array([c for c, _ in pairs], dtype=np.int64) for pairs in by_code]
+    rows = [np.array([r for _, r in pairs], dtype=np.int64) for pairs in by_code]
+    return Layout(np.array(parent, dtype=np.int64), np.array(factor, dtype=np.int64), tuple(levels.values()),
+                  spans, (codes[0], codes[1]), (rows[0], rows[1]))
+
+
+# ---------------------------------------------------------------- dense blocks
+
+
+@dataclass(frozen=True)
+class Block:
+    """One dense block: ``sums[f] += sum_r values[r_rows][r] * (matrix @ values[m_rows])[r * F + f]``.
+
+    ``at`` is the block's first row among the stage's row parts.
+    """
+
+    m_rows: tuple[int, int]
+    r_rows: tuple[int, int]
+    at: int
+    matrix: FloatArray  # (rows of R * functionals, rows of M), integers
+    integers: IntArray  # the same as int64
+
+
+@dataclass(frozen=True)
+class Stage:
+    """The blocks of the functionals of one depth: 6 cards, or the first 4 (times ``(N-4)(N-5)``)."""
+
+    depth: int
+    functionals: tuple[int, ...]
+    rows: int
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything needed to evaluate ``classes`` functionals for many compositions.
+
+    ``weights``: the largest weight of each functional (1 for a class of coups).
+    """
+
+    space: Space
+    classes: int
+    layout: Layout
+    stages: tuple[Stage, ...]
+    weights: tuple[int, ...]
+
+
+def _rows(layout: Layout, group: int, digits: IntArray) -> IntArray:
+    """Rows of the layout of the parts (rows of digits) of one group."""
+    codes = _code(digits)
+    return layout.rows[group][np.searchsorted(layout.codes[group], codes)]
+
+
+def _stage(space: Space, layout: Layout, depth: int, functionals: tuple[int, ...], digits: IntArray,
+           weights: IntArray) -> Stage:
+    """The dense blocks of terms (rows of ``digits``, ``weights`` per functional) of one depth."""
+    split, width = space.split, len(functionals)
+    rows = (_rows(layout, 0, digits[:, :split]), _rows(layout, 1, digits[:, split:]))
+    cards_a = (digits[:, :split] // TYPES).sum(axis=1)
+    blocks: list[Block] = []
+    at = 0
+    for c in range(depth + 1):
+        sel = cards_a == c
+        if not sel.any():
+            continue
+        spans = (layout.spans[(0, c)], layout.spans[(1, depth - c)])
+        r = 0 if spans[0][1] - spans[0][0] <= spans[1][1] - spans[1][0] else 1
+        (r0, r1), (m0, m1) = spans[r], spans[1 - r]
+        dense = np.zeros((r1 - r0, width, m1 - m0), dtype=np.float64)
+        dense[rows[r][sel] - r0, :, rows[1 - r][sel] - m0] = weights[sel]
+        if dense.sum(axis=2).max() * 2**21 >= FLOAT_EXACT:
+            raise ValueError("weights too large for exact residues")
+        matrix = dense.reshape(-1, m1 - m0)
+        blocks.append(Block((m0, m1), (r0, r1), at, matrix, matrix.astype(np.int64)))
+        at += r1 - r0
+    return Stage(depth, functionals, at, tuple(blocks))
+
+
+@dataclass(frozen=True)
+class _Monomials:
+    """A table's terms grouped by monomial: ``count``/``coup`` of the terms in that order, the
+    first term of each monomial (``starts``), each monomial's digits, and the table's codes."""
+
+    table: Coefficients
+    starts: IntArray
+    count: IntArray
+    coup: IntArray
+    digits: IntArray
+    codes: IntArray
+
+
+_MONOMIALS: dict[int, _Monomials] = {}
+
+
+def _monomials(co: Coefficients) -> _Monomials:
+    """The table's terms grouped by monomial (cached per table)."""
+    if id(co) not in _MONOMIALS:
+        mono = co.a * len(co.parts_b) + co.b
+        order = np.arange(len(mono)) if (mono[1:] >= mono[:-1]).all() else np.argsort(mono, kind="stable")
+        starts = np.flatnonzero(np.r_[True, mono[order][1:] != mono[order][:-1]])
+        first = order[starts]
+        digits = np.concatenate([np.array(co.parts_a, dtype=np.int64).reshape(len(co.parts_a), -1)[co.a[first]],
+                                 np.array(co.parts_b, dtype=np.int64).reshape(len(co.parts_b), -1)[co.b[first]]],
+                                axis=1)
+        _MONOMIALS[id(co)] = _Monomials(co, starts, co.count[order], co.coup[order], digits,
+                                        np.flatnonzero(np.bincount(co.coup)))
+    return _MONOMIALS[id(co)]
+
+
+def table_codes(co: Coefficients) -> IntArray:
+    """The distinct coup codes of a coefficient table, sorted (cached per table)."""
+    return _monomials(co).codes
+
+
+def monomial_sums(co: Coefficients, weights: IntArray) -> tuple[IntArray, IntArray]:
+    """Digits of every monomial of the table (cached order) and its summed weights per functional
+    (``weights[code, f]``)."""
+    m = _monomials(co)
+    return m.digits, np.add.reduceat(m.count[:, None] * weights[m.coup], m.starts, axis=0)
+
+
+def monomial_terms(co: Coefficients, weights: IntArray) -> tuple[IntArray, IntArray]:
+    """Digits of each monomial of the table and its summed weights, monomials of no weight left out."""
+    digits, summed = monomial_sums(co, weights)
+    keep = summed.any(axis=1)
+    return digits[keep], summed[keep]
+
+
+def _leading_terms(space: Space, codes: IntArray, weights: IntArray) -> tuple[IntArray, IntArray] | None:
+    """Four-card digits and weights of the functionals (columns) if all depend on the pair flags alone."""
+    digits, state, count = leading_table(space.detail)
+    per_state = [leading_weights(codes, weights[:, f]) for f in range(weights.shape[1])]
+    if any(w is None or (w[state] < 0).any() for w in per_state):
+        return None
+    summed = np.stack([count * w[state] for w in per_state if w is not None], axis=1)
+    code = _code(digits)
+    uniq, inverse = np.unique(code, return_inverse=True)
+    total = np.zeros((len(uniq), summed.shape[1]), dtype=np.int64)
+    np.add.at(total, inverse.ravel(), summed)
+    first = np.zeros(len(uniq), dtype=np.int64)
+    first[inverse.ravel()] = np.arange(len(code))
+    keep = total.any(axis=1)
+    return digits[first[keep]], total[keep]
+
+
+def make_weighted_plan(co: Coefficients, weights: IntArray) -> Plan:
+    """A plan for the functionals ``weights[code, f]`` (non-negative integers) of the table ``co``.
+
+    Functionals that depend on the pair flags alone get the four-card stage.
+    """
+    codes = table_codes(co)
+    if (weights[codes] < 0).any():
+        raise ValueError("functionals must have non-negative weights")
+    count = weights.shape[1]
+    short = [f for f in range(count) if _leading_terms(co.space, codes, weights[:, [f]]) is not None]
+    full = [f for f in range(count) if f not in short]
+    terms: list[tuple[int, tuple[int, ...], IntArray, IntArray]] = []
+    if short:
+        found = _leading_terms(co.space, codes, weights[:, short])
+        assert found is not None
+        terms.append((LEADING_CARDS, tuple(short), *found))
+    if full:
+        terms.append((CARDS_PER_COUP, tuple(full), *monomial_terms(co, weights[:, full])))
+    split = co.space.split
+    parts = ({tuple(p) for _, _, d, _ in terms for p in d[:, :split].tolist()},
+             {tuple(p) for _, _, d, _ in terms for p in d[:, split:].tolist()})
+    layout = make_layout(co.space, parts)
+    stages = tuple(_stage(co.space, layout, depth, fs, d, w) for depth, fs, d, w in terms)
+    largest = tuple(int(weights[codes, f].max(initial=0)) for f in range(count))
+    return Plan(co.space, count, layout, stages, largest)
+
+
+def make_plan(co: Coefficients, class_of: IntArray, classes: int) -> Plan:
+    """Collapse coups to classes (``class_of[code]``): one functional of weight 0/1 per class."""
+    weights = np.zeros((len(class_of), classes), dtype=np.int64)
+    weights[np.arange(len(class_of)), class_of] = 1
+    return make_weighted_plan(co, weights)
+
+
+# ---------------------------------------------------------------- exact arithmetic by shoe size
+
+
+def _chunks(rows: IntArray) -> list[IntArray | slice]:
+    """Blocks of at most ``CHUNK`` rows: slices when the rows are consecutive (no copies)."""
+    if len(rows) and (np.diff(rows) == 1).all():
+        first = int(rows[0])
+        return [slice(s, min(s + CHUNK, first + len(rows))) for s in range(first, first + len(rows), CHUNK)]
+    return [rows[s:s + CHUNK] for s in range(0, len(rows), CHUNK)]
+
+
+def _finish(plan: Plan, stage_sums: list[Array], sizes: IntArray, out: Array, rows: IntArray | slice) -> None:
+    """Write the stages' exact sums (functionals x compositions) to ``out[rows]``, the short ones
+    times ``(N-4)(N-5)``."""
+    for stage, sums in zip(plan.stages, stage_sums, strict=True):
+        found = sums.T
+        if stage.depth == LEADING_CARDS:
+            rest = (sizes - LEADING_CARDS) * (sizes - LEADING_CARDS - 1)
+            found = found * (rest.astype(object) if out.dtype == object else rest)[:, None]
+        first, count = stage.functionals[0], len(stage.functionals)
+        consecutive = stage.functionals == tuple(range(first, first + count))
+        columns: slice | IntArray = slice(first, first + count) if consecutive else np.array(stage.functionals)
+        if isinstance(rows, slice) or isinstance(columns, slice):
+            out[rows, columns] = found
+        else:
+            out[rows[:, None], columns] = found
+
+
+def _float_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray,
+                out: Array) -> list[IntArray]:
+    """Evaluate ``rows`` (shoes of at most 456 cards) in float64; return the rows whose sums
+    reached ``2**53`` (not proven exact)."""
+    failed: list[IntArray] = []
+    for chunk in _chunks(rows):
+        factors = factor_table(plan.space, kinds[:, chunk], None if suits is None else suits[chunk].transpose(1, 2, 0))
+        sums = run(plan, factors)
+        bad = np.zeros(sums[0].shape[1], dtype=bool)
+        if max(plan.weights, default=1) * int(sizes[chunk].max()) ** CARDS_PER_COUP >= FLOAT_EXACT:  # else proven exact
+            for s in sums:
+                bad |= (s >= FLOAT_EXACT).any(axis=0)
+        if bad.any():
+            ids = np.arange(chunk.start, chunk.stop) if isinstance(chunk, slice) else chunk
+            failed.append(ids[bad])
+            sums = [s[:, ~bad] for s in sums]
+            chunk = ids[~bad]
+        exact = [s.astype(np.int64) for s in sums]
+        _finish(plan, [e.astype(object) if out.dtype == object else e for e in exact], sizes[chunk], out, chunk)
+    return failed
+
+
+def _residue_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray,
+                  out: Array) -> None:
+    """Evaluate ``rows`` in int64 where ``w N**6`` fits (no BLAS, no reductions), else modulo
+    enough primes for ``w N**6``, rebuilding the integers."""
+    top = max(plan.weights, default=1)
+    for chunk in _chunks(rows[np.argsort(sizes[rows], kind="stable")]):
+        bound = top * int(sizes[chunk].max()) ** CARDS_PER_COUP
+        chunk_suits = None if suits is None else suits[chunk].transpose(1, 2, 0)
+        if bound < INT64_EXACT:
+            sums = run(plan, factor_table(plan.space, kinds[:, chunk], chunk_suits, dtype=np.int64))
+            _finish(plan, [s.astype(object) if out.dtype == object else s for s in sums], sizes[chunk], out, chunk)
+            continue
+        moduli: list[int] = []
+        while np.prod(np.array(moduli, dtype=object)) <= bound:
+            moduli.append(primes()[len(moduli)])
+        residues = [run(plan, factor_table(plan.space, kinds[:, chunk], chunk_suits, p), p) for p in moduli]
+        fits = bound < 2**63 and out.dtype != object
+        sums = [rebuild([r[i] for r in residues], tuple(moduli), fits) for i in range(len(plan.stages))]
+        _finish(plan, sums, sizes[chunk], out, chunk)
+
+
+def ways(plan: Plan, counts: IntArray, suits: IntArray | None) -> Array:
+    """Exact ways of each functional: shape (n, functionals), int64 if every value fits, else object.
+
+    ``counts``: rank counts (n, 13); ``suits``: counts per rank and suit (n, 13, 4) at
+    ``Detail.SUITS``. Shoes are evaluated ``CHUNK`` at a time, in float64 where that is exact,
+    else modulo primes.
+    """
+    n = counts.shape[0]
+    sizes = counts.sum(axis=1)
+    top = max(plan.weights, default=1)
+    fits = top * int(sizes.max(initial=0)) ** CARDS_PER_COUP < 2**63
+    out: Array = np.zeros((n, plan.classes), dtype=np.int64 if fits else object)
+    kinds = kind_counts(counts, plan.space.detail)
+    small = sizes <= FLOAT_MAX_CARDS
+    failed = _float_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out)
+    rest = np.concatenate([np.flatnonzero(~small), *failed]).astype(np.int64)
+    if len(rest):
+        _residue_rows(plan, rest, kinds, suits, sizes, out)
+    return out

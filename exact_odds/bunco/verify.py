@@ -1,0 +1,237 @@
+"""Verify a log of dice rolls against the exact roll distribution: faces, scores and Buncos.
+
+The hypothesis under test: every roll of the log is ``count`` fair dice of ``sides`` faces,
+independent of each other and of every other roll, and each score the log gives is what the
+rules say. Four checks in the report style of ``exact-odds verify`` (:mod:`exact_odds.verdict`),
+each PASS, FAIL, or SKIP when the log gives it nothing to test:
+
+======  ==========================================================  ===============================
+check   what                                                        test
+======  ==========================================================  ===============================
+labels  every score the log gives, recomputed from the dice        roll by roll
+faces   every die's face against 1/sides: all dice; die by die       chi-square, (sides - 1) df each
+scores  each roll's score against its round's exact distribution    chi-square, bins expecting >= 5
+buncos  the numbers of Buncos and of mini Buncos                     exact binomial, two-sided
+======  ==========================================================  ===============================
+
+The statistical checks share the significance level ``alpha`` (each is judged at ``alpha / 3``),
+so an honest log FAILs with probability at most about ``alpha``. A score's exact probabilities
+come from :func:`~exact_odds.bunco.scoring.roll_scores` for the face the roll's round plays
+for; adjacent scores are pooled until each bin expects at least 5 rolls (as the simulation's
+tests do). Buncos are rare (1 roll in 216 with three six-sided dice), so their counts get an
+exact binomial test rather than a chi-square: its p-value is twice the smaller tail.
+
+>>> from exact_odds.bunco import STANDARD_SCORING, read_rolls
+>>> log = read_rolls(["round,dice,score", "1,1 1 1,25", "2,3 5 3,0"], Dice(3, 6))
+>>> result = verify_rolls(log, Dice(3, 6), STANDARD_SCORING)
+>>> result.check("labels").violations[0].message
+'roll 1: score is 25 in the log; the dice 1 1 1 in round 1 (playing for 1s) score 21: a Bunco'
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from exact_odds.bunco.chi_square import MIN_EXPECTED, pool
+from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
+from exact_odds.bunco.log import RollLog
+from exact_odds.bunco.scoring import ScoringRules, roll_scores
+from exact_odds.bunco.simulation import score_rolls
+from exact_odds.dist import Dist
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from exact_odds.verdict import Check, Verdict
+
+MAX_VIOLATIONS = 10
+"""Violations kept in full by default."""
+
+
+@dataclass(frozen=True)
+class RollVerification:
+    """The result of :func:`verify_rolls`: the ``checks`` (``labels``, ``faces``, ``scores``,
+    ``buncos``) of a log of ``rolls`` rolls of ``dice`` under ``rules``; ``columns``: the log's
+    columns; ``ignored``: those it did not know."""
+
+    source: str
+    dice: Dice
+    rules: ScoringRules
+    alpha: float
+    rolls: int
+    checks: tuple[Check, ...]
+    columns: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
+
+    @property
+    def verdict(self) -> Verdict:
+        """``FAIL`` if any check failed, else ``PASS``."""
+        from exact_odds.verdict import overall
+
+        return overall(self.checks)
+
+    def check(self, name: str) -> Check:
+        """The check called ``name``."""
+        for c in self.checks:
+            if c.name == name:
+                return c
+        raise KeyError(f"no check {name!r}; checks: {', '.join(c.name for c in self.checks)}")
+
+
+def _faces_of_rounds(log: RollLog, dice: Dice) -> NDArray[np.int64]:
+    """The face each roll's round plays for: ``(round - 1) mod sides + 1``."""
+    return (log.rounds - 1) % dice.sides + 1
+
+
+def _label_message(log: RollLog, i: int, face: int, true: int) -> str:
+    faces = [int(f) for f in log.faces[i]]
+    roll = Roll(sum(f == face for f in faces), alike=len(set(faces)) == 1)
+    kind = f": a {roll.kind}" if roll.kind != "plain" else ""
+    assert log.scores is not None
+    return (f"roll {i + 1}: score is {int(log.scores[i])} in the log; the dice {' '.join(map(str, faces))} in "
+            f"round {int(log.rounds[i])} (playing for {face}s) score {true}{kind}")
+
+
+def label_check(log: RollLog, dice: Dice, rules: ScoringRules, *, keep: int = MAX_VIOLATIONS) -> Check:
+    """Every score the log gives against the rules (SKIP without a score column)."""
+    import numpy as np
+
+    from exact_odds.verdict import Violation, deterministic_check
+
+    if log.scores is None:
+        return deterministic_check("labels", 0, [], 0, ["The log has no score column."], unit="scores")
+    face = _faces_of_rounds(log, dice)
+    true = score_rolls(log.faces, rules, face)
+    given = log.scores >= 0
+    wrong = np.flatnonzero(given & (log.scores != true))
+    violations = [Violation(i, int(log.lines[i]), None, i + 1, _label_message(log, i, int(face[i]), int(true[i])))
+                  for i in wrong[:keep].tolist()]
+    return deterministic_check("labels", int(given.sum()), violations, len(wrong),
+                               [f"Scores recomputed under the rules {rules}."], unit="scores")
+
+
+def faces_check(log: RollLog, dice: Dice) -> Check:
+    """The faces of all dice, and of each die of the rolls, against ``1 / sides`` each."""
+    import numpy as np
+
+    from exact_odds.verdict import ChiSquare, IndicatorSum, statistical_check
+
+    names = [str(f) for f in range(1, dice.sides + 1)]
+    p = np.full(dice.sides, 1 / dice.sides)
+    every = IndicatorSum(names)
+    by_die = []
+    for j in range(dice.count):
+        seen = np.bincount(log.faces[:, j] - 1, minlength=dice.sides)
+        every.add_identical(p, np.diag(p), len(log), seen)
+        die = IndicatorSum(names)
+        die.add_identical(p, np.diag(p), len(log), seen)
+        by_die.append(die.test(f"die {j + 1}"))
+    tests = [every.test("faces of all dice"),
+             ChiSquare("die by die", sum(t.statistic for t in by_die), sum(t.df for t in by_die))]
+    return statistical_check("faces", len(log) * dice.count, tests, every.tallies(),
+                             [f"Expected: each face 1 in {dice.sides} for every die."], unit="dice", details=by_die)
+
+
+def _score_bins(log: RollLog, dice: Dice, rules: ScoringRules,
+                faces: NDArray[np.int64]) -> tuple[list[tuple[int, int]], dict[int, Dist[int]]]:
+    """The scores' bins (low, high), pooled by their expected counts, and each round face's exact scores."""
+    exact = {f: roll_scores(dice, rules, round_number=f) for f in sorted(set(faces.tolist()))}
+    counts = {f: int((faces == f).sum()) for f in exact}
+    expected: dict[int, Fraction] = {}
+    for f, dist in exact.items():
+        for score, ways in dist.items():
+            expected[score] = expected.get(score, Fraction(0)) + Fraction(counts[f] * ways, dist.total)
+    return [(b.low, b.high) for b in pool(Dist({}), expected, MIN_EXPECTED)], exact
+
+
+def scores_check(log: RollLog, dice: Dice, rules: ScoringRules) -> Check:
+    """Each roll's score (from its dice) against the exact score distribution of its round."""
+    import numpy as np
+
+    from exact_odds.verdict import IndicatorSum, statistical_check
+
+    faces = _faces_of_rounds(log, dice)
+    scores = score_rolls(log.faces, rules, faces)
+    bins, exact = _score_bins(log, dice, rules, faces)
+    total = IndicatorSum([str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in bins])
+    for f, dist in exact.items():
+        p = np.array([float(sum(w for s, w in dist.items() if lo <= s <= hi) / dist.total) for lo, hi in bins])
+        mine = scores[faces == f]
+        seen = np.array([int(((mine >= lo) & (mine <= hi)).sum()) for lo, hi in bins])
+        total.add_identical(p, np.diag(p), len(mine), seen)
+    notes = [f"Expected: the exact score distribution of a roll of {dice} under the rules {rules.name}, for the "
+             f"face each roll's round plays for (round r plays for (r-1) mod {dice.sides} + 1); adjacent scores "
+             f"pooled until each bin expects at least {MIN_EXPECTED} rolls."]
+    return statistical_check("scores", len(log), [total.test("scores")], total.tallies(), notes, unit="rolls")
+
+
+def binomial_p_value(n: int, q: float, x: int) -> float:
+    """The two-sided p-value of ``x`` successes in ``n`` trials of probability ``q``: twice the
+    smaller tail, at most 1 (floats, from the log-probabilities of the terms).
+
+    >>> round(binomial_p_value(10, 0.5, 2), 6)  # 2 * P(X <= 2) = 2 * 56/1024
+    0.109375
+    """
+    if q <= 0.0 or q >= 1.0:
+        return 1.0 if x == round(n * q) else 0.0
+    return min(1.0, 2.0 * min(_tail(n, q, x, down=True), _tail(n, q, x, down=False)))
+
+
+def _tail(n: int, q: float, x: int, *, down: bool) -> float:
+    """P(X <= x) (``down``) or P(X >= x) for X binomial(n, q), summed from ``x`` away from the mean
+    until the terms stop counting (a tail that holds the mean is one minus the other tail)."""
+    if (x >= n * q) if down else (x <= n * q):
+        return 1.0 - (_tail(n, q, x + 1, down=False) if down else _tail(n, q, x - 1, down=True))
+    log_q, log_r, log_n = math.log(q), math.log1p(-q), math.lgamma(n + 1)
+    total, k, step = 0.0, x, -1 if down else 1
+    while 0 <= k <= n:
+        term = math.exp(log_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_q + (n - k) * log_r)
+        total += term
+        if term <= total * 1e-17:
+            break
+        k += step
+    return total
+
+
+def buncos_check(log: RollLog, dice: Dice) -> Check:
+    """The numbers of Buncos and of mini Buncos, each against its exact binomial distribution."""
+    from exact_odds.verdict import Check, Tally
+
+    faces = _faces_of_rounds(log, dice)
+    alike = (log.faces == log.faces[:, :1]).all(axis=1)
+    bunco = alike & (log.faces[:, 0] == faces)
+    odds = roll_outcomes(dice)  # the same for every round number
+    tallies, tests = [], []
+    for kind, seen in (("Bunco", int(bunco.sum())), ("mini Bunco", int((alike & ~bunco).sum()))):
+        q = sum(w for r, w in odds.items() if r.kind == kind) / odds.total
+        tallies.append(Tally(kind, seen, len(log) * q, len(log) * q * (1 - q)))
+        tests.append(binomial_p_value(len(log), q, seen))
+    notes = [f"{t.name}: exact two-sided binomial test, p = {p:.3g}." for t, p in zip(tallies, tests, strict=True)]
+    notes.append(f"Expected: a roll of {dice} is a Bunco with probability 1/{dice.ways:,} and a mini Bunco with "
+                 f"probability {dice.sides - 1}/{dice.ways:,}, whatever its round.")
+    p_value = min(1.0, 2 * min(tests)) if len(log) else None
+    return Check("buncos", "SKIP", len(log), "rolls", p_value=p_value, tallies=tuple(tallies), notes=tuple(notes))
+
+
+def verify_rolls(log: RollLog, dice: Dice, rules: ScoringRules, *, alpha: float = 0.001,
+                 max_violations: int = MAX_VIOLATIONS, source: str = "log") -> RollVerification:
+    """Check a log of rolls of ``dice`` against the exact roll distribution under ``rules``.
+
+    ``alpha``: the significance level of the verdict, shared by the statistical checks;
+    ``max_violations``: wrong scores listed in full (all are counted).
+    """
+    from exact_odds.bunco.base import BuncoError
+    from exact_odds.verdict import judge
+
+    if not 0 < alpha < 1:
+        raise BuncoError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
+    if max_violations < 0:
+        raise BuncoError(f"max_violations must be at least 0, got {max_violations}")
+    checks = (label_check(log, dice, rules, keep=max_violations), faces_check(log, dice),
+              scores_check(log, dice, rules), buncos_check(log, dice))
+    return RollVerification(source, dice, rules, float(alpha), len(log), judge(checks, float(alpha)), log.columns,
+                            log.ignored)

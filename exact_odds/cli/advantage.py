@@ -1,0 +1,107 @@
+"""Partial information about the next coup: ``advantage``, and ``odds --known`` / ``odds --dealt``.
+
+No arithmetic here: the figures come from :mod:`exact_odds.information`, the tables from
+:mod:`exact_odds.report.advantage`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from exact_odds.cli.options import (
+    Subparsers,
+    add_bet_option,
+    add_bets_option,
+    add_config_option,
+    add_format_options,
+    add_shoe_options,
+    bets_from_args,
+    config_from_args,
+    render,
+    shoe_from_args,
+    tableau_from_args,
+)
+
+if TYPE_CHECKING:
+    from exact_odds.bets import Bet
+    from exact_odds.shoe import Shoe
+    from exact_odds.tableau import Tableau
+
+KNOWN_HELP = ("what is known of the next coup's cards: POSITION=CARDS, several separated by spaces or commas. "
+              "Positions 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, 6 the sixth; "
+              "P1 B1 P2 B2 also work); cards a rank (7), a card with its suit (7h), or alternatives with | "
+              "(7|8|9). E.g. '1=7', '5=7h', '1=7|8|9 2=K'. A position is that card of the shoe, used by the coup "
+              "or not")
+
+
+def add_known_option(parser: argparse.ArgumentParser) -> None:
+    """--known SPEC (repeatable: the pieces of knowledge add up)."""
+    parser.add_argument("--known", action="append", default=[], metavar="SPEC", help=KNOWN_HELP)
+
+
+def known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
+    """``odds --known``: the odds and the main bets' expectations given what is known."""
+    from exact_odds.bets.main import STANDARD_CONFIG
+    from exact_odds.engine import winners
+    from exact_odds.information import InformationError, Known, deal_known, player_ev
+    from exact_odds.report.advantage import known_odds_json, known_odds_tables
+
+    if args.dealt:
+        raise InformationError("give either --dealt (cards on the table, by hand) or --known (cards by position), "
+                               "not both; --known '1=9 2=K' says what --dealt 'P: 9 B: K' says")
+    known = Known.parse(" ".join(args.known))
+    dist = deal_known(shoe, known, tableau)
+    bets = (config_from_args(args) or STANDARD_CONFIG).bets  # the game's pay table with --game
+    evs = list(zip((bet.name for bet in bets), player_ev(dist, bets), strict=True))
+    odds = winners(dist)
+    return render(args, lambda: known_odds_json(shoe, known, odds, evs),
+                  lambda: known_odds_tables(shoe, known, odds, evs, args.format))
+
+
+def _bets(args: argparse.Namespace) -> list[Bet]:
+    """The bets to choose among: --bet names (banker/player/tie from --config or the game when given),
+    else the configuration's three main bets."""
+    choice = bets_from_args(args)
+    return choice.named(args.bet) or choice.main
+
+
+def _cmd_advantage(args: argparse.Namespace) -> str:
+    from exact_odds.information import Information, Known, advantage
+    from exact_odds.report.advantage import advantage_json, advantage_tables
+
+    shoe = shoe_from_args(args)
+    information = Information.parse(args.position, args.groups)
+    result = advantage(shoe, information, _bets(args), tableau_from_args(args),
+                       known=Known.parse(" ".join(args.known)), sit_out=not args.always_bet)
+    return render(args, lambda: advantage_json(shoe, result), lambda: advantage_tables(shoe, result, args.format))
+
+
+def _add_advantage(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "advantage", help="what knowing a card (or its group) of the next coup is worth, exactly",
+        description="For a kind of information about the next coup (the rank of the card at a position, or which "
+                    "group it is in, as sorted edges reveal): how often each case happens, every bet's exact "
+                    "expectation in it, the best play (a bet, or sitting out) and the value of the information "
+                    "per coup, E[max(EV, 0)].")
+    p.add_argument("--position", default="1", metavar="POSITIONS",
+                   help="the watched positions: 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, "
+                        "6 the sixth), several as '1,3' or '1-4' (default 1)")
+    p.add_argument("--groups", metavar="SPEC",
+                   help="reveal only the group of each watched card: NAME=CARDS entries (e.g. 'high=6|7|8|9'; "
+                        "cards in no group are 'other'), or just CARDS for 'in' vs 'other' (default: the rank)")
+    add_known_option(p)
+    add_bet_option(p, "bets one may make (repeatable or comma-separated; default: banker, player and tie of the "
+                      "configuration)")
+    p.add_argument("--always-bet", action="store_true",
+                   help="always make the best bet, even at a negative expectation (default: sit out then)")
+    add_shoe_options(p)
+    add_config_option(p, "the pay table of banker, player and tie")
+    add_bets_option(p)
+    add_format_options(p)
+    p.set_defaults(handler=_cmd_advantage)
+
+
+COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_advantage,)
+"""Functions adding one subcommand each, in the order of the help."""

@@ -1,0 +1,101 @@
+"""The ``verify`` command: check a log of coups (or counts) that any program dealt against the exact values."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from exact_odds import validate
+from exact_odds.cli.options import (
+    Subparsers,
+    add_bets_option,
+    add_config_option,
+    add_format_options,
+    add_input_option,
+    add_procedure_options,
+    add_seed_option,
+    add_shoe_options,
+    bets_from_args,
+    procedure_from_args,
+    render,
+    shoe_from_args,
+    tableau_from_args,
+)
+from exact_odds.errors import InputError
+
+
+def _cmd_verify(args: argparse.Namespace) -> str:
+    from exact_odds.report.verify import verify_json, verify_tables
+    from exact_odds.verify import LogVerification, load_log, parse_counts, verify_counts, verify_log
+
+    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
+    if args.input is not None:
+        if args.log is not None:
+            raise InputError("give the log as LOG or as --input LOG, not both")
+        args.log = args.input
+    result: LogVerification
+    if args.counts is not None:
+        if args.log is not None:
+            raise InputError("give a LOG or --counts, not both")
+        counts = parse_counts(args.counts)
+        if args.shoes is None:
+            result = verify_counts(counts, shoe, tableau, alpha=args.alpha)
+        else:
+            from exact_odds.dealing import random_seed
+
+            seed = random_seed() if args.seed is None else args.seed
+            result = verify_counts(counts, shoe, tableau, alpha=args.alpha, shoes=args.shoes,
+                                   procedure=procedure_from_args(args), seed=seed,
+                                   reference_shoes=args.reference_shoes)
+    else:
+        if args.log is None:
+            raise InputError("give a LOG file ('-' for standard input) or --counts")
+        if args.shoes is not None:
+            raise InputError("--shoes goes with --counts: a log gives its shoes in its shoe column")
+        choice = bets_from_args(args)
+        extra = (*(choice.side or ()), *(bet for bet in choice.loaded if bet not in (choice.side or ())))
+        result = verify_log(load_log(args.log), shoe, tableau, alpha=args.alpha, max_violations=args.max_violations,
+                            bets=extra, config=choice.configuration,
+                            source="standard input" if args.log == "-" else args.log)
+    if result.verdict == "FAIL":
+        args.exit_status = 1
+    return render(args, lambda: verify_json(result), lambda: verify_tables(result))
+
+
+def _add_verify(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "verify", help="check a log of coups that any program dealt (or its counts) against the exact values",
+        description="Check a log of coups, one a line (CSV with a header, or JSON Lines: columns player and "
+                    "banker with the cards in the order dealt, e.g. 'Kh 5d 9c'; optional shoe, winner, "
+                    "player_total, banker_total, natural, player_pair, banker_pair and net:<bet>): every draw "
+                    "against the tableau, every label recomputed, the cards each shoe holds, and the outcome, "
+                    "pair and card frequencies against the exact odds given the cards already dealt in each "
+                    "shoe. --counts checks totals only. Exit status 1 when a check FAILs, 2 when the log "
+                    "cannot be read (the message names the line).")
+    p.add_argument("log", nargs="?", metavar="LOG", help="the log file ('-': standard input)")
+    add_input_option(p, "the log file, as LOG gives it")
+    p.add_argument("--counts", metavar="SPEC",
+                   help="totals only: banker=N,player=N,tie=N[,player-pair=N,banker-pair=N]")
+    p.add_argument("--shoes", type=validate.SHOES.option, metavar="M",
+                   help="with --counts: the counts come from M whole shoes dealt to the cut card (--cut-card, "
+                        "--last-coup, --no-burn); the rates over whole shoes are estimated from shoes dealt "
+                        "with --seed, and the report states their precision")
+    p.add_argument("--reference-shoes", type=validate.REFERENCE_SHOES.option, metavar="K",
+                   help="with --counts --shoes: shoes dealt to estimate the rates (default: M, at least "
+                        "4,000 and at most 16,000)")
+    add_shoe_options(p)
+    add_config_option(p, "pay table of the net:banker, net:player and net:tie columns")
+    add_bets_option(p)
+    add_procedure_options(p, fresh=False)
+    add_seed_option(p)
+    p.add_argument("--alpha", type=validate.ALPHA.option, default=0.001,
+                   help="significance level of the verdict, shared by the statistical checks (default 0.001)")
+    p.add_argument("--max-violations", type=validate.VIOLATIONS.option, default=10,
+ metavar="N",
+                   help="violations listed in full per check (default 10; all are counted)")
+    add_format_options(p)
+    p.set_defaults(handler=_cmd_verify)
+
+
+COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_verify,)
+"""Functions adding one subcommand each, in the order of the help."""

@@ -1,0 +1,120 @@
+"""The one vectorised dealer: many coups, or many whole shoes in lockstep, at once.
+
+A coup is played by :func:`exact_odds.tableau.play_many` (the tableau's one vectorised
+form of its rule) from the cards' point values, and written as the one coup code of
+:func:`exact_odds.coup.encode`. :func:`play_shoes` deals whole shoes by the
+:class:`~exact_odds.dealing.procedure.Procedure` (burn, cut card, last coup). The scalar
+dealer of :mod:`exact_odds.dealing.simple` does the same one coup at a time; tests check
+that both agree on many random shoes and tableaux.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from exact_odds.coup import Detail, encode
+from exact_odds.dealing.cards import CARD_CODES, point_lookup
+from exact_odds.dealing.procedure import Burn, Procedure, burn
+from exact_odds.shoe import CARDS_PER_COUP
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau, play_many
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+Progress = Callable[[int, int], None]
+"""A progress callback: ``progress(done, total)`` in units of coups (or of shoes, where a run counts shoes)."""
+
+
+def deal_coups(cards: NDArray[np.integer], tableau: Tableau = STANDARD_TABLEAU,
+               detail: Detail = Detail.POINTS) -> tuple[NDArray[np.int16], NDArray[np.int8]]:
+    """Deal many coups at once from ``cards`` of shape (6, n) (card codes in dealing order).
+
+    Returns the coup codes (:func:`exact_odds.coup.encode`) and the number of cards each
+    coup used (4 to 6). Pair flags are recorded as far as ``detail`` asks: pairs by rank and
+    the twin pair from ``RANKS``, suited pairs (the same card code) from ``SUITS``.
+    """
+    import numpy as np
+
+    plays = play_many(tableau, point_lookup()[cards])
+    player_pair: Any = False
+    banker_pair: Any = False
+    twin: Any = False
+    if detail >= Detail.RANKS:
+        ranks = cards // 4
+        player_pair, banker_pair = ranks[0] == ranks[2], ranks[1] == ranks[3]
+        twin = player_pair & banker_pair & (ranks[0] == ranks[1])
+    suits = detail >= Detail.SUITS
+    code = encode(plays.player, plays.banker, plays.player_cards - 2, plays.banker_cards - 2, player_pair,
+                  banker_pair, suits and cards[0] == cards[2], suits and cards[1] == cards[3], twin)
+    used = plays.player_cards + plays.banker_cards
+    return code.astype(np.int16), used.astype(np.int8)
+
+
+@dataclass(frozen=True)
+class ShoePlay:
+    """Coups dealt from a block of shoes, in order shoe by shoe.
+
+    ``codes``: coup codes; ``shoe``: the shoe (row) of each coup; ``start``: the index of
+    the coup's first card in its shoe; ``left``: when asked for, the cards left in the shoe
+    before each coup (the burn's cards are gone), counted by card code (shape (n, 52));
+    ``burn``: what the burn did to each shoe; ``full``: the cards of one whole shoe (52,).
+    """
+
+    codes: NDArray[np.int16]
+    shoe: NDArray[np.int32]
+    start: NDArray[np.int16]
+    left: NDArray[np.int16] | None
+    burn: Burn
+    full: NDArray[np.int64]
+
+    def seen(self) -> NDArray[np.int64]:
+        """The cards seen before each coup, by card code (shape (n, 52)): the turned burn card and
+        the cards of the shoe's earlier coups. The cards burned face down are never seen."""
+        assert self.left is not None, "play the shoes with compositions=True"
+        import numpy as np
+
+        return np.asarray(self.full - self.left.astype(np.int64) - self.burn.hidden[self.shoe], dtype=np.int64)
+
+
+def play_shoes(cards: NDArray[np.integer], tableau: Tableau, procedure: Procedure,
+               detail: Detail = Detail.POINTS, *, compositions: bool = False) -> ShoePlay:
+    """Deal every shoe of ``cards`` (shape (shoes, cards per shoe), all shuffles of the same cards) in
+    lockstep, one coup per shoe a round, until the procedure's last coup of each."""
+    import numpy as np
+
+    shoes, size = cards.shape
+    rows = np.arange(shoes)
+    burnt = burn(cards, procedure)
+    full = np.bincount(cards[0], minlength=CARD_CODES).astype(np.int64)
+    pos = burnt.start.copy()
+    left = (full - burnt.turned - burnt.hidden).astype(np.int16) if compositions else None
+    active = np.ones(shoes, dtype=bool)
+    offsets = np.arange(CARDS_PER_COUP)
+    rec_codes, rec_start, rec_active, rec_left = [], [], [], []
+    while active.any():
+        index = np.minimum(pos[:, None] + offsets, size - 1)
+        six = np.take_along_axis(cards, index, axis=1).T
+        code, used = deal_coups(six, tableau, detail)
+        rec_codes.append(code)
+        rec_start.append(pos.copy())
+        rec_active.append(active.copy())
+        if left is not None:
+            rec_left.append(left.copy())
+            for j in range(CARDS_PER_COUP):
+                left[rows, six[j]] -= active & (j < used)
+        last = procedure.last(pos, used, size)
+        pos = np.where(active, pos + used, pos)
+        active &= ~last
+    mask = np.array(rec_active).T
+    shoe_of = np.broadcast_to(rows[:, None], mask.shape)[mask]
+    return ShoePlay(
+        codes=np.array(rec_codes).T[mask],
+        shoe=shoe_of.astype(np.int32),
+        start=np.array(rec_start).T[mask].astype(np.int16),
+        left=np.stack(rec_left, axis=1)[mask] if rec_left else None,
+        burn=burnt,
+        full=full,
+    )

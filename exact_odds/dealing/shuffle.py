@@ -1,0 +1,113 @@
+"""Seeds and shuffles: which cards a seeded run deals, reproducibly.
+
+Every random number comes from NumPy's ``numpy.random.default_rng`` (the PCG64 generator)
+seeded by ``numpy.random.SeedSequence``. Work is cut into blocks of fixed size
+(:data:`FRESH_BLOCK` coups or :data:`SHOE_BLOCK` shoes); block ``i`` draws from
+``default_rng(SeedSequence(seed, spawn_key=(i,)))`` (:func:`block_rng`), so a run depends
+only on the seed and the options, never on timing or on how the work is scheduled. Shoe
+``i`` of a run is row ``i % SHOE_BLOCK`` of block ``i // SHOE_BLOCK`` (:func:`shoe_orders`):
+it depends only on the seed and ``i``, so the simulator, the studies and the ``deal`` and
+``roads`` commands deal the same shoes for the same seed. The block sizes are part of what a
+seed means: changing them changes every run. NumPy is imported lazily.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from exact_odds.dealing.cards import shoe_card_codes
+from exact_odds.dealing.procedure import DealingError
+from exact_odds.shoe import CARDS_PER_COUP, Shoe
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+FRESH_BLOCK = 1 << 18
+"""Coups per block of fresh shoes (part of what a seed means: changing it changes the streams)."""
+
+SHOE_BLOCK = 2048
+"""Shoes per block of whole shoes (part of what a seed means)."""
+
+
+def random_seed() -> int:
+    """A fresh seed from the operating system's entropy (reports print it so a run can be repeated)."""
+    import secrets
+
+    return secrets.randbits(32)
+
+
+def check_seed(seed: int) -> None:
+    """Raise :class:`DealingError` unless ``seed`` is a whole number of at least 0."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise DealingError(f"a seed must be a whole number of at least 0, got {seed!r}")
+
+
+def block_rng(seed: int, block: int) -> np.random.Generator:
+    """The generator of block ``block``: ``default_rng(SeedSequence(seed, spawn_key=(block,)))``."""
+    import numpy as np
+
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
+
+
+def fresh_six(rng: np.random.Generator, size: int, n: int, *, infinite: bool = False) -> NDArray[np.int64]:
+    """Indices (6, n) into a shoe of ``size`` cards: the first six cards of ``n`` independent shuffles.
+
+    A partial Fisher-Yates shuffle: step ``k`` picks a position uniformly among the cards
+    not yet dealt and swaps it forward; only the six swaps are tracked, which gives the six
+    cards exactly the law of the first six cards of a full shuffle. With ``infinite`` every
+    card is drawn independently (with replacement).
+    """
+    import numpy as np
+
+    if infinite:
+        return np.stack([rng.integers(0, size, size=n) for _ in range(CARDS_PER_COUP)])
+    picks = [rng.integers(k, size, size=n) for k in range(CARDS_PER_COUP)]
+    dealt: list[NDArray[np.int64]] = []
+    moved: list[NDArray[np.int64]] = []  # moved[m]: the card placed at position picks[m] by step m
+    for k in range(CARDS_PER_COUP):
+        card = picks[k].copy()
+        displaced = np.full(n, k, dtype=np.int64)
+        for m in range(k):
+            card = np.where(picks[k] == picks[m], moved[m], card)
+            displaced = np.where(picks[m] == k, moved[m], displaced)
+        dealt.append(card)
+        moved.append(displaced)
+    return np.stack(dealt)
+
+
+def shuffled_shoes(rng: np.random.Generator, codes: Sequence[int], shoes: int) -> NDArray[np.uint8]:
+    """``shoes`` independent uniform shuffles of ``codes``, one per row.
+
+    Rows are shuffled in order, so row ``i`` does not depend on how many rows follow it.
+    """
+    import numpy as np
+
+    base = np.asarray(codes, dtype=np.uint8)
+    out: NDArray[np.uint8] = rng.permuted(np.tile(base, (shoes, 1)), axis=1)
+    return out
+
+
+def shoe_orders(codes: Sequence[int], seed: int, first: int, stop: int) -> NDArray[np.uint8]:
+    """Shoes ``first`` to ``stop - 1`` of a run with ``seed``: shuffles of ``codes``, one per row.
+
+    Shoe ``i`` is row ``i % SHOE_BLOCK`` of ``shuffled_shoes(block_rng(seed, i // SHOE_BLOCK),
+    codes, SHOE_BLOCK)``; it depends only on the seed and its index, so any split of the
+    shoes among workers deals the same shoes (the rows of a block before ``first`` are
+    shuffled too, and dropped).
+    """
+    import numpy as np
+
+    parts = []
+    for block in range(first // SHOE_BLOCK, (stop - 1) // SHOE_BLOCK + 1):
+        base = block * SHOE_BLOCK
+        rows = shuffled_shoes(block_rng(seed, block), codes, min(stop - base, SHOE_BLOCK))
+        parts.append(rows[max(first - base, 0):])
+    return np.concatenate(parts)
+
+
+def shoe_cards(shoe: Shoe, seed: int, index: int = 0) -> list[int]:
+    """The card codes of shoe number ``index`` of a run with ``seed``, in dealing order."""
+    check_seed(seed)
+    return [int(c) for c in shoe_orders(shoe_card_codes(shoe), seed, index, index + 1)[0]]

@@ -1,0 +1,302 @@
+"""A casino's game in one TOML file: the shoe, the tableau, the pay table, the side bets, the dealing.
+
+A :class:`Game` gathers what a par sheet of one casino's table depends on; ``--game FILE``
+gives it to every baccarat command, and an option given beside it (``--decks``, ``--rules``,
+``--config``, ``--bets``, ``--cut-card``...) replaces that part. The format, every key
+optional (``examples/games/`` has a complete file per built-in configuration)::
+
+    name = "my-casino"              # default: the file's name without .toml
+    description = "..."             # one sentence for reports
+    source = "the casino's rules card"
+
+    decks = 8                       # the shoe: whole decks (or "inf"), default 8 ...
+    # shoe = "A=24,2=24,...,K=24"   # ... or a composition by rank, as --shoe takes it
+
+    tableau = "standard"            # the drawing rules: "standard", a rules file, or [tableau]
+    configuration = "tie-9"         # the main bets' pay table: a built-in name, a file, or [configuration]
+    side_bets = ["player-pair", "dragon-7"]   # built-in side bets offered, and every [[bet]] below
+
+    [procedure]                     # the dealing procedure (these are the defaults)
+    burn = true                     # turn the first card and burn as many as its value
+    cut_card = 16                   # cards behind the cut card
+    last_coup = "one-more"          # or "this": the coup in which the cut card comes out is the last
+
+    [[bet]]                         # side bets of the house, as in a bets file (exact_odds.bets.user)
+    name = "house-dragon"
+    source = "the casino's layout"
+    [[bet.line]]
+    pays = "40:1"
+    winner = "banker"
+    banker_total = 7
+    banker_cards = 3
+
+An inline ``[tableau]`` is written as a rules file is (:data:`exact_odds.tableau.STANDARD_TOML`),
+its banker rows under ``[tableau.banker]``; an inline ``[configuration]`` as a pay-table file
+is (:data:`exact_odds.bets.main.EXAMPLE_TOML`), its bets under ``[configuration.banker]``,
+``[[configuration.banker.special]]``, ``[configuration.player]`` and ``[configuration.tie]``.
+File names are relative to the game file. Every mistake names the file and line, the game's or
+that of the file it points to (``casino.toml:4: decks must be ...``).
+
+>>> game = parse_game('decks = 6\\nconfiguration = "tie-9"\\nside_bets = ["dragon-7"]\\n', source="casino.toml")
+>>> game.name, game.shoe.size, game.configuration.name, [bet.name for bet in game.bets]
+('casino', 312, 'tie-9', ['tie-9/banker', 'tie-9/player', 'tie-9/tie', 'dragon-7'])
+>>> parse_game('decks = 6\\nside_bets = ["banker"]\\n', source="casino.toml")
+Traceback (most recent call last):
+...
+exact_odds.game.GameError: casino.toml:2: side_bets names 'banker', a main bet: the main bets come from configuration
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from exact_odds import validate
+from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, Bet, Configuration, Registry, parse_bets
+from exact_odds.bets.main import STANDARD_CONFIG, is_main_bet, load_configuration, parse_configuration
+from exact_odds.dealing import STANDARD_PROCEDURE, Procedure
+from exact_odds.errors import InputError, read_user_file
+from exact_odds.registry import name_key
+from exact_odds.shoe import Shoe
+from exact_odds.sources import TomlText, parse_toml
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau, load_tableau, parse_tableau
+
+KEYS = ("name", "description", "source", "decks", "shoe", "tableau", "configuration", "side_bets", "procedure", "bet")
+"""The keys of a game file, in the order the format lists them."""
+
+PROCEDURE_KEYS = ("burn", "cut_card", "last_coup")
+"""The keys of its ``[procedure]`` table."""
+
+BUILTIN_TABLEAUX: dict[str, Tableau] = {STANDARD_TABLEAU.name: STANDARD_TABLEAU}
+"""The tableaux a game names without a file."""
+
+DEFAULT_DECKS = 8
+"""Decks in the shoe of a game that names none (the command line's default too)."""
+
+
+class GameError(InputError):
+    """A game file that cannot be read or does not describe a game; the message names the line."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """One casino's punto banco: what its par sheet depends on.
+
+    ``configuration`` is the pay table of the banker, player and tie bets; ``side_bets``
+    the side bets offered, in the file's order (those of ``side_bets``, then the file's own
+    ``[[bet]]`` definitions); ``defined`` the bets the file defines, which commands also
+    know by name; ``procedure`` how the cards reach the table.
+    """
+
+    name: str
+    shoe: Shoe
+    tableau: Tableau
+    configuration: Configuration
+    side_bets: tuple[Bet, ...] = ()
+    procedure: Procedure = STANDARD_PROCEDURE
+    defined: tuple[Bet, ...] = ()
+    description: str = ""
+    source: str = ""
+
+    @property
+    def bets(self) -> tuple[Bet, ...]:
+        """Every bet offered: the banker, player and tie bets of the pay table, then the side bets."""
+        return (*self.configuration.bets, *self.side_bets)
+
+
+STANDARD_GAME = Game("standard", Shoe.decks(DEFAULT_DECKS), STANDARD_TABLEAU, STANDARD_CONFIG)
+"""Eight decks, the standard tableau and pay table, no side bets, the standard procedure."""
+
+
+class _Doc:
+    """The text of a game file: its data, its lines (for error messages) and its folder (for file names)."""
+
+    def __init__(self, text: str, source: str, base: Path) -> None:
+        self.text = TomlText.of(text, source)
+        self.source, self.base = source, base
+        self.data = parse_toml(text, source, GameError)  # nesting, syntax and long numbers checked
+
+    def error(self, message: str, key: str | None = None, table: str | None = None) -> GameError:
+        """``source:line: message``, the line of ``key`` (in ``[table]`` if given; of its header if no key)."""
+        if table is not None:
+            line = self.text.table_key_line(key, table) or self.text.table_key_line(None, table)
+        else:
+            line = 0 if key is None else (self.text.top_level_key_line(key)
+                                          or self.text.first_match(rf"\s*[\"']?{re.escape(key)}[\"']?\s*[.=]"))
+        return GameError(f"{self.text.where(line)}: {message}")
+
+    def path(self, value: str) -> Path:
+        """A file named in the game, relative to the game file's folder."""
+        path = Path(value).expanduser()
+        return path if path.is_absolute() else self.base / path
+
+    def view(self, table: str, *, strip: bool) -> str:
+        """The text with only the tables ``[table]`` and ``[table.*]`` (``[[...]]`` too) kept.
+
+        Every other line is blank, so line numbers stay those of the game file. With
+        ``strip``, ``[table]`` itself is blanked and the sub-tables lose the prefix
+        (``[tableau.banker]`` becomes ``[banker]``): the text of a file of that kind.
+        """
+        lines = self.text.lines
+        out = [""] * len(lines)
+        for i in self.text.headers():
+            name = self.text.header_name(i) or ""
+            if name != table and not name.startswith(table + "."):
+                continue
+            start, end = self.text.block(i)
+            out[start:end] = lines[start:end]
+            if strip:
+                brackets = "[[" if lines[i].lstrip().startswith("[[") else "["
+                inner = name[len(table) + 1:]
+                out[i] = f"{brackets}{inner}{brackets.replace('[', ']')}" if inner else ""
+        return "\n".join(out) + "\n"
+
+    def inline(self, table: str, *, strip: bool = True) -> str:
+        """:meth:`view` of an inline table, checked to hold all of it (not dotted keys or ``{...}``)."""
+        text = self.view(table, strip=strip)
+        held = tomllib.loads(text)
+        if (held if strip else held.get(table)) != self.data[table]:
+            form = "[[bet]] tables" if table == "bet" else f"a [{table}] table (sub-tables as [{table}.NAME])"
+            raise self.error(f"write {table} as {form}, not with dotted keys or {{...}}", table)
+        return text
+
+
+def _text(doc: _Doc, key: str, default: str) -> str:
+    value = doc.data.get(key, default)
+    if not isinstance(value, str) or (key == "name" and not value.strip()):
+        raise doc.error(f"{key} must be a{' non-empty' if key == 'name' else ''} string", key)
+    return value.strip()
+
+
+def _shoe(doc: _Doc) -> Shoe:
+    """``decks = N`` (or ``"inf"``), or ``shoe = "A=32,..."``, or 8 decks."""
+    if "decks" in doc.data and "shoe" in doc.data:
+        raise doc.error("give decks or shoe, not both", "shoe")
+    if "shoe" in doc.data:
+        spec = doc.data["shoe"]
+        if not isinstance(spec, str):
+            raise doc.error("shoe must be a composition by rank in a string, e.g. \"A=32,2=32,...,K=32\"", "shoe")
+        try:
+            return Shoe.parse(spec)
+        except InputError as err:
+            raise doc.error(str(err), "shoe") from None
+    try:
+        decks = validate.decks(doc.data.get("decks", DEFAULT_DECKS), "decks")  # 1 to 10,000, or "inf"
+    except InputError as err:
+        raise doc.error(str(err), "decks") from None
+    return Shoe.infinite_deck() if decks is None else Shoe.decks(decks)
+
+
+def _tableau(doc: _Doc) -> Tableau:
+    """A built-in tableau by name, a rules file, or an inline ``[tableau]``."""
+    value = doc.data.get("tableau", STANDARD_TABLEAU.name)
+    if isinstance(value, dict):
+        return parse_tableau(doc.inline("tableau"), source=doc.source)
+    if not isinstance(value, str):
+        raise doc.error("tableau must be a name, a file name or a [tableau] table", "tableau")
+    if name_key(value) in BUILTIN_TABLEAUX:
+        return BUILTIN_TABLEAUX[name_key(value)]
+    if not doc.path(value).is_file():
+        raise doc.error(f"tableau {value!r} is neither a built-in tableau ({', '.join(BUILTIN_TABLEAUX)}) nor a file",
+                        "tableau")
+    return load_tableau(doc.path(value))
+
+
+def _configuration(doc: _Doc) -> Configuration:
+    """A built-in configuration by name, a pay-table file, or an inline ``[configuration]``."""
+    value = doc.data.get("configuration", STANDARD_CONFIG.name)
+    if isinstance(value, dict):
+        return parse_configuration(doc.inline("configuration"), source=doc.source)
+    if not isinstance(value, str):
+        raise doc.error("configuration must be a name, a file name or a [configuration] table", "configuration")
+    if value in BUILTIN_CONFIGURATIONS:
+        return BUILTIN_CONFIGURATIONS[value]
+    if not doc.path(value).is_file():
+        raise doc.error(f"configuration {value!r} is neither a built-in configuration "
+                        f"({', '.join(BUILTIN_CONFIGURATIONS)}) nor a file", "configuration")
+    return load_configuration(doc.path(value))
+
+
+def _side_bets(doc: _Doc) -> tuple[tuple[Bet, ...], tuple[Bet, ...]]:
+    """``(offered, defined)``: the bets of ``side_bets`` then the file's own ``[[bet]]`` s, and the latter."""
+    defined: tuple[Bet, ...] = ()
+    if "bet" in doc.data:
+        defined = parse_bets(doc.inline("bet", strip=False), source=doc.source, joining=BUILTIN_BETS)
+    known: Registry[Bet] = BUILTIN_BETS.extended(defined)
+    names = doc.data.get("side_bets", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+        raise doc.error("side_bets must be a list of bet names, e.g. [\"player-pair\", \"dragon-7\"]", "side_bets")
+    offered: list[Bet] = []
+    for name in names:
+        try:
+            bet = known.find(name)
+        except InputError as err:
+            raise doc.error(str(err), "side_bets") from None
+        if is_main_bet(bet):
+            raise doc.error(f"side_bets names {name!r}, a main bet: the main bets come from configuration",
+                            "side_bets")
+        if bet not in offered:
+            offered.append(bet)
+    return (*offered, *(bet for bet in defined if bet not in offered)), defined
+
+
+def _procedure(doc: _Doc, shoe: Shoe) -> Procedure:
+    """The ``[procedure]`` table (burn, cut card, last-coup rule), checked against the game's shoe."""
+    table = doc.data.get("procedure")
+    if table is None:
+        return STANDARD_PROCEDURE
+    if not isinstance(table, dict):
+        raise doc.error("procedure must be a table ([procedure])", "procedure")
+    for key in table:
+        if key not in PROCEDURE_KEYS:
+            raise doc.error(_unknown(key, PROCEDURE_KEYS, "[procedure]"), key, "procedure")
+    burn, cut, last = (table.get(key, default) for key, default in zip(
+        PROCEDURE_KEYS, (STANDARD_PROCEDURE.burn, STANDARD_PROCEDURE.cut, STANDARD_PROCEDURE.last_coup), strict=True))
+    if not isinstance(burn, bool):
+        raise doc.error(f"burn must be true or false, got {burn!r}", "burn", "procedure")
+    try:
+        cut = validate.CUT_CARD.check(cut, "cut_card")  # 0 to 520,000
+    except InputError as err:
+        raise doc.error(str(err), "cut_card", "procedure") from None
+    if last not in ("one-more", "this"):
+        raise doc.error(f"last_coup must be \"one-more\" or \"this\", got {last!r}", "last_coup", "procedure")
+    procedure = Procedure(cut=cut, last_coup="this" if last == "this" else "one-more", burn=burn)
+    if not shoe.infinite:
+        try:
+            procedure.check(shoe)
+        except InputError as err:
+            raise doc.error(str(err), "cut_card" if "cut_card" in table else None, "procedure") from None
+    return procedure
+
+
+def _unknown(key: str, known: tuple[str, ...], where: str) -> str:
+    close = difflib.get_close_matches(key, known, n=1)
+    return f"unknown key {key!r} in {where}" + (f" (did you mean {close[0]!r}?)" if close else
+                                               f" (known: {', '.join(known)})")
+
+
+def parse_game(text: str, *, source: str = "game", base: str | Path = ".") -> Game:
+    """A :class:`Game` from TOML text in the format of the module docstring.
+
+    ``source`` names the text in error messages (a path, usually); the files it names are
+    looked for in the folder ``base``. Every mistake raises an
+    :class:`~exact_odds.errors.InputError` naming the file and line.
+    """
+    doc = _Doc(text, source, Path(base))
+    for key in doc.data:
+        if key not in KEYS:
+            raise doc.error(_unknown(key, KEYS, "a game file"), key)
+    shoe = _shoe(doc)
+    offered, defined = _side_bets(doc)
+    return Game(name=_text(doc, "name", Path(source).stem), shoe=shoe, tableau=_tableau(doc),
+                configuration=_configuration(doc), side_bets=offered, procedure=_procedure(doc, shoe),
+                defined=defined, description=_text(doc, "description", ""), source=_text(doc, "source", ""))
+
+
+def load_game(path: str | Path) -> Game:
+    """Read a game from a TOML file (see :func:`parse_game`); the files it names are relative to it."""
+    text = read_user_file(path, "game", GameError)
+    return parse_game(text, source=str(path), base=Path(path).parent)

@@ -1,0 +1,180 @@
+"""Reading the files a user names, safely: regular files only, a size cap per kind, UTF-8 checked by line.
+
+Every file a command reads (rules, pay tables, bets, games, compositions, records, results,
+logs) is opened here, and:
+
+- only a **regular file** is read: a FIFO, a device (``/dev/zero``, ``/dev/urandom``), a socket
+  or a directory is refused at once, without blocking: the path is looked at with ``stat``
+  first and opened with ``O_NONBLOCK`` (then checked again with ``fstat``). ``-`` is standard
+  input where a command says so, read under the same caps;
+- a file read whole may hold at most its kind's cap of bytes (:data:`CAPS`): 1 MiB for the
+  TOML files (rules, configuration, bets, game), a recorded shoe (``study --input``) and roads
+  results, 16 MiB (some 400,000 lines) for batch compositions. A log (``verify LOG``) is
+  streamed line by line instead, each line at most :data:`MAX_LINE` characters;
+
+- bytes that are not UTF-8 are reported with the number of the line that holds them.
+
+Every refusal is one :class:`~exact_odds.errors.InputError` (or the caller's subclass) naming
+the file.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+from exact_odds.errors import InputError
+from exact_odds.validate import shown
+
+MiB = 1 << 20
+
+TOML_CAP = MiB
+"""The most bytes of a TOML file the user writes (rules, configuration, bets, game)."""
+
+CAPS: dict[str, int] = {"rules": TOML_CAP, "configuration": TOML_CAP, "bets": TOML_CAP, "game": TOML_CAP,
+                        "record": MiB, "results": MiB, "compositions": 16 * MiB}
+"""The most bytes of a file of each kind read whole (a kind not listed: :data:`TOML_CAP`)."""
+
+MAX_LINE = MiB
+"""The most bytes of one line of a file read line by line (a log)."""
+
+STDIN = "-"
+"""The file name that means standard input, where a command takes it."""
+
+_NAME = 256
+"""A file name longer than this is cut short in messages."""
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _size_text(n: int) -> str:
+    return f"{n // MiB} MiB" if n % MiB == 0 else f"{n:,} bytes"
+
+
+def _not_regular(mode: int) -> str | None:
+    """What a file that is not a regular file is (``"a FIFO"``), or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _KINDS if test(mode)), "not a regular file")
+
+
+def open_user_file(path: str | Path, what: str, error: type[InputError] = InputError) -> IO[bytes]:
+    """The file ``path`` opened for reading in binary, if it is a regular file.
+
+    ``what`` names the kind of file in messages (``"rules"`` gives ``cannot read rules file ...``).
+    """
+    name = str(path)
+    if not name:
+        raise error(f"no {what} file named (the file name is empty)")
+    try:
+        kind = _not_regular(os.stat(name).st_mode)  # a FIFO or a device is refused before it is opened
+        if kind is None:
+            fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+            kind = _not_regular(os.fstat(fd).st_mode)  # the file opened is the one looked at
+            if kind is None:
+                os.set_blocking(fd, True)
+                return os.fdopen(fd, "rb")
+            os.close(fd)
+    except OSError as err:
+        raise error(f"cannot read {what} file {shown(name, _NAME)}: {err.strerror}") from None
+    except ValueError as err:  # a NUL character in the name
+        raise error(f"cannot read {what} file {shown(name, _NAME)}: {err}") from None
+    raise error(f"cannot read {what} file {shown(name, _NAME)}: it is {kind}, not a regular file")
+
+
+def _decoded(data: bytes, name: str, what: str, error: type[InputError]) -> str:
+    """``data`` as UTF-8 text with universal newlines; a bad byte names its line (``name``: the file as
+    messages name it)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise error(f"{what} file {name} is not UTF-8 text (line {line})") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def read_user_file(path: str | Path, what: str, error: type[InputError] = InputError, *,
+                   cap: int | None = None, stdin: bool = False) -> str:
+    """The UTF-8 text of a file the user named, read whole under the cap of its kind (:data:`CAPS`).
+
+    With ``stdin``, ``-`` reads standard input (under the same cap). A file that cannot be read,
+    is not a regular file, is larger than the cap or is not UTF-8 raises ``error``: one line that
+    names the file.
+    """
+    limit = CAPS.get(what, TOML_CAP) if cap is None else cap
+    name = str(path)
+    if stdin and name == STDIN:
+        return _read_stdin(what, error, limit)
+    with open_user_file(path, what, error) as fh:
+        try:
+            data = fh.read(limit + 1)
+        except OSError as err:
+            raise error(f"cannot read {what} file {shown(name, _NAME)}: {err.strerror}") from None
+    if len(data) > limit:
+        raise error(f"{what} file {shown(name, _NAME)} is larger than {_size_text(limit)}, "
+                    f"the most a {what} file may hold")
+    return _decoded(data, shown(name, _NAME), what, error)
+
+
+def _read_stdin(what: str, error: type[InputError], limit: int) -> str:
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # standard input replaced by text (tests)
+        text: str = sys.stdin.read(limit + 1)
+        if len(text) > limit:
+            raise error(f"standard input is larger than {_size_text(limit)}, the most a {what} file may hold")
+        return text
+    data = buffer.read(limit + 1)
+    if len(data) > limit:
+        raise error(f"standard input is larger than {_size_text(limit)}, the most a {what} file may hold")
+    return _decoded(data, "on standard input", what, error)
+
+
+def user_lines(path: str | Path, what: str, error: type[InputError] = InputError, *, newline: str | None = None,
+               max_line: int = MAX_LINE) -> Iterator[str]:
+    """The lines of a file the user named (``-``: standard input), read one at a time.
+
+    Each line keeps its end of line (``newline`` as :func:`open` takes it: ``""`` for CSV). A
+    line longer than ``max_line`` characters, or one that is not UTF-8, raises ``error`` naming
+    the file and the line; nothing else is held in memory.
+    """
+    name = str(path)
+    if name != STDIN:
+        with open_user_file(path, what, error) as raw, io.TextIOWrapper(
+                raw, encoding="utf-8", errors="surrogateescape", newline=newline) as text:
+            yield from _checked_lines(text, shown(name, _NAME), what, error, max_line)
+        return
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # standard input replaced by text (tests)
+        yield from _checked_lines(sys.stdin, "on standard input", what, error, max_line)
+        return
+    wrapper = io.TextIOWrapper(buffer, encoding="utf-8", errors="surrogateescape", newline=newline)
+    try:
+        yield from _checked_lines(wrapper, "on standard input", what, error, max_line)
+    finally:
+        wrapper.detach()  # standard input stays open
+
+
+def _checked_lines(text: IO[str], name: str, what: str, error: type[InputError], max_line: int) -> Iterator[str]:
+    number = 0
+    while True:
+        try:
+            line = text.readline(max_line + 1)
+        except OSError as err:
+            raise error(f"cannot read {what} file {name}: {err.strerror}") from None
+        if not line:
+            return
+        number += 1
+        if len(line) > max_line:
+            raise error(f"{what} file {name}: line {number} is longer than {max_line:,} characters")
+        if not line.isascii():
+            try:
+                line.encode("utf-8")
+            except UnicodeEncodeError:
+                raise error(f"{what} file {name} is not UTF-8 text (line {number})") from None
+        yield line

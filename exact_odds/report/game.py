@@ -1,0 +1,109 @@
+"""Tables for ``report --game``: one casino's whole par sheet, from one game file.
+
+Presentation only. The figures come from :func:`exact_odds.edges.reference_sheets` (the odds,
+the par sheets of the game's banker, player and tie bets and of its side bets) and, with
+``--eor``, from :func:`exact_odds.removal.effects_of_removal`. Each table is the one the
+separate command prints (``odds``, ``edges``, ``parsheet``, ``eor``, each with ``--game``),
+so a figure reads the same, to the last digit of its fraction, in either; the house edges of
+the side bets get one table in the layout of ``edges``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+from exact_odds.report.base import Cell, Table, for_people
+from exact_odds.report.edges import (
+    EDGE_NOTE,
+    _edge_cells,
+    _edge_headers,
+    edges_json,
+    edges_table,
+    par_sheet_json,
+    par_sheet_table,
+)
+from exact_odds.report.odds import odds_json, odds_table
+from exact_odds.report.sidebets import pay_table_text
+from exact_odds.report.study import eor_json, eor_tables
+
+if TYPE_CHECKING:  # the library is imported lazily at run time: the command line starts with this module
+    from exact_odds.edges import ParSheet, ReferenceSheets
+    from exact_odds.game import Game
+    from exact_odds.removal import LinearCount, Removal
+
+
+class RemovalFigures(NamedTuple):
+    """The effects of removal of a report (``report --eor``): per bet, its removal effects and the
+    count they suggest, and the names of the bets left out (suits unknown), as ``eor`` gives them."""
+
+    removals: Sequence[Removal]
+    counts: Sequence[LinearCount]
+    omitted: Sequence[str] = ()
+
+
+def game_parts(game: Game) -> list[tuple[str, str]]:
+    """What the game is, part by part, in words: shoe, tableau, pay table, side bets, dealing, source."""
+    config = game.configuration
+    parts = [("shoe", str(game.shoe)), ("tableau", game.tableau.name),
+             ("pay table", f"{config.name}: {config.description}"),
+             ("side bets", ", ".join(bet.name for bet in game.side_bets) or "none"),
+             ("dealing", game.procedure.describe())]
+    return parts + ([("source", game.source)] if game.source else [])
+
+
+def game_table(game: Game) -> Table:
+    """The game's parts (:func:`game_parts`) as a two-column table, its description as a note."""
+    return Table(f"Game: {game.name}", ["part", "value"], [[part, value] for part, value in game_parts(game)],
+                 [game.description] if game.description else [])
+
+
+def side_edges_table(shoe_label: str, sheets: Sequence[ParSheet], fmt: str) -> Table:
+    """The house edge of each side bet, per coup and per resolved bet, its win, push and loss
+    chances and standard deviation (the columns of ``edges``), with its pay table."""
+    rows: list[list[Cell]] = [[sheet.bet.name, pay_table_text(sheet), *_edge_cells(sheet, fmt)] for sheet in sheets]
+    notes = [EDGE_NOTE] if for_people(fmt) else []
+    return Table(f"House edges of the side bets, {shoe_label}", ["bet", "pays", *_edge_headers(fmt)], rows,
+                 notes if fmt != "csv" else ())
+
+
+def _main_sheets(sheets: ReferenceSheets) -> list[ParSheet]:
+    """The par sheets of the game's banker, player and tie bets, in that order."""
+    return [sheet for _, by_role in sheets.configurations for sheet in by_role.values()]
+
+
+def game_tables(game: Game, sheets: ReferenceSheets, fmt: str, eor: RemovalFigures | None = None) -> list[Table]:
+    """The par sheet of a casino's game: the game, the odds, the house edges of the main bets and of
+    the side bets, the par sheet of every bet, and (``eor``) the effects of removal."""
+    shoe = str(sheets.shoe)
+    tables = [game_table(game), odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite),
+              edges_table(shoe, sheets.configurations, fmt)]
+    omitted = [bet.name for bet in sheets.omitted]
+    if sheets.others or omitted:
+        side = side_edges_table(shoe, sheets.others, fmt)
+        if omitted and fmt != "csv":
+            note = f"Not shown: {', '.join(omitted)} (suited bets need a shoe whose suits are known)."
+            side = Table(side.title, side.headers, side.rows, [*side.notes, note])
+        tables.append(side)
+    tables += [par_sheet_table(sheet, fmt) for sheet in [*_main_sheets(sheets), *sheets.others]]
+    if eor is not None:
+        tables += eor_tables(shoe, eor.removals, eor.counts, fmt, omitted=eor.omitted)
+    return tables
+
+
+def game_json(game: Game, sheets: ReferenceSheets, eor: RemovalFigures | None = None) -> dict[str, object]:
+    """The ``report --game --format json`` object. ``odds``, ``edges``, each of ``par_sheets`` (by bet
+    name) and ``eor`` are the objects ``odds``, ``edges``, ``parsheet`` and ``eor`` print."""
+    shoe = sheets.shoe
+    out: dict[str, object] = {
+        "game": {"name": game.name, "description": game.description, "source": game.source, "shoe": str(shoe),
+                 "tableau": game.tableau.name, "configuration": game.configuration.name,
+                 "side_bets": [bet.name for bet in game.side_bets], "procedure": game.procedure.describe()},
+        "odds": odds_json(None if shoe.infinite else shoe.size, sheets.counts, sheets.total),
+        "edges": edges_json(str(shoe), sheets.configurations),
+        "par_sheets": {sheet.bet.name: par_sheet_json(sheet) for sheet in [*_main_sheets(sheets), *sheets.others]},
+        "skipped_bets": [bet.name for bet in sheets.omitted],
+    }
+    if eor is not None:
+        out["eor"] = eor_json(shoe, eor.removals, eor.counts, omitted=eor.omitted)
+    return out

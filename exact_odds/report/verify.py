@@ -1,0 +1,146 @@
+"""Tables and JSON for ``exact-odds verify``: a verdict per check, the first violations, the figures.
+
+Presentation only: every figure comes from a :class:`~exact_odds.verify.LogVerification`.
+Floats here are test statistics (never exact results), shown rounded.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from exact_odds.report.base import Cell, Table, grouped
+
+if TYPE_CHECKING:
+    from exact_odds.verify import Check, LogVerification, Tally
+
+FIGURE_CHECKS = ("outcomes", "pairs", "cards")
+"""The statistical checks whose tallies the report lists."""
+
+
+def p_text(p: float | None) -> str:
+    """A p-value to three significant digits (``"< 1e-300"`` below the smallest float that is meant)."""
+    if p is None:
+        return ""
+    if p <= 0.0:
+        return "< 1e-300"
+    return f"{p:.3g}"
+
+
+def _mode_text(result: LogVerification) -> str:
+    if result.mode == "shoes":
+        return f"{grouped(result.coups)} coups from {grouped(result.shoes or 0)} shoes"
+    if result.mode == "fresh":
+        return f"{grouped(result.coups)} coups, each from a fresh full shoe (the log has no shoe column)"
+    if result.mode == "counts":
+        return f"counts of {grouped(result.coups)} coups, each from a fresh full shoe"
+    return f"counts of {grouped(result.coups)} coups from {grouped(result.shoes or 0)} whole shoes"
+
+
+def _violations_cell(check: Check) -> Cell:
+    if check.p_value is not None or check.verdict == "SKIP":
+        return ""
+    return check.violation_count
+
+
+def checks_table(checks: Sequence[Check], title: str, notes: Sequence[str] = ()) -> Table:
+    """One row per check: verdict, what it examined, p-value and threshold, violations (any checks:
+    a log of coups, of dice rolls)."""
+    rows: list[list[Cell]] = [
+        [c.name, c.verdict, f"{grouped(c.checked)} {c.unit}", p_text(c.p_value),
+         "" if c.threshold is None else f"{c.threshold:.3g}", _violations_cell(c)]
+        for c in checks]
+    return Table(title, ["check", "verdict", "checked", "p-value", "threshold", "violations"], rows, notes)
+
+
+def _notes(result: LogVerification) -> list[str]:
+    hypothesis = (f"Hypothesis: dealt by the tableau {result.tableau.name!r} from well-shuffled shoes of "
+                  f"{result.shoe}" + ("." if result.mode.startswith("counts") else ", and labelled as its cards show."))
+    notes = [f"Log: {result.source}; {_mode_text(result)}.", hypothesis,
+             f"Significance level {result.alpha:g}, shared by the statistical checks (each FAILs below its "
+             "threshold); a deterministic check FAILs on its first violation."]
+    if result.ignored:
+        notes.append(f"Columns ignored: {', '.join(result.ignored)}.")
+    return notes + list(result.notes)
+
+
+def violations_table(checks: Sequence[Check]) -> Table | None:
+    """The violations kept in full (the first of each check), or ``None`` when there are none."""
+    rows: list[list[Cell]] = []
+    more = []
+    for c in checks:
+        rows += [[c.name, "" if v.line is None else str(v.line), v.message] for v in c.violations]
+        if c.violation_count > len(c.violations):
+            more.append(f"{c.name}: {grouped(c.violation_count - len(c.violations))} more "
+                        "(--max-violations N shows more).")
+    if not rows:
+        return None
+    return Table("Violations", ["check", "line", "what"], rows, more)
+
+
+def _tally_rows(tallies: tuple[Tally, ...]) -> list[list[Cell]]:
+    return [[t.name, t.observed, f"{t.expected:,.1f}", f"{t.observed - t.expected:+,.1f}",
+             f"{math.sqrt(max(t.variance, 0.0)):,.1f}", f"{t.z:+.2f}"] for t in tallies]
+
+
+def figures_table(check: Check) -> Table:
+    """Observed against expected counts of one statistical check, with its chi-square tests."""
+    notes = [f"{t.label}: chi-square {t.statistic:,.2f} on {t.df} degrees of freedom, p = {p_text(t.p_value)}."
+             for t in check.tests]
+    notes += list(check.notes)
+    return Table(f"{check.name.capitalize()}: observed and expected",
+                 ["event", "observed", "expected", "difference", "sd", "z"], _tally_rows(check.tallies), notes)
+
+
+def verify_tables(result: LogVerification) -> list[Table]:
+    """The tables of ``exact-odds verify``."""
+    tables = [checks_table(result.checks, f"Verification: {result.verdict}", _notes(result))]
+    violations = violations_table(result.checks)
+    if violations is not None:
+        tables.append(violations)
+    tables += [figures_table(c) for c in result.checks if c.name in FIGURE_CHECKS and c.tallies]
+    return tables
+
+
+def _check_json(check: Check) -> dict[str, object]:
+    out: dict[str, object] = {"verdict": check.verdict, "checked": check.checked, "unit": check.unit}
+    if check.p_value is not None:
+        out.update(p_value=check.p_value, threshold=check.threshold,
+                   tests=[{"label": t.label, "statistic": t.statistic, "df": t.df, "p_value": t.p_value}
+                          for t in check.tests])
+    else:
+        out.update(violation_count=check.violation_count,
+                   violations=[{"line": v.line, "shoe": v.shoe, "coup": v.coup, "message": v.message}
+                               for v in check.violations])
+    if check.details:
+        out["details"] = [{"label": t.label, "statistic": t.statistic, "df": t.df, "p_value": t.p_value}
+                          for t in check.details]
+    if check.notes:
+        out["notes"] = list(check.notes)
+    return out
+
+
+def _tallies_json(check: Check) -> dict[str, object]:
+    return {t.name: {"observed": t.observed, "expected": t.expected, "variance": t.variance, "z": t.z}
+            for t in check.tallies}
+
+
+def checks_json(checks: Sequence[Check], figures: Sequence[str] = FIGURE_CHECKS) -> dict[str, object]:
+    """``{name: {"verdict", "p_value"?, "violations"?, ...}}`` of any checks, and the tallies of the
+    checks named in ``figures`` under their names: the JSON of a verification without its provenance."""
+    out: dict[str, object] = {"checks": {c.name: _check_json(c) for c in checks}}
+    for c in checks:
+        if c.name in figures and c.tallies:
+            out[c.name] = _tallies_json(c)
+    return out
+
+
+def verify_json(result: LogVerification) -> dict[str, object]:
+    """The ``verify --format json`` object: ``verdict``, ``checks`` by name, the figures, provenance."""
+    out: dict[str, object] = {"verdict": result.verdict, **checks_json(result.checks)}
+    out.update(log={"source": result.source, "mode": result.mode, "coups": result.coups, "shoes": result.shoes,
+                    "columns": list(result.columns), "ignored_columns": list(result.ignored)},
+               alpha=result.alpha, notes=list(result.notes),
+               provenance={"tableau": result.tableau.name, "shoe": str(result.shoe), "alpha": result.alpha})
+    return out

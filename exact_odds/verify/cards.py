@@ -1,0 +1,180 @@
+"""The card tests: is every card dealt as likely as the shoe says, whatever came before it?
+
+Each card a log deals has exact rank probabilities given the cards dealt before it in its
+shoe: ``c_r / N`` for a composition ``c`` of ``N`` cards left (unseen and burned cards
+included, by exchangeability; a log without shoes deals every coup from a fresh full shoe).
+Two tests use them, each a sum of multinomial indicators independent given the past, with
+the exact covariance of the sum (:class:`~exact_odds.verdict.IndicatorSum`):
+
+- **Ranks by position.** The cards are grouped by their position among the cards dealt from
+  their shoe (eight groups over the shoe's length: a stacked or sorted part of the shoe shows
+  in its group). Per group, the 13 rank counts against the sum of ``c / N``: chi-square with
+  12 degrees of freedom; the groups' statistics add up (they are sums over disjoint sets of
+  martingale differences, asymptotically independent).
+- **Consecutive pairs.** Pairs of consecutive cards of a shoe ``(a, b)`` counted in a 13 x 13
+  table, against their expectation given the first card of each pair: ``P(b | a, past) =
+  c'_b / N'`` with ``c'`` the composition after ``a``. Conditioning on the first card makes each
+  row of the table a sum of multinomials independent given the past even though consecutive
+  pairs overlap; each row gives a chi-square with 12 degrees of freedom and the rows add up
+  (156 in all). An incomplete shuffle leaves runs of the original order (a riffle of new
+  decks keeps ``A 2 3 ...`` together), which this table sees long before the outcomes do.
+
+The check's p-value is twice the smaller of the two (Bonferroni).
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from exact_odds.shoe import RANK_LABELS, Shoe
+from exact_odds.verdict import Check, ChiSquare, IndicatorSum, statistical_check
+from exact_odds.verify.log import SLOTS, CoupLog
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+GROUPS = 8
+"""Groups of positions in the shoe for the rank test."""
+RANK_NAMES = tuple(RANK_LABELS)
+CHUNK = 65_536
+"""Cards added at a time: sorted by key and their probabilities formed in a buffer that stays in cache."""
+
+
+class _Cards:
+    """The cards of a block of coups, flattened in dealing order: each one's rank (0-12), its row
+    ``rows`` of ``before``, the composition (13 counts) before each slot of each coup, and the size
+    ``size`` of that composition (the card's exact rank probabilities are ``before[row] / size``;
+    neither is kept for an infinite deck, whose odds never change), its position in its shoe,
+    and the rank of the card before it in its shoe (-1 for none)."""
+
+    def __init__(self, log: CoupLog, idx: NDArray[Any], first: NDArray[np.bool_], left: NDArray[np.int64],
+                 dealt: NDArray[np.int64], ok: NDArray[np.bool_], shoe: Shoe) -> None:
+        ranks = log.ranks[idx]
+        cards = np.flatnonzero((ranks > 0) & ok[:, None])  # the cards, as (coup, slot) flattened
+        self.rank = np.take(ranks, cards).astype(np.intp) - 1
+        self.rows = cards
+        self.before: NDArray[Any] | None = None
+        self.size: NDArray[Any] | None = None
+        if not shoe.infinite:
+            before = _before_each_slot(left, ranks, np.int16 if shoe.size < 2**15 else np.int64)
+            self.before = before.reshape(-1, len(RANK_NAMES))
+            self.size = np.take(left.sum(axis=1)[:, None] - np.arange(SLOTS), cards).astype(np.float64)
+        self.position = np.take(dealt[:, None] + np.arange(SLOTS), cards)
+        count = (ranks > 0).sum(axis=1)
+        last = ranks[np.arange(len(ranks)), np.maximum(count - 1, 0)]
+        previous_coup = np.concatenate([np.zeros(1, dtype=ranks.dtype), last[:-1]])
+        previous_coup[first] = 0
+        previous = np.concatenate([previous_coup[:, None], ranks[:, :-1]], axis=1)
+        self.previous = np.take(previous, cards).astype(np.intp) - 1
+
+
+def _before_each_slot(left: NDArray[np.int64], ranks: NDArray[np.int8], dtype: type) -> NDArray[Any]:
+    """The composition before each slot of each coup, shape (b, slots, 13): ``left`` (before the
+    coup) less the coup's cards in the earlier slots."""
+    b, kinds = len(ranks), len(RANK_NAMES)
+    current: NDArray[Any] = left.astype(dtype)
+    before: NDArray[Any] = np.empty((b, SLOTS, kinds), dtype=dtype)
+    flat = current.reshape(-1)
+    row_start = np.arange(0, b * kinds, kinds)
+    for slot in range(SLOTS):
+        before[:, slot] = current
+        dealt_here = ranks[:, slot].astype(np.intp)
+        flat[row_start + np.maximum(dealt_here, 1) - 1] -= (dealt_here > 0).astype(dtype)
+    return before
+
+
+class CardTally:
+    """The ranks of a log's cards beside their exact conditional law, by position and after each rank.
+
+    Sums are kept per key, a (group of positions, rank of the card before) pair, and added up
+    both ways at the end. For the cards of a key, with ``a = (p, 1)`` for each card's rank
+    probabilities ``p``, ``gram[key]`` is the sum of ``a a^T``: its corner counts the cards, its
+    last row is ``sum p`` and the rest ``sum p p^T``, all an :class:`IndicatorSum` needs.
+    """
+
+    KEYS = GROUPS * (len(RANK_NAMES) + 1)
+
+    def __init__(self, shoe: Shoe) -> None:
+        kinds = len(RANK_NAMES)
+        self.shoe = shoe
+        self.width = None if shoe.infinite else max(1, -(-shoe.size // GROUPS))
+        self.gram = np.zeros((self.KEYS, kinds + 1, kinds + 1))
+        self.seen = np.zeros((self.KEYS, kinds), dtype=np.int64)
+
+    def add(self, log: CoupLog, idx: NDArray[np.int64], first: NDArray[np.bool_], left: NDArray[np.int64],
+            dealt: NDArray[np.int64], ok: NDArray[np.bool_]) -> None:
+        """Add a block of coups of ``log`` in shoe order (``idx``: their indices in the log; ``first``:
+        the coup opens its shoe; ``left``: the composition before each; ``dealt``: the cards its shoe
+        dealt before it; ``ok``: its shoe's cards add up)."""
+        kinds = len(RANK_NAMES)
+        first = first.copy()
+        first[0] = True  # the pair across a block's edge is left out (a choice made before the cards)
+        cards = _Cards(log, idx, first, left, dealt, ok, self.shoe)
+        if self.width is None:
+            group = np.zeros_like(cards.position)
+        else:
+            group = np.minimum(cards.position // self.width, GROUPS - 1)
+        key = (group * (kinds + 1) + cards.previous + 1).astype(np.int16)
+        self.seen += np.bincount(key * kinds + cards.rank, minlength=self.KEYS * kinds).reshape(self.KEYS, kinds)
+        if cards.before is None or cards.size is None:  # an infinite deck: every card has the same odds
+            a = np.append(np.asarray(self.shoe.counts, dtype=np.float64) / self.shoe.size, 1.0)
+            self.gram += np.bincount(key, minlength=self.KEYS)[:, None, None] * np.outer(a, a)
+        else:
+            _add_grams(self.gram, key, cards.before, cards.rows, cards.size)
+
+    def _collect(self, keys: range) -> IndicatorSum:
+        kinds = len(RANK_NAMES)
+        gram, seen = self.gram[keys.start:keys.stop:keys.step].sum(axis=0), self.seen[keys].sum(axis=0)
+        total = IndicatorSum(RANK_NAMES)
+        expected = gram[kinds, :kinds]
+        total.add_sums(int(gram[kinds, kinds] + 0.5), seen, expected, np.diag(expected), gram[:kinds, :kinds])
+        return total
+
+    def check(self) -> Check:
+        """The ``cards`` check."""
+        step = len(RANK_NAMES) + 1
+        groups = [self._collect(range(g * step, (g + 1) * step)) for g in range(GROUPS)]
+        rows = [self._collect(range(r + 1, self.KEYS, step)) for r in range(len(RANK_NAMES))]
+        by_group = [g.test(_group_label(i, self.width)) for i, g in enumerate(groups) if g.trials]
+        by_row = [r.test(f"after {RANK_NAMES[i]}") for i, r in enumerate(rows) if r.trials]
+        tests = [_total("ranks by position in the shoe", by_group), _total("consecutive pairs", by_row)]
+        overall = self._collect(range(self.KEYS))
+        notes = ["Expected: each card's exact rank probabilities given the cards seen before it in its shoe; "
+                 "consecutive pairs given the first card of each pair. The tallies are the ranks of all cards."]
+        return statistical_check("cards", overall.trials, tests, overall.tallies(), notes, unit="cards",
+                                 details=[*by_group, *by_row])
+
+
+def _add_grams(gram: NDArray[np.float64], key: NDArray[np.int16], before: NDArray[Any], rows: NDArray[np.intp],
+               size: NDArray[np.float64]) -> None:
+    """Add each card (its composition ``before[row]`` of ``size`` cards) to the ``gram`` of its key.
+
+    A chunk of cards at a time (their compositions lie close together, so gathering them stays in
+    cache): the chunk is sorted by key (a radix sort of small keys) and its probabilities formed
+    with a column of ones, one matrix product per run of equal keys.
+    """
+    kinds = len(RANK_NAMES)
+    buffer = np.empty((min(CHUNK, len(key)), kinds + 1))
+    buffer[:, kinds] = 1.0
+    for start in range(0, len(key), CHUNK):
+        stop = min(len(key), start + CHUNK)
+        order = np.argsort(key[start:stop], kind="stable") + start
+        keys, part = np.take(key, order), buffer[:stop - start]
+        np.divide(np.take(before, np.take(rows, order), axis=0), np.take(size, order)[:, None], out=part[:, :kinds])
+        runs = [0, *(np.flatnonzero(keys[1:] != keys[:-1]) + 1).tolist(), stop - start]
+        for a, b in pairwise(runs):
+            gram[int(keys[a])] += part[a:b].T @ part[a:b]
+
+
+def _group_label(i: int, width: int | None) -> str:
+    if width is None:
+        return "every card"
+    last = "on" if i == GROUPS - 1 else str((i + 1) * width)
+    return f"ranks of cards {i * width + 1}-{last} of a shoe"
+
+
+def _total(label: str, parts: list[ChiSquare]) -> ChiSquare:
+    return ChiSquare(label, sum(t.statistic for t in parts), sum(t.df for t in parts))

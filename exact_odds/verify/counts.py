@@ -1,0 +1,205 @@
+"""Verify totals only: banker/player/tie (and pair) counts of a simulation that kept nothing else.
+
+Two hypotheses, by what the counts come from:
+
+- **Fresh shoes** (the default): ``n`` coups, each dealt from a freshly shuffled full shoe.
+  The counts are multinomial with the full shoe's exact probabilities ``p``: expectation
+  ``n p``, covariance ``n (diag p - p p^T)``; the pairs likewise, with the exact probability
+  of both pairs for their covariance.
+- **Whole shoes** (``shoes=M`` and a dealing ``procedure``: burn, cut card, last coup): the
+  coups of ``M`` shoes dealt to the cut card. The frequencies then differ slightly from the
+  full shoe's (the cut-card effect), and no closed form is known, so the per-coup rates
+  ``pi`` are *estimated* from ``K`` shoes dealt by the library's dealer with a seed: ``pi`` is
+  the sum over their coups of the exact conditional probabilities (given the cards before
+  each coup) over the number of coups, which has a far smaller error than counting their
+  outcomes. Over whole shoes ``d = X - n pi`` (``n`` the coups counted) has mean zero, and
+  its covariance is ``M V + n^2 Cov(pi_hat)``, with ``V`` the covariance of one shoe's
+  ``X_s - n_s pi`` (estimated from the same ``K`` shoes) and the second term the estimate's
+  own error, so the test stays valid for any ``K``; the report states the estimate's
+  standard error and how small it is beside the test's standard deviation.
+
+>>> result = verify_counts(parse_counts("banker=4586,player=4462,tie=952"))
+>>> result.check("outcomes").verdict, result.coups
+('PASS', 10000)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from exact_odds.coup import BANKER_PAIR, OUTCOMES, PLAYER_PAIR, Detail, winner_index
+from exact_odds.errors import InputError
+from exact_odds.shoe import Shoe
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.validate import OBSERVED
+from exact_odds.verdict import Check, IndicatorSum, judge, statistical_check
+from exact_odds.verify.core import LogVerification
+from exact_odds.verify.odds import full_shoe_odds, pair_odds
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from exact_odds.dealing import Procedure
+
+COUNT_NAMES = ("banker", "player", "tie", "player-pair", "banker-pair")
+"""The counts ``--counts`` takes: the three outcomes (required) and the two pairs (optional)."""
+REFERENCE_SHOES = (4000, 16000)
+"""Shoes dealt by default to estimate whole-shoe rates: as many as the counts' shoes, within these bounds
+(about a second per 4,000 shoes of 8 decks)."""
+_CHUNK = 500
+
+
+class CountsError(InputError):
+    """Counts that cannot be read or used; the message says which."""
+
+
+def parse_counts(text: str) -> dict[str, int]:
+    """Counts from ``"banker=N,player=N,tie=N[,player-pair=N,banker-pair=N]"`` (names in any case;
+    ``_`` or a space for ``-``; ``B``/``P``/``T`` for the outcomes).
+
+    >>> parse_counts("B=45, player=44, Tie=11, player_pair=9")
+    {'banker': 45, 'player': 44, 'tie': 11, 'player-pair': 9}
+    """
+    short = {"b": "banker", "p": "player", "t": "tie"}
+    out: dict[str, int] = {}
+    for part in (p for p in re.split(r"[,\s]+", text.strip()) if p):
+        name, eq, value = part.partition("=")
+        key = re.sub(r"[\s_]+", "-", name.strip().lower())
+        key = short.get(key, key)
+        if not eq or key not in COUNT_NAMES:
+            raise CountsError(f"count {part!r} should be NAME=N with NAME one of {', '.join(COUNT_NAMES)}")
+        if key in out:
+            raise CountsError(f"count {key!r} is given twice")
+        out[key] = OBSERVED.parse(value, f"count {key!r}", CountsError)  # ASCII digits, 0 to 10**15
+    missing = [k for k in OUTCOMES if k not in out]
+    if missing:
+        raise CountsError(f"counts need banker, player and tie; {missing[0]!r} is missing")
+    if sum(out[k] for k in OUTCOMES) == 0:
+        raise CountsError("counts of zero coups: nothing to verify")
+    return out
+
+
+@dataclass(frozen=True)
+class ShoeRates:
+    """Per-coup rates of banker, player, tie, player pair and banker pair over whole shoes, estimated.
+
+    ``shoes``: shoes dealt (seed ``seed``); ``coups_per_shoe``: their mean number of coups;
+    ``rates``: the estimates (5,); ``rate_covariance``: their covariance (5, 5);
+    ``spread``: the covariance of one shoe's counts less its coups times the rates (5, 5).
+    """
+
+    shoes: int
+    seed: int
+    coups_per_shoe: float
+    rates: NDArray[np.float64]
+    rate_covariance: NDArray[np.float64]
+    spread: NDArray[np.float64]
+
+
+def _shoe_sums(shoe: Shoe, tableau: Tableau, procedure: Procedure, seed: int, first: int,
+               stop: int) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Coups, summed exact rates and counts (5 each) per shoe, for shoes ``first`` to ``stop - 1``."""
+    from exact_odds.batch import evaluate
+    from exact_odds.dealing import play_shoes, shoe_card_codes, shoe_orders
+
+    cards = shoe_orders(shoe_card_codes(shoe), seed, first, stop)
+    play = play_shoes(cards, tableau, procedure, Detail.RANKS, compositions=True)
+    left = np.asarray(play.left, dtype=np.int64).reshape(-1, 13, 4).sum(axis=2)
+    codes = np.asarray(play.codes, dtype=np.int64)
+    p, _ = pair_odds(left)
+    rates = np.column_stack([evaluate(left, tableau=tableau).probabilities(), p, p])
+    seen = np.column_stack([winner_index(codes)[:, None] == np.arange(3), codes // PLAYER_PAIR % 2,
+                            codes // BANKER_PAIR % 2]).astype(np.float64)
+    rows, k = stop - first, rates.shape[1]
+    coups = np.asarray(np.bincount(play.shoe, minlength=rows), dtype=np.float64)
+    expected = np.stack([np.bincount(play.shoe, weights=rates[:, j], minlength=rows) for j in range(k)],
+                        axis=1).astype(np.float64)
+    observed = np.stack([np.bincount(play.shoe, weights=seen[:, j], minlength=rows) for j in range(k)],
+                        axis=1).astype(np.float64)
+    return coups, expected, observed
+
+
+def shoe_rates(shoe: Shoe, tableau: Tableau, procedure: Procedure, *, shoes: int = REFERENCE_SHOES[0],
+               seed: int = 0) -> ShoeRates:
+    """Estimate the per-coup rates over whole shoes dealt by ``procedure`` (see the module docstring)."""
+    procedure.check(shoe)
+    parts = [_shoe_sums(shoe, tableau, procedure, seed, a, min(shoes, a + _CHUNK)) for a in range(0, shoes, _CHUNK)]
+    coups = np.concatenate([c for c, _, _ in parts])
+    expected = np.concatenate([e for _, e, _ in parts])
+    observed = np.concatenate([o for _, _, o in parts])
+    rates = expected.sum(axis=0) / coups.sum()
+    mean = coups.mean()
+    residual = expected - coups[:, None] * rates
+    rate_cov = np.cov(residual, rowvar=False) / (shoes * mean * mean)
+    spread = np.cov(observed - coups[:, None] * rates, rowvar=False)
+    return ShoeRates(shoes, seed, float(mean), rates, rate_cov, spread)
+
+
+def _fresh(counts: Mapping[str, int], shoe: Shoe, tableau: Tableau) -> list[Check]:
+    n = sum(counts[k] for k in OUTCOMES)
+    p = full_shoe_odds(shoe, tableau)
+    outcomes = IndicatorSum(OUTCOMES)
+    outcomes.add_identical(p, np.diag(p), n, np.array([counts[k] for k in OUTCOMES]))
+    note = f"Expected: {n:,} coups, each from a fresh full shoe ({shoe}, tableau {tableau.name!r})."
+    checks = [statistical_check("outcomes", n, [outcomes.test("banker, player, tie")], outcomes.tallies(), [note])]
+    names = [k for k in COUNT_NAMES[3:] if k in counts]
+    if names:
+        single, both = pair_odds(np.array([shoe.counts]), infinite=shoe.infinite)
+        q, b = float(single[0]), float(both[0])
+        pairs = IndicatorSum([k.replace("-", " ") for k in names])
+        moments = np.full((len(names), len(names)), b) + np.eye(len(names)) * (q - b)
+        pairs.add_identical(np.full(len(names), q), moments, n, np.array([counts[k] for k in names]))
+        checks.append(statistical_check("pairs", n, [pairs.test(", ".join(pairs.names))], pairs.tallies(), [note]))
+    return checks
+
+
+def _whole(counts: Mapping[str, int], shoes: int, rates: ShoeRates) -> list[Check]:
+    n = sum(counts[k] for k in OUTCOMES)
+    checks = []
+    for name, members in (("outcomes", list(OUTCOMES)), ("pairs", [k for k in COUNT_NAMES[3:] if k in counts])):
+        if not members:
+            continue
+        j = [COUNT_NAMES.index(k) for k in members]
+        acc = IndicatorSum([k.replace("-", " ") for k in members])
+        acc.trials, acc.observed = n, np.array([counts[k] for k in members])
+        acc.expected = n * rates.rates[j]
+        estimate = n * n * rates.rate_covariance[np.ix_(j, j)]
+        acc.moments, acc.outer = shoes * rates.spread[np.ix_(j, j)] + estimate, np.zeros((len(j), len(j)))
+        ratio = max(float(np.sqrt(estimate[i, i] / acc.moments[i, i])) for i in range(len(j)))
+        notes = [f"Expected: {n:,} coups at per-coup rates estimated from {rates.shoes:,} whole shoes dealt with "
+                 f"seed {rates.seed} ({rates.coups_per_shoe:.2f} coups a shoe), standard errors "
+                 + ", ".join(f"{k} {np.sqrt(rates.rate_covariance[i, i]):.2e}" for k, i in zip(members, j,
+                                                                                              strict=True))
+                 + f"; the estimate's error is at most {ratio:.1%} of the test's standard deviation and is "
+                 "included in the covariance."]
+        checks.append(statistical_check(name, n, [acc.test(", ".join(acc.names))], acc.tallies(), notes))
+    return checks
+
+
+def verify_counts(counts: Mapping[str, int], shoe: Shoe | None = None, tableau: Tableau = STANDARD_TABLEAU, *,
+                  alpha: float = 0.001, shoes: int | None = None, procedure: Procedure | None = None,
+                  seed: int = 0, reference_shoes: int | None = None) -> LogVerification:
+    """Check outcome (and pair) counts against fresh-shoe odds, or over ``shoes`` whole shoes dealt by
+    ``procedure`` (cut card, burn, last coup) with rates estimated from ``reference_shoes`` shoes dealt
+    with ``seed`` (default: as many as ``shoes``, within :data:`REFERENCE_SHOES`)."""
+    shoe = Shoe.decks(8) if shoe is None else shoe
+    if not 0 < alpha < 1:
+        raise CountsError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
+    n = sum(counts[k] for k in OUTCOMES)
+    if shoes is None:
+        checks, mode = _fresh(counts, shoe, tableau), "counts"
+    else:
+        if procedure is None or procedure.fresh:
+            raise CountsError("counts over whole shoes need a dealing procedure with a cut card")
+        if reference_shoes is None:
+            reference_shoes = min(max(REFERENCE_SHOES[0], shoes), REFERENCE_SHOES[1])
+        if shoes < 1 or reference_shoes < 2:
+            raise CountsError("give at least one shoe, and at least two reference shoes")
+        rates = shoe_rates(shoe, tableau, procedure, shoes=reference_shoes, seed=seed)
+        checks, mode = _whole(counts, shoes, rates), "counts over whole shoes"
+    return LogVerification("counts", mode, shoe, tableau, alpha, n, shoes, judge(checks, alpha))

@@ -1,0 +1,197 @@
+"""The statistical checks of outcomes: banker/player/tie and the pairs, against exact conditional odds.
+
+For every coup the hypothesis ("this log was dealt by the tableau from well-shuffled shoes")
+gives the exact probabilities of its outcomes *given every card dealt before it in its shoe*:
+the shoe less those cards is a composition, and :func:`exact_odds.batch.evaluate` gives its
+exact banker/player/tie ways in bulk (a fresh full shoe for every coup of a log without
+shoes). Cards burned or never shown change nothing: by exchangeability the unseen cards are
+as likely to be any of the cards not yet seen. Where a shoe stops (cut card, last coup) is
+decided by the cards already dealt, a stopping time, so it cannot bias the test.
+
+The indicator ``x_i`` of coup ``i``'s outcome, less its conditional probabilities ``p_i``,
+is then a martingale difference; the counts ``S = sum x_i`` have expectation ``E = sum p_i``
+and covariance ``V = sum (diag p_i - p_i p_i^T)`` (a sum of multinomials, independent given
+the past), and ``(S - E)^T V^+ (S - E)`` is asymptotically chi-square with 2 degrees of
+freedom (martingale central limit theorem; ``V^+``: the pseudo-inverse, as banker, player
+and tie add up to the number of coups).
+
+Pairs are decided by the first four cards alone, so their conditional probabilities are
+plain card counting over the composition ``c`` (``N`` cards): a player pair (cards 1 and 3)
+has ``sum_r c_r (c_r - 1) / (N (N - 1))``, the banker's (cards 2 and 4) the same, and both
+``(S^2 - sum_r (c_r (c_r - 1))^2 + sum_r c_r (c_r - 1) (c_r - 2) (c_r - 3)) / (N)_4`` with
+``S = sum_r c_r (c_r - 1)``; the two counts get a chi-square with their exact covariance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+from exact_odds.coup import OUTCOMES, Payable
+from exact_odds.shoe import CARDS_PER_COUP, Shoe
+from exact_odds.tableau import Tableau
+from exact_odds.verdict import Check, IndicatorSum, statistical_check
+from exact_odds.verify.checks import Hands
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+PAIRS = ("player pair", "banker pair")
+
+
+class Odds(NamedTuple):
+    """The exact odds of coups dealt from compositions: banker, player and tie probabilities
+    ``outcomes`` (m, 3), each bet's player EV ``ev`` (m, k) as floats, and ``exact``: the bets'
+    exact EVs when every coup had one and the same composition (else ``None``)."""
+
+    outcomes: NDArray[np.float64]
+    ev: NDArray[np.float64]
+    exact: tuple[Fraction, ...] | None
+
+
+def full_shoe_odds(shoe: Shoe, tableau: Tableau) -> NDArray[np.float64]:
+    """Banker, player and tie probabilities of one coup from the full ``shoe`` (infinite decks too)."""
+    return _one_composition(shoe, tableau, (), None if shoe.infinite else np.array([shoe.counts]), None)[0]
+
+
+def _one_composition(shoe: Shoe, tableau: Tableau, bets: Sequence[Payable], left: NDArray[np.int64] | None,
+                     suits: NDArray[np.int64] | None) -> tuple[NDArray[np.float64], tuple[Fraction, ...]]:
+    """Outcome probabilities and exact EVs of one composition (``left[0]``, or the infinite ``shoe``)."""
+    if left is None:
+        from exact_odds.engine import deal, winners
+
+        dist = winners(deal(shoe, tableau))
+        odds = np.array([float(dist.probability(w)) if w in dist else 0.0 for w in OUTCOMES])
+        return odds, tuple(deal(shoe, tableau, detail=b.detail).expectation(b.payout) for b in bets)
+    from exact_odds.batch import evaluate
+
+    ev = evaluate(left[:1], bets=bets, tableau=tableau, suits=None if suits is None else suits[:1])
+    return np.asarray(ev.probabilities()[0], dtype=np.float64), tuple(ev.expectation(0, j) for j in range(len(bets)))
+
+
+def coup_odds(left: NDArray[np.int64], shoe: Shoe, tableau: Tableau) -> NDArray[np.float64]:
+    """Banker, player and tie probabilities of a coup dealt from each composition (rows of ``left``)."""
+    return conditional_odds(left, shoe, tableau).outcomes
+
+
+def conditional_odds(left: NDArray[np.int64], shoe: Shoe, tableau: Tableau, bets: Sequence[Payable] = (),
+                     suits: NDArray[np.int64] | None = None) -> Odds:
+    """The :class:`Odds` of a coup dealt from each composition (rows of ``left``; ``suits``: their
+    counts by rank and suit, for bets that look at suits), through :func:`exact_odds.batch.evaluate`
+    (one evaluation when the rows are all alike, as in a log without shoes)."""
+    n, k = len(left), len(bets)
+    if n == 0:
+        return Odds(np.zeros((0, 3)), np.zeros((0, k)), None)
+    alike = shoe.infinite or bool((left == left[0]).all() and (suits is None or (suits == suits[0]).all()))
+    if alike:
+        odds, exact = _one_composition(shoe, tableau, bets, None if shoe.infinite else left, suits)
+        ev = np.array([float(x) for x in exact], dtype=np.float64)
+        return Odds(np.broadcast_to(odds, (n, 3)), np.broadcast_to(ev, (n, k)), exact)
+    from exact_odds.batch import evaluate
+
+    found = evaluate(left, bets=bets, tableau=tableau, suits=suits)
+    return Odds(np.asarray(found.probabilities(), dtype=np.float64), found.edges(), None)
+
+
+def pair_odds(left: NDArray[np.int64], *, infinite: bool = False) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """For each composition: the probability of a player pair (= a banker pair) and of both pairs.
+
+    >>> p, both = pair_odds(np.array([[32] * 13]))
+    >>> round(float(p[0]) * 415, 6), float(both[0]) < float(p[0]) ** 2 + 1e-4  # 31/415
+    (31.0, True)
+    """
+    c = left.astype(np.float64)
+    ones = np.ones(c.shape[1])
+    n = c @ ones
+    if infinite:
+        p = ((c / n[:, None]) ** 2).sum(axis=1)
+        return p, p * p
+    pairs = c * (c - 1)
+    s = pairs @ ones
+    p = s / (n * (n - 1))
+    # sum_r c_r (c_r - 1) (c_r - 2) (c_r - 3) - sum_r (c_r (c_r - 1))^2 = -sum_r c_r (c_r - 1) (4 c_r - 6);
+    # every term is a whole number well below 2**53, so the floats are exact.
+    both = (s * s - (pairs * (4 * c - 6)) @ ones) / (n * (n - 1) * (n - 2) * (n - 3))
+    return p, both
+
+
+class OutcomeTally:
+    """The outcome and pair counts of a log beside their exact conditional law, block by block,
+    and the exact player EV of each of ``bets`` summed over the same coups.
+
+    ``add`` takes a block of coups in shoe order: the log's ``hands``, the compositions ``left``
+    before the coups (``suits``: by rank and suit, for bets that look at suits), their indices
+    ``idx`` in the log, and ``ok``: whether their shoes' cards add up.
+    """
+
+    def __init__(self, shoe: Shoe, tableau: Tableau, bets: Sequence[Payable] = ()) -> None:
+        self.shoe, self.tableau, self.bets = shoe, tableau, tuple(bets)
+        self.outcomes, self.pairs = IndicatorSum(OUTCOMES), IndicatorSum(PAIRS)
+        self.short = self.left_out = 0
+        self.ev = np.zeros(len(self.bets))
+        self.exact: tuple[Fraction, ...] | None = None  # while every coup had one composition: its exact EVs
+        self._first: NDArray[np.int64] | None = None  # that composition
+
+    def add(self, hands: Hands, left: NDArray[np.int64], idx: NDArray[np.int64], ok: NDArray[np.bool_],
+            suits: NDArray[np.int64] | None = None) -> None:
+        big = ok & (left.sum(axis=1) >= CARDS_PER_COUP)
+        self.short += int((ok & ~big).sum())
+        self.left_out += int((~ok).sum())
+        odds = conditional_odds(left[big], self.shoe, self.tableau, self.bets,
+                                None if suits is None else suits[big])
+        if len(odds.outcomes):
+            self._share(odds, left[big][0] if suits is None else np.append(left[big][0], suits[big][0]))
+            self.ev += odds.ev.sum(axis=0)
+        won = np.bincount(hands.winner[idx[big]], minlength=3)
+        if odds.exact is not None and len(odds.outcomes):  # every coup alike (fresh shoes): sums are products
+            self.outcomes.add_identical(odds.outcomes[0], np.diag(odds.outcomes[0]), len(odds.outcomes), won)
+        else:
+            self.outcomes.add_exclusive(odds.outcomes, won)
+        self._add_pairs(hands, left[ok], idx[ok])
+
+    def _add_pairs(self, hands: Hands, left: NDArray[np.int64], idx: NDArray[np.int64]) -> None:
+        """Add the pair counts of coups dealt from ``left`` (their indices ``idx`` in the log)."""
+        seen = np.array([hands.player_pair[idx].sum(), hands.banker_pair[idx].sum()])
+        if len(left) and bool((left == left[0]).all()):  # one composition: one computation
+            p, both = (float(x[0]) for x in pair_odds(left[:1], infinite=self.shoe.infinite))
+            self.pairs.add_identical(np.array([p, p]), np.array([[p, both], [both, p]]), len(left), seen)
+            return
+        p_all, both_all = pair_odds(left, infinite=self.shoe.infinite)
+        p, both = p_all.sum(), both_all.sum()
+        self.pairs.add(np.stack([p_all, p_all], axis=1), np.array([[p, both], [both, p]]), seen)
+
+    def _share(self, odds: Odds, first: NDArray[np.int64]) -> None:
+        """Keep the exact EVs while every coup so far had one and the same composition (``first``: this block's;
+        called before the block's coups are counted)."""
+        if self._first is None and self.outcomes.trials == 0:
+            self._first, self.exact = first, odds.exact
+        elif odds.exact is None or self._first is None or not np.array_equal(first, self._first):
+            self._first, self.exact = None, None
+
+    def player_ev(self) -> dict[str, Fraction | float]:
+        """Each bet's exact player EV (net units per unit staked) over the coups tested: exact when
+        they all had one composition (coups from a fresh full shoe), else the mean of the floats."""
+        if self.exact is not None:
+            return {b.name: x for b, x in zip(self.bets, self.exact, strict=True)}
+        n = max(self.outcomes.trials, 1)
+        return {b.name: float(x) / n for b, x in zip(self.bets, self.ev.tolist(), strict=True)}
+
+    def checks(self, *, shoes: bool) -> tuple[Check, Check]:
+        """The ``outcomes`` and ``pairs`` checks (``shoes``: the log has a shoe column)."""
+        basis = ("given the cards seen before each coup in its shoe" if shoes
+                 else "of a fresh full shoe for every coup")
+        notes = [f"Expected: the sum over the coups of the exact probabilities {basis} ({self.shoe}, "
+                 f"tableau {self.tableau.name!r}); chi-square with the exact covariance of that sum."]
+        if self.short:
+            notes.append(f"{self.short:,} coups dealt with fewer than {CARDS_PER_COUP} cards left are left out.")
+        if self.left_out:
+            notes.append(f"{self.left_out:,} coups of shoes that dealt more cards than they hold are left out.")
+        return (statistical_check("outcomes", self.outcomes.trials, [self.outcomes.test("banker, player, tie")],
+                                  self.outcomes.tallies(), notes),
+                statistical_check("pairs", self.pairs.trials, [self.pairs.test("player pair, banker pair")],
+                                  self.pairs.tallies(),
+                                  ["A pair: the hand's first two cards share a rank. Expected: exact card "
+                                   "counting over the same compositions."]))

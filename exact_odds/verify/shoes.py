@@ -1,0 +1,154 @@
+"""The coups of a log shoe by shoe: their order, their numbers, and the cards dealt before each.
+
+A log may interleave shoes (two tables written to one file); the coups of one shoe keep the
+order in which the log lists them. :func:`shoe_order` puts the coups in that order shoe by
+shoe; :func:`running_counts` walks them in blocks and gives, for every coup, the counts of
+the cards of each kind dealt *before* it in its shoe (kinds: the 13 ranks, or the 52 cards
+of rank and suit). Without a ``shoe`` column every coup opens a shoe of its own.
+
+>>> import numpy as np
+>>> kinds = np.array([[0, 1, 2, 3, -1, -1], [0, 0, 4, 5, 6, -1]])  # two coups of one shoe
+>>> [before.tolist() for _, _, before, _ in running_counts(kinds, 13, np.array([True, False]))]
+[[[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from exact_odds.verify.log import CoupLog
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+BLOCK = 65_536
+"""Coups per block of the vectorised passes (keeps the per-card arrays to a few tens of MB)."""
+
+
+@dataclass(frozen=True, eq=False)
+class ShoeOrder:
+    """The coups of a log shoe by shoe.
+
+    ``order``: indices into the log, the coups of each shoe together and in the log's order.
+    ``first``: in that order, whether the coup opens its shoe. ``number``: in the log's
+    order, each coup's number in its shoe (1-based; in the log, without shoes).
+    ``shoes``: the number of shoes (``None`` without a shoe column).
+    """
+
+    order: NDArray[np.int64]
+    first: NDArray[np.bool_]
+    number: NDArray[np.int64]
+    shoes: int | None
+
+
+def shoe_order(log: CoupLog, *, first_number: int = 1) -> ShoeOrder:
+    """The :class:`ShoeOrder` of ``log``; without shoes its coups are numbered from ``first_number``
+    (a block of a longer log goes on from the coups before it)."""
+    import numpy as np
+
+    n = len(log)
+    if log.shoe is None:
+        return ShoeOrder(np.arange(n), np.ones(n, dtype=bool), np.arange(first_number, first_number + n), None)
+    order = np.argsort(log.shoe, kind="stable")
+    sorted_shoe = log.shoe[order]
+    first = np.ones(n, dtype=bool)
+    first[1:] = sorted_shoe[1:] != sorted_shoe[:-1]
+    starts = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+    number = np.empty(n, dtype=np.int64)
+    number[order] = np.arange(n) - starts + 1
+    return ShoeOrder(order, first, number, len(log.shoe_names))
+
+
+def where(log: CoupLog, shoes: ShoeOrder, i: int) -> str:
+    """Coup ``i`` of the log in words: ``"coup 12 of shoe 3"`` (``"coup 12"`` without shoes)."""
+    name = log.shoe_name(i)
+    return f"coup {int(shoes.number[i])}" + (f" of shoe {name}" if name is not None else "")
+
+
+def kind_counts(kinds: NDArray[Any], n_kinds: int) -> NDArray[np.int32]:
+    """Counts per kind of each row of ``kinds`` (shape (b, slots), -1 for an empty slot): shape (b, n_kinds)."""
+    import numpy as np
+
+    b = kinds.shape[0]
+    flat = (np.arange(b)[:, None] * (n_kinds + 1) + kinds.astype(np.int64) + 1).ravel()
+    counts = np.bincount(flat, minlength=b * (n_kinds + 1)).reshape(b, n_kinds + 1)[:, 1:]
+    return np.asarray(counts, dtype=np.int32)
+
+
+def running_counts(kinds: NDArray[Any], n_kinds: int, first: NDArray[np.bool_], *,
+                   block: int = BLOCK) -> Iterator[tuple[int, int, NDArray[np.int32], NDArray[np.int32]]]:
+    """Walk coups in shoe order (``kinds``: each coup's cards as kinds 0..n_kinds-1, -1 for none;
+    ``first``: the coup opens its shoe) and yield ``(start, stop, before, own)`` per block:
+    ``before[i]`` counts the cards of each kind dealt in coup ``start + i``'s shoe before it,
+    ``own[i]`` those of the coup itself.
+    """
+    import numpy as np
+
+    carry = np.zeros(n_kinds, dtype=np.int32)
+    for start in range(0, len(kinds), block):
+        stop = min(len(kinds), start + block)
+        own = kind_counts(kinds[start:stop], n_kinds)
+        opens = first[start:stop]
+        cum = np.cumsum(own, axis=0, dtype=np.int32) - own
+        latest = np.maximum.accumulate(np.where(opens, np.arange(stop - start), 0))
+        before = cum - cum[latest]
+        if not opens[0]:
+            continuing = ~np.maximum.accumulate(opens)
+            before[continuing] += carry
+        carry = before[-1] + own[-1]
+        yield start, stop, before, own
+
+
+def seen_before(kinds: NDArray[Any], burn: NDArray[Any] | None, n_kinds: int, first: NDArray[np.bool_], *,
+                block: int = BLOCK) -> Iterator[tuple[int, int, NDArray[np.int32]]]:
+    """Walk coups in shoe order and yield ``(start, stop, seen)`` per block: the counts of the cards
+    of each kind seen in a coup's shoe before its hands are dealt, those of the earlier coups'
+    hands and burns and of its own burn (``kinds``, ``burn``: each coup's hand and burn cards as
+    kinds, -1 for none; ``burn`` may be ``None``)."""
+    import numpy as np
+
+    cards = kinds if burn is None else np.concatenate([kinds, burn], axis=1)
+    for start, stop, before, _ in running_counts(cards, n_kinds, first, block=block):
+        yield start, stop, before if burn is None else before + kind_counts(burn[start:stop], n_kinds)
+
+
+def compositions(log: CoupLog, shoes: ShoeOrder, counts: tuple[int, ...], *, deplete: bool = True,
+                 block: int = BLOCK) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64]]]:
+    """Yield ``(start, stop, composition, dealt)`` per block of coups in shoe order: the rank counts
+    (A..K) left before each coup (``counts`` less the cards seen before it in its shoe, the burn
+    cards the log shows included, or ``counts`` itself when the shoe is not depleted, as an
+    infinite deck), and how many cards its shoe had shown before it."""
+    import numpy as np
+
+    base = np.asarray(counts, dtype=np.int64)
+    kinds = log.ranks[shoes.order].astype(np.int64) - 1
+    burn = None if log.burn_ranks is None else log.burn_ranks[shoes.order].astype(np.int64) - 1
+    for start, stop, before in seen_before(kinds, burn, 13, shoes.first, block=block):
+        dealt = before.sum(axis=1, dtype=np.int64)
+        left = base - before if deplete else np.broadcast_to(base, before.shape)
+        yield start, stop, np.asarray(left, dtype=np.int64), dealt
+
+
+def card_kinds(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[np.int64]:
+    """Cards as the 52 kinds ``4 * (rank - 1) + suit`` (-1 for no card, or a card without its suit)."""
+    import numpy as np
+
+    return np.asarray(np.where((suits >= 0) & (ranks > 0), (ranks.astype(np.int64) - 1) * 4 + suits, -1))
+
+
+def suit_compositions(log: CoupLog, shoes: ShoeOrder, suited: tuple[tuple[int, ...], ...], *,
+                      block: int = BLOCK) -> Iterator[NDArray[np.int64]]:
+    """The counts by rank and suit, shape (b, 13, 4), left before each coup, block by block as
+    :func:`compositions` walks them: ``suited`` less the cards seen before it in its shoe (for bets
+    that look at suits; every card of the log carries its suit)."""
+    import numpy as np
+
+    base = np.asarray(suited, dtype=np.int64).reshape(52)
+    kinds = card_kinds(log.ranks, log.suits)[shoes.order]
+    burn = None if log.burn_ranks is None or log.burn_suits is None else \
+        card_kinds(log.burn_ranks, log.burn_suits)[shoes.order]
+    for _, _, before in seen_before(kinds, burn, 52, shoes.first, block=block):
+        yield np.asarray(base - before, dtype=np.int64).reshape(-1, 13, 4)

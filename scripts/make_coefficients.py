@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Regenerate the standard tableau's coefficient tables shipped in ``exact_odds/data/``.
+
+Usage: ``python3 scripts/make_coefficients.py`` builds every table from the tableau (the single-shoe
+polynomials of :mod:`exact_odds.polynomial`, the points and the pairs families, and the bulk tables of
+:mod:`exact_odds.batch.coefficients` at each detail) and writes ``exact_odds/data/standard-<table>.bin``
+(format: :mod:`exact_odds.store`);
+``--check`` builds them in memory and exits 1 if a shipped file is missing, fails its checks, or holds
+other integers (a test runs it). Compressed bytes are not compared: zlib builds may differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from exact_odds.coup import Detail
+from exact_odds.store import DATA_DIR, STANDARD_KEY, Arrays, CorruptTable, decode, encode, write_atomic
+from exact_odds.tableau import STANDARD_TABLEAU
+
+
+def _single(part: str) -> Callable[[], Arrays]:
+    def build() -> Arrays:
+        from exact_odds.polynomial_build import build_single
+
+        return build_single(STANDARD_TABLEAU, part)
+
+    return build
+
+
+def _batch(detail: Detail) -> Callable[[], Arrays]:
+    def build() -> Arrays:
+        from exact_odds.batch.coefficients import build_coefficients, to_arrays
+
+        return to_arrays(build_coefficients(STANDARD_TABLEAU, detail))
+
+    return build
+
+
+TABLES: dict[str, Callable[[], Arrays]] = {
+    **{f"single-{part}": _single(part) for part in ("points", "pairs")},
+    **{f"batch-{detail.name.lower()}": _batch(detail) for detail in Detail},
+}
+"""Every shipped table by name, with the function that builds it from the standard tableau."""
+
+
+def check(name: str, fresh: Arrays) -> str | None:
+    """Why the shipped table ``name`` differs from ``fresh``, or ``None`` if it holds the same integers."""
+    path = DATA_DIR / f"standard-{name}.bin"
+    try:
+        shipped = decode(path.read_bytes(), name, STANDARD_KEY)
+    except (OSError, CorruptTable) as err:
+        return f"{path}: {err}"
+    if list(shipped) != list(fresh):
+        return f"{path}: arrays {list(shipped)}, expected {list(fresh)}"
+    for array_name, values in fresh.items():
+        if shipped[array_name].tolist() != values.tolist():
+            return f"{path}: array {array_name} differs from a fresh build"
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Regenerate exact_odds/data/ (or check it with --check).")
+    parser.add_argument("--check", action="store_true", help="build in memory; exit 1 on any difference")
+    args = parser.parse_args(argv)
+    failures = 0
+    for name, build in TABLES.items():
+        fresh = build()
+        if args.check:
+            problem = check(name, fresh)
+            if problem:
+                print(problem, file=sys.stderr)
+                failures += 1
+        else:
+            path = DATA_DIR / f"standard-{name}.bin"
+            write_atomic(path, encode(name, STANDARD_KEY, fresh))
+            print(f"wrote {path} ({path.stat().st_size:,} bytes)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""Interrupting a command: Ctrl-C anywhere (one process, worker processes, Dask), SIGTERM, SIGHUP.
+
+Each test starts a real ``exact-odds`` process in its own process group, waits until it is busy
+(its workers started, its temporary file open), then signals the whole group as a terminal's
+Ctrl-C does. The command must print exactly one line, leave no temporary file and no worker
+running, and exit with 130 (Ctrl-C), 143 (SIGTERM) or 129 (SIGHUP).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32" or not Path("/proc/self/task").exists(),
+                                reason="POSIX signals and /proc (Linux)")
+
+PYTHON = [sys.executable, "-m", "exact_odds"]
+PATIENCE = 60.0
+"""Seconds to wait for a command to get busy, and then to stop."""
+
+
+def _default_sigint() -> None:
+    """In the child: take Ctrl-C by default even if the test runner ignores it (a background job)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def start(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
+    """``exact-odds argv`` in a new process group (its workers join it, as under a terminal)."""
+    return subprocess.Popen([*PYTHON, *argv], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, preexec_fn=_default_sigint)
+
+
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (Linux)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def running(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+def wait_for(condition: Callable[[], bool], proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + PATIENCE
+    while not condition():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            err = proc.communicate()[1]
+            pytest.fail(f"the command never got busy (exit status {proc.returncode}): {err[-2000:]}")
+        time.sleep(0.02)
+
+
+def stop(proc: subprocess.Popen[str], sig: int) -> tuple[int, str, str]:
+    """Send ``sig`` to the command's process group; its exit status, stdout and stderr."""
+    os.killpg(proc.pid, sig)
+    out, err = proc.communicate(timeout=PATIENCE)
+    return proc.returncode, out, err
+
+
+@pytest.mark.parametrize(("sig", "status", "line"), [
+    (signal.SIGINT, 130, "exact-odds: interrupted\n"),
+    (signal.SIGTERM, 143, "exact-odds: terminated (SIGTERM)\n"),
+    (signal.SIGHUP, 129, "exact-odds: terminated (SIGHUP)\n"),
+], ids=["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_during_a_write_leaves_nothing(tmp_path: Path, sig: int, status: int, line: str) -> None:
+    proc = start(["simulate", "--rounds", "1000000000", "--seed", "1", "--log", "coups.csv", "-q"], tmp_path)
+    wait_for(lambda: any(tmp_path.glob(".coups.csv.*.tmp")), proc)  # the log is being written
+    time.sleep(0.2)
+    assert stop(proc, sig) == (status, "", line)
+    assert list(tmp_path.iterdir()) == []  # neither the temporary file nor a partial log
+
+
+def test_ctrl_c_with_worker_processes(tmp_path: Path) -> None:
+    proc = start(["study", "--shoes", "1000000", "--decks", "1", "--workers", "2", "--seed", "1", "-q",
+                  "-o", "study.txt"], tmp_path)
+    wait_for(lambda: len(children(proc.pid)) >= 2, proc)  # the workers (and multiprocessing's tracker)
+    time.sleep(0.5)  # some may still be importing: they must stay silent too
+    workers = children(proc.pid)
+    assert stop(proc, signal.SIGINT) == (130, "", "exact-odds: interrupted\n")  # no worker's traceback
+    deadline = time.monotonic() + 10
+    while any(running(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(running(w) for w in workers)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_with_dask(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        scheduler = cluster.scheduler
+        proc = start(["study", "--shoes", "1000000", "--decks", "1", "--dask", cluster.scheduler_address,
+                      "--seed", "1", "-q"], tmp_path)
+        wait_for(lambda: any(ts.state == "processing" for ts in scheduler.tasks.values()), proc)
+        assert stop(proc, signal.SIGINT) == (130, "", "exact-odds: interrupted\n")
+    assert list(tmp_path.iterdir()) == []
