@@ -28,7 +28,7 @@ from typing import NamedTuple
 from exact_odds.coup import Coup, Detail, Winner, winner_of
 from exact_odds.dist import Dist, Ways
 from exact_odds.errors import suits_unknown
-from exact_odds.polynomial import deal_by_tables
+from exact_odds.polynomial import deal_by_tables, winners_by_tables
 from exact_odds.shoe import CARDS_PER_COUP, RANKS, Shoe, ShoeError, falling
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
@@ -293,20 +293,46 @@ def deal(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, *, detail: Detail = De
 
     Ways count ordered six-card sequences (see the module docstring); ``detail`` says
     whether pair and suited-pair flags are recorded. The answer is evaluated from the
-    tableau's single-shoe table (:func:`exact_odds.polynomial.deal_by_tables`; shipped for the
+    tableau's single-shoe tables (:func:`exact_odds.polynomial.deal_by_tables`; shipped for the
     standard rule, built once and cached on disk for any other), a few milliseconds for any
-    shoe; it is the same ``Dist`` as the reference enumeration :func:`enumerate_coups` (tests
-    compare them on many random shoes). Results are cached per argument.
+    shoe, or, for a shoe of few kinds of card, by the walk itself (:func:`fastest`); it is the
+    same ``Dist`` as the reference enumeration :func:`enumerate_coups` either way (tests compare
+    them on many random shoes). Results are cached per argument.
     """
     return _deal_cached(shoe, tableau, detail)
 
 
-_deal_cached = lru_cache(maxsize=64)(deal_by_tables)
+ENUMERATED_KINDS = 5
+"""Shoes with at most this many kinds of card are walked rather than evaluated (see :func:`fastest`)."""
+
+
+def fastest(shoe: Shoe, detail: Detail) -> bool:
+    """Whether the walk beats the tables on ``shoe``: it grows as the fourth power of the kinds of card
+    present (point classes at ``POINTS``, ranks otherwise) and is the faster below six of them."""
+    counts = shoe.point_counts() if detail is Detail.POINTS else shoe.counts
+    return sum(1 for n in counts if n) <= ENUMERATED_KINDS
+
+
+@lru_cache(maxsize=64)
+def _deal_cached(shoe: Shoe, tableau: Tableau, detail: Detail) -> Dist[Coup]:
+    return enumerate_coups(shoe, tableau, detail) if fastest(shoe, detail) else deal_by_tables(shoe, tableau, detail)
 
 
 def sequences(shoe: Shoe) -> Ways:
     """Number of ordered six-card sequences: N (N-1) ... (N-5), or W**6 if infinite."""
     return shoe.size**CARDS_PER_COUP if shoe.infinite else falling(shoe.size, CARDS_PER_COUP)
+
+
+def deal_winners(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU) -> Dist[Winner]:
+    """``winners(deal(shoe, tableau))``: the ways of banker, player and tie, from the tableau's table
+    of the points family merged by winner (:func:`exact_odds.polynomial.winners_by_tables`), less than
+    half the work of :func:`deal` (a shoe of few kinds of card is walked); cached per argument.
+
+    >>> from exact_odds.shoe import Shoe
+    >>> deal_winners(Shoe.decks(8)) == winners(deal(Shoe.decks(8)))
+    True
+    """
+    return winners(deal(shoe, tableau)) if fastest(shoe, Detail.POINTS) else winners_by_tables(shoe, tableau)
 
 
 def winners(dist: Dist[Coup]) -> Dist[Winner]:

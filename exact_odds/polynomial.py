@@ -27,7 +27,8 @@ coups: no pair = points - player pairs - banker pairs + two pairs + twins, and s
 Moebius inversion of the suited variants (as in :mod:`exact_odds.batch.suited`).
 
 The tables (:func:`exact_odds.polynomial_build.build_single`; shipped for the standard tableau):
-``single-points`` (the points family, all the main bets need) and ``single-pairs`` (the others).
+``single-points`` (the points family, all the main bets need), ``single-pairs`` (the others), and
+``single-winners`` (the points family merged by winner and cards used: the odds alone).
 Each holds its monomials as a tree (each is its parent times one factor), its terms by segment, and
 its segments by (family, base coup). Evaluating 8 decks costs about 36,000 multiply-adds for the
 points and 30,000 more for pairs, done by ``map``.
@@ -41,8 +42,6 @@ points and 30,000 more for pairs, done by ``map``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import IntEnum
 from functools import cache, lru_cache
 from itertools import accumulate
 from operator import mul, sub
@@ -51,12 +50,15 @@ from exact_odds.coup import (
     BANKER_DREW,
     BANKER_PAIR,
     BANKER_SUITED,
+    OUTCOMES,
     PLAYER_DREW,
     PLAYER_PAIR,
     PLAYER_SUITED,
     TWIN_PAIR,
     Coup,
     Detail,
+    Winner,
+    coup_of_code,
 )
 from exact_odds.dist import Dist
 from exact_odds.errors import suits_unknown
@@ -70,8 +72,8 @@ SHIFTS = (0, 2, 4)
 """Cards of a class taken by fixed pairs: none, one pair, two pairs."""
 
 
-class Family(IntEnum):
-    """Which of the first four cards are fixed to pairs (see the module)."""
+class Family:
+    """Which of the first four cards are fixed to pairs (see the module): the families' numbers."""
 
     POINTS = 0
     PLAYER_PAIR = 1
@@ -83,7 +85,7 @@ class Family(IntEnum):
 VARIANTS = ((0, 0), (1, 0), (0, 1), (1, 1))
 """(player, banker) suited restrictions: 1 = that hand's pair is restricted to one suit."""
 
-SUMS: tuple[tuple[Family, int, int], ...] = (
+SUMS: tuple[tuple[int, int, int], ...] = (
     (Family.POINTS, 0, 0),
     (Family.PLAYER_PAIR, 0, 0), (Family.BANKER_PAIR, 0, 0), (Family.TWO_PAIRS, 0, 0), (Family.TWINS, 0, 0),
     (Family.PLAYER_PAIR, 1, 0), (Family.BANKER_PAIR, 0, 1),
@@ -93,7 +95,7 @@ SUMS: tuple[tuple[Family, int, int], ...] = (
 FIRST_SUITED_SUM = 5
 
 
-def sum_id(family: Family, x: int = 0, y: int = 0) -> int:
+def sum_id(family: int, x: int = 0, y: int = 0) -> int:
     """The id of a sum in :data:`SUMS`."""
     return SUMS.index((family, x, y))
 
@@ -103,9 +105,16 @@ def factor_id(point: int, shift: int, multiplicity: int) -> int:
     return (point * len(SHIFTS) + shift // 2) * CARDS_PER_COUP + multiplicity - 1
 
 
-def class_key(family: Family, c: int, d: int) -> int:
+def class_key(family: int, c: int, d: int) -> int:
     """Index of a segment's classes in its sum's weight vector: ``c``, ``d`` or ``10 c + d``."""
     return {Family.POINTS: 0, Family.PLAYER_PAIR: c, Family.BANKER_PAIR: d, Family.TWINS: c}.get(family, 10 * c + d)
+
+
+def winner_code(code: int) -> int:
+    """The group of a coup code in table ``single-winners``: ``10 * outcome + cards used`` (outcome
+    0 banker, 1 player, 2 tie, as :data:`~exact_odds.coup.OUTCOMES`)."""
+    coup = coup_of_code(code)
+    return 10 * OUTCOMES.index(coup.winner) + coup.cards
 
 
 FLOAT_MAX_CARDS = 456
@@ -119,7 +128,6 @@ Larger shoes use integers. Results are integers either way.
 """
 
 
-@dataclass(frozen=True)
 class Tables:
     """A single-shoe table (see the module and :func:`exact_odds.polynomial_build.build_single`).
 
@@ -127,32 +135,29 @@ class Tables:
     before); ``groups``: per family, each (base code, first segment, end segment) in order.
     """
 
-    arrays: Arrays
-    seg_start: list[int]
-    groups: dict[int, list[tuple[int, int, int]]]
+    __slots__ = ("arrays", "groups", "seg_start")
 
-    @classmethod
-    def of(cls, arrays: Arrays) -> Tables:
-        """Add the starts and the groups."""
-        groups: dict[int, list[tuple[int, int, int]]] = {}
+    def __init__(self, arrays: Arrays) -> None:
+        self.arrays = arrays
+        self.seg_start = [0, *arrays["seg_end"][:-1]]
+        self.groups: dict[int, list[tuple[int, int, int]]] = {}
         start = 0
         for family, code, end in zip(arrays["group_family"], arrays["group_code"], arrays["group_end"], strict=True):
-            groups.setdefault(family, []).append((code, start, end))
+            self.groups.setdefault(family, []).append((code, start, end))
             start = end
-        return cls(arrays, [0, *arrays["seg_end"][:-1]], groups)
 
 
 @lru_cache(maxsize=8)
 def tables(tableau: Tableau, part: str) -> Tables:
-    """Table ``single-points`` or ``single-pairs`` of ``tableau`` (``part``: ``"points"`` or ``"pairs"``):
-    shipped, cached, or built once (:mod:`exact_odds.store`). Every detail reads the points table;
-    pairs and suited pairs add the pairs table."""
+    """Table ``single-<part>`` of ``tableau`` (``"points"``, ``"pairs"`` or ``"winners"``): shipped, cached,
+    or built once (:mod:`exact_odds.store`). Every detail reads the points table; pairs and suited
+    pairs add the pairs table; the odds alone read the winners table."""
     def build(rule: Tableau) -> Arrays:
         from exact_odds.polynomial_build import build_single
 
         return build_single(rule, part)
 
-    return Tables.of(load(f"single-{part}", tableau, build))
+    return Tables(load(f"single-{part}", tableau, build))
 
 
 def _factors(points: tuple[int, ...], infinite: bool) -> list[int]:
@@ -211,11 +216,11 @@ def _weight_vectors(shoe: Shoe, suited: bool) -> list[list[int]]:
         v = VARIANTS.index((x, y))
         if (x or y) and not suited:
             out.append([])
-        elif family is Family.POINTS:
+        elif family == Family.POINTS:
             out.append([1])
         elif family in (Family.PLAYER_PAIR, Family.BANKER_PAIR):
             out.append(pair[x + y])
-        elif family is Family.TWINS:
+        elif family == Family.TWINS:
             out.append(twin[v])
         else:
             out.append([pair[x][c] * pair[y][d] - (same[v][c] if c == d else 0) for c in range(10) for d in range(10)])
@@ -339,6 +344,20 @@ def coup_ways(tableau: Tableau, shoe: Shoe, detail: Detail) -> dict[int, int]:
         for full, ways in _split(code, slot, detail).items():
             out[full] = ways * factor
     return out
+
+
+@lru_cache(maxsize=64)
+def winners_by_tables(shoe: Shoe, tableau: Tableau) -> Dist[Winner]:
+    """``winners(deal_by_tables(shoe, tableau))`` from table ``single-winners``: the points family's terms
+    merged by winner and cards used, less than half the work."""
+    slot = sums(tables(tableau, "winners"), shoe, range(1))
+    size = shoe.size
+    ways = dict.fromkeys(OUTCOMES, 0)
+    for code, value in slot.items():
+        used = code % 10
+        ways[OUTCOMES[code // 10]] += value * (
+            size ** (CARDS_PER_COUP - used) if shoe.infinite else falling(size - used, CARDS_PER_COUP - used))
+    return Dist(ways)
 
 
 def deal_by_tables(shoe: Shoe, tableau: Tableau, detail: Detail = Detail.POINTS) -> Dist[Coup]:

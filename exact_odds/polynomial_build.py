@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import product
 
 from exact_odds.coup import encode
-from exact_odds.polynomial import Family, class_key, factor_id
+from exact_odds.polynomial import Family, class_key, factor_id, winner_code
 from exact_odds.store import Arrays, as_array
 from exact_odds.tableau import Tableau, play_totals
 
@@ -58,7 +58,7 @@ def _monomial(key: int, pair_p: int, pair_b: int) -> Monomial:
     return tuple(out)
 
 
-def _family_terms(family: Family, pair_p: int, pair_b: int, finishes: dict[tuple[int, int], Finish],
+def _family_terms(family: int, pair_p: int, pair_b: int, finishes: dict[tuple[int, int], Finish],
                   terms: Terms) -> None:
     """Add the terms of one family (pair classes ``pair_p``/``pair_b``, -1 if none) to ``terms``."""
     free = [i for i, fixed in enumerate((pair_p, pair_b, pair_p, pair_b)) if fixed < 0]
@@ -112,15 +112,26 @@ def _terms(tableau: Tableau) -> Terms:
     return terms
 
 
+def _by_winner(terms: Terms) -> Terms:
+    """The points family's terms merged by :func:`~exact_odds.polynomial.winner_code`: all the odds need."""
+    out: Terms = {}
+    for (family, c, d, code), multisets in terms.items():
+        if family == Family.POINTS:
+            merged = out.setdefault((family, c, d, winner_code(code)), {})
+            for key, n in multisets.items():
+                merged[key] = merged.get(key, 0) + n
+    return out
+
+
 def build_single(tableau: Tableau, part: str) -> Arrays:
-    """Table ``single-points`` (``part="points"``: the points family) or ``single-pairs`` (``"pairs"``: the
-    pair families) of ``tableau``, laid out as :mod:`exact_odds.polynomial` reads it.
+    """Table ``single-<part>`` of ``tableau``, laid out as :mod:`exact_odds.polynomial` reads it: ``points``
+    (the points family), ``pairs`` (the pair families) or ``winners`` (the points family by winner).
 
     Segments are ordered by (family, base code, classes); a *group* is the segments of one family and
     base code, whose weighted sum is a slot.
     """
-    terms = _terms(tableau)
-    segments = sorted((s for s in terms if (s[0] is Family.POINTS) == (part == "points")),
+    terms = _by_winner(_terms(tableau)) if part == "winners" else _terms(tableau)
+    segments = sorted((s for s in terms if (s[0] == Family.POINTS) == (part != "pairs")),
                       key=lambda s: (s[0], s[3], s[1], s[2]))
     monomials = {s: {_monomial(key, s[1], s[2]): n for key, n in terms[s].items()} for s in segments}
     index, parent, factor, levels = _monomial_order([m for s in segments for m in monomials[s]])
@@ -136,7 +147,7 @@ def build_single(tableau: Tableau, part: str) -> Arrays:
     ends = [i + 1 for i in range(len(groups)) if i + 1 == len(groups) or groups[i + 1] != groups[i]]
     return {name: as_array(values) for name, values in {
         "parent": parent, "factor": factor, "levels": levels, "mono": mono, "count": count, "seg_end": seg_end,
-        "seg_key": [class_key(Family(f), c, d) for f, c, d, _ in segments],
+        "seg_key": [class_key(f, c, d) for f, c, d, _ in segments],
         "group_family": [groups[e - 1][0] for e in ends], "group_code": [groups[e - 1][1] for e in ends],
         "group_end": ends,
     }.items()}

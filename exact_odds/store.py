@@ -108,7 +108,7 @@ def encode(name: str, key: str, arrays: Mapping[str, array[int]]) -> bytes:
     """The bytes of a table file holding ``arrays`` for the tableau of ``key``."""
     parts = []
     for a in arrays.values():
-        if array("B", [0]).itemsize != 1 or a.itemsize != _WIDTHS[a.typecode]:
+        if a.itemsize != _WIDTHS[a.typecode]:
             raise ValueError(f"typecode {a.typecode} has an unexpected width on this platform")
         if sys.byteorder == "big":
             a = array(a.typecode, a)
@@ -130,14 +130,19 @@ def decode(data: bytes, name: str, key: str) -> Arrays:
     header = b"\n".join(lines[:-1]) + b"\n"
     if lines[-1] != f"crc32 {zlib.crc32(payload, zlib.crc32(header)):08x}".encode("ascii"):
         raise CorruptTable("checksum mismatch")
-    fields = dict(line.decode("ascii").partition(" ")[::2] for line in lines[:-1])
+    try:
+        fields = dict(line.decode("ascii").partition(" ")[::2] for line in lines[:-1])
+        specs = [(n, t, int(size)) for n, t, size in (f.split(":") for f in fields["arrays"].split())]
+        raw = zlib.decompress(payload)
+    except (KeyError, ValueError, zlib.error) as err:  # UnicodeDecodeError is a ValueError
+        raise CorruptTable(f"bad header or payload: {err}") from None
     if fields.get("format") != str(FORMAT_VERSION) or fields.get("table") != name or fields.get("tableau") != key:
         raise CorruptTable(f"not format {FORMAT_VERSION} table {name} of this tableau")
-    try:
-        raw = zlib.decompress(payload)
-        specs = [(n, t, int(size)) for n, t, size in (f.split(":") for f in fields["arrays"].split())]
-    except (zlib.error, ValueError) as err:
-        raise CorruptTable(str(err)) from None
+    return _arrays(specs, raw)
+
+
+def _arrays(specs: list[tuple[str, str, int]], raw: bytes) -> Arrays:
+    """The arrays ``(name, typecode, length)`` read one after the other from ``raw`` (little-endian)."""
     out: Arrays = {}
     at = 0
     for n, t, size in specs:
@@ -199,14 +204,16 @@ def _read(path: Path, name: str, key: str) -> Arrays | None:
 def load(name: str, tableau: Tableau, build: Callable[[Tableau], Arrays]) -> Arrays:
     """Table ``name`` of ``tableau``: shipped, cached, or built by ``build(tableau)`` and cached.
 
-    The standard rule's tables come from the package (a damaged shipped file is rebuilt in memory,
-    never trusted). Any other rule's come from the cache; a missing or corrupt cache file is built
-    and written atomically (if the cache cannot be written, the table is still returned).
+    The standard rule's tables come from the package; any other rule's (and the standard rule's,
+    should a shipped file be missing or damaged: it is never trusted) from the cache. A missing or
+    corrupt cache file is built and written atomically; if the cache cannot be written, the table
+    is still returned.
     """
     key = tableau_key(tableau)
     if key == STANDARD_KEY:
         found = _read(DATA_DIR / f"standard-{name}.bin", name, key)
-        return found if found is not None else build(tableau)
+        if found is not None:
+            return found
     path = cache_path(name, key)
     found = _read(path, name, key)
     if found is not None:

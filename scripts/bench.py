@@ -85,24 +85,40 @@ def process_env() -> dict[str, str]:
     return env
 
 
-def command_figures(argv: list[str], repeat: int, label: str) -> None:
-    """One single-shoe command as a whole process (after one warm-up run): its median, the ratio of the
-    naive enumeration to it, and which heavy modules it imported."""
+def process_seconds(cmd: list[str], repeat: int) -> tuple[float, float]:
+    """Medians of wall-clock and of CPU seconds (user + system) of ``cmd`` as a whole process, after one
+    warm-up run. On a busy machine the CPU time is the better guide to the wall time on an idle one."""
+    import resource
+
     env = process_env()
-    cmd = [sys.executable, "-m", "exact_odds", *argv]
     subprocess.run(cmd, check=True, capture_output=True, env=env)
-    secs = median_seconds(lambda: subprocess.run(cmd, check=True, capture_output=True, env=env), repeat)
-    done = subprocess.run([sys.executable, "-c", PROBE, *argv], check=True, capture_output=True, text=True, env=env)
+    walls, cpus = [], []
+    for _ in range(repeat):
+        before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True, env=env)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def command_figures(argv: list[str], repeat: int, label: str) -> None:
+    """One single-shoe command as a whole process: wall and CPU medians, the ratio of the naive
+    enumeration to the wall time, and which heavy modules the command imported."""
+    wall, cpu = process_seconds([sys.executable, "-m", "exact_odds", *argv], repeat)
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], check=True, capture_output=True, text=True,
+                          env=process_env())
     heavy = done.stderr.strip().splitlines()[-1]
-    print(f"{label}: `exact-odds {' '.join(argv)}` whole process, median of {repeat}: {secs * 1000:.0f} ms "
-          f"({naive_seconds() / secs:.0f}x the naive enumeration); heavy modules imported: {heavy}")
+    print(f"{label}: `exact-odds {' '.join(argv)}` whole process, median of {repeat}: {wall * 1000:.0f} ms "
+          f"(CPU {cpu * 1000:.0f} ms; {naive_seconds() / wall:.0f}x the naive enumeration); "
+          f"heavy modules imported: {heavy}")
 
 
 def startup_figure(repeat: int) -> None:
     """The floor every command stands on: Python starting and exiting, in the same environment."""
-    env = process_env()
-    secs = median_seconds(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True, env=env), repeat)
-    print(f"startup: `python -c pass` whole process, median of {repeat}: {secs * 1000:.0f} ms")
+    wall, cpu = process_seconds([sys.executable, "-c", "pass"], repeat)
+    print(f"startup: `python -c pass` whole process, median of {repeat}: {wall * 1000:.0f} ms "
+          f"(CPU {cpu * 1000:.0f} ms)")
 
 
 def deal_figures(repeat: int, detail: Detail) -> None:

@@ -2,11 +2,12 @@
 """Regenerate the standard tableau's coefficient tables shipped in ``exact_odds/data/``.
 
 Usage: ``python3 scripts/make_coefficients.py`` builds every table from the tableau (the single-shoe
-polynomials of :mod:`exact_odds.polynomial`, the points and the pairs families, and the bulk tables of
+polynomials of :mod:`exact_odds.polynomial`: points, pairs, winners; and the bulk tables of
 :mod:`exact_odds.batch.coefficients` at each detail) and writes ``exact_odds/data/standard-<table>.bin``
-(format: :mod:`exact_odds.store`);
-``--check`` builds them in memory and exits 1 if a shipped file is missing, fails its checks, or holds
-other integers (a test runs it). Compressed bytes are not compared: zlib builds may differ.
+(format: :mod:`exact_odds.store`). ``--check`` builds them in memory and exits 1 if a shipped file is
+missing, fails its checks or holds other integers, or if the single-shoe or bulk evaluation of the
+shipped tables differs from the reference enumerator on a few shoes (a test runs it). Compressed
+bytes are not compared: zlib builds may differ.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def _batch(detail: Detail) -> Callable[[], Arrays]:
 
 
 TABLES: dict[str, Callable[[], Arrays]] = {
-    **{f"single-{part}": _single(part) for part in ("points", "pairs")},
+    **{f"single-{part}": _single(part) for part in ("points", "pairs", "winners")},
     **{f"batch-{detail.name.lower()}": _batch(detail) for detail in Detail},
 }
 """Every shipped table by name, with the function that builds it from the standard tableau."""
@@ -60,6 +61,31 @@ def check(name: str, fresh: Arrays) -> str | None:
     return None
 
 
+def against_the_enumerator() -> list[str]:
+    """What the shipped tables get wrong against the reference enumerator on a few shoes (whole decks,
+    a depleted shoe with its suits, the infinite deck), through the single-shoe and the bulk paths."""
+    from exact_odds.batch import distributions
+    from exact_odds.engine import enumerate_coups, winners
+    from exact_odds.polynomial import deal_by_tables, winners_by_tables
+    from exact_odds.shoe import Shoe
+
+    depleted = [[3, 0, 1, 2]] * 4 + [[0, 0, 0, 0], [1, 1, 1, 1], [5, 2, 0, 0]] + [[2, 2, 2, 2]] * 6
+    shoes = [Shoe.decks(1), Shoe.decks(8), Shoe(tuple(map(sum, depleted)), tuple(map(tuple, depleted))),
+             Shoe.infinite_deck()]
+    wrong = []
+    for shoe in shoes:
+        for detail in Detail:
+            reference = enumerate_coups(shoe, STANDARD_TABLEAU, detail)
+            if deal_by_tables(shoe, STANDARD_TABLEAU, detail) != reference:
+                wrong.append(f"single-shoe tables, {shoe}, {detail.name}")
+            suits = [list(map(list, shoe.suited))] if shoe.suited is not None else None
+            if not shoe.infinite and distributions([list(shoe.counts)], detail=detail, suits=suits)[0] != reference:
+                wrong.append(f"bulk tables, {shoe}, {detail.name}")
+        if winners_by_tables(shoe, STANDARD_TABLEAU) != winners(reference):
+            wrong.append(f"winners table, {shoe}")
+    return wrong
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Regenerate exact_odds/data/ (or check it with --check).")
     parser.add_argument("--check", action="store_true", help="build in memory; exit 1 on any difference")
@@ -76,6 +102,10 @@ def main(argv: list[str] | None = None) -> int:
             path = DATA_DIR / f"standard-{name}.bin"
             write_atomic(path, encode(name, STANDARD_KEY, fresh))
             print(f"wrote {path} ({path.stat().st_size:,} bytes)")
+    if args.check:
+        for problem in against_the_enumerator():
+            print(f"differs from the reference enumerator: {problem}", file=sys.stderr)
+            failures += 1
     return 1 if failures else 0
 
 

@@ -35,7 +35,7 @@ settings.register_profile("thorough", deadline=None, print_blob=True, max_exampl
 PROFILE = os.environ.get("EXACT_ODDS_HYPOTHESIS", "ci")
 settings.load_profile(PROFILE)  # an unknown name fails at once, naming the profiles
 
-FUZZ_CI = 12
+FUZZ_CI = 20
 """Hostile command lines per command under the ``ci`` profile."""
 
 _TABLE_CACHE: list[str] = []
@@ -59,9 +59,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def fuzz_settings(ci: int = FUZZ_CI) -> settings:
     """Settings for a fuzzing test: ``ci`` examples under the ``ci`` profile, else the profile's number."""
+    quiet = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]  # capsys is read afresh in each case
     if PROFILE == "ci":
-        return settings(max_examples=ci, suppress_health_check=[HealthCheck.too_slow])
-    return settings()
+        return settings(max_examples=ci, suppress_health_check=quiet)
+    return settings(suppress_health_check=[*settings().suppress_health_check, *quiet])
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

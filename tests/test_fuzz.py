@@ -210,10 +210,14 @@ def shown_argv(argv: Sequence[str]) -> str:
 
 
 PENDING: list[tuple[str, str, str]] = [
-    ("deeply nested TOML in a game file: safe file reading (issue 15, item 2) is being built",
-     r"--game", r"RecursionError"),
     ("a Dask address of a scheme distributed cannot use: exact_odds.study catches OSError, TimeoutError "
      "and ValueError from distributed.Client, not its TypeError", r"--dask[ =]ucx://", r"TypeError"),
+    ("'--option=--': argparse (3.11) gives the option the value [] instead of '--'",
+     r"=--( |$)", r"AttributeError|TypeError"),
+    ("simulate --bets with a name too long for a file name: OSError from the file test",
+     r"^simulate .*--bets", r"File name too long"),
+    ("study --edge-sort '' (every rank its own group?): 1.3 GB and 5 s for two shoes of one deck",
+     r"--edge-sort(=| )(--|$| )", r"grew by|of CPU|still running"),
 ]
 """Known problems another piece of work in progress fixes: (why, pattern of the command line, pattern of
 the problem). A case that matches is counted (``--hypothesis-show-statistics``), not failed, unless
@@ -596,16 +600,13 @@ def _warm() -> None:
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_hostile_command_lines(capsys: pytest.CaptureFixture[str], command: str) -> None:
+@fuzz_settings()
+@given(data=st.data())
+def test_hostile_command_lines(capsys: pytest.CaptureFixture[str], command: str, data: st.DataObject) -> None:
     """Every command keeps the contract (see the module) on hostile arguments and files."""
-
-    @fuzz_settings()
-    @given(case=command_lines(command))
-    def fuzz(case: Case) -> None:
-        with case_directory() as workdir:
-            check(capsys, case.argv(workdir), workdir)
-
-    fuzz()
+    case = data.draw(command_lines(command), label="case")
+    with case_directory() as workdir:
+        check(capsys, case.argv(workdir), workdir)
 
 
 # ---------------------------------------------------------------- named cases and real processes

@@ -65,6 +65,15 @@ def test_an_existing_file_keeps_its_mode(capsys: pytest.CaptureFixture[str], tmp
     assert stat.S_IMODE(target.stat().st_mode) == mode and target.read_text().startswith("outcome,")
 
 
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file away needs root")
+def test_an_existing_file_keeps_its_owner(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    target = tmp_path / "odds.csv"
+    target.write_text("old\n")
+    os.chown(target, 4321, 4321)
+    assert run(capsys, "odds", "--decks", "1", "--format", "csv", "-o", str(target))[0] == 0
+    assert (target.stat().st_uid, target.stat().st_gid) == (4321, 4321)
+
+
 def test_a_link_is_followed_and_kept(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     real, link = tmp_path / "real.csv", tmp_path / "link.csv"
     real.write_text("old\n")

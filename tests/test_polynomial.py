@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 import exact_odds
 from exact_odds.coup import Detail
-from exact_odds.engine import deal, enumerate_coups
-from exact_odds.polynomial import deal_by_tables
+from exact_odds.engine import deal, deal_winners, enumerate_coups, fastest, winners
+from exact_odds.polynomial import deal_by_tables, winners_by_tables
 from exact_odds.polynomial_build import build_single
 from exact_odds.report.base import NARROW, plain_layout
 from exact_odds.shoe import Shoe, ShoeError, falling
@@ -34,10 +34,13 @@ def _suited(rows: list[list[int]]) -> Shoe:
 
 
 def _agree(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU) -> None:
+    """Every detail, and the odds alone, equal the reference enumerator's."""
     for detail in Detail:
         if detail is Detail.SUITS and shoe.suited is None:
             continue
-        assert deal_by_tables(shoe, tableau, detail) == enumerate_coups(shoe, tableau, detail), (shoe, detail)
+        reference = enumerate_coups(shoe, tableau, detail)
+        assert deal_by_tables(shoe, tableau, detail) == reference, (shoe, detail)
+    assert winners_by_tables(shoe, tableau) == winners(reference), shoe
 
 
 @pytest.mark.parametrize("decks", [1, 2, 8, 100, 10_000])
@@ -59,6 +62,7 @@ def test_any_number_of_decks(decks: int) -> None:
         dist = deal_by_tables(shoe, STANDARD_TABLEAU, detail)
         assert dist == enumerate_coups(shoe, STANDARD_TABLEAU, detail)
         assert dist.total == falling(52 * decks, 6)
+    assert winners_by_tables(shoe, STANDARD_TABLEAU) == winners(dist)
 
 
 suit_rows = st.lists(st.lists(st.integers(0, 9), min_size=4, max_size=4), min_size=13, max_size=13).filter(
@@ -103,8 +107,13 @@ def test_any_tableau(tableau: Tableau, rows: list[list[int]]) -> None:
 
 
 def test_deal_is_the_reference_dist() -> None:
-    shoe = Shoe.decks(6).without([])
-    assert deal(shoe, detail=Detail.SUITS) == enumerate_coups(shoe, detail=Detail.SUITS)
+    """``deal`` walks a shoe of few kinds of card and evaluates the tables otherwise: the same Dist."""
+    few = Shoe.from_counts([4, 4, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4])  # three point classes, six ranks
+    assert fastest(few, Detail.POINTS) and not fastest(few, Detail.SUITS)
+    assert not fastest(Shoe.decks(6), Detail.POINTS)
+    for shoe in (few, Shoe.decks(6)):
+        assert deal(shoe, detail=Detail.SUITS) == enumerate_coups(shoe, detail=Detail.SUITS)
+        assert deal_winners(shoe) == winners(enumerate_coups(shoe))
 
 
 def test_table_layout() -> None:

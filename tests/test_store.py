@@ -10,6 +10,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import zlib
 from array import array
 from pathlib import Path
 
@@ -83,6 +84,17 @@ def test_a_file_for_another_table_tableau_or_format_is_refused() -> None:
         decode(newer, "t", "k" * 64)
 
 
+@pytest.mark.parametrize("arrays", [b"small:B", b"small:X:3", b"small:B:x", b"small:B:9"])
+def test_a_well_checksummed_but_malformed_file_is_refused(arrays: bytes) -> None:
+    """Whatever a file says, decoding it raises CorruptTable and nothing else."""
+    good = encode("t", "k" * 64, {"small": ARRAYS["small"]})
+    payload = good.partition(b"\n\n")[2]
+    header = b"format 1\ntable t\ntableau " + b"k" * 64 + b"\narrays " + arrays + b"\n"
+    crc = zlib.crc32(payload, zlib.crc32(header))
+    with pytest.raises(CorruptTable):
+        decode(store.MAGIC + header + f"crc32 {crc:08x}\n\n".encode() + payload, "t", "k" * 64)
+
+
 def test_tableau_key_is_the_rule_not_its_name() -> None:
     assert STANDARD_KEY == hashlib.sha256(decisions(STANDARD_TABLEAU)).hexdigest() == tableau_key(STANDARD_TABLEAU)
     renamed = Tableau("another name", STANDARD_TABLEAU.naturals, STANDARD_TABLEAU.player_draws,
@@ -150,6 +162,17 @@ def test_standard_tables_come_from_the_package(monkeypatch: pytest.MonkeyPatch, 
     build = Builder()
     arrays = load("single-points", STANDARD_TABLEAU, build)
     assert build.calls == 0 and list(tmp_path.iterdir()) == [] and len(arrays["mono"]) > 0
+
+
+def test_a_damaged_shipped_table_is_rebuilt_not_trusted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    good = (store.DATA_DIR / "standard-single-winners.bin").read_bytes()
+    (tmp_path / "standard-single-winners.bin").write_bytes(good[:-10])
+    monkeypatch.setattr(store, "DATA_DIR", tmp_path)
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    build = Builder()
+    assert load("single-winners", STANDARD_TABLEAU, build)["rule"] and build.calls == 1
+    assert cache_path("single-winners", STANDARD_KEY).exists()  # then kept in the cache
+    assert load("single-winners", STANDARD_TABLEAU, build)["rule"] and build.calls == 1
 
 
 CONCURRENT = """

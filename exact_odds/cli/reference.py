@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 
 def _cmd_odds(args: argparse.Namespace) -> str:
-    from exact_odds.engine import deal, winners
+    from exact_odds.engine import deal_winners
     from exact_odds.report import odds_json, odds_table
 
     shoe = shoe_from_args(args)
@@ -41,7 +41,7 @@ def _cmd_odds(args: argparse.Namespace) -> str:
         return known_odds(args, shoe, tableau_from_args(args))
     if args.dealt:
         return _dealt_odds(args, shoe, tableau_from_args(args))
-    dist = winners(deal(shoe, tableau_from_args(args)))
+    dist = deal_winners(shoe, tableau_from_args(args))
     return render(args, lambda: odds_json(None if shoe.infinite else shoe.size, dist, dist.total),
                   lambda: [odds_table(str(shoe), dist, dist.total, infinite=shoe.infinite)])
 

@@ -112,6 +112,16 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
+def _give_mode(fd: int, st: os.stat_result | None) -> None:
+    """Give the temporary file ``fd`` the mode (and owner) of the file it replaces, or a new file's mode."""
+    if not hasattr(os, "fchmod"):  # Windows: no modes to keep
+        return
+    if st is not None and (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
+        with suppress(OSError):  # only root may give the file back to its owner
+            os.fchown(fd, st.st_uid, st.st_gid)
+    os.fchmod(fd, stat.S_IMODE(st.st_mode) if st is not None else _new_file_mode())
+
+
 @contextmanager
 def _replacing(path: str | Path) -> Iterator[int]:
     """A descriptor of a temporary file that replaces ``path`` when the block ends without error."""
@@ -121,10 +131,7 @@ def _replacing(path: str | Path) -> Iterator[int]:
     except OSError as err:
         raise _refuse(path, err.strerror or type(err).__name__) from None
     try:
-        if st is not None and (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
-            with suppress(OSError):  # only root may give the file back to its owner
-                os.fchown(fd, st.st_uid, st.st_gid)
-        os.fchmod(fd, stat.S_IMODE(st.st_mode) if st is not None else _new_file_mode())
+        _give_mode(fd, st)
         yield fd
         os.replace(tmp, target)
     except OSError as err:
