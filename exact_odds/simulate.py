@@ -10,8 +10,8 @@ block-by-block form of :func:`~exact_odds.verify.verify_log`: rules, labels, car
 accounting, and outcomes, pairs and cards against the exact odds given the cards seen
 before each coup (the card a shoe's burn turns face up included: the log shows it, since
 the number of cards burned face down, and so the end of the shoe, depend on it). Beside
-that, each flat bet's simulated edge with its confidence interval is set beside its exact
-edge over the same coups (:class:`SimulationCheck`).
+that, each flat bet's simulated player EV with its confidence interval is set beside its exact
+player EV over the same coups (:class:`SimulationCheck`).
 
 The cards, the shuffles and their seeds, the dealing procedure (burn, cut card, last coup,
 after Wizard of Odds and Wikipedia) and the dealer itself are those of
@@ -112,7 +112,7 @@ class BetResult:
         return self.results.total
 
     def mean(self) -> Fraction:
-        """Mean result per unit staked (the observed edge, negative for the house's side)."""
+        """Mean result per unit staked: the observed player EV (negative when the house wins)."""
         return self.net / self.coups
 
     def variance(self) -> Fraction:
@@ -122,7 +122,7 @@ class BetResult:
         return (squares - self.net * self.net / n) / (n - 1) if n > 1 else Fraction(0)
 
     def interval(self, level: float = 0.95) -> tuple[float, float]:
-        """Normal-approximation confidence interval of the edge at ``level``."""
+        """Normal-approximation confidence interval of the player EV at ``level``."""
         half = NormalDist().inv_cdf(0.5 + level / 2) * math.sqrt(float(self.variance()) / self.coups)
         m = float(self.mean())
         return m - half, m + half
@@ -172,10 +172,10 @@ class _BetTracker:
 
 
 @dataclass(frozen=True)
-class EdgeCheck:
-    """A flat bet's simulated edge (mean net result per unit staked, the bettor's side) with its
-    confidence interval, beside its exact edge over the same coups (``note`` says how it was
-    obtained)."""
+class PlayerEvCheck:
+    """A flat bet's simulated player EV (mean net result per unit staked, the bettor's side:
+    negative when the house wins) with its confidence interval, beside its exact player EV over
+    the same coups (``note`` says how it was obtained)."""
 
     bet: str
     simulated: float
@@ -186,7 +186,7 @@ class EdgeCheck:
 
     @property
     def covered(self) -> bool:
-        """Whether the interval contains the exact edge."""
+        """Whether the interval contains the exact player EV."""
         return self.low <= float(self.exact) <= self.high
 
 
@@ -195,13 +195,13 @@ class SimulationCheck:
     """A simulation checked against the exact values under the ``reference`` tableau.
 
     ``log``: the coups it dealt, verified as a log by :mod:`exact_odds.verify` (the checks
-    rules, labels, accounting, outcomes, pairs and cards; its ``verdict``); ``edges``: each flat
-    bet's simulated edge with its ``level`` confidence interval beside the exact edge (for
+    rules, labels, accounting, outcomes, pairs and cards; its ``verdict``); ``player_evs``: each flat
+    bet's simulated player EV with its ``level`` confidence interval beside the exact one (for
     reading: the verdict rests on the checks).
     """
 
     log: LogVerification
-    edges: tuple[EdgeCheck, ...]
+    player_evs: tuple[PlayerEvCheck, ...]
     level: float
 
     @property
@@ -215,11 +215,11 @@ class SimulationCheck:
         return self.log.tableau.name
 
 
-def _edge_checks(bets: Sequence[BetResult], log: LogVerification, level: float) -> tuple[EdgeCheck, ...]:
-    """Each bet's simulated edge and interval beside the exact edge the verification gathered."""
+def _player_ev_checks(bets: Sequence[BetResult], log: LogVerification, level: float) -> tuple[PlayerEvCheck, ...]:
+    """Each bet's simulated player EV and interval beside the exact one the verification gathered."""
     note = ("exact, full shoe" if log.mode == "fresh" else
             "exact given the cards seen before each coup in its shoe, averaged")
-    return tuple(EdgeCheck(r.bet.name, float(r.mean()), *r.interval(level), log.player_ev[r.bet.name], note)
+    return tuple(PlayerEvCheck(r.bet.name, float(r.mean()), *r.interval(level), log.player_ev[r.bet.name], note)
                  for r in bets)
 
 
@@ -387,7 +387,7 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     dist = Dist({table[c]: int(k) for c, k in enumerate(counts) if k})
     results = tuple(t.result(counts) for t in trackers)
     check = None if verifier is None else SimulationCheck(
-        (found := verifier.result()), _edge_checks(results, found, level), level)
+        (found := verifier.result()), _player_ev_checks(results, found, level), level)
     return Simulation(
         shoe=shoe, seed=seed, tableau=tableau.name, procedure=procedure, detail=detail, coups=dist,
         shoes=shoes_done, bets=results, check=check, sequence=np.concatenate(kept) if keep else None,

@@ -243,36 +243,36 @@ def _results(tasks: Sequence[_Task], *, workers: int, dask: str | None,
 class Threshold:
     """Betting one unit only when the true count is at least ``threshold``.
 
-    ``coups``: coups bet; ``gain``: mean result per coup dealt; ``edge``: mean result per
-    coup bet (``None`` if none).
+    ``coups``: coups bet; ``gain``: mean result per coup dealt; ``player_ev``: mean result per
+    coup bet, the bettor's side (``None`` if none).
     """
 
     threshold: float
     coups: int
     gain: float
-    edge: float | None
+    player_ev: float | None
 
 
 @dataclass(frozen=True)
 class BetStudy:
-    """The edges of one bet before every coup of a study.
+    """The player EV of one bet before every coup of a study (the bettor's side: negative when the house wins).
 
-    ``expectation``: exact EV of the full shoe. ``mean_edge``: EV averaged over coups dealt.
-    ``quantiles``: (q, edge) pairs. ``histogram``: (low, high, coups) bins. ``favourable``:
+    ``expectation``: exact EV of the full shoe. ``mean_player_ev``: player EV averaged over coups dealt.
+    ``quantiles``: (q, player EV) pairs. ``histogram``: (low, high, coups) bins. ``favourable``:
     coups with a positive EV. ``perfect_gain``: mean result per coup dealt when betting only
-    those (perfect information); ``perfect_edge``: per coup bet. ``count``: the balanced
+    those (perfect information); ``perfect_player_ev``: per coup bet. ``count``: the balanced
     linear count from the effects of removal (``None`` when they are all zero) and its
     results at each threshold.
     """
 
     name: str
     expectation: Fraction
-    mean_edge: float
+    mean_player_ev: float
     quantiles: tuple[tuple[float, float], ...]
     histogram: tuple[tuple[float, float, int], ...]
     favourable: int
     perfect_gain: float
-    perfect_edge: float | None
+    perfect_player_ev: float | None
     count: LinearCount | None
     thresholds: tuple[Threshold, ...]
 

@@ -217,7 +217,7 @@ def test_count_statistics(played: Study) -> None:
 def test_a_count_of_zeros_triggers_always_or_never(played: Study) -> None:
     zero = played.counts[2]
     assert zero.frequency.value == 1 and zero.bets_per_shoe.value == played.coups / played.shoes
-    assert zero.player_ev is not None and zero.player_ev.value == pytest.approx(played.bets[2].mean_edge)
+    assert zero.player_ev is not None and zero.player_ev.value == pytest.approx(played.bets[2].mean_player_ev)
     never = run_study(Shoe.decks(1), shoes=3, seed=1, bets=MAIN, counts=[Count.parse("bet=tie, tc>=1/1000")])
     assert never.counts[0].frequency.value == 0 and never.counts[0].player_ev is None
 

@@ -288,8 +288,8 @@ def test_fresh_check_passes_with_the_right_table_and_fails_with_a_wrong_one() ->
     assert wrong_p is not None and wrong_p < 1e-50
     exact = winners(deal(EIGHT))
     assert outcomes.tallies[2].expected == pytest.approx(1_000_000 * float(exact.probability("tie")), rel=1e-12)
-    assert all(e.covered for e in right.edges)
-    assert right.edges[0].exact == deal(EIGHT).expectation(find_bet("banker").payout)  # exact over four blocks
+    assert all(e.covered for e in right.player_evs)
+    assert right.player_evs[0].exact == deal(EIGHT).expectation(find_bet("banker").payout)  # exact over four blocks
 
 
 def test_pearson_identity_in_fresh_mode() -> None:
@@ -371,7 +371,7 @@ def test_shoe_check_uses_each_coups_composition() -> None:
             edge += deal(left).expectation(bets[0].payout)
             seen += cards[start:start + coup.cards]
     assert [t.expected for t in outcomes.tallies] == pytest.approx([float(e) for e in expected], rel=1e-12)
-    assert check.edges[0].exact == pytest.approx(float(edge) / outcomes.checked, rel=1e-12)
+    assert check.player_evs[0].exact == pytest.approx(float(edge) / outcomes.checked, rel=1e-12)
 
 
 def test_the_check_is_verify_on_the_log_the_simulator_writes(tmp_path: Path,

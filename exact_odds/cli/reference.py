@@ -42,7 +42,7 @@ def _cmd_odds(args: argparse.Namespace) -> str:
     if args.dealt:
         return _dealt_odds(args, shoe, tableau_from_args(args))
     dist = deal_winners(shoe, tableau_from_args(args))
-    return render(args, lambda: odds_json(None if shoe.infinite else shoe.size, dist, dist.total),
+    return render(args, lambda: odds_json(shoe, dist, dist.total),
                   lambda: [odds_table(str(shoe), dist, dist.total, infinite=shoe.infinite)])
 
 
@@ -77,7 +77,7 @@ def _cmd_edges(args: argparse.Namespace) -> str:
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     sheets = [(config, configuration_sheets(shoe, config, tableau=tableau)) for config in configs_from_args(args)]
-    return render(args, lambda: edges_json(str(shoe), sheets), lambda: [edges_table(str(shoe), sheets, args.format)])
+    return render(args, lambda: edges_json(shoe, sheets), lambda: [edges_table(str(shoe), sheets, args.format)])
 
 
 def _add_edges(sub: Subparsers) -> None:
@@ -214,7 +214,7 @@ def _cmd_sidebets(args: argparse.Namespace) -> str:
     usable, left_out = usable_bets(shoe, named or choice.loaded or default, strict=bool(named))
     omitted = [bet.name for bet in left_out]
     sheets = [par_sheet(shoe, bet, tableau=tableau) for bet in usable]
-    return render(args, lambda: side_bets_json(str(shoe), sheets, omitted=omitted),
+    return render(args, lambda: side_bets_json(shoe, sheets, omitted=omitted),
                    lambda: [side_bets_table(str(shoe), sheets, args.format, omitted=omitted)])
 
 

@@ -157,7 +157,7 @@ def _cmd_deal(args: argparse.Namespace) -> str:
     steps, coup = explain_coup(sc.remaining, sc.cards, tableau,
                                card_text=lambda c: card_label(c, ascii_only=args.ascii))
     if args.format == "json":
-        return render_json(deal_json(sc, seed, str(shoe), steps, coup))
+        return render_json(deal_json(sc, seed, shoe, steps, coup))
     return deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii)
 
 
@@ -212,7 +212,7 @@ def _cmd_session(args: argparse.Namespace) -> str:
 
         session_figure(exact, sims, args.plot, title=f"{bet.name}: net result after {args.hands:,} hands, {shoe}")
     comparison = compare_sessions(one, exact, ruin, sims)
-    return render(args, lambda: session_json(comparison, str(shoe), distribution=args.distribution),
+    return render(args, lambda: session_json(comparison, shoe, distribution=args.distribution),
                   lambda: session_tables(comparison, str(shoe), distribution=args.distribution))
 
 

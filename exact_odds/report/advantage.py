@@ -19,6 +19,7 @@ from exact_odds.report.base import (
     grouped,
     percent_text,
 )
+from exact_odds.report.concepts import shoe_json
 from exact_odds.report.odds import odds_json, odds_table
 
 if TYPE_CHECKING:  # the library is imported lazily at run time
@@ -71,8 +72,8 @@ def known_odds_json(shoe: Shoe, known: Known, dist: Dist[Winner],
                     player_ev: Sequence[tuple[str, Fraction]]) -> dict[str, object]:
     """The ``odds --known --format json`` object: ``known``, ``shoe``, the odds and ``player_ev`` by bet."""
     counts: dict[str, int] = {k: dist[k] for k in OUTCOME_ORDER}
-    odds = odds_json(None if shoe.infinite else shoe.size, counts, dist.total)
-    return {"known": known.spec(), "shoe": str(shoe), **odds,
+    odds = odds_json(shoe, counts, dist.total)
+    return {**odds, "known": known.spec(),
             "player_ev": {name: fraction_text(ev) for name, ev in player_ev}}
 
 
@@ -114,7 +115,7 @@ def advantage_json(shoe: Shoe, result: Advantage) -> dict[str, object]:
     """The ``advantage --format json`` object; every figure an exact ``num/den`` string."""
     edge = result.edge_when_betting
     return {
-        "shoe": str(shoe),
+        "shoe": shoe_json(shoe),
         "information": result.information.name,
         "positions": list(result.information.positions),
         "known": result.known.spec(),
@@ -123,7 +124,7 @@ def advantage_json(shoe: Shoe, result: Advantage) -> dict[str, object]:
         "cases": [{
             "case": {str(p): label for p, label in zip(result.information.positions, case.case, strict=True)},
             "known": case.known.spec(),
-            "ways": case.ways,
+            "combinations": case.ways,
             "probability": fraction_text(case.probability),
             "player_ev": {n: fraction_text(ev) for n, ev in zip(result.bet_names, case.ev, strict=True)},
             "best": case.best_bet,
@@ -134,7 +135,7 @@ def advantage_json(shoe: Shoe, result: Advantage) -> dict[str, object]:
         "value": fraction_text(result.value),
         "value_decimal": float(result.value),
         "betting_frequency": fraction_text(result.betting_frequency),
-        "edge_when_betting": None if edge is None else fraction_text(edge),
+        "player_ev_when_betting": None if edge is None else fraction_text(edge),
         "flat_value": fraction_text(result.flat_value),
         "gain": fraction_text(result.gain),
     }

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from exact_odds.estimates import Z95
 from exact_odds.report.base import Cell, Table, decimal_text, grouped, percent_text
+from exact_odds.report.concepts import procedure_json, shoe_json
 
 if TYPE_CHECKING:
     from exact_odds.edge_sorting import EdgeSortStudy, Play
@@ -157,7 +158,6 @@ def play_json(study: Study) -> dict[str, object]:
 
 def count_json(study: Study) -> dict[str, object]:
     """The ``count --format json`` object: the shoes dealt and the counts' results."""
-    return {"shoe": str(study.shoe), "shoes": study.shoes, "seed": study.seed, "coups": study.coups,
-            "dealing": {"cut_card": study.procedure.cut, "last_coup": study.procedure.last_coup,
-                        "burn": study.procedure.burn},
+    return {"shoe": shoe_json(study.shoe), "shoes": study.shoes, "seed": study.seed, "coups": study.coups,
+            "procedure": procedure_json(study.procedure),
             **counts_json(study)}

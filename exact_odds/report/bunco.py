@@ -228,13 +228,14 @@ def rolls_verification_tables(result: bunco.RollVerification) -> list[Table]:
 
 
 def rolls_verification_json(result: bunco.RollVerification) -> dict[str, object]:
-    """The ``bunco --verify --format json`` object: ``verdict``, ``checks`` by name, the figures, provenance."""
+    """The ``bunco --verify --format json`` object: ``verdict``, ``checks`` by name, the figures, the ``log`` read
+    and the ``hypothesis`` (the dice and the scoring rules) it was checked against."""
     from exact_odds.report.verify import checks_json
 
     return {"verdict": result.verdict, **checks_json(result.checks, ROLL_FIGURES),
             "log": {"source": result.source, "rolls": result.rolls, "columns": list(result.columns),
                     "ignored_columns": list(result.ignored)},
             "alpha": result.alpha,
-            "provenance": {"dice": result.dice.count, "sides": result.dice.sides,
+            "hypothesis": {"dice": result.dice.count, "sides": result.dice.sides,
                            "scoring": {"name": result.rules.name, "bunco": result.rules.bunco,
                                        "mini": result.rules.mini, "per_die": result.rules.per_die}}}

@@ -7,10 +7,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_text
+from exact_odds.report.concepts import shoe_json
 
 if TYPE_CHECKING:
     from exact_odds.bets.main import Configuration
     from exact_odds.edges import ParSheet
+    from exact_odds.shoe import Shoe
     from exact_odds.symbolic import Summary
 
 
@@ -28,7 +30,7 @@ def _exact_or_na(x: Fraction | None) -> str:
 
 
 def _edge_cells(sheet: ParSheet, fmt: str) -> list[Cell]:
-    """House edge, per resolved bet, win, push, loss, std dev (+ EV and variance for programs)."""
+    """House edge, per resolved bet, win, push, loss, std dev (+ player EV and variance for programs)."""
     if for_people(fmt):
         return [percent_text(sheet.house_edge), _percent_or_na(sheet.house_edge_resolved),
                 percent_text(sheet.win), percent_text(sheet.push), percent_text(sheet.loss),
@@ -41,7 +43,7 @@ def _edge_cells(sheet: ParSheet, fmt: str) -> list[Cell]:
 def _edge_headers(fmt: str) -> list[str]:
     if for_people(fmt):
         return ["house edge", "excl. pushes", "win", "push", "loss", "std dev"]
-    return ["house_edge", "house_edge_resolved", "win", "push", "loss", "expected_value", "variance", "std_dev"]
+    return ["house_edge", "house_edge_resolved", "win", "push", "loss", "player_ev", "variance", "std_dev"]
 
 
 EDGE_NOTE = ("House edge: expected loss per unit staked per coup (positive: the house wins); excl. pushes: "
@@ -63,12 +65,17 @@ def edges_table(shoe_label: str, configs: ConfigSheets, fmt: str) -> Table:
 
 
 def edge_json(sheet: ParSheet) -> dict[str, object]:
-    """One bet's exact figures for JSON (``std_dev`` a float, the rest ``"num/den"``)."""
+    """One bet's exact figures for JSON (``std_dev`` a float, the rest ``"num/den"``).
+
+    ``house_edge`` is positive when the house wins; ``player_ev`` is its negative, the bettor's
+    expectation per unit staked; ``house_edge_resolved`` is per resolved bet (``null`` when
+    the bet always pushes).
+    """
     return {
         "house_edge": sheet.house_edge,
         "house_edge_resolved": sheet.house_edge_resolved,
         "std_dev": sheet.std_dev,
-        "expected_value": sheet.expected_value,
+        "player_ev": sheet.expected_value,
         "win": sheet.win,
         "push": sheet.push,
         "loss": sheet.loss,
@@ -76,9 +83,9 @@ def edge_json(sheet: ParSheet) -> dict[str, object]:
     }
 
 
-def edges_json(shoe_label: str, configs: ConfigSheets) -> dict[str, object]:
-    """The ``edges --format json`` object: configurations -> bet -> figures."""
-    return {"shoe": shoe_label,
+def edges_json(shoe: Shoe, configs: ConfigSheets) -> dict[str, object]:
+    """The ``edges --format json`` object: the shoe, configurations -> bet -> figures."""
+    return {"shoe": shoe_json(shoe),
             "configurations": {config.name: {role: edge_json(sheet) for role, sheet in sheets.items()}
                                for config, sheets in configs}}
 
@@ -118,7 +125,8 @@ def par_sheet_json(sheet: ParSheet) -> dict[str, object]:
         if not sheet.shoe.infinite:
             entry = {"outcome": line.label, "combinations": line.ways, **entry}
         lines.append(entry)
-    head: dict[str, object] = {"bet": sheet.bet.name, "shoe": str(sheet.shoe), "description": sheet.bet.description,
+    head: dict[str, object] = {"bet": sheet.bet.name, "shoe": shoe_json(sheet.shoe),
+                               "description": sheet.bet.description,
                                "source": sheet.bet.source, "lines": lines}
     if not sheet.shoe.infinite:
         head["sequences"] = sheet.total
@@ -154,7 +162,7 @@ def closed_form_tables(summary: Summary, fmt: str) -> list[Table]:
         else:
             rows.append([name, str(form.ways.as_expr()), str(form.probability), form.limit])
     headers = ["outcome", "probability", "limit as d grows", "≈"] if people else [
-        "outcome", "ways", "probability", "limit"]
+        "outcome", "combinations", "probability", "limit"]
     notes = [f"d: number of 52-card decks; ways count ordered six-card sequences out of 52d(52d-1)...(52d-5). "
              f"{_closed_form_note(summary)}"] if fmt != "csv" else []
     outcomes = Table("Banker, player and tie as functions of the number of decks d", headers, rows, notes)
@@ -186,14 +194,15 @@ def symbolic_json(summary: Summary) -> dict[str, object]:
         "fit_decks": list(summary.fit),
         "checked_decks": list(summary.checked),
         "disagreements": list(summary.disagreements),
-        "outcomes": {name: {"ways": str(form.ways.as_expr()), "probability": str(form.probability),
+        "outcomes": {name: {"combinations": str(form.ways.as_expr()), "probability": str(form.probability),
                             "limit": form.limit} for name, form in summary.outcomes.items()},
         "house_edges": {b.sheet.bet.name: {"in_decks": str(b.edge_in_decks), "limit": b.edge_limit}
                         for b in summary.bets},
-        "shoe": str(summary.shoe),
+        "shoe": shoe_json(summary.shoe),
         "payout_symbols": {b.sheet.bet.name: {
             "house_edge": str(b.edge_expression),
-            "break_even": {line.label: fair for line, fair in zip(b.sheet.bet.lines, b.break_evens, strict=True)},
+            "break_even": [{"line": line.label, "pays": fair}
+                           for line, fair in zip(b.sheet.bet.lines, b.break_evens, strict=True)],
         } for b in summary.bets},
         "fair_banker_commission": summary.fair_commission,
     }

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from exact_odds.report.base import Cell, Table, for_people
+from exact_odds.report.concepts import shoe_json
 from exact_odds.report.edges import (
     EDGE_NOTE,
     _edge_cells,
@@ -96,11 +97,12 @@ def game_json(game: Game, sheets: ReferenceSheets, eor: RemovalFigures | None = 
     name) and ``eor`` are the objects ``odds``, ``edges``, ``parsheet`` and ``eor`` print."""
     shoe = sheets.shoe
     out: dict[str, object] = {
-        "game": {"name": game.name, "description": game.description, "source": game.source, "shoe": str(shoe),
+        "game": {"name": game.name, "description": game.description, "source": game.source,
+                 "shoe": shoe_json(shoe),
                  "tableau": game.tableau.name, "configuration": game.configuration.name,
                  "side_bets": [bet.name for bet in game.side_bets], "procedure": game.procedure.describe()},
-        "odds": odds_json(None if shoe.infinite else shoe.size, sheets.counts, sheets.total),
-        "edges": edges_json(str(shoe), sheets.configurations),
+        "odds": odds_json(shoe, sheets.counts, sheets.total),
+        "edges": edges_json(shoe, sheets.configurations),
         "par_sheets": {sheet.bet.name: par_sheet_json(sheet) for sheet in [*_main_sheets(sheets), *sheets.others]},
         "skipped_bets": [bet.name for bet in sheets.omitted],
     }

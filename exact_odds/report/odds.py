@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
 from exact_odds.report.base import OUTCOME_ORDER, Cell, Table, decimal_text, fraction_text, grouped
+from exact_odds.report.concepts import shoe_json
 from exact_odds.report.edges import edges_json, edges_table, par_sheet_json, par_sheet_table
 from exact_odds.report.sidebets import side_bet_json, side_bets_table
 
@@ -49,25 +50,30 @@ def odds_table(shoe_label: str, counts: OutcomeWays, total: int, *, infinite: bo
     return Table(f"Punto banco odds, {shoe_label}", headers, rows, (note,))
 
 
-def odds_json(cards: int | None, counts: OutcomeWays, total: int) -> dict[str, object]:
-    """The ``odds --format json`` object; ``cards``/``sequences``/``combinations`` only for finite shoes."""
+def _outcomes_json(counts: OutcomeWays, total: int, *, finite: bool) -> dict[str, object]:
+    """Each outcome's ``combinations`` (finite shoes), exact ``probability`` and ``decimal``."""
     outcomes: dict[str, object] = {}
     for name in OUTCOME_ORDER:
         p = Fraction(counts[name], total)
         entry: dict[str, object] = {"probability": fraction_text(p), "decimal": float(p)}
-        if cards is not None:
-            entry = {"combinations": counts[name], **entry}
-        outcomes[name] = entry
-    head: dict[str, object] = {"cards": cards, "sequences": total} if cards is not None else {"cards": "infinite"}
-    return {**head, "outcomes": outcomes}
+        outcomes[name] = {"combinations": counts[name], **entry} if finite else entry
+    return outcomes
+
+
+def odds_json(shoe: Shoe, counts: OutcomeWays, total: int) -> dict[str, object]:
+    """The ``odds --format json`` object: the shoe, ``sequences`` (``null`` for the infinite deck) and
+    the outcomes; ``combinations`` count ordered six-card sequences (finite shoes only)."""
+    finite = not shoe.infinite
+    return {"shoe": shoe_json(shoe), "sequences": total if finite else None,
+            "outcomes": _outcomes_json(counts, total, finite=finite)}
 
 
 def reference_json(sheets: ReferenceSheets) -> dict[str, object]:
     """The ``report --format json`` object: odds, edges, the main par sheets, the other bets, the omitted ones."""
     shoe = sheets.shoe
     return {
-        "odds": odds_json(None if shoe.infinite else shoe.size, sheets.counts, sheets.total),
-        **edges_json(str(shoe), sheets.configurations),
+        "odds": odds_json(shoe, sheets.counts, sheets.total),
+        **edges_json(shoe, sheets.configurations),
         "par_sheets": [par_sheet_json(sheet) for sheet, _ in sheets.main],
         "other_bets": {sheet.bet.name: side_bet_json(sheet) for sheet in sheets.others},
         "skipped_bets": [bet.name for bet in sheets.omitted],
@@ -98,8 +104,12 @@ def _cards_left(shoe: Shoe, dealt: Dealt) -> int | None:
 
 
 def dealt_odds_json(shoe: Shoe, dealt: Dealt, dist: Dist[Winner]) -> dict[str, object]:
-    """The ``odds --dealt --format json`` object: the cards dealt, the shoe, and the odds of the rest of the coup."""
-    return {"dealt": str(dealt), "shoe": str(shoe), **odds_json(_cards_left(shoe, dealt), dist, dist.total)}
+    """The ``odds --dealt --format json`` object: the shoe, the cards dealt, the cards left (``null`` for the
+    infinite deck), and the odds of the rest of the coup (``combinations``: ordered sequences of the rest)."""
+    left = _cards_left(shoe, dealt)
+    return {"shoe": shoe_json(shoe), "dealt": str(dealt), "cards_left": left,
+            "sequences": dist.total if left is not None else None,
+            "outcomes": _outcomes_json(dist, dist.total, finite=left is not None)}
 
 
 def dealt_odds_table(shoe: Shoe, dealt: Dealt, dist: Dist[Winner]) -> Table:

@@ -67,6 +67,6 @@ def roads_json(roads: Roads, heading: str) -> dict[str, object]:
         "heading": heading, "results": "".join(roads.results),
         "big_eye_boy": "".join(roads.big_eye_boy), "small_road": "".join(roads.small_road),
         "cockroach_road": "".join(roads.cockroach),
-        "grids": {name: [[x, y, cell(item)] for (x, y), item in sorted(grid.items())]
+        "grids": {name.replace(" ", "_"): [[x, y, cell(item)] for (x, y), item in sorted(grid.items())]
                   for name, grid in roads.grids().items()},
     }

@@ -7,9 +7,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_text
+from exact_odds.report.concepts import shoe_json
 
 if TYPE_CHECKING:
     from exact_odds.edges import ParSheet
+    from exact_odds.shoe import Shoe
 
 
 # ---------------------------------------------------------------- side bets
@@ -69,7 +71,7 @@ def side_bets_table(shoe_label: str, sheets: Sequence[ParSheet], fmt: str, *,
         rows: list[list[Cell]] = [[s.bet.name, pay_table_text(s), percent_text(s.win), percent_text(s.house_edge),
                                    f"{s.std_dev:.4f}"] for s in sheets]
     else:
-        headers = ["bet", "pays", "win", "house_edge", "expected_value", "variance"]
+        headers = ["bet", "pays", "win", "house_edge", "player_ev", "variance"]
         rows = [[s.bet.name, pay_table_text(s), s.win, s.house_edge, s.expected_value, s.variance] for s in sheets]
     notes: list[str] = []
     if fmt != "csv":
@@ -80,17 +82,18 @@ def side_bets_table(shoe_label: str, sheets: Sequence[ParSheet], fmt: str, *,
 
 
 def side_bet_json(sheet: ParSheet) -> dict[str, object]:
-    """One bet for JSON: exact figures as ``"num/den"``, its pay lines with their ways."""
+    """One bet for JSON: exact figures as ``"num/den"`` (``house_edge`` positive when the house wins,
+    ``player_ev`` the bettor's expectation), its pay lines with their combinations (finite shoes)."""
     lines = []
     for line in sheet.lines:
-        entry: dict[str, object] = {"label": line.label, "pays": line.pays, "probability": line.probability}
+        entry: dict[str, object] = {"outcome": line.label}
         if not sheet.shoe.infinite:
-            entry["ways"] = line.ways
-        lines.append(entry)
+            entry["combinations"] = line.ways
+        lines.append({**entry, "probability": line.probability, "pays": line.pays})
     return {
         "house_edge": sheet.house_edge,
         "house_edge_resolved": sheet.house_edge_resolved,
-        "expected_value": sheet.expected_value,
+        "player_ev": sheet.expected_value,
         "win": sheet.win,
         "push": sheet.push,
         "variance": sheet.variance,
@@ -103,9 +106,9 @@ def side_bet_json(sheet: ParSheet) -> dict[str, object]:
     }
 
 
-def side_bets_json(shoe_label: str, sheets: Sequence[ParSheet], *, omitted: Sequence[str] = ()) -> dict[str, object]:
-    """The ``sidebets --format json`` object: ``{"shoe", "side_bets": {name: figures}, "omitted"}``."""
-    out: dict[str, object] = {"shoe": shoe_label, "side_bets": {s.bet.name: side_bet_json(s) for s in sheets}}
+def side_bets_json(shoe: Shoe, sheets: Sequence[ParSheet], *, omitted: Sequence[str] = ()) -> dict[str, object]:
+    """The ``sidebets --format json`` object: ``{"shoe", "side_bets": {name: figures}, "sequences", "omitted"}``."""
+    out: dict[str, object] = {"shoe": shoe_json(shoe), "side_bets": {s.bet.name: side_bet_json(s) for s in sheets}}
     if sheets and not sheets[0].shoe.infinite:
         out["sequences"] = sheets[0].total
     if omitted:

@@ -15,13 +15,14 @@ from exact_odds.report.base import (
     grouped,
     percent_text,
 )
+from exact_odds.report.concepts import procedure_json, shoe_json
 
 if TYPE_CHECKING:
     from exact_odds.conditional import Dealt, Step
     from exact_odds.coup import Coup, Winner
     from exact_odds.dealing import ShoeCoup
     from exact_odds.sessions import Figure, Ruin, SessionComparison
-    from exact_odds.shoe import Card
+    from exact_odds.shoe import Card, Shoe
     from exact_odds.simulate import Simulation, SimulationCheck
 
 
@@ -34,8 +35,8 @@ def _float_text(x: float, digits: int = 1) -> str:
     return f"{x:,.{digits}f}"
 
 
-def _edge_text(x: Fraction | float) -> str:
-    """An edge as a percentage with four decimals (exactly rounded when ``x`` is exact)."""
+def _ev_text(x: Fraction | float) -> str:
+    """A player EV as a percentage with four decimals (exactly rounded when ``x`` is exact)."""
     return percent_text(x, 4) if isinstance(x, Fraction) else f"{x * 100:.4f}%"
 
 
@@ -44,9 +45,24 @@ def _winner_counts(sim: Simulation) -> dict[Winner, int]:
     return {w: counts.ways(w) for w in counts} | {w: 0 for w in OUTCOME_ORDER if w not in counts}
 
 
+def run_table(title: str, rows: Sequence[tuple[str, str]]) -> Table:
+    """A two-column table of how a run was made and what it concluded (seed, procedure, verdict...),
+    so that every format, csv included, carries them."""
+    return Table(title, ["figure", "value"], [[name, value] for name, value in rows])
+
+
+def _simulation_run(sim: Simulation) -> Table:
+    rows = [("seed", str(sim.seed)), ("tableau", sim.tableau), ("procedure", sim.procedure.describe()),
+            ("coups", str(sim.n))]
+    if sim.check is not None:
+        rows += [("verdict", sim.check.verdict), ("significance level", f"{sim.check.log.alpha:g}"),
+                 ("exact values under tableau", sim.check.reference)]
+    return run_table("Simulation run", rows)
+
+
 def simulation_tables(sim: Simulation) -> list[Table]:
-    """The tables of ``exact-odds simulate``: outcomes, flat bets, and the check against exact values
-    (the tables of ``exact-odds verify`` for the coups dealt, and the bets' edges)."""
+    """The tables of ``exact-odds simulate``: the run (seed, verdict), outcomes, flat bets, and the check
+    against exact values (the tables of ``exact-odds verify`` for the coups dealt, and the bets' player EV)."""
     counts = _winner_counts(sim)
     mode = f"{grouped(sim.n)} coups" + (f" from {grouped(sim.shoes)} shoes" if sim.shoes else "")
     rows: list[list[Cell]] = [[w, counts[w], percent_text(Fraction(counts[w], sim.n), 4)] for w in OUTCOME_ORDER]
@@ -60,46 +76,49 @@ def simulation_tables(sim: Simulation) -> list[Table]:
             won = r.results.ways(lambda v: v > 0)
             pushed = r.results.ways(lambda v: v == 0)
             bet_rows.append([r.bet.name, r.coups, won, pushed, r.coups - won - pushed, decimal_text(r.net, 2),
-                             _edge_text(r.mean()), decimal_text(r.low, 2), decimal_text(r.high, 2)])
+                             _ev_text(r.mean()), decimal_text(r.low, 2), decimal_text(r.high, 2)])
         tables.append(Table("Flat bets of one unit on every coup",
-                            ["bet", "coups", "won", "pushed", "lost", "net (units)", "per coup", "lowest", "highest"],
-                            bet_rows, ["Lowest and highest: the running result along the way (0 at the start)."]))
+                            ["bet", "coups", "won", "pushed", "lost", "net (units)", "player EV", "lowest", "highest"],
+                            bet_rows, ["Player EV: net result per coup per unit staked (negative when the house "
+                                       "wins). Lowest and highest: the running result along the way (0 at the "
+                                       "start)."]))
     if sim.check is not None:
         tables += _check_tables(sim.check)
-    return tables
+    return [_simulation_run(sim), *tables]
 
 
 def _check_tables(check: SimulationCheck) -> list[Table]:
-    """The check of the coups dealt: ``exact-odds verify``'s tables, then the bets' edges."""
+    """The check of the coups dealt: ``exact-odds verify``'s tables, then the bets' player EV."""
     from exact_odds.report.verify import verify_tables
 
     tables = verify_tables(check.log)
-    if check.edges:
+    if check.player_evs:
         level = f"{check.level * 100:g}%"
-        edge_rows: list[list[Cell]] = [
-            [e.bet, _edge_text(e.simulated), f"{e.low * 100:.4f}% to {e.high * 100:.4f}%", _edge_text(e.exact),
-             "yes" if e.covered else "no", e.note] for e in check.edges]
-        tables.append(Table(f"Edges: simulated with {level} confidence interval, and exact",
-                            ["bet", "simulated", f"{level} interval", "exact", "inside", "exact value"], edge_rows,
-                            ["Edge: mean result per unit staked (negative: the house's advantage). The verdict "
-                             "rests on the checks above; the intervals are for reading."]))
+        ev_rows: list[list[Cell]] = [
+            [e.bet, _ev_text(e.simulated), f"{e.low * 100:.4f}% to {e.high * 100:.4f}%", _ev_text(e.exact),
+             "yes" if e.covered else "no", e.note] for e in check.player_evs]
+        tables.append(Table(f"Player EV: simulated with {level} confidence interval, and exact",
+                            ["bet", "simulated", f"{level} interval", "exact", "inside", "exact value"], ev_rows,
+                            ["Player EV: mean result per unit staked, the bettor's side (negative when the house "
+                             "wins). The verdict rests on the checks above; the intervals are for reading."]))
     return tables
 
 
 def simulation_json(sim: Simulation) -> dict[str, object]:
     """The ``simulate --format json`` object; with a check, ``verdict``, the ``checks`` of ``exact-odds
-    verify`` (and its ``pairs`` and ``cards`` tallies), each outcome's expected count, and the edges."""
+    verify`` (with their chi-square tests, and the ``pairs`` and ``cards`` tallies), each outcome's
+    expected count, and each bet's simulated ``player_ev`` beside the exact one (``player_ev_check``)."""
     counts = _winner_counts(sim)
     outcomes: dict[str, dict[str, object]] = {
         w: {"count": counts[w], "share": counts[w] / sim.n} for w in OUTCOME_ORDER}
     out: dict[str, object] = {
-        "shoe": str(sim.shoe), "seed": sim.seed, "tableau": sim.tableau,
-        "mode": "fresh" if sim.procedure.fresh else "shoe", "procedure": sim.procedure.describe(),
+        "shoe": shoe_json(sim.shoe), "seed": sim.seed, "tableau": sim.tableau,
+        "procedure": procedure_json(sim.procedure),
         "coups": sim.n, "shoes": sim.shoes, "outcomes": outcomes,
         "bets": {r.bet.name: {
             "coups": r.coups, "won": r.results.ways(lambda v: v > 0), "pushed": r.results.ways(lambda v: v == 0),
             "lost": r.results.ways(lambda v: v < 0), "net": r.net, "net_decimal": float(r.net),
-            "edge": float(r.mean()), "lowest": r.low, "highest": r.high} for r in sim.bets},
+            "player_ev": float(r.mean()), "lowest": r.low, "highest": r.high} for r in sim.bets},
     }
     check = sim.check
     if check is not None:
@@ -109,12 +128,12 @@ def simulation_json(sim: Simulation) -> dict[str, object]:
         tallies = verified.pop("outcomes", {})
         assert isinstance(tallies, dict)
         for name, tally in tallies.items():
-            outcomes[name].update(expected=tally["expected"], sd=tally["variance"] ** 0.5, z=tally["z"])
+            outcomes[name].update(expected=tally["expected"], std_dev=tally["variance"] ** 0.5, z=tally["z"])
         out.update(
             verdict=check.verdict, alpha=check.log.alpha, reference_tableau=check.reference, **verified,
-            edges={e.bet: {"simulated": e.simulated, "low": e.low, "high": e.high, "level": check.level,
+            player_ev_check={e.bet: {"simulated": e.simulated, "low": e.low, "high": e.high, "level": check.level,
                            "exact": e.exact, "exact_decimal": float(e.exact), "inside": e.covered, "note": e.note}
-                   for e in check.edges},
+                   for e in check.player_evs},
         )
     return out
 
@@ -175,11 +194,11 @@ def _step_json(step: Step) -> dict[str, object]:
     return {"text": step.text, "dealt": str(step.cards), **({"odds": _odds_json(odds)} if odds is not None else {})}
 
 
-def deal_json(sc: ShoeCoup, seed: int, shoe_label: str, steps: Sequence[Step], coup: Coup) -> dict[str, object]:
-    """The ``deal --format json`` object."""
+def deal_json(sc: ShoeCoup, seed: int, shoe: Shoe, steps: Sequence[Step], coup: Coup) -> dict[str, object]:
+    """The ``deal --format json`` object (``first_card``: the position in the shoe of the coup's first card)."""
     hands = _hands(steps)
     return {
-        "shoe": shoe_label, "seed": seed, "coup": sc.coup, "coups_in_shoe": sc.coups, "first_card": sc.start,
+        "shoe": shoe_json(shoe), "seed": seed, "coup": sc.coup, "coups_in_shoe": sc.coups, "first_card": sc.start,
         "burn": [str(c) for c in sc.burn], "cards_left": sc.remaining.size,
         "player": {"cards": [str(c) for c in hands.player], "total": coup.player},
         "banker": {"cards": [str(c) for c in hands.banker], "total": coup.banker},
@@ -195,6 +214,15 @@ _FIGURE_LABELS = {
     "even": "P(even: net = 0)",
     "behind": "P(behind: net < 0)",
 }
+
+
+def figure_key(figure: Figure) -> str:
+    """The JSON key of a session figure: ``mean``, ``std_dev``, ``p_ahead``, ``p_even``, ``p_behind``,
+    ``quantile_5`` (the 5% quantile), ..., ``p_ruin``."""
+    if figure.kind == "quantile":
+        assert figure.q is not None
+        return f"quantile_{decimal_text(figure.q * 100, 0)}"
+    return {"sd": "std_dev", "mean": "mean"}.get(figure.kind, f"p_{figure.kind}")
 
 
 def _figure_label(figure: Figure, ruin: Ruin | None) -> str:
@@ -252,7 +280,12 @@ def session_tables(comparison: SessionComparison, shoe_label: str, *, distributi
                                     percent_text(one.probability(v), 4)] for v, w in one.items()]
     tables = [Table(title, headers, rows, notes),
               Table(f"One hand of {one.bet}: net result per unit staked", ["result", "ways", "probability", "percent"],
-                    hand_rows, [f"Edge {percent_text(one.mean(), 4)} a hand; ways reduced by their common divisor."])]
+                    hand_rows, [f"Player EV {percent_text(one.mean(), 4)} a hand (house edge "
+                                f"{percent_text(-one.mean(), 4)}); ways reduced by their common divisor."])]
+    if sims is not None:
+        tables.insert(0, run_table("Simulated sessions", [
+            ("seed", str(sims.simulation.seed)), ("sessions", str(sims.sessions)),
+            ("procedure", sims.simulation.procedure.describe())]))
     if distribution:
         dist_rows: list[list[Cell]] = [[decimal_text(v, 2), percent_text(p, 6), percent_text(cumulative, 6)]
                                        for v, p, cumulative in exact.cumulative()]
@@ -261,22 +294,29 @@ def session_tables(comparison: SessionComparison, shoe_label: str, *, distributi
     return tables
 
 
-def session_json(comparison: SessionComparison, shoe_label: str, *, distribution: bool = False) -> dict[str, object]:
-    """The ``session --format json`` object (exact values as fractions, simulated ones beside)."""
+def session_json(comparison: SessionComparison, shoe: Shoe, *, distribution: bool = False) -> dict[str, object]:
+    """The ``session --format json`` object (exact values as fractions, simulated ones beside).
+
+    ``player_ev``: the bettor's expectation of one hand per unit staked (negative when the house
+    wins); ``figures`` by key (:func:`figure_key`), each with its ``label`` in words, ``exact``,
+    and with simulated sessions ``simulated`` and ``z`` (a number, ``null`` where undefined);
+    ``seed`` is ``null`` without simulated sessions.
+    """
     one, exact, ruin, sims = comparison.one, comparison.exact, comparison.ruin, comparison.simulated
-    figures = {label: {"exact": ex, **({"simulated": sim, "z": z} if sim is not None else {})}
-               for label, ex, sim, z in session_figures(comparison)}
+    figures = {figure_key(f): {"label": _figure_label(f, ruin), "exact": f.exact,
+                               **({"simulated": f.simulated, "z": f.z} if sims is not None else {})}
+               for f in comparison.figures}
     out: dict[str, object] = {
-        "bet": one.bet, "shoe": shoe_label, "hands": exact.hands,
-        "one_hand": {fraction_text(v): one.probability(v) for v, _ in one.items()},
-        "edge": one.mean(), "figures": figures,
+        "bet": one.bet, "shoe": shoe_json(shoe), "seed": None if sims is None else sims.simulation.seed,
+        "hands": exact.hands, "one_hand": {fraction_text(v): one.probability(v) for v, _ in one.items()},
+        "player_ev": one.mean(), "figures": figures,
     }
     if ruin is not None:
         out["ruin"] = {"bankroll": ruin.bankroll, "hands": ruin.hands, "probability": ruin.probability,
                        "decimal": float(ruin.probability)}
     if sims is not None:
         out["simulated"] = {"sessions": sims.sessions, "seed": sims.simulation.seed,
-                            "procedure": sims.simulation.procedure.describe()}
+                            "procedure": procedure_json(sims.simulation.procedure)}
     if distribution:
         out["distribution"] = {fraction_text(v): p for v, p, _ in exact.cumulative()}
     return out

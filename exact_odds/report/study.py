@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import OUTCOME_ORDER, Cell, Table, decimal_text, fraction_text, grouped, percent_text
+from exact_odds.report.concepts import procedure_json, shoe_json
 
 if TYPE_CHECKING:
     import numpy as np
@@ -71,7 +72,7 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str) -> str:
     six-card sequences, and the exact expectation of each bet as ``num/den``.
     """
     names = [bet.name for bet in evaluation.bets]
-    header = ",".join(["line", *OUTCOME_ORDER, "sequences", *(f"{n} EV" for n in names)])
+    header = ",".join(["line", *OUTCOME_ORDER, "sequences", *(f"player_ev:{n}" for n in names)])
     if fmt != "jsonl" and lines and not names and object not in (evaluation.outcomes.dtype, evaluation.sequences.dtype):
         import numpy as np
 
@@ -84,7 +85,7 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str) -> str:
         for line, b, p, t, seq, *evs in zip(*columns, strict=True):
             record: dict[str, object] = {"line": line, "banker": b, "player": p, "tie": t, "sequences": seq}
             if names:
-                record["ev"] = dict(zip(names, evs, strict=True))
+                record["player_ev"] = dict(zip(names, evs, strict=True))
             out.append(json.dumps(record))
         return "".join(f"{row}\n" for row in out)
     if not lines:
@@ -126,12 +127,12 @@ def eor_tables(shoe_label: str, removals: Sequence[Removal], counts: Sequence[Li
 
 def eor_json(shoe: Shoe, removals: Sequence[Removal], counts: Sequence[LinearCount], *,
              omitted: Sequence[str] = ()) -> dict[str, object]:
-    """The ``eor --format json`` object: ``{"eor": {bet: {"A": "num/den", ...}}, ...}``."""
+    """The ``eor --format json`` object: ``{"shoe", "player_ev": {bet: "num/den"}, "effects_of_removal": {bet:
+    {"A": "num/den", ...}}, "count", "omitted"}``; effects are changes of the player EV per unit staked."""
     return {
-        "shoe": str(shoe),
-        "cards": shoe.size,
-        "eor": {r.bet.name: r.as_dict() for r in removals},
-        "expectation": {r.bet.name: r.expectation for r in removals},
+        "shoe": shoe_json(shoe),
+        "player_ev": {r.bet.name: r.expectation for r in removals},
+        "effects_of_removal": {r.bet.name: r.as_dict() for r in removals},
         "count": {r.bet.name: {"tags": dict(zip(_rank_labels(), c.tags, strict=True)),
                                "betting_correlation": float(decimal_text(c.correlation.rounded(6), 6)),
                                "betting_correlation_squared": c.correlation.squared}
@@ -154,15 +155,16 @@ def study_tables(study: Study, fmt: str) -> list[Table]:
                       for q, _ in study.bets[0].quantiles]
     rows: list[list[Cell]] = []
     for b in study.bets:
-        rows.append([b.name, percent_text(b.expectation, 4), _float_percent(b.mean_edge),
+        rows.append([b.name, percent_text(b.expectation, 4), _float_percent(b.mean_player_ev),
                      *(_float_percent(v, 3) for _, v in b.quantiles),
                      f"{100 * b.favourable / study.coups:.4f}%", _float_percent(b.perfect_gain, 5),
-                     _float_percent(b.perfect_edge, 3)])
-    edges = Table(f"Exact edges before each coup, {_study_title(study)}",
-                  ["bet", "full shoe", "mean", *quantile_heads, "EV > 0", "gain/coup", "edge when > 0"], rows,
+                     _float_percent(b.perfect_player_ev, 3)])
+    evs = Table(f"Exact player EV before each coup, {_study_title(study)}",
+                ["bet", "full shoe", "mean", *quantile_heads, "EV > 0", "gain/coup", "player EV when > 0"], rows,
                   [f"{grouped(study.coups)} coups dealt ({study.coups / study.shoes:.2f} per shoe); "
                    f"{study.procedure.shoe_rules()}.",
-                   "Edges: bettor's expectation given the cards seen; mean = average over coups dealt. gain/coup: "
+                   "Player EV: the bettor's expectation given the cards seen (negative when the house wins); mean = "
+                   "average over coups dealt. gain/coup: "
                    "betting one unit only when EV > 0 (perfect information), averaged over every coup dealt."])
     count_rows: list[list[Cell]] = []
     for b in study.bets:
@@ -174,16 +176,16 @@ def study_tables(study: Study, fmt: str) -> list[Table]:
         for t in b.thresholds:
             count_rows.append([b.name, tags, decimal_text(b.count.correlation.rounded(3), 3), f"{t.threshold:g}",
                                f"{100 * t.coups / study.coups:.3f}%", _float_percent(t.gain, 5),
-                               _float_percent(t.edge, 3)])
+                               _float_percent(t.player_ev, 3)])
     counts = Table("Counting: bet one unit when the true count is at least the threshold",
-                   ["bet", "tags", "BC", "true count >=", "coups bet", "gain/coup", "edge per bet"], count_rows,
+                   ["bet", "tags", "BC", "true count >=", "coups bet", "gain/coup", "player EV per bet"], count_rows,
                    ["True count: running count per deck unseen. gain/coup: mean result per coup dealt."])
     hist_rows: list[list[Cell]] = []
     for b in study.bets:
         for lo, hi, n in b.histogram:
             hist_rows.append([b.name, _float_percent(lo, 3), _float_percent(hi, 3), n,
                               f"{100 * n / study.coups:.3f}%"])
-    histogram = Table("Distribution of the edges (histogram)", ["bet", "from", "to", "coups", "share"], hist_rows)
+    histogram = Table("Distribution of the player EV (histogram)", ["bet", "from", "to", "coups", "share"], hist_rows)
     cut_rows: list[list[Cell]] = []
     for c in study.cut_card:
         cut_rows.append([c.outcome, decimal_text(c.full, 6), _with_error(c.mean, c.mean_error),
@@ -193,7 +195,7 @@ def study_tables(study: Study, fmt: str) -> list[Table]:
                 ["± one standard error, shoes as sampling units."])
     from exact_odds.report.advantage_play import count_tables, edge_sort_tables
 
-    return [edges, counts, histogram, cut, *count_tables(study), *edge_sort_tables(study)]
+    return [evs, counts, histogram, cut, *count_tables(study), *edge_sort_tables(study)]
 
 
 def study_json(study: Study) -> dict[str, object]:
@@ -203,22 +205,21 @@ def study_json(study: Study) -> dict[str, object]:
     bets: dict[str, object] = {}
     for b in study.bets:
         entry: dict[str, object] = {
-            "expectation": b.expectation, "mean_edge": b.mean_edge,
+            "player_ev": b.expectation, "mean_player_ev": b.mean_player_ev,
             "quantiles": {f"{q:g}": v for q, v in b.quantiles},
             "histogram": [{"from": lo, "to": hi, "coups": n} for lo, hi, n in b.histogram],
             "favourable_coups": b.favourable, "perfect_gain_per_coup": b.perfect_gain,
-            "perfect_edge_per_bet": b.perfect_edge,
+            "perfect_player_ev_per_bet": b.perfect_player_ev,
         }
         if b.count is not None:
             entry["count"] = {"tags": dict(zip(_rank_labels(), b.count.tags, strict=True)),
                               "betting_correlation": float(b.count.correlation),
                               "thresholds": [{"true_count": t.threshold, "coups": t.coups, "gain_per_coup": t.gain,
-                                              "edge_per_bet": t.edge} for t in b.thresholds]}
+                                              "player_ev_per_bet": t.player_ev} for t in b.thresholds]}
         bets[b.name] = entry
     return {
-        "shoe": str(study.shoe), "shoes": study.shoes, "seed": study.seed, "coups": study.coups,
-        "dealing": {"cut_card": study.procedure.cut, "last_coup": study.procedure.last_coup,
-                    "burn": study.procedure.burn},
+        "shoe": shoe_json(study.shoe), "shoes": study.shoes, "seed": study.seed, "coups": study.coups,
+        "procedure": procedure_json(study.procedure),
         "bets": bets,
         "cut_card_effect": {c.outcome: {"full": c.full, "mean": c.mean, "mean_error": c.mean_error,
                                         "observed": c.observed, "observed_error": c.observed_error}
@@ -232,25 +233,27 @@ def _coup_text(coup: Coup) -> str:
 
 
 def replay_table(rep: Replay, fmt: str) -> Table:
-    """The exact edge of each bet before each coup of a recorded shoe."""
+    """The exact player EV of each bet before each coup of a recorded shoe."""
     people = fmt != "csv"
     rows: list[list[Cell]] = []
     for c in rep.coups:
         cards = " ".join(str(card) for card in c.cards)
         rows.append([str(c.number), str(c.unseen), cards, _coup_text(c.coup),
                      *((percent_text(x, 4) if people else x) for x in c.expectations)])
-    notes = [f"Shoe {rep.shoe}; edges: bettor's exact expectation before the coup, given the cards dealt so far."]
+    notes = [f"Shoe {rep.shoe}; player EV: the bettor's exact expectation before the coup (negative when the house "
+             "wins), given the cards dealt so far."]
     if rep.leftover:
         notes.append(f"{len(rep.leftover)} trailing card(s) make no whole coup: "
                      f"{' '.join(str(c) for c in rep.leftover)}.")
-    return Table("Recorded shoe: exact edges before each coup", ["coup", "unseen", "cards", "result", *rep.bets],
+    return Table("Recorded shoe: exact player EV before each coup", ["coup", "unseen", "cards", "result", *rep.bets],
                  rows, notes)
 
 
 def replay_json(rep: Replay) -> dict[str, object]:
     """The ``study --record --format json`` object."""
-    return {"shoe": str(rep.shoe), "bets": list(rep.bets),
+    return {"shoe": shoe_json(rep.shoe), "bets": list(rep.bets),
             "coups": [{"coup": c.number, "unseen": c.unseen, "cards": [str(card) for card in c.cards],
-                       "winner": c.coup.winner, "player": c.coup.player, "banker": c.coup.banker,
-                       "ev": dict(zip(rep.bets, c.expectations, strict=True))} for c in rep.coups],
+                       "winner": c.coup.winner, "player_total": c.coup.player,
+                       "banker_total": c.coup.banker,
+                       "player_ev": dict(zip(rep.bets, c.expectations, strict=True))} for c in rep.coups],
             "leftover": [str(c) for c in rep.leftover]}

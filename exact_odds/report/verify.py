@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, grouped
+from exact_odds.report.concepts import shoe_json
 
 if TYPE_CHECKING:
     from exact_odds.verify import Check, LogVerification, Tally
@@ -93,12 +94,21 @@ def figures_table(check: Check) -> Table:
                  ["event", "observed", "expected", "difference", "sd", "z"], _tally_rows(check.tallies), notes)
 
 
+def chi_square_table(checks: Sequence[Check]) -> Table | None:
+    """Every chi-square test the statistical checks rest on (statistic, degrees of freedom, p-value),
+    or ``None`` when no check ran one."""
+    rows: list[list[Cell]] = [[c.name, t.label, f"{t.statistic:.2f}", t.df, p_text(t.p_value)]
+                              for c in checks for t in c.tests]
+    if not rows:
+        return None
+    return Table("Chi-square tests", ["check", "test", "chi-square", "df", "p-value"], rows)
+
+
 def verify_tables(result: LogVerification) -> list[Table]:
-    """The tables of ``exact-odds verify``."""
+    """The tables of ``exact-odds verify``: the verdict of each check, the violations, the chi-square tests
+    and the figures."""
     tables = [checks_table(result.checks, f"Verification: {result.verdict}", _notes(result))]
-    violations = violations_table(result.checks)
-    if violations is not None:
-        tables.append(violations)
+    tables += [t for t in (violations_table(result.checks), chi_square_table(result.checks)) if t is not None]
     tables += [figures_table(c) for c in result.checks if c.name in FIGURE_CHECKS and c.tallies]
     return tables
 
@@ -137,10 +147,11 @@ def checks_json(checks: Sequence[Check], figures: Sequence[str] = FIGURE_CHECKS)
 
 
 def verify_json(result: LogVerification) -> dict[str, object]:
-    """The ``verify --format json`` object: ``verdict``, ``checks`` by name, the figures, provenance."""
+    """The ``verify --format json`` object: ``verdict``, ``checks`` by name (each statistical one with its
+    chi-square ``tests``), the figures, the ``log`` read and the ``hypothesis`` it was checked against."""
     out: dict[str, object] = {"verdict": result.verdict, **checks_json(result.checks)}
     out.update(log={"source": result.source, "mode": result.mode, "coups": result.coups, "shoes": result.shoes,
                     "columns": list(result.columns), "ignored_columns": list(result.ignored)},
                alpha=result.alpha, notes=list(result.notes),
-               provenance={"tableau": result.tableau.name, "shoe": str(result.shoe), "alpha": result.alpha})
+               hypothesis={"tableau": result.tableau.name, "shoe": shoe_json(result.shoe), "alpha": result.alpha})
     return out
