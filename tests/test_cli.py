@@ -16,7 +16,8 @@ from exact_odds.tableau import STANDARD_TOML
 def test_odds_json_eight_decks(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "odds", "--format", "json")
     data = json.loads(out)
-    assert code == 0 and data["cards"] == 416 and data["sequences"] == 4998398275503360
+    assert code == 0 and data["shoe"] == {"description": "8 decks", "cards": 416}
+    assert data["sequences"] == 4998398275503360
     assert data["outcomes"]["banker"]["combinations"] == 2292252566437888
     assert data["outcomes"]["tie"]["probability"] == "619306544887/6508331087895"
 

@@ -230,7 +230,7 @@ def test_odds_dealt_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "odds", "--dealt", "P: 9h 4c B: Kd", "--format", "json")
     data = json.loads(out)
     w = winners(deal_given(Shoe.decks(8), parse_dealt("P: 9h 4c B: Kd")))
-    assert code == 0 and data["dealt"] == "P: 9h 4c B: Kd" and data["cards"] == 413
+    assert code == 0 and data["dealt"] == "P: 9h 4c B: Kd" and data["cards_left"] == 413
     assert data["outcomes"]["banker"]["combinations"] == w["banker"] and data["sequences"] == 413 * 412 * 411
     code, out, _ = run(capsys, "odds", "--decks", "1", "--dealt", "P: 9h 4c 5d B: Kd 3s")
     assert code == 0 and "4/47" in out and "47 in all" in out

@@ -321,7 +321,7 @@ def test_edges(capsys: pytest.CaptureFixture[str], table: Table, labels: list[st
         for bet in OUTCOMES:
             row = got["configurations"][config][bet]
             ev = expected_value(hands, bet, config)
-            assert Fraction(row["expected_value"]) == ev, (spec, config, bet)
+            assert Fraction(row["player_ev"]) == ev, (spec, config, bet)
             assert Fraction(row["house_edge"]) == -ev, (spec, config, bet)
             assert Fraction(row["variance"]) == variance(hands, bet, config), (spec, config, bet)
 
@@ -338,7 +338,7 @@ def test_parsheet(capsys: pytest.CaptureFixture[str], table: Table, labels: list
     config, _, name = bet.rpartition("/")
     config = config or "standard"
     ev = expected_value(hands, name, config)
-    assert Fraction(got["expected_value"]) == ev and Fraction(got["house_edge"]) == -ev, (spec, bet)
+    assert Fraction(got["player_ev"]) == ev and Fraction(got["house_edge"]) == -ev, (spec, bet)
     assert Fraction(got["variance"]) == variance(hands, name, config), (spec, bet)
     assert got["sequences"] == sum(hands.values())
     # each pay line: its combinations are the oracle's ways of coups paying what the line pays
@@ -367,9 +367,9 @@ def test_sidebets(capsys: pytest.CaptureFixture[str], table: Table, labels: list
     for bet, win in (("dragon-7", 40), ("panda-8", 25)):
         row = got["side_bets"][bet]
         ev = expected_value(hands, bet)
-        assert Fraction(row["expected_value"]) == ev and Fraction(row["house_edge"]) == -ev, (spec, bet)
+        assert Fraction(row["player_ev"]) == ev and Fraction(row["house_edge"]) == -ev, (spec, bet)
         wins = sum(w for h, w in hands.items() if payout(bet, h) == win)
-        assert [line["ways"] for line in row["lines"]] == [wins, sum(hands.values()) - wins], (spec, bet)
+        assert [line["combinations"] for line in row["lines"]] == [wins, sum(hands.values()) - wins], (spec, bet)
 
 
 # ---------------------------------------------------------------- batch, eor
@@ -397,7 +397,8 @@ def test_batch(capsys: pytest.CaptureFixture[str], table: Table, tmp_path_factor
         hands = oracle(points_of(spec_of(labels)), table.tableau)
         assert {k: row[k] for k in OUTCOMES} == winner_ways(hands), labels
         assert row["sequences"] == falling(len(labels), 6)
-        assert {k: Fraction(v) for k, v in row["ev"].items()} == {b: expected_value(hands, b) for b in bets}, labels
+        evs = {k: Fraction(v) for k, v in row["player_ev"].items()}
+        assert evs == {b: expected_value(hands, b) for b in bets}, labels
 
 
 @FAST
@@ -413,9 +414,9 @@ def test_eor(capsys: pytest.CaptureFixture[str], table: Table, labels: list[str]
     less = {p: oracle(without(points, [p]), table.tableau) for p in set(points)}
     for bet in bets:
         base = expected_value(full, bet)
-        assert Fraction(got["expectation"][bet]) == base, (spec, bet)
+        assert Fraction(got["player_ev"][bet]) == base, (spec, bet)
         for label in LABELS:
-            value = got["eor"][bet][label]
+            value = got["effects_of_removal"][bet][label]
             if label not in labels:
                 assert value is None, (spec, bet, label)
             else:
@@ -462,9 +463,9 @@ def test_study_record(capsys: pytest.CaptureFixture[str], table: Table, tmp_path
     for row, (pos, used, hand, hands) in zip(got["coups"], coups, strict=True):
         assert row["unseen"] == len(labels) - pos
         assert row["cards"] == cards[pos:pos + used], (spec, cards, row["coup"])
-        assert (row["player"], row["banker"], row["winner"]) == (hand[0], hand[1], winner(hand))
+        assert (row["player_total"], row["banker_total"], row["winner"]) == (hand[0], hand[1], winner(hand))
         for bet in OUTCOMES:
-            assert Fraction(row["ev"][bet]) == expected_value(hands, bet), (spec, cards, row["coup"], bet)
+            assert Fraction(row["player_ev"][bet]) == expected_value(hands, bet), (spec, cards, row["coup"], bet)
     end = coups[-1][0] + coups[-1][1] if coups else 0
     assert got["leftover"] == cards[end:]
 
@@ -488,7 +489,7 @@ def test_simulate_verify_rules(capsys: pytest.CaptureFixture[str], table: Table,
     for k, p in probabilities(hands).items():
         assert got["outcomes"][k]["expected"] == pytest.approx(float(coups * p), rel=1e-12), (spec, k)
     for bet in OUTCOMES:
-        assert Fraction(got["edges"][bet]["exact"]) == expected_value(hands, bet), (spec, bet)
+        assert Fraction(got["player_ev_check"][bet]["exact"]) == expected_value(hands, bet), (spec, bet)
 
 
 def test_simulate_deals_with_the_rules(capsys: pytest.CaptureFixture[str], table: Table) -> None:
@@ -597,9 +598,9 @@ def test_one_shoe_dealt_alike(capsys: pytest.CaptureFixture[str], table: Table, 
     full = oracle(points_of(spec), table.tableau)
     for bet in OUTCOMES:
         row = study["bets"][bet]
-        assert Fraction(row["expectation"]) == expected_value(full, bet)
+        assert Fraction(row["player_ev"]) == expected_value(full, bet)
         evs = [float(expected_value(h, bet)) for h in before]
-        assert row["mean_edge"] == pytest.approx(sum(evs) / coups, rel=1e-9, abs=1e-12), (seed, bet)
+        assert row["mean_player_ev"] == pytest.approx(sum(evs) / coups, rel=1e-9, abs=1e-12), (seed, bet)
         assert row["quantiles"]["0"] == pytest.approx(min(evs), rel=1e-9, abs=1e-12), (seed, bet)
         assert row["quantiles"]["1"] == pytest.approx(max(evs), rel=1e-9, abs=1e-12), (seed, bet)
         effect = study["cut_card_effect"][bet]
@@ -621,8 +622,8 @@ def test_session(capsys: pytest.CaptureFixture[str], table: Table, bet: str) -> 
                    "--sessions", "0", "--distribution")
     one = net_distribution(hands, bet)
     assert fractions(got["one_hand"]) == one
-    assert Fraction(got["edge"]) == expected_value(hands, bet)  # "edge" here is the bettor's EV per hand
-    assert Fraction(got["figures"]["mean net result (units)"]["exact"]) == 3 * expected_value(hands, bet)
+    assert Fraction(got["player_ev"]) == expected_value(hands, bet)
+    assert Fraction(got["figures"]["mean"]["exact"]) == 3 * expected_value(hands, bet)
     three = convolve(convolve(one, one), one)
     assert fractions(got["distribution"]) == {x: p for x, p in three.items() if p}
 
@@ -684,7 +685,7 @@ def test_any_table(capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.
     assert status == 0, err
     row = json.loads(out)
     assert {k: row[k] for k in OUTCOMES} == winner_ways(hands), (spec, toml_of(tableau))
-    assert {k: Fraction(v) for k, v in row["ev"].items()} == {
+    assert {k: Fraction(v) for k, v in row["player_ev"].items()} == {
         b: expected_value(hands, b) for b in ("banker", "dragon-7", "panda-8")}, (spec, toml_of(tableau))
 
 
@@ -709,11 +710,11 @@ def test_eight_decks_agree_between_commands(capsys: pytest.CaptureFixture[str],
     assert (Fraction(19, 20) * std_ways["banker"] - std_ways["player"]) / standard["sequences"] != ev
 
     edges = run_json(capsys, "edges", "--decks", "8", "--rules", rules, "--config", "standard")
-    assert Fraction(edges["configurations"]["standard"]["banker"]["expected_value"]) == ev
+    assert Fraction(edges["configurations"]["standard"]["banker"]["player_ev"]) == ev
     assert Fraction(edges["configurations"]["standard"]["banker"]["house_edge"]) == -ev
 
     parsheet = run_json(capsys, "parsheet", "--decks", "8", "--rules", rules, "--bet", "banker")
-    assert Fraction(parsheet["expected_value"]) == ev
+    assert Fraction(parsheet["player_ev"]) == ev
     assert [line["combinations"] for line in parsheet["lines"]] == [ways["banker"], ways["tie"], ways["player"]]
 
     path = tmp_path_factory.mktemp("batch8") / "eight.csv"
@@ -722,27 +723,27 @@ def test_eight_decks_agree_between_commands(capsys: pytest.CaptureFixture[str],
                            "--format", "jsonl")
     assert status == 0, err
     row = json.loads(out)
-    assert {k: row[k] for k in OUTCOMES} == ways and Fraction(row["ev"]["banker"]) == ev
+    assert {k: row[k] for k in OUTCOMES} == ways and Fraction(row["player_ev"]["banker"]) == ev
 
     eor = run_json(capsys, "eor", "--decks", "8", "--rules", rules, "--bet", "banker,dragon-7")
-    assert Fraction(eor["expectation"]["banker"]) == ev
+    assert Fraction(eor["player_ev"]["banker"]) == ev
 
     # a side bet too: Dragon 7 through sidebets, parsheet, batch and eor
     dragon = Fraction(run_json(capsys, "sidebets", "--decks", "8", "--rules", rules, "--bet", "dragon-7")
-                      ["side_bets"]["dragon-7"]["expected_value"])
-    assert Fraction(eor["expectation"]["dragon-7"]) == dragon
+                      ["side_bets"]["dragon-7"]["player_ev"])
+    assert Fraction(eor["player_ev"]["dragon-7"]) == dragon
     assert Fraction(run_json(capsys, "parsheet", "--decks", "8", "--rules", rules, "--bet", "dragon-7")
-                    ["expected_value"]) == dragon
+                    ["player_ev"]) == dragon
     status, out, err = run(capsys, "batch", "--input", str(path), "--rules", rules, "--bet", "dragon-7",
                            "--format", "jsonl")
-    assert status == 0 and Fraction(json.loads(out)["ev"]["dragon-7"]) == dragon, err
+    assert status == 0 and Fraction(json.loads(out)["player_ev"]["dragon-7"]) == dragon, err
 
     session = run_json(capsys, "session", "--decks", "8", "--rules", rules, "--bet", "banker", "--sessions", "0",
                        "--hands", "1")
-    assert Fraction(session["edge"]) == ev
+    assert Fraction(session["player_ev"]) == ev
 
     status, out, err = run(capsys, "simulate", "--decks", "8", "--fresh", "--rounds", "100", "--seed", "1",
                            "--rules", rules, "--verify", "--verify-rules", rules, "-q", "--format", "json")
     assert status in (0, 1), err
-    assert Fraction(json.loads(out)["edges"]["banker"]["exact"]) == ev
+    assert Fraction(json.loads(out)["player_ev_check"]["banker"]["exact"]) == ev
 

@@ -40,7 +40,7 @@ def test_edges_of_one_configuration_and_of_a_file(capsys: pytest.CaptureFixture[
     path = tmp_path / "casino.toml"
     path.write_text(EXAMPLE_TOML)
     data = json.loads(run(capsys, "edges", "--config", str(path), "--decks", "6", "--format", "json")[1])
-    assert list(data["configurations"]) == ["my-casino"] and data["shoe"] == "6 decks"
+    assert list(data["configurations"]) == ["my-casino"] and data["shoe"]["description"] == "6 decks"
 
 
 @pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "latex"])
@@ -51,7 +51,7 @@ def test_edges_formats(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
         rows = list(csv.DictReader(io.StringIO(out)))
         ez = next(r for r in rows if r["configuration"] == "ez" and r["bet"] == "banker")
         assert Fraction(ez["win"]) + Fraction(ez["push"]) + Fraction(ez["loss"]) == 1
-        assert Fraction(ez["house_edge"]) == -Fraction(ez["expected_value"])
+        assert Fraction(ez["house_edge"]) == -Fraction(ez["player_ev"])
     else:
         percent = r"\%" if fmt == "latex" else "%"
         assert f"1.0183{percent}" in out and f"14.3596{percent}" in out
@@ -80,7 +80,8 @@ def test_symbolic_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["outcomes"]["tie"]["limit"] == "460601/4826809"
     assert list(data["house_edges"]) == ["tie-9/banker", "tie-9/player", "tie-9/tie"]
     # The fair tie payout is (1 - P(tie)) / P(tie) for 8 decks.
-    fair = Fraction(data["payout_symbols"]["tie-9/tie"]["break_even"]["tie"])
+    fair = Fraction(next(line["pays"] for line in data["payout_symbols"]["tie-9/tie"]["break_even"]
+                         if line["line"] == "tie"))
     assert fair == Fraction(SEQUENCES_8 - TIE_8, TIE_8)
 
 
@@ -100,7 +101,7 @@ def test_report_leaves_out_bets_that_need_suits(capsys: pytest.CaptureFixture[st
     data = json.loads(run(capsys, "report", "--decks", "1", "--remove", "5", "--format", "json")[1])
     assert data["skipped_bets"] and all(name not in data["other_bets"] for name in data["skipped_bets"])
     assert "perfect-pair" in data["skipped_bets"] and "dragon-7" in data["other_bets"]
-    assert data["odds"]["cards"] == 51
+    assert data["odds"]["shoe"]["cards"] == 51
 
 
 @pytest.mark.parametrize(

@@ -129,7 +129,7 @@ def test_an_unreadable_game_file_is_one_line(capsys: pytest.CaptureFixture[str])
 
 
 def _figures(sheet: dict[str, object]) -> dict[str, object]:
-    return {key: sheet[key] for key in ("house_edge", "house_edge_resolved", "win", "push", "expected_value",
+    return {key: sheet[key] for key in ("house_edge", "house_edge_resolved", "win", "push", "player_ev",
                                         "variance", "std_dev")}
 
 
@@ -166,8 +166,8 @@ def test_report_game_eor_is_the_eor_command(capsys: pytest.CaptureFixture[str], 
     game = str(GAMES / f"{name}.toml")
     report = run_json(capsys, "report", "--game", game, "--eor")
     eor = run_json(capsys, "eor", "--game", game)
-    assert report["eor"] == eor and isinstance(eor["eor"], dict)
-    assert list(eor["eor"]) == [bet.name for bet in load_game(game).bets]
+    assert report["eor"] == eor and isinstance(eor["effects_of_removal"], dict)
+    assert list(eor["effects_of_removal"]) == [bet.name for bet in load_game(game).bets]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -210,7 +210,8 @@ def test_every_baccarat_command_takes_a_game(capsys: pytest.CaptureFixture[str],
 def test_the_command_line_replaces_the_parts_of_the_game(capsys: pytest.CaptureFixture[str]) -> None:
     casino = str(GAMES / "my-casino.toml")
     six = run_json(capsys, "odds", "--game", casino)
-    assert six["cards"] == 312 and run_json(capsys, "odds", "--game", casino, "--decks", "1")["cards"] == 52
+    assert six["shoe"]["cards"] == 312
+    assert run_json(capsys, "odds", "--game", casino, "--decks", "1")["shoe"]["cards"] == 52
     tie = run_json(capsys, "parsheet", "--game", casino, "--bet", "tie")
     assert tie["bet"] == "my-casino/tie"
     assert run_json(capsys, "parsheet", "--game", casino, "--bet", "tie", "--config", "ez")["bet"] == "ez/tie"

@@ -142,9 +142,9 @@ def test_bad_shoes() -> None:
 def test_eor_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "eor", "--decks", "8", "--bet", "banker", "tie", "--format", "json")
     data = json.loads(out)
-    assert code == 0 and set(data["eor"]) == {"banker", "tie"}
-    assert list(data["eor"]["banker"]) == [r.label for r in RANKS]
-    assert data["eor"]["banker"]["5"] == "-551647413608/6671039365092375"
+    assert code == 0 and set(data["effects_of_removal"]) == {"banker", "tie"}
+    assert list(data["effects_of_removal"]["banker"]) == [r.label for r in RANKS]
+    assert data["effects_of_removal"]["banker"]["5"] == "-551647413608/6671039365092375"
     assert data["count"]["banker"]["tags"]["4"] == 2
     assert math.isclose(data["count"]["banker"]["betting_correlation"] ** 2,
                         float(Fraction(data["count"]["banker"]["betting_correlation_squared"])), rel_tol=1e-5)

@@ -206,7 +206,7 @@ def test_session_command(capsys: pytest.CaptureFixture[str]) -> None:
     one = one_hand(EIGHT, find_bet("banker"))
     assert data["ruin"]["probability"] == str(ruin_probability(one, 40, 10).probability)
     assert sum(Fraction(p) for p in data["distribution"].values()) == 1
-    assert data["figures"]["mean net result (units)"]["exact"] == str(40 * one.mean())
+    assert data["figures"]["mean"]["exact"] == str(40 * one.mean())
 
 
 def test_session_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

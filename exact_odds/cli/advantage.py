@@ -82,7 +82,7 @@ def _add_advantage(sub: Subparsers) -> None:
     p = sub.add_parser(
         "advantage", help="what knowing a card (or its group) of the next coup is worth, exactly",
         description="For a kind of information about the next coup (the rank of the card at a position, or which "
-                    "group it is in, as sorted edges reveal): how often each case happens, every bet's exact "
+                    "group it is in, as edge sorting reveals): how often each case happens, every bet's exact "
                     "expectation in it, the best play (a bet, or sitting out) and the value of the information "
                     "per coup, E[max(EV, 0)].")
     p.add_argument("--position", default="1", metavar="POSITIONS",

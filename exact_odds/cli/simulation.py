@@ -118,7 +118,7 @@ def _add_simulate(sub: Subparsers) -> None:
                     "coup, and with --verify check the coups dealt as `exact-odds verify` checks a log: every "
                     "draw against the tableau, the labels, the cards each shoe holds, and the outcome, pair and "
                     "card frequencies against the exact odds given the cards dealt before each coup, with a "
-                    "PASS/FAIL verdict (exit status 1 on FAIL), and each bet's edge beside the exact one. "
+                    "PASS/FAIL verdict (exit status 1 on FAIL), and each bet's player EV beside the exact one. "
                     "--rules is the tableau the simulated table deals with; --verify-rules the tableau the "
                     "exact values assume (default standard), so a wrong --rules table shows up as FAIL. "
                     "--log FILE writes every coup dealt in the format `exact-odds verify` reads.")

@@ -145,12 +145,13 @@ def _cmd_study(args: argparse.Namespace) -> str:
 
 def _add_study(sub: Subparsers) -> None:
     p = sub.add_parser(
-        "study", help="deal shoes and study the exact edge of each bet before every coup (or replay a record)",
-        description="Deal --shoes shuffled shoes to the cut card and evaluate the exact edge of each bet before "
-                    "every coup: the distribution of edges, how often they are positive and what betting only "
+        "study", help="deal shoes and study the exact player EV of each bet before every coup (or replay a record)",
+        description="Deal --shoes shuffled shoes to the cut card and evaluate the exact player EV (the bettor's "
+                    "expectation) of each bet before every coup: its distribution, how often it is positive and "
+                    "what betting only "
                     "those gains, what the count suggested by the effects of removal gains at true-count "
                     "thresholds, and the cut-card effect. With --input FILE, replay a real shoe (cards in "
-                    "dealing order, e.g. 'Kh 3d 9s ...') and print the exact edge of each bet before each coup.")
+                    "dealing order, e.g. 'Kh 3d 9s ...') and print the exact player EV of each bet before each coup.")
     add_shoe_options(p)
     p.add_argument("--shoes", type=validate.SHOES.option, metavar="N", help="number of shoes to deal")
     add_seed_option(p)
@@ -168,7 +169,7 @@ def _add_study(sub: Subparsers) -> None:
  metavar="W", help="worker processes (default 1)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS (exact-odds[dask])")
     add_input_option(p, "replay the cards of a recorded shoe instead ('-' for stdin)", old="--record")
-    p.add_argument("--plot", metavar="FILE.png", help="also draw the distribution of edges (exact-odds[plot])")
+    p.add_argument("--plot", metavar="FILE.png", help="also draw the distribution of the player EV (exact-odds[plot])")
     add_count_option(p)
     add_edge_sort_option(p)
     add_quiet_option(p)
