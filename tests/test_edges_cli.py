@@ -92,15 +92,15 @@ def test_report(capsys: pytest.CaptureFixture[str]) -> None:
                   "## Par sheet: super-6/banker, 8 decks", "## Par sheet: ez/banker, 8 decks"):
         assert title in out
     data = json.loads(run(capsys, "report", "--format", "json")[1])
-    assert data["odds"]["sequences"] == SEQUENCES_8 and "standard" in data["configurations"]
-    assert [s["bet"] for s in data["par_sheets"]] == [
+    assert data["odds"]["sequences"] == SEQUENCES_8 and "standard" in data["edges"]["configurations"]
+    assert [s["bet"] for s in data["par_sheets"].values()] == [
         "banker", "player", "tie", "tie-9/tie", "commission-4/banker", "super-6/banker", "ez/banker"]
 
 
 def test_report_leaves_out_bets_that_need_suits(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(run(capsys, "report", "--decks", "1", "--remove", "5", "--format", "json")[1])
-    assert data["skipped_bets"] and all(name not in data["other_bets"] for name in data["skipped_bets"])
-    assert "perfect-pair" in data["skipped_bets"] and "dragon-7" in data["other_bets"]
+    assert data["skipped_bets"] and all(name not in data["side_bets"] for name in data["skipped_bets"])
+    assert "perfect-pair" in data["skipped_bets"] and "dragon-7" in data["side_bets"]
     assert data["odds"]["shoe"]["cards"] == 51
 
 

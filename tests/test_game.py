@@ -140,12 +140,12 @@ def test_report_game_is_the_separate_commands_together(capsys: pytest.CaptureFix
     assert report["odds"] == run_json(capsys, "odds", "--game", game)
     assert report["edges"] == run_json(capsys, "edges", "--game", game)
     sheets = report["par_sheets"]
-    assert isinstance(sheets, dict) and len(sheets) == 3 + len(load_game(game).side_bets)
-    for bet, sheet in sheets.items():
-        assert sheet == run_json(capsys, "parsheet", "--game", game, "--bet", bet)
+    assert isinstance(sheets, dict) and len(sheets) == 3
     side = run_json(capsys, "sidebets", "--game", game)["side_bets"]
-    assert isinstance(side, dict) and list(side) == list(sheets)[3:]
-    assert all(_figures(figures) == _figures(sheets[bet]) for bet, figures in side.items())
+    assert isinstance(side, dict) and report["side_bets"] == side and len(side) == len(load_game(game).side_bets)
+    for bet, sheet in {**sheets, **side}.items():
+        assert _figures(sheet) == _figures(run_json(capsys, "parsheet", "--game", game, "--bet", bet)), bet
+    assert all(sheet == run_json(capsys, "parsheet", "--game", game, "--bet", bet) for bet, sheet in sheets.items())
 
 
 @pytest.mark.parametrize("name", ["standard", "tie-9", "ez"])
@@ -157,8 +157,8 @@ def test_report_game_is_the_commands_without_the_game(capsys: pytest.CaptureFixt
     assert report["edges"] == run_json(capsys, "edges", "--decks", decks, "--config", name)
     side = ",".join(bet.name for bet in game.side_bets)
     plain = run_json(capsys, "sidebets", "--decks", decks, "--bet", side)["side_bets"]
-    assert isinstance(plain, dict) and isinstance(report["par_sheets"], dict)
-    assert all(_figures(plain[bet]) == _figures(report["par_sheets"][bet]) for bet in plain)
+    assert isinstance(plain, dict) and isinstance(report["side_bets"], dict)
+    assert all(_figures(plain[bet]) == _figures(report["side_bets"][bet]) for bet in plain)
 
 
 @pytest.mark.parametrize("name", ["ez", "my-casino"])
@@ -184,7 +184,7 @@ def test_report_game_in_every_format(capsys: pytest.CaptureFixture[str], fmt: st
 
 def test_report_game_on_a_shoe_without_suits_names_the_bets_left_out(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "report", "--game", str(GAMES / "standard.toml"), "--decks", "1", "--remove", "5")
-    assert data["skipped_bets"] == ["perfect-pair"] and "perfect-pair" not in data["par_sheets"]  # type: ignore
+    assert data["skipped_bets"] == ["perfect-pair"] and "perfect-pair" not in data["side_bets"]  # type: ignore
 
 
 # ---------------------------------------------------------------- --game on every command, and overrides
@@ -210,8 +210,8 @@ def test_every_baccarat_command_takes_a_game(capsys: pytest.CaptureFixture[str],
 def test_the_command_line_replaces_the_parts_of_the_game(capsys: pytest.CaptureFixture[str]) -> None:
     casino = str(GAMES / "my-casino.toml")
     six = run_json(capsys, "odds", "--game", casino)
-    assert six["shoe"]["cards"] == 312
-    assert run_json(capsys, "odds", "--game", casino, "--decks", "1")["shoe"]["cards"] == 52
+    assert six["shoe"] == {"description": "6 decks", "cards": 312}
+    assert run_json(capsys, "odds", "--game", casino, "--decks", "1")["shoe"] == {"description": "1 deck", "cards": 52}
     tie = run_json(capsys, "parsheet", "--game", casino, "--bet", "tie")
     assert tie["bet"] == "my-casino/tie"
     assert run_json(capsys, "parsheet", "--game", casino, "--bet", "tie", "--config", "ez")["bet"] == "ez/tie"
@@ -219,7 +219,7 @@ def test_the_command_line_replaces_the_parts_of_the_game(capsys: pytest.CaptureF
     assert run_json(capsys, "odds", "--game", casino, "--rules", wrong) == run_json(capsys, "odds", "--decks", "6",
                                                                                     "--rules", wrong)
     report = run_json(capsys, "report", "--game", casino, "--bets", str(EXAMPLES / "side_bets.toml"))
-    assert isinstance(report["par_sheets"], dict) and "my-dragon-7" in report["par_sheets"]
+    assert isinstance(report["side_bets"], dict) and "my-dragon-7" in report["side_bets"]
 
 
 def test_the_games_procedure_deals_and_options_replace_it(capsys: pytest.CaptureFixture[str]) -> None:

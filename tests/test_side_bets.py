@@ -262,12 +262,12 @@ def test_side_bets_are_registered_with_sources() -> None:
 def test_sidebets_json_eight_decks(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "sidebets", "--format", "json")
     data = json.loads(out)
-    assert code == 0 and data["shoe"] == "8 decks" and data["sequences"] == SEQUENCES
+    assert code == 0 and data["shoe"]["description"] == "8 decks" and data["sequences"] == SEQUENCES
     assert list(data["side_bets"]) == [bet.name for bet in SIDE_BETS]
     assert data["side_bets"]["player-pair"]["house_edge"] == "43/415"  # 1 - 12 * 31/415
     assert data["side_bets"]["dragon-7"]["house_edge"] == "64613588827/848912750595"
     first = data["side_bets"]["dragon-7"]["lines"][0]
-    assert first["label"] == "banker wins with a three-card 7" and first["ways"] == 112_633_011_329_024
+    assert first["outcome"] == "banker wins with a three-card 7" and first["combinations"] == 112_633_011_329_024
     assert first["pays"] == "40" and Fraction(first["probability"]) == Fraction(112_633_011_329_024, SEQUENCES)
     for name, figures in data["side_bets"].items():
         assert Fraction(figures["house_edge"]) == house_edge(name), name
@@ -279,7 +279,7 @@ def test_sidebets_formats(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
                        "--format", fmt)
     assert code == 0 and "dragon-7" in out and "egalite-7" in out and "player-pair" not in out
     if fmt == "csv":
-        assert out.splitlines()[0] == "bet,pays,win,house_edge,expected_value,variance"
+        assert out.splitlines()[0] == "bet,pays,win,house_edge,player_ev,variance"
     else:
         assert "Wizard of Odds" in out
 

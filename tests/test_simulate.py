@@ -465,4 +465,4 @@ def test_bets_of_your_own_from_a_file(capsys: pytest.CaptureFixture[str]) -> Non
     code, out, _ = run(capsys, "simulate", "--shoes", "20", "--seed", "2", "--verify", "--format", "json",
                        "--bets", "banker", str(EXAMPLES / "side_bets.toml"))
     data = json.loads(out)
-    assert code == 0 and {"banker", "my-dragon-7", "9-over-7"} <= set(data["bets"]) <= set(data["edges"])
+    assert code == 0 and {"banker", "my-dragon-7", "9-over-7"} <= set(data["bets"]) <= set(data["player_ev_check"])

@@ -123,7 +123,7 @@ def _play_json(play: Play) -> dict[str, object]:
 
 
 def edge_sort_json(sort: EdgeSortStudy) -> dict[str, object]:
-    """The ``edge_sort`` object of ``study --format json``."""
+    """The ``edge_sorting`` object of ``study --format json``."""
     return {"information": sort.information.name, "groups": list(sort.information.labels[0]),
             "bets": list(sort.bets), "plays": [_play_json(p) for p in sort.plays],
             "differences": [_play_json(p) for p in sort.gains],
@@ -152,7 +152,7 @@ def play_json(study: Study) -> dict[str, object]:
     """The keys a study's counts and edge sorting add to its JSON (none when it has neither)."""
     out: dict[str, object] = counts_json(study) if study.counts else {}
     if study.edge_sort is not None:
-        out["edge_sort"] = edge_sort_json(study.edge_sort)
+        out["edge_sorting"] = edge_sort_json(study.edge_sort)
     return out
 
 

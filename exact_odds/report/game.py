@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from exact_odds.report.base import Cell, Table, for_people
-from exact_odds.report.concepts import shoe_json
+from exact_odds.report.concepts import procedure_json, shoe_json
 from exact_odds.report.edges import (
     EDGE_NOTE,
     _edge_cells,
@@ -25,7 +25,7 @@ from exact_odds.report.edges import (
     par_sheet_table,
 )
 from exact_odds.report.odds import odds_json, odds_table
-from exact_odds.report.sidebets import pay_table_text
+from exact_odds.report.sidebets import pay_table_text, side_bet_json
 from exact_odds.report.study import eor_json, eor_tables
 
 if TYPE_CHECKING:  # the library is imported lazily at run time: the command line starts with this module
@@ -93,17 +93,19 @@ def game_tables(game: Game, sheets: ReferenceSheets, fmt: str, eor: RemovalFigur
 
 
 def game_json(game: Game, sheets: ReferenceSheets, eor: RemovalFigures | None = None) -> dict[str, object]:
-    """The ``report --game --format json`` object. ``odds``, ``edges``, each of ``par_sheets`` (by bet
-    name) and ``eor`` are the objects ``odds``, ``edges``, ``parsheet`` and ``eor`` print."""
+    """The ``report --game --format json`` object: the ``game``, then as ``report`` prints them ``odds``,
+    ``edges``, the main bets' ``par_sheets`` (by bet name, as ``parsheet`` prints each), the ``side_bets``
+    (as ``sidebets`` prints each), the ``skipped_bets``, and with ``eor`` the object ``eor`` prints."""
     shoe = sheets.shoe
     out: dict[str, object] = {
         "game": {"name": game.name, "description": game.description, "source": game.source,
                  "shoe": shoe_json(shoe),
                  "tableau": game.tableau.name, "configuration": game.configuration.name,
-                 "side_bets": [bet.name for bet in game.side_bets], "procedure": game.procedure.describe()},
+                 "side_bets": [bet.name for bet in game.side_bets], "procedure": procedure_json(game.procedure)},
         "odds": odds_json(shoe, sheets.counts, sheets.total),
         "edges": edges_json(shoe, sheets.configurations),
-        "par_sheets": {sheet.bet.name: par_sheet_json(sheet) for sheet in [*_main_sheets(sheets), *sheets.others]},
+        "par_sheets": {sheet.bet.name: par_sheet_json(sheet) for sheet in _main_sheets(sheets)},
+        "side_bets": {sheet.bet.name: side_bet_json(sheet) for sheet in sheets.others},
         "skipped_bets": [bet.name for bet in sheets.omitted],
     }
     if eor is not None:

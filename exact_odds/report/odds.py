@@ -69,13 +69,15 @@ def odds_json(shoe: Shoe, counts: OutcomeWays, total: int) -> dict[str, object]:
 
 
 def reference_json(sheets: ReferenceSheets) -> dict[str, object]:
-    """The ``report --format json`` object: odds, edges, the main par sheets, the other bets, the omitted ones."""
+    """The ``report --format json`` object: ``odds`` and ``edges`` (the objects those commands print), the
+    main bets' ``par_sheets`` by bet name (one per distinct pay table), the ``side_bets`` (as ``sidebets``
+    prints each) and the ``skipped_bets``."""
     shoe = sheets.shoe
     return {
         "odds": odds_json(shoe, sheets.counts, sheets.total),
-        **edges_json(shoe, sheets.configurations),
-        "par_sheets": [par_sheet_json(sheet) for sheet, _ in sheets.main],
-        "other_bets": {sheet.bet.name: side_bet_json(sheet) for sheet in sheets.others},
+        "edges": edges_json(shoe, sheets.configurations),
+        "par_sheets": {sheet.bet.name: par_sheet_json(sheet) for sheet, _ in sheets.main},
+        "side_bets": {sheet.bet.name: side_bet_json(sheet) for sheet in sheets.others},
         "skipped_bets": [bet.name for bet in sheets.omitted],
     }
 

@@ -89,13 +89,14 @@ def side_bet_json(sheet: ParSheet) -> dict[str, object]:
         entry: dict[str, object] = {"outcome": line.label}
         if not sheet.shoe.infinite:
             entry["combinations"] = line.ways
-        lines.append({**entry, "probability": line.probability, "pays": line.pays})
+        lines.append({**entry, "probability": line.probability, "pays": line.pays, "return": line.contribution})
     return {
         "house_edge": sheet.house_edge,
         "house_edge_resolved": sheet.house_edge_resolved,
         "player_ev": sheet.expected_value,
         "win": sheet.win,
         "push": sheet.push,
+        "loss": sheet.loss,
         "variance": sheet.variance,
         "std_dev": sheet.std_dev,
         "pays": pay_table_text(sheet),
