@@ -92,7 +92,7 @@ def test_report(capsys: pytest.CaptureFixture[str]) -> None:
                   "## Par sheet: super-6/banker, 8 decks", "## Par sheet: ez/banker, 8 decks"):
         assert title in out
     data = json.loads(run(capsys, "report", "--format", "json")[1])
-    assert data["odds"]["sequences"] == SEQUENCES_8 and "standard" in data["edges"]["configurations"]
+    assert data["odds"]["sequences"] == SEQUENCES_8 and "standard" in data["house_edges"]["configurations"]
     assert [s["bet"] for s in data["par_sheets"].values()] == [
         "banker", "player", "tie", "tie-9/tie", "commission-4/banker", "super-6/banker", "ez/banker"]
 

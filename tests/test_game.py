@@ -138,7 +138,7 @@ def test_report_game_is_the_separate_commands_together(capsys: pytest.CaptureFix
     game = str(GAMES / f"{name}.toml")
     report = run_json(capsys, "report", "--game", game)
     assert report["odds"] == run_json(capsys, "odds", "--game", game)
-    assert report["edges"] == run_json(capsys, "edges", "--game", game)
+    assert report["house_edges"] == run_json(capsys, "edges", "--game", game)
     sheets = report["par_sheets"]
     assert isinstance(sheets, dict) and len(sheets) == 3
     side = run_json(capsys, "sidebets", "--game", game)["side_bets"]
@@ -154,7 +154,7 @@ def test_report_game_is_the_commands_without_the_game(capsys: pytest.CaptureFixt
     game = load_game(STANDARD_GAMES[name])
     report = run_json(capsys, "report", "--game", str(STANDARD_GAMES[name]))
     decks = str(game.shoe.size // 52)
-    assert report["edges"] == run_json(capsys, "edges", "--decks", decks, "--config", name)
+    assert report["house_edges"] == run_json(capsys, "edges", "--decks", decks, "--config", name)
     side = ",".join(bet.name for bet in game.side_bets)
     plain = run_json(capsys, "sidebets", "--decks", decks, "--bet", side)["side_bets"]
     assert isinstance(plain, dict) and isinstance(report["side_bets"], dict)

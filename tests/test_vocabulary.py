@@ -1,16 +1,23 @@
-"""One vocabulary across commands: an option means one thing everywhere.
+"""One vocabulary across commands: an option means one thing everywhere, and money has one sign convention.
 
 ``--bet`` names (repeatable, comma-separable, accumulating); ``--bets FILE``; ``--input FILE``;
 ``--coups``; ``--config``; ``--game``; ``--format`` with one name for the plain format; and a
 single-valued option given twice is an error that names it (exit status 2), never a silent
 overwrite. Old spellings (``simulate --rounds``, ``simulate --bets NAME``, ``study --record``,
 ``roads --results``, ``--format text``) keep working, hidden from ``--help``.
+
+Every command, in every format it writes (and its ``--help``), names the sign of what it shows:
+``house_edge`` (positive when the house wins) or ``player_ev`` (the bettor's expectation, negative
+when the house wins), never "edge" alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import re
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -189,3 +196,126 @@ def test_config_gives_banker_player_and_tie(capsys: pytest.CaptureFixture[str]) 
 @pytest.mark.parametrize("command", [c for c in COMMANDS if c != "bunco"])
 def test_every_baccarat_command_takes_game(command: str) -> None:
     assert "--game FILE" in _help(command)
+
+
+# ---------------------------------------------------------------- one sign convention, always named
+# house_edge (positive: the house wins) or player_ev (the bettor's expectation, negative when the
+# house wins); never "edge" alone, in any command's output, in any format, nor in --help.
+
+NAMED = re.compile(r"(?i)house[ _-]edges?|edge[ _-]sort(ing|s)?|exact-odds edges")
+"""Where the word may appear: "house edge(s)", "house_edge", "edge sorting", ``--edge-sort``, and the
+command ``exact-odds edges``."""
+
+BARE = re.compile(r"(?i)(?<![a-z])edges?(?![a-z])")
+
+
+def bare_edges(text: str) -> list[str]:
+    """The lines of ``text`` that use "edge" or "edges" other than as :data:`NAMED` allows
+    (``_`` and ``-`` separate words, so ``mean_edge`` is caught)."""
+    return [line for line in text.splitlines() if BARE.search(NAMED.sub("", line))]
+
+
+@pytest.mark.parametrize(("line", "bare"), [
+    ("Edge -1.0579% a hand", True), ('  "mean_edge": -0.01,', True), ("bet,edge per bet", True),
+    ("# Edges: simulated", True), ("exact edges before each coup", True), ("EDGE", True),
+    ("House edge 1.0579% per coup", False), ('"house_edge": "1/2",', False), ("House edges of the main bets", False),
+    ("edge sorting: best play", False), ('"edge_sorting": {', False), ("--edge-sort 6|7|8|9", False),
+    ("player_ev per bet", False), ("hedges and ledgers", False),
+])
+def test_the_check_finds_a_bare_edge(line: str, bare: bool) -> None:
+    assert bool(bare_edges(line)) is bare
+
+
+SMALL_ARGUMENTS: dict[str, list[tuple[str, ...]]] = {
+    "odds": [("--decks", "1"), ("--decks", "1", "--dealt", "P: 9h 4c B: Kd"), ("--decks", "1", "--known", "1=7")],
+    "edges": [("--decks", "1")],
+    "parsheet": [("--bet", "banker", "--decks", "1")],
+    "symbolic": [("--decks", "1", "--config", "ez")],
+    "report": [("--decks", "1"), ("--game", str(EXAMPLES / "games" / "my-casino.toml"), "--decks", "1", "--eor")],
+    "sidebets": [("--decks", "1")],
+    "simulate": [("--coups", "300", "--seed", "1", "--verify"), ("--fresh", "--coups", "200", "--seed", "2")],
+    "deal": [("--seed", "7", "--decks", "1")],
+    "session": [("--bet", "banker", "--hands", "5", "--sessions", "50", "--bankroll", "3", "--seed", "1")],
+    "roads": [("--seed", "2", "--decks", "1")],
+    "bunco": [("--simulate", "200", "--seed", "1", "--rounds", "2")],
+    "eor": [("--decks", "1", "--bet", "banker,tie,dragon-7")],
+    "batch": [("--input", str(EXAMPLES / "compositions.csv"), "--bet", "banker,tie")],
+    "study": [("--shoes", "2", "--seed", "1", "--decks", "1", "--bet", "banker,dragon-7", "--count",
+               "jacobson-dragon-7", "--edge-sort", "6|7|8|9", "-q"),
+              ("--input", str(EXAMPLES / "shoe_record.txt"), "--bet", "banker")],
+    "count": [("--count", "jacobson-dragon-7", "--shoes", "2", "--seed", "1", "--decks", "1", "-q")],
+    "advantage": [("--decks", "1", "--bet", "banker,tie")],
+    "verify": [(str(EXAMPLES / "coups_log.csv"),)],
+}
+
+
+def _formats(command: str) -> list[str]:
+    action = next(a for a in COMMANDS[command]._actions if "--format" in a.option_strings)
+    assert action.choices is not None
+    return [str(choice) for choice in action.choices]
+
+
+OUTPUTS = [(command, args, fmt) for command, sets in SMALL_ARGUMENTS.items() for args in sets
+           for fmt in _formats(command)]
+
+
+def test_every_command_is_run_in_every_format() -> None:
+    assert set(SMALL_ARGUMENTS) == set(COMMANDS)
+    assert len(OUTPUTS) > 80
+
+
+@pytest.mark.parametrize(("command", "args", "fmt"), OUTPUTS,
+                         ids=[f"{c} {' '.join(a)[:40]} {f}" for c, a, f in OUTPUTS])
+def test_no_output_says_edge_alone(capsys: pytest.CaptureFixture[str], command: str, args: tuple[str, ...],
+                                   fmt: str) -> None:
+    code, out, err = run(capsys, command, *args, "--format", fmt)
+    assert code == 0 and out, err
+    assert bare_edges(out) == [] and bare_edges(err) == []
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_no_help_says_edge_alone(command: str) -> None:
+    assert bare_edges(_help(command)) == []
+
+
+def test_the_command_list_says_edge_only_in_a_command_name() -> None:
+    listing = build_parser().format_help()
+    assert [line.split()[0] for line in bare_edges(listing)] == ["edges"]
+
+
+def _signed_pairs(value: object) -> Iterator[tuple[str, str]]:
+    """Every (house_edge, player_ev) pair given side by side in one JSON object."""
+    if isinstance(value, dict):
+        if isinstance(value.get("house_edge"), str) and isinstance(value.get("player_ev"), str):
+            yield value["house_edge"], value["player_ev"]
+        for item in value.values():
+            yield from _signed_pairs(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _signed_pairs(item)
+
+
+@pytest.mark.parametrize("argv", [("edges", "--decks", "1"), ("report", "--decks", "1"), ("sidebets", "--decks", "1"),
+                                  ("parsheet", "--bet", "tie", "--decks", "1")])
+def test_house_edge_and_player_ev_are_opposite(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
+    data = json.loads(run(capsys, *argv, "--format", "json")[1])
+    pairs = list(_signed_pairs(data))
+    assert pairs and all(Fraction(edge) == -Fraction(ev) for edge, ev in pairs)
+
+
+def test_the_signs_are_the_named_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    """The banker bet loses in the long run: its house_edge is positive, its player_ev negative, everywhere."""
+    edges = json.loads(run(capsys, "edges", "--decks", "8", "--format", "json")[1])
+    banker = edges["configurations"]["standard"]["banker"]
+    assert Fraction(banker["house_edge"]) > 0 > Fraction(banker["player_ev"])
+    study = json.loads(run(capsys, "study", "--shoes", "1", "--seed", "1", "--bet", "banker", "-q", "--format",
+                           "json")[1])
+    assert Fraction(study["bets"]["banker"]["player_ev"]) == Fraction(banker["player_ev"])
+    eor = json.loads(run(capsys, "eor", "--bet", "banker", "--format", "json")[1])
+    assert Fraction(eor["player_ev"]["banker"]) == Fraction(banker["player_ev"])
+    session = json.loads(run(capsys, "session", "--bet", "banker", "--hands", "2", "--sessions", "0", "--format",
+                             "json")[1])
+    assert Fraction(session["player_ev"]) == Fraction(banker["player_ev"])
+    simulated = json.loads(run(capsys, "simulate", "--fresh", "--coups", "2000", "--seed", "1", "--verify",
+                               "--bet", "banker", "--format", "json")[1])
+    assert Fraction(simulated["player_ev_check"]["banker"]["exact"]) == Fraction(banker["player_ev"])  # a fresh shoe

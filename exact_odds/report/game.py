@@ -94,7 +94,7 @@ def game_tables(game: Game, sheets: ReferenceSheets, fmt: str, eor: RemovalFigur
 
 def game_json(game: Game, sheets: ReferenceSheets, eor: RemovalFigures | None = None) -> dict[str, object]:
     """The ``report --game --format json`` object: the ``game``, then as ``report`` prints them ``odds``,
-    ``edges``, the main bets' ``par_sheets`` (by bet name, as ``parsheet`` prints each), the ``side_bets``
+    ``house_edges``, the main bets' ``par_sheets`` (by bet name, as ``parsheet`` prints each), the ``side_bets``
     (as ``sidebets`` prints each), the ``skipped_bets``, and with ``eor`` the object ``eor`` prints."""
     shoe = sheets.shoe
     out: dict[str, object] = {
@@ -103,7 +103,7 @@ def game_json(game: Game, sheets: ReferenceSheets, eor: RemovalFigures | None = 
                  "tableau": game.tableau.name, "configuration": game.configuration.name,
                  "side_bets": [bet.name for bet in game.side_bets], "procedure": procedure_json(game.procedure)},
         "odds": odds_json(shoe, sheets.counts, sheets.total),
-        "edges": edges_json(shoe, sheets.configurations),
+        "house_edges": edges_json(shoe, sheets.configurations),
         "par_sheets": {sheet.bet.name: par_sheet_json(sheet) for sheet in _main_sheets(sheets)},
         "side_bets": {sheet.bet.name: side_bet_json(sheet) for sheet in sheets.others},
         "skipped_bets": [bet.name for bet in sheets.omitted],

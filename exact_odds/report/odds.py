@@ -69,13 +69,13 @@ def odds_json(shoe: Shoe, counts: OutcomeWays, total: int) -> dict[str, object]:
 
 
 def reference_json(sheets: ReferenceSheets) -> dict[str, object]:
-    """The ``report --format json`` object: ``odds`` and ``edges`` (the objects those commands print), the
+    """The ``report --format json`` object: ``odds`` and ``house_edges`` (the objects ``odds`` and ``edges`` print), the
     main bets' ``par_sheets`` by bet name (one per distinct pay table), the ``side_bets`` (as ``sidebets``
     prints each) and the ``skipped_bets``."""
     shoe = sheets.shoe
     return {
         "odds": odds_json(shoe, sheets.counts, sheets.total),
-        "edges": edges_json(shoe, sheets.configurations),
+        "house_edges": edges_json(shoe, sheets.configurations),
         "par_sheets": {sheet.bet.name: par_sheet_json(sheet) for sheet, _ in sheets.main},
         "side_bets": {sheet.bet.name: side_bet_json(sheet) for sheet in sheets.others},
         "skipped_bets": [bet.name for bet in sheets.omitted],
