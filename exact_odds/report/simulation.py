@@ -45,15 +45,15 @@ def _winner_counts(sim: Simulation) -> dict[Winner, int]:
     return {w: counts.ways(w) for w in counts} | {w: 0 for w in OUTCOME_ORDER if w not in counts}
 
 
-def run_table(title: str, rows: Sequence[tuple[str, str]]) -> Table:
+def run_table(title: str, rows: Sequence[tuple[str, Cell]]) -> Table:
     """A two-column table of how a run was made and what it concluded (seed, procedure, verdict...),
-    so that every format, csv included, carries them."""
+    so that every format, csv included, carries them (the seed as text: never grouped)."""
     return Table(title, ["figure", "value"], [[name, value] for name, value in rows])
 
 
 def _simulation_run(sim: Simulation) -> Table:
-    rows = [("seed", str(sim.seed)), ("tableau", sim.tableau), ("procedure", sim.procedure.describe()),
-            ("coups", str(sim.n))]
+    rows: list[tuple[str, Cell]] = [("seed", str(sim.seed)), ("tableau", sim.tableau),
+                                     ("procedure", sim.procedure.describe()), ("coups", sim.n)]
     if sim.check is not None:
         rows += [("verdict", sim.check.verdict), ("significance level", f"{sim.check.log.alpha:g}"),
                  ("exact values under tableau", sim.check.reference)]
@@ -284,7 +284,7 @@ def session_tables(comparison: SessionComparison, shoe_label: str, *, distributi
                                 f"{percent_text(-one.mean(), 4)}); ways reduced by their common divisor."])]
     if sims is not None:
         tables.insert(0, run_table("Simulated sessions", [
-            ("seed", str(sims.simulation.seed)), ("sessions", str(sims.sessions)),
+            ("seed", str(sims.simulation.seed)), ("sessions", sims.sessions),
             ("procedure", sims.simulation.procedure.describe())]))
     if distribution:
         dist_rows: list[list[Cell]] = [[decimal_text(v, 2), percent_text(p, 6), percent_text(cumulative, 6)]
