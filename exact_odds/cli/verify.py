@@ -25,7 +25,7 @@ from exact_odds.errors import InputError
 
 
 def _cmd_verify(args: argparse.Namespace) -> str:
-    from exact_odds.report.verify import verify_json, verify_tables
+    from exact_odds.report.verify import verify_command_tables, verify_json
     from exact_odds.verify import LogVerification, load_log, parse_counts, verify_counts, verify_log
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
@@ -34,6 +34,7 @@ def _cmd_verify(args: argparse.Namespace) -> str:
             raise InputError("give the log as LOG or as --input LOG, not both")
         args.log = args.input
     result: LogVerification
+    seed: int | None = None
     if args.counts is not None:
         if args.log is not None:
             raise InputError("give a LOG or --counts, not both")
@@ -59,7 +60,7 @@ def _cmd_verify(args: argparse.Namespace) -> str:
                             source="standard input" if args.log == "-" else args.log)
     if result.verdict == "FAIL":
         args.exit_status = 1
-    return render(args, lambda: verify_json(result), lambda: verify_tables(result))
+    return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed))
 
 
 def _add_verify(sub: Subparsers) -> None:

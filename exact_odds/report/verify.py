@@ -104,6 +104,24 @@ def chi_square_table(checks: Sequence[Check]) -> Table | None:
     return Table("Chi-square tests", ["check", "test", "chi-square", "df", "p-value"], rows)
 
 
+def run_table(result: LogVerification, seed: int | None = None) -> Table:
+    """How a verification was made and its verdict, as a table (so that csv carries it too): the
+    verdict, the significance level, the hypothesis (tableau, shoe), the log, and the ``seed`` of
+    the reference shoes dealt to estimate the rates of whole shoes, when there were any."""
+    rows: list[list[Cell]] = [["verdict", result.verdict], ["significance level", f"{result.alpha:g}"],
+                              ["tableau", result.tableau.name], ["shoe", str(result.shoe)],
+                              ["log", f"{result.source}; {_mode_text(result)}"]]
+    if seed is not None:
+        rows.append(["seed", str(seed)])
+    return Table("Verification run", ["figure", "value"], rows)
+
+
+def verify_command_tables(result: LogVerification, seed: int | None = None) -> list[Table]:
+    """The tables of ``exact-odds verify``: :func:`verify_tables` with the run (verdict, seed) after the verdicts."""
+    first, *rest = verify_tables(result)
+    return [first, run_table(result, seed), *rest]
+
+
 def verify_tables(result: LogVerification) -> list[Table]:
     """The tables of ``exact-odds verify``: the verdict of each check, the violations, the chi-square tests
     and the figures."""
@@ -147,10 +165,11 @@ def checks_json(checks: Sequence[Check], figures: Sequence[str] = FIGURE_CHECKS)
     return out
 
 
-def verify_json(result: LogVerification) -> dict[str, object]:
+def verify_json(result: LogVerification, seed: int | None = None) -> dict[str, object]:
     """The ``verify --format json`` object: ``verdict``, ``checks`` by name (each statistical one with its
-    chi-square ``tests``), the figures, the ``log`` read and the ``hypothesis`` it was checked against."""
-    out: dict[str, object] = {"verdict": result.verdict, **checks_json(result.checks)}
+    chi-square ``tests``), the figures, the ``log`` read, the ``hypothesis`` it was checked against, and the
+    ``seed`` of the reference shoes dealt for counts over whole shoes (``null`` when none were dealt)."""
+    out: dict[str, object] = {"verdict": result.verdict, "seed": seed, **checks_json(result.checks)}
     out.update(log={"source": result.source, "mode": result.mode, "coups": result.coups, "shoes": result.shoes,
                     "columns": list(result.columns), "ignored_columns": list(result.ignored)},
                alpha=result.alpha, notes=list(result.notes),
