@@ -120,8 +120,8 @@ def eor_figure(removals: Sequence[Removal], counts: Sequence[LinearCount], path:
 
 
 def study_figure(study: Study, path: str | Path) -> None:
-    """One histogram per bet of the exact edge before each coup (log scale), with zero and the
-    full-shoe edge marked."""
+    """One histogram per bet of the exact player EV before each coup (the bettor's side, log scale),
+    with zero and the full shoe's player EV marked."""
     plt = _pyplot()
     rows, cols = _grid(len(study.bets))
     fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.2 * rows), squeeze=False)
@@ -133,11 +133,11 @@ def study_figure(study: Study, path: str | Path) -> None:
         ax.axvline(100 * float(bet.expectation), color="tab:red", linestyle="--", linewidth=1, label="full shoe")
         share = 100 * bet.favourable / max(study.coups, 1)
         ax.set_title(f"{bet.name}: EV > 0 before {share:.3f}% of coups", fontsize=9)
-        ax.set_xlabel("exact edge before the coup, % of stake", fontsize=8)
+        ax.set_xlabel("exact player EV before the coup, % of stake", fontsize=8)
         ax.set_ylabel("coups", fontsize=8)
         ax.tick_params(labelsize=8)
         ax.legend(fontsize=7)
-    fig.suptitle(f"Edges before each coup: {study.shoes:,} shoes of {study.shoe}, seed {study.seed}")
+    fig.suptitle(f"Player EV before each coup: {study.shoes:,} shoes of {study.shoe}, seed {study.seed}")
     _tight(fig)
     _save(fig, path)
 
