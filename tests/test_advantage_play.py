@@ -264,7 +264,7 @@ def test_study_with_counts_and_edge_sorting(capsys: pytest.CaptureFixture[str]) 
     code, out, _ = run(capsys, *argv, "--format", "json")
     data = json.loads(out)
     assert code == 0 and list(data["bets"]) == ["banker", "player", "tie", "dragon-7"]
-    assert data["edge_sort"]["bets"] == ["banker", "player", "tie"] and "jacobson-dragon-7" in data["counts"]
+    assert data["edge_sorting"]["bets"] == ["banker", "player", "tie"] and "jacobson-dragon-7" in data["counts"]
     code, out, _ = run(capsys, *argv)
     assert code == 0 and "Edge sorting over 6 shoes" in out and "Counts of one's own" in out
 

@@ -316,7 +316,7 @@ def test_parsheet_and_report_load_bets_files(capsys: pytest.CaptureFixture[str])
     code, out, _ = run(capsys, "parsheet", "--bets", example, "--bet", "my-dragon-7", "--format", "json")
     assert code == 0 and json.loads(out)["lines"][0]["combinations"] == 112_633_011_329_024
     code, out, _ = run(capsys, "report", "--decks", "1", "--bets", example, "--format", "json")
-    assert code == 0 and "9-over-7" in json.loads(out)["other_bets"]
+    assert code == 0 and "9-over-7" in json.loads(out)["side_bets"]
 
 
 def test_side_bets_compare_by_value_and_pickle() -> None:
