@@ -29,7 +29,7 @@ Fraction(0, 1)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -198,12 +198,15 @@ def _suit_effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau) -> Effe
 
 
 def effects_of_removal(shoe: Shoe, bets: Iterable[Payable] | None = None, *,
-                       tableau: Tableau = STANDARD_TABLEAU) -> list[Removal]:
+                       tableau: Tableau = STANDARD_TABLEAU,
+                       progress: Callable[[int, int], None] | None = None) -> list[Removal]:
     """Exact effects of removal of every rank on each bet (default: every built-in bet).
 
     Bets that look at suits need a shoe whose suits are known; with the default list they
     are left out for a shoe without suits, and named explicitly they raise ShoeError
-    (see :func:`exact_odds.bets.usable_bets`).
+    (see :func:`exact_odds.bets.usable_bets`). ``progress(done, total)``, if given, is called
+    with the bets evaluated so far: once with none done, then after each pass (the bets that
+    ignore suits in one, those that look at them in another).
     """
     from exact_odds.bets import BUILTIN_BETS, usable_bets
 
@@ -212,11 +215,15 @@ def effects_of_removal(shoe: Shoe, bets: Iterable[Payable] | None = None, *,
     chosen, _ = usable_bets(shoe, choice, strict=bets is not None)
     plain = [b for b in chosen if b.detail is not Detail.SUITS]
     suited = [b for b in chosen if b.detail is Detail.SUITS]
+    report = progress or (lambda done, total: None)
+    report(0, len(chosen))
     results: dict[str, tuple[Fraction, list[Fraction | None]]] = {}
     if plain:
         results.update(zip((b.name for b in plain), _rank_effects(shoe, plain, tableau), strict=True))
+        report(len(plain), len(chosen))
     if suited:
         results.update(zip((b.name for b in suited), _suit_effects(shoe, suited, tableau), strict=True))
+        report(len(chosen), len(chosen))
     return [Removal(b, shoe, results[b.name][0], tuple(results[b.name][1])) for b in chosen]
 
 

@@ -52,8 +52,16 @@ def _cmd_eor(args: argparse.Namespace) -> str:
     every = choice.known.values() if choice.side is None else [*choice.main, *choice.side]  # a game: its bets
     bets, left_out = (named, []) if named else usable_bets(shoe, every)
     omitted = [bet.name for bet in left_out]
-    removals = effects_of_removal(shoe, bets, tableau=tableau_from_args(args))
-    counts = [r.count(max_tag=args.max_tag) for r in removals]
+    bar = progress_bar(args, "eor")
+    try:  # the effects of each bet, then the count each suggests: two steps a bet
+        removals = effects_of_removal(shoe, bets, tableau=tableau_from_args(args),
+                                      progress=lambda done, total: bar(done, 2 * total))
+        counts = []
+        for removal in removals:
+            counts.append(removal.count(max_tag=args.max_tag))
+            bar(len(removals) + len(counts), 2 * len(removals))
+    finally:
+        bar.close()
     if args.plot:
         from exact_odds.plots import eor_figure
 
@@ -76,6 +84,7 @@ def _add_eor(sub: Subparsers) -> None:
     p.add_argument("--max-tag", type=validate.MAX_TAG.option, default=2, metavar="K",
                    help="largest tag of the suggested counts (default 2)")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the effects as bar charts (needs exact-odds[plot])")
+    add_quiet_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_eor)
 
