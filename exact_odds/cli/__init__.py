@@ -23,14 +23,14 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from exact_odds.cli import advantage, bunco, reference, simulation, study, verify
+from exact_odds.cli import advantage, bunco, completion, reference, simulation, study, verify
 from exact_odds.cli.options import Handler, Parser, Subparsers
 from exact_odds.errors import InputError
 
 PROG = "exact-odds"
 
 SUBCOMMANDS = (*reference.COMMANDS, *simulation.COMMANDS, *bunco.COMMANDS, *study.COMMANDS, *advantage.COMMANDS,
-               *verify.COMMANDS)
+               *verify.COMMANDS, *completion.COMMANDS)
 """Functions adding one subcommand each, in the order of the help."""
 
 
