@@ -125,6 +125,21 @@ class ParSheet:
         """Standard deviation in units staked (a float, for display only)."""
         return math.sqrt(self.variance)
 
+    def _repr_html_(self) -> str:
+        """The par sheet as a table in a notebook: each line's combinations, probability, payout and return."""
+        from exact_odds.notebook import Approx, Percent, html_table
+
+        rows = [[line.label, line.ways, line.probability, Approx(line.probability), line.pays,
+                 Percent(line.contribution)] for line in self.lines]
+        rows.append(["total", self.total, Fraction(1), Approx(1), None, Percent(self.expected_value)])
+        resolved = self.house_edge_resolved
+        notes = [f"house_edge {self.house_edge} ≈ {float(self.house_edge):.4%} per coup"
+                 + ("" if resolved is None or not self.push else f", {float(resolved):.4%} per resolved bet")
+                 + f"; standard deviation {self.std_dev:.4f} units"]
+        return html_table(["line", "combinations", "probability", "≈", "pays", "return"], rows,
+                          caption=f"Par sheet of {self.bet.name}, {self.shoe}, {self.tableau.name} tableau",
+                          notes=notes)
+
 
 def _line_index(bet: Bet, coup: Coup) -> int:
     """Index of the pay line that decides ``coup``; ``len(bet.lines)`` if the bet loses."""

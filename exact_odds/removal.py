@@ -133,6 +133,18 @@ class Removal:
         """Effects by rank label: ``{"A": ..., "2": ..., ..., "K": ...}``."""
         return dict(zip(RANK_LABELS, self.effects, strict=True))
 
+    def _repr_html_(self) -> str:
+        """The effects as a table in a notebook: each rank's exact effect, and the tag of the suggested count."""
+        from exact_odds.notebook import Percent, html_table
+
+        count = self.count()
+        rows = [[label, effect, None if effect is None else Percent(effect), tag]
+                for label, effect, tag in zip(RANK_LABELS, self.effects, count.tags, strict=True)]
+        notes = [f"player_ev of the full shoe {self.expectation} ≈ {float(self.expectation):.4%}; the suggested "
+                 f"count's betting correlation {float(count.correlation):.4f}"]
+        return html_table(["rank removed", "effect on player_ev", "≈", "tag"], rows,
+                          caption=f"Effects of removal of one card on {self.bet.name}, {self.shoe}", notes=notes)
+
 
 def _check_shoe(shoe: Shoe) -> None:
     if shoe.infinite:
