@@ -31,7 +31,9 @@ def _cmd_completion(args: argparse.Namespace) -> str:
             if action.metavar in FILE_METAVARS:
                 action.complete = shtab.FILE  # type: ignore[attr-defined]
     script: str = shtab.complete(parser, shell=args.shell)
-    return script if script.endswith("\n") else script + "\n"
+    lines = [f"# Completion of {parser.prog} for {args.shell}, written by '{parser.prog} completion {args.shell}'."
+             if line.startswith("# AUTOMATICALLY GENERATED") else line for line in script.splitlines()]
+    return "\n".join(lines) + "\n"
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
@@ -48,10 +50,9 @@ def _add_completion(sub: Subparsers) -> None:
     p = sub.add_parser(
         "completion", help="print the shell completion script (bash, zsh or tcsh)",
         description="Print a completion script for the shell: subcommands, options, their choices and file "
-                    "names complete on TAB. Load it in the current shell with "
-                    "`source <(exact-odds completion bash)`, or for every new shell save it where the shell "
-                    "looks: for bash ~/.local/share/bash-completion/completions/exact-odds, for zsh a file "
-                    "named _exact-odds in a directory of $fpath; for tcsh, `eval` its output in ~/.tcshrc.",
+                    "names complete on TAB. Load it in the current bash with `source <(exact-odds completion "
+                    "bash)`; for every new shell, save it where the script's first lines say (for zsh, as a file "
+                    "named _exact-odds in a directory of $fpath).",
         **examples("exact-odds completion bash",
                    "exact-odds completion zsh --output _exact-odds"))
     p.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or tcsh")
