@@ -219,6 +219,25 @@ class ReferenceSheets:
     others: tuple[ParSheet, ...]
     omitted: tuple[Bet, ...]
 
+    def _repr_html_(self) -> str:
+        """The sheets as tables in a notebook: the odds, then every bet's house edge (each par sheet shows
+        itself in full)."""
+        from exact_odds.notebook import Approx, Percent, html_table, html_tables
+
+        odds = html_table(["outcome", "ways", "probability", "≈"],
+                          [[w, n, Fraction(n, self.total), Approx(n / self.total)] for w, n in self.counts.items()],
+                          caption=f"Odds of one coup, {self.shoe}")
+        sheets = [(sheet, ", ".join(bet.name for bet in same)) for sheet, same in self.main]
+        sheets += [(sheet, sheet.bet.name) for sheet in self.others]
+        resolved = [s.house_edge_resolved for s, _ in sheets]
+        edges = html_table(["bet", "house_edge", "≈ per coup", "≈ per resolved bet"],
+                           [[names, s.house_edge, Percent(s.house_edge), None if r is None else Percent(r)]
+                            for (s, names), r in zip(sheets, resolved, strict=True)],
+                           caption=f"House edges, {self.shoe}", max_rows=len(sheets),
+                           notes=[f"Left out (this shoe cannot settle them): {', '.join(b.name for b in self.omitted)}"]
+                           if self.omitted else [])
+        return html_tables(odds, edges)
+
 
 def reference_sheets(shoe: Shoe, bets: Iterable[Bet] = BUILTIN_BETS.values(),
                      configurations: Iterable[Configuration] = BUILTIN_CONFIGURATIONS.values(), *,

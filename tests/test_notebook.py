@@ -130,3 +130,34 @@ def test_the_tour_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     client.execute()  # raises CellExecutionError, naming the cell, if one fails
     shown = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
     assert any("text/html" in output.get("data", {}) for output in shown)
+
+
+def test_reference_sheets_show_the_odds_and_every_house_edge() -> None:
+    from exact_odds.edges import reference_sheets
+
+    sheets = reference_sheets(Shoe.decks(8))
+    html = sheets._repr_html_()
+    rows = _cells(html)
+    assert _captions(html) == ["Odds of one coup, 8 decks", "House edges, 8 decks"]
+    names = [row[0] for row in rows]
+    assert "dragon-7" in names and names.index("bet") == 4  # after the three outcomes
+    assert len(rows) == 1 + 3 + 1 + len(sheets.main) + len(sheets.others)
+
+
+def test_the_value_of_information_shows_each_case() -> None:
+    from exact_odds.information import Information, advantage
+
+    worth = advantage(Shoe.decks(1), Information.rank_at(1), [find_bet("banker"), find_bet("player")])
+    rows = _cells(worth._repr_html_())
+    assert rows[0] == ["card 1", "probability", "≈", "player_ev banker", "player_ev player", "play"]
+    assert [row[0] for row in rows[1:]] == [*"A23456789TJQK", "all"] and rows[-1][-1] == "(by case)"
+    assert rows[1][-1] == (worth.cases[0].best_bet or "sit out")
+
+
+def test_a_log_verification_shows_each_check() -> None:
+    from exact_odds.verify import verify_log
+
+    result = verify_log([{"player": "9h 4c 2d", "banker": "Kd 3s 3c", "winner": "player"}], Shoe.decks(8))
+    html = result._repr_html_()
+    assert [row[:2] for row in _cells(html)[1:4]] == [["rules", "PASS"], ["labels", "FAIL"], ["accounting", "PASS"]]
+    assert _captions(html)[0].endswith(": FAIL")
