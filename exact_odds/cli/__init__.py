@@ -52,7 +52,7 @@ def build_parser(only: str | None = None) -> Parser:
     parser.add_argument("--version", action=VersionAction, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    if only in ("--version", "-V"):
+    if only == "--version":
         return parser
     chosen = [add for add in SUBCOMMANDS if _command_of(add) == only]
     for add in chosen or SUBCOMMANDS:
