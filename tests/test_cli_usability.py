@@ -129,11 +129,12 @@ complete_words exact-odds odds --format ''
 complete_words exact-odds parsheet --b
 complete_words exact-odds completion ''
 complete_words exact-odds odds --game examples/games/my-c
+complete_words exact-odds sidebets --bet banker dra
 """
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
-def test_bash_completes_commands_options_choices_and_files(capsys: pytest.CaptureFixture[str],
+def test_bash_completes_commands_options_choices_files_and_bets(capsys: pytest.CaptureFixture[str],
                                                            tmp_path: Path) -> None:
     run(capsys, "completion", "bash", "--output", str(tmp_path / "exact-odds.bash"))
     (tmp_path / "examples").symlink_to(ROOT / "examples")
@@ -142,7 +143,8 @@ def test_bash_completes_commands_options_choices_and_files(capsys: pytest.Captur
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert [line.split() for line in proc.stdout.splitlines()] == [
         ["odds"], ["--format"], ["csv", "json", "latex", "markdown", "table"], ["--bet", "--bets"],
-        ["bash", "tcsh", "zsh"], ["examples/games/my-casino.toml"]]
+        ["bash", "tcsh", "zsh"], ["examples/games/my-casino.toml"],
+        ["dragon-7", "dragon-bonus-banker", "dragon-bonus-player"]]
 
 
 # ---------------------------------------------------------------- progress

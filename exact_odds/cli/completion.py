@@ -2,7 +2,8 @@
 
 The script is written by ``shtab`` from the parser itself, so it never lags behind the options;
 it is static (the shell reads it once), and nothing of it runs when a command starts. Options that
-name a file (``--game``, ``--rules``, ``--input``, ``--output``...) complete file names.
+name a file (``--game``, ``--rules``, ``--input``, ``--output``...) complete file names, and
+``--bet`` the built-in bets' names.
 """
 
 from __future__ import annotations
@@ -20,17 +21,33 @@ FILE_METAVARS = ("FILE", "LOG", "FILE.png", "NAME|FILE")
 """Metavars of the arguments that name a file, which complete file names."""
 
 
+BET_FUNCTION = "_exact_odds_compgen_bets"
+"""The bash function that completes a built-in bet's name."""
+
+
+def _bet_completion() -> tuple[dict[str, str], dict[str, str]]:
+    """How each shell completes a --bet value (the built-in bets' names), and the bash function it needs."""
+    from exact_odds.bets import BUILTIN_BETS
+
+    names = " ".join(bet.name for bet in BUILTIN_BETS.values())
+    return ({"bash": BET_FUNCTION, "zsh": f"({names})", "tcsh": f"({names})"},
+            {"bash": f'{BET_FUNCTION}() {{\n  compgen -W "{names}" -- "$1"\n}}\n'})
+
+
 def _cmd_completion(args: argparse.Namespace) -> str:
     import shtab
 
     from exact_odds.cli import build_parser
 
     parser = build_parser()
+    bets, preamble = _bet_completion()
     for command in [parser, *_subparsers(parser)]:
         for action in command._actions:
             if action.metavar in FILE_METAVARS:
                 action.complete = shtab.FILE  # type: ignore[attr-defined]
-    script: str = shtab.complete(parser, shell=args.shell)
+            elif "--bet" in action.option_strings:
+                action.complete = bets  # type: ignore[attr-defined]
+    script: str = shtab.complete(parser, shell=args.shell, preamble=preamble.get(args.shell, ""))
     lines = [f"# Completion of {parser.prog} for {args.shell}, written by '{parser.prog} completion {args.shell}'."
              if line.startswith("# AUTOMATICALLY GENERATED") else line for line in script.splitlines()]
     return "\n".join(lines) + "\n"
