@@ -3,12 +3,14 @@
 ``main(argv)`` returns the exit status, and every status but 0 and 1 comes with exactly one
 line on stderr (never a traceback):
 
-- 0 on success; 1 when a check fails (a FAIL verdict);
-- 2 on bad input, including an output that cannot be written: an ``--output``, ``--plot``
-  or ``--log`` target that is not a regular file or a new path (checked before any work,
-  see :mod:`exact_odds.report.files`), or a standard output that fails (a full disk, a
-  closed stdout, a broken pipe, an encoding that cannot write the text). 2 rather than 1,
-  so that a script never reads a failed write as a failed check;
+- 0 on success; 1 when a check fails (a FAIL verdict); after ``--output FILE`` a line on stderr
+  says what was written (``exact-odds: wrote 'FILE'``), unless the command was given ``--quiet``;
+- 2 on bad input, the line ending with a pointer to the command's help (``(see 'exact-odds
+  odds --help')``; not when standard output fails), including an output that cannot be
+  written: an ``--output``, ``--plot`` or ``--log`` target that is not a regular file or a new
+  path (checked before any work, see :mod:`exact_odds.report.files`), or a standard output
+  that fails (a full disk, a closed stdout, a broken pipe, an encoding that cannot write the
+  text). 2 rather than 1, so that a script never reads a failed write as a failed check;
 - 130 when interrupted (Ctrl-C, with worker processes or Dask too), 143 on SIGTERM and 129
   on SIGHUP: the command stops, its temporary files are removed, its workers terminated.
 """
