@@ -129,3 +129,18 @@ class Dist(Generic[K]):
 
     def __repr__(self) -> str:
         return f"Dist({self._ways!r})"
+
+    def _repr_html_(self) -> str:
+        """The distribution as a table in a notebook: each outcome's ways and exact probability.
+
+        >>> row = Dist({"heads": 1, "tails": 3})._repr_html_().splitlines()[4]
+        >>> row.replace(' style="text-align:right"', "")
+        '<tr><td style="text-align:left">heads</td><td>1</td><td>1/4</td><td>0.25</td></tr>'
+        """
+        from exact_odds.notebook import Approx, html_table
+
+        total = self._total
+        rows = ([k, n, Fraction(n, total), Approx(n / total)] for k, n in self._ways.items())
+        noun = "outcome" if len(self) == 1 else "outcomes"
+        return html_table(["outcome", "ways", "probability", "≈"], rows,
+                          caption=f"{len(self):,} {noun}, {total:,} ways in all")

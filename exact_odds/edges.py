@@ -125,6 +125,21 @@ class ParSheet:
         """Standard deviation in units staked (a float, for display only)."""
         return math.sqrt(self.variance)
 
+    def _repr_html_(self) -> str:
+        """The par sheet as a table in a notebook: each line's combinations, probability, payout and return."""
+        from exact_odds.notebook import Approx, Percent, html_table
+
+        rows = [[line.label, line.ways, line.probability, Approx(line.probability), line.pays,
+                 Percent(line.contribution)] for line in self.lines]
+        rows.append(["total", self.total, Fraction(1), Approx(1), None, Percent(self.expected_value)])
+        resolved = self.house_edge_resolved
+        notes = [f"house_edge {self.house_edge} ≈ {float(self.house_edge):.4%} per coup"
+                 + ("" if resolved is None or not self.push else f", {float(resolved):.4%} per resolved bet")
+                 + f"; standard deviation {self.std_dev:.4f} units"]
+        return html_table(["line", "combinations", "probability", "≈", "pays", "return"], rows,
+                          caption=f"Par sheet of {self.bet.name}, {self.shoe}, {self.tableau.name} tableau",
+                          notes=notes)
+
 
 def _line_index(bet: Bet, coup: Coup) -> int:
     """Index of the pay line that decides ``coup``; ``len(bet.lines)`` if the bet loses."""
@@ -203,6 +218,25 @@ class ReferenceSheets:
     main: tuple[tuple[ParSheet, tuple[Bet, ...]], ...]
     others: tuple[ParSheet, ...]
     omitted: tuple[Bet, ...]
+
+    def _repr_html_(self) -> str:
+        """The sheets as tables in a notebook: the odds, then every bet's house edge (each par sheet shows
+        itself in full)."""
+        from exact_odds.notebook import Approx, Percent, html_table, html_tables
+
+        odds = html_table(["outcome", "ways", "probability", "≈"],
+                          [[w, n, Fraction(n, self.total), Approx(n / self.total)] for w, n in self.counts.items()],
+                          caption=f"Odds of one coup, {self.shoe}")
+        sheets = [(sheet, ", ".join(bet.name for bet in same)) for sheet, same in self.main]
+        sheets += [(sheet, sheet.bet.name) for sheet in self.others]
+        resolved = [s.house_edge_resolved for s, _ in sheets]
+        edges = html_table(["bet", "house_edge", "≈ per coup", "≈ per resolved bet"],
+                           [[names, s.house_edge, Percent(s.house_edge), None if r is None else Percent(r)]
+                            for (s, names), r in zip(sheets, resolved, strict=True)],
+                           caption=f"House edges, {self.shoe}", max_rows=len(sheets),
+                           notes=[f"Left out (this shoe cannot settle them): {', '.join(b.name for b in self.omitted)}"]
+                           if self.omitted else [])
+        return html_tables(odds, edges)
 
 
 def reference_sheets(shoe: Shoe, bets: Iterable[Bet] = BUILTIN_BETS.values(),

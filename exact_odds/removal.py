@@ -29,7 +29,7 @@ Fraction(0, 1)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -133,6 +133,18 @@ class Removal:
         """Effects by rank label: ``{"A": ..., "2": ..., ..., "K": ...}``."""
         return dict(zip(RANK_LABELS, self.effects, strict=True))
 
+    def _repr_html_(self) -> str:
+        """The effects as a table in a notebook: each rank's exact effect, and the tag of the suggested count."""
+        from exact_odds.notebook import Percent, html_table
+
+        count = self.count()
+        rows = [[label, effect, None if effect is None else Percent(effect), tag]
+                for label, effect, tag in zip(RANK_LABELS, self.effects, count.tags, strict=True)]
+        notes = [f"player_ev of the full shoe {self.expectation} ≈ {float(self.expectation):.4%}; the suggested "
+                 f"count's betting correlation {float(count.correlation):.4f}"]
+        return html_table(["rank removed", "effect on player_ev", "≈", "tag"], rows,
+                          caption=f"Effects of removal of one card on {self.bet.name}, {self.shoe}", notes=notes)
+
 
 def _check_shoe(shoe: Shoe) -> None:
     if shoe.infinite:
@@ -198,12 +210,15 @@ def _suit_effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau) -> Effe
 
 
 def effects_of_removal(shoe: Shoe, bets: Iterable[Payable] | None = None, *,
-                       tableau: Tableau = STANDARD_TABLEAU) -> list[Removal]:
+                       tableau: Tableau = STANDARD_TABLEAU,
+                       progress: Callable[[int, int], None] | None = None) -> list[Removal]:
     """Exact effects of removal of every rank on each bet (default: every built-in bet).
 
     Bets that look at suits need a shoe whose suits are known; with the default list they
     are left out for a shoe without suits, and named explicitly they raise ShoeError
-    (see :func:`exact_odds.bets.usable_bets`).
+    (see :func:`exact_odds.bets.usable_bets`). ``progress(done, total)``, if given, is called
+    with the bets evaluated so far: once with none done, then after each pass (the bets that
+    ignore suits in one, those that look at them in another).
     """
     from exact_odds.bets import BUILTIN_BETS, usable_bets
 
@@ -212,11 +227,15 @@ def effects_of_removal(shoe: Shoe, bets: Iterable[Payable] | None = None, *,
     chosen, _ = usable_bets(shoe, choice, strict=bets is not None)
     plain = [b for b in chosen if b.detail is not Detail.SUITS]
     suited = [b for b in chosen if b.detail is Detail.SUITS]
+    report = progress or (lambda done, total: None)
+    report(0, len(chosen))
     results: dict[str, tuple[Fraction, list[Fraction | None]]] = {}
     if plain:
         results.update(zip((b.name for b in plain), _rank_effects(shoe, plain, tableau), strict=True))
+        report(len(plain), len(chosen))
     if suited:
         results.update(zip((b.name for b in suited), _suit_effects(shoe, suited, tableau), strict=True))
+        report(len(chosen), len(chosen))
     return [Removal(b, shoe, results[b.name][0], tuple(results[b.name][1])) for b in chosen]
 
 

@@ -168,6 +168,16 @@ class SessionDist:
         """Variance of the net result (``hands`` times the one-hand variance): :meth:`Dist.variance`."""
         return self.dist().variance(_units)
 
+    def _repr_html_(self) -> str:
+        """The distribution as a table in a notebook: each net result, its probability and P(net <= it)."""
+        from exact_odds.notebook import Approx, html_table
+
+        rows = [[v, Fraction(p), Approx(p), Approx(c)] for v, p, c in self.cumulative()]
+        mean = self.mean()
+        return html_table(["net result (units)", "probability", "≈", "P(net ≤ it) ≈"], rows,
+                          caption=f"Net result after {self.hands:,} hands",
+                          notes=[f"mean {mean} ≈ {float(mean):.6g} units"])
+
     def quantile(self, q: Fraction) -> Fraction:
         """The smallest net result ``x`` with ``P(net <= x) >= q`` (0 < q <= 1)."""
         need = q * self.total

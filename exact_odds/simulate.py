@@ -257,6 +257,29 @@ class Simulation:
         """Counts of banker, player and tie."""
         return winners(self.coups)
 
+    def _repr_html_(self) -> str:
+        """The simulation as tables in a notebook: outcomes dealt, each flat bet, the check's verdict."""
+        from exact_odds.notebook import Approx, Percent, html_table, html_tables
+
+        counts = self.winners()
+        mode = f"{self.n:,} coups" + (f" from {self.shoes:,} shoes" if self.shoes else "")
+        tables = [html_table(["outcome", "coups", "share"],
+                             [[w, counts[w], Approx(counts[w] / self.n)] for w in ("banker", "player", "tie")],
+                             caption=f"Simulated coups, {self.shoe}, {mode}, seed {self.seed}")]
+        if self.bets:
+            tables.append(html_table(["bet", "coups", "net", "player_ev (simulated)"],
+                                     [[r.bet.name, r.coups, r.net, Percent(r.mean())] for r in self.bets],
+                                     caption="Flat bets of one unit on every coup"))
+        if self.check is not None:
+            tables.append(html_table(
+                ["bet", "player_ev (simulated)", "low", "high", "player_ev (exact)", "covered"],
+                [[e.bet, Percent(e.simulated), Percent(e.low), Percent(e.high), Percent(e.exact), e.covered]
+                 for e in self.check.edges],
+                caption=f"Check against the exact values ({self.check.reference} tableau): {self.check.verdict}",
+                notes=[f"{self.check.level:.0%} confidence intervals; the verdict rests on the checks of the "
+                       "coups dealt, not on these intervals."]))
+        return html_tables(*tables)
+
 
 def _check_run(shoe: Shoe, seed: int, coups: int | None, shoes: int | None, procedure: Procedure,
                detail: Detail) -> int:

@@ -388,7 +388,7 @@ def test_bunco_knows_nothing_of_cards() -> None:
 
     sources = "\n".join(m.read_text(encoding="utf-8") for m in Path(bunco_package.__file__).parent.glob("*.py"))
     assert "from exact_odds import" not in sources
-    assert used(sources) - {"bunco"} == {"dist", "errors", "stats", "verdict", "reading", "validate"}
+    assert used(sources) - {"bunco"} == {"dist", "errors", "stats", "verdict", "reading", "validate", "notebook"}
     verdict = (Path(bunco_package.__file__).parent.parent / "verdict.py").read_text(encoding="utf-8")
     assert used(verdict) == {"stats"}
 

@@ -308,7 +308,7 @@ def test_sidebets_bets_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     bad.write_text("[[bet]]\nname = 'x'\nsource = 's'\n[[bet.line]]\npays = 0.5\n")
     code, out, err = run(capsys, "sidebets", "--bets", str(bad))
     assert code == 2 and out == "" and err == f"exact-odds: error: {bad}:5: pays: 0.5 is a float; write it as a " \
-        'string such as "19/20" or "0.95"\n'
+        'string such as "19/20" or "0.95" (see \'exact-odds sidebets --help\')\n'
 
 
 def test_parsheet_and_report_load_bets_files(capsys: pytest.CaptureFixture[str]) -> None:

@@ -193,7 +193,7 @@ def test_config_gives_banker_player_and_tie(capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and "super-6" in out and "tie-9/" not in out
 
 
-@pytest.mark.parametrize("command", [c for c in COMMANDS if c != "bunco"])
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c not in ("bunco", "completion")])
 def test_every_baccarat_command_takes_game(command: str) -> None:
     assert "--game FILE" in _help(command)
 

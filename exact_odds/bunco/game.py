@@ -73,6 +73,18 @@ class Game:
         """P(total > k), exactly, for any integer ``k``."""
         return self.totals.probability(lambda t: t > k)
 
+    def _repr_html_(self) -> str:
+        """The game as a table in a notebook: each total's ways, exact probability and P(total > it)."""
+        from exact_odds.notebook import Approx, html_table
+
+        above = self.survival()
+        total = self.totals.total
+        rows = [[t, w, Fraction(w, total), Approx(w / total), above[t]] for t, w in self.totals.items()]
+        return html_table(["total points", "ways", "probability", "≈", "P(more)"], rows,
+                          caption=f"A game of {self.rounds} rounds, {self.dice}, {self.rules}",
+                          notes=[f"mean {self.mean} ≈ {float(self.mean):.6g}, variance {self.variance} ≈ "
+                                 f"{float(self.variance):.6g}"])
+
     def survival(self) -> dict[int, Fraction]:
         """P(total > t) for every possible total ``t`` (one pass over the totals, largest first)."""
         above, out = 0, {}

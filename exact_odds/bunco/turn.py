@@ -74,6 +74,18 @@ class Turn:
         """Expected number of rolls in the turn, the last (non-scoring or target-reaching) one included."""
         return self.outcomes.expectation(operator.itemgetter(1))
 
+    def _repr_html_(self) -> str:
+        """The turn as a table in a notebook: the points at its end, with the chance of reaching the target."""
+        from exact_odds.notebook import Approx, html_table
+
+        points = self.points
+        rows = [[p, w, Fraction(w, points.total), Approx(w / points.total)] for p, w in points.items()]
+        notes = [f"P(reach {self.target}) = {self.reach_probability} ≈ {float(self.reach_probability):.6g}; "
+                 f"expected points {float(self.expected_points):.6g}, expected rolls {float(self.expected_rolls):.6g}"]
+        return html_table(["points", "ways", "probability", "≈"], rows, notes=notes,
+                          caption=f"A turn in round {self.round_number} to {self.target} points, {self.dice}, "
+                                  f"{self.rules}")
+
 
 def most_rolls(scores: Dist[int], target: int) -> int:
     """The longest a turn can last: ``ceil(target / m)`` rolls, ``m`` the least positive score.

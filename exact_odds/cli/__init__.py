@@ -3,12 +3,14 @@
 ``main(argv)`` returns the exit status, and every status but 0 and 1 comes with exactly one
 line on stderr (never a traceback):
 
-- 0 on success; 1 when a check fails (a FAIL verdict);
-- 2 on bad input, including an output that cannot be written: an ``--output``, ``--plot``
-  or ``--log`` target that is not a regular file or a new path (checked before any work,
-  see :mod:`exact_odds.report.files`), or a standard output that fails (a full disk, a
-  closed stdout, a broken pipe, an encoding that cannot write the text). 2 rather than 1,
-  so that a script never reads a failed write as a failed check;
+- 0 on success; 1 when a check fails (a FAIL verdict); after ``--output FILE`` a line on stderr
+  says what was written (``exact-odds: wrote 'FILE'``), unless the command was given ``--quiet``;
+- 2 on bad input, the line ending with a pointer to the command's help (``(see 'exact-odds
+  odds --help')``; not when standard output fails), including an output that cannot be
+  written: an ``--output``, ``--plot`` or ``--log`` target that is not a regular file or a new
+  path (checked before any work, see :mod:`exact_odds.report.files`), or a standard output
+  that fails (a full disk, a closed stdout, a broken pipe, an encoding that cannot write the
+  text). 2 rather than 1, so that a script never reads a failed write as a failed check;
 - 130 when interrupted (Ctrl-C, with worker processes or Dask too), 143 on SIGTERM and 129
   on SIGHUP: the command stops, its temporary files are removed, its workers terminated.
 """
@@ -23,14 +25,14 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from exact_odds.cli import advantage, bunco, reference, simulation, study, verify
+from exact_odds.cli import advantage, bunco, completion, reference, simulation, study, verify
 from exact_odds.cli.options import Handler, Parser, Subparsers
 from exact_odds.errors import InputError
 
 PROG = "exact-odds"
 
 SUBCOMMANDS = (*reference.COMMANDS, *simulation.COMMANDS, *bunco.COMMANDS, *study.COMMANDS, *advantage.COMMANDS,
-               *verify.COMMANDS)
+               *verify.COMMANDS, *completion.COMMANDS)
 """Functions adding one subcommand each, in the order of the help."""
 
 
@@ -44,11 +46,16 @@ def build_parser(only: str | None = None) -> Parser:
 
     A command's arguments need only its own parser, and building all two dozen costs more than a
     whole ``odds`` command: :func:`main` asks for the command named first on its command line.
-    Anything else (no command, an option, an unknown or misspelt name) gets every subcommand.
+    ``--version`` needs none. Anything else (no command, another option, an unknown or misspelt
+    name) gets every subcommand.
     """
-    parser = Parser(prog=PROG, description="Exact odds of casino games by full enumeration of the shoe.")
+    parser = Parser(prog=PROG, description="Exact odds of casino games by full enumeration of the shoe.",
+                    epilog=f"Run '{PROG} COMMAND --help' for a command's options and examples.")
+    parser.add_argument("--version", action=VersionAction, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
+    if only == "--version":
+        return parser
     chosen = [add for add in SUBCOMMANDS if _command_of(add) == only]
     for add in chosen or SUBCOMMANDS:
         add(sub)
@@ -57,6 +64,30 @@ def build_parser(only: str | None = None) -> Parser:
     for command in {id(p): p for p in sub.choices.values()}.values():  # once each, aliases aside
         _check_written_files(command)
     return parser
+
+
+def version() -> str:
+    """The installed version of exact-odds, from the package's metadata (``"unknown"`` if it has none)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("exact-odds")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+class VersionAction(argparse.Action):
+    """``--version``: print ``exact-odds <version>`` and exit 0; the metadata is read only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        write_stdout(f"{PROG} {version()}\n")
+        parser.exit()
 
 
 def _output_check(text: str) -> str:
@@ -98,11 +129,16 @@ def _argument_type(first: Any, check: Callable[[str], str]) -> Callable[[str], A
     return checked
 
 
-def _emit(text: str, output: str | None) -> None:
+def _emit(text: str, args: argparse.Namespace) -> None:
+    """Write a command's output to its ``--output`` file (and say so on stderr, unless ``--quiet``) or to stdout."""
+    output: str | None = getattr(args, "output", None)
     if output is not None:
         from exact_odds.report import write_atomic
+        from exact_odds.report.files import shown
 
         write_atomic(output, text)
+        if not getattr(args, "quiet", False):
+            _say(f"wrote {shown(output)}")
     else:
         write_stdout(text)
 
@@ -143,6 +179,12 @@ def _discard_stdout() -> None:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, stdout.fileno())
         os.close(null)
+
+
+def _pointing_to_help(err: InputError, command: str) -> InputError:
+    """``err`` as one line ending in a pointer to the command's help (usage errors have one already)."""
+    message = str(err).splitlines()[0] if str(err) else type(err).__name__
+    return err if "--help')" in message else InputError(f"{message} (see '{PROG} {command} --help')")
 
 
 def _say(message: str) -> None:
@@ -187,14 +229,26 @@ def _signals_end_cleanly() -> Iterator[None]:
             signal.signal(sig, signal.SIG_DFL if handler is None else handler)
 
 
+def _parse(words: list[str]) -> argparse.Namespace:
+    """The command line parsed; words no option of the command takes are an error pointing to its help."""
+    args, extra = build_parser(words[0] if words else None).parse_known_args(words)
+    if extra:
+        raise InputError(f"unrecognized arguments: {' '.join(extra)} (see '{PROG} {args.command} --help')")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (see the module)."""
     with _signals_end_cleanly():
         try:
             words = list(sys.argv[1:] if argv is None else argv)
-            args = build_parser(words[0] if words else None).parse_args(words)
+            args = _parse(words)
             handler: Handler = args.handler
-            _emit(handler(args), getattr(args, "output", None))
+            try:
+                text = handler(args)
+            except InputError as err:
+                raise _pointing_to_help(err, args.command) from None
+            _emit(text, args)
             status: int = getattr(args, "exit_status", 0)  # a handler may set 1 (e.g. a failed check)
         except InputError as err:
             message = str(err).splitlines()[0] if str(err) else type(err).__name__

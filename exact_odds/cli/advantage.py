@@ -10,6 +10,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     Subparsers,
     add_bet_option,
@@ -84,7 +85,10 @@ def _add_advantage(sub: Subparsers) -> None:
         description="For a kind of information about the next coup (the rank of the card at a position, or which "
                     "group it is in, as edge sorting reveals): how often each case happens, every bet's exact "
                     "expectation in it, the best play (a bet, or sitting out) and the value of the information "
-                    "per coup, E[max(EV, 0)].")
+                    "per coup, E[max(EV, 0)].",
+        **examples('exact-odds advantage --position 1',
+                   "exact-odds advantage --position 1 --groups 'high=6|7|8|9'",
+                   'exact-odds advantage --position 1,2 --bet banker,player --decks 1'))
     p.add_argument("--position", default="1", metavar="POSITIONS",
                    help="the watched positions: 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, "
                         "6 the sixth), several as '1,3' or '1-4' (default 1)")

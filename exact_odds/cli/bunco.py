@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from exact_odds import validate
+from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     Subparsers,
     add_format_options,
@@ -88,7 +89,11 @@ def _add_bunco(sub: Subparsers) -> None:
                     "at the target). With --simulate N, also N seeded simulated rolls, games and turns, each "
                     "chi-square-tested against the exact values (exit status 1 on FAIL); --log FILE writes the "
                     "simulated games' rolls. --verify LOG checks a log of rolls (CSV: round,dice[,score], e.g. "
-                    "'2,3 5 3,0') against the exact roll distribution: faces, scores and Buncos.")
+                    "'2,3 5 3,0') against the exact roll distribution: faces, scores and Buncos.",
+        **examples('exact-odds bunco',
+                   'exact-odds bunco --scoring article --rounds 4 --more-than 5',
+                   'exact-odds bunco --simulate 2000 --seed 4 --log rolls.csv',
+                   'exact-odds bunco --verify rolls.csv  # the rolls the line above wrote'))
     p.add_argument("--dice", type=validate.BUNCO_SIZE.option, default=3, metavar="N", help="number of dice (default 3)")
     p.add_argument("--sides", type=validate.BUNCO_SIZE.option, default=6, metavar="N", help="faces per die (default 6)")
     p.add_argument("--round", type=validate.BUNCO_SIZE.option, default=1, metavar="N",

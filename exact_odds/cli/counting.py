@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from exact_odds import validate
+from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     CommandBets,
     Subparsers,
@@ -115,7 +116,9 @@ def add_count(sub: Subparsers) -> None:
                     "--seed) and judge each --count by the exact expectation of its bet before every coup: its "
                     "betting correlation with the exact effects of removal, how often it triggers, the average "
                     "player_ev when it does, and its gain per coup and per shoe (expected and realised), with 95% "
-                    "confidence intervals over shoes; several counts are compared on the same shoes.")
+                    "confidence intervals over shoes; several counts are compared on the same shoes.",
+        **examples('exact-odds count --count jacobson-dragon-7 --shoes 4 --seed 1',
+                   "exact-odds count --count '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4' --shoes 4 --seed 1"))
     add_count_option(p)
     add_shoe_options(p)
     p.add_argument("--shoes", type=validate.SHOES.option, metavar="N",

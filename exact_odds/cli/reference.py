@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     Subparsers,
     add_bet_option,
@@ -60,7 +61,11 @@ def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
 
 def _add_odds(sub: Subparsers) -> None:
     p = sub.add_parser("odds", help="exact banker, player and tie odds of a shoe",
-                       description="Exact banker, player and tie odds of one coup from a shoe.")
+                       description="Exact banker, player and tie odds of one coup from a shoe.",
+                       **examples('exact-odds odds --decks 6',
+                                  'exact-odds odds --decks 1 --remove 5,5,K,9 --format json',
+                                  "exact-odds odds --dealt 'P: 9h 4c B: Kd'",
+                                  "exact-odds odds --known '1=7|8|9'"))
     add_shoe_options(p)
     p.add_argument("--dealt", metavar="CARDS",
                    help="cards already dealt in this coup, e.g. 'P: 9h 4c B: Kd': the odds of the rest of the coup")
@@ -84,7 +89,10 @@ def _add_edges(sub: Subparsers) -> None:
     p = sub.add_parser("edges", help="house edges of the main bets in every configuration",
                        description="Exact house edge (per coup and per resolved bet), win/push/loss probabilities "
                                    "and standard deviation of the banker, player and tie bets of every "
-                                   "configuration, or of the one given with --config.")
+                                   "configuration, or of the one given with --config.",
+                       **examples('exact-odds edges --decks 6',
+                                  'exact-odds edges --config tie-9 --format markdown',
+                                  'exact-odds edges --game examples/games/my-casino.toml'))
     add_shoe_options(p)
     add_config_option(p, "only this configuration")
     add_format_options(p)
@@ -103,7 +111,10 @@ def _cmd_parsheet(args: argparse.Namespace) -> str:
 def _add_parsheet(sub: Subparsers) -> None:
     p = sub.add_parser("parsheet", help="par sheet of one bet",
                        description="The par sheet of a bet: each pay line's combinations, probability, payout "
-                                   "and return, the losing line and the total (the house edge).")
+                                   "and return, the losing line and the total (the house edge).",
+                       **examples('exact-odds parsheet --bet banker',
+                                  'exact-odds parsheet --bet tie --config tie-9 --decks 6',
+                                  'exact-odds parsheet --bet my-dragon-7 --bets examples/side_bets.toml --format csv'))
     p.add_argument("--bet", required=True, metavar="NAME",
                    help="a registered bet (banker, super-6/banker, dragon-7, ...); banker, player and tie are those "
                         "of --config or the game")
@@ -130,7 +141,9 @@ def _add_symbolic(sub: Subparsers) -> None:
                        description="Banker, player and tie probabilities and each bet's house edge as exact "
                                    "rational functions of the number of decks d (checked against the enumerator "
                                    "for d = 1..8), and on the chosen shoe each bet's house edge in its payout "
-                                   "symbols and the break-even payout of each line.")
+                                   "symbols and the break-even payout of each line.",
+                       **examples('exact-odds symbolic --config standard',
+                                  'exact-odds symbolic --config tie-9 --decks 6 --format json'))
     add_shoe_options(p)
     add_config_option(p, "only this configuration's bets")
     add_format_options(p)
@@ -191,7 +204,10 @@ def _add_report(sub: Subparsers) -> None:
                     "bets and the house edges of every other registered bet (the side bets). With --game FILE, "
                     "that casino's whole par sheet instead: its odds, the house edge of each of its main and side "
                     "bets (per coup and per resolved bet, with the standard deviation) and every bet's pay lines "
-                    "with their combinations, probability and return. --eor adds the effects of removal.")
+                    "with their combinations, probability and return. --eor adds the effects of removal.",
+        **examples('exact-odds report --decks 6',
+                   'exact-odds report --game examples/games/my-casino.toml',
+                   'exact-odds report --decks 1 --eor --format markdown --output report.md'))
     add_shoe_options(p)
     add_config_option(p, "only this configuration, or in place of the game's pay table")
     add_bets_option(p)
@@ -224,7 +240,10 @@ def _add_sidebets(sub: Subparsers) -> None:
         description="Exact house edges of the built-in side bets on a shoe (of the game's side bets with --game), "
                     "or of the bets named with --bet, or of the bets defined in a --bets FILE (with no --bet, only "
                     "that file's bets). Pairs and perfect pairs are counted with the ranks and suits of the first "
-                    "two cards of each hand.")
+                    "two cards of each hand.",
+        **examples('exact-odds sidebets --decks 8',
+                   'exact-odds sidebets --bet dragon-7,panda-8 --format csv',
+                   'exact-odds sidebets --decks 6 --bets examples/side_bets.toml'))
     add_shoe_options(p)
     add_bet_option(p, "only these bets (repeatable, or comma-separated); any registered bet name or alias")
     add_config_option(p, "the pay table of banker, player and tie, if named with --bet")

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from exact_odds import validate
+from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     Subparsers,
     add_bet_option,
@@ -121,7 +122,10 @@ def _add_simulate(sub: Subparsers) -> None:
                     "PASS/FAIL verdict (exit status 1 on FAIL), and each bet's player EV beside the exact one. "
                     "--rules is the tableau the simulated table deals with; --verify-rules the tableau the "
                     "exact values assume (default standard), so a wrong --rules table shows up as FAIL. "
-                    "--log FILE writes every coup dealt in the format `exact-odds verify` reads.")
+                    "--log FILE writes every coup dealt in the format `exact-odds verify` reads.",
+        **examples('exact-odds simulate --coups 2000 --seed 1 --verify',
+                   'exact-odds simulate --shoes 2 --seed 3 --bet banker,dragon-7 --log coups.csv',
+                   'exact-odds simulate --fresh --coups 1000 --seed 2 --format json'))
     add_shoe_options(p)
     count = p.add_mutually_exclusive_group()
     count.add_argument("--coups", type=validate.COUPS.option, default=100_000, metavar="N",
@@ -167,7 +171,9 @@ def _add_deal(sub: Subparsers) -> None:
         description="Shuffle a shoe (the first shoe of `exact-odds simulate` with the same seed), burn, and deal "
                     "one coup: every card, the hand values, why each third card was or was not drawn (the rule of "
                     "the tableau), the winner, and the exact odds before the coup, given the first four cards, "
-                    "and given the player's third card.")
+                    "and given the player's third card.",
+        **examples('exact-odds deal --seed 7',
+                   'exact-odds deal --seed 7 --coup 3 --ascii --no-burn'))
     add_shoe_options(p)
     add_seed_option(p)
     p.add_argument("--coup", type=validate.COUP.option, default=1, metavar="K",
@@ -224,7 +230,9 @@ def _add_session(sub: Subparsers) -> None:
                     "independent, each with the full shoe's exact odds) and the exact probability of losing the "
                     "bankroll within n hands (an absorbing Markov chain), beside the same figures from simulated "
                     "sessions of consecutive coups. --plot draws the simulated distribution with the exact one "
-                    "over it (needs exact-odds[plot]).")
+                    "over it (needs exact-odds[plot]).",
+        **examples('exact-odds session --bet banker --hands 30 --sessions 300 --bankroll 10 --seed 3',
+                   'exact-odds session --bet tie --hands 3 --sessions 0 --distribution'))
     add_shoe_options(p)
     p.add_argument("--bet", required=True, metavar="NAME",
                    help="the bet backed with one unit every hand (banker, player, tie: those of --config or the "
@@ -275,7 +283,9 @@ def _add_roads(sub: Subparsers) -> None:
         description="Draw a shoe's scoreboards in the terminal: the bead plate, the big road (ties marked on the "
                     "entry, dragon tails past six rows) and the big eye boy, small road and cockroach road, from "
                     "a simulated shoe (--seed, the first shoe of `exact-odds simulate --seed S`) or from recorded "
-                    "results (--input FILE: B, P, T or banker, player, tie).")
+                    "results (--input FILE: B, P, T or banker, player, tie).",
+        **examples('exact-odds roads --seed 2',
+                   'exact-odds roads --input examples/results.txt --color'))
     add_shoe_options(p)
     add_seed_option(p)
     add_input_option(p, "recorded results instead of a simulated shoe ('-': stdin)", old="--results")

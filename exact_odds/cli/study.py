@@ -15,6 +15,7 @@ from exact_odds.cli.counting import (
     edge_sort_from_args,
     with_count_bets,
 )
+from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     Subparsers,
     add_bet_option,
@@ -52,8 +53,16 @@ def _cmd_eor(args: argparse.Namespace) -> str:
     every = choice.known.values() if choice.side is None else [*choice.main, *choice.side]  # a game: its bets
     bets, left_out = (named, []) if named else usable_bets(shoe, every)
     omitted = [bet.name for bet in left_out]
-    removals = effects_of_removal(shoe, bets, tableau=tableau_from_args(args))
-    counts = [r.count(max_tag=args.max_tag) for r in removals]
+    bar = progress_bar(args, "eor")
+    try:  # the effects of each bet, then the count each suggests: two steps a bet
+        removals = effects_of_removal(shoe, bets, tableau=tableau_from_args(args),
+                                      progress=lambda done, total: bar(done, 2 * total))
+        counts = []
+        for removal in removals:
+            counts.append(removal.count(max_tag=args.max_tag))
+            bar(len(removals) + len(counts), 2 * len(removals))
+    finally:
+        bar.close()
     if args.plot:
         from exact_odds.plots import eor_figure
 
@@ -67,7 +76,9 @@ def _add_eor(sub: Subparsers) -> None:
         "eor", help="exact effects of removal of each rank on every bet, and the counts they suggest",
         description="For every bet (or those named with --bet) and each rank: EV(shoe less one card of the rank) "
                     "- EV(shoe), exactly, from the bettor's side per unit staked; then the balanced linear count "
-                    "the effects suggest and its betting correlation.")
+                    "the effects suggest and its betting correlation.",
+        **examples('exact-odds eor --decks 1 --bet banker,player,tie',
+                   'exact-odds eor --decks 2 --bets examples/side_bets.toml --format csv'))
     add_shoe_options(p)
     add_bet_option(p, "only these bets (names or aliases; repeatable or comma-separated; default: every bet, the "
                       "game's bets with --game, or only the bets of --bets FILE)")
@@ -76,6 +87,7 @@ def _add_eor(sub: Subparsers) -> None:
     p.add_argument("--max-tag", type=validate.MAX_TAG.option, default=2, metavar="K",
                    help="largest tag of the suggested counts (default 2)")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the effects as bar charts (needs exact-odds[plot])")
+    add_quiet_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_eor)
 
@@ -97,7 +109,9 @@ def _add_batch(sub: Subparsers) -> None:
         description="Read one composition per line (13 comma-separated counts A,2,...,9,T,J,Q,K; '#' comments and "
                     "blank lines ignored) and write one line each: the input line number, banker, player and tie "
                     "ways over ordered six-card sequences, the number of sequences, and with --bet the exact EV "
-                    "of each bet as num/den. Integers are identical to the reference enumerator's.")
+                    "of each bet as num/den. Integers are identical to the reference enumerator's.",
+        **examples('exact-odds batch --input examples/compositions.csv --bet banker,player',
+                   'exact-odds batch --input examples/compositions.csv --format jsonl --output evs.jsonl'))
     p.add_argument("--input", "-i", required=True, metavar="FILE", help="compositions file ('-' for stdin)")
     add_bet_option(p, "also the exact EV of these bets (repeatable or comma-separated)")
     add_game_option(p)
@@ -151,7 +165,10 @@ def _add_study(sub: Subparsers) -> None:
                     "what betting only "
                     "those gains, what the count suggested by the effects of removal gains at true-count "
                     "thresholds, and the cut-card effect. With --input FILE, replay a real shoe (cards in "
-                    "dealing order, e.g. 'Kh 3d 9s ...') and print the exact player EV of each bet before each coup.")
+                    "dealing order, e.g. 'Kh 3d 9s ...') and print the exact player EV of each bet before each coup.",
+        **examples('exact-odds study --shoes 4 --seed 5',
+                   'exact-odds study --shoes 4 --seed 5 --bet banker,dragon-7 --count jacobson-dragon-7',
+                   'exact-odds study --input examples/shoe_record.txt --bet banker,player,tie'))
     add_shoe_options(p)
     p.add_argument("--shoes", type=validate.SHOES.option, metavar="N", help="number of shoes to deal")
     add_seed_option(p)

@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable
 
 from exact_odds import validate
+from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     Subparsers,
     add_bets_option,
@@ -72,7 +73,11 @@ def _add_verify(sub: Subparsers) -> None:
                     "against the tableau, every label recomputed, the cards each shoe holds, and the outcome, "
                     "pair and card frequencies against the exact odds given the cards already dealt in each "
                     "shoe. --counts checks totals only. Exit status 1 when a check FAILs, 2 when the log "
-                    "cannot be read (the message names the line).")
+                    "cannot be read (the message names the line).",
+        **examples('exact-odds verify examples/coups_log.csv',
+                   'exact-odds verify --counts banker=4586,player=4462,tie=952',
+                   'exact-odds simulate --coups 500 --seed 1 --log coups.csv --quiet',
+                   'exact-odds verify coups.csv --format json'))
     p.add_argument("log", nargs="?", metavar="LOG", help="the log file ('-': standard input)")
     add_input_option(p, "the log file, as LOG gives it")
     p.add_argument("--counts", metavar="SPEC",

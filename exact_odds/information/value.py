@@ -109,6 +109,23 @@ class Advantage:
         frequency = self.betting_frequency
         return self.value / frequency if frequency else None
 
+    def _repr_html_(self) -> str:
+        """The value of the information as a table in a notebook: each case, its chance, every bet's
+        expectation (player_ev) in it and the play made."""
+        from exact_odds.notebook import Approx, Percent, html_table
+
+        info = self.information
+        rows = [[*c.case, c.probability, Approx(c.probability), *(Percent(ev) for ev in c.ev),
+                 c.best_bet or "sit out"] for c in self.cases]
+        rows.append(["all", *([None] * (len(info.positions) - 1)), Fraction(1), Approx(1),
+                     *(Percent(ev) for ev in self.flat), "(by case)"])
+        given = f", given {self.known}" if self.known.positions else ""
+        return html_table([*(f"card {p}" for p in info.positions), "probability", "≈",
+                           *(f"player_ev {name}" for name in self.bet_names), "play"],
+                          rows, caption=f"Best play by the {info.name}{given}",
+                          notes=[f"value per coup {self.value} ≈ {float(self.value):.4%}; gain over the best play "
+                                 f"without it {float(self.gain):.4%}"])
+
 
 def best_of(ev: Sequence[Fraction], *, sit_out: bool = True) -> int | None:
     """Index of the highest expectation (the first on equal ones); ``None`` if sitting out is better.

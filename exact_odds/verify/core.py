@@ -103,6 +103,17 @@ class LogVerification:
                 return c
         raise KeyError(f"no check {name!r}; checks: {', '.join(c.name for c in self.checks)}")
 
+    def _repr_html_(self) -> str:
+        """The verification as a table in a notebook: each check's verdict, what it examined, its p-value."""
+        from exact_odds.notebook import Approx, html_table
+
+        rows = [[c.name, c.verdict, c.checked, c.unit, c.violation_count, None if c.p_value is None else
+                 Approx(c.p_value)] for c in self.checks]
+        where = f"{self.coups:,} coups" + ("" if self.shoes is None else f" in {self.shoes:,} shoes")
+        return html_table(["check", "verdict", "checked", "of", "violations", "p-value"], rows,
+                          caption=f"{self.source}: {where}, {self.tableau.name} tableau, {self.shoe}: {self.verdict}",
+                          notes=[f"A statistical check fails when its p-value is below {self.alpha:g}."])
+
 
 def as_log(rows: CoupLog | Iterable[Mapping[str, object]]) -> CoupLog:
     """``rows`` as a :class:`CoupLog` (rows of the file format's keys are read as a file's lines are)."""

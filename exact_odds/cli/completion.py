@@ -1,0 +1,81 @@
+"""``exact-odds completion SHELL``: the shell's completion script for every command, option and choice.
+
+The script is written by ``shtab`` from the parser itself, so it never lags behind the options;
+it is static (the shell reads it once), and nothing of it runs when a command starts. Options that
+name a file (``--game``, ``--rules``, ``--input``, ``--output``...) complete file names, and
+``--bet`` the built-in bets' names.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from exact_odds.cli.examples import examples
+from exact_odds.cli.options import Subparsers, add_output_option
+
+SHELLS = ("bash", "zsh", "tcsh")
+"""The shells a script is written for."""
+
+FILE_METAVARS = ("FILE", "LOG", "FILE.png", "NAME|FILE")
+"""Metavars of the arguments that name a file, which complete file names."""
+
+
+BET_FUNCTION = "_exact_odds_compgen_bets"
+"""The bash function that completes a built-in bet's name."""
+
+
+def _bet_completion() -> tuple[dict[str, str], dict[str, str]]:
+    """How each shell completes a --bet value (the built-in bets' names), and the bash function it needs."""
+    from exact_odds.bets import BUILTIN_BETS
+
+    names = " ".join(bet.name for bet in BUILTIN_BETS.values())
+    return ({"bash": BET_FUNCTION, "zsh": f"({names})", "tcsh": f"({names})"},
+            {"bash": f'{BET_FUNCTION}() {{\n  compgen -W "{names}" -- "$1"\n}}\n'})
+
+
+def _cmd_completion(args: argparse.Namespace) -> str:
+    import shtab
+
+    from exact_odds.cli import build_parser
+
+    parser = build_parser()
+    bets, preamble = _bet_completion()
+    for command in [parser, *_subparsers(parser)]:
+        for action in command._actions:
+            if action.metavar in FILE_METAVARS:
+                action.complete = shtab.FILE  # type: ignore[attr-defined]
+            elif "--bet" in action.option_strings:
+                action.complete = bets  # type: ignore[attr-defined]
+    script: str = shtab.complete(parser, shell=args.shell, preamble=preamble.get(args.shell, ""))
+    lines = [f"# Completion of {parser.prog} for {args.shell}, written by '{parser.prog} completion {args.shell}'."
+             if line.startswith("# AUTOMATICALLY GENERATED") else line for line in script.splitlines()]
+    return "\n".join(lines) + "\n"
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parser of every subcommand of ``parser``, aliases once."""
+    found: dict[int, argparse.ArgumentParser] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found.setdefault(id(sub), sub)
+    return list(found.values())
+
+
+def _add_completion(sub: Subparsers) -> None:
+    p = sub.add_parser(
+        "completion", help="print the shell completion script (bash, zsh or tcsh)",
+        description="Print a completion script for the shell: subcommands, options, their choices and file "
+                    "names complete on TAB. Load it in the current bash with `source <(exact-odds completion "
+                    "bash)`; for every new shell, save it where the script's first lines say (for zsh, as a file "
+                    "named _exact-odds in a directory of $fpath).",
+        **examples("exact-odds completion bash",
+                   "exact-odds completion zsh --output _exact-odds"))
+    p.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or tcsh")
+    add_output_option(p)
+    p.set_defaults(handler=_cmd_completion)
+
+
+COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_completion,)
+"""Functions adding one subcommand each, in the order of the help."""
