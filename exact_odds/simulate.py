@@ -274,7 +274,7 @@ class Simulation:
             tables.append(html_table(
                 ["bet", "player_ev (simulated)", "low", "high", "player_ev (exact)", "covered"],
                 [[e.bet, Percent(e.simulated), Percent(e.low), Percent(e.high), Percent(e.exact), e.covered]
-                 for e in self.check.edges],
+                 for e in self.check.player_evs],
                 caption=f"Check against the exact values ({self.check.reference} tableau): {self.check.verdict}",
                 notes=[f"{self.check.level:.0%} confidence intervals; the verdict rests on the checks of the "
                        "coups dealt, not on these intervals."]))

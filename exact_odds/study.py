@@ -313,16 +313,16 @@ class Study:
         return len(self.records.shoe)
 
     def _repr_html_(self) -> str:
-        """The study as tables in a notebook: each bet's edges over the coups dealt, and the cut-card effect."""
+        """The study as tables in a notebook: each bet's player EV over the coups dealt, and the cut-card effect."""
         from exact_odds.notebook import Percent, html_table, html_tables
 
         coups = self.coups
         bets = html_table(
             ["bet", "player_ev (full shoe)", "≈", "mean player_ev per coup", "coups with player_ev > 0",
              "gain per coup betting only those"],
-            [[b.name, b.expectation, Percent(b.expectation), Percent(b.mean_edge), Percent(b.favourable / coups),
+            [[b.name, b.expectation, Percent(b.expectation), Percent(b.mean_player_ev), Percent(b.favourable / coups),
               Percent(b.perfect_gain)] for b in self.bets],
-            caption=f"The exact edge before every coup: {self.shoes:,} shoes of {self.shoe}, {coups:,} coups, "
+            caption=f"The exact player EV before every coup: {self.shoes:,} shoes of {self.shoe}, {coups:,} coups, "
                     f"seed {self.seed}")
         cut = html_table(["outcome", "full shoe", "mean per coup dealt", "observed"],
                          [[c.outcome, Percent(c.full), Percent(c.mean), Percent(c.observed)] for c in self.cut_card],

@@ -88,7 +88,7 @@ def test_a_study_shows_each_bet_and_the_cut_card_effect() -> None:
     study = run_study(Shoe.decks(1), shoes=2, seed=3, bets=[find_bet("banker"), find_bet("tie")])
     html = study._repr_html_()
     assert [row[0] for row in _cells(html)] == ["bet", "banker", "tie", "outcome", "banker", "player", "tie"]
-    assert _captions(html)[0].startswith("The exact edge before every coup: 2 shoes of 1 deck")
+    assert _captions(html)[0].startswith("The exact player EV before every coup: 2 shoes of 1 deck")
 
 
 def test_bunco_games_turns_and_sessions() -> None:
