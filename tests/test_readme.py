@@ -11,8 +11,8 @@ The conventions are set out at the top of docs/development.md:
 - A block that follows the line ``<!-- not run: REASON -->`` is not run (installing, the whole
   test suite, runs of minutes); the reason is required.
 - The commands of one file run in order, each in bash, from one temporary directory that holds a
-  copy of ``examples/`` (and a link to ``scripts/``), so ``examples/...`` paths resolve and the files a command writes land
-  there for the next one to read. ``exact-odds`` and ``python3`` are this checkout's.
+  copy of ``examples/`` (and a link to ``scripts/``), so ``examples/...`` paths resolve and the
+  files a command writes land there for the next one to read. ``exact-odds`` and ``python3`` are this checkout's.
 - Python examples are fenced ```python blocks written as ``>>>`` sessions and run as doctests from
   the repository's root.
 """
