@@ -10,9 +10,11 @@ The conventions are set out at the top of docs/development.md:
   (``exact-odds verify broken.csv   # exit 1: FAIL ...``).
 - A block that follows the line ``<!-- not run: REASON -->`` is not run (installing, the whole
   test suite, runs of minutes); the reason is required.
-- The commands of one file run in order, each in bash, from one temporary directory that holds a
+- The commands of one file run in order from one temporary directory that holds a
   copy of ``examples/`` (and a link to ``scripts/``), so ``examples/...`` paths resolve and the
-  files a command writes land there for the next one to read. ``exact-odds`` and ``python3`` are this checkout's.
+  files a command writes land there for the next one to read. ``exact-odds`` and ``python3`` are this
+  checkout's: a plain ``exact-odds ...`` command runs in this process (``exact_odds.cli.main``, the
+  imports paid once), any other line in bash.
 - Python examples are fenced ```python blocks written as ``>>>`` sessions and run as doctests from
   the repository's root.
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 import doctest
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -180,22 +183,53 @@ def test_the_conventions_read_a_sample(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- the documents' examples run
 
 
+SHELL_SYNTAX = re.compile(r"[|&;<>`$()*?]")
+"""Characters that make a line more than one plain command: such a line runs in bash."""
+
+
+def in_process(command: str) -> list[str] | None:
+    """The arguments of a plain ``exact-odds ...`` command (run by ``main``), else None (run in bash)."""
+    words = shlex.split(command, comments=True)
+    if not words or words[0] != "exact-odds" or SHELL_SYNTAX.search(command.split("#")[0].replace('"', "")):
+        return None
+    return words[1:]
+
+
+def test_plain_commands_run_in_process() -> None:
+    assert in_process('exact-odds count --count "4|5=-1, bet=dragon-7"  # a count') is None
+    assert in_process("exact-odds odds --decks 8   # exit 0") == ["odds", "--decks", "8"]
+    assert in_process("exact-odds odds --format json > odds.json") is None
+    assert in_process("python3 examples/broken_simulator.py") is None
+
+
 @pytest.mark.parametrize("document", DOCUMENTS, ids=_name)
-def test_every_shell_example_runs(document: Path, tmp_path: Path) -> None:
-    shutil.copytree(ROOT / "examples", tmp_path / "work" / "examples",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "work" / "scripts").symlink_to(ROOT / "scripts")
+def test_every_shell_example_runs(document: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from exact_odds.cli import main
+
+    work = tmp_path / "work"
+    shutil.copytree(ROOT / "examples", work / "examples", ignore=shutil.ignore_patterns("__pycache__"))
+    (work / "scripts").symlink_to(ROOT / "scripts")
     env = _tools(tmp_path / "bin")
+    monkeypatch.chdir(work)
+    for key in ("EXACT_ODDS_CACHE_DIR", "MPLBACKEND", "COLUMNS"):
+        monkeypatch.setenv(key, env[key])
     failures: list[str] = []
     for command in commands(document):
         started = time.perf_counter()
-        done = subprocess.run(["bash", "-o", "pipefail", "-c", command.text], cwd=tmp_path / "work", env=env,
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=TIMEOUT,
-                              check=False)
+        argv = in_process(command.text)
+        if argv is not None:
+            status = main(argv)
+            error = capsys.readouterr().err
+        else:
+            done = subprocess.run(["bash", "-o", "pipefail", "-c", command.text], cwd=work, env=env,
+                                  stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=TIMEOUT,
+                                  check=False)
+            status, error = done.returncode, done.stderr
         seconds = time.perf_counter() - started
-        if done.returncode != command.status:
-            failures.append(f"{command.document}:{command.line}: {command.text}\n  exit {done.returncode}, "
-                            f"expected {command.status} ({seconds:.1f} s)\n  {done.stderr.strip()[-800:]}")
+        if status != command.status:
+            failures.append(f"{command.document}:{command.line}: {command.text}\n  exit {status}, "
+                            f"expected {command.status} ({seconds:.1f} s)\n  {error.strip()[-800:]}")
     assert not failures, "\n".join(failures)
 
 
