@@ -176,7 +176,7 @@ def bunco_text(rules: str, fmt: str) -> str:
 
 
 def bunco_claims_table() -> Table:
-    """The article's estimates beside the exact values (the README's Bunco section quotes them)."""
+    """The article's estimates beside the exact values (docs/bunco.md quotes them)."""
     from exact_odds.bunco import ARTICLE_SCORING, STANDARD_SCORING, Dice, analyse, roll_outcomes
     from exact_odds.report import percent_text
 

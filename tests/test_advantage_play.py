@@ -2,7 +2,7 @@
 determinism, the command line, and a published count reproduced within its confidence intervals.
 
 The published-count test deals ``EXACT_ODDS_PUBLISHED_SHOES`` shoes (default 2,000, a few
-seconds); the full check of the README deals 100,000 or more with two workers (about a minute
+seconds); the full check of docs/study.md deals 100,000 or more with two workers (about a minute
 and a half): ``EXACT_ODDS_PUBLISHED_SHOES=100000 pytest tests/test_advantage_play.py -k published``.
 """
 
@@ -289,7 +289,7 @@ PUBLISHED = {
     # Share of coups bet, average player_ev when betting, units won per shoe: E. Jacobson,
     # "Co-Card Counting the Dragon and Panda Side Bets in EZ Baccarat" (apheat.net), 100 million
     # 8-deck shoes, cut card 14 cards from the end; the units per shoe are in his text, the
-    # shares and averages in his summary tables. See the README's "Counts of one's own".
+    # shares and averages in his summary tables. See "Counts of your own" in docs/study.md.
     "jacobson-dragon-7": (0.0916, 0.0803, 0.597),
     "wizard-panda-8": (0.0461, 0.0634, 0.237),
 }

@@ -244,7 +244,7 @@ def test_six_round_game_of_three_dice(rules: ScoringRules) -> None:
 
 
 def test_article_claims() -> None:
-    """The article's estimates beside the exact values (see the README's Bunco section)."""
+    """The article's estimates beside the exact values (see docs/bunco.md)."""
     dice = Dice(3, 6)
     p_bunco = roll_scores(dice, STANDARD_SCORING).probability(21)
     assert p_bunco == Fraction(1, 216) and 1 / p_bunco == 216  # "a bit less than once out of every 200 rolls"

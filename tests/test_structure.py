@@ -1,6 +1,6 @@
 """The shape of the code: rooms of a readable size, one home for the drawing rule.
 
-These guard the design (see the README's development section): no module over 500 lines,
+These guard the design (see docs/development.md): no module over 500 lines,
 no function over 60 lines, no drawing rule outside ``exact_odds/tableau.py``, and no
 comments that point at the tracker instead of explaining the code.
 """

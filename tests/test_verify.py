@@ -402,8 +402,8 @@ def test_the_readme_examples_run(tmp_path: Path, capsys: pytest.CaptureFixture[s
         status = main(argv[1:])
         outputs[" ".join(argv)] = capsys.readouterr().out
         assert status == (1 if "FAIL" in line else 0), line
-    shown = section.split("```text\n$ ", 1)[1].split("```", 1)[0].splitlines()
-    out = outputs[shown[0]].splitlines()
+    shown = section.split("```console\n$ ", 1)[1].split("```", 1)[0].splitlines()
+    out = outputs[shown[0].split("#")[0].strip()].splitlines()
     assert all(row in out for row in shown[1:]), [row for row in shown[1:] if row not in out]
 
 
