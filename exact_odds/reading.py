@@ -64,6 +64,19 @@ def _not_regular(mode: int) -> str | None:
     return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
 
+def is_file(path: str | Path) -> bool:
+    """Whether ``path`` names a regular file (after links); ``False``, never an error, for a name
+    that cannot be looked at: too long, a NUL in it, a loop of links, no permission.
+
+    For a value that may be a name or a file (``--bets banker``, ``--config standard``); reading
+    the file is :func:`open_user_file`'s job, which says what is wrong with it.
+    """
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def open_user_file(path: str | Path, what: str, error: type[InputError] = InputError) -> IO[bytes]:
     """The file ``path`` opened for reading in binary, if it is a regular file.
 
