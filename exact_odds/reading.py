@@ -77,6 +77,20 @@ def is_file(path: str | Path) -> bool:
         return False
 
 
+def exists(path: str | Path) -> bool:
+    """Whether ``path`` names anything (a file, a FIFO, a device, a directory; links followed); ``False``,
+    never an error, for a name that cannot be looked at (see :func:`is_file`).
+
+    For a value that may be a name or a file: what exists is read as a file, so that a FIFO or a
+    device is refused as one (:func:`open_user_file`) rather than taken for a name.
+    """
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def open_user_file(path: str | Path, what: str, error: type[InputError] = InputError) -> IO[bytes]:
     """The file ``path`` opened for reading in binary, if it is a regular file.
 
