@@ -346,6 +346,8 @@ def _seed(option: str) -> str:
         return STANDARD_TOML
     if option == "--config":
         return _config_seed()
+    if option == "--verify":  # bunco's log of rolls
+        return "round,dice,score\n1,3 5 6,0\n1,1 1 1,1\n2,2 2 2,21\n"
     path = EXAMPLES / files.get(option, "side_bets.toml")
     return path.read_text(encoding="utf-8") if path.exists() else _config_seed()
 
@@ -407,7 +409,8 @@ class Content:
 
 def input_files(option: str) -> st.SearchStrategy[str | Content]:
     """A hostile input file for ``option``: a special path or made content."""
-    suffix = {"--input": ".csv", "log": ".csv", "--record": ".txt", "--results": ".txt"}.get(option, ".toml")
+    suffix = {"--input": ".csv", "log": ".csv", "--record": ".txt", "--results": ".txt", "--verify": ".csv"}.get(
+        option, ".toml")
     made = st.one_of(mutated(_seed(option)), mutated(_seed(option)), generic_files)
     return st.one_of(st.sampled_from(SPECIAL_FILES), made.map(lambda data: Content(f"in{suffix}", data)))
 
@@ -482,7 +485,7 @@ def _kind(action: argparse.Action) -> str:
     if action.choices:
         return "choice"
     metavar = str(action.metavar or "")
-    if ("FILE" in metavar and "NAME" not in metavar) or (not action.option_strings and metavar == "LOG"):
+    if ("FILE" in metavar and "NAME" not in metavar) or metavar == "LOG":  # bunco --verify LOG reads a log too
         return "file"
     return "value"
 
