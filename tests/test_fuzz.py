@@ -634,8 +634,16 @@ regression reads well."""
 
 @pytest.mark.parametrize("argv", NAMED, ids=lambda a: shown_argv(a)[:60])
 def test_named_hostile_inputs(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
+    """Each keeps the contract, and is refused (exit status 2) but for the one good request among them."""
     with case_directory() as workdir:
-        check(capsys, argv, workdir)
+        outcome = sandboxed(capsys, argv, workdir)
+        found = problem(outcome, workdir)
+    assert found is None, f"{shown_argv(argv)}: {found}\n{outcome.crash or outcome.err}"
+    assert outcome.code == (0 if argv in GOOD_NAMED else 2), (outcome.code, outcome.err)
+
+
+GOOD_NAMED = {("study", "--shoes", "2", "--decks", "1", "--edge-sort", "")}
+"""Named cases that are good requests (every rank its own group): they must run within the budgets."""
 
 
 def _limits(megabytes: int, seconds: int) -> Callable[[], None]:

@@ -113,7 +113,9 @@ def test_hostile_payouts_in_every_configuration(capsys: pytest.CaptureFixture[st
 # ---------------------------------------------------------------- files that are no files, or not text
 
 FILE_OPTIONS = sorted((c, _name(a)) for c, p in COMMANDS.items() for a in p._actions if _kind(a) == "file")
-SPECIALS = {"fifo": "it is a FIFO", "/dev/zero": "it is a character device", "/dev/urandom": "it is a character device"}
+SPECIALS = {"fifo": "it is a FIFO", "/dev/zero": "it is a character device", "/dev/urandom": "it is a character device",
+            "long-name": "(5,000 characters): File name too long"}
+PATHS = {"long-name": "L" * 5000}
 
 
 def test_the_file_options_are_found() -> None:
@@ -135,8 +137,23 @@ def test_every_file_refuses_what_is_no_file(capsys: pytest.CaptureFixture[str], 
                                             option: str, special: str) -> None:
     if special.startswith("/dev/") and not Path(special).exists():
         pytest.skip("no device nodes")
-    err = _refused(capsys, _reading(command, option, special), workdir)
-    assert SPECIALS[special] in err, err
+    err = _refused(capsys, _reading(command, option, PATHS.get(special, special)), workdir)
+    name_or_file = (command, option, special) == ("simulate", "--bets", "long-name")  # can be no file: a bet name
+    assert (SPECIALS[special] if not name_or_file else "unknown bet 'LLLL") in err and len(err) < 1000, err
+
+
+WRITTEN = sorted((c, _name(a)) for c, p in COMMANDS.items() for a in p._actions if _kind(a) == "written")
+TARGETS = {"device": "/dev/null", "directory": "dir", "long-name": "L" * 5000 + ".png", "missing-directory": "no/x.png"}
+
+
+@pytest.mark.parametrize("target", sorted(TARGETS))
+@pytest.mark.parametrize(("command", "option"), WRITTEN)
+def test_every_written_file_refuses_a_bad_target(capsys: pytest.CaptureFixture[str], workdir: Path, command: str,
+                                                 option: str, target: str) -> None:
+    """A device node, a directory, a name too long, a missing directory: refused in one line, nothing written."""
+    before = sorted(p.name for p in workdir.iterdir())
+    err = _refused(capsys, _with(command, option, TARGETS[target]), workdir)
+    assert len(err) < 1000 and sorted(p.name for p in workdir.iterdir()) == before, err
 
 
 @pytest.mark.parametrize(("command", "option"), FILE_OPTIONS)
