@@ -364,6 +364,7 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
         raise SimulationError(f"the confidence level must lie strictly between 0 and 1, got {level}")
     verifier = None if reference is None else _verifier(shoe, reference, alpha, bets)
     trackers = [_BetTracker(b) for b in bets]
+    watchers = [*(t.add for t in trackers), *([each] if each is not None else [])]
     blocks = (_fresh_blocks(shoe, seed, target, tableau, detail, logs=logs) if procedure.fresh else
               _shoe_blocks(shoe, seed, target, count_shoes=shoes is not None, tableau=tableau, procedure=procedure,
                            detail=detail, logs=logs))
@@ -374,15 +375,13 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     for block in blocks:
         shoes_done += block.shoes
         counts += np.bincount(block.codes, minlength=COUP_CODES)
-        for t in trackers:
-            t.add(block.codes)
+        for watch in watchers:  # the bets' trackers, then ``each``
+            watch(block.codes)
         if block.log is not None:
             if verifier is not None:
                 verifier.add(block.log)
             if record is not None:
                 record(block.log)
-        if each is not None:
-            each(block.codes)
         if keep:
             kept.append(block.codes)
             kept_shoes += [block.shoe_of] if block.shoe_of is not None else []
