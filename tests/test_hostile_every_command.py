@@ -4,7 +4,10 @@ command or an option added later is covered the day it is added).
 - numbers ``int()`` refuses or that exceed its 4,300 digits (``--decks ²``, 5,000 digits, 800 nines,
   ``--shoe A=1`` then 5,000 zeros) in every command with a shoe; payouts of 4,000 nines, ``1e100000``,
   ``1e999999999`` and ``-2`` in every command with ``--config``;
-- a FIFO, ``/dev/zero``, ``/dev/urandom`` and bytes that are not UTF-8 as every file a command reads;
+- a FIFO, ``/dev/zero``, ``/dev/urandom``, a name of 5,000 characters and bytes that are not UTF-8 as
+  every file a command reads, and TOML nested 100,000 deep as every TOML file;
+- a device node, a directory, a name of 5,000 characters and a missing directory as every file a
+  command writes;
 - a full disk, a closed standard output and ``PYTHONIOENCODING=ascii`` under every command.
 
 Each case: exit status 2 (or, for an ASCII-only output, 0), exactly one line on stderr, within the
@@ -140,6 +143,19 @@ def test_every_file_refuses_what_is_no_file(capsys: pytest.CaptureFixture[str], 
     err = _refused(capsys, _reading(command, option, PATHS.get(special, special)), workdir)
     name_or_file = (command, option, special) == ("simulate", "--bets", "long-name")  # can be no file: a bet name
     assert (SPECIALS[special] if not name_or_file else "unknown bet 'LLLL") in err and len(err) < 1000, err
+
+
+TOML_OPTIONS = sorted([*((c, o) for c, o in FILE_OPTIONS if o in ("--rules", "--bets", "--game", "--verify-rules")),
+                       *((c, "--config") for c in CONFIG_COMMANDS)])
+
+
+@pytest.mark.parametrize(("command", "option"), TOML_OPTIONS)
+def test_every_toml_file_refuses_deep_nesting(capsys: pytest.CaptureFixture[str], workdir: Path, command: str,
+                                              option: str) -> None:
+    path = workdir / "deep.toml"
+    path.write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    err = _refused(capsys, _reading(command, option, str(path)), workdir)
+    assert ":1: arrays or inline tables nested more than 32 deep" in err, err
 
 
 WRITTEN = sorted((c, _name(a)) for c, p in COMMANDS.items() for a in p._actions if _kind(a) == "written")

@@ -80,6 +80,7 @@ CASES: list[tuple[str, tuple[str, ...], str]] = [
     ("bunco-alpha-zero-division", ("bunco", "--alpha", "1/0", "--simulate", "10"), "--alpha must be an exact number"),
     ("bunco-alpha-tiny", ("bunco", "--alpha", "1e-999999999", "--simulate", "10"), "--alpha must be an exact number"),
     ("max-tag", ("eor", "--max-tag", "1000000", "--bet", "banker"), "--max-tag must be a whole number from 1 to 10"),
+    ("study-max-tag", ("study", "--max-tag", "1000000", "--shoes", "1"), "--max-tag must be a whole number from 1"),
     ("study-seed", ("study", "--seed", "-1", "--shoes", "1"), "--seed must be a whole number from 0 to 2**64 - 1"),
     ("study-nan", ("study", "--thresholds", "nan", "--shoes", "1"), "--thresholds must be a finite number"),
     ("study-inf", ("study", "--thresholds", "inf", "--shoes", "1"), "--thresholds must be a finite number"),
