@@ -23,10 +23,33 @@ its process group (a read from a FIFO that blocks forever). Without ``fork`` (Wi
 runs in-process with the time check only. :func:`test_subprocess_limits` runs a few cases as real
 processes under ``resource`` limits, as a user would.
 
-How many cases: the Hypothesis profile (see ``tests/conftest.py``): ``ci`` runs ``FUZZ_CI`` per
-command, ``thorough`` 2,000. To survey rather than stop at the first failure, name a file in
-``EXACT_ODDS_FUZZ_REPORT``: each problem is appended to it as a JSON line (command line, problem,
-traceback) and the run goes on.
+How many cases: the Hypothesis profile (see ``tests/conftest.py``). ``ci``, the default and what CI
+runs with the rest of the suite, tries ``FUZZ_CI`` (20) command lines per command, a sample that
+changes from run to run; ``thorough`` tries 2,000 per command, and ``EXACT_ODDS_FUZZ_EXAMPLES=N``
+sets the number whatever the profile.
+
+Running the thorough fuzzing
+----------------------------
+Before a release, or after changing how a number, a name or a file is read::
+
+    EXACT_ODDS_HYPOTHESIS=thorough python3 -m pytest tests/test_fuzz.py
+
+On a shared 2-core machine it is long (some 3 to 5 minutes per command for 2,000 cases, more for the
+commands that deal coups: ``session``, ``simulate``, ``study``, ``count``), so run it command by
+command, in the background, each to a report of its own::
+
+    for c in odds edges sidebets study session; do
+        EXACT_ODDS_HYPOTHESIS=thorough EXACT_ODDS_FUZZ_REPORT=fuzz-$c.jsonl \
+            python3 -m pytest -q "tests/test_fuzz.py::test_hostile_command_lines[$c]" --hypothesis-show-statistics
+    done
+
+Run it on a copy of the tree (``git archive HEAD | tar -x -C /tmp/copy``) when you go on editing
+meanwhile: the commands import their modules when they run, so an edit made during the run shows up
+as findings that are not. ``EXACT_ODDS_FUZZ_REPORT`` names a file to survey rather than stop at
+the first failure: each problem is appended to it as a JSON line (command line, problem, traceback,
+CPU, memory growth) and the run goes on; an empty or missing file means nothing was found.
+``--hypothesis-show-statistics`` counts the exit statuses and the :data:`PENDING` cases met. A
+failure prints the ``@reproduce_failure`` blob and the command line to run again.
 """
 
 from __future__ import annotations
