@@ -215,3 +215,20 @@ def test_every_command_under_an_ascii_encoding(command: str, tmp_path: Path) -> 
         assert proc.stderr == "" and proc.stdout.isascii()
     else:
         _one_line(proc, "exact-odds: error: cannot write to standard output: its encoding (ascii)")
+
+
+STDIN_READERS = [("batch", "--input", "-"), ("verify", "-"), ("roads", "--input", "-"), ("study", "--input", "-"),
+                 ("bunco", "--verify", "-")]
+"""The command lines that read standard input ('-')."""
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no device nodes")
+@pytest.mark.parametrize("source", ["/dev/zero", "/dev/urandom"])
+@pytest.mark.parametrize("argv", STDIN_READERS, ids=" ".join)
+def test_standard_input_that_never_ends(argv: tuple[str, ...], source: str, tmp_path: Path) -> None:
+    """Standard input of endless zeros or random bytes: read under the cap (or line by line), refused in one line."""
+    with open(source, "rb") as endless:
+        proc = subprocess.run([*PYTHON, *argv], stdin=endless, capture_output=True, text=True, timeout=60,
+                              cwd=tmp_path)
+    _one_line(proc, "exact-odds: error: ")  # random bytes may begin with a line of UTF-8: then what it lacks
+    assert proc.stdout == "", proc.stdout[:300]
