@@ -59,6 +59,7 @@ from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, Bet, Configura
 from exact_odds.bets.main import STANDARD_CONFIG, is_main_bet, load_configuration, parse_configuration
 from exact_odds.dealing import STANDARD_PROCEDURE, Procedure
 from exact_odds.errors import InputError, read_user_file
+from exact_odds.reading import is_file
 from exact_odds.registry import name_key
 from exact_odds.shoe import Shoe
 from exact_odds.sources import TomlText, parse_toml
@@ -199,7 +200,7 @@ def _tableau(doc: _Doc) -> Tableau:
         raise doc.error("tableau must be a name, a file name or a [tableau] table", "tableau")
     if name_key(value) in BUILTIN_TABLEAUX:
         return BUILTIN_TABLEAUX[name_key(value)]
-    if not doc.path(value).is_file():
+    if not is_file(doc.path(value)):
         raise doc.error(f"tableau {value!r} is neither a built-in tableau ({', '.join(BUILTIN_TABLEAUX)}) nor a file",
                         "tableau")
     return load_tableau(doc.path(value))
@@ -214,7 +215,7 @@ def _configuration(doc: _Doc) -> Configuration:
         raise doc.error("configuration must be a name, a file name or a [configuration] table", "configuration")
     if value in BUILTIN_CONFIGURATIONS:
         return BUILTIN_CONFIGURATIONS[value]
-    if not doc.path(value).is_file():
+    if not is_file(doc.path(value)):
         raise doc.error(f"configuration {value!r} is neither a built-in configuration "
                         f"({', '.join(BUILTIN_CONFIGURATIONS)}) nor a file", "configuration")
     return load_configuration(doc.path(value))

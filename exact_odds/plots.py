@@ -157,7 +157,9 @@ def session_figure(exact: SessionDist, sims: SimulatedSessions, path: str | Path
     plt = _pyplot()
     values = np.array([float(v) for v, _ in exact.items()])
     probs = np.array([w / exact.total for _, w in exact.items()])
-    simulated = sims.net / sims.scale
+    found = sims.tally.items()
+    simulated = np.array([value for value, _ in found], dtype=float) / sims.scale  # each result once, with
+    sessions = np.array([n for _, n in found], dtype=float)  # the number of sessions that ended on it
     # Net results lie on a lattice (a tie bet's move in steps of 9 units): bins hold whole lattice steps.
     support = [i for i, w in enumerate(exact.ways) if w]
     spacing = math.gcd(*(i - support[0] for i in support)) / exact.scale if len(support) > 1 else 1.0
@@ -173,7 +175,7 @@ def session_figure(exact: SessionDist, sims: SimulatedSessions, path: str | Path
     first = origin + math.floor((lo - origin) / width) * width - spacing / 2
     edges = np.arange(first, hi + width, width)
     exact_mass, _ = np.histogram(values, bins=edges, weights=probs)
-    sim_mass, _ = np.histogram(simulated, bins=edges)
+    sim_mass, _ = np.histogram(simulated, bins=edges, weights=sessions)
     centres = (edges[:-1] + edges[1:]) / 2
     fig, ax = plt.subplots(figsize=(8, 4.5))
     ax.bar(centres, sim_mass / sims.sessions, width=width * 0.92, color="tab:blue", alpha=0.45,

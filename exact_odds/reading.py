@@ -64,6 +64,33 @@ def _not_regular(mode: int) -> str | None:
     return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
 
+def is_file(path: str | Path) -> bool:
+    """Whether ``path`` names a regular file (after links); ``False``, never an error, for a name
+    that cannot be looked at: too long, a NUL in it, a loop of links, no permission.
+
+    For a value that may be a name or a file (``--bets banker``, ``--config standard``); reading
+    the file is :func:`open_user_file`'s job, which says what is wrong with it.
+    """
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def exists(path: str | Path) -> bool:
+    """Whether ``path`` names anything (a file, a FIFO, a device, a directory; links followed); ``False``,
+    never an error, for a name that cannot be looked at (see :func:`is_file`).
+
+    For a value that may be a name or a file: what exists is read as a file, so that a FIFO or a
+    device is refused as one (:func:`open_user_file`) rather than taken for a name.
+    """
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def open_user_file(path: str | Path, what: str, error: type[InputError] = InputError) -> IO[bytes]:
     """The file ``path`` opened for reading in binary, if it is a regular file.
 

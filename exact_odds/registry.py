@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Protocol, TypeVar
 
 from exact_odds.errors import InputError
+from exact_odds.validate import shown
 
 
 def name_key(name: str) -> str:
@@ -110,7 +111,7 @@ class Registry(Mapping[str, N]):
         found = self.get(name)
         if found is None:
             names = sorted(self._items) if self._sort_listing else list(self._items)
-            raise self._error(f"unknown {self._kind} {name!r}; known {self._kind}s: {', '.join(names)}")
+            raise self._error(f"unknown {self._kind} {shown(name)}; known {self._kind}s: {', '.join(names)}")
         return found
 
     def extended(self, more: Iterable[N]) -> Registry[N]:

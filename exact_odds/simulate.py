@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+    from exact_odds.sessions import SessionTally
     from exact_odds.verdict import Verdict
     from exact_odds.verify import CoupLog, LogVerification, Verifier
 
@@ -363,7 +364,8 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
              tableau: Tableau = STANDARD_TABLEAU, procedure: Procedure = STANDARD_PROCEDURE,
              bets: Sequence[Bet] = (), detail: Detail = Detail.POINTS, reference: Tableau | None = None,
              alpha: float = 0.001, level: float = 0.95, keep: bool = False,
-             record: Callable[[CoupLog], None] | None = None, progress: Progress | None = None) -> Simulation:
+             record: Callable[[CoupLog], None] | None = None, progress: Progress | None = None,
+             each: Callable[[NDArray[np.int16]], None] | None = None) -> Simulation:
     """Deal ``coups`` coups (or ``shoes`` whole shoes) from ``shoe`` with ``tableau``.
 
     Flat one-unit bets on each of ``bets`` are tracked. ``detail`` (raised to what the bets
@@ -373,7 +375,8 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     edges' intervals). ``record(log)`` is given each block's coups as a
     :class:`~exact_odds.verify.CoupLog`, e.g. to write them with
     :func:`~exact_odds.verify.write_log`. With ``keep`` every coup's code is kept in order (for
-    sessions and roads). ``progress(done, total)`` is called after each block.
+    roads); ``each(codes)`` is given each block's codes in order instead, keeping nothing (for
+    sessions). ``progress(done, total)`` is called after each block.
     """
     import numpy as np
 
@@ -384,6 +387,7 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
         raise SimulationError(f"the confidence level must lie strictly between 0 and 1, got {level}")
     verifier = None if reference is None else _verifier(shoe, reference, alpha, bets)
     trackers = [_BetTracker(b) for b in bets]
+    watchers = [*(t.add for t in trackers), *([each] if each is not None else [])]
     blocks = (_fresh_blocks(shoe, seed, target, tableau, detail, logs=logs) if procedure.fresh else
               _shoe_blocks(shoe, seed, target, count_shoes=shoes is not None, tableau=tableau, procedure=procedure,
                            detail=detail, logs=logs))
@@ -394,8 +398,8 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     for block in blocks:
         shoes_done += block.shoes
         counts += np.bincount(block.codes, minlength=COUP_CODES)
-        for t in trackers:
-            t.add(block.codes)
+        for watch in watchers:  # the bets' trackers, then ``each``
+            watch(block.codes)
         if block.log is not None:
             if verifier is not None:
                 verifier.add(block.log)
@@ -432,22 +436,23 @@ def _verifier(shoe: Shoe, reference: Tableau, alpha: float, bets: Sequence[Bet])
 class SimulatedSessions:
     """``sessions`` flat bettors of ``hands`` hands each, on consecutive coups of one simulation.
 
-    ``net``: each session's net result in units times ``scale`` (exact integers);
-    ``ruined``: with a ``bankroll``, whether the session's bankroll fell below one unit.
+    ``tally``: the sessions' net results in units times ``scale`` (exact integers), summed up as
+    they were dealt (:class:`~exact_odds.sessions.SessionTally`: a histogram of the results,
+    and with a ``bankroll`` the sessions ruined, i.e. whose bankroll fell below one unit);
+    nothing is kept per session or per coup.
     """
 
     bet: Bet
     hands: int
     scale: int
-    net: NDArray[np.int64]
+    tally: SessionTally
     bankroll: Fraction | None
-    ruined: NDArray[np.bool_] | None
     simulation: Simulation
 
     @property
     def sessions(self) -> int:
         """Number of sessions."""
-        return len(self.net)
+        return self.tally.sessions
 
 
 def simulate_sessions(shoe: Shoe, bet: Bet, *, hands: int, sessions: int, seed: int,
@@ -457,25 +462,19 @@ def simulate_sessions(shoe: Shoe, bet: Bet, *, hands: int, sessions: int, seed: 
 
     Each session bets one unit on ``bet`` every hand. With ``bankroll`` (units), a session is
     ruined when its bankroll falls below one unit at any point (it could not stake again).
+    The sessions are summed up block by block as the coups are dealt, so memory does not grow
+    with ``sessions``.
     """
-    import numpy as np
+    from exact_odds.sessions import SessionTally
 
     if hands < 1 or sessions < 1:
         raise SimulationError("the numbers of hands and of sessions must be at least 1")
     if bankroll is not None and bankroll < 1:
         raise SimulationError(f"the bankroll must be at least one unit (one stake), got {bankroll}")
+    lut, scale = payout_lookup(bet, bet.detail)
+    # bankroll + path / scale < 1, i.e. path < (1 - bankroll) * scale, for integer paths.
+    tally = SessionTally(hands, None if bankroll is None else math.ceil((1 - bankroll) * scale))
     sim = simulate(shoe, seed=seed, coups=hands * sessions, tableau=tableau, procedure=procedure,
-                   detail=bet.detail, keep=True, progress=progress)
-    assert sim.sequence is not None
-    lut, scale = payout_lookup(bet, sim.detail)
-    codes = sim.sequence.reshape(sessions, hands)
-    net = np.empty(sessions, dtype=np.int64)
-    ruined = np.zeros(sessions, dtype=bool) if bankroll is not None else None
-    step = max(1, (1 << 22) // hands)
-    for first in range(0, sessions, step):
-        path = lut[codes[first:first + step]].cumsum(axis=1)
-        net[first:first + step] = path[:, -1]
-        if ruined is not None and bankroll is not None:
-            # bankroll + path / scale < 1, i.e. path < (1 - bankroll) * scale, for integer paths.
-            ruined[first:first + step] = path.min(axis=1) < math.ceil((1 - bankroll) * scale)
-    return SimulatedSessions(bet, hands, scale, net, bankroll, ruined, sim)
+                   detail=bet.detail, progress=progress, each=lambda codes: tally.add(lut[codes]))
+    assert tally.sessions == sessions and not tally.pending
+    return SimulatedSessions(bet, hands, scale, tally, bankroll, sim)

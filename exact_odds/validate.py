@@ -318,6 +318,31 @@ def name(text: object, what: str, error: type[InputError] = InputError, *, examp
     return text.strip()
 
 
+DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "inproc")
+"""The schemes of a Dask scheduler's address that ``distributed`` itself can connect with (``ucx://``
+needs a package of its own, whose absence ``distributed`` reports as a ``TypeError``)."""
+_DASK = re.compile(r"(?:([A-Za-z][A-Za-z0-9+.-]*)://)?([^\s/]+)")
+
+
+def dask_address(text: str, what: str = "") -> str:
+    """A Dask scheduler's address (``tcp://HOST:PORT``, or ``HOST:PORT``), checked for its shape and a
+    scheme of :data:`DASK_SCHEMES`; whether a scheduler answers there is for the connection to say."""
+    rule = f"{what} must" if what else "must"
+    rule += f" be a scheduler address such as tcp://HOST:PORT ({', '.join(DASK_SCHEMES)}), got {shown(text)}"
+    match = _DASK.fullmatch(text.strip()) if len(text) <= MAX_NAME else None
+    if match is None or (match.group(1) or "tcp").lower() not in DASK_SCHEMES:
+        raise InputError(rule)
+    return text.strip()
+
+
+def dask_option(text: str) -> str:
+    """An argparse ``type=``: :func:`dask_address`, its error the option's (``--dask must be ...``)."""
+    try:
+        return dask_address(text)
+    except InputError as err:
+        raise _option(err) from None
+
+
 # ---------------------------------------------------------------- the bounds
 
 DECKS = Whole(1, 10_000)

@@ -16,6 +16,10 @@ fuzzing suite (``tests/test_fuzz.py``) look:
 
         EXACT_ODDS_HYPOTHESIS=thorough python3 -m pytest tests/test_fuzz.py
 
+``EXACT_ODDS_FUZZ_EXAMPLES=N`` sets the hostile command lines per command of the fuzzing suite
+whatever the profile (e.g. 300 for the commands that deal many coups: ``session``, ``simulate``,
+``study``, ``count``).
+
 Both profiles turn Hypothesis's deadline off (a shoe evaluation may take longer than 200 ms on a
 slow machine) and print the blob that reproduces a failure (``@reproduce_failure``).
 """
@@ -37,6 +41,8 @@ settings.load_profile(PROFILE)  # an unknown name fails at once, naming the prof
 
 FUZZ_CI = 20
 """Hostile command lines per command under the ``ci`` profile."""
+FUZZ_EXAMPLES = os.environ.get("EXACT_ODDS_FUZZ_EXAMPLES", "")
+"""Hostile command lines per command if set (any profile): a budget for a long run of the costly commands."""
 
 _TABLE_CACHE: list[str] = []
 
@@ -60,6 +66,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def fuzz_settings(ci: int = FUZZ_CI) -> settings:
     """Settings for a fuzzing test: ``ci`` examples under the ``ci`` profile, else the profile's number."""
     quiet = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]  # capsys is read afresh in each case
+    if FUZZ_EXAMPLES:
+        return settings(max_examples=int(FUZZ_EXAMPLES),
+                        suppress_health_check=[*settings().suppress_health_check, *quiet])
     if PROFILE == "ci":
         return settings(max_examples=ci, suppress_health_check=quiet)
     return settings(suppress_health_check=[*settings().suppress_health_check, *quiet])

@@ -232,11 +232,19 @@ def table_codes(co: Coefficients) -> IntArray:
     return _monomials(co).codes
 
 
+_CHUNK = 1 << 21
+"""The most products :func:`monomial_sums` holds at once (16 MiB of int64): memory that does not grow with the
+number of functionals (edge sorting by ranks has dozens)."""
+
+
 def monomial_sums(co: Coefficients, weights: IntArray) -> tuple[IntArray, IntArray]:
     """Digits of every monomial of the table (cached order) and its summed weights per functional
     (``weights[code, f]``)."""
     m = _monomials(co)
-    return m.digits, np.add.reduceat(m.count[:, None] * weights[m.coup], m.starts, axis=0)
+    step = max(1, _CHUNK // max(len(m.coup), 1))  # columns at a time: a product of ``_CHUNK`` numbers at most
+    parts = [np.add.reduceat(m.count[:, None] * weights[m.coup, f:f + step], m.starts, axis=0)
+             for f in range(0, max(weights.shape[1], 1), step)]
+    return m.digits, np.concatenate(parts, axis=1) if len(parts) != 1 else parts[0]
 
 
 def monomial_terms(co: Coefficients, weights: IntArray) -> tuple[IntArray, IntArray]:

@@ -42,6 +42,7 @@ from pathlib import Path
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.coup import OUTCOMES, Coup, Winner
 from exact_odds.errors import read_user_file
+from exact_odds.reading import exists
 from exact_odds.registry import Registry, name_key
 from exact_odds.sources import TomlText, parse_toml
 from exact_odds.validate import name as checked_name
@@ -395,7 +396,7 @@ def configuration_from(name_or_path: str) -> Configuration:
     if name_or_path in BUILTIN_CONFIGURATIONS:
 
         return BUILTIN_CONFIGURATIONS[name_or_path]
-    if Path(name_or_path).exists() or name_or_path.endswith(".toml"):
+    if exists(name_or_path) or name_or_path.endswith(".toml"):
         return load_configuration(name_or_path)
     raise BetError(f"unknown configuration {name_or_path!r}; give one of {', '.join(BUILTIN_CONFIGURATIONS)} "
                    "or a TOML file")

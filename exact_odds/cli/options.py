@@ -46,6 +46,14 @@ class Parser(argparse.ArgumentParser):
         for name, action in _ONCE.items():  # argument groups share the parser's registry
             self.register("action", name, action)
 
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        # ``--seed=--``: argparse (3.11) drops the '--' and gives the option no value at all ([]),
+        # which no handler expects; it is an option without its value, as ``--seed --`` is.
+        if action.option_strings and action.nargs not in (0, argparse.OPTIONAL) and arg_strings == ["--"]:
+            many = action.nargs in (argparse.ONE_OR_MORE, argparse.ZERO_OR_MORE)
+            raise argparse.ArgumentError(action, "expected at least one argument" if many else "expected one argument")
+        return super()._get_values(action, arg_strings)
+
     def error(self, message: str) -> NoReturn:
         # A bad number reads as every command and file words it: "--shoes must be a whole number ...".
         message = re.sub(r"^argument ([^\s/:]+)(?:/[^\s:]+)*: must ", r"\1 must ", message)

@@ -73,11 +73,11 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
     works as it did: the values in order, a file giving every bet it defines. A value that is a file
     and a bet name at once is refused rather than guessed.
     """
-    from pathlib import Path
+    from exact_odds.reading import exists
 
     values = bet_names(args.bet_files)
     choice = bets_from_args(args, files=())
-    names = [v for v in values if not v.lower().endswith(".toml") and not Path(v).is_file()]
+    names = [v for v in values if not v.lower().endswith(".toml") and not exists(v)]
     clash = [v for v in values if v not in names and not v.lower().endswith(".toml") and v in choice.known]
     if clash:
         raise InputError(f"--bets {clash[0]!r} is both a file and a bet name: give bet names with --bet and "

@@ -184,7 +184,8 @@ def _add_study(sub: Subparsers) -> None:
                    help="largest tag of the counts (default 2)")
     p.add_argument("--workers", type=validate.WORKERS.option, default=1,
  metavar="W", help="worker processes (default 1)")
-    p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS (exact-odds[dask])")
+    p.add_argument("--dask", type=validate.dask_option, metavar="ADDRESS",
+                   help="run on the Dask scheduler at ADDRESS (exact-odds[dask])")
     add_input_option(p, "replay the cards of a recorded shoe instead ('-' for stdin)", old="--record")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the distribution of the player EV (exact-odds[plot])")
     add_count_option(p)

@@ -1,0 +1,140 @@
+"""What the fuzzing of the command line found (``tests/test_fuzz.py``), each fixed where it began and kept
+here as a regression test: a process of its own, one line on stderr and exit status 2 (or a good
+run), in under 5 seconds of CPU and 500 MB.
+
+- a Dask address of a scheme ``distributed`` cannot use (``--dask ucx://...``) raised its
+  ``TypeError``: the address is checked first (:func:`exact_odds.validate.dask_address`);
+- ``--option=--`` gave the option the value ``[]`` (argparse 3.11 drops the ``--``): the parser
+  says the option has no value, as for ``--option --``;
+- ``simulate --bets NAME`` with a name too long for a file name raised ``OSError`` from the test
+  whether it is a file: :func:`exact_odds.reading.is_file` says no, never raises;
+- ``study --edge-sort ''`` (every rank its own group) took 1.3 GB and 10 s for two shoes of one
+  deck: the coefficient plan of a dozen groups summed every functional at once; it now sums a
+  few at a time (:func:`exact_odds.batch.plan.monomial_sums`), the same integers in bounded memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import run
+
+from exact_odds import validate
+from exact_odds.errors import InputError
+from exact_odds.reading import is_file
+
+SECONDS = 5.0
+MEGABYTES = 500
+
+_CHILD = """import atexit, sys
+out = sys.argv.pop(1)
+def peak():
+    with open("/proc/self/status", encoding="ascii") as fh:
+        kb = next((line.split()[1] for line in fh if line.startswith("VmHWM:")), "0")
+    with open(out, "w", encoding="ascii") as fh:
+        fh.write(kb)
+atexit.register(peak)
+from exact_odds.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _run(argv: list[str], workdir: Path) -> tuple[int, str, float, float]:
+    """Exit status, stderr, CPU seconds and peak megabytes (VmHWM) of ``exact-odds ARGV`` in a process of its own."""
+    report = workdir / "peak"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run([sys.executable, "-c", _CHILD, str(report), *argv], stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=60, check=False, cwd=workdir)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    peak = int(report.read_text(encoding="ascii") or "0") / 1024 if report.exists() else 0.0
+    return proc.returncode, proc.stderr.decode("utf-8", "replace"), cpu, peak
+
+
+FINDINGS: list[tuple[str, tuple[str, ...], str]] = [
+    ("dask-ucx", ("study", "--shoes", "1", "--decks", "1", "--dask", "ucx://127.0.0.1:1"),
+     "--dask must be a scheduler address such as tcp://HOST:PORT (tcp, tls, ws, wss, inproc), got 'ucx://"),
+    ("dask-empty", ("count", "--count", "hilo", "--shoes", "1", "--dask", ""), "--dask must be a scheduler address"),
+    ("option-equals-dashes", ("deal", "--seed=--"), "argument --seed: expected one argument"),
+    ("option-equals-dashes-many", ("study", "--shoes", "1", "--thresholds=--"),
+     "argument --thresholds: expected at least one argument"),
+    ("option-equals-dashes-bet", ("parsheet", "--bet=--"), "argument --bet: expected"),
+    ("bets-name-too-long", ("simulate", "--rounds", "100", "--bets", "x" * 300), "unknown bet 'xxxxxxxxxxxxxxxxxxxx…'"),
+    ("config-name-too-long", ("edges", "--config", "c" * 300), "unknown configuration"),
+]
+"""(id, command line, a piece of the one line on stderr)."""
+
+
+@pytest.mark.parametrize(("argv", "expected"), [f[1:] for f in FINDINGS], ids=[f[0] for f in FINDINGS])
+def test_a_finding_is_one_line(tmp_path: Path, argv: tuple[str, ...], expected: str) -> None:
+    code, err, cpu, peak = _run(list(argv), tmp_path)
+    lines = err.splitlines()
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("exact-odds: error: "), err[-2000:]
+    assert expected in lines[0], lines[0]
+    assert cpu < SECONDS and peak < MEGABYTES, (cpu, peak)
+
+
+def test_edge_sorting_every_rank_is_bounded(tmp_path: Path) -> None:
+    """``--edge-sort ''``: every rank its own group, thirteen groups told apart by rank; a good run."""
+    code, err, cpu, peak = _run(["study", "--shoes", "2", "--decks", "1", "--seed", "1", "--edge-sort", ""], tmp_path)
+    assert code == 0 and err == "", err[-2000:]
+    assert cpu < SECONDS and peak < MEGABYTES, (cpu, peak)
+
+
+@pytest.mark.parametrize("text", ["tcp://127.0.0.1:8786", "127.0.0.1:8786", " tls://scheduler:8786 ", "inproc://x",
+                                  "TCP://h:1", "ws://h:1"])
+def test_dask_addresses_of_a_usable_scheme(text: str) -> None:
+    assert validate.dask_address(text) == text.strip()
+
+
+@pytest.mark.parametrize("text", ["", " ", "ucx://127.0.0.1:1", "tcp://", "a b", "x" * 5000, "tcp://h/path",
+                                  "ucxx://h:1", "://h:1"])
+def test_dask_addresses_refused(text: str) -> None:
+    with pytest.raises(InputError, match="^--dask must be a scheduler address such as tcp://HOST:PORT"):
+        validate.dask_address(text, "--dask")
+    with pytest.raises(argparse.ArgumentTypeError, match="^must be a scheduler address"):
+        validate.dask_option(text)
+
+
+def test_is_file_never_raises(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("x")
+    os.mkfifo(tmp_path / "fifo")
+    assert is_file(tmp_path / "f") and not is_file(tmp_path) and not is_file(tmp_path / "fifo")
+    assert not is_file("x" * 5000) and not is_file("a\x00b") and not is_file("") and not is_file(tmp_path / "none")
+
+
+def test_an_option_given_dashes_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (("odds", "--decks=--"), ("odds", "--output=--"), ("parsheet", "--bet=--")):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == "" and "expected" in err and len(err.splitlines()) == 1, err
+
+
+def test_edge_sorting_plan_sums_in_bounded_pieces() -> None:
+    """The plan's sums are the same integers whether the functionals are summed at once or a few at a time."""
+    import numpy as np
+
+    from exact_odds.batch import plan
+    from exact_odds.batch.coefficients import coefficients
+    from exact_odds.coup import Detail
+    from exact_odds.tableau import STANDARD_TABLEAU
+
+    co = coefficients(STANDARD_TABLEAU, Detail.POINTS)
+    rng = np.random.default_rng(1)
+    weights = rng.integers(0, 3, size=(int(co.coup.max()) + 1, 40)).astype(np.int64)
+    digits, summed = plan.monomial_sums(co, weights)
+    saved = plan._CHUNK
+    try:
+        plan._CHUNK = 1  # one functional at a time
+        digits_1, summed_1 = plan.monomial_sums(co, weights)
+    finally:
+        plan._CHUNK = saved
+    m = plan._monomials(co)
+    whole = np.add.reduceat(m.count[:, None] * weights[m.coup], m.starts, axis=0)
+    assert (digits == digits_1).all() and (summed == whole).all() and (summed_1 == whole).all()
+
