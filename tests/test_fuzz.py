@@ -483,6 +483,7 @@ BASE: dict[str, tuple[str, ...]] = {
     "batch": ("--input", str(EXAMPLES / "compositions.csv")),
     "bunco": ("--simulate", "200"),
     "verify": (str(EXAMPLES / "coups_log.csv"),),
+    "completion": ("bash",),
 }
 """Arguments that keep a command fast and valid, so that a case's hostile options are what it tests
 (an option the case sets replaces them)."""
