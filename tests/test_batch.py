@@ -387,3 +387,31 @@ def test_threads_evaluating_at_once_agree() -> None:
     for t in threads:
         t.join()
     assert found == [expected] * 3
+
+
+@pytest.mark.parametrize("header", ["A,2,3,4,5,6,7,8,9,T,J,Q,K", "a, 2, 3, 4, 5, 6, 7, 8, 9, 10, j, q, k",
+                                    "ace,two,three,four,five,six,seven,eight,nine,ten,jack,queen,king",
+                                    "Ace,2,Three,4,5,6,7,8,9,Ten,J,Queen,K  # mixed"])
+def test_parse_compositions_reads_past_a_header(header: str) -> None:
+    row = ",".join(["4"] * 13) + "\n" + ",".join(["32"] * 13) + "\n"
+    assert parse_compositions(header + "\n" + row)[0] == [2, 3]
+    lines, counts = parse_compositions("# shoes\n\n" + header + "\n# first\n" + row)
+    assert lines == [5, 6] and counts.tolist() == [[4] * 13, [32] * 13]
+    assert parse_compositions(header + "\n")[0] == []
+
+
+@pytest.mark.parametrize("header", ["A,2,3,4,5,6,7,8,9,J,T,Q,K", "A,2,3", "ace,two,three,four,five,six,seven,eight,"
+                                    "nine,ten,jack,queen,kings", "rank,2,3,4,5,6,7,8,9,T,J,Q,K"])
+def test_parse_compositions_refuses_a_header_out_of_order(header: str) -> None:
+    with pytest.raises(InputError, match="line 1: a header must name the 13 ranks in order"):
+        parse_compositions(header + "\n" + ",".join(["4"] * 13) + "\n")
+
+
+def test_batch_command_reads_a_header(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "shoes.csv"
+    src.write_text("A,2,3,4,5,6,7,8,9,T,J,Q,K\n" + ",".join(["4"] * 13) + "\n")
+    code, out, _ = run(capsys, "batch", "--input", str(src))
+    assert code == 0 and out.splitlines()[1].startswith("2,")
+    with pytest.raises(SystemExit):
+        run(capsys, "batch", "--help")
+    assert "ace,two,...,king" in " ".join(capsys.readouterr().out.split())
