@@ -415,3 +415,21 @@ def test_batch_command_reads_a_header(tmp_path: Path, capsys: pytest.CaptureFixt
     with pytest.raises(SystemExit):
         run(capsys, "batch", "--help")
     assert "ace,two,...,king" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_derived_tie_is_checked_on_a_sample() -> None:
+    """The points pass counts banker and player and derives the tie; a sample is counted in full."""
+    import numpy as np
+
+    from exact_odds.batch.evaluation import SAMPLE, _bet_pass, _points_ways, _sampled_check
+
+    compiled = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, ())
+    assert compiled.check is not None and len(compiled.plan.stages[0].functionals) == 2
+    counts = np.array([[32] * 13, [4] * 13] * SAMPLE, dtype=np.int64)
+    sequences = np.array([falling(int(n), 6) for n in counts.sum(axis=1)], dtype=np.int64)
+    found = _points_ways(compiled, counts, sequences)
+    assert found[:2].tolist() == [reference_winners([32] * 13), reference_winners([4] * 13)]
+    _sampled_check(compiled, counts, found)
+    found[SAMPLE, 2] += 1  # a wrong tie where the sample looks
+    with pytest.raises(AssertionError, match="lost ways"):
+        _sampled_check(compiled, counts, found)
