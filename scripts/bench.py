@@ -3,7 +3,8 @@
 
 Usage: ``python3 scripts/bench.py [--only NAME ...] [--repeat N]``. Each benchmark is a
 function in ``BENCHMARKS`` that prints its own lines; the machines are shared and noisy,
-so every figure is a median.
+so every figure is a median, in-process figures are CPU seconds of one core, and whole
+processes show both their wall-clock and CPU times.
 """
 
 from __future__ import annotations
@@ -23,19 +24,22 @@ from exact_odds.engine import enumerate_coups
 
 
 def median_seconds(run: Callable[[], object], repeat: int) -> float:
-    """Median wall-clock seconds of ``run()`` over ``repeat`` calls."""
+    """Median CPU seconds of this process (user + system) of ``run()`` over ``repeat`` calls.
+
+    In-process figures are per core (one BLAS thread), so CPU time is what they measure: on the
+    shared machine the wall clock also counts the time other processes held the core.
+    """
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         run()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return statistics.median(times)
 
 
 def cli_seconds(argv: list[str], repeat: int) -> float:
-    """Median seconds of ``python -m exact_odds ARGV`` as a whole process."""
-    cmd = [sys.executable, "-m", "exact_odds", *argv]
-    return median_seconds(lambda: subprocess.run(cmd, check=True, capture_output=True), repeat)
+    """Median CPU seconds (user + system) of ``python -m exact_odds ARGV`` as a whole process."""
+    return process_seconds([sys.executable, "-m", "exact_odds", *argv], repeat)[1]
 
 
 # ---------------------------------------------------------------- single shoes, whole processes
@@ -73,14 +77,16 @@ def naive_seconds() -> float:
         shoe = Shoe.decks(8)
         assert naive_odds(shoe.point_counts()) == dict(winners(enumerate_coups(shoe)).items())
         _NAIVE.append(median_seconds(lambda: naive_odds(shoe.point_counts()), 3))
-        print(f"naive: the 10^6 ordered point sequences of 8 decks in plain Python, median of 3: {_NAIVE[0]:.2f} s")
+        print(f"naive: the 10^6 ordered point sequences of 8 decks in plain Python, median of 3: {_NAIVE[0]:.2f} s CPU")
     return _NAIVE[0]
 
 
 def process_env() -> dict[str, str]:
     """The environment of an installed package: bytecode compiled once and kept (here in a temporary
-    prefix, so the tree stays clean), whatever ``PYTHONDONTWRITEBYTECODE`` says."""
+    prefix, so the tree stays clean), whatever ``PYTHONDONTWRITEBYTECODE`` says; one BLAS thread
+    per process (workers get one each anyway), so that CPU times are those of single cores."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update({k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")})
     env.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "exact-odds-bench-pycache"))
     return env
 
@@ -110,7 +116,7 @@ def command_figures(argv: list[str], repeat: int, label: str) -> None:
                           env=process_env())
     heavy = done.stderr.strip().splitlines()[-1]
     print(f"{label}: `exact-odds {' '.join(argv)}` whole process, median of {repeat}: {wall * 1000:.0f} ms "
-          f"(CPU {cpu * 1000:.0f} ms; {naive_seconds() / wall:.0f}x the naive enumeration); "
+          f"(CPU {cpu * 1000:.0f} ms; {naive_seconds() / cpu:.0f}x the naive enumeration, CPU to CPU); "
           f"heavy modules imported: {heavy}")
 
 
@@ -172,7 +178,7 @@ def bench_bunco(repeat: int) -> None:
     print(f"bunco: exact game of 60 rounds of {MAX_DICE}d6, median of {repeat}: {secs:.3f} s")
     secs = cli_seconds(["bunco", "--simulate", "1000000", "--seed", "1"], max(1, repeat // 3))
     print(f"bunco: `exact-odds bunco --simulate 1000000` (a million rolls, games and turns) whole process, "
-          f"median of {max(1, repeat // 3)}: {secs:.3f} s")
+          f"median of {max(1, repeat // 3)}: {secs:.3f} s CPU")
 
 
 # ---------------------------------------------------------------- composition-dependent study
@@ -366,7 +372,7 @@ def bench_simulate(repeat: int) -> None:
     argv = ["simulate", "--fresh", "--rounds", "10000000", "--seed", "1", "--verify", "--quiet"]
     runs = max(1, repeat // 3)
     secs = cli_seconds(argv, runs)
-    print(f"simulate: `exact-odds {' '.join(argv)}` whole process, median of {runs}: {secs:.1f} s")
+    print(f"simulate: `exact-odds {' '.join(argv)}` whole process, median of {runs}: {secs:.1f} s CPU")
 
 
 def verify_log_file(path: str, shoes: int) -> int:
@@ -392,16 +398,15 @@ def bench_verify(repeat: int) -> None:
     """Verify: a million-coup log read and checked by `exact-odds verify`, whole process, one core."""
     import tempfile
 
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     runs = max(1, repeat // 3)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "log.csv")
         coups = verify_log_file(path, 12_500)
         size = os.path.getsize(path) / 1e6
         cmd = [sys.executable, "-m", "exact_odds", "verify", path, "--format", "json"]
-        secs = median_seconds(lambda: subprocess.run(cmd, check=True, capture_output=True, env=env), runs)
+        wall, secs = process_seconds(cmd, runs)
     print(f"verify: `exact-odds verify` of a {coups:,}-coup log ({size:.0f} MB, 12,500 shoes), whole process, "
-          f"one core, median of {runs}: {secs:.2f} s ({coups / secs:,.0f} coups/s, "
+          f"one core, median of {runs}: {wall:.2f} s (CPU {secs:.2f} s: {coups / secs:,.0f} coups/s, "
           f"{coups / secs / main_reference_rate():,.0f}x the reference enumerator)")
 
 
