@@ -241,7 +241,7 @@ def test_shoe_orders_resume_a_block_where_the_last_task_left_it() -> None:
 
     from exact_odds.dealing.shuffle import _RESUME, SHOE_BLOCK, block_rng, shoe_orders, shuffled_shoes
 
-    codes = list(np.repeat(np.arange(52), 2))
+    codes = [int(c) for c in np.repeat(np.arange(52), 2)]
     whole = np.concatenate([shuffled_shoes(block_rng(7, b), codes, SHOE_BLOCK) for b in range(2)])
     for first, stop in [(0, 100), (100, 150), (300, 400), (250, 260), (2000, 2100), (2040, 3000), (10, 20),
                         (3000, 3001), (5, 2500)]:
