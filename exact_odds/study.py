@@ -190,10 +190,11 @@ def _run_task(task: _Task) -> CoupRecords:
     detail = max((b.detail for b in task.bets), default=Detail.POINTS)
     dealt = _deal(task.seed, task.first, task.stop, task.procedure, task.tableau, task.codes, detail)
     full = np.bincount(task.codes, minlength=CARD_CODES)
-    suits = (full - dealt.seen).reshape(-1, 13, 4)
-    counts = suits.sum(axis=2)
-    ev = evaluate(counts, bets=task.bets, tableau=task.tableau, suits=suits if detail is Detail.SUITS else None)
-    seen_ranks = dealt.seen.reshape(-1, 13, 4).sum(axis=2)
+    by_suit = dealt.seen.reshape(-1, 13, 4)
+    seen_ranks = by_suit[:, :, 0] + by_suit[:, :, 1] + by_suit[:, :, 2] + by_suit[:, :, 3]  # faster than a sum
+    counts = full.reshape(13, 4).sum(axis=1) - seen_ranks
+    suits = (full - dealt.seen).reshape(-1, 13, 4) if detail is Detail.SUITS else None
+    ev = evaluate(counts, bets=task.bets, tableau=task.tableau, suits=suits)
     if task.sorting is not None:
         values, choices = coup_values(counts, task.sorting, task.sort_bets, task.tableau)
     else:  # no columns: the records of a study without edge sorting

@@ -338,10 +338,23 @@ def bet_forms(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, fit:
 
 
 def summary(shoe: Shoe, bets: Sequence[Bet], *, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
-            checked: Sequence[int] = CHECK_DECKS) -> Summary:
-    """Every symbolic result for ``bets``, with each closed form checked on ``checked`` decks."""
+            checked: Sequence[int] = CHECK_DECKS, progress: Callable[[int, int], None] | None = None) -> Summary:
+    """Every symbolic result for ``bets``, with each closed form checked on ``checked`` decks.
+
+    ``progress(done, total)``, if given, is called after each step (the outcomes, each bet, the
+    checks): ``len(bets) + 2`` steps in all.
+    """
+    steps = len(bets) + 2
+    report = progress or (lambda done, total: None)
+    report(0, steps)
     outcomes = outcome_closed_forms(tableau=tableau, fit=fit)
-    per_bet = tuple(bet_forms(shoe, bet, tableau=tableau, fit=fit) for bet in bets)
+    report(1, steps)
+    per_bet: list[BetForms] = []
+    for bet in bets:
+        per_bet.append(bet_forms(shoe, bet, tableau=tableau, fit=fit))
+        report(1 + len(per_bet), steps)
     every = [*outcomes.values(), *(form for b in per_bet for form in b.forms)]
     wrong = tuple(problem for form in every for problem in form.check((*fit, *checked)))
-    return Summary(shoe, outcomes, per_bet, fair_commission(shoe, tableau=tableau), tuple(fit), tuple(checked), wrong)
+    commission = fair_commission(shoe, tableau=tableau)
+    report(steps, steps)
+    return Summary(shoe, outcomes, tuple(per_bet), commission, tuple(fit), tuple(checked), wrong)

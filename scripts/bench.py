@@ -3,7 +3,8 @@
 
 Usage: ``python3 scripts/bench.py [--only NAME ...] [--repeat N]``. Each benchmark is a
 function in ``BENCHMARKS`` that prints its own lines; the machines are shared and noisy,
-so every figure is a median.
+so every figure is a median, in-process figures are CPU seconds of one core, and whole
+processes show both their wall-clock and CPU times.
 """
 
 from __future__ import annotations
@@ -23,19 +24,22 @@ from exact_odds.engine import enumerate_coups
 
 
 def median_seconds(run: Callable[[], object], repeat: int) -> float:
-    """Median wall-clock seconds of ``run()`` over ``repeat`` calls."""
+    """Median CPU seconds of this process (user + system) of ``run()`` over ``repeat`` calls.
+
+    In-process figures are per core (one BLAS thread), so CPU time is what they measure: on the
+    shared machine the wall clock also counts the time other processes held the core.
+    """
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         run()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return statistics.median(times)
 
 
 def cli_seconds(argv: list[str], repeat: int) -> float:
-    """Median seconds of ``python -m exact_odds ARGV`` as a whole process."""
-    cmd = [sys.executable, "-m", "exact_odds", *argv]
-    return median_seconds(lambda: subprocess.run(cmd, check=True, capture_output=True), repeat)
+    """Median CPU seconds (user + system) of ``python -m exact_odds ARGV`` as a whole process."""
+    return process_seconds([sys.executable, "-m", "exact_odds", *argv], repeat)[1]
 
 
 # ---------------------------------------------------------------- single shoes, whole processes
@@ -73,14 +77,16 @@ def naive_seconds() -> float:
         shoe = Shoe.decks(8)
         assert naive_odds(shoe.point_counts()) == dict(winners(enumerate_coups(shoe)).items())
         _NAIVE.append(median_seconds(lambda: naive_odds(shoe.point_counts()), 3))
-        print(f"naive: the 10^6 ordered point sequences of 8 decks in plain Python, median of 3: {_NAIVE[0]:.2f} s")
+        print(f"naive: the 10^6 ordered point sequences of 8 decks in plain Python, median of 3: {_NAIVE[0]:.2f} s CPU")
     return _NAIVE[0]
 
 
 def process_env() -> dict[str, str]:
     """The environment of an installed package: bytecode compiled once and kept (here in a temporary
-    prefix, so the tree stays clean), whatever ``PYTHONDONTWRITEBYTECODE`` says."""
+    prefix, so the tree stays clean), whatever ``PYTHONDONTWRITEBYTECODE`` says; one BLAS thread
+    per process (workers get one each anyway), so that CPU times are those of single cores."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update({k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")})
     env.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "exact-odds-bench-pycache"))
     return env
 
@@ -110,7 +116,7 @@ def command_figures(argv: list[str], repeat: int, label: str) -> None:
                           env=process_env())
     heavy = done.stderr.strip().splitlines()[-1]
     print(f"{label}: `exact-odds {' '.join(argv)}` whole process, median of {repeat}: {wall * 1000:.0f} ms "
-          f"(CPU {cpu * 1000:.0f} ms; {naive_seconds() / wall:.0f}x the naive enumeration); "
+          f"(CPU {cpu * 1000:.0f} ms; {naive_seconds() / cpu:.0f}x the naive enumeration, CPU to CPU); "
           f"heavy modules imported: {heavy}")
 
 
@@ -154,10 +160,9 @@ def bench_sidebets(repeat: int) -> None:
 
 
 def bench_report(repeat: int) -> None:
-    """Reference figures: whole-process `report`, `edges`, `parsheet`, `symbolic`, `eor` (every bet)."""
+    """Reference figures: whole-process `report`, `edges`, `parsheet`, `eor` (every bet)."""
     for argv in (["report"], ["edges"], ["parsheet", "--bet", "banker"]):
         command_figures(argv, repeat, "report")
-    command_figures(["symbolic"], repeat, "report")
     command_figures(["eor", "--decks", "8"], repeat, "report")
 
 
@@ -173,7 +178,7 @@ def bench_bunco(repeat: int) -> None:
     print(f"bunco: exact game of 60 rounds of {MAX_DICE}d6, median of {repeat}: {secs:.3f} s")
     secs = cli_seconds(["bunco", "--simulate", "1000000", "--seed", "1"], max(1, repeat // 3))
     print(f"bunco: `exact-odds bunco --simulate 1000000` (a million rolls, games and turns) whole process, "
-          f"median of {max(1, repeat // 3)}: {secs:.3f} s")
+          f"median of {max(1, repeat // 3)}: {secs:.3f} s CPU")
 
 
 # ---------------------------------------------------------------- composition-dependent study
@@ -273,15 +278,56 @@ def bench_batch(repeat: int) -> None:
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
 
 
+def main_reference_rate() -> float:
+    """Compositions per second of the reference enumerator on depleted 8-deck shoes (main bets),
+    measured once per process."""
+    if not _REFERENCE:
+        counts, grids = random_compositions(5, 2)
+        _REFERENCE.append(reference_rate(counts, grids, (Detail.POINTS,)))
+        print(f"reference: the reference enumerator, main bets of a depleted 8-deck shoe, median of 5 shoes: "
+              f"{_REFERENCE[0]:.1f} compositions/s")
+    return _REFERENCE[0]
+
+
+_REFERENCE: list[float] = []
+
+PEAK = ("import resource, sys\nfrom exact_odds.cli import main\nmain(sys.argv[1:])\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
+
+
+def peak_kilobytes(argv: list[str]) -> int:
+    """Peak resident memory (KB) of ``exact-odds ARGV`` in a fresh process."""
+    done = subprocess.run([sys.executable, "-c", PEAK, *argv], check=True, capture_output=True, text=True,
+                          env=process_env())
+    return int(done.stderr.strip().splitlines()[-1])
+
+
 def bench_study(repeat: int) -> None:
-    """Shoe study: a 10,000-shoe 8-deck study of the main bets, whole process, 2 workers."""
+    """Shoe study: a 10,000-shoe 8-deck study of the main bets, whole process, 2 workers then 1;
+    coups per second against the reference enumerator; peak memory of 200 and 2,000 shoes."""
     runs = max(1, repeat // 3)
     argv = ["study", "--shoes", "10000", "--decks", "8", "--seed", "1", "--workers", "2", "--quiet"]
-    two = cli_seconds(argv, runs)
-    print(f"study: `exact-odds {' '.join(argv)}` whole process, median of {runs}: {two:.1f} s")
-    one = cli_seconds([*argv[:-3], "--workers", "1", "--quiet"], runs)
-    print(f"study: the same with one worker, median of {runs}: {one:.1f} s (2 workers: {one / two:.2f}x, linear 2x)")
+    done = subprocess.run([sys.executable, "-m", "exact_odds", *argv[:-1], "--format", "json", "--quiet"],
+                          check=True, capture_output=True, text=True, env=process_env())
+    import json
 
+    coups = int(json.loads(done.stdout)["coups"])
+    reference = main_reference_rate()
+    two, two_cpu = process_seconds([sys.executable, "-m", "exact_odds", *argv], runs)
+    print(f"study: `exact-odds {' '.join(argv)}` whole process, median of {runs}: {two:.2f} s (CPU {two_cpu:.2f} s; "
+          f"{coups:,} coups evaluated, {coups / two / reference:,.0f}x the reference enumerator on one core)")
+    one, one_cpu = process_seconds([sys.executable, "-m", "exact_odds", *argv[:-3], "--workers", "1", "--quiet"], runs)
+    print(f"study: the same with one worker, median of {runs}: {one:.2f} s (CPU {one_cpu:.2f} s; 2 workers: "
+          f"{one / two:.2f}x, linear 2x)")
+    small, large = (peak_kilobytes(["study", "--shoes", str(n), "--decks", "8", "--seed", "1", "--quiet"])
+                    for n in (200, 2000))
+    print(f"study: peak memory of 200 shoes {small / 1024:.0f} MB, of 2,000 shoes {large / 1024:.0f} MB "
+          f"({(large - small) / 1800:.1f} KB per shoe more)")
+
+
+def bench_symbolic(repeat: int) -> None:
+    """Closed forms in the number of decks: whole-process `symbolic` against the naive enumeration."""
+    command_figures(["symbolic"], repeat, "symbolic")
 
 
 def simulate_figures(repeat: int) -> None:
@@ -289,15 +335,19 @@ def simulate_figures(repeat: int) -> None:
     import numpy as np
 
     from exact_odds.bets import find_bet
-    from exact_odds.dealing import Procedure, deal_coups
+    from exact_odds.dealing import Procedure, deal_coup_simple, deal_coups
     from exact_odds.simulate import simulate
     from exact_odds.tableau import STANDARD_TABLEAU
 
     shoe, bets = Shoe.decks(8), [find_bet(n) for n in ("banker", "player", "tie")]
     cards = np.random.default_rng(1).integers(0, 52, size=(6, 1 << 20), dtype=np.uint8)
+    few = cards[:, :20_000].T.tolist()
+    scalar = 20_000 / median_seconds(lambda: [deal_coup_simple(c) for c in few], 3)
+    print(f"simulate: the scalar reference dealer, one coup at a time, median of 3: {scalar:,.0f} coups/s")
     secs = median_seconds(lambda: deal_coups(cards, STANDARD_TABLEAU), repeat)
     print(f"simulate: vectorised dealing alone (cards given), one core, median of {repeat}: "
-          f"{cards.shape[1] / secs:,.0f} coups/s")
+          f"{cards.shape[1] / secs:,.0f} coups/s ({cards.shape[1] / secs / scalar:,.0f}x the scalar dealer)")
+    reference = main_reference_rate()
     cases: list[tuple[str, int, dict[str, object]]] = [
         ("fresh shoes, 3 flat bets", 4_000_000, {"coups": 4_000_000, "procedure": Procedure(fresh=True)}),
         ("whole shoes (shuffle, burn, cut card), 3 flat bets", 0, {"shoes": 40_000}),
@@ -308,7 +358,10 @@ def simulate_figures(repeat: int) -> None:
         runs = max(1, repeat // 2)
         coups = simulate(shoe, seed=1, bets=bets, **kwargs).n  # type: ignore[arg-type]
         secs = median_seconds(lambda k=kwargs: simulate(shoe, seed=1, bets=bets, **k), runs)  # type: ignore[misc]
-        print(f"simulate: {label}, 8 decks, {coups:,} coups, one core, median of {runs}: {coups / secs:,.0f} coups/s")
+        against = (f"{coups / secs / reference:,.0f}x the reference enumerator" if "reference" in kwargs
+                   else f"{coups / secs / scalar:,.0f}x the scalar dealer")
+        print(f"simulate: {label}, 8 decks, {coups:,} coups, one core, median of {runs}: {coups / secs:,.0f} coups/s "
+              f"({against})")
 
 
 def bench_simulate(repeat: int) -> None:
@@ -319,7 +372,7 @@ def bench_simulate(repeat: int) -> None:
     argv = ["simulate", "--fresh", "--rounds", "10000000", "--seed", "1", "--verify", "--quiet"]
     runs = max(1, repeat // 3)
     secs = cli_seconds(argv, runs)
-    print(f"simulate: `exact-odds {' '.join(argv)}` whole process, median of {runs}: {secs:.1f} s")
+    print(f"simulate: `exact-odds {' '.join(argv)}` whole process, median of {runs}: {secs:.1f} s CPU")
 
 
 def verify_log_file(path: str, shoes: int) -> int:
@@ -345,16 +398,16 @@ def bench_verify(repeat: int) -> None:
     """Verify: a million-coup log read and checked by `exact-odds verify`, whole process, one core."""
     import tempfile
 
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     runs = max(1, repeat // 3)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "log.csv")
         coups = verify_log_file(path, 12_500)
         size = os.path.getsize(path) / 1e6
         cmd = [sys.executable, "-m", "exact_odds", "verify", path, "--format", "json"]
-        secs = median_seconds(lambda: subprocess.run(cmd, check=True, capture_output=True, env=env), runs)
+        wall, secs = process_seconds(cmd, runs)
     print(f"verify: `exact-odds verify` of a {coups:,}-coup log ({size:.0f} MB, 12,500 shoes), whole process, "
-          f"one core, median of {runs}: {secs:.2f} s")
+          f"one core, median of {runs}: {wall:.2f} s (CPU {secs:.2f} s: {coups / secs:,.0f} coups/s, "
+          f"{coups / secs / main_reference_rate():,.0f}x the reference enumerator)")
 
 
 BENCHMARKS: dict[str, Callable[[int], None]] = {
@@ -364,6 +417,7 @@ BENCHMARKS: dict[str, Callable[[int], None]] = {
     "bunco": bench_bunco,
     "batch": bench_batch,
     "study": bench_study,
+    "symbolic": bench_symbolic,
     "simulate": bench_simulate,
     "verify": bench_verify,
 }

@@ -387,3 +387,49 @@ def test_threads_evaluating_at_once_agree() -> None:
     for t in threads:
         t.join()
     assert found == [expected] * 3
+
+
+@pytest.mark.parametrize("header", ["A,2,3,4,5,6,7,8,9,T,J,Q,K", "a, 2, 3, 4, 5, 6, 7, 8, 9, 10, j, q, k",
+                                    "ace,two,three,four,five,six,seven,eight,nine,ten,jack,queen,king",
+                                    "Ace,2,Three,4,5,6,7,8,9,Ten,J,Queen,K  # mixed"])
+def test_parse_compositions_reads_past_a_header(header: str) -> None:
+    row = ",".join(["4"] * 13) + "\n" + ",".join(["32"] * 13) + "\n"
+    assert parse_compositions(header + "\n" + row)[0] == [2, 3]
+    lines, counts = parse_compositions("# shoes\n\n" + header + "\n# first\n" + row)
+    assert lines == [5, 6] and counts.tolist() == [[4] * 13, [32] * 13]
+    assert parse_compositions(header + "\n")[0] == []
+
+
+@pytest.mark.parametrize("header", ["A,2,3,4,5,6,7,8,9,J,T,Q,K", "A,2,3", "ace,two,three,four,five,six,seven,eight,"
+                                    "nine,ten,jack,queen,kings", "rank,2,3,4,5,6,7,8,9,T,J,Q,K"])
+def test_parse_compositions_refuses_a_header_out_of_order(header: str) -> None:
+    with pytest.raises(InputError, match="line 1: a header must name the 13 ranks in order"):
+        parse_compositions(header + "\n" + ",".join(["4"] * 13) + "\n")
+
+
+def test_batch_command_reads_a_header(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "shoes.csv"
+    src.write_text("A,2,3,4,5,6,7,8,9,T,J,Q,K\n" + ",".join(["4"] * 13) + "\n")
+    code, out, _ = run(capsys, "batch", "--input", str(src))
+    assert code == 0 and out.splitlines()[1].startswith("2,")
+    with pytest.raises(SystemExit):
+        run(capsys, "batch", "--help")
+    assert "ace,two,...,king" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_derived_tie_is_checked_on_a_sample() -> None:
+    """The points pass counts banker and player and derives the tie; a sample is counted in full."""
+    import numpy as np
+
+    from exact_odds.batch.evaluation import SAMPLE, _bet_pass, _points_ways, _sampled_check
+
+    compiled = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, ())
+    assert compiled.check is not None and len(compiled.plan.stages[0].functionals) == 2
+    counts = np.array([[32] * 13, [4] * 13] * SAMPLE, dtype=np.int64)
+    sequences = np.array([falling(int(n), 6) for n in counts.sum(axis=1)], dtype=np.int64)
+    found = _points_ways(compiled, counts, sequences)
+    assert found[:2].tolist() == [reference_winners([32] * 13), reference_winners([4] * 13)]
+    _sampled_check(compiled, counts, found)
+    found[SAMPLE, 2] += 1  # a wrong tie where the sample looks
+    with pytest.raises(AssertionError, match="lost ways"):
+        _sampled_check(compiled, counts, found)

@@ -233,3 +233,18 @@ def test_study_of_user_bets_in_worker_processes(capsys: pytest.CaptureFixture[st
     code, builtin, _ = run(capsys, "study", "--bet", "dragon-7", *common)
     mine, theirs = json.loads(out)["bets"]["my-dragon-7"], json.loads(builtin)["bets"]["dragon-7"]
     assert mine == theirs
+
+
+def test_shoe_orders_resume_a_block_where_the_last_task_left_it() -> None:
+    """Tasks of one block in any order, split or not, deal the rows of the block's one stream."""
+    import numpy as np
+
+    from exact_odds.dealing.shuffle import _RESUME, SHOE_BLOCK, block_rng, shoe_orders, shuffled_shoes
+
+    codes = [int(c) for c in np.repeat(np.arange(52), 2)]
+    whole = np.concatenate([shuffled_shoes(block_rng(7, b), codes, SHOE_BLOCK) for b in range(2)])
+    for first, stop in [(0, 100), (100, 150), (300, 400), (250, 260), (2000, 2100), (2040, 3000), (10, 20),
+                        (3000, 3001), (5, 2500)]:
+        assert (shoe_orders(codes, 7, first, stop) == whole[first:stop]).all()
+    assert (shoe_orders(codes, 8, 100, 110) != whole[100:110]).any()  # another seed: another stream
+    _RESUME.state = None

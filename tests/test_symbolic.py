@@ -188,3 +188,28 @@ def test_ways_in_decks_of_every_sequence() -> None:
     for detail in (Detail.POINTS, Detail.RANKS):
         (poly,) = ways_in_decks(STANDARD_TABLEAU, detail, every)
         assert sympy.Poly(list(reversed(poly)), D) == TOTAL
+
+
+def test_summary_reports_progress_step_by_step() -> None:
+    calls: list[tuple[int, int]] = []
+    bets = [find_bet("banker"), find_bet("tie")]
+    summary(Shoe.decks(8), bets, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+def test_symbolic_command_draws_progress_only_on_a_terminal() -> None:
+    code = """
+import io, sys
+class Tty(io.StringIO):
+    def isatty(self): return True
+sys.stderr = Tty()
+from exact_odds.cli import main
+main(sys.argv[1:])
+sys.__stderr__.write(repr(sys.stderr.getvalue()))
+"""
+    loud = subprocess.run([sys.executable, "-c", code, "symbolic", "--decks", "8"], capture_output=True, text=True,
+                          check=True)
+    quiet = subprocess.run([sys.executable, "-c", code, "symbolic", "--decks", "8", "--quiet"], capture_output=True,
+                           text=True, check=True)
+    assert "symbolic [" in loud.stderr and "100%" in loud.stderr
+    assert quiet.stderr == "''"

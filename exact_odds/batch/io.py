@@ -1,4 +1,11 @@
-"""Reading compositions: one line of 13 comma-separated rank counts per shoe."""
+"""Reading compositions: one line of 13 comma-separated rank counts per shoe.
+
+The first line that is neither blank nor a comment may be a header naming the ranks, in the
+order A, 2, ..., 9, T, J, Q, K: each field a label (``A``, ``2``-``9``, ``T`` or ``10``,
+``J``, ``Q``, ``K``) or a name (``ace``, ``two``, ..., ``king``), any case, spaces allowed
+around the commas. A first line whose first field holds a letter is read as a header and must
+be one; a header in another order is refused (the counts would be misread).
+"""
 
 from __future__ import annotations
 
@@ -34,6 +41,34 @@ def _row(number: int, body: str, source: str) -> list[int]:
     if sum(row) < CARDS_PER_COUP:
         raise CompositionError(f"{where}: {sum(row)} cards; a coup needs {CARDS_PER_COUP}")
     return row
+
+
+RANK_NAMES = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
+              "king")
+"""The rank names a header may use, in the order of the counts (A, 2, ..., K)."""
+
+
+def _header_field(i: int, field: str) -> bool:
+    """Whether a header field names rank ``i`` (0 = ace): its label, ``10`` for ten, or its name."""
+    text = field.strip().lower()
+    return text in (RANK_LABELS[i].lower(), RANK_NAMES[i]) or (i == 9 and text == "10")
+
+
+def _header_line(text: str, source: str) -> int:
+    """The number of the header line of ``text`` (0 if none): the first line that is neither blank
+    nor a comment, when its first field holds a letter. A header not naming the 13 ranks in order raises."""
+    for number, line in enumerate(StringIO(text), 1):
+        body = line.split("#", 1)[0].strip()
+        if not body:
+            continue
+        if not any(c.isalpha() for c in body.split(",", 1)[0]):
+            return 0
+        fields = body.split(",")
+        if len(fields) != len(RANK_LABELS) or not all(_header_field(i, f) for i, f in enumerate(fields)):
+            raise CompositionError(f"{source}: line {number}: a header must name the 13 ranks in order: "
+                                   f"{','.join(RANK_LABELS)} (or {','.join(RANK_NAMES[:2])},...,{RANK_NAMES[-1]})")
+        return number
+    return 0
 
 
 def _slow_rows(kept: list[tuple[int, str]], source: str) -> IntArray:
@@ -77,7 +112,8 @@ def _plain_counts(text: str) -> IntArray | None:
 
 
 def parse_compositions(text: str, *, source: str = "input") -> tuple[list[int], IntArray]:
-    """Compositions from text: one line of 13 comma-separated counts A,2,...,9,T,J,Q,K each.
+    """Compositions from text: one line of 13 comma-separated counts A,2,...,9,T,J,Q,K each,
+    after an optional header line naming the ranks in that order (see the module).
 
     Each count is a whole number from 0 to 40,000 in ASCII digits (:data:`exact_odds.validate.RANK_COUNT`),
     so a composition holds at most 520,000 cards and no sum overflows.
@@ -88,10 +124,18 @@ def parse_compositions(text: str, *, source: str = "input") -> tuple[list[int], 
 
     >>> parse_compositions("# one deck\\n4,4,4,4,4,4,4,4,4,4,4,4,4\\n")[0]
     [2]
+    >>> parse_compositions("A,2,3,4,5,6,7,8,9,T,J,Q,K\\n4,4,4,4,4,4,4,4,4,4,4,4,4\\n")[0]
+    [2]
     """
-    plain = _plain_counts(text) if "#" not in text else None
+    header = 0 if text[:1].isdigit() else _header_line(text, source)
+    if header == 1 and "#" not in text:  # the common header: the first line, read past
+        numbers, rows = parse_compositions(text.partition("\n")[2], source=source)
+        return [n + 1 for n in numbers], rows
+    plain = _plain_counts(text) if "#" not in text and not header else None
     if plain is not None and (plain <= RANK_COUNT.high).all() and (plain.sum(axis=1) >= CARDS_PER_COUP).all():
         return list(range(1, len(plain) + 1)), plain
+    if header:
+        text = "\n".join("" if n == header else line for n, line in enumerate(text.splitlines(), 1))
     lines = text.splitlines()
     if "#" not in text and all(line.strip() for line in lines):  # the common case: nothing to skip
         kept = list(enumerate(lines, 1))

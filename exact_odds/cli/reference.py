@@ -14,10 +14,12 @@ from exact_odds.cli.options import (
     add_bets_option,
     add_config_option,
     add_format_options,
+    add_quiet_option,
     add_shoe_options,
     bets_from_args,
     configs_from_args,
     effective_game,
+    progress_bar,
     render,
     shoe_from_args,
     tableau_from_args,
@@ -131,7 +133,11 @@ def _cmd_symbolic(args: argparse.Namespace) -> str:
     from exact_odds.symbolic import summary
 
     bets = [bet for bet, _ in distinct_bets([bet for config in configs_from_args(args) for bet in config.bets])]
-    result = summary(shoe_from_args(args), bets, tableau=tableau_from_args(args))
+    bar = progress_bar(args, "symbolic")
+    try:
+        result = summary(shoe_from_args(args), bets, tableau=tableau_from_args(args), progress=bar)
+    finally:
+        bar.close()
     return render(args, lambda: symbolic_json(result),
                    lambda: [*closed_form_tables(result, args.format), *payout_symbol_tables(result, args.format)])
 
@@ -147,6 +153,7 @@ def _add_symbolic(sub: Subparsers) -> None:
     add_shoe_options(p)
     add_config_option(p, "only this configuration's bets")
     add_format_options(p)
+    add_quiet_option(p)
     p.set_defaults(handler=_cmd_symbolic)
 
 

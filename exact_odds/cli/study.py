@@ -107,7 +107,8 @@ def _add_batch(sub: Subparsers) -> None:
     p = sub.add_parser(
         "batch", help="exact banker/player/tie counts (and bet EVs) of many compositions at once",
         description="Read one composition per line (13 comma-separated counts A,2,...,9,T,J,Q,K; '#' comments and "
-                    "blank lines ignored) and write one line each: the input line number, banker, player and tie "
+                    "blank lines ignored; an optional first line names the ranks in that order, as A,2,...,K or "
+                    "ace,two,...,king) and write one line each: the input line number, banker, player and tie "
                     "ways over ordered six-card sequences, the number of sequences, and with --bet the exact EV "
                     "of each bet as num/den. Integers are identical to the reference enumerator's.",
         **examples('exact-odds batch --input examples/compositions.csv --bet banker,player',

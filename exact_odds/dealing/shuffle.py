@@ -13,6 +13,7 @@ seed means: changing them changes every run. NumPy is imported lazily.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -102,9 +103,39 @@ def shoe_orders(codes: Sequence[int], seed: int, first: int, stop: int) -> NDArr
     parts = []
     for block in range(first // SHOE_BLOCK, (stop - 1) // SHOE_BLOCK + 1):
         base = block * SHOE_BLOCK
-        rows = shuffled_shoes(block_rng(seed, block), codes, min(stop - base, SHOE_BLOCK))
-        parts.append(rows[max(first - base, 0):])
+        start, end = max(first - base, 0), min(stop - base, SHOE_BLOCK)
+        rng = _block_at(seed, block, len(codes), start)
+        parts.append(shuffled_shoes(rng, codes, end - start))
+        _RESUME.state = (seed, block, len(codes), end, rng)
     return np.concatenate(parts)
+
+
+_RESUME = threading.local()
+"""Per thread, the generator of the last block :func:`shoe_orders` dealt from, left after row
+``rows``: ``(seed, block, cards, rows, generator)``."""
+
+
+def _block_at(seed: int, block: int, cards: int, row: int) -> np.random.Generator:
+    """The generator of ``block`` ready to shuffle its row ``row`` (shoes of ``cards`` cards).
+
+    The rows before are shuffled and dropped, as the block's stream demands, but only those
+    not already passed: a worker dealing consecutive tasks of one block (``study``, ``count``)
+    takes up its generator where the previous task left it instead of shuffling the block
+    again from its first row. Shuffles draw the same numbers whatever the array's type, so
+    the rows skipped are shuffled as the cheapest one.
+    """
+    import numpy as np
+
+    saved = getattr(_RESUME, "state", None)
+    rng: np.random.Generator
+    if saved is not None and saved[:3] == (seed, block, cards) and saved[3] <= row:
+        rng, done = saved[4], saved[3]
+        _RESUME.state = None  # the generator moves on: never resumed twice
+    else:
+        rng, done = block_rng(seed, block), 0
+    if row > done:
+        rng.permuted(np.zeros((row - done, cards), dtype=np.intp), axis=1)
+    return rng
 
 
 def shoe_cards(shoe: Shoe, seed: int, index: int = 0) -> list[int]:
