@@ -24,7 +24,7 @@ from exact_odds.batch import evaluate
 from exact_odds.coup import Coup, Detail, Payable
 from exact_odds.errors import suits_unknown
 from exact_odds.shoe import CARDS_PER_COUP, SUITS, Card, Shoe, ShoeError, parse_cards
-from exact_odds.study import StudyError
+from exact_odds.study_checks import StudyError
 from exact_odds.tableau import STANDARD_TABLEAU, IncompleteCoup, Tableau, play
 
 

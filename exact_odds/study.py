@@ -58,16 +58,16 @@ from exact_odds.dealing import (
     STANDARD_PROCEDURE,
     Procedure,
     Progress,
-    check_seed,
     play_shoes,
     shoe_card_codes,
     shoe_orders,
 )
 from exact_odds.edge_sorting import EdgeSortStudy, SortColumns, coup_values, study_edge_sort
-from exact_odds.errors import InputError, suits_unknown
 from exact_odds.information import Information
 from exact_odds.removal import MAX_TAG, LinearCount, Removal, effects_of_removal
-from exact_odds.shoe import Shoe, ShoeError
+from exact_odds.shoe import Shoe
+from exact_odds.study_checks import StudyError as StudyError  # public here too
+from exact_odds.study_checks import check_memory, check_play, check_study
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
@@ -85,10 +85,6 @@ DECK = 52
 """Cards per deck: a true count is the running count per deck of cards not yet seen."""
 DASK_TIMEOUT = 30
 """Seconds to wait for a Dask scheduler to answer."""
-
-
-class StudyError(InputError):
-    """Study options or a recorded shoe that cannot be used; the message says why."""
 
 
 # ---------------------------------------------------------------- dealing shoes
@@ -378,22 +374,6 @@ def _cut_card_effect(shoe: Shoe, tableau: Tableau, records: CoupRecords, shoes: 
     return tuple(out)
 
 
-def _check_play(bets: Sequence[Payable], counts: Sequence[Count], edge_sort: Information | None,
-                sort_bets: Sequence[Payable]) -> None:
-    """Raise unless every count's bet is studied and edge sorting can choose among its bets."""
-    names = [b.name for b in bets]
-    for count in counts:
-        if count.bet not in names:
-            raise StudyError(f"count {count.name!r} bets {count.bet!r}, which is not among the study's bets "
-                             f"({', '.join(names)})")
-    if edge_sort is None:
-        return
-    if edge_sort.positions != (1,):
-        raise StudyError("edge sorting over shoes watches the first card of each coup (position 1)")
-    if not sort_bets or any(b.detail is Detail.SUITS for b in sort_bets):
-        raise StudyError("edge sorting chooses among one or more bets that do not look at suits")
-
-
 def _play_studies(study_bets: Sequence[Payable], removals: Sequence[Removal], records: CoupRecords, shoes: int,
                   counts: Sequence[Count], edge_sort: Information | None,
                   sort_bets: Sequence[Payable]) -> tuple[tuple[CountStudy, ...], tuple[CountComparison, ...],
@@ -415,25 +395,6 @@ def _play_studies(study_bets: Sequence[Payable], removals: Sequence[Removal], re
     return results, pairs, sorting
 
 
-def _check_study(shoe: Shoe, shoes: int, seed: int, bets: Sequence[Payable], procedure: Procedure,
-                 workers: int) -> None:
-    """Raise unless a study with these arguments can run."""
-    if shoes < 1:
-        raise StudyError(f"the number of shoes must be at least 1, got {shoes}")
-    if workers < 1:
-        raise StudyError(f"the number of workers must be at least 1, got {workers}")
-    if not bets:
-        raise StudyError("a study needs at least one bet")
-    if shoe.infinite:
-        raise StudyError("a study deals finite shoes (give --decks N or --shoe SPEC)")
-    if procedure.fresh:
-        raise StudyError("a study deals whole shoes down to the cut card, not fresh shoes")
-    procedure.check(shoe)
-    check_seed(seed)
-    if shoe.suited is None and any(b.detail is Detail.SUITS for b in bets):
-        raise ShoeError(suits_unknown())
-
-
 def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tableau: Tableau = STANDARD_TABLEAU,
               procedure: Procedure = STANDARD_PROCEDURE, thresholds: Sequence[float] = DEFAULT_THRESHOLDS,
               max_tag: int = MAX_TAG, workers: int = 1, dask: str | None = None,
@@ -451,9 +412,10 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     ``bets`` (by name). ``edge_sort``: the groups of the first card that sorted edges reveal
     (:mod:`exact_odds.edge_sorting`), choosing among ``sort_bets`` (names; default every bet).
     """
-    _check_study(shoe, shoes, seed, bets, procedure, workers)
+    check_study(shoe, shoes, seed, bets, procedure, workers)
     sorting = [b for b in bets if sort_bets is None or b.name in sort_bets]
-    _check_play(bets, counts, edge_sort, sorting)
+    check_play(bets, counts, edge_sort, sorting)
+    check_memory(shoe, shoes, len(bets), len(counts), edge_sort is not None)
     own = numbered(counts)
     removals = effects_of_removal(shoe, list(bets), tableau=tableau)
     suggested = [r.count(max_tag=max_tag) for r in removals]

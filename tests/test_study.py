@@ -248,3 +248,29 @@ def test_shoe_orders_resume_a_block_where_the_last_task_left_it() -> None:
         assert (shoe_orders(codes, 7, first, stop) == whole[first:stop]).all()
     assert (shoe_orders(codes, 8, 100, 110) != whole[100:110]).any()  # another seed: another stream
     _RESUME.state = None
+
+
+def test_a_study_too_big_for_memory_is_refused_up_front(capsys: pytest.CaptureFixture[str]) -> None:
+    """The records of 10,000,000 shoes of 8 decks would take hundreds of GiB: refused before any work,
+    with the number of shoes that fit; a study of that many fits."""
+    from exact_odds.cli import main
+    from exact_odds.study_checks import RECORD_MEMORY, check_memory, record_bytes
+
+    assert main(["study", "--shoes", "10000000", "--decks", "8", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    fit = RECORD_MEMORY // record_bytes(Shoe.decks(8), 3, 0, False)
+    assert err.count("\n") == 1 and "GiB" in err and f"at most {fit:,} shoes" in err
+    check_memory(Shoe.decks(8), fit, 3, 0, False)
+    with pytest.raises(StudyError):
+        check_memory(Shoe.decks(8), fit + 1, 3, 0, False)
+
+
+def test_the_memory_bound_covers_what_a_study_keeps() -> None:
+    """The estimate is an upper bound of the records actually kept (131 bytes a coup with three bets)."""
+    import dataclasses
+
+    from exact_odds.study_checks import WORKING_COPIES, record_bytes
+
+    study = run_study(Shoe.decks(1), shoes=3, seed=2, bets=[find_bet("banker"), find_bet("player"), find_bet("tie")])
+    kept = sum(getattr(study.records, f.name).nbytes for f in dataclasses.fields(study.records))
+    assert kept * WORKING_COPIES <= 3 * record_bytes(Shoe.decks(1), 3, 0, False)
