@@ -650,6 +650,7 @@ NAMED: list[tuple[str, ...]] = [
     ("study", "--shoes", "1", "--decks", "1", "--thresholds=--"),
     ("simulate", "--rounds", "100", "--bets", "x" * 300),
     ("study", "--shoes", "2", "--decks", "1", "--edge-sort", ""),
+    ("advantage", "--position", "1-4"),
 ]
 """The hostile inputs the contract names, and what the fuzzing found, kept as explicit examples so that a
 regression reads well."""
