@@ -176,11 +176,13 @@ def sandboxed(capsys: pytest.CaptureFixture[str], argv: Sequence[str], workdir: 
         _child(capsys, argv, workdir, write)
     os.close(write)
     data, killed = _collect(read, pid)
-    _, _, usage = os.wait4(pid, 0)
+    _, status, usage = os.wait4(pid, 0)
     with contextlib.suppress(ProcessLookupError):
         os.killpg(pid, signal.SIGKILL)  # anything the case left running (worker processes)
     if not data:
-        code, out, err, crash = None, "", "", "killed" if killed else "the case died without a result"
+        how = (f"signal {signal.Signals(os.WTERMSIG(status)).name}" if os.WIFSIGNALED(status)
+               else f"exit status {os.waitstatus_to_exitcode(status)}")
+        code, out, err, crash = None, "", "", "killed" if killed else f"the case died without a result ({how})"
     else:
         code, out, err, crash = pickle.loads(data)
     growth = usage.ru_maxrss / 1024 - resident / 2**20
