@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -53,13 +54,21 @@ def worker_pool(workers: int) -> Iterator[Any]:
 
     mask = hasattr(signal, "pthread_sigmask")
     saved = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if mask else set()
+    # Ignored too: a spawned interpreter that starts with SIGINT ignored keeps it ignored (the block
+    # alone did not reach a worker still importing); a Ctrl-C meanwhile stays pending here, blocked.
+    main = threading.current_thread() is threading.main_thread()
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
         with single_threaded_blas():
             pool = multiprocessing.get_context("spawn").Pool(workers, initializer=ignore_interrupts)
+        if main:
+            signal.signal(signal.SIGINT, handler)
         with pool:
             if mask:
                 signal.pthread_sigmask(signal.SIG_SETMASK, saved)
             yield pool
     finally:
+        if main:
+            signal.signal(signal.SIGINT, handler)
         if mask:
             signal.pthread_sigmask(signal.SIG_SETMASK, saved)

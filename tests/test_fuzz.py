@@ -176,11 +176,13 @@ def sandboxed(capsys: pytest.CaptureFixture[str], argv: Sequence[str], workdir: 
         _child(capsys, argv, workdir, write)
     os.close(write)
     data, killed = _collect(read, pid)
-    _, _, usage = os.wait4(pid, 0)
+    _, status, usage = os.wait4(pid, 0)
     with contextlib.suppress(ProcessLookupError):
         os.killpg(pid, signal.SIGKILL)  # anything the case left running (worker processes)
     if not data:
-        code, out, err, crash = None, "", "", "killed" if killed else "the case died without a result"
+        how = (f"signal {signal.Signals(os.WTERMSIG(status)).name}" if os.WIFSIGNALED(status)
+               else f"exit status {os.waitstatus_to_exitcode(status)}")
+        code, out, err, crash = None, "", "", "killed" if killed else f"the case died without a result ({how})"
     else:
         code, out, err, crash = pickle.loads(data)
     growth = usage.ru_maxrss / 1024 - resident / 2**20
@@ -656,6 +658,7 @@ NAMED: list[tuple[str, ...]] = [
     ("study", "--shoes", "1", "--decks", "1", "--thresholds=--"),
     ("simulate", "--rounds", "100", "--bets", "x" * 300),
     ("study", "--shoes", "2", "--decks", "1", "--edge-sort", ""),
+    ("advantage", "--position", "1-4"),
 ]
 """The hostile inputs the contract names, and what the fuzzing found, kept as explicit examples so that a
 regression reads well."""

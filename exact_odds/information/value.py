@@ -22,6 +22,7 @@ the bettor always makes the best bet, however bad.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -160,6 +161,11 @@ def player_ev(dist: Dist[Coup], bets: Sequence[Payable]) -> tuple[Fraction, ...]
     return expectations(dist, bets, [{} for _ in bets])
 
 
+MAX_CASES = 2_500
+"""The most cases :func:`advantage` values: the rank of three cards (2,197 cases) takes a few seconds,
+of four (28,561) some 20 s and 430 MB."""
+
+
 def advantage(shoe: Shoe, information: Information, bets: Sequence[Payable], tableau: Tableau = STANDARD_TABLEAU, *,
               known: Known | None = None, sit_out: bool = True) -> Advantage:
     """The best play in each case of ``information`` and its value per coup, exactly.
@@ -170,6 +176,11 @@ def advantage(shoe: Shoe, information: Information, bets: Sequence[Payable], tab
     """
     if not bets:
         raise InformationError("name at least one bet to value the information")
+    count = math.prod(len(groups) for groups in information.groups)
+    if count > MAX_CASES:
+        sizes = " x ".join(str(len(groups)) for groups in information.groups)
+        raise InformationError(f"the information has {count:,} cases ({sizes}); at most {MAX_CASES:,} are valued "
+                               "here: watch fewer positions, or group the cards (e.g. high=6|7|8|9)")
     detail = max(bet.detail for bet in bets)
     given = known or Known()
     split = deal_cases(shoe, information, tableau, known=given, detail=detail)
