@@ -86,6 +86,29 @@ DECK = 52
 DASK_TIMEOUT = 30
 """Seconds to wait for a Dask scheduler to answer."""
 
+CONNECT_TIMEOUT = 3
+"""Seconds to wait for a TCP connection to a Dask scheduler's address before anything else: an
+address where nothing listens is refused at once, not after distributed's retries."""
+
+
+def _listening(address: str) -> None:
+    """Raise :class:`StudyError` when nothing accepts a connection at a ``tcp://HOST:PORT`` address (a
+    refused connection, an unknown host, a port out of range); other schemes are left to distributed."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError as err:  # a port out of range
+        raise StudyError(f"cannot reach the Dask scheduler at {address!r}: {err}") from None
+    if parts.scheme.lower() != "tcp" or host is None or port is None:
+        return
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
+    except OSError as err:
+        raise StudyError(f"cannot reach the Dask scheduler at {address!r}: {err.strerror or err}") from None
+
 
 # ---------------------------------------------------------------- dealing shoes
 
@@ -210,6 +233,7 @@ def _results(tasks: Sequence[_Task], *, workers: int, dask: str | None,
             distributed: Any = importlib.import_module("distributed")
         except ImportError:
             raise StudyError("--dask needs the dask extra: pip install 'exact-odds[dask]'") from None
+        _listening(dask)
         try:
             client = distributed.Client(dask, timeout=DASK_TIMEOUT)
         except (OSError, TimeoutError, ValueError) as err:

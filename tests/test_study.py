@@ -274,3 +274,17 @@ def test_the_memory_bound_covers_what_a_study_keeps() -> None:
     study = run_study(Shoe.decks(1), shoes=3, seed=2, bets=[find_bet("banker"), find_bet("player"), find_bet("tie")])
     kept = sum(getattr(study.records, f.name).nbytes for f in dataclasses.fields(study.records))
     assert kept * WORKING_COPIES <= 3 * record_bytes(Shoe.decks(1), 3, 0, False)
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:9", "127.0.0.1:1", "tcp://127.0.0.1:99999"])
+def test_a_dask_address_where_nothing_listens_is_refused_at_once(capsys: pytest.CaptureFixture[str],
+                                                                 address: str) -> None:
+    import time
+
+    from exact_odds.cli import main
+
+    pytest.importorskip("distributed")
+    started = time.monotonic()
+    assert main(["study", "--shoes", "2", "--decks", "1", "--seed", "1", "--dask", address]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot reach the Dask scheduler" in err and time.monotonic() - started < 5
