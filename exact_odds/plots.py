@@ -99,6 +99,15 @@ def eor_figure(removals: Sequence[Removal], counts: Sequence[LinearCount], path:
     Bars above zero: removing the rank helps the bettor. Each panel names the suggested
     count's betting correlation (BC).
     """
+    _save(_eor_drawing(removals, counts, title), path)
+
+
+def eor_svg(removals: Sequence[Removal], counts: Sequence[LinearCount], *, title: str) -> str:
+    """:func:`eor_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    return svg_text(_eor_drawing(removals, counts, title))
+
+
+def _eor_drawing(removals: Sequence[Removal], counts: Sequence[LinearCount], title: str) -> Any:
     from exact_odds.shoe import RANK_LABELS
 
     plt = _pyplot()
@@ -116,7 +125,29 @@ def eor_figure(removals: Sequence[Removal], counts: Sequence[LinearCount], path:
         ax.tick_params(labelsize=8)
     fig.suptitle(title)
     _tight(fig)
-    _save(fig, path)
+    return fig
+
+
+def svg_text(fig: Any) -> str:
+    """``fig`` as one ``<svg>`` element to put inline in a page, and closed.
+
+    Deterministic and self-contained: glyphs drawn as paths (no font to fetch), fixed element
+    ids (``svg.hashsalt``), and no metadata (no date, no links to licence or type URIs).
+    """
+    import io
+    import re
+
+    import matplotlib
+
+    buf = io.StringIO()
+    try:
+        with matplotlib.rc_context({"svg.hashsalt": "exact-odds", "svg.fonttype": "path"}):
+            fig.savefig(buf, format="svg", metadata={"Date": None})
+    finally:
+        _pyplot().close(fig)
+    text = buf.getvalue()
+    text = text[text.index("<svg"):]
+    return re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.DOTALL).strip()
 
 
 def study_figure(study: Study, path: str | Path) -> None:

@@ -31,8 +31,11 @@ from exact_odds.cli.options import (
     bets_from_args,
     procedure_from_args,
     progress_bar,
+    provenance_from_args,
     read_input,
+    removal_figures,
     render,
+    seed_from_args,
     shoe_from_args,
     tableau_from_args,
 )
@@ -59,7 +62,8 @@ def _cmd_eor(args: argparse.Namespace) -> str:
 
         eor_figure(removals, counts, args.plot, title=f"Effects of removal, {shoe}")
     return render(args, lambda: eor_json(shoe, removals, counts, omitted=omitted),
-                   lambda: eor_tables(str(shoe), removals, counts, args.format, omitted=omitted))
+                  lambda: eor_tables(str(shoe), removals, counts, args.format, omitted=omitted),
+                  figures=removal_figures(removals, counts, title=f"Effects of removal, {shoe}"))
 
 
 def _add_eor(sub: Subparsers) -> None:
@@ -88,7 +92,12 @@ def _cmd_batch(args: argparse.Namespace) -> str:
     lines, counts = parse_compositions(read_input(args.input, "compositions"), source=args.input)
     bets = choice.named(args.bet) or list(choice.loaded)
     evaluation = evaluate(counts, bets=bets, tableau=tableau_from_args(args), lines=lines)
-    return batch_text(evaluation, lines, args.format)
+    provenance = provenance_from_args(args)
+    if args.format == "jsonl":  # the first line: the provenance, then one composition a line
+        import json
+
+        return json.dumps({"provenance": provenance.as_json()}) + "\n" + batch_text(evaluation, lines, args.format)
+    return provenance.comment_lines() + batch_text(evaluation, lines, args.format)
 
 
 def _add_batch(sub: Subparsers) -> None:
@@ -110,7 +119,6 @@ def _add_batch(sub: Subparsers) -> None:
 
 
 def _cmd_study(args: argparse.Namespace) -> str:
-    from exact_odds.dealing import random_seed
     from exact_odds.replay import read_record, replay
     from exact_odds.report import replay_json, replay_table, study_json, study_tables
     from exact_odds.study import StudyError, run_study
@@ -129,7 +137,7 @@ def _cmd_study(args: argparse.Namespace) -> str:
     counts = counts_from_args(args, choice)
     bar = progress_bar(args, "study", unit="shoes")
     try:
-        study = run_study(shoe, shoes=args.shoes, seed=random_seed() if args.seed is None else args.seed,
+        study = run_study(shoe, shoes=args.shoes, seed=seed_from_args(args),
                           bets=with_count_bets(bets, counts, choice), tableau=tableau,
                           procedure=procedure_from_args(args), thresholds=args.thresholds, max_tag=args.max_tag,
                           workers=args.workers, dask=args.dask, progress=bar, counts=counts,
