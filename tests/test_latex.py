@@ -91,7 +91,8 @@ def test_closed_forms_are_set_as_mathematics(capsys: pytest.CaptureFixture[str],
 
 def test_characters_latex_rejects_are_converted() -> None:
     assert latex_escape("≈ × − → ♣ ♠ ♥ ♦ ± – …") == (
-        "$\\approx$ $\\times$ $-$ $\\rightarrow$ $\\clubsuit$ $\\spadesuit$ $\\heartsuit$ $\\diamondsuit$ $\\pm$ -- \\ldots{}")
+        "$\\approx$ $\\times$ $-$ $\\rightarrow$ $\\clubsuit$ $\\spadesuit$ $\\heartsuit$ $\\diamondsuit$ "
+        "$\\pm$ -- \\ldots{}")
     assert latex_escape("Égalité 5% & $1_2 #3 {x} ~^\\") == (
         "\\'{E}galit\\'{e} 5\\% \\& \\$1\\_2 \\#3 \\{x\\} \\textasciitilde{}\\textasciicircum{}\\textbackslash{}")
     assert latex_escape("漢") == "?"
