@@ -28,10 +28,8 @@ if TYPE_CHECKING:
     from exact_odds.bets import Bet, Configuration, Registry
     from exact_odds.dealing import Procedure
     from exact_odds.game import Game
-    from exact_odds.removal import LinearCount, Removal
     from exact_odds.report import ProgressBar, Table
     from exact_odds.report.document import Figure
-    from exact_odds.report.provenance import Provenance
     from exact_odds.shoe import Shoe
     from exact_odds.tableau import Tableau
 
@@ -158,6 +156,7 @@ def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Call
     """A command's output in its --format, headed by its provenance (:func:`provenance_from_args`, with the
     parts in ``given``): the JSON of ``as_json()`` (``"provenance"`` its first key), or the ``tables()`` as a
     document. An HTML page also shows the ``figures()`` (drawn only for it, when the plot extra is installed)."""
+    from exact_odds.cli.provenance import provenance_from_args
     from exact_odds.report import render_json
     from exact_odds.report.document import render_document
     from exact_odds.report.provenance import with_provenance
@@ -168,19 +167,6 @@ def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Call
     fragment = _latex_fragment(args)
     drawn = figures() if figures is not None and args.format == "html" and _can_draw() else ()
     return render_document(tables(), args.format, provenance, figures=drawn, fragment=fragment)
-
-
-def removal_figures(removals: Sequence[Removal], counts: Sequence[LinearCount], *,
-                    title: str) -> Callable[[], list[Figure]]:
-    """The figures of an HTML page that shows effects of removal: one bar chart per bet (drawn when asked)."""
-
-    def draw() -> list[Figure]:
-        from exact_odds.plots import eor_svg
-        from exact_odds.report.document import Figure
-
-        return [Figure(title, eor_svg(removals, counts, title=title))]
-
-    return draw
 
 
 def _latex_fragment(args: argparse.Namespace) -> bool:
@@ -202,6 +188,7 @@ def render_text(args: argparse.Namespace, as_json: Callable[[], object], text: C
                 **given: Any) -> str:
     """A drawing or a story (``deal``, ``roads``) in its --format, table or json, headed by its provenance
     as :func:`render` heads tables."""
+    from exact_odds.cli.provenance import provenance_from_args
     from exact_odds.report import render_json
     from exact_odds.report.document import render_text_document
     from exact_odds.report.provenance import with_provenance
@@ -221,39 +208,6 @@ def seed_from_args(args: argparse.Namespace) -> int:
         args.seed = random_seed()
     seed: int = args.seed
     return seed
-
-
-_ALL_CONFIGURATIONS = frozenset({"edges", "report", "symbolic"})
-"""Commands that show every built-in configuration unless --config (or a game) names one."""
-
-
-def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
-    """What produced a command's output: its tableau, configuration, shoe, procedure and seed, each as
-    the command's options (else its game's, else the standard) give it; None where the command has
-    none. Keywords in ``given`` replace a part (``shoe=None`` for recorded results)."""
-    from exact_odds.report.provenance import Provenance
-
-    parts: dict[str, Any] = {"command": args.command, "seed": getattr(args, "seed", None)}
-    if hasattr(args, "rules"):
-        from exact_odds.store import tableau_key
-
-        tableau = tableau_from_args(args)
-        parts["tableau"] = (tableau.name, tableau_key(tableau))
-    if hasattr(args, "config"):
-        config = config_from_args(args)
-        default = None if args.command in _ALL_CONFIGURATIONS else "standard"
-        parts["configuration"] = config.name if config is not None else default
-    if hasattr(args, "decks"):
-        parts["shoe"] = str(shoe_from_args(args))
-    if hasattr(args, "no_burn"):
-        procedure = procedure_from_args(args)
-        parts["procedure"] = {"fresh": procedure.fresh, "burn": procedure.burn, "cut_card": procedure.cut,
-                              "last_coup": procedure.last_coup}
-        parts["procedure_text"] = procedure.describe()
-    parts.update(given)
-    if parts.get("procedure") is None:
-        parts["procedure_text"] = None
-    return Provenance(**parts)
 
 
 def shoe_from_args(args: argparse.Namespace) -> Shoe:

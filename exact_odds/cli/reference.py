@@ -17,11 +17,11 @@ from exact_odds.cli.options import (
     bets_from_args,
     configs_from_args,
     effective_game,
-    removal_figures,
     render,
     shoe_from_args,
     tableau_from_args,
 )
+from exact_odds.cli.provenance import removal_figures
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet

@@ -31,14 +31,13 @@ from exact_odds.cli.options import (
     bets_from_args,
     procedure_from_args,
     progress_bar,
-    provenance_from_args,
     read_input,
-    removal_figures,
     render,
     seed_from_args,
     shoe_from_args,
     tableau_from_args,
 )
+from exact_odds.cli.provenance import provenance_from_args, removal_figures
 
 if TYPE_CHECKING:
     pass
