@@ -98,7 +98,9 @@ def latex_table(table: Table) -> str:
     size, landscape = _layout(table)
     cols = "l" + "r" * (len(table.headers) - 1)
     head = " & ".join(latex_escape(h) for h in table.headers) + r" \\"
-    lines = [r"\begin{landscape}" if landscape else "", "{" + size + r"\setlength{\tabcolsep}{4pt}",
+    math = any(isinstance(c, Math) for row in table.rows for c in row)
+    stretch = r"\renewcommand{\arraystretch}{2.6}" if math else ""  # room for fractions: rows apart
+    lines = [r"\begin{landscape}" if landscape else "", "{" + size + stretch + r"\setlength{\tabcolsep}{4pt}",
              f"\\begin{{longtable}}{{{cols}}}", f"\\caption{{{latex_escape(table.title)}}}\\\\",
              r"\toprule", head, r"\midrule", r"\endfirsthead", r"\toprule", head, r"\midrule", r"\endhead",
              r"\bottomrule", r"\endlastfoot"]
