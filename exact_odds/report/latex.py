@@ -12,6 +12,7 @@ cell (a closed form) is set as mathematics through ``sympy.latex`` (SymPy is imp
 
 The document compiles with ``pdflatex`` and the packages of TeX Live's ``latex-base`` and
 ``latex-recommended`` collections (``booktabs``, ``longtable``, ``geometry``, ``pdflscape``, ``amssymb``).
+Run it twice, as for any ``longtable``: the second run aligns the columns of a table's pages.
 """
 
 from __future__ import annotations
@@ -87,10 +88,11 @@ def _layout(table: Table) -> tuple[str, bool]:
     widths = [max((len(str(row[i])) // (2 if isinstance(row[i], Math) else 1) for row in columns if i < len(row)),
                   default=0) for i in range(len(table.headers))]
     across = sum(widths) + 4 * len(widths)  # and the space between columns
-    for limit, size in _SIZES:
-        if across <= limit:
-            return size, False
-    return r"\tiny", across > _SIZES[-1][0]
+    for landscape in (False, True):  # a landscape page is about 1.45 times as wide
+        for limit, size in _SIZES:
+            if across <= limit * (1.45 if landscape else 1):
+                return size, landscape
+    return r"\tiny", True
 
 
 def latex_table(table: Table) -> str:
