@@ -153,6 +153,15 @@ def svg_text(fig: Any) -> str:
 def study_figure(study: Study, path: str | Path) -> None:
     """One histogram per bet of the exact edge before each coup (log scale), with zero and the
     full-shoe edge marked."""
+    _save(_study_drawing(study), path)
+
+
+def study_svg(study: Study) -> str:
+    """:func:`study_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    return svg_text(_study_drawing(study))
+
+
+def _study_drawing(study: Study) -> Any:
     plt = _pyplot()
     rows, cols = _grid(len(study.bets))
     fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.2 * rows), squeeze=False)
@@ -170,7 +179,7 @@ def study_figure(study: Study, path: str | Path) -> None:
         ax.legend(fontsize=7)
     fig.suptitle(f"Edges before each coup: {study.shoes:,} shoes of {study.shoe}, seed {study.seed}")
     _tight(fig)
-    _save(fig, path)
+    return fig
 
 
 # ---------------------------------------------------------------- simulator
@@ -183,6 +192,15 @@ def session_figure(exact: SessionDist, sims: SimulatedSessions, path: str | Path
     Both are probabilities per bin, so they can be read against each other directly; the
     exact curve takes the hands as independent (see :mod:`exact_odds.sessions`).
     """
+    _save(_session_drawing(exact, sims, title), path)
+
+
+def session_svg(exact: SessionDist, sims: SimulatedSessions, *, title: str) -> str:
+    """:func:`session_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    return svg_text(_session_drawing(exact, sims, title))
+
+
+def _session_drawing(exact: SessionDist, sims: SimulatedSessions, title: str) -> Any:
     import numpy as np
 
     plt = _pyplot()
@@ -220,4 +238,4 @@ def session_figure(exact: SessionDist, sims: SimulatedSessions, path: str | Path
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    _save(fig, path)
+    return fig

@@ -25,6 +25,9 @@ WRONG = str(EXAMPLES / "wrong_banker_6.toml")
 SIDE = str(EXAMPLES / "side_bets.toml")
 
 
+FIGURE_PAGES = ("eor-html", "session-html", "study-html")
+
+
 def _cases() -> list[tuple[str, tuple[str, ...]]]:
     """(name, argv) of every pinned command line."""
     cases: list[tuple[str, tuple[str, ...]]] = []
@@ -41,12 +44,14 @@ def _cases() -> list[tuple[str, tuple[str, ...]]]:
             (f"session-{fmt}", ("session", "--bet", "banker", "--hands", "30", "--sessions", "300",
                                 "--bankroll", "10", "--seed", "3", *f)),
             (f"bunco-{fmt}", ("bunco", "--simulate", "2000", "--seed", "4", *f)),
-            *([] if fmt == "html" else  # its page holds a figure, whose bytes depend on matplotlib's version
-              [(f"eor-{fmt}", ("eor", "--decks", "1", "--bet", "banker,player,tie,player-pair", *f))]),
+            (f"eor-{fmt}", ("eor", "--decks", "1", "--bet", "banker,player,tie,player-pair", *f)),
             (f"study-{fmt}", ("study", "--shoes", "12", "--seed", "5", "--decks", "8", *f)),
             (f"study-record-{fmt}", ("study", "--record", str(EXAMPLES / "shoe_record.txt"), "--bet",
                                      "banker,player,tie", *f)),
         ]
+    # A page with a figure (eor, session, study) is left out: the drawing's bytes depend on matplotlib's
+    # version (tests/test_html.py renders such pages).
+    cases = [(name, argv) for name, argv in cases if name not in FIGURE_PAGES]
     for fmt in ("text", "json"):
         f = ("--format", fmt)
         cases += [

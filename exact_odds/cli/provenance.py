@@ -63,3 +63,14 @@ def removal_figures(removals: Sequence[Removal], counts: Sequence[LinearCount], 
         return [Figure(title, eor_svg(removals, counts, title=title))]
 
     return draw
+
+
+def figure(title: str, draw: Callable[[], str]) -> Callable[[], list[Figure]]:
+    """The figures of an HTML page: one drawing, ``draw()`` giving its ``<svg>`` (called only for the page)."""
+
+    def figures() -> list[Figure]:
+        from exact_odds.report.document import Figure
+
+        return [Figure(title, draw())]
+
+    return figures

@@ -31,12 +31,16 @@ from exact_odds.cli.options import (
     shoe_from_args,
     tableau_from_args,
 )
+from exact_odds.cli.provenance import figure
 from exact_odds.errors import InputError
 
 if TYPE_CHECKING:
     from typing import TextIO
 
     from exact_odds.bets import Bet
+    from exact_odds.report.document import Figure
+    from exact_odds.sessions import SessionDist
+    from exact_odds.simulate import SimulatedSessions
     from exact_odds.verify import CoupLog
 
 
@@ -206,13 +210,22 @@ def _cmd_session(args: argparse.Namespace) -> str:
                                      procedure=procedure_from_args(args), progress=bar)
         finally:
             bar.close()
-    if args.plot and sims is not None:
-        from exact_odds.plots import session_figure
-
-        session_figure(exact, sims, args.plot, title=f"{bet.name}: net result after {args.hands:,} hands, {shoe}")
+    figures = _session_figures(args, exact, sims, title=f"{bet.name}: net result after {args.hands:,} hands, {shoe}")
     comparison = compare_sessions(one, exact, ruin, sims)
     return render(args, lambda: session_json(comparison, str(shoe), distribution=args.distribution),
-                  lambda: session_tables(comparison, str(shoe), distribution=args.distribution))
+                  lambda: session_tables(comparison, str(shoe), distribution=args.distribution), figures=figures)
+
+
+def _session_figures(args: argparse.Namespace, exact: SessionDist, sims: SimulatedSessions | None, *,
+                     title: str) -> Callable[[], list[Figure]] | None:
+    """Draw --plot (simulated sessions only); the figures of an HTML page."""
+    if sims is None:
+        return None
+    from exact_odds.plots import session_figure, session_svg
+
+    if args.plot:
+        session_figure(exact, sims, args.plot, title=title)
+    return figure(title, lambda: session_svg(exact, sims, title=title))
 
 
 def _add_session(sub: Subparsers) -> None:

@@ -37,10 +37,10 @@ from exact_odds.cli.options import (
     shoe_from_args,
     tableau_from_args,
 )
-from exact_odds.cli.provenance import provenance_from_args, removal_figures
+from exact_odds.cli.provenance import figure, provenance_from_args, removal_figures
 
 if TYPE_CHECKING:
-    pass
+    from exact_odds.study import Study
 
 
 def _cmd_eor(args: argparse.Namespace) -> str:
@@ -147,7 +147,14 @@ def _cmd_study(args: argparse.Namespace) -> str:
         from exact_odds.plots import study_figure
 
         study_figure(study, args.plot)
-    return render(args, lambda: study_json(study), lambda: study_tables(study, args.format))
+    return render(args, lambda: study_json(study), lambda: study_tables(study, args.format),
+                  figures=figure("Edges before each coup", lambda: _study_svg(study)))
+
+
+def _study_svg(study: Study) -> str:
+    from exact_odds.plots import study_svg
+
+    return study_svg(study)
 
 
 def _add_study(sub: Subparsers) -> None:
