@@ -99,6 +99,15 @@ def eor_figure(removals: Sequence[Removal], counts: Sequence[LinearCount], path:
     Bars above zero: removing the rank helps the bettor. Each panel names the suggested
     count's betting correlation (BC).
     """
+    _save(_eor_drawing(removals, counts, title), path)
+
+
+def eor_svg(removals: Sequence[Removal], counts: Sequence[LinearCount], *, title: str) -> str:
+    """:func:`eor_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    return svg_text(_eor_drawing(removals, counts, title))
+
+
+def _eor_drawing(removals: Sequence[Removal], counts: Sequence[LinearCount], title: str) -> Any:
     from exact_odds.shoe import RANK_LABELS
 
     plt = _pyplot()
@@ -116,12 +125,43 @@ def eor_figure(removals: Sequence[Removal], counts: Sequence[LinearCount], path:
         ax.tick_params(labelsize=8)
     fig.suptitle(title)
     _tight(fig)
-    _save(fig, path)
+    return fig
+
+
+def svg_text(fig: Any) -> str:
+    """``fig`` as one ``<svg>`` element to put inline in a page, and closed.
+
+    Deterministic and self-contained: glyphs drawn as paths (no font to fetch), fixed element
+    ids (``svg.hashsalt``), and no metadata (no date, no links to licence or type URIs).
+    """
+    import io
+    import re
+
+    import matplotlib
+
+    buf = io.StringIO()
+    try:
+        with matplotlib.rc_context({"svg.hashsalt": "exact-odds", "svg.fonttype": "path"}):
+            fig.savefig(buf, format="svg", metadata={"Date": None})
+    finally:
+        _pyplot().close(fig)
+    text = buf.getvalue()
+    text = text[text.index("<svg"):]
+    return re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.DOTALL).strip()
 
 
 def study_figure(study: Study, path: str | Path) -> None:
     """One histogram per bet of the exact player EV before each coup (the bettor's side, log scale),
     with zero and the full shoe's player EV marked."""
+    _save(_study_drawing(study), path)
+
+
+def study_svg(study: Study) -> str:
+    """:func:`study_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    return svg_text(_study_drawing(study))
+
+
+def _study_drawing(study: Study) -> Any:
     plt = _pyplot()
     rows, cols = _grid(len(study.bets))
     fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.2 * rows), squeeze=False)
@@ -139,7 +179,7 @@ def study_figure(study: Study, path: str | Path) -> None:
         ax.legend(fontsize=7)
     fig.suptitle(f"Player EV before each coup: {study.shoes:,} shoes of {study.shoe}, seed {study.seed}")
     _tight(fig)
-    _save(fig, path)
+    return fig
 
 
 # ---------------------------------------------------------------- simulator
@@ -152,6 +192,15 @@ def session_figure(exact: SessionDist, sims: SimulatedSessions, path: str | Path
     Both are probabilities per bin, so they can be read against each other directly; the
     exact curve takes the hands as independent (see :mod:`exact_odds.sessions`).
     """
+    _save(_session_drawing(exact, sims, title), path)
+
+
+def session_svg(exact: SessionDist, sims: SimulatedSessions, *, title: str) -> str:
+    """:func:`session_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    return svg_text(_session_drawing(exact, sims, title))
+
+
+def _session_drawing(exact: SessionDist, sims: SimulatedSessions, title: str) -> Any:
     import numpy as np
 
     plt = _pyplot()
@@ -191,4 +240,4 @@ def session_figure(exact: SessionDist, sims: SimulatedSessions, path: str | Path
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    _save(fig, path)
+    return fig

@@ -74,6 +74,23 @@ def fuzz_settings(ci: int = FUZZ_CI) -> settings:
     return settings(suppress_health_check=[*settings().suppress_health_check, *quiet])
 
 
+def body(out: str) -> str:
+    """A command's output without the provenance at its top: the text block up to the first blank line,
+    or CSV's leading ``#`` lines, or JSON Lines' first line (a JSON document keeps its ``"provenance"``)."""
+    if out.startswith("program "):
+        return out.split("\n\n", 1)[1]
+    if out.startswith("# program: "):
+        return "".join(line for line in out.splitlines(keepends=True) if not line.startswith("# ")
+                       or line.split(":", 1)[0][2:] not in PROVENANCE_LABELS)
+    if out.startswith('{"provenance": '):
+        return out.split("\n", 1)[1]
+    return out
+
+
+PROVENANCE_LABELS = ("program", "tableau", "configuration", "shoe", "procedure", "seed")
+"""The labels of the provenance's lines in text and CSV."""
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     """Run the command line on ``argv`` in-process: its exit status, stdout and stderr."""
     code = main(list(argv))

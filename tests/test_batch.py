@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import run
+from conftest import body, run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -221,7 +221,7 @@ def test_batch_command_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     src = tmp_path / "shoes.csv"
     src.write_text("# two shoes\n" + ",".join(["32"] * 13) + "\n\n" + ",".join(["4"] * 13) + "\n")
     code, out, _ = run(capsys, "batch", "--input", str(src), "--bet", "banker", "--bet", "tie")
-    lines = out.splitlines()
+    lines = body(out).splitlines()
     assert code == 0 and lines[0] == "line,banker,player,tie,sequences,player_ev:banker,player_ev:tie"
     assert lines[1] == ",".join(["2", *map(str, EIGHT_DECKS), str(falling(416, 6)),
                                  str(deal(Shoe.decks(8)).expectation(find_bet("banker").payout)),
@@ -233,7 +233,7 @@ def test_batch_command_jsonl(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     src = tmp_path / "shoes.csv"
     src.write_text(",".join(["4"] * 13) + "\n")
     code, out, _ = run(capsys, "batch", "--input", str(src), "--bet", "player", "--format", "jsonl")
-    record = json.loads(out)
+    record = json.loads(body(out))
     assert code == 0 and record["line"] == 1 and record["tie"] == 1372227328
     assert Fraction(record["player_ev"]["player"]) == deal(Shoe.decks(1)).expectation(find_bet("player").payout)
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import body
 from conftest import run as run_cli
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -633,7 +634,7 @@ def test_cli_verify_exit_status_and_json(tmp_path: Path, capsys: pytest.CaptureF
     good.write_text(rolls_log(12, 300), encoding="utf-8")
     biased.write_text(rolls_log(12, 2000, weights=[1.3, 1, 1, 1, 1, 1]), encoding="utf-8")
     code, out, _ = run(capsys, "--verify", str(good))
-    assert code == 0 and out.startswith("Verification: PASS") and "1,800 rolls of 3d6" in out
+    assert code == 0 and body(out).startswith("Verification: PASS") and "1,800 rolls of 3d6" in out
     code, out, _ = run(capsys, "--verify", str(biased), "--format", "json")
     data = json.loads(out)
     assert code == 1 and data["verdict"] == "FAIL" and data["checks"]["faces"]["verdict"] == "FAIL"

@@ -8,7 +8,7 @@ from itertools import permutations
 from pathlib import Path
 
 import pytest
-from conftest import run
+from conftest import body, run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oracle import grouped_tableau, play, play_tableau, point, point_counts, shoe_cards
@@ -252,7 +252,8 @@ def test_deal_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "deal", "--seed", "7")
     assert code == 0 and out == run(capsys, "deal", "--seed", "7")[1]
     sc = shoe_coup(Shoe.decks(8), 7)
-    assert out.startswith("Coup 1 of 81 in a shoe of 8 decks shuffled with seed 7 (burn: 2♠ turned face up, 2 cards")
+    assert body(out).startswith(
+        "Coup 1 of 81 in a shoe of 8 decks shuffled with seed 7 (burn: 2♠ turned face up, 2 cards")
     assert "  Player  7♦ A♥" in out and "  Banker  A♣ 6♥" in out and "Player wins, 8 to 7." in out
     assert [str(c) for c in sc.cards[:4]] == ["7d", "Ac", "Ah", "6h"]
     ascii_out = run(capsys, "deal", "--seed", "7", "--coup", "5", "--ascii")[1]

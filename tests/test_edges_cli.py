@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import run
+from conftest import body, run
 
 from exact_odds.bets.main import EXAMPLE_TOML
 
@@ -36,7 +36,7 @@ def test_edges_json_shape_and_values(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_edges_of_one_configuration_and_of_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = run(capsys, "edges", "--config", "super-6")[1]
-    assert "super-6" in out and "1.4581%" in out and "standard " not in out
+    assert "super-6" in out and "1.4581%" in out and "standard " not in body(out)
     path = tmp_path / "casino.toml"
     path.write_text(EXAMPLE_TOML)
     data = json.loads(run(capsys, "edges", "--config", str(path), "--decks", "6", "--format", "json")[1])
@@ -48,7 +48,7 @@ def test_edges_formats(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
     code, out, _ = run(capsys, "edges", "--decks", "8", "--format", fmt)
     assert code == 0
     if fmt == "csv":
-        rows = list(csv.DictReader(io.StringIO(out)))
+        rows = list(csv.DictReader(io.StringIO(body(out))))
         ez = next(r for r in rows if r["configuration"] == "ez" and r["bet"] == "banker")
         assert Fraction(ez["win"]) + Fraction(ez["push"]) + Fraction(ez["loss"]) == 1
         assert Fraction(ez["house_edge"]) == -Fraction(ez["player_ev"])
@@ -69,7 +69,7 @@ def test_parsheet(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_parsheet_csv_is_exact(capsys: pytest.CaptureFixture[str]) -> None:
-    rows = list(csv.DictReader(io.StringIO(run(capsys, "parsheet", "--bet", "tie-9/tie", "--format", "csv")[1])))
+    rows = list(csv.DictReader(io.StringIO(body(run(capsys, "parsheet", "--bet", "tie-9/tie", "--format", "csv")[1]))))
     assert rows[0] == {"outcome": "tie", "combinations": str(TIE_8), "probability": "619306544887/6508331087895",
                        "pays": "9", "return": str(Fraction(9 * TIE_8, SEQUENCES_8))}
 

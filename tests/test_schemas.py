@@ -27,7 +27,7 @@ SIDE = str(EXAMPLES / "side_bets.toml")
 CASINO = str(EXAMPLES / "games" / "my-casino.toml")
 EZ = str(EXAMPLES / "games" / "ez.toml")
 
-PROVENANCE_REQUIRED = False
+PROVENANCE_REQUIRED = True
 """Whether every output must begin with its ``provenance`` object, as the schemas say. While it is
 ``False`` the test accepts outputs without one (the schemas' ``required`` lists are relaxed)."""
 

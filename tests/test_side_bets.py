@@ -8,7 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import run
+from conftest import body, run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oracle import brute_force, shoe_cards
@@ -279,7 +279,7 @@ def test_sidebets_formats(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
                        "--format", fmt)
     assert code == 0 and "dragon-7" in out and "egalite-7" in out and "player-pair" not in out
     if fmt == "csv":
-        assert out.splitlines()[0] == "bet,pays,win,house_edge,player_ev,variance"
+        assert body(out).splitlines()[0] == "bet,pays,win,house_edge,player_ev,variance"
     else:
         assert "Wizard of Odds" in out
 
@@ -303,7 +303,7 @@ def test_sidebets_bets_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert data["my-dragon-7"]["house_edge"] == "64613588827/848912750595"
     # --bet finds a bet of the file by name, alongside a built-in one.
     out = run(capsys, "sidebets", "--bets", example, "--bet", "bad-beat,dragon-7", "--format", "csv")[1]
-    assert [row.split(",")[0] for row in out.splitlines()[1:]] == ["bad-beat", "dragon-7"]
+    assert [row.split(",")[0] for row in body(out).splitlines()[1:]] == ["bad-beat", "dragon-7"]
     bad = tmp_path / "bad.toml"
     bad.write_text("[[bet]]\nname = 'x'\nsource = 's'\n[[bet.line]]\npays = 0.5\n")
     code, out, err = run(capsys, "sidebets", "--bets", str(bad))

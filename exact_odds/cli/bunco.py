@@ -44,7 +44,8 @@ def _cmd_bunco(args: argparse.Namespace) -> str:
             sim = bunco.simulate(analysis, trials=args.simulate, seed=args.seed, alpha=alpha, record=record)
         if not sim.passed:
             args.exit_status = 1
-    return render(args, lambda: bunco_json(analysis, sim), lambda: bunco_tables(analysis, sim))
+    return render(args, lambda: bunco_json(analysis, sim), lambda: bunco_tables(analysis, sim),
+                  configuration=rules.name, seed=None if sim is None else sim.seed)
 
 
 def _games_writer(out: TextIO) -> GameRecorder:
@@ -77,7 +78,8 @@ def _verify_rolls(args: argparse.Namespace) -> str:
                                 source="standard input" if args.verify == "-" else args.verify)
     if result.verdict == "FAIL":
         args.exit_status = 1
-    return render(args, lambda: rolls_verification_json(result), lambda: rolls_verification_tables(result))
+    return render(args, lambda: rolls_verification_json(result), lambda: rolls_verification_tables(result),
+                  configuration=rules.name)
 
 
 def _add_bunco(sub: Subparsers) -> None:

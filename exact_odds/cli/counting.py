@@ -26,6 +26,7 @@ from exact_odds.cli.options import (
     procedure_from_args,
     progress_bar,
     render,
+    seed_from_args,
     shoe_from_args,
     tableau_from_args,
 )
@@ -87,7 +88,6 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 def _cmd_count(args: argparse.Namespace) -> str:
     from exact_odds.counting import CountError
-    from exact_odds.dealing import random_seed
     from exact_odds.report.advantage_play import count_json, count_tables
     from exact_odds.study import run_study
 
@@ -100,7 +100,7 @@ def _cmd_count(args: argparse.Namespace) -> str:
     bar = progress_bar(args, "count", unit="shoes")
     try:
         study = run_study(shoe_from_args(args), shoes=args.shoes,
-                          seed=random_seed() if args.seed is None else args.seed,
+                          seed=seed_from_args(args),
                           bets=with_count_bets([], counts, choice), tableau=tableau_from_args(args),
                           procedure=procedure_from_args(args), workers=args.workers, dask=args.dask, progress=bar,
                           counts=counts)

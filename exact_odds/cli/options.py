@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from exact_odds.dealing import Procedure
     from exact_odds.game import Game
     from exact_odds.report import ProgressBar, Table
+    from exact_odds.report.document import Figure
     from exact_odds.shoe import Shoe
     from exact_odds.tableau import Tableau
 
@@ -124,12 +125,17 @@ def add_shoe_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] | None = None) -> None:
-    """--format and --output."""
+    """--format, --output and, where LaTeX is one of the formats, --latex-fragment."""
     from exact_odds.report import FORMATS
 
     choices = list(formats or FORMATS)
     parser.add_argument("--format", default="table", type=_format_name, choices=choices,
-                        help="output format (default table, the plain text; 'text' is another name for it)")
+                        help="output format (default table, the plain text; 'text' is another name for it); "
+                             "html is one self-contained page, latex a whole document")
+    if "latex" in choices:
+        parser.add_argument("--latex-fragment", action="store_true",
+                            help="with --format latex: only the tables, to include in a document of one's own "
+                                 "(it needs the booktabs and longtable packages)")
     add_output_option(parser)
 
 
@@ -153,13 +159,63 @@ def add_text_format_options(parser: argparse.ArgumentParser) -> None:
     add_format_options(parser, ["table", "json"])
 
 
-def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Callable[[], Sequence[Table]]) -> str:
-    """A command's output in its --format: the JSON of ``as_json()``, or the ``tables()`` rendered."""
-    from exact_odds.report import render_json, render_tables
+def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Callable[[], Sequence[Table]], *,
+           figures: Callable[[], Sequence[Figure]] | None = None, **given: Any) -> str:
+    """A command's output in its --format, headed by its provenance (:func:`provenance_from_args`, with the
+    parts in ``given``): the JSON of ``as_json()`` (``"provenance"`` its first key), or the ``tables()`` as a
+    document. An HTML page also shows the ``figures()`` (drawn only for it, when the plot extra is installed)."""
+    from exact_odds.cli.provenance import provenance_from_args
+    from exact_odds.report import render_json
+    from exact_odds.report.document import render_document
+    from exact_odds.report.provenance import with_provenance
 
+    provenance = provenance_from_args(args, **given)
     if args.format == "json":
-        return render_json(as_json())
-    return render_tables(tables(), args.format)
+        return render_json(with_provenance(as_json(), provenance))
+    fragment = _latex_fragment(args)
+    drawn = figures() if figures is not None and args.format == "html" and _can_draw() else ()
+    return render_document(tables(), args.format, provenance, figures=drawn, fragment=fragment)
+
+
+def _latex_fragment(args: argparse.Namespace) -> bool:
+    """--latex-fragment, refused beside any format but latex."""
+    fragment = bool(getattr(args, "latex_fragment", False))
+    if fragment and args.format != "latex":
+        raise InputError("--latex-fragment needs --format latex")
+    return fragment
+
+
+def _can_draw() -> bool:
+    """Whether the figures of an HTML page can be drawn (matplotlib, the plot extra, is installed)."""
+    from importlib.util import find_spec
+
+    return find_spec("matplotlib") is not None
+
+
+def render_text(args: argparse.Namespace, as_json: Callable[[], object], text: Callable[[], str],
+                **given: Any) -> str:
+    """A drawing or a story (``deal``, ``roads``) in its --format, table or json, headed by its provenance
+    as :func:`render` heads tables."""
+    from exact_odds.cli.provenance import provenance_from_args
+    from exact_odds.report import render_json
+    from exact_odds.report.document import render_text_document
+    from exact_odds.report.provenance import with_provenance
+
+    provenance = provenance_from_args(args, **given)
+    if args.format == "json":
+        return render_json(with_provenance(as_json(), provenance))
+    return render_text_document(text(), args.format, provenance)
+
+
+def seed_from_args(args: argparse.Namespace) -> int:
+    """--seed, else a seed drawn at random (:func:`exact_odds.dealing.random_seed`); kept in ``args.seed``
+    either way, so that the output's provenance names the seed that was used."""
+    if args.seed is None:
+        from exact_odds.dealing import random_seed
+
+        args.seed = random_seed()
+    seed: int = args.seed
+    return seed
 
 
 def shoe_from_args(args: argparse.Namespace) -> Shoe:

@@ -24,6 +24,7 @@ from exact_odds.cli.options import (
     shoe_from_args,
     tableau_from_args,
 )
+from exact_odds.cli.provenance import removal_figures
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet
@@ -44,9 +45,18 @@ def _cmd_odds(args: argparse.Namespace) -> str:
         return known_odds(args, shoe, tableau_from_args(args))
     if args.dealt:
         return _dealt_odds(args, shoe, tableau_from_args(args))
-    dist = deal_winners(shoe, tableau_from_args(args))
+    tableau = tableau_from_args(args)
+    dist = deal_winners(shoe, tableau)
     return render(args, lambda: odds_json(shoe, dist, dist.total),
-                  lambda: [odds_table(str(shoe), dist, dist.total, infinite=shoe.infinite)])
+                  lambda: [odds_table(str(shoe), dist, dist.total, infinite=shoe.infinite,
+                                      tableau=_custom_name(tableau))])
+
+
+def _custom_name(tableau: Tableau) -> str | None:
+    """The name of a drawing rule other than the standard one (None for the standard rule), for titles."""
+    from exact_odds.tableau import STANDARD_TABLEAU
+
+    return None if tableau == STANDARD_TABLEAU else tableau.name
 
 
 def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
@@ -58,7 +68,8 @@ def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
 
     dealt = parse_dealt(args.dealt)
     dist = winners(deal_dealt(shoe, dealing_order(dealt, tableau), tableau))
-    return render(args, lambda: dealt_odds_json(shoe, dealt, dist), lambda: [dealt_odds_table(shoe, dealt, dist)])
+    return render(args, lambda: dealt_odds_json(shoe, dealt, dist),
+                  lambda: [dealt_odds_table(shoe, dealt, dist, tableau=_custom_name(tableau))])
 
 
 def _add_odds(sub: Subparsers) -> None:
@@ -175,9 +186,10 @@ def _cmd_report(args: argparse.Namespace) -> str:
 
     def tables() -> list[Table]:
         more = [] if eor is None else eor_tables(str(shoe), eor.removals, eor.counts, args.format, omitted=eor.omitted)
-        return [*reference_tables(sheets, args.format), *more]
+        return [*reference_tables(sheets, args.format, tableau=_custom_name(tableau)), *more]
 
-    return render(args, as_json, tables)
+    figures = None if eor is None else removal_figures(eor.removals, eor.counts, title=f"Effects of removal, {shoe}")
+    return render(args, as_json, tables, figures=figures)
 
 
 def _game_report(args: argparse.Namespace) -> str:
@@ -188,7 +200,10 @@ def _game_report(args: argparse.Namespace) -> str:
     game = effective_game(args)
     sheets = reference_sheets(game.shoe, game.side_bets, [game.configuration], tableau=game.tableau)
     eor = _removal_figures(game.shoe, game.bets, game.tableau, every=True) if args.eor else None
-    return render(args, lambda: game_json(game, sheets, eor), lambda: game_tables(game, sheets, args.format, eor))
+    figures = None if eor is None else removal_figures(eor.removals, eor.counts,
+                                                       title=f"Effects of removal, {game.shoe}")
+    return render(args, lambda: game_json(game, sheets, eor), lambda: game_tables(game, sheets, args.format, eor),
+                  figures=figures)
 
 
 def _removal_figures(shoe: Shoe, bets: Iterable[Bet], tableau: Tableau, *, every: bool,

@@ -27,22 +27,27 @@ from exact_odds.cli.options import (
     progress_bar,
     read_input,
     render,
+    render_text,
+    seed_from_args,
     shoe_from_args,
     tableau_from_args,
 )
+from exact_odds.cli.provenance import figure
 from exact_odds.errors import InputError
 
 if TYPE_CHECKING:
     from typing import TextIO
 
     from exact_odds.bets import Bet
+    from exact_odds.report.document import Figure
+    from exact_odds.sessions import SessionDist
+    from exact_odds.simulate import SimulatedSessions
     from exact_odds.verify import CoupLog
 
 
 def _cmd_simulate(args: argparse.Namespace) -> str:
     from contextlib import ExitStack
 
-    from exact_odds.dealing import random_seed
     from exact_odds.report import simulation_json, simulation_tables
     from exact_odds.report.base import atomic_file
     from exact_odds.simulate import simulate
@@ -56,7 +61,7 @@ def _cmd_simulate(args: argparse.Namespace) -> str:
         record = _log_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
         bar = progress_bar(args, "simulate")
         stack.callback(bar.close)
-        sim = simulate(shoe_from_args(args), seed=random_seed() if args.seed is None else args.seed,
+        sim = simulate(shoe_from_args(args), seed=seed_from_args(args),
                        coups=args.coups if args.shoes is None else None, shoes=args.shoes,
                        tableau=tableau_from_args(args), procedure=procedure_from_args(args), bets=bets,
                        reference=reference, alpha=args.alpha, record=record, progress=bar)
@@ -152,17 +157,16 @@ def _add_simulate(sub: Subparsers) -> None:
 
 def _cmd_deal(args: argparse.Namespace) -> str:
     from exact_odds.conditional import explain_coup
-    from exact_odds.dealing import random_seed, shoe_coup
-    from exact_odds.report import card_label, deal_json, deal_text, render_json
+    from exact_odds.dealing import shoe_coup
+    from exact_odds.report import card_label, deal_json, deal_text
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
-    seed = random_seed() if args.seed is None else args.seed
+    seed = seed_from_args(args)
     sc = shoe_coup(shoe, seed, coup=args.coup, tableau=tableau, procedure=procedure_from_args(args))
     steps, coup = explain_coup(sc.remaining, sc.cards, tableau,
                                card_text=lambda c: card_label(c, ascii_only=args.ascii))
-    if args.format == "json":
-        return render_json(deal_json(sc, seed, shoe, steps, coup))
-    return deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii)
+    return render_text(args, lambda: deal_json(sc, seed, shoe, steps, coup),
+                       lambda: deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii))
 
 
 def _add_deal(sub: Subparsers) -> None:
@@ -185,7 +189,6 @@ def _add_deal(sub: Subparsers) -> None:
 
 
 def _cmd_session(args: argparse.Namespace) -> str:
-    from exact_odds.dealing import random_seed
     from exact_odds.report import session_json, session_tables
     from exact_odds.sessions import (
         compare_sessions,
@@ -209,17 +212,26 @@ def _cmd_session(args: argparse.Namespace) -> str:
         bar = progress_bar(args, "session")
         try:
             sims = simulate_sessions(shoe, bet, hands=args.hands, sessions=args.sessions, bankroll=bankroll,
-                                     seed=random_seed() if args.seed is None else args.seed, tableau=tableau,
+                                     seed=seed_from_args(args), tableau=tableau,
                                      procedure=procedure_from_args(args), progress=bar)
         finally:
             bar.close()
-    if args.plot and sims is not None:
-        from exact_odds.plots import session_figure
-
-        session_figure(exact, sims, args.plot, title=f"{bet.name}: net result after {args.hands:,} hands, {shoe}")
+    figures = _session_figures(args, exact, sims, title=f"{bet.name}: net result after {args.hands:,} hands, {shoe}")
     comparison = compare_sessions(one, exact, ruin, sims)
     return render(args, lambda: session_json(comparison, shoe, distribution=args.distribution),
-                  lambda: session_tables(comparison, str(shoe), distribution=args.distribution))
+                  lambda: session_tables(comparison, str(shoe), distribution=args.distribution), figures=figures)
+
+
+def _session_figures(args: argparse.Namespace, exact: SessionDist, sims: SimulatedSessions | None, *,
+                     title: str) -> Callable[[], list[Figure]] | None:
+    """Draw --plot (simulated sessions only); the figures of an HTML page."""
+    if sims is None:
+        return None
+    from exact_odds.plots import session_figure, session_svg
+
+    if args.plot:
+        session_figure(exact, sims, args.plot, title=title)
+    return figure(title, lambda: session_svg(exact, sims, title=title))
 
 
 def _add_session(sub: Subparsers) -> None:
@@ -255,8 +267,8 @@ def _add_session(sub: Subparsers) -> None:
 
 
 def _cmd_roads(args: argparse.Namespace) -> str:
-    from exact_odds.dealing import random_seed, shoe_winners
-    from exact_odds.report import render_json, roads_json, roads_text
+    from exact_odds.dealing import shoe_winners
+    from exact_odds.report import roads_json, roads_text
     from exact_odds.roads import build_roads, from_winners, parse_results
 
     if args.input is not None:
@@ -267,14 +279,14 @@ def _cmd_roads(args: argparse.Namespace) -> str:
         heading = f"Roads of the results in {args.input}"
     else:
         shoe = shoe_from_args(args)
-        seed = random_seed() if args.seed is None else args.seed
+        seed = seed_from_args(args)
         results = from_winners(shoe_winners(shoe, seed, tableau=tableau_from_args(args),
                                             procedure=procedure_from_args(args)))
         heading = f"Roads of a shoe of {shoe} shuffled with seed {seed} (the first shoe of simulate --seed {seed})"
     roads = build_roads(results)
-    if args.format == "json":
-        return render_json(roads_json(roads, heading))
-    return roads_text(roads, heading, color=args.color)
+    recorded = {"tableau": None, "shoe": None, "procedure": None} if args.input is not None else {}
+    return render_text(args, lambda: roads_json(roads, heading), lambda: roads_text(roads, heading, color=args.color),
+                       **recorded)
 
 
 def _add_roads(sub: Subparsers) -> None:

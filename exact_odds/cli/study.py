@@ -34,12 +34,14 @@ from exact_odds.cli.options import (
     progress_bar,
     read_input,
     render,
+    seed_from_args,
     shoe_from_args,
     tableau_from_args,
 )
+from exact_odds.cli.provenance import figure, provenance_from_args, removal_figures
 
 if TYPE_CHECKING:
-    pass
+    from exact_odds.study import Study
 
 
 def _cmd_eor(args: argparse.Namespace) -> str:
@@ -68,7 +70,8 @@ def _cmd_eor(args: argparse.Namespace) -> str:
 
         eor_figure(removals, counts, args.plot, title=f"Effects of removal, {shoe}")
     return render(args, lambda: eor_json(shoe, removals, counts, omitted=omitted),
-                   lambda: eor_tables(str(shoe), removals, counts, args.format, omitted=omitted))
+                  lambda: eor_tables(str(shoe), removals, counts, args.format, omitted=omitted),
+                  figures=removal_figures(removals, counts, title=f"Effects of removal, {shoe}"))
 
 
 def _add_eor(sub: Subparsers) -> None:
@@ -100,7 +103,12 @@ def _cmd_batch(args: argparse.Namespace) -> str:
     lines, counts = parse_compositions(read_input(args.input, "compositions"), source=args.input)
     bets = choice.named(args.bet) or list(choice.loaded)
     evaluation = evaluate(counts, bets=bets, tableau=tableau_from_args(args), lines=lines)
-    return batch_text(evaluation, lines, args.format)
+    provenance = provenance_from_args(args)
+    if args.format == "jsonl":  # the first line: the provenance, then one composition a line
+        import json
+
+        return json.dumps({"provenance": provenance.as_json()}) + "\n" + batch_text(evaluation, lines, args.format)
+    return provenance.comment_lines() + batch_text(evaluation, lines, args.format)
 
 
 def _add_batch(sub: Subparsers) -> None:
@@ -125,7 +133,6 @@ def _add_batch(sub: Subparsers) -> None:
 
 
 def _cmd_study(args: argparse.Namespace) -> str:
-    from exact_odds.dealing import random_seed
     from exact_odds.replay import read_record, replay
     from exact_odds.report import replay_json, replay_table, study_json, study_tables
     from exact_odds.study import StudyError, run_study
@@ -144,7 +151,7 @@ def _cmd_study(args: argparse.Namespace) -> str:
     counts = counts_from_args(args, choice)
     bar = progress_bar(args, "study", unit="shoes")
     try:
-        study = run_study(shoe, shoes=args.shoes, seed=random_seed() if args.seed is None else args.seed,
+        study = run_study(shoe, shoes=args.shoes, seed=seed_from_args(args),
                           bets=with_count_bets(bets, counts, choice), tableau=tableau,
                           procedure=procedure_from_args(args), thresholds=args.thresholds, max_tag=args.max_tag,
                           workers=args.workers, dask=args.dask, progress=bar, counts=counts,
@@ -155,7 +162,14 @@ def _cmd_study(args: argparse.Namespace) -> str:
         from exact_odds.plots import study_figure
 
         study_figure(study, args.plot)
-    return render(args, lambda: study_json(study), lambda: study_tables(study, args.format))
+    return render(args, lambda: study_json(study), lambda: study_tables(study, args.format),
+                  figures=figure("Edges before each coup", lambda: _study_svg(study)))
+
+
+def _study_svg(study: Study) -> str:
+    from exact_odds.plots import study_svg
+
+    return study_svg(study)
 
 
 def _add_study(sub: Subparsers) -> None:

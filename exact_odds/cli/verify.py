@@ -19,6 +19,7 @@ from exact_odds.cli.options import (
     bets_from_args,
     procedure_from_args,
     render,
+    seed_from_args,
     shoe_from_args,
     tableau_from_args,
 )
@@ -43,9 +44,7 @@ def _cmd_verify(args: argparse.Namespace) -> str:
         if args.shoes is None:
             result = verify_counts(counts, shoe, tableau, alpha=args.alpha)
         else:
-            from exact_odds.dealing import random_seed
-
-            seed = random_seed() if args.seed is None else args.seed
+            seed = seed_from_args(args)
             result = verify_counts(counts, shoe, tableau, alpha=args.alpha, shoes=args.shoes,
                                    procedure=procedure_from_args(args), seed=seed,
                                    reference_shoes=args.reference_shoes)

@@ -11,7 +11,12 @@ so that importing this package costs no more than reading the report code:
 - :mod:`~exact_odds.report.study`: ``eor``, ``batch``, ``study``;
 - :mod:`~exact_odds.report.simulation`: ``simulate``, ``deal``, ``session``;
 - :mod:`~exact_odds.report.roads`: ``roads``;
-- :mod:`~exact_odds.report.bunco`: ``bunco``.
+- :mod:`~exact_odds.report.bunco`: ``bunco``;
+- :mod:`~exact_odds.report.provenance`: what produced an output (version, tableau, pay table, shoe,
+  procedure, seed), at the top of every format;
+- :mod:`~exact_odds.report.document`: a whole output, provenance and tables, in each format;
+  :mod:`~exact_odds.report.html` (one self-contained page) and :mod:`~exact_odds.report.latex`
+  (a document that pdflatex compiles, or the tables alone).
 """
 
 from exact_odds.report.base import (

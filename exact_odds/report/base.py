@@ -5,7 +5,8 @@ Numbers are formatted here and nowhere else, from exact values: a decimal or per
 rounded from the :class:`~fractions.Fraction` itself, never through a float, so the
 printed digits are correctly rounded (half away from zero).
 
-Formats: ``table`` (plain text), ``markdown``, ``csv``, ``json``, ``latex``.
+Formats: ``table`` (plain text), ``markdown``, ``csv``, ``json``, ``latex``, ``html``; a whole
+document (provenance, LaTeX preamble, HTML page) is :mod:`.document`'s work.
 """
 
 from __future__ import annotations
@@ -26,8 +27,20 @@ from exact_odds.report.files import write_atomic as write_atomic
 if TYPE_CHECKING:
     from typing import TextIO
 
-FORMATS = ("table", "markdown", "csv", "json", "latex")
+FORMATS = ("table", "markdown", "csv", "json", "latex", "html")
 Cell = str | int | Fraction
+
+
+class Math(str):
+    """A cell holding a mathematical expression: its text is the expression in program syntax
+    (``8*d**4/13``), and :attr:`expr` the expression itself, which LaTeX sets as mathematics."""
+
+    expr: object
+
+    def __new__(cls, expr: object) -> Math:
+        cell = super().__new__(cls, str(expr))
+        cell.expr = expr
+        return cell
 
 
 @dataclass(frozen=True)
@@ -146,25 +159,6 @@ def plain_layout(headers: list[str], rows: list[list[str]], tablefmt: str) -> st
     return "\n".join(lines)
 
 
-def _latex_escape(text: str) -> str:
-    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
-                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}")):
-        text = text.replace(a, b)
-    return text
-
-
-def _latex(table: Table) -> str:
-    cols = "l" + "r" * (len(table.headers) - 1)
-    lines = [f"% {table.title}", f"\\begin{{tabular}}{{{cols}}}", "\\hline"]
-    lines.append(" & ".join(_latex_escape(h) for h in table.headers) + r" \\")
-    lines.append("\\hline")
-    for row in _plain_rows(table):
-        lines.append(" & ".join(_latex_escape(c) for c in row) + r" \\")
-    lines += ["\\hline", "\\end{tabular}"]
-    lines += [f"% {n}" for n in table.notes]
-    return "\n".join(lines)
-
-
 def _csv(table: Table) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -176,7 +170,10 @@ def _csv(table: Table) -> str:
 
 
 def render_tables(tables: Sequence[Table], fmt: str) -> str:
-    """Render tables as ``table``, ``markdown``, ``csv`` or ``latex`` text (ends with a newline).
+    """Render tables as ``table``, ``markdown``, ``csv``, ``latex`` or ``html`` text (ends with a newline).
+
+    LaTeX and HTML give the tables alone (a fragment); :func:`exact_odds.report.document.render_document`
+    makes a whole document with the provenance.
 
     CSV keeps integers ungrouped and fractions as ``num/den`` so programs can read them
     exactly; several CSV tables are separated by a blank line after a ``# title`` line.
@@ -190,8 +187,10 @@ def render_tables(tables: Sequence[Table], fmt: str) -> str:
             body = f"## {t.title}\n\n{_tabulate(t, 'github')}\n{notes}".rstrip("\n")
         elif fmt == "csv":
             body = _csv(t) if len(tables) == 1 else f"# {t.title}\n{_csv(t)}"
-        elif fmt == "latex":
-            body = _latex(t)
+        elif fmt in ("latex", "html"):
+            from exact_odds.report.document import render_body
+
+            return render_body(tables, fmt)
         else:
             raise InputError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
         parts.append(body)

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_text
+from exact_odds.report.base import Cell, Math, Table, decimal_text, for_people, fraction_text, percent_text
 from exact_odds.report.concepts import shoe_json
 
 if TYPE_CHECKING:
@@ -134,7 +134,10 @@ def par_sheet_json(sheet: ParSheet) -> dict[str, object]:
 
 
 def _expression(expr: object, fmt: str) -> str:
-    """A sympy expression as text (code-quoted in Markdown, where ``*`` would mean emphasis)."""
+    """A sympy expression as text (code-quoted in Markdown, where ``*`` would mean emphasis; a
+    :class:`~exact_odds.report.base.Math` cell in LaTeX and HTML, which LaTeX sets as mathematics)."""
+    if fmt in ("latex", "html"):
+        return Math(expr)
     return f"`{expr}`" if fmt == "markdown" else str(expr)
 
 

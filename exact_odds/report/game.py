@@ -76,8 +76,12 @@ def _main_sheets(sheets: ReferenceSheets) -> list[ParSheet]:
 def game_tables(game: Game, sheets: ReferenceSheets, fmt: str, eor: RemovalFigures | None = None) -> list[Table]:
     """The par sheet of a casino's game: the game, the odds, the house edges of the main bets and of
     the side bets, the par sheet of every bet, and (``eor``) the effects of removal."""
+    from exact_odds.tableau import STANDARD_TABLEAU
+
     shoe = str(sheets.shoe)
-    tables = [game_table(game), odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite),
+    custom = None if game.tableau == STANDARD_TABLEAU else game.tableau.name
+    tables = [game_table(game), odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite,
+                                           tableau=custom),
               edges_table(shoe, sheets.configurations, fmt)]
     omitted = [bet.name for bet in sheets.omitted]
     if sheets.others or omitted:

@@ -30,8 +30,10 @@ class OutcomeWays(Protocol):
     def __getitem__(self, outcome: Winner, /) -> int: ...  # pragma: no cover
 
 
-def odds_table(shoe_label: str, counts: OutcomeWays, total: int, *, infinite: bool) -> Table:
-    """Banker, player and tie: combinations (finite shoes), exact probability, decimal."""
+def odds_table(shoe_label: str, counts: OutcomeWays, total: int, *, infinite: bool,
+               tableau: str | None = None) -> Table:
+    """Banker, player and tie: combinations (finite shoes), exact probability, decimal. ``tableau``: the
+    name of a drawing rule other than the standard one, which the title then names."""
     headers = ["outcome", "probability", "decimal"] if infinite else ["outcome", "combinations", "probability",
                                                                         "decimal"]
     rows: list[list[Cell]] = []
@@ -47,7 +49,8 @@ def odds_table(shoe_label: str, counts: OutcomeWays, total: int, *, infinite: bo
     rows.append(total_row)
     note = "Infinite deck: every card independent, a 0-valued card 4/13, each of 1-9 1/13." if infinite else (
         f"Combinations are ordered six-card sequences ({grouped(total)} in all).")
-    return Table(f"Punto banco odds, {shoe_label}", headers, rows, (note,))
+    game = "Punto banco odds" if tableau is None else f"Odds under the tableau {tableau!r}"
+    return Table(f"{game}, {shoe_label}", headers, rows, (note,))
 
 
 def _outcomes_json(counts: OutcomeWays, total: int, *, finite: bool) -> dict[str, object]:
@@ -82,16 +85,16 @@ def reference_json(sheets: ReferenceSheets) -> dict[str, object]:
     }
 
 
-def reference_tables(sheets: ReferenceSheets, fmt: str) -> list[Table]:
+def reference_tables(sheets: ReferenceSheets, fmt: str, *, tableau: str | None = None) -> list[Table]:
     """The reference report of one shoe as tables: odds, every configuration's edges, par sheets, other bets.
 
     A par sheet is shown once per distinct pay table, its title naming the other bets that
     share it (``tie-9/banker`` is the standard banker bet); the other bets get one row each
     in a last table, whose notes name the bets left out (see
-    :func:`exact_odds.edges.reference_sheets`).
+    :func:`exact_odds.edges.reference_sheets`). ``tableau``: a drawing rule other than the standard one.
     """
     shoe = str(sheets.shoe)
-    tables = [odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite),
+    tables = [odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite, tableau=tableau),
               edges_table(shoe, sheets.configurations, fmt)]
     for sheet, same in sheets.main:
         also = f" (also {', '.join(b.name for b in same[1:])})" if len(same) > 1 else ""
@@ -114,11 +117,11 @@ def dealt_odds_json(shoe: Shoe, dealt: Dealt, dist: Dist[Winner]) -> dict[str, o
             "outcomes": _outcomes_json(dist, dist.total, finite=left is not None)}
 
 
-def dealt_odds_table(shoe: Shoe, dealt: Dealt, dist: Dist[Winner]) -> Table:
+def dealt_odds_table(shoe: Shoe, dealt: Dealt, dist: Dist[Winner], *, tableau: str | None = None) -> Table:
     """``odds --dealt``: the odds of the rest of the coup given the cards already dealt."""
     left = _cards_left(shoe, dealt)
     positions = 6 - len(dealt.player) - len(dealt.banker)
-    table = odds_table(f"{shoe}, given {dealt}", dist, dist.total, infinite=shoe.infinite)
+    table = odds_table(f"{shoe}, given {dealt}", dist, dist.total, infinite=shoe.infinite, tableau=tableau)
     note = (f"Given the cards dealt, the rest of the coup is {positions} card position{'s' if positions != 1 else ''}; "
             + (f"combinations are their ordered sequences from the {grouped(left)} cards left "
                f"({grouped(dist.total)} in all)." if left is not None else "each card is drawn independently."))

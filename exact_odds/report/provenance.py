@@ -1,0 +1,95 @@
+"""Provenance: which game, rules and program produced an output, stated at the top of every format.
+
+A :class:`Provenance` names the program and its version, the command, the tableau (its name and
+the SHA-256 of its decisions, so that two files writing the same rule share a key), the pay table
+of the main bets (the configuration), the shoe, the dealing procedure and the seed. Each part a
+command does not use is ``None`` (JSON ``null``): Bunco has no tableau, ``odds`` no seed.
+
+It is deterministic: no date and no host, so the same command line gives the same bytes.
+
+- JSON: :meth:`Provenance.as_json` is the ``"provenance"`` object, the first key of the top-level
+  object (:func:`with_provenance`; a list is wrapped as ``{"provenance": ..., "results": [...]}``).
+- CSV: ``#`` comment lines (:meth:`Provenance.comment_lines`).
+- Text, Markdown, LaTeX, HTML: a header block built from :meth:`Provenance.fields`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+PROGRAM = "exact-odds"
+"""The program's name, as the provenance gives it."""
+
+
+@lru_cache(maxsize=1)
+def program_version() -> str:
+    """The installed package's version (``"0.1.0"``), or ``"unknown"`` when it is not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(PROGRAM)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+ProcedureFields = Mapping[str, bool | int | str]
+"""A dealing procedure as snake_case keys: ``fresh``, ``burn``, ``cut_card`` (cards behind it), ``last_coup``."""
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What produced an output (see the module). ``tableau`` is ``(name, sha256 hex key)``;
+    ``procedure_text`` the procedure in words for the formats people read."""
+
+    command: str
+    tableau: tuple[str, str] | None = None
+    configuration: str | None = None
+    shoe: str | None = None
+    procedure: ProcedureFields | None = None
+    procedure_text: str | None = None
+    seed: int | None = None
+    version: str = field(default_factory=program_version)
+
+    def as_json(self) -> dict[str, object]:
+        """The ``"provenance"`` object of the JSON outputs (keys in a fixed order)."""
+        tableau = None if self.tableau is None else {"name": self.tableau[0], "key": self.tableau[1]}
+        return {"program": PROGRAM, "version": self.version, "command": self.command, "tableau": tableau,
+                "configuration": self.configuration, "shoe": self.shoe,
+                "procedure": None if self.procedure is None else dict(self.procedure), "seed": self.seed}
+
+    def fields(self) -> list[tuple[str, str]]:
+        """(label, value) of each part given, for people: program first, then tableau ... seed."""
+        out = [("program", f"{PROGRAM} {self.version}, command {self.command}")]
+        if self.tableau is not None:
+            out.append(("tableau", f"{self.tableau[0]} (sha256 {self.tableau[1]})"))
+        if self.configuration is not None:
+            out.append(("configuration", self.configuration))
+        if self.shoe is not None:
+            out.append(("shoe", self.shoe))
+        if self.procedure_text is not None:
+            out.append(("procedure", self.procedure_text))
+        if self.seed is not None:
+            out.append(("seed", str(self.seed)))
+        return out
+
+    def comment_lines(self) -> str:
+        """``# label: value`` lines (each ending with a newline), for the top of a CSV file."""
+        return "".join(f"# {label}: {value}\n" for label, value in self.fields())
+
+    def text_block(self) -> str:
+        """The header of a plain-text output: one ``label: value`` line each, then a blank line."""
+        width = max(len(label) for label, _ in self.fields())
+        return "".join(f"{label.ljust(width)}  {value}\n" for label, value in self.fields()) + "\n"
+
+    def markdown_block(self) -> str:
+        """The header of a Markdown output: a list of the parts, then a blank line."""
+        return "".join(f"- **{label}**: {value}\n" for label, value in self.fields()) + "\n"
+
+
+def with_provenance(value: object, provenance: Provenance) -> dict[str, object]:
+    """A command's JSON result with ``"provenance"`` as its first key; a list becomes ``"results"``."""
+    if isinstance(value, dict):
+        return {"provenance": provenance.as_json(), **{k: v for k, v in value.items() if k != "provenance"}}
+    return {"provenance": provenance.as_json(), "results": value}
