@@ -10,6 +10,9 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+__version__ = "0.1.0"
+"""The program's version (the package's metadata is built from it; reading it here costs nothing)."""
+
 if TYPE_CHECKING:
     from exact_odds.bunco import (
         ARTICLE_SCORING,

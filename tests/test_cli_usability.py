@@ -28,6 +28,13 @@ def test_version_prints_the_package_version_and_exits_0() -> None:
     assert proc.stdout == f"exact-odds {version()}\n" and version() != ""
 
 
+def test_the_version_is_the_installed_packages() -> None:
+    """The package's metadata is built from ``exact_odds.__version__``: they cannot differ."""
+    from importlib.metadata import version as installed
+
+    assert version() == installed("exact-odds")
+
+
 def test_version_imports_nothing_heavy() -> None:
     code = ("import sys; from exact_odds.cli import main\n"
             "try:\n    main(['--version'])\nexcept SystemExit as stop:\n    assert stop.code in (0, None)\n"

@@ -67,14 +67,10 @@ def build_parser(only: str | None = None) -> Parser:
 
 
 def version() -> str:
-    """The installed version of exact-odds, from the package's metadata (``"unknown"`` if it has none)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
+    """The version of exact-odds (:data:`exact_odds.__version__`, which the package's metadata is built from)."""
+    from exact_odds import __version__
 
-    try:
-        return installed("exact-odds")
-    except PackageNotFoundError:
-        return "unknown"
+    return __version__
 
 
 class VersionAction(argparse.Action):

@@ -17,21 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 PROGRAM = "exact-odds"
 """The program's name, as the provenance gives it."""
 
 
-@lru_cache(maxsize=1)
 def program_version() -> str:
-    """The installed package's version (``"0.1.0"``), or ``"unknown"`` when it is not installed."""
-    from importlib.metadata import PackageNotFoundError, version
+    """The program's version (``"0.1.0"``): :data:`exact_odds.__version__`, which the package's metadata
+    is built from."""
+    from exact_odds import __version__
 
-    try:
-        return version(PROGRAM)
-    except PackageNotFoundError:
-        return "unknown"
+    return __version__
 
 
 ProcedureFields = Mapping[str, bool | int | str]
