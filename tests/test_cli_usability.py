@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run
+from conftest import body, run
 
 from exact_odds.cli import SUBCOMMANDS, _command_of, version
 
@@ -105,7 +105,7 @@ def test_quiet_keeps_the_wrote_line_back(capsys: pytest.CaptureFixture[str], tmp
     target = tmp_path / "eor.csv"
     code, out, err = run(capsys, "eor", "--decks", "1", "--bet", "tie", "--format", "csv", "-o", str(target),
                          "--quiet")
-    assert (code, out, err) == (0, "", "") and target.read_text().startswith("# Effects of removal")
+    assert (code, out, err) == (0, "", "") and body(target.read_text()).startswith("# Effects of removal")
 
 
 def test_no_wrote_line_without_output(capsys: pytest.CaptureFixture[str]) -> None:
@@ -149,7 +149,7 @@ def test_bash_completes_commands_options_choices_files_and_bets(capsys: pytest.C
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert [line.split() for line in proc.stdout.splitlines()] == [
-        ["odds"], ["--format"], ["csv", "json", "latex", "markdown", "table"], ["--bet", "--bets"],
+        ["odds"], ["--format"], ["csv", "html", "json", "latex", "markdown", "table"], ["--bet", "--bets"],
         ["bash", "tcsh", "zsh"], ["examples/games/my-casino.toml"],
         ["dragon-7", "dragon-bonus-banker", "dragon-bonus-player"]]
 
@@ -171,7 +171,7 @@ def test_eor_shows_progress_on_a_terminal_only(quiet: bool) -> None:
         shown = _read_all(leader)
     finally:
         os.close(leader)
-    assert proc.returncode == 0 and proc.stdout.startswith(b"# Effects of removal")
+    assert proc.returncode == 0 and body(proc.stdout.decode()).startswith("# Effects of removal")
     if quiet:
         assert shown == b""
     else:

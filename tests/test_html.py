@@ -160,5 +160,5 @@ def test_text_is_escaped_and_numbers_align_right() -> None:
     assert "<script>" not in text and "&lt;script&gt;" in text and "&lt;b&gt;x&lt;/b&gt; &amp; y" in text
     assert '<th scope="col" class="num">ways</th>' in text and '<td class="num">1,234</td>' in text
     assert '<td class="num">-0.25%</td>' in text and "<td>8:1</td>" in text
-    page = html_page([table], Provenance("odds", shoe="<8 decks>", version="0"))
+    page = html_page([table], Provenance("odds", shoe={"description": "<8 decks>", "cards": 416}, version="0"))
     assert "&lt;8 decks&gt;" in page and "<title>&lt;b&gt;x&lt;/b&gt; &amp; y</title>" in page

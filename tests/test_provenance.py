@@ -17,29 +17,33 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
 WRONG = str(EXAMPLES / "wrong_banker_6.toml")
 KEYS = ["program", "version", "command", "tableau", "configuration", "shoe", "procedure", "seed"]
 STANDARD = {"name": "standard", "key": tableau_key(STANDARD_TABLEAU)}
-WHOLE_SHOES = {"fresh": False, "burn": True, "cut_card": 16, "last_coup": "one-more"}
+WHOLE_SHOES = {"description": "whole shoes: burn by the first card, cut card 16 cards from the end, one more coup "
+                             "after the cut card", "fresh": False, "cut_card": 16, "last_coup": "one-more", "burn": True}
 
 JSON_COMMANDS: list[tuple[tuple[str, ...], dict[str, object]]] = [
-    (("odds",), {"shoe": "8 decks", "tableau": STANDARD, "configuration": None, "procedure": None, "seed": None}),
-    (("odds", "--dealt", "P: 9h 4c B: Kd", "--decks", "6"), {"shoe": "6 decks"}),
+    (("odds",), {"shoe": {"description": "8 decks", "cards": 416}, "tableau": STANDARD, "configuration": None, "procedure": None, "seed": None}),
+    (("odds", "--dealt", "P: 9h 4c B: Kd", "--decks", "6"), {"shoe": {"description": "6 decks", "cards": 312}}),
     (("edges", "--config", "tie-9"), {"configuration": "tie-9"}),
     (("edges",), {"configuration": None}),
     (("parsheet", "--bet", "banker"), {"configuration": "standard"}),
     (("symbolic",), {"configuration": None}),
-    (("report", "--decks", "1"), {"shoe": "1 deck"}),
+    (("report", "--decks", "1"), {"shoe": {"description": "1 deck", "cards": 52}}),
     (("sidebets", "--remove", "5,5"), {}),
     (("simulate", "--rounds", "100", "--seed", "9"), {"seed": 9, "procedure": WHOLE_SHOES}),
     (("simulate", "--rounds", "100", "--seed", "9", "--fresh"),
-     {"procedure": {"fresh": True, "burn": True, "cut_card": 16, "last_coup": "one-more"}}),
+     {"procedure": {"description": "a freshly shuffled full shoe for every coup", "fresh": True, "cut_card": 16,
+                    "last_coup": "one-more", "burn": True}}),
     (("deal", "--seed", "7", "--no-burn", "--cut-card", "20"),
-     {"seed": 7, "procedure": {"fresh": False, "burn": False, "cut_card": 20, "last_coup": "one-more"}}),
+     {"seed": 7, "procedure": {"description": "whole shoes: no burn, cut card 20 cards from the end, one more coup "
+                                              "after the cut card", "fresh": False, "cut_card": 20,
+                               "last_coup": "one-more", "burn": False}}),
     (("session", "--bet", "banker", "--hands", "5", "--sessions", "10", "--seed", "3"), {"seed": 3}),
     (("roads", "--seed", "2"), {"seed": 2, "procedure": WHOLE_SHOES}),
     (("roads", "--input", str(EXAMPLES / "results.txt")),
      {"tableau": None, "shoe": None, "procedure": None, "seed": None}),
     (("bunco",), {"tableau": None, "configuration": "standard", "shoe": None, "procedure": None, "seed": None}),
     (("bunco", "--scoring", "article", "--simulate", "100", "--seed", "4"), {"configuration": "article", "seed": 4}),
-    (("eor", "--decks", "1", "--bet", "banker"), {"shoe": "1 deck"}),
+    (("eor", "--decks", "1", "--bet", "banker"), {"shoe": {"description": "1 deck", "cards": 52}}),
     (("study", "--shoes", "2", "--seed", "5"), {"seed": 5}),
     (("count", "--shoes", "1", "--seed", "2", "--count", "jacobson-dragon-7"), {"seed": 2}),
     (("advantage", "--decks", "1"), {}),
@@ -133,7 +137,7 @@ def test_outputs_are_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
 def test_output_files_in_every_format(capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str) -> None:
     target = tmp_path / f"odds.{fmt}"
     code, out, err = run(capsys, "odds", "--format", fmt, "--output", str(target))
-    assert (code, out, err) == (0, "", "")
+    assert (code, out, err) == (0, "", f"exact-odds: wrote {str(target)!r}\n")
     assert target.read_text(encoding="utf-8") == run(capsys, "odds", "--format", fmt)[1]
     assert [p.name for p in tmp_path.iterdir()] == [target.name]  # no temporary file left
 

@@ -148,7 +148,9 @@ def test_batch_lines_match_the_schema(capsys: pytest.CaptureFixture[str]) -> Non
         code, out, err = run(capsys, "batch", "--input", str(EXAMPLES / "compositions.csv"), *extra, "--format",
                              "jsonl")
         assert code == 0 and out, err
-        for line in out.splitlines():
+        first, *lines = out.splitlines()
+        assert list(json.loads(first)) == ["provenance"] and lines
+        for line in lines:
             assert _errors("batch", json.loads(line)) == []
 
 

@@ -202,9 +202,9 @@ def test_every_baccarat_command_takes_game(command: str) -> None:
 # house_edge (positive: the house wins) or player_ev (the bettor's expectation, negative when the
 # house wins); never "edge" alone, in any command's output, in any format, nor in --help.
 
-NAMED = re.compile(r"(?i)house[ _-]edges?|edge[ _-]sort(ing|s)?|exact-odds edges")
+NAMED = re.compile(r"(?i)house[ _-]edges?|edge[ _-]sort(ing|s)?|exact-odds edges|command edges|\"command\": \"edges\"")
 """Where the word may appear: "house edge(s)", "house_edge", "edge sorting", ``--edge-sort``, and the
-command ``exact-odds edges``."""
+command ``exact-odds edges`` (also as the provenance names it)."""
 
 BARE = re.compile(r"(?i)(?<![a-z])edges?(?![a-z])")
 

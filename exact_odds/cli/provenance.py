@@ -27,6 +27,7 @@ def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
     """What produced a command's output: its tableau, configuration, shoe, procedure and seed, each as
     the command's options (else its game's, else the standard) give it; None where the command has
     none. Keywords in ``given`` replace a part (``shoe=None`` for recorded results)."""
+    from exact_odds.report.concepts import procedure_json, shoe_json
     from exact_odds.report.provenance import Provenance
 
     parts: dict[str, Any] = {"command": args.command, "seed": getattr(args, "seed", None)}
@@ -40,11 +41,10 @@ def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
         default = None if args.command in _ALL_CONFIGURATIONS else "standard"
         parts["configuration"] = config.name if config is not None else default
     if hasattr(args, "decks"):
-        parts["shoe"] = str(shoe_from_args(args))
+        parts["shoe"] = shoe_json(shoe_from_args(args))
     if hasattr(args, "no_burn"):
         procedure = procedure_from_args(args)
-        parts["procedure"] = {"fresh": procedure.fresh, "burn": procedure.burn, "cut_card": procedure.cut,
-                              "last_coup": procedure.last_coup}
+        parts["procedure"] = procedure_json(procedure)
         parts["procedure_text"] = procedure.describe()
     parts.update(given)
     if parts.get("procedure") is None:

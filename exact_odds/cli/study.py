@@ -163,7 +163,7 @@ def _cmd_study(args: argparse.Namespace) -> str:
 
         study_figure(study, args.plot)
     return render(args, lambda: study_json(study), lambda: study_tables(study, args.format),
-                  figures=figure("Edges before each coup", lambda: _study_svg(study)))
+                  figures=figure("Player EV before each coup", lambda: _study_svg(study)))
 
 
 def _study_svg(study: Study) -> str:

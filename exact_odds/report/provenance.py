@@ -30,10 +30,6 @@ def program_version() -> str:
     return __version__
 
 
-ProcedureFields = Mapping[str, bool | int | str]
-"""A dealing procedure as snake_case keys: ``fresh``, ``burn``, ``cut_card`` (cards behind it), ``last_coup``."""
-
-
 @dataclass(frozen=True)
 class Provenance:
     """What produced an output (see the module). ``tableau`` is ``(name, sha256 hex key)``;
@@ -42,8 +38,8 @@ class Provenance:
     command: str
     tableau: tuple[str, str] | None = None
     configuration: str | None = None
-    shoe: str | None = None
-    procedure: ProcedureFields | None = None
+    shoe: Mapping[str, object] | None = None
+    procedure: Mapping[str, object] | None = None
     procedure_text: str | None = None
     seed: int | None = None
     version: str = field(default_factory=program_version)
@@ -52,7 +48,7 @@ class Provenance:
         """The ``"provenance"`` object of the JSON outputs (keys in a fixed order)."""
         tableau = None if self.tableau is None else {"name": self.tableau[0], "key": self.tableau[1]}
         return {"program": PROGRAM, "version": self.version, "command": self.command, "tableau": tableau,
-                "configuration": self.configuration, "shoe": self.shoe,
+                "configuration": self.configuration, "shoe": None if self.shoe is None else dict(self.shoe),
                 "procedure": None if self.procedure is None else dict(self.procedure), "seed": self.seed}
 
     def fields(self) -> list[tuple[str, str]]:
@@ -63,7 +59,7 @@ class Provenance:
         if self.configuration is not None:
             out.append(("configuration", self.configuration))
         if self.shoe is not None:
-            out.append(("shoe", self.shoe))
+            out.append(("shoe", str(self.shoe["description"])))
         if self.procedure_text is not None:
             out.append(("procedure", self.procedure_text))
         if self.seed is not None:
