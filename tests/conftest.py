@@ -96,3 +96,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def needed_tool(path: str | None, what: str) -> str:
+    """``path`` of a program a test needs: skipped where it is missing, but a failure in CI, whose
+    ``.ci/run`` installs ``what``."""
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{what} is missing in CI (.ci/run installs it)")
+        pytest.skip(f"{what} is not installed")
+    return path

@@ -8,7 +8,6 @@ phone-sized screenshot (``--screenshot``).
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import struct
@@ -17,7 +16,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import run
+from conftest import needed_tool, run
 
 from exact_odds.report.base import Table
 from exact_odds.report.html import html_page, html_table
@@ -57,17 +56,10 @@ class Page(HTMLParser):
             self._in_body = False
 
 
-def _chromium() -> str:
-    if CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing in CI (.ci/run installs it)")
-        pytest.skip("chromium is not installed")
-    return CHROMIUM
-
-
 def _browse(page: Path, tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     """Run headless chromium on ``page`` with the network features off."""
-    argv = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    argv = [needed_tool(CHROMIUM, "chromium"),
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
             "--disable-dev-shm-usage", f"--user-data-dir={tmp_path / 'profile'}",
             f"--window-size={PHONE[0]},{PHONE[1]}", *extra, page.as_uri()]

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run
+from conftest import needed_tool, run
 
 from exact_odds.report.base import Math, Table
 from exact_odds.report.latex import latex_escape, latex_table
@@ -40,18 +40,11 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 """A command line of each command (and form) that writes tables, without --format."""
 
 
-def _needs_pdflatex() -> str:
-    if PDFLATEX is None:
-        if os.environ.get("CI"):
-            pytest.fail("pdflatex is missing in CI (.ci/run installs texlive-latex-base and -recommended)")
-        pytest.skip("pdflatex is not installed")
-    return PDFLATEX
-
-
 def _compile(tex: str, tmp_path: Path) -> str:
     """Compile ``tex`` with pdflatex; return its log (the test fails on an error)."""
     (tmp_path / "out.tex").write_text(tex, encoding="utf-8")
-    done = subprocess.run([_needs_pdflatex(), "-interaction=nonstopmode", "-halt-on-error", "out.tex"],
+    done = subprocess.run([needed_tool(PDFLATEX, "pdflatex (texlive-latex-base and -recommended)"),
+                           "-interaction=nonstopmode", "-halt-on-error", "out.tex"],
                           cwd=tmp_path, capture_output=True, text=True, errors="replace", timeout=300)
     log = (tmp_path / "out.log").read_text(encoding="utf-8", errors="replace")
     assert done.returncode == 0, log[-3000:]

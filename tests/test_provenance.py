@@ -18,10 +18,12 @@ WRONG = str(EXAMPLES / "wrong_banker_6.toml")
 KEYS = ["program", "version", "command", "tableau", "configuration", "shoe", "procedure", "seed"]
 STANDARD = {"name": "standard", "key": tableau_key(STANDARD_TABLEAU)}
 WHOLE_SHOES = {"description": "whole shoes: burn by the first card, cut card 16 cards from the end, one more coup "
-                             "after the cut card", "fresh": False, "cut_card": 16, "last_coup": "one-more", "burn": True}
+                              "after the cut card",
+               "fresh": False, "cut_card": 16, "last_coup": "one-more", "burn": True}
 
 JSON_COMMANDS: list[tuple[tuple[str, ...], dict[str, object]]] = [
-    (("odds",), {"shoe": {"description": "8 decks", "cards": 416}, "tableau": STANDARD, "configuration": None, "procedure": None, "seed": None}),
+    (("odds",), {"shoe": {"description": "8 decks", "cards": 416}, "tableau": STANDARD, "configuration": None,
+                 "procedure": None, "seed": None}),
     (("odds", "--dealt", "P: 9h 4c B: Kd", "--decks", "6"), {"shoe": {"description": "6 decks", "cards": 312}}),
     (("edges", "--config", "tie-9"), {"configuration": "tie-9"}),
     (("edges",), {"configuration": None}),
