@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print the speed figures the issues ask for (medians of several runs).
+"""Print the speed figures of exact-odds (medians of several runs), each beside a reference measured in the same run.
 
 Usage: ``python3 scripts/bench.py [--only NAME ...] [--repeat N]``. Each benchmark is a
 function in ``BENCHMARKS`` that prints its own lines; the machines are shared and noisy,
