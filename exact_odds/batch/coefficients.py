@@ -145,27 +145,33 @@ def to_arrays(co: Coefficients) -> Arrays:
     return out
 
 
-def build_coefficients(tableau: Tableau, detail: Detail) -> Coefficients:
-    """Play every sequence of six kinds and tabulate arrangements per (part A, part B, coup)."""
+def build_coefficients(tableau: Tableau, detail: Detail, case_of_kind: tuple[int, ...] | None = None) -> Coefficients:
+    """Play every sequence of six kinds and tabulate arrangements per (part A, part B, coup).
+
+    With ``case_of_kind`` (a case number per kind), the first card's case is kept apart: the coup
+    column holds ``case * COUP_CODES + code`` (what the value of knowing the first card needs).
+    """
     space = space_of(detail)
-    k = space.kinds
     by_code_a = {part_code(p): p for p in parts_of(space.split, space.suited)}
-    by_code_b = {part_code(p): p for p in parts_of(k - space.split, space.suited)}
+    by_code_b = {part_code(p): p for p in parts_of(space.kinds - space.split, space.suited)}
     index = _PartIndex(
         np.array(sorted(by_code_a), dtype=np.int64),
         np.array(sorted(by_code_b), dtype=np.int64),
-        np.array([DIGITS ** (i if i < space.split else i - space.split) for i in range(k)], dtype=np.int64),
-        np.arange(k) < space.split,
+        np.array([DIGITS ** (i if i < space.split else i - space.split) for i in range(space.kinds)], dtype=np.int64),
+        np.arange(space.kinds) < space.split,
     )
+    cases = 1 if case_of_kind is None else max(case_of_kind) + 1
     keys: list[IntArray] = []
     counts: list[IntArray] = []
-    for first in range(k):
+    for first in range(space.kinds):
+        case = 0 if case_of_kind is None else case_of_kind[first]
         for uniq, cnt in _tally(tableau, space, index, first):
-            keys.append(uniq)
+            pair, coup = uniq // COUP_CODES, uniq % COUP_CODES
+            keys.append((pair * cases + case) * COUP_CODES + coup)
             counts.append(cnt)
     uniq, inverse = np.unique(np.concatenate(keys), return_inverse=True)
     total = np.bincount(inverse, weights=np.concatenate(counts)).astype(np.int64)
-    pair, coup = uniq // COUP_CODES, uniq % COUP_CODES
+    pair, coup = uniq // (cases * COUP_CODES), uniq % (cases * COUP_CODES)
     nb = len(index.codes_b)
     return Coefficients(
         space,

@@ -37,8 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exact_odds.batch.coefficients import Coefficients, _PartIndex, _tally
-from exact_odds.batch.kinds import DIGITS, part_code, parts_of, space_of
+from exact_odds.batch.coefficients import Coefficients, build_coefficients
 from exact_odds.batch.plan import Plan, make_plan, ways
 from exact_odds.coup import COUP_CODES, Detail, Payable, coup_of_code
 from exact_odds.information.knowledge import Information, InformationError
@@ -71,30 +70,7 @@ def kind_cases(information: Information) -> tuple[Detail, tuple[int, ...]]:
 @lru_cache(maxsize=8)
 def case_coefficients(tableau: Tableau, detail: Detail, case_of_kind: tuple[int, ...]) -> Coefficients:
     """The bulk coefficients with the first card's case kept apart: coup ``case * COUP_CODES + code``."""
-    space = space_of(detail)
-    k = space.kinds
-    by_code_a = {part_code(p): p for p in parts_of(space.split, space.suited)}
-    by_code_b = {part_code(p): p for p in parts_of(k - space.split, space.suited)}
-    index = _PartIndex(
-        np.array(sorted(by_code_a), dtype=np.int64),
-        np.array(sorted(by_code_b), dtype=np.int64),
-        np.array([DIGITS ** (i if i < space.split else i - space.split) for i in range(k)], dtype=np.int64),
-        np.arange(k) < space.split,
-    )
-    cases = max(case_of_kind) + 1
-    keys: list[IntArray] = []
-    counts: list[IntArray] = []
-    for first in range(k):
-        for uniq, cnt in _tally(tableau, space, index, first):
-            pair, coup = uniq // COUP_CODES, uniq % COUP_CODES
-            keys.append((pair * cases + case_of_kind[first]) * COUP_CODES + coup)
-            counts.append(cnt)
-    uniq, inverse = np.unique(np.concatenate(keys), return_inverse=True)
-    total = np.bincount(inverse, weights=np.concatenate(counts)).astype(np.int64)
-    pair, coup = uniq // (cases * COUP_CODES), uniq % (cases * COUP_CODES)
-    nb = len(index.codes_b)
-    return Coefficients(space, tuple(by_code_a[int(c)] for c in index.codes_a),
-                        tuple(by_code_b[int(c)] for c in index.codes_b), pair // nb, pair % nb, coup, total)
+    return build_coefficients(tableau, detail, case_of_kind)
 
 
 @dataclass(frozen=True)
