@@ -124,8 +124,7 @@ def _add_bunco(sub: Subparsers) -> None:
                    help="with --simulate: write the simulated games' rolls to FILE (game,round,dice,score)")
     p.add_argument("--verify", metavar="LOG",
                    help="check a log of rolls ('-': standard input) against the exact roll distribution")
-    p.add_argument("--max-violations", type=validate.VIOLATIONS.option, default=10,
- metavar="N",
+    p.add_argument("--max-violations", type=validate.VIOLATIONS.option, default=10, metavar="N",
                    help="with --verify: wrong scores listed in full (default 10; all are counted)")
     add_format_options(p)
     p.set_defaults(handler=_cmd_bunco)

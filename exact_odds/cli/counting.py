@@ -122,8 +122,7 @@ def add_count(sub: Subparsers) -> None:
                    "exact-odds count --count '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4' --shoes 4 --seed 1"))
     add_count_option(p)
     add_shoe_options(p)
-    p.add_argument("--shoes", type=validate.SHOES.option, metavar="N",
- help="number of shoes to deal")
+    p.add_argument("--shoes", type=validate.SHOES.option, metavar="N", help="number of shoes to deal")
     add_seed_option(p)
     add_procedure_options(p, fresh=False)
     add_bets_option(p)

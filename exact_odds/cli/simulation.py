@@ -254,8 +254,7 @@ def _add_session(sub: Subparsers) -> None:
     p.add_argument("--hands", type=validate.HANDS.option, default=100, metavar="N",
                    help="hands in a session (default 100)")
     p.add_argument("--bankroll", metavar="B", help="bankroll in units, e.g. 20 or 12.5: adds the risk of ruin")
-    p.add_argument("--sessions", type=validate.SESSIONS.option, default=10_000,
- metavar="M",
+    p.add_argument("--sessions", type=validate.SESSIONS.option, default=10_000, metavar="M",
                    help="simulated sessions beside the exact figures (default 10000; 0: exact only)")
     add_seed_option(p)
     add_procedure_options(p)

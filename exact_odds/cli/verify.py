@@ -95,8 +95,7 @@ def _add_verify(sub: Subparsers) -> None:
     add_seed_option(p)
     p.add_argument("--alpha", type=validate.ALPHA.option, default=0.001,
                    help="significance level of the verdict, shared by the statistical checks (default 0.001)")
-    p.add_argument("--max-violations", type=validate.VIOLATIONS.option, default=10,
- metavar="N",
+    p.add_argument("--max-violations", type=validate.VIOLATIONS.option, default=10, metavar="N",
                    help="violations listed in full per check (default 10; all are counted)")
     add_format_options(p)
     p.set_defaults(handler=_cmd_verify)
