@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 from functools import lru_cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -95,9 +96,14 @@ def _float_falling(n: FloatArray, shift: int, out: FloatArray) -> None:
         np.multiply(out[:, j - 1], n - (shift + j - 1), out=out[:, j])
 
 
-def _float_table(space: Space, kinds: IntArray, suits: IntArray | None) -> FloatArray:
-    """:func:`factor_table` straight in float64 (exact integers up to 456 cards)."""
+def _float_table(space: Space, kinds: IntArray, suits: IntArray | None, fast: ModuleType | None) -> FloatArray:
+    """:func:`factor_table` straight in float64 (exact integers up to 456 cards); compiled
+    (``fast``, :mod:`exact_odds.batch.loops`) when the space has no suits."""
     k, b = kinds.shape
+    if fast is not None and not space.suited:
+        table = np.empty((k * (CARDS_PER_COUP + 1), b), dtype=np.float64)
+        fast.falling_table(np.ascontiguousarray(kinds), table)
+        return table
     n = kinds.astype(np.float64)
     if not space.suited:
         plain = np.empty((k, CARDS_PER_COUP + 1, b), dtype=np.float64)
@@ -119,16 +125,16 @@ def _float_table(space: Space, kinds: IntArray, suits: IntArray | None) -> Float
 
 
 def factor_table(space: Space, kinds: IntArray, suits: IntArray | None, modulus: int | None = None, *,
-                 dtype: type = np.float64) -> Array:
+                 dtype: type = np.float64, fast: ModuleType | None = None) -> Array:
     """Value of every (kind, multiplicity, designation), rows ``(kind * 7 + m) * types + t``.
 
     Exact integers (float64 below ``2**53`` for shoes of at most 456 cards; int64 for at most
     1,448), or residues mod ``modulus``. ``kinds``: (kinds, b) counts; ``suits``: (13, 4, b) at
-    ``Detail.SUITS``.
+    ``Detail.SUITS``. ``fast``: the compiled loops, used for the float64 table.
     """
     k, b = kinds.shape
     if modulus is None and dtype is np.float64:
-        return _float_table(space, kinds, suits)
+        return _float_table(space, kinds, suits, fast)
     if not space.suited:
         return _falling_rows(kinds, 0, modulus).transpose(1, 0, 2).reshape(-1, b).astype(dtype)
     assert suits is not None
@@ -178,11 +184,14 @@ def reduce_mod(x: Array, modulus: int) -> None:
     np.subtract(x, modulus, out=x, where=x >= modulus)
 
 
-def part_values(layout: Layout, factors: Array, modulus: int | None = None) -> Array:
+def part_values(layout: Layout, factors: Array, modulus: int | None = None, fast: ModuleType | None = None) -> Array:
     """Values of every part of the layout (rows) for each composition (columns of ``factors``),
-    in the dtype of ``factors``."""
+    in the dtype of ``factors``; by the compiled loops ``fast`` for exact floats."""
     shape = (len(layout.parent), factors.shape[1])
     values = buffer("values", shape) if factors.dtype == np.float64 else np.empty(shape, dtype=factors.dtype)
+    if fast is not None and modulus is None and factors.dtype == np.float64:
+        fast.part_values(factors, layout.parent, layout.factor, values)
+        return values
     values[0] = 1
     step = factors[layout.factor]
     for start, stop in layout.levels:
@@ -193,16 +202,18 @@ def part_values(layout: Layout, factors: Array, modulus: int | None = None) -> A
     return values
 
 
-def run(plan: Plan, factors: Array, modulus: int | None = None) -> list[Array]:
+def run(plan: Plan, factors: Array, modulus: int | None = None, fast: ModuleType | None = None) -> list[Array]:
     """Each stage's sums (functionals x compositions): exact floats, exact int64 (``factors``
     of that dtype: no BLAS) or residues mod ``modulus``.
 
     For each block, one BLAS product ``matrix @ values[m_rows]`` gives, per row part ``r`` and
     functional ``f``, the sum over the other side; multiplying by the row part's value and
-    adding over the rows of every block gives the stage's sums.
+    adding over the rows of every block gives the stage's sums (in one compiled pass with
+    ``fast``, for exact floats).
     """
-    values = part_values(plan.layout, factors, modulus)
+    values = part_values(plan.layout, factors, modulus, fast)
     b, integer = values.shape[1], values.dtype == np.int64
+    compiled = fast is not None and not integer and not modulus
     out: list[Array] = []
     for stage in plan.stages:
         width = len(stage.functionals)
@@ -212,11 +223,19 @@ def run(plan: Plan, factors: Array, modulus: int | None = None) -> list[Array]:
             (m0, m1), (r0, r1) = block.m_rows, block.r_rows
             seg = partial[block.at:block.at + r1 - r0]
             np.matmul(block.integers if integer else block.matrix, values[m0:m1], out=seg.reshape(-1, b))
+            if compiled:
+                continue
             if modulus:
                 reduce_mod(seg, modulus)
             np.multiply(seg, values[r0:r1, None, :], out=seg)
             if modulus:
                 reduce_mod(seg, modulus)
+        if compiled:
+            assert fast is not None
+            total = np.empty((width, b), dtype=np.float64)
+            fast.stage_sums(partial, values, stage.value_rows, total)
+            out.append(total)
+            continue
         total = partial.sum(axis=0)
         if modulus:
             reduce_mod(total, modulus)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -47,6 +48,7 @@ DIGITS = TYPES * (CARDS_PER_COUP + 1)
 
 RANK_POINTS = tuple(rank.point for rank in RANKS)
 """Point class of each rank A..K (the kinds at ``Detail.POINTS``)."""
+_POINTS = np.array(RANK_POINTS, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -112,15 +114,18 @@ def block_key(part: Part) -> tuple[int, int]:
     return sum(d // TYPES for d in part), sum(DESIGNATION_UNITS[d % TYPES] for d in part)
 
 
-def kind_counts(counts: IntArray, detail: Detail) -> IntArray:
+def kind_counts(counts: IntArray, detail: Detail, fast: ModuleType | None = None) -> IntArray:
     """Counts per kind (rows) of compositions given as rank counts (n, 13): shape (kinds, n).
 
-    Point classes pool the ranks of equal point (T, J, Q, K at 0); ranks are the counts
-    themselves.
+    Point classes pool the ranks of equal point (T, J, Q, K at 0), in one compiled pass with
+    ``fast`` (:mod:`exact_odds.batch.loops`); ranks are the counts themselves.
     """
     if detail is not Detail.POINTS:
         return counts.T
     out = np.zeros((10, counts.shape[0]), dtype=np.int64)
+    if fast is not None:
+        fast.point_counts(np.ascontiguousarray(counts), _POINTS, out)
+        return out
     for i, point in enumerate(RANK_POINTS):
         out[point] += counts[:, i]
     return out

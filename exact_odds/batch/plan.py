@@ -30,10 +30,12 @@ sum (subtractions happen only afterwards, on exact integers). Hence
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from exact_odds.batch import compiled
 from exact_odds.batch.coefficients import Coefficients
 from exact_odds.batch.kernel import factor_table, primes, rebuild, run
 from exact_odds.batch.kinds import DIGITS, TYPES, Part, Space, kind_counts
@@ -149,6 +151,7 @@ class Stage:
     functionals: tuple[int, ...]
     rows: int
     blocks: tuple[Block, ...]
+    value_rows: IntArray  # per row part of the stage (the blocks' R sides in order): its row of the values
 
 
 @dataclass(frozen=True)
@@ -193,7 +196,8 @@ def _stage(space: Space, layout: Layout, depth: int, functionals: tuple[int, ...
         matrix = dense.reshape(-1, m1 - m0)
         blocks.append(Block((m0, m1), (r0, r1), at, matrix, matrix.astype(np.int64)))
         at += r1 - r0
-    return Stage(depth, functionals, at, tuple(blocks))
+    value_rows = np.array([r for block in blocks for r in range(*block.r_rows)], dtype=np.int64)
+    return Stage(depth, functionals, at, tuple(blocks), value_rows)
 
 
 @dataclass(frozen=True)
@@ -334,13 +338,14 @@ def _finish(plan: Plan, stage_sums: list[Array], sizes: IntArray, out: Array, ro
 
 
 def _float_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray,
-                out: Array) -> list[IntArray]:
-    """Evaluate ``rows`` (shoes of at most 456 cards) in float64; return the rows whose sums
-    reached ``2**53`` (not proven exact)."""
+                out: Array, fast: ModuleType | None) -> list[IntArray]:
+    """Evaluate ``rows`` (shoes of at most 456 cards) in float64 (with the compiled loops ``fast``
+    if given); return the rows whose sums reached ``2**53`` (not proven exact)."""
     failed: list[IntArray] = []
     for chunk in _chunks(rows):
-        factors = factor_table(plan.space, kinds[:, chunk], None if suits is None else suits[chunk].transpose(1, 2, 0))
-        sums = run(plan, factors)
+        factors = factor_table(plan.space, kinds[:, chunk], None if suits is None else suits[chunk].transpose(1, 2, 0),
+                               fast=fast)
+        sums = run(plan, factors, fast=fast)
         bad = np.zeros(sums[0].shape[1], dtype=bool)
         if max(plan.weights, default=1) * int(sizes[chunk].max()) ** CARDS_PER_COUP >= FLOAT_EXACT:  # else proven exact
             for s in sums:
@@ -380,17 +385,18 @@ def ways(plan: Plan, counts: IntArray, suits: IntArray | None) -> Array:
     """Exact ways of each functional: shape (n, functionals), int64 if every value fits, else object.
 
     ``counts``: rank counts (n, 13); ``suits``: counts per rank and suit (n, 13, 4) at
-    ``Detail.SUITS``. Shoes are evaluated ``CHUNK`` at a time, in float64 where that is exact,
-    else modulo primes.
+    ``Detail.SUITS``. Shoes are evaluated ``CHUNK`` at a time, in float64 where that is exact
+    (with compiled loops for large jobs, :mod:`exact_odds.batch.compiled`), else modulo primes.
     """
     n = counts.shape[0]
     sizes = counts.sum(axis=1)
     top = max(plan.weights, default=1)
     fits = top * int(sizes.max(initial=0)) ** CARDS_PER_COUP < 2**63
     out: Array = np.zeros((n, plan.classes), dtype=np.int64 if fits else object)
-    kinds = kind_counts(counts, plan.space.detail)
+    fast = compiled.loops(n)
+    kinds = kind_counts(counts, plan.space.detail, fast)
     small = sizes <= FLOAT_MAX_CARDS
-    failed = _float_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out)
+    failed = _float_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out, fast)
     rest = np.concatenate([np.flatnonzero(~small), *failed]).astype(np.int64)
     if len(rest):
         _residue_rows(plan, rest, kinds, suits, sizes, out)

@@ -1,0 +1,63 @@
+"""Whether bulk work runs its element-wise loops compiled (numba, the ``fast`` extra).
+
+The compiled loops (:mod:`exact_odds.batch.loops` for the kernel, :mod:`exact_odds.batch.textloops`
+for reading and writing compositions) need numba (``pip install 'exact-odds[fast]'``). Without
+it, or with the environment variable ``EXACT_ODDS_JIT=0``, the same steps run in NumPy; the
+integers and the text are the same either way (the tests compare both paths).
+
+Compiled code is cached on disk, but a process still pays about 0.6 s to load it (importing
+numba, then readying its compiler on the first call); it saves about 1 us per composition. So it
+is used for large jobs only: a call with :data:`JIT_MIN` compositions or more, or any call once
+the command has announced a job that large (:func:`expect`), or once a process has loaded it.
+``EXACT_ODDS_JIT=1`` uses it at any size.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from functools import cache
+from types import ModuleType
+
+JIT_ENV = "EXACT_ODDS_JIT"
+"""Environment variable: ``0`` runs NumPy alone, ``1`` the compiled loops at any size."""
+JIT_MIN = 600_000
+"""Compositions from which loading the compiled loops (about 0.6 s) pays for itself (about 1 us
+saved per composition)."""
+
+_EXPECTED = [0]
+
+
+def expect(count: int) -> None:
+    """Announce a job of ``count`` compositions evaluated over many calls (a simulation checked
+    coup by coup, a study): the compiled loops are used from the first call if it is large."""
+    _EXPECTED[0] = max(_EXPECTED[0], count)
+
+
+@cache
+def _load(name: str) -> ModuleType | None:
+    """The module of compiled loops ``exact_odds.batch.NAME``, or None when numba is missing."""
+    try:
+        return importlib.import_module(f"exact_odds.batch.{name}")
+    except ImportError:
+        return None
+
+
+def _wanted(count: int) -> bool:
+    """Whether ``count`` compositions (or the job announced) are worth the compiled loops."""
+    setting = os.environ.get(JIT_ENV, "")
+    if setting in ("0", "1"):
+        return setting == "1"
+    loaded = any(name in sys.modules for name in ("exact_odds.batch.loops", "exact_odds.batch.textloops"))
+    return loaded or max(count, _EXPECTED[0]) >= JIT_MIN
+
+
+def loops(count: int) -> ModuleType | None:
+    """The kernel's compiled loops for a call on ``count`` compositions, or None for NumPy."""
+    return _load("loops") if _wanted(count) else None
+
+
+def text_loops(count: int) -> ModuleType | None:
+    """The compiled readers and writers for ``count`` compositions (lines), or None for NumPy."""
+    return _load("textloops") if _wanted(count) else None
