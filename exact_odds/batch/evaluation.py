@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from exact_odds.batch.compiled import loops as compiled_loops
 from exact_odds.batch.basis import choose_functionals, combinations
 from exact_odds.batch.coefficients import coefficients
 from exact_odds.batch.plan import INT64_MAX_CARDS, Plan, make_weighted_plan, table_codes, ways
@@ -308,8 +309,14 @@ def _numerators(compiled: _BetPass, found: Array, sequences: Array) -> Array:
         (d * top for d, top in zip(compiled.divisor, compiled.largest, strict=True)), default=0)
     table = np.array(compiled.combination, dtype=object).T.reshape(columns.shape[1], -1)
     if columns.dtype == np.int64 and bound < 2**63:
-        wrapped = table % 2**64
-        raw = (columns.view(np.uint64) @ wrapped.astype(np.uint64)).view(np.int64)
+        wrapped = (table % 2**64).astype(np.uint64)
+        fast = compiled_loops(len(columns))
+        if fast is None:
+            raw = (columns.view(np.uint64) @ wrapped).view(np.int64)
+        else:
+            raw = np.empty((len(columns), wrapped.shape[1]), dtype=np.uint64)
+            fast.wrapped_products(np.ascontiguousarray(columns).view(np.uint64), wrapped, raw)
+            raw = raw.view(np.int64)
     else:
         raw = columns.astype(object) @ table
     divisor = np.array(compiled.divisor, dtype=raw.dtype)

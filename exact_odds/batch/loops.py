@@ -66,3 +66,16 @@ def stage_sums(partial, values, rows, out):
             src, dst = partial[r, f], out[f]
             for i in range(dst.shape[0]):
                 dst[i] += src[i] * weight[i]
+
+
+@_jit
+def wrapped_products(columns, table, out):
+    """``out = columns @ table`` modulo ``2**64`` (uint64 arithmetic wraps), shapes (n, c) @ (c, k)."""
+    for i in range(columns.shape[0]):
+        row, dst = columns[i], out[i]
+        for j in range(dst.shape[0]):
+            dst[j] = 0
+        for c in range(row.shape[0]):
+            x, weights = row[c], table[c]
+            for j in range(dst.shape[0]):
+                dst[j] += x * weights[j]

@@ -1,0 +1,110 @@
+"""The compiled loops of bulk work (numba) against the NumPy path: the same integers, always.
+
+Both paths are run on the same compositions by setting ``EXACT_ODDS_JIT`` (``1``: compiled at
+any size, ``0``: NumPy alone); the NumPy path is itself compared with the reference enumerator
+in ``tests/test_batch.py``. Random compositions cover every size class of the kernel: shoes of
+at most 456 cards (exact floats, where the compiled loops run), up to 1,448 (int64) and beyond
+(residues and the Chinese remainder theorem).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact_odds.batch import Evaluation, compiled, evaluate
+from exact_odds.bets import find_bet, registered
+from exact_odds.coup import Payable
+
+pytest.importorskip("numba")
+
+BETS = registered()
+
+
+def _both(counts: np.ndarray, suits: np.ndarray | None, bets: Sequence[Payable]) -> tuple[Evaluation, Evaluation]:
+    """The evaluations of ``counts`` with NumPy alone and with the compiled loops."""
+    before = os.environ.get(compiled.JIT_ENV)
+    try:
+        os.environ[compiled.JIT_ENV] = "0"
+        numpy_path = evaluate(counts, bets=bets, suits=suits)
+        os.environ[compiled.JIT_ENV] = "1"
+        return numpy_path, evaluate(counts, bets=bets, suits=suits)
+    finally:
+        os.environ.pop(compiled.JIT_ENV)
+        if before is not None:
+            os.environ[compiled.JIT_ENV] = before
+
+
+def _same(a: Evaluation, b: Evaluation) -> None:
+    """Equal integers, of the same type (int64 or Python integers)."""
+    for name in ("sequences", "outcomes", "numerators"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and x.tolist() == y.tolist(), name
+
+
+@st.composite
+def shoes(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
+    """Suit counts (n, 13, 4) of a few shoes: depleted 1- to 40-deck shoes, and small ones."""
+    n = draw(st.integers(1, 40))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    decks = rng.choice([1, 2, 6, 8, 9, 30, 40], size=n)
+    grid = (decks[:, None, None] - rng.integers(0, 8, size=(n, 13, 4))).clip(0)
+    grid[grid.sum(axis=(1, 2)) < 6] = 1
+    return grid.sum(axis=2), grid
+
+
+@settings(max_examples=25)
+@given(shoes())
+def test_main_bets_alike(shoe: tuple[np.ndarray, np.ndarray]) -> None:
+    counts, _ = shoe
+    _same(*_both(counts, None, ()))
+
+
+@settings(max_examples=10)
+@given(shoes())
+def test_every_bet_alike(shoe: tuple[np.ndarray, np.ndarray]) -> None:
+    counts, grid = shoe
+    _same(*_both(counts, grid, BETS))
+
+
+def test_chunks_and_eight_decks_alike() -> None:
+    """Several chunks of 8-deck shoes (the published full-shoe counts among them)."""
+    rng = np.random.default_rng(7)
+    counts = (32 - rng.integers(0, 20, size=(700, 13))).clip(0)
+    counts[0] = 32
+    numpy_path, fast = _both(counts, None, BETS[:5])
+    _same(numpy_path, fast)
+    assert fast.outcomes[0].tolist() == [2292252566437888, 2230518282592256, 475627426473216]
+
+
+def test_when_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The environment decides first; then the size of the call, or of the job announced."""
+    monkeypatch.delenv(compiled.JIT_ENV, raising=False)
+    monkeypatch.setattr(compiled, "_EXPECTED", [0])
+    monkeypatch.delitem(sys.modules, "exact_odds.batch.loops", raising=False)
+    monkeypatch.delitem(sys.modules, "exact_odds.batch.textloops", raising=False)
+    assert not compiled._wanted(10)
+    assert compiled._wanted(compiled.JIT_MIN)
+    compiled.expect(compiled.JIT_MIN)
+    assert compiled._wanted(10)
+    monkeypatch.setenv(compiled.JIT_ENV, "0")
+    assert compiled.loops(10**9) is None
+    monkeypatch.setenv(compiled.JIT_ENV, "1")
+    assert compiled.loops(1) is not None
+
+
+def test_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without numba the NumPy path runs, whatever the setting."""
+    monkeypatch.setenv(compiled.JIT_ENV, "1")
+    monkeypatch.setattr(compiled, "_load", lambda name: None)
+    assert compiled.loops(10**9) is None
+    ev = evaluate([[4] * 13], bets=[find_bet("banker")])
+    assert ev.expectation(0, 0) == Fraction(-49303, 4873050)  # one deck (the doctest of evaluate)
