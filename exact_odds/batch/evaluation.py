@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exact_odds.batch.compiled import loops as compiled_loops
 from exact_odds.batch.basis import choose_functionals, combinations
 from exact_odds.batch.coefficients import coefficients
+from exact_odds.batch.compiled import loops as compiled_loops
 from exact_odds.batch.plan import INT64_MAX_CARDS, Plan, make_weighted_plan, table_codes, ways
 from exact_odds.batch.sparse import sparse, sparse_ways
 from exact_odds.batch.suited import suited_ways, variant

@@ -29,7 +29,7 @@ from exact_odds.shoe import CARDS_PER_COUP
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    from exact_odds.batch.plan import Layout, Plan
+    from exact_odds.batch.plan import Layout, Plan, Stage
 
     IntArray = npt.NDArray[np.int64]
     FloatArray = npt.NDArray[np.float64]
@@ -209,38 +209,46 @@ def run(plan: Plan, factors: Array, modulus: int | None = None, fast: ModuleType
     For each block, one BLAS product ``matrix @ values[m_rows]`` gives, per row part ``r`` and
     functional ``f``, the sum over the other side; multiplying by the row part's value and
     adding over the rows of every block gives the stage's sums (in one compiled pass with
-    ``fast``, for exact floats).
+    ``fast``, :mod:`exact_odds.batch.loops`, for exact floats).
     """
     values = part_values(plan.layout, factors, modulus, fast)
+    if fast is not None and values.dtype == np.float64 and not modulus:
+        return [_compiled_sums(stage, values, fast) for stage in plan.stages]
+    return [_stage_sums(stage, values, modulus) for stage in plan.stages]
+
+
+def _products(stage: Stage, values: Array, modulus: int | None, weigh: bool) -> Array:
+    """Per row part of the stage and functional, the block's product ``matrix @ values[m_rows]``
+    (shape (rows, functionals, b)), times the row part's value if ``weigh``."""
     b, integer = values.shape[1], values.dtype == np.int64
-    compiled = fast is not None and not integer and not modulus
-    out: list[Array] = []
-    for stage in plan.stages:
-        width = len(stage.functionals)
-        shape = (stage.rows, width, b)
-        partial: Array = np.empty(shape, dtype=np.int64) if integer else buffer(f"partial{stage.depth}", shape)
-        for block in stage.blocks:
-            (m0, m1), (r0, r1) = block.m_rows, block.r_rows
-            seg = partial[block.at:block.at + r1 - r0]
-            np.matmul(block.integers if integer else block.matrix, values[m0:m1], out=seg.reshape(-1, b))
-            if compiled:
-                continue
-            if modulus:
-                reduce_mod(seg, modulus)
+    shape = (stage.rows, len(stage.functionals), b)
+    partial: Array = np.empty(shape, dtype=np.int64) if integer else buffer(f"partial{stage.depth}", shape)
+    for block in stage.blocks:
+        (m0, m1), (r0, r1) = block.m_rows, block.r_rows
+        seg = partial[block.at:block.at + r1 - r0]
+        np.matmul(block.integers if integer else block.matrix, values[m0:m1], out=seg.reshape(-1, b))
+        if modulus:
+            reduce_mod(seg, modulus)
+        if weigh:
             np.multiply(seg, values[r0:r1, None, :], out=seg)
             if modulus:
                 reduce_mod(seg, modulus)
-        if compiled:
-            assert fast is not None
-            total = np.empty((width, b), dtype=np.float64)
-            fast.stage_sums(partial, values, stage.value_rows, total)
-            out.append(total)
-            continue
-        total = partial.sum(axis=0)
-        if modulus:
-            reduce_mod(total, modulus)
-        out.append(total)
-    return out
+    return partial
+
+
+def _stage_sums(stage: Stage, values: Array, modulus: int | None) -> Array:
+    """The stage's sums in NumPy: the weighted products added over the row parts."""
+    total: Array = _products(stage, values, modulus, weigh=True).sum(axis=0)
+    if modulus:
+        reduce_mod(total, modulus)
+    return total
+
+
+def _compiled_sums(stage: Stage, values: FloatArray, fast: ModuleType) -> FloatArray:
+    """The stage's sums in exact floats, the products weighed and added in one compiled pass."""
+    total = np.empty((len(stage.functionals), values.shape[1]), dtype=np.float64)
+    fast.stage_sums(_products(stage, values, None, weigh=False), values, stage.value_rows, total)
+    return total
 
 
 # ---------------------------------------------------------------- the Chinese remainder theorem
