@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from exact_odds.batch import evaluate
+from exact_odds.batch.compiled import expect
 from exact_odds.counting import (
     Count,
     CountColumns,
@@ -65,7 +66,7 @@ from exact_odds.dealing import (
 from exact_odds.edge_sorting import EdgeSortStudy, SortColumns, coup_values, study_edge_sort
 from exact_odds.information import Information
 from exact_odds.removal import MAX_TAG, LinearCount, Removal, effects_of_removal
-from exact_odds.shoe import Shoe
+from exact_odds.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.study_checks import StudyError as StudyError  # public here too
 from exact_odds.study_checks import check_memory, check_play, check_study
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
@@ -155,6 +156,7 @@ class _Task:
     payouts: Array  # (k, COUP_CODES): each bet's payout by code, as floats (for the results of the coups)
     sorting: Information | None = None  # edge sorting: the groups of the first card
     sort_bets: tuple[TabulatedBet, ...] = ()  # the bets edge sorting chooses among
+    share: int = 0  # compositions the process running this task evaluates in all (about)
 
 
 @dataclass(frozen=True)
@@ -206,6 +208,7 @@ def _realised(bets: Sequence[TabulatedBet], payouts: Array, codes: Array) -> Arr
 
 def _run_task(task: _Task) -> CoupRecords:
     """Deal and evaluate one task's shoes (runs in a worker process or on a Dask worker)."""
+    expect(task.share)
     detail = max((b.detail for b in task.bets), default=Detail.POINTS)
     dealt = _deal(task.seed, task.first, task.stop, task.procedure, task.tableau, task.codes, detail)
     full = np.bincount(task.codes, minlength=CARD_CODES)
@@ -448,8 +451,9 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     tables = tuple(tabulate(b) for b in bets)
     codes = tuple(shoe_card_codes(shoe))
     payouts = np.array([[float(x) for x in t.table] for t in tables], dtype=np.float64)
+    share = shoes * shoe.size // CARDS_PER_COUP // max(1, 1 if dask else workers)  # coups per process, at least
     tasks = [_Task(seed, first, min(first + shoes_per_task, shoes), codes, procedure, tableau, tables, tags,
-                   count_tags, payouts, edge_sort, tuple(tabulate(b) for b in sorting) if edge_sort else ())
+                   count_tags, payouts, edge_sort, tuple(tabulate(b) for b in sorting) if edge_sort else (), share)
              for first in range(0, shoes, max(shoes_per_task, 1))]
     done = 0
 

@@ -232,6 +232,9 @@ class Verifier:
         compositions before every coup (``usable``: in log order, the coups whose shoes' cards add up)."""
         import numpy as np
 
+        from exact_odds.batch.compiled import expect
+
+        expect(len(log))  # each coup's composition evaluated exactly (when the log has shoes)
         suits = self._suits(log, shoes)
         for start, stop, left, dealt in compositions(log, shoes, self.shoe.counts, deplete=not self.shoe.infinite):
             idx = shoes.order[start:stop]
