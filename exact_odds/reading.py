@@ -9,8 +9,9 @@ logs) is opened here, and:
   input where a command says so, read under the same caps;
 - a file read whole may hold at most its kind's cap of bytes (:data:`CAPS`): 1 MiB for the
   TOML files (rules, configuration, bets, game), a recorded shoe (``study --input``) and roads
-  results, 16 MiB (some 400,000 lines) for batch compositions. A log (``verify LOG``) is
-  streamed line by line instead, each line at most :data:`MAX_LINE` characters;
+  results. A log (``verify LOG``) is streamed line by line instead, and batch compositions in
+  blocks of whole lines (:func:`user_blocks`), so that they may be of any size: each line at
+  most :data:`MAX_LINE` characters;
 
 - bytes that are not UTF-8 are reported with the number of the line that holds them.
 
@@ -25,6 +26,7 @@ import os
 import stat
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -37,7 +39,7 @@ TOML_CAP = MiB
 """The most bytes of a TOML file the user writes (rules, configuration, bets, game)."""
 
 CAPS: dict[str, int] = {"rules": TOML_CAP, "configuration": TOML_CAP, "bets": TOML_CAP, "game": TOML_CAP,
-                        "record": MiB, "results": MiB, "compositions": 16 * MiB}
+                        "record": MiB, "results": MiB}
 """The most bytes of a file of each kind read whole (a kind not listed: :data:`TOML_CAP`)."""
 
 MAX_LINE = MiB
@@ -115,13 +117,13 @@ def open_user_file(path: str | Path, what: str, error: type[InputError] = InputE
     raise error(f"cannot read {what} file {shown(name, _NAME)}: it is {kind}, not a regular file")
 
 
-def _decoded(data: bytes, name: str, what: str, error: type[InputError]) -> str:
+def _decoded(data: bytes, name: str, what: str, error: type[InputError], first_line: int = 1) -> str:
     """``data`` as UTF-8 text with universal newlines; a bad byte names its line (``name``: the file as
-    messages name it)."""
+    messages name it; ``first_line``: the number of the first line of ``data``)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
+        line = data.count(b"\n", 0, err.start) + first_line
         raise error(f"{what} file {name} is not UTF-8 text (line {line})") from None
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
@@ -160,6 +162,54 @@ def _read_stdin(what: str, error: type[InputError], limit: int) -> str:
     if len(data) > limit:
         raise error(f"standard input is larger than {_size_text(limit)}, the most a {what} file may hold")
     return _decoded(data, "on standard input", what, error)
+
+
+BLOCK = 8 * MiB
+"""Bytes of whole lines :func:`user_blocks` reads at a time (some 200,000 compositions)."""
+
+
+def user_blocks(path: str | Path, what: str, error: type[InputError] = InputError, *, block: int | None = None,
+                max_line: int = MAX_LINE) -> Iterator[tuple[int, str]]:
+    """The text of a file the user named (``-``: standard input) in blocks of whole lines, each
+    with the number of its first line: a file of any size in bounded memory.
+
+    A block holds about ``block`` bytes (default :data:`BLOCK`; more only to finish its last line). A line longer
+    than ``max_line`` bytes, or bytes that are not UTF-8, raise ``error`` naming the file and
+    the line. Ends of line are ``\n`` (``\r\n`` and ``\r`` are read as ``\n``).
+    """
+    name = str(path)
+    shown_name = "on standard input" if name == STDIN else shown(name, _NAME)
+    with _binary_input(path, what, error) as raw:
+        first, pending = 1, b""
+        while True:
+            try:
+                data = raw.read(block or BLOCK)
+            except OSError as err:
+                raise error(f"cannot read {what} file {shown_name}: {err.strerror}") from None
+            if not data:  # the end: a last line without its end of line
+                if pending:
+                    yield first, _decoded(pending, shown_name, what, error, first)
+                return
+            pending += data
+            cut = pending.rfind(b"\n") + 1
+            whole, pending = pending[:cut], pending[cut:]
+            if len(pending) > max_line:
+                line = first + whole.count(b"\n")
+                raise error(f"{what} file {shown_name}: line {line} is longer than {_size_text(max_line)}")
+            if whole:
+                yield first, _decoded(whole, shown_name, what, error, first)
+                first += whole.count(b"\n")
+
+
+@contextmanager
+def _binary_input(path: str | Path, what: str, error: type[InputError]) -> Iterator[IO[bytes]]:
+    """The bytes of a file the user named, or of standard input for ``-`` (left open)."""
+    if str(path) != STDIN:
+        with open_user_file(path, what, error) as raw:
+            yield raw
+        return
+    buffer = getattr(sys.stdin, "buffer", None)
+    yield buffer if buffer is not None else io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
 
 
 def user_lines(path: str | Path, what: str, error: type[InputError] = InputError, *, newline: str | None = None,

@@ -213,21 +213,39 @@ def batch_line(label: str, n: int, secs: float, reference: float) -> None:
           f"{reference:.1f}/s)")
 
 
+def _paths() -> list[tuple[str, str]]:
+    """The kernel's paths to measure: NumPy alone, and compiled when numba is installed."""
+    from exact_odds.batch.compiled import _load
+
+    return [("NumPy", "0"), *([("compiled", "1")] if _load("loops") is not None else [])]
+
+
+def _on_path(setting: str, run: Callable[[], object]) -> Callable[[], object]:
+    """``run`` with the kernel's path set (``EXACT_ODDS_JIT``)."""
+    from exact_odds.batch.compiled import JIT_ENV
+
+    def call() -> object:
+        os.environ[JIT_ENV] = setting
+        return run()
+
+    return call
+
+
 def batch_figures(repeat: int) -> None:
-    """The batch figures, measured in this process (run by :func:`bench_batch` with one BLAS thread)."""
+    """The batch figures, measured in this process (run by :func:`bench_batch` with one BLAS thread),
+    on each path of the kernel (NumPy, and compiled when numba is installed)."""
     from pathlib import Path
 
     from exact_odds.batch import evaluate, parse_compositions
+    from exact_odds.batch.compiled import JIT_ENV
     from exact_odds.bets import registered
     from exact_odds.report import batch_text
 
-    n = 200_000
+    n, m = 200_000, 20_000
     counts, grids = random_compositions(n, 1)
     reference = reference_rate(counts[:5], grids[:5], (Detail.POINTS,))
-    evaluate(counts[:10])  # compile once
-    secs = median_seconds(lambda: evaluate(counts), repeat)
-    batch_line(f"main-bet counts of {n:,} 8-deck-sized shoes, one core, I/O excluded, median of {repeat}", n, secs,
-               reference)
+    every = reference_rate(counts[:3], grids[:3], (Detail.POINTS, Detail.RANKS, Detail.SUITS))
+    bets = registered()
     with tempfile.TemporaryDirectory() as tmp:
         src, dst = Path(tmp) / "in.csv", Path(tmp) / "out.csv"
         src.write_text("".join(",".join(map(str, row)) + "\n" for row in counts))
@@ -236,17 +254,36 @@ def batch_figures(repeat: int) -> None:
             lines, parsed = parse_compositions(src.read_text())
             dst.write_text(batch_text(evaluate(parsed), lines, "csv"))
 
-        secs = median_seconds(with_io, repeat)
-    batch_line(f"the same with I/O (read and parse the file, evaluate, format and write CSV), median of {repeat}", n,
-               secs, reference)
-    bets = registered()
-    m = 20_000
-    every = reference_rate(counts[:3], grids[:3], (Detail.POINTS, Detail.RANKS, Detail.SUITS))
-    evaluate(counts[:10], bets=bets, suits=grids[:10])  # compile the points, ranks and suits plans
-    secs = median_seconds(lambda: evaluate(counts[:m], bets=bets, suits=grids[:m]), max(1, repeat // 2))
-    batch_line(f"with every registered bet ({len(bets)}, exact EVs, pairs and suited pairs in bulk), one core, "
-               f"median of {max(1, repeat // 2)}", m, secs, every)
+        for path, setting in _paths():
+            _on_path(setting, lambda: evaluate(counts[:1000]))()  # compile (or load) once
+            secs = median_seconds(_on_path(setting, lambda: evaluate(counts)), repeat)
+            batch_line(f"{path}: main-bet counts of {n:,} 8-deck-sized shoes, one core, I/O excluded, median of "
+                       f"{repeat}", n, secs, reference)
+            secs = median_seconds(_on_path(setting, with_io), repeat)
+            batch_line(f"{path}: the same with I/O (read and parse the file, evaluate, format and write CSV), median "
+                       f"of {repeat}", n, secs, reference)
+            _on_path(setting, lambda: evaluate(counts[:10], bets=bets, suits=grids[:10]))()  # the three plans
+            runs = max(1, repeat // 2)
+            secs = median_seconds(_on_path(setting, lambda: evaluate(counts[:m], bets=bets, suits=grids[:m])), runs)
+            batch_line(f"{path}: with every registered bet ({len(bets)}, exact EVs, pairs and suited pairs in bulk), "
+                       f"one core, median of {runs}", m, secs, every)
+    os.environ.pop(JIT_ENV, None)
     big_figures(repeat)
+
+
+def batch_process_figure(repeat: int) -> None:
+    """`exact-odds batch` of a million compositions, CSV in and out, as a whole process (start-up,
+    loading the compiled loops when installed, reading, evaluating, writing)."""
+    n = 1_000_000
+    counts, _ = random_compositions(n // 10, 4)
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dst = os.path.join(tmp, "in.csv"), os.path.join(tmp, "out.csv")
+        with open(src, "w", encoding="ascii") as f:
+            f.write("".join(",".join(map(str, row)) + "\n" for row in counts) * 10)
+        cmd = [sys.executable, "-m", "exact_odds", "batch", "--input", src, "--output", dst]
+        wall, cpu = process_seconds(cmd, max(1, repeat // 2))
+    print(f"batch: `exact-odds batch --input IN --output OUT` of {n:,} compositions (8-deck-sized), whole process, "
+          f"median of {max(1, repeat // 2)}: {wall:.2f} s wall, {cpu:.2f} s CPU: {n / cpu:,.0f} compositions/s of CPU")
 
 
 def big_figures(repeat: int) -> None:
@@ -276,6 +313,7 @@ def bench_batch(repeat: int) -> None:
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     code = f"import runpy; runpy.run_path({__file__!r})['batch_figures']({repeat})"
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    batch_process_figure(repeat)
 
 
 def main_reference_rate() -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 
@@ -433,3 +434,24 @@ def test_the_derived_tie_is_checked_on_a_sample() -> None:
     found[SAMPLE, 2] += 1  # a wrong tie where the sample looks
     with pytest.raises(AssertionError, match="lost ways"):
         _sampled_check(compiled, counts, found)
+
+
+def test_batch_command_streams_blocks(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """An input read in many blocks gives the output of one block, byte for byte; a bad line in a
+    later block names its line in the whole file, and --output is then not written at all."""
+    import exact_odds.reading
+
+    rng = random.Random(5)
+    rows = [",".join(str(rng.randint(0, 12)) for _ in range(13)) for _ in range(400)]
+    src = tmp_path / "shoes.csv"
+    src.write_text("A,2,3,4,5,6,7,8,9,T,J,Q,K\n# a comment\n" + "\n".join(rows) + "\n")
+    whole = run(capsys, "batch", "--input", str(src), "--bet", "banker")
+    monkeypatch.setattr(exact_odds.reading, "BLOCK", 97)
+    assert run(capsys, "batch", "--input", str(src), "--bet", "banker") == whole
+    assert whole[0] == 0 and len(body(whole[1]).splitlines()) == 401
+    src.write_text("\n".join(rows) + "\nA,2,3,4,5,6,7,8,9,T,J,Q,K\n" + "\n".join(rows) + "\n")
+    out = tmp_path / "out.csv"
+    code, printed, err = run(capsys, "batch", "--input", str(src), "--output", str(out))
+    assert code == 2 and printed == "" and not out.exists()
+    assert "line 401" in err and err.endswith("(see 'exact-odds batch --help')\n")

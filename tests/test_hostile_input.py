@@ -23,7 +23,7 @@ from exact_odds import validate
 from exact_odds.bets import BetError, parse_configuration
 from exact_odds.bets.main import EXAMPLE_TOML
 from exact_odds.errors import InputError
-from exact_odds.reading import read_user_file, user_lines
+from exact_odds.reading import read_user_file, user_blocks, user_lines
 from exact_odds.shoe import Shoe, ShoeError
 from exact_odds.sources import parse_toml, toml_depth
 from exact_odds.tableau import STANDARD_TOML, TableauError, parse_tableau
@@ -362,7 +362,32 @@ def test_files_are_capped_by_kind(tmp_path: Path) -> None:
     big.write_text("#" * (1 << 20) + "\n")
     with pytest.raises(InputError, match=r"^rules file '.*big.toml' is larger than 1 MiB, the most a rules file"):
         read_user_file(big, "rules")
-    assert read_user_file(big, "compositions").startswith("#")  # 16 MiB for compositions
+    assert read_user_file(big, "rules", cap=2 << 20).startswith("#")  # a cap of the caller's
+
+
+def test_blocks_of_whole_lines(tmp_path: Path) -> None:
+    """A file of any size, read in blocks of whole lines, each numbered by its first line."""
+    text = tmp_path / "lines.csv"
+    text.write_bytes(b"1,2\r\n" + b"".join(b"%d\n" % i for i in range(2, 500)) + b"last")
+    blocks = list(user_blocks(text, "compositions", block=64))
+    assert len(blocks) > 20 and all(body.endswith("\n") for _, body in blocks[:-1])
+    assert "".join(body for _, body in blocks) == text.read_text().replace("\r\n", "\n")
+    starts, expected = [first for first, _ in blocks], 1
+    for first, body in blocks:
+        assert first == expected
+        expected += body.count("\n")
+    assert starts[-1] == 500 and blocks[-1][1].endswith("last")
+
+
+def test_blocks_name_the_bad_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b"".join(b"%d\n" % i for i in range(1, 300)) + b"\xff\n")
+    with pytest.raises(InputError, match=r"is not UTF-8 text \(line 300\)"):
+        list(user_blocks(bad, "compositions", block=50))
+    long = tmp_path / "long.csv"
+    long.write_bytes(b"1\n2\n" + b"9" * 5000)
+    with pytest.raises(InputError, match=r"line 3 is longer than 1,000 bytes"):
+        list(user_blocks(long, "compositions", block=100, max_line=1000))
 
 
 def test_decoding_errors_name_the_line(tmp_path: Path) -> None:

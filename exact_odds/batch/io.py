@@ -111,7 +111,8 @@ def _plain_counts(text: str) -> IntArray | None:
     return values.reshape(-1, fields)
 
 
-def parse_compositions(text: str, *, source: str = "input") -> tuple[list[int], IntArray]:
+def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
+                       header: bool = True) -> tuple[list[int], IntArray]:
     """Compositions from text: one line of 13 comma-separated counts A,2,...,9,T,J,Q,K each,
     after an optional header line naming the ranks in that order (see the module).
 
@@ -120,29 +121,30 @@ def parse_compositions(text: str, *, source: str = "input") -> tuple[list[int], 
 
     ``#`` starts a comment; blank lines are ignored. Returns the line number of each
     composition and the counts, shape (n, 13). A bad line raises :class:`CompositionError`
-    naming its number.
+    naming its number. A file read in blocks (:func:`exact_odds.reading.user_blocks`) passes
+    each block's ``first_line``, and ``header=False`` after the first block (a header may only
+    open the file).
 
     >>> parse_compositions("# one deck\\n4,4,4,4,4,4,4,4,4,4,4,4,4\\n")[0]
     [2]
     >>> parse_compositions("A,2,3,4,5,6,7,8,9,T,J,Q,K\\n4,4,4,4,4,4,4,4,4,4,4,4,4\\n")[0]
     [2]
     """
-    header = 0 if text[:1].isdigit() else _header_line(text, source)
-    if header == 1 and "#" not in text:  # the common header: the first line, read past
-        numbers, rows = parse_compositions(text.partition("\n")[2], source=source)
-        return [n + 1 for n in numbers], rows
-    plain = _plain_counts(text) if "#" not in text and not header else None
+    head = 0 if text[:1].isdigit() or not header else _header_line(text, source)
+    if head == 1 and "#" not in text:  # the common header: the first line, read past
+        return parse_compositions(text.partition("\n")[2], source=source, first_line=first_line + 1, header=False)
+    plain = _plain_counts(text) if "#" not in text and not head else None
     if plain is not None and (plain <= RANK_COUNT.high).all() and (plain.sum(axis=1) >= CARDS_PER_COUP).all():
-        return list(range(1, len(plain) + 1)), plain
-    if header:
-        text = "\n".join("" if n == header else line for n, line in enumerate(text.splitlines(), 1))
+        return list(range(first_line, first_line + len(plain))), plain
+    if head:
+        text = "\n".join("" if n == head else line for n, line in enumerate(text.splitlines(), 1))
     lines = text.splitlines()
     if "#" not in text and all(line.strip() for line in lines):  # the common case: nothing to skip
-        kept = list(enumerate(lines, 1))
+        kept = list(enumerate(lines, first_line))
         data = text
     else:
-        kept = [(n, body) for n, body in ((n, line.split("#", 1)[0].strip()) for n, line in enumerate(lines, 1))
-                if body]
+        kept = [(n, body) for n, body in ((n, line.split("#", 1)[0].strip())
+                                          for n, line in enumerate(lines, first_line)) if body]
         data = "\n".join(body for _, body in kept)
     if not kept:
         return [], np.zeros((0, len(RANK_LABELS)), dtype=np.int64)

@@ -125,18 +125,30 @@ def _argument_type(first: Any, check: Callable[[str], str]) -> Callable[[str], A
     return checked
 
 
-def _emit(text: str, args: argparse.Namespace) -> None:
-    """Write a command's output to its ``--output`` file (and say so on stderr, unless ``--quiet``) or to stdout."""
+def _emit(text: str | Iterator[str], args: argparse.Namespace) -> None:
+    """Write a command's output (whole, or piece by piece) to its ``--output`` file (and say so on
+    stderr, unless ``--quiet``) or to stdout. A file appears only when the last piece is written."""
+    pieces = [text] if isinstance(text, str) else _pointing(text, args.command)
     output: str | None = getattr(args, "output", None)
     if output is not None:
-        from exact_odds.report import write_atomic
-        from exact_odds.report.files import shown
+        from exact_odds.report.files import atomic_file, shown
 
-        write_atomic(output, text)
+        with atomic_file(output) as fh:
+            for piece in pieces:
+                fh.write(piece)
         if not getattr(args, "quiet", False):
             _say(f"wrote {shown(output)}")
     else:
-        write_stdout(text)
+        for piece in pieces:
+            write_stdout(piece)
+
+
+def _pointing(pieces: Iterator[str], command: str) -> Iterator[str]:
+    """``pieces``, a bad-input error met while computing them pointing to the command's help."""
+    try:
+        yield from pieces
+    except InputError as err:
+        raise _pointing_to_help(err, command) from None
 
 
 def write_stdout(text: str) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeAlias
 
 from exact_odds import validate
@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from exact_odds.shoe import Shoe
     from exact_odds.tableau import Tableau
 
-Handler = Callable[[argparse.Namespace], str]
+Handler = Callable[[argparse.Namespace], str | Iterator[str]]
+"""A command: its whole output, or its output piece by piece as it is computed (a long input)."""
 
 
 class Parser(argparse.ArgumentParser):

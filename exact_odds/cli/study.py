@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from exact_odds import validate
@@ -41,7 +41,9 @@ from exact_odds.cli.options import (
 from exact_odds.cli.provenance import figure, provenance_from_args, removal_figures
 
 if TYPE_CHECKING:
+    from exact_odds.bets import Bet
     from exact_odds.study import Study
+    from exact_odds.tableau import Tableau
 
 
 def _cmd_eor(args: argparse.Namespace) -> str:
@@ -95,20 +97,51 @@ def _add_eor(sub: Subparsers) -> None:
     p.set_defaults(handler=_cmd_eor)
 
 
-def _cmd_batch(args: argparse.Namespace) -> str:
-    from exact_odds.batch import evaluate, parse_compositions
-    from exact_odds.report import batch_text
+def _cmd_batch(args: argparse.Namespace) -> Iterator[str]:
+    from exact_odds.reading import user_blocks
+    from exact_odds.report import batch_header
 
     choice = bets_from_args(args)
-    lines, counts = parse_compositions(read_input(args.input, "compositions"), source=args.input)
     bets = choice.named(args.bet) or list(choice.loaded)
-    evaluation = evaluate(counts, bets=bets, tableau=tableau_from_args(args), lines=lines)
+    tableau = tableau_from_args(args)
     provenance = provenance_from_args(args)
     if args.format == "jsonl":  # the first line: the provenance, then one composition a line
         import json
 
-        return json.dumps({"provenance": provenance.as_json()}) + "\n" + batch_text(evaluation, lines, args.format)
-    return provenance.comment_lines() + batch_text(evaluation, lines, args.format)
+        opening = json.dumps({"provenance": provenance.as_json()}) + "\n"
+    else:
+        opening = provenance.comment_lines() + batch_header(bets, args.format)
+    blocks = user_blocks(args.input, "compositions")
+    return _batch_lines(opening, blocks, args.input, bets, tableau, args.format)
+
+
+def _batch_lines(opening: str, blocks: Iterator[tuple[int, str]], source: str, bets: list[Bet], tableau: Tableau,
+                 fmt: str) -> Iterator[str]:
+    """The output of ``batch``: ``opening`` (provenance and header), then the lines of each block
+    of the input as it is read, evaluated and written (an input of any size in bounded memory)."""
+    from exact_odds.batch import evaluate, parse_compositions
+    from exact_odds.batch.compiled import expect
+    from exact_odds.report import batch_text
+
+    expect(_expected_lines(source))
+    for first, text in blocks:  # the opening goes with the first block's lines: nothing is written before
+        lines, counts = parse_compositions(text, source=source, first_line=first, header=first == 1)
+        found = evaluate(counts, bets=bets, tableau=tableau, lines=lines) if lines else None
+        yield opening + ("" if found is None else batch_text(found, lines, fmt, header=False))
+        opening = ""
+    if opening:  # an empty input
+        yield opening
+
+
+def _expected_lines(path: str) -> int:
+    """About how many compositions the file at ``path`` holds (0 for standard input): at most one
+    per 26 bytes (13 one-digit counts and their commas), about one per 40 for 8-deck shoes."""
+    import os
+
+    try:
+        return 0 if path == "-" else os.stat(path).st_size // 40
+    except OSError:
+        return 0
 
 
 def _add_batch(sub: Subparsers) -> None:

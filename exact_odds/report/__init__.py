@@ -83,6 +83,7 @@ from exact_odds.report.simulation import (
     simulation_tables,
 )
 from exact_odds.report.study import (
+    batch_header,
     batch_text,
     eor_json,
     eor_tables,
@@ -104,6 +105,7 @@ __all__ = [
     "ConfigSheets",
     "ProgressBar",
     "Table",
+    "batch_header",
     "batch_text",
     "break_even_table",
     "bunco_json",

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from exact_odds.batch import Evaluation
-    from exact_odds.coup import Coup
+    from exact_odds.coup import Coup, Payable
     from exact_odds.removal import LinearCount, Removal
     from exact_odds.replay import Replay
     from exact_odds.shoe import Shoe
@@ -65,19 +65,27 @@ def _int_csv(table: npt.NDArray[np.int64]) -> str:
     return raw.reshape(-1, 24)[:, :21][keep].tobytes().decode("ascii")
 
 
-def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str) -> str:
-    """One line per composition: ``csv`` (with a header) or ``jsonl`` (one JSON object a line).
+def batch_header(bets: Sequence[Payable], fmt: str) -> str:
+    """The header row of :func:`batch_text`'s CSV (empty for ``jsonl``)."""
+    if fmt == "jsonl":
+        return ""
+    return ",".join(["line", *OUTCOME_ORDER, "sequences", *(f"player_ev:{bet.name}" for bet in bets)]) + "\n"
+
+
+def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str, *, header: bool = True) -> str:
+    """One line per composition: ``csv`` (with a header row, unless ``header`` is false: a later
+    block of a long input) or ``jsonl`` (one JSON object a line).
 
     Columns: the input line number, banker, player and tie ways, the number of ordered
     six-card sequences, and the exact expectation of each bet as ``num/den``.
     """
     names = [bet.name for bet in evaluation.bets]
-    header = ",".join(["line", *OUTCOME_ORDER, "sequences", *(f"player_ev:{n}" for n in names)])
+    head = batch_header(evaluation.bets, fmt) if header else ""
     if fmt != "jsonl" and lines and not names and object not in (evaluation.outcomes.dtype, evaluation.sequences.dtype):
         import numpy as np
 
         table = np.column_stack([np.asarray(lines, dtype=np.int64), evaluation.outcomes, evaluation.sequences])
-        return header + "\n" + _int_csv(table)
+        return head + _int_csv(table)
     columns = [list(lines), *evaluation.outcomes.T.tolist(), evaluation.sequences.tolist()]
     columns += [[fraction_text(x) for x in evaluation.expectations(j)] for j in range(len(names))]
     if fmt == "jsonl":
@@ -89,8 +97,8 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str) -> str:
             out.append(json.dumps(record))
         return "".join(f"{row}\n" for row in out)
     if not lines:
-        return f"{header}\n"
-    return header + "\n" + "\n".join(map(",".join(["{}"] * len(columns)).format, *columns)) + "\n"
+        return head
+    return head + "\n".join(map(",".join(["{}"] * len(columns)).format, *columns)) + "\n"
 
 
 def eor_tables(shoe_label: str, removals: Sequence[Removal], counts: Sequence[LinearCount], fmt: str, *,
