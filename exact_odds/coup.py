@@ -17,6 +17,7 @@ bit per flag: :data:`PLAYER_PAIR`, :data:`BANKER_PAIR`, :data:`PLAYER_SUITED`,
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 from enum import IntEnum
@@ -173,12 +174,15 @@ class Payable(Protocol):
     def payout(self, coup: Coup, /) -> Fraction: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TabulatedBet:
     """A bet as a table of exact payouts by coup code: hashable and picklable, for worker processes.
 
     Built by :func:`tabulate`; pays exactly what the original bet pays on every coup that
-    can be dealt at its detail.
+    can be dealt at its detail. Two are equal when their names, details and payouts are:
+    compared through a SHA-256 digest of them, computed once, because bulk evaluation keys its
+    caches by bets and a worker receives its own copies with every task (comparing the 12,800
+    payouts at every lookup cost more than the evaluation of a task).
     """
 
     name: str
@@ -186,11 +190,16 @@ class TabulatedBet:
     table: tuple[Fraction, ...]  # payout by coup code (codes not recordable at ``detail`` pay 0)
 
     def __post_init__(self) -> None:
-        # Bulk evaluation caches compiled passes keyed by bets: hash the 12,800 payouts once.
-        object.__setattr__(self, "_hash", hash((self.name, self.detail, self.table)))
+        content = repr((self.name, int(self.detail), [(x.numerator, x.denominator) for x in self.table]))
+        object.__setattr__(self, "_digest", hashlib.sha256(content.encode("utf-8")).digest())
 
     def __hash__(self) -> int:
-        return self._hash  # type: ignore[attr-defined,no-any-return]
+        return hash(self._digest)  # type: ignore[attr-defined]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TabulatedBet):
+            return NotImplemented
+        return self is other or self._digest == other._digest  # type: ignore[attr-defined]
 
     def payout(self, coup: Coup, /) -> Fraction:
         """Net result of one unit staked on ``coup``."""

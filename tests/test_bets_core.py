@@ -47,3 +47,20 @@ def test_eight_deck_standard_edges() -> None:
     # Exact identity: player EV = (P - B) / (P + B + T) with counts from the published table.
     b, p, t = 2_292_252_566_437_888, 2_230_518_282_592_256, 475_627_426_473_216
     assert edges["player"] == Fraction(b - p, b + p + t)
+
+
+def test_tabulated_bets_equal_by_content() -> None:
+    """Equal when name, detail and every payout are (a copy, a pickled copy); else not."""
+    import pickle
+    from dataclasses import replace
+
+    from exact_odds.coup import tabulate
+
+    banker = tabulate(find_bet("banker"))
+    copy = pickle.loads(pickle.dumps(banker))
+    assert copy is not banker and copy == banker and hash(copy) == hash(banker)
+    assert tabulate(find_bet("banker")) == banker
+    changed = list(banker.table)
+    changed[next(i for i, x in enumerate(changed) if x)] += Fraction(1, 10**9)
+    assert replace(banker, table=tuple(changed)) != banker
+    assert replace(banker, name="other") != banker and banker != tabulate(find_bet("player"))
