@@ -221,11 +221,14 @@ def _paths() -> list[tuple[str, str]]:
 
 
 def _on_path(setting: str, run: Callable[[], object]) -> Callable[[], object]:
-    """``run`` with the kernel's path set (``EXACT_ODDS_JIT``)."""
+    """``run`` with the kernel's path set (``EXACT_ODDS_JIT``; empty: chosen by the size of the job)."""
     from exact_odds.batch.compiled import JIT_ENV
 
     def call() -> object:
-        os.environ[JIT_ENV] = setting
+        if setting:
+            os.environ[JIT_ENV] = setting
+        else:
+            os.environ.pop(JIT_ENV, None)
         return run()
 
     return call
@@ -386,16 +389,18 @@ def simulate_figures(repeat: int) -> None:
     print(f"simulate: vectorised dealing alone (cards given), one core, median of {repeat}: "
           f"{cards.shape[1] / secs:,.0f} coups/s ({cards.shape[1] / secs / scalar:,.0f}x the scalar dealer)")
     reference = main_reference_rate()
-    cases: list[tuple[str, int, dict[str, object]]] = [
-        ("fresh shoes, 3 flat bets", 4_000_000, {"coups": 4_000_000, "procedure": Procedure(fresh=True)}),
-        ("whole shoes (shuffle, burn, cut card), 3 flat bets", 0, {"shoes": 40_000}),
-        ("whole shoes with --verify (the checks of `verify` on every coup, exact odds given the cards seen)", 0,
-         {"shoes": 4_000, "reference": STANDARD_TABLEAU}),
+    verified = "whole shoes with --verify (the checks of `verify` on every coup, exact odds given the cards seen)"
+    cases: list[tuple[str, str, dict[str, object]]] = [
+        ("fresh shoes, 3 flat bets", "", {"coups": 4_000_000, "procedure": Procedure(fresh=True)}),
+        ("whole shoes (shuffle, burn, cut card), 3 flat bets", "", {"shoes": 40_000}),
+        *((f"{path}: {verified}", setting, {"shoes": 4_000, "reference": STANDARD_TABLEAU})
+          for path, setting in _paths()),
     ]
-    for label, _, kwargs in cases:
+    for label, setting, kwargs in cases:
         runs = max(1, repeat // 2)
-        coups = simulate(shoe, seed=1, bets=bets, **kwargs).n  # type: ignore[arg-type]
-        secs = median_seconds(lambda k=kwargs: simulate(shoe, seed=1, bets=bets, **k), runs)  # type: ignore[misc]
+        run = _on_path(setting, lambda k=kwargs: simulate(shoe, seed=1, bets=bets, **k))  # type: ignore[misc]
+        coups = run().n  # type: ignore[attr-defined]
+        secs = median_seconds(run, runs)
         against = (f"{coups / secs / reference:,.0f}x the reference enumerator" if "reference" in kwargs
                    else f"{coups / secs / scalar:,.0f}x the scalar dealer")
         print(f"simulate: {label}, 8 decks, {coups:,} coups, one core, median of {runs}: {coups / secs:,.0f} coups/s "
