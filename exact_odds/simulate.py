@@ -324,7 +324,12 @@ def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, table
                  detail: Detail, logs: bool) -> Iterator[_Block]:
     """The coups of whole shoes, block by block; ``target`` counts shoes with ``count_shoes``, else
     coups (the last shoe is then left unfinished). With ``logs``, each block's coups as a log
-    (:func:`_shoe_log`)."""
+    (:func:`_shoe_log`), whose coups a verifier evaluates exactly: their number is announced to
+    the kernel (:func:`exact_odds.batch.compiled.expect`)."""
+    if logs:
+        from exact_odds.batch.compiled import expect
+
+        expect(target * shoe.size // CARDS_PER_COUP if count_shoes else target)
     codes = shoe_card_codes(shoe)
     done = block = 0
     while done < target:
