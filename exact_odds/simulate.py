@@ -391,10 +391,6 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     if not 0 < level < 1:
         raise SimulationError(f"the confidence level must lie strictly between 0 and 1, got {level}")
     verifier = None if reference is None else _verifier(shoe, reference, alpha, bets)
-    if verifier is not None and not procedure.fresh:  # every coup's composition evaluated exactly
-        from exact_odds.batch.compiled import expect
-
-        expect(target * shoe.size // CARDS_PER_COUP if shoes is not None else target)
     trackers = [_BetTracker(b) for b in bets]
     watchers = [*(t.add for t in trackers), *([each] if each is not None else [])]
     blocks = (_fresh_blocks(shoe, seed, target, tableau, detail, logs=logs) if procedure.fresh else
