@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from exact_odds.batch.compiled import text_loops
 from exact_odds.errors import InputError
 from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS
 from exact_odds.validate import RANK_COUNT
@@ -84,12 +85,17 @@ _MAX_DIGITS = 9
 def _plain_counts(text: str) -> IntArray | None:
     """The counts of ``text`` if it is in the plain form (digits, commas and newlines only, 13
     non-empty fields of at most nine digits per line, no blank line), read with a few vectorised
-    passes; None otherwise (the general reader then takes over)."""
+    passes (or one compiled pass, :mod:`exact_odds.batch.textloops`, for a large text); None otherwise
+    (the general reader then takes over)."""
     data = np.frombuffer(text.encode("ascii", errors="replace"), dtype=np.uint8)
     if not len(data):
         return None
     if data[-1] != _NEWLINE:
         data = np.append(data, np.uint8(_NEWLINE))
+    compiled = text_loops(lines := int(np.count_nonzero(data == _NEWLINE)))
+    if compiled is not None:
+        out = np.empty((lines, len(RANK_LABELS)), dtype=np.int64)
+        return out if compiled.read_plain(data, out) == lines else None
     digit = (data - _ZERO) < 10  # uint8 arithmetic: non-digits wrap above 9
     ends = np.flatnonzero(~digit)
     separators = data[ends]
@@ -109,6 +115,15 @@ def _plain_counts(text: str) -> IntArray | None:
         values += (data[ends - k].astype(np.int64) - _ZERO) * (lengths >= k) * scale  # short fields: masked
         scale *= 10
     return values.reshape(-1, fields)
+
+
+def _counts_fit(counts: IntArray) -> bool:
+    """Whether every count is at most :data:`exact_odds.validate.RANK_COUNT`'s bound and every row
+    holds the cards of a coup."""
+    compiled = text_loops(len(counts))
+    if compiled is not None:
+        return bool(compiled.counts_fit(counts, RANK_COUNT.high, CARDS_PER_COUP))
+    return bool((counts <= RANK_COUNT.high).all() and (counts.sum(axis=1) >= CARDS_PER_COUP).all())
 
 
 def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
@@ -134,7 +149,7 @@ def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
     if head == 1 and "#" not in text:  # the common header: the first line, read past
         return parse_compositions(text.partition("\n")[2], source=source, first_line=first_line + 1, header=False)
     plain = _plain_counts(text) if "#" not in text and not head else None
-    if plain is not None and (plain <= RANK_COUNT.high).all() and (plain.sum(axis=1) >= CARDS_PER_COUP).all():
+    if plain is not None and _counts_fit(plain):
         return list(range(first_line, first_line + len(plain))), plain
     if head:
         text = "\n".join("" if n == head else line for n, line in enumerate(text.splitlines(), 1))

@@ -41,15 +41,24 @@ def _float_percent(x: float | None, digits: int = 4) -> str:
     return "n/a" if x is None or x != x else f"{100 * x:+.{digits}f}%"
 
 
-def _int_csv(table: npt.NDArray[np.int64]) -> str:
-    """Rows of non-negative int64 as comma-separated decimal lines, vectorised.
+def _int_csv(table: npt.NDArray[np.int64], head: str = "") -> str:
+    """Rows of non-negative int64 as comma-separated decimal lines after ``head`` (ASCII), vectorised.
 
     Each value is written as five groups of four digits (a table of the 10,000 groups), right
     aligned in 20 bytes followed by its separator; leading zeros are then dropped by one mask.
+    A large table is written in one compiled pass instead (:mod:`exact_odds.batch.textloops`).
     """
     import numpy as np
 
+    from exact_odds.batch.compiled import text_loops
+
     n, k = table.shape
+    compiled = text_loops(n)
+    if compiled is not None:
+        start = len(head)
+        out = np.empty(start + table.size * 20, dtype=np.uint8)  # at most 19 digits and a separator a value
+        out[:start] = np.frombuffer(head.encode("ascii"), dtype=np.uint8)
+        return str(out[:start + compiled.write_int_csv(np.ascontiguousarray(table), out[start:])].data, "ascii")
     flat = table.ravel()
     groups = np.frombuffer("".join(f"{i:04d}" for i in range(10_000)).encode("ascii"), dtype=np.uint32)
     cells = np.empty((flat.size, 6), dtype=np.uint32)  # 24 bytes: 20 digits, separator, padding
@@ -62,7 +71,7 @@ def _int_csv(table: npt.NDArray[np.int64]) -> str:
     raw[:, -1, 20] = ord("\n")
     digits = np.searchsorted(10 ** np.arange(1, 19, dtype=np.int64), flat, side="right") + 1
     keep = np.arange(21, dtype=np.uint8) >= (20 - digits).astype(np.uint8)[:, None]
-    return raw.reshape(-1, 24)[:, :21][keep].tobytes().decode("ascii")
+    return head + raw.reshape(-1, 24)[:, :21][keep].tobytes().decode("ascii")
 
 
 def batch_header(bets: Sequence[Payable], fmt: str) -> str:
@@ -84,8 +93,11 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str, *, header
     if fmt != "jsonl" and lines and not names and object not in (evaluation.outcomes.dtype, evaluation.sequences.dtype):
         import numpy as np
 
-        table = np.column_stack([np.asarray(lines, dtype=np.int64), evaluation.outcomes, evaluation.sequences])
-        return head + _int_csv(table)
+        table = np.empty((len(lines), 5), dtype=np.int64)
+        table[:, 0] = np.fromiter(lines, dtype=np.int64, count=len(lines))
+        table[:, 1:4] = evaluation.outcomes
+        table[:, 4] = evaluation.sequences
+        return _int_csv(table, head)
     columns = [list(lines), *evaluation.outcomes.T.tolist(), evaluation.sequences.tolist()]
     columns += [[fraction_text(x) for x in evaluation.expectations(j)] for j in range(len(names))]
     if fmt == "jsonl":
