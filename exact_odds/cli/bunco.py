@@ -25,7 +25,7 @@ def _cmd_bunco(args: argparse.Namespace) -> str:
 
     from exact_odds import bunco
     from exact_odds.report import bunco_json, bunco_tables
-    from exact_odds.report.base import atomic_file
+    from exact_odds.report.files import atomic_file
 
     if args.verify is not None:
         return _verify_rolls(args)

@@ -11,9 +11,6 @@ document (provenance, LaTeX preamble, HTML page) is :mod:`.document`'s work.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -21,8 +18,6 @@ from typing import TYPE_CHECKING
 
 from exact_odds.coup import OUTCOMES
 from exact_odds.errors import InputError
-from exact_odds.report.files import atomic_file as atomic_file  # re-exported: file output lives in files.py
-from exact_odds.report.files import write_atomic as write_atomic
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -160,6 +155,9 @@ def plain_layout(headers: list[str], rows: list[list[str]], tablefmt: str) -> st
 
 
 def _csv(table: Table) -> str:
+    import csv
+    import io
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(list(table.headers))
@@ -210,6 +208,8 @@ def jsonable(value: object) -> object:
 
 def render_json(value: object) -> str:
     """Pretty JSON text (with a final newline) of a result; see :func:`jsonable`."""
+    import json
+
     return json.dumps(jsonable(value), indent=2, ensure_ascii=False) + "\n"
 
 
