@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -71,6 +70,8 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str) -> str:
     Columns: the input line number, banker, player and tie ways, the number of ordered
     six-card sequences, and the exact expectation of each bet as ``num/den``.
     """
+    import json
+
     names = [bet.name for bet in evaluation.bets]
     header = ",".join(["line", *OUTCOME_ORDER, "sequences", *(f"player_ev:{n}" for n in names)])
     if fmt != "jsonl" and lines and not names and object not in (evaluation.outcomes.dtype, evaluation.sequences.dtype):
