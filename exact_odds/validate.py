@@ -63,8 +63,8 @@ Traceback (most recent call last):
 exact_odds.errors.InputError: banker win: '-2' loses more than the stake (the least is -1)
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: the bounds' fields (NamedTuples) are then typed
+# by classes, not by strings that typing would compile when the module is imported.
 import argparse
 import math
 import re
