@@ -291,7 +291,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    """The ``exact-odds`` script and ``python -m exact_odds``: :func:`main` as a whole process.
+    """:func:`main` as a whole process: the ``exact-odds`` script and ``python -m exact_odds``
+    (:func:`exact_odds.__main__.start`, which first makes the collector run less often).
 
     What is alive when the command ends is left to the process's exit: ``gc.freeze()`` spares the
     interpreter's last collections a walk through every module and result (a tenth of a short
