@@ -18,11 +18,12 @@ bit per flag: :data:`PLAYER_PAIR`, :data:`BANKER_PAIR`, :data:`PLAYER_SUITED`,
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeVar
+
+from exact_odds.values import Value
 
 if TYPE_CHECKING:
     import numpy as np
@@ -173,24 +174,26 @@ class Payable(Protocol):
     def payout(self, coup: Coup, /) -> Fraction: ...
 
 
-@dataclass(frozen=True)
-class TabulatedBet:
+class TabulatedBet(Value):
     """A bet as a table of exact payouts by coup code: hashable and picklable, for worker processes.
 
     Built by :func:`tabulate`; pays exactly what the original bet pays on every coup that
     can be dealt at its detail.
     """
 
+    __match_args__ = ("name", "detail", "table")
+    __slots__ = (*__match_args__, "_hash")
     name: str
     detail: Detail
     table: tuple[Fraction, ...]  # payout by coup code (codes not recordable at ``detail`` pay 0)
+    _hash: int
 
-    def __post_init__(self) -> None:
+    def __init__(self, name: str, detail: Detail, table: tuple[Fraction, ...]) -> None:
         # Bulk evaluation caches compiled passes keyed by bets: hash the 12,800 payouts once.
-        object.__setattr__(self, "_hash", hash((self.name, self.detail, self.table)))
+        self._set(name=name, detail=detail, table=table, _hash=hash((name, detail, table)))
 
     def __hash__(self) -> int:
-        return self._hash  # type: ignore[attr-defined,no-any-return]
+        return self._hash
 
     def payout(self, coup: Coup, /) -> Fraction:
         """Net result of one unit staked on ``coup``."""

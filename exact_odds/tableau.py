@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from exact_odds.errors import InputError, read_user_file
+from exact_odds.values import Value
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -51,8 +51,7 @@ class TableauError(InputError):
     """A rule table that is incomplete or impossible; the message names the line."""
 
 
-@dataclass(frozen=True)
-class Tableau:
+class Tableau(Value):
     """Drawing rules.
 
     ``naturals``: two-card totals that end the coup for both hands.
@@ -61,10 +60,15 @@ class Tableau:
     ``banker_draws``: for each banker total 0..9, eleven booleans in ``COLUMNS`` order.
     """
 
+    __slots__ = __match_args__ = ("name", "naturals", "player_draws", "banker_draws")
     name: str
     naturals: frozenset[int]
     player_draws: tuple[bool, ...]
     banker_draws: tuple[tuple[bool, ...], ...]
+
+    def __init__(self, name: str, naturals: frozenset[int], player_draws: tuple[bool, ...],
+                 banker_draws: tuple[tuple[bool, ...], ...]) -> None:
+        self._set(name=name, naturals=naturals, player_draws=player_draws, banker_draws=banker_draws)
 
     def banker_draws_on(self, banker_total: int, player_third: int | None) -> bool:
         """The banker table's entry: whether the banker draws with ``banker_total`` given the
@@ -269,8 +273,7 @@ STOOD = 10
 """Column of :attr:`DrawLookup.banker` for a player who stood (columns 0-9: the third card)."""
 
 
-@dataclass(frozen=True, eq=False)
-class DrawLookup:
+class DrawLookup(NamedTuple):
     """The rule as NumPy lookup arrays, each entry computed by the scalar rule above.
 
     ``player[p, b]``: the player draws on two-card totals ``p``, ``b``.

@@ -12,9 +12,8 @@ document (provenance, LaTeX preamble, HTML page) is :mod:`.document`'s work.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from exact_odds.coup import OUTCOMES
 from exact_odds.errors import InputError
@@ -38,14 +37,13 @@ class Math(str):
         return cell
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     """A titled table; cells are strings or exact numbers (rendered by :func:`cell_text`)."""
 
     title: str
     headers: Sequence[str]
     rows: Sequence[Sequence[Cell]]
-    notes: Sequence[str] = field(default=())
+    notes: Sequence[str] = ()
 
 
 def fraction_text(x: Fraction | int) -> str:
