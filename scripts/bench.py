@@ -60,10 +60,12 @@ _STARTUP: dict[str, tuple[float, float]] = {}
 
 def whole_process_env() -> dict[str, str]:
     """:func:`process_env` for :data:`python`; another interpreter than this one imports the exact-odds
-    installed with it, never this tree (``PYTHONPATH`` is dropped)."""
+    installed with it, never this tree: ``PYTHONPATH`` is dropped, and ``PYTHONSAFEPATH`` keeps the
+    working directory (this checkout, run from its root) off ``sys.path``."""
     env = process_env()
     if python != sys.executable:
         env.pop("PYTHONPATH", None)
+        env["PYTHONSAFEPATH"] = "1"
     return env
 
 
