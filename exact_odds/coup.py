@@ -17,13 +17,13 @@ bit per flag: :data:`PLAYER_PAIR`, :data:`BANKER_PAIR`, :data:`PLAYER_SUITED`,
 
 from __future__ import annotations
 
-import hashlib
 import math
-from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeVar
+
+from exact_odds.values import Value
 
 if TYPE_CHECKING:
     import numpy as np
@@ -174,36 +174,50 @@ class Payable(Protocol):
     def payout(self, coup: Coup, /) -> Fraction: ...
 
 
-@dataclass(frozen=True, eq=False)
-class TabulatedBet:
+class TabulatedBet(Value):
     """A bet as a table of exact payouts by coup code: hashable and picklable, for worker processes.
 
     Built by :func:`tabulate`; pays exactly what the original bet pays on every coup that
     can be dealt at its detail. Two are equal when their names, details and payouts are:
-    compared through a SHA-256 digest of them, computed once, because bulk evaluation keys its
-    caches by bets and a worker receives its own copies with every task (comparing the 12,800
-    payouts at every lookup cost more than the evaluation of a task).
+    compared through a SHA-256 digest of them, computed once (and carried by a pickled copy),
+    because bulk evaluation keys its caches by bets and a worker receives its own copies with
+    every task (comparing the 12,800 payouts at every lookup cost more than evaluating a task).
     """
 
+    __match_args__ = ("name", "detail", "table")
+    __slots__ = (*__match_args__, "_digest")
     name: str
     detail: Detail
     table: tuple[Fraction, ...]  # payout by coup code (codes not recordable at ``detail`` pay 0)
+    _digest: bytes
 
-    def __post_init__(self) -> None:
-        content = repr((self.name, int(self.detail), [(x.numerator, x.denominator) for x in self.table]))
-        object.__setattr__(self, "_digest", hashlib.sha256(content.encode("utf-8")).digest())
+    def __init__(self, name: str, detail: Detail, table: tuple[Fraction, ...]) -> None:
+        import hashlib
+
+        content = repr((name, int(detail), [(x.numerator, x.denominator) for x in table]))
+        self._set(name=name, detail=detail, table=table, _digest=hashlib.sha256(content.encode("utf-8")).digest())
 
     def __hash__(self) -> int:
-        return hash(self._digest)  # type: ignore[attr-defined]
+        return hash(self._digest)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TabulatedBet):
             return NotImplemented
-        return self is other or self._digest == other._digest  # type: ignore[attr-defined]
+        return self is other or self._digest == other._digest
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _tabulated_bet, (self.name, self.detail, self.table, self._digest)
 
     def payout(self, coup: Coup, /) -> Fraction:
         """Net result of one unit staked on ``coup``."""
         return self.table[coup_code(coup)]
+
+
+def _tabulated_bet(name: str, detail: Detail, table: tuple[Fraction, ...], digest: bytes) -> TabulatedBet:
+    """A pickled :class:`TabulatedBet` restored with its digest (not computed again)."""
+    bet = TabulatedBet.__new__(TabulatedBet)
+    bet._set(name=name, detail=detail, table=table, _digest=digest)
+    return bet
 
 
 def tabulate(bet: Payable) -> TabulatedBet:

@@ -6,7 +6,12 @@ The command line prints it on stderr and exits with status 2. A mistake that sev
 modules can detect is worded once, here (:func:`suits_unknown`).
 """
 
-from pathlib import Path
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class InputError(ValueError):

@@ -27,11 +27,13 @@ import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from exact_odds.errors import InputError
 from exact_odds.validate import shown
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 MiB = 1 << 20
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import NamedTuple
 
 from exact_odds.errors import InputError
 from exact_odds.validate import RANK_COUNT, shown
+from exact_odds.values import Value
 
 CARDS_PER_COUP = 6
 """The ordered-sequence convention counts six cards per coup, used or not."""
@@ -126,8 +126,7 @@ def falling(n: int, k: int) -> int:
     return out
 
 
-@dataclass(frozen=True)
-class Shoe:
+class Shoe(Value):
     """An immutable composition of cards.
 
     ``counts[i]`` is the number of cards of rank ``RANKS[i]``. ``suited``, when not
@@ -136,11 +135,18 @@ class Shoe:
     ``counts`` and never depleted.
     """
 
+    __slots__ = __match_args__ = ("counts", "suited", "infinite")
     counts: tuple[int, ...]
-    suited: tuple[tuple[int, ...], ...] | None = None
-    infinite: bool = False
+    suited: tuple[tuple[int, ...], ...] | None
+    infinite: bool
 
-    def __post_init__(self) -> None:
+    def __init__(self, counts: tuple[int, ...], suited: tuple[tuple[int, ...], ...] | None = None,
+                 infinite: bool = False) -> None:
+        self._set(counts=counts, suited=suited, infinite=infinite)
+        self._check()
+
+    def _check(self) -> None:
+        """Refuse a composition that is not a shoe (see the messages)."""
         if len(self.counts) != 13:
             raise ShoeError(f"a shoe needs 13 rank counts, got {len(self.counts)}")
         for rank, n in zip(RANKS, self.counts, strict=True):

@@ -36,9 +36,12 @@ from array import array
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 from functools import lru_cache
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from exact_odds.tableau import COLUMNS, STANDARD_TABLEAU, Tableau
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FORMAT_VERSION = 1
 """Version of the file layout and of the tables' meaning; bump it when either changes."""
@@ -47,8 +50,8 @@ MAGIC = b"exact-odds coefficient table\n"
 CACHE_ENV = "EXACT_ODDS_CACHE_DIR"
 """Environment variable naming the cache directory (tests point it at a temporary directory)."""
 
-DATA_DIR = Path(__file__).with_name("data")
-"""Where the standard tableau's tables are shipped."""
+DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
+"""Where the standard tableau's tables are shipped (a string: reading them needs no :mod:`pathlib`)."""
 
 Arrays = dict[str, "array[int]"]
 """A table's content: named arrays of non-negative integers (typecodes B, H, I, Q)."""
@@ -164,6 +167,8 @@ def _arrays(specs: list[tuple[str, str, int]], raw: bytes) -> Arrays:
 
 def cache_dir() -> Path:
     """The user cache directory for tables (see the module; not created here)."""
+    from pathlib import Path
+
     given = os.environ.get(CACHE_ENV)
     if given:
         return Path(given)
@@ -195,10 +200,11 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def _read(path: Path, name: str, key: str) -> Arrays | None:
+def _read(path: str | Path, name: str, key: str) -> Arrays | None:
     """The arrays of a table file, or ``None`` if it is missing, unreadable or corrupt."""
     try:
-        return decode(path.read_bytes(), name, key)
+        with open(path, "rb") as fh:
+            return decode(fh.read(), name, key)
     except (OSError, CorruptTable):
         return None
 
@@ -213,7 +219,7 @@ def load(name: str, tableau: Tableau, build: Callable[[Tableau], Arrays]) -> Arr
     """
     key = tableau_key(tableau)
     if key == STANDARD_KEY:
-        found = _read(DATA_DIR / f"standard-{name}.bin", name, key)
+        found = _read(os.path.join(DATA_DIR, f"standard-{name}.bin"), name, key)
         if found is not None:
             return found
     path = cache_path(name, key)

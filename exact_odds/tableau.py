@@ -26,17 +26,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from exact_odds.errors import InputError, read_user_file
-from exact_odds.sources import TomlText, parse_toml
+from exact_odds.values import Value
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
     from numpy.typing import NDArray
+
+    from exact_odds.sources import TomlText
 
 NO_THIRD = None
 """Column key of the banker table when the player stood."""
@@ -49,8 +51,7 @@ class TableauError(InputError):
     """A rule table that is incomplete or impossible; the message names the line."""
 
 
-@dataclass(frozen=True)
-class Tableau:
+class Tableau(Value):
     """Drawing rules.
 
     ``naturals``: two-card totals that end the coup for both hands.
@@ -59,10 +60,15 @@ class Tableau:
     ``banker_draws``: for each banker total 0..9, eleven booleans in ``COLUMNS`` order.
     """
 
+    __slots__ = __match_args__ = ("name", "naturals", "player_draws", "banker_draws")
     name: str
     naturals: frozenset[int]
     player_draws: tuple[bool, ...]
     banker_draws: tuple[tuple[bool, ...], ...]
+
+    def __init__(self, name: str, naturals: frozenset[int], player_draws: tuple[bool, ...],
+                 banker_draws: tuple[tuple[bool, ...], ...]) -> None:
+        self._set(name=name, naturals=naturals, player_draws=player_draws, banker_draws=banker_draws)
 
     def banker_draws_on(self, banker_total: int, player_third: int | None) -> bool:
         """The banker table's entry: whether the banker draws with ``banker_total`` given the
@@ -161,6 +167,10 @@ def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
     Every banker total that can occur after no natural (0 to 7, less the naturals) needs a
     row; a row for a natural total, a total outside 0-9 or an unknown key is refused.
     """
+    from pathlib import Path
+
+    from exact_odds.sources import TomlText, parse_toml
+
     doc = TomlText.of(text, source)
     data = parse_toml(text, source, TableauError)
     unknown = set(data) - {"name", "naturals", "player_draws", "banker"}
@@ -263,8 +273,7 @@ STOOD = 10
 """Column of :attr:`DrawLookup.banker` for a player who stood (columns 0-9: the third card)."""
 
 
-@dataclass(frozen=True, eq=False)
-class DrawLookup:
+class DrawLookup(NamedTuple):
     """The rule as NumPy lookup arrays, each entry computed by the scalar rule above.
 
     ``player[p, b]``: the player draws on two-card totals ``p``, ``b``.

@@ -63,13 +63,13 @@ Traceback (most recent call last):
 exact_odds.errors.InputError: banker win: '-2' loses more than the stake (the least is -1)
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: the bounds' fields (NamedTuples) are then typed
+# by classes, not by strings that typing would compile when the module is imported.
 import argparse
 import math
 import re
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from exact_odds.errors import InputError
 
@@ -81,11 +81,14 @@ MAX_NAME = 4096
 """The most characters of a name (a configuration, or a file name given in its place: a path's longest)."""
 
 _WHOLE = re.compile(r"[+-]?([0-9]+)")
+"""A whole number (compiled now: every count of a compositions file is read with it)."""
+
+# The other forms are pattern strings, compiled by :mod:`re` on first use (and cached there), so
+# that a command reading no such number does not compile them at start.
 _DECIMAL = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,2})?"
-_REAL = re.compile(_DECIMAL)
-_EXACT = re.compile(rf"({_DECIMAL})|([+-]?[0-9]+)\s*/\s*([0-9]+)")
-_ODDS = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?::|to)\s*([0-9]+(?:\.[0-9]+)?)")
-_LONG = re.compile(r"[+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?(?:\s*(?:/|:|to)\s*[0-9.]+(?:[eE][+-]?[0-9]+)?)?")
+_EXACT = rf"({_DECIMAL})|([+-]?[0-9]+)\s*/\s*([0-9]+)"
+_ODDS = r"([0-9]+(?:\.[0-9]+)?)\s*(?::|to)\s*([0-9]+(?:\.[0-9]+)?)"
+_LONG = r"[+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?(?:\s*(?:/|:|to)\s*[0-9.]+(?:[eE][+-]?[0-9]+)?)?"
 """A number written with more characters or a longer exponent than an exact number may have."""
 
 
@@ -117,8 +120,7 @@ def _option(err: InputError) -> argparse.ArgumentTypeError:
     return argparse.ArgumentTypeError(str(err))
 
 
-@dataclass(frozen=True)
-class Whole:
+class Whole(NamedTuple):
     """Whole numbers from ``low`` to ``high``; ``also`` names another accepted word (``or 'inf'``)."""
 
     low: int
@@ -162,8 +164,7 @@ class Whole:
             raise _option(err) from None
 
 
-@dataclass(frozen=True)
-class Real:
+class Real(NamedTuple):
     """Finite real numbers from ``low`` to ``high`` (``open``: both ends excluded)."""
 
     low: float
@@ -196,7 +197,7 @@ class Real:
     def parse(self, text: str, what: str, error: type[InputError] = InputError) -> float:
         """The number written in ``text``: a decimal with an optional two-digit exponent; no NaN or infinity."""
         t = text.strip()
-        if len(t) > MAX_NUMBER_TEXT or _REAL.fullmatch(t) is None:
+        if len(t) > MAX_NUMBER_TEXT or re.fullmatch(_DECIMAL, t) is None:
             raise self.error(text, what, error)
         number = float(t)
         if not (math.isfinite(number) and self.inside(number)):
@@ -211,8 +212,7 @@ class Real:
             raise _option(err) from None
 
 
-@dataclass(frozen=True)
-class Exact:
+class Exact(NamedTuple):
     """Exact numbers (:class:`~fractions.Fraction`) from ``low`` to ``high`` (``open``: ends excluded).
 
     ``odds``: also ``"11:1"`` and ``"1 to 2"``, as payouts are written; ``hint`` says how to
@@ -242,7 +242,7 @@ class Exact:
         if not isinstance(value, str):
             return error(f"{self._where(what)}expected a number or a string, got {type(value).__name__}")
         text = value.strip()
-        if (len(text) > MAX_NUMBER_TEXT or re.search(r"[eE][+-]?[0-9]{3}", text)) and _LONG.fullmatch(text):
+        if (len(text) > MAX_NUMBER_TEXT or re.search(r"[eE][+-]?[0-9]{3}", text)) and re.fullmatch(_LONG, text):
             return error(f"{self._where(what)}{shown(value)} is too long to be read exactly here (at most "
                          f"{MAX_NUMBER_TEXT} characters, exponents of at most two digits)")
         return error(f"{self._where(what)}{shown(value)} is not {self.noun} ({self.hint})")
@@ -294,11 +294,11 @@ def _exact_text(text: str, *, odds: bool) -> Fraction | None:
     if len(text) > MAX_NUMBER_TEXT:
         return None
     if odds:
-        match = _ODDS.fullmatch(text)
+        match = re.fullmatch(_ODDS, text)
         if match:
             divisor = Fraction(match.group(2))
             return Fraction(match.group(1)) / divisor if divisor else None
-    match = _EXACT.fullmatch(text)
+    match = re.fullmatch(_EXACT, text)
     if match is None:
         return None
     if match.group(1) is not None:
@@ -321,7 +321,7 @@ def name(text: object, what: str, error: type[InputError] = InputError, *, examp
 DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "inproc")
 """The schemes of a Dask scheduler's address that ``distributed`` itself can connect with (``ucx://``
 needs a package of its own, whose absence ``distributed`` reports as a ``TypeError``)."""
-_DASK = re.compile(r"(?:([A-Za-z][A-Za-z0-9+.-]*)://)?([^\s/]+)")
+_DASK = r"(?:([A-Za-z][A-Za-z0-9+.-]*)://)?([^\s/]+)"
 
 
 def dask_address(text: str, what: str = "") -> str:
@@ -329,7 +329,7 @@ def dask_address(text: str, what: str = "") -> str:
     scheme of :data:`DASK_SCHEMES`; whether a scheduler answers there is for the connection to say."""
     rule = f"{what} must" if what else "must"
     rule += f" be a scheduler address such as tcp://HOST:PORT ({', '.join(DASK_SCHEMES)}), got {shown(text)}"
-    match = _DASK.fullmatch(text.strip()) if len(text) <= MAX_NAME else None
+    match = re.fullmatch(_DASK, text.strip()) if len(text) <= MAX_NAME else None
     if match is None or (match.group(1) or "tcp").lower() not in DASK_SCHEMES:
         raise InputError(rule)
     return text.strip()

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """Print the speed figures of exact-odds (medians of several runs), each beside a reference measured in the same run.
 
-Usage: ``python3 scripts/bench.py [--only NAME ...] [--repeat N]``. Each benchmark is a
-function in ``BENCHMARKS`` that prints its own lines; the machines are shared and noisy,
+Usage: ``python3 scripts/bench.py [--only NAME ...] [--repeat N] [--python PATH]``. Each benchmark is
+a function in ``BENCHMARKS`` that prints its own lines; the machines are shared and noisy,
 so every figure is a median, in-process figures are CPU seconds of one core, and whole
-processes show both their wall-clock and CPU times.
+processes show both their wall-clock and CPU times. The single-shoe commands run as whole
+processes of the interpreter ``--python`` (default: this one), each figure beside that
+interpreter's own start-up (``python -c pass``): a fresh virtual environment with the package
+installed (``pip install .``) measures what a user's machine would, without this machine's
+start-up hooks.
 """
 
 from __future__ import annotations
@@ -49,6 +53,28 @@ PROBE = ("import json, sys\nfrom exact_odds.cli import main\nmain(sys.argv[1:])\
          f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]), file=sys.stderr)")
 _NAIVE: list[float] = []
 
+python = sys.executable
+"""The interpreter of :func:`command_figures` and :func:`startup_figure` (``--python``; this one by default)."""
+_STARTUP: dict[str, tuple[float, float]] = {}
+
+
+def whole_process_env() -> dict[str, str]:
+    """:func:`process_env` for :data:`python`; another interpreter than this one imports the exact-odds
+    installed with it, never this tree: ``PYTHONPATH`` is dropped, and ``PYTHONSAFEPATH`` keeps the
+    working directory (this checkout, run from its root) off ``sys.path``."""
+    env = process_env()
+    if python != sys.executable:
+        env.pop("PYTHONPATH", None)
+        env["PYTHONSAFEPATH"] = "1"
+    return env
+
+
+def startup_seconds(repeat: int) -> tuple[float, float]:
+    """Wall and CPU medians of ``python -c pass`` for :data:`python` (measured once per run)."""
+    if python not in _STARTUP:
+        _STARTUP[python] = process_seconds([python, "-c", "pass"], repeat, whole_process_env())
+    return _STARTUP[python]
+
 
 def naive_odds(points: tuple[int, ...]) -> dict[str, int]:
     """The naive reference: each of the 10**6 ordered sequences of six point values (P, B, P, B, then
@@ -91,12 +117,13 @@ def process_env() -> dict[str, str]:
     return env
 
 
-def process_seconds(cmd: list[str], repeat: int) -> tuple[float, float]:
+def process_seconds(cmd: list[str], repeat: int, env: dict[str, str] | None = None) -> tuple[float, float]:
     """Medians of wall-clock and of CPU seconds (user + system) of ``cmd`` as a whole process, after one
-    warm-up run. On a busy machine the CPU time is the better guide to the wall time on an idle one."""
+    warm-up run, in ``env`` (default :func:`process_env`). On a busy machine the CPU time is the better
+    guide to the wall time on an idle one."""
     import resource
 
-    env = process_env()
+    env = process_env() if env is None else env
     subprocess.run(cmd, check=True, capture_output=True, env=env)
     walls, cpus = [], []
     for _ in range(repeat):
@@ -111,20 +138,25 @@ def process_seconds(cmd: list[str], repeat: int) -> tuple[float, float]:
 def command_figures(argv: list[str], repeat: int, label: str) -> None:
     """One single-shoe command as a whole process: wall and CPU medians, the ratio of the naive
     enumeration to the wall time, and which heavy modules the command imported."""
-    wall, cpu = process_seconds([sys.executable, "-m", "exact_odds", *argv], repeat)
-    done = subprocess.run([sys.executable, "-c", PROBE, *argv], check=True, capture_output=True, text=True,
-                          env=process_env())
+    wall, cpu = process_seconds([python, "-m", "exact_odds", *argv], repeat, whole_process_env())
+    done = subprocess.run([python, "-c", PROBE, *argv], check=True, capture_output=True, text=True,
+                          env=whole_process_env())
     heavy = done.stderr.strip().splitlines()[-1]
+    start_wall, start_cpu = startup_seconds(repeat)
     print(f"{label}: `exact-odds {' '.join(argv)}` whole process, median of {repeat}: {wall * 1000:.0f} ms "
-          f"(CPU {cpu * 1000:.0f} ms; {naive_seconds() / cpu:.0f}x the naive enumeration, CPU to CPU); "
+          f"(CPU {cpu * 1000:.0f} ms; {naive_seconds() / cpu:.0f}x the naive enumeration, CPU to CPU; "
+          f"`python -c pass` {start_wall * 1000:.0f} ms, CPU {start_cpu * 1000:.0f} ms); "
           f"heavy modules imported: {heavy}")
 
 
 def startup_figure(repeat: int) -> None:
-    """The floor every command stands on: Python starting and exiting, in the same environment."""
-    wall, cpu = process_seconds([sys.executable, "-c", "pass"], repeat)
-    print(f"startup: `python -c pass` whole process, median of {repeat}: {wall * 1000:.0f} ms "
-          f"(CPU {cpu * 1000:.0f} ms)")
+    """The floor every command stands on: Python starting and exiting, in the same environment; and where
+    the interpreter of the whole processes finds exact-odds."""
+    wall, cpu = startup_seconds(repeat)
+    found = subprocess.run([python, "-c", "import exact_odds; print(exact_odds.__file__)"], check=True,
+                           capture_output=True, text=True, env=whole_process_env()).stdout.strip()
+    print(f"startup: `{python} -c pass` whole process, median of {repeat}: {wall * 1000:.0f} ms "
+          f"(CPU {cpu * 1000:.0f} ms); it imports {found}")
 
 
 def deal_figures(repeat: int, detail: Detail) -> None:
@@ -470,7 +502,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--only", nargs="*", choices=sorted(BENCHMARKS), help="run only these")
     parser.add_argument("--repeat", type=int, default=7, help="runs per figure (default 7)")
+    parser.add_argument("--python", metavar="PATH", default=sys.executable,
+                        help="interpreter of the whole processes of odds, sidebets, report, bunco and symbolic, e.g. "
+                             "a fresh virtual environment's with the package installed (default: this one)")
     args = parser.parse_args()
+    global python
+    python = args.python
     for name in args.only or BENCHMARKS:
         BENCHMARKS[name](args.repeat)
 

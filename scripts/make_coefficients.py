@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from exact_odds.coup import Detail
 from exact_odds.store import DATA_DIR, STANDARD_KEY, Arrays, CorruptTable, decode, encode, write_atomic
@@ -48,7 +49,7 @@ TABLES: dict[str, Callable[[], Arrays]] = {
 
 def check(name: str, fresh: Arrays) -> str | None:
     """Why the shipped table ``name`` differs from ``fresh``, or ``None`` if it holds the same integers."""
-    path = DATA_DIR / f"standard-{name}.bin"
+    path = Path(DATA_DIR) / f"standard-{name}.bin"
     try:
         shipped = decode(path.read_bytes(), name, STANDARD_KEY)
     except (OSError, CorruptTable) as err:
@@ -99,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(problem, file=sys.stderr)
                 failures += 1
         else:
-            path = DATA_DIR / f"standard-{name}.bin"
+            path = Path(DATA_DIR) / f"standard-{name}.bin"
             write_atomic(path, encode(name, STANDARD_KEY, fresh))
             print(f"wrote {path} ({path.stat().st_size:,} bytes)")
     if args.check:

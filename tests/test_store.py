@@ -165,7 +165,7 @@ def test_standard_tables_come_from_the_package(monkeypatch: pytest.MonkeyPatch, 
 
 
 def test_a_damaged_shipped_table_is_rebuilt_not_trusted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    good = (store.DATA_DIR / "standard-single-winners.bin").read_bytes()
+    good = (Path(store.DATA_DIR) / "standard-single-winners.bin").read_bytes()
     (tmp_path / "standard-single-winners.bin").write_bytes(good[:-10])
     monkeypatch.setattr(store, "DATA_DIR", tmp_path)
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))

@@ -37,16 +37,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.coup import OUTCOMES, Coup, Winner
 from exact_odds.errors import read_user_file
 from exact_odds.reading import exists
 from exact_odds.registry import Registry, name_key
-from exact_odds.sources import TomlText, parse_toml
 from exact_odds.validate import name as checked_name
 from exact_odds.validate import shown
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 ROLES: tuple[Winner, ...] = OUTCOMES
 """The three main bets of a configuration, in this order (the outcomes they back)."""
@@ -269,6 +271,8 @@ class _Doc:
     """The text of a configuration file, for error messages that name the line."""
 
     def __init__(self, text: str, source: str) -> None:
+        from exact_odds.sources import TomlText
+
         self.text = TomlText.of(text, source)
 
     def line_of(self, key: str | None, section: str | None = None, index: int = 0) -> int:
@@ -366,6 +370,10 @@ def parse_configuration(text: str, *, source: str = "configuration") -> Configur
     >>> parse_configuration(EXAMPLE_TOML).bet("banker").payout(Coup(5, 6, 3, 3))
     Fraction(1, 2)
     """
+    from pathlib import Path
+
+    from exact_odds.sources import parse_toml
+
     doc = _Doc(text, source)
     data = parse_toml(text, source, BetError)
     unknown = sorted(set(data) - _TOP_KEYS)

@@ -77,21 +77,23 @@ Errors name the file and line, e.g. ``bets.toml:12: banker_total must be 0-9, go
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from exact_odds.bets.builtin import BUILTIN_BETS
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.coup import OUTCOMES, Coup, Detail, Winner
 from exact_odds.errors import read_user_file
 from exact_odds.registry import Registry, name_key
-from exact_odds.sources import TomlText, parse_toml
 from exact_odds.validate import shown
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from exact_odds.sources import TomlText
 
 # ---------------------------------------------------------------- the condition vocabulary
 
@@ -175,6 +177,8 @@ class _Where:
 
     @classmethod
     def of(cls, text: str, source: str) -> _Where:
+        from exact_odds.sources import TomlText
+
         located = TomlText.of(text, source)
         bets: list[int] = []
         lines: list[list[int]] = []
@@ -213,6 +217,8 @@ class _Where:
 
 
 def _unknown_key(key: str, known: tuple[str, ...]) -> str:
+    import difflib
+
     close = difflib.get_close_matches(key, known, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(known)})"
     return f"unknown key {key!r}{hint}"
@@ -353,6 +359,8 @@ def parse_bets(text: str, *, source: str = "bets", joining: Registry[Bet] = BUIL
     alias it already holds is an error, unless it is the very same bet (the same file
     read again); every error is a :class:`BetError` naming the file and line.
     """
+    from exact_odds.sources import parse_toml
+
     where = _Where.of(text, source)
     data = parse_toml(text, source, BetError)
     unknown = [k for k in data if k != "bet"]

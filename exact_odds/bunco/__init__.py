@@ -27,8 +27,10 @@ The modules, one concept each:
 
 Bunco knows nothing of cards: it imports only :mod:`exact_odds.dist`, :mod:`exact_odds.errors`,
 :mod:`exact_odds.stats` and :mod:`exact_odds.verdict` (the last two, and numpy, only when a
-simulation or a verification runs).
+simulation or a verification runs). Names are imported from their module when first used (PEP 562
+``__getattr__``, as in :mod:`exact_odds`): the exact odds of a roll load no simulation code.
 
+>>> from exact_odds.bunco import STANDARD_SCORING, Dice, play_game, roll_scores
 >>> dice = Dice(3, 6)
 >>> roll_scores(dice, STANDARD_SCORING).probability(21)
 Fraction(1, 216)
@@ -36,24 +38,47 @@ Fraction(1, 216)
 Fraction(151, 36)
 """
 
-from exact_odds.bunco.analysis import Analysis, analyse
-from exact_odds.bunco.base import BuncoError
-from exact_odds.bunco.chi_square import DEFAULT_ALPHA, MIN_EXPECTED, Bin, ChiSquare, chi_square_test
-from exact_odds.bunco.dice import MAX_DICE, MAX_SIDES, Dice, Roll, roll_outcomes
-from exact_odds.bunco.game import DEFAULT_ROUNDS, MAX_GAME_WORK, MAX_ROUNDS, Game, play_game, round_numbers
-from exact_odds.bunco.log import RollLog, load_rolls, read_rolls, write_games
-from exact_odds.bunco.scoring import (
-    ARTICLE_SCORING,
-    SCORING_RULES,
-    STANDARD_SCORING,
-    ScoringRules,
-    UnknownScoringError,
-    find_scoring_rules,
-    roll_scores,
-)
-from exact_odds.bunco.simulation import Simulation, simulate, simulate_games, simulate_rolls, simulate_turns
-from exact_odds.bunco.turn import DEFAULT_TARGET, MAX_TARGET, Turn, play_turn
-from exact_odds.bunco.verify import RollVerification, verify_rolls
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from exact_odds.bunco.analysis import Analysis, analyse
+    from exact_odds.bunco.base import BuncoError
+    from exact_odds.bunco.chi_square import DEFAULT_ALPHA, MIN_EXPECTED, Bin, ChiSquare, chi_square_test
+    from exact_odds.bunco.dice import MAX_DICE, MAX_SIDES, Dice, Roll, roll_outcomes
+    from exact_odds.bunco.game import DEFAULT_ROUNDS, MAX_GAME_WORK, MAX_ROUNDS, Game, play_game, round_numbers
+    from exact_odds.bunco.log import RollLog, load_rolls, read_rolls, write_games
+    from exact_odds.bunco.scoring import (
+        ARTICLE_SCORING,
+        SCORING_RULES,
+        STANDARD_SCORING,
+        ScoringRules,
+        UnknownScoringError,
+        find_scoring_rules,
+        roll_scores,
+    )
+    from exact_odds.bunco.simulation import Simulation, simulate, simulate_games, simulate_rolls, simulate_turns
+    from exact_odds.bunco.turn import DEFAULT_TARGET, MAX_TARGET, Turn, play_turn
+    from exact_odds.bunco.verify import RollVerification, verify_rolls
+
+_HOMES: dict[str, tuple[str, ...]] = {
+    "exact_odds.bunco.analysis": ("Analysis", "analyse"),
+    "exact_odds.bunco.base": ("BuncoError",),
+    "exact_odds.bunco.chi_square": ("DEFAULT_ALPHA", "MIN_EXPECTED", "Bin", "ChiSquare", "chi_square_test"),
+    "exact_odds.bunco.dice": ("MAX_DICE", "MAX_SIDES", "Dice", "Roll", "roll_outcomes"),
+    "exact_odds.bunco.game": ("DEFAULT_ROUNDS", "MAX_GAME_WORK", "MAX_ROUNDS", "Game", "play_game", "round_numbers"),
+    "exact_odds.bunco.log": ("RollLog", "load_rolls", "read_rolls", "write_games"),
+    "exact_odds.bunco.scoring": ("ARTICLE_SCORING", "SCORING_RULES", "STANDARD_SCORING", "ScoringRules",
+                                 "UnknownScoringError", "find_scoring_rules", "roll_scores"),
+    "exact_odds.bunco.simulation": ("Simulation", "simulate", "simulate_games", "simulate_rolls", "simulate_turns"),
+    "exact_odds.bunco.turn": ("DEFAULT_TARGET", "MAX_TARGET", "Turn", "play_turn"),
+    "exact_odds.bunco.verify": ("RollVerification", "verify_rolls"),
+}
+"""The module that defines each name of ``__all__`` (the imports above say the same to type checkers)."""
+
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "ARTICLE_SCORING",
@@ -98,3 +123,17 @@ __all__ = [
     "verify_rolls",
     "write_games",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a name from its module on first use (then it is an ordinary attribute)."""
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -20,23 +20,53 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from importlib import import_module
 from typing import Any
 
-from exact_odds.cli import advantage, bunco, completion, reference, simulation, study, verify
 from exact_odds.cli.options import Handler, Parser, Subparsers
 from exact_odds.errors import InputError
 
 PROG = "exact-odds"
 
-SUBCOMMANDS = (*reference.COMMANDS, *simulation.COMMANDS, *bunco.COMMANDS, *study.COMMANDS, *advantage.COMMANDS,
-               *verify.COMMANDS, *completion.COMMANDS)
-"""Functions adding one subcommand each, in the order of the help."""
+AddCommand = Callable[[Subparsers], None]
+"""A function adding one subcommand to the parser (each family module's ``COMMANDS`` lists them)."""
+
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "reference": ("odds", "edges", "parsheet", "symbolic", "report", "sidebets"),
+    "simulation": ("simulate", "deal", "session", "roads"),
+    "bunco": ("bunco",),
+    "study": ("eor", "batch", "study", "count"),
+    "advantage": ("advantage",),
+    "verify": ("verify",),
+    "completion": ("completion",),
+}
+"""The module of :mod:`exact_odds.cli` declaring each command, in the order of the help. A command
+imports its own family's module alone (a test checks this table against the modules' ``COMMANDS``)."""
+
+FAMILY_OF = {command: family for family, commands in FAMILIES.items() for command in commands}
 
 
-def _command_of(add: Callable[[Subparsers], None]) -> str:
+def family_commands(family: str) -> tuple[AddCommand, ...]:
+    """The add functions of one family module (imported now), in the order of the help."""
+    commands: tuple[AddCommand, ...] = import_module(f"exact_odds.cli.{family}").COMMANDS
+    return commands
+
+
+def subcommands() -> tuple[AddCommand, ...]:
+    """The add functions of every command, in the order of the help (every family module imported)."""
+    return tuple(add for family in FAMILIES for add in family_commands(family))
+
+
+def __getattr__(name: str) -> tuple[AddCommand, ...]:
+    """``SUBCOMMANDS``: :func:`subcommands`, computed when first asked for (it imports every family)."""
+    if name == "SUBCOMMANDS":
+        return subcommands()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _command_of(add: AddCommand) -> str:
     """The command an add function registers, by its name (``_add_odds``, ``add_count``)."""
     return add.__name__.lstrip("_").removeprefix("add_").replace("_", "-")
 
@@ -44,8 +74,9 @@ def _command_of(add: Callable[[Subparsers], None]) -> str:
 def build_parser(only: str | None = None) -> Parser:
     """The argument parser with every subcommand, or with command ``only`` alone when it names one.
 
-    A command's arguments need only its own parser, and building all two dozen costs more than a
-    whole ``odds`` command: :func:`main` asks for the command named first on its command line.
+    A command's arguments need only its own parser, and building all two dozen (importing every
+    family module) costs more than a whole ``odds`` command: :func:`main` asks for the command named
+    first on its command line, whose family module (:data:`FAMILIES`) is then the only one imported.
     ``--version`` needs none. Anything else (no command, another option, an unknown or misspelt
     name) gets every subcommand.
     """
@@ -56,8 +87,9 @@ def build_parser(only: str | None = None) -> Parser:
     sub.required = True
     if only == "--version":
         return parser
-    chosen = [add for add in SUBCOMMANDS if _command_of(add) == only]
-    for add in chosen or SUBCOMMANDS:
+    family = FAMILY_OF.get(only or "")
+    chosen = [add for add in family_commands(family) if _command_of(add) == only] if family else []
+    for add in chosen or subcommands():
         add(sub)
     if chosen and only not in sub.choices:  # a function not named after its command: build them all
         return build_parser()
@@ -219,14 +251,14 @@ def _signals_end_cleanly() -> Iterator[None]:
     """Raise :class:`Terminated` on :data:`TERMINATING` signals while the block runs.
 
     Signals the process ignores (as under ``nohup``) stay ignored; outside the main thread, where
-    Python cannot set handlers, nothing changes.
+    Python cannot set handlers (``signal.signal`` raises ValueError there), nothing changes.
     """
 
     def terminate(signum: int, frame: object) -> None:
         raise Terminated(signum)
 
     previous: dict[int, Any] = {}
-    if threading.current_thread() is threading.main_thread():
+    with suppress(ValueError):  # not the main thread (checked without importing threading)
         for sig in TERMINATING:
             if signal.getsignal(sig) != signal.SIG_IGN:
                 previous[sig] = signal.signal(sig, terminate)
@@ -272,7 +304,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    """The ``exact-odds`` script and ``python -m exact_odds``: :func:`main` as a whole process.
+    """:func:`main` as a whole process: the ``exact-odds`` script and ``python -m exact_odds``
+    (:func:`exact_odds.__main__.start`, which first makes the collector run less often).
 
     What is alive when the command ends is left to the process's exit: ``gc.freeze()`` spares the
     interpreter's last collections a walk through every module and result (a tenth of a short

@@ -17,6 +17,7 @@ from exact_odds.cli.options import (
     add_bets_option,
     add_config_option,
     add_format_options,
+    add_known_option,
     add_shoe_options,
     bets_from_args,
     config_from_args,
@@ -29,18 +30,6 @@ if TYPE_CHECKING:
     from exact_odds.bets import Bet
     from exact_odds.shoe import Shoe
     from exact_odds.tableau import Tableau
-
-KNOWN_HELP = ("what is known of the next coup's cards: POSITION=CARDS, several separated by spaces or commas. "
-              "Positions 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, 6 the sixth; "
-              "P1 B1 P2 B2 also work); cards a rank (7), a card with its suit (7h), or alternatives with | "
-              "(7|8|9). E.g. '1=7', '5=7h', '1=7|8|9 2=K'. A position is that card of the shoe, used by the coup "
-              "or not")
-
-
-def add_known_option(parser: argparse.ArgumentParser) -> None:
-    """--known SPEC (repeatable: the pieces of knowledge add up)."""
-    parser.add_argument("--known", action="append", default=[], metavar="SPEC", help=KNOWN_HELP)
-
 
 def known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
     """``odds --known``: the odds and the main bets' expectations given what is known."""

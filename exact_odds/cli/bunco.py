@@ -25,7 +25,6 @@ def _cmd_bunco(args: argparse.Namespace) -> str:
 
     from exact_odds import bunco
     from exact_odds.report import bunco_json, bunco_tables
-    from exact_odds.report.base import atomic_file
 
     if args.verify is not None:
         return _verify_rolls(args)
@@ -38,6 +37,8 @@ def _cmd_bunco(args: argparse.Namespace) -> str:
                              more_than=args.more_than or [3])
     sim = None
     if args.simulate is not None:
+        from exact_odds.report.files import atomic_file
+
         alpha = bunco.DEFAULT_ALPHA if args.alpha is None else args.alpha
         with ExitStack() as stack:
             record = _games_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None

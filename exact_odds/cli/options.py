@@ -398,6 +398,18 @@ def bets_from_args(args: argparse.Namespace, *, files: Sequence[str] | None = No
     return CommandBets(known, tuple(loaded), config_from_args(args), None if game is None else game.side_bets)
 
 
+KNOWN_HELP = ("what is known of the next coup's cards: POSITION=CARDS, several separated by spaces or commas. "
+              "Positions 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, 6 the sixth; "
+              "P1 B1 P2 B2 also work); cards a rank (7), a card with its suit (7h), or alternatives with | "
+              "(7|8|9). E.g. '1=7', '5=7h', '1=7|8|9 2=K'. A position is that card of the shoe, used by the coup "
+              "or not")
+
+
+def add_known_option(parser: argparse.ArgumentParser) -> None:
+    """--known SPEC (repeatable: the pieces of knowledge add up), of ``advantage`` and ``odds``."""
+    parser.add_argument("--known", action="append", default=[], metavar="SPEC", help=KNOWN_HELP)
+
+
 def add_game_option(parser: argparse.ArgumentParser) -> None:
     """--game FILE: a casino's game (:mod:`exact_odds.game`); every option given beside it replaces its part."""
     parser.add_argument("--game", metavar="FILE",

@@ -14,6 +14,7 @@ from exact_odds.cli.options import (
     add_bets_option,
     add_config_option,
     add_format_options,
+    add_known_option,
     add_quiet_option,
     add_shoe_options,
     bets_from_args,
@@ -82,8 +83,6 @@ def _add_odds(sub: Subparsers) -> None:
     add_shoe_options(p)
     p.add_argument("--dealt", metavar="CARDS",
                    help="cards already dealt in this coup, e.g. 'P: 9h 4c B: Kd': the odds of the rest of the coup")
-    from exact_odds.cli.advantage import add_known_option
-
     add_known_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_odds)

@@ -49,7 +49,7 @@ def _cmd_simulate(args: argparse.Namespace) -> str:
     from contextlib import ExitStack
 
     from exact_odds.report import simulation_json, simulation_tables
-    from exact_odds.report.base import atomic_file
+    from exact_odds.report.files import atomic_file
     from exact_odds.simulate import simulate
     from exact_odds.tableau import STANDARD_TABLEAU, load_tableau
 

@@ -11,18 +11,12 @@ document (provenance, LaTeX preamble, HTML page) is :mod:`.document`'s work.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from exact_odds.coup import OUTCOMES
 from exact_odds.errors import InputError
-from exact_odds.report.files import atomic_file as atomic_file  # re-exported: file output lives in files.py
-from exact_odds.report.files import write_atomic as write_atomic
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -43,14 +37,13 @@ class Math(str):
         return cell
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     """A titled table; cells are strings or exact numbers (rendered by :func:`cell_text`)."""
 
     title: str
     headers: Sequence[str]
     rows: Sequence[Sequence[Cell]]
-    notes: Sequence[str] = field(default=())
+    notes: Sequence[str] = ()
 
 
 def fraction_text(x: Fraction | int) -> str:
@@ -160,6 +153,9 @@ def plain_layout(headers: list[str], rows: list[list[str]], tablefmt: str) -> st
 
 
 def _csv(table: Table) -> str:
+    import csv
+    import io
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(list(table.headers))
@@ -210,6 +206,8 @@ def jsonable(value: object) -> object:
 
 def render_json(value: object) -> str:
     """Pretty JSON text (with a final newline) of a result; see :func:`jsonable`."""
+    import json
+
     return json.dumps(jsonable(value), indent=2, ensure_ascii=False) + "\n"
 
 

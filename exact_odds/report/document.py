@@ -10,8 +10,7 @@ command's figures inline as SVG). JSON is :func:`~exact_odds.report.provenance.w
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from exact_odds.errors import InputError
 
@@ -20,8 +19,7 @@ if TYPE_CHECKING:
     from exact_odds.report.provenance import Provenance
 
 
-@dataclass(frozen=True)
-class Figure:
+class Figure(NamedTuple):
     """A drawing of an HTML page: ``svg`` is one ``<svg>`` element (no external resource), ``title`` its caption."""
 
     title: str

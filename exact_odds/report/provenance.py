@@ -16,7 +16,7 @@ It is deterministic: no date and no host, so the same command line gives the sam
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 PROGRAM = "exact-odds"
 """The program's name, as the provenance gives it."""
@@ -30,8 +30,7 @@ def program_version() -> str:
     return __version__
 
 
-@dataclass(frozen=True)
-class Provenance:
+class Provenance(NamedTuple):
     """What produced an output (see the module). ``tableau`` is ``(name, sha256 hex key)``;
     ``procedure_text`` the procedure in words for the formats people read."""
 
@@ -42,7 +41,7 @@ class Provenance:
     procedure: Mapping[str, object] | None = None
     procedure_text: str | None = None
     seed: int | None = None
-    version: str = field(default_factory=program_version)
+    version: str = program_version()
 
     def as_json(self) -> dict[str, object]:
         """The ``"provenance"`` object of the JSON outputs (keys in a fixed order)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -88,6 +87,8 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str, *, header
     Columns: the input line number, banker, player and tie ways, the number of ordered
     six-card sequences, and the exact expectation of each bet as ``num/den``.
     """
+    import json
+
     names = [bet.name for bet in evaluation.bets]
     head = batch_header(evaluation.bets, fmt) if header else ""
     if fmt != "jsonl" and lines and not names and object not in (evaluation.outcomes.dtype, evaluation.sequences.dtype):
