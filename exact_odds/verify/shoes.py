@@ -70,12 +70,36 @@ def where(log: CoupLog, shoes: ShoeOrder, i: int) -> str:
 
 def kind_counts(kinds: NDArray[Any], n_kinds: int) -> NDArray[np.int32]:
     """Counts per kind of each row of ``kinds`` (shape (b, slots), -1 for an empty slot): shape (b, n_kinds)."""
+    return _row_counts(kinds, n_kinds, 1)
+
+
+def _row_counts(values: NDArray[Any], n_kinds: int, shift: int) -> NDArray[np.int32]:
+    """Counts per kind of each row of ``values`` (kind ``k`` written ``k + 1 - shift``; a value below
+    ``1 - shift`` for an empty slot): shape (b, n_kinds). One bincount, its index in the narrowest
+    integers that hold it."""
     import numpy as np
 
-    b = kinds.shape[0]
-    flat = (np.arange(b)[:, None] * (n_kinds + 1) + kinds.astype(np.int64) + 1).ravel()
-    counts = np.bincount(flat, minlength=b * (n_kinds + 1)).reshape(b, n_kinds + 1)[:, 1:]
+    b = values.shape[0]
+    width = n_kinds + 1
+    index_type = np.int32 if b * width < 2**31 else np.int64
+    flat = values.astype(index_type) + np.arange(shift, b * width + shift, width, dtype=index_type)[:, None]
+    counts = np.bincount(flat.ravel(), minlength=b * width).reshape(b, width)[:, 1:]
     return np.asarray(counts, dtype=np.int32)
+
+
+def _before_in_shoe(own: NDArray[Any], opens: NDArray[np.bool_], carry: NDArray[Any]) -> NDArray[Any]:
+    """For rows in shoe order (``opens``: the row opens its shoe; ``carry``: the sum of the rows of the
+    shoe the block goes on with, dealt before it), the sum of ``own`` over the earlier rows of each row's shoe."""
+    import numpy as np
+
+    cum = np.cumsum(own, axis=0, dtype=own.dtype)
+    cum -= own
+    latest = np.maximum.accumulate(np.where(opens, np.arange(len(own)), 0))
+    before: NDArray[Any] = cum - np.take(cum, latest, axis=0)
+    if not opens[0]:
+        continuing = int(np.argmax(opens)) if opens.any() else len(own)
+        before[:continuing] += carry
+    return before
 
 
 def running_counts(kinds: NDArray[Any], n_kinds: int, first: NDArray[np.bool_], *,
@@ -91,13 +115,7 @@ def running_counts(kinds: NDArray[Any], n_kinds: int, first: NDArray[np.bool_], 
     for start in range(0, len(kinds), block):
         stop = min(len(kinds), start + block)
         own = kind_counts(kinds[start:stop], n_kinds)
-        opens = first[start:stop]
-        cum = np.cumsum(own, axis=0, dtype=np.int32) - own
-        latest = np.maximum.accumulate(np.where(opens, np.arange(stop - start), 0))
-        before = cum - cum[latest]
-        if not opens[0]:
-            continuing = ~np.maximum.accumulate(opens)
-            before[continuing] += carry
+        before = _before_in_shoe(own, first[start:stop], carry)
         carry = before[-1] + own[-1]
         yield start, stop, before, own
 
@@ -108,28 +126,58 @@ def seen_before(kinds: NDArray[Any], burn: NDArray[Any] | None, n_kinds: int, fi
     of each kind seen in a coup's shoe before its hands are dealt, those of the earlier coups'
     hands and burns and of its own burn (``kinds``, ``burn``: each coup's hand and burn cards as
     kinds, -1 for none; ``burn`` may be ``None``)."""
+    yield from _seen_before(kinds, burn, n_kinds, first, 1, block)
+
+
+def _seen_before(kinds: NDArray[Any], burn: NDArray[Any] | None, n_kinds: int, first: NDArray[np.bool_],
+                 shift: int, block: int) -> Iterator[tuple[int, int, NDArray[np.int32]]]:
+    """:func:`seen_before` of kinds written ``k + 1 - shift`` (``shift`` 0: ranks 1-13, 0 for none)."""
     import numpy as np
 
-    cards = kinds if burn is None else np.concatenate([kinds, burn], axis=1)
-    for start, stop, before, _ in running_counts(cards, n_kinds, first, block=block):
-        yield start, stop, before if burn is None else before + kind_counts(burn[start:stop], n_kinds)
+    carry = np.zeros(n_kinds, dtype=np.int32)
+    for start in range(0, len(kinds), block):
+        stop = min(len(kinds), start + block)
+        own = _row_counts(kinds[start:stop], n_kinds, shift)
+        burned = None
+        if burn is not None:
+            burned = _sparse_counts(burn[start:stop], n_kinds, shift)
+            own += burned
+        before = _before_in_shoe(own, first[start:stop], carry)
+        carry = before[-1] + own[-1]
+        yield start, stop, before if burned is None else before + burned
+
+
+def _sparse_counts(values: NDArray[Any], n_kinds: int, shift: int) -> NDArray[np.int32]:
+    """:func:`_row_counts` of rows that are mostly empty (the burn cards a log shows)."""
+    import numpy as np
+
+    counts = np.zeros((len(values), n_kinds), dtype=np.int32)
+    rows, slots = np.nonzero(values >= 1 - shift)
+    np.add.at(counts, (rows, values[rows, slots].astype(np.intp) - 1 + shift), 1)
+    return counts
 
 
 def compositions(log: CoupLog, shoes: ShoeOrder, counts: tuple[int, ...], *, deplete: bool = True,
-                 block: int = BLOCK) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64]]]:
-    """Yield ``(start, stop, composition, dealt)`` per block of coups in shoe order: the rank counts
-    (A..K) left before each coup (``counts`` less the cards seen before it in its shoe, the burn
-    cards the log shows included, or ``counts`` itself when the shoe is not depleted, as an
-    infinite deck), and how many cards its shoe had shown before it."""
+                 block: int = BLOCK) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64],
+                                                       NDArray[np.int64]]]:
+    """Yield ``(start, stop, composition, dealt, size)`` per block of coups in shoe order: the rank
+    counts (A..K) left before each coup (``counts`` less the cards seen before it in its shoe, the
+    burn cards the log shows included, or ``counts`` itself when the shoe is not depleted, as an
+    infinite deck), how many cards its shoe had shown before it, and the composition's size."""
     import numpy as np
 
     base = np.asarray(counts, dtype=np.int64)
-    kinds = log.ranks[shoes.order].astype(np.int64) - 1
-    burn = None if log.burn_ranks is None else log.burn_ranks[shoes.order].astype(np.int64) - 1
-    for start, stop, before in seen_before(kinds, burn, 13, shoes.first, block=block):
+    full = int(base.sum())
+    ranks = np.take(log.ranks, shoes.order, axis=0)
+    burn = None if log.burn_ranks is None else np.take(log.burn_ranks, shoes.order, axis=0)
+    for start, stop, before in _seen_before(ranks, burn, 13, shoes.first, 0, block):
         dealt = before.sum(axis=1, dtype=np.int64)
-        left = base - before if deplete else np.broadcast_to(base, before.shape)
-        yield start, stop, np.asarray(left, dtype=np.int64), dealt
+        if deplete:
+            left = base - before
+            size = full - dealt
+        else:
+            left, size = np.broadcast_to(base, before.shape), np.full(len(dealt), full, dtype=np.int64)
+        yield start, stop, np.asarray(left, dtype=np.int64), dealt, size
 
 
 def card_kinds(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[np.int64]:
