@@ -24,7 +24,9 @@ The check's p-value is twice the smaller of the two (Bonferroni).
 
 from __future__ import annotations
 
+import importlib
 from itertools import pairwise
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -156,21 +158,71 @@ def _add_grams(gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards,
 
     A chunk of cards at a time (their compositions lie close together, so gathering them stays in
     cache): the chunk is sorted by key (a radix sort of small keys) and its probabilities formed
-    with a column of ones, one matrix product per run of equal keys.
+    with a column of ones, one matrix product per run of equal keys. The compiled loop
+    (:mod:`exact_odds.verify.loops`) forms the same rows in one pass.
     """
     assert cards.size is not None
     kinds = len(RANK_NAMES)
     buffer = np.empty((min(CHUNK, len(key)), kinds + 1))
     buffer[:, kinds] = 1.0
+    fast = compiled_loops(len(key))
+    if fast is not None:
+        _add_grams_compiled(fast, gram, key, cards, ranks, left, buffer)
+        return
     for start in range(0, len(key), CHUNK):
         stop = min(len(key), start + CHUNK)
+        part = buffer[:stop - start]
         order = np.argsort(key[start:stop], kind="stable") + start
-        keys, part = np.take(key, order), buffer[:stop - start]
+        keys = np.take(key, order)
         before = _numerators(ranks, left, np.take(cards.coup, order), np.take(cards.slot, order))
         np.divide(before, np.take(cards.size, order)[:, None], out=part[:, :kinds])
         runs = [0, *(np.flatnonzero(keys[1:] != keys[:-1]) + 1).tolist(), stop - start]
         for a, b in pairwise(runs):
             gram[int(keys[a])] += part[a:b].T @ part[a:b]
+
+
+CACHED_ROWS = 2048
+"""Rows formed at a time by the compiled loop (a few keys' cards: 224 KB, within the cache)."""
+
+
+def _add_grams_compiled(fast: ModuleType, gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards,
+                        ranks: NDArray[np.int8], left: NDArray[Any], buffer: NDArray[np.float64]) -> None:
+    """:func:`_add_grams` with the compiled loops: the same chunks, runs and matrix products, the rows of
+    a few keys formed at a time (each run's rows the same floats, in the same order)."""
+    assert cards.size is not None
+    starts = np.empty(CardTally.KEYS + 1, dtype=np.int64)
+    order = np.empty(min(CHUNK, len(key)), dtype=np.intp)
+    for start in range(0, len(key), CHUNK):
+        stop = min(len(key), start + CHUNK)
+        coup, slot, size = cards.coup[start:stop], cards.slot[start:stop], cards.size[start:stop]
+        fast.key_order(key[start:stop], order, starts)
+        bounds = starts.tolist()
+        k = 0
+        while k < CardTally.KEYS:
+            last = k  # the keys k..last-1 whose rows go in the buffer together
+            while last < CardTally.KEYS and (last == k or bounds[last + 1] - bounds[k] <= CACHED_ROWS):
+                last += 1
+            first = bounds[k]
+            fast.fill_rows(order[first:bounds[last]], coup, slot, ranks, left, size, buffer)
+            for run in range(k, last):
+                a, b = bounds[run] - first, bounds[run + 1] - first
+                if b > a:
+                    gram[run] += buffer[a:b].T @ buffer[a:b]
+            k = last
+
+
+def compiled_loops(count: int) -> ModuleType | None:
+    """The compiled loop of :func:`_add_grams` (:mod:`exact_odds.verify.loops`) for ``count`` cards, or
+    None for NumPy: compiled when the bulk kernel's loops are (:func:`exact_odds.batch.compiled.loops`:
+    numba present, the job large enough or ``EXACT_ODDS_JIT=1``)."""
+    from exact_odds.batch import compiled
+
+    if compiled.loops(count) is None:
+        return None
+    try:
+        return importlib.import_module("exact_odds.verify.loops")
+    except ImportError:
+        return None
 
 
 def _group_label(i: int, width: int | None) -> str:

@@ -1,0 +1,57 @@
+"""The card tally's loops, compiled (numba): imported only through :func:`exact_odds.verify.cards.compiled_loops`.
+
+Together they do what a chunk of :func:`exact_odds.verify.cards._add_grams` does with NumPy: a
+stable sort of the cards by key (:func:`key_order`, a counting sort), then each card's composition
+divided by its size (:func:`fill_rows`), on the same numbers with the same operations (whole
+numbers, then one division each), so the rows are the same floats. Compiled, the rows of a few
+keys at a time are formed in a buffer that stays in the processor's cache, where NumPy makes a
+pass over memory per operation. The matrix products stay in BLAS. Compiled code is cached on
+disk, as :mod:`exact_odds.batch.loops`'s is.
+
+Arrays are C-contiguous; ``key`` int16, ``order``, ``coup`` and ``slot`` intp, ``ranks`` int8
+(1-13, 0 for no card), ``left`` int16 or int64, ``size`` and ``part`` float64, ``starts`` int64.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+@_jit
+def key_order(key, order, starts):
+    """The cards sorted by ``key`` (stable): ``order`` their indices, the cards of key ``k`` at
+    ``order[starts[k]:starts[k + 1]]``."""
+    keys = starts.shape[0] - 1
+    place = np.zeros(keys, np.int64)
+    for i in range(key.shape[0]):
+        place[key[i]] += 1
+    starts[0] = 0
+    for k in range(keys):
+        starts[k + 1] = starts[k] + place[k]
+        place[k] = starts[k]
+    for i in range(key.shape[0]):
+        order[place[key[i]]] = i
+        place[key[i]] += 1
+
+
+@_jit
+def fill_rows(order, coup, slot, ranks, left, size, part):
+    """Row ``j`` of ``part``: the rank probabilities of card ``order[j]``, its composition
+    (``left[coup]`` less the cards of the coup's earlier slots, ``ranks[coup, :slot]``) divided by
+    its ``size``, then a one."""
+    kinds = left.shape[1]
+    counts = np.empty(kinds, np.float64)  # the card's composition, then divided into its row at once
+    for j in range(order.shape[0]):
+        i = order[j]
+        c = coup[i]
+        for r in range(kinds):
+            counts[r] = left[c, r]
+        for e in range(slot[i]):
+            counts[ranks[c, e] - 1] -= 1.0
+        s = size[i]
+        for r in range(kinds):
+            part[j, r] = counts[r] / s
+        part[j, kinds] = 1.0
