@@ -75,15 +75,25 @@ def kind_counts(kinds: NDArray[Any], n_kinds: int) -> NDArray[np.int32]:
 
 def _row_counts(values: NDArray[Any], n_kinds: int, shift: int) -> NDArray[np.int32]:
     """Counts per kind of each row of ``values`` (kind ``k`` written ``k + 1 - shift``; a value below
-    ``1 - shift`` for an empty slot): shape (b, n_kinds). One bincount, its index in the narrowest
-    integers that hold it."""
+    ``1 - shift`` for an empty slot): shape (b, n_kinds)."""
     import numpy as np
 
-    b = values.shape[0]
+    return counts_by(np.arange(values.shape[0]), values, values.shape[0], n_kinds, shift=shift)
+
+
+def counts_by(group: NDArray[Any], kinds: NDArray[Any], groups: int, n_kinds: int, *,
+              shift: int = 1) -> NDArray[np.int32]:
+    """Counts per kind of the kinds of each group (``group``: each row's group, 0..groups-1; ``kinds``:
+    shape (rows, slots), kind ``k`` written ``k + 1 - shift``, a value below ``1 - shift`` for an empty
+    slot): shape (groups, n_kinds). One bincount, its index in the narrowest integers that hold it."""
+    import numpy as np
+
     width = n_kinds + 1
-    index_type = np.int32 if b * width < 2**31 else np.int64
-    flat = values.astype(index_type) + np.arange(shift, b * width + shift, width, dtype=index_type)[:, None]
-    counts = np.bincount(flat.ravel(), minlength=b * width).reshape(b, width)[:, 1:]
+    index_type = np.int32 if groups * width < 2**31 else np.int64
+    offset: NDArray[Any] = group.astype(index_type)
+    offset = offset * width + shift
+    flat = kinds.astype(index_type) + offset[:, None]
+    counts = np.bincount(flat.ravel(), minlength=groups * width).reshape(groups, width)[:, 1:]
     return np.asarray(counts, dtype=np.int32)
 
 
