@@ -181,13 +181,21 @@ def compositions(log: CoupLog, shoes: ShoeOrder, counts: tuple[int, ...], *, dep
     ranks = np.take(log.ranks, shoes.order, axis=0)
     burn = None if log.burn_ranks is None else np.take(log.burn_ranks, shoes.order, axis=0)
     for start, stop, before in _seen_before(ranks, burn, 13, shoes.first, 0, block):
-        dealt = before.sum(axis=1, dtype=np.int64)
+        dealt = _row_sums(before)
         if deplete:
             left = base - before
             size = full - dealt
         else:
             left, size = np.broadcast_to(base, before.shape), np.full(len(dealt), full, dtype=np.int64)
         yield start, stop, np.asarray(left, dtype=np.int64), dealt, size
+
+
+def _row_sums(counts: NDArray[np.int32]) -> NDArray[np.int64]:
+    """The sum of each row of ``counts`` (small whole numbers: exact in floats, added by BLAS, which
+    is several times faster than NumPy's sum over a short axis)."""
+    import numpy as np
+
+    return (counts.astype(np.float64) @ np.ones(counts.shape[1])).astype(np.int64)
 
 
 def card_kinds(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[np.int64]:
