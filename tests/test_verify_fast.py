@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from exact_odds.batch import compiled
 from exact_odds.coup import COUP_CODES
 from exact_odds.verify import CoupLog
 from exact_odds.verify import log as log_module
@@ -23,8 +24,13 @@ def _pair_odds_plainly(left: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return s / (n * (n - 1)), both
 
 
+@pytest.mark.parametrize("setting", ["0", "1"])
 @pytest.mark.parametrize("most", [4, 32, 416, 4_000, EXACT_SUMS, 3 * EXACT_SUMS])
-def test_pair_odds_are_the_same_floats(most: int) -> None:
+def test_pair_odds_are_the_same_floats(most: int, setting: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """NumPy (``EXACT_ODDS_JIT=0``) and the compiled loop (``1``) alike."""
+    if setting == "1":
+        pytest.importorskip("numba")
+    monkeypatch.setenv(compiled.JIT_ENV, setting)
     rng = np.random.default_rng(most)
     left = rng.integers(0, most + 1, size=(300, 13))
     left[0] = most

@@ -192,6 +192,7 @@ def _add_grams_compiled(fast: ModuleType, gram: NDArray[np.float64], key: NDArra
     assert cards.size is not None
     starts = np.empty(CardTally.KEYS + 1, dtype=np.int64)
     order = np.empty(min(CHUNK, len(key)), dtype=np.intp)
+    grams = list(gram)  # each key's sums, a view
     for start in range(0, len(key), CHUNK):
         stop = min(len(key), start + CHUNK)
         coup, slot, size = cards.coup[start:stop], cards.slot[start:stop], cards.size[start:stop]
@@ -205,14 +206,14 @@ def _add_grams_compiled(fast: ModuleType, gram: NDArray[np.float64], key: NDArra
             first = bounds[k]
             fast.fill_rows(order[first:bounds[last]], coup, slot, ranks, left, size, buffer)
             for run in range(k, last):
-                a, b = bounds[run] - first, bounds[run + 1] - first
-                if b > a:
-                    gram[run] += buffer[a:b].T @ buffer[a:b]
+                if bounds[run + 1] > bounds[run]:
+                    rows = buffer[bounds[run] - first:bounds[run + 1] - first]
+                    grams[run] += rows.T @ rows
             k = last
 
 
 def compiled_loops(count: int) -> ModuleType | None:
-    """The compiled loop of :func:`_add_grams` (:mod:`exact_odds.verify.loops`) for ``count`` cards, or
+    """verify's compiled loops (:mod:`exact_odds.verify.loops`) for a call on ``count`` cards or coups, or
     None for NumPy: compiled when the bulk kernel's loops are (:func:`exact_odds.batch.compiled.loops`:
     numba present, the job large enough or ``EXACT_ODDS_JIT=1``)."""
     from exact_odds.batch import compiled

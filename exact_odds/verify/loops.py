@@ -1,4 +1,4 @@
-"""The card tally's loops, compiled (numba): imported only through :func:`exact_odds.verify.cards.compiled_loops`.
+"""verify's loops, compiled (numba): imported only through :func:`exact_odds.verify.cards.compiled_loops`.
 
 Together they do what a chunk of :func:`exact_odds.verify.cards._add_grams` does with NumPy: a
 stable sort of the cards by key (:func:`key_order`, a counting sort), then each card's composition
@@ -8,8 +8,12 @@ keys at a time are formed in a buffer that stays in the processor's cache, where
 pass over memory per operation. The matrix products stay in BLAS. Compiled code is cached on
 disk, as :mod:`exact_odds.batch.loops`'s is.
 
+:func:`pair_sums` adds the pair odds' terms of each composition in one pass (whole numbers, so the
+same floats as NumPy's sum of them).
+
 Arrays are C-contiguous; ``key`` int16, ``order``, ``coup`` and ``slot`` intp, ``ranks`` int8
-(1-13, 0 for no card), ``left`` int16 or int64, ``size`` and ``part`` float64, ``starts`` int64.
+(1-13, 0 for no card), ``left`` int16 or int64, ``size`` and ``part`` float64, ``starts`` int64; for :func:`pair_sums`
+``left`` int64, ``table`` and ``out`` float64.
 """
 
 from __future__ import annotations
@@ -55,3 +59,17 @@ def fill_rows(order, coup, slot, ranks, left, size, part):
         for r in range(kinds):
             part[j, r] = counts[r] / s
         part[j, kinds] = 1.0
+
+
+@_jit
+def pair_sums(left, table, out):
+    """``out[i, j] = sum_r table[left[i, r], j]``: the pair odds' sums of each composition (whole
+    numbers below 2**53, so exact in any order), as :func:`exact_odds.verify.odds._pair_sums` adds them."""
+    for i in range(left.shape[0]):
+        s = 0.0
+        spread = 0.0
+        for r in range(left.shape[1]):
+            s += table[left[i, r], 0]
+            spread += table[left[i, r], 1]
+        out[i, 0] = s
+        out[i, 1] = spread

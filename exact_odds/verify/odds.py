@@ -34,6 +34,7 @@ from exact_odds.coup import OUTCOMES, Payable
 from exact_odds.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.tableau import Tableau
 from exact_odds.verdict import Check, IndicatorSum, statistical_check
+from exact_odds.verify.cards import compiled_loops
 from exact_odds.verify.checks import Hands
 
 if TYPE_CHECKING:
@@ -146,7 +147,13 @@ def _pair_sums(left: NDArray[np.int64], most: int) -> tuple[NDArray[np.float64],
     exact and equal to any other way of adding them."""
     c = np.arange(most + 1, dtype=np.float64)
     table = np.stack([c * (c - 1), c * (c - 1) * (4 * c - 6)], axis=1)
-    sums = np.take(table, left, axis=0).reshape(len(left), 2 * left.shape[1]) @ np.tile(np.eye(2), (left.shape[1], 1))
+    fast = compiled_loops(len(left))
+    if fast is not None:
+        sums = np.empty((len(left), 2))
+        fast.pair_sums(np.ascontiguousarray(left), table, sums)
+    else:
+        sums = np.take(table, left, axis=0).reshape(len(left), 2 * left.shape[1]) @ np.tile(np.eye(2),
+                                                                                           (left.shape[1], 1))
     return sums[:, 0], sums[:, 1]
 
 
