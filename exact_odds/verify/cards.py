@@ -191,20 +191,21 @@ def _add_grams_compiled(fast: ModuleType, gram: NDArray[np.float64], key: NDArra
     a few keys formed at a time (each run's rows the same floats, in the same order)."""
     assert cards.size is not None
     starts = np.empty(CardTally.KEYS + 1, dtype=np.int64)
-    order = np.empty(min(CHUNK, len(key)), dtype=np.intp)
+    n = min(CHUNK, len(key))
+    coup, slot, size = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n)  # in key order
     grams = list(gram)  # each key's sums, a view
     for start in range(0, len(key), CHUNK):
         stop = min(len(key), start + CHUNK)
-        coup, slot, size = cards.coup[start:stop], cards.slot[start:stop], cards.size[start:stop]
-        fast.key_order(key[start:stop], order, starts)
+        fast.sort_cards(key[start:stop], cards.coup[start:stop], cards.slot[start:stop], cards.size[start:stop],
+                        starts, coup, slot, size)
         bounds = starts.tolist()
         k = 0
         while k < CardTally.KEYS:
             last = k  # the keys k..last-1 whose rows go in the buffer together
             while last < CardTally.KEYS and (last == k or bounds[last + 1] - bounds[k] <= CACHED_ROWS):
                 last += 1
-            first = bounds[k]
-            fast.fill_rows(order[first:bounds[last]], coup, slot, ranks, left, size, buffer)
+            first, end = bounds[k], bounds[last]
+            fast.fill_rows(coup[first:end], slot[first:end], size[first:end], ranks, left, buffer)
             for run in range(k, last):
                 if bounds[run + 1] > bounds[run]:
                     rows = buffer[bounds[run] - first:bounds[run + 1] - first]

@@ -11,7 +11,7 @@ disk, as :mod:`exact_odds.batch.loops`'s is.
 :func:`pair_sums` adds the pair odds' terms of each composition in one pass (whole numbers, so the
 same floats as NumPy's sum of them).
 
-Arrays are C-contiguous; ``key`` int16, ``order``, ``coup`` and ``slot`` intp, ``ranks`` int8
+Arrays are C-contiguous; ``key`` int16, ``coup`` and ``slot`` intp (sorted: int32 and int8), ``ranks`` int8
 (1-13, 0 for no card), ``left`` int16 or int64, ``size`` and ``part`` float64, ``starts`` int64; for :func:`pair_sums`
 ``left`` int64, ``table`` and ``out`` float64.
 """
@@ -25,9 +25,9 @@ _jit = numba.njit(cache=True, nogil=True)
 
 
 @_jit
-def key_order(key, order, starts):
-    """The cards sorted by ``key`` (stable): ``order`` their indices, the cards of key ``k`` at
-    ``order[starts[k]:starts[k + 1]]``."""
+def sort_cards(key, coup, slot, size, starts, coup_sorted, slot_sorted, size_sorted):
+    """The cards sorted by ``key`` (stable, a counting sort): their ``coup``, ``slot`` and ``size``
+    copied in that order (to be read in order), the cards of key ``k`` at ``starts[k]:starts[k + 1]``."""
     keys = starts.shape[0] - 1
     place = np.zeros(keys, np.int64)
     for i in range(key.shape[0]):
@@ -37,25 +37,27 @@ def key_order(key, order, starts):
         starts[k + 1] = starts[k] + place[k]
         place[k] = starts[k]
     for i in range(key.shape[0]):
-        order[place[key[i]]] = i
+        j = place[key[i]]
         place[key[i]] += 1
+        coup_sorted[j] = coup[i]
+        slot_sorted[j] = slot[i]
+        size_sorted[j] = size[i]
 
 
 @_jit
-def fill_rows(order, coup, slot, ranks, left, size, part):
-    """Row ``j`` of ``part``: the rank probabilities of card ``order[j]``, its composition
-    (``left[coup]`` less the cards of the coup's earlier slots, ``ranks[coup, :slot]``) divided by
-    its ``size``, then a one."""
+def fill_rows(coup, slot, size, ranks, left, part):
+    """Row ``j`` of ``part``: the rank probabilities of card ``j`` (of ``coup[j]``, ``slot[j]``), its
+    composition (``left[coup]`` less the cards of the coup's earlier slots, ``ranks[coup, :slot]``)
+    divided by its ``size``, then a one."""
     kinds = left.shape[1]
     counts = np.empty(kinds, np.float64)  # the card's composition, then divided into its row at once
-    for j in range(order.shape[0]):
-        i = order[j]
-        c = coup[i]
+    for j in range(coup.shape[0]):
+        c = coup[j]
         for r in range(kinds):
             counts[r] = left[c, r]
-        for e in range(slot[i]):
+        for e in range(slot[j]):
             counts[ranks[c, e] - 1] -= 1.0
-        s = size[i]
+        s = size[j]
         for r in range(kinds):
             part[j, r] = counts[r] / s
         part[j, kinds] = 1.0
