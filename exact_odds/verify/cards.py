@@ -24,7 +24,6 @@ The check's p-value is twice the smaller of the two (Bonferroni).
 
 from __future__ import annotations
 
-import importlib
 from itertools import pairwise
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -34,6 +33,7 @@ import numpy as np
 from exact_odds.shoe import RANK_LABELS, Shoe
 from exact_odds.verdict import Check, ChiSquare, IndicatorSum, statistical_check
 from exact_odds.verify.log import SLOTS, CoupLog
+from exact_odds.verify.shoes import compiled_loops
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -211,20 +211,6 @@ def _add_grams_compiled(fast: ModuleType, gram: NDArray[np.float64], key: NDArra
                     rows = buffer[bounds[run] - first:bounds[run + 1] - first]
                     grams[run] += rows.T @ rows
             k = last
-
-
-def compiled_loops(count: int) -> ModuleType | None:
-    """verify's compiled loops (:mod:`exact_odds.verify.loops`) for a call on ``count`` cards or coups, or
-    None for NumPy: compiled when the bulk kernel's loops are (:func:`exact_odds.batch.compiled.loops`:
-    numba present, the job large enough or ``EXACT_ODDS_JIT=1``)."""
-    from exact_odds.batch import compiled
-
-    if compiled.loops(count) is None:
-        return None
-    try:
-        return importlib.import_module("exact_odds.verify.loops")
-    except ImportError:
-        return None
 
 
 def _group_label(i: int, width: int | None) -> str:

@@ -1,4 +1,4 @@
-"""verify's loops, compiled (numba): imported only through :func:`exact_odds.verify.cards.compiled_loops`.
+"""verify's loops, compiled (numba): imported only through :func:`exact_odds.verify.shoes.compiled_loops`.
 
 Together they do what a chunk of :func:`exact_odds.verify.cards._add_grams` does with NumPy: a
 stable sort of the cards by key (:func:`key_order`, a counting sort), then each card's composition
@@ -8,7 +8,8 @@ keys at a time are formed in a buffer that stays in the processor's cache, where
 pass over memory per operation. The matrix products stay in BLAS. Compiled code is cached on
 disk, as :mod:`exact_odds.batch.loops`'s is.
 
-:func:`pair_sums` adds the pair odds' terms of each composition in one pass (whole numbers, so the
+:func:`compositions` counts the cards seen before each coup of a block in one pass (the same
+integers); :func:`pair_sums` adds the pair odds' terms of each composition in one pass (whole numbers, so the
 same floats as NumPy's sum of them).
 
 Arrays are C-contiguous; ``key`` int16, ``coup`` and ``slot`` intp (sorted: int32 and int8), ``ranks`` int8
@@ -75,3 +76,26 @@ def pair_sums(left, table, out):
             spread += table[left[i, r], 1]
         out[i, 0] = s
         out[i, 1] = spread
+
+
+@_jit
+def compositions(ranks, burn, first, base, seen, left, dealt):
+    """For coups in shoe order (``ranks`` (b, 6) and ``burn`` (b, k): 1-13, 0 for no card; ``first``:
+    the coup opens its shoe): ``left[i] = base - seen``, the cards of each rank seen in coup ``i``'s
+    shoe before its hands are dealt (earlier coups' hands and burns, its own burn) taken from
+    ``base``, and ``dealt[i]`` their number; ``seen`` (13,) carries the counts from block to block,
+    as :func:`exact_odds.verify.shoes.compositions` counts them."""
+    for i in range(ranks.shape[0]):
+        if first[i]:
+            seen[:] = 0
+        for e in range(burn.shape[1]):
+            if burn[i, e] > 0:
+                seen[burn[i, e] - 1] += 1
+        total = 0
+        for r in range(seen.shape[0]):
+            left[i, r] = base[r] - seen[r]
+            total += seen[r]
+        dealt[i] = total
+        for e in range(ranks.shape[1]):
+            if ranks[i, e] > 0:
+                seen[ranks[i, e] - 1] += 1

@@ -34,8 +34,8 @@ from exact_odds.coup import OUTCOMES, Payable
 from exact_odds.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.tableau import Tableau
 from exact_odds.verdict import Check, IndicatorSum, statistical_check
-from exact_odds.verify.cards import compiled_loops
 from exact_odds.verify.checks import Hands
+from exact_odds.verify.shoes import compiled_loops
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

@@ -14,8 +14,10 @@ of rank and suit). Without a ``shoe`` column every coup opens a shoe of its own.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from exact_odds.verify.log import CoupLog
@@ -180,6 +182,10 @@ def compositions(log: CoupLog, shoes: ShoeOrder, counts: tuple[int, ...], *, dep
     full = int(base.sum())
     ranks = np.take(log.ranks, shoes.order, axis=0)
     burn = None if log.burn_ranks is None else np.take(log.burn_ranks, shoes.order, axis=0)
+    fast = compiled_loops(len(ranks))
+    if fast is not None:
+        yield from _compiled_compositions(fast, ranks, burn, shoes.first, base, deplete, block)
+        return
     for start, stop, before in _seen_before(ranks, burn, 13, shoes.first, 0, block):
         dealt = _row_sums(before)
         if deplete:
@@ -188,6 +194,26 @@ def compositions(log: CoupLog, shoes: ShoeOrder, counts: tuple[int, ...], *, dep
         else:
             left, size = np.broadcast_to(base, before.shape), np.full(len(dealt), full, dtype=np.int64)
         yield start, stop, np.asarray(left, dtype=np.int64), dealt, size
+
+
+def _compiled_compositions(fast: ModuleType, ranks: NDArray[np.int8], burn: NDArray[np.int8] | None,
+                           first: NDArray[np.bool_], base: NDArray[np.int64], deplete: bool,
+                           block: int) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64],
+                                                         NDArray[np.int64]]]:
+    """:func:`compositions` by the compiled loop (the same integers)."""
+    import numpy as np
+
+    seen = np.zeros(len(base), dtype=np.int64)
+    shown = np.zeros((len(ranks), 0), dtype=np.int8) if burn is None else burn
+    full = int(base.sum())
+    for start in range(0, len(ranks), block):
+        stop = min(len(ranks), start + block)
+        left, dealt = np.empty((stop - start, len(base)), dtype=np.int64), np.empty(stop - start, dtype=np.int64)
+        fast.compositions(ranks[start:stop], shown[start:stop], first[start:stop], base, seen, left, dealt)
+        if deplete:
+            yield start, stop, left, dealt, full - dealt
+        else:
+            yield start, stop, np.broadcast_to(base, left.shape), dealt, np.full(len(dealt), full, dtype=np.int64)
 
 
 def _row_sums(counts: NDArray[np.int32]) -> NDArray[np.int64]:
@@ -218,3 +244,17 @@ def suit_compositions(log: CoupLog, shoes: ShoeOrder, suited: tuple[tuple[int, .
         card_kinds(log.burn_ranks, log.burn_suits)[shoes.order]
     for _, _, before in seen_before(kinds, burn, 52, shoes.first, block=block):
         yield np.asarray(base - before, dtype=np.int64).reshape(-1, 13, 4)
+
+
+def compiled_loops(count: int) -> ModuleType | None:
+    """verify's compiled loops (:mod:`exact_odds.verify.loops`) for a call on ``count`` cards or coups, or
+    None for NumPy: compiled when the bulk kernel's loops are (:func:`exact_odds.batch.compiled.loops`:
+    numba present, the job large enough or ``EXACT_ODDS_JIT=1``)."""
+    from exact_odds.batch import compiled
+
+    if compiled.loops(count) is None:
+        return None
+    try:
+        return importlib.import_module("exact_odds.verify.loops")
+    except ImportError:
+        return None
