@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -45,28 +45,50 @@ CHUNK = 65_536
 """Cards added at a time: sorted by key and their probabilities formed in a buffer that stays in cache."""
 
 
-class _Cards:
+class _Cards(NamedTuple):
     """The cards of a block of coups in dealing order, those of coups whose shoes add up: each
-    one's rank (0-12), its coup (row of the block) and slot, its position in its shoe, the rank of
-    the card before it in its shoe (-1 for none), and the size of the composition it was dealt
-    from (``None`` for an infinite deck, whose odds never change)."""
+    one's key (its group of positions in its shoe and the rank of the card before it there), its
+    coup (row of the block) and slot, and the size of the composition it was dealt from (``None``
+    for an infinite deck, whose odds never change)."""
 
-    def __init__(self, ranks: NDArray[np.int8], first: NDArray[np.bool_], total: NDArray[np.int64] | None,
-                 dealt: NDArray[np.int64], ok: NDArray[np.bool_]) -> None:
-        every = np.flatnonzero(ranks > 0)  # (coup, slot) flattened; a coup fills its slots in order
-        coup = every // SLOTS
-        slot = every - coup * SLOTS
-        rank = np.take(ranks, every).astype(np.intp) - 1
-        previous = np.empty_like(rank)  # the card before it in the block, unless it opens its shoe
-        previous[:1] = -1
-        previous[1:] = rank[:-1]
-        previous[(slot == 0) & np.take(first, coup)] = -1
-        if not ok.all():
-            keep = np.take(ok, coup)
-            coup, slot, rank, previous = coup[keep], slot[keep], rank[keep], previous[keep]
-        self.rank, self.previous, self.coup, self.slot = rank, previous, coup, slot
-        self.position = np.take(dealt, coup) + slot
-        self.size = None if total is None else (np.take(total, coup) - slot).astype(np.float64)
+    key: NDArray[np.int16]
+    coup: NDArray[np.intp]
+    slot: NDArray[np.intp]
+    size: NDArray[np.float64] | None
+
+
+def _cards(ranks: NDArray[np.int8], first: NDArray[np.bool_], total: NDArray[np.int64] | None,
+           dealt: NDArray[np.int64], ok: NDArray[np.bool_], width: int | None, seen: NDArray[np.int64]) -> _Cards:
+    """The :class:`_Cards` of a block (``width``: positions per group, ``None`` for one group), each
+    card counted in ``seen`` by key and rank."""
+    kinds = len(RANK_NAMES)
+    every = np.flatnonzero(ranks > 0)  # (coup, slot) flattened; a coup fills its slots in order
+    coup = every // SLOTS
+    slot = every - coup * SLOTS
+    rank = np.take(ranks, every).astype(np.intp) - 1
+    previous = np.empty_like(rank)  # the card before it in the block, unless it opens its shoe
+    previous[:1] = -1
+    previous[1:] = rank[:-1]
+    previous[(slot == 0) & np.take(first, coup)] = -1
+    if not ok.all():
+        keep = np.take(ok, coup)
+        coup, slot, rank, previous = coup[keep], slot[keep], rank[keep], previous[keep]
+    position = np.take(dealt, coup) + slot
+    group = np.zeros_like(position) if width is None else np.minimum(position // width, GROUPS - 1)
+    key = (group * (kinds + 1) + previous + 1).astype(np.int16)
+    seen += np.bincount(key * kinds + rank, minlength=len(seen) * kinds).reshape(len(seen), kinds)
+    size = None if total is None else (np.take(total, coup) - slot).astype(np.float64)
+    return _Cards(key, coup, slot, size)
+
+
+def _compiled_cards(fast: ModuleType, ranks: NDArray[np.int8], first: NDArray[np.bool_], total: NDArray[np.int64],
+                    dealt: NDArray[np.int64], ok: NDArray[np.bool_], width: int, seen: NDArray[np.int64]) -> _Cards:
+    """:func:`_cards` by the compiled loop (the same integers; a finite shoe)."""
+    most = ranks.size
+    key, coup, slot = np.empty(most, dtype=np.int16), np.empty(most, dtype=np.intp), np.empty(most, dtype=np.intp)
+    size = np.empty(most)
+    n = fast.card_keys(ranks, first, ok, dealt, total, width, GROUPS, seen, key, coup, slot, size)
+    return _Cards(key[:n], coup[:n], slot[:n], size[:n])
 
 
 class CardTally:
@@ -94,24 +116,21 @@ class CardTally:
         the coup opens its shoe; ``left``: the composition before each, of ``total`` cards (its row
         sums, computed if not given); ``dealt``: the cards its shoe dealt before it; ``ok``: its
         shoe's cards add up)."""
-        kinds = len(RANK_NAMES)
         first = first.copy()
         first[0] = True  # the pair across a block's edge is left out (a choice made before the cards)
         ranks = np.take(log.ranks, idx, axis=0)
         if self.width is not None and total is None:
             total = left.sum(axis=1)
-        cards = _Cards(ranks, first, None if self.width is None else total, dealt, ok)
-        if self.width is None:
-            group = np.zeros_like(cards.position)
+        fast = None if self.width is None or total is None else compiled_loops(len(ranks))
+        if fast is not None and self.width is not None and total is not None:
+            cards = _compiled_cards(fast, ranks, first, total, dealt, ok, self.width, self.seen)
         else:
-            group = np.minimum(cards.position // self.width, GROUPS - 1)
-        key = (group * (kinds + 1) + cards.previous + 1).astype(np.int16)
-        self.seen += np.bincount(key * kinds + cards.rank, minlength=self.KEYS * kinds).reshape(self.KEYS, kinds)
+            cards = _cards(ranks, first, None if self.width is None else total, dealt, ok, self.width, self.seen)
         if cards.size is None:  # an infinite deck: every card has the same odds
             a = np.append(np.asarray(self.shoe.counts, dtype=np.float64) / self.shoe.size, 1.0)
-            self.gram += np.bincount(key, minlength=self.KEYS)[:, None, None] * np.outer(a, a)
+            self.gram += np.bincount(cards.key, minlength=self.KEYS)[:, None, None] * np.outer(a, a)
         else:
-            _add_grams(self.gram, key, cards, ranks, left.astype(np.int16) if self.small else left)
+            _add_grams(self.gram, cards.key, cards, ranks, left.astype(np.int16) if self.small else left)
 
     def _collect(self, keys: range) -> IndicatorSum:
         kinds = len(RANK_NAMES)

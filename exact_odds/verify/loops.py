@@ -99,3 +99,30 @@ def compositions(ranks, burn, first, base, seen, left, dealt):
         for e in range(ranks.shape[1]):
             if ranks[i, e] > 0:
                 seen[ranks[i, e] - 1] += 1
+
+
+@_jit
+def card_keys(ranks, first, ok, dealt, total, width, groups, seen, key, coup, slot, size):
+    """The cards of a block of coups (``ranks`` (b, 6): 1-13, 0 for no card) in dealing order, those
+    of coups ``ok``: each one's key (its group of positions ``(dealt[coup] + slot) // width``, at most
+    ``groups - 1``, times 14, plus one more than the rank of the card before it in the block, 0 when
+    it opens its shoe), coup, slot and composition size ``total[coup] - slot``, as
+    :func:`exact_odds.verify.cards._cards` gives them; each card counted in ``seen[key, rank]``.
+    Returns the number of cards."""
+    kinds = seen.shape[1]
+    n = 0
+    previous = -1
+    for c in range(ranks.shape[0]):
+        for e in range(ranks.shape[1]):
+            if ranks[c, e] <= 0:
+                continue
+            rank = ranks[c, e] - 1
+            before = -1 if e == 0 and first[c] else previous
+            previous = rank
+            if not ok[c]:
+                continue
+            k = min((dealt[c] + e) // width, groups - 1) * (kinds + 1) + before + 1
+            key[n], coup[n], slot[n], size[n] = k, c, e, total[c] - e
+            seen[k, rank] += 1
+            n += 1
+    return n
