@@ -10,7 +10,7 @@ from exact_odds.coup import COUP_CODES
 from exact_odds.verify import CoupLog
 from exact_odds.verify import log as log_module
 from exact_odds.verify.odds import EXACT_SUMS, pair_odds
-from exact_odds.verify.shoes import kind_counts
+from exact_odds.verify.shoes import counts_by, kind_counts
 
 
 def _pair_odds_plainly(left: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -69,3 +69,22 @@ def test_shoe_numbers_as_unique(shoe: list[int]) -> None:
     numbers, names = log_module._shoe_numbers(np.array(shoe))
     assert numbers.dtype == np.int32 and numbers.tolist() == inverse.tolist()
     assert names == tuple(str(v) for v in values.tolist())
+
+
+@pytest.mark.parametrize("setting", ["0", "1"])
+def test_counts_by_group(setting: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counts by group and kind, NumPy and compiled, against a plain count (kinds 0-51, -1 for none)."""
+    if setting == "1":
+        pytest.importorskip("numba")
+    monkeypatch.setenv(compiled.JIT_ENV, setting)
+    rng = np.random.default_rng(4)
+    group = rng.integers(0, 30, size=500).astype(np.int32)
+    kinds = rng.integers(-1, 52, size=(500, 7)).astype(np.int8)
+    plain = np.zeros((30, 52), dtype=np.int64)
+    for g, row in zip(group.tolist(), kinds.tolist(), strict=True):
+        for k in row:
+            if k >= 0:
+                plain[g, k] += 1
+    found = counts_by(group, kinds, 30, 52)
+    assert found.dtype == np.int32 and found.tolist() == plain.tolist()
+    assert counts_by(group, kinds + 1, 30, 52, shift=0).tolist() == plain.tolist()

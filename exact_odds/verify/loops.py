@@ -1,20 +1,23 @@
 """verify's loops, compiled (numba): imported only through :func:`exact_odds.verify.shoes.compiled_loops`.
 
-Together they do what a chunk of :func:`exact_odds.verify.cards._add_grams` does with NumPy: a
-stable sort of the cards by key (:func:`key_order`, a counting sort), then each card's composition
-divided by its size (:func:`fill_rows`), on the same numbers with the same operations (whole
-numbers, then one division each), so the rows are the same floats. Compiled, the rows of a few
-keys at a time are formed in a buffer that stays in the processor's cache, where NumPy makes a
-pass over memory per operation. The matrix products stay in BLAS. Compiled code is cached on
-disk, as :mod:`exact_odds.batch.loops`'s is.
+Each does what a step of :mod:`exact_odds.verify` does with NumPy, on the same numbers with the
+same operations, so the results are the same integers and the same floats; compiled, a step is
+one pass over data that stays in the processor's cache, where NumPy makes a pass over memory per
+operation. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s is.
 
-:func:`compositions` counts the cards seen before each coup of a block in one pass (the same
-integers); :func:`pair_sums` adds the pair odds' terms of each composition in one pass (whole numbers, so the
-same floats as NumPy's sum of them).
+- :func:`compositions`: the cards seen before each coup of a block (:func:`exact_odds.verify.shoes.compositions`).
+- :func:`group_counts`: the cards of each shoe (or coup) by kind (:func:`exact_odds.verify.shoes.counts_by`).
+- :func:`card_keys`: a block's cards, each with its key, coup, slot and composition size
+  (:func:`exact_odds.verify.cards._cards`).
+- :func:`sort_cards` and :func:`fill_rows`: a chunk of :func:`exact_odds.verify.cards._add_grams`,
+  the cards sorted by key (stable, a counting sort) and each one's composition divided by its size
+  (whole numbers, then one division each: the same floats), the rows of a few keys at a time in
+  a buffer that stays in the cache. The matrix products stay in BLAS.
+- :func:`pair_sums`: the pair odds' sums of each composition (whole numbers below 2**53: exact).
 
-Arrays are C-contiguous; ``key`` int16, ``coup`` and ``slot`` intp (sorted: int32 and int8), ``ranks`` int8
-(1-13, 0 for no card), ``left`` int16 or int64, ``size`` and ``part`` float64, ``starts`` int64; for :func:`pair_sums`
-``left`` int64, ``table`` and ``out`` float64.
+Arrays are C-contiguous. ``ranks`` int8 (1-13, 0 for no card); ``key`` int16; ``coup`` and
+``slot`` intp (sorted: int32 and int8); ``left`` int16 or int64 (:func:`pair_sums`: int64);
+``size``, ``part``, ``table`` float64; counts and ``starts`` int64 (:func:`group_counts`: int32).
 """
 
 from __future__ import annotations
@@ -126,3 +129,16 @@ def card_keys(ranks, first, ok, dealt, total, width, groups, seen, key, coup, sl
             seen[k, rank] += 1
             n += 1
     return n
+
+
+@_jit
+def group_counts(group, kinds, shift, out):
+    """``out[group[i], k]`` counts the kinds ``k`` of row ``i`` of ``kinds`` (kind ``k`` written
+    ``k + 1 - shift``; a smaller value for an empty slot), as :func:`exact_odds.verify.shoes.counts_by`."""
+    out[:, :] = 0
+    for i in range(kinds.shape[0]):
+        g = group[i]
+        for e in range(kinds.shape[1]):
+            k = kinds[i, e] - 1 + shift
+            if k >= 0:
+                out[g, k] += 1

@@ -90,6 +90,11 @@ def counts_by(group: NDArray[Any], kinds: NDArray[Any], groups: int, n_kinds: in
     slot): shape (groups, n_kinds). One bincount, its index in the narrowest integers that hold it."""
     import numpy as np
 
+    fast = compiled_loops(kinds.size)
+    if fast is not None:
+        out = np.empty((groups, n_kinds), dtype=np.int32)
+        fast.group_counts(np.ascontiguousarray(group), np.ascontiguousarray(kinds), shift, out)
+        return out
     width = n_kinds + 1
     index_type = np.int32 if groups * width < 2**31 else np.int64
     offset: NDArray[Any] = group.astype(index_type)
