@@ -88,3 +88,14 @@ def test_counts_by_group(setting: str, monkeypatch: pytest.MonkeyPatch) -> None:
     found = counts_by(group, kinds, 30, 52)
     assert found.dtype == np.int32 and found.tolist() == plain.tolist()
     assert counts_by(group, kinds + 1, 30, 52, shift=0).tolist() == plain.tolist()
+
+
+def test_compiled_loops_refuse_ranks_out_of_range() -> None:
+    """The compiled loops raise on a rank beyond 13 instead of writing past their arrays."""
+    loops = pytest.importorskip("exact_odds.verify.loops")
+    ranks = np.array([[1, 2, 3, 14, 0, 0]], dtype=np.int8)
+    with pytest.raises(ValueError, match="beyond 13"):
+        loops.compositions(ranks, np.zeros((1, 0), dtype=np.int8), np.ones(1, dtype=bool), np.full(13, 32),
+                           np.zeros(13, dtype=np.int64), np.empty((1, 13), dtype=np.int64), np.empty(1, dtype=np.int64))
+    with pytest.raises(ValueError, match="out of range"):
+        loops.group_counts(np.zeros(1, dtype=np.intp), ranks, 0, np.empty((1, 13), dtype=np.int32))

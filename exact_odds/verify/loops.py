@@ -15,6 +15,9 @@ operation. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s i
   a buffer that stays in the cache. The matrix products stay in BLAS.
 - :func:`pair_sums`: the pair odds' sums of each composition (whole numbers below 2**53: exact).
 
+A rank beyond 13 (or a kind or group out of range) raises ValueError rather than write past an
+array: the loops do not check their indices otherwise.
+
 Arrays are C-contiguous. ``ranks`` int8 (1-13, 0 for no card); ``key`` int16; ``coup`` and
 ``slot`` intp (sorted: int32 and int8); ``left`` int16 or int64 (:func:`pair_sums`: int64);
 ``size``, ``part``, ``table`` float64; counts and ``starts`` int64 (:func:`group_counts`: int32).
@@ -93,6 +96,8 @@ def compositions(ranks, burn, first, base, seen, left, dealt):
             seen[:] = 0
         for e in range(burn.shape[1]):
             if burn[i, e] > 0:
+                if burn[i, e] > seen.shape[0]:
+                    raise ValueError("a card rank beyond 13")
                 seen[burn[i, e] - 1] += 1
         total = 0
         for r in range(seen.shape[0]):
@@ -101,6 +106,8 @@ def compositions(ranks, burn, first, base, seen, left, dealt):
         dealt[i] = total
         for e in range(ranks.shape[1]):
             if ranks[i, e] > 0:
+                if ranks[i, e] > seen.shape[0]:
+                    raise ValueError("a card rank beyond 13")
                 seen[ranks[i, e] - 1] += 1
 
 
@@ -120,6 +127,8 @@ def card_keys(ranks, first, ok, dealt, total, width, groups, seen, key, coup, sl
             if ranks[c, e] <= 0:
                 continue
             rank = ranks[c, e] - 1
+            if rank >= kinds:
+                raise ValueError("a card rank beyond 13")
             before = -1 if e == 0 and first[c] else previous
             previous = rank
             if not ok[c]:
@@ -140,5 +149,7 @@ def group_counts(group, kinds, shift, out):
         g = group[i]
         for e in range(kinds.shape[1]):
             k = kinds[i, e] - 1 + shift
+            if k >= out.shape[1] or g < 0 or g >= out.shape[0]:
+                raise ValueError("a kind or a group out of range")
             if k >= 0:
                 out[g, k] += 1
