@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -22,6 +23,11 @@ from hypothesis import strategies as st
 from exact_odds.batch import Evaluation, compiled, evaluate
 from exact_odds.bets import find_bet, registered
 from exact_odds.coup import Payable
+from exact_odds.shoe import Shoe
+from exact_odds.simulate import simulate
+from exact_odds.verify import CoupLog, Verifier
+from exact_odds.verify.cards import CHUNK
+from exact_odds.verify.shoes import compositions, shoe_order
 
 pytest.importorskip("numba")
 
@@ -108,3 +114,62 @@ def test_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
     assert compiled.loops(10**9) is None
     ev = evaluate([[4] * 13], bets=[find_bet("banker")])
     assert ev.expectation(0, 0) == Fraction(-49303, 4873050)  # one deck (the doctest of evaluate)
+
+
+def _card_grams(log: CoupLog, shoe: Shoe, setting: str) -> tuple[bytes, str]:
+    """The card tally's sums (as bytes) and the verification (as text) of ``log``, with ``EXACT_ODDS_JIT=setting``."""
+    before = os.environ.get(compiled.JIT_ENV)
+    try:
+        os.environ[compiled.JIT_ENV] = setting
+        verifier = Verifier(shoe)
+        verifier.add(log)
+        return verifier.cards.gram.tobytes() + verifier.cards.seen.tobytes(), repr(verifier.result().checks)
+    finally:
+        os.environ.pop(compiled.JIT_ENV)
+        if before is not None:
+            os.environ[compiled.JIT_ENV] = before
+
+
+@pytest.mark.parametrize("decks", [1, 8])
+def test_card_tally_alike(decks: int) -> None:
+    """The card tally's compiled loops form the same floats as NumPy: whole shoes over several chunks
+    of cards, and a log whose first shoe deals a card too many (its cards left out)."""
+    logs: list[CoupLog] = []
+    shoe = Shoe.decks(decks)
+    simulate(shoe, seed=decks, shoes=250 if decks == 8 else 3000, record=logs.append)
+    log = logs[0]
+    ranks = log.ranks.copy()
+    ranks[:12, 0] = 1  # twelve aces more in the first shoe
+    for case in (log, replace(log, ranks=ranks)):
+        assert int((case.ranks > 0).sum()) > CHUNK
+        assert _card_grams(case, shoe, "0") == _card_grams(case, shoe, "1")
+
+
+def _compositions(log: CoupLog, setting: str, deplete: bool) -> list[list[object]]:
+    """Every block :func:`exact_odds.verify.shoes.compositions` yields for ``log``, with ``EXACT_ODDS_JIT=setting``."""
+    before = os.environ.get(compiled.JIT_ENV)
+    try:
+        os.environ[compiled.JIT_ENV] = setting
+        shoes = shoe_order(log)
+        return [[start, stop, left.tolist(), dealt.tolist(), size.tolist()] for start, stop, left, dealt, size in
+                compositions(log, shoes, Shoe.decks(8).counts, deplete=deplete, block=5_000)]
+    finally:
+        os.environ.pop(compiled.JIT_ENV)
+        if before is not None:
+            os.environ[compiled.JIT_ENV] = before
+
+
+def test_compositions_alike() -> None:
+    """The cards seen before each coup, counted by the compiled loop and by NumPy: shoes with their burn
+    cards across blocks, shoes interleaved in the log, no shoes, an infinite deck's (not depleted)."""
+    logs: list[CoupLog] = []
+    simulate(Shoe.decks(8), seed=3, shoes=160, record=logs.append)
+    log = logs[0]
+    assert log.burn_ranks is not None
+    mixed = np.random.default_rng(0).permutation(len(log))
+    interleaved = replace(log, ranks=log.ranks[mixed], suits=log.suits[mixed], player_cards=log.player_cards[mixed],
+                          banker_cards=log.banker_cards[mixed], shoe=None if log.shoe is None else log.shoe[mixed],
+                          labels={}, burn_ranks=log.burn_ranks[mixed], burn_suits=None)
+    for case in (log, interleaved, replace(log, shoe=None, shoe_names=(), burn_ranks=None, burn_suits=None)):
+        for deplete in (True, False):
+            assert _compositions(case, "0", deplete) == _compositions(case, "1", deplete)

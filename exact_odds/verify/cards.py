@@ -25,13 +25,15 @@ The check's p-value is twice the smaller of the two (Bonferroni).
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from exact_odds.shoe import RANK_LABELS, Shoe
 from exact_odds.verdict import Check, ChiSquare, IndicatorSum, statistical_check
 from exact_odds.verify.log import SLOTS, CoupLog
+from exact_odds.verify.shoes import compiled_loops
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -43,47 +45,50 @@ CHUNK = 65_536
 """Cards added at a time: sorted by key and their probabilities formed in a buffer that stays in cache."""
 
 
-class _Cards:
-    """The cards of a block of coups, flattened in dealing order: each one's rank (0-12), its row
-    ``rows`` of ``before``, the composition (13 counts) before each slot of each coup, and the size
-    ``size`` of that composition (the card's exact rank probabilities are ``before[row] / size``;
-    neither is kept for an infinite deck, whose odds never change), its position in its shoe,
-    and the rank of the card before it in its shoe (-1 for none)."""
+class _Cards(NamedTuple):
+    """The cards of a block of coups in dealing order, those of coups whose shoes add up: each
+    one's key (its group of positions in its shoe and the rank of the card before it there), its
+    coup (row of the block) and slot, and the size of the composition it was dealt from (``None``
+    for an infinite deck, whose odds never change)."""
 
-    def __init__(self, log: CoupLog, idx: NDArray[Any], first: NDArray[np.bool_], left: NDArray[np.int64],
-                 dealt: NDArray[np.int64], ok: NDArray[np.bool_], shoe: Shoe) -> None:
-        ranks = log.ranks[idx]
-        cards = np.flatnonzero((ranks > 0) & ok[:, None])  # the cards, as (coup, slot) flattened
-        self.rank = np.take(ranks, cards).astype(np.intp) - 1
-        self.rows = cards
-        self.before: NDArray[Any] | None = None
-        self.size: NDArray[Any] | None = None
-        if not shoe.infinite:
-            before = _before_each_slot(left, ranks, np.int16 if shoe.size < 2**15 else np.int64)
-            self.before = before.reshape(-1, len(RANK_NAMES))
-            self.size = np.take(left.sum(axis=1)[:, None] - np.arange(SLOTS), cards).astype(np.float64)
-        self.position = np.take(dealt[:, None] + np.arange(SLOTS), cards)
-        count = (ranks > 0).sum(axis=1)
-        last = ranks[np.arange(len(ranks)), np.maximum(count - 1, 0)]
-        previous_coup = np.concatenate([np.zeros(1, dtype=ranks.dtype), last[:-1]])
-        previous_coup[first] = 0
-        previous = np.concatenate([previous_coup[:, None], ranks[:, :-1]], axis=1)
-        self.previous = np.take(previous, cards).astype(np.intp) - 1
+    key: NDArray[np.int16]
+    coup: NDArray[np.intp]
+    slot: NDArray[np.intp]
+    size: NDArray[np.float64] | None
 
 
-def _before_each_slot(left: NDArray[np.int64], ranks: NDArray[np.int8], dtype: type) -> NDArray[Any]:
-    """The composition before each slot of each coup, shape (b, slots, 13): ``left`` (before the
-    coup) less the coup's cards in the earlier slots."""
-    b, kinds = len(ranks), len(RANK_NAMES)
-    current: NDArray[Any] = left.astype(dtype)
-    before: NDArray[Any] = np.empty((b, SLOTS, kinds), dtype=dtype)
-    flat = current.reshape(-1)
-    row_start = np.arange(0, b * kinds, kinds)
-    for slot in range(SLOTS):
-        before[:, slot] = current
-        dealt_here = ranks[:, slot].astype(np.intp)
-        flat[row_start + np.maximum(dealt_here, 1) - 1] -= (dealt_here > 0).astype(dtype)
-    return before
+def _cards(ranks: NDArray[np.int8], first: NDArray[np.bool_], total: NDArray[np.int64] | None,
+           dealt: NDArray[np.int64], ok: NDArray[np.bool_], width: int | None, seen: NDArray[np.int64]) -> _Cards:
+    """The :class:`_Cards` of a block (``width``: positions per group, ``None`` for one group), each
+    card counted in ``seen`` by key and rank."""
+    kinds = len(RANK_NAMES)
+    every = np.flatnonzero(ranks > 0)  # (coup, slot) flattened; a coup fills its slots in order
+    coup = every // SLOTS
+    slot = every - coup * SLOTS
+    rank = np.take(ranks, every).astype(np.intp) - 1
+    previous = np.empty_like(rank)  # the card before it in the block, unless it opens its shoe
+    previous[:1] = -1
+    previous[1:] = rank[:-1]
+    previous[(slot == 0) & np.take(first, coup)] = -1
+    if not ok.all():
+        keep = np.take(ok, coup)
+        coup, slot, rank, previous = coup[keep], slot[keep], rank[keep], previous[keep]
+    position = np.take(dealt, coup) + slot
+    group = np.zeros_like(position) if width is None else np.minimum(position // width, GROUPS - 1)
+    key = (group * (kinds + 1) + previous + 1).astype(np.int16)
+    seen += np.bincount(key * kinds + rank, minlength=len(seen) * kinds).reshape(len(seen), kinds)
+    size = None if total is None else (np.take(total, coup) - slot).astype(np.float64)
+    return _Cards(key, coup, slot, size)
+
+
+def _compiled_cards(fast: ModuleType, ranks: NDArray[np.int8], first: NDArray[np.bool_], total: NDArray[np.int64],
+                    dealt: NDArray[np.int64], ok: NDArray[np.bool_], width: int, seen: NDArray[np.int64]) -> _Cards:
+    """:func:`_cards` by the compiled loop (the same integers; a finite shoe)."""
+    most = ranks.size
+    key, coup, slot = np.empty(most, dtype=np.int16), np.empty(most, dtype=np.intp), np.empty(most, dtype=np.intp)
+    size = np.empty(most)
+    n = fast.card_keys(ranks, first, ok, dealt, total, width, GROUPS, seen, key, coup, slot, size)
+    return _Cards(key[:n], coup[:n], slot[:n], size[:n])
 
 
 class CardTally:
@@ -103,27 +108,29 @@ class CardTally:
         self.width = None if shoe.infinite else max(1, -(-shoe.size // GROUPS))
         self.gram = np.zeros((self.KEYS, kinds + 1, kinds + 1))
         self.seen = np.zeros((self.KEYS, kinds), dtype=np.int64)
+        self.small = not shoe.infinite and max(shoe.counts) < 2**15  # compositions fit int16
 
     def add(self, log: CoupLog, idx: NDArray[np.int64], first: NDArray[np.bool_], left: NDArray[np.int64],
-            dealt: NDArray[np.int64], ok: NDArray[np.bool_]) -> None:
+            dealt: NDArray[np.int64], ok: NDArray[np.bool_], total: NDArray[np.int64] | None = None) -> None:
         """Add a block of coups of ``log`` in shoe order (``idx``: their indices in the log; ``first``:
-        the coup opens its shoe; ``left``: the composition before each; ``dealt``: the cards its shoe
-        dealt before it; ``ok``: its shoe's cards add up)."""
-        kinds = len(RANK_NAMES)
+        the coup opens its shoe; ``left``: the composition before each, of ``total`` cards (its row
+        sums, computed if not given); ``dealt``: the cards its shoe dealt before it; ``ok``: its
+        shoe's cards add up)."""
         first = first.copy()
         first[0] = True  # the pair across a block's edge is left out (a choice made before the cards)
-        cards = _Cards(log, idx, first, left, dealt, ok, self.shoe)
-        if self.width is None:
-            group = np.zeros_like(cards.position)
+        ranks = np.take(log.ranks, idx, axis=0)
+        if self.width is not None and total is None:
+            total = left.sum(axis=1)
+        fast = None if self.width is None or total is None else compiled_loops(len(ranks))
+        if fast is not None and self.width is not None and total is not None:
+            cards = _compiled_cards(fast, ranks, first, total, dealt, ok, self.width, self.seen)
         else:
-            group = np.minimum(cards.position // self.width, GROUPS - 1)
-        key = (group * (kinds + 1) + cards.previous + 1).astype(np.int16)
-        self.seen += np.bincount(key * kinds + cards.rank, minlength=self.KEYS * kinds).reshape(self.KEYS, kinds)
-        if cards.before is None or cards.size is None:  # an infinite deck: every card has the same odds
+            cards = _cards(ranks, first, None if self.width is None else total, dealt, ok, self.width, self.seen)
+        if cards.size is None:  # an infinite deck: every card has the same odds
             a = np.append(np.asarray(self.shoe.counts, dtype=np.float64) / self.shoe.size, 1.0)
-            self.gram += np.bincount(key, minlength=self.KEYS)[:, None, None] * np.outer(a, a)
+            self.gram += np.bincount(cards.key, minlength=self.KEYS)[:, None, None] * np.outer(a, a)
         else:
-            _add_grams(self.gram, key, cards.before, cards.rows, cards.size)
+            _add_grams(self.gram, cards.key, cards, ranks, left.astype(np.int16) if self.small else left)
 
     def _collect(self, keys: range) -> IndicatorSum:
         kinds = len(RANK_NAMES)
@@ -148,25 +155,81 @@ class CardTally:
                                  details=[*by_group, *by_row])
 
 
-def _add_grams(gram: NDArray[np.float64], key: NDArray[np.int16], before: NDArray[Any], rows: NDArray[np.intp],
-               size: NDArray[np.float64]) -> None:
-    """Add each card (its composition ``before[row]`` of ``size`` cards) to the ``gram`` of its key.
+def _numerators(ranks: NDArray[np.int8], left: NDArray[Any], coup: NDArray[np.intp],
+                slot: NDArray[np.intp]) -> NDArray[Any]:
+    """The composition each card was dealt from, shape (cards, 13): its coup's row of ``left`` (the
+    compositions before the coups) less the cards dealt before it in the coup (``ranks``, 1-13)."""
+    before = np.take(left, coup, axis=0)
+    flat = before.reshape(-1)
+    rows = np.arange(0, flat.size, len(RANK_NAMES))
+    for earlier in range(SLOTS - 1):
+        later = np.flatnonzero(slot > earlier)
+        if not later.size:
+            break
+        flat[np.take(rows, later) + np.take(ranks[:, earlier], np.take(coup, later)) - 1] -= 1
+    return before
+
+
+def _add_grams(gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards, ranks: NDArray[np.int8],
+               left: NDArray[Any]) -> None:
+    """Add each card (its composition: ``left`` of its coup less the coup's earlier cards) to the
+    ``gram`` of its key.
 
     A chunk of cards at a time (their compositions lie close together, so gathering them stays in
     cache): the chunk is sorted by key (a radix sort of small keys) and its probabilities formed
-    with a column of ones, one matrix product per run of equal keys.
+    with a column of ones, one matrix product per run of equal keys. The compiled loop
+    (:mod:`exact_odds.verify.loops`) forms the same rows in one pass.
     """
+    assert cards.size is not None
     kinds = len(RANK_NAMES)
     buffer = np.empty((min(CHUNK, len(key)), kinds + 1))
     buffer[:, kinds] = 1.0
+    fast = compiled_loops(len(key))
+    if fast is not None:
+        _add_grams_compiled(fast, gram, key, cards, ranks, left, buffer)
+        return
     for start in range(0, len(key), CHUNK):
         stop = min(len(key), start + CHUNK)
+        part = buffer[:stop - start]
         order = np.argsort(key[start:stop], kind="stable") + start
-        keys, part = np.take(key, order), buffer[:stop - start]
-        np.divide(np.take(before, np.take(rows, order), axis=0), np.take(size, order)[:, None], out=part[:, :kinds])
+        keys = np.take(key, order)
+        before = _numerators(ranks, left, np.take(cards.coup, order), np.take(cards.slot, order))
+        np.divide(before, np.take(cards.size, order)[:, None], out=part[:, :kinds])
         runs = [0, *(np.flatnonzero(keys[1:] != keys[:-1]) + 1).tolist(), stop - start]
         for a, b in pairwise(runs):
             gram[int(keys[a])] += part[a:b].T @ part[a:b]
+
+
+CACHED_ROWS = 2048
+"""Rows formed at a time by the compiled loop (a few keys' cards: 224 KB, within the cache)."""
+
+
+def _add_grams_compiled(fast: ModuleType, gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards,
+                        ranks: NDArray[np.int8], left: NDArray[Any], buffer: NDArray[np.float64]) -> None:
+    """:func:`_add_grams` with the compiled loops: the same chunks, runs and matrix products, the rows of
+    a few keys formed at a time (each run's rows the same floats, in the same order)."""
+    assert cards.size is not None
+    starts = np.empty(CardTally.KEYS + 1, dtype=np.int64)
+    n = min(CHUNK, len(key))
+    coup, slot, size = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n)  # in key order
+    grams = list(gram)  # each key's sums, a view
+    for start in range(0, len(key), CHUNK):
+        stop = min(len(key), start + CHUNK)
+        fast.sort_cards(key[start:stop], cards.coup[start:stop], cards.slot[start:stop], cards.size[start:stop],
+                        starts, coup, slot, size)
+        bounds = starts.tolist()
+        k = 0
+        while k < CardTally.KEYS:
+            last = k  # the keys k..last-1 whose rows go in the buffer together
+            while last < CardTally.KEYS and (last == k or bounds[last + 1] - bounds[k] <= CACHED_ROWS):
+                last += 1
+            first, end = bounds[k], bounds[last]
+            fast.fill_rows(coup[first:end], slot[first:end], size[first:end], ranks, left, buffer)
+            for run in range(k, last):
+                if bounds[run + 1] > bounds[run]:
+                    rows = buffer[bounds[run] - first:bounds[run + 1] - first]
+                    grams[run] += rows.T @ rows
+            k = last
 
 
 def _group_label(i: int, width: int | None) -> str:

@@ -33,7 +33,7 @@ from exact_odds.shoe import RANK_LABELS, Shoe
 from exact_odds.tableau import STOOD, Tableau, draw_lookup
 from exact_odds.verdict import Check, Violation, deterministic_check
 from exact_odds.verify.log import MISSING, CoupLog
-from exact_odds.verify.shoes import ShoeOrder, running_counts, where
+from exact_odds.verify.shoes import ShoeOrder, counts_by, running_counts, where
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,9 +55,9 @@ class Hands:
     code (:func:`~exact_odds.coup.encode`, suited flags only where both cards carry suits).
     """
 
-    player2: NDArray[np.int64]
-    banker2: NDArray[np.int64]
-    third: NDArray[np.int64]
+    player2: NDArray[np.int8]
+    banker2: NDArray[np.int8]
+    third: NDArray[np.int8]
     player: NDArray[np.int64]
     banker: NDArray[np.int64]
     winner: NDArray[np.int64]
@@ -70,7 +70,7 @@ def hands_of(log: CoupLog) -> Hands:
     """The :class:`Hands` of every coup of ``log``."""
     import numpy as np
 
-    pts = np.asarray(POINTS, dtype=np.int64)[log.ranks]
+    pts = np.take(np.asarray(POINTS, dtype=np.int8), log.ranks)  # small sums: int8 holds them
     rows = np.arange(len(log))
     player_drew, banker_drew = log.player_cards == 3, log.banker_cards == 3
     player2, banker2 = (pts[:, 0] + pts[:, 2]) % 10, (pts[:, 1] + pts[:, 3]) % 10
@@ -78,6 +78,7 @@ def hands_of(log: CoupLog) -> Hands:
     player = (player2 + np.where(player_drew, pts[:, 4], 0)) % 10
     banker = (banker2 + np.where(banker_drew, pts[rows, log.banker_third_slot()], 0)) % 10
     winner = np.where(banker > player, 0, np.where(player > banker, 1, 2))
+    player, banker = player.astype(np.int64), banker.astype(np.int64)
     r, s = log.ranks, log.suits
     player_pair, banker_pair = r[:, 0] == r[:, 2], r[:, 1] == r[:, 3]
     player_suited = player_pair & (s[:, 0] == s[:, 2]) & (s[:, 0] >= 0)
@@ -272,8 +273,7 @@ def _suspects(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int,
         same = ((kinds[:, :, None] == kinds[:, None, :]) & valid[:, None, :]).sum(axis=2)
         bad_coups = (valid & (same > holds[np.maximum(kinds, 0)])).any(axis=1)
         return np.flatnonzero(bad_coups[shoes.order])
-    flat = (log.shoe.astype(np.int64)[:, None] * n_kinds + kinds)[valid]
-    totals = np.bincount(flat, minlength=len(log.shoe_names) * n_kinds).reshape(-1, n_kinds)
+    totals = counts_by(log.shoe, kinds, len(log.shoe_names), n_kinds)
     bad_shoes = np.flatnonzero((totals > holds).any(axis=1))
     if not bad_shoes.size:
         return np.zeros(0, dtype=np.int64)
@@ -323,7 +323,7 @@ def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -
     shown, suits = log.ranks, log.suits
     if log.burn_ranks is not None and log.burn_suits is not None:  # burn cards come out of the shoe too
         shown, suits = np.concatenate([shown, log.burn_ranks], axis=1), np.concatenate([suits, log.burn_suits], axis=1)
-    ranks = shown.astype(np.int64) - 1
+    ranks = shown - 1  # int8 holds the kinds of rank (0-12) and of rank and suit (0-51)
     bad = _over(log, shoes, ranks, 13, np.array(shoe.counts, dtype=np.int64),
                 lambda k: f"card of rank {RANK_LABELS[k]}", found)
     notes = []
@@ -332,7 +332,10 @@ def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -
         holds = np.array([c for row in shoe.suited for c in row], dtype=np.int64)
         bad |= _over(log, shoes, kinds, 52, holds, _card_name, found)
         notes.append("Cards with suits are counted by rank and by rank and suit.")
-    usable = ~bad if log.shoe is None else ~np.isin(log.shoe, np.unique(log.shoe[bad]))
+    if not bad.any():
+        usable = np.ones(len(log), dtype=bool)
+    else:
+        usable = ~bad if log.shoe is None else ~np.isin(log.shoe, np.unique(log.shoe[bad]))
     cards = int((shown > 0).sum())
     check = deterministic_check("accounting", cards, found.violations(log, shoes), found.count, notes, unit="cards")
     return check, usable

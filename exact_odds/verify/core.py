@@ -236,14 +236,15 @@ class Verifier:
 
         expect(len(log))  # each coup's composition evaluated exactly (when the log has shoes)
         suits = self._suits(log, shoes)
-        for start, stop, left, dealt in compositions(log, shoes, self.shoe.counts, deplete=not self.shoe.infinite):
+        for start, stop, left, dealt, size in compositions(log, shoes, self.shoe.counts,
+                                                           deplete=not self.shoe.infinite):
             idx = shoes.order[start:stop]
             by_suit = None
             if self.suited_bets and not self.shoe.infinite:
                 by_suit = next(suits) if suits is not None else np.broadcast_to(
                     np.asarray(self.shoe.suited, dtype=np.int64), (stop - start, 13, 4))
-            self.outcomes.add(hands, left, idx, usable[idx], by_suit)
-            self.cards.add(log, idx, shoes.first[start:stop], left, dealt, usable[idx])
+            self.outcomes.add(hands, left, idx, usable[idx], by_suit, size)
+            self.cards.add(log, idx, shoes.first[start:stop], left, dealt, usable[idx], size)
 
     def _suits(self, log: CoupLog, shoes: ShoeOrder) -> Iterator[NDArray[np.int64]] | None:
         """The counts by rank and suit before each coup of a log with shoes, for bets that look at suits."""

@@ -35,6 +35,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any, TextIO
 
 from exact_odds.coup import BANKER_DREW, BANKER_PAIR, OUTCOMES, PLAYER_DREW, PLAYER_PAIR, Detail, winner_index
@@ -123,39 +124,95 @@ class CoupLog:
         """
         import numpy as np
 
-        codes_arr = None if codes is None else np.asarray(codes, dtype=np.int64)
+        codes_arr = None if codes is None else np.asarray(codes)
+        table = None if codes_arr is None else _code_table(codes_arr)
         if codes_arr is not None:
-            player_cards = 2 + codes_arr // PLAYER_DREW % 2
-            banker_cards = 2 + codes_arr // BANKER_DREW % 2
+            player_cards, banker_cards = _code_column(codes_arr, table, 0), _code_column(codes_arr, table, 1)
         if player_cards is None or banker_cards is None:
             raise ValueError("give player_cards and banker_cards, or the coup codes")
         c = np.asarray(cards).reshape(-1, SLOTS).astype(np.int8)  # card codes 0-51
         p = np.asarray(player_cards, dtype=np.int8)
         b = np.asarray(banker_cards, dtype=np.int8)
         used = (p + b)[:, None] > np.arange(SLOTS, dtype=np.int8)
-        ranks = np.where(used, c // 4 + 1, 0).astype(np.int8)
-        suits = np.where(used & suited, c % 4, MISSING).astype(np.int8)
+        ranks, suits = _rank_suit(c, used, suited)
         labels: dict[str, NDArray[np.int8]] = {}
         if codes_arr is not None:
-            labels["winner"] = winner_index(codes_arr).astype(np.int8)
-            labels["player_total"] = (codes_arr % 100 // 10).astype(np.int8)
-            labels["banker_total"] = (codes_arr % 10).astype(np.int8)
-            if detail >= Detail.RANKS:
-                labels["player_pair"] = (codes_arr // PLAYER_PAIR % 2).astype(np.int8)
-                labels["banker_pair"] = (codes_arr // BANKER_PAIR % 2).astype(np.int8)
-        shoe_arr: NDArray[np.int32] | None = None
-        names: tuple[str, ...] = ()
-        if shoe is not None:
-            values, inverse = np.unique(np.asarray(shoe), return_inverse=True)
-            shoe_arr = np.asarray(inverse, dtype=np.int32)
-            names = tuple(str(v) for v in values.tolist())
+            for column, name in enumerate(CODE_LABELS[: 5 if detail >= Detail.RANKS else 3], start=2):
+                labels[name] = _code_column(codes_arr, table, column)
+        shoe_arr, names = (None, ()) if shoe is None else _shoe_numbers(np.asarray(shoe))
         burn_ranks = burn_suits = None
         if burn is not None:
             shown = np.asarray(burn, dtype=np.int8).reshape(len(c), -1)
-            burn_ranks = np.where(shown >= 0, shown // 4 + 1, 0).astype(np.int8)
-            burn_suits = np.where((shown >= 0) & suited, shown % 4, MISSING).astype(np.int8)
+            burn_ranks, burn_suits = _rank_suit(shown, shown >= 0, suited)
         columns = ("shoe",) * (shoe is not None) + ("burn",) * (burn is not None) + ("player", "banker", *labels)
         return cls(ranks, suits, p, b, shoe_arr, names, None, labels, {}, columns, (), burn_ranks, burn_suits)
+
+
+CODE_LABELS = ("winner", "player_total", "banker_total", "player_pair", "banker_pair")
+"""The labels a coup code gives, in the order of :func:`_code_values`' columns 2 on."""
+
+
+def _code_values(codes: NDArray[np.int64]) -> list[NDArray[np.int64]]:
+    """What each coup code says: cards of the player and of the banker, then :data:`CODE_LABELS`."""
+    return [2 + codes // PLAYER_DREW % 2, 2 + codes // BANKER_DREW % 2, winner_index(codes), codes % 100 // 10,
+            codes % 10, codes // PLAYER_PAIR % 2, codes // BANKER_PAIR % 2]
+
+
+@cache
+def _every_code() -> NDArray[np.int8]:
+    """:func:`_code_values` of every coup code, shape (7, :data:`~exact_odds.coup.COUP_CODES`)."""
+    import numpy as np
+
+    from exact_odds.coup import COUP_CODES
+
+    return np.array(_code_values(np.arange(COUP_CODES, dtype=np.int64)), dtype=np.int8)
+
+
+def _code_table(codes: NDArray[Any]) -> NDArray[np.int8] | None:
+    """The table of :func:`_every_code` when every one of ``codes`` is a coup code (looked up there), else None."""
+    from exact_odds.coup import COUP_CODES
+
+    if codes.size and (int(codes.min()) < 0 or int(codes.max()) >= COUP_CODES):
+        return None
+    return _every_code()
+
+
+def _code_column(codes: NDArray[Any], table: NDArray[np.int8] | None, column: int) -> NDArray[np.int8]:
+    """Column ``column`` of :func:`_code_values` of ``codes`` as int8: looked up in ``table``, or computed."""
+    import numpy as np
+
+    if table is not None:
+        return np.take(table[column], codes)
+    return _code_values(np.asarray(codes, dtype=np.int64))[column].astype(np.int8)
+
+
+def _rank_suit(codes: NDArray[np.int8], used: NDArray[np.bool_], suited: bool) -> tuple[NDArray[np.int8],
+                                                                                        NDArray[np.int8]]:
+    """Ranks (1-13; 0 where not ``used``) and suits (0-3; :data:`MISSING` where not used or not
+    ``suited``) of card codes ``4 * (rank - 1) + suit`` (a shift and a mask: floor division and
+    modulo by 4 alike)."""
+    import numpy as np
+
+    ranks = np.where(used, (codes >> 2) + 1, 0).astype(np.int8)
+    suits = np.where(used & suited, codes & 3, MISSING).astype(np.int8)
+    return ranks, suits
+
+
+def _shoe_numbers(shoe: NDArray[Any]) -> tuple[NDArray[np.int32], tuple[str, ...]]:
+    """Each coup's shoe as an index into the shoes' names (the distinct values, sorted), as
+    ``np.unique`` gives them; without a sort when the values come in order (a simulator's)."""
+    import numpy as np
+
+    values: NDArray[Any]
+    inverse: NDArray[Any]
+    if shoe.ndim == 1 and shoe.size and bool((shoe[1:] >= shoe[:-1]).all()):
+        change = np.empty(len(shoe), dtype=bool)
+        change[0] = True
+        np.not_equal(shoe[1:], shoe[:-1], out=change[1:])
+        values, inverse = shoe[change], np.cumsum(change, dtype=np.int32) - 1
+    else:
+        values, inverse = np.unique(shoe, return_inverse=True)
+    return np.asarray(inverse, dtype=np.int32), tuple(str(v) for v in values.tolist())
 
 
 def _card_names(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[Any]:

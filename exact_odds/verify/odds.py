@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -35,6 +35,7 @@ from exact_odds.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.tableau import Tableau
 from exact_odds.verdict import Check, IndicatorSum, statistical_check
 from exact_odds.verify.checks import Hands
+from exact_odds.verify.shoes import compiled_loops
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -85,8 +86,7 @@ def conditional_odds(left: NDArray[np.int64], shoe: Shoe, tableau: Tableau, bets
     n, k = len(left), len(bets)
     if n == 0:
         return Odds(np.zeros((0, 3)), np.zeros((0, k)), None)
-    alike = shoe.infinite or bool((left == left[0]).all() and (suits is None or (suits == suits[0]).all()))
-    if alike:
+    if shoe.infinite or (alike(left) and (suits is None or alike(suits))):
         odds, exact = _one_composition(shoe, tableau, bets, None if shoe.infinite else left, suits)
         ev = np.array([float(x) for x in exact], dtype=np.float64)
         return Odds(np.broadcast_to(odds, (n, 3)), np.broadcast_to(ev, (n, k)), exact)
@@ -96,8 +96,21 @@ def conditional_odds(left: NDArray[np.int64], shoe: Shoe, tableau: Tableau, bets
     return Odds(np.asarray(found.probabilities(), dtype=np.float64), found.edges(), None)
 
 
-def pair_odds(left: NDArray[np.int64], *, infinite: bool = False) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """For each composition: the probability of a player pair (= a banker pair) and of both pairs.
+def alike(rows: NDArray[Any]) -> bool:
+    """Whether the rows of ``rows`` (at least one) are all equal (the last row compared first: rows that
+    differ usually differ there, and the answer comes without a pass over them all)."""
+    return bool((rows[-1] == rows[0]).all() and (rows == rows[0]).all())
+
+
+def _rows(values: NDArray[Any], keep: NDArray[np.bool_]) -> NDArray[Any]:
+    """The rows of ``values`` where ``keep`` holds (``values`` itself when it holds everywhere)."""
+    return values if keep.all() else values[keep]
+
+
+def pair_odds(left: NDArray[np.int64], *, infinite: bool = False,
+              size: NDArray[np.int64] | None = None) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """For each composition: the probability of a player pair (= a banker pair) and of both pairs
+    (``size``: the compositions' sizes, if known).
 
     >>> p, both = pair_odds(np.array([[32] * 13]))
     >>> round(float(p[0]) * 415, 6), float(both[0]) < float(p[0]) ** 2 + 1e-4  # 31/415
@@ -105,17 +118,43 @@ def pair_odds(left: NDArray[np.int64], *, infinite: bool = False) -> tuple[NDArr
     """
     c = left.astype(np.float64)
     ones = np.ones(c.shape[1])
-    n = c @ ones
     if infinite:
+        n = c @ ones
         p = ((c / n[:, None]) ** 2).sum(axis=1)
         return p, p * p
-    pairs = c * (c - 1)
-    s = pairs @ ones
+    most = int(left.max(initial=0))
+    if most > EXACT_SUMS or int(left.min(initial=0)) < 0:
+        pairs = c * (c - 1)
+        s, spread = pairs @ ones, (pairs * (4 * c - 6)) @ ones
+    else:
+        s, spread = _pair_sums(left, most)
+    n = c @ ones if size is None else size.astype(np.float64)
     p = s / (n * (n - 1))
     # sum_r c_r (c_r - 1) (c_r - 2) (c_r - 3) - sum_r (c_r (c_r - 1))^2 = -sum_r c_r (c_r - 1) (4 c_r - 6);
     # every term is a whole number well below 2**53, so the floats are exact.
-    both = (s * s - (pairs * (4 * c - 6)) @ ones) / (n * (n - 1) * (n - 2) * (n - 3))
+    both = (s * s - spread) / (n * (n - 1) * (n - 2) * (n - 3))
     return p, both
+
+
+EXACT_SUMS = 50_000
+"""The most cards of one rank for which :func:`_pair_sums` adds exactly in floats (13 times
+``4 c^3`` stays below 2**53)."""
+
+
+def _pair_sums(left: NDArray[np.int64], most: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``sum_r c_r (c_r - 1)`` and ``sum_r c_r (c_r - 1) (4 c_r - 6)`` of each composition, from a table
+    of both terms by count (``most``: the largest count): whole numbers below 2**53, so the floats are
+    exact and equal to any other way of adding them."""
+    c = np.arange(most + 1, dtype=np.float64)
+    table = np.stack([c * (c - 1), c * (c - 1) * (4 * c - 6)], axis=1)
+    fast = compiled_loops(len(left))
+    if fast is not None:
+        sums = np.empty((len(left), 2))
+        fast.pair_sums(np.ascontiguousarray(left), table, sums)
+    else:
+        sums = np.take(table, left, axis=0).reshape(len(left), 2 * left.shape[1]) @ np.tile(np.eye(2),
+                                                                                           (left.shape[1], 1))
+    return sums[:, 0], sums[:, 1]
 
 
 class OutcomeTally:
@@ -136,30 +175,34 @@ class OutcomeTally:
         self._first: NDArray[np.int64] | None = None  # that composition
 
     def add(self, hands: Hands, left: NDArray[np.int64], idx: NDArray[np.int64], ok: NDArray[np.bool_],
-            suits: NDArray[np.int64] | None = None) -> None:
-        big = ok & (left.sum(axis=1) >= CARDS_PER_COUP)
+            suits: NDArray[np.int64] | None = None, size: NDArray[np.int64] | None = None) -> None:
+        """Add a block of coups (``size``: the sizes of the compositions ``left``, if known)."""
+        size = left.sum(axis=1) if size is None else size
+        big = ok & (size >= CARDS_PER_COUP)
         self.short += int((ok & ~big).sum())
         self.left_out += int((~ok).sum())
-        odds = conditional_odds(left[big], self.shoe, self.tableau, self.bets,
-                                None if suits is None else suits[big])
+        tested = _rows(left, big)
+        odds = conditional_odds(tested, self.shoe, self.tableau, self.bets,
+                                None if suits is None else _rows(suits, big))
         if len(odds.outcomes):
-            self._share(odds, left[big][0] if suits is None else np.append(left[big][0], suits[big][0]))
+            self._share(odds, tested[0] if suits is None else np.append(tested[0], _rows(suits, big)[0]))
             self.ev += odds.ev.sum(axis=0)
-        won = np.bincount(hands.winner[idx[big]], minlength=3)
+        won = np.bincount(hands.winner[_rows(idx, big)], minlength=3)
         if odds.exact is not None and len(odds.outcomes):  # every coup alike (fresh shoes): sums are products
             self.outcomes.add_identical(odds.outcomes[0], np.diag(odds.outcomes[0]), len(odds.outcomes), won)
         else:
             self.outcomes.add_exclusive(odds.outcomes, won)
-        self._add_pairs(hands, left[ok], idx[ok])
+        self._add_pairs(hands, _rows(left, ok), _rows(idx, ok), _rows(size, ok))
 
-    def _add_pairs(self, hands: Hands, left: NDArray[np.int64], idx: NDArray[np.int64]) -> None:
-        """Add the pair counts of coups dealt from ``left`` (their indices ``idx`` in the log)."""
+    def _add_pairs(self, hands: Hands, left: NDArray[np.int64], idx: NDArray[np.int64],
+                   size: NDArray[np.int64]) -> None:
+        """Add the pair counts of coups dealt from ``left`` (of ``size`` cards; their indices ``idx`` in the log)."""
         seen = np.array([hands.player_pair[idx].sum(), hands.banker_pair[idx].sum()])
-        if len(left) and bool((left == left[0]).all()):  # one composition: one computation
+        if len(left) and alike(left):  # one composition: one computation
             p, both = (float(x[0]) for x in pair_odds(left[:1], infinite=self.shoe.infinite))
             self.pairs.add_identical(np.array([p, p]), np.array([[p, both], [both, p]]), len(left), seen)
             return
-        p_all, both_all = pair_odds(left, infinite=self.shoe.infinite)
+        p_all, both_all = pair_odds(left, infinite=self.shoe.infinite, size=size)
         p, both = p_all.sum(), both_all.sum()
         self.pairs.add(np.stack([p_all, p_all], axis=1), np.array([[p, both], [both, p]]), seen)
 

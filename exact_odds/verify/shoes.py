@@ -14,8 +14,10 @@ of rank and suit). Without a ``shoe`` column every coup opens a shoe of its own.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from exact_odds.verify.log import CoupLog
@@ -70,12 +72,51 @@ def where(log: CoupLog, shoes: ShoeOrder, i: int) -> str:
 
 def kind_counts(kinds: NDArray[Any], n_kinds: int) -> NDArray[np.int32]:
     """Counts per kind of each row of ``kinds`` (shape (b, slots), -1 for an empty slot): shape (b, n_kinds)."""
+    return _row_counts(kinds, n_kinds, 1)
+
+
+def _row_counts(values: NDArray[Any], n_kinds: int, shift: int) -> NDArray[np.int32]:
+    """Counts per kind of each row of ``values`` (kind ``k`` written ``k + 1 - shift``; a value below
+    ``1 - shift`` for an empty slot): shape (b, n_kinds)."""
     import numpy as np
 
-    b = kinds.shape[0]
-    flat = (np.arange(b)[:, None] * (n_kinds + 1) + kinds.astype(np.int64) + 1).ravel()
-    counts = np.bincount(flat, minlength=b * (n_kinds + 1)).reshape(b, n_kinds + 1)[:, 1:]
+    return counts_by(np.arange(values.shape[0]), values, values.shape[0], n_kinds, shift=shift)
+
+
+def counts_by(group: NDArray[Any], kinds: NDArray[Any], groups: int, n_kinds: int, *,
+              shift: int = 1) -> NDArray[np.int32]:
+    """Counts per kind of the kinds of each group (``group``: each row's group, 0..groups-1; ``kinds``:
+    shape (rows, slots), kind ``k`` written ``k + 1 - shift``, a value below ``1 - shift`` for an empty
+    slot): shape (groups, n_kinds). One bincount, its index in the narrowest integers that hold it."""
+    import numpy as np
+
+    fast = compiled_loops(kinds.size)
+    if fast is not None:
+        out = np.empty((groups, n_kinds), dtype=np.int32)
+        fast.group_counts(np.ascontiguousarray(group), np.ascontiguousarray(kinds), shift, out)
+        return out
+    width = n_kinds + 1
+    index_type = np.int32 if groups * width < 2**31 else np.int64
+    offset: NDArray[Any] = group.astype(index_type)
+    offset = offset * width + shift
+    flat = kinds.astype(index_type) + offset[:, None]
+    counts = np.bincount(flat.ravel(), minlength=groups * width).reshape(groups, width)[:, 1:]
     return np.asarray(counts, dtype=np.int32)
+
+
+def _before_in_shoe(own: NDArray[Any], opens: NDArray[np.bool_], carry: NDArray[Any]) -> NDArray[Any]:
+    """For rows in shoe order (``opens``: the row opens its shoe; ``carry``: the sum of the rows of the
+    shoe the block goes on with, dealt before it), the sum of ``own`` over the earlier rows of each row's shoe."""
+    import numpy as np
+
+    cum = np.cumsum(own, axis=0, dtype=own.dtype)
+    cum -= own
+    latest = np.maximum.accumulate(np.where(opens, np.arange(len(own)), 0))
+    before: NDArray[Any] = cum - np.take(cum, latest, axis=0)
+    if not opens[0]:
+        continuing = int(np.argmax(opens)) if opens.any() else len(own)
+        before[:continuing] += carry
+    return before
 
 
 def running_counts(kinds: NDArray[Any], n_kinds: int, first: NDArray[np.bool_], *,
@@ -91,13 +132,7 @@ def running_counts(kinds: NDArray[Any], n_kinds: int, first: NDArray[np.bool_], 
     for start in range(0, len(kinds), block):
         stop = min(len(kinds), start + block)
         own = kind_counts(kinds[start:stop], n_kinds)
-        opens = first[start:stop]
-        cum = np.cumsum(own, axis=0, dtype=np.int32) - own
-        latest = np.maximum.accumulate(np.where(opens, np.arange(stop - start), 0))
-        before = cum - cum[latest]
-        if not opens[0]:
-            continuing = ~np.maximum.accumulate(opens)
-            before[continuing] += carry
+        before = _before_in_shoe(own, first[start:stop], carry)
         carry = before[-1] + own[-1]
         yield start, stop, before, own
 
@@ -108,28 +143,90 @@ def seen_before(kinds: NDArray[Any], burn: NDArray[Any] | None, n_kinds: int, fi
     of each kind seen in a coup's shoe before its hands are dealt, those of the earlier coups'
     hands and burns and of its own burn (``kinds``, ``burn``: each coup's hand and burn cards as
     kinds, -1 for none; ``burn`` may be ``None``)."""
+    yield from _seen_before(kinds, burn, n_kinds, first, 1, block)
+
+
+def _seen_before(kinds: NDArray[Any], burn: NDArray[Any] | None, n_kinds: int, first: NDArray[np.bool_],
+                 shift: int, block: int) -> Iterator[tuple[int, int, NDArray[np.int32]]]:
+    """:func:`seen_before` of kinds written ``k + 1 - shift`` (``shift`` 0: ranks 1-13, 0 for none)."""
     import numpy as np
 
-    cards = kinds if burn is None else np.concatenate([kinds, burn], axis=1)
-    for start, stop, before, _ in running_counts(cards, n_kinds, first, block=block):
-        yield start, stop, before if burn is None else before + kind_counts(burn[start:stop], n_kinds)
+    carry = np.zeros(n_kinds, dtype=np.int32)
+    for start in range(0, len(kinds), block):
+        stop = min(len(kinds), start + block)
+        own = _row_counts(kinds[start:stop], n_kinds, shift)
+        burned = None
+        if burn is not None:
+            burned = _sparse_counts(burn[start:stop], n_kinds, shift)
+            own += burned
+        before = _before_in_shoe(own, first[start:stop], carry)
+        carry = before[-1] + own[-1]
+        yield start, stop, before if burned is None else before + burned
+
+
+def _sparse_counts(values: NDArray[Any], n_kinds: int, shift: int) -> NDArray[np.int32]:
+    """:func:`_row_counts` of rows that are mostly empty (the burn cards a log shows)."""
+    import numpy as np
+
+    counts = np.zeros((len(values), n_kinds), dtype=np.int32)
+    rows, slots = np.nonzero(values >= 1 - shift)
+    np.add.at(counts, (rows, values[rows, slots].astype(np.intp) - 1 + shift), 1)
+    return counts
 
 
 def compositions(log: CoupLog, shoes: ShoeOrder, counts: tuple[int, ...], *, deplete: bool = True,
-                 block: int = BLOCK) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64]]]:
-    """Yield ``(start, stop, composition, dealt)`` per block of coups in shoe order: the rank counts
-    (A..K) left before each coup (``counts`` less the cards seen before it in its shoe, the burn
-    cards the log shows included, or ``counts`` itself when the shoe is not depleted, as an
-    infinite deck), and how many cards its shoe had shown before it."""
+                 block: int = BLOCK) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64],
+                                                       NDArray[np.int64]]]:
+    """Yield ``(start, stop, composition, dealt, size)`` per block of coups in shoe order: the rank
+    counts (A..K) left before each coup (``counts`` less the cards seen before it in its shoe, the
+    burn cards the log shows included, or ``counts`` itself when the shoe is not depleted, as an
+    infinite deck), how many cards its shoe had shown before it, and the composition's size."""
     import numpy as np
 
     base = np.asarray(counts, dtype=np.int64)
-    kinds = log.ranks[shoes.order].astype(np.int64) - 1
-    burn = None if log.burn_ranks is None else log.burn_ranks[shoes.order].astype(np.int64) - 1
-    for start, stop, before in seen_before(kinds, burn, 13, shoes.first, block=block):
-        dealt = before.sum(axis=1, dtype=np.int64)
-        left = base - before if deplete else np.broadcast_to(base, before.shape)
-        yield start, stop, np.asarray(left, dtype=np.int64), dealt
+    full = int(base.sum())
+    ranks = np.take(log.ranks, shoes.order, axis=0)
+    burn = None if log.burn_ranks is None else np.take(log.burn_ranks, shoes.order, axis=0)
+    fast = compiled_loops(len(ranks))
+    if fast is not None:
+        yield from _compiled_compositions(fast, ranks, burn, shoes.first, base, deplete, block)
+        return
+    for start, stop, before in _seen_before(ranks, burn, 13, shoes.first, 0, block):
+        dealt = _row_sums(before)
+        if deplete:
+            left = base - before
+            size = full - dealt
+        else:
+            left, size = np.broadcast_to(base, before.shape), np.full(len(dealt), full, dtype=np.int64)
+        yield start, stop, np.asarray(left, dtype=np.int64), dealt, size
+
+
+def _compiled_compositions(fast: ModuleType, ranks: NDArray[np.int8], burn: NDArray[np.int8] | None,
+                           first: NDArray[np.bool_], base: NDArray[np.int64], deplete: bool,
+                           block: int) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64],
+                                                         NDArray[np.int64]]]:
+    """:func:`compositions` by the compiled loop (the same integers)."""
+    import numpy as np
+
+    seen = np.zeros(len(base), dtype=np.int64)
+    shown = np.zeros((len(ranks), 0), dtype=np.int8) if burn is None else burn
+    full = int(base.sum())
+    for start in range(0, len(ranks), block):
+        stop = min(len(ranks), start + block)
+        left, dealt = np.empty((stop - start, len(base)), dtype=np.int64), np.empty(stop - start, dtype=np.int64)
+        fast.compositions(ranks[start:stop], shown[start:stop], first[start:stop], base, seen, left, dealt)
+        if deplete:
+            yield start, stop, left, dealt, full - dealt
+        else:
+            yield start, stop, np.broadcast_to(base, left.shape), dealt, np.full(len(dealt), full, dtype=np.int64)
+
+
+def _row_sums(counts: NDArray[np.int32]) -> NDArray[np.int64]:
+    """The sum of each row of ``counts`` (small whole numbers: exact in floats, added by BLAS, which
+    is several times faster than NumPy's sum over a short axis)."""
+    import numpy as np
+
+    return (counts.astype(np.float64) @ np.ones(counts.shape[1])).astype(np.int64)
 
 
 def card_kinds(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[np.int64]:
@@ -152,3 +249,17 @@ def suit_compositions(log: CoupLog, shoes: ShoeOrder, suited: tuple[tuple[int, .
         card_kinds(log.burn_ranks, log.burn_suits)[shoes.order]
     for _, _, before in seen_before(kinds, burn, 52, shoes.first, block=block):
         yield np.asarray(base - before, dtype=np.int64).reshape(-1, 13, 4)
+
+
+def compiled_loops(count: int) -> ModuleType | None:
+    """verify's compiled loops (:mod:`exact_odds.verify.loops`) for a call on ``count`` cards or coups, or
+    None for NumPy: compiled when the bulk kernel's loops are (:func:`exact_odds.batch.compiled.loops`:
+    numba present, the job large enough or ``EXACT_ODDS_JIT=1``)."""
+    from exact_odds.batch import compiled
+
+    if compiled.loops(count) is None:
+        return None
+    try:
+        return importlib.import_module("exact_odds.verify.loops")
+    except ImportError:
+        return None

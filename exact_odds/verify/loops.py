@@ -1,0 +1,155 @@
+"""verify's loops, compiled (numba): imported only through :func:`exact_odds.verify.shoes.compiled_loops`.
+
+Each does what a step of :mod:`exact_odds.verify` does with NumPy, on the same numbers with the
+same operations, so the results are the same integers and the same floats; compiled, a step is
+one pass over data that stays in the processor's cache, where NumPy makes a pass over memory per
+operation. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s is.
+
+- :func:`compositions`: the cards seen before each coup of a block (:func:`exact_odds.verify.shoes.compositions`).
+- :func:`group_counts`: the cards of each shoe (or coup) by kind (:func:`exact_odds.verify.shoes.counts_by`).
+- :func:`card_keys`: a block's cards, each with its key, coup, slot and composition size
+  (:func:`exact_odds.verify.cards._cards`).
+- :func:`sort_cards` and :func:`fill_rows`: a chunk of :func:`exact_odds.verify.cards._add_grams`,
+  the cards sorted by key (stable, a counting sort) and each one's composition divided by its size
+  (whole numbers, then one division each: the same floats), the rows of a few keys at a time in
+  a buffer that stays in the cache. The matrix products stay in BLAS.
+- :func:`pair_sums`: the pair odds' sums of each composition (whole numbers below 2**53: exact).
+
+A rank beyond 13 (or a kind or group out of range) raises ValueError rather than write past an
+array: the loops do not check their indices otherwise.
+
+Arrays are C-contiguous. ``ranks`` int8 (1-13, 0 for no card); ``key`` int16; ``coup`` and
+``slot`` intp (sorted: int32 and int8); ``left`` int16 or int64 (:func:`pair_sums`: int64);
+``size``, ``part``, ``table`` float64; counts and ``starts`` int64 (:func:`group_counts`: int32).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+@_jit
+def sort_cards(key, coup, slot, size, starts, coup_sorted, slot_sorted, size_sorted):
+    """The cards sorted by ``key`` (stable, a counting sort): their ``coup``, ``slot`` and ``size``
+    copied in that order (to be read in order), the cards of key ``k`` at ``starts[k]:starts[k + 1]``."""
+    keys = starts.shape[0] - 1
+    place = np.zeros(keys, np.int64)
+    for i in range(key.shape[0]):
+        place[key[i]] += 1
+    starts[0] = 0
+    for k in range(keys):
+        starts[k + 1] = starts[k] + place[k]
+        place[k] = starts[k]
+    for i in range(key.shape[0]):
+        j = place[key[i]]
+        place[key[i]] += 1
+        coup_sorted[j] = coup[i]
+        slot_sorted[j] = slot[i]
+        size_sorted[j] = size[i]
+
+
+@_jit
+def fill_rows(coup, slot, size, ranks, left, part):
+    """Row ``j`` of ``part``: the rank probabilities of card ``j`` (of ``coup[j]``, ``slot[j]``), its
+    composition (``left[coup]`` less the cards of the coup's earlier slots, ``ranks[coup, :slot]``)
+    divided by its ``size``, then a one."""
+    kinds = left.shape[1]
+    counts = np.empty(kinds, np.float64)  # the card's composition, then divided into its row at once
+    for j in range(coup.shape[0]):
+        c = coup[j]
+        for r in range(kinds):
+            counts[r] = left[c, r]
+        for e in range(slot[j]):
+            counts[ranks[c, e] - 1] -= 1.0
+        s = size[j]
+        for r in range(kinds):
+            part[j, r] = counts[r] / s
+        part[j, kinds] = 1.0
+
+
+@_jit
+def pair_sums(left, table, out):
+    """``out[i, j] = sum_r table[left[i, r], j]``: the pair odds' sums of each composition (whole
+    numbers below 2**53, so exact in any order), as :func:`exact_odds.verify.odds._pair_sums` adds them."""
+    for i in range(left.shape[0]):
+        s = 0.0
+        spread = 0.0
+        for r in range(left.shape[1]):
+            s += table[left[i, r], 0]
+            spread += table[left[i, r], 1]
+        out[i, 0] = s
+        out[i, 1] = spread
+
+
+@_jit
+def compositions(ranks, burn, first, base, seen, left, dealt):
+    """For coups in shoe order (``ranks`` (b, 6) and ``burn`` (b, k): 1-13, 0 for no card; ``first``:
+    the coup opens its shoe): ``left[i] = base - seen``, the cards of each rank seen in coup ``i``'s
+    shoe before its hands are dealt (earlier coups' hands and burns, its own burn) taken from
+    ``base``, and ``dealt[i]`` their number; ``seen`` (13,) carries the counts from block to block,
+    as :func:`exact_odds.verify.shoes.compositions` counts them."""
+    for i in range(ranks.shape[0]):
+        if first[i]:
+            seen[:] = 0
+        for e in range(burn.shape[1]):
+            if burn[i, e] > 0:
+                if burn[i, e] > seen.shape[0]:
+                    raise ValueError("a card rank beyond 13")
+                seen[burn[i, e] - 1] += 1
+        total = 0
+        for r in range(seen.shape[0]):
+            left[i, r] = base[r] - seen[r]
+            total += seen[r]
+        dealt[i] = total
+        for e in range(ranks.shape[1]):
+            if ranks[i, e] > 0:
+                if ranks[i, e] > seen.shape[0]:
+                    raise ValueError("a card rank beyond 13")
+                seen[ranks[i, e] - 1] += 1
+
+
+@_jit
+def card_keys(ranks, first, ok, dealt, total, width, groups, seen, key, coup, slot, size):
+    """The cards of a block of coups (``ranks`` (b, 6): 1-13, 0 for no card) in dealing order, those
+    of coups ``ok``: each one's key (its group of positions ``(dealt[coup] + slot) // width``, at most
+    ``groups - 1``, times 14, plus one more than the rank of the card before it in the block, 0 when
+    it opens its shoe), coup, slot and composition size ``total[coup] - slot``, as
+    :func:`exact_odds.verify.cards._cards` gives them; each card counted in ``seen[key, rank]``.
+    Returns the number of cards."""
+    kinds = seen.shape[1]
+    n = 0
+    previous = -1
+    for c in range(ranks.shape[0]):
+        for e in range(ranks.shape[1]):
+            if ranks[c, e] <= 0:
+                continue
+            rank = ranks[c, e] - 1
+            if rank >= kinds:
+                raise ValueError("a card rank beyond 13")
+            before = -1 if e == 0 and first[c] else previous
+            previous = rank
+            if not ok[c]:
+                continue
+            k = min((dealt[c] + e) // width, groups - 1) * (kinds + 1) + before + 1
+            key[n], coup[n], slot[n], size[n] = k, c, e, total[c] - e
+            seen[k, rank] += 1
+            n += 1
+    return n
+
+
+@_jit
+def group_counts(group, kinds, shift, out):
+    """``out[group[i], k]`` counts the kinds ``k`` of row ``i`` of ``kinds`` (kind ``k`` written
+    ``k + 1 - shift``; a smaller value for an empty slot), as :func:`exact_odds.verify.shoes.counts_by`."""
+    out[:, :] = 0
+    for i in range(kinds.shape[0]):
+        g = group[i]
+        for e in range(kinds.shape[1]):
+            k = kinds[i, e] - 1 + shift
+            if k >= out.shape[1] or g < 0 or g >= out.shape[0]:
+                raise ValueError("a kind or a group out of range")
+            if k >= 0:
+                out[g, k] += 1

@@ -1,0 +1,101 @@
+"""verify's fast bookkeeping against the plain way of computing the same things: equal integers, equal floats."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from exact_odds.batch import compiled
+from exact_odds.coup import COUP_CODES
+from exact_odds.verify import CoupLog
+from exact_odds.verify import log as log_module
+from exact_odds.verify.odds import EXACT_SUMS, pair_odds
+from exact_odds.verify.shoes import counts_by, kind_counts
+
+
+def _pair_odds_plainly(left: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`pair_odds` as first written: every sum a product with a vector of ones."""
+    c = left.astype(np.float64)
+    ones = np.ones(c.shape[1])
+    n = c @ ones
+    pairs = c * (c - 1)
+    s = pairs @ ones
+    both = (s * s - (pairs * (4 * c - 6)) @ ones) / (n * (n - 1) * (n - 2) * (n - 3))
+    return s / (n * (n - 1)), both
+
+
+@pytest.mark.parametrize("setting", ["0", "1"])
+@pytest.mark.parametrize("most", [4, 32, 416, 4_000, EXACT_SUMS, 3 * EXACT_SUMS])
+def test_pair_odds_are_the_same_floats(most: int, setting: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """NumPy (``EXACT_ODDS_JIT=0``) and the compiled loop (``1``) alike."""
+    if setting == "1":
+        pytest.importorskip("numba")
+    monkeypatch.setenv(compiled.JIT_ENV, setting)
+    rng = np.random.default_rng(most)
+    left = rng.integers(0, most + 1, size=(300, 13))
+    left[0] = most
+    left[1] = [most] + [0] * 12
+    left[left.sum(axis=1) < 6] = 1
+    p, both = _pair_odds_plainly(left)
+    for size in (None, left.sum(axis=1)):
+        q, q_both = pair_odds(left, size=size)
+        assert q.tobytes() == p.tobytes() and q_both.tobytes() == both.tobytes()
+
+
+def test_kind_counts() -> None:
+    kinds = np.array([[0, 1, 1, 12, -1, -1], [5, 5, 5, 5, 5, 5]])
+    counts = kind_counts(kinds, 13)
+    assert counts.dtype == np.int32
+    assert counts.tolist() == [[1, 2] + [0] * 10 + [1], [0] * 5 + [6] + [0] * 7]
+
+
+def test_coup_codes_looked_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The labels of every coup code, looked up in the table of all codes or computed, are the same."""
+    codes = np.arange(COUP_CODES)
+    cards = np.random.default_rng(1).integers(0, 52, size=(COUP_CODES, 6))
+    fast = CoupLog.from_dealt(cards, codes=codes, shoe=np.arange(COUP_CODES) // 80)
+    monkeypatch.setattr(log_module, "_code_table", lambda codes: None)
+    plain = CoupLog.from_dealt(cards, codes=codes, shoe=np.arange(COUP_CODES) // 80)
+    for name in ("ranks", "suits", "player_cards", "banker_cards", "shoe"):
+        assert np.array_equal(getattr(fast, name), getattr(plain, name)), name
+    assert fast.labels.keys() == plain.labels.keys()
+    assert all(np.array_equal(fast.labels[k], plain.labels[k]) for k in fast.labels)
+    assert fast.shoe_names == plain.shoe_names
+
+
+@pytest.mark.parametrize("shoe", [[3, 3, 5, 9, 9, 9], [9, 3, 5, 3, 9, 9], [7], [-2, 0, 0, 11]])
+def test_shoe_numbers_as_unique(shoe: list[int]) -> None:
+    values, inverse = np.unique(np.array(shoe), return_inverse=True)
+    numbers, names = log_module._shoe_numbers(np.array(shoe))
+    assert numbers.dtype == np.int32 and numbers.tolist() == inverse.tolist()
+    assert names == tuple(str(v) for v in values.tolist())
+
+
+@pytest.mark.parametrize("setting", ["0", "1"])
+def test_counts_by_group(setting: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counts by group and kind, NumPy and compiled, against a plain count (kinds 0-51, -1 for none)."""
+    if setting == "1":
+        pytest.importorskip("numba")
+    monkeypatch.setenv(compiled.JIT_ENV, setting)
+    rng = np.random.default_rng(4)
+    group = rng.integers(0, 30, size=500).astype(np.int32)
+    kinds = rng.integers(-1, 52, size=(500, 7)).astype(np.int8)
+    plain = np.zeros((30, 52), dtype=np.int64)
+    for g, row in zip(group.tolist(), kinds.tolist(), strict=True):
+        for k in row:
+            if k >= 0:
+                plain[g, k] += 1
+    found = counts_by(group, kinds, 30, 52)
+    assert found.dtype == np.int32 and found.tolist() == plain.tolist()
+    assert counts_by(group, kinds + 1, 30, 52, shift=0).tolist() == plain.tolist()
+
+
+def test_compiled_loops_refuse_ranks_out_of_range() -> None:
+    """The compiled loops raise on a rank beyond 13 instead of writing past their arrays."""
+    loops = pytest.importorskip("exact_odds.verify.loops")
+    ranks = np.array([[1, 2, 3, 14, 0, 0]], dtype=np.int8)
+    with pytest.raises(ValueError, match="beyond 13"):
+        loops.compositions(ranks, np.zeros((1, 0), dtype=np.int8), np.ones(1, dtype=bool), np.full(13, 32),
+                           np.zeros(13, dtype=np.int64), np.empty((1, 13), dtype=np.int64), np.empty(1, dtype=np.int64))
+    with pytest.raises(ValueError, match="out of range"):
+        loops.group_counts(np.zeros(1, dtype=np.intp), ranks, 0, np.empty((1, 13), dtype=np.int32))
