@@ -271,19 +271,22 @@ def batch_figures(repeat: int) -> None:
     on each path of the kernel (NumPy, and compiled when numba is installed)."""
     from pathlib import Path
 
+    import numpy as np
+
     from exact_odds.batch import evaluate, parse_compositions
     from exact_odds.batch.compiled import JIT_ENV
     from exact_odds.bets import registered
     from exact_odds.report import batch_text
 
     n, m = 200_000, 20_000
-    counts, grids = random_compositions(n, 1)
-    reference = reference_rate(counts[:5], grids[:5], (Detail.POINTS,))
-    every = reference_rate(counts[:3], grids[:3], (Detail.POINTS, Detail.RANKS, Detail.SUITS))
+    rows, grids = random_compositions(n, 1)
+    counts = np.array(rows)  # as `batch` has them (a list of lists would first be converted)
+    reference = reference_rate(rows[:5], grids[:5], (Detail.POINTS,))
+    every = reference_rate(rows[:3], grids[:3], (Detail.POINTS, Detail.RANKS, Detail.SUITS))
     bets = registered()
     with tempfile.TemporaryDirectory() as tmp:
         src, dst = Path(tmp) / "in.csv", Path(tmp) / "out.csv"
-        src.write_text("".join(",".join(map(str, row)) + "\n" for row in counts))
+        src.write_text("".join(",".join(map(str, row)) + "\n" for row in rows))
 
         def with_io() -> None:
             lines, parsed = parse_compositions(src.read_text())
