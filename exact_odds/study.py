@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -68,7 +69,7 @@ from exact_odds.information import Information
 from exact_odds.removal import MAX_TAG, LinearCount, Removal, effects_of_removal
 from exact_odds.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.study_checks import StudyError as StudyError  # public here too
-from exact_odds.study_checks import check_memory, check_play, check_study
+from exact_odds.study_checks import check_listening, check_memory, check_play, check_study
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
@@ -88,30 +89,6 @@ DECK = 52
 """Cards per deck: a true count is the running count per deck of cards not yet seen."""
 DASK_TIMEOUT = 30
 """Seconds to wait for a Dask scheduler to answer."""
-
-CONNECT_TIMEOUT = 3
-"""Seconds to wait for a TCP connection to a Dask scheduler's address before anything else: an
-address where nothing listens is refused at once, not after distributed's retries."""
-
-
-def _listening(address: str) -> None:
-    """Raise :class:`StudyError` when nothing accepts a connection at a ``tcp://HOST:PORT`` address (a
-    refused connection, an unknown host, a port out of range); other schemes are left to distributed."""
-    import socket
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(address if "://" in address else f"tcp://{address}")
-    try:
-        host, port = parts.hostname, parts.port
-    except ValueError as err:  # a port out of range
-        raise StudyError(f"cannot reach the Dask scheduler at {address!r}: {err}") from None
-    if parts.scheme.lower() != "tcp" or host is None or port is None:
-        return
-    try:
-        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
-    except OSError as err:
-        raise StudyError(f"cannot reach the Dask scheduler at {address!r}: {err.strerror or err}") from None
-
 
 # ---------------------------------------------------------------- dealing shoes
 
@@ -228,9 +205,9 @@ def _run_task(task: _Task) -> CoupRecords:
                        seen_ranks @ task.count_tags, values, choices)
 
 
-def _results(tasks: Sequence[_Task], *, workers: int, dask: str | None,
+def _results(tasks: Sequence[_Task], *, pool: Any, dask: str | None,
              progress: Callable[[int], None]) -> Iterator[CoupRecords]:
-    """Run the tasks in order: in this process, in worker processes, or on a Dask cluster."""
+    """Run the tasks in order: in worker processes (``pool``), on a Dask cluster, or in this process."""
     if dask is not None:
         import importlib
 
@@ -238,7 +215,7 @@ def _results(tasks: Sequence[_Task], *, workers: int, dask: str | None,
             distributed: Any = importlib.import_module("distributed")
         except ImportError:
             raise StudyError("--dask needs the dask extra: pip install 'exact-odds[dask]'") from None
-        _listening(dask)
+        check_listening(dask)
         try:
             client = distributed.Client(dask, timeout=DASK_TIMEOUT)
         except (OSError, TimeoutError, ValueError) as err:
@@ -249,17 +226,29 @@ def _results(tasks: Sequence[_Task], *, workers: int, dask: str | None,
                 yield future.result()
                 progress(task.stop - task.first)
         return
-    if workers <= 1 or len(tasks) == 1:
-        for task in tasks:
-            yield _run_task(task)
-            progress(task.stop - task.first)
+    found = (_run_task(task) for task in tasks) if pool is None else pool.imap(_run_task, tasks)
+    for task, result in zip(tasks, found, strict=True):
+        yield result
+        progress(task.stop - task.first)
+
+
+@contextmanager
+def _pool(workers: int, tasks: int, tableau: Tableau, bets: tuple[TabulatedBet, ...]) -> Iterator[Any]:
+    """Worker processes for ``tasks`` tasks (None: this process), started at once so that they
+    import and compile their plans (:func:`_ready`) while this process computes the effects of
+    removal."""
+    if workers <= 1 or tasks <= 1:
+        yield None
         return
     from exact_odds.workers import worker_pool
 
-    with worker_pool(min(workers, len(tasks))) as pool:
-        for task, result in zip(tasks, pool.imap(_run_task, tasks), strict=True):
-            yield result
-            progress(task.stop - task.first)
+    with worker_pool(min(workers, tasks), _ready, tableau, bets) as pool:
+        yield pool
+
+
+def _ready(tableau: Tableau, bets: tuple[TabulatedBet, ...]) -> None:
+    """In a worker process: compile the plans of the bets (one small evaluation)."""
+    evaluate(np.full((1, 13), 4, dtype=np.int64), bets=bets, tableau=tableau)
 
 
 # ---------------------------------------------------------------- statistics
@@ -424,6 +413,20 @@ def _play_studies(study_bets: Sequence[Payable], removals: Sequence[Removal], re
     return results, pairs, sorting
 
 
+def _progress(progress: Progress | None, shoes: int) -> Callable[[int], None]:
+    """The running total of shoes done for ``progress`` (called at once with 0)."""
+    done = 0
+
+    def advance(k: int) -> None:
+        nonlocal done
+        done += k
+        if progress is not None:
+            progress(done, shoes)
+
+    advance(0)
+    return advance
+
+
 def task_size(shoes: int, workers: int) -> int:
     """Shoes per task: :data:`SHOES_PER_TASK`, or with several workers fewer, so that each gets
     four tasks at least (the last tasks then end together). The results do not depend on it."""
@@ -455,29 +458,22 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     check_play(bets, counts, edge_sort, sorting)
     check_memory(shoe, shoes, len(bets), len(counts), edge_sort is not None)
     own = numbered(counts)
-    removals = effects_of_removal(shoe, list(bets), tableau=tableau)
-    suggested = [r.count(max_tag=max_tag) for r in removals]
-    tags = np.array([c.tags for c in suggested], dtype=np.int64).T.reshape(13, len(bets))
-    count_tags = np.array([c.tags for c in own], dtype=np.int64).T.reshape(13, len(own))
     tables = tuple(tabulate(b) for b in bets)
-    codes = tuple(shoe_card_codes(shoe))
-    payouts = np.array([[float(x) for x in t.table] for t in tables], dtype=np.float64)
-    share = shoes * shoe.size // CARDS_PER_COUP // max(1, 1 if dask else workers)  # coups per process, at least
-    shoes_per_task = shoes_per_task or task_size(shoes, workers)
-    tasks = [_Task(seed, first, min(first + shoes_per_task, shoes), codes, procedure, tableau, tables, tags,
-                   count_tags, payouts, edge_sort, tuple(tabulate(b) for b in sorting) if edge_sort else (), share)
-             for first in range(0, shoes, max(shoes_per_task, 1))]
-    done = 0
-
-    def advance(k: int) -> None:
-        nonlocal done
-        done += k
-        if progress is not None:
-            progress(done, shoes)
-
-    if progress is not None:
-        progress(0, shoes)
-    records = CoupRecords.concatenate(list(_results(tasks, workers=workers, dask=dask, progress=advance)))
+    per_task = shoes_per_task or task_size(shoes, workers)
+    firsts = range(0, shoes, per_task)
+    with _pool(1 if dask else workers, len(firsts), tableau, tables) as pool:
+        removals = effects_of_removal(shoe, list(bets), tableau=tableau)
+        suggested = [r.count(max_tag=max_tag) for r in removals]
+        tags = np.array([c.tags for c in suggested], dtype=np.int64).T.reshape(13, len(bets))
+        count_tags = np.array([c.tags for c in own], dtype=np.int64).T.reshape(13, len(own))
+        codes = tuple(shoe_card_codes(shoe))
+        payouts = np.array([[float(x) for x in t.table] for t in tables], dtype=np.float64)
+        share = shoes * shoe.size // CARDS_PER_COUP // max(1, 1 if dask else workers)  # coups per process, at least
+        tasks = [_Task(seed, first, min(first + per_task, shoes), codes, procedure, tableau, tables, tags, count_tags,
+                       payouts, edge_sort, tuple(tabulate(b) for b in sorting) if edge_sort else (), share)
+                 for first in firsts]
+        records = CoupRecords.concatenate(list(_results(tasks, pool=pool, dask=dask,
+                                                        progress=_progress(progress, shoes))))
     studies = tuple(
         _bet_study(bet.name, removal.expectation, j, records, count if any(count.tags) else None, thresholds)
         for j, (bet, removal, count) in enumerate(zip(bets, removals, suggested, strict=True)))

@@ -1,9 +1,9 @@
 """What a study may be asked: the checks :func:`exact_odds.study.run_study` makes before dealing.
 
 Besides the arguments' sense (shoes, workers, bets, a shoe a cut card can deal, the counts' and
-edge sorting's bets), the memory: a study keeps a record of every coup it deals (the exact
-probabilities and each bet's player EV, result, count; :class:`exact_odds.study.CoupRecords`)
-for its quantiles, thresholds and comparisons, so what it needs grows with ``shoes``. A study
+edge sorting's bets, a Dask scheduler that answers), the memory: a study keeps a record of
+every coup it deals (the exact probabilities and each bet's player EV, result, count;
+:class:`exact_odds.study.CoupRecords`) for its quantiles, thresholds and comparisons, so what it needs grows with ``shoes``. A study
 whose records would take more than :data:`RECORD_MEMORY` is refused before any work, with the
 figure and the number of shoes that fit.
 """
@@ -98,3 +98,27 @@ def check_play(bets: Sequence[Payable], counts: Sequence[Count], edge_sort: Info
         raise StudyError("edge sorting over shoes watches the first card of each coup (position 1)")
     if not sort_bets or any(b.detail is Detail.SUITS for b in sort_bets):
         raise StudyError("edge sorting chooses among one or more bets that do not look at suits")
+
+
+CONNECT_TIMEOUT = 3
+"""Seconds to wait for a TCP connection to a Dask scheduler's address before anything else: an
+address where nothing listens is refused at once, not after distributed's retries."""
+
+
+def check_listening(address: str) -> None:
+    """Raise :class:`StudyError` when nothing accepts a connection at a ``tcp://HOST:PORT`` address (a
+    refused connection, an unknown host, a port out of range); other schemes are left to distributed."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError as err:  # a port out of range
+        raise StudyError(f"cannot reach the Dask scheduler at {address!r}: {err}") from None
+    if parts.scheme.lower() != "tcp" or host is None or port is None:
+        return
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
+    except OSError as err:
+        raise StudyError(f"cannot reach the Dask scheduler at {address!r}: {err.strerror or err}") from None
