@@ -3,9 +3,10 @@
 Besides the arguments' sense (shoes, workers, bets, a shoe a cut card can deal, the counts' and
 edge sorting's bets, a Dask scheduler that answers), the memory: a study keeps a record of
 every coup it deals (the exact probabilities and each bet's player EV, result, count;
-:class:`exact_odds.study.CoupRecords`) for its quantiles, thresholds and comparisons, so what it needs grows with ``shoes``. A study
-whose records would take more than :data:`RECORD_MEMORY` is refused before any work, with the
-figure and the number of shoes that fit.
+:class:`exact_odds.study.CoupRecords`) for its quantiles, thresholds and comparisons, so what
+it needs grows with ``shoes``. A study whose records would take more than
+:data:`RECORD_MEMORY` is refused before any work, with the figure and the number of shoes that
+fit.
 """
 
 from __future__ import annotations
