@@ -7,8 +7,9 @@ modules it needs: ``from exact_odds import Shoe`` imports :mod:`exact_odds.shoe`
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from exact_odds.lazy import lazy_attributes
 
 __version__ = "0.1.0"
 """The program's version (the package's metadata is built from it; reading it here costs nothing)."""
@@ -122,15 +123,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name from its module on first use (then it is an ordinary attribute)."""
-    module = _HOME_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_attributes(__name__, _HOME_OF, __all__)

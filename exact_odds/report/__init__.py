@@ -22,8 +22,9 @@ Names are imported from their module when first used (PEP 562 ``__getattr__``, a
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from exact_odds.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from exact_odds.report.base import (
@@ -194,15 +195,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a name from its module on first use (then it is an ordinary attribute)."""
-    module = _HOME_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_attributes(__name__, _HOME_OF, __all__)
