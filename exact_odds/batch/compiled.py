@@ -37,10 +37,11 @@ def expect(count: int) -> None:
 
 @cache
 def _load(name: str) -> ModuleType | None:
-    """The module of compiled loops ``exact_odds.batch.NAME``, or None when numba is missing."""
+    """The module of compiled loops ``exact_odds.batch.NAME``, or None when numba is missing or
+    cannot set up its code cache (no writable cache directory): NumPy then does the work."""
     try:
         return importlib.import_module(f"exact_odds.batch.{name}")
-    except ImportError:
+    except (ImportError, OSError, RuntimeError):
         return None
 
 

@@ -261,5 +261,5 @@ def compiled_loops(count: int) -> ModuleType | None:
         return None
     try:
         return importlib.import_module("exact_odds.verify.loops")
-    except ImportError:
+    except (ImportError, OSError, RuntimeError):  # as :func:`exact_odds.batch.compiled._load`
         return None
