@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -205,9 +204,9 @@ def _run_task(task: _Task) -> CoupRecords:
                        seen_ranks @ task.count_tags, values, choices)
 
 
-def _results(tasks: Sequence[_Task], *, pool: Any, dask: str | None,
+def _results(tasks: Sequence[_Task], *, workers: int, dask: str | None,
              progress: Callable[[int], None]) -> Iterator[CoupRecords]:
-    """Run the tasks in order: in worker processes (``pool``), on a Dask cluster, or in this process."""
+    """Run the tasks in order: in this process, in worker processes, or on a Dask cluster."""
     if dask is not None:
         import importlib
 
@@ -226,29 +225,17 @@ def _results(tasks: Sequence[_Task], *, pool: Any, dask: str | None,
                 yield future.result()
                 progress(task.stop - task.first)
         return
-    found = (_run_task(task) for task in tasks) if pool is None else pool.imap(_run_task, tasks)
-    for task, result in zip(tasks, found, strict=True):
-        yield result
-        progress(task.stop - task.first)
-
-
-@contextmanager
-def _pool(workers: int, tasks: int, tableau: Tableau, bets: tuple[TabulatedBet, ...]) -> Iterator[Any]:
-    """Worker processes for ``tasks`` tasks (None: this process), started at once so that they
-    import and compile their plans (:func:`_ready`) while this process computes the effects of
-    removal."""
-    if workers <= 1 or tasks <= 1:
-        yield None
+    if workers <= 1 or len(tasks) == 1:
+        for task in tasks:
+            yield _run_task(task)
+            progress(task.stop - task.first)
         return
     from exact_odds.workers import worker_pool
 
-    with worker_pool(min(workers, tasks), _ready, tableau, bets) as pool:
-        yield pool
-
-
-def _ready(tableau: Tableau, bets: tuple[TabulatedBet, ...]) -> None:
-    """In a worker process: compile the plans of the bets (one small evaluation)."""
-    evaluate(np.full((1, 13), 4, dtype=np.int64), bets=bets, tableau=tableau)
+    with worker_pool(min(workers, len(tasks))) as pool:
+        for task, result in zip(tasks, pool.imap(_run_task, tasks), strict=True):
+            yield result
+            progress(task.stop - task.first)
 
 
 # ---------------------------------------------------------------- statistics
@@ -458,22 +445,20 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     check_play(bets, counts, edge_sort, sorting)
     check_memory(shoe, shoes, len(bets), len(counts), edge_sort is not None)
     own = numbered(counts)
+    removals = effects_of_removal(shoe, list(bets), tableau=tableau)
+    suggested = [r.count(max_tag=max_tag) for r in removals]
+    tags = np.array([c.tags for c in suggested], dtype=np.int64).T.reshape(13, len(bets))
+    count_tags = np.array([c.tags for c in own], dtype=np.int64).T.reshape(13, len(own))
     tables = tuple(tabulate(b) for b in bets)
+    codes = tuple(shoe_card_codes(shoe))
+    payouts = np.array([[float(x) for x in t.table] for t in tables], dtype=np.float64)
+    share = shoes * shoe.size // CARDS_PER_COUP // max(1, 1 if dask else workers)  # coups per process, at least
     per_task = shoes_per_task or task_size(shoes, workers)
-    firsts = range(0, shoes, per_task)
-    with _pool(1 if dask else workers, len(firsts), tableau, tables) as pool:
-        removals = effects_of_removal(shoe, list(bets), tableau=tableau)
-        suggested = [r.count(max_tag=max_tag) for r in removals]
-        tags = np.array([c.tags for c in suggested], dtype=np.int64).T.reshape(13, len(bets))
-        count_tags = np.array([c.tags for c in own], dtype=np.int64).T.reshape(13, len(own))
-        codes = tuple(shoe_card_codes(shoe))
-        payouts = np.array([[float(x) for x in t.table] for t in tables], dtype=np.float64)
-        share = shoes * shoe.size // CARDS_PER_COUP // max(1, 1 if dask else workers)  # coups per process, at least
-        tasks = [_Task(seed, first, min(first + per_task, shoes), codes, procedure, tableau, tables, tags, count_tags,
-                       payouts, edge_sort, tuple(tabulate(b) for b in sorting) if edge_sort else (), share)
-                 for first in firsts]
-        records = CoupRecords.concatenate(list(_results(tasks, pool=pool, dask=dask,
-                                                        progress=_progress(progress, shoes))))
+    tasks = [_Task(seed, first, min(first + per_task, shoes), codes, procedure, tableau, tables, tags, count_tags,
+                   payouts, edge_sort, tuple(tabulate(b) for b in sorting) if edge_sort else (), share)
+             for first in range(0, shoes, per_task)]
+    records = CoupRecords.concatenate(list(_results(tasks, workers=workers, dask=dask,
+                                                    progress=_progress(progress, shoes))))
     studies = tuple(
         _bet_study(bet.name, removal.expectation, j, records, count if any(count.tags) else None, thresholds)
         for j, (bet, removal, count) in enumerate(zip(bets, removals, suggested, strict=True)))

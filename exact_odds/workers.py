@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -36,19 +36,15 @@ def single_threaded_blas() -> Iterator[None]:
                 os.environ[k] = v
 
 
-def ignore_interrupts(warm: Callable[..., object] | None = None, *args: object) -> None:
-    """In a worker process: leave Ctrl-C to the parent, which terminates the pool; then ready
-    the worker with ``warm(*args)`` if given (imports, compiled plans)."""
+def ignore_interrupts() -> None:
+    """In a worker process: leave Ctrl-C to the parent, which terminates the pool."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if warm is not None:
-        warm(*args)
 
 
 @contextmanager
-def worker_pool(workers: int, warm: Callable[..., object] | None = None, *args: object) -> Iterator[Any]:
+def worker_pool(workers: int) -> Iterator[Any]:
     """A ``multiprocessing`` pool of ``workers`` spawned processes that ignore Ctrl-C, terminated
-    when the block ends, however it ends. Each worker first runs ``warm(*args)`` (a module-level
-    function): the workers ready themselves while this process goes on with its own work.
+    when the block ends, however it ends.
 
     SIGINT is blocked in this thread while the workers start, so that they inherit the block
     and even a worker still importing never sees it; a Ctrl-C meanwhile reaches this process as
@@ -64,8 +60,7 @@ def worker_pool(workers: int, warm: Callable[..., object] | None = None, *args: 
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
         with single_threaded_blas():
-            pool = multiprocessing.get_context("spawn").Pool(workers, initializer=ignore_interrupts,
-                                                             initargs=(warm, *args))
+            pool = multiprocessing.get_context("spawn").Pool(workers, initializer=ignore_interrupts)
         if main:
             signal.signal(signal.SIGINT, handler)
         with pool:
