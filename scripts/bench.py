@@ -249,7 +249,7 @@ def _paths() -> list[tuple[str, str]]:
     """The kernel's paths to measure: NumPy alone, and compiled when numba is installed."""
     from exact_odds.batch.compiled import _load
 
-    return [("NumPy", "0"), *([("compiled", "1")] if _load("loops") is not None else [])]
+    return [("NumPy", "0"), *([("compiled", "1")] if _load("exact_odds.batch.loops") is not None else [])]
 
 
 def _on_path(setting: str, run: Callable[[], object]) -> Callable[[], object]:

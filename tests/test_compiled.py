@@ -10,7 +10,6 @@ at most 456 cards (exact floats, where the compiled loops run), up to 1,448 (int
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -95,8 +94,7 @@ def test_when_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
     """The environment decides first; then the size of the call, or of the job announced."""
     monkeypatch.delenv(compiled.JIT_ENV, raising=False)
     monkeypatch.setattr(compiled, "_EXPECTED", [0])
-    monkeypatch.delitem(sys.modules, "exact_odds.batch.loops", raising=False)
-    monkeypatch.delitem(sys.modules, "exact_odds.batch.textloops", raising=False)
+    monkeypatch.setattr(compiled, "_LOADED", set())
     assert not compiled._wanted(10)
     assert compiled._wanted(compiled.JIT_MIN)
     compiled.expect(compiled.JIT_MIN)

@@ -1,14 +1,15 @@
 """Whether bulk work runs its element-wise loops compiled (numba, the ``fast`` extra).
 
 The compiled loops (:mod:`exact_odds.batch.loops` for the kernel, :mod:`exact_odds.batch.textloops`
-for reading and writing compositions) need numba (``pip install 'exact-odds[fast]'``). Without
-it, or with the environment variable ``EXACT_ODDS_JIT=0``, the same steps run in NumPy; the
-integers and the text are the same either way (the tests compare both paths).
+for reading and writing compositions, :mod:`exact_odds.verify.loops` for verify's bookkeeping)
+need numba (``pip install 'exact-odds[fast]'``). Without it, or with the environment variable
+``EXACT_ODDS_JIT=0``, the same steps run in NumPy; the integers and the text are the same either
+way (the tests compare both paths). Each module of loops is loaded here, by :func:`module`.
 
 Compiled code is cached on disk, but a process still pays about 0.6 s to load it (importing
 numba, then readying its compiler on the first call); it saves about 1 us per composition. So it
 is used for large jobs only: a call with :data:`JIT_MIN` compositions or more, or any call once
-the command has announced a job that large (:func:`expect`), or once a process has loaded it.
+the command has announced a job that large (:func:`expect`), or once a process has loaded some.
 ``EXACT_ODDS_JIT=1`` uses it at any size.
 """
 
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import sys
 from functools import cache
 from types import ModuleType
 
@@ -27,6 +27,8 @@ JIT_MIN = 600_000
 saved per composition)."""
 
 _EXPECTED = [0]
+_LOADED: set[str] = set()
+"""The modules of loops this process has loaded (numba is then ready: further calls cost nothing)."""
 
 
 def expect(count: int) -> None:
@@ -37,12 +39,14 @@ def expect(count: int) -> None:
 
 @cache
 def _load(name: str) -> ModuleType | None:
-    """The module of compiled loops ``exact_odds.batch.NAME``, or None when numba is missing or
-    cannot set up its code cache (no writable cache directory): NumPy then does the work."""
+    """The module of compiled loops ``name``, or None when numba is missing or cannot set up its
+    code cache (no writable cache directory): NumPy then does the work."""
     try:
-        return importlib.import_module(f"exact_odds.batch.{name}")
+        found = importlib.import_module(name)
     except (ImportError, OSError, RuntimeError):
         return None
+    _LOADED.add(name)
+    return found
 
 
 def _wanted(count: int) -> bool:
@@ -50,15 +54,20 @@ def _wanted(count: int) -> bool:
     setting = os.environ.get(JIT_ENV, "")
     if setting in ("0", "1"):
         return setting == "1"
-    loaded = any(name in sys.modules for name in ("exact_odds.batch.loops", "exact_odds.batch.textloops"))
-    return loaded or max(count, _EXPECTED[0]) >= JIT_MIN
+    return bool(_LOADED) or max(count, _EXPECTED[0]) >= JIT_MIN
+
+
+def module(name: str, count: int) -> ModuleType | None:
+    """The module of compiled loops ``name`` (e.g. ``"exact_odds.verify.loops"``) for a call on
+    ``count`` compositions, cards or coups, or None for NumPy."""
+    return _load(name) if _wanted(count) else None
 
 
 def loops(count: int) -> ModuleType | None:
     """The kernel's compiled loops for a call on ``count`` compositions, or None for NumPy."""
-    return _load("loops") if _wanted(count) else None
+    return module("exact_odds.batch.loops", count)
 
 
 def text_loops(count: int) -> ModuleType | None:
     """The compiled readers and writers for ``count`` compositions (lines), or None for NumPy."""
-    return _load("textloops") if _wanted(count) else None
+    return module("exact_odds.batch.textloops", count)

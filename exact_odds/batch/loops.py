@@ -20,8 +20,8 @@ _jit = numba.njit(cache=True, nogil=True)
 
 @_jit
 def point_counts(counts, points, out):
-    """``out[points[r], i] += counts[i, r]``: point-class counts (10, n) of rank counts (n, 13), int64."""
-    out[:, :] = 0
+    """``out[points[r], i] += counts[i, r]``: point-class counts (10, n) of rank counts (n, 13), int64,
+    added into ``out`` (zeros)."""
     for i in range(counts.shape[0]):
         for r in range(counts.shape[1]):
             out[points[r], i] += counts[i, r]

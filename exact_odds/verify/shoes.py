@@ -14,7 +14,6 @@ of rank and suit). Without a ``shoe`` column every coup opens a shoe of its own.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
@@ -253,13 +252,8 @@ def suit_compositions(log: CoupLog, shoes: ShoeOrder, suited: tuple[tuple[int, .
 
 def compiled_loops(count: int) -> ModuleType | None:
     """verify's compiled loops (:mod:`exact_odds.verify.loops`) for a call on ``count`` cards or coups, or
-    None for NumPy: compiled when the bulk kernel's loops are (:func:`exact_odds.batch.compiled.loops`:
-    numba present, the job large enough or ``EXACT_ODDS_JIT=1``)."""
+    None for NumPy (:func:`exact_odds.batch.compiled.module`: numba present, the job large enough or
+    ``EXACT_ODDS_JIT=1``)."""
     from exact_odds.batch import compiled
 
-    if compiled.loops(count) is None:
-        return None
-    try:
-        return importlib.import_module("exact_odds.verify.loops")
-    except (ImportError, OSError, RuntimeError):  # as :func:`exact_odds.batch.compiled._load`
-        return None
+    return compiled.module("exact_odds.verify.loops", count)
