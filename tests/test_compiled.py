@@ -90,6 +90,21 @@ def test_chunks_and_eight_decks_alike() -> None:
     assert fast.outcomes[0].tolist() == [2292252566437888, 2230518282592256, 475627426473216]
 
 
+def test_sums_past_the_float_limit_redone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the float limit lowered, every chunk's sums pass it: the compiled chunks flag them and
+    the rows are redone exactly (int64), amid shoes past 456 cards; the same integers."""
+    from exact_odds.batch import plan
+
+    rng = np.random.default_rng(11)
+    grid = (8 - rng.integers(0, 8, size=(600, 13, 4))).clip(0)
+    grid[::7] += 2  # some shoes past 456 cards: the float rows are not all the rows
+    counts = grid.sum(axis=2)
+    expected = _both(counts, grid, BETS[:8])
+    monkeypatch.setattr(plan, "FLOAT_EXACT", 2**40)
+    for found in _both(counts, grid, BETS[:8]):
+        _same(expected[0], found)
+
+
 def test_when_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
     """The environment decides first; then the size of the call, or of the job announced."""
     monkeypatch.delenv(compiled.JIT_ENV, raising=False)

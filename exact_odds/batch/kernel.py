@@ -96,14 +96,10 @@ def _float_falling(n: FloatArray, shift: int, out: FloatArray) -> None:
         np.multiply(out[:, j - 1], n - (shift + j - 1), out=out[:, j])
 
 
-def _float_table(space: Space, kinds: IntArray, suits: IntArray | None, fast: ModuleType | None) -> FloatArray:
-    """:func:`factor_table` straight in float64 (exact integers up to 456 cards); compiled
-    (``fast``, :mod:`exact_odds.batch.loops`) when the space has no suits."""
+def _float_table(space: Space, kinds: IntArray, suits: IntArray | None) -> FloatArray:
+    """:func:`factor_table` straight in float64 (exact integers up to 456 cards; compiled, without
+    suits, by :mod:`exact_odds.batch.fused`)."""
     k, b = kinds.shape
-    if fast is not None and not space.suited:
-        table = np.empty((k * (CARDS_PER_COUP + 1), b), dtype=np.float64)
-        fast.falling_table(np.ascontiguousarray(kinds), table)
-        return table
     n = kinds.astype(np.float64)
     if not space.suited:
         plain = np.empty((k, CARDS_PER_COUP + 1, b), dtype=np.float64)
@@ -125,16 +121,16 @@ def _float_table(space: Space, kinds: IntArray, suits: IntArray | None, fast: Mo
 
 
 def factor_table(space: Space, kinds: IntArray, suits: IntArray | None, modulus: int | None = None, *,
-                 dtype: type = np.float64, fast: ModuleType | None = None) -> Array:
+                 dtype: type = np.float64) -> Array:
     """Value of every (kind, multiplicity, designation), rows ``(kind * 7 + m) * types + t``.
 
     Exact integers (float64 below ``2**53`` for shoes of at most 456 cards; int64 for at most
     1,448), or residues mod ``modulus``. ``kinds``: (kinds, b) counts; ``suits``: (13, 4, b) at
-    ``Detail.SUITS``. ``fast``: the compiled loops, used for the float64 table.
+    ``Detail.SUITS``.
     """
     k, b = kinds.shape
     if modulus is None and dtype is np.float64:
-        return _float_table(space, kinds, suits, fast)
+        return _float_table(space, kinds, suits)
     if not space.suited:
         return _falling_rows(kinds, 0, modulus).transpose(1, 0, 2).reshape(-1, b).astype(dtype)
     assert suits is not None

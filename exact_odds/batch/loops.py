@@ -14,6 +14,7 @@ Arrays are C-contiguous; compositions are columns (the last axis) throughout.
 from __future__ import annotations
 
 import numba
+import numpy as np
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -25,22 +26,6 @@ def point_counts(counts, points, out):
     for i in range(counts.shape[0]):
         for r in range(counts.shape[1]):
             out[points[r], i] += counts[i, r]
-
-
-@_jit
-def falling_table(kinds, out):
-    """``out[k * 7 + j, i] = falling(kinds[k, i], j)`` for j = 0..6, as float64 products taken in the
-    order of :func:`exact_odds.batch.kernel._float_falling` (``out`` of shape (kinds * 7, b))."""
-    depth = out.shape[0] // kinds.shape[0]
-    for k in range(kinds.shape[0]):
-        row = kinds[k]
-        one = out[k * depth]
-        for i in range(row.shape[0]):
-            one[i] = 1.0
-        for j in range(1, depth):
-            prev, this = out[k * depth + j - 1], out[k * depth + j]
-            for i in range(row.shape[0]):
-                this[i] = prev[i] * (row[i] - (j - 1))
 
 
 @_jit
@@ -79,3 +64,41 @@ def wrapped_products(columns, table, out):
             x, weights = row[c], table[c]
             for j in range(dst.shape[0]):
                 dst[j] += x * weights[j]
+
+
+@_jit
+def chunk_values(kinds, start, parent, factor, factors, values):
+    """A chunk's factor table and part values in one call: ``factors[k * 7 + j, i] =
+    falling(kinds[k, start + i], j)`` (products in the order of
+    :func:`exact_odds.batch.kernel._float_falling`), then :func:`part_values`, for the
+    ``values.shape[1]`` compositions from column ``start`` of ``kinds`` (any layout)."""
+    depth = factors.shape[0] // kinds.shape[0]
+    for k in range(kinds.shape[0]):
+        first = factors[k * depth]
+        for i in range(first.shape[0]):
+            first[i] = 1.0
+        for j in range(1, depth):
+            prev, this = factors[k * depth + j - 1], factors[k * depth + j]
+            for i in range(this.shape[0]):
+                this[i] = prev[i] * (kinds[k, start + i] - (j - 1))
+    part_values(factors, parent, factor, values)
+
+
+@_jit
+def stage_into(partial, values, rows, columns, sizes, leading, start, limit, total, out, bad):
+    """A stage's sums (:func:`stage_sums`, into the work array ``total``) written to
+    ``out[start + i, columns[f]]`` as int64, times ``(N - 4)(N - 5)`` when ``leading``;
+    ``bad[i]`` set where a sum reached ``limit`` (``2**53``: not proven exact; the row is redone).
+    Returns how many compositions were bad."""
+    stage_sums(partial, values, rows, total)
+    found = 0
+    for i in range(total.shape[1]):
+        rest = (sizes[start + i] - 4) * (sizes[start + i] - 5) if leading else 1
+        for f in range(total.shape[0]):
+            x = total[f, i]
+            if x >= limit:
+                bad[i] = True
+            out[start + i, columns[f]] = np.int64(x) * rest
+        if bad[i]:
+            found += 1
+    return found

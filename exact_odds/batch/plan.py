@@ -37,6 +37,7 @@ import numpy as np
 
 from exact_odds.batch import compiled
 from exact_odds.batch.coefficients import Coefficients
+from exact_odds.batch.fused import compiled_rows
 from exact_odds.batch.kernel import factor_table, primes, rebuild, run
 from exact_odds.batch.kinds import DIGITS, TYPES, Part, Space, kind_counts
 from exact_odds.batch.leading import LEADING_CARDS, leading_table, leading_weights
@@ -343,8 +344,7 @@ def _float_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | N
     if given); return the rows whose sums reached ``2**53`` (not proven exact)."""
     failed: list[IntArray] = []
     for chunk in _chunks(rows):
-        factors = factor_table(plan.space, kinds[:, chunk], None if suits is None else suits[chunk].transpose(1, 2, 0),
-                               fast=fast)
+        factors = factor_table(plan.space, kinds[:, chunk], None if suits is None else suits[chunk].transpose(1, 2, 0))
         sums = run(plan, factors, fast=fast)
         bad = np.zeros(sums[0].shape[1], dtype=bool)
         if max(plan.weights, default=1) * int(sizes[chunk].max()) ** CARDS_PER_COUP >= FLOAT_EXACT:  # else proven exact
@@ -358,6 +358,19 @@ def _float_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | N
         exact = [s.astype(np.int64) for s in sums]
         _finish(plan, [e.astype(object) if out.dtype == object else e for e in exact], sizes[chunk], out, chunk)
     return failed
+
+
+def _compiled_float_rows(plan: Plan, rows: IntArray, kinds: IntArray, sizes: IntArray, out: Array,
+                         fast: ModuleType) -> list[IntArray]:
+    """:func:`_float_rows` for shoes without suits, by the compiled chunks of
+    :mod:`exact_odds.batch.fused`, written straight into ``out`` when it holds every row in int64."""
+    whole = len(rows) == kinds.shape[1]
+    target = out if whole and out.dtype == np.int64 else np.zeros((len(rows), plan.classes), dtype=np.int64)
+    bad = compiled_rows(plan, kinds if whole else kinds[:, rows], sizes if whole else sizes[rows], target, fast,
+                        CHUNK, float(FLOAT_EXACT))
+    if target is not out:
+        out[rows] = target
+    return [rows[bad]]
 
 
 def _residue_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray,
@@ -396,7 +409,10 @@ def ways(plan: Plan, counts: IntArray, suits: IntArray | None) -> Array:
     fast = compiled.loops(n)
     kinds = kind_counts(counts, plan.space.detail, fast)
     small = sizes <= FLOAT_MAX_CARDS
-    failed = _float_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out, fast)
+    if fast is not None and not plan.space.suited:
+        failed = _compiled_float_rows(plan, np.flatnonzero(small), kinds, sizes, out, fast)
+    else:
+        failed = _float_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out, fast)
     rest = np.concatenate([np.flatnonzero(~small), *failed]).astype(np.int64)
     if len(rest):
         _residue_rows(plan, rest, kinds, suits, sizes, out)
