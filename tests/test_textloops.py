@@ -32,7 +32,7 @@ def _outcome(text: str) -> object:
         lines, counts = parse_compositions(text, source="in.csv")
     except Exception as error:  # the error itself is compared
         return type(error), str(error)
-    return lines, counts.tolist()
+    return list(lines), counts.tolist()
 
 
 def _both(monkeypatch: pytest.MonkeyPatch, run: Callable[[], T]) -> tuple[T, T]:

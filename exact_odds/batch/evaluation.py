@@ -136,9 +136,9 @@ SAMPLE = 97
 """One composition in this many (and the last) is checked with banker, player and tie evaluated."""
 
 
-def _points_ways(compiled: _BetPass, counts: IntArray, sequences: Array) -> Array:
+def _points_ways(compiled: _BetPass, counts: IntArray, sizes: IntArray, sequences: Array) -> Array:
     """The functionals of a points pass, the tie being the sequences less banker and player."""
-    found = ways(compiled.plan, counts, None)
+    found = ways(compiled.plan, counts, None, sizes)
     dtype = object if object in (found.dtype, sequences.dtype) else np.int64
     tie = sequences.astype(dtype) - found[:, 0].astype(dtype) - found[:, 1].astype(dtype)
     return np.insert(found.astype(dtype), TIE, tie, axis=1)
@@ -170,8 +170,9 @@ def _sequences(sizes: IntArray) -> Array:
     return np.array([falling(int(s), CARDS_PER_COUP) for s in sizes.tolist()], dtype=object)
 
 
-def _check_counts(compositions: object) -> IntArray:
-    """Compositions as an (n, 13) int64 array; a bad one raises :class:`ShoeError`."""
+def _check_counts(compositions: object) -> tuple[IntArray, IntArray]:
+    """Compositions as an (n, 13) int64 array, and their sizes (cards); a bad one raises
+    :class:`ShoeError`."""
     try:
         counts = np.asarray(compositions)
     except (ValueError, TypeError) as err:
@@ -180,15 +181,16 @@ def _check_counts(compositions: object) -> IntArray:
         raise ShoeError(f"compositions must be rows of 13 counts (A..K), got shape {counts.shape}")
     if counts.size and counts.dtype.kind not in "iu":
         raise ShoeError(f"counts must be whole numbers, got {counts.dtype}")
-    counts = counts.astype(np.int64)
-    bad = np.flatnonzero((counts < 0).any(axis=1))
-    if bad.size:
+    counts = counts.astype(np.int64, copy=False)
+    if counts.size and counts.min() < 0:
+        bad = np.flatnonzero((counts < 0).any(axis=1))
         raise ShoeError(f"composition {bad[0] + 1} has a negative count")
-    small = np.flatnonzero(counts.sum(axis=1) < CARDS_PER_COUP)
+    sizes = np.einsum("ij->i", counts)  # a sum along short rows, three times faster than counts.sum(axis=1)
+    small = np.flatnonzero(sizes < CARDS_PER_COUP)
     if small.size:
         raise ShoeError(f"composition {small[0] + 1} has {counts[small[0]].sum()} cards; a coup needs "
                         f"{CARDS_PER_COUP}")
-    return counts
+    return counts, sizes
 
 
 def _check_suits(counts: IntArray, suits: object | None, lines: Sequence[int] | None = None) -> IntArray:
@@ -209,7 +211,7 @@ def _check_suits(counts: IntArray, suits: object | None, lines: Sequence[int] | 
 
 def _checked(found: Array, sequences: Array) -> None:
     """The ways of each composition's outcomes must add up to its sequences."""
-    if not (found.sum(axis=1) == sequences).all():
+    if not (sum(found[:, j] for j in range(1, found.shape[1])) + found[:, 0] == sequences).all():
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
 
 
@@ -224,12 +226,12 @@ def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, 
     at ``Detail.SUITS`` for shoes whose counts do not divide by 4, gives counts per rank and
     suit (shape (n, 13, 4)). The result equals ``[deal(Shoe(c), tableau, detail=detail) ...]``.
     """
-    counts = _check_counts(compositions)
+    counts, sizes = _check_counts(compositions)
     suit_counts = _check_suits(counts, suits) if detail is Detail.SUITS else None
     form = sparse(tableau, detail)
     found = sparse_ways(form, counts, suit_counts)
     base = np.array([variant(code)[0] == code for code in form.codes])
-    _checked(found[:, base], _sequences(counts.sum(axis=1)))
+    _checked(found[:, base], _sequences(sizes))
     out = []
     for row in found.tolist():
         by_code = dict(zip(form.codes, row, strict=True))
@@ -341,9 +343,9 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     >>> ev.expectation(0, 0), ev.expectation(1, 0)
     (Fraction(-114753351728, 10847218479825), Fraction(-49303, 4873050))
     """
-    counts = _check_counts(compositions)
+    counts, sizes = _check_counts(compositions)
     bet_list = tuple(bets)
-    sequences = _sequences(counts.sum(axis=1))
+    sequences = _sequences(sizes)
     outcomes: Array = np.zeros((len(counts), len(OUTCOMES)), dtype=np.int64)
     numerators: Array = np.zeros((len(counts), len(bet_list)), dtype=np.int64)
     scales = [1] * len(bet_list)
@@ -352,12 +354,13 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
         compiled = _bet_pass(tableau, detail, tuple(bet_list[j] for j in members))
         suit_counts = _check_suits(counts, suits, lines) if detail is Detail.SUITS else None
         if compiled.check is not None:
-            found = _points_ways(compiled, counts, sequences)
+            found = _points_ways(compiled, counts, sizes, sequences)
             _sampled_check(compiled, counts, found)
         else:
-            found = ways(compiled.plan, counts, suit_counts)
+            found = ways(compiled.plan, counts, suit_counts, sizes)
         if compiled.outcomes:
-            outcomes = found[:, list(compiled.outcomes)]
+            every = compiled.outcomes == tuple(range(found.shape[1]))
+            outcomes = found if every else found[:, list(compiled.outcomes)]
         _checked(outcomes if compiled.outcomes else found[:, [compiled.total]], sequences)
         if not members:
             continue

@@ -21,6 +21,8 @@ from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS
 from exact_odds.validate import RANK_COUNT
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import numpy.typing as npt
 
     IntArray = npt.NDArray[np.int64]
@@ -127,7 +129,7 @@ def _counts_fit(counts: IntArray) -> bool:
 
 
 def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
-                       header: bool = True) -> tuple[list[int], IntArray]:
+                       header: bool = True) -> tuple[Sequence[int], IntArray]:
     """Compositions from text: one line of 13 comma-separated counts A,2,...,9,T,J,Q,K each,
     after an optional header line naming the ranks in that order (see the module).
 
@@ -135,14 +137,14 @@ def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
     so a composition holds at most 520,000 cards and no sum overflows.
 
     ``#`` starts a comment; blank lines are ignored. Returns the line number of each
-    composition and the counts, shape (n, 13). A bad line raises :class:`CompositionError`
-    naming its number. A file read in blocks (:func:`exact_odds.reading.user_blocks`) passes
-    each block's ``first_line``, and ``header=False`` after the first block (a header may only
-    open the file).
+    composition (a ``range`` when they follow one another) and the counts, shape (n, 13). A bad
+    line raises :class:`CompositionError` naming its number. A file read in blocks
+    (:func:`exact_odds.reading.user_blocks`) passes each block's ``first_line``, and
+    ``header=False`` after the first block (a header may only open the file).
 
-    >>> parse_compositions("# one deck\\n4,4,4,4,4,4,4,4,4,4,4,4,4\\n")[0]
+    >>> list(parse_compositions("# one deck\\n4,4,4,4,4,4,4,4,4,4,4,4,4\\n")[0])
     [2]
-    >>> parse_compositions("A,2,3,4,5,6,7,8,9,T,J,Q,K\\n4,4,4,4,4,4,4,4,4,4,4,4,4\\n")[0]
+    >>> list(parse_compositions("A,2,3,4,5,6,7,8,9,T,J,Q,K\\n4,4,4,4,4,4,4,4,4,4,4,4,4\\n")[0])
     [2]
     """
     head = 0 if text[:1].isdigit() or not header else _header_line(text, source)
@@ -150,7 +152,7 @@ def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
         return parse_compositions(text.partition("\n")[2], source=source, first_line=first_line + 1, header=False)
     plain = _plain_counts(text) if "#" not in text and not head else None
     if plain is not None and _counts_fit(plain):
-        return list(range(first_line, first_line + len(plain))), plain
+        return range(first_line, first_line + len(plain)), plain
     if head:
         text = "\n".join("" if n == head else line for n, line in enumerate(text.splitlines(), 1))
     lines = text.splitlines()

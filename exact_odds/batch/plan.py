@@ -394,15 +394,16 @@ def _residue_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray |
         _finish(plan, sums, sizes[chunk], out, chunk)
 
 
-def ways(plan: Plan, counts: IntArray, suits: IntArray | None) -> Array:
+def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray | None = None) -> Array:
     """Exact ways of each functional: shape (n, functionals), int64 if every value fits, else object.
 
     ``counts``: rank counts (n, 13); ``suits``: counts per rank and suit (n, 13, 4) at
-    ``Detail.SUITS``. Shoes are evaluated ``CHUNK`` at a time, in float64 where that is exact
-    (with compiled loops for large jobs, :mod:`exact_odds.batch.compiled`), else modulo primes.
+    ``Detail.SUITS``; ``sizes``: the cards of each, when known. Shoes are evaluated ``CHUNK`` at
+    a time, in float64 where that is exact (with compiled loops for large jobs,
+    :mod:`exact_odds.batch.compiled`), else modulo primes.
     """
     n = counts.shape[0]
-    sizes = counts.sum(axis=1)
+    sizes = np.einsum("ij->i", counts) if sizes is None else sizes
     top = max(plan.weights, default=1)
     fits = top * int(sizes.max(initial=0)) ** CARDS_PER_COUP < 2**63
     out: Array = np.zeros((n, plan.classes), dtype=np.int64 if fits else object)

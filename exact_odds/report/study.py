@@ -95,7 +95,8 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str, *, header
         import numpy as np
 
         table = np.empty((len(lines), 5), dtype=np.int64)
-        table[:, 0] = np.fromiter(lines, dtype=np.int64, count=len(lines))
+        table[:, 0] = (np.arange(lines.start, lines.stop) if isinstance(lines, range) and lines.step == 1
+                       else np.fromiter(lines, dtype=np.int64, count=len(lines)))
         table[:, 1:4] = evaluation.outcomes
         table[:, 4] = evaluation.sequences
         return _int_csv(table, head)
