@@ -56,17 +56,33 @@ class Prepared(NamedTuple):
     bad: BoolArray
 
 
+def _merged(blocks: tuple[Any, ...]) -> list[tuple[tuple[int, int], tuple[int, int], FloatArray]]:
+    """The blocks as (m_rows, r_rows, matrix), those of the same row parts over adjacent rows of
+    the other side merged into one product (the six-card parts of either group: one product, not
+    two thin ones)."""
+    merged: list[tuple[tuple[int, int], tuple[int, int], FloatArray]] = []
+    for block in sorted(blocks, key=lambda b: (b.r_rows, b.m_rows)):
+        if merged and merged[-1][1] == block.r_rows and merged[-1][0][1] == block.m_rows[0]:
+            (m0, _), r_rows, matrix = merged.pop()
+            merged.append(((m0, block.m_rows[1]), r_rows, np.concatenate([matrix, block.matrix], axis=1)))
+        else:
+            merged.append((block.m_rows, block.r_rows, block.matrix))
+    return merged
+
+
 def _stage_work(stage: Any, values: FloatArray, width: int) -> _StageWork:
-    """The products of a stage's blocks as (matrix, rows of ``values``, slice of the partial sums)."""
+    """The products of a stage's blocks as (matrix, rows of ``values``, slice of the partial sums),
+    and the rows of ``values`` weighing each row of the partial sums."""
     functionals = len(stage.functionals)
-    partial = np.empty((stage.rows, functionals, width), dtype=np.float64)
-    products = []
-    for block in stage.blocks:
-        (m0, m1), (r0, r1) = block.m_rows, block.r_rows
-        target = partial[block.at:block.at + r1 - r0].reshape(-1, width)
-        products.append((block.matrix, values[m0:m1], target))
+    merged = _merged(stage.blocks)
+    partial = np.empty((sum(r1 - r0 for _, (r0, r1), _ in merged), functionals, width), dtype=np.float64)
+    products, at = [], 0
+    for (m0, m1), (r0, r1), matrix in merged:
+        products.append((matrix, values[m0:m1], partial[at:at + r1 - r0].reshape(-1, width)))
+        at += r1 - r0
+    rows = np.array([r for _, r_rows, _ in merged for r in range(*r_rows)], dtype=np.int64)
     return _StageWork(tuple(products), partial, np.empty((functionals, width), dtype=np.float64),
-                      stage.value_rows, np.array(stage.functionals, dtype=np.int64), stage.depth < CARDS_PER_COUP)
+                      rows, np.array(stage.functionals, dtype=np.int64), stage.depth < CARDS_PER_COUP)
 
 
 def _prepare(plan: Plan, kinds: int, width: int) -> Prepared:
