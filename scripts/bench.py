@@ -280,7 +280,7 @@ def batch_figures(repeat: int) -> None:
 
     n, m = 200_000, 20_000
     rows, grids = random_compositions(n, 1)
-    counts = np.array(rows)  # as `batch` has them (a list of lists would first be converted)
+    counts, suits = np.array(rows), np.array(grids)  # as `batch` has them (nested lists would first be converted)
     reference = reference_rate(rows[:5], grids[:5], (Detail.POINTS,))
     every = reference_rate(rows[:3], grids[:3], (Detail.POINTS, Detail.RANKS, Detail.SUITS))
     bets = registered()
@@ -300,9 +300,9 @@ def batch_figures(repeat: int) -> None:
             secs = median_seconds(_on_path(setting, with_io), repeat)
             batch_line(f"{path}: the same with I/O (read and parse the file, evaluate, format and write CSV), median "
                        f"of {repeat}", n, secs, reference)
-            _on_path(setting, lambda: evaluate(counts[:10], bets=bets, suits=grids[:10]))()  # the three plans
+            _on_path(setting, lambda: evaluate(counts[:10], bets=bets, suits=suits[:10]))()  # the three plans
             runs = max(1, repeat // 2)
-            secs = median_seconds(_on_path(setting, lambda: evaluate(counts[:m], bets=bets, suits=grids[:m])), runs)
+            secs = median_seconds(_on_path(setting, lambda: evaluate(counts[:m], bets=bets, suits=suits[:m])), runs)
             batch_line(f"{path}: with every registered bet ({len(bets)}, exact EVs, pairs and suited pairs in bulk), "
                        f"one core, median of {runs}", m, secs, every)
     os.environ.pop(JIT_ENV, None)
