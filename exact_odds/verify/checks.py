@@ -23,8 +23,9 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import partial
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from exact_odds.coup import OUTCOMES, Detail, Payable, encode, payout_lookup
@@ -33,7 +34,7 @@ from exact_odds.shoe import RANK_LABELS, Shoe
 from exact_odds.tableau import STOOD, Tableau, draw_lookup
 from exact_odds.verdict import Check, Violation, deterministic_check
 from exact_odds.verify.log import MISSING, CoupLog
-from exact_odds.verify.shoes import ShoeOrder, counts_by, running_counts, where
+from exact_odds.verify.shoes import ShoeOrder, compiled_loops, counts_by, running_counts, where
 
 if TYPE_CHECKING:
     import numpy as np
@@ -67,7 +68,34 @@ class Hands:
 
 
 def hands_of(log: CoupLog) -> Hands:
-    """The :class:`Hands` of every coup of ``log``."""
+    """The :class:`Hands` of every coup of ``log`` (in one pass with the compiled loops)."""
+    fast = compiled_loops(len(log))
+    return _plain_hands(log) if fast is None else _compiled_hands(fast, log)
+
+
+def _compiled_hands(fast: ModuleType, log: CoupLog) -> Hands:
+    """:func:`hands_of` by the compiled loop (the same arrays)."""
+    import numpy as np
+
+    n = len(log)
+    weights = np.asarray(encode(*np.eye(9, dtype=np.int64)), dtype=np.int64)  # each part's weight in the code
+    def small() -> NDArray[np.int8]:
+        return np.empty(n, dtype=np.int8)
+
+    def wide() -> NDArray[np.int64]:
+        return np.empty(n, dtype=np.int64)
+
+    def flag() -> NDArray[np.bool_]:
+        return np.empty(n, dtype=bool)
+
+    hands = Hands(small(), small(), small(), wide(), wide(), wide(), flag(), flag(), wide())
+    fast.hands(log.ranks, log.suits, log.player_cards, log.banker_cards, STOOD, weights,
+               *(getattr(hands, f.name) for f in fields(Hands)))
+    return hands
+
+
+def _plain_hands(log: CoupLog) -> Hands:
+    """:func:`hands_of` in NumPy."""
     import numpy as np
 
     pts = np.take(np.asarray(POINTS, dtype=np.int8), log.ranks)  # small sums: int8 holds them

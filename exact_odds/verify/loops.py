@@ -153,3 +153,50 @@ def group_counts(group, kinds, shift, out):
                 raise ValueError("a kind or a group out of range")
             if k >= 0:
                 out[g, k] += 1
+
+
+@_jit
+def hands(ranks, suits, player_cards, banker_cards, stood, weights, player2, banker2, third, player, banker,
+          winner, player_pair, banker_pair, code):
+    """What the cards of each coup show (``ranks`` and ``suits`` (n, 6) in dealing order; ``stood``: the
+    third card's value for a player who stood; ``weights``: each part's weight in the coup code, in the
+    order of :func:`exact_odds.coup.encode`'s arguments), as :func:`exact_odds.verify.checks.hands_of` computes it:
+    two-card and final totals, the player's third card, the winner (0 banker, 1 player, 2 tie), the
+    pairs and the coup code (suited flags where both cards carry suits)."""
+    pts = np.zeros(6, np.int64)
+    for i in range(ranks.shape[0]):
+        for e in range(6):
+            r = ranks[i, e]
+            if r > 13 or r < 0:
+                raise ValueError("a card rank beyond 13")
+            pts[e] = r if r < 10 else 0
+        p2, b2 = (pts[0] + pts[2]) % 10, (pts[1] + pts[3]) % 10
+        player_drew, banker_drew = player_cards[i] == 3, banker_cards[i] == 3
+        p = (p2 + pts[4]) % 10 if player_drew else p2
+        b = (b2 + pts[5 if player_drew else 4]) % 10 if banker_drew else b2
+        player2[i], banker2[i], third[i] = p2, b2, pts[4] if player_drew else stood
+        player[i], banker[i] = p, b
+        winner[i] = 0 if b > p else (1 if p > b else 2)
+        pp, bp = ranks[i, 0] == ranks[i, 2], ranks[i, 1] == ranks[i, 3]
+        player_pair[i], banker_pair[i] = pp, bp
+        ps = pp and suits[i, 0] == suits[i, 2] and suits[i, 0] >= 0
+        bs = bp and suits[i, 1] == suits[i, 3] and suits[i, 1] >= 0
+        twin = pp and bp and ranks[i, 0] == ranks[i, 1]
+        code[i] = (weights[0] * p + weights[1] * b + weights[2] * player_drew + weights[3] * banker_drew
+                   + weights[4] * pp + weights[5] * bp + weights[6] * ps + weights[7] * bs + weights[8] * twin)
+
+
+@_jit
+def shoe_cards(cards, rows, start, used, suited, ranks, suits):
+    """The cards of coups dealt from shoes (``cards`` (shoes, length): card codes ``4 * (rank - 1) + suit``
+    in dealing order): coup ``i``'s ``used[i]`` cards from ``cards[rows[i], start[i]]`` on, as ranks 1-13
+    and suits 0-3 (-1 without ``suited``); slots past a coup's cards get rank 0 and suit -1."""
+    last = cards.shape[1] - 1
+    for i in range(rows.shape[0]):
+        for e in range(ranks.shape[1]):
+            if e < used[i]:
+                code = cards[rows[i], min(start[i] + e, last)]
+                ranks[i, e] = (code >> 2) + 1
+                suits[i, e] = code & 3 if suited else -1
+            else:
+                ranks[i, e], suits[i, e] = 0, -1
