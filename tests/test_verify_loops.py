@@ -53,3 +53,44 @@ def test_a_log_from_shoes_is_the_log_from_dealt(setting: str, suited: bool, monk
         assert np.array_equal(getattr(found, name), getattr(given, name)), name
     assert found.ranks.dtype == found.suits.dtype == np.int8
     assert found.labels.keys() == given.labels.keys() and found.columns == given.columns
+
+
+def _simulated_log(decks: int, shoes: int) -> CoupLog:
+    """The coups of ``shoes`` whole shoes as a simulator's log (burn cards shown)."""
+    from exact_odds.shoe import Shoe
+    from exact_odds.simulate import simulate
+
+    found: list[CoupLog] = []
+    simulate(Shoe.decks(decks), seed=11, shoes=shoes, record=found.append)
+    assert len(found) == 1 and found[0].burn_ranks is not None
+    return found[0]
+
+
+def _doctored(log: CoupLog) -> CoupLog:
+    """``log`` with one card as the first four of its first three coups (more than 8 decks hold), a suit
+    left out and a winner mislabelled."""
+    ranks, suits = log.ranks.copy(), log.suits.copy()
+    ranks[:3, :4], suits[:3, :4] = ranks[0, 0], suits[0, 0]
+    suits[5, 1] = -1
+    winner = log.labels["winner"].copy()
+    winner[7] = (winner[7] + 1) % 3
+    labels = {**log.labels, "winner": winner}
+    return dataclasses.replace(log, ranks=ranks, suits=suits, labels=labels)
+
+
+@pytest.mark.parametrize("decks", [1, 8])
+def test_the_verification_is_the_same_on_both_paths(decks: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every check of a simulator's log, honest or doctored (a card dealt too often, a missing suit, a
+    wrong label), is the same with NumPy alone and with the compiled loops: verdicts, violations, floats."""
+    from exact_odds.shoe import Shoe
+    from exact_odds.verify import verify_log
+
+    log = _simulated_log(decks, 40)
+    for case in (log, _doctored(log)):
+        found = []
+        for setting in ("0", "1"):
+            monkeypatch.setenv(compiled.JIT_ENV, setting)
+            found.append(verify_log(case, Shoe.decks(decks), max_violations=50))
+        assert repr(found[0].checks) == repr(found[1].checks)
+        assert found[0].check("accounting").verdict == found[0].check("labels").verdict == (
+            "PASS" if case is log else "FAIL")

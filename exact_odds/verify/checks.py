@@ -347,6 +347,11 @@ def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -
         return (deterministic_check("accounting", 0, [], 0, ["An infinite deck holds every card without end."],
                                     unit="cards"),
                 np.ones(len(log), dtype=bool))
+    added = _shoes_add_up(log, shoe)
+    if added is not None:
+        cards, suited = added
+        notes = ["Cards with suits are counted by rank and by rank and suit."] if suited else []
+        return deterministic_check("accounting", cards, [], 0, notes, unit="cards"), np.ones(len(log), dtype=bool)
     found = _Found(keep)
     shown, suits = log.ranks, log.suits
     if log.burn_ranks is not None and log.burn_suits is not None:  # burn cards come out of the shoe too
@@ -367,6 +372,27 @@ def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -
     cards = int((shown > 0).sum())
     check = deterministic_check("accounting", cards, found.violations(log, shoes), found.count, notes, unit="cards")
     return check, usable
+
+
+def _shoes_add_up(log: CoupLog, shoe: Shoe) -> tuple[int, bool] | None:
+    """With the compiled loops, a log with shoes: when no shoe deals a card more often than ``shoe``
+    holds (counted in one pass), the cards shown and whether they were counted by suit too (what
+    :func:`accounting_check` finds then); otherwise ``None``, and the coups are looked at one by one."""
+    import numpy as np
+
+    fast = None if log.shoe is None else compiled_loops(log.ranks.size)
+    if fast is None or log.shoe is None:
+        return None
+    burn_ranks = burn_suits = np.zeros((len(log), 0), dtype=np.int8)
+    if log.burn_ranks is not None and log.burn_suits is not None:  # burn cards come out of the shoe too
+        burn_ranks, burn_suits = log.burn_ranks, log.burn_suits
+    by_rank = np.empty((len(log.shoe_names), 13), dtype=np.int32)
+    by_card = np.empty((len(log.shoe_names), 52), dtype=np.int32)
+    cards, suits = fast.shoe_totals(log.shoe, log.ranks, log.suits, burn_ranks, burn_suits, by_rank, by_card)
+    suited = shoe.suited is not None and suits > 0
+    if (by_rank > np.array(shoe.counts)).any() or (suited and (by_card > np.array(shoe.suited).reshape(52)).any()):
+        return None
+    return int(cards), suited
 
 
 def _card_name(kind: int) -> str:

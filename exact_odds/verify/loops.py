@@ -200,3 +200,31 @@ def shoe_cards(cards, rows, start, used, suited, ranks, suits):
                 suits[i, e] = code & 3 if suited else -1
             else:
                 ranks[i, e], suits[i, e] = 0, -1
+
+
+@_jit
+def shoe_totals(shoe, ranks, suits, burn_ranks, burn_suits, by_rank, by_card):
+    """The cards of each shoe (``shoe``: each coup's, 0 to shoes - 1) by rank in ``by_rank`` (shoes, 13)
+    and, those with a suit (0-3, -1 for none), by rank and suit in ``by_card`` (shoes, 52), the coups'
+    hands (``ranks`` 1-13, 0 for no card) and burn cards alike. Returns the number of cards and the
+    number of suits given, as :func:`exact_odds.verify.checks.accounting_check` counts them."""
+    by_rank[:, :] = 0
+    by_card[:, :] = 0
+    cards = suited = 0
+    hand, burned = ranks.shape[1], burn_ranks.shape[1]
+    for i in range(ranks.shape[0]):
+        g = shoe[i]
+        if g < 0 or g >= by_rank.shape[0]:
+            raise ValueError("a kind or a group out of range")
+        for e in range(hand + burned):
+            r = ranks[i, e] if e < hand else burn_ranks[i, e - hand]
+            s = suits[i, e] if e < hand else burn_suits[i, e - hand]
+            if r > 13 or s > 3:
+                raise ValueError("a card rank beyond 13")
+            suited += s >= 0
+            if r > 0:
+                cards += 1
+                by_rank[g, r - 1] += 1
+                if s >= 0:
+                    by_card[g, 4 * (r - 1) + s] += 1
+    return cards, suited
