@@ -194,12 +194,17 @@ def _label_text(name: str, value: int) -> str:
 
 
 def _label_values(log: CoupLog, hands: Hands, tableau: Tableau) -> dict[str, NDArray[Any]]:
+    """What the cards say of each label the log carries, in the order of the report."""
     import numpy as np
 
-    natural: NDArray[np.bool_] = np.array([[tableau.natural(p, b) for b in range(10)] for p in range(10)], dtype=bool)
-    return {"winner": hands.winner, "player_total": hands.player, "banker_total": hands.banker,
-            "natural": natural[hands.player2, hands.banker2], "player_pair": hands.player_pair,
-            "banker_pair": hands.banker_pair}
+    def natural() -> NDArray[np.bool_]:
+        table = np.array([[tableau.natural(p, b) for b in range(10)] for p in range(10)], dtype=bool)
+        return np.asarray(table[hands.player2, hands.banker2])
+
+    values: dict[str, Callable[[], NDArray[Any]]] = {
+        "winner": lambda: hands.winner, "player_total": lambda: hands.player, "banker_total": lambda: hands.banker,
+        "natural": natural, "player_pair": lambda: hands.player_pair, "banker_pair": lambda: hands.banker_pair}
+    return {name: truth() for name, truth in values.items() if name in log.labels}
 
 
 def _cards_shown(log: CoupLog, hands: Hands, name: str, i: int) -> str:
@@ -225,7 +230,9 @@ def _net_labels(log: CoupLog, hands: Hands, find_bet: Callable[[str], Payable], 
     """Compare every ``net:<bet>`` column; returns the values checked and notes."""
     import numpy as np
 
-    checked, notes = 0, []
+    checked, notes = 0, list[str]()
+    if not log.nets:
+        return checked, notes
     has_suits: NDArray[np.bool_] = np.asarray((log.suits[:, :4] >= 0).all(axis=1))
     for name, (logged, decimals) in log.nets.items():
         try:
@@ -268,13 +275,14 @@ def label_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau,
 
     found = _Found(keep)
     checked = 0
+    fast = compiled_loops(len(log))
     for name, truth in _label_values(log, hands, tableau).items():
-        if name not in log.labels:
-            continue
         logged = log.labels[name]
-        present = logged != MISSING
-        checked += int(present.sum())
-        found.add(np.flatnonzero(present & (logged != truth)), partial(_label_message, log, hands, name, logged, truth))
+        counted = None if fast is None else fast.label_errors(logged, truth, MISSING)  # (given, wrong) in one pass
+        checked += int((logged != MISSING).sum()) if counted is None else counted[0]
+        if counted is None or counted[1]:  # the coups looked at only when some label is wrong
+            found.add(np.flatnonzero((logged != MISSING) & (logged != truth)),
+                      partial(_label_message, log, hands, name, logged, truth))
     net_checked, notes = _net_labels(log, hands, find_bet, found)
     return deterministic_check("labels", checked + net_checked, found.violations(log, shoes), found.count, notes,
                                unit="labels")

@@ -228,3 +228,37 @@ def shoe_totals(shoe, ranks, suits, burn_ranks, burn_suits, by_rank, by_card):
                 if s >= 0:
                     by_card[g, 4 * (r - 1) + s] += 1
     return cards, suited
+
+
+@_jit
+def pair_probabilities(left, table, size, p, both):
+    """:func:`exact_odds.verify.odds.pair_odds` of compositions ``left`` (rows of counts; ``size``: their
+    sizes, or an empty array to add them up): ``p[i]`` the probability of a player pair, ``both[i]`` of
+    both pairs, from :func:`pair_sums`' sums (``table`` by count) with the same floats. Returns False,
+    leaving the rest, at a count the table does not hold."""
+    for i in range(left.shape[0]):
+        s = 0.0
+        spread = 0.0
+        cards = 0
+        for r in range(left.shape[1]):
+            c = left[i, r]
+            if c < 0 or c >= table.shape[0]:
+                return False
+            s += table[c, 0]
+            spread += table[c, 1]
+            cards += c
+        n = size[i] if size.shape[0] else float(cards)
+        p[i] = s / (n * (n - 1))
+        both[i] = (s * s - spread) / (n * (n - 1) * (n - 2) * (n - 3))
+    return True
+
+
+@_jit
+def label_errors(logged, truth, missing):
+    """The labels given (``logged`` not ``missing``) and, of those, the ones ``truth`` contradicts."""
+    given = wrong = 0
+    for i in range(logged.shape[0]):
+        if logged[i] != missing:
+            given += 1
+            wrong += logged[i] != truth[i]
+    return given, wrong
