@@ -13,7 +13,11 @@ operation. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s i
   the cards sorted by key (stable, a counting sort) and each one's composition divided by its size
   (whole numbers, then one division each: the same floats), the rows of a few keys at a time in
   a buffer that stays in the cache. The matrix products stay in BLAS.
-- :func:`pair_sums`: the pair odds' sums of each composition (whole numbers below 2**53: exact).
+- :func:`pair_sums`: the pair odds' sums of each composition (whole numbers below 2**53: exact);
+  :func:`pair_probabilities`: the pair odds themselves from the same sums.
+- :func:`hands`, :func:`shoe_totals`, :func:`label_errors`: the hands of every coup, the cards of
+  each shoe and the labels' errors for the deterministic checks (:mod:`exact_odds.verify.checks`).
+- :func:`shoe_cards`: a simulator's coups taken from its shoes (:meth:`exact_odds.verify.log.CoupLog.from_shoes`).
 
 A rank beyond 13 (or a kind or group out of range) raises ValueError rather than write past an
 array: the loops do not check their indices otherwise.
