@@ -356,12 +356,11 @@ def _shoe_log(cards: NDArray[np.uint8], play: ShoePlay, take: int, first: int, d
     from exact_odds.verify import CoupLog
 
     rows = play.shoe[:take]
-    index = np.minimum(play.start[:take, None].astype(np.intp) + np.arange(CARDS_PER_COUP), cards.shape[1] - 1)
     burn = None
     if play.burn.turned.any():
         opens = np.concatenate([[True], rows[1:] != rows[:-1]])
         burn = np.where(opens, play.burn.turned.argmax(axis=1)[rows], -1)[:, None]
-    return CoupLog.from_dealt(cards[rows[:, None], index], codes=play.codes[:take], detail=detail,
+    return CoupLog.from_shoes(cards, rows, play.start[:take], codes=play.codes[:take], detail=detail,
                               shoe=rows + first + 1, burn=burn, suited=suited)
 
 

@@ -23,8 +23,9 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import partial
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from exact_odds.coup import OUTCOMES, Detail, Payable, encode, payout_lookup
@@ -33,7 +34,7 @@ from exact_odds.shoe import RANK_LABELS, Shoe
 from exact_odds.tableau import STOOD, Tableau, draw_lookup
 from exact_odds.verdict import Check, Violation, deterministic_check
 from exact_odds.verify.log import MISSING, CoupLog
-from exact_odds.verify.shoes import ShoeOrder, counts_by, running_counts, where
+from exact_odds.verify.shoes import ShoeOrder, compiled_loops, counts_by, running_counts, where
 
 if TYPE_CHECKING:
     import numpy as np
@@ -67,7 +68,34 @@ class Hands:
 
 
 def hands_of(log: CoupLog) -> Hands:
-    """The :class:`Hands` of every coup of ``log``."""
+    """The :class:`Hands` of every coup of ``log`` (in one pass with the compiled loops)."""
+    fast = compiled_loops(len(log))
+    return _plain_hands(log) if fast is None else _compiled_hands(fast, log)
+
+
+def _compiled_hands(fast: ModuleType, log: CoupLog) -> Hands:
+    """:func:`hands_of` by the compiled loop (the same arrays)."""
+    import numpy as np
+
+    n = len(log)
+    weights = np.asarray(encode(*np.eye(9, dtype=np.int64)), dtype=np.int64)  # each part's weight in the code
+    def small() -> NDArray[np.int8]:
+        return np.empty(n, dtype=np.int8)
+
+    def wide() -> NDArray[np.int64]:
+        return np.empty(n, dtype=np.int64)
+
+    def flag() -> NDArray[np.bool_]:
+        return np.empty(n, dtype=bool)
+
+    hands = Hands(small(), small(), small(), wide(), wide(), wide(), flag(), flag(), wide())
+    fast.hands(log.ranks, log.suits, log.player_cards, log.banker_cards, STOOD, weights,
+               *(getattr(hands, f.name) for f in fields(Hands)))
+    return hands
+
+
+def _plain_hands(log: CoupLog) -> Hands:
+    """:func:`hands_of` in NumPy."""
     import numpy as np
 
     pts = np.take(np.asarray(POINTS, dtype=np.int8), log.ranks)  # small sums: int8 holds them
@@ -166,12 +194,17 @@ def _label_text(name: str, value: int) -> str:
 
 
 def _label_values(log: CoupLog, hands: Hands, tableau: Tableau) -> dict[str, NDArray[Any]]:
+    """What the cards say of each label the log carries, in the order of the report."""
     import numpy as np
 
-    natural: NDArray[np.bool_] = np.array([[tableau.natural(p, b) for b in range(10)] for p in range(10)], dtype=bool)
-    return {"winner": hands.winner, "player_total": hands.player, "banker_total": hands.banker,
-            "natural": natural[hands.player2, hands.banker2], "player_pair": hands.player_pair,
-            "banker_pair": hands.banker_pair}
+    def natural() -> NDArray[np.bool_]:
+        table = np.array([[tableau.natural(p, b) for b in range(10)] for p in range(10)], dtype=bool)
+        return np.asarray(table[hands.player2, hands.banker2])
+
+    values: dict[str, Callable[[], NDArray[Any]]] = {
+        "winner": lambda: hands.winner, "player_total": lambda: hands.player, "banker_total": lambda: hands.banker,
+        "natural": natural, "player_pair": lambda: hands.player_pair, "banker_pair": lambda: hands.banker_pair}
+    return {name: truth() for name, truth in values.items() if name in log.labels}
 
 
 def _cards_shown(log: CoupLog, hands: Hands, name: str, i: int) -> str:
@@ -197,7 +230,9 @@ def _net_labels(log: CoupLog, hands: Hands, find_bet: Callable[[str], Payable], 
     """Compare every ``net:<bet>`` column; returns the values checked and notes."""
     import numpy as np
 
-    checked, notes = 0, []
+    checked, notes = 0, list[str]()
+    if not log.nets:
+        return checked, notes
     has_suits: NDArray[np.bool_] = np.asarray((log.suits[:, :4] >= 0).all(axis=1))
     for name, (logged, decimals) in log.nets.items():
         try:
@@ -240,13 +275,14 @@ def label_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau,
 
     found = _Found(keep)
     checked = 0
+    fast = compiled_loops(len(log))
     for name, truth in _label_values(log, hands, tableau).items():
-        if name not in log.labels:
-            continue
         logged = log.labels[name]
-        present = logged != MISSING
-        checked += int(present.sum())
-        found.add(np.flatnonzero(present & (logged != truth)), partial(_label_message, log, hands, name, logged, truth))
+        counted = None if fast is None else fast.label_errors(logged, truth, MISSING)  # (given, wrong) in one pass
+        checked += int((logged != MISSING).sum()) if counted is None else counted[0]
+        if counted is None or counted[1]:  # the coups looked at only when some label is wrong
+            found.add(np.flatnonzero((logged != MISSING) & (logged != truth)),
+                      partial(_label_message, log, hands, name, logged, truth))
     net_checked, notes = _net_labels(log, hands, find_bet, found)
     return deterministic_check("labels", checked + net_checked, found.violations(log, shoes), found.count, notes,
                                unit="labels")
@@ -319,6 +355,11 @@ def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -
         return (deterministic_check("accounting", 0, [], 0, ["An infinite deck holds every card without end."],
                                     unit="cards"),
                 np.ones(len(log), dtype=bool))
+    added = _shoes_add_up(log, shoe)
+    if added is not None:
+        cards, suited = added
+        notes = ["Cards with suits are counted by rank and by rank and suit."] if suited else []
+        return deterministic_check("accounting", cards, [], 0, notes, unit="cards"), np.ones(len(log), dtype=bool)
     found = _Found(keep)
     shown, suits = log.ranks, log.suits
     if log.burn_ranks is not None and log.burn_suits is not None:  # burn cards come out of the shoe too
@@ -339,6 +380,27 @@ def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -
     cards = int((shown > 0).sum())
     check = deterministic_check("accounting", cards, found.violations(log, shoes), found.count, notes, unit="cards")
     return check, usable
+
+
+def _shoes_add_up(log: CoupLog, shoe: Shoe) -> tuple[int, bool] | None:
+    """With the compiled loops, a log with shoes: when no shoe deals a card more often than ``shoe``
+    holds (counted in one pass), the cards shown and whether they were counted by suit too (what
+    :func:`accounting_check` finds then); otherwise ``None``, and the coups are looked at one by one."""
+    import numpy as np
+
+    fast = None if log.shoe is None else compiled_loops(log.ranks.size)
+    if fast is None or log.shoe is None:
+        return None
+    burn_ranks = burn_suits = np.zeros((len(log), 0), dtype=np.int8)
+    if log.burn_ranks is not None and log.burn_suits is not None:  # burn cards come out of the shoe too
+        burn_ranks, burn_suits = log.burn_ranks, log.burn_suits
+    by_rank = np.empty((len(log.shoe_names), 13), dtype=np.int32)
+    by_card = np.empty((len(log.shoe_names), 52), dtype=np.int32)
+    cards, suits = fast.shoe_totals(log.shoe, log.ranks, log.suits, burn_ranks, burn_suits, by_rank, by_card)
+    suited = shoe.suited is not None and suits > 0
+    if (by_rank > np.array(shoe.counts)).any() or (suited and (by_card > np.array(shoe.suited).reshape(52)).any()):
+        return None
+    return int(cards), suited
 
 
 def _card_name(kind: int) -> str:

@@ -33,7 +33,7 @@ the CSV format back.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any, TextIO
@@ -124,17 +124,50 @@ class CoupLog:
         """
         import numpy as np
 
+        def hands(used: NDArray[np.int8]) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
+            c = np.asarray(cards).reshape(-1, SLOTS).astype(np.int8)  # card codes 0-51
+            return _rank_suit(c, used[:, None] > np.arange(SLOTS, dtype=np.int8), suited)
+
+        return cls._from_hands(hands, player_cards, banker_cards, codes, detail, shoe, burn, suited)
+
+    @classmethod
+    def from_shoes(cls, cards: NDArray[np.uint8], rows: NDArray[Any], start: NDArray[Any], *, codes: Any,
+                   detail: Detail = Detail.POINTS, shoe: Any = None, burn: Any = None, suited: bool = True) -> CoupLog:
+        """:meth:`from_dealt` of coups dealt from shoes: ``cards`` (shoes, cards per shoe) holds each
+        shoe's card codes in dealing order, and coup ``i``'s cards are ``cards[rows[i]]`` from
+        ``start[i]`` on (taken in one pass with the compiled loops)."""
+        import numpy as np
+
+        def hands(used: NDArray[np.int8]) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
+            from exact_odds.verify.shoes import compiled_loops
+
+            fast = compiled_loops(len(used))
+            if fast is None:
+                index = np.minimum(start[:, None].astype(np.intp) + np.arange(SLOTS), cards.shape[1] - 1)
+                return _rank_suit(cards[rows[:, None], index].astype(np.int8),
+                                  used[:, None] > np.arange(SLOTS, dtype=np.int8), suited)
+            ranks, suits = np.empty((len(used), SLOTS), dtype=np.int8), np.empty((len(used), SLOTS), dtype=np.int8)
+            fast.shoe_cards(cards, rows, start, used, suited, ranks, suits)
+            return ranks, suits
+
+        return cls._from_hands(hands, None, None, codes, detail, shoe, burn, suited)
+
+    @classmethod
+    def _from_hands(cls, hands: Callable[[NDArray[np.int8]], tuple[NDArray[np.int8], NDArray[np.int8]]],
+                    player_cards: Any, banker_cards: Any, codes: Any, detail: Detail, shoe: Any, burn: Any,
+                    suited: bool) -> CoupLog:
+        """The log of :meth:`from_dealt`, its ranks and suits given by ``hands(cards of each coup)``."""
+        import numpy as np
+
         codes_arr = None if codes is None else np.asarray(codes)
         table = None if codes_arr is None else _code_table(codes_arr)
         if codes_arr is not None:
             player_cards, banker_cards = _code_column(codes_arr, table, 0), _code_column(codes_arr, table, 1)
         if player_cards is None or banker_cards is None:
             raise ValueError("give player_cards and banker_cards, or the coup codes")
-        c = np.asarray(cards).reshape(-1, SLOTS).astype(np.int8)  # card codes 0-51
         p = np.asarray(player_cards, dtype=np.int8)
         b = np.asarray(banker_cards, dtype=np.int8)
-        used = (p + b)[:, None] > np.arange(SLOTS, dtype=np.int8)
-        ranks, suits = _rank_suit(c, used, suited)
+        ranks, suits = hands(p + b)
         labels: dict[str, NDArray[np.int8]] = {}
         if codes_arr is not None:
             for column, name in enumerate(CODE_LABELS[: 5 if detail >= Detail.RANKS else 3], start=2):
@@ -142,7 +175,7 @@ class CoupLog:
         shoe_arr, names = (None, ()) if shoe is None else _shoe_numbers(np.asarray(shoe))
         burn_ranks = burn_suits = None
         if burn is not None:
-            shown = np.asarray(burn, dtype=np.int8).reshape(len(c), -1)
+            shown = np.asarray(burn, dtype=np.int8).reshape(len(ranks), -1)
             burn_ranks, burn_suits = _rank_suit(shown, shown >= 0, suited)
         columns = ("shoe",) * (shoe is not None) + ("burn",) * (burn is not None) + ("player", "banker", *labels)
         return cls(ranks, suits, p, b, shoe_arr, names, None, labels, {}, columns, (), burn_ranks, burn_suits)

@@ -13,7 +13,11 @@ operation. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s i
   the cards sorted by key (stable, a counting sort) and each one's composition divided by its size
   (whole numbers, then one division each: the same floats), the rows of a few keys at a time in
   a buffer that stays in the cache. The matrix products stay in BLAS.
-- :func:`pair_sums`: the pair odds' sums of each composition (whole numbers below 2**53: exact).
+- :func:`pair_sums`: the pair odds' sums of each composition (whole numbers below 2**53: exact);
+  :func:`pair_probabilities`: the pair odds themselves from the same sums.
+- :func:`hands`, :func:`shoe_totals`, :func:`label_errors`: the hands of every coup, the cards of
+  each shoe and the labels' errors for the deterministic checks (:mod:`exact_odds.verify.checks`).
+- :func:`shoe_cards`: a simulator's coups taken from its shoes (:meth:`exact_odds.verify.log.CoupLog.from_shoes`).
 
 A rank beyond 13 (or a kind or group out of range) raises ValueError rather than write past an
 array: the loops do not check their indices otherwise.
@@ -153,3 +157,112 @@ def group_counts(group, kinds, shift, out):
                 raise ValueError("a kind or a group out of range")
             if k >= 0:
                 out[g, k] += 1
+
+
+@_jit
+def hands(ranks, suits, player_cards, banker_cards, stood, weights, player2, banker2, third, player, banker,
+          winner, player_pair, banker_pair, code):
+    """What the cards of each coup show (``ranks`` and ``suits`` (n, 6) in dealing order; ``stood``: the
+    third card's value for a player who stood; ``weights``: each part's weight in the coup code, in the
+    order of :func:`exact_odds.coup.encode`'s arguments), as :func:`exact_odds.verify.checks.hands_of` computes it:
+    two-card and final totals, the player's third card, the winner (0 banker, 1 player, 2 tie), the
+    pairs and the coup code (suited flags where both cards carry suits)."""
+    pts = np.zeros(6, np.int64)
+    for i in range(ranks.shape[0]):
+        for e in range(6):
+            r = ranks[i, e]
+            if r > 13 or r < 0:
+                raise ValueError("a card rank beyond 13")
+            pts[e] = r if r < 10 else 0
+        p2, b2 = (pts[0] + pts[2]) % 10, (pts[1] + pts[3]) % 10
+        player_drew, banker_drew = player_cards[i] == 3, banker_cards[i] == 3
+        p = (p2 + pts[4]) % 10 if player_drew else p2
+        b = (b2 + pts[5 if player_drew else 4]) % 10 if banker_drew else b2
+        player2[i], banker2[i], third[i] = p2, b2, pts[4] if player_drew else stood
+        player[i], banker[i] = p, b
+        winner[i] = 0 if b > p else (1 if p > b else 2)
+        pp, bp = ranks[i, 0] == ranks[i, 2], ranks[i, 1] == ranks[i, 3]
+        player_pair[i], banker_pair[i] = pp, bp
+        ps = pp and suits[i, 0] == suits[i, 2] and suits[i, 0] >= 0
+        bs = bp and suits[i, 1] == suits[i, 3] and suits[i, 1] >= 0
+        twin = pp and bp and ranks[i, 0] == ranks[i, 1]
+        code[i] = (weights[0] * p + weights[1] * b + weights[2] * player_drew + weights[3] * banker_drew
+                   + weights[4] * pp + weights[5] * bp + weights[6] * ps + weights[7] * bs + weights[8] * twin)
+
+
+@_jit
+def shoe_cards(cards, rows, start, used, suited, ranks, suits):
+    """The cards of coups dealt from shoes (``cards`` (shoes, length): card codes ``4 * (rank - 1) + suit``
+    in dealing order): coup ``i``'s ``used[i]`` cards from ``cards[rows[i], start[i]]`` on, as ranks 1-13
+    and suits 0-3 (-1 without ``suited``); slots past a coup's cards get rank 0 and suit -1."""
+    last = cards.shape[1] - 1
+    for i in range(rows.shape[0]):
+        for e in range(ranks.shape[1]):
+            if e < used[i]:
+                code = cards[rows[i], min(start[i] + e, last)]
+                ranks[i, e] = (code >> 2) + 1
+                suits[i, e] = code & 3 if suited else -1
+            else:
+                ranks[i, e], suits[i, e] = 0, -1
+
+
+@_jit
+def shoe_totals(shoe, ranks, suits, burn_ranks, burn_suits, by_rank, by_card):
+    """The cards of each shoe (``shoe``: each coup's, 0 to shoes - 1) by rank in ``by_rank`` (shoes, 13)
+    and, those with a suit (0-3, -1 for none), by rank and suit in ``by_card`` (shoes, 52), the coups'
+    hands (``ranks`` 1-13, 0 for no card) and burn cards alike. Returns the number of cards and the
+    number of suits given, as :func:`exact_odds.verify.checks.accounting_check` counts them."""
+    by_rank[:, :] = 0
+    by_card[:, :] = 0
+    cards = suited = 0
+    hand, burned = ranks.shape[1], burn_ranks.shape[1]
+    for i in range(ranks.shape[0]):
+        g = shoe[i]
+        if g < 0 or g >= by_rank.shape[0]:
+            raise ValueError("a kind or a group out of range")
+        for e in range(hand + burned):
+            r = ranks[i, e] if e < hand else burn_ranks[i, e - hand]
+            s = suits[i, e] if e < hand else burn_suits[i, e - hand]
+            if r > 13 or s > 3:
+                raise ValueError("a card rank beyond 13")
+            suited += s >= 0
+            if r > 0:
+                cards += 1
+                by_rank[g, r - 1] += 1
+                if s >= 0:
+                    by_card[g, 4 * (r - 1) + s] += 1
+    return cards, suited
+
+
+@_jit
+def pair_probabilities(left, table, size, p, both):
+    """:func:`exact_odds.verify.odds.pair_odds` of compositions ``left`` (rows of counts; ``size``: their
+    sizes, or an empty array to add them up): ``p[i]`` the probability of a player pair, ``both[i]`` of
+    both pairs, from :func:`pair_sums`' sums (``table`` by count) with the same floats. Returns False,
+    leaving the rest, at a count the table does not hold."""
+    for i in range(left.shape[0]):
+        s = 0.0
+        spread = 0.0
+        cards = 0
+        for r in range(left.shape[1]):
+            c = left[i, r]
+            if c < 0 or c >= table.shape[0]:
+                return False
+            s += table[c, 0]
+            spread += table[c, 1]
+            cards += c
+        n = size[i] if size.shape[0] else float(cards)
+        p[i] = s / (n * (n - 1))
+        both[i] = (s * s - spread) / (n * (n - 1) * (n - 2) * (n - 3))
+    return True
+
+
+@_jit
+def label_errors(logged, truth, missing):
+    """The labels given (``logged`` not ``missing``) and, of those, the ones ``truth`` contradicts."""
+    given = wrong = 0
+    for i in range(logged.shape[0]):
+        if logged[i] != missing:
+            given += 1
+            wrong += logged[i] != truth[i]
+    return given, wrong

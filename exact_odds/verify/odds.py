@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -116,12 +117,19 @@ def pair_odds(left: NDArray[np.int64], *, infinite: bool = False,
     >>> round(float(p[0]) * 415, 6), float(both[0]) < float(p[0]) ** 2 + 1e-4  # 31/415
     (31.0, True)
     """
-    c = left.astype(np.float64)
-    ones = np.ones(c.shape[1])
     if infinite:
-        n = c @ ones
+        c = left.astype(np.float64)
+        n = c @ np.ones(c.shape[1])
         p = ((c / n[:, None]) ** 2).sum(axis=1)
         return p, p * p
+    fast = compiled_loops(len(left))
+    if fast is not None:
+        p, both = np.empty(len(left)), np.empty(len(left))
+        if fast.pair_probabilities(np.ascontiguousarray(left), _pair_table(TABLED), np.zeros(0) if size is None else
+                                   np.ascontiguousarray(size, dtype=np.float64), p, both):
+            return p, both
+    c = left.astype(np.float64)
+    ones = np.ones(c.shape[1])
     most = int(left.max(initial=0))
     if most > EXACT_SUMS or int(left.min(initial=0)) < 0:
         pairs = c * (c - 1)
@@ -145,8 +153,7 @@ def _pair_sums(left: NDArray[np.int64], most: int) -> tuple[NDArray[np.float64],
     """``sum_r c_r (c_r - 1)`` and ``sum_r c_r (c_r - 1) (4 c_r - 6)`` of each composition, from a table
     of both terms by count (``most``: the largest count): whole numbers below 2**53, so the floats are
     exact and equal to any other way of adding them."""
-    c = np.arange(most + 1, dtype=np.float64)
-    table = np.stack([c * (c - 1), c * (c - 1) * (4 * c - 6)], axis=1)
+    table = _pair_table(most)
     fast = compiled_loops(len(left))
     if fast is not None:
         sums = np.empty((len(left), 2))
@@ -155,6 +162,17 @@ def _pair_sums(left: NDArray[np.int64], most: int) -> tuple[NDArray[np.float64],
         sums = np.take(table, left, axis=0).reshape(len(left), 2 * left.shape[1]) @ np.tile(np.eye(2),
                                                                                            (left.shape[1], 1))
     return sums[:, 0], sums[:, 1]
+
+
+TABLED = 4_096
+"""Counts up to which :func:`pair_odds` looks up its terms in one table kept for every call."""
+
+
+@cache
+def _pair_table(most: int) -> NDArray[np.float64]:
+    """The terms of :func:`_pair_sums` by count ``c`` up to ``most``: ``c (c - 1)`` and ``c (c - 1) (4 c - 6)``."""
+    c = np.arange(most + 1, dtype=np.float64)
+    return np.stack([c * (c - 1), c * (c - 1) * (4 * c - 6)], axis=1)
 
 
 class OutcomeTally:
