@@ -6,6 +6,11 @@ Floats are fine here: these figures judge simulations, they are never exact resu
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import ArrayLike, NDArray
 
 
 def _log_gamma_prefactor(a: float, z: float) -> float:
@@ -64,3 +69,49 @@ def chi_square_sf(statistic: float, df: int) -> float:
     if z < a + 1.0:
         return max(0.0, 1.0 - _gamma_p_series(a, z))
     return _gamma_q_fraction(a, z)
+
+
+
+
+SUM_CHUNK = 1 << 24
+"""Values :func:`exact_sum` adds per pass: a pass's sums per exponent are then exact (26-bit
+halves: 2**24 * 2**26 < 2**53)."""
+SPLIT = 2.0**27 + 1
+"""Veltkamp's constant: ``x * SPLIT`` splits a float into two halves of 26 bits (Dekker, 1971)."""
+SPLIT_RANGE = (2.0**-969, 2.0**996)
+"""Magnitudes the split is exact for (no underflow, no overflow)."""
+
+
+def exact_sum(values: ArrayLike) -> float:
+    """The sum of floats rounded once, exactly as :func:`math.fsum` rounds it (the same float, bit
+    for bit), computed with NumPy: several times faster on a large array.
+
+    Each float is split into two halves of 26 bits (Veltkamp); the halves of the floats of one
+    binary exponent then add exactly in floats (a sum of up to :data:`SUM_CHUNK` of them needs
+    fewer than 53 bits), and ``math.fsum`` rounds the sum of these few exact partial sums once.
+    Floats outside :data:`SPLIT_RANGE` (zeros aside) or not finite, and an exact total of zero
+    (whose sign ``math.fsum`` decides), are left to ``math.fsum``.
+
+    >>> exact_sum([0.1] * 10), sum([0.1] * 10)
+    (1.0, 0.9999999999999999)
+    """
+    import numpy as np
+
+    flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
+    size = np.abs(flat)
+    size = size[size != 0]
+    if not len(size) or size.min() < SPLIT_RANGE[0] or not size.max() < SPLIT_RANGE[1]:  # NaN fails too
+        return math.fsum(flat)
+    total = math.fsum(part for i in range(0, len(flat), SUM_CHUNK) for part in _exact_parts(flat[i:i + SUM_CHUNK]))
+    return total if total else math.fsum(flat)
+
+
+def _exact_parts(chunk: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Floats whose exact sum is the sum of ``chunk`` (each one exact): its halves summed per exponent."""
+    import numpy as np
+
+    exponents = ((chunk.view(np.int64) >> 52) & 0x7FF).astype(np.intp)  # the binary exponent, biased
+    scaled = chunk * SPLIT
+    high = scaled - (scaled - chunk)  # 26 significant bits, a multiple of the exponent's 2**-26
+    low = chunk - high  # exactly: a multiple of the chunk's lowest bit
+    return np.concatenate([np.bincount(exponents, weights=high), np.bincount(exponents, weights=low)])

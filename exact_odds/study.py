@@ -35,9 +35,13 @@ A recorded shoe is replayed by :mod:`exact_odds.replay`.
 from __future__ import annotations
 
 import math
+import pickle
+import zlib
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -67,6 +71,7 @@ from exact_odds.edge_sorting import EdgeSortStudy, SortColumns, coup_values, stu
 from exact_odds.information import Information
 from exact_odds.removal import MAX_TAG, LinearCount, Removal, effects_of_removal
 from exact_odds.shoe import CARDS_PER_COUP, Shoe
+from exact_odds.stats import exact_sum
 from exact_odds.study_checks import StudyError as StudyError  # public here too
 from exact_odds.study_checks import check_listening, check_memory, check_play, check_study
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
@@ -128,13 +133,24 @@ class _Task:
     codes: tuple[int, ...]
     procedure: Procedure
     tableau: Tableau
-    bets: tuple[TabulatedBet, ...]
+    bets: bytes  # the bets, and those edge sorting chooses among, packed by _pack
     tags: Array  # (13, k)
     count_tags: Array  # (13, c): the counts of one's own
-    payouts: Array  # (k, COUP_CODES): each bet's payout by code, as floats (for the results of the coups)
     sorting: Information | None = None  # edge sorting: the groups of the first card
-    sort_bets: tuple[TabulatedBet, ...] = ()  # the bets edge sorting chooses among
     share: int = 0  # compositions the process running this task evaluates in all (about)
+
+
+def _pack(bets: Sequence[Payable], sort_bets: Sequence[Payable]) -> bytes:
+    """The tabulated bets and edge sorting's, as the few KB a task carries (their pickle takes hundreds)."""
+    return zlib.compress(pickle.dumps((tuple(map(tabulate, bets)), tuple(map(tabulate, sort_bets)))))
+
+
+@lru_cache(maxsize=4)
+def _unpack(packed: bytes) -> tuple[tuple[TabulatedBet, ...], tuple[TabulatedBet, ...], Array]:
+    """The bets and edge sorting's packed by :func:`_pack`, and each bet's payout by coup code as
+    floats (k, COUP_CODES), for the results of the coups: once per process and study."""
+    bets, sort_bets = pickle.loads(zlib.decompress(packed))
+    return bets, sort_bets, np.array([[float(x) for x in t.table] for t in bets], dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -170,8 +186,10 @@ class CoupRecords:
         """Rows of several records, in order."""
         return CoupRecords(*(np.concatenate([getattr(p, f) for p in parts]) for f in CoupRecords.__dataclass_fields__))
 
-    def true_counts(self) -> Array:
-        """Running count per deck unseen, shape (m, k)."""
+    def true_counts(self, bet: int | None = None) -> Array:
+        """Running count per deck unseen, shape (m, k), or (m,) for the bet numbered ``bet`` alone."""
+        if bet is not None:
+            return np.asarray(self.running[:, bet] * DECK / self.unseen, dtype=np.float64)
         return np.asarray(self.running * DECK / self.unseen[:, None], dtype=np.float64)
 
 
@@ -187,26 +205,27 @@ def _realised(bets: Sequence[TabulatedBet], payouts: Array, codes: Array) -> Arr
 def _run_task(task: _Task) -> CoupRecords:
     """Deal and evaluate one task's shoes (runs in a worker process or on a Dask worker)."""
     expect(task.share)
-    detail = max((b.detail for b in task.bets), default=Detail.POINTS)
+    bets, sort_bets, payouts = _unpack(task.bets)
+    detail = max((b.detail for b in bets), default=Detail.POINTS)
     dealt = _deal(task.seed, task.first, task.stop, task.procedure, task.tableau, task.codes, detail)
     full = np.bincount(task.codes, minlength=CARD_CODES)
     by_suit = dealt.seen.reshape(-1, 13, 4)
     seen_ranks = by_suit[:, :, 0] + by_suit[:, :, 1] + by_suit[:, :, 2] + by_suit[:, :, 3]  # faster than a sum
     counts = full.reshape(13, 4).sum(axis=1) - seen_ranks
     suits = (full - dealt.seen).reshape(-1, 13, 4) if detail is Detail.SUITS else None
-    ev = evaluate(counts, bets=task.bets, tableau=task.tableau, suits=suits)
+    ev = evaluate(counts, bets=bets, tableau=task.tableau, suits=suits)
     if task.sorting is not None:
-        values, choices = coup_values(counts, task.sorting, task.sort_bets, task.tableau)
+        values, choices = coup_values(counts, task.sorting, sort_bets, task.tableau)
     else:  # no columns: the records of a study without edge sorting
         values, choices = np.zeros((len(counts), 0)), np.zeros((len(counts), 0), dtype=np.int8)
     return CoupRecords(dealt.shoe, counts.sum(axis=1), ev.edges(), ev.favourable(), seen_ranks @ task.tags,
-                       ev.probabilities(), dealt.winner, _realised(task.bets, task.payouts, dealt.code), dealt.first,
+                       ev.probabilities(), dealt.winner, _realised(bets, payouts, dealt.code), dealt.first,
                        seen_ranks @ task.count_tags, values, choices)
 
 
-def _results(tasks: Sequence[_Task], *, workers: int, dask: str | None,
+def _results(tasks: Sequence[_Task], *, pool: Any, dask: str | None,
              progress: Callable[[int], None]) -> Iterator[CoupRecords]:
-    """Run the tasks in order: in this process, in worker processes, or on a Dask cluster."""
+    """Run the tasks in order: in worker processes (``pool``), on a Dask cluster, or in this process."""
     if dask is not None:
         import importlib
 
@@ -225,17 +244,33 @@ def _results(tasks: Sequence[_Task], *, workers: int, dask: str | None,
                 yield future.result()
                 progress(task.stop - task.first)
         return
-    if workers <= 1 or len(tasks) == 1:
-        for task in tasks:
-            yield _run_task(task)
-            progress(task.stop - task.first)
+    found = (_run_task(task) for task in tasks) if pool is None else pool.imap(_run_task, tasks)
+    for task, result in zip(tasks, found, strict=True):
+        yield result
+        progress(task.stop - task.first)
+
+
+@contextmanager
+def _pool(workers: int, tasks: int, tableau: Tableau, packed: bytes, share: int) -> Iterator[Any]:
+    """Worker processes for ``tasks`` tasks (None: this process), started at once so that they
+    import and prepare (:func:`_ready`) while this process computes the effects of removal.
+
+    The bets travel packed (:func:`_pack`): a process starting the pool waits until each worker
+    has read what it is sent beyond a pipe's buffer, so it sends little."""
+    if workers <= 1 or tasks <= 1:
+        yield None
         return
     from exact_odds.workers import worker_pool
 
-    with worker_pool(min(workers, len(tasks))) as pool:
-        for task, result in zip(tasks, pool.imap(_run_task, tasks), strict=True):
-            yield result
-            progress(task.stop - task.first)
+    with worker_pool(min(workers, tasks), _ready, tableau, packed, share) as pool:
+        yield pool
+
+
+def _ready(tableau: Tableau, packed: bytes, share: int) -> None:
+    """In a worker process: announce the coups it will evaluate (:func:`exact_odds.batch.compiled.expect`),
+    unpack the bets and prepare their plans with one small evaluation."""
+    expect(share)
+    evaluate(np.full((1, 13), 4, dtype=np.int64), bets=_unpack(packed)[0], tableau=tableau)
 
 
 # ---------------------------------------------------------------- statistics
@@ -353,16 +388,16 @@ def _bet_study(name: str, expectation: Fraction, j: int, records: CoupRecords, c
     counts, bounds = np.histogram(edges, bins=HISTOGRAM_BINS)
     histogram = tuple((float(lo), float(hi), int(c)) for lo, hi, c in zip(bounds[:-1], bounds[1:], counts,
                                                                            strict=True))
-    gained = math.fsum(edges[fav])
+    gained = exact_sum(edges[fav])
     results: list[Threshold] = []
     if count is not None:
-        true = records.true_counts()[:, j]
+        true = records.true_counts(j)
         for t in thresholds:
             sel = true >= t
-            total = math.fsum(edges[sel])
+            total = exact_sum(edges[sel])
             chosen = int(sel.sum())
             results.append(Threshold(t, chosen, total / m, total / chosen if chosen else None))
-    return BetStudy(name, expectation, math.fsum(edges) / m,
+    return BetStudy(name, expectation, exact_sum(edges) / m,
                     tuple(zip(QUANTILES, map(float, values), strict=True)), histogram, int(fav.sum()),
                     gained / m, gained / int(fav.sum()) if fav.any() else None,
                     count, tuple(results))
@@ -431,8 +466,7 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     """Deal ``shoes`` shuffled shoes by ``procedure`` and study the exact edges of ``bets`` before every coup.
 
     ``workers`` > 1 runs tasks of ``shoes_per_task`` shoes (default: :func:`task_size`) in that
-    many processes;
-    ``dask`` is the address of a Dask scheduler to run them on instead. ``progress`` is
+    many processes; ``dask`` is the address of a Dask scheduler to run them on instead. ``progress`` is
     called with (shoes done, shoes) as tasks finish. The results depend only on the
     arguments, not on ``workers`` or ``dask``.
 
@@ -445,20 +479,20 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     check_play(bets, counts, edge_sort, sorting)
     check_memory(shoe, shoes, len(bets), len(counts), edge_sort is not None)
     own = numbered(counts)
-    removals = effects_of_removal(shoe, list(bets), tableau=tableau)
-    suggested = [r.count(max_tag=max_tag) for r in removals]
-    tags = np.array([c.tags for c in suggested], dtype=np.int64).T.reshape(13, len(bets))
-    count_tags = np.array([c.tags for c in own], dtype=np.int64).T.reshape(13, len(own))
-    tables = tuple(tabulate(b) for b in bets)
-    codes = tuple(shoe_card_codes(shoe))
-    payouts = np.array([[float(x) for x in t.table] for t in tables], dtype=np.float64)
-    share = shoes * shoe.size // CARDS_PER_COUP // max(1, 1 if dask else workers)  # coups per process, at least
+    packed = _pack(bets, sorting if edge_sort else ())
     per_task = shoes_per_task or task_size(shoes, workers)
-    tasks = [_Task(seed, first, min(first + per_task, shoes), codes, procedure, tableau, tables, tags, count_tags,
-                   payouts, edge_sort, tuple(tabulate(b) for b in sorting) if edge_sort else (), share)
-             for first in range(0, shoes, per_task)]
-    records = CoupRecords.concatenate(list(_results(tasks, workers=workers, dask=dask,
-                                                    progress=_progress(progress, shoes))))
+    firsts = range(0, shoes, per_task)
+    share = shoes * shoe.size // CARDS_PER_COUP // max(1, 1 if dask else workers)  # coups per process, at least
+    with _pool(1 if dask else workers, len(firsts), tableau, packed, share) as pool:
+        removals = effects_of_removal(shoe, list(bets), tableau=tableau)
+        suggested = [r.count(max_tag=max_tag) for r in removals]
+        tags = np.array([c.tags for c in suggested], dtype=np.int64).T.reshape(13, len(bets))
+        count_tags = np.array([c.tags for c in own], dtype=np.int64).T.reshape(13, len(own))
+        codes = tuple(shoe_card_codes(shoe))
+        tasks = [_Task(seed, first, min(first + per_task, shoes), codes, procedure, tableau, packed, tags, count_tags,
+                       edge_sort, share) for first in firsts]
+        records = CoupRecords.concatenate(list(_results(tasks, pool=pool, dask=dask,
+                                                        progress=_progress(progress, shoes))))
     studies = tuple(
         _bet_study(bet.name, removal.expectation, j, records, count if any(count.tags) else None, thresholds)
         for j, (bet, removal, count) in enumerate(zip(bets, removals, suggested, strict=True)))

@@ -112,10 +112,10 @@ def check_listening(address: str) -> None:
     import socket
     from urllib.parse import urlsplit
 
-    parts = urlsplit(address if "://" in address else f"tcp://{address}")
     try:
+        parts = urlsplit(address if "://" in address else f"tcp://{address}")
         host, port = parts.hostname, parts.port
-    except ValueError as err:  # a port out of range
+    except ValueError as err:  # a port out of range, a malformed IPv6 host
         raise StudyError(f"cannot reach the Dask scheduler at {address!r}: {err}") from None
     if parts.scheme.lower() != "tcp" or host is None or port is None:
         return

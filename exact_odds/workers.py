@@ -6,6 +6,13 @@ BLAS thread each (the pool supplies the parallelism), and ignore Ctrl-C: the ter
 SIGINT to every process of the foreground group, and without this each worker would print
 its own ``KeyboardInterrupt`` traceback. The parent alone is interrupted; leaving the
 ``with`` block terminates the workers, so nothing is left running.
+
+How the workers are kept from Ctrl-C from their first instruction: they are spawned while
+this thread blocks SIGINT, and a spawned process inherits the blocked signal (it never
+unblocks it; its initializer ignores SIGINT as well). This process never ignores SIGINT: a
+Ctrl-C while the workers spawn may be taken by any of its threads (a BLAS library's, say),
+and an ignored signal would then be lost. It is held instead (:func:`_held_interrupts`) and
+raised again once the pool exists to be terminated.
 """
 
 from __future__ import annotations
@@ -13,8 +20,9 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from types import FrameType
 from typing import Any
 
 BLAS_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
@@ -36,39 +44,80 @@ def single_threaded_blas() -> Iterator[None]:
                 os.environ[k] = v
 
 
-def ignore_interrupts() -> None:
-    """In a worker process: leave Ctrl-C to the parent, which terminates the pool."""
+def ignore_interrupts(ready: Callable[..., object] | None = None, *args: Any) -> None:
+    """In a worker process: leave Ctrl-C to the parent, which terminates the pool; then run
+    ``ready(*args)`` (the worker's preparation, if any)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if ready is not None:
+        ready(*args)
 
 
 @contextmanager
-def worker_pool(workers: int) -> Iterator[Any]:
-    """A ``multiprocessing`` pool of ``workers`` spawned processes that ignore Ctrl-C, terminated
-    when the block ends, however it ends.
+def _held_interrupts() -> Iterator[Callable[[], None]]:
+    """Hold a Ctrl-C that arrives in the block until the function given is called (or the block
+    ends): the handler is then restored and a Ctrl-C held is raised again, as if it came then."""
+    held: list[int] = []
 
-    SIGINT is blocked in this thread while the workers start, so that they inherit the block
-    and even a worker still importing never sees it; a Ctrl-C meanwhile reaches this process as
-    soon as the pool exists to be terminated. Only this process reports the interruption.
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signum)
+
+    previous = signal.signal(signal.SIGINT, hold)
+    done: list[bool] = []
+
+    def release() -> None:
+        if not done:
+            done.append(True)
+            signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+            if held:
+                signal.raise_signal(signal.SIGINT)
+
+    try:
+        yield release
+    finally:
+        release()
+
+
+@contextmanager
+def _blocked_interrupts() -> Iterator[None]:
+    """Block SIGINT in this thread (and so in the processes it spawns) during the block."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    saved = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+
+
+def _start_tracker() -> None:
+    """Start multiprocessing's resource tracker now: starting it unblocks SIGINT in the thread
+    that starts it, and the workers spawned after that would not inherit the block."""
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+
+
+@contextmanager
+def worker_pool(workers: int, ready: Callable[..., object] | None = None, *args: Any) -> Iterator[Any]:
+    """A ``multiprocessing`` pool of ``workers`` spawned processes that ignore Ctrl-C, each of
+    which runs ``ready(*args)`` as it starts (importing and preparing while this process
+    works); the pool is terminated when the block ends, however it ends.
+
+    A Ctrl-C while the pool starts is raised inside the block, once the pool exists.
     """
     import multiprocessing
 
-    mask = hasattr(signal, "pthread_sigmask")
-    saved = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if mask else set()
-    # Ignored too: a spawned interpreter that starts with SIGINT ignored keeps it ignored (the block
-    # alone did not reach a worker still importing); a Ctrl-C meanwhile stays pending here, blocked.
-    main = threading.current_thread() is threading.main_thread()
-    handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        with single_threaded_blas():
-            pool = multiprocessing.get_context("spawn").Pool(workers, initializer=ignore_interrupts)
-        if main:
-            signal.signal(signal.SIGINT, handler)
+    _start_tracker()
+    main = threading.current_thread() is threading.main_thread()  # handlers are set there only
+    with _held_interrupts() if main else nullcontext(_nothing) as release:
+        with _blocked_interrupts(), single_threaded_blas():
+            pool = multiprocessing.get_context("spawn").Pool(workers, initializer=ignore_interrupts,
+                                                             initargs=(ready, *args))
         with pool:
-            if mask:
-                signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+            release()
             yield pool
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, handler)
-        if mask:
-            signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+
+
+def _nothing() -> None:
+    """Nothing to release: outside the main thread no Ctrl-C is held."""

@@ -378,9 +378,38 @@ def peak_kilobytes(argv: list[str]) -> int:
     return int(done.stderr.strip().splitlines()[-1])
 
 
+def alternated_seconds(cmds: list[list[str]], repeat: int) -> list[tuple[float, float]]:
+    """Wall and CPU medians (as :func:`process_seconds`) of several commands run in turn, ``repeat``
+    rounds after one warm-up of each: on a shared machine each round's runs see about the same load."""
+    import resource
+
+    env = process_env()
+    samples: list[list[tuple[float, float]]] = [[] for _ in cmds]
+    for round_ in range(repeat + 1):
+        for cmd, runs in zip(cmds, samples, strict=True):
+            before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+            subprocess.run(cmd, check=True, capture_output=True, env=env)
+            wall = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if round_:
+                runs.append((wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
+    return [(statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)) for runs in samples]
+
+
+def study_scaling(shoes: int, repeat: int) -> None:
+    """`study --shoes SHOES --decks 8` with one worker and with two, alternated: wall and CPU, and the ratio."""
+    argv = [sys.executable, "-m", "exact_odds", "study", "--shoes", str(shoes), "--decks", "8", "--seed", "1",
+            "--quiet", "--workers"]
+    (one, one_cpu), (two, two_cpu) = alternated_seconds([[*argv, "1"], [*argv, "2"]], repeat)
+    print(f"study: {shoes:,} shoes of 8 decks, whole process, median of {repeat} alternated runs: 1 worker "
+          f"{one:.2f} s (CPU {one_cpu:.2f} s), 2 workers {two:.2f} s (CPU {two_cpu:.2f} s): 2 workers "
+          f"{one / two:.2f}x faster (linear 2x; CPU {two_cpu / one_cpu:.2f}x one worker's)")
+
+
 def bench_study(repeat: int) -> None:
-    """Shoe study: a 10,000-shoe 8-deck study of the main bets, whole process, 2 workers then 1;
-    coups per second against the reference enumerator; peak memory of 200 and 2,000 shoes."""
+    """Shoe study: a 10,000-shoe 8-deck study of the main bets, whole process, 2 workers; the scaling
+    from 1 worker to 2 at 10,000 and 40,000 shoes (alternated runs); coups per second against the
+    reference enumerator; peak memory of 200 and 2,000 shoes."""
     runs = max(1, repeat // 3)
     argv = ["study", "--shoes", "10000", "--decks", "8", "--seed", "1", "--workers", "2", "--quiet"]
     done = subprocess.run([sys.executable, "-m", "exact_odds", *argv[:-1], "--format", "json", "--quiet"],
@@ -392,9 +421,8 @@ def bench_study(repeat: int) -> None:
     two, two_cpu = process_seconds([sys.executable, "-m", "exact_odds", *argv], runs)
     print(f"study: `exact-odds {' '.join(argv)}` whole process, median of {runs}: {two:.2f} s (CPU {two_cpu:.2f} s; "
           f"{coups:,} coups evaluated, {coups / two / reference:,.0f}x the reference enumerator on one core)")
-    one, one_cpu = process_seconds([sys.executable, "-m", "exact_odds", *argv[:-3], "--workers", "1", "--quiet"], runs)
-    print(f"study: the same with one worker, median of {runs}: {one:.2f} s (CPU {one_cpu:.2f} s; 2 workers: "
-          f"{one / two:.2f}x, linear 2x)")
+    for shoes in (10_000, 40_000):
+        study_scaling(shoes, runs)
     small, large = (peak_kilobytes(["study", "--shoes", str(n), "--decks", "8", "--seed", "1", "--quiet"])
                     for n in (200, 2000))
     print(f"study: peak memory of 200 shoes {small / 1024:.0f} MB, of 2,000 shoes {large / 1024:.0f} MB "

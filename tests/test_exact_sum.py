@@ -1,0 +1,44 @@
+"""The study's sums of many floats (:func:`exact_odds.stats.exact_sum`) are math.fsum's, bit for bit."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from exact_odds.stats import SUM_CHUNK, exact_sum
+
+FLOATS = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300)
+
+
+def same(a: float, b: float) -> bool:
+    """Equal, and of the same sign (a zero's too)."""
+    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+
+
+@given(st.lists(FLOATS, max_size=60))
+@example([0.1] * 10)
+@example([1.0, 1e100, 1.0, -1e100])
+@example([5e-324, -5e-324, 5e-324, 1.5])
+@example([-0.0])
+@example([])
+def test_the_sum_is_fsums(values: list[float]) -> None:
+    assert same(exact_sum(np.array(values, dtype=np.float64)), math.fsum(values))
+
+
+@pytest.mark.parametrize("spread", [1.0, 40.0, 700.0])
+def test_large_arrays_of_edges_and_of_wide_range(spread: float) -> None:
+    rng = np.random.default_rng(7)
+    values = rng.standard_normal(200_000) * np.exp(rng.uniform(-spread, 0.0, 200_000))
+    assert same(exact_sum(values), math.fsum(values))
+    assert same(exact_sum(values[values > 0]), math.fsum(values[values > 0]))
+
+
+def test_not_finite_values_and_chunks() -> None:
+    assert math.isnan(exact_sum(np.array([1.0, math.nan])))
+    assert exact_sum(np.array([math.inf, 1.0])) == math.inf
+    values = np.full(SUM_CHUNK + 3, 0.1)
+    assert same(exact_sum(values), math.fsum(values))

@@ -1,0 +1,71 @@
+"""The worker pool: its processes keep out of Ctrl-C from their start and use one BLAS thread
+each; the parent never ignores Ctrl-C, and one arriving while the pool starts is raised once
+the pool exists (tests/test_interrupts.py signals real commands)."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from exact_odds.workers import BLAS_THREADS, _held_interrupts, worker_pool
+
+POSIX = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+
+
+@POSIX
+def test_workers_block_and_ignore_ctrl_c_and_the_parent_neither() -> None:
+    handler = signal.getsignal(signal.SIGINT)
+    with worker_pool(2) as pool:
+        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, ())
+        assert signal.getsignal(signal.SIGINT) == handler
+        assert signal.SIGINT in pool.apply(signal.pthread_sigmask, (signal.SIG_BLOCK, ()))  # inherited at spawn
+        assert pool.apply(signal.getsignal, (signal.SIGINT,)) == signal.SIG_IGN
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    assert signal.getsignal(signal.SIGINT) == handler
+
+
+def test_workers_use_one_blas_thread_and_the_parent_keeps_its_setting() -> None:
+    before = {k: os.environ.get(k) for k in BLAS_THREADS}
+    with worker_pool(1, importlib.import_module, "numpy") as pool:  # OpenBLAS starts its threads on import
+        assert pool.apply(os.getenv, ("OPENBLAS_NUM_THREADS",)) == "1"
+        if Path("/proc/self/task").exists():
+            assert len(pool.apply(os.listdir, ("/proc/self/task",))) == 1
+    assert {k: os.environ.get(k) for k in BLAS_THREADS} == before
+
+
+def test_workers_run_their_preparation_first(tmp_path: Path) -> None:
+    with worker_pool(1, os.chdir, str(tmp_path)) as pool:
+        assert pool.apply(os.getcwd) == str(tmp_path)
+
+
+@POSIX
+def test_a_ctrl_c_while_the_pool_starts_is_held_then_raised() -> None:
+    reached = False
+    with pytest.raises(KeyboardInterrupt), _held_interrupts() as release:
+        signal.raise_signal(signal.SIGINT)  # held: the pool is not there yet to be terminated
+        reached = True
+        release()
+    assert reached
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_nothing_is_raised_without_a_ctrl_c() -> None:
+    with _held_interrupts() as release:
+        release()
+        release()  # once only
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_the_pool_is_terminated_when_the_block_is_interrupted() -> None:
+    with pytest.raises(KeyboardInterrupt), worker_pool(1) as pool:
+        processes = list(pool._pool)
+        raise KeyboardInterrupt
+    for process in processes:
+        process.join(10)
+        assert not process.is_alive()
