@@ -160,13 +160,29 @@ def _sampled_check(compiled: _BetPass, counts: IntArray, found: Array) -> None:
 # ---------------------------------------------------------------- checks
 
 
+HALF_MAX_CARDS = 2_097_151
+"""Largest shoe whose three-card sequences ``N (N-1) (N-2)`` int64 holds (below ``2**63``)."""
+
+
+def _falling_int64(sizes: IntArray, start: int, count: int) -> IntArray:
+    """``(N - start) (N - start - 1) ... (N - start - count + 1)`` per shoe, int64 (it must fit)."""
+    out = np.ones_like(sizes)
+    for i in range(start, start + count):
+        out = out * (sizes - i)
+    return out
+
+
 def _sequences(sizes: IntArray) -> Array:
-    """N (N-1) ... (N-5) per shoe, int64 when every shoe fits, else Python integers."""
-    if int(sizes.max(initial=0)) <= INT64_MAX_CARDS:
-        out = np.ones_like(sizes)
-        for i in range(CARDS_PER_COUP):
-            out = out * (sizes - i)
-        return out
+    """N (N-1) ... (N-5) per shoe, int64 when every shoe fits, else Python integers (the
+    product of two int64 halves, three cards each, up to :data:`HALF_MAX_CARDS` cards)."""
+    largest = int(sizes.max(initial=0))
+    if largest <= INT64_MAX_CARDS:
+        return _falling_int64(sizes, 0, CARDS_PER_COUP)
+    if largest <= HALF_MAX_CARDS:
+        half = CARDS_PER_COUP // 2
+        first, second = _falling_int64(sizes, 0, half), _falling_int64(sizes, half, half)
+        product: Array = first.astype(object) * second.astype(object)
+        return product
     return np.array([falling(int(s), CARDS_PER_COUP) for s in sizes.tolist()], dtype=object)
 
 

@@ -46,7 +46,9 @@ def falling_mod(kinds, p, out):
         for j in range(1, depth):
             prev, this = out[k * depth + j - 1], out[k * depth + j]
             for i in range(row.shape[0]):
-                step = max(row[i] - (j - 1), 0) % p
+                step = max(row[i] - (j - 1), 0)
+                if step >= p:
+                    step %= p
                 this[i] = mul_mod(prev[i], step, p, inverse)
 
 
@@ -64,15 +66,16 @@ def part_values_mod(factors, parent, factor, p, values):
 
 
 @_jit
-def add_weighed_mod(product, values, r0, r1, p, total):
-    """``total[f] = (total[f] + sum over r of (product[r * F + f] mod p) * values[r0 + r]) mod p`` for a
-    block's product (float64 integers below 2**53, rows of the block's row parts times functionals F)."""
+def stage_sums_mod(partial, values, rows, p, out):
+    """``out[f] = sum over r of (partial[r, f] mod p) * values[rows[r]] mod p``: a stage's block
+    products (float64 integers below 2**53, shape (row parts, F, b)) reduced, weighed by their row
+    part (residues, float64) and added, int64 (F, b)."""
     inverse = 1.0 / p
-    functionals = total.shape[0]
-    for r in range(r1 - r0):
-        weight = values[r0 + r]
-        for f in range(functionals):
-            src, dst = product[r * functionals + f], total[f]
+    out[:, :] = 0
+    for r in range(partial.shape[0]):
+        weight = values[rows[r]]
+        for f in range(partial.shape[1]):
+            src, dst = partial[r, f], out[f]
             for i in range(dst.shape[0]):
                 x = src[i]
                 reduced = np.int64(x) - np.int64(np.floor(x * inverse)) * p

@@ -40,7 +40,7 @@ from exact_odds.batch.coefficients import Coefficients
 from exact_odds.batch.kernel import factor_table, run
 from exact_odds.batch.kinds import DIGITS, TYPES, Part, Space, kind_counts
 from exact_odds.batch.leading import LEADING_CARDS, leading_table, leading_weights
-from exact_odds.batch.residues import residue_sums
+from exact_odds.batch.residues import moduli_limit, residue_sums
 from exact_odds.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
@@ -368,6 +368,7 @@ def _residue_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray |
     with ``EXACT_ODDS_JIT=1``), rebuilding the integers."""
     top = max(plan.weights, default=1)
     fast = compiled.module("exact_odds.batch.modloops", len(rows))
+    limit = moduli_limit(plan)
     for chunk in _chunks(rows[np.argsort(sizes[rows], kind="stable")]):
         bound = top * int(sizes[chunk].max()) ** CARDS_PER_COUP
         chunk_suits = None if suits is None else suits[chunk].transpose(1, 2, 0)
@@ -375,7 +376,8 @@ def _residue_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray |
             sums = run(plan, factor_table(plan.space, kinds[:, chunk], chunk_suits, dtype=np.int64))
             _finish(plan, [s.astype(object) if out.dtype == object else s for s in sums], sizes[chunk], out, chunk)
         else:
-            _finish(plan, residue_sums(plan, kinds[:, chunk], chunk_suits, bound, fast), sizes[chunk], out, chunk)
+            sums = residue_sums(plan, kinds[:, chunk], chunk_suits, bound, limit, fast)
+            _finish(plan, sums, sizes[chunk], out, chunk)
 
 
 def ways(plan: Plan, counts: IntArray, suits: IntArray | None) -> Array:

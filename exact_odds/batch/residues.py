@@ -23,13 +23,14 @@ the same residues, the same digits and the same integers.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exact_odds.batch.kernel import factor_table
+from exact_odds.batch.kernel import buffer, factor_table
 from exact_odds.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
@@ -194,37 +195,53 @@ def _from_words(words: IntArray) -> Array:
     return big
 
 
+def _block_products(stage: Stage, values: FloatArray) -> FloatArray:
+    """Per row part of the stage and functional, the block's BLAS product ``matrix @ values[m_rows]``
+    (float64 integers below ``2**53``), shape (rows, functionals, b), in a reused buffer."""
+    b = values.shape[1]
+    partial = buffer(f"residue-partial{stage.depth}", (stage.rows, len(stage.functionals), b))
+    for block in stage.blocks:
+        (m0, m1), (r0, r1) = block.m_rows, block.r_rows
+        np.matmul(block.matrix, values[m0:m1], out=partial[block.at:block.at + r1 - r0].reshape(-1, b))
+    return partial
+
+
+def _factors(plan: Plan, kinds: IntArray, suits: IntArray | None, p: int, fast: ModuleType | None) -> IntArray:
+    """The factor table modulo ``p`` (rows as in :func:`~exact_odds.batch.kernel.factor_table`), int64."""
+    if plan.space.suited:
+        table: IntArray = factor_table(plan.space, kinds, suits, p, dtype=np.int64)
+        return table
+    if fast is None:
+        return _falling_mod(kinds, p)
+    table = np.empty((kinds.shape[0] * (CARDS_PER_COUP + 1), kinds.shape[1]), dtype=np.int64)
+    fast.falling_mod(kinds, p, table)
+    return table
+
+
 def _residues(plan: Plan, kinds: IntArray, suits: IntArray | None, p: int, fast: ModuleType | None) -> list[IntArray]:
     """Each stage's sums (functionals x compositions) modulo ``p``."""
-    b = kinds.shape[1]
-    if plan.space.suited:
-        factors: IntArray = factor_table(plan.space, kinds, suits, p, dtype=np.int64)
-    elif fast is not None:
-        factors = np.empty((kinds.shape[0] * (CARDS_PER_COUP + 1), b), dtype=np.int64)
-        fast.falling_mod(np.ascontiguousarray(kinds), p, factors)
-    else:
-        factors = _falling_mod(kinds, p)
+    factors = _factors(plan, kinds, suits, p, fast)
     if fast is None:
         values = _part_values_mod(plan, factors, p)
         return [_stage_sums_mod(stage, values, p) for stage in plan.stages]
-    values = np.empty((len(plan.layout.parent), b), dtype=np.float64)
+    values = buffer("residue-values", (len(plan.layout.parent), kinds.shape[1]))
     fast.part_values_mod(factors, plan.layout.parent, plan.layout.factor, p, values)
     out = []
     for stage in plan.stages:
-        total = np.zeros((len(stage.functionals), b), dtype=np.int64)
-        for block in stage.blocks:
-            (m0, m1), (r0, r1) = block.m_rows, block.r_rows
-            fast.add_weighed_mod(block.matrix @ values[m0:m1], values, r0, r1, p, total)
+        total = np.empty((len(stage.functionals), kinds.shape[1]), dtype=np.int64)
+        fast.stage_sums_mod(_block_products(stage, values), values, stage.value_rows, p, total)
         out.append(total)
     return out
 
 
-def residue_sums(plan: Plan, kinds: IntArray, suits: IntArray | None, bound: int,
+def residue_sums(plan: Plan, kinds: IntArray, suits: IntArray | None, bound: int, limit: int,
                  fast: ModuleType | None) -> list[Array]:
     """Each stage's exact sums (functionals x compositions; Python integers, object arrays) for
-    a chunk whose sums are all below ``bound``: ``kinds`` (kinds, b), ``suits`` (13, 4, b) when
-    suits count; compiled with ``fast`` (:mod:`exact_odds.batch.modloops`), else in NumPy."""
-    primes = moduli(moduli_limit(plan), bound)
+    a chunk whose sums are all below ``bound``, modulo primes below ``limit`` (:func:`moduli`):
+    ``kinds`` (kinds, b), ``suits`` (13, 4, b) when suits count; compiled with ``fast``
+    (:mod:`exact_odds.batch.modloops`), else in NumPy."""
+    primes = moduli(limit, bound)
+    kinds = np.ascontiguousarray(kinds)
     residues = [_residues(plan, kinds, suits, p, fast) for p in primes]
     out = []
     for s in range(len(plan.stages)):
@@ -232,8 +249,12 @@ def residue_sums(plan: Plan, kinds: IntArray, suits: IntArray | None, bound: int
         if fast is None:
             out.append(_integers(_digits(stacked, primes), primes))
             continue
-        words = np.empty((-(-bound.bit_length() // WORD_BITS), *stacked.shape[1:]), dtype=np.int64)
+        top = math.prod(primes).bit_length()
+        words = np.empty((-(-top // WORD_BITS), *stacked.shape[1:]), dtype=np.int64)
         fast.rebuild_words(stacked.reshape(len(primes), -1), np.array(primes, dtype=np.int64), _inverses(primes),
                            words.reshape(len(words), -1))
-        out.append(_from_words(words))
+        used = -(-bound.bit_length() // WORD_BITS)
+        if words[used:].any():
+            raise AssertionError("bulk evaluation lost ways (please report this bug)")
+        out.append(_from_words(words[:used]))
     return out
