@@ -26,6 +26,7 @@ from exact_odds.batch.residues import (
     _falling_mod,
     _integers,
     _inverses,
+    from_words,
     moduli,
     moduli_limit,
     mul_mod,
@@ -96,9 +97,9 @@ def test_compiled_rebuild_equals_python(xs: list[int], count: int) -> None:
     primes = PRIMES[:count]
     xs = [x % math.prod(primes) for x in xs]
     residues = np.array([[x % p for x in xs] for p in primes], dtype=np.int64)
-    words = np.empty((-(-math.prod(primes).bit_length() // 60), len(xs)), dtype=np.int64)
+    words = np.empty((len(xs), -(-math.prod(primes).bit_length() // 64)), dtype=np.int64)
     fast.rebuild_words(residues, np.array(primes, dtype=np.int64), _inverses(primes), words)
-    assert [sum(int(w) << (60 * i) for i, w in enumerate(col)) for col in words.T.tolist()] == xs
+    assert from_words(words).tolist() == xs
 
 
 @settings(max_examples=20, deadline=None)

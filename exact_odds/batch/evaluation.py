@@ -315,6 +315,24 @@ def _bet_groups(bets: Sequence[Payable]) -> dict[Detail, list[int]]:
     return groups
 
 
+def _object_numerators(compiled: _BetPass, columns: Array) -> Array:
+    """Each bet's numerators from the functionals and sequences (``columns``, Python integers),
+    bet by bet over the few columns of non-zero coefficient (object arithmetic costs per
+    operation); exact, object array (n, bets)."""
+    out: Array = np.empty((len(columns), len(compiled.combination)), dtype=object)
+    for j, (combination, divisor) in enumerate(zip(compiled.combination, compiled.divisor, strict=True)):
+        raw: Array = np.zeros(len(columns), dtype=np.int64).astype(object)
+        for c, coefficient in enumerate(combination):
+            if coefficient:
+                raw += columns[:, c] if coefficient == 1 else columns[:, c] * coefficient
+        if divisor != 1:
+            if (raw % divisor != 0).any():
+                raise AssertionError("bulk evaluation lost ways (please report this bug)")
+            raw = raw // divisor
+        out[:, j] = raw
+    return out
+
+
 def _numerators(compiled: _BetPass, found: Array, sequences: Array) -> Array:
     """Each bet's numerators (columns) from the functionals, exactly: int64 when a bound fits."""
     columns = np.concatenate([found, sequences.astype(found.dtype)[:, None]], axis=1)
@@ -334,7 +352,7 @@ def _numerators(compiled: _BetPass, found: Array, sequences: Array) -> Array:
             fast.wrapped_products(np.ascontiguousarray(columns).view(np.uint64), wrapped, raw)
             raw = raw.view(np.int64)
     else:
-        raw = columns.astype(object) @ table
+        return _object_numerators(compiled, columns.astype(object))
     divisor = np.array(compiled.divisor, dtype=raw.dtype)
     if (raw % divisor != 0).any():
         raise AssertionError("bulk evaluation lost ways (please report this bug)")

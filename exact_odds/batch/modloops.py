@@ -16,10 +16,10 @@ import numpy as np
 
 _jit = numba.njit(cache=True, nogil=True)
 
-LIMB_BITS = 15
-"""Bits per limb while rebuilding integers: a limb times a prime (at most 2**44) stays below 2**59."""
+LIMB_BITS = 16
+"""Bits per limb while rebuilding integers: a limb times a prime (at most 2**44) stays below 2**60."""
 LIMBS_PER_WORD = 4
-"""Limbs per 60-bit word of the rebuilt integers."""
+"""Limbs per 64-bit word of the rebuilt integers."""
 
 
 @_jit
@@ -90,11 +90,12 @@ def stage_sums_mod(partial, values, rows, p, out):
 @_jit
 def rebuild_words(residues, primes, inverses, words):
     """The integers below ``prod(primes)`` with these residues (``residues[k, i]`` mod ``primes[k]``), as
-    little-endian 60-bit words ``words[w, i]``: Garner's digits (``inverses[k, j]``, the inverse of
-    ``primes[j]`` mod ``primes[k]``), then Horner's rule on 15-bit limbs."""
+    little-endian 64-bit words ``words[i, w]`` (int64 holding the bits): Garner's digits
+    (``inverses[k, j]``, the inverse of ``primes[j]`` mod ``primes[k]``), then Horner's rule on
+    16-bit limbs."""
     count = primes.shape[0]
     digits = np.empty(count, dtype=np.int64)
-    limbs = np.empty(words.shape[0] * LIMBS_PER_WORD, dtype=np.int64)
+    limbs = np.empty(words.shape[1] * LIMBS_PER_WORD, dtype=np.int64)
     mask = (1 << LIMB_BITS) - 1
     for i in range(residues.shape[1]):
         for k in range(count):
@@ -102,7 +103,9 @@ def rebuild_words(residues, primes, inverses, words):
             inverse = 1.0 / p
             x = residues[k, i]
             for j in range(k):
-                x = (x - digits[j]) % p
+                x -= digits[j] % p if digits[j] >= p else digits[j]
+                if x < 0:
+                    x += p
                 x = mul_mod(x, inverses[k, j], p, inverse)
             digits[k] = x
         limbs[:] = 0
@@ -112,8 +115,8 @@ def rebuild_words(residues, primes, inverses, words):
                 t = limbs[m] * primes[k] + carry
                 limbs[m] = t & mask
                 carry = t >> LIMB_BITS
-        for w in range(words.shape[0]):
+        for w in range(words.shape[1]):
             word = 0
             for s in range(LIMBS_PER_WORD):
                 word |= limbs[w * LIMBS_PER_WORD + s] << (LIMB_BITS * s)
-            words[w, i] = word
+            words[i, w] = word
