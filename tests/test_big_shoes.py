@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact_odds.batch import compiled, evaluate
+from exact_odds.batch import compiled, evaluate, wide
 from exact_odds.batch.evaluation import _bet_pass, _sequences
 from exact_odds.batch.residues import (
     MODULUS_CAP,
@@ -155,3 +155,23 @@ def test_big_shoes_alike_on_both_paths(shoe: tuple[np.ndarray, np.ndarray]) -> N
             ev = evaluate(counts, bets=BETS, suits=grid)
         found.append((ev.sequences.tolist(), ev.outcomes.tolist(), ev.numerators.tolist()))
     assert found[0] == found[1]
+
+
+@settings(max_examples=50)
+@given(st.lists(st.lists(st.integers(0, 2**130), min_size=3, max_size=3), min_size=1, max_size=20),
+       st.lists(st.lists(st.integers(-300, 300), min_size=2, max_size=2), min_size=3, max_size=3))
+def test_wide_combinations_equal_python(rows: list[list[int]], table: list[list[int]]) -> None:
+    columns = np.array(rows, dtype=object)
+    count = wide.limbs_for(140)
+    found = wide.to_integers(wide.combine(wide.to_limbs(columns, wide.limbs_for(130)), np.array(table), count))
+    expected = [[sum(x * table[c][k] for c, x in enumerate(row)) for k in range(2)] for row in rows]
+    assert found.tolist() == expected
+
+
+def test_wide_combination_too_wide_is_refused() -> None:
+    columns = np.array([[2**120, 0]], dtype=object)
+    limbs = wide.to_limbs(columns, wide.limbs_for(121))
+    with pytest.raises(AssertionError):
+        wide.combine(limbs, np.array([[2**10], [1]]), wide.limbs_for(100))
+    with pytest.raises(OverflowError):
+        wide.to_limbs(np.array([2**64], dtype=object), 2)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from exact_odds.batch import wide
 from exact_odds.batch.basis import choose_functionals, combinations
 from exact_odds.batch.coefficients import coefficients
 from exact_odds.batch.compiled import loops as compiled_loops
@@ -315,22 +316,21 @@ def _bet_groups(bets: Sequence[Payable]) -> dict[Detail, list[int]]:
     return groups
 
 
-def _object_numerators(compiled: _BetPass, columns: Array) -> Array:
-    """Each bet's numerators from the functionals and sequences (``columns``, Python integers),
-    bet by bet over the few columns of non-zero coefficient (object arithmetic costs per
-    operation); exact, object array (n, bets)."""
-    out: Array = np.empty((len(columns), len(compiled.combination)), dtype=object)
-    for j, (combination, divisor) in enumerate(zip(compiled.combination, compiled.divisor, strict=True)):
-        raw: Array = np.zeros(len(columns), dtype=np.int64).astype(object)
-        for c, coefficient in enumerate(combination):
-            if coefficient:
-                raw += columns[:, c] if coefficient == 1 else columns[:, c] * coefficient
+def _wide_numerators(compiled: _BetPass, columns: Array, bound: int) -> Array:
+    """Each bet's numerators from the functionals and sequences (``columns``, non-negative Python
+    integers, each at most the largest weight times the sequences), through 32-bit limbs
+    (:mod:`exact_odds.batch.wide`; ``bound``: of every numerator times its divisor), exact,
+    object array (n, bets)."""
+    bits = int(columns[:, -1].max()).bit_length() + max(compiled.plan.weights, default=1).bit_length()
+    table = np.array(compiled.combination, dtype=np.int64).T.reshape(columns.shape[1], -1)
+    limbs = wide.combine(wide.to_limbs(columns, wide.limbs_for(bits)), table, wide.limbs_for(bound.bit_length()))
+    raw = wide.to_integers(limbs)
+    for j, divisor in enumerate(compiled.divisor):
         if divisor != 1:
-            if (raw % divisor != 0).any():
+            if (raw[:, j] % divisor != 0).any():
                 raise AssertionError("bulk evaluation lost ways (please report this bug)")
-            raw = raw // divisor
-        out[:, j] = raw
-    return out
+            raw[:, j] //= divisor
+    return raw
 
 
 def _numerators(compiled: _BetPass, found: Array, sequences: Array) -> Array:
@@ -352,7 +352,7 @@ def _numerators(compiled: _BetPass, found: Array, sequences: Array) -> Array:
             fast.wrapped_products(np.ascontiguousarray(columns).view(np.uint64), wrapped, raw)
             raw = raw.view(np.int64)
     else:
-        return _object_numerators(compiled, columns.astype(object))
+        return _wide_numerators(compiled, columns.astype(object), bound)
     divisor = np.array(compiled.divisor, dtype=raw.dtype)
     if (raw % divisor != 0).any():
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
