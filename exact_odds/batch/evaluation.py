@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from exact_odds.batch import wide
 from exact_odds.batch.basis import choose_functionals, combinations
 from exact_odds.batch.coefficients import coefficients
 from exact_odds.batch.compiled import loops as compiled_loops
@@ -160,13 +161,29 @@ def _sampled_check(compiled: _BetPass, counts: IntArray, found: Array) -> None:
 # ---------------------------------------------------------------- checks
 
 
+HALF_MAX_CARDS = 2_097_151
+"""Largest shoe whose three-card sequences ``N (N-1) (N-2)`` int64 holds (below ``2**63``)."""
+
+
+def _falling_int64(sizes: IntArray, start: int, count: int) -> IntArray:
+    """``(N - start) (N - start - 1) ... (N - start - count + 1)`` per shoe, int64 (it must fit)."""
+    out = np.ones_like(sizes)
+    for i in range(start, start + count):
+        out = out * (sizes - i)
+    return out
+
+
 def _sequences(sizes: IntArray) -> Array:
-    """N (N-1) ... (N-5) per shoe, int64 when every shoe fits, else Python integers."""
-    if int(sizes.max(initial=0)) <= INT64_MAX_CARDS:
-        out = np.ones_like(sizes)
-        for i in range(CARDS_PER_COUP):
-            out = out * (sizes - i)
-        return out
+    """N (N-1) ... (N-5) per shoe, int64 when every shoe fits, else Python integers (the
+    product of two int64 halves, three cards each, up to :data:`HALF_MAX_CARDS` cards)."""
+    largest = int(sizes.max(initial=0))
+    if largest <= INT64_MAX_CARDS:
+        return _falling_int64(sizes, 0, CARDS_PER_COUP)
+    if largest <= HALF_MAX_CARDS:
+        half = CARDS_PER_COUP // 2
+        first, second = _falling_int64(sizes, 0, half), _falling_int64(sizes, half, half)
+        product: Array = first.astype(object) * second.astype(object)
+        return product
     return np.array([falling(int(s), CARDS_PER_COUP) for s in sizes.tolist()], dtype=object)
 
 
@@ -301,6 +318,23 @@ def _bet_groups(bets: Sequence[Payable]) -> dict[Detail, list[int]]:
     return groups
 
 
+def _wide_numerators(compiled: _BetPass, columns: Array, bound: int) -> Array:
+    """Each bet's numerators from the functionals and sequences (``columns``, non-negative Python
+    integers, each at most the largest weight times the sequences), through 32-bit limbs
+    (:mod:`exact_odds.batch.wide`; ``bound``: of every numerator times its divisor), exact,
+    object array (n, bets)."""
+    bits = int(columns[:, -1].max()).bit_length() + max(compiled.plan.weights, default=1).bit_length()
+    table = np.array(compiled.combination, dtype=np.int64).T.reshape(columns.shape[1], -1)
+    limbs = wide.combine(wide.to_limbs(columns, wide.limbs_for(bits)), table, wide.limbs_for(bound.bit_length()))
+    raw = wide.to_integers(limbs)
+    for j, divisor in enumerate(compiled.divisor):
+        if divisor != 1:
+            if (raw[:, j] % divisor != 0).any():
+                raise AssertionError("bulk evaluation lost ways (please report this bug)")
+            raw[:, j] //= divisor
+    return raw
+
+
 def _numerators(compiled: _BetPass, found: Array, sequences: Array) -> Array:
     """Each bet's numerators (columns) from the functionals, exactly: int64 when a bound fits."""
     columns = np.concatenate([found, sequences.astype(found.dtype)[:, None]], axis=1)
@@ -320,7 +354,7 @@ def _numerators(compiled: _BetPass, found: Array, sequences: Array) -> Array:
             fast.wrapped_products(np.ascontiguousarray(columns).view(np.uint64), wrapped, raw)
             raw = raw.view(np.int64)
     else:
-        raw = columns.astype(object) @ table
+        return _wide_numerators(compiled, columns.astype(object), bound)
     divisor = np.array(compiled.divisor, dtype=raw.dtype)
     if (raw % divisor != 0).any():
         raise AssertionError("bulk evaluation lost ways (please report this bug)")

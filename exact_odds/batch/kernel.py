@@ -1,14 +1,10 @@
 """The evaluation kernel: factor tables, part values, and the dense blocks, in float64 BLAS.
 
-Two arithmetics share one code path, both on ``float64`` arrays so that every product of
-blocks is one BLAS matrix product:
-
-- *exact floats*: every quantity is a non-negative integer below ``2**53``, so float64
-  holds it exactly (see :mod:`exact_odds.batch.plan` for when that is proven or checked);
-- *residues modulo a prime* ``p < 2**21``: every product of two residues is below ``2**42``
-  and every sum of products of a block below ``2**53``, so each step is exact before it is
-  reduced modulo ``p``; the integers are rebuilt from several primes by the Chinese remainder
-  theorem (:func:`rebuild`, Garner's mixed-radix form).
+Exact floats: every quantity is a non-negative integer below ``2**53``, so float64 holds it
+exactly (see :mod:`exact_odds.batch.plan` for when that is proven or checked), and every product
+of blocks is one BLAS matrix product; exact int64 (no BLAS) for larger shoes. Larger still, the
+same blocks are evaluated modulo primes by :mod:`exact_odds.batch.residues`, which uses the
+factor tables modulo ``p`` of :func:`factor_table`.
 
 Arrays hold one composition per column (``b`` columns, a *chunk*): kind counts ``(kinds, b)``,
 suit counts ``(13, 4, b)``. The layout and the blocks come from :mod:`exact_odds.batch.plan`.
@@ -17,7 +13,6 @@ suit counts ``(13, 4, b)``. The layout and the blocks come from :mod:`exact_odds
 from __future__ import annotations
 
 import threading
-from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -34,22 +29,6 @@ if TYPE_CHECKING:
     IntArray = npt.NDArray[np.int64]
     FloatArray = npt.NDArray[np.float64]
     Array = npt.NDArray[Any]
-
-PRIME_LIMIT = 2**21
-"""Residues stay below this, so that a block's sums of products stay below ``2**53``."""
-
-
-@lru_cache(maxsize=1)
-def primes() -> tuple[int, ...]:
-    """The 16 largest primes below :data:`PRIME_LIMIT`, largest first (about 335 bits in all)."""
-    out: list[int] = []
-    n = PRIME_LIMIT - 1
-    while len(out) < 16:
-        if all(n % d for d in range(3, int(n**0.5) + 1, 2)):
-            out.append(n)
-        n -= 2
-    return tuple(out)
-
 
 # ---------------------------------------------------------------- factor tables
 
@@ -164,28 +143,12 @@ def buffer(name: str, shape: tuple[int, ...]) -> FloatArray:
     return buffers[key]
 
 
-def reduce_mod(x: Array, modulus: int) -> None:
-    """``x %= modulus`` in place, for non-negative integers below ``2**53`` held in float64.
-
-    ``x - floor(x / p) * p`` with the quotient from one multiplication (off by at most one,
-    the relative error being below ``2**-52`` and ``x / p`` below ``2**32``), then corrected:
-    exact, and far faster than ``np.fmod``.
-    """
-    quotient = buffer("quotient", x.shape)
-    np.multiply(x, 1.0 / modulus, out=quotient)
-    np.floor(quotient, out=quotient)
-    quotient *= modulus
-    x -= quotient
-    np.add(x, modulus, out=x, where=x < 0)
-    np.subtract(x, modulus, out=x, where=x >= modulus)
-
-
-def part_values(layout: Layout, factors: Array, modulus: int | None = None, fast: ModuleType | None = None) -> Array:
+def part_values(layout: Layout, factors: Array, fast: ModuleType | None = None) -> Array:
     """Values of every part of the layout (rows) for each composition (columns of ``factors``),
     in the dtype of ``factors``; by the compiled loops ``fast`` for exact floats."""
     shape = (len(layout.parent), factors.shape[1])
     values = buffer("values", shape) if factors.dtype == np.float64 else np.empty(shape, dtype=factors.dtype)
-    if fast is not None and modulus is None and factors.dtype == np.float64:
+    if fast is not None and factors.dtype == np.float64:
         fast.part_values(factors, layout.parent, layout.factor, values)
         return values
     values[0] = 1
@@ -193,27 +156,25 @@ def part_values(layout: Layout, factors: Array, modulus: int | None = None, fast
     for start, stop in layout.levels:
         out = values[start:stop]
         np.multiply(values[layout.parent[start:stop]], step[start:stop], out=out)
-        if modulus:
-            reduce_mod(out, modulus)
     return values
 
 
-def run(plan: Plan, factors: Array, modulus: int | None = None, fast: ModuleType | None = None) -> list[Array]:
-    """Each stage's sums (functionals x compositions): exact floats, exact int64 (``factors``
-    of that dtype: no BLAS) or residues mod ``modulus``.
+def run(plan: Plan, factors: Array, fast: ModuleType | None = None) -> list[Array]:
+    """Each stage's sums (functionals x compositions): exact floats, or exact int64 (``factors``
+    of that dtype: no BLAS).
 
     For each block, one BLAS product ``matrix @ values[m_rows]`` gives, per row part ``r`` and
     functional ``f``, the sum over the other side; multiplying by the row part's value and
     adding over the rows of every block gives the stage's sums (in one compiled pass with
     ``fast``, :mod:`exact_odds.batch.loops`, for exact floats).
     """
-    values = part_values(plan.layout, factors, modulus, fast)
-    if fast is not None and values.dtype == np.float64 and not modulus:
+    values = part_values(plan.layout, factors, fast)
+    if fast is not None and values.dtype == np.float64:
         return [_compiled_sums(stage, values, fast) for stage in plan.stages]
-    return [_stage_sums(stage, values, modulus) for stage in plan.stages]
+    return [_stage_sums(stage, values) for stage in plan.stages]
 
 
-def _products(stage: Stage, values: Array, modulus: int | None, weigh: bool) -> Array:
+def _products(stage: Stage, values: Array, weigh: bool) -> Array:
     """Per row part of the stage and functional, the block's product ``matrix @ values[m_rows]``
     (shape (rows, functionals, b)), times the row part's value if ``weigh``."""
     b, integer = values.shape[1], values.dtype == np.int64
@@ -223,51 +184,19 @@ def _products(stage: Stage, values: Array, modulus: int | None, weigh: bool) -> 
         (m0, m1), (r0, r1) = block.m_rows, block.r_rows
         seg = partial[block.at:block.at + r1 - r0]
         np.matmul(block.integers if integer else block.matrix, values[m0:m1], out=seg.reshape(-1, b))
-        if modulus:
-            reduce_mod(seg, modulus)
         if weigh:
             np.multiply(seg, values[r0:r1, None, :], out=seg)
-            if modulus:
-                reduce_mod(seg, modulus)
     return partial
 
 
-def _stage_sums(stage: Stage, values: Array, modulus: int | None) -> Array:
+def _stage_sums(stage: Stage, values: Array) -> Array:
     """The stage's sums in NumPy: the weighted products added over the row parts."""
-    total: Array = _products(stage, values, modulus, weigh=True).sum(axis=0)
-    if modulus:
-        reduce_mod(total, modulus)
+    total: Array = _products(stage, values, weigh=True).sum(axis=0)
     return total
 
 
 def _compiled_sums(stage: Stage, values: FloatArray, fast: ModuleType) -> FloatArray:
     """The stage's sums in exact floats, the products weighed and added in one compiled pass."""
     total = np.empty((len(stage.functionals), values.shape[1]), dtype=np.float64)
-    fast.stage_sums(_products(stage, values, None, weigh=False), values, stage.value_rows, total)
+    fast.stage_sums(_products(stage, values, weigh=False), values, stage.value_rows, total)
     return total
-
-
-# ---------------------------------------------------------------- the Chinese remainder theorem
-
-
-def rebuild(residues: list[FloatArray], moduli: tuple[int, ...], fits: bool) -> Array:
-    """The non-negative integers below ``prod(moduli)`` with the given residues (Garner's algorithm).
-
-    ``fits``: whether every result is below ``2**63`` (int64 result); otherwise a numpy object
-    array of Python integers.
-    """
-    digits: list[IntArray] = []
-    for i, (res, p) in enumerate(zip(residues, moduli, strict=True)):
-        x = res.astype(np.int64)
-        for j in range(i):  # x = (x - d_j) / p_j  (mod p)
-            x = (x - digits[j]) % p * pow(moduli[j], -1, p) % p
-        digits.append(x)
-    if fits:
-        value = digits[-1].copy()
-        for d, p in zip(digits[-2::-1], moduli[-2::-1], strict=True):
-            value = value * p + d
-        return value
-    big: Array = digits[-1].astype(object)
-    for d, p in zip(digits[-2::-1], moduli[-2::-1], strict=True):
-        big = big * p + d.astype(object)
-    return big

@@ -38,9 +38,10 @@ import numpy as np
 from exact_odds.batch import compiled
 from exact_odds.batch.coefficients import Coefficients
 from exact_odds.batch.fused import compiled_rows
-from exact_odds.batch.kernel import factor_table, primes, rebuild, run
+from exact_odds.batch.kernel import factor_table, run
 from exact_odds.batch.kinds import DIGITS, TYPES, Part, Space, kind_counts
 from exact_odds.batch.leading import LEADING_CARDS, leading_table, leading_weights
+from exact_odds.batch.residues import moduli_limit, residue_sums
 from exact_odds.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
@@ -56,6 +57,9 @@ INT64_MAX_CARDS = 1448
 """Largest shoe whose sequences int64 holds: 1448**6 < 2**63 <= 1449**6."""
 CHUNK = 256
 """Compositions per block of work (keeps the part values, about 2 KB a part, in cache)."""
+RESIDUE_WORK = 25
+"""A composition past int64 counts this many toward loading the compiled loops: they save it about
+25 us (the float path's, about 1 us), so 24,000 of them repay the load."""
 FLOAT_EXACT = 2**53
 """A non-negative float64 sum below this is exact."""
 INT64_EXACT = 2**63
@@ -376,22 +380,20 @@ def _compiled_float_rows(plan: Plan, rows: IntArray, kinds: IntArray, sizes: Int
 def _residue_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray,
                   out: Array) -> None:
     """Evaluate ``rows`` in int64 where ``w N**6`` fits (no BLAS, no reductions), else modulo
-    enough primes for ``w N**6``, rebuilding the integers."""
+    enough primes for ``w N**6`` (:mod:`exact_odds.batch.residues`; compiled for large jobs or
+    with ``EXACT_ODDS_JIT=1``), rebuilding the integers."""
     top = max(plan.weights, default=1)
+    fast = compiled.module("exact_odds.batch.modloops", len(rows) * RESIDUE_WORK)
+    limit = moduli_limit(plan)
     for chunk in _chunks(rows[np.argsort(sizes[rows], kind="stable")]):
         bound = top * int(sizes[chunk].max()) ** CARDS_PER_COUP
         chunk_suits = None if suits is None else suits[chunk].transpose(1, 2, 0)
         if bound < INT64_EXACT:
             sums = run(plan, factor_table(plan.space, kinds[:, chunk], chunk_suits, dtype=np.int64))
             _finish(plan, [s.astype(object) if out.dtype == object else s for s in sums], sizes[chunk], out, chunk)
-            continue
-        moduli: list[int] = []
-        while np.prod(np.array(moduli, dtype=object)) <= bound:
-            moduli.append(primes()[len(moduli)])
-        residues = [run(plan, factor_table(plan.space, kinds[:, chunk], chunk_suits, p), p) for p in moduli]
-        fits = bound < 2**63 and out.dtype != object
-        sums = [rebuild([r[i] for r in residues], tuple(moduli), fits) for i in range(len(plan.stages))]
-        _finish(plan, sums, sizes[chunk], out, chunk)
+        else:
+            sums = residue_sums(plan, kinds[:, chunk], chunk_suits, bound, limit, fast)
+            _finish(plan, sums, sizes[chunk], out, chunk)
 
 
 def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray | None = None) -> Array:

@@ -1,0 +1,122 @@
+"""Loops of the exact sums modulo primes, compiled (numba): imported only through :mod:`exact_odds.batch.compiled`.
+
+Each loop does what a NumPy step of :mod:`exact_odds.batch.residues` does, with the same
+reduction of products (a float64 estimate of the quotient, the remainder in wrapping int64
+arithmetic, one correction), so the residues, digits and integers are the same; compiled, a
+chunk's factors, part values, and each block's reduction, weighing and sum are one pass each
+over data in the processor's cache. The matrix products stay in BLAS.
+
+Residues are below ``p <= 2**44``; arrays are C-contiguous, compositions in the last axis.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+_jit = numba.njit(cache=True, nogil=True)
+
+LIMB_BITS = 16
+"""Bits per limb while rebuilding integers: a limb times a prime (at most 2**44) stays below 2**60."""
+LIMBS_PER_WORD = 4
+"""Limbs per 64-bit word of the rebuilt integers."""
+
+
+@_jit
+def mul_mod(a, b, p, inverse):
+    """``a * b mod p`` for integers ``0 <= a, b < p`` (int64 or float64 holding them), ``inverse = 1.0 / p``."""
+    q = np.int64(np.floor(np.float64(a) * np.float64(b) * inverse))
+    r = np.int64(a) * np.int64(b) - q * p
+    if r < 0:
+        r += p
+    elif r >= p:
+        r -= p
+    return r
+
+
+@_jit
+def falling_mod(kinds, p, out):
+    """``out[k * 7 + j, i] = falling(kinds[k, i], j) mod p`` for j = 0..6 (out int64, (kinds * 7, b))."""
+    inverse = 1.0 / p
+    depth = out.shape[0] // kinds.shape[0]
+    for k in range(kinds.shape[0]):
+        row = kinds[k]
+        for i in range(row.shape[0]):
+            out[k * depth, i] = 1
+        for j in range(1, depth):
+            prev, this = out[k * depth + j - 1], out[k * depth + j]
+            for i in range(row.shape[0]):
+                step = max(row[i] - (j - 1), 0)
+                if step >= p:
+                    step %= p
+                this[i] = mul_mod(prev[i], step, p, inverse)
+
+
+@_jit
+def part_values_mod(factors, parent, factor, p, values):
+    """``values[0] = 1``; ``values[r] = values[parent[r]] * factors[factor[r]] mod p`` for every later
+    part (float64 holding the residues; a part's parent comes before it)."""
+    inverse = 1.0 / p
+    for i in range(values.shape[1]):
+        values[0, i] = 1.0
+    for r in range(1, parent.shape[0]):
+        this, up, step = values[r], values[parent[r]], factors[factor[r]]
+        for i in range(this.shape[0]):
+            this[i] = mul_mod(up[i], step[i], p, inverse)
+
+
+@_jit
+def stage_sums_mod(partial, values, rows, p, out):
+    """``out[f] = sum over r of (partial[r, f] mod p) * values[rows[r]] mod p``: a stage's block
+    products (float64 integers below 2**53, shape (row parts, F, b)) reduced, weighed by their row
+    part (residues, float64) and added, int64 (F, b)."""
+    inverse = 1.0 / p
+    out[:, :] = 0
+    for r in range(partial.shape[0]):
+        weight = values[rows[r]]
+        for f in range(partial.shape[1]):
+            src, dst = partial[r, f], out[f]
+            for i in range(dst.shape[0]):
+                x = src[i]
+                reduced = np.int64(x) - np.int64(np.floor(x * inverse)) * p
+                if reduced < 0:
+                    reduced += p
+                elif reduced >= p:
+                    reduced -= p
+                s = dst[i] + mul_mod(reduced, weight[i], p, inverse)
+                dst[i] = s - p if s >= p else s
+
+
+@_jit
+def rebuild_words(residues, primes, inverses, words):
+    """The integers below ``prod(primes)`` with these residues (``residues[k, i]`` mod ``primes[k]``), as
+    little-endian 64-bit words ``words[i, w]`` (int64 holding the bits): Garner's digits
+    (``inverses[k, j]``, the inverse of ``primes[j]`` mod ``primes[k]``), then Horner's rule on
+    16-bit limbs."""
+    count = primes.shape[0]
+    digits = np.empty(count, dtype=np.int64)
+    limbs = np.empty(words.shape[1] * LIMBS_PER_WORD, dtype=np.int64)
+    mask = (1 << LIMB_BITS) - 1
+    for i in range(residues.shape[1]):
+        for k in range(count):
+            p = primes[k]
+            inverse = 1.0 / p
+            x = residues[k, i]
+            for j in range(k):
+                x -= digits[j] % p if digits[j] >= p else digits[j]
+                if x < 0:
+                    x += p
+                x = mul_mod(x, inverses[k, j], p, inverse)
+            digits[k] = x
+        limbs[:] = 0
+        for k in range(count - 1, -1, -1):  # v = v * p_k + d_k from v = 0
+            carry = digits[k]
+            for m in range(limbs.shape[0]):
+                t = limbs[m] * primes[k] + carry
+                limbs[m] = t & mask
+                carry = t >> LIMB_BITS
+        for w in range(words.shape[1]):
+            word = 0
+            for s in range(LIMBS_PER_WORD):
+                word |= limbs[w * LIMBS_PER_WORD + s] << (LIMB_BITS * s)
+            words[i, w] = word

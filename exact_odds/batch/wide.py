@@ -1,0 +1,75 @@
+"""Integers past int64 as arrays of 32-bit limbs: integer combinations of them, and Python integers.
+
+Arithmetic on numpy arrays of Python integers costs about 60 ns an operation, and the numbers of
+shoes past 1,448 cards (up to about ``2**124``) need a few dozen per composition and bet. Here
+each integer becomes ``count`` little-endian 32-bit limbs (int64 arrays, one ``int.to_bytes``
+each), an integer combination of columns is one float64 matrix product per limb (exact: a limb
+times the sum of the coefficients' magnitudes stays below ``2**53``), carries are propagated in
+int64, and each result becomes a Python integer with one ``int.from_bytes`` (two's complement).
+"""
+
+from __future__ import annotations
+
+from itertools import repeat
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    Array = npt.NDArray[Any]
+
+LIMB_BITS = 32
+"""Bits per limb."""
+COEFFICIENT_LIMIT = 2**53 // 2**LIMB_BITS
+"""The sum of a combination's coefficient magnitudes must stay below this (exact float64 products)."""
+_ORDER: Literal["little"] = "little"
+
+
+def limbs_for(bits: int) -> int:
+    """Limbs holding an integer of ``bits`` bits, its sign, and one limb more (for :func:`combine`'s check)."""
+    return bits // LIMB_BITS + 2
+
+
+def to_limbs(values: Array, count: int) -> IntArray:
+    """Non-negative Python integers below ``2**(32 count)`` (object array) as 32-bit limbs, int64,
+    shape ``values.shape + (count,)``, least significant first (``int.to_bytes`` refuses larger)."""
+    data = b"".join(map(int.to_bytes, values.ravel().tolist(), repeat(4 * count), repeat(_ORDER)))
+    return np.frombuffer(data, dtype="<u4").astype(np.int64).reshape(*values.shape, count)
+
+
+def combine(limbs: IntArray, table: IntArray, count: int) -> IntArray:
+    """``limbs`` (n, c, L) combined by ``table`` (c, k) of integers, as ``count > L`` normalised
+    limbs (n, k, count): each limb below ``2**32``, the whole the two's complement of the result,
+    which must fit in ``32 (count - 1)`` bits, its sign included (checked: the last limb only
+    extends the sign)."""
+    if int(np.abs(table).sum(axis=0).max(initial=0)) >= COEFFICIENT_LIMIT:
+        raise ValueError("coefficients too large for exact limbs")
+    n, _, width = limbs.shape
+    out = np.zeros((n, table.shape[1], count), dtype=np.int64)
+    weights = table.astype(np.float64)
+    for i in range(width):
+        out[:, :, i] = (limbs[:, :, i].astype(np.float64) @ weights).astype(np.int64)
+    mask = (1 << LIMB_BITS) - 1
+    for i in range(count - 1):
+        carry = out[:, :, i] >> LIMB_BITS
+        out[:, :, i] &= mask
+        out[:, :, i + 1] += carry
+    out[:, :, -1] &= mask
+    if (out[:, :, -1] != (out[:, :, -2] >> (LIMB_BITS - 1)) * mask).any():
+        raise AssertionError("bulk evaluation lost ways (please report this bug)")
+    return out
+
+
+def to_integers(limbs: IntArray) -> Array:
+    """Python integers of normalised limbs (last axis, two's complement), object array of the other
+    axes: with the sign bit flipped the limbs are the result plus ``2**(32 count - 1)``, read by
+    ``int.from_bytes`` unsigned and the offset taken off (together a half of the signed read's cost)."""
+    shifted = limbs.astype("<u4")
+    shifted[..., -1] ^= 1 << (LIMB_BITS - 1)
+    rows = np.ascontiguousarray(shifted).view(f"V{4 * limbs.shape[-1]}").ravel()
+    read: Array = np.fromiter(map(int.from_bytes, rows.tolist(), repeat(_ORDER)), dtype=np.object_, count=len(rows))
+    out: Array = read - (1 << (LIMB_BITS * limbs.shape[-1] - 1))
+    return out.reshape(limbs.shape[:-1])

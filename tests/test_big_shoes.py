@@ -1,0 +1,177 @@
+"""Shoes past int64 (more than 1,448 cards): sums modulo primes, rebuilt into Python integers.
+
+The arithmetic modulo a prime and the reconstruction are checked against Python's integers,
+the compiled loops (:mod:`exact_odds.batch.modloops`) against the NumPy steps of
+:mod:`exact_odds.batch.residues`, and whole evaluations against the reference enumerator and
+across both paths.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact_odds.batch import compiled, evaluate, wide
+from exact_odds.batch.evaluation import _bet_pass, _sequences
+from exact_odds.batch.residues import (
+    MODULUS_CAP,
+    _digits,
+    _falling_mod,
+    _integers,
+    _inverses,
+    from_words,
+    moduli,
+    moduli_limit,
+    mul_mod,
+    primes_below,
+)
+from exact_odds.bets import find_bet, registered
+from exact_odds.coup import Detail
+from exact_odds.engine import deal
+from exact_odds.shoe import CARDS_PER_COUP, Shoe, falling
+from exact_odds.tableau import STANDARD_TABLEAU
+
+BETS = registered()
+PRIMES = primes_below(MODULUS_CAP, 4)
+
+
+@contextmanager
+def _jit(setting: str) -> Iterator[None]:
+    """Run with ``EXACT_ODDS_JIT`` set to ``setting``."""
+    before = os.environ.get(compiled.JIT_ENV)
+    os.environ[compiled.JIT_ENV] = setting
+    try:
+        yield
+    finally:
+        os.environ.pop(compiled.JIT_ENV)
+        if before is not None:
+            os.environ[compiled.JIT_ENV] = before
+
+
+def test_primes_are_prime_and_fit() -> None:
+    for p in PRIMES + primes_below(2**31, 3):
+        assert all(p % d for d in range(2, 2000)) and pow(3, p - 1, p) == 1
+    assert PRIMES[0] < MODULUS_CAP and sorted(PRIMES, reverse=True) == list(PRIMES)
+
+
+def test_main_bets_need_three_primes_at_ten_thousand_decks() -> None:
+    plan = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, ()).plan
+    limit = moduli_limit(plan)
+    assert 2**39 < limit <= MODULUS_CAP
+    assert len(moduli(limit, 520_000**CARDS_PER_COUP)) == 3
+    for stage in plan.stages:  # the bound that makes the BLAS products exact
+        assert all(block.matrix.sum(axis=1).max() * limit < 2**53 for block in stage.blocks)
+
+
+@settings(max_examples=50)
+@given(st.lists(st.integers(0, 2**63), min_size=2, max_size=40), st.sampled_from((*PRIMES, 2**31 - 1, 3, 2)))
+def test_mul_mod_equals_python(xs: list[int], p: int) -> None:
+    a = np.array([x % p for x in xs], dtype=np.int64)
+    b = a[::-1].copy()
+    assert mul_mod(a, b, p).tolist() == [x * y % p for x, y in zip(a.tolist(), b.tolist(), strict=True)]
+    assert mul_mod(a.astype(np.float64), b, p).tolist() == mul_mod(a, b, p).tolist()
+
+
+@settings(max_examples=50)
+@given(st.lists(st.integers(0, 2**150), min_size=1, max_size=30))
+def test_digits_rebuild_the_integers(xs: list[int]) -> None:
+    primes = PRIMES
+    assert all(x < math.prod(primes) for x in xs)
+    residues = np.array([[x % p for x in xs] for p in primes], dtype=np.int64)
+    assert _integers(_digits(residues, primes), primes).tolist() == xs
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 2**150), min_size=1, max_size=30), st.integers(1, 4))
+def test_compiled_rebuild_equals_python(xs: list[int], count: int) -> None:
+    fast = compiled.module("exact_odds.batch.modloops", 10**9)
+    if fast is None:
+        pytest.skip("compiled loops unavailable")
+    primes = PRIMES[:count]
+    xs = [x % math.prod(primes) for x in xs]
+    residues = np.array([[x % p for x in xs] for p in primes], dtype=np.int64)
+    words = np.empty((len(xs), -(-math.prod(primes).bit_length() // 64)), dtype=np.int64)
+    fast.rebuild_words(residues, np.array(primes, dtype=np.int64), _inverses(primes), words)
+    assert from_words(words).tolist() == xs
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(0, 10**7), min_size=13, max_size=13), st.sampled_from(PRIMES))
+def test_compiled_falling_equals_numpy(counts: list[int], p: int) -> None:
+    fast = compiled.module("exact_odds.batch.modloops", 10**9)
+    if fast is None:
+        pytest.skip("compiled loops unavailable")
+    kinds = np.array(counts, dtype=np.int64).reshape(13, 1)
+    out = np.empty((13 * (CARDS_PER_COUP + 1), 1), dtype=np.int64)
+    fast.falling_mod(kinds, p, out)
+    assert out.tolist() == _falling_mod(kinds, p).tolist()
+    assert out[:CARDS_PER_COUP + 1, 0].tolist() == [falling(counts[0], j) % p for j in range(CARDS_PER_COUP + 1)]
+
+
+def test_sequences_past_int64() -> None:
+    sizes = np.array([6, 1448, 1449, 520_000, 2_097_151, 2_097_152, 10**12], dtype=np.int64)
+    assert _sequences(sizes).tolist() == [falling(int(n), CARDS_PER_COUP) for n in sizes.tolist()]
+
+
+@pytest.mark.parametrize("setting", ["0", "1"])
+def test_big_shoes_equal_reference(setting: str) -> None:
+    suited = tuple((1000 + k, 1001, 999 - k, 1002) for k in range(13))
+    shoes = [Shoe.decks(30), Shoe.decks(10_000), Shoe(tuple(sum(row) for row in suited), suited)]
+    with _jit(setting):
+        ev = evaluate([s.counts for s in shoes], bets=BETS, suits=[s.suited for s in shoes])
+    assert ev.outcomes.dtype == object
+    for i, shoe in enumerate(shoes[::2]):
+        row = 2 * i
+        for j, bet in enumerate(BETS):
+            assert ev.expectation(row, j) == deal(shoe, detail=bet.detail).expectation(bet.payout), bet.name
+    banker = find_bet("banker")
+    assert ev.expectation(1, BETS.index(banker)) == deal(Shoe.decks(10_000)).expectation(banker.payout)
+
+
+@st.composite
+def big_shoes(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
+    """Suit counts (n, 13, 4) of shoes of 28 to 20,000 decks, a few cards of each suit removed."""
+    n = draw(st.integers(1, 300))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    decks = rng.integers(28, 20_001, size=n)
+    grid = (decks[:, None, None] - rng.integers(0, 30, size=(n, 13, 4))).clip(0)
+    return grid.sum(axis=2), grid
+
+
+@settings(max_examples=12, deadline=None)
+@given(big_shoes())
+def test_big_shoes_alike_on_both_paths(shoe: tuple[np.ndarray, np.ndarray]) -> None:
+    counts, grid = shoe
+    found = []
+    for setting in ("0", "1"):
+        with _jit(setting):
+            ev = evaluate(counts, bets=BETS, suits=grid)
+        found.append((ev.sequences.tolist(), ev.outcomes.tolist(), ev.numerators.tolist()))
+    assert found[0] == found[1]
+
+
+@settings(max_examples=50)
+@given(st.lists(st.lists(st.integers(0, 2**130), min_size=3, max_size=3), min_size=1, max_size=20),
+       st.lists(st.lists(st.integers(-300, 300), min_size=2, max_size=2), min_size=3, max_size=3))
+def test_wide_combinations_equal_python(rows: list[list[int]], table: list[list[int]]) -> None:
+    columns = np.array(rows, dtype=object)
+    count = wide.limbs_for(140)
+    found = wide.to_integers(wide.combine(wide.to_limbs(columns, wide.limbs_for(130)), np.array(table), count))
+    expected = [[sum(x * table[c][k] for c, x in enumerate(row)) for k in range(2)] for row in rows]
+    assert found.tolist() == expected
+
+
+def test_wide_combination_too_wide_is_refused() -> None:
+    columns = np.array([[2**120, 0]], dtype=object)
+    limbs = wide.to_limbs(columns, wide.limbs_for(121))
+    with pytest.raises(AssertionError):
+        wide.combine(limbs, np.array([[2**10], [1]]), wide.limbs_for(100))
+    with pytest.raises(OverflowError):
+        wide.to_limbs(np.array([2**64], dtype=object), 2)
