@@ -393,8 +393,7 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
         else:
             found = ways(compiled.plan, counts, suit_counts, sizes)
         if compiled.outcomes:
-            every = compiled.outcomes == tuple(range(found.shape[1]))
-            outcomes = found if every else found[:, list(compiled.outcomes)]
+            outcomes = found[:, list(compiled.outcomes)]
         _checked(outcomes if compiled.outcomes else found[:, [compiled.total]], sequences)
         if not members:
             continue
