@@ -114,6 +114,11 @@ def block_key(part: Part) -> tuple[int, int]:
     return sum(d // TYPES for d in part), sum(DESIGNATION_UNITS[d % TYPES] for d in part)
 
 
+def kind_of_rank(detail: Detail) -> IntArray:
+    """The kind of each rank A..K: its point class at ``POINTS``, the rank itself otherwise."""
+    return _POINTS if detail is Detail.POINTS else np.arange(len(RANKS), dtype=np.int64)
+
+
 def kind_counts(counts: IntArray, detail: Detail, fast: ModuleType | None = None) -> IntArray:
     """Counts per kind (rows) of compositions given as rank counts (n, 13): shape (kinds, n).
 

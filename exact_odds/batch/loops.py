@@ -67,20 +67,26 @@ def wrapped_products(columns, table, out):
 
 
 @_jit
-def chunk_values(kinds, start, parent, factor, factors, values):
-    """A chunk's factor table and part values in one call: ``factors[k * 7 + j, i] =
-    falling(kinds[k, start + i], j)`` (products in the order of
-    :func:`exact_odds.batch.kernel._float_falling`), then :func:`part_values`, for the
-    ``values.shape[1]`` compositions from column ``start`` of ``kinds`` (any layout)."""
+def chunk_values(counts, kind_of, start, parent, factor, kinds, factors, values):
+    """A chunk's kind counts, factor table and part values in one call, for the ``values.shape[1]``
+    compositions from row ``start`` of the rank counts ``counts`` (n, 13): ``kinds[k, i]``, the
+    cards of kind ``k`` (``kind_of[rank]``); ``factors[k * 7 + j, i] = falling(kinds[k, i], j)``
+    (products in the order of :func:`exact_odds.batch.kernel._float_falling`); then
+    :func:`part_values`."""
+    kinds[:, :] = 0
+    for i in range(kinds.shape[1]):
+        row = counts[start + i]
+        for r in range(row.shape[0]):
+            kinds[kind_of[r], i] += row[r]
     depth = factors.shape[0] // kinds.shape[0]
     for k in range(kinds.shape[0]):
-        first = factors[k * depth]
+        first, column = factors[k * depth], kinds[k]
         for i in range(first.shape[0]):
             first[i] = 1.0
         for j in range(1, depth):
             prev, this = factors[k * depth + j - 1], factors[k * depth + j]
             for i in range(this.shape[0]):
-                this[i] = prev[i] * (kinds[k, start + i] - (j - 1))
+                this[i] = prev[i] * (column[i] - (j - 1))
     part_values(factors, parent, factor, values)
 
 

@@ -364,14 +364,14 @@ def _float_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | N
     return failed
 
 
-def _compiled_float_rows(plan: Plan, rows: IntArray, kinds: IntArray, sizes: IntArray, out: Array,
+def _compiled_float_rows(plan: Plan, rows: IntArray, counts: IntArray, sizes: IntArray, out: Array,
                          fast: ModuleType) -> list[IntArray]:
-    """:func:`_float_rows` for shoes without suits, by the compiled chunks of
-    :mod:`exact_odds.batch.fused`, written straight into ``out`` when it holds every row in int64."""
-    whole = len(rows) == kinds.shape[1]
+    """:func:`_float_rows` for shoes without suits (rank counts ``counts``), by the compiled chunks
+    of :mod:`exact_odds.batch.fused`, written straight into ``out`` when it holds every row in int64."""
+    whole = len(rows) == counts.shape[0]
     target = out if whole and out.dtype == np.int64 else np.zeros((len(rows), plan.classes), dtype=np.int64)
-    bad = compiled_rows(plan, kinds if whole else kinds[:, rows], sizes if whole else sizes[rows], target, fast,
-                        CHUNK, float(FLOAT_EXACT))
+    bad = compiled_rows(plan, np.ascontiguousarray(counts if whole else counts[rows]), sizes if whole else sizes[rows],
+                        target, fast, CHUNK, float(FLOAT_EXACT))
     if target is not out:
         out[rows] = target
     return [rows[bad]]
@@ -410,13 +410,13 @@ def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray |
     fits = top * int(sizes.max(initial=0)) ** CARDS_PER_COUP < 2**63
     out: Array = np.zeros((n, plan.classes), dtype=np.int64 if fits else object)
     fast = compiled.loops(n)
-    kinds = kind_counts(counts, plan.space.detail, fast)
     small = sizes <= FLOAT_MAX_CARDS
-    if fast is not None and not plan.space.suited:
-        failed = _compiled_float_rows(plan, np.flatnonzero(small), kinds, sizes, out, fast)
+    if fast is not None and not plan.space.suited:  # the kind counts made a chunk at a time
+        failed = _compiled_float_rows(plan, np.flatnonzero(small), counts, sizes, out, fast)
     else:
-        failed = _float_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out, fast)
+        failed = _float_rows(plan, np.flatnonzero(small), kind_counts(counts, plan.space.detail, fast), suits, sizes,
+                             out, fast)
     rest = np.concatenate([np.flatnonzero(~small), *failed]).astype(np.int64)
     if len(rest):
-        _residue_rows(plan, rest, kinds, suits, sizes, out)
+        _residue_rows(plan, rest, kind_counts(counts, plan.space.detail, fast), suits, sizes, out)
     return out
