@@ -411,12 +411,14 @@ def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray |
     out: Array = np.zeros((n, plan.classes), dtype=np.int64 if fits else object)
     fast = compiled.loops(n)
     small = sizes <= FLOAT_MAX_CARDS
+    kinds: IntArray | None = None
     if fast is not None and not plan.space.suited:  # the kind counts made a chunk at a time
         failed = _compiled_float_rows(plan, np.flatnonzero(small), counts, sizes, out, fast)
     else:
-        failed = _float_rows(plan, np.flatnonzero(small), kind_counts(counts, plan.space.detail, fast), suits, sizes,
-                             out, fast)
+        kinds = kind_counts(counts, plan.space.detail, fast)
+        failed = _float_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out, fast)
     rest = np.concatenate([np.flatnonzero(~small), *failed]).astype(np.int64)
     if len(rest):
-        _residue_rows(plan, rest, kind_counts(counts, plan.space.detail, fast), suits, sizes, out)
+        _residue_rows(plan, rest, kind_counts(counts, plan.space.detail, fast) if kinds is None else kinds, suits,
+                      sizes, out)
     return out
