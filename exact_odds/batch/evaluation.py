@@ -227,8 +227,12 @@ def _check_suits(counts: IntArray, suits: object | None, lines: Sequence[int] | 
 
 
 def _checked(found: Array, sequences: Array) -> None:
-    """The ways of each composition's outcomes must add up to its sequences."""
-    if not (sum(found[:, j] for j in range(1, found.shape[1])) + found[:, 0] == sequences).all():
+    """The ways of each composition's outcomes must add up to its sequences (the columns added one
+    by one: a sum along short rows, ``found.sum(axis=1)``, is several times slower)."""
+    total = found[:, 0].copy()
+    for j in range(1, found.shape[1]):
+        total += found[:, j]
+    if not (total == sequences).all():
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
 
 
