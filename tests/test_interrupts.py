@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import run
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32" or not Path("/proc/self/task").exists(),
                                 reason="POSIX signals and /proc (Linux)")
@@ -110,3 +111,78 @@ def test_ctrl_c_with_dask(tmp_path: Path) -> None:
         wait_for(lambda: any(ts.state == "processing" for ts in scheduler.tasks.values()), proc)
         assert stop(proc, signal.SIGINT) == (130, "", "exact-odds: interrupted\n")
     assert list(tmp_path.iterdir()) == []
+
+
+
+class _Signals:
+    """A descriptor whose ``__set_name__`` receives ``signum``, as a command may while a module it
+    imports makes a class (Python 3.11 wraps what the handler raises there in a RuntimeError)."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        signal.raise_signal(self.signum)
+
+
+def _a_class_made(signum: int) -> None:
+    type("Late", (), {"field": _Signals(signum)})
+
+
+def _an_extension_failing(signum: int) -> None:
+    """What a compiled extension does when a signal breaks its initialisation: another error, the
+    signal's exception dropped (numpy: 'PyCapsule_Import could not import module "datetime"')."""
+    try:
+        signal.raise_signal(signum)
+    except BaseException:
+        raise ImportError("PyCapsule_Import could not import module 'datetime'") from None
+
+
+@pytest.mark.parametrize("failure", [_a_class_made, _an_extension_failing], ids=["class", "extension"])
+@pytest.mark.parametrize(("signum", "status", "line"), [
+    (signal.SIGINT, 130, "exact-odds: interrupted\n"),
+    (signal.SIGTERM, 143, "exact-odds: terminated (SIGTERM)\n"),
+], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_that_surfaces_as_another_error_still_stops_cleanly(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        failure: Callable[[int], None], signum: int, status: int, line: str) -> None:
+    monkeypatch.setattr("exact_odds.report.files.os.replace", lambda *args: failure(signum))
+    assert run(capsys, "odds", "-o", str(tmp_path / "odds.txt"))[::2] == (status, line)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_error_after_no_signal_is_an_error(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object) -> None:
+        raise RuntimeError("not a signal")
+
+    monkeypatch.setattr("exact_odds.report.files.os.replace", fail)
+    with pytest.raises(RuntimeError, match="not a signal"):
+        run(capsys, "odds", "-o", str(tmp_path / "odds.txt"))
+
+
+SIGNAL_IN_PYRUN = '''
+import ctypes, os
+import exact_odds.report.files as files
+
+def replace(*args):
+    run = ctypes.pythonapi.PyRun_String
+    run.restype, run.argtypes = ctypes.py_object, [ctypes.c_char_p, ctypes.c_int, ctypes.py_object, ctypes.py_object]
+    run(b"import signal; signal.raise_signal(signal.SIGINT)", 257, {}, {})
+
+files.os = type("os", (), {name: getattr(os, name) for name in dir(os) if not name.startswith("__")})
+files.os.replace = replace
+'''
+"""A ``sitecustomize`` making the command's final rename receive Ctrl-C in code run by ``PyRun_String``,
+as in a compiled extension's initialisation."""
+
+
+def test_ctrl_c_through_the_interpreters_own_code_ends_with_130_not_by_the_signal(tmp_path: Path) -> None:
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(SIGNAL_IN_PYRUN)
+    (tmp_path / "out").mkdir()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), *sys.path])}
+    done = subprocess.run([*PYTHON, "odds", "-o", "odds.txt"], cwd=tmp_path / "out", capture_output=True, text=True,
+                          env=env, preexec_fn=_default_sigint, timeout=PATIENCE)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "exact-odds: interrupted\n")
+    assert list((tmp_path / "out").iterdir()) == []

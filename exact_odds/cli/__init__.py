@@ -246,19 +246,39 @@ TERMINATING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if h
 """The signals that end a command cleanly, as Ctrl-C does (SIGKILL cannot be caught)."""
 
 
+RECEIVED: list[int] = []
+"""The signals that stopped the command running in this process (:func:`main` empties it first)."""
+
+
+def _record(signum: int, stop: BaseException) -> None:
+    """Record ``signum`` as received, then raise ``stop`` in the main thread (so ``with`` blocks clean up)."""
+    RECEIVED.append(signum)
+    raise stop
+
+
 @contextmanager
 def _signals_end_cleanly() -> Iterator[None]:
-    """Raise :class:`Terminated` on :data:`TERMINATING` signals while the block runs.
+    """While the block runs: Ctrl-C (SIGINT) raises KeyboardInterrupt, :data:`TERMINATING` signals
+    raise :class:`Terminated`, and each is recorded in :data:`RECEIVED`.
 
-    Signals the process ignores (as under ``nohup``) stay ignored; outside the main thread, where
-    Python cannot set handlers (``signal.signal`` raises ValueError there), nothing changes.
+    The record is what lets :func:`main` tell a signal's error from any other: a signal that
+    arrives while a module is imported may surface as something else (an ImportError from a
+    compiled extension whose initialisation it broke, a RuntimeError from a class being made).
+    Signals the process ignores (as under ``nohup``) stay ignored, and a SIGINT handler other than
+    Python's own (a caller's) is left alone; outside the main thread, where Python cannot set
+    handlers (``signal.signal`` raises ValueError there), nothing changes.
     """
 
+    def interrupt(signum: int, frame: object) -> None:
+        _record(signum, KeyboardInterrupt())
+
     def terminate(signum: int, frame: object) -> None:
-        raise Terminated(signum)
+        _record(signum, Terminated(signum))
 
     previous: dict[int, Any] = {}
     with suppress(ValueError):  # not the main thread (checked without importing threading)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            previous[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)
         for sig in TERMINATING:
             if signal.getsignal(sig) != signal.SIG_IGN:
                 previous[sig] = signal.signal(sig, terminate)
@@ -279,6 +299,7 @@ def _parse(words: list[str]) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (see the module)."""
+    RECEIVED.clear()
     with _signals_end_cleanly():
         try:
             words = list(sys.argv[1:] if argv is None else argv)
@@ -290,17 +311,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise _pointing_to_help(err, args.command) from None
             _emit(text, args)
             status: int = getattr(args, "exit_status", 0)  # a handler may set 1 (e.g. a failed check)
-        except InputError as err:
+        except KeyboardInterrupt:
+            return _stopped(RECEIVED[0] if RECEIVED else signal.SIGINT)
+        except Terminated as stop:
+            return _stopped(stop.signum)
+        except Exception as err:
+            if RECEIVED:  # the signal's own error, turned into another on its way
+                return _stopped(RECEIVED[0])
+            if not isinstance(err, InputError):
+                raise
             message = str(err).splitlines()[0] if str(err) else type(err).__name__
             _say(f"error: {message}")
             return 2
-        except KeyboardInterrupt:
-            _say("interrupted")
-            return 130
-        except Terminated as stop:
-            _say(f"terminated ({signal.Signals(stop.signum).name})")
-            return 128 + stop.signum
     return status
+
+
+def _stopped(signum: int) -> int:
+    """Say why the command stopped (Ctrl-C, or a terminating signal); the exit status, 128 + ``signum``."""
+    _say("interrupted" if signum == signal.SIGINT else f"terminated ({signal.Signals(signum).name})")
+    return 128 + signum
 
 
 def run() -> None:
@@ -315,5 +344,23 @@ def run() -> None:
 
     status = main()
     gc.freeze()
+    if signal.SIGINT in RECEIVED:
+        _exit_now(status)
     sys.exit(status)
 
+
+def _exit_now(status: int) -> None:
+    """End the process with ``status`` at once: exit handlers run (workers' semaphores released,
+    temporary directories removed), standard streams flushed, and no more. A KeyboardInterrupt that
+    went through code run by the interpreter's own ``PyRun`` functions (as some compiled extensions
+    do while imported) is remembered by ``python -m``, which would otherwise end the process by
+    SIGINT at exit, whatever the status, although the command handled it."""
+    import atexit
+    import os
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            with suppress(OSError, ValueError):
+                stream.flush()
+    os._exit(status)
