@@ -20,6 +20,8 @@ LIMB_BITS = 16
 """Bits per limb while rebuilding integers: a limb times a prime (at most 2**44) stays below 2**60."""
 LIMBS_PER_WORD = 4
 """Limbs per 64-bit word of the rebuilt integers."""
+PRIME_LIMBS = 3
+"""Limbs of a prime (at most 2**44 < 2**48): an integer below a product of primes needs no more each."""
 
 
 @_jit
@@ -120,3 +122,112 @@ def rebuild_words(residues, primes, inverses, words):
             for s in range(LIMBS_PER_WORD):
                 word |= limbs[w * LIMBS_PER_WORD + s] << (LIMB_BITS * s)
             words[i, w] = word
+
+
+@_jit
+def chunk_residues(kinds, order, start, primes, parent, factor, chunk_kinds, factors, values):
+    """A chunk's kind counts, factor tables and part values modulo every prime, in one call.
+
+    The chunk is the ``width = chunk_kinds.shape[1]`` compositions ``order[start:start + width]``
+    (columns of the kind counts ``kinds``, (kinds, n)); ``values[r, k]`` are part ``r``'s values
+    modulo prime ``k`` (float64 residues, as :func:`part_values_mod`), shape (parts, primes, width):
+    one BLAS product per block serves every prime."""
+    width = chunk_kinds.shape[1]
+    for k in range(kinds.shape[0]):
+        for i in range(width):
+            chunk_kinds[k, i] = kinds[k, order[start + i]]
+    for k in range(primes.shape[0]):
+        p = primes[k]
+        inverse = 1.0 / p
+        falling_mod(chunk_kinds, p, factors)
+        first = values[0, k]
+        for i in range(width):
+            first[i] = 1.0
+        for r in range(1, parent.shape[0]):
+            this, up, step = values[r, k], values[parent[r], k], factors[factor[r]]
+            for i in range(width):
+                this[i] = mul_mod(up[i], step[i], p, inverse)
+
+
+@_jit
+def stage_words(partial, values, rows, primes, inverses, sizes, order, start, leading, columns, bits, residues,
+                words):
+    """A stage's sums modulo every prime (``partial[r, f, k]``: the block products of the values
+    ``values[:, k]`` of :func:`chunk_residues`), reduced, weighed and added as
+    :func:`stage_sums_mod` does, times ``(N - 4)(N - 5)`` when ``leading``, rebuilt
+    (:func:`rebuild_words`) into ``words[start + i, columns[f]]`` (the chunk's compositions in the
+    order of ``order``). ``residues`` is work, (primes, F, width). Returns how many integers
+    reached ``2**bits`` (the bound of the chunk: none should)."""
+    count, width = primes.shape[0], residues.shape[2]
+    for k in range(count):
+        p = primes[k]
+        inverse = 1.0 / p
+        res = residues[k]
+        res[:, :] = 0
+        for r in range(partial.shape[0]):
+            weight = values[rows[r], k]
+            for f in range(partial.shape[1]):
+                src, dst = partial[r, f, k], res[f]
+                for i in range(width):
+                    x = src[i]
+                    reduced = np.int64(x) - np.int64(np.floor(x * inverse)) * p
+                    if reduced < 0:
+                        reduced += p
+                    elif reduced >= p:
+                        reduced -= p
+                    s = dst[i] + mul_mod(reduced, weight[i], p, inverse)
+                    dst[i] = s - p if s >= p else s
+        if leading:
+            for i in range(width):
+                n = sizes[order[start + i]]
+                rest = mul_mod((n - 4) % p, (n - 5) % p, p, inverse)
+                for f in range(res.shape[0]):
+                    res[f, i] = mul_mod(res[f, i], rest, p, inverse)
+    return _rebuild_into(residues, primes, inverses, start, columns, bits, words)
+
+
+@_jit
+def _rebuild_into(residues, primes, inverses, start, columns, bits, words):
+    """:func:`rebuild_words` of ``residues`` (primes, F, width) into ``words[start + i, columns[f]]``;
+    returns how many integers reached ``2**bits``."""
+    count, width = primes.shape[0], residues.shape[2]
+    digits = np.empty(count, dtype=np.int64)
+    limbs = np.zeros(max(words.shape[2] * LIMBS_PER_WORD, count * PRIME_LIMBS), dtype=np.int64)
+    mask = (1 << LIMB_BITS) - 1
+    bad = 0
+    for f in range(residues.shape[1]):
+        for i in range(width):
+            for k in range(count):
+                p = primes[k]
+                inverse = 1.0 / p
+                x = residues[k, f, i]
+                for j in range(k):
+                    x -= digits[j] % p if digits[j] >= p else digits[j]
+                    if x < 0:
+                        x += p
+                    x = mul_mod(x, inverses[k, j], p, inverse)
+                digits[k] = x
+            limbs[:] = 0
+            top = 0  # limbs in use
+            for k in range(count - 1, -1, -1):  # v = v * p_k + d_k from v = 0
+                carry = digits[k]
+                for m in range(top):
+                    t = limbs[m] * primes[k] + carry
+                    limbs[m] = t & mask
+                    carry = t >> LIMB_BITS
+                while carry:
+                    limbs[top] = carry & mask
+                    carry >>= LIMB_BITS
+                    top += 1
+            if top * LIMB_BITS > bits:
+                for m in range(bits // LIMB_BITS, top):
+                    if limbs[m] >> (bits - m * LIMB_BITS if m * LIMB_BITS < bits else 0):
+                        bad += 1
+                        break
+            dst = words[start + i, columns[f]]
+            for w in range(dst.shape[0]):
+                word = 0
+                for s in range(LIMBS_PER_WORD):
+                    word |= limbs[w * LIMBS_PER_WORD + s] << (LIMB_BITS * s)
+                dst[w] = word
+    return bad

@@ -41,7 +41,8 @@ from exact_odds.batch.fused import compiled_rows
 from exact_odds.batch.kernel import factor_table, run
 from exact_odds.batch.kinds import DIGITS, TYPES, Part, Space, kind_counts
 from exact_odds.batch.leading import LEADING_CARDS, leading_table, leading_weights
-from exact_odds.batch.residues import moduli_limit, residue_sums
+from exact_odds.batch.modfused import residue_words
+from exact_odds.batch.residues import from_words, moduli_limit, residue_sums
 from exact_odds.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
@@ -381,11 +382,18 @@ def _residue_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray |
                   out: Array) -> None:
     """Evaluate ``rows`` in int64 where ``w N**6`` fits (no BLAS, no reductions), else modulo
     enough primes for ``w N**6`` (:mod:`exact_odds.batch.residues`; compiled for large jobs or
-    with ``EXACT_ODDS_JIT=1``), rebuilding the integers."""
+    with ``EXACT_ODDS_JIT=1``, a chunk at a time by :mod:`exact_odds.batch.modfused` when suits
+    do not count), rebuilding the integers."""
     top = max(plan.weights, default=1)
     fast = compiled.module("exact_odds.batch.modloops", len(rows) * RESIDUE_WORK)
     limit = moduli_limit(plan)
-    for chunk in _chunks(rows[np.argsort(sizes[rows], kind="stable")]):
+    order = rows[np.argsort(sizes[rows], kind="stable")]
+    if fast is not None and suits is None:
+        wide = order[top * sizes[order].astype(np.float64) ** CARDS_PER_COUP >= INT64_EXACT / 2]
+        if len(wide):
+            out[wide] = from_words(residue_words(plan, kinds, wide, sizes, limit, fast))
+            order = order[:len(order) - len(wide)]
+    for chunk in _chunks(order):
         bound = top * int(sizes[chunk].max()) ** CARDS_PER_COUP
         chunk_suits = None if suits is None else suits[chunk].transpose(1, 2, 0)
         if bound < INT64_EXACT:
