@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     IntArray = npt.NDArray[np.int64]
     FloatArray = npt.NDArray[np.float64]
 
+LIMB_BITS = 16
+"""Bits per limb of the compiled reconstruction (a digit below 2**44 times a limb stays below 2**60)."""
+LIMBS_PER_WORD = WORD_BITS // LIMB_BITS
 WIDTH = 128
 """Compositions per chunk: with three primes the part values take about 2.8 MB (912 parts)."""
 MOST_PRIMES = 8
@@ -61,6 +64,7 @@ class Prepared(NamedTuple):
     plan: Plan
     primes: IntArray
     inverses: IntArray
+    radix: IntArray
     kinds: IntArray
     factors: IntArray
     values: FloatArray
@@ -102,9 +106,19 @@ def _prepare(plan: Plan, primes: tuple[int, ...], width: int, limit: int) -> Pre
     """Work arrays and product views of ``plan`` for chunks of ``width`` compositions."""
     count, kinds = len(primes), plan.space.kinds
     values = np.empty((len(plan.layout.parent), count, width), dtype=np.float64)
-    return Prepared(plan, np.array(primes, dtype=np.int64), _inverses(primes), np.empty((kinds, width), dtype=np.int64),
+    return Prepared(plan, np.array(primes, dtype=np.int64), _inverses(primes), _radix(primes),
+                    np.empty((kinds, width), dtype=np.int64),
                     np.empty((kinds * (CARDS_PER_COUP + 1), width), dtype=np.int64), values,
                     tuple(_stage_work(stage, values, count, width, limit) for stage in plan.stages))
+
+
+def _radix(primes: tuple[int, ...]) -> IntArray:
+    """``radix[k]``: the 16-bit limbs of the product of the primes before ``k`` (Garner's place
+    values), as many limbs as whole 64-bit words of the product of every prime take."""
+    size = -(-math.prod(primes).bit_length() // WORD_BITS) * LIMBS_PER_WORD
+    place = [math.prod(primes[:k]) for k in range(len(primes))]
+    return np.array([[(v >> (LIMB_BITS * m)) & ((1 << LIMB_BITS) - 1) for m in range(size)] for v in place],
+                    dtype=np.int64)
 
 
 _LOCAL = threading.local()
@@ -150,8 +164,8 @@ def _chunk(work: Prepared, fast: ModuleType, kinds: IntArray, order: IntArray, s
     for stage in work.stages:
         for matrix, source, target in stage.products:
             np.matmul(matrix, source, out=target)
-        bad += fast.stage_words(stage.partial, work.values, stage.rows, work.primes, work.inverses, sizes, order,
-                                start, stage.leading, stage.columns, bits, stage.residues, words)
+        bad += fast.stage_words(stage.partial, work.values, stage.rows, work.primes, work.inverses, work.radix, sizes,
+                                order, start, stage.leading, stage.columns, bits, stage.residues, words)
     return int(bad)
 
 

@@ -20,8 +20,6 @@ LIMB_BITS = 16
 """Bits per limb while rebuilding integers: a limb times a prime (at most 2**44) stays below 2**60."""
 LIMBS_PER_WORD = 4
 """Limbs per 64-bit word of the rebuilt integers."""
-PRIME_LIMBS = 3
-"""Limbs of a prime (at most 2**44 < 2**48): an integer below a product of primes needs no more each."""
 
 
 @_jit
@@ -150,8 +148,8 @@ def chunk_residues(kinds, order, start, primes, parent, factor, chunk_kinds, fac
 
 
 @_jit
-def stage_words(partial, values, rows, primes, inverses, sizes, order, start, leading, columns, bits, residues,
-                words):
+def stage_words(partial, values, rows, primes, inverses, radix, sizes, order, start, leading, columns, bits,
+                residues, words):
     """A stage's sums modulo every prime (``partial[r, f, k]``: the block products of the values
     ``values[:, k]`` of :func:`chunk_residues`), reduced, weighed and added as
     :func:`stage_sums_mod` does, times ``(N - 4)(N - 5)`` when ``leading``, rebuilt
@@ -183,51 +181,47 @@ def stage_words(partial, values, rows, primes, inverses, sizes, order, start, le
                 rest = mul_mod((n - 4) % p, (n - 5) % p, p, inverse)
                 for f in range(res.shape[0]):
                     res[f, i] = mul_mod(res[f, i], rest, p, inverse)
-    return _rebuild_into(residues, primes, inverses, start, columns, bits, words)
+    return _rebuild_into(residues, primes, inverses, radix, start, columns, bits, words)
 
 
 @_jit
-def _rebuild_into(residues, primes, inverses, start, columns, bits, words):
-    """:func:`rebuild_words` of ``residues`` (primes, F, width) into ``words[start + i, columns[f]]``;
-    returns how many integers reached ``2**bits``."""
-    count, width = primes.shape[0], residues.shape[2]
-    digits = np.empty(count, dtype=np.int64)
-    limbs = np.zeros(max(words.shape[2] * LIMBS_PER_WORD, count * PRIME_LIMBS), dtype=np.int64)
+def _rebuild_into(residues, primes, inverses, radix, start, columns, bits, words):
+    """The integers of ``residues`` (primes, F, width) into ``words[start + i, columns[f]]``: Garner's
+    digits ``d`` (``inverses[k, j]``, the inverse of ``primes[j]`` mod ``primes[k]``), then
+    ``sum over k of d[k] * radix[k]`` on 16-bit limbs (``radix[k]``: the limbs of the product of the
+    primes before ``k``; each sum below ``2**62``) with one pass of carries, every step along the
+    compositions. Returns how many integers reached ``2**bits``."""
+    count, width, size = primes.shape[0], residues.shape[2], radix.shape[1]
+    digits = np.empty((count, width), dtype=np.int64)
     mask = (1 << LIMB_BITS) - 1
     bad = 0
     for f in range(residues.shape[1]):
+        for k in range(count):
+            p = primes[k]
+            inverse = 1.0 / p
+            x, d = residues[k, f], digits[k]
+            d[:] = x
+            for j in range(k):
+                inv, below = inverses[k, j], digits[j]
+                for i in range(width):
+                    y = d[i] - (below[i] % p if below[i] >= p else below[i])
+                    d[i] = mul_mod(y + p if y < 0 else y, inv, p, inverse)
         for i in range(width):
-            for k in range(count):
-                p = primes[k]
-                inverse = 1.0 / p
-                x = residues[k, f, i]
-                for j in range(k):
-                    x -= digits[j] % p if digits[j] >= p else digits[j]
-                    if x < 0:
-                        x += p
-                    x = mul_mod(x, inverses[k, j], p, inverse)
-                digits[k] = x
-            limbs[:] = 0
-            top = 0  # limbs in use
-            for k in range(count - 1, -1, -1):  # v = v * p_k + d_k from v = 0
-                carry = digits[k]
-                for m in range(top):
-                    t = limbs[m] * primes[k] + carry
-                    limbs[m] = t & mask
-                    carry = t >> LIMB_BITS
-                while carry:
-                    limbs[top] = carry & mask
-                    carry >>= LIMB_BITS
-                    top += 1
-            if top * LIMB_BITS > bits:
-                for m in range(bits // LIMB_BITS, top):
-                    if limbs[m] >> (bits - m * LIMB_BITS if m * LIMB_BITS < bits else 0):
-                        bad += 1
-                        break
             dst = words[start + i, columns[f]]
-            for w in range(dst.shape[0]):
-                word = 0
-                for s in range(LIMBS_PER_WORD):
-                    word |= limbs[w * LIMBS_PER_WORD + s] << (LIMB_BITS * s)
-                dst[w] = word
+            c, high = 0, 0
+            for m in range(size):
+                t = c
+                for k in range(count):
+                    t += digits[k, i] * radix[k, m]
+                limb = t & mask
+                c = t >> LIMB_BITS
+                if m * LIMB_BITS >= bits:
+                    high |= limb
+                elif (m + 1) * LIMB_BITS > bits:
+                    high |= limb >> (bits - m * LIMB_BITS)
+                w = m // LIMBS_PER_WORD
+                if w < dst.shape[0]:
+                    dst[w] = limb if m % LIMBS_PER_WORD == 0 else dst[w] | (limb << (LIMB_BITS * (m % LIMBS_PER_WORD)))
+            if high or c:
+                bad += 1
     return bad
