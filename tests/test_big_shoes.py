@@ -190,10 +190,13 @@ def test_chunk_primes_equal_moduli() -> None:
         assert modfused.chunk_primes(limit, bound) == moduli(limit, bound)
 
 
-def test_radix_is_garner_place_values() -> None:
-    radix = modfused._radix(PRIMES[:3])
-    for k in range(3):
-        assert sum(int(v) << (16 * m) for m, v in enumerate(radix[k].tolist())) == math.prod(PRIMES[:k])
+def test_reconstruction_constants() -> None:
+    primes = PRIMES[:3]
+    radix, rebase, powers = modfused._constants(primes, 2)
+    values = [sum(int(v) << (16 * m) for m, v in enumerate(row)) for row in radix.tolist()]
+    assert values == [math.prod(primes[:k]) for k in range(3)] + [math.prod(primes) // 2]
+    assert rebase.tolist() == [math.prod(primes) // 2 % p for p in primes]
+    assert all(powers[k, e] == pow(2, e, p) for k, p in enumerate(primes) for e in (0, 1, 63, 64, 500, 1099))
 
 
 def test_merged_products_stay_exact() -> None:
@@ -241,3 +244,42 @@ def test_compiled_path_equals_reference_past_int64() -> None:
         shoe = Shoe(tuple(row))
         for j, bet in enumerate(ev.bets):
             assert ev.expectation(i, j) == deal(shoe, detail=bet.detail).expectation(bet.payout)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 2**125), st.sampled_from(("low", "high", "mid", "random")),
+                          st.integers(0, 2**80)), min_size=1, max_size=20), st.integers(1, 3))
+def test_rebuild_near_an_approximation(cases: list[tuple[float, str, int]], count: int) -> None:
+    """``x`` from its residues and a float64 integer ``a`` with ``|x - a|`` up to ``M // 2 - 1``."""
+    fast = compiled.module("exact_odds.batch.modloops", 10**9)
+    if fast is None:
+        pytest.skip("compiled loops unavailable")
+    primes = PRIMES[:count]
+    half = math.prod(primes) // 2
+    approx = [float(int(a)) for a, _, _ in cases]
+    shift = {"low": -(half - 1), "high": half - 1, "mid": 0}
+    xs = [max(0, int(a) + shift.get(kind, r % (2 * half - 1) - (half - 1)))
+          for a, (_, kind, r) in zip(approx, cases, strict=True)]
+    xs = [x if abs(x - int(a)) < half else int(a) for x, a in zip(xs, approx, strict=True)]
+    bits = max(max(xs).bit_length(), 1)
+    words = np.zeros((len(xs), 1, -(-bits // 64)), dtype=np.int64)
+    radix, rebase, powers = modfused._constants(primes, words.shape[2] + 1)
+    residues = np.array([[[x % p for x in xs]] for p in primes], dtype=np.int64)
+    bad = fast._rebuild_into(np.array([approx]), residues, np.array(primes, dtype=np.int64), _inverses(primes), radix,
+                             rebase, powers, 0, np.zeros(1, dtype=np.int64), bits, words)
+    assert bad == 0 and from_words(words)[:, 0].tolist() == xs
+
+
+def test_rebuild_flags_an_integer_past_its_bound() -> None:
+    fast = compiled.module("exact_odds.batch.modloops", 10**9)
+    if fast is None:
+        pytest.skip("compiled loops unavailable")
+    primes = PRIMES[:2]
+    x = 2**100 + 12345
+    words = np.zeros((1, 1, 2), dtype=np.int64)
+    radix, rebase, powers = modfused._constants(primes, 3)
+    residues = np.array([[[x % p]] for p in primes], dtype=np.int64)
+    args = (np.array([[float(x)]]), residues, np.array(primes, dtype=np.int64), _inverses(primes), radix, rebase,
+            powers, 0, np.zeros(1, dtype=np.int64))
+    assert fast._rebuild_into(*args, 101, words) == 0
+    assert fast._rebuild_into(*args, 100, words) == 1

@@ -1,19 +1,29 @@
 """The compiled path of shoes past int64, a chunk at a time with as few steps as possible.
 
-The residue path (:mod:`exact_odds.batch.residues`) evaluates a chunk's sums modulo a few
-primes and rebuilds the integers. Here, as the float path does (:mod:`exact_odds.batch.fused`),
-a chunk of ``width`` compositions takes three kinds of step, whatever the number of primes:
-one compiled call for its kind counts, factor tables and part values modulo every prime (prime
-``k``'s in the columns ``k * width ...`` of one array), one BLAS product per block of each
-stage over every prime's columns at once, and one compiled call per stage that reduces the
-products, weighs and adds them, multiplies the four-card stage by ``(N-4)(N-5)``, and rebuilds
-the integers by Garner's digits into 64-bit words. The work arrays and the views the products
-read and write are made once per plan, number of primes and width (per thread). Compositions
-are taken smallest shoe first, so a chunk takes the fewest primes its largest shoe allows. The
-words of every composition become Python integers at the end, one ``int.from_bytes`` each.
+One pass fewer. The NumPy steps (:mod:`exact_odds.batch.residues`) take primes whose product
+exceeds the bound ``B = w N**6`` of the sums (three of about ``2**39.8`` for a 10,000-deck shoe).
+Here each sum ``x`` is also computed in plain float64, rounded: every quantity being a sum of
+non-negative terms, the result ``a`` is an integer with ``|x - a| <= gamma_K x`` where
+``gamma_K = K u / (1 - K u)``, ``u = 2**-53`` and ``K`` counts the roundings along any term
+(at most five in a part's value, a product and ``M - 1`` additions in a block product of ``M``
+columns in any order, a product and ``R - 1`` additions in the weighing of ``R`` row parts,
+three for ``(N-4)(N-5)``: :func:`roundings`). Then primes whose product ``M`` exceeds
+``2 ceil(K B / (2**53 - K)) + 2`` suffice: ``x - a + M // 2`` lies in ``[0, M)`` and is the
+integer of its residues. That is about ``2**70`` for 10,000 decks: two primes and a float pass,
+which costs less than a third prime's (no reductions).
 
-The residues, digits and integers are those of the NumPy steps of
-:mod:`exact_odds.batch.residues` (the same reduction of every product).
+Steps. As the float path does (:mod:`exact_odds.batch.fused`), a chunk of ``width``
+compositions takes three kinds of step whatever the number of primes: one compiled call for its
+kind counts, factor tables and part values (rounded, and modulo every prime, side by side in one
+array), one BLAS product per block of each stage over all of them at once, and one compiled call
+per stage that weighs and adds the products (reducing the residues), multiplies the four-card
+stage by ``(N-4)(N-5)``, and rebuilds the integers into 64-bit words. The work arrays and the
+views the products read and write are made once per plan, primes, width and words (per thread).
+Compositions are taken smallest shoe first, so a chunk takes the fewest primes its largest shoe
+allows. The words of every composition become Python integers at the end, together.
+
+The integers are those of the NumPy steps: each is proven exact either way, and checked (the
+sums must be non-negative and within their bound).
 """
 
 from __future__ import annotations
@@ -42,8 +52,11 @@ LIMB_BITS = 16
 LIMBS_PER_WORD = WORD_BITS // LIMB_BITS
 WIDTH = 128
 """Compositions per chunk: with three primes the part values take about 2.8 MB (912 parts)."""
-MOST_PRIMES = 8
-"""The most primes a chunk may need here (shoes of up to about 10**11 cards at 2**38 a prime)."""
+MOST_PRIMES = 7
+"""The most primes a chunk may take (a sum of that many digits times limbs stays below ``2**63``;
+shoes of up to about ``10**17`` cards at ``2**38`` a prime)."""
+EXPONENTS = 1100
+"""Powers of two kept modulo each prime: the exponents of float64 integers (below ``2**1024``)."""
 
 
 class _StageWork(NamedTuple):
@@ -55,18 +68,23 @@ class _StageWork(NamedTuple):
     rows: IntArray
     columns: IntArray
     leading: bool
+    approximate: FloatArray
     residues: IntArray
 
 
 class Prepared(NamedTuple):
-    """Work arrays of one plan for chunks of ``width`` compositions modulo ``primes``."""
+    """Work arrays of one plan for chunks of ``width`` compositions modulo ``primes``, and the
+    constants of the reconstruction (:func:`_constants`)."""
 
     plan: Plan
     primes: IntArray
     inverses: IntArray
     radix: IntArray
+    rebase: IntArray
+    powers: IntArray
     kinds: IntArray
     factors: IntArray
+    rounded: FloatArray
     values: FloatArray
     stages: tuple[_StageWork, ...]
 
@@ -99,42 +117,79 @@ def _stage_work(stage: Stage, values: FloatArray, count: int, width: int, limit:
         at += r1 - r0
     rows = np.array([r for _, r_rows, _ in merged for r in range(*r_rows)], dtype=np.int64)
     return _StageWork(tuple(products), partial, rows, np.array(stage.functionals, dtype=np.int64),
-                      stage.depth < CARDS_PER_COUP, np.empty((count, functionals, width), dtype=np.int64))
+                      stage.depth < CARDS_PER_COUP, np.empty((functionals, width), dtype=np.float64),
+                      np.empty((count - 1, functionals, width), dtype=np.int64))
 
 
-def _prepare(plan: Plan, primes: tuple[int, ...], width: int, limit: int) -> Prepared:
-    """Work arrays and product views of ``plan`` for chunks of ``width`` compositions."""
-    count, kinds = len(primes), plan.space.kinds
+def roundings(plan: Plan, limit: int) -> int:
+    """``K``: more than the roundings along any term of a sum computed in float64 (five in a part's
+    value, one product and the additions of the widest block product, one product and the
+    additions of the weighing over the stage's row parts, three for ``(N-4)(N-5)``, and some to spare)."""
+    return max((16 + max(m1 - m0 for (m0, m1), _, _ in merged) + sum(r1 - r0 for _, (r0, r1), _ in merged)
+                for merged in (_merged(stage, limit) for stage in plan.stages)), default=16)
+
+
+def _prepare(plan: Plan, primes: tuple[int, ...], width: int, limit: int, words: int) -> Prepared:
+    """Work arrays and product views of ``plan`` for chunks of ``width`` compositions (the rounded
+    values and those modulo each prime side by side: ``1 + len(primes)`` blocks of columns)."""
+    count, kinds = 1 + len(primes), plan.space.kinds
     values = np.empty((len(plan.layout.parent), count, width), dtype=np.float64)
-    return Prepared(plan, np.array(primes, dtype=np.int64), _inverses(primes), _radix(primes),
+    return Prepared(plan, np.array(primes, dtype=np.int64), _inverses(primes), *_constants(primes, words),
                     np.empty((kinds, width), dtype=np.int64),
-                    np.empty((kinds * (CARDS_PER_COUP + 1), width), dtype=np.int64), values,
+                    np.empty((kinds * (CARDS_PER_COUP + 1), width), dtype=np.int64),
+                    np.empty((kinds * (CARDS_PER_COUP + 1), width), dtype=np.float64), values,
                     tuple(_stage_work(stage, values, count, width, limit) for stage in plan.stages))
 
 
-def _radix(primes: tuple[int, ...]) -> IntArray:
-    """``radix[k]``: the 16-bit limbs of the product of the primes before ``k`` (Garner's place
-    values), as many limbs as whole 64-bit words of the product of every prime take."""
-    size = -(-math.prod(primes).bit_length() // WORD_BITS) * LIMBS_PER_WORD
-    place = [math.prod(primes[:k]) for k in range(len(primes))]
-    return np.array([[(v >> (LIMB_BITS * m)) & ((1 << LIMB_BITS) - 1) for m in range(size)] for v in place],
-                    dtype=np.int64)
+def _limbs(value: int, size: int) -> list[int]:
+    """The ``size`` least significant 16-bit limbs of a non-negative integer."""
+    return [(value >> (LIMB_BITS * m)) & ((1 << LIMB_BITS) - 1) for m in range(size)]
+
+
+@lru_cache(maxsize=32)
+def _constants(primes: tuple[int, ...], words: int) -> tuple[IntArray, IntArray, IntArray]:
+    """The reconstruction's constants: ``radix[k]`` the 16-bit limbs of the product of the primes
+    before ``k`` (Garner's place values) and ``radix[-1]`` those of ``M // 2`` (``M``: the product of
+    every prime), as many limbs as ``words`` 64-bit words hold; ``rebase[k] = M // 2 mod p_k``;
+    ``powers[k, e] = 2**e mod p_k``."""
+    size = max(words, -(-math.prod(primes).bit_length() // WORD_BITS)) * LIMBS_PER_WORD
+    half = math.prod(primes) // 2
+    radix = np.array([_limbs(math.prod(primes[:k]), size) for k in range(len(primes))] + [_limbs(half, size)],
+                     dtype=np.int64)
+    rebase = np.array([half % p for p in primes], dtype=np.int64)
+    powers = np.ones((len(primes), EXPONENTS), dtype=np.int64)
+    modulus = np.array(primes, dtype=np.int64)
+    for e in range(1, EXPONENTS):  # residues below 2**44: doubling stays in int64
+        powers[:, e] = 2 * powers[:, e - 1] % modulus
+    return radix, rebase, powers
 
 
 _LOCAL = threading.local()
 
 
-def prepared(plan: Plan, primes: tuple[int, ...], width: int, limit: int) -> Prepared:
+def prepared(plan: Plan, primes: tuple[int, ...], width: int, limit: int, words: int) -> Prepared:
     """The :class:`Prepared` work of ``plan`` for ``width`` compositions modulo ``primes`` (below
-    ``limit``), made once per thread (threads evaluating at once never share one)."""
-    cache: dict[tuple[int, tuple[int, ...], int], Prepared] = _LOCAL.__dict__.setdefault("prepared", {})
-    key = (id(plan), primes, width)
+    ``limit``) into integers of ``words`` 64-bit words, made once per thread (threads evaluating at
+    once never share one)."""
+    cache: dict[tuple[int, tuple[int, ...], int, int], Prepared] = _LOCAL.__dict__.setdefault("prepared", {})
+    key = (id(plan), primes, width, words)
     found = cache.get(key)
     if found is None or found.plan is not plan:
         if len(cache) > 16:
             cache.clear()
-        found = cache[key] = _prepare(plan, primes, width, limit)
+        found = cache[key] = _prepare(plan, primes, width, limit, words)
     return found
+
+
+def _roundings(plan: Plan, limit: int) -> int:
+    """:func:`roundings`, once per plan and thread."""
+    cache: dict[int, tuple[Plan, int]] = _LOCAL.__dict__.setdefault("roundings", {})
+    found = cache.get(id(plan))
+    if found is None or found[0] is not plan:
+        if len(cache) > 16:
+            cache.clear()
+        found = cache[id(plan)] = (plan, roundings(plan, limit))
+    return found[1]
 
 
 @lru_cache(maxsize=16)
@@ -145,8 +200,8 @@ def _products(limit: int) -> tuple[int, ...]:
 
 
 def chunk_primes(limit: int, bound: int) -> tuple[int, ...]:
-    """The fewest of the largest primes below ``limit`` whose product exceeds ``bound``
-    (:func:`~exact_odds.batch.residues.moduli`, from cached products)."""
+    """The fewest of the largest primes below ``limit`` whose product exceeds ``bound`` (as
+    :func:`~exact_odds.batch.residues.moduli`, from cached products)."""
     for k, product in enumerate(_products(limit)):
         if product > bound:
             return primes_below(limit, MOST_PRIMES)[:k + 1]
@@ -159,13 +214,14 @@ def _chunk(work: Prepared, fast: ModuleType, kinds: IntArray, order: IntArray, s
     many integers reached ``2**bits``."""
     layout = work.plan.layout
     fast.chunk_residues(kinds, order, start, work.primes, layout.parent, layout.factor, work.kinds, work.factors,
-                        work.values)
+                        work.rounded, work.values)
     bad = 0
     for stage in work.stages:
         for matrix, source, target in stage.products:
             np.matmul(matrix, source, out=target)
-        bad += fast.stage_words(stage.partial, work.values, stage.rows, work.primes, work.inverses, work.radix, sizes,
-                                order, start, stage.leading, stage.columns, bits, stage.residues, words)
+        bad += fast.stage_words(stage.partial, work.values, stage.rows, work.primes, work.inverses, work.radix,
+                                work.rebase, work.powers, sizes, order, start, stage.leading, stage.columns, bits,
+                                stage.approximate, stage.residues, words)
     return int(bad)
 
 
@@ -175,15 +231,15 @@ def residue_words(plan: Plan, kinds: IntArray, order: IntArray, sizes: IntArray,
     ``kinds``, (kinds, n); smallest shoe first, so that chunks take few primes) as little-endian
     64-bit words (int64 holding the bits), shape (len(order), functionals, words); ``sizes``: the
     cards of each shoe, ``limit``: the primes' bound (:func:`~exact_odds.batch.residues.moduli_limit`)."""
-    top = max(plan.weights, default=1)
-    n = len(order)
+    top, n, spare = max(plan.weights, default=1), len(order), _roundings(plan, limit)
     largest = top * int(sizes[order].max(initial=0)) ** CARDS_PER_COUP
     words = np.zeros((n, plan.classes, max(1, -(-largest.bit_length() // WORD_BITS))), dtype=np.int64)
     bad = 0
     for start in range(0, n, WIDTH):
         stop = min(start + WIDTH, n)
         bound = top * int(sizes[order[start:stop]].max()) ** CARDS_PER_COUP
-        work = prepared(plan, chunk_primes(limit, bound), stop - start, limit)
+        error = -(-spare * bound // (FLOAT_EXACT - spare))  # at least gamma_K * bound
+        work = prepared(plan, chunk_primes(limit, 2 * error + 2), stop - start, limit, words.shape[2] + 1)
         bad += _chunk(work, fast, kinds, order, sizes, start, bound.bit_length(), words)
     if bad:
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
