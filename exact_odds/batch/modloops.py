@@ -27,7 +27,7 @@ LIMBS_PER_WORD = 4
 @_jit
 def mul_mod(a, b, p, inverse):
     """``a * b mod p`` for integers ``0 <= a, b < p`` (int64 or float64 holding them), ``inverse = 1.0 / p``."""
-    q = np.int64(np.floor(np.float64(a) * np.float64(b) * inverse))
+    q = np.int64(np.float64(a) * np.float64(b) * inverse)  # truncated: the floor of a non-negative estimate
     r = np.int64(a) * np.int64(b) - q * p
     if r < 0:
         r += p
@@ -80,7 +80,7 @@ def stage_sums_mod(partial, values, rows, p, out):
             src, dst = partial[r, f], out[f]
             for i in range(dst.shape[0]):
                 x = src[i]
-                reduced = np.int64(x) - np.int64(np.floor(x * inverse)) * p
+                reduced = np.int64(x) - np.int64(x * inverse) * p
                 if reduced < 0:
                     reduced += p
                 elif reduced >= p:
@@ -201,7 +201,7 @@ def stage_words(partial, values, rows, primes, inverses, radix, rebase, powers, 
                 src, dst = partial[r, f, 1 + k], res[f]
                 for i in range(width):
                     x = src[i]
-                    reduced = np.int64(x) - np.int64(np.floor(x * inverse)) * p
+                    reduced = np.int64(x) - np.int64(x * inverse) * p
                     if reduced < 0:
                         reduced += p
                     elif reduced >= p:
@@ -248,7 +248,7 @@ def _rebuild_into(approximate, residues, primes, inverses, radix, rebase, powers
             x, d = residues[k, f], digits[k]
             for i in range(width):
                 m = mantissa[i]
-                m -= np.int64(np.floor(m * inverse)) * p
+                m -= np.int64(m * inverse) * p
                 m = m + p if m < 0 else (m - p if m >= p else m)
                 y = x[i] - mul_mod(m, powers[k, exponent[i]], p, inverse) + rebase[k]
                 y = y + p if y < 0 else y
