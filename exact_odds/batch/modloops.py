@@ -218,6 +218,37 @@ def stage_words(partial, values, rows, primes, inverses, radix, rebase, powers, 
 
 
 @_jit
+def _offset_digits(approximate, residues, primes, inverses, rebase, powers, mantissa, exponent, digits):
+    """For integers ``x`` near the float64 integers ``approximate`` (width,) with ``residues``
+    (primes, width): ``approximate = mantissa 2**exponent`` (mantissa below ``2**53``), and
+    Garner's digits of ``x - approximate + M // 2`` (:func:`_rebuild_into`)."""
+    count, width = primes.shape[0], residues.shape[1]
+    for i in range(width):
+        a = approximate[i]
+        if a < 2.0**53:
+            mantissa[i], exponent[i] = np.int64(a), 0
+        else:
+            fraction, e = math.frexp(a)
+            mantissa[i], exponent[i] = np.int64(fraction * 2.0**53), e - 53
+    for k in range(count):
+        p = primes[k]
+        inverse = 1.0 / p
+        x, d = residues[k], digits[k]
+        for i in range(width):
+            m = mantissa[i]
+            m -= np.int64(m * inverse) * p
+            m = m + p if m < 0 else (m - p if m >= p else m)
+            y = x[i] - mul_mod(m, powers[k, exponent[i]], p, inverse) + rebase[k]
+            y = y + p if y < 0 else y
+            d[i] = y - p if y >= p else y
+        for j in range(k):
+            inv, below = inverses[k, j], digits[j]
+            for i in range(width):
+                y = d[i] - (below[i] % p if below[i] >= p else below[i])
+                d[i] = mul_mod(y + p if y < 0 else y, inv, p, inverse)
+
+
+@_jit
 def _rebuild_into(approximate, residues, primes, inverses, radix, rebase, powers, start, columns, bits, words):
     """The integers ``x`` near ``approximate`` (F, width; float64 integers ``a``, ``|x - a|`` below
     half the product ``M`` of the primes, less one) with ``residues`` (primes, F, width), into
@@ -235,29 +266,7 @@ def _rebuild_into(approximate, residues, primes, inverses, radix, rebase, powers
     mask = (1 << LIMB_BITS) - 1
     bad = 0
     for f in range(residues.shape[1]):
-        for i in range(width):
-            a = approximate[f, i]
-            if a < 2.0**53:
-                mantissa[i], exponent[i] = np.int64(a), 0
-            else:
-                fraction, e = math.frexp(a)
-                mantissa[i], exponent[i] = np.int64(fraction * 2.0**53), e - 53
-        for k in range(count):
-            p = primes[k]
-            inverse = 1.0 / p
-            x, d = residues[k, f], digits[k]
-            for i in range(width):
-                m = mantissa[i]
-                m -= np.int64(m * inverse) * p
-                m = m + p if m < 0 else (m - p if m >= p else m)
-                y = x[i] - mul_mod(m, powers[k, exponent[i]], p, inverse) + rebase[k]
-                y = y + p if y < 0 else y
-                d[i] = y - p if y >= p else y
-            for j in range(k):
-                inv, below = inverses[k, j], digits[j]
-                for i in range(width):
-                    y = d[i] - (below[i] % p if below[i] >= p else below[i])
-                    d[i] = mul_mod(y + p if y < 0 else y, inv, p, inverse)
+        _offset_digits(approximate[f], residues[:, f], primes, inverses, rebase, powers, mantissa, exponent, digits)
         for i in range(width):
             dst = words[start + i, columns[f]]
             m, e = mantissa[i], exponent[i]
