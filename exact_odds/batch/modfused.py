@@ -234,12 +234,11 @@ def residue_words(plan: Plan, kinds: IntArray, order: IntArray, sizes: IntArray,
     top, n, spare = max(plan.weights, default=1), len(order), _roundings(plan, limit)
     largest = top * int(sizes[order].max(initial=0)) ** CARDS_PER_COUP
     words = np.zeros((n, plan.classes, max(1, -(-largest.bit_length() // WORD_BITS))), dtype=np.int64)
-    bad = 0
-    for start in range(0, n, WIDTH):
-        stop = min(start + WIDTH, n)
-        bound = top * int(sizes[order[start:stop]].max()) ** CARDS_PER_COUP
+    bad, starts = 0, range(0, n, WIDTH)
+    for start, largest in zip(starts, np.maximum.reduceat(sizes[order], starts).tolist() if n else [], strict=True):
+        bound = top * largest ** CARDS_PER_COUP
         error = -(-spare * bound // (FLOAT_EXACT - spare))  # at least gamma_K * bound
-        work = prepared(plan, chunk_primes(limit, 2 * error + 2), stop - start, limit, words.shape[2] + 1)
+        work = prepared(plan, chunk_primes(limit, 2 * error + 2), min(WIDTH, n - start), limit, words.shape[2] + 1)
         bad += _chunk(work, fast, kinds, order, sizes, start, bound.bit_length(), words)
     if bad:
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
