@@ -283,3 +283,15 @@ def test_rebuild_flags_an_integer_past_its_bound() -> None:
             powers, 0, np.zeros(1, dtype=np.int64))
     assert fast._rebuild_into(*args, 101, words) == 0
     assert fast._rebuild_into(*args, 100, words) == 1
+
+
+def test_gigantic_shoes_alike_on_both_paths() -> None:
+    """Shoes of about 2**40 and 2**55 cards: many primes, a float approximation far past 2**64."""
+    counts = np.array([[2**36 + k for k in range(13)], [2**51 - 7 * k for k in range(13)]])
+    bets = [find_bet("banker"), find_bet("player pair")]
+    found = []
+    for setting in ("0", "1"):
+        with _jit(setting):
+            ev = evaluate(counts, bets=bets)
+        found.append((ev.outcomes.tolist(), ev.numerators.tolist()))
+    assert found[0] == found[1]

@@ -50,11 +50,12 @@ if TYPE_CHECKING:
 LIMB_BITS = 16
 """Bits per limb of the compiled reconstruction (a digit below 2**44 times a limb stays below 2**60)."""
 LIMBS_PER_WORD = WORD_BITS // LIMB_BITS
+"""16-bit limbs per 64-bit word."""
 WIDTH = 128
-"""Compositions per chunk: with three primes the part values take about 2.8 MB (912 parts)."""
-MOST_PRIMES = 7
-"""The most primes a chunk may take (a sum of that many digits times limbs stays below ``2**63``;
-shoes of up to about ``10**17`` cards at ``2**38`` a prime)."""
+"""Compositions per chunk: with the rounded values and two primes the part values take about 2.8 MB (912 parts)."""
+MOST_PRIMES = 64
+"""The most primes a chunk may take (fewer when they are large, :func:`_products`): enough for shoes of
+``2**63`` cards."""
 EXPONENTS = 1100
 """Powers of two kept modulo each prime: the exponents of float64 integers (below ``2**1024``)."""
 
@@ -194,9 +195,11 @@ def _roundings(plan: Plan, limit: int) -> int:
 
 @lru_cache(maxsize=16)
 def _products(limit: int) -> tuple[int, ...]:
-    """``products[k]``: the product of the ``k + 1`` largest primes below ``limit``."""
-    primes = primes_below(limit, MOST_PRIMES)
-    return tuple(math.prod(primes[:k + 1]) for k in range(MOST_PRIMES))
+    """``products[k]``: the product of the ``k + 1`` largest primes below ``limit``, for as many primes
+    as the reconstruction takes (its sums of digits times 16-bit limbs stay below ``2**63``)."""
+    most = min(MOST_PRIMES, 2**(63 - LIMB_BITS) // limit - 1)
+    primes = primes_below(limit, most)
+    return tuple(math.prod(primes[:k + 1]) for k in range(most))
 
 
 def chunk_primes(limit: int, bound: int) -> tuple[int, ...]:
@@ -204,7 +207,7 @@ def chunk_primes(limit: int, bound: int) -> tuple[int, ...]:
     :func:`~exact_odds.batch.residues.moduli`, from cached products)."""
     for k, product in enumerate(_products(limit)):
         if product > bound:
-            return primes_below(limit, MOST_PRIMES)[:k + 1]
+            return primes_below(limit, len(_products(limit)))[:k + 1]
     raise ValueError("shoe too large for the residue path")
 
 

@@ -401,7 +401,7 @@ def _residue_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray |
             _finish(plan, [s.astype(object) if out.dtype == object else s for s in sums], sizes[chunk], out, chunk)
         else:
             sums = residue_sums(plan, kinds[:, chunk], chunk_suits, bound, limit, fast)
-            _finish(plan, sums, sizes[chunk], out, chunk)
+            _finish(plan, sums, sizes[chunk].astype(object), out, chunk)  # (N-4)(N-5) may pass int64
 
 
 def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray | None = None) -> Array:
