@@ -41,8 +41,7 @@ from exact_odds.batch.fused import compiled_rows
 from exact_odds.batch.kernel import factor_table, run
 from exact_odds.batch.kinds import DIGITS, TYPES, Part, Space, kind_counts
 from exact_odds.batch.leading import LEADING_CARDS, leading_table, leading_weights
-from exact_odds.batch.modfused import residue_words
-from exact_odds.batch.residues import from_words, moduli_limit, residue_sums
+from exact_odds.batch.residues import moduli_limit, residue_sums
 from exact_odds.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
@@ -384,11 +383,14 @@ def _residue_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray |
     enough primes for ``w N**6`` (:mod:`exact_odds.batch.residues`; compiled for large jobs or
     with ``EXACT_ODDS_JIT=1``, a chunk at a time by :mod:`exact_odds.batch.modfused` when suits
     do not count), rebuilding the integers."""
+    from exact_odds.batch.modfused import residue_words
+    from exact_odds.batch.residues import from_words
+
     top = max(plan.weights, default=1)
     fast = compiled.module("exact_odds.batch.modloops", len(rows) * RESIDUE_WORK)
     limit = moduli_limit(plan)
     order = rows[np.argsort(sizes[rows], kind="stable")]
-    if fast is not None and suits is None:
+    if fast is not None and suits is None:  # rows near the edge (a float bound) are exact either way
         wide = order[top * sizes[order].astype(np.float64) ** CARDS_PER_COUP >= INT64_EXACT / 2]
         if len(wide):
             out[wide] = from_words(residue_words(plan, kinds, wide, sizes, limit, fast))
