@@ -324,26 +324,35 @@ def batch_process_figure(repeat: int) -> None:
           f"median of {max(1, repeat // 2)}: {wall:.2f} s wall, {cpu:.2f} s CPU: {n / cpu:,.0f} compositions/s of CPU")
 
 
+BIG_BASELINE = {"main": 35_000, "bets": 7_000}
+"""Compositions/s/core of shoes past int64 when issue 13 was filed (commit 162790f): main bets, and 40 bets."""
+
+
 def big_figures(repeat: int) -> None:
-    """Shoes past int64 (more than 1,448 cards, Python integers): every registered bet but the suited."""
+    """Shoes past int64 (more than 1,448 cards, Python integers), on each path of the kernel: main bets, and every
+    registered bet but the suited (points and pairs), with their ratio to the figures of the issue's filing day."""
     import numpy as np
 
     from exact_odds.batch import evaluate
+    from exact_odds.batch.compiled import JIT_ENV
     from exact_odds.bets import registered
 
+    n, runs = 20_000, max(1, repeat // 2)
     rng = np.random.default_rng(3)
-    decks = rng.integers(30, 10_001, size=2_000)
+    decks = rng.integers(30, 10_001, size=n)
     grids = (decks[:, None, None] - rng.integers(0, 20, size=(len(decks), 13, 4))).clip(0)
     counts = grids.sum(axis=2)
     bets = [b for b in registered() if b.detail is not Detail.SUITS]
-    main = reference_rate(counts[:3].tolist(), grids[:3].tolist(), (Detail.POINTS,))
-    secs = median_seconds(lambda: evaluate(counts), max(1, repeat // 2))
-    batch_line(f"main-bet counts of {len(counts):,} shoes of 30 to 10,000 decks (Python integers), one core, "
-               f"median of {max(1, repeat // 2)}", len(counts), secs, main)
-    both = reference_rate(counts[:3].tolist(), grids[:3].tolist(), (Detail.POINTS, Detail.RANKS))
-    secs = median_seconds(lambda: evaluate(counts, bets=bets), max(1, repeat // 2))
-    batch_line(f"the same with {len(bets)} registered bets (points and pairs), median of {max(1, repeat // 2)}",
-               len(counts), secs, both)
+    for path, setting in _paths():
+        _on_path(setting, lambda: evaluate(counts[:300], bets=bets))()  # compile (or load) and plan once
+        for key, label, chosen in (("main", "main-bet counts", []), ("bets", f"{len(bets)} registered bets (points "
+                                                                     "and pairs)", bets)):
+            secs = median_seconds(_on_path(setting, lambda b=chosen: evaluate(counts, bets=b)), runs)  # type: ignore[misc]
+            rate = n / secs
+            print(f"batch: {path}: {label} of {n:,} shoes of 30 to 10,000 decks (Python integers), one core, median "
+                  f"of {runs}: {rate:,.0f} compositions/s ({rate / BIG_BASELINE[key]:.1f}x the {BIG_BASELINE[key]:,}/s "
+                  f"of the filing of issue 13)")
+    os.environ.pop(JIT_ENV, None)
 
 
 def bench_batch(repeat: int) -> None:

@@ -11,6 +11,8 @@ Residues are below ``p <= 2**44``; arrays are C-contiguous, compositions in the 
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
@@ -25,7 +27,7 @@ LIMBS_PER_WORD = 4
 @_jit
 def mul_mod(a, b, p, inverse):
     """``a * b mod p`` for integers ``0 <= a, b < p`` (int64 or float64 holding them), ``inverse = 1.0 / p``."""
-    q = np.int64(np.floor(np.float64(a) * np.float64(b) * inverse))
+    q = np.int64(np.float64(a) * np.float64(b) * inverse)  # truncated: the floor of a non-negative estimate
     r = np.int64(a) * np.int64(b) - q * p
     if r < 0:
         r += p
@@ -78,7 +80,7 @@ def stage_sums_mod(partial, values, rows, p, out):
             src, dst = partial[r, f], out[f]
             for i in range(dst.shape[0]):
                 x = src[i]
-                reduced = np.int64(x) - np.int64(np.floor(x * inverse)) * p
+                reduced = np.int64(x) - np.int64(x * inverse) * p
                 if reduced < 0:
                     reduced += p
                 elif reduced >= p:
@@ -120,3 +122,171 @@ def rebuild_words(residues, primes, inverses, words):
             for s in range(LIMBS_PER_WORD):
                 word |= limbs[w * LIMBS_PER_WORD + s] << (LIMB_BITS * s)
             words[i, w] = word
+
+
+@_jit
+def chunk_residues(kinds, order, start, primes, parent, factor, chunk_kinds, factors, rounded, values):
+    """A chunk's kind counts, factor tables and part values, approximate and modulo every prime, in
+    one call.
+
+    The chunk is the ``width = chunk_kinds.shape[1]`` compositions ``order[start:start + width]``
+    (columns of the kind counts ``kinds``, (kinds, n)). ``values[r, 0]``: part ``r``'s value in
+    float64, rounded (from the falling factorials ``rounded``, each product rounded: a part of ``c``
+    cards takes at most ``c - 1`` roundings); ``values[r, 1 + k]``: its value modulo prime ``k``
+    (float64 residues, as :func:`part_values_mod`); shape (parts, 1 + primes, width): one BLAS
+    product per block serves them all."""
+    width = chunk_kinds.shape[1]
+    for k in range(kinds.shape[0]):
+        for i in range(width):
+            chunk_kinds[k, i] = kinds[k, order[start + i]]
+    depth = rounded.shape[0] // chunk_kinds.shape[0]
+    for k in range(chunk_kinds.shape[0]):
+        column = chunk_kinds[k]
+        for i in range(width):
+            rounded[k * depth, i] = 1.0
+        for j in range(1, depth):
+            prev, this = rounded[k * depth + j - 1], rounded[k * depth + j]
+            for i in range(width):
+                this[i] = prev[i] * max(column[i] - (j - 1), 0)
+    for block in range(primes.shape[0] + 1):
+        first = values[0, block]
+        for i in range(width):
+            first[i] = 1.0
+    for r in range(1, parent.shape[0]):
+        this, up, step = values[r, 0], values[parent[r], 0], rounded[factor[r]]
+        for i in range(width):
+            this[i] = up[i] * step[i]
+    for k in range(primes.shape[0]):
+        p = primes[k]
+        inverse = 1.0 / p
+        falling_mod(chunk_kinds, p, factors)
+        for r in range(1, parent.shape[0]):
+            this, up, step = values[r, 1 + k], values[parent[r], 1 + k], factors[factor[r]]
+            for i in range(width):
+                this[i] = mul_mod(up[i], step[i], p, inverse)
+
+
+@_jit
+def stage_words(partial, values, rows, primes, inverses, radix, rebase, powers, sizes, order, start, leading,
+                columns, bits, approximate, residues, words):
+    """A stage's sums, approximate and modulo every prime (``partial[r, f, b]``: the block products
+    of the values ``values[:, b]`` of :func:`chunk_residues`), weighed and added (in float64 for
+    the approximation; reduced as :func:`stage_sums_mod` does for the residues), times
+    ``(N - 4)(N - 5)`` when ``leading``, and rebuilt (:func:`_rebuild_into`) into
+    ``words[start + i, columns[f]]`` (the chunk's compositions in the order of ``order``).
+    ``approximate`` (F, width) and ``residues`` (primes, F, width) are work. Returns how many
+    integers reached ``2**bits`` (the bound of the chunk: none should)."""
+    count, width = primes.shape[0], residues.shape[2]
+    approximate[:, :] = 0.0
+    for r in range(partial.shape[0]):
+        weight = values[rows[r], 0]
+        for f in range(partial.shape[1]):
+            src, dst = partial[r, f, 0], approximate[f]
+            for i in range(width):
+                dst[i] += src[i] * weight[i]
+    if leading:
+        for i in range(width):
+            n = sizes[order[start + i]]
+            rest = np.float64(n - 4) * np.float64(n - 5)  # at most three roundings
+            for f in range(approximate.shape[0]):
+                approximate[f, i] *= rest
+    for k in range(count):
+        p = primes[k]
+        inverse = 1.0 / p
+        res = residues[k]
+        res[:, :] = 0
+        for r in range(partial.shape[0]):
+            weight = values[rows[r], 1 + k]
+            for f in range(partial.shape[1]):
+                src, dst = partial[r, f, 1 + k], res[f]
+                for i in range(width):
+                    x = src[i]
+                    reduced = np.int64(x) - np.int64(x * inverse) * p
+                    if reduced < 0:
+                        reduced += p
+                    elif reduced >= p:
+                        reduced -= p
+                    s = dst[i] + mul_mod(reduced, weight[i], p, inverse)
+                    dst[i] = s - p if s >= p else s
+        if leading:
+            for i in range(width):
+                n = sizes[order[start + i]]
+                rest = mul_mod((n - 4) % p, (n - 5) % p, p, inverse)
+                for f in range(res.shape[0]):
+                    res[f, i] = mul_mod(res[f, i], rest, p, inverse)
+    return _rebuild_into(approximate, residues, primes, inverses, radix, rebase, powers, start, columns, bits, words)
+
+
+@_jit
+def _offset_digits(approximate, residues, primes, inverses, rebase, powers, mantissa, exponent, digits):
+    """For integers ``x`` near the float64 integers ``approximate`` (width,) with ``residues``
+    (primes, width): ``approximate = mantissa 2**exponent`` (mantissa below ``2**53``), and
+    Garner's digits of ``x - approximate + M // 2`` (:func:`_rebuild_into`)."""
+    count, width = primes.shape[0], residues.shape[1]
+    for i in range(width):
+        a = approximate[i]
+        if a < 2.0**53:
+            mantissa[i], exponent[i] = np.int64(a), 0
+        else:
+            fraction, e = math.frexp(a)
+            mantissa[i], exponent[i] = np.int64(fraction * 2.0**53), e - 53
+    for k in range(count):
+        p = primes[k]
+        inverse = 1.0 / p
+        x, d = residues[k], digits[k]
+        for i in range(width):
+            m = mantissa[i]
+            m -= np.int64(m * inverse) * p
+            m = m + p if m < 0 else (m - p if m >= p else m)
+            y = x[i] - mul_mod(m, powers[k, exponent[i]], p, inverse) + rebase[k]
+            y = y + p if y < 0 else y
+            d[i] = y - p if y >= p else y
+        for j in range(k):
+            inv, below = inverses[k, j], digits[j]
+            for i in range(width):
+                y = d[i] - (below[i] % p if below[i] >= p else below[i])
+                d[i] = mul_mod(y + p if y < 0 else y, inv, p, inverse)
+
+
+@_jit
+def _rebuild_into(approximate, residues, primes, inverses, radix, rebase, powers, start, columns, bits, words):
+    """The integers ``x`` near ``approximate`` (F, width; float64 integers ``a``, ``|x - a|`` below
+    half the product ``M`` of the primes, less one) with ``residues`` (primes, F, width), into
+    ``words[start + i, columns[f]]``: ``d = x - a + M // 2`` lies in ``[0, M)``, so it is the
+    integer of the residues ``x - a + M // 2 mod p`` (``rebase[k]``: ``M // 2 mod p``; ``a mod p``
+    from ``a = m 2**e``, ``powers[k, e] = 2**e mod p``), by Garner's digits (``inverses[k, j]``,
+    the inverse of ``primes[j]`` mod ``primes[k]``) and ``sum over k of digit k * radix[k]`` on
+    16-bit limbs (``radix[k]``: the limbs of the product of the primes before ``k``; the last row,
+    those of ``M // 2``); then ``x = a + d - M // 2`` with one pass of carries. Returns how many
+    integers were negative or reached ``2**bits``."""
+    count, width, size = primes.shape[0], residues.shape[2], radix.shape[1]
+    digits = np.empty((count, width), dtype=np.int64)
+    mantissa = np.empty(width, dtype=np.int64)
+    exponent = np.empty(width, dtype=np.int64)
+    mask = (1 << LIMB_BITS) - 1
+    bad = 0
+    for f in range(residues.shape[1]):
+        _offset_digits(approximate[f], residues[:, f], primes, inverses, rebase, powers, mantissa, exponent, digits)
+        for i in range(width):
+            dst = words[start + i, columns[f]]
+            m, e = mantissa[i], exponent[i]
+            c, high = 0, 0
+            for t in range(size):
+                v = c - radix[count, t]
+                for k in range(count):
+                    v += digits[k, i] * radix[k, t]
+                low = t * LIMB_BITS - e  # the bits of a = m 2**e in this limb
+                if -LIMB_BITS < low < 53:
+                    v += (m >> low) & mask if low >= 0 else (m << -low) & mask
+                limb = v & mask
+                c = v >> LIMB_BITS
+                if t * LIMB_BITS >= bits:
+                    high |= limb
+                elif (t + 1) * LIMB_BITS > bits:
+                    high |= limb >> (bits - t * LIMB_BITS)
+                w = t // LIMBS_PER_WORD
+                if w < dst.shape[0]:
+                    dst[w] = limb if t % LIMBS_PER_WORD == 0 else dst[w] | (limb << (LIMB_BITS * (t % LIMBS_PER_WORD)))
+            if high or c:
+                bad += 1
+    return bad

@@ -381,11 +381,21 @@ def _residue_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray |
                   out: Array) -> None:
     """Evaluate ``rows`` in int64 where ``w N**6`` fits (no BLAS, no reductions), else modulo
     enough primes for ``w N**6`` (:mod:`exact_odds.batch.residues`; compiled for large jobs or
-    with ``EXACT_ODDS_JIT=1``), rebuilding the integers."""
+    with ``EXACT_ODDS_JIT=1``, a chunk at a time by :mod:`exact_odds.batch.modfused` when suits
+    do not count), rebuilding the integers."""
+    from exact_odds.batch.modfused import residue_words
+    from exact_odds.batch.residues import from_words
+
     top = max(plan.weights, default=1)
     fast = compiled.module("exact_odds.batch.modloops", len(rows) * RESIDUE_WORK)
     limit = moduli_limit(plan)
-    for chunk in _chunks(rows[np.argsort(sizes[rows], kind="stable")]):
+    order = rows[np.argsort(sizes[rows], kind="stable")]
+    if fast is not None and suits is None:  # rows near the edge (a float bound) are exact either way
+        wide = order[top * sizes[order].astype(np.float64) ** CARDS_PER_COUP >= INT64_EXACT / 2]
+        if len(wide):
+            out[wide] = from_words(residue_words(plan, kinds, wide, sizes, limit, fast))
+            order = order[:len(order) - len(wide)]
+    for chunk in _chunks(order):
         bound = top * int(sizes[chunk].max()) ** CARDS_PER_COUP
         chunk_suits = None if suits is None else suits[chunk].transpose(1, 2, 0)
         if bound < INT64_EXACT:
@@ -393,7 +403,7 @@ def _residue_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray |
             _finish(plan, [s.astype(object) if out.dtype == object else s for s in sums], sizes[chunk], out, chunk)
         else:
             sums = residue_sums(plan, kinds[:, chunk], chunk_suits, bound, limit, fast)
-            _finish(plan, sums, sizes[chunk], out, chunk)
+            _finish(plan, sums, sizes[chunk].astype(object), out, chunk)  # (N-4)(N-5) may pass int64
 
 
 def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray | None = None) -> Array:

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from itertools import repeat
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from exact_odds.batch.kernel import buffer, factor_table
+from exact_odds.batch.wide import from_bytes_rows
 from exact_odds.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
@@ -191,11 +191,12 @@ def _inverses(primes: tuple[int, ...]) -> IntArray:
 
 def from_words(words: IntArray) -> Array:
     """The non-negative Python integers of little-endian 64-bit words (last axis; int64 holding the
-    bits), an object array of the other axes: one ``int.from_bytes`` each, the cheapest way."""
-    rows = np.ascontiguousarray(words).view(f"V{8 * words.shape[-1]}").ravel()
-    order: Literal["little"] = "little"
-    out: Array = np.fromiter(map(int.from_bytes, rows.tolist(), repeat(order)), dtype=np.object_, count=len(rows))
-    return out.reshape(words.shape[:-1])
+    bits), an object array of the other axes (:func:`~exact_odds.batch.wide.from_bytes_rows`, a
+    zero byte above the words for the sign)."""
+    count = words.shape[-1]
+    data = np.zeros((words.size // max(count, 1), 8 * count + 1), dtype=np.uint8)
+    data[:, :-1] = np.ascontiguousarray(words).view(np.uint8).reshape(len(data), -1)
+    return from_bytes_rows(data).reshape(words.shape[:-1])
 
 
 def _block_products(stage: Stage, values: FloatArray) -> FloatArray:

@@ -1,0 +1,248 @@
+"""The compiled path of shoes past int64, a chunk at a time with as few steps as possible.
+
+One pass fewer. The NumPy steps (:mod:`exact_odds.batch.residues`) take primes whose product
+exceeds the bound ``B = w N**6`` of the sums (three of about ``2**39.8`` for a 10,000-deck shoe).
+Here each sum ``x`` is also computed in plain float64, rounded: every quantity being a sum of
+non-negative terms, the result ``a`` is an integer with ``|x - a| <= gamma_K x`` where
+``gamma_K = K u / (1 - K u)``, ``u = 2**-53`` and ``K`` counts the roundings along any term
+(at most five in a part's value, a product and ``M - 1`` additions in a block product of ``M``
+columns in any order, a product and ``R - 1`` additions in the weighing of ``R`` row parts,
+three for ``(N-4)(N-5)``: :func:`roundings`). Then primes whose product ``M`` exceeds
+``2 ceil(K B / (2**53 - K)) + 2`` suffice: ``x - a + M // 2`` lies in ``[0, M)`` and is the
+integer of its residues. That is about ``2**70`` for 10,000 decks: two primes and a float pass,
+which costs less than a third prime's (no reductions).
+
+Steps. As the float path does (:mod:`exact_odds.batch.fused`), a chunk of ``width``
+compositions takes three kinds of step whatever the number of primes: one compiled call for its
+kind counts, factor tables and part values (rounded, and modulo every prime, side by side in one
+array), one BLAS product per block of each stage over all of them at once, and one compiled call
+per stage that weighs and adds the products (reducing the residues), multiplies the four-card
+stage by ``(N-4)(N-5)``, and rebuilds the integers into 64-bit words. The work arrays and the
+views the products read and write are made once per plan, primes, width and words (per thread).
+Compositions are taken smallest shoe first, so a chunk takes the fewest primes its largest shoe
+allows. The words of every composition become Python integers at the end, together.
+
+The integers are those of the NumPy steps: each is proven exact either way, and checked (the
+sums must be non-negative and within their bound).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from functools import lru_cache
+from types import ModuleType
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+from exact_odds.batch.residues import FLOAT_EXACT, WORD_BITS, _inverses, primes_below
+from exact_odds.shoe import CARDS_PER_COUP
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from exact_odds.batch.plan import Plan, Stage
+
+    IntArray = npt.NDArray[np.int64]
+    FloatArray = npt.NDArray[np.float64]
+
+LIMB_BITS = 16
+"""Bits per limb of the compiled reconstruction (a digit below 2**44 times a limb stays below 2**60)."""
+LIMBS_PER_WORD = WORD_BITS // LIMB_BITS
+"""16-bit limbs per 64-bit word."""
+WIDTH = 128
+"""Compositions per chunk: with the rounded values and two primes the part values take about 2.8 MB (912 parts)."""
+MOST_PRIMES = 64
+"""The most primes a chunk may take (fewer when they are large, :func:`_products`): enough for shoes of
+``2**63`` cards."""
+EXPONENTS = 1100
+"""Powers of two kept modulo each prime: the exponents of float64 integers (below ``2**1024``)."""
+
+
+class _StageWork(NamedTuple):
+    """One stage's products (matrix, values read, partial written), the rows weighing the partial
+    sums, the output columns of its functionals, and its residues (work)."""
+
+    products: tuple[tuple[FloatArray, FloatArray, FloatArray], ...]
+    partial: FloatArray
+    rows: IntArray
+    columns: IntArray
+    leading: bool
+    approximate: FloatArray
+    residues: IntArray
+
+
+class Prepared(NamedTuple):
+    """Work arrays of one plan for chunks of ``width`` compositions modulo ``primes``, and the
+    constants of the reconstruction (:func:`_constants`)."""
+
+    plan: Plan
+    primes: IntArray
+    inverses: IntArray
+    radix: IntArray
+    rebase: IntArray
+    powers: IntArray
+    kinds: IntArray
+    factors: IntArray
+    rounded: FloatArray
+    values: FloatArray
+    stages: tuple[_StageWork, ...]
+
+
+def _merged(stage: Stage, limit: int) -> list[tuple[tuple[int, int], tuple[int, int], FloatArray]]:
+    """The stage's blocks as (m_rows, r_rows, matrix), those of the same row parts over adjacent
+    rows of the other side merged into one product where the merged rows' sums of weights times
+    a prime below ``limit`` stay below ``2**53`` (the products stay exact)."""
+    cap = (FLOAT_EXACT - 1) // (limit - 1)
+    merged: list[tuple[tuple[int, int], tuple[int, int], FloatArray]] = []
+    for block in sorted(stage.blocks, key=lambda b: (b.r_rows, b.m_rows)):
+        if merged and merged[-1][1] == block.r_rows and merged[-1][0][1] == block.m_rows[0]:
+            matrix = np.concatenate([merged[-1][2], block.matrix], axis=1)
+            if matrix.sum(axis=1).max() <= cap:
+                merged[-1] = ((merged[-1][0][0], block.m_rows[1]), block.r_rows, matrix)
+                continue
+        merged.append((block.m_rows, block.r_rows, block.matrix))
+    return merged
+
+
+def _stage_work(stage: Stage, values: FloatArray, count: int, width: int, limit: int) -> _StageWork:
+    """The views of a stage's block products over every prime's columns, and its work arrays."""
+    functionals, columns = len(stage.functionals), count * width
+    merged = _merged(stage, limit)
+    partial = np.empty((sum(r1 - r0 for _, (r0, r1), _ in merged), functionals, count, width), dtype=np.float64)
+    products, at = [], 0
+    for (m0, m1), (r0, r1), matrix in merged:
+        products.append((matrix, values[m0:m1].reshape(m1 - m0, columns),
+                         partial[at:at + r1 - r0].reshape(-1, columns)))
+        at += r1 - r0
+    rows = np.array([r for _, r_rows, _ in merged for r in range(*r_rows)], dtype=np.int64)
+    return _StageWork(tuple(products), partial, rows, np.array(stage.functionals, dtype=np.int64),
+                      stage.depth < CARDS_PER_COUP, np.empty((functionals, width), dtype=np.float64),
+                      np.empty((count - 1, functionals, width), dtype=np.int64))
+
+
+def roundings(plan: Plan, limit: int) -> int:
+    """``K``: more than the roundings along any term of a sum computed in float64 (five in a part's
+    value, one product and the additions of the widest block product, one product and the
+    additions of the weighing over the stage's row parts, three for ``(N-4)(N-5)``, and some to spare)."""
+    return max((16 + max(m1 - m0 for (m0, m1), _, _ in merged) + sum(r1 - r0 for _, (r0, r1), _ in merged)
+                for merged in (_merged(stage, limit) for stage in plan.stages)), default=16)
+
+
+def _prepare(plan: Plan, primes: tuple[int, ...], width: int, limit: int, words: int) -> Prepared:
+    """Work arrays and product views of ``plan`` for chunks of ``width`` compositions (the rounded
+    values and those modulo each prime side by side: ``1 + len(primes)`` blocks of columns)."""
+    count, kinds = 1 + len(primes), plan.space.kinds
+    values = np.empty((len(plan.layout.parent), count, width), dtype=np.float64)
+    return Prepared(plan, np.array(primes, dtype=np.int64), _inverses(primes), *_constants(primes, words),
+                    np.empty((kinds, width), dtype=np.int64),
+                    np.empty((kinds * (CARDS_PER_COUP + 1), width), dtype=np.int64),
+                    np.empty((kinds * (CARDS_PER_COUP + 1), width), dtype=np.float64), values,
+                    tuple(_stage_work(stage, values, count, width, limit) for stage in plan.stages))
+
+
+def _limbs(value: int, size: int) -> list[int]:
+    """The ``size`` least significant 16-bit limbs of a non-negative integer."""
+    return [(value >> (LIMB_BITS * m)) & ((1 << LIMB_BITS) - 1) for m in range(size)]
+
+
+@lru_cache(maxsize=32)
+def _constants(primes: tuple[int, ...], words: int) -> tuple[IntArray, IntArray, IntArray]:
+    """The reconstruction's constants: ``radix[k]`` the 16-bit limbs of the product of the primes
+    before ``k`` (Garner's place values) and ``radix[-1]`` those of ``M // 2`` (``M``: the product of
+    every prime), as many limbs as ``words`` 64-bit words hold; ``rebase[k] = M // 2 mod p_k``;
+    ``powers[k, e] = 2**e mod p_k``."""
+    size = max(words, -(-math.prod(primes).bit_length() // WORD_BITS)) * LIMBS_PER_WORD
+    half = math.prod(primes) // 2
+    radix = np.array([_limbs(math.prod(primes[:k]), size) for k in range(len(primes))] + [_limbs(half, size)],
+                     dtype=np.int64)
+    rebase = np.array([half % p for p in primes], dtype=np.int64)
+    powers = np.ones((len(primes), EXPONENTS), dtype=np.int64)
+    modulus = np.array(primes, dtype=np.int64)
+    for e in range(1, EXPONENTS):  # residues below 2**44: doubling stays in int64
+        powers[:, e] = 2 * powers[:, e - 1] % modulus
+    return radix, rebase, powers
+
+
+_LOCAL = threading.local()
+
+
+def prepared(plan: Plan, primes: tuple[int, ...], width: int, limit: int, words: int) -> Prepared:
+    """The :class:`Prepared` work of ``plan`` for ``width`` compositions modulo ``primes`` (below
+    ``limit``) into integers of ``words`` 64-bit words, made once per thread (threads evaluating at
+    once never share one)."""
+    cache: dict[tuple[int, tuple[int, ...], int, int], Prepared] = _LOCAL.__dict__.setdefault("prepared", {})
+    key = (id(plan), primes, width, words)
+    found = cache.get(key)
+    if found is None or found.plan is not plan:
+        if len(cache) > 16:
+            cache.clear()
+        found = cache[key] = _prepare(plan, primes, width, limit, words)
+    return found
+
+
+def _roundings(plan: Plan, limit: int) -> int:
+    """:func:`roundings`, once per plan and thread."""
+    cache: dict[int, tuple[Plan, int]] = _LOCAL.__dict__.setdefault("roundings", {})
+    found = cache.get(id(plan))
+    if found is None or found[0] is not plan:
+        if len(cache) > 16:
+            cache.clear()
+        found = cache[id(plan)] = (plan, roundings(plan, limit))
+    return found[1]
+
+
+@lru_cache(maxsize=16)
+def _products(limit: int) -> tuple[int, ...]:
+    """``products[k]``: the product of the ``k + 1`` largest primes below ``limit``, for as many primes
+    as the reconstruction takes (its sums of digits times 16-bit limbs stay below ``2**63``)."""
+    most = min(MOST_PRIMES, 2**(63 - LIMB_BITS) // limit - 1)
+    primes = primes_below(limit, most)
+    return tuple(math.prod(primes[:k + 1]) for k in range(most))
+
+
+def chunk_primes(limit: int, bound: int) -> tuple[int, ...]:
+    """The fewest of the largest primes below ``limit`` whose product exceeds ``bound`` (as
+    :func:`~exact_odds.batch.residues.moduli`, from cached products)."""
+    for k, product in enumerate(_products(limit)):
+        if product > bound:
+            return primes_below(limit, len(_products(limit)))[:k + 1]
+    raise ValueError("shoe too large for the residue path")
+
+
+def _chunk(work: Prepared, fast: ModuleType, kinds: IntArray, order: IntArray, sizes: IntArray, start: int,
+           bits: int, words: IntArray) -> int:
+    """Evaluate the compositions ``order[start:start + width]`` into ``words[start:]``; return how
+    many integers reached ``2**bits``."""
+    layout = work.plan.layout
+    fast.chunk_residues(kinds, order, start, work.primes, layout.parent, layout.factor, work.kinds, work.factors,
+                        work.rounded, work.values)
+    bad = 0
+    for stage in work.stages:
+        for matrix, source, target in stage.products:
+            np.matmul(matrix, source, out=target)
+        bad += fast.stage_words(stage.partial, work.values, stage.rows, work.primes, work.inverses, work.radix,
+                                work.rebase, work.powers, sizes, order, start, stage.leading, stage.columns, bits,
+                                stage.approximate, stage.residues, words)
+    return int(bad)
+
+
+def residue_words(plan: Plan, kinds: IntArray, order: IntArray, sizes: IntArray, limit: int,
+                  fast: ModuleType) -> IntArray:
+    """Every functional's exact sum for the compositions ``order`` (columns of the kind counts
+    ``kinds``, (kinds, n); smallest shoe first, so that chunks take few primes) as little-endian
+    64-bit words (int64 holding the bits), shape (len(order), functionals, words); ``sizes``: the
+    cards of each shoe, ``limit``: the primes' bound (:func:`~exact_odds.batch.residues.moduli_limit`)."""
+    top, n, spare = max(plan.weights, default=1), len(order), _roundings(plan, limit)
+    largest = top * int(sizes[order].max(initial=0)) ** CARDS_PER_COUP
+    words = np.zeros((n, plan.classes, max(1, -(-largest.bit_length() // WORD_BITS))), dtype=np.int64)
+    bad, starts = 0, range(0, n, WIDTH)
+    for start, largest in zip(starts, np.maximum.reduceat(sizes[order], starts).tolist() if n else [], strict=True):
+        bound = top * largest ** CARDS_PER_COUP
+        error = -(-spare * bound // (FLOAT_EXACT - spare))  # at least gamma_K * bound
+        work = prepared(plan, chunk_primes(limit, 2 * error + 2), min(WIDTH, n - start), limit, words.shape[2] + 1)
+        bad += _chunk(work, fast, kinds, order, sizes, start, bound.bit_length(), words)
+    if bad:
+        raise AssertionError("bulk evaluation lost ways (please report this bug)")
+    return words
