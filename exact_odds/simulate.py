@@ -330,13 +330,16 @@ def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, table
         from exact_odds.batch.compiled import expect
 
         expect(target * shoe.size // CARDS_PER_COUP if count_shoes else target)
+    from exact_odds.batch.compiled import module
+
     codes = shoe_card_codes(shoe)
+    loops = module("exact_odds.dealing.loops", target * len(codes) // CARDS_PER_COUP if count_shoes else target)
     done = block = 0
     while done < target:
         rows = min(SHOE_BLOCK, target - done) if count_shoes else SHOE_BLOCK
         first = block * SHOE_BLOCK
         cards = shoe_orders(codes, seed, first, first + rows)
-        play = play_shoes(cards, tableau, procedure, detail)
+        play = play_shoes(cards, tableau, procedure, detail, loops=loops)
         take = len(play.codes) if count_shoes else min(len(play.codes), target - done)
         block_shoes = play.shoe[:take] + first
         log = _shoe_log(cards, play, take, first, detail, suited=shoe.suited is not None) if logs else None
