@@ -10,8 +10,7 @@ the processor's cache. Compiled code is cached on disk, as :mod:`exact_odds.batc
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
@@ -19,8 +18,7 @@ import numpy as np
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-F = TypeVar("F", bound=Callable[..., Any])
-_jit: Callable[[F], F] = numba.njit(cache=True, nogil=True)
+_jit = numba.njit(cache=True, nogil=True)
 
 
 @_jit
