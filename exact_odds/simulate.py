@@ -39,6 +39,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -129,6 +130,16 @@ class BetResult:
         return m - half, m + half
 
 
+@lru_cache(maxsize=64)
+def _payouts(bet: Bet) -> tuple[NDArray[np.int64], int]:
+    """:func:`exact_odds.coup.payout_lookup` of ``bet`` at its own detail (read only), made once per
+    process: about a millisecond of exact fractions per bet, which a simulation of a few hundred
+    thousand coups would otherwise spend on every call."""
+    table, scale = payout_lookup(bet, bet.detail)
+    table.flags.writeable = False
+    return table, scale
+
+
 class _BetTracker:
     """Running result of one bet, block by block, in exact scaled integers.
 
@@ -138,7 +149,7 @@ class _BetTracker:
 
     def __init__(self, bet: Bet) -> None:
         self.bet = bet
-        self.lut, self.scale = payout_lookup(bet, bet.detail)
+        self.lut, self.scale = _payouts(bet)
         self.flags = FLAGS_AT[bet.detail]
         self.net = self.low = self.high = 0
 
