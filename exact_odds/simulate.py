@@ -132,31 +132,32 @@ class BetResult:
 
 @lru_cache(maxsize=64)
 def _payouts(bet: Bet) -> tuple[NDArray[np.int64], int]:
-    """:func:`exact_odds.coup.payout_lookup` of ``bet`` at its own detail (read only), made once per
-    process: about a millisecond of exact fractions per bet, which a simulation of a few hundred
+    """The bet's payout (times the scale) on every coup code, and the scale: looked up by the code as
+    the bet's own detail records it (:func:`exact_odds.coup.payout_lookup`; the coups may be dealt at a
+    finer detail, e.g. with pair flags for a log; a bet pays the same on them). Made once per process
+    (read only): about a millisecond of exact fractions per bet, which a simulation of a few hundred
     thousand coups would otherwise spend on every call."""
+    import numpy as np
+
     table, scale = payout_lookup(bet, bet.detail)
-    table.flags.writeable = False
-    return table, scale
+    codes = np.arange(COUP_CODES)
+    own = codes % PLAYER_PAIR + PLAYER_PAIR * (codes // PLAYER_PAIR & FLAGS_AT[bet.detail])  # flags it records
+    by_code: NDArray[np.int64] = table[own]
+    by_code.flags.writeable = False
+    return by_code, scale
 
 
 class _BetTracker:
-    """Running result of one bet, block by block, in exact scaled integers.
-
-    The payouts are looked up by the code as the bet's own detail records it (the coups may be
-    dealt at a finer detail, e.g. with pair flags for a log; a bet pays the same on them).
-    """
+    """Running result of one bet, block by block, in exact scaled integers (payouts by :func:`_payouts`)."""
 
     def __init__(self, bet: Bet) -> None:
         self.bet = bet
         self.lut, self.scale = _payouts(bet)
-        self.flags = FLAGS_AT[bet.detail]
         self.net = self.low = self.high = 0
 
     def payouts(self, codes: NDArray[Any]) -> NDArray[np.int64]:
         """The bet's payouts (times ``scale``) on coups given by their codes."""
-        own: NDArray[Any] = codes % PLAYER_PAIR + PLAYER_PAIR * (codes // PLAYER_PAIR & self.flags)
-        paid: NDArray[np.int64] = self.lut[own]
+        paid: NDArray[np.int64] = self.lut[codes]
         return paid
 
     def add(self, codes: NDArray[np.int16]) -> None:
