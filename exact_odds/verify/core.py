@@ -143,7 +143,9 @@ def verify_log(rows: CoupLog | Iterable[Mapping[str, object]], shoe: Shoe | None
 
 
 KERNEL_ROWS = 1 << 18
-"""Coups whose exact odds are evaluated in one call, at least (a simulator's block of shoes is one call)."""
+"""Coups whose exact odds the compiled kernel evaluates in one call, at least (a simulator's block of shoes is
+one call; NumPy's kernel takes a block of :data:`~exact_odds.verify.shoes.BLOCK` at a time, faster in its
+cache)."""
 
 
 class _Part(NamedTuple):
@@ -248,12 +250,13 @@ class Verifier:
     def _statistics(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_]) -> None:
         """Add the block to the ``outcomes``, ``pairs`` and ``cards`` sums, in one pass over the
         compositions before every coup (``usable``: in log order, the coups whose shoes' cards add up),
-        their exact odds evaluated :data:`KERNEL_ROWS` coups or more at a time."""
+        their exact odds evaluated :data:`KERNEL_ROWS` coups or more at a time by the compiled kernel."""
         import numpy as np
 
-        from exact_odds.batch.compiled import expect
+        from exact_odds.batch.compiled import expect, loops
 
         expect(len(log))  # each coup's composition evaluated exactly (when the log has shoes)
+        gather = KERNEL_ROWS if loops(len(log)) is not None else 0  # NumPy's kernel: a block at a time
         suits = self._suits(log, shoes)
         pending: list[_Part] = []
         for start, stop, left, dealt, size in compositions(log, shoes, self.shoe.counts,
@@ -263,7 +266,7 @@ class Verifier:
                 by_suit = next(suits) if suits is not None else np.broadcast_to(
                     np.asarray(self.shoe.suited, dtype=np.int64), (stop - start, 13, 4))
             pending.append(_Part(start, stop, left, dealt, size, shoes.order[start:stop], by_suit))
-            if by_suit is not None or sum(len(p.left) for p in pending) >= KERNEL_ROWS:
+            if by_suit is not None or sum(len(p.left) for p in pending) >= gather:
                 self._add_parts(log, hands, shoes, usable, pending)
                 pending = []
         self._add_parts(log, hands, shoes, usable, pending)
