@@ -54,6 +54,7 @@ from exact_odds.dealing import (
     ShoePlay,
     block_rng,
     check_seed,
+    compiled_dealer,
     deal_coups,
     fresh_six,
     play_shoes,
@@ -73,13 +74,6 @@ if TYPE_CHECKING:
     from exact_odds.sessions import SessionTally
     from exact_odds.verdict import Verdict
     from exact_odds.verify import CoupLog, LogVerification, Verifier
-
-
-DEALT_PER_COMPOSITION = 10
-"""Coups the compiled dealer (:mod:`exact_odds.dealing.loops`) deals in the time it saves on one
-composition of the kernel (about 0.1 us a coup, against 1 us): it loads the compiled loops (about
-0.6 s and 120 MB) only for runs ten times as large, unless they are loaded or wanted already (a
-simulation checked coup by coup announces its compositions)."""
 
 
 class _Block(NamedTuple):
@@ -139,11 +133,9 @@ class BetResult:
 
 @lru_cache(maxsize=64)
 def _payouts(bet: Bet) -> tuple[NDArray[np.int64], int]:
-    """The bet's payout (times the scale) on every coup code, and the scale: looked up by the code as
-    the bet's own detail records it (:func:`exact_odds.coup.payout_lookup`; the coups may be dealt at a
-    finer detail, e.g. with pair flags for a log; a bet pays the same on them). Made once per process
-    (read only): about a millisecond of exact fractions per bet, which a simulation of a few hundred
-    thousand coups would otherwise spend on every call."""
+    """The bet's payout (times the scale) on every coup code, and the scale, by the code as the bet's own
+    detail records it (:func:`exact_odds.coup.payout_lookup`; a bet pays the same on the pair flags of a
+    finer detail). Made once per process (read only): a millisecond of exact fractions per bet."""
     import numpy as np
 
     table, scale = payout_lookup(bet, bet.detail)
@@ -349,11 +341,8 @@ def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, table
         from exact_odds.batch.compiled import expect
 
         expect(target * shoe.size // CARDS_PER_COUP if count_shoes else target)
-    from exact_odds.batch.compiled import module
-
     codes = shoe_card_codes(shoe)
-    coups = target * len(codes) // CARDS_PER_COUP if count_shoes else target
-    loops = module("exact_odds.dealing.loops", coups // DEALT_PER_COMPOSITION)
+    loops = compiled_dealer(target * len(codes) // CARDS_PER_COUP if count_shoes else target)
     done = block = 0
     while done < target:
         rows = min(SHOE_BLOCK, target - done) if count_shoes else SHOE_BLOCK

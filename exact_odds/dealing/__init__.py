@@ -40,7 +40,7 @@ from exact_odds.dealing.cards import (
     shoe_card_codes,
     shoe_of_codes,
 )
-from exact_odds.dealing.dealer import Progress, ShoePlay, deal_coups, play_shoes
+from exact_odds.dealing.dealer import Progress, ShoePlay, compiled_dealer, deal_coups, play_shoes
 from exact_odds.dealing.procedure import MAX_BURN, STANDARD_PROCEDURE, Burn, DealingError, LastCoup, Procedure, burn
 from exact_odds.dealing.shuffle import (
     FRESH_BLOCK,
@@ -75,6 +75,7 @@ __all__ = [
     "card_point",
     "check_seed",
     "code_card",
+    "compiled_dealer",
     "deal_coup_simple",
     "deal_coups",
     "fresh_six",

@@ -80,6 +80,21 @@ class ShoePlay:
         return np.asarray(self.full - self.left.astype(np.int64) - self.burn.hidden[self.shoe], dtype=np.int64)
 
 
+DEALT_PER_COMPOSITION = 10
+"""Coups the compiled dealer deals in the time it saves on one composition of the kernel (about 0.1 us
+a coup, against 1 us): it loads the compiled loops (about 0.6 s and 120 MB) only for runs ten times as
+large, unless they are loaded or wanted already (a simulation checked coup by coup announces its
+compositions: :func:`exact_odds.batch.compiled.expect`)."""
+
+
+def compiled_dealer(coups: int) -> ModuleType | None:
+    """The compiled dealer (:mod:`exact_odds.dealing.loops`) for a run of about ``coups`` coups, or None
+    for NumPy's (:func:`exact_odds.batch.compiled.module` decides)."""
+    from exact_odds.batch.compiled import module
+
+    return module("exact_odds.dealing.loops", coups // DEALT_PER_COMPOSITION)
+
+
 def play_shoes(cards: NDArray[np.integer], tableau: Tableau, procedure: Procedure,
                detail: Detail = Detail.POINTS, *, compositions: bool = False,
                loops: ModuleType | None = None) -> ShoePlay:
