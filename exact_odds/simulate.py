@@ -39,6 +39,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -53,6 +54,7 @@ from exact_odds.dealing import (
     ShoePlay,
     block_rng,
     check_seed,
+    compiled_dealer,
     deal_coups,
     fresh_six,
     play_shoes,
@@ -129,23 +131,32 @@ class BetResult:
         return m - half, m + half
 
 
-class _BetTracker:
-    """Running result of one bet, block by block, in exact scaled integers.
+@lru_cache(maxsize=64)
+def _payouts(bet: Bet) -> tuple[NDArray[np.int64], int]:
+    """The bet's payout (times the scale) on every coup code, and the scale, by the code as the bet's own
+    detail records it (:func:`exact_odds.coup.payout_lookup`; a bet pays the same on the pair flags of a
+    finer detail). Made once per process (read only): a millisecond of exact fractions per bet."""
+    import numpy as np
 
-    The payouts are looked up by the code as the bet's own detail records it (the coups may be
-    dealt at a finer detail, e.g. with pair flags for a log; a bet pays the same on them).
-    """
+    table, scale = payout_lookup(bet, bet.detail)
+    codes = np.arange(COUP_CODES)
+    own = codes % PLAYER_PAIR + PLAYER_PAIR * (codes // PLAYER_PAIR & FLAGS_AT[bet.detail])  # flags it records
+    by_code: NDArray[np.int64] = table[own]
+    by_code.flags.writeable = False
+    return by_code, scale
+
+
+class _BetTracker:
+    """Running result of one bet, block by block, in exact scaled integers (payouts by :func:`_payouts`)."""
 
     def __init__(self, bet: Bet) -> None:
         self.bet = bet
-        self.lut, self.scale = payout_lookup(bet, bet.detail)
-        self.flags = FLAGS_AT[bet.detail]
+        self.lut, self.scale = _payouts(bet)
         self.net = self.low = self.high = 0
 
     def payouts(self, codes: NDArray[Any]) -> NDArray[np.int64]:
         """The bet's payouts (times ``scale``) on coups given by their codes."""
-        own: NDArray[Any] = codes % PLAYER_PAIR + PLAYER_PAIR * (codes // PLAYER_PAIR & self.flags)
-        paid: NDArray[np.int64] = self.lut[own]
+        paid: NDArray[np.int64] = self.lut[codes]
         return paid
 
     def add(self, codes: NDArray[np.int16]) -> None:
@@ -331,12 +342,13 @@ def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, table
 
         expect(target * shoe.size // CARDS_PER_COUP if count_shoes else target)
     codes = shoe_card_codes(shoe)
+    loops = compiled_dealer(target * len(codes) // CARDS_PER_COUP if count_shoes else target)
     done = block = 0
     while done < target:
         rows = min(SHOE_BLOCK, target - done) if count_shoes else SHOE_BLOCK
         first = block * SHOE_BLOCK
         cards = shoe_orders(codes, seed, first, first + rows)
-        play = play_shoes(cards, tableau, procedure, detail)
+        play = play_shoes(cards, tableau, procedure, detail, loops=loops)
         take = len(play.codes) if count_shoes else min(len(play.codes), target - done)
         block_shoes = play.shoe[:take] + first
         log = _shoe_log(cards, play, take, first, detail, suited=shoe.suited is not None) if logs else None

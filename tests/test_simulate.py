@@ -106,6 +106,27 @@ def test_vectorised_shoes_match_simple_shoes(procedure: Procedure, tableau: Tabl
             assert left.tolist() == np.bincount(cards[s][start:], minlength=52).tolist()
 
 
+@pytest.mark.parametrize("procedure", [Procedure(), Procedure(cut=7, last_coup="this"), Procedure(burn=False, cut=11),
+                                       Procedure(cut=40)])
+@pytest.mark.parametrize("tableau", [STANDARD_TABLEAU, WRONG])
+@pytest.mark.parametrize("detail", [Detail.POINTS, Detail.RANKS, Detail.SUITS])
+def test_compiled_shoes_match_vectorised_shoes(procedure: Procedure, tableau: Tableau, detail: Detail) -> None:
+    """The compiled dealer (:mod:`exact_odds.dealing.loops`) deals the lockstep dealer's coups, shoe by shoe."""
+    pytest.importorskip("numba")
+    from exact_odds.batch.compiled import _load
+
+    loops = _load("exact_odds.dealing.loops")
+    assert loops is not None
+    rng = np.random.default_rng(12)
+    for decks in (1, 8):
+        cards = rng.permuted(np.tile(np.array(shoe_card_codes(Shoe.decks(decks)), dtype=np.uint8), (40, 1)), axis=1)
+        plain = play_shoes(cards, tableau, procedure, detail)
+        fast = play_shoes(cards, tableau, procedure, detail, loops=loops)
+        for name in ("codes", "shoe", "start"):
+            got, want = getattr(fast, name), getattr(plain, name)
+            assert got.dtype == want.dtype and np.array_equal(got, want), name
+
+
 def test_both_dealers_rest_on_the_tableau(monkeypatch: pytest.MonkeyPatch) -> None:
     """The vectorised dealer plays through ``tableau.play_many``, the scalar one through ``tableau.play``."""
     import exact_odds.dealing.dealer as fast_dealer

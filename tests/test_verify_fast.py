@@ -99,3 +99,53 @@ def test_compiled_loops_refuse_ranks_out_of_range() -> None:
                            np.zeros(13, dtype=np.int64), np.empty((1, 13), dtype=np.int64), np.empty(1, dtype=np.int64))
     with pytest.raises(ValueError, match="out of range"):
         loops.group_counts(np.zeros(1, dtype=np.intp), ranks, 0, np.empty((1, 13), dtype=np.int32))
+
+
+@pytest.mark.parametrize("names", [("banker", "player", "tie"), ("commission-4/banker", "super-6/tie", "ez/player"),
+                                   ("banker", "super-6/banker"), ("tie", "player-pair")])
+def test_odds_weighed_by_winner_are_the_kernels(names: tuple[str, ...]) -> None:
+    """Bets that pay by the winner alone, weighed from the ways of each winner (one evaluation without
+    bets): the same floats as the kernel's own numerators give; other bets are left to the kernel."""
+    from exact_odds.batch import evaluate
+    from exact_odds.bets import find_bet
+    from exact_odds.tableau import STANDARD_TABLEAU
+    from exact_odds.verify.odds import _by_winner, _many_odds
+
+    bets = tuple(find_bet(n) for n in names)
+    rng = np.random.default_rng(len(names))
+    left = np.concatenate([rng.integers(0, 5, size=(200, 13)), rng.integers(0, 33, size=(200, 13)),
+                           rng.integers(100, 301, size=(20, 13))])
+    left[left.sum(axis=1) < 6] = 4
+    found = evaluate(left, bets=bets, tableau=STANDARD_TABLEAU)
+    odds = _many_odds(left, STANDARD_TABLEAU, bets, None)
+    assert odds.outcomes.tobytes() == np.asarray(found.probabilities()).tobytes()
+    assert odds.ev.tobytes() == found.edges().tobytes()
+    by_winner = not {"super-6/banker", "player-pair"} & set(names)
+    assert (_by_winner(STANDARD_TABLEAU, bets) is not None) == by_winner
+
+
+def test_block_odds_are_each_blocks_own() -> None:
+    """Several blocks' odds from one evaluation: each block's the same floats, in the same memory
+    order (their sums too), as its own evaluation; a block of alike compositions is left to ``add``."""
+    from exact_odds.bets import find_bet
+    from exact_odds.shoe import Shoe
+    from exact_odds.tableau import STANDARD_TABLEAU
+    from exact_odds.verify.odds import OutcomeTally, conditional_odds
+
+    shoe = Shoe.decks(8)
+    tally = OutcomeTally(shoe, STANDARD_TABLEAU, [find_bet(n) for n in ("banker", "player", "tie", "player-pair")])
+    rng = np.random.default_rng(3)
+    blocks = []
+    for rows in (300, 7, 500):
+        left = 32 - rng.integers(0, 30, size=(rows, 13))
+        ok = rng.random(rows) < 0.9
+        blocks.append((left, ok, left.sum(axis=1)))
+    blocks.append((np.full((5, 13), 32), np.ones(5, dtype=bool), np.full(5, 416)))
+    found = tally.block_odds(blocks)
+    assert found[-1] is None and all(o is not None for o in found[:-1])
+    for (left, ok, _), odds in zip(blocks[:-1], found[:-1], strict=True):
+        assert odds is not None
+        own = conditional_odds(left[ok], shoe, STANDARD_TABLEAU, tally.bets)
+        for got, want in ((odds.outcomes, own.outcomes), (odds.ev, own.ev)):
+            assert got.tobytes(order="A") == want.tobytes(order="A") and got.strides == want.strides
+            assert got.sum(axis=0).tobytes() == want.sum(axis=0).tobytes()

@@ -14,6 +14,8 @@ One dealing procedure, one shuffle and one vectorised dealer serve the simulator
 - :mod:`~exact_odds.dealing.dealer`: the vectorised dealer (:func:`deal_coups`,
   :func:`play_shoes`), through :func:`exact_odds.tableau.play_many` and
   :func:`exact_odds.coup.encode`.
+- :mod:`~exact_odds.dealing.loops`: :func:`play_shoes` compiled (numba, the ``fast`` extra), shoe by
+  shoe in one pass: the same coups, for the simulator's large runs.
 - :mod:`~exact_odds.dealing.simple`: the scalar reference dealer (:func:`deal_coup_simple`,
   :func:`play_shoe_simple`), through :func:`exact_odds.tableau.play`, and one seeded shoe
   followed coup by coup (:func:`shoe_coup`, :func:`shoe_winners`).
@@ -38,7 +40,7 @@ from exact_odds.dealing.cards import (
     shoe_card_codes,
     shoe_of_codes,
 )
-from exact_odds.dealing.dealer import Progress, ShoePlay, deal_coups, play_shoes
+from exact_odds.dealing.dealer import Progress, ShoePlay, compiled_dealer, deal_coups, play_shoes
 from exact_odds.dealing.procedure import MAX_BURN, STANDARD_PROCEDURE, Burn, DealingError, LastCoup, Procedure, burn
 from exact_odds.dealing.shuffle import (
     FRESH_BLOCK,
@@ -73,6 +75,7 @@ __all__ = [
     "card_point",
     "check_seed",
     "code_card",
+    "compiled_dealer",
     "deal_coup_simple",
     "deal_coups",
     "fresh_six",

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from exact_odds.coup import Detail, encode
 from exact_odds.dealing.cards import CARD_CODES, point_lookup
 from exact_odds.dealing.procedure import Burn, Procedure, burn
 from exact_odds.shoe import CARDS_PER_COUP
-from exact_odds.tableau import STANDARD_TABLEAU, Tableau, play_many
+from exact_odds.tableau import STANDARD_TABLEAU, STOOD, Tableau, draw_lookup, play_many
 
 if TYPE_CHECKING:
     import numpy as np
@@ -79,16 +80,37 @@ class ShoePlay:
         return np.asarray(self.full - self.left.astype(np.int64) - self.burn.hidden[self.shoe], dtype=np.int64)
 
 
+DEALT_PER_COMPOSITION = 10
+"""Coups the compiled dealer deals in the time it saves on one composition of the kernel (about 0.1 us
+a coup, against 1 us): it loads the compiled loops (about 0.6 s and 120 MB) only for runs ten times as
+large, unless they are loaded or wanted already (a simulation checked coup by coup announces its
+compositions: :func:`exact_odds.batch.compiled.expect`)."""
+
+
+def compiled_dealer(coups: int) -> ModuleType | None:
+    """The compiled dealer (:mod:`exact_odds.dealing.loops`) for a run of about ``coups`` coups, or None
+    for NumPy's (:func:`exact_odds.batch.compiled.module` decides)."""
+    from exact_odds.batch.compiled import module
+
+    return module("exact_odds.dealing.loops", coups // DEALT_PER_COMPOSITION)
+
+
 def play_shoes(cards: NDArray[np.integer], tableau: Tableau, procedure: Procedure,
-               detail: Detail = Detail.POINTS, *, compositions: bool = False) -> ShoePlay:
+               detail: Detail = Detail.POINTS, *, compositions: bool = False,
+               loops: ModuleType | None = None) -> ShoePlay:
     """Deal every shoe of ``cards`` (shape (shoes, cards per shoe), all shuffles of the same cards) in
-    lockstep, one coup per shoe a round, until the procedure's last coup of each."""
+    lockstep, one coup per shoe a round, until the procedure's last coup of each. ``loops``: the
+    compiled loops (:mod:`exact_odds.dealing.loops`, from :func:`exact_odds.batch.compiled.module`),
+    which deal the same coups shoe by shoe in one pass (without ``compositions``)."""
     import numpy as np
 
     shoes, size = cards.shape
     rows = np.arange(shoes)
     burnt = burn(cards, procedure)
     full = np.bincount(cards[0], minlength=CARD_CODES).astype(np.int64)
+    if loops is not None and not compositions:
+        return _compiled_play(loops, np.ascontiguousarray(cards, dtype=np.uint8), tableau, procedure, detail,
+                              burnt, full)
     pos = burnt.start.copy()
     left = (full - burnt.turned - burnt.hidden).astype(np.int16) if compositions else None
     active = np.ones(shoes, dtype=bool)
@@ -118,3 +140,20 @@ def play_shoes(cards: NDArray[np.integer], tableau: Tableau, procedure: Procedur
         burn=burnt,
         full=full,
     )
+
+
+def _compiled_play(loops: ModuleType, cards: NDArray[np.uint8], tableau: Tableau, procedure: Procedure,
+                   detail: Detail, burnt: Burn, full: NDArray[np.int64]) -> ShoePlay:
+    """:func:`play_shoes` by the compiled loop (the same coups, without compositions)."""
+    import numpy as np
+
+    shoes, size = cards.shape
+    most = shoes * (size // 4 + 1)  # a coup takes four cards at least
+    codes, shoe, start = np.empty(most, np.int16), np.empty(most, np.int32), np.empty(most, np.int16)
+    lookup = draw_lookup(tableau)
+    weights = np.asarray(encode(*np.eye(9, dtype=np.int64)), dtype=np.int64)  # each part's weight in the code
+    n = loops.play_shoes(cards, burnt.start, point_lookup(), lookup.player, lookup.banker, STOOD, weights,
+                         detail >= Detail.RANKS, detail >= Detail.SUITS, size - procedure.cut,
+                         procedure.last_coup == "one-more", codes, shoe, start)
+    return ShoePlay(codes=codes[:n].copy(), shoe=shoe[:n].copy(), start=start[:n].copy(), left=None, burn=burnt,
+                    full=full)

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from exact_odds.coup import Detail, Payable
 from exact_odds.errors import InputError
@@ -142,6 +142,26 @@ def verify_log(rows: CoupLog | Iterable[Mapping[str, object]], shoe: Shoe | None
     return verifier.result()
 
 
+KERNEL_ROWS = 1 << 18
+"""Coups whose exact odds the compiled kernel evaluates in one call, at least (a simulator's block of shoes is
+one call; NumPy's kernel takes a block of :data:`~exact_odds.verify.shoes.BLOCK` at a time, faster in its
+cache)."""
+
+
+class _Part(NamedTuple):
+    """A block of coups in shoe order, from ``start`` to ``stop``: the compositions before them, the cards
+    their shoes dealt before them, the compositions' sizes, their indices in the log, and the counts by
+    rank and suit before them when bets look at suits."""
+
+    start: int
+    stop: int
+    left: NDArray[np.int64]
+    dealt: NDArray[np.int64]
+    size: NDArray[np.int64]
+    idx: NDArray[np.int64]
+    suits: NDArray[np.int64] | None
+
+
 DETERMINISTIC = (("rules", "coups"), ("labels", "labels"), ("accounting", "cards"))
 """The deterministic checks and what they count, in the order of the report."""
 
@@ -229,22 +249,39 @@ class Verifier:
 
     def _statistics(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_]) -> None:
         """Add the block to the ``outcomes``, ``pairs`` and ``cards`` sums, in one pass over the
-        compositions before every coup (``usable``: in log order, the coups whose shoes' cards add up)."""
+        compositions before every coup (``usable``: in log order, the coups whose shoes' cards add up),
+        their exact odds evaluated :data:`KERNEL_ROWS` coups or more at a time by the compiled kernel."""
         import numpy as np
 
-        from exact_odds.batch.compiled import expect
+        from exact_odds.batch.compiled import expect, loops
 
         expect(len(log))  # each coup's composition evaluated exactly (when the log has shoes)
+        gather = KERNEL_ROWS if loops(len(log)) is not None else 0  # NumPy's kernel: a block at a time
         suits = self._suits(log, shoes)
+        pending: list[_Part] = []
         for start, stop, left, dealt, size in compositions(log, shoes, self.shoe.counts,
                                                            deplete=not self.shoe.infinite):
-            idx = shoes.order[start:stop]
             by_suit = None
             if self.suited_bets and not self.shoe.infinite:
                 by_suit = next(suits) if suits is not None else np.broadcast_to(
                     np.asarray(self.shoe.suited, dtype=np.int64), (stop - start, 13, 4))
-            self.outcomes.add(hands, left, idx, usable[idx], by_suit, size)
-            self.cards.add(log, idx, shoes.first[start:stop], left, dealt, usable[idx], size)
+            pending.append(_Part(start, stop, left, dealt, size, shoes.order[start:stop], by_suit))
+            if by_suit is not None or sum(len(p.left) for p in pending) >= gather:
+                self._add_parts(log, hands, shoes, usable, pending)
+                pending = []
+        self._add_parts(log, hands, shoes, usable, pending)
+
+    def _add_parts(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_],
+                   parts: list[_Part]) -> None:
+        """Add blocks of coups in shoe order to the statistics, the odds of those without suits
+        evaluated at once (:meth:`OutcomeTally.block_odds`)."""
+        plain = [p for p in parts if p.suits is None]
+        found = dict(zip(map(id, plain), self.outcomes.block_odds([(p.left, usable[p.idx], p.size) for p in plain]),
+                         strict=True))
+        for p in parts:
+            ok = usable[p.idx]
+            self.outcomes.add(hands, p.left, p.idx, ok, p.suits, p.size, odds=found.get(id(p)))
+            self.cards.add(log, p.idx, shoes.first[p.start:p.stop], p.left, p.dealt, ok, p.size)
 
     def _suits(self, log: CoupLog, shoes: ShoeOrder) -> Iterator[NDArray[np.int64]] | None:
         """The counts by rank and suit before each coup of a log with shoes, for bets that look at suits."""

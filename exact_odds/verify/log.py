@@ -245,7 +245,7 @@ def _shoe_numbers(shoe: NDArray[Any]) -> tuple[NDArray[np.int32], tuple[str, ...
         values, inverse = shoe[change], np.cumsum(change, dtype=np.int32) - 1
     else:
         values, inverse = np.unique(shoe, return_inverse=True)
-    return np.asarray(inverse, dtype=np.int32), tuple(str(v) for v in values.tolist())
+    return np.asarray(inverse, dtype=np.int32), tuple(map(str, values.tolist()))
 
 
 def _card_names(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[Any]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -91,10 +91,69 @@ def conditional_odds(left: NDArray[np.int64], shoe: Shoe, tableau: Tableau, bets
         odds, exact = _one_composition(shoe, tableau, bets, None if shoe.infinite else left, suits)
         ev = np.array([float(x) for x in exact], dtype=np.float64)
         return Odds(np.broadcast_to(odds, (n, 3)), np.broadcast_to(ev, (n, k)), exact)
-    from exact_odds.batch import evaluate
+    return _many_odds(left, tableau, tuple(bets), suits)
 
-    found = evaluate(left, bets=bets, tableau=tableau, suits=suits)
+
+def _many_odds(left: NDArray[np.int64], tableau: Tableau, bets: tuple[Payable, ...],
+               suits: NDArray[np.int64] | None) -> Odds:
+    """The :class:`Odds` of many compositions through one call of :func:`exact_odds.batch.evaluate`;
+    bets that pay by the winner alone are weighed from its banker, player and tie ways
+    (:func:`_by_winner`), the rest evaluated by it."""
+    from exact_odds.batch import Evaluation, evaluate
+
+    paid = None if suits is not None or not bets else _by_winner(tableau, bets)
+    found = evaluate(left, bets=() if paid is not None else bets, tableau=tableau, suits=suits)
+    if paid is not None:
+        weights, scales = paid
+        if found.sequences.dtype != np.int64 or int(found.sequences.max()) * int(abs(weights).max()) >= 2**63:
+            found = evaluate(left, bets=bets, tableau=tableau)  # numerators past int64: the kernel's own
+        else:
+            found = Evaluation(found.counts, found.sequences, found.outcomes, bets,
+                               _weighed(found.outcomes, weights), scales)
     return Odds(np.asarray(found.probabilities(), dtype=np.float64), found.edges(), None)
+
+
+def _part(values: NDArray[np.float64], start: int, rows: int) -> NDArray[np.float64]:
+    """Rows ``start`` on of ``values``, copied in its memory order (sums along its columns then add in
+    the order they would over the rows evaluated alone: the same floats)."""
+    return values[start:start + rows].copy(order="F" if values.flags.f_contiguous else "C")
+
+
+def _weighed(ways: NDArray[np.int64], weights: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``ways @ weights`` (banker, player and tie ways (n, 3) times scaled payouts (3, k)), each column
+    added in int64 (exact: the caller bounds it)."""
+    out = np.empty((len(ways), weights.shape[1]), dtype=np.int64)
+    for j in range(weights.shape[1]):
+        out[:, j] = ways[:, 0] * weights[0, j] + ways[:, 1] * weights[1, j] + ways[:, 2] * weights[2, j]
+    return out
+
+
+@lru_cache(maxsize=16)
+def _by_winner(tableau: Tableau, bets: tuple[Payable, ...]) -> tuple[NDArray[np.int64], tuple[int, ...]] | None:
+    """When every one of ``bets`` pays by the winner alone: its payouts on banker, player and tie as
+    integers (3, k) at the scales :func:`exact_odds.batch.evaluate` gives its numerators, and those
+    scales; else ``None``. Its numerators are then these payouts weighed by the ways of each winner,
+    the same integers (checked here on an eight-deck shoe), so the floats of ``edges`` are the same."""
+    from exact_odds.batch import evaluate
+    from exact_odds.coup import codes_at, payout_lookup, winner_index
+
+    payouts = []
+    for bet in bets:
+        table, scale = payout_lookup(bet, bet.detail)
+        codes = np.array(codes_at(bet.detail))
+        winner = winner_index(codes)
+        values = [np.unique(table[codes[winner == w]]) for w in range(len(OUTCOMES))]
+        if any(len(v) != 1 for v in values):
+            return None
+        payouts.append([Fraction(int(v[0]), scale) for v in values])
+    sample = evaluate([[32] * 13], bets=bets, tableau=tableau)
+    scaled = [[p * s for p in column] for column, s in zip(payouts, sample.scales, strict=True)]
+    if any(x.denominator != 1 for column in scaled for x in column):
+        return None
+    weights = np.array([[int(x) for x in column] for column in scaled], dtype=np.int64).T
+    if not np.array_equal(_weighed(sample.outcomes, weights), sample.numerators):
+        return None
+    return weights, sample.scales
 
 
 def alike(rows: NDArray[Any]) -> bool:
@@ -192,16 +251,38 @@ class OutcomeTally:
         self.exact: tuple[Fraction, ...] | None = None  # while every coup had one composition: its exact EVs
         self._first: NDArray[np.int64] | None = None  # that composition
 
+    def block_odds(self, blocks: Sequence[tuple[NDArray[np.int64], NDArray[np.bool_], NDArray[np.int64]]]
+                   ) -> list[Odds | None]:
+        """The :class:`Odds` of the coups :meth:`add` tests in each of several blocks (``(left, ok, size)``,
+        as :meth:`add` takes them; without suits), in one evaluation: one call over many blocks costs
+        less than one per block. ``None`` for a block whose compositions are all alike (:meth:`add`
+        evaluates those once itself, exactly)."""
+        tested = [_rows(left, ok & (size >= CARDS_PER_COUP)) for left, ok, size in blocks]
+        many = [not self.shoe.infinite and len(t) > 0 and not alike(t) for t in tested]
+        if not any(many):
+            return [None] * len(blocks)
+        found = _many_odds(np.concatenate([t for t, m in zip(tested, many, strict=True) if m]), self.tableau,
+                           self.bets, None)
+        out: list[Odds | None] = []
+        at = 0
+        for t, m in zip(tested, many, strict=True):
+            out.append(Odds(_part(found.outcomes, at, len(t)), _part(found.ev, at, len(t)), None) if m else None)
+            at += len(t) if m else 0
+        return out
+
     def add(self, hands: Hands, left: NDArray[np.int64], idx: NDArray[np.int64], ok: NDArray[np.bool_],
-            suits: NDArray[np.int64] | None = None, size: NDArray[np.int64] | None = None) -> None:
-        """Add a block of coups (``size``: the sizes of the compositions ``left``, if known)."""
+            suits: NDArray[np.int64] | None = None, size: NDArray[np.int64] | None = None,
+            odds: Odds | None = None) -> None:
+        """Add a block of coups (``size``: the sizes of the compositions ``left``, if known; ``odds``:
+        those of its coups tested, if :meth:`block_odds` gave them)."""
         size = left.sum(axis=1) if size is None else size
         big = ok & (size >= CARDS_PER_COUP)
         self.short += int((ok & ~big).sum())
         self.left_out += int((~ok).sum())
         tested = _rows(left, big)
-        odds = conditional_odds(tested, self.shoe, self.tableau, self.bets,
-                                None if suits is None else _rows(suits, big))
+        if odds is None:
+            odds = conditional_odds(tested, self.shoe, self.tableau, self.bets,
+                                    None if suits is None else _rows(suits, big))
         if len(odds.outcomes):
             self._share(odds, tested[0] if suits is None else np.append(tested[0], _rows(suits, big)[0]))
             self.ev += odds.ev.sum(axis=0)

@@ -53,7 +53,8 @@ def shoe_order(log: CoupLog, *, first_number: int = 1) -> ShoeOrder:
     n = len(log)
     if log.shoe is None:
         return ShoeOrder(np.arange(n), np.ones(n, dtype=bool), np.arange(first_number, first_number + n), None)
-    order = np.argsort(log.shoe, kind="stable")
+    ascending = bool((log.shoe[1:] >= log.shoe[:-1]).all())  # a simulator's log: its coups in shoe order
+    order = np.arange(n) if ascending else np.argsort(log.shoe, kind="stable")
     sorted_shoe = log.shoe[order]
     first = np.ones(n, dtype=bool)
     first[1:] = sorted_shoe[1:] != sorted_shoe[:-1]

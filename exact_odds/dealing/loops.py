@@ -1,0 +1,67 @@
+"""The dealer's loop over whole shoes, compiled (numba): imported only through :mod:`exact_odds.batch.compiled`
+(:func:`exact_odds.dealing.dealer.play_shoes` is handed it by its caller).
+
+:func:`play_shoes` deals each shoe coup by coup to its last, as the lockstep NumPy dealer of
+:func:`exact_odds.dealing.dealer.play_shoes` does round by round over every shoe: the same
+cards, the same tableau lookups (:func:`exact_odds.tableau.draw_lookup`) and the same coup
+codes (:func:`exact_odds.coup.encode`, a weighted sum of its parts), in one pass that stays in
+the processor's cache. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numba
+import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+@_jit
+def play_shoes(cards: NDArray[np.uint8], start: NDArray[np.int64], points: NDArray[np.int16],
+               player_draws: NDArray[np.bool_], banker_draws: NDArray[np.bool_], stood: int,
+               weights: NDArray[np.int64], pairs: bool, suited: bool, limit: int, one_more: bool,
+               codes: NDArray[np.int16], shoe: NDArray[np.int32], starts: NDArray[np.int16]) -> int:
+    """Deal every shoe of ``cards`` (shoes, cards per shoe: card codes ``4 * (rank - 1) + suit`` in
+    dealing order) from ``start[s]`` on, coup after coup, to its last: with ``one_more`` the coup
+    that starts at index ``limit`` (the cut card's) or later, else the coup whose cards pass
+    ``limit``. Cards past the shoe's end read as its last card. ``points``: each code's point value;
+    ``player_draws`` (10, 10) and ``banker_draws`` (10, 10, 11): the tableau's lookups by two-card
+    totals (and the player's third card's points, ``stood`` when the player stood); ``weights``: each
+    part's weight in the coup code, in the order of :func:`exact_odds.coup.encode`'s arguments;
+    ``pairs``: record the pairs by rank and the twin pair, ``suited``: the suited pairs. Each coup's
+    code, shoe (row) and first card's index go to ``codes``, ``shoe`` and ``starts``, shoe by shoe;
+    returns the number of coups."""
+    last_card = cards.shape[1] - 1
+    n = 0
+    c = np.zeros(6, np.int64)  # the coup's six cards
+    for s in range(cards.shape[0]):
+        pos = start[s]
+        while True:
+            for e in range(6):
+                c[e] = cards[s, min(pos + e, last_card)]
+            player2 = (points[c[0]] + points[c[2]]) % 10
+            banker2 = (points[c[1]] + points[c[3]]) % 10
+            player_drew = player_draws[player2, banker2]
+            third = points[c[4]] if player_drew else stood
+            banker_drew = banker_draws[player2, banker2, third]
+            player = (player2 + points[c[4]]) % 10 if player_drew else player2
+            banker_card = points[c[5]] if player_drew else points[c[4]]
+            banker = (banker2 + banker_card) % 10 if banker_drew else banker2
+            player_pair = pairs and c[0] // 4 == c[2] // 4
+            banker_pair = pairs and c[1] // 4 == c[3] // 4
+            twin = player_pair and banker_pair and c[0] // 4 == c[1] // 4
+            code = (weights[0] * player + weights[1] * banker + weights[2] * player_drew + weights[3] * banker_drew
+                    + weights[4] * player_pair + weights[5] * banker_pair + weights[6] * (suited and c[0] == c[2])
+                    + weights[7] * (suited and c[1] == c[3]) + weights[8] * twin)
+            used = 4 + player_drew + banker_drew
+            codes[n], shoe[n], starts[n] = code, s, pos
+            n += 1
+            if (pos >= limit) if one_more else (pos + used > limit):
+                break
+            pos += used
+    return n
