@@ -68,6 +68,21 @@ def part_values_mod(factors, parent, factor, p, values):
 
 
 @_jit
+def add_weighed(src, weight, p, inverse, dst, width):
+    """``dst[i] = (dst[i] + (src[i] mod p) * weight[i]) mod p`` for ``i < width``: ``src`` a block
+    product's row (float64 integers below 2**53), ``weight`` residues (float64), ``dst`` int64 residues."""
+    for i in range(width):
+        x = src[i]
+        reduced = np.int64(x) - np.int64(x * inverse) * p
+        if reduced < 0:
+            reduced += p
+        elif reduced >= p:
+            reduced -= p
+        s = dst[i] + mul_mod(reduced, weight[i], p, inverse)
+        dst[i] = s - p if s >= p else s
+
+
+@_jit
 def stage_sums_mod(partial, values, rows, p, out):
     """``out[f] = sum over r of (partial[r, f] mod p) * values[rows[r]] mod p``: a stage's block
     products (float64 integers below 2**53, shape (row parts, F, b)) reduced, weighed by their row
@@ -77,16 +92,7 @@ def stage_sums_mod(partial, values, rows, p, out):
     for r in range(partial.shape[0]):
         weight = values[rows[r]]
         for f in range(partial.shape[1]):
-            src, dst = partial[r, f], out[f]
-            for i in range(dst.shape[0]):
-                x = src[i]
-                reduced = np.int64(x) - np.int64(x * inverse) * p
-                if reduced < 0:
-                    reduced += p
-                elif reduced >= p:
-                    reduced -= p
-                s = dst[i] + mul_mod(reduced, weight[i], p, inverse)
-                dst[i] = s - p if s >= p else s
+            add_weighed(partial[r, f], weight, p, inverse, out[f], out.shape[1])
 
 
 @_jit
@@ -198,16 +204,7 @@ def stage_words(partial, values, rows, primes, inverses, radix, rebase, powers, 
         for r in range(partial.shape[0]):
             weight = values[rows[r], 1 + k]
             for f in range(partial.shape[1]):
-                src, dst = partial[r, f, 1 + k], res[f]
-                for i in range(width):
-                    x = src[i]
-                    reduced = np.int64(x) - np.int64(x * inverse) * p
-                    if reduced < 0:
-                        reduced += p
-                    elif reduced >= p:
-                        reduced -= p
-                    s = dst[i] + mul_mod(reduced, weight[i], p, inverse)
-                    dst[i] = s - p if s >= p else s
+                add_weighed(partial[r, f, 1 + k], weight, p, inverse, res[f], width)
         if leading:
             for i in range(width):
                 n = sizes[order[start + i]]
