@@ -1,5 +1,5 @@
 """Worker processes for the analyses that deal many shoes (``study``, ``count``): a pool that
-stops cleanly.
+stops cleanly, and memory they share with this process.
 
 The pool's processes are spawned (a fresh interpreter each, safe beside threads), use one
 BLAS thread each (the pool supplies the parallelism), and ignore Ctrl-C: the terminal sends
@@ -13,15 +13,24 @@ unblocks it; its initializer ignores SIGINT as well). This process never ignores
 Ctrl-C while the workers spawn may be taken by any of its threads (a BLAS library's, say),
 and an ignored signal would then be lost. It is held instead (:func:`_held_interrupts`) and
 raised again once the pool exists to be terminated.
+
+Shared memory (:func:`shared_buffer`): a file in ``/dev/shm`` (or the temporary directory when
+it has no room) that this process and the workers map (:func:`mapped`), so that what workers
+compute is written once where this process reads it, not pickled through a pipe. The file is
+removed when the block ends, however it ends (and by multiprocessing's resource tracker should
+this process be killed); the memory lives on as long as arrays view it.
 """
 
 from __future__ import annotations
 
+import mmap
 import os
 import signal
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
+from functools import lru_cache
 from types import FrameType
 from typing import Any
 
@@ -121,3 +130,47 @@ def worker_pool(workers: int, ready: Callable[..., object] | None = None, *args:
 
 def _nothing() -> None:
     """Nothing to release: outside the main thread no Ctrl-C is held."""
+
+
+SHARED_DIRECTORY = "/dev/shm"
+"""Where shared buffers go when there is room: memory, not disk."""
+
+
+def _shared_directory(size: int) -> str:
+    """:data:`SHARED_DIRECTORY` when it exists with ``size`` bytes free, else the temporary directory."""
+    try:
+        found = os.statvfs(SHARED_DIRECTORY)
+    except OSError:
+        return tempfile.gettempdir()
+    return SHARED_DIRECTORY if found.f_bavail * found.f_frsize >= size else tempfile.gettempdir()
+
+
+@contextmanager
+def shared_buffer(size: int) -> Iterator[tuple[str, mmap.mmap]]:
+    """A buffer of ``size`` bytes (zeros) that worker processes map too, by the path given
+    (:func:`mapped`); the file is removed when the block ends, the memory when no array views it."""
+    from multiprocessing import resource_tracker
+
+    fd, path = tempfile.mkstemp(prefix="exact-odds-", dir=_shared_directory(size))
+    name = "/" + os.path.basename(path) if os.path.dirname(path) == SHARED_DIRECTORY else None
+    try:
+        if name is not None:  # removed by the tracker should this process be killed
+            resource_tracker.register(name, "shared_memory")
+        os.ftruncate(fd, max(size, 1))
+        buffer = mmap.mmap(fd, max(size, 1))
+        os.close(fd)
+        fd = -1
+        yield path, buffer
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        os.unlink(path)
+        if name is not None:
+            resource_tracker.unregister(name, "shared_memory")
+
+
+@lru_cache(maxsize=2)
+def mapped(path: str) -> mmap.mmap:
+    """In a worker process: the buffer of :func:`shared_buffer` at ``path`` (mapped once)."""
+    with open(path, "r+b") as file:
+        return mmap.mmap(file.fileno(), 0)
