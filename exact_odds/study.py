@@ -72,19 +72,25 @@ from exact_odds.removal import MAX_TAG, LinearCount, Removal, effects_of_removal
 from exact_odds.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.study_checks import MIN_CARDS_PER_COUP, check_listening, check_memory, check_play, check_study
 from exact_odds.study_checks import StudyError as StudyError  # public here too
-from exact_odds.study_records import CoupRecords as CoupRecords  # public here too
 from exact_odds.study_records import (
+    HISTOGRAM_BINS as HISTOGRAM_BINS,
+)
+from exact_odds.study_records import (
+    QUANTILES,
     Layout,
     PartSums,
     RecordStore,
+    Spread,
     joined_sums,
     part_sums,
     ratio_error,
     realised,
     record_layout,
     shared_store,
+    spreads,
     total,
 )
+from exact_odds.study_records import CoupRecords as CoupRecords  # public here too
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
@@ -96,8 +102,6 @@ SHOES_PER_TASK = 400
 """The most shoes dealt and evaluated per task (a unit of work for a worker process or Dask):
 shoes are dealt in lockstep, so larger tasks spend less on each round of the dealer, up to the
 size whose arrays stay in cache."""
-QUANTILES = (0.0, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 1.0)
-HISTOGRAM_BINS = 20
 DEFAULT_THRESHOLDS = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 """Default true-count thresholds of the count strategies."""
 DASK_TIMEOUT = 30
@@ -373,13 +377,12 @@ class Study:
         return html_tables(bets, cut)
 
 
-def _bet_study(name: str, expectation: Fraction, j: int, records: CoupRecords, sums: PartSums,
+def _bet_study(name: str, expectation: Fraction, j: int, records: CoupRecords, sums: PartSums, found: Spread,
                count: LinearCount | None, thresholds: Sequence[float]) -> BetStudy:
-    """The study of bet ``j``: quantiles and histogram from the records, the rest from the sums."""
+    """The study of bet ``j``: its quantiles and histogram (``found``), the rest from the sums."""
     edges = records.edges[:, j]
-    m = len(edges)
-    values = np.quantile(edges, QUANTILES)  # every shoe deals at least one coup: m > 0
-    counts, bounds = np.histogram(edges, bins=HISTOGRAM_BINS)
+    m = len(edges)  # every shoe deals at least one coup: m > 0
+    values, counts, bounds = found
     histogram = tuple((float(lo), float(hi), int(c)) for lo, hi, c in zip(bounds[:-1], bounds[1:], counts,
                                                                            strict=True))
     gained = total(sums.favourable_edges[j], lambda: edges[records.favourable[:, j]])
@@ -489,8 +492,9 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
             tasks = [_Task(seed, first, min(first + per_task, shoes), codes, procedure, tableau, packed, tags,
                            count_tags, edge_sort, share, tuple(thresholds), where) for first in firsts]
             records, sums = _gather(tasks, store, pool=pool, dask=dask, progress=_progress(progress, shoes))
-    studies = tuple(
-        _bet_study(bet.name, removal.expectation, j, records, sums, count if any(count.tags) else None, thresholds)
-        for j, (bet, removal, count) in enumerate(zip(bets, removals, suggested, strict=True)))
+            found = spreads(records, pool, where)
+    studies = tuple(_bet_study(bet.name, removal.expectation, j, records, sums, found[j],
+                               count if any(count.tags) else None, thresholds)
+                    for j, (bet, removal, count) in enumerate(zip(bets, removals, suggested, strict=True)))
     return Study(shoe, shoes, seed, procedure, tableau, studies, _cut_card_effect(shoe, tableau, sums, shoes),
                  records, *_play_studies(bets, removals, records, shoes, own, edge_sort, sorting))

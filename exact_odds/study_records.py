@@ -36,6 +36,10 @@ DECK = 52
 """Cards per deck: a true count is the running count per deck of cards not yet seen."""
 ALIGN = 64
 """Bytes each field's array starts on in a shared buffer."""
+QUANTILES = (0.0, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 1.0)
+"""The quantiles of each bet's player EVs a study reports."""
+HISTOGRAM_BINS = 20
+"""The bins of the histogram of each bet's player EVs (equal, between the least and the greatest)."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +169,31 @@ def realised(bets: Sequence[TabulatedBet], payouts: Array, codes: Array) -> Arra
     for j, bet in enumerate(bets):
         out[:, j] = payouts[j][codes % PLAYER_PAIR + PLAYER_PAIR * (codes // PLAYER_PAIR & FLAGS_AT[bet.detail])]
     return out
+
+
+Spread = tuple["Array", "Array", "Array"]
+"""A bet's player EVs: their :data:`QUANTILES`, and their histogram's counts and bounds."""
+
+
+def spread(edges: Array) -> Spread:
+    """The spread of one bet's player EVs (``np.quantile``, ``np.histogram``)."""
+    counts, bounds = np.histogram(edges, bins=HISTOGRAM_BINS)
+    return np.quantile(edges, QUANTILES), counts, bounds
+
+
+def _shared_spread(where: tuple[str, Layout, int], bet: int, rows: int) -> Spread:
+    """In a worker process: the spread of bet ``bet`` over the first ``rows`` records of a shared store."""
+    return spread(RecordStore.attached(*where).arrays["edges"][:rows, bet])
+
+
+def spreads(records: CoupRecords, pool: Any, where: tuple[str, Layout, int] | None) -> list[Spread]:
+    """The spread of each bet: of the first in this process while the workers of ``pool`` find
+    the others' at the same time from the shared store ``where`` (all here without a pool)."""
+    bets = records.edges.shape[1]
+    if pool is None or where is None:
+        return [spread(records.edges[:, j]) for j in range(bets)]
+    others = pool.starmap_async(_shared_spread, [(where, j, len(records.shoe)) for j in range(1, bets)], chunksize=1)
+    return [spread(records.edges[:, 0]), *others.get()]
 
 
 # ---------------------------------------------------------------- the sums of a part

@@ -151,7 +151,7 @@ def shared_buffer(size: int) -> Iterator[tuple[str, mmap.mmap]]:
     (:func:`mapped`); the file is removed when the block ends, the memory when no array views it."""
     from multiprocessing import resource_tracker
 
-    fd, path = tempfile.mkstemp(prefix="exact-odds-", dir=_shared_directory(size))
+    fd, path = tempfile.mkstemp(prefix="exact-odds-shared-", dir=_shared_directory(size))
     name = "/" + os.path.basename(path) if os.path.dirname(path) == SHARED_DIRECTORY else None
     try:
         if name is not None:  # removed by the tracker should this process be killed

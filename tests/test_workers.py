@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from exact_odds.workers import BLAS_THREADS, _held_interrupts, worker_pool
+from exact_odds.workers import BLAS_THREADS, _held_interrupts, mapped, shared_buffer, worker_pool
 
 POSIX = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
 
@@ -69,3 +69,23 @@ def test_the_pool_is_terminated_when_the_block_is_interrupted() -> None:
     for process in processes:
         process.join(10)
         assert not process.is_alive()
+
+
+def test_a_shared_buffer_is_seen_by_the_workers_and_removed_however_the_block_ends() -> None:
+    with shared_buffer(1 << 16) as (path, buffer), worker_pool(1) as pool:
+        view = memoryview(buffer)
+        assert pool.apply(_write_through, (path,)) == 0
+        assert bytes(view[:3]) == b"abc"
+        view.release()
+    assert not os.path.exists(path)
+    with pytest.raises(KeyboardInterrupt), shared_buffer(10) as (path, _):
+        raise KeyboardInterrupt
+    assert not os.path.exists(path)
+
+
+def _write_through(path: str) -> int:
+    """In a worker: write b"abc" at the start of the shared buffer; return what was there."""
+    buffer = mapped(path)
+    before = buffer[0]
+    buffer[:3] = b"abc"
+    return before
