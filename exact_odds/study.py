@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -86,12 +86,13 @@ from exact_odds.study_records import (
     ratio_error,
     realised,
     record_layout,
-    shared_store,
+    records_store,
     spreads,
     total,
 )
 from exact_odds.study_records import CoupRecords as CoupRecords  # public here too
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.workers import shared_work, worker_pool
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -208,17 +209,28 @@ def _run_shared(task: _Task) -> tuple[int, PartSums]:
     return len(part.shoe), task.sums(part)
 
 
-def _gather(tasks: Sequence[_Task], store: RecordStore, *, pool: Any, dask: str | None,
+def _run_here(store: RecordStore, task: _Task) -> tuple[int, PartSums]:
+    """:func:`_run_shared` in this process, beside the workers: into ``store`` at the task's slot."""
+    part = _run_task(task)
+    store.put(part, task.slot)
+    return len(part.shoe), task.sums(part)
+
+
+def _gather(tasks: Sequence[_Task], store: RecordStore, *, pool: Any, processes: int, dask: str | None,
             progress: Callable[[int], None]) -> tuple[CoupRecords, PartSums]:
     """Run the tasks and join their records in ``store`` and their sums, in the order of the shoes:
-    in worker processes (``pool``, writing into the shared ``store``), on Dask, or in this process."""
+    in this process and the ``processes`` of ``pool`` (writing into the shared ``store``), on
+    Dask, or in this process alone."""
     at, sums = 0, []
     if pool is not None:
-        for task, (rows, found) in zip(tasks, pool.imap(_run_shared, tasks), strict=True):
-            store.move(task.slot, at, rows)
-            at += rows
-            sums.append(found)
-            progress(task.stop - task.first)
+        done: dict[int, tuple[int, PartSums]] = {}
+        for i, found in shared_work(pool, processes, _run_shared, partial(_run_here, store), tasks):
+            done[i] = found
+            progress(tasks[i].stop - tasks[i].first)
+        for i, task in enumerate(tasks):
+            store.move(task.slot, at, done[i][0])
+            at += done[i][0]
+            sums.append(done[i][1])
     else:
         for task, part in zip(tasks, _results(tasks, dask=dask), strict=True):
             store.put(part, at)
@@ -251,29 +263,16 @@ def _results(tasks: Sequence[_Task], *, dask: str | None) -> Iterator[CoupRecord
 
 @contextmanager
 def _pool(workers: int, tasks: int, tableau: Tableau, packed: bytes, share: int) -> Iterator[Any]:
-    """Worker processes for ``tasks`` tasks (None: this process), started at once so that they
-    import and prepare (:func:`_ready`) while this process computes the effects of removal.
-
-    The bets travel packed (:func:`_pack`): a process starting the pool waits until each worker
-    has read what it is sent beyond a pipe's buffer, so it sends little."""
+    """The worker processes that work beside this one on ``tasks`` tasks (``workers`` in all; None:
+    this process alone), started at once so that they import and prepare (:func:`_ready`) while
+    this process computes the effects of removal. The bets travel packed (:func:`_pack`): a
+    process starting the pool waits until each worker has read what it is sent beyond a pipe's
+    buffer, so it sends little."""
     if workers <= 1 or tasks <= 1:
         yield None
         return
-    from exact_odds.workers import worker_pool
-
-    with worker_pool(min(workers, tasks), _ready, tableau, packed, share) as pool:
+    with worker_pool(min(workers, tasks) - 1, _ready, tableau, packed, share) as pool:
         yield pool
-
-
-@contextmanager
-def _store(pool: Any, layout: Layout, rows: int) -> Iterator[tuple[tuple[str, Layout, int] | None, RecordStore]]:
-    """Where the records go: shared memory the workers of ``pool`` write into (and what a task
-    needs to find it), or this process's memory."""
-    if pool is None:
-        yield None, RecordStore.private(layout, rows)
-        return
-    with shared_store(layout, rows) as (path, store):
-        yield (path, layout, rows), store
 
 
 def _ready(tableau: Tableau, packed: bytes, share: int) -> None:
@@ -488,10 +487,11 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
         count_tags = np.array([c.tags for c in own], dtype=np.int64).T.reshape(13, len(own))
         codes = tuple(shoe_card_codes(shoe))
         layout = record_layout(len(bets), len(own), (2, len(edge_sort.groups[0]) + 1) if edge_sort else (0, 0))
-        with _store(pool, layout, shoes * (shoe.size // MIN_CARDS_PER_COUP)) as (where, store):
+        with records_store(pool, layout, shoes * (shoe.size // MIN_CARDS_PER_COUP)) as (where, store):
             tasks = [_Task(seed, first, min(first + per_task, shoes), codes, procedure, tableau, packed, tags,
                            count_tags, edge_sort, share, tuple(thresholds), where) for first in firsts]
-            records, sums = _gather(tasks, store, pool=pool, dask=dask, progress=_progress(progress, shoes))
+            records, sums = _gather(tasks, store, pool=pool, processes=min(workers, len(tasks)) - 1, dask=dask,
+                                    progress=_progress(progress, shoes))
             found = spreads(records, pool, where)
     studies = tuple(_bet_study(bet.name, removal.expectation, j, records, sums, found[j],
                                count if any(count.tags) else None, thresholds)

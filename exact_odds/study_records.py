@@ -196,6 +196,17 @@ def spreads(records: CoupRecords, pool: Any, where: tuple[str, Layout, int] | No
     return [spread(records.edges[:, 0]), *others.get()]
 
 
+@contextmanager
+def records_store(pool: Any, layout: Layout, rows: int) -> Iterator[tuple[tuple[str, Layout, int] | None, RecordStore]]:
+    """Where a study's records go: shared memory the workers of ``pool`` write into (and what a
+    task needs to find it: path, layout, rows), or this process's memory."""
+    if pool is None:
+        yield None, RecordStore.private(layout, rows)
+        return
+    with shared_store(layout, rows) as (path, store):
+        yield (path, layout, rows), store
+
+
 # ---------------------------------------------------------------- the sums of a part
 
 

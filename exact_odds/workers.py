@@ -28,11 +28,15 @@ import os
 import signal
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 BLAS_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 """Environment variables that set a BLAS library's threads (one per worker)."""
@@ -174,3 +178,26 @@ def mapped(path: str) -> mmap.mmap:
     """In a worker process: the buffer of :func:`shared_buffer` at ``path`` (mapped once)."""
     with open(path, "r+b") as file:
         return mmap.mmap(file.fileno(), 0)
+
+
+def shared_work(pool: Any, processes: int, remote: Callable[[T], R], local: Callable[[T], R],
+                items: Sequence[T]) -> Iterator[tuple[int, R]]:
+    """Work on ``items`` in the ``processes`` processes of ``pool`` (``remote``) and in this process
+    (``local``): the pool takes them from the first on, this process from the last on, until they
+    meet; yield (index, result) as each ends. The pool is given two items a process ahead, so
+    that its processes do not wait while this one works on an item."""
+    queued: deque[tuple[int, Any]] = deque()
+    first, last = 0, len(items)
+    while first < last or queued:
+        while first < last and len(queued) < 2 * processes:
+            queued.append((first, pool.apply_async(remote, (items[first],))))
+            first += 1
+        while queued and queued[0][1].ready():
+            index, result = queued.popleft()
+            yield index, result.get()
+        if first < last:
+            last -= 1
+            yield last, local(items[last])
+        elif queued:
+            index, result = queued.popleft()
+            yield index, result.get()

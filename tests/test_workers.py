@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from exact_odds.workers import BLAS_THREADS, _held_interrupts, mapped, shared_buffer, worker_pool
+from exact_odds.workers import BLAS_THREADS, _held_interrupts, mapped, shared_buffer, shared_work, worker_pool
 
 POSIX = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
 
@@ -89,3 +89,20 @@ def _write_through(path: str) -> int:
     before = buffer[0]
     buffer[:3] = b"abc"
     return before
+
+
+def test_shared_work_does_each_item_once_the_pool_from_the_first_this_process_from_the_last() -> None:
+    items = list(range(40))
+    with worker_pool(1) as pool:
+        done = list(shared_work(pool, 1, _square_where, _square_where, items))
+    assert sorted(i for i, _ in done) == items
+    assert all(square == items[i] ** 2 for i, (square, _) in done)
+    here = [i for i, (_, pid) in done if pid == os.getpid()]
+    assert here and 39 in here and 0 not in here
+    assert len(here) < len(items)
+    assert all(i > j for i in here for j in items if j not in here)  # the ones done here are the last ones
+
+
+def _square_where(x: int) -> tuple[int, int]:
+    """x squared, and the process that found it."""
+    return x * x, os.getpid()
