@@ -463,9 +463,9 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     """Deal ``shoes`` shuffled shoes by ``procedure`` and study the exact edges of ``bets`` before every coup.
 
     ``workers`` > 1 runs tasks of ``shoes_per_task`` shoes (default: :func:`task_size`) in that
-    many processes; ``dask`` is the address of a Dask scheduler to run them on instead. ``progress`` is
-    called with (shoes done, shoes) as tasks finish. The results depend only on the
-    arguments, not on ``workers`` or ``dask``.
+    many processes (this one and ``workers - 1`` spawned); ``dask`` is the address of a Dask
+    scheduler to run them on instead. ``progress`` is called with (shoes done, shoes) as tasks
+    finish. The results depend only on the arguments, not on ``workers`` or ``dask``.
 
     ``counts``: counts of one's own (:mod:`exact_odds.counting`), each betting one of
     ``bets`` (by name). ``edge_sort``: the groups of the first card that sorted edges reveal

@@ -127,7 +127,7 @@ class RecordStore:
 
     @staticmethod
     def over(buffer: Any, layout: Layout, rows: int) -> RecordStore:
-        """A store viewing ``buffer`` (:func:`store_bytes` bytes at least)."""
+        """A store viewing ``buffer`` (of the bytes :func:`_offsets` gives at least)."""
         starts, _ = _offsets(layout, rows)
         return RecordStore({name: np.frombuffer(buffer, dtype=dtype, count=_values(rows, columns), offset=start)
                             .reshape(_shape(rows, columns))
