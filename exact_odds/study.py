@@ -201,16 +201,13 @@ def _run_task(task: _Task) -> CoupRecords:
 
 
 def _run_shared(task: _Task) -> tuple[int, PartSums]:
-    """In a worker process: run one task, write its records into its slot of the shared store and
-    return their number and sums (a few KB instead of the records' MB through the pipe)."""
+    """In a worker process: :func:`_run_here` into the shared store (a few KB through the pipe, not MB)."""
     assert task.store is not None
-    part = _run_task(task)
-    RecordStore.attached(*task.store).put(part, task.slot)
-    return len(part.shoe), task.sums(part)
+    return _run_here(RecordStore.attached(*task.store), task)
 
 
 def _run_here(store: RecordStore, task: _Task) -> tuple[int, PartSums]:
-    """:func:`_run_shared` in this process, beside the workers: into ``store`` at the task's slot."""
+    """Run one task, write its records into its slot of ``store``; their number, and their sums."""
     part = _run_task(task)
     store.put(part, task.slot)
     return len(part.shoe), task.sums(part)
@@ -221,16 +218,17 @@ def _gather(tasks: Sequence[_Task], store: RecordStore, *, pool: Any, processes:
     """Run the tasks and join their records in ``store`` and their sums, in the order of the shoes:
     in this process and the ``processes`` of ``pool`` (writing into the shared ``store``), on
     Dask, or in this process alone."""
-    at, sums = 0, []
+    at, sums = 0, list[PartSums]()
     if pool is not None:
         done: dict[int, tuple[int, PartSums]] = {}
         for i, found in shared_work(pool, processes, _run_shared, partial(_run_here, store), tasks):
             done[i] = found
             progress(tasks[i].stop - tasks[i].first)
-        for i, task in enumerate(tasks):
-            store.move(task.slot, at, done[i][0])
-            at += done[i][0]
-            sums.append(done[i][1])
+            while len(sums) in done:  # the rows of the tasks done from the first on, moved down at once
+                rows, summed = done.pop(len(sums))
+                store.move(tasks[len(sums)].slot, at, rows)
+                at += rows
+                sums.append(summed)
     else:
         for task, part in zip(tasks, _results(tasks, dask=dask), strict=True):
             store.put(part, at)
