@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import mmap
 import os
+import queue
 import signal
 import tempfile
 import threading
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from functools import lru_cache
@@ -184,20 +184,52 @@ def shared_work(pool: Any, processes: int, remote: Callable[[T], R], local: Call
                 items: Sequence[T]) -> Iterator[tuple[int, R]]:
     """Work on ``items`` in the ``processes`` processes of ``pool`` (``remote``) and in this process
     (``local``): the pool takes them from the first on, this process from the last on, until they
-    meet; yield (index, result) as each ends. The pool is given two items a process ahead, so
-    that its processes do not wait while this one works on an item."""
-    queued: deque[tuple[int, Any]] = deque()
-    first, last = 0, len(items)
-    while first < last or queued:
-        while first < last and len(queued) < 2 * processes:
-            queued.append((first, pool.apply_async(remote, (items[first],))))
-            first += 1
-        while queued and queued[0][1].ready():
-            index, result = queued.popleft()
-            yield index, result.get()
-        if first < last:
-            last -= 1
-            yield last, local(items[last])
-        elif queued:
-            index, result = queued.popleft()
-            yield index, result.get()
+    meet; yield (index, result) as each ends (a worker's error is raised here).
+
+    Each process of the pool has two items given at any time: as one ends, the pool's result
+    thread gives the next (whatever this process is doing), so the workers never wait for it."""
+    lock = threading.Lock()
+    bounds = [0, len(items)]  # the next item for the pool, one past the next for this process
+    ended: queue.SimpleQueue[tuple[int, Any, BaseException | None]] = queue.SimpleQueue()
+
+    def take(end: int) -> int | None:
+        with lock:
+            if bounds[0] >= bounds[1]:
+                return None
+            bounds[end] += 1 if end == 0 else -1
+            return bounds[0] - 1 if end == 0 else bounds[1]
+
+    def give() -> None:
+        index = take(0)
+        if index is None:
+            return
+
+        def ok(value: R) -> None:
+            ended.put((index, value, None))
+            give()
+
+        def failed(err: BaseException) -> None:
+            ended.put((index, None, err))
+
+        try:
+            pool.apply_async(remote, (items[index],), callback=ok, error_callback=failed)
+        except ValueError as err:  # the pool is closing: this process is leaving the block
+            failed(err)
+
+    for _ in range(2 * processes):
+        give()
+    done = 0
+    while done < len(items):
+        try:
+            found, value, err = ended.get_nowait()
+        except queue.Empty:
+            index = take(1)
+            if index is not None:
+                done += 1
+                yield index, local(items[index])
+                continue
+            found, value, err = ended.get()  # nothing left to take: wait for the pool
+        if err is not None:
+            raise err
+        done += 1
+        yield found, value
