@@ -6,6 +6,7 @@ Floats are fine here: these figures judge simulations, they are never exact resu
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -71,8 +72,6 @@ def chi_square_sf(statistic: float, df: int) -> float:
     return _gamma_q_fraction(a, z)
 
 
-
-
 SUM_CHUNK = 1 << 24
 """Values :func:`exact_sum` adds per pass: a pass's sums per exponent are then exact (26-bit
 halves: 2**24 * 2**26 < 2**53)."""
@@ -104,6 +103,31 @@ def exact_sum(values: ArrayLike) -> float:
         return math.fsum(flat)
     total = math.fsum(part for i in range(0, len(flat), SUM_CHUNK) for part in _exact_parts(flat[i:i + SUM_CHUNK]))
     return total if total else math.fsum(flat)
+
+
+def exact_parts(values: ArrayLike) -> NDArray[np.float64]:
+    """Nonzero floats whose exact sum is the sum of ``values``: a summary of a part of many floats,
+    a few dozen for a chunk of edges, that :func:`sum_exact_parts` adds to others'.
+
+    The parts of several arrays, added by :func:`sum_exact_parts`, give the float
+    :func:`exact_sum` gives of the arrays joined (both are the exact sum rounded once), except a
+    zero: an exact total of zero is returned as ``0.0`` whatever the sign ``math.fsum`` gives it.
+    Floats :func:`exact_sum` leaves to ``math.fsum`` are their own parts."""
+    import numpy as np
+
+    flat: NDArray[np.float64] = np.ascontiguousarray(values, dtype=np.float64).ravel()
+    size = np.abs(flat)
+    size = size[size != 0]
+    if len(size) and (size.min() < SPLIT_RANGE[0] or not size.max() < SPLIT_RANGE[1]):
+        return np.asarray(flat[flat != 0], dtype=np.float64)
+    chunks = (_exact_parts(flat[i:i + SUM_CHUNK]) for i in range(0, len(flat), SUM_CHUNK))
+    parts: NDArray[np.float64] = np.concatenate([np.zeros(0), *chunks])
+    return np.asarray(parts[parts != 0], dtype=np.float64)
+
+
+def sum_exact_parts(parts: Iterable[NDArray[np.float64]]) -> float:
+    """The exact sum of all the parts (:func:`exact_parts`) rounded once: ``math.fsum``."""
+    return math.fsum(x for p in parts for x in p.tolist())
 
 
 def _exact_parts(chunk: NDArray[np.float64]) -> NDArray[np.float64]:

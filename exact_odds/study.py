@@ -34,14 +34,13 @@ A recorded shoe is replayed by :mod:`exact_odds.replay`.
 
 from __future__ import annotations
 
-import math
 import pickle
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -57,7 +56,7 @@ from exact_odds.counting import (
     numbered,
     study_count,
 )
-from exact_odds.coup import FLAGS_AT, OUTCOMES, PLAYER_PAIR, Detail, Payable, TabulatedBet, tabulate, winner_index
+from exact_odds.coup import OUTCOMES, Detail, Payable, TabulatedBet, tabulate, winner_index
 from exact_odds.dealing import (
     CARD_CODES,
     STANDARD_PROCEDURE,
@@ -71,10 +70,29 @@ from exact_odds.edge_sorting import EdgeSortStudy, SortColumns, coup_values, stu
 from exact_odds.information import Information
 from exact_odds.removal import MAX_TAG, LinearCount, Removal, effects_of_removal
 from exact_odds.shoe import CARDS_PER_COUP, Shoe
-from exact_odds.stats import exact_sum
+from exact_odds.study_checks import MIN_CARDS_PER_COUP, check_listening, check_memory, check_play, check_study
 from exact_odds.study_checks import StudyError as StudyError  # public here too
-from exact_odds.study_checks import check_listening, check_memory, check_play, check_study
+from exact_odds.study_records import (
+    HISTOGRAM_BINS as HISTOGRAM_BINS,
+)
+from exact_odds.study_records import (
+    QUANTILES,
+    Layout,
+    PartSums,
+    RecordStore,
+    Spread,
+    joined_sums,
+    part_sums,
+    ratio_error,
+    realised,
+    record_layout,
+    records_store,
+    spreads,
+    total,
+)
+from exact_odds.study_records import CoupRecords as CoupRecords  # public here too
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.workers import shared_work, worker_pool
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -85,12 +103,8 @@ SHOES_PER_TASK = 400
 """The most shoes dealt and evaluated per task (a unit of work for a worker process or Dask):
 shoes are dealt in lockstep, so larger tasks spend less on each round of the dealer, up to the
 size whose arrays stay in cache."""
-QUANTILES = (0.0, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 1.0)
-HISTOGRAM_BINS = 20
 DEFAULT_THRESHOLDS = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 """Default true-count thresholds of the count strategies."""
-DECK = 52
-"""Cards per deck: a true count is the running count per deck of cards not yet seen."""
 DASK_TIMEOUT = 30
 """Seconds to wait for a Dask scheduler to answer."""
 
@@ -138,6 +152,18 @@ class _Task:
     count_tags: Array  # (13, c): the counts of one's own
     sorting: Information | None = None  # edge sorting: the groups of the first card
     share: int = 0  # compositions the process running this task evaluates in all (about)
+    thresholds: tuple[float, ...] = ()  # the true-count thresholds of the bets with a count
+    store: tuple[str, Layout, int] | None = None  # a worker's records: the shared store's path, layout, rows
+
+    def sums(self, part: CoupRecords) -> PartSums:
+        """The sums of this task's records (:func:`exact_odds.study_records.part_sums`)."""
+        return part_sums(part, self.first, self.stop, self.thresholds,
+                         [bool(self.tags[:, j].any()) for j in range(self.tags.shape[1])])
+
+    @property
+    def slot(self) -> int:
+        """The first row of this task's records in a shared store: room for the most coups of the shoes before."""
+        return self.first * (len(self.codes) // MIN_CARDS_PER_COUP)
 
 
 def _pack(bets: Sequence[Payable], sort_bets: Sequence[Payable]) -> bytes:
@@ -151,55 +177,6 @@ def _unpack(packed: bytes) -> tuple[tuple[TabulatedBet, ...], tuple[TabulatedBet
     floats (k, COUP_CODES), for the results of the coups: once per process and study."""
     bets, sort_bets = pickle.loads(zlib.decompress(packed))
     return bets, sort_bets, np.array([[float(x) for x in t.table] for t in bets], dtype=np.float64)
-
-
-@dataclass(frozen=True)
-class CoupRecords:
-    """One row per coup dealt (arrays in shoe order, then dealing order).
-
-    ``shoe``: shoe index; ``unseen``: cards not yet seen before the coup; ``edges``: (m, k)
-    expectation of each bet (float, sign exact); ``favourable``: (m, k) expectation > 0,
-    exactly; ``running``: (m, k) running count of each bet's count; ``probabilities``: (m, 3)
-    exact banker/player/tie probabilities as floats; ``winner``: 0 banker, 1 player, 2 tie.
-    ``results``: (m, k) what one unit on each bet paid; ``first``: the code (0-51) of the
-    coup's first card; ``count_running``: (m, c) running count of each count of one's own;
-    ``sort_values`` (m, 2) and ``sort_choices`` (m, groups + 1): edge sorting's values and
-    choices before the coup (:func:`exact_odds.edge_sorting.coup_values`; no columns
-    without edge sorting).
-    """
-
-    shoe: Array
-    unseen: Array
-    edges: Array
-    favourable: Array
-    running: Array
-    probabilities: Array
-    winner: Array
-    results: Array
-    first: Array
-    count_running: Array
-    sort_values: Array
-    sort_choices: Array
-
-    @staticmethod
-    def concatenate(parts: Sequence[CoupRecords]) -> CoupRecords:
-        """Rows of several records, in order."""
-        return CoupRecords(*(np.concatenate([getattr(p, f) for p in parts]) for f in CoupRecords.__dataclass_fields__))
-
-    def true_counts(self, bet: int | None = None) -> Array:
-        """Running count per deck unseen, shape (m, k), or (m,) for the bet numbered ``bet`` alone."""
-        if bet is not None:
-            return np.asarray(self.running[:, bet] * DECK / self.unseen, dtype=np.float64)
-        return np.asarray(self.running * DECK / self.unseen[:, None], dtype=np.float64)
-
-
-def _realised(bets: Sequence[TabulatedBet], payouts: Array, codes: Array) -> Array:
-    """What one unit on each bet paid on each coup, shape (m, k), from codes dealt at the bets'
-    highest detail (each bet reads only the flags its own detail records)."""
-    out = np.zeros((len(codes), len(bets)), dtype=np.float64)
-    for j, bet in enumerate(bets):
-        out[:, j] = payouts[j][codes % PLAYER_PAIR + PLAYER_PAIR * (codes // PLAYER_PAIR & FLAGS_AT[bet.detail])]
-    return out
 
 
 def _run_task(task: _Task) -> CoupRecords:
@@ -219,13 +196,50 @@ def _run_task(task: _Task) -> CoupRecords:
     else:  # no columns: the records of a study without edge sorting
         values, choices = np.zeros((len(counts), 0)), np.zeros((len(counts), 0), dtype=np.int8)
     return CoupRecords(dealt.shoe, counts.sum(axis=1), ev.edges(), ev.favourable(), seen_ranks @ task.tags,
-                       ev.probabilities(), dealt.winner, _realised(bets, payouts, dealt.code), dealt.first,
+                       ev.probabilities(), dealt.winner, realised(bets, payouts, dealt.code), dealt.first,
                        seen_ranks @ task.count_tags, values, choices)
 
 
-def _results(tasks: Sequence[_Task], *, pool: Any, dask: str | None,
-             progress: Callable[[int], None]) -> Iterator[CoupRecords]:
-    """Run the tasks in order: in worker processes (``pool``), on a Dask cluster, or in this process."""
+def _run_shared(task: _Task) -> tuple[int, PartSums]:
+    """In a worker process: :func:`_run_here` into the shared store (a few KB through the pipe, not MB)."""
+    assert task.store is not None
+    return _run_here(RecordStore.attached(*task.store), task)
+
+
+def _run_here(store: RecordStore, task: _Task) -> tuple[int, PartSums]:
+    """Run one task, write its records into its slot of ``store``; their number, and their sums."""
+    part = _run_task(task)
+    store.put(part, task.slot)
+    return len(part.shoe), task.sums(part)
+
+
+def _gather(tasks: Sequence[_Task], store: RecordStore, *, pool: Any, processes: int, dask: str | None,
+            progress: Callable[[int], None]) -> tuple[CoupRecords, PartSums]:
+    """Run the tasks and join their records in ``store`` and their sums, in the order of the shoes:
+    in this process and the ``processes`` of ``pool`` (writing into the shared ``store``), on
+    Dask, or in this process alone."""
+    at, sums = 0, list[PartSums]()
+    if pool is not None:
+        done: dict[int, tuple[int, PartSums]] = {}
+        for i, found in shared_work(pool, processes, _run_shared, partial(_run_here, store), tasks):
+            done[i] = found
+            progress(tasks[i].stop - tasks[i].first)
+            while len(sums) in done:  # the rows of the tasks done from the first on, moved down at once
+                rows, summed = done.pop(len(sums))
+                store.move(tasks[len(sums)].slot, at, rows)
+                at += rows
+                sums.append(summed)
+    else:
+        for task, part in zip(tasks, _results(tasks, dask=dask), strict=True):
+            store.put(part, at)
+            at += len(part.shoe)
+            sums.append(task.sums(part))
+            progress(task.stop - task.first)
+    return store.records(at), joined_sums(sums)
+
+
+def _results(tasks: Sequence[_Task], *, dask: str | None) -> Iterator[CoupRecords]:
+    """The records of the tasks in order: from a Dask cluster, or run in this process."""
     if dask is not None:
         import importlib
 
@@ -239,30 +253,23 @@ def _results(tasks: Sequence[_Task], *, pool: Any, dask: str | None,
         except (OSError, TimeoutError, ValueError) as err:
             raise StudyError(f"cannot reach the Dask scheduler at {dask!r}: {err}") from None
         with client:
-            futures = client.map(_run_task, tasks, pure=False)
-            for task, future in zip(tasks, futures, strict=True):
+            for future in client.map(_run_task, tasks, pure=False):
                 yield future.result()
-                progress(task.stop - task.first)
         return
-    found = (_run_task(task) for task in tasks) if pool is None else pool.imap(_run_task, tasks)
-    for task, result in zip(tasks, found, strict=True):
-        yield result
-        progress(task.stop - task.first)
+    yield from map(_run_task, tasks)
 
 
 @contextmanager
 def _pool(workers: int, tasks: int, tableau: Tableau, packed: bytes, share: int) -> Iterator[Any]:
-    """Worker processes for ``tasks`` tasks (None: this process), started at once so that they
-    import and prepare (:func:`_ready`) while this process computes the effects of removal.
-
-    The bets travel packed (:func:`_pack`): a process starting the pool waits until each worker
-    has read what it is sent beyond a pipe's buffer, so it sends little."""
+    """The worker processes that work beside this one on ``tasks`` tasks (``workers`` in all; None:
+    this process alone), started at once so that they import and prepare (:func:`_ready`) while
+    this process computes the effects of removal. The bets travel packed (:func:`_pack`): a
+    process starting the pool waits until each worker has read what it is sent beyond a pipe's
+    buffer, so it sends little."""
     if workers <= 1 or tasks <= 1:
         yield None
         return
-    from exact_odds.workers import worker_pool
-
-    with worker_pool(min(workers, tasks), _ready, tableau, packed, share) as pool:
+    with worker_pool(min(workers, tasks) - 1, _ready, tableau, packed, share) as pool:
         yield pool
 
 
@@ -367,48 +374,36 @@ class Study:
         return html_tables(bets, cut)
 
 
-def _ratio_error(values: Array, shoe: Array, shoes: int) -> tuple[float, float | None]:
-    """Mean of ``values`` over coups and its standard error (``None`` for one shoe), shoes taken
-    as the sampling units."""
-    n = np.bincount(shoe, minlength=shoes).astype(np.float64)
-    s = np.bincount(shoe, weights=values, minlength=shoes)
-    ratio = math.fsum(s) / math.fsum(n)
-    if shoes < 2:
-        return ratio, None
-    resid = s - ratio * n
-    return ratio, math.sqrt(math.fsum(resid * resid) / (shoes * (shoes - 1))) / (math.fsum(n) / shoes)
-
-
-def _bet_study(name: str, expectation: Fraction, j: int, records: CoupRecords, count: LinearCount | None,
-               thresholds: Sequence[float]) -> BetStudy:
+def _bet_study(name: str, expectation: Fraction, j: int, records: CoupRecords, sums: PartSums, found: Spread,
+               count: LinearCount | None, thresholds: Sequence[float]) -> BetStudy:
+    """The study of bet ``j``: its quantiles and histogram (``found``), the rest from the sums."""
     edges = records.edges[:, j]
-    m = len(edges)
-    fav = records.favourable[:, j]
-    values = np.quantile(edges, QUANTILES)  # every shoe deals at least one coup: m > 0
-    counts, bounds = np.histogram(edges, bins=HISTOGRAM_BINS)
+    m = len(edges)  # every shoe deals at least one coup: m > 0
+    values, counts, bounds = found
     histogram = tuple((float(lo), float(hi), int(c)) for lo, hi, c in zip(bounds[:-1], bounds[1:], counts,
                                                                            strict=True))
-    gained = exact_sum(edges[fav])
+    gained = total(sums.favourable_edges[j], lambda: edges[records.favourable[:, j]])
+    favourable = sums.favourable[j]
     results: list[Threshold] = []
     if count is not None:
-        true = records.true_counts(j)
-        for t in thresholds:
-            sel = true >= t
-            total = exact_sum(edges[sel])
-            chosen = int(sel.sum())
-            results.append(Threshold(t, chosen, total / m, total / chosen if chosen else None))
-    return BetStudy(name, expectation, exact_sum(edges) / m,
-                    tuple(zip(QUANTILES, map(float, values), strict=True)), histogram, int(fav.sum()),
-                    gained / m, gained / int(fav.sum()) if fav.any() else None,
-                    count, tuple(results))
+        for t, (chosen, parts) in zip(thresholds, sums.thresholds[j], strict=True):
+            def above(t: float = t) -> Array:
+                return np.asarray(edges[records.true_counts(j) >= t])
+
+            won = total(parts, above)
+            results.append(Threshold(t, chosen, won / m, won / chosen if chosen else None))
+    return BetStudy(name, expectation, total(sums.edges[j], lambda: edges) / m,
+                    tuple(zip(QUANTILES, map(float, values), strict=True)), histogram, favourable,
+                    gained / m, gained / favourable if favourable else None, count, tuple(results))
 
 
-def _cut_card_effect(shoe: Shoe, tableau: Tableau, records: CoupRecords, shoes: int) -> tuple[CutCardEffect, ...]:
+def _cut_card_effect(shoe: Shoe, tableau: Tableau, sums: PartSums, shoes: int) -> tuple[CutCardEffect, ...]:
+    """Per outcome: the full shoe's probability, and the mean probability and frequency per coup dealt."""
     full = evaluate([shoe.counts], tableau=tableau)
     out = []
     for i, name in enumerate(OUTCOMES):
-        mean, mean_err = _ratio_error(records.probabilities[:, i], records.shoe, shoes)
-        obs, obs_err = _ratio_error((records.winner == i).astype(np.float64), records.shoe, shoes)
+        mean, mean_err = ratio_error(sums.shoes[:, 0], sums.shoes[:, 1 + i], shoes)
+        obs, obs_err = ratio_error(sums.shoes[:, 0], sums.shoes[:, 4 + i], shoes)
         out.append(CutCardEffect(name, Fraction(int(full.outcomes[0, i]), int(full.sequences[0])),
                                  mean, mean_err, obs, obs_err))
     return tuple(out)
@@ -466,9 +461,9 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     """Deal ``shoes`` shuffled shoes by ``procedure`` and study the exact edges of ``bets`` before every coup.
 
     ``workers`` > 1 runs tasks of ``shoes_per_task`` shoes (default: :func:`task_size`) in that
-    many processes; ``dask`` is the address of a Dask scheduler to run them on instead. ``progress`` is
-    called with (shoes done, shoes) as tasks finish. The results depend only on the
-    arguments, not on ``workers`` or ``dask``.
+    many processes (this one and ``workers - 1`` spawned); ``dask`` is the address of a Dask
+    scheduler to run them on instead. ``progress`` is called with (shoes done, shoes) as tasks
+    finish. The results depend only on the arguments, not on ``workers`` or ``dask``.
 
     ``counts``: counts of one's own (:mod:`exact_odds.counting`), each betting one of
     ``bets`` (by name). ``edge_sort``: the groups of the first card that sorted edges reveal
@@ -489,12 +484,15 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
         tags = np.array([c.tags for c in suggested], dtype=np.int64).T.reshape(13, len(bets))
         count_tags = np.array([c.tags for c in own], dtype=np.int64).T.reshape(13, len(own))
         codes = tuple(shoe_card_codes(shoe))
-        tasks = [_Task(seed, first, min(first + per_task, shoes), codes, procedure, tableau, packed, tags, count_tags,
-                       edge_sort, share) for first in firsts]
-        records = CoupRecords.concatenate(list(_results(tasks, pool=pool, dask=dask,
-                                                        progress=_progress(progress, shoes))))
-    studies = tuple(
-        _bet_study(bet.name, removal.expectation, j, records, count if any(count.tags) else None, thresholds)
-        for j, (bet, removal, count) in enumerate(zip(bets, removals, suggested, strict=True)))
-    return Study(shoe, shoes, seed, procedure, tableau, studies, _cut_card_effect(shoe, tableau, records, shoes),
+        layout = record_layout(len(bets), len(own), (2, len(edge_sort.groups[0]) + 1) if edge_sort else (0, 0))
+        with records_store(pool, layout, shoes * (shoe.size // MIN_CARDS_PER_COUP)) as (where, store):
+            tasks = [_Task(seed, first, min(first + per_task, shoes), codes, procedure, tableau, packed, tags,
+                           count_tags, edge_sort, share, tuple(thresholds), where) for first in firsts]
+            records, sums = _gather(tasks, store, pool=pool, processes=min(workers, len(tasks)) - 1, dask=dask,
+                                    progress=_progress(progress, shoes))
+            found = spreads(records, pool, where)
+    studies = tuple(_bet_study(bet.name, removal.expectation, j, records, sums, found[j],
+                               count if any(count.tags) else None, thresholds)
+                    for j, (bet, removal, count) in enumerate(zip(bets, removals, suggested, strict=True)))
+    return Study(shoe, shoes, seed, procedure, tableau, studies, _cut_card_effect(shoe, tableau, sums, shoes),
                  records, *_play_studies(bets, removals, records, shoes, own, edge_sort, sorting))

@@ -1,5 +1,5 @@
 """Worker processes for the analyses that deal many shoes (``study``, ``count``): a pool that
-stops cleanly.
+stops cleanly, and memory they share with this process.
 
 The pool's processes are spawned (a fresh interpreter each, safe beside threads), use one
 BLAS thread each (the pool supplies the parallelism), and ignore Ctrl-C: the terminal sends
@@ -13,17 +13,30 @@ unblocks it; its initializer ignores SIGINT as well). This process never ignores
 Ctrl-C while the workers spawn may be taken by any of its threads (a BLAS library's, say),
 and an ignored signal would then be lost. It is held instead (:func:`_held_interrupts`) and
 raised again once the pool exists to be terminated.
+
+Shared memory (:func:`shared_buffer`): a file in ``/dev/shm`` (or the temporary directory when
+it has no room) that this process and the workers map (:func:`mapped`), so that what workers
+compute is written once where this process reads it, not pickled through a pipe. The file is
+removed when the block ends, however it ends (and by multiprocessing's resource tracker should
+this process be killed); the memory lives on as long as arrays view it.
 """
 
 from __future__ import annotations
 
+import mmap
 import os
+import queue
 import signal
+import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
+from functools import lru_cache
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 BLAS_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 """Environment variables that set a BLAS library's threads (one per worker)."""
@@ -121,3 +134,102 @@ def worker_pool(workers: int, ready: Callable[..., object] | None = None, *args:
 
 def _nothing() -> None:
     """Nothing to release: outside the main thread no Ctrl-C is held."""
+
+
+SHARED_DIRECTORY = "/dev/shm"
+"""Where shared buffers go when there is room: memory, not disk."""
+
+
+def _shared_directory(size: int) -> str:
+    """:data:`SHARED_DIRECTORY` when it exists with ``size`` bytes free, else the temporary directory."""
+    try:
+        found = os.statvfs(SHARED_DIRECTORY)
+    except OSError:
+        return tempfile.gettempdir()
+    return SHARED_DIRECTORY if found.f_bavail * found.f_frsize >= size else tempfile.gettempdir()
+
+
+@contextmanager
+def shared_buffer(size: int) -> Iterator[tuple[str, mmap.mmap]]:
+    """A buffer of ``size`` bytes (zeros) that worker processes map too, by the path given
+    (:func:`mapped`); the file is removed when the block ends, the memory when no array views it."""
+    from multiprocessing import resource_tracker
+
+    fd, path = tempfile.mkstemp(prefix="exact-odds-shared-", dir=_shared_directory(size))
+    name = "/" + os.path.basename(path) if os.path.dirname(path) == SHARED_DIRECTORY else None
+    try:
+        if name is not None:  # removed by the tracker should this process be killed
+            resource_tracker.register(name, "shared_memory")
+        os.ftruncate(fd, max(size, 1))
+        buffer = mmap.mmap(fd, max(size, 1))
+        os.close(fd)
+        fd = -1
+        yield path, buffer
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        os.unlink(path)
+        if name is not None:
+            resource_tracker.unregister(name, "shared_memory")
+
+
+@lru_cache(maxsize=2)
+def mapped(path: str) -> mmap.mmap:
+    """In a worker process: the buffer of :func:`shared_buffer` at ``path`` (mapped once)."""
+    with open(path, "r+b") as file:
+        return mmap.mmap(file.fileno(), 0)
+
+
+def shared_work(pool: Any, processes: int, remote: Callable[[T], R], local: Callable[[T], R],
+                items: Sequence[T]) -> Iterator[tuple[int, R]]:
+    """Work on ``items`` in the ``processes`` processes of ``pool`` (``remote``) and in this process
+    (``local``): the pool takes them from the first on, this process from the last on, until they
+    meet; yield (index, result) as each ends (a worker's error is raised here).
+
+    Each process of the pool has two items given at any time: as one ends, the pool's result
+    thread gives the next (whatever this process is doing), so the workers never wait for it."""
+    lock = threading.Lock()
+    bounds = [0, len(items)]  # the next item for the pool, one past the next for this process
+    ended: queue.SimpleQueue[tuple[int, Any, BaseException | None]] = queue.SimpleQueue()
+
+    def take(end: int) -> int | None:
+        with lock:
+            if bounds[0] >= bounds[1]:
+                return None
+            bounds[end] += 1 if end == 0 else -1
+            return bounds[0] - 1 if end == 0 else bounds[1]
+
+    def give() -> None:
+        index = take(0)
+        if index is None:
+            return
+
+        def ok(value: R) -> None:
+            ended.put((index, value, None))
+            give()
+
+        def failed(err: BaseException) -> None:
+            ended.put((index, None, err))
+
+        try:
+            pool.apply_async(remote, (items[index],), callback=ok, error_callback=failed)
+        except ValueError as err:  # the pool is closing: this process is leaving the block
+            failed(err)
+
+    for _ in range(2 * processes):
+        give()
+    done = 0
+    while done < len(items):
+        try:
+            found, value, err = ended.get_nowait()
+        except queue.Empty:
+            index = take(1)
+            if index is not None:
+                done += 1
+                yield index, local(items[index])
+                continue
+            found, value, err = ended.get()  # nothing left to take: wait for the pool
+        if err is not None:
+            raise err
+        done += 1
+        yield found, value

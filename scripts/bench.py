@@ -409,10 +409,12 @@ def study_scaling(shoes: int, repeat: int) -> None:
     """`study --shoes SHOES --decks 8` with one worker and with two, alternated: wall and CPU, and the ratio."""
     argv = [sys.executable, "-m", "exact_odds", "study", "--shoes", str(shoes), "--decks", "8", "--seed", "1",
             "--quiet", "--workers"]
+    load = os.getloadavg()[0]
     (one, one_cpu), (two, two_cpu) = alternated_seconds([[*argv, "1"], [*argv, "2"]], repeat)
     print(f"study: {shoes:,} shoes of 8 decks, whole process, median of {repeat} alternated runs: 1 worker "
           f"{one:.2f} s (CPU {one_cpu:.2f} s), 2 workers {two:.2f} s (CPU {two_cpu:.2f} s): 2 workers "
-          f"{one / two:.2f}x faster (linear 2x; CPU {two_cpu / one_cpu:.2f}x one worker's)")
+          f"{one / two:.2f}x faster (linear 2x; CPU {two_cpu / one_cpu:.2f}x one worker's; load average "
+          f"{load:.1f} before, {os.getloadavg()[0]:.1f} after: the ratio needs two idle cores)")
 
 
 def bench_study(repeat: int) -> None:

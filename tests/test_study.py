@@ -4,6 +4,7 @@ edges against the enumerator, identical results whatever the workers (processes,
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from itertools import permutations
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from conftest import body, run
 from oracle import play
 
+from exact_odds import workers
 from exact_odds.bets import find_bet
 from exact_odds.coup import coup_table
 from exact_odds.dealing import DealingError, Procedure, play_shoe_simple, shoe_card_codes, shoe_cards
@@ -84,6 +86,28 @@ def test_same_seed_same_results_whatever_the_workers(small_study: Study) -> None
     assert_same(small_study, again)
     other = run_study(Shoe.decks(2), shoes=24, seed=12, bets=MAIN, shoes_per_task=5)
     assert not np.array_equal(other.records.winner, small_study.records.winner)
+
+
+def test_statistics_are_those_of_the_records_whatever_the_split(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The figures summed task by task in the workers are the sums over all the records, which the
+    workers wrote in shared memory (removed at the end)."""
+    monkeypatch.setattr(workers, "SHARED_DIRECTORY", str(tmp_path))
+    study = run_study(Shoe.decks(2), shoes=24, seed=11, bets=MAIN, shoes_per_task=5, workers=2)
+    records, m = study.records, study.coups
+    for j, bet in enumerate(study.bets):
+        edges = records.edges[:, j]
+        assert bet.mean_player_ev == math.fsum(edges) / m
+        assert bet.favourable == int((edges > 0).sum()) and bet.perfect_gain == math.fsum(edges[edges > 0]) / m
+        assert bet.quantiles[-1][1] == edges.max() and bet.histogram[0][0] == edges.min()
+        for t in bet.thresholds:
+            chosen = records.running[:, j] * 52 / records.unseen >= t.threshold
+            assert t.coups == int(chosen.sum()) and t.gain == math.fsum(edges[chosen]) / m
+    n = np.bincount(records.shoe)
+    for i, effect in enumerate(study.cut_card):
+        assert effect.mean == math.fsum(np.bincount(records.shoe, records.probabilities[:, i])) / math.fsum(n)
+        assert effect.observed == float((records.winner == i).sum()) / m
+    assert not list(tmp_path.iterdir())
 
 
 def test_edges_are_exact(small_study: Study) -> None:

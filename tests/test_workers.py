@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from exact_odds.workers import BLAS_THREADS, _held_interrupts, worker_pool
+from exact_odds.workers import BLAS_THREADS, _held_interrupts, mapped, shared_buffer, shared_work, worker_pool
 
 POSIX = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
 
@@ -69,3 +69,40 @@ def test_the_pool_is_terminated_when_the_block_is_interrupted() -> None:
     for process in processes:
         process.join(10)
         assert not process.is_alive()
+
+
+def test_a_shared_buffer_is_seen_by_the_workers_and_removed_however_the_block_ends() -> None:
+    with shared_buffer(1 << 16) as (path, buffer), worker_pool(1) as pool:
+        view = memoryview(buffer)
+        assert pool.apply(_write_through, (path,)) == 0
+        assert bytes(view[:3]) == b"abc"
+        view.release()
+    assert not os.path.exists(path)
+    with pytest.raises(KeyboardInterrupt), shared_buffer(10) as (path, _):
+        raise KeyboardInterrupt
+    assert not os.path.exists(path)
+
+
+def _write_through(path: str) -> int:
+    """In a worker: write b"abc" at the start of the shared buffer; return what was there."""
+    buffer = mapped(path)
+    before = buffer[0]
+    buffer[:3] = b"abc"
+    return before
+
+
+def test_shared_work_does_each_item_once_the_pool_from_the_first_this_process_from_the_last() -> None:
+    items = list(range(40))
+    with worker_pool(1) as pool:
+        done = list(shared_work(pool, 1, _square_where, _square_where, items))
+    assert sorted(i for i, _ in done) == items
+    assert all(square == items[i] ** 2 for i, (square, _) in done)
+    here = [i for i, (_, pid) in done if pid == os.getpid()]
+    assert here and 39 in here and 0 not in here
+    assert len(here) < len(items)
+    assert all(i > j for i in here for j in items if j not in here)  # the ones done here are the last ones
+
+
+def _square_where(x: int) -> tuple[int, int]:
+    """x squared, and the process that found it."""
+    return x * x, os.getpid()

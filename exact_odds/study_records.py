@@ -1,0 +1,281 @@
+"""A study's records of every coup, where they are kept, and the sums made of each task's part.
+
+The records (:class:`CoupRecords`, one row per coup) are kept in one array per field, sized for
+the most coups the study's shoes can deal (:class:`RecordStore`). With worker processes the
+arrays live in shared memory (:func:`exact_odds.workers.shared_buffer`): each task writes its rows
+into its own slot (the rows its shoes could fill at most) and this process moves them down, in
+the order of the shoes, as the tasks end; nothing larger than the sums travels through a pipe.
+
+The sums (:class:`PartSums`) are what the statistics need of every coup beyond the quantiles:
+the exact parts of sums of player EVs (:func:`exact_odds.stats.exact_parts`, added exactly
+whatever the split) and per-shoe sums of floats, each made in the order of the coups of its shoe
+as before. So a task computes them where it runs (a worker), and the printed figures are the
+same floats, bit for bit, whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from exact_odds.coup import FLAGS_AT, PLAYER_PAIR, TabulatedBet
+from exact_odds.stats import exact_parts, exact_sum, sum_exact_parts
+from exact_odds.workers import mapped, shared_buffer
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Array = npt.NDArray[Any]
+
+DECK = 52
+"""Cards per deck: a true count is the running count per deck of cards not yet seen."""
+ALIGN = 64
+"""Bytes each field's array starts on in a shared buffer."""
+QUANTILES = (0.0, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 1.0)
+"""The quantiles of each bet's player EVs a study reports."""
+HISTOGRAM_BINS = 20
+"""The bins of the histogram of each bet's player EVs (equal, between the least and the greatest)."""
+
+
+@dataclass(frozen=True)
+class CoupRecords:
+    """One row per coup dealt (arrays in shoe order, then dealing order).
+
+    ``shoe``: shoe index; ``unseen``: cards not yet seen before the coup; ``edges``: (m, k)
+    expectation of each bet (float, sign exact); ``favourable``: (m, k) expectation > 0,
+    exactly; ``running``: (m, k) running count of each bet's count; ``probabilities``: (m, 3)
+    exact banker/player/tie probabilities as floats; ``winner``: 0 banker, 1 player, 2 tie.
+    ``results``: (m, k) what one unit on each bet paid; ``first``: the code (0-51) of the
+    coup's first card; ``count_running``: (m, c) running count of each count of one's own;
+    ``sort_values`` (m, 2) and ``sort_choices`` (m, groups + 1): edge sorting's values and
+    choices before the coup (:func:`exact_odds.edge_sorting.coup_values`; no columns
+    without edge sorting).
+    """
+
+    shoe: Array
+    unseen: Array
+    edges: Array
+    favourable: Array
+    running: Array
+    probabilities: Array
+    winner: Array
+    results: Array
+    first: Array
+    count_running: Array
+    sort_values: Array
+    sort_choices: Array
+
+    @staticmethod
+    def concatenate(parts: Sequence[CoupRecords]) -> CoupRecords:
+        """Rows of several records, in order."""
+        return CoupRecords(*(np.concatenate([getattr(p, f) for p in parts]) for f in CoupRecords.__dataclass_fields__))
+
+    def true_counts(self, bet: int | None = None) -> Array:
+        """Running count per deck unseen, shape (m, k), or (m,) for the bet numbered ``bet`` alone."""
+        if bet is not None:
+            return np.asarray(self.running[:, bet] * DECK / self.unseen, dtype=np.float64)
+        return np.asarray(self.running * DECK / self.unseen[:, None], dtype=np.float64)
+
+
+Layout = tuple[tuple[str, str, int | None], ...]
+"""Each field of the records: name, dtype, columns (None: one value a coup)."""
+
+
+def record_layout(bets: int, counts: int, sort_columns: tuple[int, int]) -> Layout:
+    """The fields of the records of ``bets`` bets, ``counts`` counts of one's own and edge sorting's
+    ``sort_columns`` (values, choices; (0, 0) without edge sorting)."""
+    return (("shoe", "i8", None), ("unseen", "i8", None), ("edges", "f8", bets), ("favourable", "?", bets),
+            ("running", "i8", bets), ("probabilities", "f8", 3), ("winner", "i8", None), ("results", "f8", bets),
+            ("first", "i8", None), ("count_running", "i8", counts), ("sort_values", "f8", sort_columns[0]),
+            ("sort_choices", "i1", sort_columns[1]))
+
+
+def _shape(rows: int, columns: int | None) -> tuple[int, ...]:
+    """The shape of a field's array of ``rows`` rows."""
+    return (rows,) if columns is None else (rows, columns)
+
+
+def _values(rows: int, columns: int | None) -> int:
+    """The values in a field's array of ``rows`` rows."""
+    return rows if columns is None else rows * columns
+
+
+def _offsets(layout: Layout, rows: int) -> tuple[list[int], int]:
+    """Where each field starts in a buffer of ``rows`` rows, and the buffer's bytes."""
+    starts, at = [], 0
+    for _, dtype, columns in layout:
+        starts.append(at)
+        at += -(-_values(rows, columns) * np.dtype(dtype).itemsize // ALIGN) * ALIGN
+    return starts, at
+
+
+class RecordStore:
+    """The records of a study being filled: one array per field with room for ``rows`` coups."""
+
+    def __init__(self, arrays: dict[str, Array]) -> None:
+        self.arrays = arrays
+
+    @staticmethod
+    def private(layout: Layout, rows: int) -> RecordStore:
+        """A store in this process's memory (pages are taken as rows are written)."""
+        return RecordStore({name: np.empty(_shape(rows, columns), dtype=dtype) for name, dtype, columns in layout})
+
+    @staticmethod
+    def over(buffer: Any, layout: Layout, rows: int) -> RecordStore:
+        """A store viewing ``buffer`` (of the bytes :func:`_offsets` gives at least)."""
+        starts, _ = _offsets(layout, rows)
+        return RecordStore({name: np.frombuffer(buffer, dtype=dtype, count=_values(rows, columns), offset=start)
+                            .reshape(_shape(rows, columns))
+                            for (name, dtype, columns), start in zip(layout, starts, strict=True)})
+
+    @staticmethod
+    def attached(path: str, layout: Layout, rows: int) -> RecordStore:
+        """In a worker process: the shared store at ``path`` (:func:`shared_store`)."""
+        return RecordStore.over(mapped(path), layout, rows)
+
+    def put(self, part: CoupRecords, at: int) -> None:
+        """Write the rows of ``part`` from row ``at`` on."""
+        for name, array in self.arrays.items():
+            values = getattr(part, name)
+            array[at:at + len(values)] = values
+
+    def move(self, source: int, at: int, rows: int) -> None:
+        """Move ``rows`` rows from row ``source`` down to row ``at`` (``at <= source``)."""
+        if source != at:
+            for array in self.arrays.values():
+                array[at:at + rows] = array[source:source + rows]
+
+    def records(self, rows: int) -> CoupRecords:
+        """The first ``rows`` rows as records (views)."""
+        return CoupRecords(**{name: array[:rows] for name, array in self.arrays.items()})
+
+
+@contextmanager
+def shared_store(layout: Layout, rows: int) -> Iterator[tuple[str, RecordStore]]:
+    """A store in shared memory and its path for the workers (:meth:`RecordStore.attached`)."""
+    with shared_buffer(_offsets(layout, rows)[1]) as (path, buffer):
+        yield path, RecordStore.over(buffer, layout, rows)
+
+
+def realised(bets: Sequence[TabulatedBet], payouts: Array, codes: Array) -> Array:
+    """What one unit on each bet paid on each coup, shape (m, k), from codes dealt at the bets'
+    highest detail (each bet reads only the flags its own detail records)."""
+    out = np.zeros((len(codes), len(bets)), dtype=np.float64)
+    for j, bet in enumerate(bets):
+        out[:, j] = payouts[j][codes % PLAYER_PAIR + PLAYER_PAIR * (codes // PLAYER_PAIR & FLAGS_AT[bet.detail])]
+    return out
+
+
+Spread = tuple["Array", "Array", "Array"]
+"""A bet's player EVs: their :data:`QUANTILES`, and their histogram's counts and bounds."""
+
+
+def spread(edges: Array) -> Spread:
+    """The spread of one bet's player EVs (``np.quantile``, ``np.histogram``)."""
+    counts, bounds = np.histogram(edges, bins=HISTOGRAM_BINS)
+    return np.quantile(edges, QUANTILES), counts, bounds
+
+
+def _shared_spread(where: tuple[str, Layout, int], bet: int, rows: int) -> Spread:
+    """In a worker process: the spread of bet ``bet`` over the first ``rows`` records of a shared store."""
+    return spread(RecordStore.attached(*where).arrays["edges"][:rows, bet])
+
+
+def spreads(records: CoupRecords, pool: Any, where: tuple[str, Layout, int] | None) -> list[Spread]:
+    """The spread of each bet: of the first in this process while the workers of ``pool`` find
+    the others' at the same time from the shared store ``where`` (all here without a pool)."""
+    bets = records.edges.shape[1]
+    if pool is None or where is None:
+        return [spread(records.edges[:, j]) for j in range(bets)]
+    others = pool.starmap_async(_shared_spread, [(where, j, len(records.shoe)) for j in range(1, bets)], chunksize=1)
+    return [spread(records.edges[:, 0]), *others.get()]
+
+
+@contextmanager
+def records_store(pool: Any, layout: Layout, rows: int) -> Iterator[tuple[tuple[str, Layout, int] | None, RecordStore]]:
+    """Where a study's records go: shared memory the workers of ``pool`` write into (and what a
+    task needs to find it: path, layout, rows), or this process's memory."""
+    if pool is None:
+        yield None, RecordStore.private(layout, rows)
+        return
+    with shared_store(layout, rows) as (path, store):
+        yield (path, layout, rows), store
+
+
+# ---------------------------------------------------------------- the sums of a part
+
+
+@dataclass(frozen=True)
+class PartSums:
+    """What the statistics need of the coups of some shoes besides the records themselves.
+
+    Per bet: ``edges``, the exact parts of the sum of its player EVs; ``favourable``, the coups
+    with a positive EV and ``favourable_edges`` the parts of their sum; ``thresholds``, per
+    true-count threshold the coups at or above it and the parts of their sum (none for a bet
+    without a count). ``shoes`` (shoes, 7): per shoe its coups, the sums of the three exact
+    probabilities and the number of banker, player and tie wins (floats, as ``np.bincount`` adds).
+    """
+
+    coups: int
+    edges: tuple[Array, ...]
+    favourable: tuple[int, ...]
+    favourable_edges: tuple[Array, ...]
+    thresholds: tuple[tuple[tuple[int, Array], ...], ...]
+    shoes: Array
+
+
+def part_sums(part: CoupRecords, first: int, stop: int, thresholds: Sequence[float],
+              counted: Sequence[bool]) -> PartSums:
+    """The sums of ``part``, the records of shoes ``first`` to ``stop - 1``; ``counted[j]``: whether
+    bet ``j`` has a count (its thresholds are then summed)."""
+    edges, favourable = part.edges, part.favourable
+    by_threshold = []
+    for j, has in enumerate(counted):
+        true = part.true_counts(j) if has else None
+        by_threshold.append(tuple((int(sel.sum()), exact_parts(edges[sel, j]))
+                                  for sel in ((true >= t) for t in thresholds)) if true is not None else ())
+    shoe, size = part.shoe - first, stop - first
+    columns: list[Array] = [np.bincount(shoe, minlength=size).astype(np.float64)]
+    columns += [np.bincount(shoe, weights=part.probabilities[:, i], minlength=size) for i in range(3)]
+    columns += [np.bincount(shoe, weights=(part.winner == i).astype(np.float64), minlength=size) for i in range(3)]
+    return PartSums(len(part.shoe), tuple(exact_parts(edges[:, j]) for j in range(edges.shape[1])),
+                    tuple(int(n) for n in favourable.sum(axis=0)),
+                    tuple(exact_parts(edges[favourable[:, j], j]) for j in range(edges.shape[1])),
+                    tuple(by_threshold), np.stack(columns, axis=1))
+
+
+def joined_sums(parts: Sequence[PartSums]) -> PartSums:
+    """The sums of all the parts, in order (parts of sums are kept, to be added once)."""
+    bets = range(len(parts[0].edges))
+
+    def joined(arrays: Sequence[Array]) -> Array:
+        return np.concatenate(arrays)
+
+    thresholds = tuple(tuple((sum(p.thresholds[j][t][0] for p in parts), joined([p.thresholds[j][t][1] for p in parts]))
+                             for t in range(len(parts[0].thresholds[j]))) for j in bets)
+    return PartSums(sum(p.coups for p in parts), tuple(joined([p.edges[j] for p in parts]) for j in bets),
+                    tuple(sum(p.favourable[j] for p in parts) for j in bets),
+                    tuple(joined([p.favourable_edges[j] for p in parts]) for j in bets), thresholds,
+                    np.concatenate([p.shoes for p in parts]))
+
+
+def total(parts: Array, values: Callable[[], Array]) -> float:
+    """The sum whose exact parts are ``parts``, as :func:`exact_odds.stats.exact_sum` gives it for
+    ``values()`` (called only for a total of zero, whose sign depends on the values)."""
+    found = sum_exact_parts([parts])
+    return found if found else exact_sum(values())
+
+
+def ratio_error(n: Array, s: Array, shoes: int) -> tuple[float, float | None]:
+    """Mean over coups of values whose sums per shoe are ``s`` (``n`` coups per shoe, as floats) and
+    its standard error (``None`` for one shoe), shoes taken as the sampling units."""
+    ratio = math.fsum(s) / math.fsum(n)
+    if shoes < 2:
+        return ratio, None
+    resid = s - ratio * n
+    return ratio, math.sqrt(math.fsum(resid * resid) / (shoes * (shoes - 1))) / (math.fsum(n) / shoes)
