@@ -81,7 +81,7 @@ def edge_sort_from_args(args: argparse.Namespace) -> Information | None:
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """--workers and --dask: where the tasks of a study run."""
     parser.add_argument("--workers", type=validate.WORKERS.option, default=1, metavar="W",
-                        help="worker processes (default 1)")
+                        help="processes working on the shoes, in all (default 1)")
     parser.add_argument("--dask", type=validate.dask_option, metavar="ADDRESS",
                         help="run on the Dask scheduler at ADDRESS (exact-odds[dask])")
 

@@ -231,7 +231,7 @@ def _add_study(sub: Subparsers) -> None:
     p.add_argument("--max-tag", type=validate.MAX_TAG.option, default=2, metavar="K",
                    help="largest tag of the counts (default 2)")
     p.add_argument("--workers", type=validate.WORKERS.option, default=1, metavar="W",
-                   help="worker processes (default 1)")
+                   help="processes working on the shoes, in all (default 1)")
     p.add_argument("--dask", type=validate.dask_option, metavar="ADDRESS",
                    help="run on the Dask scheduler at ADDRESS (exact-odds[dask])")
     add_input_option(p, "replay the cards of a recorded shoe instead ('-' for stdin)", old="--record")
