@@ -92,16 +92,18 @@ def test_chunks_and_eight_decks_alike() -> None:
 
 def test_sums_past_the_float_limit_redone(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the float limit lowered, every chunk's sums pass it: the compiled chunks flag them and
-    the rows are redone exactly (int64), amid shoes past 456 cards; the same integers."""
+    the rows are redone exactly (int64), amid shoes past 456 cards; the same integers (pairs and
+    suited pairs among the bets: their chunks take the suit counts of the float rows alone)."""
     from exact_odds.batch import plan
 
     rng = np.random.default_rng(11)
     grid = (8 - rng.integers(0, 8, size=(600, 13, 4))).clip(0)
     grid[::7] += 2  # some shoes past 456 cards: the float rows are not all the rows
     counts = grid.sum(axis=2)
-    expected = _both(counts, grid, BETS[:8])
+    bets = [*BETS[:8], find_bet("player-pair"), find_bet("perfect-pair")]
+    expected = _both(counts, grid, bets)
     monkeypatch.setattr(plan, "FLOAT_EXACT", 2**40)
-    for found in _both(counts, grid, BETS[:8]):
+    for found in _both(counts, grid, bets):
         _same(expected[0], found)
 
 

@@ -343,13 +343,13 @@ def _finish(plan: Plan, stage_sums: list[Array], sizes: IntArray, out: Array, ro
 
 
 def _float_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray,
-                out: Array, fast: ModuleType | None) -> list[IntArray]:
-    """Evaluate ``rows`` (shoes of at most 456 cards) in float64 (with the compiled loops ``fast``
-    if given); return the rows whose sums reached ``2**53`` (not proven exact)."""
+                out: Array) -> list[IntArray]:
+    """Evaluate ``rows`` (shoes of at most 456 cards) in float64 with NumPy; return the rows whose
+    sums reached ``2**53`` (not proven exact)."""
     failed: list[IntArray] = []
     for chunk in _chunks(rows):
         factors = factor_table(plan.space, kinds[:, chunk], None if suits is None else suits[chunk].transpose(1, 2, 0))
-        sums = run(plan, factors, fast=fast)
+        sums = run(plan, factors)
         bad = np.zeros(sums[0].shape[1], dtype=bool)
         if max(plan.weights, default=1) * int(sizes[chunk].max()) ** CARDS_PER_COUP >= FLOAT_EXACT:  # else proven exact
             for s in sums:
@@ -364,14 +364,16 @@ def _float_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | N
     return failed
 
 
-def _compiled_float_rows(plan: Plan, rows: IntArray, counts: IntArray, sizes: IntArray, out: Array,
-                         fast: ModuleType) -> list[IntArray]:
-    """:func:`_float_rows` for shoes without suits (rank counts ``counts``), by the compiled chunks
-    of :mod:`exact_odds.batch.fused`, written straight into ``out`` when it holds every row in int64."""
+def _compiled_float_rows(plan: Plan, rows: IntArray, counts: IntArray, suits: IntArray | None, sizes: IntArray,
+                         out: Array, fast: ModuleType) -> list[IntArray]:
+    """:func:`_float_rows` (rank counts ``counts``, suit counts ``suits`` for a suited plan) by the
+    compiled chunks of :mod:`exact_odds.batch.fused`, written straight into ``out`` when it holds
+    every row in int64."""
     whole = len(rows) == counts.shape[0]
     target = out if whole and out.dtype == np.int64 else np.zeros((len(rows), plan.classes), dtype=np.int64)
-    bad = compiled_rows(plan, np.ascontiguousarray(counts if whole else counts[rows]), sizes if whole else sizes[rows],
-                        target, fast, CHUNK, float(FLOAT_EXACT))
+    chosen = None if suits is None else np.ascontiguousarray(suits if whole else suits[rows], dtype=np.int64)
+    bad = compiled_rows(plan, np.ascontiguousarray(counts if whole else counts[rows]), chosen,
+                        sizes if whole else sizes[rows], target, fast, CHUNK, float(FLOAT_EXACT))
     if target is not out:
         out[rows] = target
     return [rows[bad]]
@@ -412,11 +414,12 @@ def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray |
     fast = compiled.loops(n)
     small = sizes <= FLOAT_MAX_CARDS
     kinds: IntArray | None = None
-    if fast is not None and not plan.space.suited:  # the kind counts made a chunk at a time
-        failed = _compiled_float_rows(plan, np.flatnonzero(small), counts, sizes, out, fast)
+    if fast is not None:  # the kind counts made a chunk at a time
+        failed = _compiled_float_rows(plan, np.flatnonzero(small), counts, suits if plan.space.suited else None,
+                                      sizes, out, fast)
     else:
-        kinds = kind_counts(counts, plan.space.detail, fast)
-        failed = _float_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out, fast)
+        kinds = kind_counts(counts, plan.space.detail)
+        failed = _float_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out)
     rest = np.concatenate([np.flatnonzero(~small), *failed]).astype(np.int64)
     if len(rest):
         _residue_rows(plan, rest, kind_counts(counts, plan.space.detail, fast) if kinds is None else kinds, suits,
