@@ -54,16 +54,28 @@ def stage_sums(partial, values, rows, out):
 
 
 @_jit
-def wrapped_products(columns, table, out):
-    """``out = columns @ table`` modulo ``2**64`` (uint64 arithmetic wraps), shapes (n, c) @ (c, k)."""
-    for i in range(columns.shape[0]):
-        row, dst = columns[i], out[i]
-        for j in range(dst.shape[0]):
-            dst[j] = 0
-        for c in range(row.shape[0]):
-            x, weights = row[c], table[c]
-            for j in range(dst.shape[0]):
-                dst[j] += x * weights[j]
+def combine(found, sequences, starts, columns, weights, divisors, members, out):
+    """Each bet's numerator ``out[i, members[j]] = (sum over t in [starts[j], starts[j + 1]) of
+    weights[t] * x[i, columns[t]]) / divisors[j]``, ``x`` being the functionals ``found`` (n, F)
+    and, as column ``F``, the ``sequences``: non-negative integers as uint64, ``weights`` the
+    coefficients modulo ``2**64`` (uint64 arithmetic wraps), so a result known to lie within int64
+    is exact. Returns how many results did not divide exactly (none, unless ways were lost)."""
+    functionals = found.shape[1]
+    inexact = 0
+    for i in range(found.shape[0]):
+        row = found[i]
+        for j in range(members.shape[0]):
+            acc = np.uint64(0)
+            for t in range(starts[j], starts[j + 1]):
+                c = columns[t]
+                acc += (row[c] if c < functionals else sequences[i]) * weights[t]
+            value = np.int64(acc)
+            if divisors[j] != 1:
+                if value % divisors[j] != 0:
+                    inexact += 1
+                value //= divisors[j]
+            out[i, members[j]] = value
+    return inexact
 
 
 @_jit
