@@ -57,6 +57,11 @@ INT64_MAX_CARDS = 1448
 """Largest shoe whose sequences int64 holds: 1448**6 < 2**63 <= 1449**6."""
 CHUNK = 256
 """Compositions per block of work (keeps the part values, about 2 KB a part, in cache)."""
+WIDE_PARTIALS = 512
+"""Plans whose block products hold more rows than this per composition (every registered point
+bet: 1,368, 2.8 MB a chunk) take chunks of ``CHUNK // 2`` compositions on the compiled path:
+their products are then read back from nearer caches (about 6% faster; the main bets', with 152
+rows, and the pair bets' are faster in full chunks)."""
 RESIDUE_WORK = 25
 """A composition past int64 counts this many toward loading the compiled loops: they save it about
 25 us (the float path's, about 1 us), so 24,000 of them repay the load."""
@@ -364,6 +369,12 @@ def _float_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | N
     return failed
 
 
+def _width(plan: Plan) -> int:
+    """Compositions per chunk on the compiled path (:data:`WIDE_PARTIALS`)."""
+    partials = sum(stage.rows * len(stage.functionals) for stage in plan.stages)
+    return CHUNK if partials <= WIDE_PARTIALS else CHUNK // 2
+
+
 def _compiled_float_rows(plan: Plan, rows: IntArray, counts: IntArray, suits: IntArray | None, sizes: IntArray,
                          out: Array, fast: ModuleType) -> list[IntArray]:
     """:func:`_float_rows` (rank counts ``counts``, suit counts ``suits`` for a suited plan) by the
@@ -373,7 +384,7 @@ def _compiled_float_rows(plan: Plan, rows: IntArray, counts: IntArray, suits: In
     target = out if whole and out.dtype == np.int64 else np.zeros((len(rows), plan.classes), dtype=np.int64)
     chosen = None if suits is None else np.ascontiguousarray(suits if whole else suits[rows], dtype=np.int64)
     bad = compiled_rows(plan, np.ascontiguousarray(counts if whole else counts[rows]), chosen,
-                        sizes if whole else sizes[rows], target, fast, CHUNK, float(FLOAT_EXACT))
+                        sizes if whole else sizes[rows], target, fast, _width(plan), float(FLOAT_EXACT))
     if target is not out:
         out[rows] = target
     return [rows[bad]]
