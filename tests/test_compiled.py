@@ -188,3 +188,31 @@ def test_compositions_alike() -> None:
     for case in (log, interleaved, replace(log, shoe=None, shoe_names=(), burn_ranks=None, burn_suits=None)):
         for deplete in (True, False):
             assert _compositions(case, "0", deplete) == _compositions(case, "1", deplete)
+
+
+def test_combine_against_integers() -> None:
+    """The compiled combination of functionals (blocks of 256 and a remainder; negative
+    coefficients wrapping modulo 2**64; divisors) equals Python's integers, and counts the
+    results that do not divide."""
+    fast = compiled.loops(10**9)
+    assert fast is not None
+    rng = np.random.default_rng(5)
+    found = rng.integers(0, 2**40, size=(300, 3))
+    sequences = rng.integers(0, 2**40, size=300)
+    combos = [[3, 0, -2, 1], [0, 6, 0, -3], [-1, -1, 0, 0]]
+    divisors = [1, 3, 1]
+    starts, columns, weights = [0], [], []
+    for combo in combos:
+        columns += [c for c, w in enumerate(combo) if w]
+        weights += [w % 2**64 for w in combo if w]
+        starts.append(len(columns))
+    out = np.zeros((300, 5), dtype=np.int64)
+    inexact = fast.combine(found.view(np.uint64), sequences.view(np.uint64), np.array(starts), np.array(columns),
+                           np.array(weights, dtype=np.uint64), np.array(divisors), np.array([4, 0, 2]), out)
+    rows = [[*map(int, f), int(s)] for f, s in zip(found, sequences, strict=True)]
+    raw = [[sum(w * x for w, x in zip(combo, row, strict=True)) for combo in combos] for row in rows]
+    assert inexact == sum(r[1] % 3 != 0 for r in raw)
+    assert out[:, 4].tolist() == [r[0] for r in raw]
+    assert out[:, 0].tolist() == [r[1] // 3 for r in raw]
+    assert out[:, 2].tolist() == [r[2] for r in raw]
+    assert not out[:, [1, 3]].any()

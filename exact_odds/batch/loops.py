@@ -59,22 +59,33 @@ def combine(found, sequences, starts, columns, weights, divisors, members, out):
     weights[t] * x[i, columns[t]]) / divisors[j]``, ``x`` being the functionals ``found`` (n, F)
     and, as column ``F``, the ``sequences``: non-negative integers as uint64, ``weights`` the
     coefficients modulo ``2**64`` (uint64 arithmetic wraps), so a result known to lie within int64
-    is exact. Returns how many results did not divide exactly (none, unless ways were lost)."""
-    functionals = found.shape[1]
+    is exact. Blocks of 256 compositions are turned to columns first, so that the sums run along
+    them. Returns how many results did not divide exactly (none, unless ways were lost)."""
+    n, functionals = found.shape
+    block = np.empty((functionals + 1, 256), dtype=np.uint64)
+    acc = np.empty(256, dtype=np.uint64)
     inexact = 0
-    for i in range(found.shape[0]):
-        row = found[i]
+    for first in range(0, n, 256):
+        width = min(256, n - first)
+        for i in range(width):
+            for c in range(functionals):
+                block[c, i] = found[first + i, c]
+            block[functionals, i] = sequences[first + i]
         for j in range(members.shape[0]):
-            acc = np.uint64(0)
+            acc[:width] = 0
             for t in range(starts[j], starts[j + 1]):
-                c = columns[t]
-                acc += (row[c] if c < functionals else sequences[i]) * weights[t]
-            value = np.int64(acc)
-            if divisors[j] != 1:
-                if value % divisors[j] != 0:
-                    inexact += 1
-                value //= divisors[j]
-            out[i, members[j]] = value
+                source, weight = block[columns[t]], weights[t]
+                for i in range(width):
+                    acc[i] += source[i] * weight
+            divisor, column = divisors[j], members[j]
+            for i in range(width):
+                out[first + i, column] = np.int64(acc[i])
+            if divisor != 1:
+                for i in range(width):
+                    value = out[first + i, column]
+                    if value % divisor != 0:
+                        inexact += 1
+                    out[first + i, column] = value // divisor
     return inexact
 
 
