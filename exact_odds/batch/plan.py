@@ -168,7 +168,9 @@ class Stage:
 class Plan:
     """Everything needed to evaluate ``classes`` functionals for many compositions.
 
-    ``weights``: the largest weight of each functional (1 for a class of coups).
+    ``weights``: the largest weight of each functional (1 for a class of coups). ``copies``:
+    (functional, its twin) for functionals equal to an earlier one as sums of monomials (the
+    player's and the banker's pairs: equally many ways in any shoe), evaluated once and copied.
     """
 
     space: Space
@@ -176,6 +178,7 @@ class Plan:
     layout: Layout
     stages: tuple[Stage, ...]
     weights: tuple[int, ...]
+    copies: tuple[tuple[int, int], ...] = ()
 
 
 def _rows(layout: Layout, group: int, digits: IntArray) -> IntArray:
@@ -285,6 +288,20 @@ def _leading_terms(space: Space, codes: IntArray, weights: IntArray) -> tuple[In
     return digits[first[keep]], total[keep]
 
 
+def _distinct(depth: int, functionals: tuple[int, ...], digits: IntArray, summed: IntArray,
+              copies: list[tuple[int, int]]) -> tuple[int, tuple[int, ...], IntArray, IntArray]:
+    """The stage's terms with each functional whose summed weights repeat an earlier one's left
+    out, appended to ``copies`` as (functional, twin)."""
+    kept: list[int] = []
+    for k, f in enumerate(functionals):
+        twin = next((q for q in kept if np.array_equal(summed[:, q], summed[:, k])), None)
+        if twin is None:
+            kept.append(k)
+        else:
+            copies.append((f, functionals[twin]))
+    return depth, tuple(functionals[k] for k in kept), digits, summed[:, kept]
+
+
 def make_weighted_plan(co: Coefficients, weights: IntArray) -> Plan:
     """A plan for the functionals ``weights[code, f]`` (non-negative integers) of the table ``co``.
 
@@ -297,19 +314,20 @@ def make_weighted_plan(co: Coefficients, weights: IntArray) -> Plan:
     short = [f for f in range(count) if _leading_terms(co.space, codes, weights[:, [f]]) is not None]
     full = [f for f in range(count) if f not in short]
     terms: list[tuple[int, tuple[int, ...], IntArray, IntArray]] = []
+    copies: list[tuple[int, int]] = []
     if short:
         found = _leading_terms(co.space, codes, weights[:, short])
         assert found is not None
-        terms.append((LEADING_CARDS, tuple(short), *found))
+        terms.append(_distinct(LEADING_CARDS, tuple(short), *found, copies))
     if full:
-        terms.append((CARDS_PER_COUP, tuple(full), *monomial_terms(co, weights[:, full])))
+        terms.append(_distinct(CARDS_PER_COUP, tuple(full), *monomial_terms(co, weights[:, full]), copies))
     split = co.space.split
     parts = ({tuple(p) for _, _, d, _ in terms for p in d[:, :split].tolist()},
              {tuple(p) for _, _, d, _ in terms for p in d[:, split:].tolist()})
     layout = make_layout(co.space, parts)
     stages = tuple(_stage(co.space, layout, depth, fs, d, w) for depth, fs, d, w in terms)
     largest = tuple(int(weights[codes, f].max(initial=0)) for f in range(count))
-    return Plan(co.space, count, layout, stages, largest)
+    return Plan(co.space, count, layout, stages, largest, tuple(copies))
 
 
 def make_plan(co: Coefficients, class_of: IntArray, classes: int) -> Plan:
@@ -435,4 +453,6 @@ def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray |
     if len(rest):
         _residue_rows(plan, rest, kind_counts(counts, plan.space.detail, fast) if kinds is None else kinds, suits,
                       sizes, out)
+    for functional, twin in plan.copies:
+        out[:, functional] = out[:, twin]
     return out
