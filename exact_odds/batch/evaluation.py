@@ -54,7 +54,8 @@ class _BetPass:
     player (one functional fewer: a third less arithmetic for the main bets); ``check`` then
     evaluates banker, player and tie, the check of :func:`_sampled_check`.
     ``combination[j]``: bet ``j``'s numerator (``sum of ways * payout * scale``) as integer
-    coefficients of the functionals and, last, of the sequences, over ``divisor[j]``.
+    coefficients of the plan's functionals and, last, of the sequences, over ``divisor[j]`` (at
+    ``Detail.POINTS`` the tie's coefficient is moved to the sequences, less banker and player).
     """
 
     plan: Plan
@@ -127,8 +128,15 @@ def _bet_pass(tableau: Tableau, detail: Detail, bets: tuple[Payable, ...]) -> _B
         return _BetPass(make_weighted_plan(co, weights), (), 0, tuple(scales), tuple(combination), tuple(divisor),
                         largest)
     plan = make_weighted_plan(co, np.delete(weights, TIE, axis=1))
-    return _BetPass(plan, (0, 1, 2), -1, tuple(scales), tuple(combination), tuple(divisor), largest,
-                    make_weighted_plan(co, weights[:, :TIE + 1]))
+    return _BetPass(plan, (0, 1, 2), -1, tuple(scales), tuple(map(_without_tie, combination)), tuple(divisor),
+                    largest, make_weighted_plan(co, weights[:, :TIE + 1]))
+
+
+def _without_tie(combo: tuple[int, ...]) -> tuple[int, ...]:
+    """A combination of banker, player, tie, other functionals and the sequences (last) as one of
+    the same without the tie: ``t * tie = t * sequences - t * banker - t * player``."""
+    tie = combo[TIE]
+    return (combo[0] - tie, combo[1] - tie, *combo[TIE + 1:-1], combo[-1] + tie)
 
 
 TIE = 2
@@ -137,24 +145,27 @@ SAMPLE = 97
 """One composition in this many (and the last) is checked with banker, player and tie evaluated."""
 
 
-def _points_ways(compiled: _BetPass, counts: IntArray, sizes: IntArray, sequences: Array) -> Array:
-    """The functionals of a points pass, the tie being the sequences less banker and player."""
-    found = ways(compiled.plan, counts, None, sizes)
+def _outcomes(found: Array, sequences: Array) -> Array:
+    """Banker, player and tie (n, 3) from a points pass's functionals (banker and player first):
+    the tie is the sequences less banker and player. In Fortran order, as the outcomes have always
+    been (sums of their floats along either axis, in simulate's JSON, depend on it)."""
     dtype = object if object in (found.dtype, sequences.dtype) else np.int64
-    tie = sequences.astype(dtype) - found[:, 0].astype(dtype) - found[:, 1].astype(dtype)
-    return np.insert(found.astype(dtype), TIE, tie, axis=1)
+    out: Array = np.empty((len(found), TIE + 1), dtype=dtype, order="F")
+    out[:, :TIE] = found[:, :TIE]
+    out[:, TIE] = sequences - out[:, 0] - out[:, 1]
+    return out
 
 
 def _sampled_check(compiled: _BetPass, counts: IntArray, found: Array) -> None:
     """Banker, player and tie evaluated anew on a sample of the compositions (one in
-    :data:`SAMPLE`, and the last) must equal ``found``'s: the tie derived from the sequences
+    :data:`SAMPLE`, and the last) must equal ``found``: the tie derived from the sequences
     is then checked against one counted directly (which, with :func:`_checked`, is the check
     that banker, player and tie add up to the sequences)."""
     if compiled.check is None or not len(counts):
         return
     rows = np.unique(np.r_[np.arange(0, len(counts), SAMPLE), len(counts) - 1])
     direct = ways(compiled.check, counts[rows], None)
-    if not (direct == found[rows][:, :TIE + 1]).all():
+    if not (direct == found[rows]).all():
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
 
 
@@ -407,13 +418,10 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     for detail, members in _bet_groups(bet_list).items():
         compiled = _bet_pass(tableau, detail, tuple(bet_list[j] for j in members))
         suit_counts = _check_suits(counts, suits, lines) if detail is Detail.SUITS else None
-        if compiled.check is not None:
-            found = _points_ways(compiled, counts, sizes, sequences)
-            _sampled_check(compiled, counts, found)
-        else:
-            found = ways(compiled.plan, counts, suit_counts, sizes)
+        found = ways(compiled.plan, counts, suit_counts, sizes)
         if compiled.outcomes:
-            outcomes = found[:, list(compiled.outcomes)]
+            outcomes = _outcomes(found, sequences)
+            _sampled_check(compiled, counts, outcomes)
         _checked(outcomes if compiled.outcomes else found[:, [compiled.total]], sequences)
         if not members:
             continue
