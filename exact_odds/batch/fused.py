@@ -1,8 +1,9 @@
 """The compiled float64 path of a plan, a chunk at a time with as few steps as possible.
 
-:func:`exact_odds.batch.plan.ways` evaluates compositions ``CHUNK`` at a time. With the
-compiled loops (:mod:`exact_odds.batch.loops`) and no suits, a chunk takes three kinds of step
-here: one compiled call for its kind counts, factor table and part values, one BLAS product per
+:func:`exact_odds.batch.plan.ways` evaluates compositions ``CHUNK`` at a time (half as many
+for plans with many products). With the compiled loops (:mod:`exact_odds.batch.loops`), a chunk
+takes three kinds of step here: one compiled call for its kind counts, factor table (from the
+suit counts too, for suited pairs) and part values, one BLAS product per
 block of each stage, and one compiled call per stage that weighs and adds the products and writes the exact
 integers to the output (times ``(N-4)(N-5)`` for the four-card stage), flagging any sum that
 reached ``2**53``. The work arrays and the views the products read and write are made once per

@@ -60,7 +60,7 @@ CHUNK = 256
 WIDE_PARTIALS = 512
 """Plans whose block products hold more rows than this per composition (every registered point
 bet: 1,368, 2.8 MB a chunk) take chunks of ``CHUNK // 2`` compositions on the compiled path:
-their products are then read back from nearer caches (about 6% faster; the main bets', with 152
+their products are then read back from nearer caches (about 5% faster; the main bets', with 152
 rows, and the pair bets' are faster in full chunks)."""
 RESIDUE_WORK = 25
 """A composition past int64 counts this many toward loading the compiled loops: they save it about
