@@ -424,7 +424,8 @@ def test_the_derived_tie_is_checked_on_a_sample() -> None:
     """The points pass counts banker and player and derives the tie; a sample is counted in full."""
     import numpy as np
 
-    from exact_odds.batch.evaluation import SAMPLE, _bet_pass, _outcomes, _sampled_check, ways
+    from exact_odds.batch.evaluation import SAMPLE, _bet_pass, _outcomes, _sampled_check
+    from exact_odds.batch.plan import ways
 
     compiled = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, ())
     assert compiled.check is not None and len(compiled.plan.stages[0].functionals) == 2
