@@ -330,6 +330,8 @@ def test_few_functionals_span_every_registered_bet() -> None:
     # Pairs and suited pairs depend on the first four cards only: one stage of depth 4.
     assert [s.depth for s in passes[Detail.RANKS].plan.stages] == [4]
     assert [s.depth for s in passes[Detail.SUITS].plan.stages] == [4]
+    # The player's pairs and the banker's are equally many in any shoe: counted once.
+    assert len(passes[Detail.RANKS].plan.copies) == 1
 
 
 # ---------------------------------------------------------------- the vectorised reader and writer
@@ -422,13 +424,14 @@ def test_the_derived_tie_is_checked_on_a_sample() -> None:
     """The points pass counts banker and player and derives the tie; a sample is counted in full."""
     import numpy as np
 
-    from exact_odds.batch.evaluation import SAMPLE, _bet_pass, _points_ways, _sampled_check
+    from exact_odds.batch.evaluation import SAMPLE, _bet_pass, _outcomes, _sampled_check
+    from exact_odds.batch.plan import ways
 
     compiled = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, ())
     assert compiled.check is not None and len(compiled.plan.stages[0].functionals) == 2
     counts = np.array([[32] * 13, [4] * 13] * SAMPLE, dtype=np.int64)
     sequences = np.array([falling(int(n), 6) for n in counts.sum(axis=1)], dtype=np.int64)
-    found = _points_ways(compiled, counts, counts.sum(axis=1), sequences)
+    found = _outcomes(ways(compiled.plan, counts, None, counts.sum(axis=1)), sequences)
     assert found[:2].tolist() == [reference_winners([32] * 13), reference_winners([4] * 13)]
     _sampled_check(compiled, counts, found)
     found[SAMPLE, 2] += 1  # a wrong tie where the sample looks

@@ -92,16 +92,18 @@ def test_chunks_and_eight_decks_alike() -> None:
 
 def test_sums_past_the_float_limit_redone(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the float limit lowered, every chunk's sums pass it: the compiled chunks flag them and
-    the rows are redone exactly (int64), amid shoes past 456 cards; the same integers."""
+    the rows are redone exactly (int64), amid shoes past 456 cards; the same integers (pairs and
+    suited pairs among the bets: their chunks take the suit counts of the float rows alone)."""
     from exact_odds.batch import plan
 
     rng = np.random.default_rng(11)
     grid = (8 - rng.integers(0, 8, size=(600, 13, 4))).clip(0)
     grid[::7] += 2  # some shoes past 456 cards: the float rows are not all the rows
     counts = grid.sum(axis=2)
-    expected = _both(counts, grid, BETS[:8])
+    bets = [*BETS[:8], find_bet("player-pair"), find_bet("perfect-pair")]
+    expected = _both(counts, grid, bets)
     monkeypatch.setattr(plan, "FLOAT_EXACT", 2**40)
-    for found in _both(counts, grid, BETS[:8]):
+    for found in _both(counts, grid, bets):
         _same(expected[0], found)
 
 
@@ -186,3 +188,31 @@ def test_compositions_alike() -> None:
     for case in (log, interleaved, replace(log, shoe=None, shoe_names=(), burn_ranks=None, burn_suits=None)):
         for deplete in (True, False):
             assert _compositions(case, "0", deplete) == _compositions(case, "1", deplete)
+
+
+def test_combine_against_integers() -> None:
+    """The compiled combination of functionals (blocks of 256 and a remainder; negative
+    coefficients wrapping modulo 2**64; divisors) equals Python's integers, and counts the
+    results that do not divide."""
+    fast = compiled.loops(10**9)
+    assert fast is not None
+    rng = np.random.default_rng(5)
+    found = rng.integers(0, 2**40, size=(300, 3))
+    sequences = rng.integers(0, 2**40, size=300)
+    combos = [[3, 0, -2, 1], [0, 6, 0, -3], [-1, -1, 0, 0]]
+    divisors = [1, 3, 1]
+    starts, columns, weights = [0], [], []
+    for combo in combos:
+        columns += [c for c, w in enumerate(combo) if w]
+        weights += [w % 2**64 for w in combo if w]
+        starts.append(len(columns))
+    out = np.zeros((300, 5), dtype=np.int64)
+    inexact = fast.combine(found.view(np.uint64), sequences.view(np.uint64), np.array(starts), np.array(columns),
+                           np.array(weights, dtype=np.uint64), np.array(divisors), np.array([4, 0, 2]), out)
+    rows = [[*map(int, f), int(s)] for f, s in zip(found, sequences, strict=True)]
+    raw = [[sum(w * x for w, x in zip(combo, row, strict=True)) for combo in combos] for row in rows]
+    assert inexact == sum(r[1] % 3 != 0 for r in raw)
+    assert out[:, 4].tolist() == [r[0] for r in raw]
+    assert out[:, 0].tolist() == [r[1] // 3 for r in raw]
+    assert out[:, 2].tolist() == [r[2] for r in raw]
+    assert not out[:, [1, 3]].any()

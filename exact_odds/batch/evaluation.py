@@ -54,7 +54,8 @@ class _BetPass:
     player (one functional fewer: a third less arithmetic for the main bets); ``check`` then
     evaluates banker, player and tie, the check of :func:`_sampled_check`.
     ``combination[j]``: bet ``j``'s numerator (``sum of ways * payout * scale``) as integer
-    coefficients of the functionals and, last, of the sequences, over ``divisor[j]``.
+    coefficients of the plan's functionals and, last, of the sequences, over ``divisor[j]`` (at
+    ``Detail.POINTS`` the tie's coefficient is moved to the sequences, less banker and player).
     """
 
     plan: Plan
@@ -127,8 +128,15 @@ def _bet_pass(tableau: Tableau, detail: Detail, bets: tuple[Payable, ...]) -> _B
         return _BetPass(make_weighted_plan(co, weights), (), 0, tuple(scales), tuple(combination), tuple(divisor),
                         largest)
     plan = make_weighted_plan(co, np.delete(weights, TIE, axis=1))
-    return _BetPass(plan, (0, 1, 2), -1, tuple(scales), tuple(combination), tuple(divisor), largest,
-                    make_weighted_plan(co, weights[:, :TIE + 1]))
+    return _BetPass(plan, (0, 1, 2), -1, tuple(scales), tuple(map(_without_tie, combination)), tuple(divisor),
+                    largest, make_weighted_plan(co, weights[:, :TIE + 1]))
+
+
+def _without_tie(combo: tuple[int, ...]) -> tuple[int, ...]:
+    """A combination of banker, player, tie, other functionals and the sequences (last) as one of
+    the same without the tie: ``t * tie = t * sequences - t * banker - t * player``."""
+    tie = combo[TIE]
+    return (combo[0] - tie, combo[1] - tie, *combo[TIE + 1:-1], combo[-1] + tie)
 
 
 TIE = 2
@@ -137,24 +145,27 @@ SAMPLE = 97
 """One composition in this many (and the last) is checked with banker, player and tie evaluated."""
 
 
-def _points_ways(compiled: _BetPass, counts: IntArray, sizes: IntArray, sequences: Array) -> Array:
-    """The functionals of a points pass, the tie being the sequences less banker and player."""
-    found = ways(compiled.plan, counts, None, sizes)
+def _outcomes(found: Array, sequences: Array) -> Array:
+    """Banker, player and tie (n, 3) from a points pass's functionals (banker and player first):
+    the tie is the sequences less banker and player. In Fortran order, as the outcomes have always
+    been (sums of their floats along either axis, in simulate's JSON, depend on it)."""
     dtype = object if object in (found.dtype, sequences.dtype) else np.int64
-    tie = sequences.astype(dtype) - found[:, 0].astype(dtype) - found[:, 1].astype(dtype)
-    return np.insert(found.astype(dtype), TIE, tie, axis=1)
+    out: Array = np.empty((len(found), TIE + 1), dtype=dtype, order="F")
+    out[:, :TIE] = found[:, :TIE]
+    out[:, TIE] = sequences - out[:, 0] - out[:, 1]
+    return out
 
 
 def _sampled_check(compiled: _BetPass, counts: IntArray, found: Array) -> None:
     """Banker, player and tie evaluated anew on a sample of the compositions (one in
-    :data:`SAMPLE`, and the last) must equal ``found``'s: the tie derived from the sequences
+    :data:`SAMPLE`, and the last) must equal ``found``: the tie derived from the sequences
     is then checked against one counted directly (which, with :func:`_checked`, is the check
     that banker, player and tie add up to the sequences)."""
     if compiled.check is None or not len(counts):
         return
     rows = np.unique(np.r_[np.arange(0, len(counts), SAMPLE), len(counts) - 1])
     direct = ways(compiled.check, counts[rows], None)
-    if not (direct == found[rows][:, :TIE + 1]).all():
+    if not (direct == found[rows]).all():
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
 
 
@@ -221,7 +232,8 @@ def _check_suits(counts: IntArray, suits: object | None, lines: Sequence[int] | 
     s = np.asarray(suits, dtype=np.int64)
     if s.shape != (*counts.shape, 4):
         raise ShoeError(f"suit counts must have shape {(*counts.shape, 4)}, got {s.shape}")
-    if (s < 0).any() or (s.sum(axis=2) != counts).any():
+    added = s[:, :, 0] + s[:, :, 1] + s[:, :, 2] + s[:, :, 3]  # eight times faster than s.sum(axis=2)
+    if (s.size and s.min() < 0) or not np.array_equal(added, counts):
         raise ShoeError("suit counts must be non-negative and add up to the rank counts")
     return s
 
@@ -339,30 +351,45 @@ def _wide_numerators(compiled: _BetPass, columns: Array, bound: int) -> Array:
     return raw
 
 
-def _numerators(compiled: _BetPass, found: Array, sequences: Array) -> Array:
-    """Each bet's numerators (columns) from the functionals, exactly: int64 when a bound fits."""
-    columns = np.concatenate([found, sequences.astype(found.dtype)[:, None]], axis=1)
+@lru_cache(maxsize=32)
+def _sparse_table(combination: tuple[tuple[int, ...], ...]) -> tuple[IntArray, IntArray, npt.NDArray[np.uint64]]:
+    """The bets' combinations without their zero coefficients: per bet ``j`` the entries
+    ``starts[j]:starts[j + 1]`` of the columns and of the coefficients modulo ``2**64``."""
+    starts, columns, weights = [0], [], []
+    for combo in combination:
+        used = [(c, w) for c, w in enumerate(combo) if w]
+        columns += [c for c, _ in used]
+        weights += [w % 2**64 for _, w in used]
+        starts.append(len(columns))
+    return (np.array(starts, dtype=np.int64), np.array(columns, dtype=np.int64),
+            np.array(weights, dtype=np.uint64))
+
+
+def _numerators(compiled: _BetPass, found: Array, sequences: Array, out: IntArray, members: list[int]) -> Array | None:
+    """Each bet's numerators from the functionals, exactly: written to the int64 columns
+    ``out[:, members]`` when a bound fits (None returned), else returned (object array, a column per bet)."""
     # |numerator| is at most the largest scaled payout times the ways of every class, suited
     # variants included: at most four times the sequences. When divisor * that fits in int64,
     # arithmetic modulo 2**64 (uint64, which wraps by definition) gives the exact value.
     bound = 4 * int(sequences.max(initial=0)) * max(
         (d * top for d, top in zip(compiled.divisor, compiled.largest, strict=True)), default=0)
-    table = np.array(compiled.combination, dtype=object).T.reshape(columns.shape[1], -1)
-    if columns.dtype == np.int64 and bound < 2**63:
-        wrapped = (table % 2**64).astype(np.uint64)
-        fast = compiled_loops(len(columns))
-        if fast is None:
-            raw = (columns.view(np.uint64) @ wrapped).view(np.int64)
-        else:
-            raw = np.empty((len(columns), wrapped.shape[1]), dtype=np.uint64)
-            fast.wrapped_products(np.ascontiguousarray(columns).view(np.uint64), wrapped, raw)
-            raw = raw.view(np.int64)
-    else:
+    if found.dtype != np.int64 or sequences.dtype != np.int64 or bound >= 2**63:
+        columns = np.concatenate([found, sequences.astype(found.dtype)[:, None]], axis=1)
         return _wide_numerators(compiled, columns.astype(object), bound)
-    divisor = np.array(compiled.divisor, dtype=raw.dtype)
-    if (raw % divisor != 0).any():
+    fast = compiled_loops(len(found))
+    divisor = np.array(compiled.divisor, dtype=np.int64)
+    if fast is not None:
+        inexact = fast.combine(np.ascontiguousarray(found).view(np.uint64), sequences.view(np.uint64),
+                               *_sparse_table(compiled.combination), divisor, np.array(members, dtype=np.int64), out)
+    else:
+        columns = np.concatenate([found, sequences[:, None]], axis=1)
+        table = np.array(compiled.combination, dtype=object).T.reshape(columns.shape[1], -1)
+        raw = (columns.view(np.uint64) @ (table % 2**64).astype(np.uint64)).view(np.int64)
+        inexact = int((raw % divisor != 0).sum())
+        out[:, members] = raw // divisor
+    if inexact:
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
-    return np.asarray(raw // divisor)
+    return None
 
 
 def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tableau = STANDARD_TABLEAU,
@@ -387,26 +414,26 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     outcomes: Array = np.zeros((len(counts), len(OUTCOMES)), dtype=np.int64)
     numerators: Array = np.zeros((len(counts), len(bet_list)), dtype=np.int64)
     scales = [1] * len(bet_list)
-    parts: dict[int, Array] = {}
+    wide: dict[int, Array] = {}
     for detail, members in _bet_groups(bet_list).items():
         compiled = _bet_pass(tableau, detail, tuple(bet_list[j] for j in members))
         suit_counts = _check_suits(counts, suits, lines) if detail is Detail.SUITS else None
-        if compiled.check is not None:
-            found = _points_ways(compiled, counts, sizes, sequences)
-            _sampled_check(compiled, counts, found)
-        else:
-            found = ways(compiled.plan, counts, suit_counts, sizes)
+        found = ways(compiled.plan, counts, suit_counts, sizes)
         if compiled.outcomes:
-            outcomes = found[:, list(compiled.outcomes)]
+            outcomes = _outcomes(found, sequences)
+            _sampled_check(compiled, counts, outcomes)
         _checked(outcomes if compiled.outcomes else found[:, [compiled.total]], sequences)
         if not members:
             continue
-        numer = _numerators(compiled, found, sequences)
+        numer = _numerators(compiled, found, sequences, numerators, members)
         for col, j in enumerate(members):
-            parts[j], scales[j] = numer[:, col], compiled.scales[col]
-    if parts:
-        dtype = object if any(p.dtype == object for p in parts.values()) else np.int64
-        numerators = np.stack([parts[j] for j in range(len(bet_list))], axis=1).astype(dtype)
+            scales[j] = compiled.scales[col]
+            if numer is not None:
+                wide[j] = numer[:, col]
+    if wide:
+        numerators = numerators.astype(object)
+        for j, column in wide.items():
+            numerators[:, j] = column
     return Evaluation(counts, sequences, outcomes, bet_list, numerators, tuple(scales))
 
 

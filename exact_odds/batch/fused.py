@@ -1,8 +1,9 @@
 """The compiled float64 path of a plan, a chunk at a time with as few steps as possible.
 
-:func:`exact_odds.batch.plan.ways` evaluates compositions ``CHUNK`` at a time. With the
-compiled loops (:mod:`exact_odds.batch.loops`) and no suits, a chunk takes three kinds of step
-here: one compiled call for its kind counts, factor table and part values, one BLAS product per
+:func:`exact_odds.batch.plan.ways` evaluates compositions ``CHUNK`` at a time (half as many
+for plans with many products). With the compiled loops (:mod:`exact_odds.batch.loops`), a chunk
+takes three kinds of step here: one compiled call for its kind counts, factor table (from the
+suit counts too, for suited pairs) and part values, one BLAS product per
 block of each stage, and one compiled call per stage that weighs and adds the products and writes the exact
 integers to the output (times ``(N-4)(N-5)`` for the four-card stage), flagging any sum that
 reached ``2**53``. The work arrays and the views the products read and write are made once per
@@ -91,7 +92,7 @@ def _prepare(plan: Plan, kinds: int, width: int) -> Prepared:
     """Work arrays and product views of ``plan`` for chunks of ``width`` compositions."""
     values = np.empty((len(plan.layout.parent), width), dtype=np.float64)
     return Prepared(plan, np.empty((kinds, width), dtype=np.int64),
-                    np.empty((kinds * (CARDS_PER_COUP + 1), width), dtype=np.float64), values,
+                    np.empty((kinds * (CARDS_PER_COUP + 1) * plan.space.types, width), dtype=np.float64), values,
                     tuple(_stage_work(stage, values, width) for stage in plan.stages), np.zeros(width, dtype=bool))
 
 
@@ -111,13 +112,17 @@ def prepared(plan: Plan, kinds: int, width: int) -> Prepared:
     return found
 
 
-def _chunk(work: Prepared, fast: ModuleType, counts: IntArray, kind_of: IntArray, sizes: IntArray, start: int,
-           out: IntArray, limit: float) -> int:
-    """Evaluate the compositions from row ``start`` of the rank counts ``counts`` (as many as the
-    work's width) into ``out[start:]``; return how many had a sum reach ``limit`` (flagged in
-    ``work.bad``)."""
+def _chunk(work: Prepared, fast: ModuleType, counts: IntArray, suits: IntArray | None, kind_of: IntArray,
+           sizes: IntArray, start: int, out: IntArray, limit: float) -> int:
+    """Evaluate the compositions from row ``start`` of the rank counts ``counts`` (and suit counts
+    ``suits`` when the plan's parts are suited) as many as the work's width, into ``out[start:]``;
+    return how many had a sum reach ``limit`` (flagged in ``work.bad``)."""
     layout = work.plan.layout
-    fast.chunk_values(counts, kind_of, start, layout.parent, layout.factor, work.kinds, work.factors, work.values)
+    if suits is None:
+        fast.chunk_values(counts, kind_of, start, layout.parent, layout.factor, work.kinds, work.factors, work.values)
+    else:
+        fast.chunk_suited_values(counts, suits, kind_of, start, layout.parent, layout.factor, work.kinds,
+                                 work.factors, work.values)
     bad = 0
     for stage in work.stages:
         for matrix, source, target in stage.products:
@@ -127,17 +132,18 @@ def _chunk(work: Prepared, fast: ModuleType, counts: IntArray, kind_of: IntArray
     return int(bad)
 
 
-def compiled_rows(plan: Plan, counts: IntArray, sizes: IntArray, out: IntArray, fast: ModuleType,
-                  width: int, limit: float) -> IntArray:
-    """Evaluate every composition (rows of rank counts ``counts``, C-contiguous, shoes of at most
-    456 cards) into the int64 ``out`` (rows), ``width`` at a time; return the compositions whose
+def compiled_rows(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray, out: IntArray,
+                  fast: ModuleType, width: int, limit: float) -> IntArray:
+    """Evaluate every composition (rows of rank counts ``counts`` and, for a suited plan, of suit
+    counts ``suits`` (n, 13, 4), C-contiguous, shoes of at most 456 cards) into the int64 ``out``
+    (rows), ``width`` at a time; return the compositions whose
     sums reached ``limit`` (``2**53``, past which a float64 sum is not proven exact: their rows of
     ``out`` are to be redone)."""
     n, kind_of = counts.shape[0], kind_of_rank(plan.space.detail)
     failed: list[IntArray] = []
     for start in range(0, n, width):
         work = prepared(plan, plan.space.kinds, min(width, n - start))
-        if _chunk(work, fast, counts, kind_of, sizes, start, out, limit):
+        if _chunk(work, fast, counts, suits, kind_of, sizes, start, out, limit):
             failed.append(start + np.flatnonzero(work.bad))
             work.bad[:] = False
     return np.concatenate(failed) if failed else np.zeros(0, dtype=np.int64)

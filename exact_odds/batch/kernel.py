@@ -13,7 +13,6 @@ suit counts ``(13, 4, b)``. The layout and the blocks come from :mod:`exact_odds
 from __future__ import annotations
 
 import threading
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -76,8 +75,8 @@ def _float_falling(n: FloatArray, shift: int, out: FloatArray) -> None:
 
 
 def _float_table(space: Space, kinds: IntArray, suits: IntArray | None) -> FloatArray:
-    """:func:`factor_table` straight in float64 (exact integers up to 456 cards; compiled, without
-    suits, by :mod:`exact_odds.batch.fused`)."""
+    """:func:`factor_table` straight in float64 (exact integers up to 456 cards; the same operations
+    compiled in :mod:`exact_odds.batch.loops`)."""
     k, b = kinds.shape
     n = kinds.astype(np.float64)
     if not space.suited:
@@ -143,14 +142,11 @@ def buffer(name: str, shape: tuple[int, ...]) -> FloatArray:
     return buffers[key]
 
 
-def part_values(layout: Layout, factors: Array, fast: ModuleType | None = None) -> Array:
+def part_values(layout: Layout, factors: Array) -> Array:
     """Values of every part of the layout (rows) for each composition (columns of ``factors``),
-    in the dtype of ``factors``; by the compiled loops ``fast`` for exact floats."""
+    in the dtype of ``factors`` (compiled: :mod:`exact_odds.batch.fused`)."""
     shape = (len(layout.parent), factors.shape[1])
     values = buffer("values", shape) if factors.dtype == np.float64 else np.empty(shape, dtype=factors.dtype)
-    if fast is not None and factors.dtype == np.float64:
-        fast.part_values(factors, layout.parent, layout.factor, values)
-        return values
     values[0] = 1
     step = factors[layout.factor]
     for start, stop in layout.levels:
@@ -159,24 +155,21 @@ def part_values(layout: Layout, factors: Array, fast: ModuleType | None = None) 
     return values
 
 
-def run(plan: Plan, factors: Array, fast: ModuleType | None = None) -> list[Array]:
+def run(plan: Plan, factors: Array) -> list[Array]:
     """Each stage's sums (functionals x compositions): exact floats, or exact int64 (``factors``
     of that dtype: no BLAS).
 
     For each block, one BLAS product ``matrix @ values[m_rows]`` gives, per row part ``r`` and
     functional ``f``, the sum over the other side; multiplying by the row part's value and
-    adding over the rows of every block gives the stage's sums (in one compiled pass with
-    ``fast``, :mod:`exact_odds.batch.loops`, for exact floats).
+    adding over the rows of every block gives the stage's sums (compiled: :mod:`exact_odds.batch.fused`).
     """
-    values = part_values(plan.layout, factors, fast)
-    if fast is not None and values.dtype == np.float64:
-        return [_compiled_sums(stage, values, fast) for stage in plan.stages]
+    values = part_values(plan.layout, factors)
     return [_stage_sums(stage, values) for stage in plan.stages]
 
 
-def _products(stage: Stage, values: Array, weigh: bool) -> Array:
+def _products(stage: Stage, values: Array) -> Array:
     """Per row part of the stage and functional, the block's product ``matrix @ values[m_rows]``
-    (shape (rows, functionals, b)), times the row part's value if ``weigh``."""
+    times the row part's value (shape (rows, functionals, b))."""
     b, integer = values.shape[1], values.dtype == np.int64
     shape = (stage.rows, len(stage.functionals), b)
     partial: Array = np.empty(shape, dtype=np.int64) if integer else buffer(f"partial{stage.depth}", shape)
@@ -184,19 +177,12 @@ def _products(stage: Stage, values: Array, weigh: bool) -> Array:
         (m0, m1), (r0, r1) = block.m_rows, block.r_rows
         seg = partial[block.at:block.at + r1 - r0]
         np.matmul(block.integers if integer else block.matrix, values[m0:m1], out=seg.reshape(-1, b))
-        if weigh:
-            np.multiply(seg, values[r0:r1, None, :], out=seg)
+        np.multiply(seg, values[r0:r1, None, :], out=seg)
     return partial
 
 
 def _stage_sums(stage: Stage, values: Array) -> Array:
     """The stage's sums in NumPy: the weighted products added over the row parts."""
-    total: Array = _products(stage, values, weigh=True).sum(axis=0)
+    total: Array = _products(stage, values).sum(axis=0)
     return total
 
-
-def _compiled_sums(stage: Stage, values: FloatArray, fast: ModuleType) -> FloatArray:
-    """The stage's sums in exact floats, the products weighed and added in one compiled pass."""
-    total = np.empty((len(stage.functionals), values.shape[1]), dtype=np.float64)
-    fast.stage_sums(_products(stage, values, weigh=False), values, stage.value_rows, total)
-    return total

@@ -54,16 +54,50 @@ def stage_sums(partial, values, rows, out):
 
 
 @_jit
-def wrapped_products(columns, table, out):
-    """``out = columns @ table`` modulo ``2**64`` (uint64 arithmetic wraps), shapes (n, c) @ (c, k)."""
-    for i in range(columns.shape[0]):
-        row, dst = columns[i], out[i]
-        for j in range(dst.shape[0]):
-            dst[j] = 0
-        for c in range(row.shape[0]):
-            x, weights = row[c], table[c]
-            for j in range(dst.shape[0]):
-                dst[j] += x * weights[j]
+def combine(found, sequences, starts, columns, weights, divisors, members, out):
+    """Each bet's numerator ``out[i, members[j]] = (sum over t in [starts[j], starts[j + 1]) of
+    weights[t] * x[i, columns[t]]) / divisors[j]``, ``x`` being the functionals ``found`` (n, F)
+    and, as column ``F``, the ``sequences``: non-negative integers as uint64, ``weights`` the
+    coefficients modulo ``2**64`` (uint64 arithmetic wraps), so a result known to lie within int64
+    is exact. Blocks of 256 compositions are turned to columns first, so that the sums run along
+    them. Returns how many results did not divide exactly (none, unless ways were lost)."""
+    n, functionals = found.shape
+    block = np.empty((functionals + 1, 256), dtype=np.uint64)
+    acc = np.empty(256, dtype=np.uint64)
+    inexact = 0
+    for first in range(0, n, 256):
+        width = min(256, n - first)
+        for i in range(width):
+            for c in range(functionals):
+                block[c, i] = found[first + i, c]
+            block[functionals, i] = sequences[first + i]
+        for j in range(members.shape[0]):
+            acc[:width] = 0
+            for t in range(starts[j], starts[j + 1]):
+                source, weight = block[columns[t]], weights[t]
+                for i in range(width):
+                    acc[i] += source[i] * weight
+            divisor, column = divisors[j], members[j]
+            for i in range(width):
+                out[first + i, column] = np.int64(acc[i])
+            if divisor != 1:
+                for i in range(width):
+                    value = out[first + i, column]
+                    if value % divisor != 0:
+                        inexact += 1
+                    out[first + i, column] = value // divisor
+    return inexact
+
+
+@_jit
+def chunk_kinds(counts, kind_of, start, kinds):
+    """``kinds[k, i]``: the cards of kind ``k`` (``kind_of[rank]``) of composition ``start + i`` of
+    the rank counts ``counts`` (n, 13)."""
+    kinds[:, :] = 0
+    for i in range(kinds.shape[1]):
+        row = counts[start + i]
+        for r in range(row.shape[0]):
+            kinds[kind_of[r], i] += row[r]
 
 
 @_jit
@@ -73,11 +107,7 @@ def chunk_values(counts, kind_of, start, parent, factor, kinds, factors, values)
     cards of kind ``k`` (``kind_of[rank]``); ``factors[k * 7 + j, i] = falling(kinds[k, i], j)``
     (products in the order of :func:`exact_odds.batch.kernel._float_falling`); then
     :func:`part_values`."""
-    kinds[:, :] = 0
-    for i in range(kinds.shape[1]):
-        row = counts[start + i]
-        for r in range(row.shape[0]):
-            kinds[kind_of[r], i] += row[r]
+    chunk_kinds(counts, kind_of, start, kinds)
     depth = factors.shape[0] // kinds.shape[0]
     for k in range(kinds.shape[0]):
         first, column = factors[k * depth], kinds[k]
@@ -87,6 +117,51 @@ def chunk_values(counts, kind_of, start, parent, factor, kinds, factors, values)
             prev, this = factors[k * depth + j - 1], factors[k * depth + j]
             for i in range(this.shape[0]):
                 this[i] = prev[i] * (column[i] - (j - 1))
+    part_values(factors, parent, factor, values)
+
+
+@_jit
+def suited_factors(suits, start, kinds, factors):
+    """The factor table of suited pairs (:func:`exact_odds.batch.kernel._float_table` at
+    ``Detail.SUITS``, the same float64 operations) for the ``factors.shape[1]`` compositions from
+    row ``start`` of the suit counts ``suits`` (n, 13, 4), the kinds (ranks) counted in ``kinds``:
+    row ``(k * 7 + m) * 3 + t`` holds ``falling(n_k, m)`` (``t = 0``), ``falling(n_k - 2, m - 2)``
+    times the ordered suited pairs (``t = 1``, ``m >= 2``), ``falling(n_k - 4, m - 4)`` times the
+    ordered pairs of suited pairs (``t = 2``, ``m >= 4``), else 0."""
+    factors[:, :] = 0.0
+    for k in range(kinds.shape[0]):
+        base = k * 21
+        for i in range(factors.shape[1]):
+            counts = suits[start + i, k]
+            s0, s1, s2, s3 = float(counts[0]), float(counts[1]), float(counts[2]), float(counts[3])
+            f0, f1, f2, f3 = s0 * (s0 - 1), s1 * (s1 - 1), s2 * (s2 - 1), s3 * (s3 - 1)
+            suited = f0 + f1 + f2 + f3
+            squares = 0.0 + f0 * f0 + f1 * f1 + f2 * f2 + f3 * f3
+            quads = 0.0 + f0 * (s0 - 2) * (s0 - 3) + f1 * (s1 - 2) * (s1 - 3) + f2 * (s2 - 2) * (s2 - 3) + \
+                f3 * (s3 - 2) * (s3 - 3)
+            pairs = suited * suited - squares + quads
+            n = float(kinds[k, i])
+            plain, one, two = 1.0, 1.0, 1.0
+            for m in range(7):
+                if m > 0:
+                    plain = plain * (n - (m - 1))
+                factors[base + m * 3, i] = plain
+                if m > 2:
+                    one = one * (n - (m - 1))
+                if m >= 2:
+                    factors[base + m * 3 + 1, i] = one * suited
+                if m > 4:
+                    two = two * (n - (m - 1))
+                if m >= 4:
+                    factors[base + m * 3 + 2, i] = two * pairs
+
+
+@_jit
+def chunk_suited_values(counts, suits, kind_of, start, parent, factor, kinds, factors, values):
+    """:func:`chunk_values` at ``Detail.SUITS``: the kinds (ranks), the factor table of
+    :func:`suited_factors` from the suit counts ``suits`` (n, 13, 4), then :func:`part_values`."""
+    chunk_kinds(counts, kind_of, start, kinds)
+    suited_factors(suits, start, kinds, factors)
     part_values(factors, parent, factor, values)
 
 
