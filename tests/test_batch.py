@@ -437,6 +437,11 @@ def test_the_derived_tie_is_checked_on_a_sample() -> None:
     found[SAMPLE, 2] += 1  # a wrong tie where the sample looks
     with pytest.raises(AssertionError, match="lost ways"):
         _sampled_check(compiled, counts, found)
+    banker_and_player = np.array([[3, 4], [5, 6]], dtype=np.int64)
+    assert _outcomes(banker_and_player, np.array([7, 12])).tolist() == [[3, 4, 0], [5, 6, 1]]
+    for dtype in (np.int64, object):  # ways of banker and player past the sequences: a negative tie
+        with pytest.raises(AssertionError, match="lost ways"):
+            _outcomes(banker_and_player.astype(dtype), np.array([7, 10]).astype(dtype))
 
 
 def test_batch_command_streams_blocks(tmp_path: Path, capsys: pytest.CaptureFixture[str],

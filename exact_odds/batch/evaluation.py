@@ -147,20 +147,23 @@ SAMPLE = 97
 
 def _outcomes(found: Array, sequences: Array) -> Array:
     """Banker, player and tie (n, 3) from a points pass's functionals (banker and player first):
-    the tie is the sequences less banker and player. In Fortran order, as the outcomes have always
-    been (sums of their floats along either axis, in simulate's JSON, depend on it)."""
+    the tie is the sequences less banker and player, so the three add up to the sequences by
+    construction; a negative tie raises (and :func:`_sampled_check` counts it directly on a
+    sample). In Fortran order, as the outcomes have always been (sums of their floats along
+    either axis, in simulate's JSON, depend on it)."""
     dtype = object if object in (found.dtype, sequences.dtype) else np.int64
     out: Array = np.empty((len(found), TIE + 1), dtype=dtype, order="F")
     out[:, :TIE] = found[:, :TIE]
     out[:, TIE] = sequences - out[:, 0] - out[:, 1]
+    if (out[:, TIE] < 0).any():  # they add up to the sequences by construction; none may exceed them
+        raise AssertionError("bulk evaluation lost ways (please report this bug)")
     return out
 
 
 def _sampled_check(compiled: _BetPass, counts: IntArray, found: Array) -> None:
     """Banker, player and tie evaluated anew on a sample of the compositions (one in
     :data:`SAMPLE`, and the last) must equal ``found``: the tie derived from the sequences
-    is then checked against one counted directly (which, with :func:`_checked`, is the check
-    that banker, player and tie add up to the sequences)."""
+    is then checked against one counted directly."""
     if compiled.check is None or not len(counts):
         return
     rows = np.unique(np.r_[np.arange(0, len(counts), SAMPLE), len(counts) - 1])
@@ -422,7 +425,8 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
         if compiled.outcomes:
             outcomes = _outcomes(found, sequences)
             _sampled_check(compiled, counts, outcomes)
-        _checked(outcomes if compiled.outcomes else found[:, [compiled.total]], sequences)
+        else:
+            _checked(found[:, [compiled.total]], sequences)
         if not members:
             continue
         numer = _numerators(compiled, found, sequences, numerators, members)
