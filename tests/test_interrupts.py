@@ -138,7 +138,18 @@ def _an_extension_failing(signum: int) -> None:
         raise ImportError("PyCapsule_Import could not import module 'datetime'") from None
 
 
-@pytest.mark.parametrize("failure", [_a_class_made, _an_extension_failing], ids=["class", "extension"])
+def _a_callback_dropping(signum: int) -> None:
+    """What a callback from compiled code does with the exception of a signal that arrives in it (the
+    compiler behind the ``fast`` extra calls back so while it loads its code): it prints it as
+    ignored and goes on; the command then works on, and only the signal sent again can stop it."""
+    import ctypes
+
+    ctypes.CFUNCTYPE(None)(lambda: signal.raise_signal(signum))()
+    time.sleep(PATIENCE)
+
+
+@pytest.mark.parametrize("failure", [_a_class_made, _an_extension_failing, _a_callback_dropping],
+                         ids=["class", "extension", "callback"])
 @pytest.mark.parametrize(("signum", "status", "line"), [
     (signal.SIGINT, 130, "exact-odds: interrupted\n"),
     (signal.SIGTERM, 143, "exact-odds: terminated (SIGTERM)\n"),

@@ -21,11 +21,12 @@ import argparse
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from importlib import import_module
 from typing import Any
 
 from exact_odds.cli.options import Handler, Parser, Subparsers
+from exact_odds.cli.signals import RECEIVED, Terminated, exit_now, signals_end_cleanly
 from exact_odds.errors import InputError
 
 PROG = "exact-odds"
@@ -234,61 +235,6 @@ def _say(message: str) -> None:
             print(f"{PROG}: {message}", file=sys.stderr, flush=True)
 
 
-class Terminated(BaseException):
-    """SIGTERM or SIGHUP, raised in the main thread so that ``with`` blocks clean up (temporary files, workers)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-TERMINATING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
-"""The signals that end a command cleanly, as Ctrl-C does (SIGKILL cannot be caught)."""
-
-
-RECEIVED: list[int] = []
-"""The signals that stopped the command running in this process (:func:`main` empties it first)."""
-
-
-def _record(signum: int, stop: BaseException) -> None:
-    """Record ``signum`` as received, then raise ``stop`` in the main thread (so ``with`` blocks clean up)."""
-    RECEIVED.append(signum)
-    raise stop
-
-
-@contextmanager
-def _signals_end_cleanly() -> Iterator[None]:
-    """While the block runs: Ctrl-C (SIGINT) raises KeyboardInterrupt, :data:`TERMINATING` signals
-    raise :class:`Terminated`, and each is recorded in :data:`RECEIVED`.
-
-    The record is what lets :func:`main` tell a signal's error from any other: a signal that
-    arrives while a module is imported may surface as something else (an ImportError from a
-    compiled extension whose initialisation it broke, a RuntimeError from a class being made).
-    Signals the process ignores (as under ``nohup``) stay ignored, and a SIGINT handler other than
-    Python's own (a caller's) is left alone; outside the main thread, where Python cannot set
-    handlers (``signal.signal`` raises ValueError there), nothing changes.
-    """
-
-    def interrupt(signum: int, frame: object) -> None:
-        _record(signum, KeyboardInterrupt())
-
-    def terminate(signum: int, frame: object) -> None:
-        _record(signum, Terminated(signum))
-
-    previous: dict[int, Any] = {}
-    with suppress(ValueError):  # not the main thread (checked without importing threading)
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            previous[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)
-        for sig in TERMINATING:
-            if signal.getsignal(sig) != signal.SIG_IGN:
-                previous[sig] = signal.signal(sig, terminate)
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
-
-
 def _parse(words: list[str]) -> argparse.Namespace:
     """The command line parsed; words no option of the command takes are an error pointing to its help."""
     args, extra = build_parser(words[0] if words else None).parse_known_args(words)
@@ -299,8 +245,7 @@ def _parse(words: list[str]) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (see the module)."""
-    RECEIVED.clear()
-    with _signals_end_cleanly():
+    with signals_end_cleanly():
         try:
             words = list(sys.argv[1:] if argv is None else argv)
             args = _parse(words)
@@ -345,22 +290,5 @@ def run() -> None:
     status = main()
     gc.freeze()
     if signal.SIGINT in RECEIVED:
-        _exit_now(status)
+        exit_now(status)
     sys.exit(status)
-
-
-def _exit_now(status: int) -> None:
-    """End the process with ``status`` at once: exit handlers run (workers' semaphores released,
-    temporary directories removed), standard streams flushed, and no more. A KeyboardInterrupt that
-    went through code run by the interpreter's own ``PyRun`` functions (as some compiled extensions
-    do while imported) is remembered by ``python -m``, which would otherwise end the process by
-    SIGINT at exit, whatever the status, although the command handled it."""
-    import atexit
-    import os
-
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        if stream is not None:
-            with suppress(OSError, ValueError):
-                stream.flush()
-    os._exit(status)

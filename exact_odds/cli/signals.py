@@ -1,0 +1,115 @@
+"""How a command stops on a signal: Ctrl-C (SIGINT), SIGTERM and SIGHUP raise an exception in the
+main thread, so that ``with`` blocks clean up (temporary files, workers), and the command line
+ends with one line and the status 128 + the signal (see :mod:`exact_odds.cli`).
+
+A signal can arrive anywhere, and the exception its handler raises does not always reach the
+command line as itself, so each is also recorded (:data:`RECEIVED`):
+
+- raised while a module is imported, it may surface as another error: an ImportError from a
+  compiled extension whose initialisation it broke, a RuntimeError from a class being made;
+- raised in a callback from compiled code (the compiler behind the ``fast`` extra calls back
+  while it loads its code), it is printed as "ignored" and dropped, and the command would go
+  on: it is then delivered again, once the callback has returned (:func:`_redeliver`);
+- raised in code the interpreter ran through its ``PyRun`` functions, it makes ``python -m`` end
+  the process by SIGINT at exit, whatever the status: after Ctrl-C the process ends itself
+  (:func:`exit_now`).
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from typing import Any
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP, raised in the main thread so that ``with`` blocks clean up (temporary files, workers)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+TERMINATING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""The signals that end a command cleanly, as Ctrl-C does (SIGKILL cannot be caught)."""
+
+RECEIVED: list[int] = []
+"""The signals received while :func:`signals_end_cleanly` ran, in order (it empties the list first)."""
+
+REDELIVERY_DELAY = 0.01
+"""Seconds after a dropped signal's exception before the signal is sent again (time for the
+callback that dropped it to return; if it lands in one again, it is dropped and sent again)."""
+
+
+def _record(signum: int, stop: BaseException) -> None:
+    """Record ``signum`` as received, then raise ``stop``."""
+    RECEIVED.append(signum)
+    raise stop
+
+
+def _redeliver(signum: int) -> None:
+    """Send ``signum`` to this process again, from a thread, after :data:`REDELIVERY_DELAY` seconds."""
+    import os
+    import threading
+
+    timer = threading.Timer(REDELIVERY_DELAY, os.kill, (os.getpid(), signum))
+    timer.daemon = True
+    timer.start()
+
+
+@contextmanager
+def signals_end_cleanly() -> Iterator[None]:
+    """While the block runs: Ctrl-C raises KeyboardInterrupt, :data:`TERMINATING` signals raise
+    :class:`Terminated`; each is recorded in :data:`RECEIVED`, and sent again if dropped (see the module).
+
+    Signals the process ignores (as under ``nohup``) stay ignored, and a SIGINT handler other than
+    Python's own (a caller's) is left alone; outside the main thread, where Python cannot set
+    handlers (``signal.signal`` raises ValueError there), nothing changes.
+    """
+
+    def interrupt(signum: int, frame: object) -> None:
+        _record(signum, KeyboardInterrupt())
+
+    def terminate(signum: int, frame: object) -> None:
+        _record(signum, Terminated(signum))
+
+    hook = sys.unraisablehook
+
+    def dropped(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, (KeyboardInterrupt, Terminated)) and RECEIVED:
+            _redeliver(RECEIVED[-1])
+        else:
+            hook(unraisable)
+
+    RECEIVED.clear()
+    previous: dict[int, Any] = {}
+    with suppress(ValueError):  # not the main thread (checked without importing threading)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            previous[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)
+        for sig in TERMINATING:
+            if signal.getsignal(sig) != signal.SIG_IGN:
+                previous[sig] = signal.signal(sig, terminate)
+    sys.unraisablehook = dropped
+    try:
+        yield
+    finally:
+        sys.unraisablehook = hook
+        for sig, handler in previous.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+
+
+def exit_now(status: int) -> None:
+    """End the process with ``status`` at once: exit handlers run (workers' semaphores released,
+    temporary directories removed), standard streams flushed, and no more (see the module: after
+    Ctrl-C, ``python -m`` might otherwise end the process by SIGINT)."""
+    import atexit
+    import os
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            with suppress(OSError, ValueError):
+                stream.flush()
+    os._exit(status)
