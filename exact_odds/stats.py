@@ -97,11 +97,7 @@ def exact_sum(values: ArrayLike) -> float:
     import numpy as np
 
     flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
-    size = np.abs(flat)
-    size = size[size != 0]
-    if not len(size) or size.min() < SPLIT_RANGE[0] or not size.max() < SPLIT_RANGE[1]:  # NaN fails too
-        return math.fsum(flat)
-    total = math.fsum(part for i in range(0, len(flat), SUM_CHUNK) for part in _exact_parts(flat[i:i + SUM_CHUNK]))
+    total = sum_exact_parts([exact_parts(flat)])
     return total if total else math.fsum(flat)
 
 
@@ -118,7 +114,7 @@ def exact_parts(values: ArrayLike) -> NDArray[np.float64]:
     flat: NDArray[np.float64] = np.ascontiguousarray(values, dtype=np.float64).ravel()
     size = np.abs(flat)
     size = size[size != 0]
-    if len(size) and (size.min() < SPLIT_RANGE[0] or not size.max() < SPLIT_RANGE[1]):
+    if len(size) and (size.min() < SPLIT_RANGE[0] or not size.max() < SPLIT_RANGE[1]):  # NaN fails too
         return np.asarray(flat[flat != 0], dtype=np.float64)
     chunks = (_exact_parts(flat[i:i + SUM_CHUNK]) for i in range(0, len(flat), SUM_CHUNK))
     parts: NDArray[np.float64] = np.concatenate([np.zeros(0), *chunks])
