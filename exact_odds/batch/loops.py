@@ -16,6 +16,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from exact_odds.batch.pairs import BANKER, BANKER_SUITED, BOTH, NONE, PLAYER, PLAYER_SUITED, TWIN
+
 _jit = numba.njit(cache=True, nogil=True)
 
 
@@ -183,3 +185,53 @@ def stage_into(partial, values, rows, columns, sizes, leading, start, limit, tot
         if bad[i]:
             found += 1
     return found
+
+
+@_jit
+def flag_ways(counts, suits, suited, sizes, weights, used, out):
+    """:func:`exact_odds.batch.pairs.flag_ways` in one pass: per composition the sums over ranks
+    (and suits when ``suited``) of :mod:`exact_odds.batch.pairs`, the ways ``L_s`` of each flag
+    state, and ``out[i, f] = (N-4)(N-5) sum_s weights[s, f] L_s`` over the states ``used`` (those
+    of some weight; int64, exact where it fits)."""
+    states = np.zeros(weights.shape[0], dtype=np.int64)
+    for i in range(counts.shape[0]):
+        same, twin, squares = 0, 0, 0
+        every, paired, within, gsquares, twins = 0, 0, 0, 0, 0
+        for r in range(counts.shape[1]):
+            c = counts[i, r]
+            p = c * (c - 1)
+            same += p
+            twin += p * (c - 2) * (c - 3)
+            squares += p * p
+            if suited:
+                g, esquares, fours = 0, 0, 0
+                for s in range(suits.shape[2]):
+                    e = suits[i, r, s]
+                    q = e * (e - 1)
+                    g += q
+                    esquares += q * q
+                    fours += q * (e - 2) * (e - 3)
+                every += g
+                paired += g * p
+                within += g * (c - 2) * (c - 3)
+                gsquares += g * g
+                twins += g * g - esquares + fours
+        size = sizes[i]
+        rest = (size - 2) * (size - 3)
+        both = same * same - squares
+        states[NONE] = size * (size - 1) * rest - 2 * same * rest + both + twin
+        states[PLAYER] = states[BANKER] = same * rest - both - twin
+        states[BOTH], states[TWIN] = both, twin
+        if suited:
+            other = every * same - paired
+            states[PLAYER + PLAYER_SUITED] = states[BANKER + BANKER_SUITED] = every * rest - other - within
+            states[BOTH + PLAYER_SUITED] = states[BOTH + BANKER_SUITED] = other
+            states[TWIN + PLAYER_SUITED] = states[TWIN + BANKER_SUITED] = within
+            states[BOTH + PLAYER_SUITED + BANKER_SUITED] = every * every - gsquares
+            states[TWIN + PLAYER_SUITED + BANKER_SUITED] = twins
+        tail = (size - 4) * (size - 5)
+        for f in range(weights.shape[1]):
+            total = 0
+            for k in range(used.shape[0]):
+                total += weights[used[k], f] * states[used[k]]
+            out[i, f] = total * tail

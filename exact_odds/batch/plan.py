@@ -41,7 +41,9 @@ from exact_odds.batch.fused import compiled_rows
 from exact_odds.batch.kernel import factor_table, run
 from exact_odds.batch.kinds import DIGITS, TYPES, Part, Space, kind_counts
 from exact_odds.batch.leading import LEADING_CARDS, leading_table, leading_weights
+from exact_odds.batch.pairs import flag_ways
 from exact_odds.batch.residues import moduli_limit, residue_sums
+from exact_odds.coup import Detail
 from exact_odds.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
@@ -69,6 +71,9 @@ FLOAT_EXACT = 2**53
 """A non-negative float64 sum below this is exact."""
 INT64_EXACT = 2**63
 """Sums bounded below this are computed in int64 (beyond: residues)."""
+VARIANTS = 4
+"""The most flag states one beginning of a coup belongs to (its rank state and, at ``Detail.SUITS``,
+up to three suited variants): the closed forms' sums are at most this times ``w N**6``."""
 
 
 # ---------------------------------------------------------------- the layout of part values
@@ -171,6 +176,9 @@ class Plan:
     ``weights``: the largest weight of each functional (1 for a class of coups). ``copies``:
     (functional, its twin) for functionals equal to an earlier one as sums of monomials (the
     player's and the banker's pairs: equally many ways in any shoe), evaluated once and copied.
+    ``flags``: when every functional depends on the pair flags alone (pairs and suited pairs),
+    the weight of each flag state per functional (states x functionals), for the closed forms of
+    :mod:`exact_odds.batch.pairs`; else None.
     """
 
     space: Space
@@ -179,6 +187,7 @@ class Plan:
     stages: tuple[Stage, ...]
     weights: tuple[int, ...]
     copies: tuple[tuple[int, int], ...] = ()
+    flags: IntArray | None = None
 
 
 def _rows(layout: Layout, group: int, digits: IntArray) -> IntArray:
@@ -327,7 +336,18 @@ def make_weighted_plan(co: Coefficients, weights: IntArray) -> Plan:
     layout = make_layout(co.space, parts)
     stages = tuple(_stage(co.space, layout, depth, fs, d, w) for depth, fs, d, w in terms)
     largest = tuple(int(weights[codes, f].max(initial=0)) for f in range(count))
-    return Plan(co.space, count, layout, stages, largest, tuple(copies))
+    return Plan(co.space, count, layout, stages, largest, tuple(copies), _flag_weights(co, codes, weights))
+
+
+def _flag_weights(co: Coefficients, codes: IntArray, weights: IntArray) -> IntArray | None:
+    """Each flag state's weight per functional (states x functionals) when every functional depends
+    on the pair flags alone and pairs are recorded (``Detail.RANKS`` and ``SUITS``), else None."""
+    if co.space.detail is Detail.POINTS:
+        return None
+    per_state = [leading_weights(codes, weights[:, f]) for f in range(weights.shape[1])]
+    if any(w is None for w in per_state):
+        return None
+    return np.maximum(np.stack([w for w in per_state if w is not None], axis=1), 0)
 
 
 def make_plan(co: Coefficients, class_of: IntArray, classes: int) -> Plan:
@@ -449,6 +469,8 @@ def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray |
     sizes = np.einsum("ij->i", counts) if sizes is None else sizes
     top = max(plan.weights, default=1)
     fits = top * int(sizes.max(initial=0)) ** CARDS_PER_COUP < 2**63
+    if plan.flags is not None and VARIANTS * top * int(sizes.max(initial=0)) ** CARDS_PER_COUP < INT64_EXACT:
+        return flag_ways(plan.flags, counts, suits if plan.space.suited else None, sizes, compiled.loops(n))
     out: Array = np.zeros((n, plan.classes), dtype=np.int64 if fits else object)
     fast = compiled.loops(n)
     small = sizes <= FLOAT_MAX_CARDS
