@@ -84,8 +84,7 @@ class Prepared(NamedTuple):
     rebase: IntArray
     powers: IntArray
     kinds: IntArray
-    factors: IntArray
-    rounded: FloatArray
+    factors: FloatArray
     values: FloatArray
     stages: tuple[_StageWork, ...]
 
@@ -137,8 +136,7 @@ def _prepare(plan: Plan, primes: tuple[int, ...], width: int, limit: int, words:
     values = np.empty((len(plan.layout.parent), count, width), dtype=np.float64)
     return Prepared(plan, np.array(primes, dtype=np.int64), _inverses(primes), *_constants(primes, words),
                     np.empty((kinds, width), dtype=np.int64),
-                    np.empty((kinds * (CARDS_PER_COUP + 1), width), dtype=np.int64),
-                    np.empty((kinds * (CARDS_PER_COUP + 1), width), dtype=np.float64), values,
+                    np.empty((count, kinds * (CARDS_PER_COUP + 1), width), dtype=np.float64), values,
                     tuple(_stage_work(stage, values, count, width, limit) for stage in plan.stages))
 
 
@@ -217,7 +215,7 @@ def _chunk(work: Prepared, fast: ModuleType, kinds: IntArray, order: IntArray, s
     many integers reached ``2**bits``."""
     layout = work.plan.layout
     fast.chunk_residues(kinds, order, start, work.primes, layout.parent, layout.factor, work.kinds, work.factors,
-                        work.rounded, work.values)
+                        work.values)
     bad = 0
     for stage in work.stages:
         for matrix, source, target in stage.products:

@@ -12,9 +12,13 @@ Residues are below ``p <= 2**44``; arrays are C-contiguous, compositions in the 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import cast
 
 import numba
 import numpy as np
+from numba.core import types
+from numba.extending import intrinsic
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -34,6 +38,37 @@ def mul_mod(a, b, p, inverse):
     elif r >= p:
         r -= p
     return r
+
+
+def _fma_typing(typingctx, a, b, c):
+    """The signature and code of :data:`_fma` (numba's form of an intrinsic)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.fma(*args)
+
+    return types.float64(types.float64, types.float64, types.float64), codegen
+
+
+_fma = cast("Callable[[float, float, float], float]", intrinsic(_fma_typing))
+"""``a * b + c`` rounded once (the processor's fused multiply-add; float64), in compiled code."""
+
+
+@_jit
+def mul_mod_float(a, b, p, inverse):
+    """``a * b mod p`` in float64 alone (vectorises where :func:`mul_mod` does not), for integers
+    ``0 <= a, b < p <= 2**44`` held in float64, ``inverse = 1.0 / p``.
+
+    ``h = fl(a b)`` and ``l = a b - h`` (exact: the error of a rounded product is a float64, which
+    the fused multiply-add gives); ``q = floor(fl(h inverse))`` is within one of ``floor(a b / p)``
+    (the relative error of ``h inverse`` is below ``3 * 2**-53`` and ``a b / p < p <= 2**44``);
+    ``h - q p`` is an integer of magnitude below ``2p + 2**35 < 2**46`` (``|l| <= 2**35`` as
+    ``a b < 2**88``), so the fused multiply-add gives it exactly, and adding ``l`` gives
+    ``a b - q p`` exactly, in ``[-p, 2p)``: one correction either way leaves the residue."""
+    h = a * b
+    low = _fma(a, b, -h)
+    r = _fma(-np.floor(h * inverse), p, h) + low
+    r = r + p if r < 0.0 else r
+    return r - p if r >= p else r
 
 
 @_jit
@@ -131,45 +166,60 @@ def rebuild_words(residues, primes, inverses, words):
 
 
 @_jit
-def chunk_residues(kinds, order, start, primes, parent, factor, chunk_kinds, factors, rounded, values):
+def chunk_residues(kinds, order, start, primes, parent, factor, chunk_kinds, factors, values):
     """A chunk's kind counts, factor tables and part values, approximate and modulo every prime, in
     one call.
 
     The chunk is the ``width = chunk_kinds.shape[1]`` compositions ``order[start:start + width]``
-    (columns of the kind counts ``kinds``, (kinds, n)). ``values[r, 0]``: part ``r``'s value in
-    float64, rounded (from the falling factorials ``rounded``, each product rounded: a part of ``c``
-    cards takes at most ``c - 1`` roundings); ``values[r, 1 + k]``: its value modulo prime ``k``
-    (float64 residues, as :func:`part_values_mod`); shape (parts, 1 + primes, width): one BLAS
-    product per block serves them all."""
+    (columns of the kind counts ``kinds``, (kinds, n)). ``factors[0]``: the falling factorials in
+    float64, rounded; ``factors[1 + k]``: the same modulo prime ``k`` (float64 residues); shape
+    (1 + primes, kinds * 7, width). ``values[r, 0]``: part ``r``'s value in float64, rounded (each
+    product rounded: a part of ``c`` cards takes at most ``c - 1`` roundings); ``values[r, 1 + k]``:
+    its value modulo prime ``k`` (float64 residues, :func:`mul_mod_float`); shape (parts,
+    1 + primes, width): one BLAS product per block serves them all. A part's values for every
+    prime are made together, while its parent's are in cache."""
     width = chunk_kinds.shape[1]
     for k in range(kinds.shape[0]):
         for i in range(width):
             chunk_kinds[k, i] = kinds[k, order[start + i]]
-    depth = rounded.shape[0] // chunk_kinds.shape[0]
-    for k in range(chunk_kinds.shape[0]):
-        column = chunk_kinds[k]
-        for i in range(width):
-            rounded[k * depth, i] = 1.0
-        for j in range(1, depth):
-            prev, this = rounded[k * depth + j - 1], rounded[k * depth + j]
-            for i in range(width):
-                this[i] = prev[i] * max(column[i] - (j - 1), 0)
+    _falling_tables(chunk_kinds, primes, factors)
     for block in range(primes.shape[0] + 1):
         first = values[0, block]
         for i in range(width):
             first[i] = 1.0
     for r in range(1, parent.shape[0]):
-        this, up, step = values[r, 0], values[parent[r], 0], rounded[factor[r]]
+        this, up, step = values[r, 0], values[parent[r], 0], factors[0, factor[r]]
         for i in range(width):
             this[i] = up[i] * step[i]
-    for k in range(primes.shape[0]):
-        p = primes[k]
-        inverse = 1.0 / p
-        falling_mod(chunk_kinds, p, factors)
-        for r in range(1, parent.shape[0]):
-            this, up, step = values[r, 1 + k], values[parent[r], 1 + k], factors[factor[r]]
+        for k in range(primes.shape[0]):
+            p = np.float64(primes[k])
+            inverse = 1.0 / p
+            this, up, step = values[r, 1 + k], values[parent[r], 1 + k], factors[1 + k, factor[r]]
             for i in range(width):
-                this[i] = mul_mod(up[i], step[i], p, inverse)
+                this[i] = mul_mod_float(up[i], step[i], p, inverse)
+
+
+@_jit
+def _falling_tables(chunk_kinds, primes, factors):
+    """``factors[0, k * 7 + j, i] = falling(chunk_kinds[k, i], j)`` in float64 (rounded), and
+    ``factors[1 + m]`` the same modulo ``primes[m]`` (float64 residues), for j = 0..6."""
+    depth = factors.shape[1] // chunk_kinds.shape[0]
+    for k in range(chunk_kinds.shape[0]):
+        column = chunk_kinds[k]
+        for m in range(primes.shape[0] + 1):
+            table = factors[m]
+            for i in range(column.shape[0]):
+                table[k * depth, i] = 1.0
+        for j in range(1, depth):
+            rounded = factors[0]
+            for i in range(column.shape[0]):
+                rounded[k * depth + j, i] = rounded[k * depth + j - 1, i] * max(column[i] - (j - 1), 0)
+            for m in range(primes.shape[0]):
+                p = np.float64(primes[m])
+                inverse, table = 1.0 / p, factors[1 + m]
+                for i in range(column.shape[0]):
+                    step = np.float64(max(column[i] - (j - 1), 0) % primes[m])
+                    table[k * depth + j, i] = mul_mod_float(table[k * depth + j - 1, i], step, p, inverse)
 
 
 @_jit
