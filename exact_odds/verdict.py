@@ -226,8 +226,9 @@ class IndicatorSum:
         self.outer += count * np.outer(p, p)
 
     def add_exclusive(self, p: NDArray[np.float64], observed: NDArray[Any]) -> None:
-        """Add trials whose events exclude each other (``E[x x^T] = diag(p)``)."""
-        self.add(p, np.diag(p.sum(axis=0)), observed)
+        """Add trials whose events exclude each other (``E[x x^T] = diag(p)``; ``sum p`` formed once)."""
+        expected = p.sum(axis=0)
+        self.add_sums(int(p.shape[0]), observed, expected, np.diag(expected), p.T @ p)
 
     def merge(self, other: IndicatorSum) -> None:
         """Add the trials of ``other`` (the same events)."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -149,3 +152,22 @@ def test_block_odds_are_each_blocks_own() -> None:
         for got, want in ((odds.outcomes, own.outcomes), (odds.ev, own.ev)):
             assert got.tobytes(order="A") == want.tobytes(order="A") and got.strides == want.strides
             assert got.sum(axis=0).tobytes() == want.sum(axis=0).tobytes()
+
+
+@pytest.mark.parametrize("coups", [0, 1, 7, 5_000])
+def test_pair_sums_as_the_stacked_column_sums(coups: int) -> None:
+    """The pairs' tally adds ``sum p`` in order (one cumulative sum): the same floats as the column sums of the
+    stacked pair odds it once formed, and nothing at all for a block without coups."""
+    from exact_odds.shoe import Shoe
+    from exact_odds.tableau import STANDARD_TABLEAU
+    from exact_odds.verify.odds import OutcomeTally
+
+    rng = np.random.default_rng(coups)
+    left = np.asarray(32 - rng.integers(0, 20, size=(coups, 13)), dtype=np.int64)
+    tally = OutcomeTally(Shoe.decks(8), STANDARD_TABLEAU)
+    pairs = np.zeros(coups, dtype=bool)
+    hands: Any = SimpleNamespace(player_pair=pairs, banker_pair=pairs)  # the pairs are all it reads
+    tally._add_pairs(hands, left, np.arange(coups), left.sum(axis=1))
+    p, _ = pair_odds(left, size=left.sum(axis=1))
+    assert tally.pairs.trials == coups
+    assert tally.pairs.expected.tobytes() == np.stack([p, p], axis=1).sum(axis=0).tobytes()

@@ -303,7 +303,10 @@ class OutcomeTally:
             return
         p_all, both_all = pair_odds(left, infinite=self.shoe.infinite, size=size)
         p, both = p_all.sum(), both_all.sum()
-        self.pairs.add(np.stack([p_all, p_all], axis=1), np.array([[p, both], [both, p]]), seen)
+        twice = np.stack([p_all, p_all], axis=1)
+        # sum p, added in order as a column sum of ``twice`` adds it, without the slow pass over its rows
+        expected = np.full(2, np.cumsum(p_all)[-1] if len(p_all) else 0.0)
+        self.pairs.add_sums(len(twice), seen, expected, np.array([[p, both], [both, p]]), twice.T @ twice)
 
     def _share(self, odds: Odds, first: NDArray[np.int64]) -> None:
         """Keep the exact EVs while every coup so far had one and the same composition (``first``: this block's;
