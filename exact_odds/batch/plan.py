@@ -12,7 +12,8 @@ Then for each pair of levels (cards in ``A``, cards in ``B``) one BLAS product
 ``matrix @ values[side M]`` and a multiplication by ``values[side R]`` (the side with fewer
 parts) give the sums (:func:`exact_odds.batch.kernel.run`). Functionals that depend on the
 pair flags alone are evaluated over four-card multisets and multiplied by ``(N-4)(N-5)``
-(:mod:`exact_odds.batch.leading`): a *stage* of depth 4 beside the stage of depth 6.
+(:mod:`exact_odds.batch.leading`): a *stage* of depth 4 beside the stage of depth 6; a plan of
+such functionals only takes their closed forms (:mod:`exact_odds.batch.pairs`) where they fit int64.
 
 Exactness. Every quantity is a non-negative integer: a count of (weighted) card sequences,
 bounded by ``w N**6`` for an ``N``-card shoe and weights at most ``w``, and so is every partial
