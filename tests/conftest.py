@@ -27,10 +27,13 @@ slow machine) and print the blob that reproduces a failure (``@reproduce_failure
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from exact_odds.batch.compiled import JIT_ENV
 from exact_odds.cli import main
 
 settings.register_profile("ci", deadline=None, print_blob=True)
@@ -106,3 +109,17 @@ def needed_tool(path: str | None, what: str) -> str:
             pytest.fail(f"{what} is missing in CI (.ci/run installs it)")
         pytest.skip(f"{what} is not installed")
     return path
+
+
+@contextmanager
+def jit_setting(setting: str) -> Iterator[None]:
+    """Run the block with ``EXACT_ODDS_JIT`` set to ``setting`` (``"1"``: the compiled loops at any
+    size, ``"0"``: NumPy alone), restored after."""
+    before = os.environ.get(JIT_ENV)
+    os.environ[JIT_ENV] = setting
+    try:
+        yield
+    finally:
+        os.environ.pop(JIT_ENV)
+        if before is not None:
+            os.environ[JIT_ENV] = before

@@ -4,17 +4,14 @@ shoes, and against the four-card tables of the plans on random shoes, compiled a
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from itertools import permutations
 
 import numpy as np
+from conftest import jit_setting
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds.batch import compiled
 from exact_odds.batch.coefficients import coefficients
 from exact_odds.batch.pairs import suited_states
 from exact_odds.batch.plan import make_weighted_plan, table_codes, ways
@@ -62,18 +59,6 @@ def test_closed_forms_count_every_beginning(grid: list[list[int]]) -> None:
     assert {s: int(v[0]) for s, v in states.items() if v[0]} == dict(brute)
 
 
-@contextmanager
-def _jit(setting: str) -> Iterator[None]:
-    before = os.environ.get(compiled.JIT_ENV)
-    os.environ[compiled.JIT_ENV] = setting
-    try:
-        yield
-    finally:
-        os.environ.pop(compiled.JIT_ENV)
-        if before is not None:
-            os.environ[compiled.JIT_ENV] = before
-
-
 def _state_plan(detail: Detail, seed: int) -> tuple[object, object]:
     """A plan with one functional per flag state of ``detail`` and one of random weights on every state,
     and the same plan without its closed forms."""
@@ -101,7 +86,7 @@ def test_closed_forms_equal_the_four_card_tables(grid: list[list[list[int]]], de
     suits = np.array(grid, dtype=np.int64)
     counts = suits.sum(axis=2)
     plan, tables = _state_plan(detail, len(grid))
-    with _jit(jit):
+    with jit_setting(jit):
         closed = ways(plan, counts, suits, None)  # type: ignore[arg-type]
         by_tables = ways(tables, counts, suits, None)  # type: ignore[arg-type]
     assert np.array_equal(closed, by_tables)

@@ -9,12 +9,10 @@ across both paths.
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
+from conftest import jit_setting
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,19 +38,6 @@ from exact_odds.tableau import STANDARD_TABLEAU
 
 BETS = registered()
 PRIMES = primes_below(MODULUS_CAP, 4)
-
-
-@contextmanager
-def _jit(setting: str) -> Iterator[None]:
-    """Run with ``EXACT_ODDS_JIT`` set to ``setting``."""
-    before = os.environ.get(compiled.JIT_ENV)
-    os.environ[compiled.JIT_ENV] = setting
-    try:
-        yield
-    finally:
-        os.environ.pop(compiled.JIT_ENV)
-        if before is not None:
-            os.environ[compiled.JIT_ENV] = before
 
 
 def test_primes_are_prime_and_fit() -> None:
@@ -124,7 +109,7 @@ def test_sequences_past_int64() -> None:
 def test_big_shoes_equal_reference(setting: str) -> None:
     suited = tuple((1000 + k, 1001, 999 - k, 1002) for k in range(13))
     shoes = [Shoe.decks(30), Shoe.decks(10_000), Shoe(tuple(sum(row) for row in suited), suited)]
-    with _jit(setting):
+    with jit_setting(setting):
         ev = evaluate([s.counts for s in shoes], bets=BETS, suits=[s.suited for s in shoes])
     assert ev.outcomes.dtype == object
     for i, shoe in enumerate(shoes[::2]):
@@ -151,7 +136,7 @@ def test_big_shoes_alike_on_both_paths(shoe: tuple[np.ndarray, np.ndarray]) -> N
     counts, grid = shoe
     found = []
     for setting in ("0", "1"):
-        with _jit(setting):
+        with jit_setting(setting):
             ev = evaluate(counts, bets=BETS, suits=grid)
         found.append((ev.sequences.tolist(), ev.outcomes.tolist(), ev.numerators.tolist()))
     assert found[0] == found[1]
@@ -228,7 +213,7 @@ def test_compiled_chunks_equal_numpy(count: int) -> None:
     counts[1] = [112] * 12 + [1460 - 112 * 12]
     found = []
     for setting in ("0", "1"):
-        with _jit(setting):
+        with jit_setting(setting):
             ev = evaluate(counts, bets=[b for b in BETS if b.detail is not Detail.SUITS])
             main = evaluate(counts)
         found.append((ev.outcomes.tolist(), ev.numerators.tolist(), main.outcomes.tolist()))
@@ -238,7 +223,7 @@ def test_compiled_chunks_equal_numpy(count: int) -> None:
 
 def test_compiled_path_equals_reference_past_int64() -> None:
     counts = np.array([[112] * 12 + [1449 - 112 * 12], [40_000] * 12 + [39_990]])
-    with _jit("1"):
+    with jit_setting("1"):
         ev = evaluate(counts, bets=[find_bet("banker"), find_bet("player pair")])
     for i, row in enumerate(counts.tolist()):
         shoe = Shoe(tuple(row))
@@ -291,7 +276,7 @@ def test_gigantic_shoes_alike_on_both_paths() -> None:
     bets = [find_bet("banker"), find_bet("player pair")]
     found = []
     for setting in ("0", "1"):
-        with _jit(setting):
+        with jit_setting(setting):
             ev = evaluate(counts, bets=bets)
         found.append((ev.outcomes.tolist(), ev.numerators.tolist()))
     assert found[0] == found[1]

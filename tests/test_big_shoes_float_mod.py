@@ -3,12 +3,10 @@ compiled chunks of shoes past int64 that use them, against Python's integers and
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from types import ModuleType
 
 import pytest
+from conftest import jit_setting
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,19 +24,6 @@ def _fast() -> ModuleType:
     if fast is None:
         pytest.skip("compiled loops unavailable")
     return fast
-
-
-@contextmanager
-def _compiled() -> Iterator[None]:
-    """Run with the compiled loops at any size."""
-    before = os.environ.get(compiled.JIT_ENV)
-    os.environ[compiled.JIT_ENV] = "1"
-    try:
-        yield
-    finally:
-        os.environ.pop(compiled.JIT_ENV)
-        if before is not None:
-            os.environ[compiled.JIT_ENV] = before
 
 
 @settings(max_examples=200, deadline=None)
@@ -66,7 +51,7 @@ def test_compiled_big_shoes_equal_reference(shoes: list[tuple[int, list[int], in
     counts = [_shoe(*shoe) for shoe in shoes] + [[112] * 12 + [1449 - 112 * 12]]
     counts = [c for c in counts if sum(c) >= 6]
     bets = [find_bet("banker"), find_bet("tie"), find_bet("player pair")]
-    with _compiled():
+    with jit_setting("1"):
         ev = evaluate(counts, bets=bets)
     for i, row in enumerate(counts):
         shoe = Shoe(tuple(row))
