@@ -79,12 +79,11 @@ def suited_states(counts: IntArray, suits: IntArray, sizes: IntArray) -> dict[in
     alone = every * (sizes - 2) * (sizes - 3) - other - within
     squares = _sum(g * g)
     twins = squares - _sum(suited * suited, "ijk->i") + _sum(suited * (suits - 2) * (suits - 3), "ijk->i")
-    one = {PLAYER: alone, BOTH: other, TWIN: within}
-    for bit in (PLAYER_SUITED, BANKER_SUITED):
-        for state, ways in one.items():
-            states[(BANKER if bit == BANKER_SUITED and state == PLAYER else state) + bit] = ways
-    states[BOTH + PLAYER_SUITED + BANKER_SUITED] = every * every - squares
-    states[TWIN + PLAYER_SUITED + BANKER_SUITED] = twins
+    states.update({PLAYER + PLAYER_SUITED: alone, BANKER + BANKER_SUITED: alone,  # the banker's: by symmetry
+                   BOTH + PLAYER_SUITED: other, BOTH + BANKER_SUITED: other,
+                   TWIN + PLAYER_SUITED: within, TWIN + BANKER_SUITED: within,
+                   BOTH + PLAYER_SUITED + BANKER_SUITED: every * every - squares,
+                   TWIN + PLAYER_SUITED + BANKER_SUITED: twins})
     return states
 
 
