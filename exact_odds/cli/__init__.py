@@ -26,7 +26,7 @@ from importlib import import_module
 from typing import Any
 
 from exact_odds.cli.options import Handler, Parser, Subparsers
-from exact_odds.cli.signals import RECEIVED, Terminated, exit_now, signals_end_cleanly
+from exact_odds.cli.signals import RECEIVED, Terminated, exit_now, signals_end_cleanly, stopping
 from exact_odds.errors import InputError
 
 PROG = "exact-odds"
@@ -273,6 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _stopped(signum: int) -> int:
     """Say why the command stopped (Ctrl-C, or a terminating signal); the exit status, 128 + ``signum``."""
+    stopping()
     _say("interrupted" if signum == signal.SIGINT else f"terminated ({signal.Signals(signum).name})")
     return 128 + signum
 

@@ -9,7 +9,9 @@ command line as itself, so each is also recorded (:data:`RECEIVED`):
   compiled extension whose initialisation it broke, a RuntimeError from a class being made;
 - raised in a callback from compiled code (the compiler behind the ``fast`` extra calls back
   while it loads its code), it is printed as "ignored" and dropped, and the command would go
-  on: it is then delivered again, once the callback has returned (:func:`_redeliver`);
+  on: it is then delivered again, once the callback has returned (:func:`_redeliver`); and
+  swallowed anywhere else, it is sent again every second until the command line has stopped on
+  it (:func:`_watch`; while the command unwinds, a signal sent again is only recorded);
 - raised in code the interpreter ran through its ``PyRun`` functions, it makes ``python -m`` end
   the process by SIGINT at exit, whatever the status: after Ctrl-C the process ends itself
   (:func:`exit_now`).
@@ -43,9 +45,46 @@ REDELIVERY_DELAY = 0.01
 callback that dropped it to return; if it lands in one again, it is dropped and sent again)."""
 
 
+WATCH_INTERVAL = 1.0
+"""Seconds after a signal's exception is raised before the signal is sent again, should the command
+line not have stopped on it by then (an exception swallowed on its way), and so on until it has."""
+
+
+class _Watch:
+    """Whether :func:`signals_end_cleanly` is running, and whether the command line has stopped on
+    the signals received (:func:`stopping`): until then each is sent again every :data:`WATCH_INTERVAL`."""
+
+    active = False
+    stopped = False
+
+
+def stopping() -> None:
+    """Called by the command line once it stops on a signal: no need to send it again."""
+    _Watch.stopped = True
+
+
+def _watch(signum: int) -> None:
+    """In :data:`WATCH_INTERVAL` seconds, send ``signum`` again unless the command line has stopped on it."""
+    import os
+    import threading
+
+    def check() -> None:
+        if _Watch.active and not _Watch.stopped:
+            os.kill(os.getpid(), signum)
+
+    timer = threading.Timer(WATCH_INTERVAL, check)
+    timer.daemon = True
+    timer.start()
+
+
 def _record(signum: int, stop: BaseException) -> None:
-    """Record ``signum`` as received, then raise ``stop``."""
+    """Record ``signum`` as received and raise ``stop``; but while an exception is already being
+    handled after an earlier signal (the command is unwinding: cleanup in ``finally`` and ``with``
+    blocks must not be cut short), only record it and look again later."""
     RECEIVED.append(signum)
+    _watch(signum)
+    if len(RECEIVED) > 1 and sys.exc_info()[1] is not None:
+        return
     raise stop
 
 
@@ -84,6 +123,7 @@ def signals_end_cleanly() -> Iterator[None]:
             hook(unraisable)
 
     RECEIVED.clear()
+    _Watch.active, _Watch.stopped = True, False
     previous: dict[int, Any] = {}
     with suppress(ValueError):  # not the main thread (checked without importing threading)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
@@ -95,6 +135,7 @@ def signals_end_cleanly() -> Iterator[None]:
     try:
         yield
     finally:
+        _Watch.active = False
         sys.unraisablehook = hook
         for sig, handler in previous.items():
             signal.signal(sig, signal.SIG_DFL if handler is None else handler)
