@@ -148,8 +148,16 @@ def _a_callback_dropping(signum: int) -> None:
     time.sleep(PATIENCE)
 
 
-@pytest.mark.parametrize("failure", [_a_class_made, _an_extension_failing, _a_callback_dropping],
-                         ids=["class", "extension", "callback"])
+def _a_handler_swallowing(signum: int) -> None:
+    """Code that swallows any exception (``except BaseException: pass``) as the signal arrives: the
+    command works on, and only the signal sent again can stop it."""
+    with contextlib.suppress(BaseException):
+        signal.raise_signal(signum)
+    time.sleep(PATIENCE)
+
+
+@pytest.mark.parametrize("failure", [_a_class_made, _an_extension_failing, _a_callback_dropping,
+                                     _a_handler_swallowing], ids=["class", "extension", "callback", "swallowed"])
 @pytest.mark.parametrize(("signum", "status", "line"), [
     (signal.SIGINT, 130, "exact-odds: interrupted\n"),
     (signal.SIGTERM, 143, "exact-odds: terminated (SIGTERM)\n"),

@@ -56,6 +56,7 @@ class _Watch:
 
     active = False
     stopped = False
+    run = 0  # which run of the block a signal came in (a later run must not receive it)
 
 
 def stopping() -> None:
@@ -68,8 +69,10 @@ def _watch(signum: int) -> None:
     import os
     import threading
 
+    run = _Watch.run
+
     def check() -> None:
-        if _Watch.active and not _Watch.stopped:
+        if _Watch.active and not _Watch.stopped and _Watch.run == run:
             os.kill(os.getpid(), signum)
 
     timer = threading.Timer(WATCH_INTERVAL, check)
@@ -123,7 +126,7 @@ def signals_end_cleanly() -> Iterator[None]:
             hook(unraisable)
 
     RECEIVED.clear()
-    _Watch.active, _Watch.stopped = True, False
+    _Watch.active, _Watch.stopped, _Watch.run = True, False, _Watch.run + 1
     previous: dict[int, Any] = {}
     with suppress(ValueError):  # not the main thread (checked without importing threading)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
