@@ -54,9 +54,10 @@ def _sum(a: Any, axes: str = "ij->i") -> IntArray:
     return np.asarray(np.einsum(axes, a), dtype=np.int64)
 
 
-def rank_states(counts: IntArray, sizes: IntArray) -> dict[int, IntArray]:
-    """``L_s`` of each rank state (see the module) of rank counts ``counts`` (n, 13) of ``sizes`` cards."""
-    pairs = counts * (counts - 1)
+def rank_states(counts: IntArray, sizes: IntArray, pairs: IntArray | None = None) -> dict[int, IntArray]:
+    """``L_s`` of each rank state (see the module) of rank counts ``counts`` (n, 13) of ``sizes`` cards
+    (``pairs``: ``counts * (counts - 1)``, if the caller has it)."""
+    pairs = counts * (counts - 1) if pairs is None else pairs
     same = _sum(pairs)
     twin = _sum(pairs * (counts - 2) * (counts - 3))
     both = same * same - _sum(pairs * pairs)
@@ -69,8 +70,8 @@ def rank_states(counts: IntArray, sizes: IntArray) -> dict[int, IntArray]:
 def suited_states(counts: IntArray, suits: IntArray, sizes: IntArray) -> dict[int, IntArray]:
     """``L_s`` of every state at ``Detail.SUITS``: the rank states and their suited variants
     (``suits``: counts per rank and suit, (n, 13, 4))."""
-    states = rank_states(counts, sizes)
     pairs = counts * (counts - 1)
+    states = rank_states(counts, sizes, pairs)
     suited = suits * (suits - 1)
     g = _sum(suited, "ijk->ij")
     every = _sum(g)

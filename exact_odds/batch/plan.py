@@ -469,8 +469,9 @@ def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray |
     n = counts.shape[0]
     sizes = np.einsum("ij->i", counts) if sizes is None else sizes
     top = max(plan.weights, default=1)
-    fits = top * int(sizes.max(initial=0)) ** CARDS_PER_COUP < 2**63
-    if plan.flags is not None and VARIANTS * top * int(sizes.max(initial=0)) ** CARDS_PER_COUP < INT64_EXACT:
+    bound = top * int(sizes.max(initial=0)) ** CARDS_PER_COUP
+    fits = bound < INT64_EXACT
+    if plan.flags is not None and VARIANTS * bound < INT64_EXACT:
         return flag_ways(plan.flags, counts, suits if plan.space.suited else None, sizes, compiled.loops(n))
     out: Array = np.zeros((n, plan.classes), dtype=np.int64 if fits else object)
     fast = compiled.loops(n)

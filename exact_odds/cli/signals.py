@@ -9,9 +9,9 @@ command line as itself, so each is also recorded (:data:`RECEIVED`):
   compiled extension whose initialisation it broke, a RuntimeError from a class being made;
 - raised in a callback from compiled code (the compiler behind the ``fast`` extra calls back
   while it loads its code), it is printed as "ignored" and dropped, and the command would go
-  on: it is then delivered again, once the callback has returned (:func:`_redeliver`); and
+  on: it is then delivered again, once the callback has returned (:func:`_send_again`); and
   swallowed anywhere else, it is sent again every second until the command line has stopped on
-  it (:func:`_watch`; while the command unwinds, a signal sent again is only recorded);
+  it (:data:`WATCH_INTERVAL`; while the command unwinds, a signal sent again is only recorded);
 - raised in code the interpreter ran through its ``PyRun`` functions, it makes ``python -m`` end
   the process by SIGINT at exit, whatever the status: after Ctrl-C the process ends itself
   (:func:`exit_now`).
@@ -64,8 +64,9 @@ def stopping() -> None:
     _Watch.stopped = True
 
 
-def _watch(signum: int) -> None:
-    """In :data:`WATCH_INTERVAL` seconds, send ``signum`` again unless the command line has stopped on it."""
+def _send_again(signum: int, delay: float) -> None:
+    """In ``delay`` seconds, send ``signum`` to this process again (from a thread), unless the command
+    line has stopped on it or the run of :func:`signals_end_cleanly` it came in has ended."""
     import os
     import threading
 
@@ -75,7 +76,7 @@ def _watch(signum: int) -> None:
         if _Watch.active and not _Watch.stopped and _Watch.run == run:
             os.kill(os.getpid(), signum)
 
-    timer = threading.Timer(WATCH_INTERVAL, check)
+    timer = threading.Timer(delay, check)
     timer.daemon = True
     timer.start()
 
@@ -85,20 +86,10 @@ def _record(signum: int, stop: BaseException) -> None:
     handled after an earlier signal (the command is unwinding: cleanup in ``finally`` and ``with``
     blocks must not be cut short), only record it and look again later."""
     RECEIVED.append(signum)
-    _watch(signum)
+    _send_again(signum, WATCH_INTERVAL)
     if len(RECEIVED) > 1 and sys.exc_info()[1] is not None:
         return
     raise stop
-
-
-def _redeliver(signum: int) -> None:
-    """Send ``signum`` to this process again, from a thread, after :data:`REDELIVERY_DELAY` seconds."""
-    import os
-    import threading
-
-    timer = threading.Timer(REDELIVERY_DELAY, os.kill, (os.getpid(), signum))
-    timer.daemon = True
-    timer.start()
 
 
 @contextmanager
@@ -121,7 +112,7 @@ def signals_end_cleanly() -> Iterator[None]:
 
     def dropped(unraisable: Any) -> None:
         if isinstance(unraisable.exc_value, (KeyboardInterrupt, Terminated)) and RECEIVED:
-            _redeliver(RECEIVED[-1])
+            _send_again(RECEIVED[-1], REDELIVERY_DELAY)
         else:
             hook(unraisable)
 
