@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Print the speed figures of exact-odds (medians of several runs), each beside a reference measured in the same run.
 
-Usage: ``python3 scripts/bench.py [--only NAME ...] [--repeat N] [--python PATH]``. Each benchmark is
+Usage: ``python3 scripts/bench.py [--only NAME ...] [--repeat N] [--python PATH] [--table]``. Each benchmark is
 a function in ``BENCHMARKS`` that prints its own lines; the machines are shared and noisy,
 so every figure is a median, in-process figures are CPU seconds of one core, and whole
 processes show both their wall-clock and CPU times. The single-shoe commands run as whole
@@ -21,6 +21,8 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+
+from bench_bars import BARS_ENV, bar, recorded, table
 
 from exact_odds import Shoe
 from exact_odds.coup import Detail
@@ -135,9 +137,11 @@ def process_seconds(cmd: list[str], repeat: int, env: dict[str, str] | None = No
     return statistics.median(walls), statistics.median(cpus)
 
 
-def command_figures(argv: list[str], repeat: int, label: str) -> None:
+def command_figures(argv: list[str], repeat: int, label: str, *, limit_ms: int | None = None,
+                    least_ratio: int | None = None) -> None:
     """One single-shoe command as a whole process: wall and CPU medians, the ratio of the naive
-    enumeration to the wall time, and which heavy modules the command imported."""
+    enumeration to the wall time, and which heavy modules the command imported; with ``limit_ms``
+    (and ``least_ratio`` to the naive enumeration) a figure of the bar (:func:`bench_bars.bar`)."""
     wall, cpu = process_seconds([python, "-m", "exact_odds", *argv], repeat, whole_process_env())
     done = subprocess.run([python, "-c", PROBE, *argv], check=True, capture_output=True, text=True,
                           env=whole_process_env())
@@ -147,6 +151,13 @@ def command_figures(argv: list[str], repeat: int, label: str) -> None:
           f"(CPU {cpu * 1000:.0f} ms; {naive_seconds() / cpu:.0f}x the naive enumeration, CPU to CPU; "
           f"`python -c pass` {start_wall * 1000:.0f} ms, CPU {start_cpu * 1000:.0f} ms); "
           f"heavy modules imported: {heavy}")
+    if limit_ms is not None:
+        ratio = naive_seconds() / cpu
+        measured, target = f"{wall * 1000:.0f} ms", f"<= {limit_ms:,} ms"
+        if least_ratio is not None:
+            measured, target = f"{measured}, {ratio:.0f}x the naive enumeration", f"{target}, >= {least_ratio}x"
+        bar(f"`exact-odds {' '.join(argv)}`, whole process", measured, target,
+            wall * 1000 <= limit_ms and (least_ratio is None or ratio >= least_ratio))
 
 
 def startup_figure(repeat: int) -> None:
@@ -181,21 +192,21 @@ def bench_odds(repeat: int) -> None:
     """Single shoe: Python's start-up, the naive enumeration, whole-process `odds`, deal by tables vs enumerator."""
     naive_seconds()
     startup_figure(repeat)
-    command_figures(["odds", "--decks", "8"], repeat, "odds")
+    command_figures(["odds", "--decks", "8"], repeat, "odds", limit_ms=60, least_ratio=20)
     deal_figures(repeat, Detail.POINTS)
 
 
 def bench_sidebets(repeat: int) -> None:
     """Side bets: whole-process `sidebets`, the SUITS-detail deal by tables vs enumerator."""
-    command_figures(["sidebets", "--decks", "8"], repeat, "sidebets")
+    command_figures(["sidebets", "--decks", "8"], repeat, "sidebets", limit_ms=200)
     deal_figures(repeat, Detail.SUITS)
 
 
 def bench_report(repeat: int) -> None:
     """Reference figures: whole-process `report`, `edges`, `parsheet`, `eor` (every bet)."""
-    for argv in (["report"], ["edges"], ["parsheet", "--bet", "banker"]):
-        command_figures(argv, repeat, "report")
-    command_figures(["eor", "--decks", "8"], repeat, "report")
+    for argv, limit in ((["report"], 150), (["edges"], None), (["parsheet", "--bet", "banker"], None)):
+        command_figures(argv, repeat, "report", limit_ms=limit)
+    command_figures(["eor", "--decks", "8"], repeat, "report", limit_ms=1000)
 
 
 def bench_bunco(repeat: int) -> None:
@@ -237,6 +248,11 @@ def reference_rate(counts: list[list[int]], grids: list[list[list[int]]], detail
     secs = statistics.median(median_seconds(lambda s=s: [enumerate_coups(s, detail=d) for d in details], 1)  # type: ignore[misc]
                              for s in shoes)
     return 1 / secs
+
+
+def rate_bar(figure: str, rate: float, least: int, unit: str = "compositions") -> None:
+    """A figure of the bar in ``unit`` per second per core, at least ``least``."""
+    bar(figure, f"{rate:,.0f} {unit}/s/core", f">= {least:,}", rate >= least)
 
 
 def batch_line(label: str, n: int, secs: float, reference: float) -> None:
@@ -292,7 +308,8 @@ def batch_figures(repeat: int) -> None:
             lines, parsed = parse_compositions(src.read_text())
             dst.write_text(batch_text(evaluate(parsed), lines, "csv"))
 
-        for path, setting in _paths():
+        paths = _paths()
+        for path, setting in paths:
             _on_path(setting, lambda: evaluate(counts[:1000]))()  # compile (or load) once
             secs = median_seconds(_on_path(setting, lambda: evaluate(counts)), repeat)
             batch_line(f"{path}: main-bet counts of {n:,} 8-deck-sized shoes, one core, I/O excluded, median of "
@@ -300,11 +317,15 @@ def batch_figures(repeat: int) -> None:
             secs = median_seconds(_on_path(setting, with_io), repeat)
             batch_line(f"{path}: the same with I/O (read and parse the file, evaluate, format and write CSV), median "
                        f"of {repeat}", n, secs, reference)
+            if path == paths[-1][0]:  # the fastest path installed
+                rate_bar(f"`batch`, main bets, CSV in and out ({path})", n / secs, 1_000_000)
             _on_path(setting, lambda: evaluate(counts[:10], bets=bets, suits=suits[:10]))()  # the three plans
             runs = max(1, repeat // 2)
             secs = median_seconds(_on_path(setting, lambda: evaluate(counts[:m], bets=bets, suits=suits[:m])), runs)
             batch_line(f"{path}: with every registered bet ({len(bets)}, exact EVs, pairs and suited pairs in bulk), "
                        f"one core, median of {runs}", m, secs, every)
+            if path == paths[-1][0]:
+                rate_bar(f"`batch`, every registered bet ({len(bets)}; {path})", m / secs, 200_000)
     os.environ.pop(JIT_ENV, None)
     big_figures(repeat)
 
@@ -343,7 +364,8 @@ def big_figures(repeat: int) -> None:
     grids = (decks[:, None, None] - rng.integers(0, 20, size=(len(decks), 13, 4))).clip(0)
     counts = grids.sum(axis=2)
     bets = [b for b in registered() if b.detail is not Detail.SUITS]
-    for path, setting in _paths():
+    paths = _paths()
+    for path, setting in paths:
         _on_path(setting, lambda: evaluate(counts[:300], bets=bets))()  # compile (or load) and plan once
         for key, label, chosen in (("main", "main-bet counts", []), ("bets", f"{len(bets)} registered bets (points "
                                                                      "and pairs)", bets)):
@@ -352,14 +374,24 @@ def big_figures(repeat: int) -> None:
             print(f"batch: {path}: {label} of {n:,} shoes of 30 to 10,000 decks (Python integers), one core, median "
                   f"of {runs}: {rate:,.0f} compositions/s ({rate / BIG_BASELINE[key]:.1f}x the {BIG_BASELINE[key]:,}/s "
                   f"of the filing of issue 13)")
+            if path == paths[-1][0]:
+                bar(f"`batch`, {label} of shoes past int64 ({path})", f"{rate:,.0f}/s/core, "
+                    f"{rate / BIG_BASELINE[key]:.1f}x the issue's day", ">= 10x", rate >= 10 * BIG_BASELINE[key])
     os.environ.pop(JIT_ENV, None)
+
+
+def in_child(function: str, repeat: int, env: dict[str, str]) -> None:
+    """Run this script's ``function(repeat)`` in a child process with ``env`` (one BLAS thread, set before
+    NumPy loads); it finds :mod:`bench_bars` beside this script."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = f"import runpy, sys; sys.path.insert(0, {here!r}); runpy.run_path({__file__!r})[{function!r}]({repeat})"
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
 
 
 def bench_batch(repeat: int) -> None:
     """Bulk evaluation: compositions per second per core, I/O excluded and included, all bets."""
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-    code = f"import runpy; runpy.run_path({__file__!r})['batch_figures']({repeat})"
-    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    in_child("batch_figures", repeat, env)
     batch_process_figure(repeat)
 
 
@@ -415,6 +447,8 @@ def study_scaling(shoes: int, repeat: int) -> None:
           f"{one:.2f} s (CPU {one_cpu:.2f} s), 2 workers {two:.2f} s (CPU {two_cpu:.2f} s): 2 workers "
           f"{one / two:.2f}x faster (linear 2x; CPU {two_cpu / one_cpu:.2f}x one worker's; load average "
           f"{load:.1f} before, {os.getloadavg()[0]:.1f} after: the ratio needs two idle cores)")
+    bar(f"`study --workers 2` against `--workers 1`, {shoes:,} shoes, wall", f"{one / two:.2f}x",
+        ">= 1.8x (within 10% of 2x)", one / two >= 1.8)
 
 
 def bench_study(repeat: int) -> None:
@@ -432,6 +466,7 @@ def bench_study(repeat: int) -> None:
     two, two_cpu = process_seconds([sys.executable, "-m", "exact_odds", *argv], runs)
     print(f"study: `exact-odds {' '.join(argv)}` whole process, median of {runs}: {two:.2f} s (CPU {two_cpu:.2f} s; "
           f"{coups:,} coups evaluated, {coups / two / reference:,.0f}x the reference enumerator on one core)")
+    bar("`study --shoes 10000 --decks 8 --workers 2`, whole process", f"{two:.2f} s", "<= 3 s", two <= 3)
     for shoes in (10_000, 40_000):
         study_scaling(shoes, runs)
     small, large = (peak_kilobytes(["study", "--shoes", str(n), "--decks", "8", "--seed", "1", "--quiet"])
@@ -442,7 +477,7 @@ def bench_study(repeat: int) -> None:
 
 def bench_symbolic(repeat: int) -> None:
     """Closed forms in the number of decks: whole-process `symbolic` against the naive enumeration."""
-    command_figures(["symbolic"], repeat, "symbolic")
+    command_figures(["symbolic"], repeat, "symbolic", limit_ms=1000)
 
 
 def simulate_figures(repeat: int) -> None:
@@ -479,13 +514,14 @@ def simulate_figures(repeat: int) -> None:
                    else f"{coups / secs / scalar:,.0f}x the scalar dealer")
         print(f"simulate: {label}, 8 decks, {coups:,} coups, one core, median of {runs}: {coups / secs:,.0f} coups/s "
               f"({against})")
+        if label.startswith(f"{_paths()[-1][0]}: whole shoes with --verify"):
+            rate_bar(f"`simulate --verify`, whole shoes ({label.split(':')[0]})", coups / secs, 1_000_000, "coups")
 
 
 def bench_simulate(repeat: int) -> None:
     """Simulator: coups per second per core (fresh shoes, whole shoes, with the exact check), 10M run."""
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-    code = f"import runpy; runpy.run_path({__file__!r})['simulate_figures']({repeat})"
-    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    in_child("simulate_figures", repeat, env)
     argv = ["simulate", "--fresh", "--rounds", "10000000", "--seed", "1", "--verify", "--quiet"]
     runs = max(1, repeat // 3)
     secs = cli_seconds(argv, runs)
@@ -547,11 +583,19 @@ def main() -> None:
     parser.add_argument("--python", metavar="PATH", default=sys.executable,
                         help="interpreter of the whole processes of odds, sidebets, report, bunco and symbolic, e.g. "
                              "a fresh virtual environment's with the package installed (default: this one)")
+    parser.add_argument("--table", action="store_true",
+                        help="end with the figures of issue 13's bar as a Markdown table (README's performance table)")
     args = parser.parse_args()
     global python
     python = args.python
-    for name in args.only or BENCHMARKS:
-        BENCHMARKS[name](args.repeat)
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.table:
+            os.environ[BARS_ENV] = os.path.join(tmp, "bars.jsonl")
+            open(os.environ[BARS_ENV], "w").close()
+        for name in args.only or BENCHMARKS:
+            BENCHMARKS[name](args.repeat)
+        if args.table:
+            print(f"\n{table(recorded(os.environ.pop(BARS_ENV)))}")
 
 
 if __name__ == "__main__":
