@@ -94,3 +94,27 @@ def test_the_verification_is_the_same_on_both_paths(decks: int, monkeypatch: pyt
         assert repr(found[0].checks) == repr(found[1].checks)
         assert found[0].check("accounting").verdict == found[0].check("labels").verdict == (
             "PASS" if case is log else "FAIL")
+
+
+def test_sorted_rows_are_numpys_rows_in_key_order() -> None:
+    """The compiled rows of a chunk of cards (:func:`loops.sorted_rows`): each card's composition (its
+    coup's less the coup's earlier cards) over its size and a one, the rows in the stable order of
+    their keys, as NumPy forms them (the same floats), with each key's place."""
+    from exact_odds.verify.cards import _numerators
+
+    rng = np.random.default_rng(6)
+    coups, n = 50, 200
+    ranks = rng.integers(1, 14, size=(coups, 6)).astype(np.int8)
+    left = rng.integers(5, 33, size=(coups, 13))
+    coup = np.sort(rng.integers(0, coups, n))
+    slot = rng.integers(0, 6, n)
+    size = (left.sum(axis=1)[coup] - slot + rng.integers(0, 5, n)).astype(np.float64)
+    key = rng.integers(0, 112, n).astype(np.int16)
+    starts, part = np.empty(113, dtype=np.int64), np.full((n + 3, 14), np.nan)
+    loops.sorted_rows(key, coup, slot, size, ranks, left, starts, part)
+    order = np.argsort(key, kind="stable")
+    want = np.ones((n, 14))
+    want[:, :13] = _numerators(ranks, left, coup[order], slot[order]) / size[order][:, None]
+    assert part[:n].tolist() == want.tolist()
+    assert np.isnan(part[n:]).all()  # nothing written past the rows
+    assert starts.tolist() == [0, *np.cumsum(np.bincount(key, minlength=112)).tolist()]

@@ -42,7 +42,8 @@ GROUPS = 8
 """Groups of positions in the shoe for the rank test."""
 RANK_NAMES = tuple(RANK_LABELS)
 CHUNK = 65_536
-"""Cards added at a time: sorted by key and their probabilities formed in a buffer that stays in cache."""
+"""Cards added at a time: sorted by key, their probabilities formed in a buffer (7 MB), one matrix
+product per key (the chunks and runs fix the floats' order)."""
 
 
 class _Cards(NamedTuple):
@@ -130,7 +131,8 @@ class CardTally:
             a = np.append(np.asarray(self.shoe.counts, dtype=np.float64) / self.shoe.size, 1.0)
             self.gram += np.bincount(cards.key, minlength=self.KEYS)[:, None, None] * np.outer(a, a)
         else:
-            _add_grams(self.gram, cards.key, cards, ranks, left.astype(np.int16) if self.small else left)
+            small = self.small and fast is None  # NumPy gathers compositions: int16 keeps them in cache
+            _add_grams(self.gram, cards.key, cards, ranks, left.astype(np.int16) if small else left)
 
     def _collect(self, keys: range) -> IndicatorSum:
         kinds = len(RANK_NAMES)
@@ -178,7 +180,7 @@ def _add_grams(gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards,
     A chunk of cards at a time (their compositions lie close together, so gathering them stays in
     cache): the chunk is sorted by key (a radix sort of small keys) and its probabilities formed
     with a column of ones, one matrix product per run of equal keys. The compiled loop
-    (:mod:`exact_odds.verify.loops`) forms the same rows in one pass.
+    (:func:`exact_odds.verify.loops.sorted_rows`) forms the same rows in dealing order, in one pass.
     """
     assert cards.size is not None
     kinds = len(RANK_NAMES)
@@ -200,36 +202,22 @@ def _add_grams(gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards,
             gram[int(keys[a])] += part[a:b].T @ part[a:b]
 
 
-CACHED_ROWS = 2048
-"""Rows formed at a time by the compiled loop (a few keys' cards: 224 KB, within the cache)."""
-
-
 def _add_grams_compiled(fast: ModuleType, gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards,
                         ranks: NDArray[np.int8], left: NDArray[Any], buffer: NDArray[np.float64]) -> None:
-    """:func:`_add_grams` with the compiled loops: the same chunks, runs and matrix products, the rows of
-    a few keys formed at a time (each run's rows the same floats, in the same order)."""
+    """:func:`_add_grams` with the compiled loop (:func:`exact_odds.verify.loops.sorted_rows`): the same
+    chunks, runs and matrix products on the same rows, formed in dealing order."""
     assert cards.size is not None
     starts = np.empty(CardTally.KEYS + 1, dtype=np.int64)
-    n = min(CHUNK, len(key))
-    coup, slot, size = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n)  # in key order
     grams = list(gram)  # each key's sums, a view
     for start in range(0, len(key), CHUNK):
         stop = min(len(key), start + CHUNK)
-        fast.sort_cards(key[start:stop], cards.coup[start:stop], cards.slot[start:stop], cards.size[start:stop],
-                        starts, coup, slot, size)
+        fast.sorted_rows(key[start:stop], cards.coup[start:stop], cards.slot[start:stop], cards.size[start:stop],
+                         ranks, left, starts, buffer)
         bounds = starts.tolist()
-        k = 0
-        while k < CardTally.KEYS:
-            last = k  # the keys k..last-1 whose rows go in the buffer together
-            while last < CardTally.KEYS and (last == k or bounds[last + 1] - bounds[k] <= CACHED_ROWS):
-                last += 1
-            first, end = bounds[k], bounds[last]
-            fast.fill_rows(coup[first:end], slot[first:end], size[first:end], ranks, left, buffer)
-            for run in range(k, last):
-                if bounds[run + 1] > bounds[run]:
-                    rows = buffer[bounds[run] - first:bounds[run + 1] - first]
-                    grams[run] += rows.T @ rows
-            k = last
+        for run in range(CardTally.KEYS):
+            if bounds[run + 1] > bounds[run]:
+                rows = buffer[bounds[run]:bounds[run + 1]]
+                grams[run] += rows.T @ rows
 
 
 def _group_label(i: int, width: int | None) -> str:
