@@ -106,15 +106,17 @@ def test_sorted_rows_are_numpys_rows_in_key_order() -> None:
     coups, n = 50, 200
     ranks = rng.integers(1, 14, size=(coups, 6)).astype(np.int8)
     left = rng.integers(5, 33, size=(coups, 13))
-    coup = np.sort(rng.integers(0, coups, n))
-    slot = rng.integers(0, 6, n)
-    size = (left.sum(axis=1)[coup] - slot + rng.integers(0, 5, n)).astype(np.float64)
+    coup = np.sort(rng.integers(0, coups, n)).astype(np.int32)
+    slot = rng.integers(0, 6, n).astype(np.int8)
+    total = left.sum(axis=1) + rng.integers(0, 5, coups)
     key = rng.integers(0, 112, n).astype(np.int16)
     starts, part = np.empty(113, dtype=np.int64), np.full((n + 3, 14), np.nan)
-    loops.sorted_rows(key, coup, slot, size, ranks, left, starts, part)
+    loops.sorted_rows(key, coup, slot, total, ranks, left, starts, part)
     order = np.argsort(key, kind="stable")
+    size = (total[coup] - slot).astype(np.float64)
     want = np.ones((n, 14))
-    want[:, :13] = _numerators(ranks, left, coup[order], slot[order]) / size[order][:, None]
+    counts = _numerators(ranks, left, coup[order].astype(np.intp), slot[order].astype(np.intp))
+    want[:, :13] = counts / size[order][:, None]
     assert part[:n].tolist() == want.tolist()
     assert np.isnan(part[n:]).all()  # nothing written past the rows
     assert starts.tolist() == [0, *np.cumsum(np.bincount(key, minlength=112)).tolist()]

@@ -23,7 +23,7 @@ A rank beyond 13 (or a kind or group out of range) raises ValueError rather than
 array: the loops do not check their indices otherwise.
 
 Arrays are C-contiguous. ``ranks`` int8 (1-13, 0 for no card); ``key`` int16; ``coup`` and
-``slot`` intp (sorted: int32 and int8); ``left`` int16 or int64 (:func:`pair_sums`: int64);
+``slot`` int32 and int8; ``left`` int16 or int64 (:func:`pair_sums`: int64);
 ``size``, ``part``, ``table`` float64; counts and ``starts`` int64 (:func:`group_counts`: int32).
 """
 
@@ -69,14 +69,14 @@ _divide8, _divide4 = _divider(8), _divider(4)
 
 
 @_jit
-def sorted_rows(key, coup, slot, size, ranks, left, starts, part):
-    """Cards in dealing order (their ``key``, ``coup``, ``slot`` and composition ``size``), each one's
-    row of ``part`` (C-contiguous, rows of 14) written where the cards sorted by ``key`` (stable, a
-    counting sort) put it, the rows of key ``k`` at ``starts[k]:starts[k + 1]``: the card's rank
-    probabilities, its composition (``left[coup]`` less the cards of the coup's earlier slots,
-    ``ranks[coup, :slot]``) divided by its ``size`` (in vectors of 8 and 4, then the last: the
-    quotients of one division each), then a one. Read in dealing order, the compositions come from
-    the cache; the rows go to 112 places that each move on a row at a time."""
+def sorted_rows(key, coup, slot, total, ranks, left, starts, part):
+    """Cards in dealing order (their ``key``, ``coup`` and ``slot``), each one's row of ``part``
+    (C-contiguous, rows of 14) written where the cards sorted by ``key`` (stable, a counting sort) put
+    it, the rows of key ``k`` at ``starts[k]:starts[k + 1]``: the card's rank probabilities, its
+    composition (``left[coup]`` less the cards of the coup's earlier slots, ``ranks[coup, :slot]``)
+    divided by its size ``total[coup] - slot`` (in vectors of 8 and 4, then the last: the quotients
+    of one division each), then a one. Read in dealing order, the compositions come from the cache;
+    the rows go to 112 places that each move on a row at a time."""
     kinds = left.shape[1]
     if kinds != 13 or part.shape[1] != kinds + 1 or part.shape[0] < coup.shape[0]:
         raise ValueError("rows of the wrong shape")
@@ -96,7 +96,7 @@ def sorted_rows(key, coup, slot, size, ranks, left, starts, part):
             part[j, r] = left[c, r]
         for e in range(slot[i]):
             part[j, ranks[c, e] - 1] -= 1.0
-        s = size[i]
+        s = float(total[c] - slot[i])
         at = j * part.shape[1]
         _divide8(part, at, s)
         _divide4(part, at + 8, s)
@@ -147,13 +147,12 @@ def compositions(ranks, burn, first, base, seen, left, dealt):
 
 
 @_jit
-def card_keys(ranks, first, ok, dealt, total, width, groups, seen, key, coup, slot, size):
+def card_keys(ranks, first, ok, dealt, width, groups, seen, key, coup, slot):
     """The cards of a block of coups (``ranks`` (b, 6): 1-13, 0 for no card) in dealing order, those
     of coups ``ok``: each one's key (its group of positions ``(dealt[coup] + slot) // width``, at most
     ``groups - 1``, times 14, plus one more than the rank of the card before it in the block, 0 when
-    it opens its shoe), coup, slot and composition size ``total[coup] - slot``, as
-    :func:`exact_odds.verify.cards._cards` gives them; each card counted in ``seen[key, rank]``.
-    Returns the number of cards."""
+    it opens its shoe), coup and slot, as :func:`exact_odds.verify.cards._cards` gives them; each card
+    counted in ``seen[key, rank]``. Returns the number of cards."""
     kinds = seen.shape[1]
     n = 0
     previous = -1
@@ -169,7 +168,7 @@ def card_keys(ranks, first, ok, dealt, total, width, groups, seen, key, coup, sl
             if not ok[c]:
                 continue
             k = min((dealt[c] + e) // width, groups - 1) * (kinds + 1) + before + 1
-            key[n], coup[n], slot[n], size[n] = k, c, e, total[c] - e
+            key[n], coup[n], slot[n] = k, c, e
             seen[k, rank] += 1
             n += 1
     return n
