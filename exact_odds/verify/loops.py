@@ -41,26 +41,29 @@ _jit = numba.njit(cache=True, nogil=True)
 
 
 def _divider(width: int) -> Any:
-    """An intrinsic ``divide(target, at, divisor)``: ``target.flat[at:at + width] /= divisor`` (float64,
-    C-contiguous) as one vector division: each quotient correctly rounded, the floats of a division
-    one at a time. The compiler leaves a loop of fewer than 32 divisions scalar (its vector loop
-    takes 32 at a time), four times slower; the caller keeps the indices in bounds."""
+    """An intrinsic ``divide(target, at, source, start, divisor)``: ``target.flat[at:at + width] =
+    source.flat[start:start + width] / divisor`` (float64, C-contiguous) as one vector division: each
+    quotient correctly rounded, the floats of a division one at a time. The compiler leaves a loop
+    of fewer than 32 divisions scalar (its vector loop takes 32 at a time), four times slower; the
+    caller keeps the indices in bounds."""
     vector = ir.VectorType(ir.DoubleType(), width)
     index = ir.IntType(32)
 
     @intrinsic
-    def divide(typingctx, target, at, divisor):
+    def divide(typingctx, target, at, source, start, divisor):
         def codegen(context, builder, signature, args):
-            array, offset, value = args
-            data = context.make_array(signature.args[0])(context, builder, array).data
-            place = builder.bitcast(builder.gep(data, [offset]), vector.as_pointer())
+            out, offset, read, first, value = args
+            place = builder.bitcast(builder.gep(context.make_array(signature.args[0])(context, builder, out).data,
+                                                [offset]), vector.as_pointer())
+            given = builder.bitcast(builder.gep(context.make_array(signature.args[2])(context, builder, read).data,
+                                                [first]), vector.as_pointer())
             spread = builder.insert_element(ir.Constant(vector, ir.Undefined), value, ir.Constant(index, 0))
             spread = builder.shuffle_vector(spread, ir.Constant(vector, ir.Undefined),
                                             ir.Constant(ir.VectorType(index, width), [0] * width))
-            builder.store(builder.fdiv(builder.load(place, align=8), spread), place, align=8)
+            builder.store(builder.fdiv(builder.load(given, align=8), spread), place, align=8)
             return context.get_dummy_value()
 
-        return types.void(target, types.intp, types.float64), codegen
+        return types.void(target, types.intp, source, types.intp, types.float64), codegen
 
     return divide
 
@@ -88,20 +91,25 @@ def sorted_rows(key, coup, slot, total, ranks, left, starts, part):
     for k in range(keys):
         starts[k + 1] = starts[k] + place[k]
         place[k] = starts[k]
+    count = np.zeros(16)  # the card's composition: its coup's, less the coup's cards before it
+    last_coup = last_slot = last_rank = -1
     for i in range(key.shape[0]):
         j = place[key[i]]
         place[key[i]] += 1
-        c = coup[i]
-        for r in range(kinds):
-            part[j, r] = left[c, r]
-        for e in range(slot[i]):
-            part[j, ranks[c, e] - 1] -= 1.0
-        s = float(total[c] - slot[i])
+        c, e = coup[i], slot[i]
+        if c == last_coup and e == last_slot + 1:
+            count[last_rank] -= 1.0
+        else:
+            for r in range(kinds):
+                count[r] = left[c, r]
+            for q in range(e):
+                count[ranks[c, q] - 1] -= 1.0
+        last_coup, last_slot, last_rank = c, e, ranks[c, e] - 1
+        s = float(total[c] - e)
         at = j * part.shape[1]
-        _divide8(part, at, s)
-        _divide4(part, at + 8, s)
-        for r in range(12, kinds):
-            part[j, r] /= s
+        _divide8(part, at, count, 0, s)
+        _divide4(part, at + 8, count, 8, s)
+        part[j, 12] = count[12] / s
         part[j, kinds] = 1.0
 
 
