@@ -124,3 +124,6 @@ def test_sorted_rows_are_numpys_rows_in_key_order() -> None:
     assert part[:n].tolist() == want.tolist()
     assert np.isnan(part[n:]).all()  # nothing written past the rows
     assert starts.tolist() == [0, *np.cumsum(np.bincount(key, minlength=112)).tolist()]
+    for wrong in (np.zeros((n, 15))[:, :14], np.zeros((n - 1, 14)), np.zeros((n, 13))):
+        with pytest.raises(ValueError, match="rows of the wrong shape"):
+            loops.sorted_rows(key, coup, slot, total, ranks, left, starts, wrong)

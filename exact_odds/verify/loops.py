@@ -81,7 +81,8 @@ def sorted_rows(key, coup, slot, total, ranks, left, starts, part):
     of one division each), then a one. Read in dealing order, the compositions come from the cache;
     the rows go to 112 places that each move on a row at a time."""
     kinds = left.shape[1]
-    if kinds != 13 or part.shape[1] != kinds + 1 or part.shape[0] < coup.shape[0]:
+    if kinds != 13 or part.shape[1] != kinds + 1 or part.shape[0] < coup.shape[0] \
+            or part.strides[1] != 8 or part.strides[0] != 8 * part.shape[1]:
         raise ValueError("rows of the wrong shape")
     keys = starts.shape[0] - 1
     place = np.zeros(keys, np.int64)
