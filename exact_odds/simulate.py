@@ -347,7 +347,7 @@ def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, table
     while done < target:
         rows = min(SHOE_BLOCK, target - done) if count_shoes else SHOE_BLOCK
         first = block * SHOE_BLOCK
-        cards = shoe_orders(codes, seed, first, first + rows)
+        cards = shoe_orders(codes, seed, first, first + rows, loops=loops)
         play = play_shoes(cards, tableau, procedure, detail, loops=loops)
         take = len(play.codes) if count_shoes else min(len(play.codes), target - done)
         block_shoes = play.shoe[:take] + first

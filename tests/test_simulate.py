@@ -34,6 +34,7 @@ from exact_odds.dealing import (
     shoe_card_codes,
     shoe_cards,
     shoe_orders,
+    shuffled_shoes,
 )
 from exact_odds.engine import deal, winners
 from exact_odds.errors import InputError
@@ -125,6 +126,29 @@ def test_compiled_shoes_match_vectorised_shoes(procedure: Procedure, tableau: Ta
         for name in ("codes", "shoe", "start"):
             got, want = getattr(fast, name), getattr(plain, name)
             assert got.dtype == want.dtype and np.array_equal(got, want), name
+
+
+@pytest.mark.parametrize("bits", [np.random.PCG64, np.random.MT19937, np.random.Philox])
+def test_compiled_shuffle_is_numpys(bits: type[np.random.BitGenerator]) -> None:
+    """The compiled shuffle (:func:`exact_odds.dealing.loops.shuffle_rows`) gives ``Generator.permuted``'s
+    rows and leaves the generator where it leaves it: shoes of 1 to 416 cards (masks of every width,
+    rejected draws), a block's rows resumed from where the last call stopped, and the rows of a run."""
+    pytest.importorskip("numba")
+    from exact_odds.batch.compiled import _load
+
+    loops = _load("exact_odds.dealing.loops")
+    assert loops is not None
+    for size in (1, 2, 3, 5, 52, 104, 257, 416):
+        codes = [c % 52 for c in range(size)]
+        plain, fast = np.random.Generator(bits(size)), np.random.Generator(bits(size))
+        for shoes in (1, 7, 30):
+            want = plain.permuted(np.tile(np.array(codes, dtype=np.uint8), (shoes, 1)), axis=1)
+            got = shuffled_shoes(fast, codes, shoes, loops=loops)
+            assert got.dtype == want.dtype and np.array_equal(got, want), (size, shoes)
+        assert plain.integers(0, 2**62, 4).tolist() == fast.integers(0, 2**62, 4).tolist()
+    codes = shoe_card_codes(Shoe.decks(1))
+    assert np.array_equal(shoe_orders(codes, 5, SHOE_BLOCK - 3, SHOE_BLOCK + 2, loops=loops),
+                          shoe_orders(codes, 5, SHOE_BLOCK - 3, SHOE_BLOCK + 2))
 
 
 def test_both_dealers_rest_on_the_tableau(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -129,7 +129,8 @@ def test_odds_weighed_by_winner_are_the_kernels(names: tuple[str, ...]) -> None:
 
 def test_block_odds_are_each_blocks_own() -> None:
     """Several blocks' odds from one evaluation: each block's the same floats, in the same memory
-    order (their sums too), as its own evaluation; a block of alike compositions is left to ``add``."""
+    order (their sums too), as its own evaluation, again in a later call; a block of alike
+    compositions is left to ``add``."""
     from exact_odds.bets import find_bet
     from exact_odds.shoe import Shoe
     from exact_odds.tableau import STANDARD_TABLEAU
@@ -152,6 +153,11 @@ def test_block_odds_are_each_blocks_own() -> None:
         for got, want in ((odds.outcomes, own.outcomes), (odds.ev, own.ev)):
             assert got.tobytes(order="A") == want.tobytes(order="A") and got.strides == want.strides
             assert got.sum(axis=0).tobytes() == want.sum(axis=0).tobytes()
+    again = tally.block_odds([blocks[1], blocks[0]])  # fewer rows, joined where the first call joined its own
+    for odds, before in ((again[0], found[1]), (again[1], found[0])):
+        assert odds is not None and before is not None
+        assert odds.outcomes.tobytes(order="A") == before.outcomes.tobytes(order="A")
+        assert odds.ev.tobytes(order="A") == before.ev.tobytes(order="A")
 
 
 @pytest.mark.parametrize("coups", [0, 1, 7, 5_000])

@@ -94,3 +94,36 @@ def test_the_verification_is_the_same_on_both_paths(decks: int, monkeypatch: pyt
         assert repr(found[0].checks) == repr(found[1].checks)
         assert found[0].check("accounting").verdict == found[0].check("labels").verdict == (
             "PASS" if case is log else "FAIL")
+
+
+def test_sorted_rows_are_numpys_rows_in_key_order() -> None:
+    """The compiled rows of a chunk of cards (:func:`loops.sorted_rows`): each card's composition (its
+    coup's less the coup's earlier cards: the last card's less its rank, or counted afresh after a
+    gap) over its size and a one, the rows in the stable order of their keys, as NumPy forms them
+    (the same floats), with each key's place."""
+    from exact_odds.verify.cards import _numerators
+
+    rng = np.random.default_rng(6)
+    coups = 50
+    ranks = rng.integers(1, 14, size=(coups, 6)).astype(np.int8)
+    left = rng.integers(5, 33, size=(coups, 13))
+    cards = [(c, e) for c in range(coups) for e in range(rng.integers(0, 7))]  # coups dealt in order
+    cards += [(c, e) for c in range(coups) for e in range(6) if rng.random() < 0.4]  # slots skipped
+    coup, slot = np.array(cards, dtype=np.int32).T
+    slot = slot.astype(np.int8)
+    n = len(coup)
+    total = left.sum(axis=1) + rng.integers(0, 5, coups)
+    key = rng.integers(0, 112, n).astype(np.int16)
+    starts, part = np.empty(113, dtype=np.int64), np.full((n + 3, 14), np.nan)
+    loops.sorted_rows(key, coup, slot, total, ranks, left, starts, part)
+    order = np.argsort(key, kind="stable")
+    size = (total[coup] - slot).astype(np.float64)
+    want = np.ones((n, 14))
+    counts = _numerators(ranks, left, coup[order].astype(np.intp), slot[order].astype(np.intp))
+    want[:, :13] = counts / size[order][:, None]
+    assert part[:n].tolist() == want.tolist()
+    assert np.isnan(part[n:]).all()  # nothing written past the rows
+    assert starts.tolist() == [0, *np.cumsum(np.bincount(key, minlength=112)).tolist()]
+    for wrong in (np.zeros((n, 15))[:, :14], np.zeros((n - 1, 14)), np.zeros((n, 13))):
+        with pytest.raises(ValueError, match="rows of the wrong shape"):
+            loops.sorted_rows(key, coup, slot, total, ranks, left, starts, wrong)

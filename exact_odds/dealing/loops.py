@@ -1,16 +1,19 @@
-"""The dealer's loop over whole shoes, compiled (numba): imported only through :mod:`exact_odds.batch.compiled`
-(:func:`exact_odds.dealing.dealer.play_shoes` is handed it by its caller).
+"""The dealer's loops over whole shoes, compiled (numba): imported only through :mod:`exact_odds.batch.compiled`
+(:func:`exact_odds.dealing.dealer.play_shoes` and :func:`exact_odds.dealing.shuffle.shoe_orders` are
+handed them by their callers).
 
 :func:`play_shoes` deals each shoe coup by coup to its last, as the lockstep NumPy dealer of
 :func:`exact_odds.dealing.dealer.play_shoes` does round by round over every shoe: the same
 cards, the same tableau lookups (:func:`exact_odds.tableau.draw_lookup`) and the same coup
 codes (:func:`exact_odds.coup.encode`, a weighted sum of its parts), in one pass that stays in
-the processor's cache. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s is.
+the processor's cache. :func:`shuffle_rows` shuffles rows of cards as NumPy's
+``Generator.permuted(x, axis=1)`` does, drawing the same numbers from the same generator. Compiled
+code is cached on disk, as :mod:`exact_odds.batch.loops`'s is.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
@@ -65,3 +68,27 @@ def play_shoes(cards: NDArray[np.uint8], start: NDArray[np.int64], points: NDArr
                 break
             pos += used
     return n
+
+
+@_jit
+def shuffle_rows(next_uint32: Any, state: int, rows: NDArray[np.uint8]) -> None:
+    """Shuffle each row of ``rows`` in place, in order, as NumPy's ``Generator.permuted(rows, axis=1)``
+    does (rows of fewer than 2**32 items): a Fisher-Yates shuffle from the last item down, item ``i``
+    swapped with item ``j`` uniform in ``0..i``, drawn as NumPy's ``random_interval`` draws it: the
+    low bits of 32-bit draws (``next_uint32(state)``, the bit generator's own function and state from
+    its ``ctypes`` interface), as few as cover ``i``, until a value at most ``i`` comes."""
+    n = rows.shape[1]
+    for r in range(rows.shape[0]):
+        row = rows[r]
+        for i in range(n - 1, 0, -1):
+            mask = i | (i >> 1)
+            mask |= mask >> 2
+            mask |= mask >> 4
+            mask |= mask >> 8
+            mask |= mask >> 16
+            j = next_uint32(state) & mask
+            while j > i:
+                j = next_uint32(state) & mask
+            item = row[i]
+            row[i] = row[j]
+            row[j] = item

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from exact_odds.dealing.cards import shoe_card_codes
@@ -78,20 +79,30 @@ def fresh_six(rng: np.random.Generator, size: int, n: int, *, infinite: bool = F
     return np.stack(dealt)
 
 
-def shuffled_shoes(rng: np.random.Generator, codes: Sequence[int], shoes: int) -> NDArray[np.uint8]:
-    """``shoes`` independent uniform shuffles of ``codes``, one per row.
+def shuffled_shoes(rng: np.random.Generator, codes: Sequence[int], shoes: int, *,
+                   loops: ModuleType | None = None) -> NDArray[np.uint8]:
+    """``shoes`` independent uniform shuffles of ``codes``, one per row: ``rng.permuted`` of the rows,
+    or the same shuffles by the compiled ``loops`` (:func:`exact_odds.dealing.loops.shuffle_rows`).
 
     Rows are shuffled in order, so row ``i`` does not depend on how many rows follow it.
     """
     import numpy as np
 
-    base = np.asarray(codes, dtype=np.uint8)
-    out: NDArray[np.uint8] = rng.permuted(np.tile(base, (shoes, 1)), axis=1)
-    return out
+    rows = np.tile(np.asarray(codes, dtype=np.uint8), (shoes, 1))
+    if loops is None or len(codes) > 2**32:
+        out: NDArray[np.uint8] = rng.permuted(rows, axis=1)
+        return out
+    bits = rng.bit_generator
+    with bits.lock:
+        loops.shuffle_rows(bits.ctypes.next_uint32, bits.ctypes.state_address, rows)
+    return rows
 
 
-def shoe_orders(codes: Sequence[int], seed: int, first: int, stop: int) -> NDArray[np.uint8]:
-    """Shoes ``first`` to ``stop - 1`` of a run with ``seed``: shuffles of ``codes``, one per row.
+def shoe_orders(codes: Sequence[int], seed: int, first: int, stop: int, *,
+                loops: ModuleType | None = None) -> NDArray[np.uint8]:
+    """Shoes ``first`` to ``stop - 1`` of a run with ``seed``: shuffles of ``codes``, one per row
+    (``loops``: the compiled dealer's, :func:`exact_odds.dealing.dealer.compiled_dealer`, which
+    shuffles the same rows).
 
     Shoe ``i`` is row ``i % SHOE_BLOCK`` of ``shuffled_shoes(block_rng(seed, i // SHOE_BLOCK),
     codes, SHOE_BLOCK)``; it depends only on the seed and its index, so any split of the
@@ -105,7 +116,7 @@ def shoe_orders(codes: Sequence[int], seed: int, first: int, stop: int) -> NDArr
         base = block * SHOE_BLOCK
         start, end = max(first - base, 0), min(stop - base, SHOE_BLOCK)
         rng = _block_at(seed, block, len(codes), start)
-        parts.append(shuffled_shoes(rng, codes, end - start))
+        parts.append(shuffled_shoes(rng, codes, end - start, loops=loops))
         _RESUME.state = (seed, block, len(codes), end, rng)
     return np.concatenate(parts)
 

@@ -42,7 +42,8 @@ GROUPS = 8
 """Groups of positions in the shoe for the rank test."""
 RANK_NAMES = tuple(RANK_LABELS)
 CHUNK = 65_536
-"""Cards added at a time: sorted by key and their probabilities formed in a buffer that stays in cache."""
+"""Cards added at a time: sorted by key, their probabilities formed in a buffer (7 MB), one matrix
+product per key (the chunks and runs fix the floats' order)."""
 
 
 class _Cards(NamedTuple):
@@ -81,16 +82,6 @@ def _cards(ranks: NDArray[np.int8], first: NDArray[np.bool_], total: NDArray[np.
     return _Cards(key, coup, slot, size)
 
 
-def _compiled_cards(fast: ModuleType, ranks: NDArray[np.int8], first: NDArray[np.bool_], total: NDArray[np.int64],
-                    dealt: NDArray[np.int64], ok: NDArray[np.bool_], width: int, seen: NDArray[np.int64]) -> _Cards:
-    """:func:`_cards` by the compiled loop (the same integers; a finite shoe)."""
-    most = ranks.size
-    key, coup, slot = np.empty(most, dtype=np.int16), np.empty(most, dtype=np.intp), np.empty(most, dtype=np.intp)
-    size = np.empty(most)
-    n = fast.card_keys(ranks, first, ok, dealt, total, width, GROUPS, seen, key, coup, slot, size)
-    return _Cards(key[:n], coup[:n], slot[:n], size[:n])
-
-
 class CardTally:
     """The ranks of a log's cards beside their exact conditional law, by position and after each rank.
 
@@ -123,9 +114,9 @@ class CardTally:
             total = left.sum(axis=1)
         fast = None if self.width is None or total is None else compiled_loops(len(ranks))
         if fast is not None and self.width is not None and total is not None:
-            cards = _compiled_cards(fast, ranks, first, total, dealt, ok, self.width, self.seen)
-        else:
-            cards = _cards(ranks, first, None if self.width is None else total, dealt, ok, self.width, self.seen)
+            _add_compiled(fast, self.gram, self.seen, ranks, first, ok, dealt, total, left, self.width)
+            return
+        cards = _cards(ranks, first, None if self.width is None else total, dealt, ok, self.width, self.seen)
         if cards.size is None:  # an infinite deck: every card has the same odds
             a = np.append(np.asarray(self.shoe.counts, dtype=np.float64) / self.shoe.size, 1.0)
             self.gram += np.bincount(cards.key, minlength=self.KEYS)[:, None, None] * np.outer(a, a)
@@ -177,17 +168,13 @@ def _add_grams(gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards,
 
     A chunk of cards at a time (their compositions lie close together, so gathering them stays in
     cache): the chunk is sorted by key (a radix sort of small keys) and its probabilities formed
-    with a column of ones, one matrix product per run of equal keys. The compiled loop
-    (:mod:`exact_odds.verify.loops`) forms the same rows in one pass.
+    with a column of ones, one matrix product per run of equal keys (:func:`_add_compiled` forms
+    the same rows in dealing order, in one pass).
     """
     assert cards.size is not None
     kinds = len(RANK_NAMES)
     buffer = np.empty((min(CHUNK, len(key)), kinds + 1))
     buffer[:, kinds] = 1.0
-    fast = compiled_loops(len(key))
-    if fast is not None:
-        _add_grams_compiled(fast, gram, key, cards, ranks, left, buffer)
-        return
     for start in range(0, len(key), CHUNK):
         stop = min(len(key), start + CHUNK)
         part = buffer[:stop - start]
@@ -200,36 +187,26 @@ def _add_grams(gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards,
             gram[int(keys[a])] += part[a:b].T @ part[a:b]
 
 
-CACHED_ROWS = 2048
-"""Rows formed at a time by the compiled loop (a few keys' cards: 224 KB, within the cache)."""
-
-
-def _add_grams_compiled(fast: ModuleType, gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards,
-                        ranks: NDArray[np.int8], left: NDArray[Any], buffer: NDArray[np.float64]) -> None:
-    """:func:`_add_grams` with the compiled loops: the same chunks, runs and matrix products, the rows of
-    a few keys formed at a time (each run's rows the same floats, in the same order)."""
-    assert cards.size is not None
+def _add_compiled(fast: ModuleType, gram: NDArray[np.float64], seen: NDArray[np.int64], ranks: NDArray[np.int8],
+                  first: NDArray[np.bool_], ok: NDArray[np.bool_], dealt: NDArray[np.int64], total: NDArray[np.int64],
+                  left: NDArray[np.int64], width: int) -> None:
+    """:func:`_cards` and :func:`_add_grams` with the compiled loops (a finite shoe): the same keys and
+    counts (:func:`exact_odds.verify.loops.card_keys`), then the same chunks, runs and matrix products
+    on the same rows, each chunk's formed in dealing order (:func:`exact_odds.verify.loops.sorted_rows`)."""
+    most = ranks.size
+    key, coup, slot = np.empty(most, dtype=np.int16), np.empty(most, dtype=np.int32), np.empty(most, dtype=np.int8)
+    n = fast.card_keys(ranks, first, ok, dealt, width, GROUPS, seen, key, coup, slot)
+    buffer = np.empty((min(CHUNK, n), len(RANK_NAMES) + 1))
     starts = np.empty(CardTally.KEYS + 1, dtype=np.int64)
-    n = min(CHUNK, len(key))
-    coup, slot, size = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n)  # in key order
     grams = list(gram)  # each key's sums, a view
-    for start in range(0, len(key), CHUNK):
-        stop = min(len(key), start + CHUNK)
-        fast.sort_cards(key[start:stop], cards.coup[start:stop], cards.slot[start:stop], cards.size[start:stop],
-                        starts, coup, slot, size)
+    for start in range(0, n, CHUNK):
+        stop = min(n, start + CHUNK)
+        fast.sorted_rows(key[start:stop], coup[start:stop], slot[start:stop], total, ranks, left, starts, buffer)
         bounds = starts.tolist()
-        k = 0
-        while k < CardTally.KEYS:
-            last = k  # the keys k..last-1 whose rows go in the buffer together
-            while last < CardTally.KEYS and (last == k or bounds[last + 1] - bounds[k] <= CACHED_ROWS):
-                last += 1
-            first, end = bounds[k], bounds[last]
-            fast.fill_rows(coup[first:end], slot[first:end], size[first:end], ranks, left, buffer)
-            for run in range(k, last):
-                if bounds[run + 1] > bounds[run]:
-                    rows = buffer[bounds[run] - first:bounds[run + 1] - first]
-                    grams[run] += rows.T @ rows
-            k = last
+        for run in range(CardTally.KEYS):
+            if bounds[run + 1] > bounds[run]:
+                rows = buffer[bounds[run]:bounds[run + 1]]
+                grams[run] += rows.T @ rows
 
 
 def _group_label(i: int, width: int | None) -> str:

@@ -9,10 +9,10 @@ operation. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s i
 - :func:`group_counts`: the cards of each shoe (or coup) by kind (:func:`exact_odds.verify.shoes.counts_by`).
 - :func:`card_keys`: a block's cards, each with its key, coup, slot and composition size
   (:func:`exact_odds.verify.cards._cards`).
-- :func:`sort_cards` and :func:`fill_rows`: a chunk of :func:`exact_odds.verify.cards._add_grams`,
-  the cards sorted by key (stable, a counting sort) and each one's composition divided by its size
-  (whole numbers, then one division each: the same floats), the rows of a few keys at a time in
-  a buffer that stays in the cache. The matrix products stay in BLAS.
+- :func:`sorted_rows`: a chunk of :func:`exact_odds.verify.cards._add_grams`, each card's
+  composition divided by its size (whole numbers, then one division each, in vectors: the same
+  floats) in dealing order, its row written where the cards sorted by key (stable, a counting sort)
+  put it. The matrix products stay in BLAS.
 - :func:`pair_sums`: the pair odds' sums of each composition (whole numbers below 2**53: exact);
   :func:`pair_probabilities`: the pair odds themselves from the same sums.
 - :func:`hands`, :func:`shoe_totals`, :func:`label_errors`: the hands of every coup, the cards of
@@ -23,22 +23,67 @@ A rank beyond 13 (or a kind or group out of range) raises ValueError rather than
 array: the loops do not check their indices otherwise.
 
 Arrays are C-contiguous. ``ranks`` int8 (1-13, 0 for no card); ``key`` int16; ``coup`` and
-``slot`` intp (sorted: int32 and int8); ``left`` int16 or int64 (:func:`pair_sums`: int64);
+``slot`` int32 and int8; ``left`` int16 or int64 (:func:`pair_sums`: int64);
 ``size``, ``part``, ``table`` float64; counts and ``starts`` int64 (:func:`group_counts`: int32).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]  # numba's own dependency
+from numba import types
+from numba.extending import intrinsic
 
 _jit = numba.njit(cache=True, nogil=True)
 
 
+def _divider(width: int) -> Any:
+    """An intrinsic ``divide(target, at, source, start, divisor)``: ``target.flat[at:at + width] =
+    source.flat[start:start + width] / divisor`` (float64, C-contiguous) as one vector division: each
+    quotient correctly rounded, the floats of a division one at a time. The compiler leaves a loop
+    of fewer than 32 divisions scalar (its vector loop takes 32 at a time), four times slower; the
+    caller keeps the indices in bounds."""
+    vector = ir.VectorType(ir.DoubleType(), width)
+    index = ir.IntType(32)
+
+    @intrinsic
+    def divide(typingctx, target, at, source, start, divisor):
+        def codegen(context, builder, signature, args):
+            out, offset, read, first, value = args
+            place = builder.bitcast(builder.gep(context.make_array(signature.args[0])(context, builder, out).data,
+                                                [offset]), vector.as_pointer())
+            given = builder.bitcast(builder.gep(context.make_array(signature.args[2])(context, builder, read).data,
+                                                [first]), vector.as_pointer())
+            spread = builder.insert_element(ir.Constant(vector, ir.Undefined), value, ir.Constant(index, 0))
+            spread = builder.shuffle_vector(spread, ir.Constant(vector, ir.Undefined),
+                                            ir.Constant(ir.VectorType(index, width), [0] * width))
+            builder.store(builder.fdiv(builder.load(given, align=8), spread), place, align=8)
+            return context.get_dummy_value()
+
+        return types.void(target, types.intp, source, types.intp, types.float64), codegen
+
+    return divide
+
+
+_divide8, _divide4 = _divider(8), _divider(4)
+
+
 @_jit
-def sort_cards(key, coup, slot, size, starts, coup_sorted, slot_sorted, size_sorted):
-    """The cards sorted by ``key`` (stable, a counting sort): their ``coup``, ``slot`` and ``size``
-    copied in that order (to be read in order), the cards of key ``k`` at ``starts[k]:starts[k + 1]``."""
+def sorted_rows(key, coup, slot, total, ranks, left, starts, part):
+    """Cards in dealing order (their ``key``, ``coup`` and ``slot``), each one's row of ``part``
+    (C-contiguous, rows of 14) written where the cards sorted by ``key`` (stable, a counting sort) put
+    it, the rows of key ``k`` at ``starts[k]:starts[k + 1]``: the card's rank probabilities, its
+    composition (``left[coup]`` less the cards of the coup's earlier slots, ``ranks[coup, :slot]``)
+    divided by its size ``total[coup] - slot`` (in vectors of 8 and 4, then the last: the quotients
+    of one division each), then a one. Read in dealing order, the compositions come from the cache;
+    the rows go to 112 places that each move on a row at a time."""
+    kinds = left.shape[1]
+    if kinds != 13 or part.shape[1] != kinds + 1 or part.shape[0] < coup.shape[0] \
+            or part.strides[1] != 8 or part.strides[0] != 8 * part.shape[1]:
+        raise ValueError("rows of the wrong shape")
     keys = starts.shape[0] - 1
     place = np.zeros(keys, np.int64)
     for i in range(key.shape[0]):
@@ -47,30 +92,25 @@ def sort_cards(key, coup, slot, size, starts, coup_sorted, slot_sorted, size_sor
     for k in range(keys):
         starts[k + 1] = starts[k] + place[k]
         place[k] = starts[k]
+    count = np.zeros(16)  # the card's composition: its coup's, less the coup's cards before it
+    last_coup = last_slot = last_rank = -1
     for i in range(key.shape[0]):
         j = place[key[i]]
         place[key[i]] += 1
-        coup_sorted[j] = coup[i]
-        slot_sorted[j] = slot[i]
-        size_sorted[j] = size[i]
-
-
-@_jit
-def fill_rows(coup, slot, size, ranks, left, part):
-    """Row ``j`` of ``part``: the rank probabilities of card ``j`` (of ``coup[j]``, ``slot[j]``), its
-    composition (``left[coup]`` less the cards of the coup's earlier slots, ``ranks[coup, :slot]``)
-    divided by its ``size``, then a one. The row is divided in place: a loop that reads and writes
-    the same places, so the compiler makes it vector instructions (the same quotients)."""
-    kinds = left.shape[1]
-    for j in range(coup.shape[0]):
-        c = coup[j]
-        for r in range(kinds):
-            part[j, r] = left[c, r]
-        for e in range(slot[j]):
-            part[j, ranks[c, e] - 1] -= 1.0
-        s = size[j]
-        for r in range(kinds):
-            part[j, r] /= s
+        c, e = coup[i], slot[i]
+        if c == last_coup and e == last_slot + 1:
+            count[last_rank] -= 1.0
+        else:
+            for r in range(kinds):
+                count[r] = left[c, r]
+            for q in range(e):
+                count[ranks[c, q] - 1] -= 1.0
+        last_coup, last_slot, last_rank = c, e, ranks[c, e] - 1
+        s = float(total[c] - e)
+        at = j * part.shape[1]
+        _divide8(part, at, count, 0, s)
+        _divide4(part, at + 8, count, 8, s)
+        part[j, 12] = count[12] / s
         part[j, kinds] = 1.0
 
 
@@ -116,13 +156,12 @@ def compositions(ranks, burn, first, base, seen, left, dealt):
 
 
 @_jit
-def card_keys(ranks, first, ok, dealt, total, width, groups, seen, key, coup, slot, size):
+def card_keys(ranks, first, ok, dealt, width, groups, seen, key, coup, slot):
     """The cards of a block of coups (``ranks`` (b, 6): 1-13, 0 for no card) in dealing order, those
     of coups ``ok``: each one's key (its group of positions ``(dealt[coup] + slot) // width``, at most
     ``groups - 1``, times 14, plus one more than the rank of the card before it in the block, 0 when
-    it opens its shoe), coup, slot and composition size ``total[coup] - slot``, as
-    :func:`exact_odds.verify.cards._cards` gives them; each card counted in ``seen[key, rank]``.
-    Returns the number of cards."""
+    it opens its shoe), coup and slot, as :func:`exact_odds.verify.cards._cards` gives them; each card
+    counted in ``seen[key, rank]``. Returns the number of cards."""
     kinds = seen.shape[1]
     n = 0
     previous = -1
@@ -138,7 +177,7 @@ def card_keys(ranks, first, ok, dealt, total, width, groups, seen, key, coup, sl
             if not ok[c]:
                 continue
             k = min((dealt[c] + e) // width, groups - 1) * (kinds + 1) + before + 1
-            key[n], coup[n], slot[n], size[n] = k, c, e, total[c] - e
+            key[n], coup[n], slot[n] = k, c, e
             seen[k, rank] += 1
             n += 1
     return n

@@ -250,6 +250,7 @@ class OutcomeTally:
         self.ev = np.zeros(len(self.bets))
         self.exact: tuple[Fraction, ...] | None = None  # while every coup had one composition: its exact EVs
         self._first: NDArray[np.int64] | None = None  # that composition
+        self._joined: NDArray[np.int64] | None = None  # :meth:`block_odds`'s compositions, kept from call to call
 
     def block_odds(self, blocks: Sequence[tuple[NDArray[np.int64], NDArray[np.bool_], NDArray[np.int64]]]
                    ) -> list[Odds | None]:
@@ -261,8 +262,11 @@ class OutcomeTally:
         many = [not self.shoe.infinite and len(t) > 0 and not alike(t) for t in tested]
         if not any(many):
             return [None] * len(blocks)
-        found = _many_odds(np.concatenate([t for t, m in zip(tested, many, strict=True) if m]), self.tableau,
-                           self.bets, None)
+        joined = [t for t, m in zip(tested, many, strict=True) if m]
+        rows = sum(map(len, joined))
+        if self._joined is None or len(self._joined) < rows:
+            self._joined = np.empty((rows, joined[0].shape[1]), dtype=np.int64)
+        found = _many_odds(np.concatenate(joined, out=self._joined[:rows]), self.tableau, self.bets, None)
         out: list[Odds | None] = []
         at = 0
         for t, m in zip(tested, many, strict=True):
