@@ -17,15 +17,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exact_odds.batch import wide
+from exact_odds.batch import wide, widepass
 from exact_odds.batch.basis import choose_functionals, combinations
 from exact_odds.batch.coefficients import coefficients
 from exact_odds.batch.compiled import loops as compiled_loops
-from exact_odds.batch.plan import INT64_MAX_CARDS, Plan, make_weighted_plan, table_codes, ways
+from exact_odds.batch.compiled import module as compiled_module
+from exact_odds.batch.plan import INT64_MAX_CARDS, RESIDUE_WORK, Plan, make_weighted_plan, table_codes, ways
 from exact_odds.batch.sparse import sparse, sparse_ways
 from exact_odds.batch.suited import suited_ways, variant
 from exact_odds.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUITED, Coup, Detail, Payable, coup_of_code
@@ -413,6 +415,9 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     """
     counts, sizes = _check_counts(compositions)
     bet_list = tuple(bets)
+    fast = _words_path(tableau, bet_list, sizes)
+    if fast is not None:
+        return _evaluate_words(counts, sizes, bet_list, tableau, fast)
     sequences = _sequences(sizes)
     outcomes: Array = np.zeros((len(counts), len(OUTCOMES)), dtype=np.int64)
     numerators: Array = np.zeros((len(counts), len(bet_list)), dtype=np.int64)
@@ -439,6 +444,62 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
         for j, column in wide.items():
             numerators[:, j] = column
     return Evaluation(counts, sequences, outcomes, bet_list, numerators, tuple(scales))
+
+
+def _words_path(tableau: Tableau, bets: tuple[Payable, ...], sizes: IntArray) -> ModuleType | None:
+    """The compiled loops of :mod:`exact_odds.batch.widepass` when they evaluate the shoes past
+    int64 (some, and no bet looks at suits; compiled for large jobs or with ``EXACT_ODDS_JIT=1``)."""
+    wide = int((sizes > INT64_MAX_CARDS).sum())
+    if not wide or any(bet.detail is Detail.SUITS for bet in bets):
+        return None
+    if not all(widepass.usable(_word_combinations(_bet_pass(tableau, detail, tuple(bets[j] for j in members))))
+               for detail, members in _bet_groups(bets).items()):
+        return None
+    return compiled_module("exact_odds.batch.modloops", wide * RESIDUE_WORK)
+
+
+def _word_combinations(compiled: _BetPass) -> list[tuple[tuple[int, ...], int, int]]:
+    """What :func:`_evaluate_words` asks of a pass (:func:`~exact_odds.batch.widepass.combined`): at
+    ``Detail.POINTS`` banker, player, the tie (not negative) and the sequences, else the check that
+    the total is the sequences; then each bet's numerator."""
+    size = compiled.plan.classes + 1
+    unit = [tuple(int(c == i) for c in range(size)) for i in range(size)]
+    if compiled.outcomes:
+        tie = tuple(u - b - p for u, b, p in zip(unit[-1], unit[0], unit[1], strict=True))
+        checks = [(unit[0], 1, widepass.ANY), (unit[1], 1, widepass.ANY), (tie, 1, widepass.NOT_NEGATIVE),
+                  (unit[-1], 1, widepass.ANY)]
+    else:
+        checks = [(tuple(t - u for t, u in zip(unit[compiled.total], unit[-1], strict=True)), 1, widepass.ZERO)]
+    return checks + [(c, d, widepass.ANY) for c, d in zip(compiled.combination, compiled.divisor, strict=True)]
+
+
+def _evaluate_words(counts: IntArray, sizes: IntArray, bets: tuple[Payable, ...], tableau: Tableau,
+                    fast: ModuleType) -> Evaluation:
+    """:func:`evaluate` whose shoes past int64 stay in 64-bit words until their Python integers
+    (:mod:`exact_odds.batch.widepass`); the others are evaluated as usual, then placed among them."""
+    n = len(counts)
+    sequences, outcomes = np.empty(n, dtype=object), np.empty((n, len(OUTCOMES)), dtype=object, order="F")
+    numerators: Array = np.empty((n, len(bets)), dtype=object if bets else np.int64)
+    narrow = np.flatnonzero(sizes <= INT64_MAX_CARDS)
+    if len(narrow):
+        part = evaluate(counts[narrow], bets=bets, tableau=tableau)
+        sequences[narrow], outcomes[narrow], numerators[narrow] = part.sequences, part.outcomes, part.numerators
+    wide = np.flatnonzero(sizes > INT64_MAX_CARDS)
+    every = len(wide) == n
+    scales = [1] * len(bets)
+    for detail, members in _bet_groups(bets).items():
+        compiled = _bet_pass(tableau, detail, tuple(bets[j] for j in members))
+        found = widepass.combined(compiled.plan, counts, sizes, wide, fast, _word_combinations(compiled))
+        if compiled.outcomes:  # made in Fortran order (a view when every shoe is wide)
+            _sampled_check(compiled, counts if every else counts[wide], found[:TIE + 1].T)
+            if every:
+                outcomes, sequences = found[:TIE + 1].T, found[TIE + 1]
+            else:
+                outcomes[wide], sequences[wide] = found[:TIE + 1].T, found[TIE + 1]
+        numerators[wide[:, None], members] = found[len(found) - len(members):].T
+        for col, j in enumerate(members):
+            scales[j] = compiled.scales[col]
+    return Evaluation(counts, sequences, outcomes, bets, numerators, tuple(scales))
 
 
 def evaluate_shoes(shoes: Sequence[Shoe], *, bets: Iterable[Payable] = (),

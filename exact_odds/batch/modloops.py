@@ -337,3 +337,104 @@ def _rebuild_into(approximate, residues, primes, inverses, radix, rebase, powers
             if high or c:
                 bad += 1
     return bad
+
+
+@_jit
+def sequence_words(sizes, order, words):
+    """``words[i]``: ``N (N-1) ... (N-5)`` for ``N = sizes[order[i]]`` (at least 6), as little-endian
+    64-bit words (int64 holding the bits; enough of them: higher bits are dropped), on 32-bit limbs
+    (uint64 arithmetic: ``limb + limb * half + carry`` stays below ``2**64``)."""
+    size = 2 * words.shape[1]
+    product = np.zeros(size + 2, dtype=np.uint64)
+    step = np.zeros(size + 2, dtype=np.uint64)
+    mask = np.uint64(0xFFFFFFFF)
+    for i in range(order.shape[0]):
+        n = sizes[order[i]]
+        product[:] = 0
+        product[0] = 1
+        used = 1
+        for j in range(6):
+            f = np.uint64(n - j)
+            step[:] = 0
+            for k in range(2):
+                half = (f >> np.uint64(32 * k)) & mask
+                if half == 0:
+                    continue
+                carry = np.uint64(0)
+                for t in range(used):
+                    v = step[t + k] + product[t] * half + carry
+                    step[t + k] = v & mask
+                    carry = v >> np.uint64(32)
+                step[used + k] += carry
+            used = min(used + 2, size)
+            product[:] = step
+        for w in range(words.shape[1]):
+            words[i, w] = np.int64(product[2 * w] | (product[2 * w + 1] << np.uint64(32)))
+
+
+@_jit
+def pickled_combinations(words, starts, columns, coefficients, divisors, rules, slots, positions, size, out):
+    """Integer combinations of each row's integers, divided exactly, as the items of a pickle.
+
+    ``words`` (m, c, W): non-negative integers as little-endian 64-bit words (int64 holding the
+    bits). Combination ``j`` of row ``i`` is ``x = sum over e in starts[j]:starts[j + 1] of
+    coefficients[e] * words[i, columns[e]]`` (the coefficients' magnitudes adding up to less than
+    ``2**31``), summed on 32-bit limbs in int64, then ``x / divisors[j]`` (``1 <= divisor < 2**31``),
+    which must be exact. ``rules[j]``: 0 any sign, 1 the result must not be negative, 2 it must be
+    zero (and is not written). A written result goes to record ``slots[j] * m + positions[i]`` of
+    ``out`` (uint8, from offset 4 on): the pickle opcode LONG1, ``size`` and ``size`` bytes of
+    little-endian two's complement, which must hold it. Returns how many checks failed (inexact,
+    negative, nonzero, too large)."""
+    rows, count = words.shape[0], 2 * words.shape[2] + 2
+    limbs = np.empty(count, dtype=np.int64)
+    mask = (1 << 32) - 1
+    bad = 0
+    for i in range(rows):
+        for j in range(starts.shape[0] - 1):
+            limbs[:] = 0
+            for e in range(starts[j], starts[j + 1]):
+                a, column = coefficients[e], words[i, columns[e]]
+                for w in range(column.shape[0]):
+                    limbs[2 * w] += a * (column[w] & mask)
+                    limbs[2 * w + 1] += a * ((column[w] >> 32) & mask)
+            carry = 0
+            for t in range(count):
+                v = limbs[t] + carry
+                limbs[t] = v & mask
+                carry = v >> 32
+            negative = carry < 0
+            if negative:
+                _negate(limbs)
+            d, rest = divisors[j], 0
+            if d != 1:
+                for t in range(count - 1, -1, -1):
+                    v = (rest << 32) | limbs[t]
+                    limbs[t] = v // d
+                    rest = v - limbs[t] * d
+            bit = 8 * size - 1  # the magnitude must stay below 2**bit
+            high = limbs[bit >> 5] >> (bit & 31)
+            for t in range((bit >> 5) + 1, count):
+                high |= limbs[t]
+            if negative:
+                _negate(limbs)
+            if rest or high or (negative and rules[j] == 1) or (rules[j] == 2 and limbs.any()):
+                bad += 1
+            if rules[j] == 2:
+                continue
+            at = 4 + (slots[j] * rows + positions[i]) * (2 + size)
+            out[at] = 0x8A
+            out[at + 1] = size
+            for b in range(size):
+                out[at + 2 + b] = (limbs[b >> 2] >> (8 * (b & 3))) & 0xFF
+    return bad
+
+
+@_jit
+def _negate(limbs):
+    """Two's complement of 32-bit limbs, in place (``2**(32 len) - x`` for ``x`` below that)."""
+    carry = 1
+    mask = (1 << 32) - 1
+    for t in range(limbs.shape[0]):
+        v = ((~limbs[t]) & mask) + carry
+        limbs[t] = v & mask
+        carry = v >> 32
