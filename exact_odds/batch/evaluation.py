@@ -485,18 +485,14 @@ def _evaluate_words(counts: IntArray, sizes: IntArray, bets: tuple[Payable, ...]
         part = evaluate(counts[narrow], bets=bets, tableau=tableau)
         sequences[narrow], outcomes[narrow], numerators[narrow] = part.sequences, part.outcomes, part.numerators
     wide = np.flatnonzero(sizes > INT64_MAX_CARDS)
-    every = len(wide) == n
-    scales = [1] * len(bets)
+    every, scales = slice(None), [1] * len(bets)
     for detail, members in _bet_groups(bets).items():
         compiled = _bet_pass(tableau, detail, tuple(bets[j] for j in members))
         found = widepass.combined(compiled.plan, counts, sizes, wide, fast, _word_combinations(compiled))
-        if compiled.outcomes:  # made in Fortran order (a view when every shoe is wide)
-            _sampled_check(compiled, counts if every else counts[wide], found[:TIE + 1].T)
-            if every:
-                outcomes, sequences = found[:TIE + 1].T, found[TIE + 1]
-            else:
-                outcomes[wide], sequences[wide] = found[:TIE + 1].T, found[TIE + 1]
-        numerators[wide[:, None], members] = found[len(found) - len(members):].T
+        if compiled.outcomes:
+            _sampled_check(compiled, counts[wide], found[:, :TIE + 1])
+            outcomes[wide], sequences[wide] = found[:, :TIE + 1], found[:, TIE + 1]
+        numerators[every if len(wide) == n else wide[:, None], members] = found[:, found.shape[1] - len(members):]
         for col, j in enumerate(members):
             scales[j] = compiled.scales[col]
     return Evaluation(counts, sequences, outcomes, bets, numerators, tuple(scales))

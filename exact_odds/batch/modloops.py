@@ -342,34 +342,52 @@ def _rebuild_into(approximate, residues, primes, inverses, radix, rebase, powers
 @_jit
 def sequence_words(sizes, order, words):
     """``words[i]``: ``N (N-1) ... (N-5)`` for ``N = sizes[order[i]]`` (at least 6), as little-endian
-    64-bit words (int64 holding the bits; enough of them: higher bits are dropped), on 32-bit limbs
-    (uint64 arithmetic: ``limb + limb * half + carry`` stays below ``2**64``)."""
-    size = 2 * words.shape[1]
-    product = np.zeros(size + 2, dtype=np.uint64)
-    step = np.zeros(size + 2, dtype=np.uint64)
+    64-bit words (int64 holding the bits; enough of them: higher bits are
+    dropped). Up to 2,097,151 cards the two halves ``N (N-1) (N-2)`` and ``(N-3) (N-4) (N-5)`` fit
+    int64 and their product is made from 32-bit halves; larger shoes on 32-bit limbs
+    (:func:`_sequence_limbs`)."""
     mask = np.uint64(0xFFFFFFFF)
     for i in range(order.shape[0]):
         n = sizes[order[i]]
-        product[:] = 0
-        product[0] = 1
-        used = 1
-        for j in range(6):
-            f = np.uint64(n - j)
-            step[:] = 0
-            for k in range(2):
-                half = (f >> np.uint64(32 * k)) & mask
-                if half == 0:
-                    continue
-                carry = np.uint64(0)
-                for t in range(used):
-                    v = step[t + k] + product[t] * half + carry
-                    step[t + k] = v & mask
-                    carry = v >> np.uint64(32)
-                step[used + k] += carry
-            used = min(used + 2, size)
-            product[:] = step
-        for w in range(words.shape[1]):
-            words[i, w] = np.int64(product[2 * w] | (product[2 * w + 1] << np.uint64(32)))
+        if n > 2_097_151 or words.shape[1] < 2:
+            _sequence_limbs(n, words[i])
+            continue
+        a = np.uint64(n * (n - 1) * (n - 2))
+        b = np.uint64((n - 3) * (n - 4) * (n - 5))
+        a0, a1, b0, b1 = a & mask, a >> np.uint64(32), b & mask, b >> np.uint64(32)
+        low, middle = a0 * b0, a1 * b0
+        carry = (low >> np.uint64(32)) + (middle & mask) + (a0 * b1 & mask)
+        words[i, 0] = np.int64((low & mask) | (carry << np.uint64(32)))
+        words[i, 1] = np.int64(a1 * b1 + (middle >> np.uint64(32)) + (a0 * b1 >> np.uint64(32))
+                               + (carry >> np.uint64(32)))
+        words[i, 2:] = 0
+
+
+@_jit
+def _sequence_limbs(n, words):
+    """``words`` (W,): ``N (N-1) ... (N-5)`` as little-endian 64-bit words, on 32-bit limbs (uint64
+    arithmetic: ``limb + limb * half + carry`` stays below ``2**64``)."""
+    size = 2 * words.shape[0]
+    product = np.zeros(size + 2, dtype=np.uint64)
+    step = np.zeros(size + 2, dtype=np.uint64)
+    mask = np.uint64(0xFFFFFFFF)
+    product[0] = 1
+    used = 1
+    for j in range(6):
+        f = np.uint64(n - j)
+        step[:] = 0
+        for k in range(2):
+            half = (f >> np.uint64(32 * k)) & mask
+            carry = np.uint64(0)
+            for t in range(used):
+                v = step[t + k] + product[t] * half + carry
+                step[t + k] = v & mask
+                carry = v >> np.uint64(32)
+            step[used + k] += carry
+        used = min(used + 2, size)
+        product[:] = step
+    for w in range(words.shape[0]):
+        words[w] = np.int64(product[2 * w] | (product[2 * w + 1] << np.uint64(32)))
 
 
 @_jit
@@ -381,22 +399,28 @@ def pickled_combinations(words, starts, columns, coefficients, divisors, rules, 
     coefficients[e] * words[i, columns[e]]`` (the coefficients' magnitudes adding up to less than
     ``2**31``), summed on 32-bit limbs in int64, then ``x / divisors[j]`` (``1 <= divisor < 2**31``),
     which must be exact. ``rules[j]``: 0 any sign, 1 the result must not be negative, 2 it must be
-    zero (and is not written). A written result goes to record ``slots[j] * m + positions[i]`` of
-    ``out`` (uint8, from offset 4 on): the pickle opcode LONG1, ``size`` and ``size`` bytes of
+    zero (and is not written). A written result goes to record ``positions[i] * kept + slots[j]``
+    of ``out`` (uint8, from offset 4 on; ``kept``: the results written per row, so that a row's are
+    side by side): the pickle opcode LONG1, ``size`` and ``size`` bytes of
     little-endian two's complement, which must hold it. Returns how many checks failed (inexact,
     negative, nonzero, too large)."""
-    rows, count = words.shape[0], 2 * words.shape[2] + 2
+    rows, count, kept = words.shape[0], 2 * words.shape[2] + 2, slots.max() + 1
     limbs = np.empty(count, dtype=np.int64)
+    halves = np.zeros((words.shape[1], count), dtype=np.int64)
     mask = (1 << 32) - 1
     bad = 0
     for i in range(rows):
+        for c in range(words.shape[1]):
+            for w in range(words.shape[2]):
+                halves[c, 2 * w] = words[i, c, w] & mask
+                halves[c, 2 * w + 1] = (words[i, c, w] >> 32) & mask
         for j in range(starts.shape[0] - 1):
-            limbs[:] = 0
+            for t in range(count):
+                limbs[t] = 0
             for e in range(starts[j], starts[j + 1]):
-                a, column = coefficients[e], words[i, columns[e]]
-                for w in range(column.shape[0]):
-                    limbs[2 * w] += a * (column[w] & mask)
-                    limbs[2 * w + 1] += a * ((column[w] >> 32) & mask)
+                a, c = coefficients[e], columns[e]
+                for t in range(count):
+                    limbs[t] += a * halves[c, t]
             carry = 0
             for t in range(count):
                 v = limbs[t] + carry
@@ -421,10 +445,16 @@ def pickled_combinations(words, starts, columns, coefficients, divisors, rules, 
                 bad += 1
             if rules[j] == 2:
                 continue
-            at = 4 + (slots[j] * rows + positions[i]) * (2 + size)
+            at = 4 + (positions[i] * kept + slots[j]) * (2 + size)
             out[at] = 0x8A
             out[at + 1] = size
-            for b in range(size):
+            for t in range(size >> 2):
+                v = limbs[t]
+                out[at + 2 + 4 * t] = v & 0xFF
+                out[at + 3 + 4 * t] = (v >> 8) & 0xFF
+                out[at + 4 + 4 * t] = (v >> 16) & 0xFF
+                out[at + 5 + 4 * t] = v >> 24
+            for b in range(size & ~3, size):
                 out[at + 2 + b] = (limbs[b >> 2] >> (8 * (b & 3))) & 0xFF
     return bad
 

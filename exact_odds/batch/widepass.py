@@ -53,7 +53,7 @@ def combined(plan: Plan, counts: IntArray, sizes: IntArray, rows: IntArray, fast
              combinations: Sequence[tuple[tuple[int, ...], int, int]]) -> Array:
     """Each combination (:func:`usable`) of the plan's exact sums and the sequences, for the
     compositions ``counts[rows]`` (rank counts; ``sizes``: their cards), divided exactly and
-    checked: an object array of Python integers (combinations but the checks alone, len(rows));
+    checked: an object array of Python integers (len(rows), combinations but the checks alone);
     ``fast``: :mod:`exact_odds.batch.modloops`. A failed check raises ``AssertionError``.
     The kernel takes the shoes smallest first (``order``, so that its chunks take few primes), and
     each result is written straight to its place among ``rows``."""
@@ -86,4 +86,4 @@ def combined(plan: Plan, counts: IntArray, sizes: IntArray, rows: IntArray, fast
     if bad:
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
     found: Array = np.fromiter(pickle.loads(out), dtype=np.object_, count=kept * len(order))
-    return found.reshape(kept, len(order))
+    return found.reshape(len(order), kept)
