@@ -26,8 +26,7 @@ from exact_odds.batch import wide, widepass
 from exact_odds.batch.basis import choose_functionals, combinations
 from exact_odds.batch.coefficients import coefficients
 from exact_odds.batch.compiled import loops as compiled_loops
-from exact_odds.batch.compiled import module as compiled_module
-from exact_odds.batch.plan import INT64_MAX_CARDS, RESIDUE_WORK, Plan, make_weighted_plan, table_codes, ways
+from exact_odds.batch.plan import INT64_MAX_CARDS, Plan, make_weighted_plan, table_codes, ways
 from exact_odds.batch.sparse import sparse, sparse_ways
 from exact_odds.batch.suited import suited_ways, variant
 from exact_odds.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUITED, Coup, Detail, Payable, coup_of_code
@@ -446,7 +445,7 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     return Evaluation(counts, sequences, outcomes, bet_list, numerators, tuple(scales))
 
 
-def _words_path(tableau: Tableau, bets: tuple[Payable, ...], sizes: IntArray) -> ModuleType | None:
+def _words_path(tableau: Tableau, bets: tuple[Payable, ...], sizes: IntArray) -> tuple[ModuleType, ModuleType] | None:
     """The compiled loops of :mod:`exact_odds.batch.widepass` when they evaluate the shoes past
     int64 (some, and no bet looks at suits; compiled for large jobs or with ``EXACT_ODDS_JIT=1``)."""
     wide = int((sizes > INT64_MAX_CARDS).sum())
@@ -455,26 +454,24 @@ def _words_path(tableau: Tableau, bets: tuple[Payable, ...], sizes: IntArray) ->
     if not all(widepass.usable(_word_combinations(_bet_pass(tableau, detail, tuple(bets[j] for j in members))))
                for detail, members in _bet_groups(bets).items()):
         return None
-    return compiled_module("exact_odds.batch.modloops", wide * RESIDUE_WORK)
+    return widepass.loaded(wide)
 
 
 def _word_combinations(compiled: _BetPass) -> list[tuple[tuple[int, ...], int, int]]:
     """What :func:`_evaluate_words` asks of a pass (:func:`~exact_odds.batch.widepass.combined`): at
-    ``Detail.POINTS`` banker, player, the tie (not negative) and the sequences, else the check that
+    ``Detail.POINTS`` banker, player and the sequences, else the check that
     the total is the sequences; then each bet's numerator."""
     size = compiled.plan.classes + 1
     unit = [tuple(int(c == i) for c in range(size)) for i in range(size)]
     if compiled.outcomes:
-        tie = tuple(u - b - p for u, b, p in zip(unit[-1], unit[0], unit[1], strict=True))
-        checks = [(unit[0], 1, widepass.ANY), (unit[1], 1, widepass.ANY), (tie, 1, widepass.NOT_NEGATIVE),
-                  (unit[-1], 1, widepass.ANY)]
+        checks = [(unit[0], 1, widepass.ANY), (unit[1], 1, widepass.ANY), (unit[-1], 1, widepass.ANY)]
     else:
         checks = [(tuple(t - u for t, u in zip(unit[compiled.total], unit[-1], strict=True)), 1, widepass.ZERO)]
     return checks + [(c, d, widepass.ANY) for c, d in zip(compiled.combination, compiled.divisor, strict=True)]
 
 
 def _evaluate_words(counts: IntArray, sizes: IntArray, bets: tuple[Payable, ...], tableau: Tableau,
-                    fast: ModuleType) -> Evaluation:
+                    fast: tuple[ModuleType, ModuleType]) -> Evaluation:
     """:func:`evaluate` whose shoes past int64 stay in 64-bit words until their Python integers
     (:mod:`exact_odds.batch.widepass`); the others are evaluated as usual, then placed among them."""
     n = len(counts)
@@ -489,9 +486,9 @@ def _evaluate_words(counts: IntArray, sizes: IntArray, bets: tuple[Payable, ...]
     for detail, members in _bet_groups(bets).items():
         compiled = _bet_pass(tableau, detail, tuple(bets[j] for j in members))
         found = widepass.combined(compiled.plan, counts, sizes, wide, fast, _word_combinations(compiled))
-        if compiled.outcomes:
-            _sampled_check(compiled, counts[wide], found[:, :TIE + 1])
-            outcomes[wide], sequences[wide] = found[:, :TIE + 1], found[:, TIE + 1]
+        if compiled.outcomes:  # the tie in Python integers: two subtractions cost less than making it
+            outcomes[wide], sequences[wide] = _outcomes(found[:, :TIE], found[:, TIE]), found[:, TIE]
+            _sampled_check(compiled, counts[wide], outcomes[wide])
         numerators[every if len(wide) == n else wide[:, None], members] = found[:, found.shape[1] - len(members):]
         for col, j in enumerate(members):
             scales[j] = compiled.scales[col]

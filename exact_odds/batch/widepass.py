@@ -2,11 +2,11 @@
 
 The kernel's exact sums come out of :func:`~exact_odds.batch.modfused.residue_words` as
 little-endian 64-bit words. Here the sequences ``N (N-1) ... (N-5)`` are made in words too
-(:func:`~exact_odds.batch.modloops.sequence_words`), and every integer an evaluation keeps
+(:func:`~exact_odds.batch.wordloops.sequence_words`), and every integer an evaluation keeps
 (banker, player, the tie, the sequences, the bets' numerators) is an integer combination of
 those words over a small divisor, with its check (the tie not negative, a count of every
 sequence equal to the sequences, the division exact): one compiled pass on 16-bit limbs
-(:func:`~exact_odds.batch.modloops.pickled_combinations`) writes each result as an item of one
+(:func:`~exact_odds.batch.wordloops.pickled_combinations`) writes each result as an item of one
 pickle, and loading it makes the Python integers, once, at the end (no Python integer of a
 functional, no arithmetic on Python integers).
 """
@@ -20,16 +20,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exact_odds.batch.compiled import loops
+from exact_odds.batch.compiled import loops, module
 from exact_odds.batch.kinds import kind_counts
 from exact_odds.batch.modfused import residue_words
+from exact_odds.batch.plan import RESIDUE_WORK, Plan
 from exact_odds.batch.residues import moduli_limit
 from exact_odds.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    from exact_odds.batch.plan import Plan
 
     IntArray = npt.NDArray[np.int64]
     Array = npt.NDArray[Any]
@@ -44,27 +44,36 @@ _HEAD, _TAIL = b"\x80\x02](", b"e."
 """A protocol-2 pickle of a list: PROTO 2, EMPTY_LIST, MARK; after the items APPENDS, STOP."""
 
 
+def loaded(count: int) -> tuple[ModuleType, ModuleType] | None:
+    """The compiled loops of :func:`combined` for ``count`` compositions past int64 (each counting
+    :data:`~exact_odds.batch.plan.RESIDUE_WORK`), or None (NumPy: the usual steps)."""
+    work = count * RESIDUE_WORK
+    residue_loops, word_loops = module("exact_odds.batch.modloops", work), module("exact_odds.batch.wordloops", work)
+    return None if residue_loops is None or word_loops is None else (residue_loops, word_loops)
+
+
 def usable(combinations: Sequence[tuple[tuple[int, ...], int, int]]) -> bool:
     """Whether :func:`combined` can take these combinations (coefficients and divisors small enough)."""
     return all(sum(map(abs, c)) < COEFFICIENT_LIMIT and 0 < d < COEFFICIENT_LIMIT for c, d, _ in combinations)
 
 
-def combined(plan: Plan, counts: IntArray, sizes: IntArray, rows: IntArray, fast: ModuleType,
+def combined(plan: Plan, counts: IntArray, sizes: IntArray, rows: IntArray, fast: tuple[ModuleType, ModuleType],
              combinations: Sequence[tuple[tuple[int, ...], int, int]]) -> Array:
     """Each combination (:func:`usable`) of the plan's exact sums and the sequences, for the
     compositions ``counts[rows]`` (rank counts; ``sizes``: their cards), divided exactly and
     checked: an object array of Python integers (len(rows), combinations but the checks alone);
-    ``fast``: :mod:`exact_odds.batch.modloops`. A failed check raises ``AssertionError``.
+    ``fast``: :mod:`exact_odds.batch.modloops` and :mod:`exact_odds.batch.wordloops` (:func:`loaded`).
+    A failed check raises ``AssertionError``.
     The kernel takes the shoes smallest first (``order``, so that its chunks take few primes), and
     each result is written straight to its place among ``rows``."""
     place = np.argsort(sizes[rows], kind="stable")
     order = rows[place]
     kinds = kind_counts(counts, plan.space.detail, loops(len(counts)))
-    words = residue_words(plan, kinds, order, sizes, moduli_limit(plan), fast)
+    words = residue_words(plan, kinds, order, sizes, moduli_limit(plan), fast[0])
     for functional, twin in plan.copies:
         words[:, functional] = words[:, twin]
     sequences = np.empty((len(order), 1, words.shape[2]), dtype=np.int64)
-    fast.sequence_words(sizes, order, sequences[:, 0])
+    fast[1].sequence_words(sizes, order, sequences[:, 0])
     words = np.concatenate([words, sequences], axis=1)
     starts, columns, coefficients = [0], [], []
     for combo, _, _ in combinations:
@@ -79,11 +88,11 @@ def combined(plan: Plan, counts: IntArray, sizes: IntArray, rows: IntArray, fast
     size = -(-(max(sum(map(abs, c)) for c, _, _ in combinations) * largest).bit_length() // 8) + 1  # and a sign
     out = np.empty(len(_HEAD) + kept * len(order) * (2 + size) + len(_TAIL), dtype=np.uint8)
     out[:len(_HEAD)], out[len(out) - len(_TAIL):] = tuple(_HEAD), tuple(_TAIL)
-    bad = fast.pickled_combinations(words, np.array(starts, dtype=np.int64), np.array(columns, dtype=np.int64),
-                                    np.array(coefficients, dtype=np.int64),
-                                    np.array([d for _, d, _ in combinations], dtype=np.int64), rules, slots, place,
-                                    size, out)
+    bad = fast[1].pickled_combinations(words, np.array(starts, dtype=np.int64), np.array(columns, dtype=np.int64),
+                                       np.array(coefficients, dtype=np.int64),
+                                       np.array([d for _, d, _ in combinations], dtype=np.int64), rules, slots,
+                                       place, size, out)
     if bad:
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
-    found: Array = np.fromiter(pickle.loads(out), dtype=np.object_, count=kept * len(order))
+    found: Array = np.fromiter(pickle.loads(memoryview(out)), dtype=np.object_, count=kept * len(order))
     return found.reshape(len(order), kept)

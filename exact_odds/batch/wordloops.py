@@ -1,0 +1,167 @@
+"""Loops of the integers of shoes past int64 in 64-bit words, compiled (numba): imported only
+through :mod:`exact_odds.batch.compiled`, used by :mod:`exact_odds.batch.widepass`.
+
+The sequences ``N (N-1) ... (N-5)`` as words, and integer combinations of words (the tie, the
+bets' numerators) divided exactly and checked, each written as an item of a pickle of a list of
+Python integers (opcode LONG1: a byte count, then the integer's bytes, little-endian two's
+complement), so that loading the pickle makes every Python integer at once and runs no code.
+Words are little-endian 64-bit words held in int64 arrays (the bits; their values are
+non-negative); arrays are C-contiguous.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+@_jit
+def sequence_words(sizes, order, words):
+    """``words[i]``: ``N (N-1) ... (N-5)`` for ``N = sizes[order[i]]`` (at least 6), as little-endian
+    64-bit words (int64 holding the bits; enough of them: higher bits are
+    dropped). Up to 2,097,151 cards the two halves ``N (N-1) (N-2)`` and ``(N-3) (N-4) (N-5)`` fit
+    int64 and their product is made from 32-bit halves; larger shoes on 32-bit limbs
+    (:func:`_sequence_limbs`)."""
+    mask = np.uint64(0xFFFFFFFF)
+    for i in range(order.shape[0]):
+        n = sizes[order[i]]
+        if n > 2_097_151 or words.shape[1] < 2:
+            _sequence_limbs(n, words[i])
+            continue
+        a = np.uint64(n * (n - 1) * (n - 2))
+        b = np.uint64((n - 3) * (n - 4) * (n - 5))
+        a0, a1, b0, b1 = a & mask, a >> np.uint64(32), b & mask, b >> np.uint64(32)
+        low, middle = a0 * b0, a1 * b0
+        carry = (low >> np.uint64(32)) + (middle & mask) + (a0 * b1 & mask)
+        words[i, 0] = np.int64((low & mask) | (carry << np.uint64(32)))
+        words[i, 1] = np.int64(a1 * b1 + (middle >> np.uint64(32)) + (a0 * b1 >> np.uint64(32))
+                               + (carry >> np.uint64(32)))
+        words[i, 2:] = 0
+
+
+@_jit
+def _sequence_limbs(n, words):
+    """``words`` (W,): ``N (N-1) ... (N-5)`` as little-endian 64-bit words, on 32-bit limbs (uint64
+    arithmetic: ``limb + limb * half + carry`` stays below ``2**64``)."""
+    size = 2 * words.shape[0]
+    product = np.zeros(size + 2, dtype=np.uint64)
+    step = np.zeros(size + 2, dtype=np.uint64)
+    mask = np.uint64(0xFFFFFFFF)
+    product[0] = 1
+    used = 1
+    for j in range(6):
+        f = np.uint64(n - j)
+        step[:] = 0
+        for k in range(2):
+            half = (f >> np.uint64(32 * k)) & mask
+            carry = np.uint64(0)
+            for t in range(used):
+                v = step[t + k] + product[t] * half + carry
+                step[t + k] = v & mask
+                carry = v >> np.uint64(32)
+            step[used + k] += carry
+        used = min(used + 2, size)
+        product[:] = step
+    for w in range(words.shape[0]):
+        words[w] = np.int64(product[2 * w] | (product[2 * w + 1] << np.uint64(32)))
+
+
+@_jit
+def pickled_combinations(words, starts, columns, coefficients, divisors, rules, slots, positions, size, out):
+    """Integer combinations of each row's integers, divided exactly, as the items of a pickle.
+
+    ``words`` (m, c, W): non-negative integers as little-endian 64-bit words (int64 holding the
+    bits). Combination ``j`` of row ``i`` is ``x = sum over e in starts[j]:starts[j + 1] of
+    coefficients[e] * words[i, columns[e]]`` (the coefficients' magnitudes adding up to less than
+    ``2**31``), summed on 32-bit limbs in int64, then ``x / divisors[j]`` (``1 <= divisor < 2**31``),
+    which must be exact. ``rules[j]``: 0 any sign, 1 the result must not be negative, 2 it must be
+    zero (and is not written). A written result goes to record ``positions[i] * kept + slots[j]``
+    of ``out`` (uint8, from offset 4 on; ``kept``: the results written per row, so that a row's are
+    side by side): the pickle opcode LONG1, ``size`` and ``size`` bytes of
+    little-endian two's complement, which must hold it. Returns how many checks failed (inexact,
+    negative, nonzero, too large)."""
+    rows, count, kept = words.shape[0], 2 * words.shape[2] + 2, slots.max() + 1
+    limbs = np.empty(count, dtype=np.int64)
+    halves = np.zeros((words.shape[1], count), dtype=np.int64)
+    mask = (1 << 32) - 1
+    bad = 0
+    for i in range(rows):
+        for c in range(words.shape[1]):
+            for w in range(words.shape[2]):
+                halves[c, 2 * w] = words[i, c, w] & mask
+                halves[c, 2 * w + 1] = (words[i, c, w] >> 32) & mask
+        for j in range(starts.shape[0] - 1):
+            at = 4 + (positions[i] * kept + slots[j]) * (2 + size)
+            if starts[j + 1] == starts[j] + 1 and coefficients[starts[j]] == 1 and divisors[j] == 1 and rules[j] == 0:
+                bad += _copy_record(words[i, columns[starts[j]]], size, out, at)
+                continue
+            for t in range(count):
+                limbs[t] = 0
+            for e in range(starts[j], starts[j + 1]):
+                a, c = coefficients[e], columns[e]
+                for t in range(count):
+                    limbs[t] += a * halves[c, t]
+            carry = 0
+            for t in range(count):
+                v = limbs[t] + carry
+                limbs[t] = v & mask
+                carry = v >> 32
+            negative = carry < 0
+            if negative:
+                _negate(limbs)
+            d, rest = divisors[j], 0
+            if d != 1:
+                for t in range(count - 1, -1, -1):
+                    v = (rest << 32) | limbs[t]
+                    limbs[t] = v // d
+                    rest = v - limbs[t] * d
+            bit = 8 * size - 1  # the magnitude must stay below 2**bit
+            high = limbs[bit >> 5] >> (bit & 31)
+            for t in range((bit >> 5) + 1, count):
+                high |= limbs[t]
+            if negative:
+                _negate(limbs)
+            if rest or high or (negative and rules[j] == 1) or (rules[j] == 2 and limbs.any()):
+                bad += 1
+            if rules[j] == 2:
+                continue
+            out[at] = 0x8A
+            out[at + 1] = size
+            for t in range(size >> 2):
+                v = limbs[t]
+                out[at + 2 + 4 * t] = v & 0xFF
+                out[at + 3 + 4 * t] = (v >> 8) & 0xFF
+                out[at + 4 + 4 * t] = (v >> 16) & 0xFF
+                out[at + 5 + 4 * t] = v >> 24
+            for b in range(size & ~3, size):
+                out[at + 2 + b] = (limbs[b >> 2] >> (8 * (b & 3))) & 0xFF
+    return bad
+
+
+@_jit
+def _copy_record(column, size, out, at):
+    """A non-negative integer of little-endian 64-bit words ``column`` as a LONG1 record of ``size``
+    bytes at ``out[at]``; returns 1 if it does not fit (the top bit is the sign), else 0."""
+    out[at] = 0x8A
+    out[at + 1] = size
+    for b in range(min(size, 8 * column.shape[0])):
+        out[at + 2 + b] = (column[b >> 3] >> (8 * (b & 7))) & 0xFF
+    for b in range(8 * column.shape[0], size):
+        out[at + 2 + b] = 0
+    high = np.int64(out[at + 1 + size] >> 7)
+    for b in range(size, 8 * column.shape[0]):
+        high |= (column[b >> 3] >> (8 * (b & 7))) & 0xFF
+    return 1 if high else 0
+
+
+@_jit
+def _negate(limbs):
+    """Two's complement of 32-bit limbs, in place (``2**(32 len) - x`` for ``x`` below that)."""
+    carry = 1
+    mask = (1 << 32) - 1
+    for t in range(limbs.shape[0]):
+        v = ((~limbs[t]) & mask) + carry
+        limbs[t] = v & mask
+        carry = v >> 32
