@@ -32,7 +32,7 @@ from exact_odds.batch.suited import suited_ways, variant
 from exact_odds.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUITED, Coup, Detail, Payable, coup_of_code
 from exact_odds.dist import Dist
 from exact_odds.errors import suits_unknown
-from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe, ShoeError, falling
+from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe, ShoeError
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
@@ -176,32 +176,6 @@ def _sampled_check(compiled: _BetPass, counts: IntArray, found: Array) -> None:
 # ---------------------------------------------------------------- checks
 
 
-HALF_MAX_CARDS = 2_097_151
-"""Largest shoe whose three-card sequences ``N (N-1) (N-2)`` int64 holds (below ``2**63``)."""
-
-
-def _falling_int64(sizes: IntArray, start: int, count: int) -> IntArray:
-    """``(N - start) (N - start - 1) ... (N - start - count + 1)`` per shoe, int64 (it must fit)."""
-    out = np.ones_like(sizes)
-    for i in range(start, start + count):
-        out = out * (sizes - i)
-    return out
-
-
-def _sequences(sizes: IntArray) -> Array:
-    """N (N-1) ... (N-5) per shoe, int64 when every shoe fits, else Python integers (the
-    product of two int64 halves, three cards each, up to :data:`HALF_MAX_CARDS` cards)."""
-    largest = int(sizes.max(initial=0))
-    if largest <= INT64_MAX_CARDS:
-        return _falling_int64(sizes, 0, CARDS_PER_COUP)
-    if largest <= HALF_MAX_CARDS:
-        half = CARDS_PER_COUP // 2
-        first, second = _falling_int64(sizes, 0, half), _falling_int64(sizes, half, half)
-        product: Array = first.astype(object) * second.astype(object)
-        return product
-    return np.array([falling(int(s), CARDS_PER_COUP) for s in sizes.tolist()], dtype=object)
-
-
 def _check_counts(compositions: object) -> tuple[IntArray, IntArray]:
     """Compositions as an (n, 13) int64 array, and their sizes (cards); a bad one raises
     :class:`ShoeError`."""
@@ -268,7 +242,7 @@ def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, 
     form = sparse(tableau, detail)
     found = sparse_ways(form, counts, suit_counts)
     base = np.array([variant(code)[0] == code for code in form.codes])
-    _checked(found[:, base], _sequences(sizes))
+    _checked(found[:, base], widepass.sequences(sizes))
     out = []
     for row in found.tolist():
         by_code = dict(zip(form.codes, row, strict=True))
@@ -417,7 +391,7 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     fast = _words_path(tableau, bet_list, sizes)
     if fast is not None:
         return _evaluate_words(counts, sizes, bet_list, tableau, fast)
-    sequences = _sequences(sizes)
+    sequences = widepass.sequences(sizes)
     outcomes: Array = np.zeros((len(counts), len(OUTCOMES)), dtype=np.int64)
     numerators: Array = np.zeros((len(counts), len(bet_list)), dtype=np.int64)
     scales = [1] * len(bet_list)

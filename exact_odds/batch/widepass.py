@@ -23,9 +23,9 @@ import numpy as np
 from exact_odds.batch.compiled import loops, module
 from exact_odds.batch.kinds import kind_counts
 from exact_odds.batch.modfused import residue_words
-from exact_odds.batch.plan import RESIDUE_WORK, Plan
+from exact_odds.batch.plan import INT64_MAX_CARDS, RESIDUE_WORK, Plan
 from exact_odds.batch.residues import moduli_limit
-from exact_odds.shoe import CARDS_PER_COUP
+from exact_odds.shoe import CARDS_PER_COUP, falling
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -42,6 +42,32 @@ ANY, NOT_NEGATIVE, ZERO = 0, 1, 2
 a check alone, and not returned)."""
 _HEAD, _TAIL = b"\x80\x02](", b"e."
 """A protocol-2 pickle of a list: PROTO 2, EMPTY_LIST, MARK; after the items APPENDS, STOP."""
+
+
+HALF_MAX_CARDS = 2_097_151
+"""Largest shoe whose three-card sequences ``N (N-1) (N-2)`` int64 holds (below ``2**63``)."""
+
+
+def _falling_int64(sizes: IntArray, start: int, count: int) -> IntArray:
+    """``(N - start) (N - start - 1) ... (N - start - count + 1)`` per shoe, int64 (it must fit)."""
+    out = np.ones_like(sizes)
+    for i in range(start, start + count):
+        out = out * (sizes - i)
+    return out
+
+
+def sequences(sizes: IntArray) -> Array:
+    """N (N-1) ... (N-5) per shoe, int64 when every shoe fits, else Python integers (the
+    product of two int64 halves, three cards each, up to :data:`HALF_MAX_CARDS` cards)."""
+    largest = int(sizes.max(initial=0))
+    if largest <= INT64_MAX_CARDS:
+        return _falling_int64(sizes, 0, CARDS_PER_COUP)
+    if largest <= HALF_MAX_CARDS:
+        half = CARDS_PER_COUP // 2
+        first, second = _falling_int64(sizes, 0, half), _falling_int64(sizes, half, half)
+        product: Array = first.astype(object) * second.astype(object)
+        return product
+    return np.array([falling(int(s), CARDS_PER_COUP) for s in sizes.tolist()], dtype=object)
 
 
 def loaded(count: int) -> tuple[ModuleType, ModuleType] | None:
@@ -94,5 +120,5 @@ def combined(plan: Plan, counts: IntArray, sizes: IntArray, rows: IntArray, fast
                                        place, size, out)
     if bad:
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
-    found: Array = np.fromiter(pickle.loads(memoryview(out)), dtype=np.object_, count=kept * len(order))
+    found: Array = np.fromiter(pickle.loads(out.data), dtype=np.object_, count=kept * len(order))
     return found.reshape(len(order), kept)
