@@ -167,3 +167,22 @@ def test_words_path_check_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(widepass, "residue_words", broken)
     with jit_setting("1"), pytest.raises(AssertionError, match="lost ways"):
         evaluate(_shoes(3, 30, 20), bets=[find_bet("player pair")])
+
+
+@pytest.mark.parametrize("cards", [1449, 30_000, 1_000_000, 1_500_000, 3_000_000])
+def test_pair_closed_forms_equal_tables(cards: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pairs in closed form modulo ``2**64`` and two primes against the kernel's tables, up to
+    their bound (about 1.6 million cards for the pair bets; beyond it the tables, checked too)."""
+    rng = np.random.default_rng(cards)
+    counts = np.array([rng.multinomial(cards, [1 / 13] * 13) for _ in range(5)] + [[cards - 12] + [1] * 12])
+    bets = [find_bet("player pair"), find_bet("banker pair"), find_bet("either pair")]
+    made = []
+    real = widepass._pair_words
+    monkeypatch.setattr(widepass, "_pair_words", lambda *a: made.append(real(*a)) or made[-1])
+    with jit_setting("1"):
+        fast = evaluate(counts, bets=bets)
+        monkeypatch.setattr(evaluation, "_words_path", lambda *a: None)
+        usual = evaluate(counts, bets=bets)
+    assert [m is not None for m in made] == [False, cards < 1_600_000]  # the points pass, then the pairs'
+    assert fast.numerators.tolist() == usual.numerators.tolist()
+    assert fast.outcomes.tolist() == usual.outcomes.tolist()

@@ -23,8 +23,8 @@ import numpy as np
 from exact_odds.batch.compiled import loops, module
 from exact_odds.batch.kinds import kind_counts
 from exact_odds.batch.modfused import residue_words
-from exact_odds.batch.plan import INT64_MAX_CARDS, RESIDUE_WORK, Plan
-from exact_odds.batch.residues import moduli_limit
+from exact_odds.batch.plan import INT64_MAX_CARDS, RESIDUE_WORK, VARIANTS, Plan
+from exact_odds.batch.residues import moduli_limit, primes_below
 from exact_odds.shoe import CARDS_PER_COUP, falling
 
 if TYPE_CHECKING:
@@ -83,6 +83,25 @@ def usable(combinations: Sequence[tuple[tuple[int, ...], int, int]]) -> bool:
     return all(sum(map(abs, c)) < COEFFICIENT_LIMIT and 0 < d < COEFFICIENT_LIMIT for c, d, _ in combinations)
 
 
+def _pair_words(plan: Plan, counts: IntArray, sizes: IntArray, order: IntArray, fast: ModuleType) -> IntArray | None:
+    """The plan's sums as two 64-bit words each (len(order), functionals, 2) by the closed forms of
+    :mod:`exact_odds.batch.pairs` modulo ``2**64`` and two primes (:func:`~exact_odds.batch.wordloops
+    .flag_words`) when every functional depends on the pair flags by rank alone and the sums stay
+    below the moduli's product (at most ``VARIANTS w N**6``, as :func:`~exact_odds.batch.plan.ways`
+    bounds them), else None (the kernel's tables)."""
+    if plan.flags is None or plan.space.suited or not len(order):
+        return None
+    p, q = primes_below(2**31, 2)
+    top = max(int(plan.flags.max(initial=0)), *plan.weights)
+    if VARIANTS * top * int(sizes[order[-1]]) ** CARDS_PER_COUP >= 2**64 * p * q:
+        return None
+    words = np.empty((len(order), plan.classes, 2), dtype=np.int64)
+    inverses = np.array([pow(2**64, -1, p), pow(2**64, -1, q), pow(p, -1, q)], dtype=np.int64)
+    fast.flag_words(counts, sizes, order, np.ascontiguousarray(plan.flags), np.flatnonzero(plan.flags.any(axis=1)),
+                    np.array([p, q], dtype=np.int64), inverses, words)
+    return words
+
+
 def combined(plan: Plan, counts: IntArray, sizes: IntArray, rows: IntArray, fast: tuple[ModuleType, ModuleType],
              combinations: Sequence[tuple[tuple[int, ...], int, int]]) -> Array:
     """Each combination (:func:`usable`) of the plan's exact sums and the sequences, for the
@@ -94,10 +113,12 @@ def combined(plan: Plan, counts: IntArray, sizes: IntArray, rows: IntArray, fast
     each result is written straight to its place among ``rows``."""
     place = np.argsort(sizes[rows], kind="stable")
     order = rows[place]
-    kinds = kind_counts(counts, plan.space.detail, loops(len(counts)))
-    words = residue_words(plan, kinds, order, sizes, moduli_limit(plan), fast[0])
-    for functional, twin in plan.copies:
-        words[:, functional] = words[:, twin]
+    words = _pair_words(plan, counts, sizes, order, fast[1])
+    if words is None:
+        kinds = kind_counts(counts, plan.space.detail, loops(len(counts)))
+        words = residue_words(plan, kinds, order, sizes, moduli_limit(plan), fast[0])
+        for functional, twin in plan.copies:
+            words[:, functional] = words[:, twin]
     sequences = np.empty((len(order), 1, words.shape[2]), dtype=np.int64)
     fast[1].sequence_words(sizes, order, sequences[:, 0])
     words = np.concatenate([words, sequences], axis=1)

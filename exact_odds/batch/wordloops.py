@@ -165,3 +165,73 @@ def _negate(limbs):
         v = ((~limbs[t]) & mask) + carry
         limbs[t] = v & mask
         carry = v >> 32
+
+
+@_jit
+def flag_words(counts, sizes, order, weights, used, primes, inverses, words):
+    """The closed forms of :mod:`exact_odds.batch.pairs` (rank states only) for shoes past int64:
+    ``words[i, f]`` = ``(N-4)(N-5) sum_s weights[s, f] L_s`` of the composition ``counts[order[i]]``
+    (``sizes``: its cards; ``used``: the states of some weight) as two little-endian 64-bit words,
+    from its values modulo ``2**64`` (the same arithmetic, wrapping in uint64) and modulo the two
+    primes ``p, q`` below ``2**31`` (:func:`_flag_residues`), by the Chinese remainder theorem:
+    ``x = a + 2**64 y``, ``y = y_p + p ((y_q - y_p) / p mod q)``, ``y_p = (x_p - a) / 2**64 mod p``
+    (``inverses``: ``2**-64 mod p``, ``2**-64 mod q``, ``p**-1 mod q``). Exact for integers below
+    ``2**64 p q`` (the caller's bound)."""
+    states = np.zeros((3, weights.shape[0]), dtype=np.int64)
+    wrapped = np.zeros(weights.shape[0], dtype=np.uint64)
+    p, q = primes[0], primes[1]
+    for i in range(order.shape[0]):
+        row, n = counts[order[i]], sizes[order[i]]
+        _wrapped_states(row, np.uint64(n), wrapped)
+        _flag_residues(row, n, p, states[1])
+        _flag_residues(row, n, q, states[2])
+        tail = np.uint64(n - 4) * np.uint64(n - 5)
+        for f in range(weights.shape[1]):
+            a, xp, xq = np.uint64(0), 0, 0
+            for k in range(used.shape[0]):
+                s = used[k]
+                a += np.uint64(weights[s, f]) * wrapped[s]
+                xp = (xp + weights[s, f] % p * states[1, s]) % p
+                xq = (xq + weights[s, f] % q * states[2, s]) % q
+            a *= tail
+            xp = xp * ((n - 4) % p) % p * ((n - 5) % p) % p
+            xq = xq * ((n - 4) % q) % q * ((n - 5) % q) % q
+            yp = (xp - np.int64(a % np.uint64(p))) % p * inverses[0] % p
+            yq = (xq - np.int64(a % np.uint64(q))) % q * inverses[1] % q
+            words[i, f, 0] = np.int64(a)
+            words[i, f, 1] = yp + p * ((yq - yp) % q * inverses[2] % q)
+
+
+@_jit
+def _wrapped_states(row, n, out):
+    """The rank states' ``L_s`` (:mod:`exact_odds.batch.pairs`) modulo ``2**64`` (uint64 arithmetic wraps)."""
+    same, twin, squares = np.uint64(0), np.uint64(0), np.uint64(0)
+    for r in range(row.shape[0]):
+        c = np.uint64(row[r])
+        pair = c * (c - np.uint64(1))
+        same += pair
+        twin += pair * (c - np.uint64(2)) * (c - np.uint64(3))
+        squares += pair * pair
+    rest = (n - np.uint64(2)) * (n - np.uint64(3))
+    both = same * same - squares
+    out[0] = n * (n - np.uint64(1)) * rest - np.uint64(2) * same * rest + both + twin
+    out[1] = out[2] = same * rest - both - twin
+    out[3], out[19] = both, twin
+
+
+@_jit
+def _flag_residues(row, n, p, out):
+    """The rank states' ``L_s`` modulo a prime ``p`` below ``2**31`` (products of residues fit int64)."""
+    same, twin, squares = 0, 0, 0
+    for r in range(row.shape[0]):
+        c = row[r] % p
+        pair = c * ((c - 1) % p) % p
+        same = (same + pair) % p
+        twin = (twin + pair * ((c - 2) % p) % p * ((c - 3) % p)) % p
+        squares = (squares + pair * pair) % p
+    m = n % p
+    rest = (m - 2) % p * ((m - 3) % p) % p
+    both = (same * same - squares) % p
+    out[0] = (m * ((m - 1) % p) % p * rest - 2 * same % p * rest % p + both + twin) % p
+    out[1] = out[2] = (same * rest - both - twin) % p
+    out[3], out[19] = both, twin
