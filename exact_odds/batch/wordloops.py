@@ -97,33 +97,38 @@ def pickled_combinations(words, starts, columns, coefficients, divisors, rules, 
             if starts[j + 1] == starts[j] + 1 and coefficients[starts[j]] == 1 and divisors[j] == 1 and rules[j] == 0:
                 bad += _copy_record(words[i, columns[starts[j]]], size, out, at)
                 continue
-            for t in range(count):
-                limbs[t] = 0
-            for e in range(starts[j], starts[j + 1]):
+            first = starts[j]
+            if first == starts[j + 1]:  # no term: zero
+                limbs[:] = 0
+            else:
+                a, c = coefficients[first], columns[first]
+                for t in range(count):
+                    limbs[t] = a * halves[c, t]
+            for e in range(first + 1, starts[j + 1]):
                 a, c = coefficients[e], columns[e]
                 for t in range(count):
                     limbs[t] += a * halves[c, t]
             carry = 0
-            for t in range(count):
+            for t in range(count):  # two's complement limbs, the sign extended to the last
                 v = limbs[t] + carry
                 limbs[t] = v & mask
                 carry = v >> 32
             negative = carry < 0
-            if negative:
-                _negate(limbs)
             d, rest = divisors[j], 0
-            if d != 1:
+            if d != 1:  # on the magnitude
+                if negative:
+                    _negate(limbs)
                 for t in range(count - 1, -1, -1):
                     v = (rest << 32) | limbs[t]
                     limbs[t] = v // d
                     rest = v - limbs[t] * d
-            bit = 8 * size - 1  # the magnitude must stay below 2**bit
-            high = limbs[bit >> 5] >> (bit & 31)
+                if negative:
+                    _negate(limbs)
+            bit, sign = 8 * size - 1, mask if negative else 0  # the bits from the sign bit up: all the sign
+            wrong = (limbs[bit >> 5] >> (bit & 31)) != (sign >> (bit & 31))
             for t in range((bit >> 5) + 1, count):
-                high |= limbs[t]
-            if negative:
-                _negate(limbs)
-            if rest or high or (negative and rules[j] == 1) or (rules[j] == 2 and limbs.any()):
+                wrong |= limbs[t] != sign
+            if rest or wrong or (negative and rules[j] == 1) or (rules[j] == 2 and limbs.any()):
                 bad += 1
             if rules[j] == 2:
                 continue
@@ -177,29 +182,59 @@ def flag_words(counts, sizes, order, weights, used, primes, inverses, words):
     ``x = a + 2**64 y``, ``y = y_p + p ((y_q - y_p) / p mod q)``, ``y_p = (x_p - a) / 2**64 mod p``
     (``inverses``: ``2**-64 mod p``, ``2**-64 mod q``, ``p**-1 mod q``). Exact for integers below
     ``2**64 p q`` (the caller's bound)."""
-    states = np.zeros((3, weights.shape[0]), dtype=np.int64)
+    states = np.zeros((2, weights.shape[0]), dtype=np.int64)
     wrapped = np.zeros(weights.shape[0], dtype=np.uint64)
+    reduced = np.zeros((2, weights.shape[0], weights.shape[1]), dtype=np.int64)
+    for k in range(2):
+        for s in range(weights.shape[0]):
+            for f in range(weights.shape[1]):
+                reduced[k, s, f] = weights[s, f] % primes[k]
     p, q = primes[0], primes[1]
     for i in range(order.shape[0]):
         row, n = counts[order[i]], sizes[order[i]]
         _wrapped_states(row, np.uint64(n), wrapped)
-        _flag_residues(row, n, p, states[1])
-        _flag_residues(row, n, q, states[2])
         tail = np.uint64(n - 4) * np.uint64(n - 5)
         for f in range(weights.shape[1]):
-            a, xp, xq = np.uint64(0), 0, 0
+            a = np.uint64(0)
             for k in range(used.shape[0]):
-                s = used[k]
-                a += np.uint64(weights[s, f]) * wrapped[s]
-                xp = (xp + weights[s, f] % p * states[1, s]) % p
-                xq = (xq + weights[s, f] % q * states[2, s]) % q
-            a *= tail
-            xp = xp * ((n - 4) % p) % p * ((n - 5) % p) % p
-            xq = xq * ((n - 4) % q) % q * ((n - 5) % q) % q
-            yp = (xp - np.int64(a % np.uint64(p))) % p * inverses[0] % p
-            yq = (xq - np.int64(a % np.uint64(q))) % q * inverses[1] % q
-            words[i, f, 0] = np.int64(a)
-            words[i, f, 1] = yp + p * ((yq - yp) % q * inverses[2] % q)
+                a += np.uint64(weights[used[k], f]) * wrapped[used[k]]
+            words[i, f, 0] = np.int64(a * tail)
+        for m in range(2):
+            modulus = primes[m]
+            inverse = 1.0 / modulus
+            _flag_residues(row, n, modulus, inverse, states[m])
+            rest = _mulmod((n - 4) % modulus, (n - 5) % modulus, modulus, inverse)
+            for f in range(weights.shape[1]):
+                x = 0
+                for k in range(used.shape[0]):
+                    x += _mulmod(reduced[m, used[k], f], states[m, used[k]], modulus, inverse)
+                x = _mulmod(x % modulus, rest, modulus, inverse)
+                low = np.int64(np.uint64(words[i, f, 0]) % np.uint64(modulus))
+                found = _mulmod((x - low) % modulus, inverses[m], modulus, inverse)
+                if m == 1:
+                    y = _mulmod((found - words[i, f, 1]) % q, inverses[2], q, inverse)
+                    words[i, f, 1] += p * y
+                else:
+                    words[i, f, 1] = found
+
+
+@_jit
+def _mulmod(a, b, p, inverse):
+    """``a * b mod p`` for ``0 <= a, b < p < 2**31`` (``inverse = 1.0 / p``): the product fits int64,
+    the float64 quotient is within one."""
+    r = a * b - np.int64(np.float64(a) * np.float64(b) * inverse) * p
+    if r < 0:
+        return r + p
+    return r - p if r >= p else r
+
+
+@_jit
+def _reduce(x, p, inverse):
+    """``x mod p`` for ``0 <= x < 2**53`` (``inverse = 1.0 / p``; the float64 quotient is within one)."""
+    r = x - np.int64(np.float64(x) * inverse) * p
+    if r < 0:
+        return r + p
+    return r - p if r >= p else r
 
 
 @_jit
@@ -220,18 +255,21 @@ def _wrapped_states(row, n, out):
 
 
 @_jit
-def _flag_residues(row, n, p, out):
-    """The rank states' ``L_s`` modulo a prime ``p`` below ``2**31`` (products of residues fit int64)."""
+def _flag_residues(row, n, p, inverse, out):
+    """The rank states' ``L_s`` modulo a prime ``p`` below ``2**31`` (:func:`_mulmod`), for rank counts
+    below ``2**21``."""
     same, twin, squares = 0, 0, 0
-    for r in range(row.shape[0]):
-        c = row[r] % p
-        pair = c * ((c - 1) % p) % p
-        same = (same + pair) % p
-        twin = (twin + pair * ((c - 2) % p) % p * ((c - 3) % p)) % p
-        squares = (squares + pair * pair) % p
+    for r in range(row.shape[0]):  # counts below 2**21 (the caller's bound): products of two fit
+        c = row[r]
+        pair = _reduce(c * (c - 1), p, inverse)
+        same += pair
+        twin += _mulmod(pair, _reduce((c - 2) * (c - 3), p, inverse), p, inverse)
+        squares += _mulmod(pair, pair, p, inverse)
+    same, twin, squares = same % p, twin % p, squares % p
     m = n % p
-    rest = (m - 2) % p * ((m - 3) % p) % p
-    both = (same * same - squares) % p
-    out[0] = (m * ((m - 1) % p) % p * rest - 2 * same % p * rest % p + both + twin) % p
-    out[1] = out[2] = (same * rest - both - twin) % p
+    rest = _mulmod((m - 2) % p, (m - 3) % p, p, inverse)
+    both = (_mulmod(same, same, p, inverse) - squares) % p
+    together = _mulmod(same, rest, p, inverse)
+    out[0] = (_mulmod(_mulmod(m, (m - 1) % p, p, inverse), rest, p, inverse) - 2 * together + both + twin) % p
+    out[1] = out[2] = (together - both - twin) % p
     out[3], out[19] = both, twin
