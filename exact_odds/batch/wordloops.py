@@ -97,23 +97,7 @@ def pickled_combinations(words, starts, columns, coefficients, divisors, rules, 
             if starts[j + 1] == starts[j] + 1 and coefficients[starts[j]] == 1 and divisors[j] == 1 and rules[j] == 0:
                 bad += _copy_record(words[i, columns[starts[j]]], size, out, at)
                 continue
-            first = starts[j]
-            if first == starts[j + 1]:  # no term: zero
-                limbs[:] = 0
-            else:
-                a, c = coefficients[first], columns[first]
-                for t in range(count):
-                    limbs[t] = a * halves[c, t]
-            for e in range(first + 1, starts[j + 1]):
-                a, c = coefficients[e], columns[e]
-                for t in range(count):
-                    limbs[t] += a * halves[c, t]
-            carry = 0
-            for t in range(count):  # two's complement limbs, the sign extended to the last
-                v = limbs[t] + carry
-                limbs[t] = v & mask
-                carry = v >> 32
-            negative = carry < 0
+            negative = _combination(halves, coefficients, columns, starts[j], starts[j + 1], limbs)
             d, rest = divisors[j], 0
             if d != 1:  # on the magnitude
                 if negative:
@@ -132,17 +116,46 @@ def pickled_combinations(words, starts, columns, coefficients, divisors, rules, 
                 bad += 1
             if rules[j] == 2:
                 continue
-            out[at] = 0x8A
-            out[at + 1] = size
-            for t in range(size >> 2):
-                v = limbs[t]
-                out[at + 2 + 4 * t] = v & 0xFF
-                out[at + 3 + 4 * t] = (v >> 8) & 0xFF
-                out[at + 4 + 4 * t] = (v >> 16) & 0xFF
-                out[at + 5 + 4 * t] = v >> 24
-            for b in range(size & ~3, size):
-                out[at + 2 + b] = (limbs[b >> 2] >> (8 * (b & 3))) & 0xFF
+            _write_record(limbs, size, out, at)
     return bad
+
+
+@_jit
+def _combination(halves, coefficients, columns, first, stop, limbs):
+    """``limbs`` (32-bit, two's complement, the sign extended to the last) of ``sum over e in
+    first:stop of coefficients[e] * halves[columns[e]]`` (each row of ``halves``: an integer's
+    32-bit limbs); returns whether it is negative."""
+    if first == stop:  # no term: zero
+        limbs[:] = 0
+    else:
+        a, c = coefficients[first], columns[first]
+        for t in range(limbs.shape[0]):
+            limbs[t] = a * halves[c, t]
+    for e in range(first + 1, stop):
+        a, c = coefficients[e], columns[e]
+        for t in range(limbs.shape[0]):
+            limbs[t] += a * halves[c, t]
+    carry, mask = 0, (1 << 32) - 1
+    for t in range(limbs.shape[0]):
+        v = limbs[t] + carry
+        limbs[t] = v & mask
+        carry = v >> 32
+    return carry < 0
+
+
+@_jit
+def _write_record(limbs, size, out, at):
+    """32-bit limbs as a LONG1 record of their ``size`` least significant bytes at ``out[at]``."""
+    out[at] = 0x8A
+    out[at + 1] = size
+    for t in range(size >> 2):
+        v = limbs[t]
+        out[at + 2 + 4 * t] = v & 0xFF
+        out[at + 3 + 4 * t] = (v >> 8) & 0xFF
+        out[at + 4 + 4 * t] = (v >> 16) & 0xFF
+        out[at + 5 + 4 * t] = v >> 24
+    for b in range(size & ~3, size):
+        out[at + 2 + b] = (limbs[b >> 2] >> (8 * (b & 3))) & 0xFF
 
 
 @_jit
