@@ -577,9 +577,21 @@ BENCHMARKS: dict[str, Callable[[int], None]] = {
 }
 
 
+def bench_big_shoes(repeat: int) -> None:
+    """The big-shoe lines of ``batch`` alone (shoes past int64), in a process with one BLAS thread."""
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    code = f"import runpy; runpy.run_path({__file__!r})['big_figures']({repeat})"
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+PARTS: dict[str, Callable[[int], None]] = {"big-shoes": bench_big_shoes}
+"""Parts of a benchmark that ``--only`` can run alone (the default run prints them within theirs)."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--only", nargs="*", choices=sorted(BENCHMARKS), help="run only these")
+    parser.add_argument("--only", nargs="*", choices=sorted({**BENCHMARKS, **PARTS}),
+                        help="run only these (big-shoes: batch's lines of shoes past int64 alone)")
     parser.add_argument("--repeat", type=int, default=7, help="runs per figure (default 7)")
     parser.add_argument("--python", metavar="PATH", default=sys.executable,
                         help="interpreter of the whole processes of odds, sidebets, report, bunco and symbolic, e.g. "
@@ -594,7 +606,7 @@ def main() -> None:
             os.environ[BARS_ENV] = os.path.join(tmp, "bars.jsonl")
             open(os.environ[BARS_ENV], "w").close()
         for name in args.only or BENCHMARKS:
-            BENCHMARKS[name](args.repeat)
+            {**BENCHMARKS, **PARTS}[name](args.repeat)
         if args.table:
             print(f"\n{table(recorded(os.environ.pop(BARS_ENV)))}")
 
