@@ -580,8 +580,7 @@ BENCHMARKS: dict[str, Callable[[int], None]] = {
 def bench_big_shoes(repeat: int) -> None:
     """The big-shoe lines of ``batch`` alone (shoes past int64), in a process with one BLAS thread."""
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-    code = f"import runpy; runpy.run_path({__file__!r})['big_figures']({repeat})"
-    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    in_child("big_figures", repeat, env)
 
 
 PARTS: dict[str, Callable[[int], None]] = {"big-shoes": bench_big_shoes}
