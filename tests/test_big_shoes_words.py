@@ -64,13 +64,14 @@ def _pickled(fast: object, values: list[list[int]], count: int,
     rules = np.array([r for _, _, r in combinations], dtype=np.int64)
     slots = np.cumsum(rules != widepass.ZERO) - 1
     kept, rows = int((rules != widepass.ZERO).sum()), len(values)
-    out = np.zeros(4 + kept * rows * (2 + size) + 2, dtype=np.uint8)
-    out[:4], out[-2:] = tuple(b"\x80\x02]("), tuple(b"e.")
+    out = np.zeros(len(widepass.HEAD) + kept * rows * (2 + size) + len(widepass.TAIL), dtype=np.uint8)
+    out[:6], out[6:8] = tuple(widepass.HEAD), (0x8A, size)
     place = np.arange(rows)[::-1].copy()
     bad = fast.pickled_combinations(  # type: ignore[attr-defined]
         np.ascontiguousarray(words), np.array(starts, dtype=np.int64), np.array(columns, dtype=np.int64),
         np.array(coefficients, dtype=np.int64), np.array([d for _, d, _ in combinations], dtype=np.int64), rules,
-        slots, place, size, out)
+        slots, place, size, out.view(np.uint64))
+    out[-2:] = tuple(widepass.TAIL)
     found = pickle.loads(out.tobytes()) if kept and rows else []
     by_row = [found[place[i] * kept:(place[i] + 1) * kept] for i in range(rows)]
     return int(bad), [x for row in by_row for x in row]
@@ -91,7 +92,7 @@ def test_combinations_equal_python(data: st.DataObject, count: int, columns: int
         combos.append((tuple(c * divisor for c in combo), divisor, widepass.ANY))
     bound = max(sum(map(abs, c)) for c, _, _ in combos) * 2**(64 * count)
     size = -(-bound.bit_length() // 8) + 1
-    bad, got = _pickled(fast, values, count, combos, size)
+    bad, got = _pickled(fast, values, count, combos, size + -(size + 2) % 8)
     expected = [sum(a * v for a, v in zip(c, row, strict=True)) // d for row in values for c, d, _ in combos]
     assert bad == 0 and got == expected
 
@@ -106,11 +107,11 @@ def test_combination_checks_fail() -> None:
     assert _pickled(fast, values, 2, [((-1, 1, 0), 1, widepass.NOT_NEGATIVE)], 14)[0] == 1
     assert _pickled(fast, values, 2, [ok[2]], 14)[0] == 1
     assert _pickled(fast, values, 2, [((1, 1, 0), 3, widepass.ANY)], 14)[0] == 1
-    assert _pickled(fast, values, 2, [((0, 0, 1), 1, widepass.ANY)], 13) == (0, [2**100])
-    assert _pickled(fast, values, 2, [((0, 0, 1), 1, widepass.ANY)], 12)[0] == 1  # 2**100 needs 13 bytes
-    assert _pickled(fast, values, 2, [((0, 0, 4), 1, widepass.ANY)], 13) == (0, [2**102])
-    assert _pickled(fast, values, 2, [((0, 0, 8), 1, widepass.ANY)], 13)[0] == 1  # 2**103 reaches the sign bit
-    assert _pickled(fast, values, 2, [((0, 0, -1), 1, widepass.ANY)], 13) == (0, [-2**100])
+    for coefficient, size, fits in ((1, 14, True), (1, 6, False), (2**10, 14, True), (2**11, 14, False),
+                                    (-(2**10), 14, True), (2**11, 22, True)):  # 14 bytes hold up to 2**111 - 1
+        for combo in ((0, 0, coefficient), (0, 0, coefficient, 0)):  # a copy of the words, a sum of limbs
+            got = _pickled(fast, [[*values[0], 0]], 2, [(combo, 1, widepass.ANY)], size)
+            assert got == ((0, [coefficient * 2**100]) if fits else (1, got[1])), (coefficient, size, combo)
 
 
 def _shoes(seed: int, low: int, n: int) -> np.ndarray:

@@ -40,8 +40,9 @@ it (32-bit limbs times the sum, and a remainder times ``2**32``, stay below ``2*
 ANY, NOT_NEGATIVE, ZERO = 0, 1, 2
 """The checks of a combination: none; its result must not be negative; it must be zero (then it is
 a check alone, and not returned)."""
-_HEAD, _TAIL = b"\x80\x02](", b"e."
-"""A protocol-2 pickle of a list: PROTO 2, EMPTY_LIST, MARK; after the items APPENDS, STOP."""
+HEAD, TAIL = b"\x80\x02N0](", b"e."
+"""A protocol-2 pickle of a list: PROTO 2, NONE and POP (two bytes that do nothing, so that the items'
+bytes start on 8-byte words), EMPTY_LIST, MARK; after the items APPENDS, STOP."""
 
 
 HALF_MAX_CARDS = 2_097_151
@@ -133,12 +134,14 @@ def combined(plan: Plan, counts: IntArray, sizes: IntArray, rows: IntArray, fast
     kept = int((rules != ZERO).sum())
     largest = max(plan.weights, default=1) * int(sizes[order[-1]]) ** CARDS_PER_COUP if len(order) else 1
     size = -(-(max(sum(map(abs, c)) for c, _, _ in combinations) * largest).bit_length() // 8) + 1  # and a sign
-    out = np.empty(len(_HEAD) + kept * len(order) * (2 + size) + len(_TAIL), dtype=np.uint8)
-    out[:len(_HEAD)], out[len(out) - len(_TAIL):] = tuple(_HEAD), tuple(_TAIL)
+    size += -(size + 2) % 8  # records of whole words
+    out = np.empty(len(HEAD) + kept * len(order) * (2 + size) + len(TAIL), dtype=np.uint8)
+    out[:len(HEAD)], out[len(HEAD):len(HEAD) + 2] = tuple(HEAD), (0x8A, size)
     bad = fast[1].pickled_combinations(words, np.array(starts, dtype=np.int64), np.array(columns, dtype=np.int64),
                                        np.array(coefficients, dtype=np.int64),
                                        np.array([d for _, d, _ in combinations], dtype=np.int64), rules, slots,
-                                       place, size, out)
+                                       place, size, out.view(np.uint64))
+    out[len(out) - len(TAIL):] = tuple(TAIL)
     if bad:
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
     found: Array = np.fromiter(pickle.loads(out.data), dtype=np.object_, count=kept * len(order))

@@ -77,11 +77,14 @@ def pickled_combinations(words, starts, columns, coefficients, divisors, rules, 
     coefficients[e] * words[i, columns[e]]`` (the coefficients' magnitudes adding up to less than
     ``2**31``), summed on 32-bit limbs in int64, then ``x / divisors[j]`` (``1 <= divisor < 2**31``),
     which must be exact. ``rules[j]``: 0 any sign, 1 the result must not be negative, 2 it must be
-    zero (and is not written). A written result goes to record ``positions[i] * kept + slots[j]``
-    of ``out`` (uint8, from offset 4 on; ``kept``: the results written per row, so that a row's are
-    side by side): the pickle opcode LONG1, ``size`` and ``size`` bytes of
-    little-endian two's complement, which must hold it. Returns how many checks failed (inexact,
-    negative, nonzero, too large)."""
+    zero (and is not written). A written result goes to record ``k = positions[i] * kept +
+    slots[j]`` (``kept``: the results written per row, so that a row's are side by side) of the
+    pickle ``out`` (uint64, :data:`~exact_odds.batch.widepass.HEAD` first): the opcode LONG1 and
+    ``size`` (``size + 2`` a multiple of 8) at byte ``6 + k (size + 2)``, then ``size`` bytes of
+    little-endian two's complement, which must hold it, from word ``1 + k (size + 2) / 8`` on,
+    written a word at a time (the last word's two high bytes are the next record's opcode and
+    size: the caller writes the first record's, and the stop after the last). Returns how many
+    checks failed (inexact, negative, nonzero, too large)."""
     rows, count, kept = words.shape[0], 2 * words.shape[2] + 2, slots.max() + 1
     limbs = np.empty(count, dtype=np.int64)
     halves = np.zeros((words.shape[1], count), dtype=np.int64)
@@ -93,7 +96,7 @@ def pickled_combinations(words, starts, columns, coefficients, divisors, rules, 
                 halves[c, 2 * w] = words[i, c, w] & mask
                 halves[c, 2 * w + 1] = (words[i, c, w] >> 32) & mask
         for j in range(starts.shape[0] - 1):
-            at = 4 + (positions[i] * kept + slots[j]) * (2 + size)
+            at = 1 + (positions[i] * kept + slots[j]) * ((2 + size) >> 3)
             if starts[j + 1] == starts[j] + 1 and coefficients[starts[j]] == 1 and divisors[j] == 1 and rules[j] == 0:
                 bad += _copy_record(words[i, columns[starts[j]]], size, out, at)
                 continue
@@ -145,32 +148,27 @@ def _combination(halves, coefficients, columns, first, stop, limbs):
 
 @_jit
 def _write_record(limbs, size, out, at):
-    """32-bit limbs as a LONG1 record of their ``size`` least significant bytes at ``out[at]``."""
-    out[at] = 0x8A
-    out[at + 1] = size
-    for t in range(size >> 2):
-        v = limbs[t]
-        out[at + 2 + 4 * t] = v & 0xFF
-        out[at + 3 + 4 * t] = (v >> 8) & 0xFF
-        out[at + 4 + 4 * t] = (v >> 16) & 0xFF
-        out[at + 5 + 4 * t] = v >> 24
-    for b in range(size & ~3, size):
-        out[at + 2 + b] = (limbs[b >> 2] >> (8 * (b & 3))) & 0xFF
+    """32-bit limbs as the ``size`` bytes of a LONG1 record from word ``at`` of ``out`` on, and the
+    next record's opcode and size (:func:`pickled_combinations`)."""
+    last = ((2 + size) >> 3) - 1
+    for w in range(last):
+        out[at + w] = np.uint64(limbs[2 * w]) | (np.uint64(limbs[2 * w + 1]) << np.uint64(32))
+    word = np.uint64(limbs[2 * last]) | (np.uint64(limbs[2 * last + 1]) << np.uint64(32))
+    out[at + last] = (word & np.uint64(0xFFFFFFFFFFFF)) | np.uint64((size << 56) | (0x8A << 48))
 
 
 @_jit
 def _copy_record(column, size, out, at):
-    """A non-negative integer of little-endian 64-bit words ``column`` as a LONG1 record of ``size``
-    bytes at ``out[at]``; returns 1 if it does not fit (the top bit is the sign), else 0."""
-    out[at] = 0x8A
-    out[at + 1] = size
-    for b in range(min(size, 8 * column.shape[0])):
-        out[at + 2 + b] = (column[b >> 3] >> (8 * (b & 7))) & 0xFF
-    for b in range(8 * column.shape[0], size):
-        out[at + 2 + b] = 0
-    high = np.int64(out[at + 1 + size] >> 7)
-    for b in range(size, 8 * column.shape[0]):
-        high |= (column[b >> 3] >> (8 * (b & 7))) & 0xFF
+    """A non-negative integer of little-endian 64-bit words ``column`` as a record (:func:`_write_record`);
+    returns 1 if it does not fit (from the sign bit up, its bits must be zero), else 0."""
+    last = ((2 + size) >> 3) - 1
+    for w in range(last):
+        out[at + w] = np.uint64(column[w]) if w < column.shape[0] else np.uint64(0)
+    word = np.uint64(column[last]) if last < column.shape[0] else np.uint64(0)
+    out[at + last] = (word & np.uint64(0xFFFFFFFFFFFF)) | np.uint64((size << 56) | (0x8A << 48))
+    high = word >> np.uint64(47)
+    for w in range(last + 1, column.shape[0]):
+        high |= np.uint64(column[w])
     return 1 if high else 0
 
 
