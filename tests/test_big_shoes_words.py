@@ -112,6 +112,8 @@ def test_combination_checks_fail() -> None:
         for combo in ((0, 0, coefficient), (0, 0, coefficient, 0)):  # a copy of the words, a sum of limbs
             got = _pickled(fast, [[*values[0], 0]], 2, [(combo, 1, widepass.ANY)], size)
             assert got == ((0, [coefficient * 2**100]) if fits else (1, got[1])), (coefficient, size, combo)
+    assert _pickled(fast, [[2**111 - 1]], 2, [((1,), 1, widepass.ANY)], 14) == (0, [2**111 - 1])  # copied
+    assert _pickled(fast, [[2**111]], 2, [((1,), 1, widepass.ANY)], 14)[0] == 1
 
 
 def _shoes(seed: int, low: int, n: int) -> np.ndarray:
