@@ -433,8 +433,8 @@ def _words_path(tableau: Tableau, bets: tuple[Payable, ...], sizes: IntArray) ->
 
 def _word_combinations(compiled: _BetPass) -> list[tuple[tuple[int, ...], int, int]]:
     """What :func:`_evaluate_words` asks of a pass (:func:`~exact_odds.batch.widepass.combined`): at
-    ``Detail.POINTS`` banker, player and the sequences, else the check that
-    the total is the sequences; then each bet's numerator."""
+    ``Detail.POINTS`` banker, player and the sequences, else the check that the total is the
+    sequences; then each bet's numerator."""
     size = compiled.plan.classes + 1
     unit = [tuple(int(c == i) for c in range(size)) for i in range(size)]
     if compiled.outcomes:

@@ -1,14 +1,16 @@
 """Shoes past int64 on the compiled path, in 64-bit words until the end.
 
 The kernel's exact sums come out of :func:`~exact_odds.batch.modfused.residue_words` as
-little-endian 64-bit words. Here the sequences ``N (N-1) ... (N-5)`` are made in words too
+little-endian 64-bit words (a pass of pair bets: the closed forms of :mod:`exact_odds.batch.pairs`
+modulo ``2**64`` and two primes, :func:`~exact_odds.batch.wordloops.flag_words`). Here the
+sequences ``N (N-1) ... (N-5)`` are made in words too
 (:func:`~exact_odds.batch.wordloops.sequence_words`), and every integer an evaluation keeps
-(banker, player, the tie, the sequences, the bets' numerators) is an integer combination of
-those words over a small divisor, with its check (the tie not negative, a count of every
-sequence equal to the sequences, the division exact): one compiled pass on 16-bit limbs
+(banker, player, the sequences, the bets' numerators) is an integer combination of those words
+over a small divisor, with its checks (a count of every sequence equal to the sequences, the
+division exact, the result within its bytes): one compiled pass on 32-bit limbs
 (:func:`~exact_odds.batch.wordloops.pickled_combinations`) writes each result as an item of one
 pickle, and loading it makes the Python integers, once, at the end (no Python integer of a
-functional, no arithmetic on Python integers).
+functional; the tie is two subtractions of Python integers, :mod:`exact_odds.batch.evaluation`).
 """
 
 from __future__ import annotations
@@ -37,9 +39,9 @@ if TYPE_CHECKING:
 COEFFICIENT_LIMIT = 2**31
 """A combination's coefficients' magnitudes must add up to less than this, and a divisor be below
 it (32-bit limbs times the sum, and a remainder times ``2**32``, stay below ``2**63``)."""
-ANY, NOT_NEGATIVE, ZERO = 0, 1, 2
-"""The checks of a combination: none; its result must not be negative; it must be zero (then it is
-a check alone, and not returned)."""
+ANY, ZERO = 0, 1
+"""The checks of a combination besides its division: none; it must be zero (then it is a check alone,
+and not returned)."""
 HEAD, TAIL = b"\x80\x02N0](", b"e."
 """A protocol-2 pickle of a list: PROTO 2, NONE and POP (two bytes that do nothing, so that the items'
 bytes start on 8-byte words), EMPTY_LIST, MARK; after the items APPENDS, STOP."""

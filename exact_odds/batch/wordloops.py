@@ -1,8 +1,8 @@
 """Loops of the integers of shoes past int64 in 64-bit words, compiled (numba): imported only
 through :mod:`exact_odds.batch.compiled`, used by :mod:`exact_odds.batch.widepass`.
 
-The sequences ``N (N-1) ... (N-5)`` as words, and integer combinations of words (the tie, the
-bets' numerators) divided exactly and checked, each written as an item of a pickle of a list of
+The sequences ``N (N-1) ... (N-5)`` as words, and integer combinations of words (the bets'
+numerators) divided exactly and checked, each written as an item of a pickle of a list of
 Python integers (opcode LONG1: a byte count, then the integer's bytes, little-endian two's
 complement), so that loading the pickle makes every Python integer at once and runs no code.
 Words are little-endian 64-bit words held in int64 arrays (the bits; their values are
@@ -76,15 +76,15 @@ def pickled_combinations(words, starts, columns, coefficients, divisors, rules, 
     bits). Combination ``j`` of row ``i`` is ``x = sum over e in starts[j]:starts[j + 1] of
     coefficients[e] * words[i, columns[e]]`` (the coefficients' magnitudes adding up to less than
     ``2**31``), summed on 32-bit limbs in int64, then ``x / divisors[j]`` (``1 <= divisor < 2**31``),
-    which must be exact. ``rules[j]``: 0 any sign, 1 the result must not be negative, 2 it must be
-    zero (and is not written). A written result goes to record ``k = positions[i] * kept +
-    slots[j]`` (``kept``: the results written per row, so that a row's are side by side) of the
-    pickle ``out`` (uint64, :data:`~exact_odds.batch.widepass.HEAD` first): the opcode LONG1 and
-    ``size`` (``size + 2`` a multiple of 8) at byte ``6 + k (size + 2)``, then ``size`` bytes of
-    little-endian two's complement, which must hold it, from word ``1 + k (size + 2) / 8`` on,
-    written a word at a time (the last word's two high bytes are the next record's opcode and
-    size: the caller writes the first record's, and the stop after the last). Returns how many
-    checks failed (inexact, negative, nonzero, too large)."""
+    which must be exact. ``rules[j]``: 0 any result, 1 it must be zero (and is not written). A
+    written result goes to record ``k = positions[i] * kept + slots[j]`` (``kept``: the results
+    written per row, so that a row's are side by side) of the pickle ``out`` (uint64,
+    :data:`~exact_odds.batch.widepass.HEAD` first): the opcode LONG1 and ``size`` (``size + 2`` a
+    multiple of 8) at byte ``6 + k (size + 2)``, then ``size`` bytes of little-endian two's
+    complement, which must hold it, from word ``1 + k (size + 2) / 8`` on, written a word at a
+    time (the last word's two high bytes are the next record's opcode and size: the caller writes
+    the first record's, and the stop after the last). Returns how many checks failed (inexact,
+    nonzero, too large)."""
     rows, count, kept = words.shape[0], 2 * words.shape[2] + 2, slots.max() + 1
     limbs = np.empty(count, dtype=np.int64)
     halves = np.zeros((words.shape[1], count), dtype=np.int64)
@@ -115,9 +115,9 @@ def pickled_combinations(words, starts, columns, coefficients, divisors, rules, 
             wrong = (limbs[bit >> 5] >> (bit & 31)) != (sign >> (bit & 31))
             for t in range((bit >> 5) + 1, count):
                 wrong |= limbs[t] != sign
-            if rest or wrong or (negative and rules[j] == 1) or (rules[j] == 2 and limbs.any()):
+            if rest or wrong or (rules[j] == 1 and limbs.any()):
                 bad += 1
-            if rules[j] == 2:
+            if rules[j] == 1:
                 continue
             _write_record(limbs, size, out, at)
     return bad
