@@ -4,9 +4,10 @@ through :mod:`exact_odds.batch.compiled`, used by :mod:`exact_odds.batch.widepas
 The sequences ``N (N-1) ... (N-5)`` as words, and integer combinations of words (the bets'
 numerators) divided exactly and checked, each written as an item of a pickle of a list of
 Python integers (opcode LONG1: a byte count, then the integer's bytes, little-endian two's
-complement), so that loading the pickle makes every Python integer at once and runs no code.
-Words are little-endian 64-bit words held in int64 arrays (the bits; their values are
-non-negative); arrays are C-contiguous.
+complement), so that loading the pickle makes every Python integer at once and runs no code;
+and the pair bets' closed forms in words (modulo ``2**64`` and two primes). Words are
+little-endian 64-bit words held in int64 arrays (the bits; their values are non-negative);
+arrays are C-contiguous.
 """
 
 from __future__ import annotations
