@@ -202,3 +202,17 @@ def test_pair_closed_forms_equal_tables(cards: int, monkeypatch: pytest.MonkeyPa
     assert [m is not None for m in made] == [False, cards < 1_600_000]  # the points pass, then the pairs'
     assert fast.numerators.tolist() == usual.numerators.tolist()
     assert fast.outcomes.tolist() == usual.outcomes.tolist()
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 200), st.sampled_from([1, 28, 1_000]))
+def test_words_path_equals_numpy_path(seed: int, n: int, low: int) -> None:
+    """Random shoes of ``low`` to 10,000 decks, every bet but the suited: the words path (compiled)
+    and the NumPy steps give the same integers."""
+    counts = _shoes(seed, max(low, 2), n)
+    found = []
+    for setting in ("0", "1"):
+        with jit_setting(setting):
+            ev = evaluate(counts, bets=UNSUITED)
+        found.append((ev.sequences.tolist(), ev.outcomes.tolist(), ev.numerators.tolist()))
+    assert found[0] == found[1]
