@@ -366,7 +366,8 @@ def big_figures(repeat: int) -> None:
     bets = [b for b in registered() if b.detail is not Detail.SUITS]
     paths = _paths()
     for path, setting in paths:
-        _on_path(setting, lambda: evaluate(counts[:300], bets=bets))()  # compile (or load) and plan once
+        for warm in ([], bets):  # compile (or load), plan and make the work arrays once, for either set of bets
+            _on_path(setting, lambda b=warm: evaluate(counts, bets=b))()  # type: ignore[misc]
         for key, label, chosen in (("main", "main-bet counts", []), ("bets", f"{len(bets)} registered bets (points "
                                                                      "and pairs)", bets)):
             secs = median_seconds(_on_path(setting, lambda b=chosen: evaluate(counts, bets=b)), runs)  # type: ignore[misc]
@@ -576,9 +577,20 @@ BENCHMARKS: dict[str, Callable[[int], None]] = {
 }
 
 
+def bench_big_shoes(repeat: int) -> None:
+    """The big-shoe lines of ``batch`` alone (shoes past int64), in a process with one BLAS thread."""
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    in_child("big_figures", repeat, env)
+
+
+PARTS: dict[str, Callable[[int], None]] = {"big-shoes": bench_big_shoes}
+"""Parts of a benchmark that ``--only`` can run alone (the default run prints them within theirs)."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--only", nargs="*", choices=sorted(BENCHMARKS), help="run only these")
+    parser.add_argument("--only", nargs="*", choices=sorted({**BENCHMARKS, **PARTS}),
+                        help="run only these (big-shoes: batch's lines of shoes past int64 alone)")
     parser.add_argument("--repeat", type=int, default=7, help="runs per figure (default 7)")
     parser.add_argument("--python", metavar="PATH", default=sys.executable,
                         help="interpreter of the whole processes of odds, sidebets, report, bunco and symbolic, e.g. "
@@ -593,7 +605,7 @@ def main() -> None:
             os.environ[BARS_ENV] = os.path.join(tmp, "bars.jsonl")
             open(os.environ[BARS_ENV], "w").close()
         for name in args.only or BENCHMARKS:
-            BENCHMARKS[name](args.repeat)
+            {**BENCHMARKS, **PARTS}[name](args.repeat)
         if args.table:
             print(f"\n{table(recorded(os.environ.pop(BARS_ENV)))}")
 

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact_odds.batch import compiled, evaluate, modfused, wide
-from exact_odds.batch.evaluation import _bet_pass, _sequences
+from exact_odds.batch.evaluation import _bet_pass
 from exact_odds.batch.residues import (
     MODULUS_CAP,
     _digits,
@@ -30,6 +30,7 @@ from exact_odds.batch.residues import (
     mul_mod,
     primes_below,
 )
+from exact_odds.batch.widepass import sequences
 from exact_odds.bets import find_bet, registered
 from exact_odds.coup import Detail
 from exact_odds.engine import deal
@@ -102,7 +103,7 @@ def test_compiled_falling_equals_numpy(counts: list[int], p: int) -> None:
 
 def test_sequences_past_int64() -> None:
     sizes = np.array([6, 1448, 1449, 520_000, 2_097_151, 2_097_152, 10**12], dtype=np.int64)
-    assert _sequences(sizes).tolist() == [falling(int(n), CARDS_PER_COUP) for n in sizes.tolist()]
+    assert sequences(sizes).tolist() == [falling(int(n), CARDS_PER_COUP) for n in sizes.tolist()]
 
 
 @pytest.mark.parametrize("setting", ["0", "1"])

@@ -17,11 +17,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exact_odds.batch import wide
+from exact_odds.batch import wide, widepass
 from exact_odds.batch.basis import choose_functionals, combinations
 from exact_odds.batch.coefficients import coefficients
 from exact_odds.batch.compiled import loops as compiled_loops
@@ -31,7 +32,7 @@ from exact_odds.batch.suited import suited_ways, variant
 from exact_odds.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUITED, Coup, Detail, Payable, coup_of_code
 from exact_odds.dist import Dist
 from exact_odds.errors import suits_unknown
-from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe, ShoeError, falling
+from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe, ShoeError
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
@@ -175,32 +176,6 @@ def _sampled_check(compiled: _BetPass, counts: IntArray, found: Array) -> None:
 # ---------------------------------------------------------------- checks
 
 
-HALF_MAX_CARDS = 2_097_151
-"""Largest shoe whose three-card sequences ``N (N-1) (N-2)`` int64 holds (below ``2**63``)."""
-
-
-def _falling_int64(sizes: IntArray, start: int, count: int) -> IntArray:
-    """``(N - start) (N - start - 1) ... (N - start - count + 1)`` per shoe, int64 (it must fit)."""
-    out = np.ones_like(sizes)
-    for i in range(start, start + count):
-        out = out * (sizes - i)
-    return out
-
-
-def _sequences(sizes: IntArray) -> Array:
-    """N (N-1) ... (N-5) per shoe, int64 when every shoe fits, else Python integers (the
-    product of two int64 halves, three cards each, up to :data:`HALF_MAX_CARDS` cards)."""
-    largest = int(sizes.max(initial=0))
-    if largest <= INT64_MAX_CARDS:
-        return _falling_int64(sizes, 0, CARDS_PER_COUP)
-    if largest <= HALF_MAX_CARDS:
-        half = CARDS_PER_COUP // 2
-        first, second = _falling_int64(sizes, 0, half), _falling_int64(sizes, half, half)
-        product: Array = first.astype(object) * second.astype(object)
-        return product
-    return np.array([falling(int(s), CARDS_PER_COUP) for s in sizes.tolist()], dtype=object)
-
-
 def _check_counts(compositions: object) -> tuple[IntArray, IntArray]:
     """Compositions as an (n, 13) int64 array, and their sizes (cards); a bad one raises
     :class:`ShoeError`."""
@@ -267,7 +242,7 @@ def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, 
     form = sparse(tableau, detail)
     found = sparse_ways(form, counts, suit_counts)
     base = np.array([variant(code)[0] == code for code in form.codes])
-    _checked(found[:, base], _sequences(sizes))
+    _checked(found[:, base], widepass.sequences(sizes))
     out = []
     for row in found.tolist():
         by_code = dict(zip(form.codes, row, strict=True))
@@ -413,7 +388,10 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     """
     counts, sizes = _check_counts(compositions)
     bet_list = tuple(bets)
-    sequences = _sequences(sizes)
+    fast = _words_path(tableau, bet_list, sizes)
+    if fast is not None:
+        return _evaluate_words(counts, sizes, bet_list, tableau, fast)
+    sequences = widepass.sequences(sizes)
     outcomes: Array = np.zeros((len(counts), len(OUTCOMES)), dtype=np.int64)
     numerators: Array = np.zeros((len(counts), len(bet_list)), dtype=np.int64)
     scales = [1] * len(bet_list)
@@ -439,6 +417,56 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
         for j, column in wide.items():
             numerators[:, j] = column
     return Evaluation(counts, sequences, outcomes, bet_list, numerators, tuple(scales))
+
+
+def _words_path(tableau: Tableau, bets: tuple[Payable, ...], sizes: IntArray) -> tuple[ModuleType, ModuleType] | None:
+    """The compiled loops of :mod:`exact_odds.batch.widepass` when they evaluate the shoes past
+    int64 (some, and no bet looks at suits; compiled for large jobs or with ``EXACT_ODDS_JIT=1``)."""
+    wide = int((sizes > INT64_MAX_CARDS).sum())
+    if not wide or any(bet.detail is Detail.SUITS for bet in bets):
+        return None
+    if not all(widepass.usable(_word_combinations(_bet_pass(tableau, detail, tuple(bets[j] for j in members))))
+               for detail, members in _bet_groups(bets).items()):
+        return None
+    return widepass.loaded(wide)
+
+
+def _word_combinations(compiled: _BetPass) -> list[tuple[tuple[int, ...], int, int]]:
+    """What :func:`_evaluate_words` asks of a pass (:func:`~exact_odds.batch.widepass.combined`): at
+    ``Detail.POINTS`` banker, player and the sequences, else the check that the total is the
+    sequences; then each bet's numerator."""
+    size = compiled.plan.classes + 1
+    unit = [tuple(int(c == i) for c in range(size)) for i in range(size)]
+    if compiled.outcomes:
+        checks = [(unit[0], 1, widepass.ANY), (unit[1], 1, widepass.ANY), (unit[-1], 1, widepass.ANY)]
+    else:
+        checks = [(tuple(t - u for t, u in zip(unit[compiled.total], unit[-1], strict=True)), 1, widepass.ZERO)]
+    return checks + [(c, d, widepass.ANY) for c, d in zip(compiled.combination, compiled.divisor, strict=True)]
+
+
+def _evaluate_words(counts: IntArray, sizes: IntArray, bets: tuple[Payable, ...], tableau: Tableau,
+                    fast: tuple[ModuleType, ModuleType]) -> Evaluation:
+    """:func:`evaluate` whose shoes past int64 stay in 64-bit words until their Python integers
+    (:mod:`exact_odds.batch.widepass`); the others are evaluated as usual, then placed among them."""
+    n = len(counts)
+    sequences, outcomes = np.empty(n, dtype=object), np.empty((n, len(OUTCOMES)), dtype=object, order="F")
+    numerators: Array = np.empty((n, len(bets)), dtype=object if bets else np.int64)
+    narrow = np.flatnonzero(sizes <= INT64_MAX_CARDS)
+    if len(narrow):
+        part = evaluate(counts[narrow], bets=bets, tableau=tableau)
+        sequences[narrow], outcomes[narrow], numerators[narrow] = part.sequences, part.outcomes, part.numerators
+    wide = np.flatnonzero(sizes > INT64_MAX_CARDS)
+    every, scales = slice(None), [1] * len(bets)
+    for detail, members in _bet_groups(bets).items():
+        compiled = _bet_pass(tableau, detail, tuple(bets[j] for j in members))
+        found = widepass.combined(compiled.plan, counts, sizes, wide, fast, _word_combinations(compiled))
+        if compiled.outcomes:  # the tie in Python integers: two subtractions cost less than making it
+            outcomes[wide], sequences[wide] = _outcomes(found[:, :TIE], found[:, TIE]), found[:, TIE]
+            _sampled_check(compiled, counts[wide], outcomes[wide])
+        numerators[every if len(wide) == n else wide[:, None], members] = found[:, found.shape[1] - len(members):]
+        for col, j in enumerate(members):
+            scales[j] = compiled.scales[col]
+    return Evaluation(counts, sequences, outcomes, bets, numerators, tuple(scales))
 
 
 def evaluate_shoes(shoes: Sequence[Shoe], *, bets: Iterable[Payable] = (),
