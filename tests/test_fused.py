@@ -1,0 +1,87 @@
+"""The compiled float path's shape (:mod:`exact_odds.batch.fused`): the main bets' six-card parts
+weighed as they are made (never stored), blocks of one shape stacked into one BLAS call; the same
+integers as Python's and as the reference enumerator, up to the 456-card limit of exact floats."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import jit_setting
+
+from exact_odds.batch import compiled, evaluate, fused
+from exact_odds.batch.evaluation import _bet_pass
+from exact_odds.batch.plan import CHUNK, FLOAT_MAX_CARDS
+from exact_odds.bets import registered
+from exact_odds.coup import Detail
+from exact_odds.engine import deal, winners
+from exact_odds.shoe import Shoe
+from exact_odds.tableau import STANDARD_TABLEAU
+
+pytest.importorskip("numba")
+
+
+@pytest.mark.parametrize("tail", [0, 1, 3, 4, 5, 8, 11])
+def test_weighed_tail_equals_integers(tail: int) -> None:
+    """``weighed_tail`` (four parts at a time and the rest one by one) sums the tail's weighed
+    values as Python integers do, and stores nothing past the stored rows."""
+    fast = compiled.loops(10**9)
+    assert fast is not None
+    rng = np.random.default_rng(tail)
+    stored, width = 9, 37
+    values = rng.integers(0, 2**20, size=(stored, width)).astype(np.float64)
+    factors = rng.integers(0, 2**12, size=(6, width)).astype(np.float64)
+    parent = np.r_[np.zeros(stored, dtype=np.int64), rng.integers(0, stored, size=tail)]
+    factor = np.r_[np.zeros(stored, dtype=np.int64), rng.integers(0, 6, size=tail)]
+    weights = rng.integers(0, 2**10, size=(2, tail)).astype(np.float64)
+    sums = np.full((2, width), -1.0)
+    before = values.copy()
+    fast.weighed_tail(factors, parent, factor, values, weights, sums)
+    made = [[int(values[parent[p], i]) * int(factors[factor[p], i]) for i in range(width)]
+            for p in range(stored, stored + tail)]
+    expected = [[sum(int(weights[f, k]) * made[k][i] for k in range(tail)) for i in range(width)] for f in range(2)]
+    assert sums.astype(np.int64).tolist() == expected
+    assert np.array_equal(values, before)
+
+
+def test_main_bets_weigh_their_six_card_parts_and_stack_blocks() -> None:
+    """The main bets' plan stores only the parts of up to five cards; its six-card parts (both
+    groups') are weighed into the row of the empty part; the blocks of one shape over adjacent
+    rows (one card by five, five by one; two by four, four by two) are one BLAS call each. The
+    every-bet plan (18 functionals) stores every part."""
+    plan = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, ()).plan
+    work = fused.prepared(plan, plan.space.kinds, CHUNK)
+    first, end = plan.layout.levels[-1]
+    assert work.values.shape == (first, CHUNK) and end == len(plan.layout.parent)
+    assert work.weights.shape == (2, end - first) and work.sums.shape == (2, CHUNK)
+    (stage,) = work.stages
+    assert sorted(matrix.shape for matrix, _, _ in stage.products) == [(2, 10, 126), (2, 30, 70), (70, 35)]
+    assert np.shares_memory(work.sums, stage.partial)
+    every = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, tuple(b for b in registered() if b.detail is Detail.POINTS))
+    wide = fused.prepared(every.plan, every.plan.space.kinds, CHUNK)
+    assert wide.values.shape[0] == len(every.plan.layout.parent) and wide.weights.shape == (2, 0)
+
+
+def _near_the_limit(n: int, seed: int) -> np.ndarray:
+    """``n`` shoes of 440 to 456 cards (the largest whose part values float64 holds), uneven ranks."""
+    rng = np.random.default_rng(seed)
+    counts = np.full((n, 13), 35, dtype=np.int64)
+    counts[:, 0] += 1  # 456 cards
+    for row in counts:
+        for _ in range(rng.integers(0, 17)):
+            row[rng.integers(0, 13)] -= 1
+    return counts
+
+
+def test_compiled_chunks_equal_the_reference_near_456_cards() -> None:
+    """Shoes of 440 to 456 cards, in chunks with a remainder, on the compiled path: banker, player
+    and tie equal to the reference enumerator's (a few) and to the NumPy path's (all)."""
+    counts = _near_the_limit(CHUNK + 3, 13)
+    assert counts.sum(axis=1).max() == FLOAT_MAX_CARDS
+    with jit_setting("1"):
+        fast = evaluate(counts)
+    with jit_setting("0"):
+        slow = evaluate(counts)
+    assert fast.outcomes.tolist() == slow.outcomes.tolist()
+    for i in (0, 1, CHUNK + 2):
+        dist = winners(deal(Shoe(tuple(int(c) for c in counts[i]))))
+        assert fast.outcomes[i].tolist() == [dist["banker"], dist["player"], dist["tie"]]
