@@ -85,3 +85,25 @@ def test_compiled_chunks_equal_the_reference_near_456_cards() -> None:
     for i in (0, 1, CHUNK + 2):
         dist = winners(deal(Shoe(tuple(int(c) for c in counts[i]))))
         assert fast.outcomes[i].tolist() == [dist["banker"], dist["player"], dist["tie"]]
+
+
+def test_a_suited_plan_of_whole_coups_alike() -> None:
+    """A plan at ``Detail.SUITS`` whose functionals (the winner, with the player's suited pair)
+    depend on more than the pair flags takes the compiled chunks with suit counts
+    (``chunk_suited_values``): the same integers as the NumPy path, chunks and a remainder."""
+    from exact_odds.batch.coefficients import coefficients
+    from exact_odds.batch.plan import make_plan, ways
+    from exact_odds.coup import COUP_CODES, PLAYER_SUITED, winner_index
+
+    codes = np.arange(COUP_CODES)
+    class_of = winner_index(codes) * 2 + (codes // PLAYER_SUITED) % 2
+    plan = make_plan(coefficients(STANDARD_TABLEAU, Detail.SUITS), class_of, 6)
+    assert plan.flags is None and len(plan.stages[-1].functionals) > 2
+    rng = np.random.default_rng(3)
+    grid = (4 - rng.integers(0, 4, size=(CHUNK + 5, 13, 4))).clip(0)
+    counts = grid.sum(axis=2)
+    with jit_setting("1"):
+        fast = ways(plan, counts, grid)
+    with jit_setting("0"):
+        slow = ways(plan, counts, grid)
+    assert fast.tolist() == slow.tolist() and fast.any()
