@@ -47,7 +47,7 @@ def test_main_bets_weigh_their_six_card_parts_and_stack_blocks() -> None:
     """The main bets' plan stores only the parts of up to five cards; its six-card parts (both
     groups') are weighed into the row of the empty part; the blocks of one shape over adjacent
     rows (one card by five, five by one; two by four, four by two) are one BLAS call each. The
-    every-bet plan (18 functionals) stores every part."""
+    every-bet plan (18 functionals) stores every part, and its larger products go in pieces."""
     plan = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, ()).plan
     work = fused.prepared(plan, plan.space.kinds, CHUNK)
     first, end = plan.layout.levels[-1]
@@ -57,8 +57,25 @@ def test_main_bets_weigh_their_six_card_parts_and_stack_blocks() -> None:
     assert sorted(matrix.shape for matrix, _, _ in stage.products) == [(2, 10, 126), (2, 30, 70), (70, 35)]
     assert np.shares_memory(work.sums, stage.partial)
     every = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, tuple(b for b in registered() if b.detail is Detail.POINTS))
-    wide = fused.prepared(every.plan, every.plan.space.kinds, CHUNK)
+    wide = fused.prepared(every.plan, every.plan.space.kinds, CHUNK // 2)
     assert wide.values.shape[0] == len(every.plan.layout.parent) and wide.weights.shape == (2, 0)
+    shapes = sorted(matrix.shape for stage in wide.stages for matrix, _, _ in stage.products)
+    assert shapes == [(2, 2, 45, 126), (2, 3, 90, 70), (3, 210, 35), (18, 420)]  # rows in pieces
+    assert all(m.shape[-2] * m.shape[-1] * CHUNK // 2 <= fused.BLAS_WORK for m, _, _ in wide.stages[0].products)
+
+
+def test_pieces_of_products_alike() -> None:
+    """The every-bet plan's products in pieces (:data:`exact_odds.batch.fused.BLAS_WORK`), in
+    chunks and a remainder: the same integers as the NumPy path."""
+    rng = np.random.default_rng(17)
+    counts = (32 - rng.integers(0, 24, size=(CHUNK + 7, 13))).clip(0)
+    bets = [b for b in registered() if b.detail is Detail.POINTS]
+    with jit_setting("1"):
+        fast = evaluate(counts, bets=bets)
+    with jit_setting("0"):
+        slow = evaluate(counts, bets=bets)
+    assert fast.numerators.tolist() == slow.numerators.tolist()
+    assert fast.outcomes.tolist() == slow.outcomes.tolist()
 
 
 def _near_the_limit(n: int, seed: int) -> np.ndarray:
