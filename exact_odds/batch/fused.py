@@ -106,9 +106,10 @@ def _tail(plan: Plan) -> int:
     first = layout.levels[-1][0] if layout.levels else end
     reads = [(m_rows, r_rows, len(stage.functionals)) for stage in plan.stages for m_rows, r_rows, _ in
              _merged(stage.blocks)]
-    tail = [(r_rows, functionals) for m_rows, r_rows, functionals in reads if m_rows[0] >= first]
+    tail = [read for read in reads if read[0][0] >= first]
     others = [max(m_rows[1], r_rows[1]) for m_rows, r_rows, _ in reads if m_rows[0] < first]
-    if tail != [((0, 1), TAIL_FUNCTIONALS)] or max(others, default=0) > first or (layout.parent[first:] >= first).any():
+    if (tail != [((first, end), (0, 1), TAIL_FUNCTIONALS)] or max(others, default=0) > first
+            or (layout.parent[first:] >= first).any()):
         return end
     return first
 
