@@ -124,3 +124,27 @@ def test_a_suited_plan_of_whole_coups_alike() -> None:
     with jit_setting("0"):
         slow = ways(plan, counts, grid)
     assert fast.tolist() == slow.tolist() and fast.any()
+
+
+def test_weighed_sums_past_the_float_limit_redone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the float limit lowered below the main bets' sums, every composition of the compiled
+    chunks (their six-card parts weighed, not stored) is flagged and redone exactly: all of them
+    reach the exact path, and the integers are those of the limit in force."""
+    from exact_odds.batch import plan as plan_module
+
+    counts = _near_the_limit(CHUNK + 9, 5)
+    counts[::5, :3] -= 10  # smaller shoes among them (about 410 cards): every sum still past 2**40
+    with jit_setting("1"):
+        expected = evaluate(counts).outcomes.tolist()
+        redone: list[int] = []
+        residue_rows = plan_module._residue_rows
+
+        def spy(plan: object, rows: np.ndarray, *args: object) -> None:
+            redone.extend(rows.tolist())
+            residue_rows(plan, rows, *args)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(plan_module, "_residue_rows", spy)
+        monkeypatch.setattr(plan_module, "FLOAT_EXACT", 2**40)
+        found = evaluate(counts).outcomes.tolist()
+    assert sorted(set(redone)) == list(range(len(counts)))
+    assert found == expected
