@@ -3,13 +3,20 @@
 :func:`exact_odds.batch.plan.ways` evaluates compositions ``CHUNK`` at a time (half as many
 for plans with many products). With the compiled loops (:mod:`exact_odds.batch.loops`), a chunk
 takes three kinds of step here: one compiled call for its kind counts, factor table (from the
-suit counts too, for suited pairs) and part values, one BLAS product per
-block of each stage, and one compiled call per stage that weighs and adds the products and writes the exact
+suit counts too, for suited pairs) and part values, one BLAS product per block of each stage
+(blocks of one shape over adjacent rows, such as one card by five and five by one, stacked into
+one call), and one compiled call per stage that weighs and adds the products and writes the exact
 integers to the output (times ``(N-4)(N-5)`` for the four-card stage), flagging any sum that
 reached ``2**53``. The work arrays and the views the products read and write are made once per
-plan and chunk width (:class:`Prepared`), so a chunk costs about ten calls from Python: at a
+plan and chunk width (:class:`Prepared`), so a chunk costs about seven calls from Python: at a
 million compositions a second, the calls of the NumPy path's steps, their checks and their
 copies would take a third of the time.
+
+The main bets' six-card parts (409 of their 912) are not stored: they feed only the product
+with the other group's empty part, two multiply-adds a value, which the compiled call makes as
+it makes them (:func:`_tail`, :func:`exact_odds.batch.loops.weighed_tail`). Stored, they were
+written to memory and read back by BLAS: about 90 ns a composition more (686 to 692 against 592
+to 600 ns for the chunks alone, alternated in one process; the stacked calls save 8 to 12 more).
 
 The integers are those of the NumPy path (:func:`exact_odds.batch.kernel.run`): every sum is of
 non-negative integers, exact below ``2**53`` in any order.
@@ -38,7 +45,8 @@ if TYPE_CHECKING:
 
 
 class _StageWork(NamedTuple):
-    """One stage's products (matrix, values read, partial written), work arrays and columns."""
+    """One stage's products (matrix, values read, partial written; stacks of them where blocks of
+    one shape read adjacent rows: one BLAS call each), work arrays and columns."""
 
     products: tuple[tuple[FloatArray, FloatArray, FloatArray], ...]
     partial: FloatArray
@@ -49,7 +57,10 @@ class _StageWork(NamedTuple):
 
 
 class Prepared(NamedTuple):
-    """Work arrays of one plan for chunks of ``width`` compositions (kept per thread)."""
+    """Work arrays of one plan for chunks of ``width`` compositions (kept per thread).
+
+    ``values`` holds the part values stored; the parts past them (:func:`_tail`) are weighed by
+    ``weights`` into ``sums`` (a row of a stage's partial sums) as they are made."""
 
     plan: Plan
     kinds: IntArray
@@ -57,43 +68,111 @@ class Prepared(NamedTuple):
     values: FloatArray
     stages: tuple[_StageWork, ...]
     bad: BoolArray
+    weights: FloatArray
+    sums: FloatArray
 
 
-def _merged(blocks: tuple[Any, ...]) -> list[tuple[tuple[int, int], tuple[int, int], FloatArray]]:
+Merged = tuple[tuple[int, int], tuple[int, int], "FloatArray"]
+
+
+def _merged(blocks: tuple[Any, ...]) -> list[Merged]:
     """The blocks as (m_rows, r_rows, matrix), those of the same row parts over adjacent rows of
     the other side merged into one product (the six-card parts of either group: one product, not
-    two thin ones)."""
-    merged: list[tuple[tuple[int, int], tuple[int, int], FloatArray]] = []
+    two thin ones), in the order of the rows they read."""
+    merged: list[Merged] = []
     for block in sorted(blocks, key=lambda b: (b.r_rows, b.m_rows)):
         if merged and merged[-1][1] == block.r_rows and merged[-1][0][1] == block.m_rows[0]:
             (m0, _), r_rows, matrix = merged.pop()
             merged.append(((m0, block.m_rows[1]), r_rows, np.concatenate([matrix, block.matrix], axis=1)))
         else:
             merged.append((block.m_rows, block.r_rows, block.matrix))
-    return merged
+    return sorted(merged, key=lambda m: m[0])
 
 
-def _stage_work(stage: Any, values: FloatArray, width: int) -> _StageWork:
-    """The products of a stage's blocks as (matrix, rows of ``values``, slice of the partial sums),
-    and the rows of ``values`` weighing each row of the partial sums."""
+TAIL_FUNCTIONALS = 2
+"""The functionals :func:`exact_odds.batch.loops.weighed_tail` weighs (the main bets' banker and
+player); with more, a pass over the tail's parts per functional or two would cost more than the
+BLAS product it saves."""
+
+
+def _tail(plan: Plan) -> int:
+    """The first part of the layout's *tail*: the last level (the six-card parts, 409 of the main
+    bets' 912) when the parts past it feed nothing but one product with the empty part (value 1) as
+    its row part, of :data:`TAIL_FUNCTIONALS` functionals, and their parents come before it. Those
+    parts are then weighed as they are made, never stored (:func:`exact_odds.batch.loops.part_values`):
+    the product would read them back from memory, two multiply-adds a value. Else the layout's end."""
+    layout = plan.layout
+    end = len(layout.parent)
+    first = layout.levels[-1][0] if layout.levels else end
+    reads = [(m_rows, r_rows, len(stage.functionals)) for stage in plan.stages for m_rows, r_rows, _ in
+             _merged(stage.blocks)]
+    tail = [read for read in reads if read[0][0] >= first]
+    others = [max(m_rows[1], r_rows[1]) for m_rows, r_rows, _ in reads if m_rows[0] < first]
+    if (tail != [((first, end), (0, 1), TAIL_FUNCTIONALS)] or max(others, default=0) > first
+            or (layout.parent[first:] >= first).any()):
+        return end
+    return first
+
+
+BLAS_WORK = 1_000_000
+"""The most multiply-adds one matrix of a BLAS call takes: a product's rows are split into equal
+pieces (one call still, batched) below it. OpenBLAS multiplies such small products without packing
+them first; on this machine's cores (AVX-512) the every-bet plan's products of 90 to 630 rows ran
+at 22 to 23 billion multiply-adds a second whole, at 26 to 28 in pieces."""
+
+
+def _stage_work(stage: Any, values: FloatArray, width: int,
+                tail: int) -> tuple[_StageWork, tuple[FloatArray, FloatArray] | None]:
+    """The BLAS products of a stage's blocks (:func:`_merged`) as (matrix, rows of ``values``, slice
+    of the partial sums), those of one shape over adjacent rows stacked, and the rows of ``values``
+    weighing each row of the partial sums; and, if the stage reads the tail's parts (from row
+    ``tail``), their weights and the partial sums' row they are weighed into."""
     functionals = len(stage.functionals)
     merged = _merged(stage.blocks)
     partial = np.empty((sum(r1 - r0 for _, (r0, r1), _ in merged), functionals, width), dtype=np.float64)
-    products, at = [], 0
-    for (m0, m1), (r0, r1), matrix in merged:
-        products.append((matrix, values[m0:m1], partial[at:at + r1 - r0].reshape(-1, width)))
-        at += r1 - r0
+    products: list[tuple[FloatArray, FloatArray, FloatArray]] = []
+    weighed, at, k = None, 0, 0
+    while k < len(merged):
+        (m0, m1), (r0, r1), matrix = merged[k]
+        if m0 >= tail:
+            weighed = np.ascontiguousarray(matrix), partial[at:at + 1].reshape(-1, width)
+            at, k = at + 1, k + 1
+            continue
+        count, height = 1, r1 - r0
+        while (k + count < len(merged) and merged[k + count][2].shape == matrix.shape
+               and merged[k + count][0][0] == m0 + count * (m1 - m0) < tail):
+            count += 1
+        lines, depth = matrix.shape
+        pieces = next(p for p in range(1, lines + 1)
+                      if lines % p == 0 and (lines // p * depth * width <= BLAS_WORK or p == lines))
+        stack: FloatArray = np.stack([m for _, _, m in merged[k:k + count]])  # (count, lines, depth)
+        source: FloatArray = values[m0:m0 + count * depth].reshape(count, depth, width)
+        target: FloatArray = partial[at:at + count * height].reshape(count, lines, width)
+        if pieces > 1:  # (count, pieces, rows, ...), the values read by every piece
+            rows = lines // pieces
+            stack, source = stack.reshape(count, pieces, rows, depth), source[:, None]
+            target = target.reshape(count, pieces, rows, width)
+        products.append((stack[0], source[0], target[0]) if count == 1 else (stack, source, target))
+        at, k = at + count * height, k + count
     rows = np.array([r for _, r_rows, _ in merged for r in range(*r_rows)], dtype=np.int64)
-    return _StageWork(tuple(products), partial, np.empty((functionals, width), dtype=np.float64),
-                      rows, np.array(stage.functionals, dtype=np.int64), stage.depth < CARDS_PER_COUP)
+    return _StageWork(tuple(products), partial, np.empty((functionals, width), dtype=np.float64), rows,
+                      np.array(stage.functionals, dtype=np.int64), stage.depth < CARDS_PER_COUP), weighed
 
 
 def _prepare(plan: Plan, kinds: int, width: int) -> Prepared:
     """Work arrays and product views of ``plan`` for chunks of ``width`` compositions."""
-    values = np.empty((len(plan.layout.parent), width), dtype=np.float64)
+    tail = _tail(plan)
+    values = np.empty((tail, width), dtype=np.float64)
+    stages = []
+    weights, sums = np.empty((TAIL_FUNCTIONALS, 0), dtype=np.float64), np.empty((TAIL_FUNCTIONALS, 0), dtype=np.float64)
+    for stage in plan.stages:
+        work, weighed = _stage_work(stage, values, width, tail)
+        stages.append(work)
+        if weighed is not None:
+            weights, sums = weighed
     return Prepared(plan, np.empty((kinds, width), dtype=np.int64),
                     np.empty((kinds * (CARDS_PER_COUP + 1) * plan.space.types, width), dtype=np.float64), values,
-                    tuple(_stage_work(stage, values, width) for stage in plan.stages), np.zeros(width, dtype=bool))
+                    tuple(stages), np.zeros(width, dtype=bool), weights, sums)
 
 
 _LOCAL = threading.local()
@@ -119,10 +198,11 @@ def _chunk(work: Prepared, fast: ModuleType, counts: IntArray, suits: IntArray |
     return how many had a sum reach ``limit`` (flagged in ``work.bad``)."""
     layout = work.plan.layout
     if suits is None:
-        fast.chunk_values(counts, kind_of, start, layout.parent, layout.factor, work.kinds, work.factors, work.values)
+        fast.chunk_values(counts, kind_of, start, layout.parent, layout.factor, work.kinds, work.factors, work.values,
+                          work.weights, work.sums)
     else:
         fast.chunk_suited_values(counts, suits, kind_of, start, layout.parent, layout.factor, work.kinds,
-                                 work.factors, work.values)
+                                 work.factors, work.values, work.weights, work.sums)
     bad = 0
     for stage in work.stages:
         for matrix, source, target in stage.products:

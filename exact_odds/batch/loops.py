@@ -31,16 +31,51 @@ def point_counts(counts, points, out):
 
 
 @_jit
-def part_values(factors, parent, factor, values):
+def part_values(factors, parent, factor, values, weights, sums):
     """``values[0] = 1``; ``values[p] = values[parent[p]] * factors[factor[p]]`` for every later part
-    (a part's parent always comes before it), as in :func:`exact_odds.batch.kernel.part_values`."""
+    (a part's parent always comes before it), as in :func:`exact_odds.batch.kernel.part_values`;
+    the parts past the rows of ``values``, if any, are weighed instead of stored
+    (:func:`weighed_tail`)."""
     first = values[0]
     for i in range(first.shape[0]):
         first[i] = 1.0
-    for p in range(1, parent.shape[0]):
+    for p in range(1, values.shape[0]):
         this, up, step = values[p], values[parent[p]], factors[factor[p]]
         for i in range(this.shape[0]):
             this[i] = up[i] * step[i]
+    if parent.shape[0] > values.shape[0]:
+        weighed_tail(factors, parent, factor, values, weights, sums)
+
+
+@_jit
+def weighed_tail(factors, parent, factor, values, weights, sums):
+    """``sums[f] = sum over the parts p past the rows of values of weights[f, p - len(values)]
+    * values[parent[p]] * factors[factor[p]]`` for two functionals (f = 0, 1), the parents being
+    rows of ``values``: the product ``weights @ values[tail]`` that the parts' values would
+    otherwise be stored for, made as they are (four parts at a time, so that each pass over the
+    sums adds four terms). Non-negative integer terms: exact below ``2**53`` in any order."""
+    first, end = values.shape[0], parent.shape[0]
+    a, b = sums[0], sums[1]
+    a[:] = 0.0
+    b[:] = 0.0
+    p = first
+    while p + 3 < end:
+        u0, s0, u1, s1 = values[parent[p]], factors[factor[p]], values[parent[p + 1]], factors[factor[p + 1]]
+        u2, s2, u3, s3 = values[parent[p + 2]], factors[factor[p + 2]], values[parent[p + 3]], factors[factor[p + 3]]
+        k = p - first
+        w0, w1, w2, w3 = weights[0, k], weights[0, k + 1], weights[0, k + 2], weights[0, k + 3]
+        x0, x1, x2, x3 = weights[1, k], weights[1, k + 1], weights[1, k + 2], weights[1, k + 3]
+        for i in range(a.shape[0]):
+            v0, v1, v2, v3 = u0[i] * s0[i], u1[i] * s1[i], u2[i] * s2[i], u3[i] * s3[i]
+            a[i] += (w0 * v0 + w1 * v1) + (w2 * v2 + w3 * v3)
+            b[i] += (x0 * v0 + x1 * v1) + (x2 * v2 + x3 * v3)
+        p += 4
+    for q in range(p, end):
+        up, step, w, x = values[parent[q]], factors[factor[q]], weights[0, q - first], weights[1, q - first]
+        for i in range(a.shape[0]):
+            v = up[i] * step[i]
+            a[i] += w * v
+            b[i] += x * v
 
 
 @_jit
@@ -103,12 +138,12 @@ def chunk_kinds(counts, kind_of, start, kinds):
 
 
 @_jit
-def chunk_values(counts, kind_of, start, parent, factor, kinds, factors, values):
+def chunk_values(counts, kind_of, start, parent, factor, kinds, factors, values, weights, sums):
     """A chunk's kind counts, factor table and part values in one call, for the ``values.shape[1]``
     compositions from row ``start`` of the rank counts ``counts`` (n, 13): ``kinds[k, i]``, the
     cards of kind ``k`` (``kind_of[rank]``); ``factors[k * 7 + j, i] = falling(kinds[k, i], j)``
     (products in the order of :func:`exact_odds.batch.kernel._float_falling`); then
-    :func:`part_values`."""
+    :func:`part_values` (with the weighed tail of ``weights`` and ``sums``)."""
     chunk_kinds(counts, kind_of, start, kinds)
     depth = factors.shape[0] // kinds.shape[0]
     for k in range(kinds.shape[0]):
@@ -119,7 +154,7 @@ def chunk_values(counts, kind_of, start, parent, factor, kinds, factors, values)
             prev, this = factors[k * depth + j - 1], factors[k * depth + j]
             for i in range(this.shape[0]):
                 this[i] = prev[i] * (column[i] - (j - 1))
-    part_values(factors, parent, factor, values)
+    part_values(factors, parent, factor, values, weights, sums)
 
 
 @_jit
@@ -159,12 +194,12 @@ def suited_factors(suits, start, kinds, factors):
 
 
 @_jit
-def chunk_suited_values(counts, suits, kind_of, start, parent, factor, kinds, factors, values):
+def chunk_suited_values(counts, suits, kind_of, start, parent, factor, kinds, factors, values, weights, sums):
     """:func:`chunk_values` at ``Detail.SUITS``: the kinds (ranks), the factor table of
     :func:`suited_factors` from the suit counts ``suits`` (n, 13, 4), then :func:`part_values`."""
     chunk_kinds(counts, kind_of, start, kinds)
     suited_factors(suits, start, kinds, factors)
-    part_values(factors, parent, factor, values)
+    part_values(factors, parent, factor, values, weights, sums)
 
 
 @_jit
