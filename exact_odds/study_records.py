@@ -30,6 +30,8 @@ from exact_odds.workers import mapped, shared_buffer
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from exact_odds.study_pool import Workers
+
     Array = npt.NDArray[Any]
 
 DECK = 52
@@ -186,21 +188,23 @@ def _shared_spread(where: tuple[str, Layout, int], bet: int, rows: int) -> Sprea
     return spread(RecordStore.attached(*where).arrays["edges"][:rows, bet])
 
 
-def spreads(records: CoupRecords, pool: Any, where: tuple[str, Layout, int] | None) -> list[Spread]:
-    """The spread of each bet: of the first in this process while the workers of ``pool`` find
-    the others' at the same time from the shared store ``where`` (all here without a pool)."""
+def spreads(records: CoupRecords, workers: Workers | None, where: tuple[str, Layout, int] | None) -> list[Spread]:
+    """The spread of each bet: of the first in this process while the ``workers`` find the
+    others' at the same time from the shared store ``where`` (all here without workers)."""
     bets = records.edges.shape[1]
-    if pool is None or where is None:
+    if workers is None or where is None:
         return [spread(records.edges[:, j]) for j in range(bets)]
-    others = pool.starmap_async(_shared_spread, [(where, j, len(records.shoe)) for j in range(1, bets)], chunksize=1)
+    others = workers.pool.starmap_async(_shared_spread, [(where, j, len(records.shoe)) for j in range(1, bets)],
+                                        chunksize=1)
     return [spread(records.edges[:, 0]), *others.get()]
 
 
 @contextmanager
-def records_store(pool: Any, layout: Layout, rows: int) -> Iterator[tuple[tuple[str, Layout, int] | None, RecordStore]]:
-    """Where a study's records go: shared memory the workers of ``pool`` write into (and what a
-    task needs to find it: path, layout, rows), or this process's memory."""
-    if pool is None:
+def records_store(workers: Workers | None, layout: Layout,
+                  rows: int) -> Iterator[tuple[tuple[str, Layout, int] | None, RecordStore]]:
+    """Where a study's records go: shared memory the ``workers`` write into (and what a task needs
+    to find it: path, layout, rows), or this process's memory."""
+    if workers is None:
         yield None, RecordStore.private(layout, rows)
         return
     with shared_store(layout, rows) as (path, store):
