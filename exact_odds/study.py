@@ -259,11 +259,12 @@ def _results(tasks: Sequence[_Task], *, dask: str | None) -> Iterator[CoupRecord
 def warm_up(share: int) -> None:
     """In a worker process, as it starts: announce the coups it will evaluate
     (:func:`exact_odds.batch.compiled.expect`) and prepare with one small evaluation of the main
-    bets (the compiled loops loaded, if they will be used; the plans of a study of the main bets)."""
+    bets as tasks carry them, tabulated (the compiled loops loaded, if they will be used; the
+    plans of a study of the main bets, which are cached by bets)."""
     from exact_odds.bets.main import STANDARD_CONFIG
 
     expect(share)
-    evaluate(np.full((1, 13), 4, dtype=np.int64), bets=STANDARD_CONFIG.bets)
+    evaluate(np.full((1, 13), 4, dtype=np.int64), bets=map(tabulate, STANDARD_CONFIG.bets))
 
 
 @contextmanager
