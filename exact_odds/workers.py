@@ -187,17 +187,26 @@ def shared_work(pool: Any, processes: int, remote: Callable[[T], R], local: Call
     meet; yield (index, result) as each ends (a worker's error is raised here).
 
     Each process of the pool has two items given at any time: as one ends, the pool's result
-    thread gives the next (whatever this process is doing), so the workers never wait for it."""
+    thread gives the next (whatever this process is doing), so the workers never wait for it.
+    Only when few items are left (no more than two per process of the pool) does the pool get
+    one item per process, so that no item waits in the pool while this process has run out."""
     lock = threading.Lock()
     bounds = [0, len(items)]  # the next item for the pool, one past the next for this process
+    given = [0]  # items given to the pool and not ended
     ended: queue.SimpleQueue[tuple[int, Any, BaseException | None]] = queue.SimpleQueue()
 
     def take(end: int) -> int | None:
         with lock:
             if bounds[0] >= bounds[1]:
                 return None
-            bounds[end] += 1 if end == 0 else -1
-            return bounds[0] - 1 if end == 0 else bounds[1]
+            if end == 0 and given[0] >= processes and bounds[1] - bounds[0] <= 2 * processes:
+                return None  # few left: the pool's processes keep one each
+            if end == 1:
+                bounds[1] -= 1
+                return bounds[1]
+            bounds[0] += 1
+            given[0] += 1
+            return bounds[0] - 1
 
     def give() -> None:
         index = take(0)
@@ -205,6 +214,8 @@ def shared_work(pool: Any, processes: int, remote: Callable[[T], R], local: Call
             return
 
         def ok(value: R) -> None:
+            with lock:
+                given[0] -= 1
             ended.put((index, value, None))
             give()
 
