@@ -397,9 +397,11 @@ def _bet_study(name: str, expectation: Fraction, j: int, records: CoupRecords, s
                     gained / m, gained / favourable if favourable else None, count, tuple(results))
 
 
-def _cut_card_effect(shoe: Shoe, tableau: Tableau, sums: PartSums, shoes: int) -> tuple[CutCardEffect, ...]:
-    """Per outcome: the full shoe's probability, and the mean probability and frequency per coup dealt."""
-    full = evaluate([shoe.counts], tableau=tableau)
+def _cut_card_effect(shoe: Shoe, tableau: Tableau, packed: bytes, sums: PartSums,
+                     shoes: int) -> tuple[CutCardEffect, ...]:
+    """Per outcome: the full shoe's probability, and the mean probability and frequency per coup dealt
+    (the full shoe evaluated with the tasks' bets on points, ``packed``, whose plan this process has made)."""
+    full = evaluate([shoe.counts], bets=[b for b in _unpack(packed)[0] if b.detail is Detail.POINTS], tableau=tableau)
     out = []
     for i, name in enumerate(OUTCOMES):
         mean, mean_err = ratio_error(sums.shoes[:, 0], sums.shoes[:, 1 + i], shoes)
@@ -486,5 +488,5 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     studies = tuple(_bet_study(bet.name, removal.expectation, j, records, sums, found[j],
                                count if any(count.tags) else None, thresholds)
                     for j, (bet, removal, count) in enumerate(zip(bets, removals, suggested, strict=True)))
-    return Study(shoe, shoes, seed, procedure, tableau, studies, _cut_card_effect(shoe, tableau, sums, shoes),
+    return Study(shoe, shoes, seed, procedure, tableau, studies, _cut_card_effect(shoe, tableau, packed, sums, shoes),
                  records, *_play_studies(bets, removals, records, shoes, own, edge_sort, sorting))
