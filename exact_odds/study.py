@@ -69,9 +69,10 @@ from exact_odds.dealing import (
 from exact_odds.edge_sorting import EdgeSortStudy, SortColumns, coup_values, study_edge_sort
 from exact_odds.information import Information
 from exact_odds.removal import MAX_TAG, LinearCount, Removal, effects_of_removal
-from exact_odds.shoe import CARDS_PER_COUP, Shoe
+from exact_odds.shoe import Shoe
 from exact_odds.study_checks import MIN_CARDS_PER_COUP, check_listening, check_memory, check_play, check_study
 from exact_odds.study_checks import StudyError as StudyError  # public here too
+from exact_odds.study_pool import Workers, process_share, study_workers, task_size
 from exact_odds.study_records import (
     HISTOGRAM_BINS as HISTOGRAM_BINS,
 )
@@ -92,17 +93,13 @@ from exact_odds.study_records import (
 )
 from exact_odds.study_records import CoupRecords as CoupRecords  # public here too
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.workers import shared_work, worker_pool
+from exact_odds.workers import shared_work
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     Array = npt.NDArray[Any]
 
-SHOES_PER_TASK = 400
-"""The most shoes dealt and evaluated per task (a unit of work for a worker process or Dask):
-shoes are dealt in lockstep, so larger tasks spend less on each round of the dealer, up to the
-size whose arrays stay in cache."""
 DEFAULT_THRESHOLDS = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 """Default true-count thresholds of the count strategies."""
 DASK_TIMEOUT = 30
@@ -213,15 +210,15 @@ def _run_here(store: RecordStore, task: _Task) -> tuple[int, PartSums]:
     return len(part.shoe), task.sums(part)
 
 
-def _gather(tasks: Sequence[_Task], store: RecordStore, *, pool: Any, processes: int, dask: str | None,
+def _gather(tasks: Sequence[_Task], store: RecordStore, *, workers: Workers | None, dask: str | None,
             progress: Callable[[int], None]) -> tuple[CoupRecords, PartSums]:
     """Run the tasks and join their records in ``store`` and their sums, in the order of the shoes:
-    in this process and the ``processes`` of ``pool`` (writing into the shared ``store``), on
-    Dask, or in this process alone."""
+    in this process and the ``workers`` (writing into the shared ``store``), on Dask, or in this
+    process alone."""
     at, sums = 0, list[PartSums]()
-    if pool is not None:
+    if workers is not None:
         done: dict[int, tuple[int, PartSums]] = {}
-        for i, found in shared_work(pool, processes, _run_shared, partial(_run_here, store), tasks):
+        for i, found in shared_work(workers.pool, workers.processes, _run_shared, partial(_run_here, store), tasks):
             done[i] = found
             progress(tasks[i].stop - tasks[i].first)
             while len(sums) in done:  # the rows of the tasks done from the first on, moved down at once
@@ -259,25 +256,28 @@ def _results(tasks: Sequence[_Task], *, dask: str | None) -> Iterator[CoupRecord
     yield from map(_run_task, tasks)
 
 
-@contextmanager
-def _pool(workers: int, tasks: int, tableau: Tableau, packed: bytes, share: int) -> Iterator[Any]:
-    """The worker processes that work beside this one on ``tasks`` tasks (``workers`` in all; None:
-    this process alone), started at once so that they import and prepare (:func:`_ready`) while
-    this process computes the effects of removal. The bets travel packed (:func:`_pack`): a
-    process starting the pool waits until each worker has read what it is sent beyond a pipe's
-    buffer, so it sends little."""
-    if workers <= 1 or tasks <= 1:
-        yield None
-        return
-    with worker_pool(min(workers, tasks) - 1, _ready, tableau, packed, share) as pool:
-        yield pool
+def warm_up(share: int) -> None:
+    """In a worker process, as it starts: announce the coups it will evaluate
+    (:func:`exact_odds.batch.compiled.expect`) and prepare with one small evaluation of the main
+    bets as tasks carry them, tabulated (the compiled loops loaded, if they will be used; the
+    plans of a study of the main bets, which are cached by bets)."""
+    from exact_odds.bets.main import STANDARD_CONFIG
 
-
-def _ready(tableau: Tableau, packed: bytes, share: int) -> None:
-    """In a worker process: announce the coups it will evaluate (:func:`exact_odds.batch.compiled.expect`),
-    unpack the bets and prepare their plans with one small evaluation."""
     expect(share)
-    evaluate(np.full((1, 13), 4, dtype=np.int64), bets=_unpack(packed)[0], tableau=tableau)
+    evaluate(np.full((1, 13), 4, dtype=np.int64), bets=map(tabulate, STANDARD_CONFIG.bets))
+
+
+@contextmanager
+def _started(workers: Workers | None, count: int, dask: str | None, shoe: Shoe, shoes: int,
+             per_task: int) -> Iterator[Workers | None]:
+    """The processes that work beside this one: ``workers`` if they were started already, else
+    (``count`` processes in all, none with ``dask``) started now, so that they import and
+    prepare while this process computes the effects of removal."""
+    if workers is not None or dask is not None or count <= 1:
+        yield workers
+        return
+    with study_workers(count, shoes, shoe.size, per_task) as started:
+        yield started
 
 
 # ---------------------------------------------------------------- statistics
@@ -397,9 +397,11 @@ def _bet_study(name: str, expectation: Fraction, j: int, records: CoupRecords, s
                     gained / m, gained / favourable if favourable else None, count, tuple(results))
 
 
-def _cut_card_effect(shoe: Shoe, tableau: Tableau, sums: PartSums, shoes: int) -> tuple[CutCardEffect, ...]:
-    """Per outcome: the full shoe's probability, and the mean probability and frequency per coup dealt."""
-    full = evaluate([shoe.counts], tableau=tableau)
+def _cut_card_effect(shoe: Shoe, tableau: Tableau, packed: bytes, sums: PartSums,
+                     shoes: int) -> tuple[CutCardEffect, ...]:
+    """Per outcome: the full shoe's probability, and the mean probability and frequency per coup dealt
+    (the full shoe evaluated with the tasks' bets on points, ``packed``, whose plan this process has made)."""
+    full = evaluate([shoe.counts], bets=[b for b in _unpack(packed)[0] if b.detail is Detail.POINTS], tableau=tableau)
     out = []
     for i, name in enumerate(OUTCOMES):
         mean, mean_err = ratio_error(sums.shoes[:, 0], sums.shoes[:, 1 + i], shoes)
@@ -444,24 +446,17 @@ def _progress(progress: Progress | None, shoes: int) -> Callable[[int], None]:
     return advance
 
 
-def task_size(shoes: int, workers: int) -> int:
-    """Shoes per task: :data:`SHOES_PER_TASK`, or with several workers fewer, so that each gets
-    four tasks at least (the last tasks then end together). The results do not depend on it."""
-    if workers <= 1:
-        return SHOES_PER_TASK
-    return max(1, min(SHOES_PER_TASK, -(-shoes // (4 * workers))))
-
-
 def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tableau: Tableau = STANDARD_TABLEAU,
               procedure: Procedure = STANDARD_PROCEDURE, thresholds: Sequence[float] = DEFAULT_THRESHOLDS,
               max_tag: int = MAX_TAG, workers: int = 1, dask: str | None = None,
               progress: Progress | None = None, shoes_per_task: int | None = None,
               counts: Sequence[Count] = (), edge_sort: Information | None = None,
-              sort_bets: Sequence[str] | None = None) -> Study:
+              sort_bets: Sequence[str] | None = None, pool: Workers | None = None) -> Study:
     """Deal ``shoes`` shuffled shoes by ``procedure`` and study the exact edges of ``bets`` before every coup.
 
     ``workers`` > 1 runs tasks of ``shoes_per_task`` shoes (default: :func:`task_size`) in that
-    many processes (this one and ``workers - 1`` spawned); ``dask`` is the address of a Dask
+    many processes (this one and ``workers - 1`` spawned; ``pool``: those processes, started
+    already by :func:`exact_odds.study_pool.study_workers`); ``dask`` is the address of a Dask
     scheduler to run them on instead. ``progress`` is called with (shoes done, shoes) as tasks
     finish. The results depend only on the arguments, not on ``workers`` or ``dask``.
 
@@ -477,22 +472,21 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     packed = _pack(bets, sorting if edge_sort else ())
     per_task = shoes_per_task or task_size(shoes, workers)
     firsts = range(0, shoes, per_task)
-    share = shoes * shoe.size // CARDS_PER_COUP // max(1, 1 if dask else workers)  # coups per process, at least
-    with _pool(1 if dask else workers, len(firsts), tableau, packed, share) as pool:
+    share = process_share(shoes, shoe.size, 1 if dask else workers)
+    with _started(pool, workers, dask, shoe, shoes, per_task) as started:
         removals = effects_of_removal(shoe, list(bets), tableau=tableau)
         suggested = [r.count(max_tag=max_tag) for r in removals]
         tags = np.array([c.tags for c in suggested], dtype=np.int64).T.reshape(13, len(bets))
         count_tags = np.array([c.tags for c in own], dtype=np.int64).T.reshape(13, len(own))
         codes = tuple(shoe_card_codes(shoe))
         layout = record_layout(len(bets), len(own), (2, len(edge_sort.groups[0]) + 1) if edge_sort else (0, 0))
-        with records_store(pool, layout, shoes * (shoe.size // MIN_CARDS_PER_COUP)) as (where, store):
+        with records_store(started, layout, shoes * (shoe.size // MIN_CARDS_PER_COUP)) as (where, store):
             tasks = [_Task(seed, first, min(first + per_task, shoes), codes, procedure, tableau, packed, tags,
                            count_tags, edge_sort, share, tuple(thresholds), where) for first in firsts]
-            records, sums = _gather(tasks, store, pool=pool, processes=min(workers, len(tasks)) - 1, dask=dask,
-                                    progress=_progress(progress, shoes))
-            found = spreads(records, pool, where)
+            records, sums = _gather(tasks, store, workers=started, dask=dask, progress=_progress(progress, shoes))
+            found = spreads(records, started, where)
     studies = tuple(_bet_study(bet.name, removal.expectation, j, records, sums, found[j],
                                count if any(count.tags) else None, thresholds)
                     for j, (bet, removal, count) in enumerate(zip(bets, removals, suggested, strict=True)))
-    return Study(shoe, shoes, seed, procedure, tableau, studies, _cut_card_effect(shoe, tableau, sums, shoes),
+    return Study(shoe, shoes, seed, procedure, tableau, studies, _cut_card_effect(shoe, tableau, packed, sums, shoes),
                  records, *_play_studies(bets, removals, records, shoes, own, edge_sort, sorting))

@@ -25,10 +25,12 @@ import numpy as np
 
 from exact_odds.coup import FLAGS_AT, PLAYER_PAIR, TabulatedBet
 from exact_odds.stats import exact_parts, exact_sum, sum_exact_parts
-from exact_odds.workers import mapped, shared_buffer
+from exact_odds.workers import mapped, shared_buffer, shared_work
 
 if TYPE_CHECKING:
     import numpy.typing as npt
+
+    from exact_odds.study_pool import Workers
 
     Array = npt.NDArray[Any]
 
@@ -181,26 +183,40 @@ def spread(edges: Array) -> Spread:
     return np.quantile(edges, QUANTILES), counts, bounds
 
 
-def _shared_spread(where: tuple[str, Layout, int], bet: int, rows: int) -> Spread:
-    """In a worker process: the spread of bet ``bet`` over the first ``rows`` records of a shared store."""
-    return spread(RecordStore.attached(*where).arrays["edges"][:rows, bet])
+_SpreadPart = tuple[tuple[str, Layout, int], int, int, bool]
+"""One half of the spread of a bet over a shared store: the store (path, layout, rows), the
+records' rows, the bet, and whether the half is the histogram (else the quantiles)."""
 
 
-def spreads(records: CoupRecords, pool: Any, where: tuple[str, Layout, int] | None) -> list[Spread]:
-    """The spread of each bet: of the first in this process while the workers of ``pool`` find
-    the others' at the same time from the shared store ``where`` (all here without a pool)."""
+def _half(edges: Array, histogram: bool) -> tuple[Array, ...]:
+    """The histogram's counts and bounds of ``edges``, or their quantiles (:func:`spread`)."""
+    return tuple(np.histogram(edges, bins=HISTOGRAM_BINS)) if histogram else (np.quantile(edges, QUANTILES),)
+
+
+def _shared_half(part: _SpreadPart) -> tuple[Array, ...]:
+    """In a worker process: :func:`_half` of a bet's player EVs in the shared store."""
+    where, rows, bet, histogram = part
+    return _half(RecordStore.attached(*where).arrays["edges"][:rows, bet], histogram)
+
+
+def spreads(records: CoupRecords, workers: Workers | None, where: tuple[str, Layout, int] | None) -> list[Spread]:
+    """The spread of each bet: its quantiles and its histogram found at the same time in this
+    process and by the ``workers`` (from the shared store ``where``; all here without workers)."""
     bets = records.edges.shape[1]
-    if pool is None or where is None:
+    if workers is None or where is None:
         return [spread(records.edges[:, j]) for j in range(bets)]
-    others = pool.starmap_async(_shared_spread, [(where, j, len(records.shoe)) for j in range(1, bets)], chunksize=1)
-    return [spread(records.edges[:, 0]), *others.get()]
+    parts = [(where, len(records.shoe), j, histogram) for histogram in (False, True) for j in range(bets)]
+    found = dict(shared_work(workers.pool, workers.processes, _shared_half,
+                             lambda part: _half(records.edges[:, part[2]], part[3]), parts))
+    return [(found[j][0], found[bets + j][0], found[bets + j][1]) for j in range(bets)]
 
 
 @contextmanager
-def records_store(pool: Any, layout: Layout, rows: int) -> Iterator[tuple[tuple[str, Layout, int] | None, RecordStore]]:
-    """Where a study's records go: shared memory the workers of ``pool`` write into (and what a
-    task needs to find it: path, layout, rows), or this process's memory."""
-    if pool is None:
+def records_store(workers: Workers | None, layout: Layout,
+                  rows: int) -> Iterator[tuple[tuple[str, Layout, int] | None, RecordStore]]:
+    """Where a study's records go: shared memory the ``workers`` write into (and what a task needs
+    to find it: path, layout, rows), or this process's memory."""
+    if workers is None:
         yield None, RecordStore.private(layout, rows)
         return
     with shared_store(layout, rows) as (path, store):

@@ -180,6 +180,41 @@ def mapped(path: str) -> mmap.mmap:
         return mmap.mmap(file.fileno(), 0)
 
 
+class _Split:
+    """Which items are still to be taken: the pool takes them from the first on, this process from
+    the last on; the pool's processes (``processes``) hold two items each while more than two each
+    are left, then one."""
+
+    def __init__(self, items: int, processes: int) -> None:
+        self.lock = threading.Lock()
+        self.bounds = [0, items]  # the next item for the pool, one past the next for this process
+        self.given = 0  # items given to the pool and not ended
+        self.processes = processes
+
+    def for_pool(self) -> int | None:
+        """The next item to give the pool, or None (none left, or few left and the pool holds enough)."""
+        with self.lock:
+            first, stop = self.bounds
+            if first >= stop or (self.given >= self.processes and stop - first <= 2 * self.processes):
+                return None
+            self.bounds[0] += 1
+            self.given += 1
+            return first
+
+    def ended_in_pool(self) -> None:
+        """One item given to the pool has ended."""
+        with self.lock:
+            self.given -= 1
+
+    def for_here(self) -> int | None:
+        """The next item for this process, or None (none left)."""
+        with self.lock:
+            if self.bounds[0] >= self.bounds[1]:
+                return None
+            self.bounds[1] -= 1
+            return self.bounds[1]
+
+
 def shared_work(pool: Any, processes: int, remote: Callable[[T], R], local: Callable[[T], R],
                 items: Sequence[T]) -> Iterator[tuple[int, R]]:
     """Work on ``items`` in the ``processes`` processes of ``pool`` (``remote``) and in this process
@@ -187,24 +222,19 @@ def shared_work(pool: Any, processes: int, remote: Callable[[T], R], local: Call
     meet; yield (index, result) as each ends (a worker's error is raised here).
 
     Each process of the pool has two items given at any time: as one ends, the pool's result
-    thread gives the next (whatever this process is doing), so the workers never wait for it."""
-    lock = threading.Lock()
-    bounds = [0, len(items)]  # the next item for the pool, one past the next for this process
+    thread gives the next (whatever this process is doing), so the workers never wait for it.
+    Only when few items are left (no more than two per process of the pool) does the pool get
+    one item per process, so that no item waits in the pool while this process has run out."""
+    split = _Split(len(items), processes)
     ended: queue.SimpleQueue[tuple[int, Any, BaseException | None]] = queue.SimpleQueue()
 
-    def take(end: int) -> int | None:
-        with lock:
-            if bounds[0] >= bounds[1]:
-                return None
-            bounds[end] += 1 if end == 0 else -1
-            return bounds[0] - 1 if end == 0 else bounds[1]
-
     def give() -> None:
-        index = take(0)
+        index = split.for_pool()
         if index is None:
             return
 
         def ok(value: R) -> None:
+            split.ended_in_pool()
             ended.put((index, value, None))
             give()
 
@@ -223,7 +253,7 @@ def shared_work(pool: Any, processes: int, remote: Callable[[T], R], local: Call
         try:
             found, value, err = ended.get_nowait()
         except queue.Empty:
-            index = take(1)
+            index = split.for_here()
             if index is not None:
                 done += 1
                 yield index, local(items[index])

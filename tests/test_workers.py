@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,3 +107,39 @@ def test_shared_work_does_each_item_once_the_pool_from_the_first_this_process_fr
 def _square_where(x: int) -> tuple[int, int]:
     """x squared, and the process that found it."""
     return x * x, os.getpid()
+
+
+class _HeldPool:
+    """A stand-in for a pool of one process: holds the items given until told to end the oldest."""
+
+    def __init__(self) -> None:
+        self.held: list[tuple[int, Any]] = []
+        self.given: list[int] = []
+
+    def apply_async(self, remote: Any, args: tuple[int], callback: Any, error_callback: Any) -> None:
+        self.given.append(args[0])
+        self.held.append((args[0], callback))
+
+    def end_oldest(self) -> None:
+        item, callback = self.held.pop(0)
+        callback(item)
+
+
+def test_when_few_items_are_left_the_pool_holds_one_per_process() -> None:
+    pool, here, most = _HeldPool(), [], []
+
+    def local(item: int) -> int:  # while this process works on an item, the pool ends one
+        here.append(item)
+        if pool.held:
+            left = 10 - len(pool.given) - len(here)  # given to neither yet
+            pool.end_oldest()
+            most.append((left, len(pool.held)))
+        if len(pool.given) + len(here) == 10:  # all given: the pool ends what it holds
+            while pool.held:
+                pool.end_oldest()
+        return item
+
+    done = dict(shared_work(pool, 1, abs, local, list(range(10))))
+    assert sorted(done) == list(range(10)) and sorted(pool.given + here) == list(range(10))
+    assert [left for left, _ in most] == [7, 5, 3, 1, 0]
+    assert [held for _, held in most] == [2, 2, 2, 1, 0]  # two at a time, then one once two or fewer are left

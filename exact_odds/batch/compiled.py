@@ -6,18 +6,28 @@ need numba (``pip install 'exact-odds[fast]'``). Without it, or with the environ
 ``EXACT_ODDS_JIT=0``, the same steps run in NumPy; the integers and the text are the same either
 way (the tests compare both paths). Each module of loops is loaded here, by :func:`module`.
 
-Compiled code is cached on disk, but a process still pays about 0.6 s to load it (importing
+Compiled code is cached on disk, but a process still pays about 0.5 s to load it (importing
 numba, then readying its compiler on the first call); it saves about 1 us per composition. So it
 is used for large jobs only: a call with :data:`JIT_MIN` compositions or more, or any call once
 the command has announced a job that large (:func:`expect`), or once a process has loaded some.
 ``EXACT_ODDS_JIT=1`` uses it at any size.
+
+Readying numba's compiler imports its array functions, which look for SciPy's BLAS (for
+``np.correlate`` and ``np.convolve`` in compiled code): where SciPy is installed that imports
+``scipy.linalg``, about 0.1 s of a process's start. The loops use neither, so numba's array
+functions are imported first with SciPy out of sight (:func:`_numba_arrays`); those two
+functions then take numba's own loops, and everything else of numba is as before (its linear
+algebra imports SciPy when a function using it is compiled).
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import sys
+from collections.abc import Sequence
 from functools import cache
+from importlib.machinery import ModuleSpec
 from types import ModuleType
 
 JIT_ENV = "EXACT_ODDS_JIT"
@@ -37,11 +47,36 @@ def expect(count: int) -> None:
     _EXPECTED[0] = max(_EXPECTED[0], count)
 
 
+class _WithoutScipy:
+    """An import finder that finds SciPy missing (:func:`_numba_arrays`)."""
+
+    @staticmethod
+    def find_spec(name: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> ModuleSpec | None:
+        """Refuse ``scipy`` and its submodules; leave every other module to the other finders."""
+        if name.partition(".")[0] == "scipy":
+            raise ModuleNotFoundError(f"{name} is left out while numba's array functions load", name=name)
+        return None
+
+
+def _numba_arrays() -> None:
+    """Import numba's array functions (``numba.np.arraymath``, which its compiler imports on its
+    first use) without SciPy, unless SciPy is imported already."""
+    if "scipy" in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    finder = _WithoutScipy()
+    sys.meta_path.insert(0, finder)
+    try:
+        importlib.import_module("numba.np.arraymath")
+    finally:
+        sys.meta_path.remove(finder)
+
+
 @cache
 def _load(name: str) -> ModuleType | None:
     """The module of compiled loops ``name``, or None when numba is missing or cannot set up its
     code cache (no writable cache directory): NumPy then does the work."""
     try:
+        _numba_arrays()
         found = importlib.import_module(name)
     except (ImportError, OSError, RuntimeError):
         return None

@@ -8,6 +8,7 @@ No arithmetic here: the figures come from :mod:`exact_odds.counting`,
 from __future__ import annotations
 
 import argparse
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from exact_odds.bets import Bet
     from exact_odds.counting import Count
     from exact_odds.information import Information
+    from exact_odds.study_pool import Workers
 
 COUNT_HELP = ("a count of one's own: a published one by name (jacobson-dragon-7, wizard-panda-8) or a spec "
               "'RANKS=TAG, ..., bet=NAME, tc>=T' (e.g. '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4'; ranks not "
@@ -86,26 +88,39 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         help="run on the Dask scheduler at ADDRESS (exact-odds[dask])")
 
 
-def _cmd_count(args: argparse.Namespace) -> str:
-    from exact_odds.counting import CountError
-    from exact_odds.report.advantage_play import count_json, count_tables
-    from exact_odds.study import run_study
+def workers_from_args(args: argparse.Namespace) -> AbstractContextManager[Workers | None]:
+    """The worker processes of a study of --shoes with --workers W > 1 (not --dask, not a replayed
+    --input), started now, before this process imports the study's modules: they import theirs
+    at the same time (:func:`exact_odds.study_pool.study_workers`); None: no workers."""
+    if args.workers <= 1 or args.dask is not None or args.shoes is None or getattr(args, "input", None) is not None:
+        return nullcontext()
+    from exact_odds.study_pool import study_workers
 
-    choice = bets_from_args(args)
-    counts = counts_from_args(args, choice)
-    if not counts:
-        raise CountError("give one or more --count (a published count's name or a spec)")
-    if args.shoes is None:
-        raise CountError("give --shoes N (shoes to deal)")
-    bar = progress_bar(args, "count", unit="shoes")
-    try:
-        study = run_study(shoe_from_args(args), shoes=args.shoes,
-                          seed=seed_from_args(args),
-                          bets=with_count_bets([], counts, choice), tableau=tableau_from_args(args),
-                          procedure=procedure_from_args(args), workers=args.workers, dask=args.dask, progress=bar,
-                          counts=counts)
-    finally:
-        bar.close()
+    return study_workers(args.workers, args.shoes, shoe_from_args(args).size)
+
+
+def _cmd_count(args: argparse.Namespace) -> str:
+    with workers_from_args(args) as workers:
+        from exact_odds.counting import CountError
+        from exact_odds.study import run_study
+
+        choice = bets_from_args(args)
+        counts = counts_from_args(args, choice)
+        if not counts:
+            raise CountError("give one or more --count (a published count's name or a spec)")
+        if args.shoes is None:
+            raise CountError("give --shoes N (shoes to deal)")
+        bar = progress_bar(args, "count", unit="shoes")
+        try:
+            study = run_study(shoe_from_args(args), shoes=args.shoes,
+                              seed=seed_from_args(args),
+                              bets=with_count_bets([], counts, choice), tableau=tableau_from_args(args),
+                              procedure=procedure_from_args(args), workers=args.workers, dask=args.dask,
+                              progress=bar, counts=counts, pool=workers)
+        finally:
+            bar.close()
+    from exact_odds.report.advantage_play import count_json, count_tables
+
     return render(args, lambda: count_json(study), lambda: count_tables(study))
 
 

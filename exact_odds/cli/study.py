@@ -14,6 +14,7 @@ from exact_odds.cli.counting import (
     counts_from_args,
     edge_sort_from_args,
     with_count_bets,
+    workers_from_args,
 )
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
@@ -42,6 +43,7 @@ from exact_odds.cli.provenance import figure, provenance_from_args, removal_figu
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet
+    from exact_odds.shoe import Shoe
     from exact_odds.study import Study
     from exact_odds.tableau import Tableau
 
@@ -166,37 +168,46 @@ def _add_batch(sub: Subparsers) -> None:
 
 
 def _cmd_study(args: argparse.Namespace) -> str:
-    from exact_odds.replay import read_record, replay
-    from exact_odds.report import replay_json, replay_table, study_json, study_tables
-    from exact_odds.study import StudyError, run_study
+    with workers_from_args(args) as workers:
+        from exact_odds.study import StudyError, run_study
 
-    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
-    choice = bets_from_args(args)
-    bets = choice.named(args.bet) or list(choice.loaded) or choice.main
-    if args.input is not None:  # --input '' is refused, not ignored
-        if args.counts or args.edge_sort is not None:
-            raise StudyError("--count and --edge-sort study dealt shoes (--shoes N), not a recorded shoe")
-        rep = replay(read_record(read_input(args.input, "record")), shoe, bets=bets, tableau=tableau)
+        shoe, tableau = shoe_from_args(args), tableau_from_args(args)
+        choice = bets_from_args(args)
+        bets = choice.named(args.bet) or list(choice.loaded) or choice.main
+        if args.input is not None:  # --input '' is refused, not ignored
+            return _replay(args, shoe, tableau, bets)
+        if args.shoes is None:
+            raise StudyError("give --shoes N (shoes to deal) or --input FILE (a recorded shoe)")
+        counts = counts_from_args(args, choice)
+        bar = progress_bar(args, "study", unit="shoes")
+        try:
+            study = run_study(shoe, shoes=args.shoes, seed=seed_from_args(args),
+                              bets=with_count_bets(bets, counts, choice), tableau=tableau,
+                              procedure=procedure_from_args(args), thresholds=args.thresholds, max_tag=args.max_tag,
+                              workers=args.workers, dask=args.dask, progress=bar, counts=counts,
+                              edge_sort=edge_sort_from_args(args), sort_bets=[b.name for b in bets], pool=workers)
+        finally:
+            bar.close()
+    from exact_odds.report import study_json, study_tables
 
-        return render(args, lambda: replay_json(rep), lambda: [replay_table(rep, args.format)])
-    if args.shoes is None:
-        raise StudyError("give --shoes N (shoes to deal) or --input FILE (a recorded shoe)")
-    counts = counts_from_args(args, choice)
-    bar = progress_bar(args, "study", unit="shoes")
-    try:
-        study = run_study(shoe, shoes=args.shoes, seed=seed_from_args(args),
-                          bets=with_count_bets(bets, counts, choice), tableau=tableau,
-                          procedure=procedure_from_args(args), thresholds=args.thresholds, max_tag=args.max_tag,
-                          workers=args.workers, dask=args.dask, progress=bar, counts=counts,
-                          edge_sort=edge_sort_from_args(args), sort_bets=[b.name for b in bets])
-    finally:
-        bar.close()
     if args.plot:
         from exact_odds.plots import study_figure
 
         study_figure(study, args.plot)
     return render(args, lambda: study_json(study), lambda: study_tables(study, args.format),
                   figures=figure("Player EV before each coup", lambda: _study_svg(study)))
+
+
+def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[Bet]) -> str:
+    """``study --input FILE``: the exact player EV of each bet before each coup of a recorded shoe."""
+    from exact_odds.replay import read_record, replay
+    from exact_odds.report import replay_json, replay_table
+    from exact_odds.study import StudyError
+
+    if args.counts or args.edge_sort is not None:
+        raise StudyError("--count and --edge-sort study dealt shoes (--shoes N), not a recorded shoe")
+    rep = replay(read_record(read_input(args.input, "record")), shoe, bets=bets, tableau=tableau)
+    return render(args, lambda: replay_json(rep), lambda: [replay_table(rep, args.format)])
 
 
 def _study_svg(study: Study) -> str:

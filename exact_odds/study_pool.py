@@ -1,0 +1,68 @@
+"""Where a study's shoes are dealt: tasks of shoes, and the worker processes beside this one.
+
+A study's shoes are split into tasks (:func:`task_size`); ``--workers W`` runs them in this
+process and W-1 spawned workers (:func:`study_workers`). A worker is ready to work only after
+about 0.75 s (a fresh interpreter, NumPy and the study's modules, the compiled loops); so the
+workers are started before this process imports those modules itself, and both import and
+load at the same time. The command line starts them first thing (this module imports nothing
+heavy), and :func:`exact_odds.study.run_study` is handed them; a library call of ``run_study``
+starts its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+from exact_odds.shoe import CARDS_PER_COUP
+from exact_odds.workers import worker_pool
+
+SHOES_PER_TASK = 400
+"""The most shoes dealt and evaluated per task (a unit of work for a worker process or Dask):
+shoes are dealt in lockstep, so larger tasks spend less on each round of the dealer, up to the
+size whose arrays stay in cache."""
+
+
+def task_size(shoes: int, workers: int) -> int:
+    """Shoes per task: :data:`SHOES_PER_TASK`, or with several workers fewer, so that each gets
+    four tasks at least (the last tasks then end together). The results do not depend on it."""
+    if workers <= 1:
+        return SHOES_PER_TASK
+    return max(1, min(SHOES_PER_TASK, -(-shoes // (4 * workers))))
+
+
+def process_share(shoes: int, cards: int, processes: int) -> int:
+    """About how many coups each of ``processes`` processes evaluates in a study of ``shoes``
+    shoes of ``cards`` cards (at least; :func:`exact_odds.batch.compiled.expect`)."""
+    return shoes * cards // CARDS_PER_COUP // max(1, processes)
+
+
+class Workers(NamedTuple):
+    """Worker processes started for a study: a ``multiprocessing`` pool of ``processes`` processes."""
+
+    pool: Any
+    processes: int
+
+
+@contextmanager
+def study_workers(workers: int, shoes: int, cards: int, per_task: int | None = None) -> Iterator[Workers | None]:
+    """The processes that work beside this one on ``shoes`` shoes of ``cards`` cards in tasks of
+    ``per_task`` shoes (default :func:`task_size`), ``workers`` in all (None: this process
+    alone); each starts importing the study's modules and loading the compiled loops at once
+    (:func:`_warm`). They are terminated when the block ends, however it ends."""
+    tasks = -(-shoes // (per_task or task_size(shoes, workers)))
+    processes = min(workers, tasks) - 1
+    if processes < 1:
+        yield None
+        return
+    with worker_pool(processes, _warm, process_share(shoes, cards, workers)) as pool:
+        yield Workers(pool, processes)
+
+
+def _warm(share: int) -> None:
+    """In a worker process: import the study's modules and prepare to evaluate ``share`` coups
+    (:func:`exact_odds.study.warm_up`)."""
+    from exact_odds.study import warm_up
+
+    warm_up(share)
