@@ -20,8 +20,10 @@ found".
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from exact_odds.errors import InputError
@@ -57,19 +59,28 @@ class TomlText:
         """1-based number of the first line ``key = ...`` (key bare or quoted) in ``[start, end)``; 0 if none."""
         return self.first_match(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=", start, end)
 
+    @cached_property
+    def _headers(self) -> tuple[tuple[int, str], ...]:
+        """(index, table name) of every header line, in order: the text read once, so that finding
+        tables stays linear in a long file (thousands of ``[[...]]`` tables)."""
+        found = []
+        for i, line in enumerate(self.lines):
+            header = _HEADER.match(line)
+            if header:
+                found.append((i, re.sub(r"[\s\"']", "", header.group(1))))
+        return tuple(found)
+
+    @cached_property
+    def _names(self) -> dict[int, str]:
+        return dict(self._headers)
+
     def header_name(self, index: int) -> str | None:
         """The table name of a header line (``[a.b]`` or ``[[a.b]]`` gives ``"a.b"``), or None for other lines."""
-        header = _HEADER.match(self.lines[index])
-        return re.sub(r"[\s\"']", "", header.group(1)) if header else None
+        return self._names.get(index)
 
     def headers(self, names: Collection[str] | None = None) -> list[int]:
         """0-based indexes of the table headers, in order: every one, or those of the tables ``names``."""
-        found = []
-        for i in range(len(self.lines)):
-            name = self.header_name(i)
-            if name is not None and (names is None or name in names):
-                found.append(i)
-        return found
+        return [i for i, name in self._headers if names is None or name in names]
 
     def block(self, header: int, among: Collection[str] | None = None) -> tuple[int, int]:
         """``(start, end)``: the lines of the table whose header is at index ``header``.
@@ -77,8 +88,12 @@ class TomlText:
         The table ends at the next header (the next one of the tables ``among``, if given)
         or at the end of the text.
         """
-        after = [i for i in self.headers(among) if i > header]
-        return header, after[0] if after else len(self.lines)
+        headers = self._headers
+        for k in range(bisect_right(headers, (header, "\U0010ffff")), len(headers)):
+            i, name = headers[k]
+            if among is None or name in among:
+                return header, i
+        return header, len(self.lines)
 
     def top_level_key_line(self, key: str) -> int:
         """1-based line of a top-level ``key =`` before the first table, else of a table ``[key]`` or

@@ -36,6 +36,8 @@ BET = '[[bet]]\nname = "hostile"\nsource = "s"\n[[bet.line]]\npays = "1"\nmargin
 SPECIALS = ('[banker]\nwin = "1"\n'
             + "".join(f'[[banker.special]]\ntotal = {i % 10}\npays = "1"\n' for i in range(8000))
             + '[player]\nwin = "1"\n[tie]\nwin = "8"\n')
+GAME_SPECIALS = ('[configuration.banker]\nwin = "1"\n'
+                 + "".join(f'[[configuration.banker.special]]\ntotal = {i % 10}\npays = "1"\n' for i in range(5001)))
 ROW = "32," * 12 + "32\n"
 
 FILES: dict[str, str | bytes] = {
@@ -62,6 +64,7 @@ FILES: dict[str, str | bytes] = {
     "not-utf8.rolls": b"round,dice\n1,3 5 \xff\n",
     "game-decks.toml": "decks = " + "9" * 30 + "\n",
     "game-cut.toml": "[procedure]\ncut_card = 9223372036854775808\n",
+    "game-specials.toml": GAME_SPECIALS,
 }
 """The hostile files, by name (bytes where the bytes are the point)."""
 
@@ -133,6 +136,8 @@ CASES: list[tuple[str, tuple[str, ...], str]] = [
     ("game-deep", ("odds", "--game", "{deep.toml}"), "nested more than 32 deep"),
     ("game-decks", ("odds", "--game", "{game-decks.toml}"), ":1: decks must be a whole number from 1 to 10,000"),
     ("game-cut-card", ("deal", "--game", "{game-cut.toml}"), ":2: cut_card must be a whole number from 0 to 520,000"),
+    # found by the fuzzing: 35 s finding each table's lines among 5,001 headers (now read once)
+    ("game-5001-specials", ("sidebets", "--game", "{game-specials.toml}"), "5,001 special lines; at most 100"),
     ("bunco-log-fifo", ("bunco", "--verify", "{fifo}"), "it is a FIFO"),
     ("bunco-log-not-utf8", ("bunco", "--verify", "{not-utf8.rolls}"), "is not UTF-8 text (line 2)"),
     ("long-file-name", ("odds", "--rules", "r" * 5000), "(5,000 characters)"),
