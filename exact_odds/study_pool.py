@@ -11,12 +11,14 @@ starts its own.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from exact_odds.shoe import CARDS_PER_COUP
-from exact_odds.workers import worker_pool
+from exact_odds.workers import BLAS_THREADS, worker_pool
 
 SHOES_PER_TASK = 400
 """The most shoes dealt and evaluated per task (a unit of work for a worker process or Dask):
@@ -50,12 +52,16 @@ def study_workers(workers: int, shoes: int, cards: int, per_task: int | None = N
     """The processes that work beside this one on ``shoes`` shoes of ``cards`` cards in tasks of
     ``per_task`` shoes (default :func:`task_size`), ``workers`` in all (None: this process
     alone); each starts importing the study's modules and loading the compiled loops at once
-    (:func:`_warm`). They are terminated when the block ends, however it ends."""
+    (:func:`_warm`). They are terminated when the block ends, however it ends. Each uses one BLAS
+    thread, and so does this process when it has not loaded NumPy yet (as the command line calls
+    this): two processes on two cores, not four threads."""
     tasks = -(-shoes // (per_task or task_size(shoes, workers)))
     processes = min(workers, tasks) - 1
     if processes < 1:
         yield None
         return
+    if "numpy" not in sys.modules:  # this process works beside them: one BLAS thread each, not two
+        os.environ.update({k: "1" for k in BLAS_THREADS})
     with worker_pool(processes, _warm, process_share(shoes, cards, workers)) as pool:
         yield Workers(pool, processes)
 

@@ -43,6 +43,7 @@ def test_a_warmed_up_process_has_the_plans_of_a_study_of_the_main_bets() -> None
 
 
 PROBE = """
+import os
 import sys
 from exact_odds import study_pool
 from exact_odds.cli import main
@@ -54,12 +55,15 @@ def spy(*args):
     seen.append(sorted(m for m in ("numpy", "exact_odds.study") if m in sys.modules))
     return started(*args)
 
+os.environ.pop("OPENBLAS_NUM_THREADS", None)
+
 study_pool.study_workers = spy
 status = main(["study", "--shoes", "3", "--decks", "1", "--seed", "1", "--workers", "2", "-q"])
-print(status, seen)
+print(status, seen, os.environ.get("OPENBLAS_NUM_THREADS"))
 """
 
 
 def test_the_command_line_starts_the_workers_before_it_imports_numpy_and_the_study() -> None:
+    """... and this process, working beside them, then uses one BLAS thread too."""
     done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines()[-1] == "0 [[]]"
+    assert done.stdout.splitlines()[-1] == "0 [[]] 1"
