@@ -145,3 +145,33 @@ def test_sums_of_products_in_dealing_order() -> None:
             for j in range(4):
                 want[i][j] = row[i] * row[j] if t == 0 else want[i][j] + row[i] * row[j]
     assert _sum_products(rows).tolist() == want
+
+
+@pytest.mark.parametrize("names", [("banker", "player", "tie"), ("banker",)])
+def test_winner_odds_are_the_evaluations_floats(names: tuple[str, ...]) -> None:
+    """The compiled odds of bets paid by the winner (:func:`loops.winner_odds`) are the floats of the
+    evaluation's own probabilities and edges (its numerators from the kernel, not weighed), in the
+    same memory order; NumPy's path through :func:`odds._many_odds` gives them too."""
+    from exact_odds.batch import evaluate
+    from exact_odds.bets import find_bet
+    from exact_odds.tableau import STANDARD_TABLEAU
+    from exact_odds.verify import odds
+
+    bets = tuple(find_bet(n) for n in names)
+    left = np.random.default_rng(7).integers(0, 33, size=(500, 13))
+    found = evaluate(left, bets=bets)
+    paid = odds._by_winner(STANDARD_TABLEAU, bets)
+    assert paid is not None
+    probabilities, ev = np.empty((500, 3), order="F"), np.empty((500, len(bets)))
+    loops.winner_odds(found.outcomes, found.sequences, paid[0], np.array(paid[1], dtype=np.float64), probabilities, ev)
+    want_p, want_ev = found.probabilities(), found.edges()
+    assert probabilities.tobytes(order="A") == want_p.tobytes(order="A") and want_p.flags.f_contiguous
+    assert ev.tobytes() == want_ev.tobytes() and want_ev.flags.c_contiguous
+    for setting in ("0", "1"):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv(compiled.JIT_ENV, setting)
+            got = odds._many_odds(left, STANDARD_TABLEAU, bets, None)
+        assert got.outcomes.tobytes(order="A") == want_p.tobytes(order="A") and got.outcomes.flags.f_contiguous
+        assert got.ev.tobytes(order="A") == want_ev.tobytes(order="A") and got.ev.flags.c_contiguous
+    with pytest.raises(ValueError, match="odds of the wrong shape"):
+        loops.winner_odds(found.outcomes, found.sequences, paid[0], np.zeros(0), probabilities, ev)

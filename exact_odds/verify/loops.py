@@ -13,6 +13,10 @@ operation. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s i
   and the products of those probabilities added key by key in dealing order, a card at a time, in
   vectors of 16 or 8 doubles (:func:`_add_scaled`: the same floats as NumPy's products and sums,
   in the same order).
+- :func:`winner_odds`: the banker, player and tie probabilities and the expectations of bets paid
+  by the winner alone, from the exact ways (:func:`exact_odds.verify.odds._many_odds`: the same
+  integers and the same divisions as :meth:`exact_odds.batch.Evaluation.probabilities` and
+  :meth:`~exact_odds.batch.Evaluation.edges`, in one pass without temporaries).
 - :func:`pair_sums`: the pair odds' sums of each composition (whole numbers below 2**53: exact);
   :func:`pair_probabilities`: the pair odds themselves from the same sums.
 - :func:`hands`, :func:`shoe_totals`, :func:`label_errors`: the hands of every coup, the cards of
@@ -177,6 +181,27 @@ def _flush(acc, gram):
                 if j != i:
                     gram[a, j, i] += acc[a, i, j]
     acc[:, :, :] = 0.0
+
+
+@_jit
+def winner_odds(ways, sequences, weights, scales, probabilities, ev):
+    """For each composition ``i``: ``probabilities[i, w] = ways[i, w] / sequences[i]`` (banker,
+    player and tie ways, int64) and ``ev[i, j] = (ways[i] @ weights[:, j]) / (sequences[i] *
+    scales[j])``, the numerator added in int64 (the caller bounds it) and each integer made a float
+    first, as :func:`exact_odds.verify.odds._weighed` and ``Evaluation.probabilities`` and ``edges``
+    form them (the same floats)."""
+    if ways.shape[1] != 3 or weights.shape[0] != 3 or ev.shape[1] != weights.shape[1] \
+            or scales.shape[0] != weights.shape[1] or min(probabilities.shape[0], ev.shape[0]) < ways.shape[0]:
+        raise ValueError("odds of the wrong shape")
+    for i in range(ways.shape[0]):
+        s = float(sequences[i])
+        b, p, t = ways[i, 0], ways[i, 1], ways[i, 2]
+        probabilities[i, 0] = float(b) / s
+        probabilities[i, 1] = float(p) / s
+        probabilities[i, 2] = float(t) / s
+        for j in range(weights.shape[1]):
+            numerator = b * weights[0, j] + p * weights[1, j] + t * weights[2, j]
+            ev[i, j] = float(numerator) / (s * scales[j])
 
 
 @_jit

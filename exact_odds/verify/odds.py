@@ -98,7 +98,8 @@ def _many_odds(left: NDArray[np.int64], tableau: Tableau, bets: tuple[Payable, .
                suits: NDArray[np.int64] | None) -> Odds:
     """The :class:`Odds` of many compositions through one call of :func:`exact_odds.batch.evaluate`;
     bets that pay by the winner alone are weighed from its banker, player and tie ways
-    (:func:`_by_winner`), the rest evaluated by it."""
+    (:func:`_by_winner`; compiled, with the floats in the same pass:
+    :func:`exact_odds.verify.loops.winner_odds`), the rest evaluated by it."""
     from exact_odds.batch import Evaluation, evaluate
 
     paid = None if suits is not None or not bets else _by_winner(tableau, bets)
@@ -108,6 +109,13 @@ def _many_odds(left: NDArray[np.int64], tableau: Tableau, bets: tuple[Payable, .
         if found.sequences.dtype != np.int64 or int(found.sequences.max()) * int(abs(weights).max()) >= 2**63:
             found = evaluate(left, bets=bets, tableau=tableau)  # numerators past int64: the kernel's own
         else:
+            fast = compiled_loops(len(left))
+            if fast is not None:
+                n = len(found.outcomes)
+                probabilities, ev = np.empty((n, 3), order="F"), np.empty((n, len(bets)))
+                fast.winner_odds(found.outcomes, found.sequences, weights, np.array(scales, dtype=np.float64),
+                                 probabilities, ev)
+                return Odds(probabilities, ev, None)
             found = Evaluation(found.counts, found.sequences, found.outcomes, bets,
                                _weighed(found.outcomes, weights), scales)
     return Odds(np.asarray(found.probabilities(), dtype=np.float64), found.edges(), None)
