@@ -11,7 +11,7 @@ operation. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s i
   :func:`exact_odds.verify.cards._add_grams`): each card's key, its composition carried from the
   coup's card before it (one subtraction) and divided by its size (in vectors: the same floats),
   and the products of those probabilities added key by key in dealing order, a card at a time, in
-  vectors of 16 or 8 doubles (:func:`_add_scaled`: the same floats as NumPy's products and sums,
+  vectors of 8 or 4 doubles (:func:`_add_scaled`: the same floats as NumPy's products and sums,
   in the same order).
 - :func:`winner_odds`: the banker, player and tie probabilities and the expectations of bets paid
   by the winner alone, from the exact ways (:func:`exact_odds.verify.odds._many_odds`: the same
@@ -75,22 +75,22 @@ def _divider(width: int) -> Any:
 _divide8, _divide4 = _divider(8), _divider(4)
 
 
-def _add_scaled(width: int, first: int) -> Any:
-    """An intrinsic ``add(scale, source, target, at)``: ``target.flat[at:at + width] += scale *
-    source[first:first + width]`` (float64, C-contiguous) as vector operations: each element
+def _add_scaled(width: int) -> Any:
+    """An intrinsic ``add(scale, source, start, target, at)``: ``target.flat[at:at + width] += scale *
+    source[start:start + width]`` (float64, C-contiguous) as vector operations: each element
     multiplied, then added, two roundings (no fused multiply-add), so the same floats as NumPy's
-    ``target += scale * source``. The compiler makes this loop of 16 or 8 elements scalar code
-    (its arrays might overlap), eight times slower; the caller keeps the indices in bounds."""
+    ``target += scale * source``. The compiler makes such a short loop scalar code (its arrays
+    might overlap), several times slower; the caller keeps the indices in bounds."""
     vector = ir.VectorType(ir.DoubleType(), width)
     index = ir.IntType(32)
 
     @intrinsic
-    def add(typingctx, scale, source, target, at):
+    def add(typingctx, scale, source, start, target, at):
         def codegen(context, builder, signature, args):
-            factor, src, dst, offset = args
+            factor, src, first, dst, offset = args
             source_data = context.make_array(signature.args[1])(context, builder, src).data
-            target_data = context.make_array(signature.args[2])(context, builder, dst).data
-            read = builder.bitcast(builder.gep(source_data, [ir.Constant(ir.IntType(64), first)]), vector.as_pointer())
+            target_data = context.make_array(signature.args[3])(context, builder, dst).data
+            read = builder.bitcast(builder.gep(source_data, [first]), vector.as_pointer())
             place = builder.bitcast(builder.gep(target_data, [offset]), vector.as_pointer())
             spread = builder.insert_element(ir.Constant(vector, ir.Undefined), factor, ir.Constant(index, 0))
             spread = builder.shuffle_vector(spread, ir.Constant(vector, ir.Undefined),
@@ -99,12 +99,12 @@ def _add_scaled(width: int, first: int) -> Any:
             builder.store(total, place, align=8)
             return context.get_dummy_value()
 
-        return types.void(types.float64, source, target, types.intp), codegen
+        return types.void(types.float64, source, types.intp, target, types.intp), codegen
 
     return add
 
 
-_add16, _add8 = _add_scaled(16, 0), _add_scaled(8, 8)
+_add8, _add4 = _add_scaled(8), _add_scaled(4)
 
 
 @_jit
@@ -117,8 +117,10 @@ def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, 
     card before it less its rank) of ``n = total[coup] - slot`` cards, as
     :func:`exact_odds.verify.cards._cards` and ``_add_grams`` give them. ``gram[key] += sum p p^T``
     (keys, 14, 14) over each ``chunk`` of cards, each chunk's sums formed in ``acc[key]`` (keys, 14,
-    16; the upper triangle in vectors of 16 and 8 doubles: rows 0-7 whole, rows 8-13 from column
-    8) from zero, a card at a time in dealing order; ``p`` (16): scratch. Returns the number of cards."""
+    16: element ``(i, j)`` at ``[i, j + 2]``) from zero, a card at a time in dealing order, the upper
+    triangle in vectors of 8 and 4 doubles ending at column 16 (row ``i`` in ``(17 - i) // 4``
+    vectors of 4: 32 in all); ``p`` (16): scratch, the probabilities at 2-15. Returns the number of
+    cards."""
     kinds = seen.shape[1]
     side = kinds + 1
     if acc.shape[1] != side or acc.shape[2] != 16 or side != 14 or p.shape[0] != 16 or left.shape[1] != kinds \
@@ -151,15 +153,21 @@ def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, 
                     count[ranks[c, q] - 1] -= 1.0
             last_coup, last_slot = c, e
             size = float(total[c] - e)
-            _divide8(p, 0, count, 0, size)
-            _divide4(p, 8, count, 8, size)
-            p[12] = count[12] / size
-            p[kinds] = 1.0
+            _divide8(p, 2, count, 0, size)
+            _divide4(p, 10, count, 8, size)
+            p[14] = count[12] / size
+            p[15] = 1.0
             at = k * side * 16
-            for i in range(8):
-                _add16(p[i], p, acc, at + i * 16)
-            for i in range(8, side):
-                _add8(p[i], p, acc, at + i * 16 + 8)
+            for i in range(2):
+                _add8(p[i + 2], p, 0, acc, at + i * 16)
+                _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
+            for i in range(2, 6):
+                _add4(p[i + 2], p, 4, acc, at + i * 16 + 4)
+                _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
+            for i in range(6, 10):
+                _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
+            for i in range(10, side):
+                _add4(p[i + 2], p, 12, acc, at + i * 16 + 12)
             cards += 1
             n += 1
             if n == chunk:
@@ -172,14 +180,15 @@ def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, 
 
 @_jit
 def _flush(acc, gram):
-    """``gram[key] += acc[key]`` (its upper triangle, mirrored), then ``acc`` zeroed."""
+    """``gram[key] += acc[key]`` (its upper triangle, ``(i, j)`` at ``acc[key, i, j + 2]``, mirrored),
+    then ``acc`` zeroed."""
     side = gram.shape[1]
     for a in range(gram.shape[0]):
         for i in range(side):
             for j in range(i, side):
-                gram[a, i, j] += acc[a, i, j]
+                gram[a, i, j] += acc[a, i, j + 2]
                 if j != i:
-                    gram[a, j, i] += acc[a, i, j]
+                    gram[a, j, i] += acc[a, i, j + 2]
     acc[:, :, :] = 0.0
 
 
