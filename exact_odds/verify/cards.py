@@ -203,13 +203,15 @@ def _add_grams(gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards,
 
 def _sum_products(rows: NDArray[np.float64]) -> NDArray[np.float64]:
     """``sum_t rows[t] rows[t]^T``, each element added row after row from the first (NumPy adds
-    along the first axis in order), :data:`SUM_ROWS` rows' products formed at a time."""
+    along the first axis in order), :data:`SUM_ROWS` rows' products formed at a time (the sum so
+    far added to the first of the next: the same order). About 190 ns a row of 14, against 18-28
+    for BLAS's product, whose order is its own."""
     total: NDArray[np.float64] | None = None
     for start in range(0, len(rows), SUM_ROWS):
         part = rows[start:start + SUM_ROWS]
-        products = part[:, :, None] * part[:, None, :]
-        if total is not None:  # the sum so far, then the next products
-            products = np.concatenate([total[None], products])
+        products = np.einsum("ti,tj->tij", part, part)
+        if total is not None:
+            products[0] += total
         total = np.add.reduce(products, axis=0)
     assert total is not None
     return total
