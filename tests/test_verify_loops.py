@@ -173,5 +173,12 @@ def test_winner_odds_are_the_evaluations_floats(names: tuple[str, ...]) -> None:
             got = odds._many_odds(left, STANDARD_TABLEAU, bets, None)
         assert got.outcomes.tobytes(order="A") == want_p.tobytes(order="A") and got.outcomes.flags.f_contiguous
         assert got.ev.tobytes(order="A") == want_ev.tobytes(order="A") and got.ev.flags.c_contiguous
+    kept = odds._Kept()  # arrays kept from call to call: larger, then smaller calls give the same odds
+    for rows in (500, 120):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv(compiled.JIT_ENV, "1")
+            got = odds._many_odds(left[:rows], STANDARD_TABLEAU, bets, None, kept)
+        assert got.outcomes.tobytes(order="F") == want_p[:rows].tobytes(order="F") and got.outcomes.flags.f_contiguous
+        assert got.ev.tobytes() == want_ev[:rows].tobytes() and got.ev.flags.c_contiguous
     with pytest.raises(ValueError, match="odds of the wrong shape"):
         loops.winner_odds(found.outcomes, found.sequences, paid[0], np.zeros(0), probabilities, ev)
