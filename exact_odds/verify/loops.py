@@ -157,17 +157,7 @@ def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, 
             _divide4(p, 10, count, 8, size)
             p[14] = count[12] / size
             p[15] = 1.0
-            at = k * side * 16
-            for i in range(2):
-                _add8(p[i + 2], p, 0, acc, at + i * 16)
-                _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
-            for i in range(2, 6):
-                _add4(p[i + 2], p, 4, acc, at + i * 16 + 4)
-                _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
-            for i in range(6, 10):
-                _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
-            for i in range(10, side):
-                _add4(p[i + 2], p, 12, acc, at + i * 16 + 12)
+            _add_products(p, acc, k * side * 16)
             cards += 1
             n += 1
             if n == chunk:
@@ -176,6 +166,22 @@ def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, 
     if n:
         _flush(acc, gram)
     return cards
+
+
+@_jit
+def _add_products(p, acc, at):
+    """``acc.flat[at:]``'s 14 rows of 16 (element ``(i, j)`` at ``[i, j + 2]``) ``+= p p^T`` over the
+    upper triangle, ``p`` the probabilities at 2-15: row ``i`` in ``(17 - i) // 4`` vectors of 4."""
+    for i in range(2):
+        _add8(p[i + 2], p, 0, acc, at + i * 16)
+        _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
+    for i in range(2, 6):
+        _add4(p[i + 2], p, 4, acc, at + i * 16 + 4)
+        _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
+    for i in range(6, 10):
+        _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
+    for i in range(10, 14):
+        _add4(p[i + 2], p, 12, acc, at + i * 16 + 12)
 
 
 @_jit
