@@ -313,11 +313,14 @@ def _check_run(shoe: Shoe, seed: int, coups: int | None, shoes: int | None, proc
 
 def _fresh_blocks(shoe: Shoe, seed: int, coups: int, tableau: Tableau, detail: Detail, *,
                   logs: bool) -> Iterator[_Block]:
-    """The coups of fresh mode, block by block: each the first six cards of a fresh shuffle."""
+    """The coups of fresh mode, block by block: each the first six cards of a fresh shuffle (with
+    ``logs``, as a log too, whose cards are tested one by one: their number announced, ``expect``)."""
     import numpy as np
 
+    from exact_odds.batch.compiled import expect
     from exact_odds.verify import CoupLog
 
+    expect(coups if logs else 0)
     codes = np.asarray(shoe_card_codes(shoe), dtype=np.uint8)
     done = block = 0
     while done < coups:

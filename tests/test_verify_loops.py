@@ -96,34 +96,89 @@ def test_the_verification_is_the_same_on_both_paths(decks: int, monkeypatch: pyt
             "PASS" if case is log else "FAIL")
 
 
-def test_sorted_rows_are_numpys_rows_in_key_order() -> None:
-    """The compiled rows of a chunk of cards (:func:`loops.sorted_rows`): each card's composition (its
-    coup's less the coup's earlier cards: the last card's less its rank, or counted afresh after a
-    gap) over its size and a one, the rows in the stable order of their keys, as NumPy forms them
-    (the same floats), with each key's place."""
-    from exact_odds.verify.cards import _numerators
-
-    rng = np.random.default_rng(6)
-    coups = 50
+def _card_block(seed: int) -> tuple[np.ndarray, ...]:
+    """A block of coups: random ranks (some slots empty, coups filled in order), compositions and
+    positions in their shoes, some coups opening a shoe, some whose shoes do not add up."""
+    rng = np.random.default_rng(seed)
+    coups = 300
     ranks = rng.integers(1, 14, size=(coups, 6)).astype(np.int8)
+    ranks[np.arange(6) >= rng.integers(4, 7, coups)[:, None]] = 0
     left = rng.integers(5, 33, size=(coups, 13))
-    cards = [(c, e) for c in range(coups) for e in range(rng.integers(0, 7))]  # coups dealt in order
-    cards += [(c, e) for c in range(coups) for e in range(6) if rng.random() < 0.4]  # slots skipped
-    coup, slot = np.array(cards, dtype=np.int32).T
-    slot = slot.astype(np.int8)
-    n = len(coup)
     total = left.sum(axis=1) + rng.integers(0, 5, coups)
-    key = rng.integers(0, 112, n).astype(np.int16)
-    starts, part = np.empty(113, dtype=np.int64), np.full((n + 3, 14), np.nan)
-    loops.sorted_rows(key, coup, slot, total, ranks, left, starts, part)
-    order = np.argsort(key, kind="stable")
-    size = (total[coup] - slot).astype(np.float64)
-    want = np.ones((n, 14))
-    counts = _numerators(ranks, left, coup[order].astype(np.intp), slot[order].astype(np.intp))
-    want[:, :13] = counts / size[order][:, None]
-    assert part[:n].tolist() == want.tolist()
-    assert np.isnan(part[n:]).all()  # nothing written past the rows
-    assert starts.tolist() == [0, *np.cumsum(np.bincount(key, minlength=112)).tolist()]
-    for wrong in (np.zeros((n, 15))[:, :14], np.zeros((n - 1, 14)), np.zeros((n, 13))):
-        with pytest.raises(ValueError, match="rows of the wrong shape"):
-            loops.sorted_rows(key, coup, slot, total, ranks, left, starts, wrong)
+    first = rng.random(coups) < 0.1
+    ok = rng.random(coups) < 0.9
+    dealt = rng.integers(0, 416, coups)
+    return ranks, first, ok, dealt, total, left
+
+
+@pytest.mark.parametrize("chunk", [7, 65_536])
+def test_card_sums_are_numpys_sums(chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled card tally (:func:`loops.card_sums`: keys, counts, compositions carried from the
+    card before, sums of products key by key in dealing order, a chunk at a time) gives the NumPy
+    path's counts and the same bits of every sum."""
+    from exact_odds.verify import cards
+
+    monkeypatch.setattr(cards, "CHUNK", chunk)
+    ranks, first, ok, dealt, total, left = _card_block(4)
+    seen, gram = np.zeros((112, 13), dtype=np.int64), np.zeros((112, 14, 14))
+    every = cards._cards(ranks, first, total, dealt, ok, 52, seen)
+    cards._add_grams(gram, every.key, every, ranks, left)
+    found_seen, found = np.zeros_like(seen), np.zeros_like(gram)
+    acc, p = np.zeros((112, 14, 16)), np.zeros(16)
+    n = loops.card_sums(ranks, first, ok, dealt, total, left, 52, 8, chunk, found_seen, found, acc, p)
+    assert n == len(every.key) == int(seen.sum()) > 1000 and gram[:, 13, 13].sum() == n
+    assert np.array_equal(found_seen, seen)
+    assert found.tobytes() == gram.tobytes()
+    with pytest.raises(ValueError, match="a tally of the wrong shape"):
+        loops.card_sums(ranks, first, ok, dealt, total, left, 52, 8, chunk, seen, gram, acc[:, :, :14].copy(), p)
+
+
+def test_sums_of_products_in_dealing_order() -> None:
+    """:func:`cards._sum_products` adds each row's products one row after another from the first
+    (Python's floats added in that order: the same bits), across its pieces of rows."""
+    from exact_odds.verify.cards import SUM_ROWS, _sum_products
+
+    rows = np.random.default_rng(5).random((2 * SUM_ROWS + 3, 4))
+    want = [[0.0] * 4 for _ in range(4)]
+    for t, row in enumerate(rows.tolist()):
+        for i in range(4):
+            for j in range(4):
+                want[i][j] = row[i] * row[j] if t == 0 else want[i][j] + row[i] * row[j]
+    assert _sum_products(rows).tolist() == want
+
+
+@pytest.mark.parametrize("names", [("banker", "player", "tie"), ("banker",)])
+def test_winner_odds_are_the_evaluations_floats(names: tuple[str, ...]) -> None:
+    """The compiled odds of bets paid by the winner (:func:`loops.winner_odds`) are the floats of the
+    evaluation's own probabilities and edges (its numerators from the kernel, not weighed), in the
+    same memory order; NumPy's path through :func:`odds._many_odds` gives them too."""
+    from exact_odds.batch import evaluate
+    from exact_odds.bets import find_bet
+    from exact_odds.tableau import STANDARD_TABLEAU
+    from exact_odds.verify import odds
+
+    bets = tuple(find_bet(n) for n in names)
+    left = np.random.default_rng(7).integers(0, 33, size=(500, 13))
+    found = evaluate(left, bets=bets)
+    paid = odds._by_winner(STANDARD_TABLEAU, bets)
+    assert paid is not None
+    probabilities, ev = np.empty((500, 3), order="F"), np.empty((500, len(bets)))
+    loops.winner_odds(found.outcomes, found.sequences, paid[0], np.array(paid[1], dtype=np.float64), probabilities, ev)
+    want_p, want_ev = found.probabilities(), found.edges()
+    assert probabilities.tobytes(order="A") == want_p.tobytes(order="A") and want_p.flags.f_contiguous
+    assert ev.tobytes() == want_ev.tobytes() and want_ev.flags.c_contiguous
+    for setting in ("0", "1"):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv(compiled.JIT_ENV, setting)
+            got = odds._many_odds(left, STANDARD_TABLEAU, bets, None)
+        assert got.outcomes.tobytes(order="A") == want_p.tobytes(order="A") and got.outcomes.flags.f_contiguous
+        assert got.ev.tobytes(order="A") == want_ev.tobytes(order="A") and got.ev.flags.c_contiguous
+    kept = odds._Kept()  # arrays kept from call to call: larger, then smaller calls give the same odds
+    for rows in (500, 120):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv(compiled.JIT_ENV, "1")
+            got = odds._many_odds(left[:rows], STANDARD_TABLEAU, bets, None, kept)
+        assert got.outcomes.tobytes(order="F") == want_p[:rows].tobytes(order="F") and got.outcomes.flags.f_contiguous
+        assert got.ev.tobytes() == want_ev[:rows].tobytes() and got.ev.flags.c_contiguous
+    with pytest.raises(ValueError, match="odds of the wrong shape"):
+        loops.winner_odds(found.outcomes, found.sequences, paid[0], np.zeros(0), probabilities, ev)

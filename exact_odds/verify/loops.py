@@ -7,12 +7,16 @@ operation. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s i
 
 - :func:`compositions`: the cards seen before each coup of a block (:func:`exact_odds.verify.shoes.compositions`).
 - :func:`group_counts`: the cards of each shoe (or coup) by kind (:func:`exact_odds.verify.shoes.counts_by`).
-- :func:`card_keys`: a block's cards, each with its key, coup, slot and composition size
-  (:func:`exact_odds.verify.cards._cards`).
-- :func:`sorted_rows`: a chunk of :func:`exact_odds.verify.cards._add_grams`, each card's
-  composition divided by its size (whole numbers, then one division each, in vectors: the same
-  floats) in dealing order, its row written where the cards sorted by key (stable, a counting sort)
-  put it. The matrix products stay in BLAS.
+- :func:`card_sums`: the card tally of a block (:func:`exact_odds.verify.cards._cards` and
+  :func:`exact_odds.verify.cards._add_grams`): each card's key, its composition carried from the
+  coup's card before it (one subtraction) and divided by its size (in vectors: the same floats),
+  and the products of those probabilities added key by key in dealing order, a card at a time, in
+  vectors of 8 or 4 doubles (:func:`_add_scaled`: the same floats as NumPy's products and sums,
+  in the same order).
+- :func:`winner_odds`: the banker, player and tie probabilities and the expectations of bets paid
+  by the winner alone, from the exact ways (:func:`exact_odds.verify.odds._many_odds`: the same
+  integers and the same divisions as :meth:`exact_odds.batch.Evaluation.probabilities` and
+  :meth:`~exact_odds.batch.Evaluation.edges`, in one pass without temporaries).
 - :func:`pair_sums`: the pair odds' sums of each composition (whole numbers below 2**53: exact);
   :func:`pair_probabilities`: the pair odds themselves from the same sums.
 - :func:`hands`, :func:`shoe_totals`, :func:`label_errors`: the hands of every coup, the cards of
@@ -22,9 +26,9 @@ operation. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s i
 A rank beyond 13 (or a kind or group out of range) raises ValueError rather than write past an
 array: the loops do not check their indices otherwise.
 
-Arrays are C-contiguous. ``ranks`` int8 (1-13, 0 for no card); ``key`` int16; ``coup`` and
-``slot`` int32 and int8; ``left`` int16 or int64 (:func:`pair_sums`: int64);
-``size``, ``part``, ``table`` float64; counts and ``starts`` int64 (:func:`group_counts`: int32).
+Arrays are C-contiguous. ``ranks`` int8 (1-13, 0 for no card); ``left`` int16 or int64
+(:func:`pair_sums`: int64); ``gram``, ``acc``, ``p``, ``table`` float64; counts int64
+(:func:`group_counts`: int32).
 """
 
 from __future__ import annotations
@@ -71,47 +75,148 @@ def _divider(width: int) -> Any:
 _divide8, _divide4 = _divider(8), _divider(4)
 
 
+def _add_scaled(width: int) -> Any:
+    """An intrinsic ``add(scale, source, start, target, at)``: ``target.flat[at:at + width] += scale *
+    source[start:start + width]`` (float64, C-contiguous) as vector operations: each element
+    multiplied, then added, two roundings (no fused multiply-add), so the same floats as NumPy's
+    ``target += scale * source``. The compiler makes such a short loop scalar code (its arrays
+    might overlap), several times slower; the caller keeps the indices in bounds."""
+    vector = ir.VectorType(ir.DoubleType(), width)
+    index = ir.IntType(32)
+
+    @intrinsic
+    def add(typingctx, scale, source, start, target, at):
+        def codegen(context, builder, signature, args):
+            factor, src, first, dst, offset = args
+            source_data = context.make_array(signature.args[1])(context, builder, src).data
+            target_data = context.make_array(signature.args[3])(context, builder, dst).data
+            read = builder.bitcast(builder.gep(source_data, [first]), vector.as_pointer())
+            place = builder.bitcast(builder.gep(target_data, [offset]), vector.as_pointer())
+            spread = builder.insert_element(ir.Constant(vector, ir.Undefined), factor, ir.Constant(index, 0))
+            spread = builder.shuffle_vector(spread, ir.Constant(vector, ir.Undefined),
+                                            ir.Constant(ir.VectorType(index, width), [0] * width))
+            total = builder.fadd(builder.load(place, align=8), builder.fmul(builder.load(read, align=8), spread))
+            builder.store(total, place, align=8)
+            return context.get_dummy_value()
+
+        return types.void(types.float64, source, types.intp, target, types.intp), codegen
+
+    return add
+
+
+_add8, _add4 = _add_scaled(8), _add_scaled(4)
+
+
 @_jit
-def sorted_rows(key, coup, slot, total, ranks, left, starts, part):
-    """Cards in dealing order (their ``key``, ``coup`` and ``slot``), each one's row of ``part``
-    (C-contiguous, rows of 14) written where the cards sorted by ``key`` (stable, a counting sort) put
-    it, the rows of key ``k`` at ``starts[k]:starts[k + 1]``: the card's rank probabilities, its
-    composition (``left[coup]`` less the cards of the coup's earlier slots, ``ranks[coup, :slot]``)
-    divided by its size ``total[coup] - slot`` (in vectors of 8 and 4, then the last: the quotients
-    of one division each), then a one. Read in dealing order, the compositions come from the cache;
-    the rows go to 112 places that each move on a row at a time."""
-    kinds = left.shape[1]
-    if kinds != 13 or part.shape[1] != kinds + 1 or part.shape[0] < coup.shape[0] \
-            or part.strides[1] != 8 or part.strides[0] != 8 * part.shape[1]:
-        raise ValueError("rows of the wrong shape")
-    keys = starts.shape[0] - 1
-    place = np.zeros(keys, np.int64)
-    for i in range(key.shape[0]):
-        place[key[i]] += 1
-    starts[0] = 0
-    for k in range(keys):
-        starts[k + 1] = starts[k] + place[k]
-        place[k] = starts[k]
+def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, gram, acc, p):
+    """The card tally of a block of coups (``ranks`` (b, 6): 1-13, 0 for no card) in dealing order,
+    the cards of coups ``ok``: each card's key (its group of positions ``(dealt[coup] + slot) //
+    width``, at most ``groups - 1``, times 14, plus one more than the rank of the card before it in
+    the block, 0 when it opens its shoe) and rank counted in ``seen[key, rank]``; its probabilities
+    ``p = (c / n, 1)``, ``c`` its composition (``left[coup]`` less the coup's earlier cards: the
+    card before it less its rank) of ``n = total[coup] - slot`` cards, as
+    :func:`exact_odds.verify.cards._cards` and ``_add_grams`` give them. ``gram[key] += sum p p^T``
+    (keys, 14, 14) over each ``chunk`` of cards, each chunk's sums formed in ``acc[key]`` (keys, 14,
+    16: element ``(i, j)`` at ``[i, j + 2]``) from zero, a card at a time in dealing order, the upper
+    triangle in vectors of 8 and 4 doubles ending at column 16 (row ``i`` in ``(17 - i) // 4``
+    vectors of 4: 32 in all); ``p`` (16): scratch, the probabilities at 2-15. Returns the number of
+    cards."""
+    kinds = seen.shape[1]
+    side = kinds + 1
+    if acc.shape[1] != side or acc.shape[2] != 16 or side != 14 or p.shape[0] != 16 or left.shape[1] != kinds \
+            or groups * side > min(acc.shape[0], seen.shape[0], gram.shape[0]):
+        raise ValueError("a tally of the wrong shape")
+    p[:] = 0.0
+    acc[:, :, :] = 0.0
     count = np.zeros(16)  # the card's composition: its coup's, less the coup's cards before it
-    last_coup = last_slot = last_rank = -1
-    for i in range(key.shape[0]):
-        j = place[key[i]]
-        place[key[i]] += 1
-        c, e = coup[i], slot[i]
-        if c == last_coup and e == last_slot + 1:
-            count[last_rank] -= 1.0
-        else:
-            for r in range(kinds):
-                count[r] = left[c, r]
-            for q in range(e):
-                count[ranks[c, q] - 1] -= 1.0
-        last_coup, last_slot, last_rank = c, e, ranks[c, e] - 1
-        s = float(total[c] - e)
-        at = j * part.shape[1]
-        _divide8(part, at, count, 0, s)
-        _divide4(part, at + 8, count, 8, s)
-        part[j, 12] = count[12] / s
-        part[j, kinds] = 1.0
+    cards = n = 0
+    previous = last_coup = last_slot = -1
+    for c in range(ranks.shape[0]):
+        for e in range(ranks.shape[1]):
+            if ranks[c, e] <= 0:
+                continue
+            rank = ranks[c, e] - 1
+            if rank >= kinds:
+                raise ValueError("a card rank beyond 13")
+            before = -1 if e == 0 and first[c] else previous
+            previous = rank
+            if not ok[c]:
+                continue
+            k = min((dealt[c] + e) // width, groups - 1) * side + before + 1
+            seen[k, rank] += 1
+            if c == last_coup and e == last_slot + 1:
+                count[ranks[c, last_slot] - 1] -= 1.0
+            else:
+                for r in range(kinds):
+                    count[r] = left[c, r]
+                for q in range(e):
+                    count[ranks[c, q] - 1] -= 1.0
+            last_coup, last_slot = c, e
+            size = float(total[c] - e)
+            _divide8(p, 2, count, 0, size)
+            _divide4(p, 10, count, 8, size)
+            p[14] = count[12] / size
+            p[15] = 1.0
+            _add_products(p, acc, k * side * 16)
+            cards += 1
+            n += 1
+            if n == chunk:
+                _flush(acc, gram)
+                n = 0
+    if n:
+        _flush(acc, gram)
+    return cards
+
+
+@_jit
+def _add_products(p, acc, at):
+    """``acc.flat[at:]``'s 14 rows of 16 (element ``(i, j)`` at ``[i, j + 2]``) ``+= p p^T`` over the
+    upper triangle, ``p`` the probabilities at 2-15: row ``i`` in ``(17 - i) // 4`` vectors of 4."""
+    for i in range(2):
+        _add8(p[i + 2], p, 0, acc, at + i * 16)
+        _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
+    for i in range(2, 6):
+        _add4(p[i + 2], p, 4, acc, at + i * 16 + 4)
+        _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
+    for i in range(6, 10):
+        _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
+    for i in range(10, 14):
+        _add4(p[i + 2], p, 12, acc, at + i * 16 + 12)
+
+
+@_jit
+def _flush(acc, gram):
+    """``gram[key] += acc[key]`` (its upper triangle, ``(i, j)`` at ``acc[key, i, j + 2]``, mirrored),
+    then ``acc`` zeroed."""
+    side = gram.shape[1]
+    for a in range(gram.shape[0]):
+        for i in range(side):
+            for j in range(i, side):
+                gram[a, i, j] += acc[a, i, j + 2]
+                if j != i:
+                    gram[a, j, i] += acc[a, i, j + 2]
+    acc[:, :, :] = 0.0
+
+
+@_jit
+def winner_odds(ways, sequences, weights, scales, probabilities, ev):
+    """For each composition ``i``: ``probabilities[i, w] = ways[i, w] / sequences[i]`` (banker,
+    player and tie ways, int64) and ``ev[i, j] = (ways[i] @ weights[:, j]) / (sequences[i] *
+    scales[j])``, the numerator added in int64 (the caller bounds it) and each integer made a float
+    first, as :func:`exact_odds.verify.odds._weighed` and ``Evaluation.probabilities`` and ``edges``
+    form them (the same floats)."""
+    if ways.shape[1] != 3 or weights.shape[0] != 3 or ev.shape[1] != weights.shape[1] \
+            or scales.shape[0] != weights.shape[1] or min(probabilities.shape[0], ev.shape[0]) < ways.shape[0]:
+        raise ValueError("odds of the wrong shape")
+    for i in range(ways.shape[0]):
+        s = float(sequences[i])
+        b, p, t = ways[i, 0], ways[i, 1], ways[i, 2]
+        probabilities[i, 0] = float(b) / s
+        probabilities[i, 1] = float(p) / s
+        probabilities[i, 2] = float(t) / s
+        for j in range(weights.shape[1]):
+            numerator = b * weights[0, j] + p * weights[1, j] + t * weights[2, j]
+            ev[i, j] = float(numerator) / (s * scales[j])
 
 
 @_jit
@@ -153,34 +258,6 @@ def compositions(ranks, burn, first, base, seen, left, dealt):
                 if ranks[i, e] > seen.shape[0]:
                     raise ValueError("a card rank beyond 13")
                 seen[ranks[i, e] - 1] += 1
-
-
-@_jit
-def card_keys(ranks, first, ok, dealt, width, groups, seen, key, coup, slot):
-    """The cards of a block of coups (``ranks`` (b, 6): 1-13, 0 for no card) in dealing order, those
-    of coups ``ok``: each one's key (its group of positions ``(dealt[coup] + slot) // width``, at most
-    ``groups - 1``, times 14, plus one more than the rank of the card before it in the block, 0 when
-    it opens its shoe), coup and slot, as :func:`exact_odds.verify.cards._cards` gives them; each card
-    counted in ``seen[key, rank]``. Returns the number of cards."""
-    kinds = seen.shape[1]
-    n = 0
-    previous = -1
-    for c in range(ranks.shape[0]):
-        for e in range(ranks.shape[1]):
-            if ranks[c, e] <= 0:
-                continue
-            rank = ranks[c, e] - 1
-            if rank >= kinds:
-                raise ValueError("a card rank beyond 13")
-            before = -1 if e == 0 and first[c] else previous
-            previous = rank
-            if not ok[c]:
-                continue
-            k = min((dealt[c] + e) // width, groups - 1) * (kinds + 1) + before + 1
-            key[n], coup[n], slot[n] = k, c, e
-            seen[k, rank] += 1
-            n += 1
-    return n
 
 
 @_jit

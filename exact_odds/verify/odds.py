@@ -95,10 +95,12 @@ def conditional_odds(left: NDArray[np.int64], shoe: Shoe, tableau: Tableau, bets
 
 
 def _many_odds(left: NDArray[np.int64], tableau: Tableau, bets: tuple[Payable, ...],
-               suits: NDArray[np.int64] | None) -> Odds:
+               suits: NDArray[np.int64] | None, kept: _Kept | None = None) -> Odds:
     """The :class:`Odds` of many compositions through one call of :func:`exact_odds.batch.evaluate`;
     bets that pay by the winner alone are weighed from its banker, player and tie ways
-    (:func:`_by_winner`), the rest evaluated by it."""
+    (:func:`_by_winner`; compiled, with the floats in the same pass:
+    :func:`exact_odds.verify.loops.winner_odds`, into ``kept``'s arrays when given), the rest
+    evaluated by it."""
     from exact_odds.batch import Evaluation, evaluate
 
     paid = None if suits is not None or not bets else _by_winner(tableau, bets)
@@ -108,9 +110,32 @@ def _many_odds(left: NDArray[np.int64], tableau: Tableau, bets: tuple[Payable, .
         if found.sequences.dtype != np.int64 or int(found.sequences.max()) * int(abs(weights).max()) >= 2**63:
             found = evaluate(left, bets=bets, tableau=tableau)  # numerators past int64: the kernel's own
         else:
+            fast = compiled_loops(len(left))
+            if fast is not None:
+                probabilities, ev = (kept or _Kept()).odds(len(found.outcomes), len(bets))
+                fast.winner_odds(found.outcomes, found.sequences, weights, np.array(scales, dtype=np.float64),
+                                 probabilities, ev)
+                return Odds(probabilities, ev, None)
             found = Evaluation(found.counts, found.sequences, found.outcomes, bets,
                                _weighed(found.outcomes, weights), scales)
     return Odds(np.asarray(found.probabilities(), dtype=np.float64), found.edges(), None)
+
+
+class _Kept:
+    """Arrays of odds kept from call to call (their pages stay the process's: no page faults), grown
+    as needed; the odds of a call are views of them, good until the next."""
+
+    def __init__(self) -> None:
+        self.probabilities, self.ev = np.empty(0), np.empty(0)
+
+    def odds(self, n: int, k: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Probabilities (n, 3) in Fortran order and expectations (n, k) in C order, uninitialised
+        (each contiguous, as :meth:`exact_odds.batch.Evaluation.probabilities` and ``edges`` give them)."""
+        if self.probabilities.size < 3 * n:
+            self.probabilities = np.empty(3 * n)
+        if self.ev.size < n * k:
+            self.ev = np.empty(n * k)
+        return self.probabilities[:3 * n].reshape(3, n).T, self.ev[:n * k].reshape(n, k)
 
 
 def _part(values: NDArray[np.float64], start: int, rows: int) -> NDArray[np.float64]:
@@ -251,6 +276,7 @@ class OutcomeTally:
         self.exact: tuple[Fraction, ...] | None = None  # while every coup had one composition: its exact EVs
         self._first: NDArray[np.int64] | None = None  # that composition
         self._joined: NDArray[np.int64] | None = None  # :meth:`block_odds`'s compositions, kept from call to call
+        self._kept = _Kept()  # and its odds
 
     def block_odds(self, blocks: Sequence[tuple[NDArray[np.int64], NDArray[np.bool_], NDArray[np.int64]]]
                    ) -> list[Odds | None]:
@@ -266,7 +292,7 @@ class OutcomeTally:
         rows = sum(map(len, joined))
         if self._joined is None or len(self._joined) < rows:
             self._joined = np.empty((rows, joined[0].shape[1]), dtype=np.int64)
-        found = _many_odds(np.concatenate(joined, out=self._joined[:rows]), self.tableau, self.bets, None)
+        found = _many_odds(np.concatenate(joined, out=self._joined[:rows]), self.tableau, self.bets, None, self._kept)
         out: list[Odds | None] = []
         at = 0
         for t, m in zip(tested, many, strict=True):
