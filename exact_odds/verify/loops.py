@@ -44,6 +44,20 @@ from numba.extending import intrinsic
 _jit = numba.njit(cache=True, nogil=True)
 
 
+def _vector_at(context: Any, builder: Any, kind: Any, array: Any, offset: Any, vector: Any) -> Any:
+    """A pointer to ``width`` doubles of ``array`` (of numba type ``kind``) from its flat ``offset``."""
+    data = context.make_array(kind)(context, builder, array).data
+    return builder.bitcast(builder.gep(data, [offset]), vector.as_pointer())
+
+
+def _spread(builder: Any, value: Any, vector: Any) -> Any:
+    """``value`` in every lane of a ``vector``."""
+    index = ir.IntType(32)
+    one = builder.insert_element(ir.Constant(vector, ir.Undefined), value, ir.Constant(index, 0))
+    return builder.shuffle_vector(one, ir.Constant(vector, ir.Undefined),
+                                  ir.Constant(ir.VectorType(index, vector.count), [0] * vector.count))
+
+
 def _divider(width: int) -> Any:
     """An intrinsic ``divide(target, at, source, start, divisor)``: ``target.flat[at:at + width] =
     source.flat[start:start + width] / divisor`` (float64, C-contiguous) as one vector division: each
@@ -51,20 +65,14 @@ def _divider(width: int) -> Any:
     of fewer than 32 divisions scalar (its vector loop takes 32 at a time), four times slower; the
     caller keeps the indices in bounds."""
     vector = ir.VectorType(ir.DoubleType(), width)
-    index = ir.IntType(32)
 
     @intrinsic
     def divide(typingctx, target, at, source, start, divisor):
         def codegen(context, builder, signature, args):
             out, offset, read, first, value = args
-            place = builder.bitcast(builder.gep(context.make_array(signature.args[0])(context, builder, out).data,
-                                                [offset]), vector.as_pointer())
-            given = builder.bitcast(builder.gep(context.make_array(signature.args[2])(context, builder, read).data,
-                                                [first]), vector.as_pointer())
-            spread = builder.insert_element(ir.Constant(vector, ir.Undefined), value, ir.Constant(index, 0))
-            spread = builder.shuffle_vector(spread, ir.Constant(vector, ir.Undefined),
-                                            ir.Constant(ir.VectorType(index, width), [0] * width))
-            builder.store(builder.fdiv(builder.load(given, align=8), spread), place, align=8)
+            place = _vector_at(context, builder, signature.args[0], out, offset, vector)
+            given = _vector_at(context, builder, signature.args[2], read, first, vector)
+            builder.store(builder.fdiv(builder.load(given, align=8), _spread(builder, value, vector)), place, align=8)
             return context.get_dummy_value()
 
         return types.void(target, types.intp, source, types.intp, types.float64), codegen
@@ -82,21 +90,15 @@ def _add_scaled(width: int) -> Any:
     ``target += scale * source``. The compiler makes such a short loop scalar code (its arrays
     might overlap), several times slower; the caller keeps the indices in bounds."""
     vector = ir.VectorType(ir.DoubleType(), width)
-    index = ir.IntType(32)
 
     @intrinsic
     def add(typingctx, scale, source, start, target, at):
         def codegen(context, builder, signature, args):
             factor, src, first, dst, offset = args
-            source_data = context.make_array(signature.args[1])(context, builder, src).data
-            target_data = context.make_array(signature.args[3])(context, builder, dst).data
-            read = builder.bitcast(builder.gep(source_data, [first]), vector.as_pointer())
-            place = builder.bitcast(builder.gep(target_data, [offset]), vector.as_pointer())
-            spread = builder.insert_element(ir.Constant(vector, ir.Undefined), factor, ir.Constant(index, 0))
-            spread = builder.shuffle_vector(spread, ir.Constant(vector, ir.Undefined),
-                                            ir.Constant(ir.VectorType(index, width), [0] * width))
-            total = builder.fadd(builder.load(place, align=8), builder.fmul(builder.load(read, align=8), spread))
-            builder.store(total, place, align=8)
+            read = _vector_at(context, builder, signature.args[1], src, first, vector)
+            place = _vector_at(context, builder, signature.args[3], dst, offset, vector)
+            product = builder.fmul(builder.load(read, align=8), _spread(builder, factor, vector))
+            builder.store(builder.fadd(builder.load(place, align=8), product), place, align=8)
             return context.get_dummy_value()
 
         return types.void(types.float64, source, types.intp, target, types.intp), codegen
