@@ -17,8 +17,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
+from exact_odds.blas import BLAS_THREADS
 from exact_odds.shoe import CARDS_PER_COUP
-from exact_odds.workers import BLAS_THREADS, worker_pool
+from exact_odds.workers import worker_pool
 
 SHOES_PER_TASK = 400
 """The most shoes dealt and evaluated per task (a unit of work for a worker process or Dask):

@@ -35,11 +35,11 @@ from functools import lru_cache
 from types import FrameType
 from typing import Any, TypeVar
 
+from exact_odds.blas import BLAS_THREADS
+
 T = TypeVar("T")
 R = TypeVar("R")
 
-BLAS_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-"""Environment variables that set a BLAS library's threads (one per worker)."""
 
 
 @contextmanager

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from exact_odds.workers import BLAS_THREADS, _held_interrupts, mapped, shared_buffer, shared_work, worker_pool
+from exact_odds.blas import BLAS_THREADS
+from exact_odds.workers import _held_interrupts, mapped, shared_buffer, shared_work, worker_pool
 
 POSIX = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
 
