@@ -2,8 +2,6 @@
 
 import gc
 
-from exact_odds.blas import one_thread_unless_chosen
-
 YOUNG_GC_THRESHOLD = 50_000
 """Allocations between two collections of the youngest generation in a whole process (Python's default
 is 700): starting a command allocates some 20,000 objects (modules, classes, functions, the parser), none
@@ -12,11 +10,9 @@ time. A long command's cyclic garbage is still collected, in batches of this siz
 
 
 def start() -> None:
-    """Run the command line in this process (:func:`exact_odds.cli.run`). First, before the command line's
-    modules are imported: the collector of cyclic garbage set to run less often (:data:`YOUNG_GC_THRESHOLD`),
-    and one BLAS thread unless the user chose (:func:`exact_odds.blas.one_thread_unless_chosen`)."""
+    """Run the command line in this process (:func:`exact_odds.cli.run`), the collector of cyclic garbage
+    set first, before the command line's modules are imported, to run less often (:data:`YOUNG_GC_THRESHOLD`)."""
     gc.set_threshold(YOUNG_GC_THRESHOLD, *gc.get_threshold()[1:])
-    one_thread_unless_chosen()
     from exact_odds.cli import run
 
     run()

@@ -1,4 +1,4 @@
-"""A whole process of the command line runs one BLAS thread unless the user chose (exact_odds.blas)."""
+"""The command line, in a process without NumPy loaded, runs one BLAS thread unless the user chose."""
 
 from __future__ import annotations
 
@@ -12,16 +12,12 @@ import pytest
 
 from exact_odds.blas import BLAS_THREADS, one_thread_unless_chosen
 
-# The command line started as ``exact-odds`` starts it, then NumPy loaded (OpenBLAS starts its threads
-# then): the BLAS variables it sees and the threads of the process.
+# The command line run in a fresh process, then NumPy loaded (OpenBLAS starts its threads then): the
+# BLAS variables it sees and the threads of the process.
 PROBE = """import json, os, sys
-from exact_odds.__main__ import start
 from exact_odds.blas import BLAS_THREADS
-sys.argv = ["exact-odds", "--version"]
-try:
-    start()
-except SystemExit:
-    pass
+from exact_odds.cli import main
+main(["odds", "--decks", "1"])
 import numpy
 print(json.dumps({k: os.environ.get(k) for k in BLAS_THREADS}))
 print(len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else -1)

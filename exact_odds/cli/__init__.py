@@ -25,6 +25,7 @@ from contextlib import suppress
 from importlib import import_module
 from typing import Any
 
+from exact_odds.blas import one_thread_unless_chosen
 from exact_odds.cli.options import Handler, Parser, Subparsers
 from exact_odds.cli.signals import RECEIVED, Terminated, exit_now, signals_end_cleanly, stopping
 from exact_odds.errors import InputError
@@ -244,7 +245,10 @@ def _parse(words: list[str]) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (see the module)."""
+    """Run the command line; return the exit status (see the module). In a process that has not loaded
+    NumPy yet, first one BLAS thread unless the user chose (:func:`exact_odds.blas.one_thread_unless_chosen`)."""
+    if "numpy" not in sys.modules:
+        one_thread_unless_chosen()
     with signals_end_cleanly():
         try:
             words = list(sys.argv[1:] if argv is None else argv)
