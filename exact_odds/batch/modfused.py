@@ -16,8 +16,11 @@ Steps. As the float path does (:mod:`exact_odds.batch.fused`), a chunk of ``widt
 compositions takes three kinds of step whatever the number of primes: one compiled call for its
 kind counts, factor tables and part values (rounded, and modulo every prime, side by side in one
 array), one BLAS product per block of each stage over all of them at once, and one compiled call
-per stage that weighs and adds the products (reducing the residues), multiplies the four-card
-stage by ``(N-4)(N-5)``, and rebuilds the integers into 64-bit words. The work arrays and the
+per stage that weighs and adds the products (reducing the residues in float64 alone, in vector
+instructions), multiplies the four-card stage by ``(N-4)(N-5)``, and rebuilds the integers into
+64-bit words. The main bets' six-card parts (409 of 912) are not stored: the compiled call weighs
+them into their partial sums as it makes them (:func:`_tail`), sparing BLAS two thin products that
+read them back from memory. The work arrays and the
 views the products read and write are made once per plan, primes, width and words (per thread).
 Compositions are taken smallest shoe first, so a chunk takes the fewest primes its largest shoe
 allows. The words of every composition become Python integers at the end, together.
@@ -70,7 +73,18 @@ class _StageWork(NamedTuple):
     columns: IntArray
     leading: bool
     approximate: FloatArray
-    residues: IntArray
+    residues: FloatArray
+
+
+class _Tail(NamedTuple):
+    """The parts weighed as they are made (:func:`_tail`): segments of parts ``bounds[s]:bounds[s + 1]``
+    (one merged block each), the row of ``partial`` (the stage's partial sums) each is weighed into,
+    and the weights (two functionals by part, zero but the tail's)."""
+
+    bounds: IntArray
+    slots: IntArray
+    weights: FloatArray
+    partial: FloatArray
 
 
 class Prepared(NamedTuple):
@@ -87,6 +101,7 @@ class Prepared(NamedTuple):
     factors: FloatArray
     values: FloatArray
     stages: tuple[_StageWork, ...]
+    tail: _Tail
 
 
 def _merged(stage: Stage, limit: int) -> list[tuple[tuple[int, int], tuple[int, int], FloatArray]]:
@@ -106,19 +121,23 @@ def _merged(stage: Stage, limit: int) -> list[tuple[tuple[int, int], tuple[int, 
 
 
 def _stage_work(stage: Stage, values: FloatArray, count: int, width: int, limit: int) -> _StageWork:
-    """The views of a stage's block products over every prime's columns, and its work arrays."""
+    """The views of a stage's block products over every prime's columns (but those of the tail's
+    parts, past the rows of ``values``: :func:`_tail`), and its work arrays."""
     functionals, columns = len(stage.functionals), count * width
     merged = _merged(stage, limit)
     partial = np.empty((sum(r1 - r0 for _, (r0, r1), _ in merged), functionals, count, width), dtype=np.float64)
     products, at = [], 0
     for (m0, m1), (r0, r1), matrix in merged:
-        products.append((matrix, values[m0:m1].reshape(m1 - m0, columns),
-                         partial[at:at + r1 - r0].reshape(-1, columns)))
+        if m0 < len(values):
+            products.append((matrix, values[m0:m1].reshape(m1 - m0, columns),
+                             partial[at:at + r1 - r0].reshape(-1, columns)))
         at += r1 - r0
     rows = np.array([r for _, r_rows, _ in merged for r in range(*r_rows)], dtype=np.int64)
+    if len(rows) * limit >= FLOAT_EXACT:  # the weighed residues are added unreduced (modloops._weigh_residues)
+        raise ValueError("too many row parts for the residue path")
     return _StageWork(tuple(products), partial, rows, np.array(stage.functionals, dtype=np.int64),
                       stage.depth < CARDS_PER_COUP, np.empty((functionals, width), dtype=np.float64),
-                      np.empty((count - 1, functionals, width), dtype=np.int64))
+                      np.empty((count - 1, functionals, width), dtype=np.float64))
 
 
 def roundings(plan: Plan, limit: int) -> int:
@@ -129,15 +148,61 @@ def roundings(plan: Plan, limit: int) -> int:
                 for merged in (_merged(stage, limit) for stage in plan.stages)), default=16)
 
 
+TAIL_FUNCTIONALS = 2
+"""The functionals the tail's parts may feed (the main bets' banker and player): with more, weighing
+them as they are made would cost more than the block products it saves."""
+
+
+def _tail(plan: Plan, limit: int) -> tuple[int, list[tuple[int, int, int, FloatArray]]]:
+    """The first part of the layout's *tail* and its segments (first part, end, row of the partial
+    sums, matrix): the last level (the six-card parts, 409 of the main bets' 912) when the parts
+    past it feed nothing but products with the empty part (value 1) as their row part, of
+    :data:`TAIL_FUNCTIONALS` functionals, one stage, and their parents come before it. Those parts
+    are then weighed as they are made, never stored (:func:`exact_odds.batch.modloops.chunk_residues`):
+    stored, BLAS would read them back from memory for two multiply-adds a value. Else the layout's
+    end and no segment."""
+    layout = plan.layout
+    end = len(layout.parent)
+    first = layout.levels[-1][0] if layout.levels else end
+    segments, others = [], []
+    for s, stage in enumerate(plan.stages):
+        at = 0
+        for (m0, m1), (r0, r1), matrix in _merged(stage, limit):
+            if m1 > first:
+                segments.append((m0, m1, at, s, (r0, r1), len(stage.functionals), matrix))
+            others.append(r1)
+            at += r1 - r0
+    covered = sum(m1 - m0 for m0, m1, *_ in segments)
+    if (not segments or covered != end - first or max(others) > first or (layout.parent[first:] >= first).any()
+            or any(m0 < first or s != segments[0][3] or r != (0, 1) or f != TAIL_FUNCTIONALS
+                   for m0, _, _, s, r, f, _ in segments)):
+        return end, []
+    return first, [(m0, m1, at, matrix) for m0, m1, at, _, _, _, matrix in sorted(segments, key=lambda g: g[0])]
+
+
+def _tail_work(plan: Plan, limit: int, stages: tuple[_StageWork, ...]) -> _Tail:
+    """The arrays of :class:`_Tail` for the segments of :func:`_tail` (none: empty arrays)."""
+    first, segments = _tail(plan, limit)
+    if not segments:
+        return _Tail(np.array([first], dtype=np.int64), np.zeros(0, dtype=np.int64),
+                     np.zeros((TAIL_FUNCTIONALS, 0)), stages[0].partial if stages else np.zeros((0, 0, 0, 0)))
+    stage = next(work for work in stages if len(work.partial) > max(at for _, _, at, _ in segments))
+    weights = np.zeros((TAIL_FUNCTIONALS, len(plan.layout.parent)), dtype=np.float64)  # by part
+    weights[:, first:len(plan.layout.parent)] = np.concatenate([matrix for *_, matrix in segments], axis=1)
+    return _Tail(np.array([m0 for m0, *_ in segments] + [segments[-1][1]], dtype=np.int64),
+                 np.array([at for _, _, at, _ in segments], dtype=np.int64), weights, stage.partial)
+
+
 def _prepare(plan: Plan, primes: tuple[int, ...], width: int, limit: int, words: int) -> Prepared:
     """Work arrays and product views of ``plan`` for chunks of ``width`` compositions (the rounded
     values and those modulo each prime side by side: ``1 + len(primes)`` blocks of columns)."""
     count, kinds = 1 + len(primes), plan.space.kinds
-    values = np.empty((len(plan.layout.parent), count, width), dtype=np.float64)
+    values = np.empty((_tail(plan, limit)[0], count, width), dtype=np.float64)
+    stages = tuple(_stage_work(stage, values, count, width, limit) for stage in plan.stages)
     return Prepared(plan, np.array(primes, dtype=np.int64), _inverses(primes), *_constants(primes, words),
                     np.empty((kinds, width), dtype=np.int64),
-                    np.empty((count, kinds * (CARDS_PER_COUP + 1), width), dtype=np.float64), values,
-                    tuple(_stage_work(stage, values, count, width, limit) for stage in plan.stages))
+                    np.empty((count, kinds * (CARDS_PER_COUP + 1), width), dtype=np.float64), values, stages,
+                    _tail_work(plan, limit, stages))
 
 
 def _limbs(value: int, size: int) -> list[int]:
@@ -214,8 +279,9 @@ def _chunk(work: Prepared, fast: ModuleType, kinds: IntArray, order: IntArray, s
     """Evaluate the compositions ``order[start:start + width]`` into ``words[start:]``; return how
     many integers reached ``2**bits``."""
     layout = work.plan.layout
+    tail = work.tail
     fast.chunk_residues(kinds, order, start, work.primes, layout.parent, layout.factor, work.kinds, work.factors,
-                        work.values)
+                        work.values, tail.bounds, tail.slots, tail.weights, tail.partial)
     bad = 0
     for stage in work.stages:
         for matrix, source, target in stage.products:
