@@ -63,13 +63,20 @@ EXPONENTS = 1100
 """Powers of two kept modulo each prime: the exponents of float64 integers (below ``2**1024``)."""
 
 
-class _StageWork(NamedTuple):
-    """One stage's products (matrix, values read, partial written), the rows weighing the partial
-    sums, the output columns of its functionals, and its residues (work)."""
+PIECE_BYTES = 2**18
+"""The most bytes of block products one BLAS call writes: they are weighed (:func:`~exact_odds.batch.modloops
+.weigh_piece`) while they are in the processor's cache (the every-bet plan's 77 row parts of 18 functionals,
+4.3 MB a chunk, were written to memory and read back)."""
 
-    products: tuple[tuple[FloatArray, FloatArray, FloatArray], ...]
-    partial: FloatArray
-    rows: IntArray
+
+class _StageWork(NamedTuple):
+    """One stage's pieces of block products (matrix rows, values read, products written as BLAS
+    writes them and as rows of row parts, the value rows weighing them), the tail's sums (weighed
+    by the empty part: row 0), the output columns of its functionals, and its sums (work)."""
+
+    pieces: tuple[tuple[FloatArray, FloatArray, FloatArray, FloatArray, IntArray], ...]
+    tail: FloatArray
+    tail_rows: IntArray
     columns: IntArray
     leading: bool
     approximate: FloatArray
@@ -78,7 +85,7 @@ class _StageWork(NamedTuple):
 
 class _Tail(NamedTuple):
     """The parts weighed as they are made (:func:`_tail`): segments of parts ``bounds[s]:bounds[s + 1]``
-    (one merged block each), the row of ``partial`` (the stage's partial sums) each is weighed into,
+    (one merged block each), the row of ``partial`` (the stage's tail sums) each is weighed into,
     and the weights (two functionals by part, zero but the tail's)."""
 
     bounds: IntArray
@@ -121,21 +128,27 @@ def _merged(stage: Stage, limit: int) -> list[tuple[tuple[int, int], tuple[int, 
 
 
 def _stage_work(stage: Stage, values: FloatArray, count: int, width: int, limit: int) -> _StageWork:
-    """The views of a stage's block products over every prime's columns (but those of the tail's
-    parts, past the rows of ``values``: :func:`_tail`), and its work arrays."""
+    """The pieces of a stage's block products over every prime's columns, of at most
+    :data:`PIECE_BYTES` each (but those of the tail's parts, past the rows of ``values``:
+    :func:`_tail`), and its work arrays."""
     functionals, columns = len(stage.functionals), count * width
     merged = _merged(stage, limit)
-    partial = np.empty((sum(r1 - r0 for _, (r0, r1), _ in merged), functionals, count, width), dtype=np.float64)
-    products, at = [], 0
+    most = max(1, PIECE_BYTES // (functionals * columns * 8))  # row parts a piece
+    buffer = np.empty((most, functionals, count, width), dtype=np.float64)
+    pieces, tail = [], 0
     for (m0, m1), (r0, r1), matrix in merged:
-        if m0 < len(values):
-            products.append((matrix, values[m0:m1].reshape(m1 - m0, columns),
-                             partial[at:at + r1 - r0].reshape(-1, columns)))
-        at += r1 - r0
-    rows = np.array([r for _, r_rows, _ in merged for r in range(*r_rows)], dtype=np.int64)
-    if len(rows) * limit >= FLOAT_EXACT:  # the weighed residues are added unreduced (modloops._weigh_residues)
+        if m0 >= len(values):
+            tail += 1
+            continue
+        for first in range(r0, r1, most):
+            last = min(first + most, r1)
+            pieces.append((np.ascontiguousarray(matrix[(first - r0) * functionals:(last - r0) * functionals]),
+                           values[m0:m1].reshape(m1 - m0, columns), buffer[:last - first].reshape(-1, columns),
+                           buffer[:last - first], np.arange(first, last, dtype=np.int64)))
+    if 5 * sum(r1 - r0 for _, (r0, r1), _ in merged) * limit >= FLOAT_EXACT:  # modloops._weigh_residues
         raise ValueError("too many row parts for the residue path")
-    return _StageWork(tuple(products), partial, rows, np.array(stage.functionals, dtype=np.int64),
+    return _StageWork(tuple(pieces), np.empty((tail, functionals, count, width), dtype=np.float64),
+                      np.zeros(tail, dtype=np.int64), np.array(stage.functionals, dtype=np.int64),
                       stage.depth < CARDS_PER_COUP, np.empty((functionals, width), dtype=np.float64),
                       np.empty((count - 1, functionals, width), dtype=np.float64))
 
@@ -164,14 +177,13 @@ def _tail(plan: Plan, limit: int) -> tuple[int, list[tuple[int, int, int, FloatA
     layout = plan.layout
     end = len(layout.parent)
     first = layout.levels[-1][0] if layout.levels else end
-    segments, others = [], []
+    segments: list[tuple[int, int, int, int, tuple[int, int], int, FloatArray]] = []
+    others = []
     for s, stage in enumerate(plan.stages):
-        at = 0
         for (m0, m1), (r0, r1), matrix in _merged(stage, limit):
             if m1 > first:
-                segments.append((m0, m1, at, s, (r0, r1), len(stage.functionals), matrix))
+                segments.append((m0, m1, len(segments), s, (r0, r1), len(stage.functionals), matrix))
             others.append(r1)
-            at += r1 - r0
     covered = sum(m1 - m0 for m0, m1, *_ in segments)
     if (not segments or covered != end - first or max(others) > first or (layout.parent[first:] >= first).any()
             or any(m0 < first or s != segments[0][3] or r != (0, 1) or f != TAIL_FUNCTIONALS
@@ -185,12 +197,12 @@ def _tail_work(plan: Plan, limit: int, stages: tuple[_StageWork, ...]) -> _Tail:
     first, segments = _tail(plan, limit)
     if not segments:
         return _Tail(np.array([first], dtype=np.int64), np.zeros(0, dtype=np.int64),
-                     np.zeros((TAIL_FUNCTIONALS, 0)), stages[0].partial if stages else np.zeros((0, 0, 0, 0)))
-    stage = next(work for work in stages if len(work.partial) > max(at for _, _, at, _ in segments))
+                     np.zeros((TAIL_FUNCTIONALS, 0)), np.zeros((0, TAIL_FUNCTIONALS, 0, 0)))
+    stage = next(work for work in stages if len(work.tail))
     weights = np.zeros((TAIL_FUNCTIONALS, len(plan.layout.parent)), dtype=np.float64)  # by part
     weights[:, first:len(plan.layout.parent)] = np.concatenate([matrix for *_, matrix in segments], axis=1)
     return _Tail(np.array([m0 for m0, *_ in segments] + [segments[-1][1]], dtype=np.int64),
-                 np.array([at for _, _, at, _ in segments], dtype=np.int64), weights, stage.partial)
+                 np.array([at for _, _, at, _ in segments], dtype=np.int64), weights, stage.tail)
 
 
 def _prepare(plan: Plan, primes: tuple[int, ...], width: int, limit: int, words: int) -> Prepared:
@@ -284,11 +296,12 @@ def _chunk(work: Prepared, fast: ModuleType, kinds: IntArray, order: IntArray, s
                         work.values, tail.bounds, tail.slots, tail.weights, tail.partial)
     bad = 0
     for stage in work.stages:
-        for matrix, source, target in stage.products:
+        fast.weigh_piece(stage.tail, work.values, stage.tail_rows, work.primes, stage.approximate, stage.residues, True)
+        for matrix, source, target, products, rows in stage.pieces:
             np.matmul(matrix, source, out=target)
-        bad += fast.stage_words(stage.partial, work.values, stage.rows, work.primes, work.inverses, work.radix,
-                                work.rebase, work.powers, sizes, order, start, stage.leading, stage.columns, bits,
-                                stage.approximate, stage.residues, words)
+            fast.weigh_piece(products, work.values, rows, work.primes, stage.approximate, stage.residues, False)
+        bad += fast.stage_words(stage.approximate, stage.residues, work.primes, work.inverses, work.radix, work.rebase,
+                                work.powers, sizes, order, start, stage.leading, stage.columns, bits, words)
     return int(bad)
 
 

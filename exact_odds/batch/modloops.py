@@ -272,23 +272,78 @@ def _falling_tables(chunk_kinds, primes, factors):
 
 
 @_jit
-def stage_words(partial, values, rows, primes, inverses, radix, rebase, powers, sizes, order, start, leading,
-                columns, bits, approximate, residues, words):
-    """A stage's sums, approximate and modulo every prime (``partial[r, f, b]``: the block products
-    of the values ``values[:, b]`` of :func:`chunk_residues`), weighed and added (in float64 for
-    the approximation; reduced as :func:`stage_sums_mod` does for the residues), times
-    ``(N - 4)(N - 5)`` when ``leading``, and rebuilt (:func:`_rebuild_into`) into
-    ``words[start + i, columns[f]]`` (the chunk's compositions in the order of ``order``).
-    ``approximate`` (F, width) and ``residues`` (primes, F, width) are work. Returns how many
-    integers reached ``2**bits`` (the bound of the chunk: none should)."""
-    count, width = primes.shape[0], residues.shape[2]
-    approximate[:, :] = 0.0
+def weigh_piece(partial, values, rows, primes, approximate, residues, first):
+    """Add a piece of a stage's block products, weighed by their row parts, to its sums.
+
+    ``partial[r, f, b]`` (float64 integers: the products of the values ``values[:, b]`` of
+    :func:`chunk_residues`, row part ``rows[r]``), ``approximate`` (F, width): the sums in float64,
+    rounded; ``residues`` (primes, F, width): the sums modulo each prime, float64 integers left
+    unreduced (:func:`_weigh_residues`); both set to zero first when ``first``."""
+    if first:
+        approximate[:, :] = 0.0
+        residues[:, :, :] = 0.0
+    width = approximate.shape[1]
     for r in range(partial.shape[0]):
         weight = values[rows[r], 0]
         for f in range(partial.shape[1]):
             src, dst = partial[r, f, 0], approximate[f]
             for i in range(width):
                 dst[i] += src[i] * weight[i]
+    for k in range(primes.shape[0]):
+        _weigh_residues(partial, values, rows, k, primes[k], residues[k])
+
+
+@_jit
+def _weigh_residues(partial, values, rows, k, prime, out):
+    """``out[f] += sum over r of partial[r, f, 1 + k] * values[rows[r], 1 + k]``, congruent modulo
+    ``p = prime`` (float64 integers, (F, width), unreduced), in float64 alone (vector instructions).
+
+    Each term ``x w`` (``x`` a block product, an integer below ``2**53``; ``w`` a residue below
+    ``p <= 2**44``) is replaced by ``t = x w - q p`` with ``q = floor(fl(fl(x w) / p))``: the
+    estimate's relative error is below ``3.01 * 2**-53`` and ``x w / p < 2**53``, so ``|q - x w / p|
+    < 4.01`` and ``|t| < 4.01 p``; ``h = fl(x w)`` and ``l = x w - h`` (exact, a fused multiply-add;
+    ``|l| <= 2**44``), ``h - q p`` is an integer of magnitude below ``4.01 p + 2**44 < 2**47``, so the
+    fused multiply-add gives it exactly, and adding ``l`` gives ``t`` exactly. The terms are added
+    unreduced: a stage's fewer than ``2**53 / (5 p)`` row parts (:func:`~exact_odds.batch.modfused.prepared`
+    checks) keep the sum an exact integer below ``2**53`` in magnitude (:func:`_reduce` ends it)."""
+    p = np.float64(prime)
+    inverse = 1.0 / p
+    width = out.shape[1]
+    for r in range(partial.shape[0]):
+        weight = values[rows[r], 1 + k]
+        for f in range(partial.shape[1]):
+            src, dst = partial[r, f, 1 + k], out[f]
+            for i in range(width):
+                h = src[i] * weight[i]
+                low = _fma(src[i], weight[i], -h)
+                dst[i] += _fma(-np.floor(h * inverse), p, h) + low
+
+
+@_jit
+def _reduce(sums, prime):
+    """``sums mod prime`` in place (float64 integers below ``2**53`` in magnitude, (F, width)): a
+    quotient estimate within one of the true one, the remainder (below ``2p`` in magnitude) exact
+    from a fused multiply-add, corrected once either way."""
+    p = np.float64(prime)
+    inverse = 1.0 / p
+    for f in range(sums.shape[0]):
+        dst = sums[f]
+        for i in range(dst.shape[0]):
+            x = dst[i]
+            reduced = _fma(-np.floor(x * inverse), p, x)
+            reduced = reduced + p if reduced < 0.0 else reduced
+            dst[i] = reduced - p if reduced >= p else reduced
+
+
+@_jit
+def stage_words(approximate, residues, primes, inverses, radix, rebase, powers, sizes, order, start, leading,
+                columns, bits, words):
+    """A stage's sums (:func:`weigh_piece`: ``approximate`` (F, width), rounded, and ``residues``
+    (primes, F, width), unreduced) reduced, times ``(N - 4)(N - 5)`` when ``leading``, and rebuilt
+    (:func:`_rebuild_into`) into ``words[start + i, columns[f]]`` (the chunk's compositions in the
+    order of ``order``). Returns how many integers reached ``2**bits`` (the bound of the chunk: none
+    should)."""
+    count, width = primes.shape[0], residues.shape[2]
     if leading:
         for i in range(width):
             n = sizes[order[start + i]]
@@ -296,7 +351,7 @@ def stage_words(partial, values, rows, primes, inverses, radix, rebase, powers, 
             for f in range(approximate.shape[0]):
                 approximate[f, i] *= rest
     for k in range(count):
-        _weigh_residues(partial, values, rows, k, primes[k], residues[k])
+        _reduce(residues[k], primes[k])
         if leading:
             p = primes[k]
             inverse = 1.0 / p
@@ -307,38 +362,6 @@ def stage_words(partial, values, rows, primes, inverses, radix, rebase, powers, 
                 for f in range(res.shape[0]):
                     res[f, i] = mul_mod_float(res[f, i], rest, np.float64(p), inverse)
     return _rebuild_into(approximate, residues, primes, inverses, radix, rebase, powers, start, columns, bits, words)
-
-
-@_jit
-def _weigh_residues(partial, values, rows, k, prime, out):
-    """``out[f] = sum over r of (partial[r, f, 1 + k] mod p) * values[rows[r], 1 + k] mod p``
-    (float64 residues, (F, width)), in float64 alone (vector instructions): each product, an
-    integer below ``2**53``, is reduced by a quotient estimate within one of the true one (its
-    remainder, of magnitude below ``2p``, exact from a fused multiply-add, then corrected once),
-    multiplied by :func:`mul_mod_float`, and the residues added unreduced (exact: fewer than
-    ``2**53 / p`` row parts, :func:`~exact_odds.batch.modfused.prepared` checks) then reduced
-    once in the same way."""
-    p = np.float64(prime)
-    inverse = 1.0 / p
-    out[:, :] = 0.0
-    width = out.shape[1]
-    for r in range(partial.shape[0]):
-        weight = values[rows[r], 1 + k]
-        for f in range(partial.shape[1]):
-            src, dst = partial[r, f, 1 + k], out[f]
-            for i in range(width):
-                x = src[i]
-                reduced = _fma(-np.floor(x * inverse), p, x)
-                reduced = reduced + p if reduced < 0.0 else reduced
-                reduced = reduced - p if reduced >= p else reduced
-                dst[i] += mul_mod_float(reduced, weight[i], p, inverse)
-    for f in range(out.shape[0]):
-        dst = out[f]
-        for i in range(width):
-            x = dst[i]
-            reduced = _fma(-np.floor(x * inverse), p, x)
-            reduced = reduced + p if reduced < 0.0 else reduced
-            dst[i] = reduced - p if reduced >= p else reduced
 
 
 @_jit
