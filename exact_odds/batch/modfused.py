@@ -63,10 +63,10 @@ EXPONENTS = 1100
 """Powers of two kept modulo each prime: the exponents of float64 integers (below ``2**1024``)."""
 
 
-PIECE_BYTES = 2**18
+PIECE_BYTES = 2**19
 """The most bytes of block products one BLAS call writes: they are weighed (:func:`~exact_odds.batch.modloops
 .weigh_piece`) while they are in the processor's cache (the every-bet plan's 77 row parts of 18 functionals,
-4.3 MB a chunk, were written to memory and read back)."""
+4.3 MB a chunk, were written to memory and read back; this machine has 512 KB of cache per core)."""
 
 
 class _StageWork(NamedTuple):
