@@ -127,6 +127,14 @@ def _merged(stage: Stage, limit: int) -> list[tuple[tuple[int, int], tuple[int, 
     return merged
 
 
+def check_row_parts(rows: int, limit: int) -> None:
+    """Refuse a stage of ``rows`` row parts modulo primes below ``limit`` unless ``5 rows limit < 2**53``:
+    its weighed residues are added unreduced, each below ``4.01 p`` in magnitude
+    (:func:`exact_odds.batch.modloops.weigh_piece`), and their sums must stay exact."""
+    if 5 * rows * limit >= FLOAT_EXACT:
+        raise ValueError("too many row parts for the residue path")
+
+
 def _stage_work(stage: Stage, values: FloatArray, count: int, width: int, limit: int) -> _StageWork:
     """The pieces of a stage's block products over every prime's columns, of at most
     :data:`PIECE_BYTES` each (but those of the tail's parts, past the rows of ``values``:
@@ -145,8 +153,7 @@ def _stage_work(stage: Stage, values: FloatArray, count: int, width: int, limit:
             pieces.append((np.ascontiguousarray(matrix[(first - r0) * functionals:(last - r0) * functionals]),
                            values[m0:m1].reshape(m1 - m0, columns), buffer[:last - first].reshape(-1, columns),
                            buffer[:last - first], np.arange(first, last, dtype=np.int64)))
-    if 5 * sum(r1 - r0 for _, (r0, r1), _ in merged) * limit >= FLOAT_EXACT:  # modloops._weigh_residues
-        raise ValueError("too many row parts for the residue path")
+    check_row_parts(sum(r1 - r0 for _, (r0, r1), _ in merged), limit)
     return _StageWork(tuple(pieces), np.empty((tail, functionals, count, width), dtype=np.float64),
                       np.zeros(tail, dtype=np.int64), np.array(stage.functionals, dtype=np.int64),
                       stage.depth < CARDS_PER_COUP, np.empty((functionals, width), dtype=np.float64),
