@@ -13,14 +13,17 @@ integer of its residues. That is about ``2**70`` for 10,000 decks: two primes an
 which costs less than a third prime's (no reductions).
 
 Steps. As the float path does (:mod:`exact_odds.batch.fused`), a chunk of ``width``
-compositions takes three kinds of step whatever the number of primes: one compiled call for its
+compositions takes a few kinds of step whatever the number of primes: one compiled call for its
 kind counts, factor tables and part values (rounded, and modulo every prime, side by side in one
-array), one BLAS product per block of each stage over all of them at once, and one compiled call
-per stage that weighs and adds the products (reducing the residues in float64 alone, in vector
-instructions), multiplies the four-card stage by ``(N-4)(N-5)``, and rebuilds the integers into
-64-bit words. The main bets' six-card parts (409 of 912) are not stored: the compiled call weighs
-them into their partial sums as it makes them (:func:`_tail`), sparing BLAS two thin products that
-read them back from memory. The work arrays and the
+array); BLAS products of each stage's blocks over all of them at once, in pieces of at most
+:data:`PIECE_BYTES` each weighed by its row parts and added to the stage's sums by a compiled
+call while it is in the processor's cache (the residues in float64 alone, in vector
+instructions, reduced once at the end: :func:`~exact_odds.batch.modloops.weigh_piece`); and one
+compiled call per stage that reduces the sums, multiplies the four-card stage by ``(N-4)(N-5)``
+and rebuilds the integers into 64-bit words. The main bets' six-card parts (409 of 912) are not
+stored: the first call weighs them into their sums as it makes them (:func:`_tail`; a product and
+at most ``M - 1`` additions along a term, as in a block product), sparing BLAS two thin products
+that would read them back from memory. The work arrays and the
 views the products read and write are made once per plan, primes, width and words (per thread).
 Compositions are taken smallest shoe first, so a chunk takes the fewest primes its largest shoe
 allows. The words of every composition become Python integers at the end, together.
