@@ -113,9 +113,14 @@ def test_weighed_residues_at_their_bound() -> None:
     modfused.check_row_parts(rows, p)
     with pytest.raises(ValueError, match="row parts"):
         modfused.check_row_parts(rows + 1, p)
-    for detail in (Detail.POINTS, Detail.RANKS):  # the registered bets' plans pass
+    for detail in (Detail.POINTS, Detail.RANKS):  # the registered bets' plans keep their primes' bound
         plan = _bet_pass(STANDARD_TABLEAU, detail, tuple(b for b in registered() if b.detail is detail)).plan
+        assert modfused.row_limit(plan, moduli_limit(plan)) == moduli_limit(plan)
         modfused.prepared(plan, primes_below(moduli_limit(plan), 2), 4, moduli_limit(plan), 2)
+    plan = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, ()).plan  # primes up to 2**44 would pass the bound
+    limit = modfused.row_limit(plan, MODULUS_CAP)
+    assert limit < MODULUS_CAP
+    modfused.prepared(plan, primes_below(limit, 2), 4, limit, 2)
 
 
 def test_main_bets_weigh_their_six_card_parts() -> None:

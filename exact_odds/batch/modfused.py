@@ -267,15 +267,23 @@ def prepared(plan: Plan, primes: tuple[int, ...], width: int, limit: int, words:
     return found
 
 
-def _roundings(plan: Plan, limit: int) -> int:
-    """:func:`roundings`, once per plan and thread."""
-    cache: dict[int, tuple[Plan, int]] = _LOCAL.__dict__.setdefault("roundings", {})
+def row_limit(plan: Plan, limit: int) -> int:
+    """``limit``, or less where a stage's row parts would pass the bound of :func:`check_row_parts`
+    (a smaller limit merges blocks at least as much, so its stages have no more row parts)."""
+    rows = max((sum(r1 - r0 for _, (r0, r1), _ in _merged(stage, limit)) for stage in plan.stages), default=1)
+    return min(limit, (FLOAT_EXACT - 1) // (5 * max(rows, 1)))
+
+
+def _constants_of(plan: Plan, limit: int) -> tuple[int, int]:
+    """:func:`roundings` and the primes' bound (:func:`row_limit`), once per plan and thread."""
+    cache: dict[int, tuple[Plan, int, int]] = _LOCAL.__dict__.setdefault("roundings", {})
     found = cache.get(id(plan))
     if found is None or found[0] is not plan:
         if len(cache) > 16:
             cache.clear()
-        found = cache[id(plan)] = (plan, roundings(plan, limit))
-    return found[1]
+        bound = row_limit(plan, limit)
+        found = cache[id(plan)] = (plan, roundings(plan, bound), bound)
+    return found[1], found[2]
 
 
 @lru_cache(maxsize=16)
@@ -321,7 +329,8 @@ def residue_words(plan: Plan, kinds: IntArray, order: IntArray, sizes: IntArray,
     ``kinds``, (kinds, n); smallest shoe first, so that chunks take few primes) as little-endian
     64-bit words (int64 holding the bits), shape (len(order), functionals, words); ``sizes``: the
     cards of each shoe, ``limit``: the primes' bound (:func:`~exact_odds.batch.residues.moduli_limit`)."""
-    top, n, spare = max(plan.weights, default=1), len(order), _roundings(plan, limit)
+    top, n = max(plan.weights, default=1), len(order)
+    spare, limit = _constants_of(plan, limit)
     largest = top * int(sizes[order].max(initial=0)) ** CARDS_PER_COUP
     words = np.zeros((n, plan.classes, max(1, -(-largest.bit_length() // WORD_BITS))), dtype=np.int64)
     bad, starts = 0, range(0, n, WIDTH)
