@@ -117,10 +117,11 @@ def test_weighed_residues_at_their_bound() -> None:
         plan = _bet_pass(STANDARD_TABLEAU, detail, tuple(b for b in registered() if b.detail is detail)).plan
         assert modfused.row_limit(plan, moduli_limit(plan)) == moduli_limit(plan)
         modfused.prepared(plan, primes_below(moduli_limit(plan), 2), 4, moduli_limit(plan), 2)
-    plan = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, ()).plan  # primes up to 2**44 would pass the bound
-    limit = modfused.row_limit(plan, MODULUS_CAP)
-    assert limit < MODULUS_CAP
-    modfused.prepared(plan, primes_below(limit, 2), 4, limit, 2)
+    plan = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, ()).plan  # primes below 2**46 would pass the bound
+    limit = modfused.row_limit(plan, 2**46)
+    assert limit < 2**46
+    for stage in plan.stages:
+        modfused.check_row_parts(sum(r1 - r0 for _, (r0, r1), _ in modfused._merged(stage, limit)), limit)
 
 
 def test_main_bets_weigh_their_six_card_parts() -> None:
