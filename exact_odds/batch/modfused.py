@@ -13,11 +13,17 @@ integer of its residues. That is about ``2**70`` for 10,000 decks: two primes an
 which costs less than a third prime's (no reductions).
 
 Steps. As the float path does (:mod:`exact_odds.batch.fused`), a chunk of ``width``
-compositions takes three kinds of step whatever the number of primes: one compiled call for its
+compositions takes a few kinds of step whatever the number of primes: one compiled call for its
 kind counts, factor tables and part values (rounded, and modulo every prime, side by side in one
-array), one BLAS product per block of each stage over all of them at once, and one compiled call
-per stage that weighs and adds the products (reducing the residues), multiplies the four-card
-stage by ``(N-4)(N-5)``, and rebuilds the integers into 64-bit words. The work arrays and the
+array); BLAS products of each stage's blocks over all of them at once, in pieces of at most
+:data:`PIECE_BYTES` each weighed by its row parts and added to the stage's sums by a compiled
+call while it is in the processor's cache (the residues in float64 alone, in vector
+instructions, reduced once at the end: :func:`~exact_odds.batch.modloops.weigh_piece`); and one
+compiled call per stage that reduces the sums, multiplies the four-card stage by ``(N-4)(N-5)``
+and rebuilds the integers into 64-bit words. The main bets' six-card parts (409 of 912) are not
+stored: the first call weighs them into their sums as it makes them (:func:`_tail`; a product and
+at most ``M - 1`` additions along a term, as in a block product), sparing BLAS two thin products
+that would read them back from memory. The work arrays and the
 views the products read and write are made once per plan, primes, width and words (per thread).
 Compositions are taken smallest shoe first, so a chunk takes the fewest primes its largest shoe
 allows. The words of every composition become Python integers at the end, together.
@@ -60,17 +66,35 @@ EXPONENTS = 1100
 """Powers of two kept modulo each prime: the exponents of float64 integers (below ``2**1024``)."""
 
 
-class _StageWork(NamedTuple):
-    """One stage's products (matrix, values read, partial written), the rows weighing the partial
-    sums, the output columns of its functionals, and its residues (work)."""
+PIECE_BYTES = 2**19
+"""The most bytes of block products one BLAS call writes: they are weighed (:func:`~exact_odds.batch.modloops
+.weigh_piece`) while they are in the processor's cache (the every-bet plan's 77 row parts of 18 functionals,
+4.3 MB a chunk, were written to memory and read back; this machine has 512 KB of cache per core)."""
 
-    products: tuple[tuple[FloatArray, FloatArray, FloatArray], ...]
-    partial: FloatArray
-    rows: IntArray
+
+class _StageWork(NamedTuple):
+    """One stage's pieces of block products (matrix rows, values read, products written as BLAS
+    writes them and as rows of row parts, the value rows weighing them), the tail's sums (weighed
+    by the empty part: row 0), the output columns of its functionals, and its sums (work)."""
+
+    pieces: tuple[tuple[FloatArray, FloatArray, FloatArray, FloatArray, IntArray], ...]
+    tail: FloatArray
+    tail_rows: IntArray
     columns: IntArray
     leading: bool
     approximate: FloatArray
-    residues: IntArray
+    residues: FloatArray
+
+
+class _Tail(NamedTuple):
+    """The parts weighed as they are made (:func:`_tail`): segments of parts ``bounds[s]:bounds[s + 1]``
+    (one merged block each), the row of ``partial`` (the stage's tail sums) each is weighed into,
+    and the weights (two functionals by part, zero but the tail's)."""
+
+    bounds: IntArray
+    slots: IntArray
+    weights: FloatArray
+    partial: FloatArray
 
 
 class Prepared(NamedTuple):
@@ -87,6 +111,7 @@ class Prepared(NamedTuple):
     factors: FloatArray
     values: FloatArray
     stages: tuple[_StageWork, ...]
+    tail: _Tail
 
 
 def _merged(stage: Stage, limit: int) -> list[tuple[tuple[int, int], tuple[int, int], FloatArray]]:
@@ -105,20 +130,37 @@ def _merged(stage: Stage, limit: int) -> list[tuple[tuple[int, int], tuple[int, 
     return merged
 
 
+def check_row_parts(rows: int, limit: int) -> None:
+    """Refuse a stage of ``rows`` row parts modulo primes below ``limit`` unless ``5 rows limit < 2**53``:
+    its weighed residues are added unreduced, each below ``4.01 p`` in magnitude
+    (:func:`exact_odds.batch.modloops.weigh_piece`), and their sums must stay exact."""
+    if 5 * rows * limit >= FLOAT_EXACT:
+        raise ValueError("too many row parts for the residue path")
+
+
 def _stage_work(stage: Stage, values: FloatArray, count: int, width: int, limit: int) -> _StageWork:
-    """The views of a stage's block products over every prime's columns, and its work arrays."""
+    """The pieces of a stage's block products over every prime's columns, of at most
+    :data:`PIECE_BYTES` each (but those of the tail's parts, past the rows of ``values``:
+    :func:`_tail`), and its work arrays."""
     functionals, columns = len(stage.functionals), count * width
     merged = _merged(stage, limit)
-    partial = np.empty((sum(r1 - r0 for _, (r0, r1), _ in merged), functionals, count, width), dtype=np.float64)
-    products, at = [], 0
+    most = max(1, PIECE_BYTES // (functionals * columns * 8))  # row parts a piece
+    buffer = np.empty((most, functionals, count, width), dtype=np.float64)
+    pieces, tail = [], 0
     for (m0, m1), (r0, r1), matrix in merged:
-        products.append((matrix, values[m0:m1].reshape(m1 - m0, columns),
-                         partial[at:at + r1 - r0].reshape(-1, columns)))
-        at += r1 - r0
-    rows = np.array([r for _, r_rows, _ in merged for r in range(*r_rows)], dtype=np.int64)
-    return _StageWork(tuple(products), partial, rows, np.array(stage.functionals, dtype=np.int64),
+        if m0 >= len(values):
+            tail += 1
+            continue
+        for first in range(r0, r1, most):
+            last = min(first + most, r1)
+            pieces.append((np.ascontiguousarray(matrix[(first - r0) * functionals:(last - r0) * functionals]),
+                           values[m0:m1].reshape(m1 - m0, columns), buffer[:last - first].reshape(-1, columns),
+                           buffer[:last - first], np.arange(first, last, dtype=np.int64)))
+    check_row_parts(sum(r1 - r0 for _, (r0, r1), _ in merged), limit)
+    return _StageWork(tuple(pieces), np.empty((tail, functionals, count, width), dtype=np.float64),
+                      np.zeros(tail, dtype=np.int64), np.array(stage.functionals, dtype=np.int64),
                       stage.depth < CARDS_PER_COUP, np.empty((functionals, width), dtype=np.float64),
-                      np.empty((count - 1, functionals, width), dtype=np.int64))
+                      np.empty((count - 1, functionals, width), dtype=np.float64))
 
 
 def roundings(plan: Plan, limit: int) -> int:
@@ -129,15 +171,60 @@ def roundings(plan: Plan, limit: int) -> int:
                 for merged in (_merged(stage, limit) for stage in plan.stages)), default=16)
 
 
+TAIL_FUNCTIONALS = 2
+"""The functionals the tail's parts may feed (the main bets' banker and player): with more, weighing
+them as they are made would cost more than the block products it saves."""
+
+
+def _tail(plan: Plan, limit: int) -> tuple[int, list[tuple[int, int, int, FloatArray]]]:
+    """The first part of the layout's *tail* and its segments (first part, end, row of the partial
+    sums, matrix): the last level (the six-card parts, 409 of the main bets' 912) when the parts
+    past it feed nothing but products with the empty part (value 1) as their row part, of
+    :data:`TAIL_FUNCTIONALS` functionals, one stage, and their parents come before it. Those parts
+    are then weighed as they are made, never stored (:func:`exact_odds.batch.modloops.chunk_residues`):
+    stored, BLAS would read them back from memory for two multiply-adds a value. Else the layout's
+    end and no segment."""
+    layout = plan.layout
+    end = len(layout.parent)
+    first = layout.levels[-1][0] if layout.levels else end
+    segments: list[tuple[int, int, int, int, tuple[int, int], int, FloatArray]] = []
+    others = []
+    for s, stage in enumerate(plan.stages):
+        for (m0, m1), (r0, r1), matrix in _merged(stage, limit):
+            if m1 > first:
+                segments.append((m0, m1, len(segments), s, (r0, r1), len(stage.functionals), matrix))
+            others.append(r1)
+    covered = sum(m1 - m0 for m0, m1, *_ in segments)
+    if (not segments or covered != end - first or max(others) > first or (layout.parent[first:] >= first).any()
+            or any(m0 < first or s != segments[0][3] or r != (0, 1) or f != TAIL_FUNCTIONALS
+                   for m0, _, _, s, r, f, _ in segments)):
+        return end, []
+    return first, [(m0, m1, at, matrix) for m0, m1, at, _, _, _, matrix in sorted(segments, key=lambda g: g[0])]
+
+
+def _tail_work(plan: Plan, limit: int, stages: tuple[_StageWork, ...]) -> _Tail:
+    """The arrays of :class:`_Tail` for the segments of :func:`_tail` (none: empty arrays)."""
+    first, segments = _tail(plan, limit)
+    if not segments:
+        return _Tail(np.array([first], dtype=np.int64), np.zeros(0, dtype=np.int64),
+                     np.zeros((TAIL_FUNCTIONALS, 0)), np.zeros((0, TAIL_FUNCTIONALS, 0, 0)))
+    stage = next(work for work in stages if len(work.tail))
+    weights = np.zeros((TAIL_FUNCTIONALS, len(plan.layout.parent)), dtype=np.float64)  # by part
+    weights[:, first:len(plan.layout.parent)] = np.concatenate([matrix for *_, matrix in segments], axis=1)
+    return _Tail(np.array([m0 for m0, *_ in segments] + [segments[-1][1]], dtype=np.int64),
+                 np.array([at for _, _, at, _ in segments], dtype=np.int64), weights, stage.tail)
+
+
 def _prepare(plan: Plan, primes: tuple[int, ...], width: int, limit: int, words: int) -> Prepared:
     """Work arrays and product views of ``plan`` for chunks of ``width`` compositions (the rounded
     values and those modulo each prime side by side: ``1 + len(primes)`` blocks of columns)."""
     count, kinds = 1 + len(primes), plan.space.kinds
-    values = np.empty((len(plan.layout.parent), count, width), dtype=np.float64)
+    values = np.empty((_tail(plan, limit)[0], count, width), dtype=np.float64)
+    stages = tuple(_stage_work(stage, values, count, width, limit) for stage in plan.stages)
     return Prepared(plan, np.array(primes, dtype=np.int64), _inverses(primes), *_constants(primes, words),
                     np.empty((kinds, width), dtype=np.int64),
-                    np.empty((count, kinds * (CARDS_PER_COUP + 1), width), dtype=np.float64), values,
-                    tuple(_stage_work(stage, values, count, width, limit) for stage in plan.stages))
+                    np.empty((count, kinds * (CARDS_PER_COUP + 1), width), dtype=np.float64), values, stages,
+                    _tail_work(plan, limit, stages))
 
 
 def _limbs(value: int, size: int) -> list[int]:
@@ -180,15 +267,23 @@ def prepared(plan: Plan, primes: tuple[int, ...], width: int, limit: int, words:
     return found
 
 
-def _roundings(plan: Plan, limit: int) -> int:
-    """:func:`roundings`, once per plan and thread."""
-    cache: dict[int, tuple[Plan, int]] = _LOCAL.__dict__.setdefault("roundings", {})
+def row_limit(plan: Plan, limit: int) -> int:
+    """``limit``, or less where a stage's row parts would pass the bound of :func:`check_row_parts`
+    (a smaller limit merges blocks at least as much, so its stages have no more row parts)."""
+    rows = max((sum(r1 - r0 for _, (r0, r1), _ in _merged(stage, limit)) for stage in plan.stages), default=1)
+    return min(limit, (FLOAT_EXACT - 1) // (5 * max(rows, 1)))
+
+
+def _constants_of(plan: Plan, limit: int) -> tuple[int, int]:
+    """:func:`roundings` and the primes' bound (:func:`row_limit`), once per plan and thread."""
+    cache: dict[int, tuple[Plan, int, int]] = _LOCAL.__dict__.setdefault("roundings", {})
     found = cache.get(id(plan))
     if found is None or found[0] is not plan:
         if len(cache) > 16:
             cache.clear()
-        found = cache[id(plan)] = (plan, roundings(plan, limit))
-    return found[1]
+        bound = row_limit(plan, limit)
+        found = cache[id(plan)] = (plan, roundings(plan, bound), bound)
+    return found[1], found[2]
 
 
 @lru_cache(maxsize=16)
@@ -214,15 +309,17 @@ def _chunk(work: Prepared, fast: ModuleType, kinds: IntArray, order: IntArray, s
     """Evaluate the compositions ``order[start:start + width]`` into ``words[start:]``; return how
     many integers reached ``2**bits``."""
     layout = work.plan.layout
+    tail = work.tail
     fast.chunk_residues(kinds, order, start, work.primes, layout.parent, layout.factor, work.kinds, work.factors,
-                        work.values)
+                        work.values, tail.bounds, tail.slots, tail.weights, tail.partial)
     bad = 0
     for stage in work.stages:
-        for matrix, source, target in stage.products:
+        fast.weigh_piece(stage.tail, work.values, stage.tail_rows, work.primes, stage.approximate, stage.residues, True)
+        for matrix, source, target, products, rows in stage.pieces:
             np.matmul(matrix, source, out=target)
-        bad += fast.stage_words(stage.partial, work.values, stage.rows, work.primes, work.inverses, work.radix,
-                                work.rebase, work.powers, sizes, order, start, stage.leading, stage.columns, bits,
-                                stage.approximate, stage.residues, words)
+            fast.weigh_piece(products, work.values, rows, work.primes, stage.approximate, stage.residues, False)
+        bad += fast.stage_words(stage.approximate, stage.residues, work.primes, work.inverses, work.radix, work.rebase,
+                                work.powers, sizes, order, start, stage.leading, stage.columns, bits, words)
     return int(bad)
 
 
@@ -232,7 +329,8 @@ def residue_words(plan: Plan, kinds: IntArray, order: IntArray, sizes: IntArray,
     ``kinds``, (kinds, n); smallest shoe first, so that chunks take few primes) as little-endian
     64-bit words (int64 holding the bits), shape (len(order), functionals, words); ``sizes``: the
     cards of each shoe, ``limit``: the primes' bound (:func:`~exact_odds.batch.residues.moduli_limit`)."""
-    top, n, spare = max(plan.weights, default=1), len(order), _roundings(plan, limit)
+    top, n = max(plan.weights, default=1), len(order)
+    spare, limit = _constants_of(plan, limit)
     largest = top * int(sizes[order].max(initial=0)) ** CARDS_PER_COUP
     words = np.zeros((n, plan.classes, max(1, -(-largest.bit_length() // WORD_BITS))), dtype=np.int64)
     bad, starts = 0, range(0, n, WIDTH)

@@ -166,7 +166,8 @@ def rebuild_words(residues, primes, inverses, words):
 
 
 @_jit
-def chunk_residues(kinds, order, start, primes, parent, factor, chunk_kinds, factors, values):
+def chunk_residues(kinds, order, start, primes, parent, factor, chunk_kinds, factors, values, bounds, slots, weights,
+                   partial):
     """A chunk's kind counts, factor tables and part values, approximate and modulo every prime, in
     one call.
 
@@ -177,7 +178,9 @@ def chunk_residues(kinds, order, start, primes, parent, factor, chunk_kinds, fac
     product rounded: a part of ``c`` cards takes at most ``c - 1`` roundings); ``values[r, 1 + k]``:
     its value modulo prime ``k`` (float64 residues, :func:`mul_mod_float`); shape (parts,
     1 + primes, width): one BLAS product per block serves them all. A part's values for every
-    prime are made together, while its parent's are in cache."""
+    prime are made together, while its parent's are in cache. The parts past the rows of
+    ``values`` (the *tail*, if any) are not stored but weighed as they are made
+    (:func:`_weigh_tail`: ``bounds``, ``slots``, ``weights``, ``partial``)."""
     width = chunk_kinds.shape[1]
     for k in range(kinds.shape[0]):
         for i in range(width):
@@ -187,7 +190,7 @@ def chunk_residues(kinds, order, start, primes, parent, factor, chunk_kinds, fac
         first = values[0, block]
         for i in range(width):
             first[i] = 1.0
-    for r in range(1, parent.shape[0]):
+    for r in range(1, values.shape[0]):
         this, up, step = values[r, 0], values[parent[r], 0], factors[0, factor[r]]
         for i in range(width):
             this[i] = up[i] * step[i]
@@ -197,6 +200,52 @@ def chunk_residues(kinds, order, start, primes, parent, factor, chunk_kinds, fac
             this, up, step = values[r, 1 + k], values[parent[r], 1 + k], factors[1 + k, factor[r]]
             for i in range(width):
                 this[i] = mul_mod_float(up[i], step[i], p, inverse)
+    for segment in range(slots.shape[0]):
+        for block in range(primes.shape[0] + 1):
+            _weigh_tail(factors[block], parent, factor, values, block, bounds[segment], bounds[segment + 1], weights,
+                        partial, slots[segment], primes[block - 1] if block else 0)
+
+
+@_jit
+def _weigh_tail(factors, parent, factor, values, block, first, end, weights, partial, slot, prime):
+    """``partial[slot, f, block] = sum over the parts q in [first, end) of weights[f, q] * value(q)`` for two
+    functionals (f = 0, 1), ``value(q) = values[parent[q], block] * factors[factor[q]]`` (parents
+    stored in ``values``) rounded in float64 when ``prime`` is 0, else modulo ``prime``
+    (:func:`mul_mod_float`; the weighed residues added unreduced, exact as a block product is: the
+    weights' sums times the prime stay below ``2**53``): the product ``weights @ values[first:end]``
+    that the parts would otherwise be stored for, four parts at a time (a pass over the sums adds
+    four terms)."""
+    a, b = partial[slot, 0, block], partial[slot, 1, block]
+    a[:] = 0.0
+    b[:] = 0.0
+    p = np.float64(max(prime, 1))
+    inverse = 1.0 / p
+    q = first
+    while q < end:
+        last = min(q + 4, end) - 1
+        q1, q2, q3 = min(q + 1, last), min(q + 2, last), min(q + 3, last)
+        u0, s0, u1, s1 = values[parent[q], block], factors[factor[q]], values[parent[q1], block], factors[factor[q1]]
+        u2, s2, u3, s3 = values[parent[q2], block], factors[factor[q2]], values[parent[q3], block], factors[factor[q3]]
+        w0, w1, w2, w3 = weights[0, q], weights[0, q1], weights[0, q2], weights[0, q3]
+        x0, x1, x2, x3 = weights[1, q], weights[1, q1], weights[1, q2], weights[1, q3]
+        if last < q + 3:  # fewer than four parts left: the repeated last one weighs nothing
+            w3, x3 = 0.0, 0.0
+            if last < q + 2:
+                w2, x2 = 0.0, 0.0
+                if last < q + 1:
+                    w1, x1 = 0.0, 0.0
+        if prime:
+            for i in range(a.shape[0]):
+                v0, v1 = mul_mod_float(u0[i], s0[i], p, inverse), mul_mod_float(u1[i], s1[i], p, inverse)
+                v2, v3 = mul_mod_float(u2[i], s2[i], p, inverse), mul_mod_float(u3[i], s3[i], p, inverse)
+                a[i] += (w0 * v0 + w1 * v1) + (w2 * v2 + w3 * v3)
+                b[i] += (x0 * v0 + x1 * v1) + (x2 * v2 + x3 * v3)
+        else:
+            for i in range(a.shape[0]):
+                v0, v1, v2, v3 = u0[i] * s0[i], u1[i] * s1[i], u2[i] * s2[i], u3[i] * s3[i]
+                a[i] += (w0 * v0 + w1 * v1) + (w2 * v2 + w3 * v3)
+                b[i] += (x0 * v0 + x1 * v1) + (x2 * v2 + x3 * v3)
+        q = last + 1
 
 
 @_jit
@@ -223,23 +272,78 @@ def _falling_tables(chunk_kinds, primes, factors):
 
 
 @_jit
-def stage_words(partial, values, rows, primes, inverses, radix, rebase, powers, sizes, order, start, leading,
-                columns, bits, approximate, residues, words):
-    """A stage's sums, approximate and modulo every prime (``partial[r, f, b]``: the block products
-    of the values ``values[:, b]`` of :func:`chunk_residues`), weighed and added (in float64 for
-    the approximation; reduced as :func:`stage_sums_mod` does for the residues), times
-    ``(N - 4)(N - 5)`` when ``leading``, and rebuilt (:func:`_rebuild_into`) into
-    ``words[start + i, columns[f]]`` (the chunk's compositions in the order of ``order``).
-    ``approximate`` (F, width) and ``residues`` (primes, F, width) are work. Returns how many
-    integers reached ``2**bits`` (the bound of the chunk: none should)."""
-    count, width = primes.shape[0], residues.shape[2]
-    approximate[:, :] = 0.0
+def weigh_piece(partial, values, rows, primes, approximate, residues, first):
+    """Add a piece of a stage's block products, weighed by their row parts, to its sums.
+
+    ``partial[r, f, b]`` (float64 integers: the products of the values ``values[:, b]`` of
+    :func:`chunk_residues`, row part ``rows[r]``), ``approximate`` (F, width): the sums in float64,
+    rounded; ``residues`` (primes, F, width): the sums modulo each prime, float64 integers left
+    unreduced (:func:`_weigh_residues`); both set to zero first when ``first``."""
+    if first:
+        approximate[:, :] = 0.0
+        residues[:, :, :] = 0.0
+    width = approximate.shape[1]
     for r in range(partial.shape[0]):
         weight = values[rows[r], 0]
         for f in range(partial.shape[1]):
             src, dst = partial[r, f, 0], approximate[f]
             for i in range(width):
                 dst[i] += src[i] * weight[i]
+    for k in range(primes.shape[0]):
+        _weigh_residues(partial, values, rows, k, primes[k], residues[k])
+
+
+@_jit
+def _weigh_residues(partial, values, rows, k, prime, out):
+    """``out[f] += sum over r of partial[r, f, 1 + k] * values[rows[r], 1 + k]``, congruent modulo
+    ``p = prime`` (float64 integers, (F, width), unreduced), in float64 alone (vector instructions).
+
+    Each term ``x w`` (``x`` a block product, an integer below ``2**53``; ``w`` a residue below
+    ``p <= 2**44``) is replaced by ``t = x w - q p`` with ``q = floor(fl(fl(x w) / p))``: the
+    estimate's relative error is below ``3.01 * 2**-53`` and ``x w / p < 2**53``, so ``|q - x w / p|
+    < 4.01`` and ``|t| < 4.01 p``; ``h = fl(x w)`` and ``l = x w - h`` (exact, a fused multiply-add;
+    ``|l| <= 2**44``), ``h - q p`` is an integer of magnitude below ``4.01 p + 2**44 < 2**47``, so the
+    fused multiply-add gives it exactly, and adding ``l`` gives ``t`` exactly. The terms are added
+    unreduced: a stage's fewer than ``2**53 / (5 p)`` row parts (:func:`~exact_odds.batch.modfused.prepared`
+    checks) keep the sum an exact integer below ``2**53`` in magnitude (:func:`_reduce` ends it)."""
+    p = np.float64(prime)
+    inverse = 1.0 / p
+    width = out.shape[1]
+    for r in range(partial.shape[0]):
+        weight = values[rows[r], 1 + k]
+        for f in range(partial.shape[1]):
+            src, dst = partial[r, f, 1 + k], out[f]
+            for i in range(width):
+                h = src[i] * weight[i]
+                low = _fma(src[i], weight[i], -h)
+                dst[i] += _fma(-np.floor(h * inverse), p, h) + low
+
+
+@_jit
+def _reduce(sums, prime):
+    """``sums mod prime`` in place (float64 integers below ``2**53`` in magnitude, (F, width)): a
+    quotient estimate within one of the true one, the remainder (below ``2p`` in magnitude) exact
+    from a fused multiply-add, corrected once either way."""
+    p = np.float64(prime)
+    inverse = 1.0 / p
+    for f in range(sums.shape[0]):
+        dst = sums[f]
+        for i in range(dst.shape[0]):
+            x = dst[i]
+            reduced = _fma(-np.floor(x * inverse), p, x)
+            reduced = reduced + p if reduced < 0.0 else reduced
+            dst[i] = reduced - p if reduced >= p else reduced
+
+
+@_jit
+def stage_words(approximate, residues, primes, inverses, radix, rebase, powers, sizes, order, start, leading,
+                columns, bits, words):
+    """A stage's sums (:func:`weigh_piece`: ``approximate`` (F, width), rounded, and ``residues``
+    (primes, F, width), unreduced) reduced, times ``(N - 4)(N - 5)`` when ``leading``, and rebuilt
+    (:func:`_rebuild_into`) into ``words[start + i, columns[f]]`` (the chunk's compositions in the
+    order of ``order``). Returns how many integers reached ``2**bits`` (the bound of the chunk: none
+    should)."""
+    count, width = primes.shape[0], residues.shape[2]
     if leading:
         for i in range(width):
             n = sizes[order[start + i]]
@@ -247,20 +351,16 @@ def stage_words(partial, values, rows, primes, inverses, radix, rebase, powers, 
             for f in range(approximate.shape[0]):
                 approximate[f, i] *= rest
     for k in range(count):
-        p = primes[k]
-        inverse = 1.0 / p
-        res = residues[k]
-        res[:, :] = 0
-        for r in range(partial.shape[0]):
-            weight = values[rows[r], 1 + k]
-            for f in range(partial.shape[1]):
-                add_weighed(partial[r, f, 1 + k], weight, p, inverse, res[f], width)
+        _reduce(residues[k], primes[k])
         if leading:
+            p = primes[k]
+            inverse = 1.0 / p
+            res = residues[k]
             for i in range(width):
                 n = sizes[order[start + i]]
-                rest = mul_mod((n - 4) % p, (n - 5) % p, p, inverse)
+                rest = np.float64(mul_mod((n - 4) % p, (n - 5) % p, p, inverse))
                 for f in range(res.shape[0]):
-                    res[f, i] = mul_mod(res[f, i], rest, p, inverse)
+                    res[f, i] = mul_mod_float(res[f, i], rest, np.float64(p), inverse)
     return _rebuild_into(approximate, residues, primes, inverses, radix, rebase, powers, start, columns, bits, words)
 
 
@@ -285,7 +385,7 @@ def _offset_digits(approximate, residues, primes, inverses, rebase, powers, mant
             m = mantissa[i]
             m -= np.int64(m * inverse) * p
             m = m + p if m < 0 else (m - p if m >= p else m)
-            y = x[i] - mul_mod(m, powers[k, exponent[i]], p, inverse) + rebase[k]
+            y = np.int64(x[i]) - mul_mod(m, powers[k, exponent[i]], p, inverse) + rebase[k]
             y = y + p if y < 0 else y
             d[i] = y - p if y >= p else y
         for j in range(k):
