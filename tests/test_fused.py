@@ -47,20 +47,23 @@ def test_main_bets_weigh_their_six_card_parts_and_stack_blocks() -> None:
     """The main bets' plan stores only the parts of up to five cards; its six-card parts (both
     groups') are weighed into the row of the empty part; the blocks of one shape over adjacent
     rows (one card by five, five by one; two by four, four by two) are one BLAS call each. The
-    every-bet plan (18 functionals) stores every part, and its larger products go in pieces."""
+    every-bet plan (18 functionals) stores every part, and its larger products go in pieces. Matrices
+    get rows of zeros up to a multiple of four lines (partial sums weighed by the empty part, row 0)."""
     plan = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, ()).plan
     work = fused.prepared(plan, plan.space.kinds, CHUNK)
     first, end = plan.layout.levels[-1]
     assert work.values.shape == (first, CHUNK) and end == len(plan.layout.parent)
     assert work.weights.shape == (2, end - first) and work.sums.shape == (2, CHUNK)
     (stage,) = work.stages
-    assert sorted(matrix.shape for matrix, _, _ in stage.products) == [(2, 10, 126), (2, 30, 70), (70, 35)]
+    assert sorted(matrix.shape for matrix, _, _ in stage.products) == [(2, 12, 126), (2, 32, 70), (72, 35)]  # padded
+    assert (stage.products[0][0][70:] == 0).all()
+    assert stage.rows.tolist().count(0) == 6  # five rows of padding and the tail's
     assert np.shares_memory(work.sums, stage.partial)
     every = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, tuple(b for b in registered() if b.detail is Detail.POINTS))
     wide = fused.prepared(every.plan, every.plan.space.kinds, CHUNK // 2)
     assert wide.values.shape[0] == len(every.plan.layout.parent) and wide.weights.shape == (2, 0)
     shapes = sorted(matrix.shape for stage in wide.stages for matrix, _, _ in stage.products)
-    assert shapes == [(2, 2, 45, 126), (2, 3, 90, 70), (3, 210, 35), (18, 420)]  # rows in pieces
+    assert shapes == [(2, 2, 54, 126), (2, 3, 96, 70), (3, 216, 35), (18, 420)]  # rows padded, in pieces
     assert all(m.shape[-2] * m.shape[-1] * CHUNK // 2 <= fused.BLAS_WORK for m, _, _ in wide.stages[0].products)
 
 

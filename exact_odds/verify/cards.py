@@ -127,7 +127,7 @@ class CardTally:
             _add_grams(self.gram, cards.key, cards, ranks, left.astype(np.int16) if self.small else left)
 
     def _scratch(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """The compiled loop's sums of a chunk (keys, 14, 16) and a card's probabilities (16), each
+        """The compiled loop's sums of a chunk (keys, 14, 16) and a card's composition and size (16), each
         on a 64-byte boundary (a vector of doubles then spans the fewest cache lines)."""
         if self.scratch is None:
             cells = self.KEYS * (len(RANK_NAMES) + 1) * 16

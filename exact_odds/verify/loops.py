@@ -9,10 +9,9 @@ operation. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s i
 - :func:`group_counts`: the cards of each shoe (or coup) by kind (:func:`exact_odds.verify.shoes.counts_by`).
 - :func:`card_sums`: the card tally of a block (:func:`exact_odds.verify.cards._cards` and
   :func:`exact_odds.verify.cards._add_grams`): each card's key, its composition carried from the
-  coup's card before it (one subtraction) and divided by its size (in vectors: the same floats),
-  and the products of those probabilities added key by key in dealing order, a card at a time, in
-  vectors of 8 or 4 doubles (:func:`_add_scaled`: the same floats as NumPy's products and sums,
-  in the same order).
+  coup's card before it (one subtraction) and divided by its size, and the products of those
+  probabilities added key by key in dealing order, a card at a time, in vectors of 4 doubles
+  (:func:`_card_adder`: the same floats as NumPy's divisions, products and sums, in the same order).
 - :func:`winner_odds`: the banker, player and tie probabilities and the expectations of bets paid
   by the winner alone, from the exact ways (:func:`exact_odds.verify.odds._many_odds`: the same
   integers and the same divisions as :meth:`exact_odds.batch.Evaluation.probabilities` and
@@ -58,55 +57,44 @@ def _spread(builder: Any, value: Any, vector: Any) -> Any:
                                   ir.Constant(ir.VectorType(index, vector.count), [0] * vector.count))
 
 
-def _divider(width: int) -> Any:
-    """An intrinsic ``divide(target, at, source, start, divisor)``: ``target.flat[at:at + width] =
-    source.flat[start:start + width] / divisor`` (float64, C-contiguous) as one vector division: each
-    quotient correctly rounded, the floats of a division one at a time. The compiler leaves a loop
-    of fewer than 32 divisions scalar (its vector loop takes 32 at a time), four times slower; the
-    caller keeps the indices in bounds."""
-    vector = ir.VectorType(ir.DoubleType(), width)
+def _card_adder() -> Any:
+    """An intrinsic ``add(count, acc, at)``: a card's probabilities ``p = count / count[15]``
+    (``count``: 16 doubles, its composition at 2-14, zeros at 0-1, its size at 15; so ``p`` is 1 at
+    15), then ``acc.flat[at:]``'s 14 rows of 16 (element ``(i, j)`` at ``[i, j + 2]``) ``+= p p^T``
+    over the upper triangle: row ``i`` in the ``(17 - i) // 4`` vectors of 4 that end at column 16
+    (32 in all). Each quotient is correctly rounded (the floats of a division one at a time); each
+    element is multiplied, then added, two roundings (no fused multiply-add), so the same floats as
+    NumPy's ``target += scale * source``. ``p`` stays in four vector registers: the compiler leaves
+    a loop of 13 divisions scalar (its vector loop takes 32 at a time), and would read a stored
+    ``p`` again after every store to ``acc`` (the arrays might overlap). The caller keeps the
+    indices in bounds."""
+    vector = ir.VectorType(ir.DoubleType(), 4)
 
     @intrinsic
-    def divide(typingctx, target, at, source, start, divisor):
+    def add(typingctx, count, acc, at):
         def codegen(context, builder, signature, args):
-            out, offset, read, first, value = args
-            place = _vector_at(context, builder, signature.args[0], out, offset, vector)
-            given = _vector_at(context, builder, signature.args[2], read, first, vector)
-            builder.store(builder.fdiv(builder.load(given, align=8), _spread(builder, value, vector)), place, align=8)
+            composition, sums, offset = args
+            given = [builder.load(_vector_at(context, builder, signature.args[0], composition,
+                                             ir.Constant(offset.type, 4 * b), vector), align=8) for b in range(4)]
+            size = _spread(builder, builder.extract_element(given[3], ir.Constant(ir.IntType(32), 3)), vector)
+            blocks = [builder.fdiv(block, size) for block in given]
+            for i in range(14):
+                column = i + 2
+                scale = _spread(builder, builder.extract_element(blocks[column // 4],
+                                                                 ir.Constant(ir.IntType(32), column % 4)), vector)
+                for b in range(column // 4, 4):
+                    place = _vector_at(context, builder, signature.args[1], sums,
+                                       builder.add(offset, ir.Constant(offset.type, i * 16 + 4 * b)), vector)
+                    product = builder.fmul(blocks[b], scale)
+                    builder.store(builder.fadd(builder.load(place, align=8), product), place, align=8)
             return context.get_dummy_value()
 
-        return types.void(target, types.intp, source, types.intp, types.float64), codegen
-
-    return divide
-
-
-_divide8, _divide4 = _divider(8), _divider(4)
-
-
-def _add_scaled(width: int) -> Any:
-    """An intrinsic ``add(scale, source, start, target, at)``: ``target.flat[at:at + width] += scale *
-    source[start:start + width]`` (float64, C-contiguous) as vector operations: each element
-    multiplied, then added, two roundings (no fused multiply-add), so the same floats as NumPy's
-    ``target += scale * source``. The compiler makes such a short loop scalar code (its arrays
-    might overlap), several times slower; the caller keeps the indices in bounds."""
-    vector = ir.VectorType(ir.DoubleType(), width)
-
-    @intrinsic
-    def add(typingctx, scale, source, start, target, at):
-        def codegen(context, builder, signature, args):
-            factor, src, first, dst, offset = args
-            read = _vector_at(context, builder, signature.args[1], src, first, vector)
-            place = _vector_at(context, builder, signature.args[3], dst, offset, vector)
-            product = builder.fmul(builder.load(read, align=8), _spread(builder, factor, vector))
-            builder.store(builder.fadd(builder.load(place, align=8), product), place, align=8)
-            return context.get_dummy_value()
-
-        return types.void(types.float64, source, types.intp, target, types.intp), codegen
+        return types.void(count, acc, types.intp), codegen
 
     return add
 
 
-_add8, _add4 = _add_scaled(8), _add_scaled(4)
+_add_card = _card_adder()
 
 
 @_jit
@@ -120,17 +108,17 @@ def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, 
     :func:`exact_odds.verify.cards._cards` and ``_add_grams`` give them. ``gram[key] += sum p p^T``
     (keys, 14, 14) over each ``chunk`` of cards, each chunk's sums formed in ``acc[key]`` (keys, 14,
     16: element ``(i, j)`` at ``[i, j + 2]``) from zero, a card at a time in dealing order, the upper
-    triangle in vectors of 8 and 4 doubles ending at column 16 (row ``i`` in ``(17 - i) // 4``
-    vectors of 4: 32 in all); ``p`` (16): scratch, the probabilities at 2-15. Returns the number of
-    cards."""
+    triangle in 32 vectors of 4 doubles ending at column 16, ``p`` divided and its products added
+    in vector registers (:func:`_card_adder`); ``p`` (16): scratch, the card's composition at 2-14
+    and its size at 15. Returns the number of cards."""
     kinds = seen.shape[1]
     side = kinds + 1
     if acc.shape[1] != side or acc.shape[2] != 16 or side != 14 or p.shape[0] != 16 or left.shape[1] != kinds \
             or groups * side > min(acc.shape[0], seen.shape[0], gram.shape[0]):
         raise ValueError("a tally of the wrong shape")
-    p[:] = 0.0
     acc[:, :, :] = 0.0
-    count = np.zeros(16)  # the card's composition: its coup's, less the coup's cards before it
+    count = p  # the card's composition at 2-14 (its coup's, less the coup's cards before it), its size at 15
+    count[:] = 0.0
     cards = n = 0
     previous = last_coup = last_slot = -1
     for c in range(ranks.shape[0]):
@@ -147,19 +135,15 @@ def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, 
             k = min((dealt[c] + e) // width, groups - 1) * side + before + 1
             seen[k, rank] += 1
             if c == last_coup and e == last_slot + 1:
-                count[ranks[c, last_slot] - 1] -= 1.0
+                count[ranks[c, last_slot] + 1] -= 1.0
             else:
                 for r in range(kinds):
-                    count[r] = left[c, r]
+                    count[r + 2] = left[c, r]
                 for q in range(e):
-                    count[ranks[c, q] - 1] -= 1.0
+                    count[ranks[c, q] + 1] -= 1.0
             last_coup, last_slot = c, e
-            size = float(total[c] - e)
-            _divide8(p, 2, count, 0, size)
-            _divide4(p, 10, count, 8, size)
-            p[14] = count[12] / size
-            p[15] = 1.0
-            _add_products(p, acc, k * side * 16)
+            count[15] = float(total[c] - e)
+            _add_card(count, acc, k * side * 16)
             cards += 1
             n += 1
             if n == chunk:
@@ -168,22 +152,6 @@ def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, 
     if n:
         _flush(acc, gram)
     return cards
-
-
-@_jit
-def _add_products(p, acc, at):
-    """``acc.flat[at:]``'s 14 rows of 16 (element ``(i, j)`` at ``[i, j + 2]``) ``+= p p^T`` over the
-    upper triangle, ``p`` the probabilities at 2-15: row ``i`` in ``(17 - i) // 4`` vectors of 4."""
-    for i in range(2):
-        _add8(p[i + 2], p, 0, acc, at + i * 16)
-        _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
-    for i in range(2, 6):
-        _add4(p[i + 2], p, 4, acc, at + i * 16 + 4)
-        _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
-    for i in range(6, 10):
-        _add8(p[i + 2], p, 8, acc, at + i * 16 + 8)
-    for i in range(10, 14):
-        _add4(p[i + 2], p, 12, acc, at + i * 16 + 12)
 
 
 @_jit
