@@ -146,11 +146,16 @@ class RecordStore:
             values = getattr(part, name)
             array[at:at + len(values)] = values
 
-    def move(self, source: int, at: int, rows: int) -> None:
-        """Move ``rows`` rows from row ``source`` down to row ``at`` (``at <= source``)."""
-        if source != at:
-            for array in self.arrays.values():
-                array[at:at + rows] = array[source:source + rows]
+    def put_edges(self, edges: Array, at: int) -> None:
+        """Write the player EVs ``edges`` (m, k) from row ``at`` on (the other fields left as they are)."""
+        self.arrays["edges"][at:at + len(edges)] = edges
+
+    def take(self, source: RecordStore, first: int, at: int, rows: int) -> None:
+        """Copy ``rows`` rows of ``source`` from row ``first`` on to row ``at`` on (``at <= first`` when
+        ``source`` is this store: the rows are moved down)."""
+        if source is not self or first != at:
+            for name, array in self.arrays.items():
+                array[at:at + rows] = source.arrays[name][first:first + rows]
 
     def records(self, rows: int) -> CoupRecords:
         """The first ``rows`` rows as records (views)."""
@@ -162,6 +167,30 @@ def shared_store(layout: Layout, rows: int) -> Iterator[tuple[str, RecordStore]]
     """A store in shared memory and its path for the workers (:meth:`RecordStore.attached`)."""
     with shared_buffer(_offsets(layout, rows)[1]) as (path, buffer):
         yield path, RecordStore.over(buffer, layout, rows)
+
+
+Piece = tuple[RecordStore, int, int]
+"""The records of one task: the store they are in, their first row there, and their rows."""
+
+
+class RecordParts:
+    """A study's records as its tasks left them (``pieces``, in the order of the shoes): each task's
+    rows in its slot of this process's store (``own``) or of the store the workers wrote. They are
+    joined in ``own``, in order, when first asked for (:meth:`joined`; the rows only move down)."""
+
+    def __init__(self, own: RecordStore, pieces: Sequence[Piece]) -> None:
+        self.own = own
+        self.pieces = tuple(pieces)
+        self.rows = sum(rows for _, _, rows in pieces)
+
+    def joined(self) -> CoupRecords:
+        """All the rows, in order: the first :attr:`rows` rows of ``own`` (views), moved there once."""
+        at = 0
+        for source, first, rows in self.pieces:
+            self.own.take(source, first, at, rows)
+            at += rows
+        self.pieces = ((self.own, 0, at),)
+        return self.own.records(at)
 
 
 def realised(bets: Sequence[TabulatedBet], payouts: Array, codes: Array) -> Array:
@@ -183,41 +212,56 @@ def spread(edges: Array) -> Spread:
     return np.quantile(edges, QUANTILES), counts, bounds
 
 
-_SpreadPart = tuple[tuple[str, Layout, int], int, int, bool]
-"""One half of the spread of a bet over a shared store: the store (path, layout, rows), the
-records' rows, the bet, and whether the half is the histogram (else the quantiles)."""
+_SpreadPart = tuple[tuple[str, Layout, int], tuple[tuple[int, int], ...], int, bool]
+"""One half of the spread of a bet over a shared store: the store (path, layout, rows), where each
+task's rows are in it (first row, rows), the bet, and whether the half is the histogram (else the
+quantiles)."""
 
 
 def _half(edges: Array, histogram: bool) -> tuple[Array, ...]:
-    """The histogram's counts and bounds of ``edges``, or their quantiles (:func:`spread`)."""
-    return tuple(np.histogram(edges, bins=HISTOGRAM_BINS)) if histogram else (np.quantile(edges, QUANTILES),)
+    """The histogram's counts and bounds of ``edges``, or their quantiles (:func:`spread`; ``edges``
+    is a copy of the player EVs, reordered in place)."""
+    if histogram:
+        return tuple(np.histogram(edges, bins=HISTOGRAM_BINS))
+    return (np.quantile(edges, QUANTILES, overwrite_input=True),)
+
+
+def _gathered(store: RecordStore, slots: Sequence[tuple[int, int]], bet: int) -> Array:
+    """The player EVs of bet ``bet`` in the ``slots`` (first row, rows) of ``store``, in one array."""
+    edges = store.arrays["edges"]
+    return np.concatenate([edges[first:first + rows, bet] for first, rows in slots])
 
 
 def _shared_half(part: _SpreadPart) -> tuple[Array, ...]:
     """In a worker process: :func:`_half` of a bet's player EVs in the shared store."""
-    where, rows, bet, histogram = part
-    return _half(RecordStore.attached(*where).arrays["edges"][:rows, bet], histogram)
+    where, slots, bet, histogram = part
+    return _half(_gathered(RecordStore.attached(*where), slots, bet), histogram)
 
 
-def spreads(records: CoupRecords, workers: Workers | None, where: tuple[str, Layout, int] | None) -> list[Spread]:
-    """The spread of each bet: its quantiles and its histogram found at the same time in this
-    process and by the ``workers`` (from the shared store ``where``; all here without workers)."""
-    bets = records.edges.shape[1]
-    if workers is None or where is None:
+def spreads(parts: RecordParts, workers: Workers | None, shared: tuple[tuple[str, Layout, int], RecordStore] | None,
+            bets: int) -> list[Spread]:
+    """The spread of each of ``bets`` bets: its quantiles and its histogram found at the same time in
+    this process and by the ``workers``, from the player EVs of every task in the ``shared`` store
+    (where, store); all here without workers. The spreads depend on the values alone, not on their
+    order."""
+    if workers is None or shared is None:
+        records = parts.joined()
         return [spread(records.edges[:, j]) for j in range(bets)]
-    parts = [(where, len(records.shoe), j, histogram) for histogram in (False, True) for j in range(bets)]
+    where, store = shared
+    slots = tuple((first, rows) for _, first, rows in parts.pieces)
+    halves = [(where, slots, j, histogram) for histogram in (False, True) for j in range(bets)]
     found = dict(shared_work(workers.pool, workers.processes, _shared_half,
-                             lambda part: _half(records.edges[:, part[2]], part[3]), parts))
+                             lambda half: _half(_gathered(store, slots, half[2]), half[3]), halves))
     return [(found[j][0], found[bets + j][0], found[bets + j][1]) for j in range(bets)]
 
 
 @contextmanager
 def records_store(workers: Workers | None, layout: Layout,
-                  rows: int) -> Iterator[tuple[tuple[str, Layout, int] | None, RecordStore]]:
-    """Where a study's records go: shared memory the ``workers`` write into (and what a task needs
-    to find it: path, layout, rows), or this process's memory."""
+                  rows: int) -> Iterator[tuple[tuple[str, Layout, int], RecordStore] | None]:
+    """Where the ``workers`` write their records: shared memory, and what a task needs to find it
+    (path, layout, rows); None without workers."""
     if workers is None:
-        yield None, RecordStore.private(layout, rows)
+        yield None
         return
     with shared_store(layout, rows) as (path, store):
         yield (path, layout, rows), store
