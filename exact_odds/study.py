@@ -75,6 +75,7 @@ from exact_odds.study_records import (
     records_store,
     spreads,
     total,
+    true_counts,
 )
 from exact_odds.study_records import CoupRecords as CoupRecords  # public here too
 from exact_odds.study_tasks import Task, gather, pack, unpack
@@ -175,7 +176,10 @@ class Study:
 
     @property
     def records(self) -> CoupRecords:
-        """One row per coup dealt, in the order of the shoes (joined from the tasks' parts when first asked for)."""
+        """One row per coup dealt, in the order of the shoes (joined from the tasks' parts when first
+        asked for); kept unless :func:`run_study` was told ``records=False``."""
+        if not self.parts.complete:
+            raise StudyError("this study kept only what its figures need, not its records (run_study(records=True))")
         return self.parts.joined()
 
     @property
@@ -212,20 +216,20 @@ def _bet_study(name: str, expectation: Fraction, j: int, parts: RecordParts, sum
     favourable = sums.favourable[j]
 
     def favoured() -> Array:
-        records = parts.joined()
-        return np.asarray(records.edges[records.favourable[:, j], j])
+        columns = parts.columns()
+        return np.asarray(columns["edges"][columns["favourable"][:, j], j])
 
     gained = _total(sums.favourable_edges[j], favourable, favoured)
     results: list[Threshold] = []
     if count is not None:
         for t, (chosen, summed) in zip(thresholds, sums.thresholds[j], strict=True):
             def above(t: float = t) -> Array:
-                records = parts.joined()
-                return np.asarray(records.edges[records.true_counts(j) >= t, j])
+                columns = parts.columns()
+                return np.asarray(columns["edges"][true_counts(columns["running"][:, j], columns["unseen"]) >= t, j])
 
             won = _total(summed, chosen, above)
             results.append(Threshold(t, chosen, won / m, won / chosen if chosen else None))
-    return BetStudy(name, expectation, total(sums.edges[j], lambda: parts.joined().edges[:, j]) / m,
+    return BetStudy(name, expectation, total(sums.edges[j], lambda: parts.columns()["edges"][:, j]) / m,
                     tuple(zip(QUANTILES, map(float, values), strict=True)), histogram, favourable,
                     gained / m, gained / favourable if favourable else None, count, tuple(results))
 
@@ -290,7 +294,7 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
               max_tag: int = MAX_TAG, workers: int = 1, dask: str | None = None,
               progress: Progress | None = None, shoes_per_task: int | None = None,
               counts: Sequence[Count] = (), edge_sort: Information | None = None,
-              sort_bets: Sequence[str] | None = None, pool: Workers | None = None) -> Study:
+              sort_bets: Sequence[str] | None = None, pool: Workers | None = None, records: bool = True) -> Study:
     """Deal ``shoes`` shuffled shoes by ``procedure`` and study the exact edges of ``bets`` before every coup.
 
     ``workers`` > 1 runs tasks of ``shoes_per_task`` shoes (default: :func:`task_size`) in that
@@ -302,6 +306,10 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     ``counts``: counts of one's own (:mod:`exact_odds.counting`), each betting one of
     ``bets`` (by name). ``edge_sort``: the groups of the first card that sorted edges reveal
     (:mod:`exact_odds.edge_sorting`), choosing among ``sort_bets`` (names; default every bet).
+
+    ``records=False`` keeps of each coup only what the figures may need (:attr:`Study.records` is
+    then refused; counts of one's own and edge sorting keep every record whatever it says): about
+    half the memory, and less to write.
     """
     check_study(shoe, shoes, seed, bets, procedure, workers)
     sorting = [b for b in bets if sort_bets is None or b.name in sort_bets]
@@ -318,7 +326,8 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
         tags = np.array([c.tags for c in suggested], dtype=np.int64).T.reshape(13, len(bets))
         count_tags = np.array([c.tags for c in own], dtype=np.int64).T.reshape(13, len(own))
         codes = tuple(shoe_card_codes(shoe))
-        layout = record_layout(len(bets), len(own), (2, len(edge_sort.groups[0]) + 1) if edge_sort else (0, 0))
+        layout = record_layout(len(bets), len(own), (2, len(edge_sort.groups[0]) + 1) if edge_sort else (0, 0),
+                               records or bool(own) or edge_sort is not None)
         rows = shoes * (shoe.size // MIN_CARDS_PER_COUP)
         with records_store(started, layout, rows) as shared:
             where, store = shared or (None, None)

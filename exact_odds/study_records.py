@@ -80,17 +80,35 @@ class CoupRecords:
     def true_counts(self, bet: int | None = None) -> Array:
         """Running count per deck unseen, shape (m, k), or (m,) for the bet numbered ``bet`` alone."""
         if bet is not None:
-            return np.asarray(self.running[:, bet] * DECK / self.unseen, dtype=np.float64)
+            return true_counts(self.running[:, bet], self.unseen)
         return np.asarray(self.running * DECK / self.unseen[:, None], dtype=np.float64)
+
+
+def true_counts(running: Array, unseen: Array) -> Array:
+    """The running counts ``running`` (m,) per deck of the ``unseen`` cards (m,)."""
+    return np.asarray(running * DECK / unseen, dtype=np.float64)
 
 
 Layout = tuple[tuple[str, str, int | None], ...]
 """Each field of the records: name, dtype, columns (None: one value a coup)."""
 
 
-def record_layout(bets: int, counts: int, sort_columns: tuple[int, int]) -> Layout:
+FIGURE_FIELDS = ("unseen", "edges", "favourable", "running")
+"""The fields a study's own figures may read (of the coups whose player EVs sum to zero, to give
+the sum its sign); the others serve the counts of one's own, edge sorting, and whoever reads the
+records themselves."""
+
+
+def record_layout(bets: int, counts: int, sort_columns: tuple[int, int], every: bool = True) -> Layout:
     """The fields of the records of ``bets`` bets, ``counts`` counts of one's own and edge sorting's
-    ``sort_columns`` (values, choices; (0, 0) without edge sorting)."""
+    ``sort_columns`` (values, choices; (0, 0) without edge sorting): ``every`` field, or only
+    :data:`FIGURE_FIELDS`."""
+    fields = _fields(bets, counts, sort_columns)
+    return fields if every else tuple(field for field in fields if field[0] in FIGURE_FIELDS)
+
+
+def _fields(bets: int, counts: int, sort_columns: tuple[int, int]) -> Layout:
+    """Every field of the records (:func:`record_layout`)."""
     return (("shoe", "i8", None), ("unseen", "i8", None), ("edges", "f8", bets), ("favourable", "?", bets),
             ("running", "i8", bets), ("probabilities", "f8", 3), ("winner", "i8", None), ("results", "f8", bets),
             ("first", "i8", None), ("count_running", "i8", counts), ("sort_values", "f8", sort_columns[0]),
@@ -157,10 +175,6 @@ class RecordStore:
             for name, array in self.arrays.items():
                 array[at:at + rows] = source.arrays[name][first:first + rows]
 
-    def records(self, rows: int) -> CoupRecords:
-        """The first ``rows`` rows as records (views)."""
-        return CoupRecords(**{name: array[:rows] for name, array in self.arrays.items()})
-
 
 @contextmanager
 def shared_store(layout: Layout, rows: int) -> Iterator[tuple[str, RecordStore]]:
@@ -183,14 +197,24 @@ class RecordParts:
         self.pieces = tuple(pieces)
         self.rows = sum(rows for _, _, rows in pieces)
 
-    def joined(self) -> CoupRecords:
-        """All the rows, in order: the first :attr:`rows` rows of ``own`` (views), moved there once."""
+    @property
+    def complete(self) -> bool:
+        """Whether every field of the records is kept (else only :data:`FIGURE_FIELDS`)."""
+        return len(self.own.arrays) == len(CoupRecords.__dataclass_fields__)
+
+    def columns(self) -> dict[str, Array]:
+        """Each field kept, all the rows in order: the first :attr:`rows` rows of ``own`` (views),
+        moved there once."""
         at = 0
         for source, first, rows in self.pieces:
             self.own.take(source, first, at, rows)
             at += rows
         self.pieces = ((self.own, 0, at),)
-        return self.own.records(at)
+        return {name: array[:at] for name, array in self.own.arrays.items()}
+
+    def joined(self) -> CoupRecords:
+        """All the records, in order (:meth:`columns`; only when :attr:`complete`)."""
+        return CoupRecords(**self.columns())
 
 
 def realised(bets: Sequence[TabulatedBet], payouts: Array, codes: Array) -> Array:
@@ -245,8 +269,8 @@ def spreads(parts: RecordParts, workers: Workers | None, shared: tuple[tuple[str
     (where, store); all here without workers. The spreads depend on the values alone, not on their
     order."""
     if workers is None or shared is None:
-        records = parts.joined()
-        return [spread(records.edges[:, j]) for j in range(bets)]
+        edges = parts.columns()["edges"]
+        return [spread(edges[:, j]) for j in range(bets)]
     where, store = shared
     slots = tuple((first, rows) for _, first, rows in parts.pieces)
     halves = [(where, slots, j, histogram) for histogram in (False, True) for j in range(bets)]

@@ -100,6 +100,24 @@ def test_the_records_are_joined_only_when_asked_for(small_study: Study) -> None:
     assert study.parts.pieces == ((study.parts.own, 0, study.coups),)
 
 
+@pytest.mark.parametrize("workers_", [1, 2])
+def test_a_study_without_its_records_has_the_same_figures(small_study: Study, workers_: int,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``records=False`` keeps only the fields the figures may read: the figures are the same, even
+    when every sum is taken from the values kept (as for a sum of zero, whose sign they give)."""
+    from exact_odds import study as study_module
+    from exact_odds.stats import exact_sum
+
+    lean = run_study(Shoe.decks(2), shoes=24, seed=11, bets=MAIN, shoes_per_task=5, workers=workers_, records=False)
+    assert lean.bets == small_study.bets and lean.cut_card == small_study.cut_card
+    assert lean.coups == small_study.coups
+    with pytest.raises(StudyError, match="records=True"):
+        _ = lean.records
+    monkeypatch.setattr(study_module, "total", lambda parts, values: exact_sum(values()))
+    again = run_study(Shoe.decks(2), shoes=24, seed=11, bets=MAIN, shoes_per_task=5, workers=workers_, records=False)
+    assert again.bets == small_study.bets
+
+
 def test_statistics_are_those_of_the_records_whatever_the_split(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The figures summed task by task in the workers are the sums over all the records, which the
