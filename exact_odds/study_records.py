@@ -1,10 +1,12 @@
 """A study's records of every coup, where they are kept, and the sums made of each task's part.
 
 The records (:class:`CoupRecords`, one row per coup) are kept in one array per field, sized for
-the most coups the study's shoes can deal (:class:`RecordStore`). With worker processes the
-arrays live in shared memory (:func:`exact_odds.workers.shared_buffer`): each task writes its rows
-into its own slot (the rows its shoes could fill at most) and this process moves them down, in
-the order of the shoes, as the tasks end; nothing larger than the sums travels through a pipe.
+the most coups the study's shoes can deal (:class:`RecordStore`), every field or only those the
+figures read (:func:`record_layout`). With worker processes the workers' arrays live in shared
+memory (:func:`exact_odds.workers.shared_buffer`) and this process's in its own: each task writes
+its rows into its own slot (the rows its shoes could fill at most), and they are joined in the
+order of the shoes only when asked for (:class:`RecordParts`); nothing larger than the sums
+travels through a pipe.
 
 The sums (:class:`PartSums`) are what the statistics need of every coup beyond the quantiles:
 the exact parts of sums of player EVs (:func:`exact_odds.stats.exact_parts`, added exactly
