@@ -34,19 +34,15 @@ A recorded shoe is replayed by :mod:`exact_odds.replay`.
 
 from __future__ import annotations
 
-import pickle
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from exact_odds.batch import evaluate
-from exact_odds.batch.compiled import expect
 from exact_odds.counting import (
     Count,
     CountColumns,
@@ -56,21 +52,13 @@ from exact_odds.counting import (
     numbered,
     study_count,
 )
-from exact_odds.coup import OUTCOMES, Detail, Payable, TabulatedBet, tabulate, winner_index
-from exact_odds.dealing import (
-    CARD_CODES,
-    STANDARD_PROCEDURE,
-    Procedure,
-    Progress,
-    play_shoes,
-    shoe_card_codes,
-    shoe_orders,
-)
-from exact_odds.edge_sorting import EdgeSortStudy, SortColumns, coup_values, study_edge_sort
+from exact_odds.coup import OUTCOMES, Detail, Payable
+from exact_odds.dealing import STANDARD_PROCEDURE, Procedure, Progress, shoe_card_codes
+from exact_odds.edge_sorting import EdgeSortStudy, SortColumns, study_edge_sort
 from exact_odds.information import Information
 from exact_odds.removal import MAX_TAG, LinearCount, Removal, effects_of_removal
 from exact_odds.shoe import Shoe
-from exact_odds.study_checks import MIN_CARDS_PER_COUP, check_listening, check_memory, check_play, check_study
+from exact_odds.study_checks import MIN_CARDS_PER_COUP, check_memory, check_play, check_study
 from exact_odds.study_checks import StudyError as StudyError  # public here too
 from exact_odds.study_pool import Workers, process_share, study_workers, task_size
 from exact_odds.study_records import (
@@ -78,22 +66,20 @@ from exact_odds.study_records import (
 )
 from exact_odds.study_records import (
     QUANTILES,
-    Layout,
     PartSums,
+    RecordParts,
     RecordStore,
     Spread,
-    joined_sums,
-    part_sums,
     ratio_error,
-    realised,
     record_layout,
     records_store,
     spreads,
     total,
+    true_counts,
 )
 from exact_odds.study_records import CoupRecords as CoupRecords  # public here too
+from exact_odds.study_tasks import Task, gather, pack, unpack
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.workers import shared_work
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -102,169 +88,6 @@ if TYPE_CHECKING:
 
 DEFAULT_THRESHOLDS = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 """Default true-count thresholds of the count strategies."""
-DASK_TIMEOUT = 30
-"""Seconds to wait for a Dask scheduler to answer."""
-
-# ---------------------------------------------------------------- dealing shoes
-
-
-@dataclass(frozen=True)
-class _Dealt:
-    """The coups of some shoes: which shoe, where each coup starts, who won, what was seen."""
-
-    shoe: Array  # (m,) shoe index of each coup
-    start: Array  # (m,) position of the coup's first card
-    winner: Array  # (m,) 0 banker, 1 player, 2 tie
-    seen: Array  # (m, 52) cards seen before the coup, by card code
-    code: Array  # (m,) the coup's code, flags recorded as far as the dealing detail asks
-    first: Array  # (m,) the code (0-51) of the coup's first card
-
-
-def _deal(seed: int, first: int, stop: int, procedure: Procedure, tableau: Tableau, codes: Sequence[int],
-          detail: Detail = Detail.POINTS) -> _Dealt:
-    """Deal shoes ``first`` to ``stop - 1`` of a study with the simulator's shoes and dealer.
-
-    The cards seen before a coup are the turned burn card (if any) and the cards of the
-    earlier coups of the shoe; the cards burned face down are never seen.
-    """
-    orders = shoe_orders(codes, seed, first, stop)
-    play = play_shoes(orders, tableau, procedure, detail, compositions=True)
-    shoe, start = play.shoe.astype(np.int64), play.start.astype(np.int64)
-    return _Dealt(shoe + first, start, winner_index(play.codes), play.seen(), play.codes.astype(np.int64),
-                  orders[shoe, start].astype(np.int64))
-
-
-@dataclass(frozen=True)
-class _Task:
-    """A unit of work: deal and evaluate shoes ``first`` to ``stop - 1`` of a study."""
-
-    seed: int
-    first: int
-    stop: int
-    codes: tuple[int, ...]
-    procedure: Procedure
-    tableau: Tableau
-    bets: bytes  # the bets, and those edge sorting chooses among, packed by _pack
-    tags: Array  # (13, k)
-    count_tags: Array  # (13, c): the counts of one's own
-    sorting: Information | None = None  # edge sorting: the groups of the first card
-    share: int = 0  # compositions the process running this task evaluates in all (about)
-    thresholds: tuple[float, ...] = ()  # the true-count thresholds of the bets with a count
-    store: tuple[str, Layout, int] | None = None  # a worker's records: the shared store's path, layout, rows
-
-    def sums(self, part: CoupRecords) -> PartSums:
-        """The sums of this task's records (:func:`exact_odds.study_records.part_sums`)."""
-        return part_sums(part, self.first, self.stop, self.thresholds,
-                         [bool(self.tags[:, j].any()) for j in range(self.tags.shape[1])])
-
-    @property
-    def slot(self) -> int:
-        """The first row of this task's records in a shared store: room for the most coups of the shoes before."""
-        return self.first * (len(self.codes) // MIN_CARDS_PER_COUP)
-
-
-def _pack(bets: Sequence[Payable], sort_bets: Sequence[Payable]) -> bytes:
-    """The tabulated bets and edge sorting's, as the few KB a task carries (their pickle takes hundreds)."""
-    return zlib.compress(pickle.dumps((tuple(map(tabulate, bets)), tuple(map(tabulate, sort_bets)))))
-
-
-@lru_cache(maxsize=4)
-def _unpack(packed: bytes) -> tuple[tuple[TabulatedBet, ...], tuple[TabulatedBet, ...], Array]:
-    """The bets and edge sorting's packed by :func:`_pack`, and each bet's payout by coup code as
-    floats (k, COUP_CODES), for the results of the coups: once per process and study."""
-    bets, sort_bets = pickle.loads(zlib.decompress(packed))
-    return bets, sort_bets, np.array([[float(x) for x in t.table] for t in bets], dtype=np.float64)
-
-
-def _run_task(task: _Task) -> CoupRecords:
-    """Deal and evaluate one task's shoes (runs in a worker process or on a Dask worker)."""
-    expect(task.share)
-    bets, sort_bets, payouts = _unpack(task.bets)
-    detail = max((b.detail for b in bets), default=Detail.POINTS)
-    dealt = _deal(task.seed, task.first, task.stop, task.procedure, task.tableau, task.codes, detail)
-    full = np.bincount(task.codes, minlength=CARD_CODES)
-    by_suit = dealt.seen.reshape(-1, 13, 4)
-    seen_ranks = by_suit[:, :, 0] + by_suit[:, :, 1] + by_suit[:, :, 2] + by_suit[:, :, 3]  # faster than a sum
-    counts = full.reshape(13, 4).sum(axis=1) - seen_ranks
-    suits = (full - dealt.seen).reshape(-1, 13, 4) if detail is Detail.SUITS else None
-    ev = evaluate(counts, bets=bets, tableau=task.tableau, suits=suits)
-    if task.sorting is not None:
-        values, choices = coup_values(counts, task.sorting, sort_bets, task.tableau)
-    else:  # no columns: the records of a study without edge sorting
-        values, choices = np.zeros((len(counts), 0)), np.zeros((len(counts), 0), dtype=np.int8)
-    return CoupRecords(dealt.shoe, counts.sum(axis=1), ev.edges(), ev.favourable(), seen_ranks @ task.tags,
-                       ev.probabilities(), dealt.winner, realised(bets, payouts, dealt.code), dealt.first,
-                       seen_ranks @ task.count_tags, values, choices)
-
-
-def _run_shared(task: _Task) -> tuple[int, PartSums]:
-    """In a worker process: :func:`_run_here` into the shared store (a few KB through the pipe, not MB)."""
-    assert task.store is not None
-    return _run_here(RecordStore.attached(*task.store), task)
-
-
-def _run_here(store: RecordStore, task: _Task) -> tuple[int, PartSums]:
-    """Run one task, write its records into its slot of ``store``; their number, and their sums."""
-    part = _run_task(task)
-    store.put(part, task.slot)
-    return len(part.shoe), task.sums(part)
-
-
-def _gather(tasks: Sequence[_Task], store: RecordStore, *, workers: Workers | None, dask: str | None,
-            progress: Callable[[int], None]) -> tuple[CoupRecords, PartSums]:
-    """Run the tasks and join their records in ``store`` and their sums, in the order of the shoes:
-    in this process and the ``workers`` (writing into the shared ``store``), on Dask, or in this
-    process alone."""
-    at, sums = 0, list[PartSums]()
-    if workers is not None:
-        done: dict[int, tuple[int, PartSums]] = {}
-        for i, found in shared_work(workers.pool, workers.processes, _run_shared, partial(_run_here, store), tasks):
-            done[i] = found
-            progress(tasks[i].stop - tasks[i].first)
-            while len(sums) in done:  # the rows of the tasks done from the first on, moved down at once
-                rows, summed = done.pop(len(sums))
-                store.move(tasks[len(sums)].slot, at, rows)
-                at += rows
-                sums.append(summed)
-    else:
-        for task, part in zip(tasks, _results(tasks, dask=dask), strict=True):
-            store.put(part, at)
-            at += len(part.shoe)
-            sums.append(task.sums(part))
-            progress(task.stop - task.first)
-    return store.records(at), joined_sums(sums)
-
-
-def _results(tasks: Sequence[_Task], *, dask: str | None) -> Iterator[CoupRecords]:
-    """The records of the tasks in order: from a Dask cluster, or run in this process."""
-    if dask is not None:
-        import importlib
-
-        try:
-            distributed: Any = importlib.import_module("distributed")
-        except ImportError:
-            raise StudyError("--dask needs the dask extra: pip install 'exact-odds[dask]'") from None
-        check_listening(dask)
-        try:
-            client = distributed.Client(dask, timeout=DASK_TIMEOUT)
-        except (OSError, TimeoutError, ValueError) as err:
-            raise StudyError(f"cannot reach the Dask scheduler at {dask!r}: {err}") from None
-        with client:
-            for future in client.map(_run_task, tasks, pure=False):
-                yield future.result()
-        return
-    yield from map(_run_task, tasks)
-
-
-def warm_up(share: int) -> None:
-    """In a worker process, as it starts: announce the coups it will evaluate
-    (:func:`exact_odds.batch.compiled.expect`) and prepare with one small evaluation of the main
-    bets as tasks carry them, tabulated (the compiled loops loaded, if they will be used; the
-    plans of a study of the main bets, which are cached by bets)."""
-    from exact_odds.bets.main import STANDARD_CONFIG
-
-    expect(share)
-    evaluate(np.full((1, 13), 4, dtype=np.int64), bets=map(tabulate, STANDARD_CONFIG.bets))
 
 
 @contextmanager
@@ -346,15 +169,23 @@ class Study:
     tableau: Tableau
     bets: tuple[BetStudy, ...]
     cut_card: tuple[CutCardEffect, ...]
-    records: CoupRecords
+    parts: RecordParts
     counts: tuple[CountStudy, ...] = ()
     comparisons: tuple[CountComparison, ...] = ()
     edge_sort: EdgeSortStudy | None = None
 
     @property
+    def records(self) -> CoupRecords:
+        """One row per coup dealt, in the order of the shoes (joined from the tasks' parts when first
+        asked for); kept unless :func:`run_study` was told ``records=False``."""
+        if not self.parts.complete:
+            raise StudyError("this study kept only what its figures need, not its records (run_study(records=True))")
+        return self.parts.joined()
+
+    @property
     def coups(self) -> int:
         """Coups dealt in all."""
-        return len(self.records.shoe)
+        return self.parts.rows
 
     def _repr_html_(self) -> str:
         """The study as tables in a notebook: each bet's player EV over the coups dealt, and the cut-card effect."""
@@ -374,34 +205,46 @@ class Study:
         return html_tables(bets, cut)
 
 
-def _bet_study(name: str, expectation: Fraction, j: int, records: CoupRecords, sums: PartSums, found: Spread,
+def _bet_study(name: str, expectation: Fraction, j: int, parts: RecordParts, sums: PartSums, found: Spread,
                count: LinearCount | None, thresholds: Sequence[float]) -> BetStudy:
-    """The study of bet ``j``: its quantiles and histogram (``found``), the rest from the sums."""
-    edges = records.edges[:, j]
-    m = len(edges)  # every shoe deals at least one coup: m > 0
+    """The study of bet ``j``: its quantiles and histogram (``found``), the rest from the sums (the
+    records are read only for a sum of zero, whose sign depends on the values)."""
+    m = parts.rows  # every shoe deals at least one coup: m > 0
     values, counts, bounds = found
     histogram = tuple((float(lo), float(hi), int(c)) for lo, hi, c in zip(bounds[:-1], bounds[1:], counts,
                                                                            strict=True))
-    gained = total(sums.favourable_edges[j], lambda: edges[records.favourable[:, j]])
     favourable = sums.favourable[j]
+
+    def favoured() -> Array:
+        columns = parts.columns()
+        return np.asarray(columns["edges"][columns["favourable"][:, j], j])
+
+    gained = _total(sums.favourable_edges[j], favourable, favoured)
     results: list[Threshold] = []
     if count is not None:
-        for t, (chosen, parts) in zip(thresholds, sums.thresholds[j], strict=True):
+        for t, (chosen, summed) in zip(thresholds, sums.thresholds[j], strict=True):
             def above(t: float = t) -> Array:
-                return np.asarray(edges[records.true_counts(j) >= t])
+                columns = parts.columns()
+                return np.asarray(columns["edges"][true_counts(columns["running"][:, j], columns["unseen"]) >= t, j])
 
-            won = total(parts, above)
+            won = _total(summed, chosen, above)
             results.append(Threshold(t, chosen, won / m, won / chosen if chosen else None))
-    return BetStudy(name, expectation, total(sums.edges[j], lambda: edges) / m,
+    return BetStudy(name, expectation, total(sums.edges[j], lambda: parts.columns()["edges"][:, j]) / m,
                     tuple(zip(QUANTILES, map(float, values), strict=True)), histogram, favourable,
                     gained / m, gained / favourable if favourable else None, count, tuple(results))
+
+
+def _total(parts: Array, coups: int, values: Callable[[], Array]) -> float:
+    """The sum of ``coups`` values whose exact parts are ``parts`` (:func:`exact_odds.study_records.total`):
+    0.0 for none, without reading the records."""
+    return total(parts, values) if coups else 0.0
 
 
 def _cut_card_effect(shoe: Shoe, tableau: Tableau, packed: bytes, sums: PartSums,
                      shoes: int) -> tuple[CutCardEffect, ...]:
     """Per outcome: the full shoe's probability, and the mean probability and frequency per coup dealt
     (the full shoe evaluated with the tasks' bets on points, ``packed``, whose plan this process has made)."""
-    full = evaluate([shoe.counts], bets=[b for b in _unpack(packed)[0] if b.detail is Detail.POINTS], tableau=tableau)
+    full = evaluate([shoe.counts], bets=[b for b in unpack(packed)[0] if b.detail is Detail.POINTS], tableau=tableau)
     out = []
     for i, name in enumerate(OUTCOMES):
         mean, mean_err = ratio_error(sums.shoes[:, 0], sums.shoes[:, 1 + i], shoes)
@@ -451,7 +294,7 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
               max_tag: int = MAX_TAG, workers: int = 1, dask: str | None = None,
               progress: Progress | None = None, shoes_per_task: int | None = None,
               counts: Sequence[Count] = (), edge_sort: Information | None = None,
-              sort_bets: Sequence[str] | None = None, pool: Workers | None = None) -> Study:
+              sort_bets: Sequence[str] | None = None, pool: Workers | None = None, records: bool = True) -> Study:
     """Deal ``shoes`` shuffled shoes by ``procedure`` and study the exact edges of ``bets`` before every coup.
 
     ``workers`` > 1 runs tasks of ``shoes_per_task`` shoes (default: :func:`task_size`) in that
@@ -463,13 +306,17 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     ``counts``: counts of one's own (:mod:`exact_odds.counting`), each betting one of
     ``bets`` (by name). ``edge_sort``: the groups of the first card that sorted edges reveal
     (:mod:`exact_odds.edge_sorting`), choosing among ``sort_bets`` (names; default every bet).
+
+    ``records=False`` keeps of each coup only what the figures may need (:attr:`Study.records` is
+    then refused; counts of one's own and edge sorting keep every record whatever it says): about
+    half the memory, and less to write.
     """
     check_study(shoe, shoes, seed, bets, procedure, workers)
     sorting = [b for b in bets if sort_bets is None or b.name in sort_bets]
     check_play(bets, counts, edge_sort, sorting)
     check_memory(shoe, shoes, len(bets), len(counts), edge_sort is not None)
     own = numbered(counts)
-    packed = _pack(bets, sorting if edge_sort else ())
+    packed = pack(bets, sorting if edge_sort else ())
     per_task = shoes_per_task or task_size(shoes, workers)
     firsts = range(0, shoes, per_task)
     share = process_share(shoes, shoe.size, 1 if dask else workers)
@@ -479,14 +326,19 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
         tags = np.array([c.tags for c in suggested], dtype=np.int64).T.reshape(13, len(bets))
         count_tags = np.array([c.tags for c in own], dtype=np.int64).T.reshape(13, len(own))
         codes = tuple(shoe_card_codes(shoe))
-        layout = record_layout(len(bets), len(own), (2, len(edge_sort.groups[0]) + 1) if edge_sort else (0, 0))
-        with records_store(started, layout, shoes * (shoe.size // MIN_CARDS_PER_COUP)) as (where, store):
-            tasks = [_Task(seed, first, min(first + per_task, shoes), codes, procedure, tableau, packed, tags,
-                           count_tags, edge_sort, share, tuple(thresholds), where) for first in firsts]
-            records, sums = _gather(tasks, store, workers=started, dask=dask, progress=_progress(progress, shoes))
-            found = spreads(records, started, where)
-    studies = tuple(_bet_study(bet.name, removal.expectation, j, records, sums, found[j],
+        layout = record_layout(len(bets), len(own), (2, len(edge_sort.groups[0]) + 1) if edge_sort else (0, 0),
+                               records or bool(own) or edge_sort is not None)
+        rows = shoes * (shoe.size // MIN_CARDS_PER_COUP)
+        with records_store(started, layout, rows) as shared:
+            where, store = shared or (None, None)
+            tasks = [Task(seed, first, min(first + per_task, shoes), codes, procedure, tableau, packed, tags,
+                          count_tags, edge_sort, share, tuple(thresholds), where) for first in firsts]
+            parts, sums = gather(tasks, RecordStore.private(layout, rows), store, workers=started, dask=dask,
+                                 progress=_progress(progress, shoes))
+            found = spreads(parts, started, shared, len(bets))
+    studies = tuple(_bet_study(bet.name, removal.expectation, j, parts, sums, found[j],
                                count if any(count.tags) else None, thresholds)
                     for j, (bet, removal, count) in enumerate(zip(bets, removals, suggested, strict=True)))
+    played = _play_studies(bets, removals, parts.joined(), shoes, own, edge_sort, sorting) if own or edge_sort else ()
     return Study(shoe, shoes, seed, procedure, tableau, studies, _cut_card_effect(shoe, tableau, packed, sums, shoes),
-                 records, *_play_studies(bets, removals, records, shoes, own, edge_sort, sorting))
+                 parts, *played)

@@ -69,7 +69,7 @@ def study_workers(workers: int, shoes: int, cards: int, per_task: int | None = N
 
 def _warm(share: int) -> None:
     """In a worker process: import the study's modules and prepare to evaluate ``share`` coups
-    (:func:`exact_odds.study.warm_up`)."""
-    from exact_odds.study import warm_up
+    (:func:`exact_odds.study_tasks.warm_up`)."""
+    from exact_odds.study_tasks import warm_up
 
     warm_up(share)

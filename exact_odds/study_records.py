@@ -1,10 +1,12 @@
 """A study's records of every coup, where they are kept, and the sums made of each task's part.
 
 The records (:class:`CoupRecords`, one row per coup) are kept in one array per field, sized for
-the most coups the study's shoes can deal (:class:`RecordStore`). With worker processes the
-arrays live in shared memory (:func:`exact_odds.workers.shared_buffer`): each task writes its rows
-into its own slot (the rows its shoes could fill at most) and this process moves them down, in
-the order of the shoes, as the tasks end; nothing larger than the sums travels through a pipe.
+the most coups the study's shoes can deal (:class:`RecordStore`), every field or only those the
+figures read (:func:`record_layout`). With worker processes the workers' arrays live in shared
+memory (:func:`exact_odds.workers.shared_buffer`) and this process's in its own: each task writes
+its rows into its own slot (the rows its shoes could fill at most), and they are joined in the
+order of the shoes only when asked for (:class:`RecordParts`); nothing larger than the sums
+travels through a pipe.
 
 The sums (:class:`PartSums`) are what the statistics need of every coup beyond the quantiles:
 the exact parts of sums of player EVs (:func:`exact_odds.stats.exact_parts`, added exactly
@@ -80,17 +82,35 @@ class CoupRecords:
     def true_counts(self, bet: int | None = None) -> Array:
         """Running count per deck unseen, shape (m, k), or (m,) for the bet numbered ``bet`` alone."""
         if bet is not None:
-            return np.asarray(self.running[:, bet] * DECK / self.unseen, dtype=np.float64)
+            return true_counts(self.running[:, bet], self.unseen)
         return np.asarray(self.running * DECK / self.unseen[:, None], dtype=np.float64)
+
+
+def true_counts(running: Array, unseen: Array) -> Array:
+    """The running counts ``running`` (m,) per deck of the ``unseen`` cards (m,)."""
+    return np.asarray(running * DECK / unseen, dtype=np.float64)
 
 
 Layout = tuple[tuple[str, str, int | None], ...]
 """Each field of the records: name, dtype, columns (None: one value a coup)."""
 
 
-def record_layout(bets: int, counts: int, sort_columns: tuple[int, int]) -> Layout:
+FIGURE_FIELDS = ("unseen", "edges", "favourable", "running")
+"""The fields a study's own figures may read (of the coups whose player EVs sum to zero, to give
+the sum its sign); the others serve the counts of one's own, edge sorting, and whoever reads the
+records themselves."""
+
+
+def record_layout(bets: int, counts: int, sort_columns: tuple[int, int], every: bool = True) -> Layout:
     """The fields of the records of ``bets`` bets, ``counts`` counts of one's own and edge sorting's
-    ``sort_columns`` (values, choices; (0, 0) without edge sorting)."""
+    ``sort_columns`` (values, choices; (0, 0) without edge sorting): ``every`` field, or only
+    :data:`FIGURE_FIELDS`."""
+    fields = _fields(bets, counts, sort_columns)
+    return fields if every else tuple(field for field in fields if field[0] in FIGURE_FIELDS)
+
+
+def _fields(bets: int, counts: int, sort_columns: tuple[int, int]) -> Layout:
+    """Every field of the records (:func:`record_layout`)."""
     return (("shoe", "i8", None), ("unseen", "i8", None), ("edges", "f8", bets), ("favourable", "?", bets),
             ("running", "i8", bets), ("probabilities", "f8", 3), ("winner", "i8", None), ("results", "f8", bets),
             ("first", "i8", None), ("count_running", "i8", counts), ("sort_values", "f8", sort_columns[0]),
@@ -146,15 +166,16 @@ class RecordStore:
             values = getattr(part, name)
             array[at:at + len(values)] = values
 
-    def move(self, source: int, at: int, rows: int) -> None:
-        """Move ``rows`` rows from row ``source`` down to row ``at`` (``at <= source``)."""
-        if source != at:
-            for array in self.arrays.values():
-                array[at:at + rows] = array[source:source + rows]
+    def put_edges(self, edges: Array, at: int) -> None:
+        """Write the player EVs ``edges`` (m, k) from row ``at`` on (the other fields left as they are)."""
+        self.arrays["edges"][at:at + len(edges)] = edges
 
-    def records(self, rows: int) -> CoupRecords:
-        """The first ``rows`` rows as records (views)."""
-        return CoupRecords(**{name: array[:rows] for name, array in self.arrays.items()})
+    def take(self, source: RecordStore, first: int, at: int, rows: int) -> None:
+        """Copy ``rows`` rows of ``source`` from row ``first`` on to row ``at`` on (``at <= first`` when
+        ``source`` is this store: the rows are moved down)."""
+        if source is not self or first != at:
+            for name, array in self.arrays.items():
+                array[at:at + rows] = source.arrays[name][first:first + rows]
 
 
 @contextmanager
@@ -162,6 +183,40 @@ def shared_store(layout: Layout, rows: int) -> Iterator[tuple[str, RecordStore]]
     """A store in shared memory and its path for the workers (:meth:`RecordStore.attached`)."""
     with shared_buffer(_offsets(layout, rows)[1]) as (path, buffer):
         yield path, RecordStore.over(buffer, layout, rows)
+
+
+Piece = tuple[RecordStore, int, int]
+"""The records of one task: the store they are in, their first row there, and their rows."""
+
+
+class RecordParts:
+    """A study's records as its tasks left them (``pieces``, in the order of the shoes): each task's
+    rows in its slot of this process's store (``own``) or of the store the workers wrote. They are
+    joined in ``own``, in order, when first asked for (:meth:`joined`; the rows only move down)."""
+
+    def __init__(self, own: RecordStore, pieces: Sequence[Piece]) -> None:
+        self.own = own
+        self.pieces = tuple(pieces)
+        self.rows = sum(rows for _, _, rows in pieces)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every field of the records is kept (else only :data:`FIGURE_FIELDS`)."""
+        return len(self.own.arrays) == len(CoupRecords.__dataclass_fields__)
+
+    def columns(self) -> dict[str, Array]:
+        """Each field kept, all the rows in order: the first :attr:`rows` rows of ``own`` (views),
+        moved there once."""
+        at = 0
+        for source, first, rows in self.pieces:
+            self.own.take(source, first, at, rows)
+            at += rows
+        self.pieces = ((self.own, 0, at),)
+        return {name: array[:at] for name, array in self.own.arrays.items()}
+
+    def joined(self) -> CoupRecords:
+        """All the records, in order (:meth:`columns`; only when :attr:`complete`)."""
+        return CoupRecords(**self.columns())
 
 
 def realised(bets: Sequence[TabulatedBet], payouts: Array, codes: Array) -> Array:
@@ -183,41 +238,56 @@ def spread(edges: Array) -> Spread:
     return np.quantile(edges, QUANTILES), counts, bounds
 
 
-_SpreadPart = tuple[tuple[str, Layout, int], int, int, bool]
-"""One half of the spread of a bet over a shared store: the store (path, layout, rows), the
-records' rows, the bet, and whether the half is the histogram (else the quantiles)."""
+_SpreadPart = tuple[tuple[str, Layout, int], tuple[tuple[int, int], ...], int, bool]
+"""One half of the spread of a bet over a shared store: the store (path, layout, rows), where each
+task's rows are in it (first row, rows), the bet, and whether the half is the histogram (else the
+quantiles)."""
 
 
 def _half(edges: Array, histogram: bool) -> tuple[Array, ...]:
-    """The histogram's counts and bounds of ``edges``, or their quantiles (:func:`spread`)."""
-    return tuple(np.histogram(edges, bins=HISTOGRAM_BINS)) if histogram else (np.quantile(edges, QUANTILES),)
+    """The histogram's counts and bounds of ``edges``, or their quantiles (:func:`spread`; ``edges``
+    is a copy of the player EVs, reordered in place)."""
+    if histogram:
+        return tuple(np.histogram(edges, bins=HISTOGRAM_BINS))
+    return (np.quantile(edges, QUANTILES, overwrite_input=True),)
+
+
+def _gathered(store: RecordStore, slots: Sequence[tuple[int, int]], bet: int) -> Array:
+    """The player EVs of bet ``bet`` in the ``slots`` (first row, rows) of ``store``, in one array."""
+    edges = store.arrays["edges"]
+    return np.concatenate([edges[first:first + rows, bet] for first, rows in slots])
 
 
 def _shared_half(part: _SpreadPart) -> tuple[Array, ...]:
     """In a worker process: :func:`_half` of a bet's player EVs in the shared store."""
-    where, rows, bet, histogram = part
-    return _half(RecordStore.attached(*where).arrays["edges"][:rows, bet], histogram)
+    where, slots, bet, histogram = part
+    return _half(_gathered(RecordStore.attached(*where), slots, bet), histogram)
 
 
-def spreads(records: CoupRecords, workers: Workers | None, where: tuple[str, Layout, int] | None) -> list[Spread]:
-    """The spread of each bet: its quantiles and its histogram found at the same time in this
-    process and by the ``workers`` (from the shared store ``where``; all here without workers)."""
-    bets = records.edges.shape[1]
-    if workers is None or where is None:
-        return [spread(records.edges[:, j]) for j in range(bets)]
-    parts = [(where, len(records.shoe), j, histogram) for histogram in (False, True) for j in range(bets)]
+def spreads(parts: RecordParts, workers: Workers | None, shared: tuple[tuple[str, Layout, int], RecordStore] | None,
+            bets: int) -> list[Spread]:
+    """The spread of each of ``bets`` bets: its quantiles and its histogram found at the same time in
+    this process and by the ``workers``, from the player EVs of every task in the ``shared`` store
+    (where, store); all here without workers. The spreads depend on the values alone, not on their
+    order."""
+    if workers is None or shared is None:
+        edges = parts.columns()["edges"]
+        return [spread(edges[:, j]) for j in range(bets)]
+    where, store = shared
+    slots = tuple((first, rows) for _, first, rows in parts.pieces)
+    halves = [(where, slots, j, histogram) for histogram in (False, True) for j in range(bets)]
     found = dict(shared_work(workers.pool, workers.processes, _shared_half,
-                             lambda part: _half(records.edges[:, part[2]], part[3]), parts))
+                             lambda half: _half(_gathered(store, slots, half[2]), half[3]), halves))
     return [(found[j][0], found[bets + j][0], found[bets + j][1]) for j in range(bets)]
 
 
 @contextmanager
 def records_store(workers: Workers | None, layout: Layout,
-                  rows: int) -> Iterator[tuple[tuple[str, Layout, int] | None, RecordStore]]:
-    """Where a study's records go: shared memory the ``workers`` write into (and what a task needs
-    to find it: path, layout, rows), or this process's memory."""
+                  rows: int) -> Iterator[tuple[tuple[str, Layout, int], RecordStore] | None]:
+    """Where the ``workers`` write their records: shared memory, and what a task needs to find it
+    (path, layout, rows); None without workers."""
     if workers is None:
-        yield None, RecordStore.private(layout, rows)
+        yield None
         return
     with shared_store(layout, rows) as (path, store):
         yield (path, layout, rows), store

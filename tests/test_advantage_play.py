@@ -32,7 +32,8 @@ from exact_odds.information import Information
 from exact_odds.removal import effects_of_removal
 from exact_odds.shoe import RANKS, Card, Shoe
 from exact_odds.simulate import simulate
-from exact_odds.study import CoupRecords, Study, StudyError, _deal, run_study
+from exact_odds.study import CoupRecords, Study, StudyError, run_study
+from exact_odds.study_tasks import deal_shoes
 from exact_odds.tableau import STANDARD_TABLEAU
 
 MAIN = [find_bet(n) for n in ("banker", "player", "tie")]
@@ -191,7 +192,7 @@ def test_records_agree_with_the_dealer(played: Study) -> None:
     coups = [coup_table()[c] for c in sim.sequence]
     for j, bet in enumerate([*MAIN, find_bet("dragon-7")]):
         assert played.records.results[:, j].tolist() == [float(bet.payout(c)) for c in coups]
-    dealt = _deal(3, 0, 30, Procedure(), STANDARD_TABLEAU, shoe_card_codes(Shoe.decks(2)),
+    dealt = deal_shoes(3, 0, 30, Procedure(), STANDARD_TABLEAU, shoe_card_codes(Shoe.decks(2)),
                   find_bet("player-pair").detail)
     seen = dealt.seen.reshape(-1, 13, 4).sum(axis=2)
     assert played.records.count_running[:, 0].tolist() == (seen @ np.array(DRAGON.tags)).tolist()

@@ -23,7 +23,8 @@ from exact_odds.errors import InputError
 from exact_odds.replay import play_cards, read_record, replay
 from exact_odds.shoe import RANKS, SUITS, Card, Shoe, ShoeError, parse_cards
 from exact_odds.simulate import simulate
-from exact_odds.study import CoupRecords, Study, StudyError, _deal, run_study
+from exact_odds.study import CoupRecords, Study, StudyError, run_study
+from exact_odds.study_tasks import deal_shoes
 from exact_odds.tableau import STANDARD_TABLEAU
 
 MAIN = [find_bet(n) for n in ("banker", "player", "tie")]
@@ -56,7 +57,7 @@ def test_shoes_are_the_simulators() -> None:
                                        Procedure(cut=11, burn=False)])
 def test_dealing_matches_one_coup_at_a_time(procedure: Procedure) -> None:
     codes = shoe_card_codes(Shoe.decks(2))
-    dealt = _deal(3, 2, 14, procedure, STANDARD_TABLEAU, codes)
+    dealt = deal_shoes(3, 2, 14, procedure, STANDARD_TABLEAU, codes)
     for i in range(2, 14):
         order = shoe_cards(Shoe.decks(2), 3, i)
         simple = play_shoe_simple(order, STANDARD_TABLEAU, procedure)
@@ -86,6 +87,35 @@ def test_same_seed_same_results_whatever_the_workers(small_study: Study) -> None
     assert_same(small_study, again)
     other = run_study(Shoe.decks(2), shoes=24, seed=12, bets=MAIN, shoes_per_task=5)
     assert not np.array_equal(other.records.winner, small_study.records.winner)
+
+
+def test_the_records_are_joined_only_when_asked_for(small_study: Study) -> None:
+    """With workers each task's records stay where it wrote them (this process's memory, or the shared
+    store for a worker's) until ``records`` is read: the figures are found without them joined."""
+    study = run_study(Shoe.decks(2), shoes=24, seed=11, bets=MAIN, shoes_per_task=5, workers=2)
+    pieces = study.parts.pieces
+    assert len(pieces) == 5 and len({id(store) for store, _, _ in pieces}) == 2  # a worker's tasks and this one's
+    assert study.coups == sum(rows for _, _, rows in pieces) == small_study.coups
+    assert_same(small_study, study)
+    assert study.parts.pieces == ((study.parts.own, 0, study.coups),)
+
+
+@pytest.mark.parametrize("workers_", [1, 2])
+def test_a_study_without_its_records_has_the_same_figures(small_study: Study, workers_: int,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``records=False`` keeps only the fields the figures may read: the figures are the same, even
+    when every sum is taken from the values kept (as for a sum of zero, whose sign they give)."""
+    from exact_odds import study as study_module
+    from exact_odds.stats import exact_sum
+
+    lean = run_study(Shoe.decks(2), shoes=24, seed=11, bets=MAIN, shoes_per_task=5, workers=workers_, records=False)
+    assert lean.bets == small_study.bets and lean.cut_card == small_study.cut_card
+    assert lean.coups == small_study.coups
+    with pytest.raises(StudyError, match="records=True"):
+        _ = lean.records
+    monkeypatch.setattr(study_module, "total", lambda parts, values: exact_sum(values()))
+    again = run_study(Shoe.decks(2), shoes=24, seed=11, bets=MAIN, shoes_per_task=5, workers=workers_, records=False)
+    assert again.bets == small_study.bets
 
 
 def test_statistics_are_those_of_the_records_whatever_the_split(tmp_path: Path,
@@ -180,7 +210,7 @@ def test_bad_studies(monkeypatch: pytest.MonkeyPatch) -> None:
         run_study(Shoe.decks(8), shoes=0, seed=0, bets=MAIN)
     with pytest.raises(StudyError, match="scheduler"):
         pytest.importorskip("distributed")
-        monkeypatch.setattr("exact_odds.study.DASK_TIMEOUT", 0.5)
+        monkeypatch.setattr("exact_odds.study_tasks.DASK_TIMEOUT", 0.5)
         run_study(Shoe.decks(1), shoes=1, seed=0, bets=MAIN, dask="tcp://127.0.0.1:9")
 
 

@@ -14,8 +14,8 @@ from exact_odds.batch import evaluation
 from exact_odds.bets import find_bet
 from exact_odds.dealing import STANDARD_PROCEDURE, shoe_card_codes
 from exact_odds.shoe import Shoe
-from exact_odds.study import _pack, _run_task, _Task, warm_up
 from exact_odds.study_pool import study_workers
+from exact_odds.study_tasks import Task, pack, run_task, warm_up
 from exact_odds.tableau import STANDARD_TABLEAU
 
 MAIN = [find_bet(n) for n in ("banker", "player", "tie")]
@@ -36,9 +36,9 @@ def test_a_warmed_up_process_has_the_plans_of_a_study_of_the_main_bets() -> None
         evaluation._bet_pass.cache_clear()
         warm_up(0)
         made = evaluation._bet_pass.cache_info().misses
-        task = _Task(1, 0, 2, tuple(shoe_card_codes(Shoe.decks(1))), STANDARD_PROCEDURE, STANDARD_TABLEAU,
-                     _pack(MAIN, ()), np.zeros((13, 3), dtype=np.int64), np.zeros((13, 0), dtype=np.int64))
-        assert len(_run_task(task).shoe) > 0
+        task = Task(1, 0, 2, tuple(shoe_card_codes(Shoe.decks(1))), STANDARD_PROCEDURE, STANDARD_TABLEAU,
+                    pack(MAIN, ()), np.zeros((13, 3), dtype=np.int64), np.zeros((13, 0), dtype=np.int64))
+        assert len(run_task(task).shoe) > 0
         assert evaluation._bet_pass.cache_info().misses == made  # no plan made again
 
 

@@ -185,7 +185,8 @@ def _cmd_study(args: argparse.Namespace) -> str:
                               bets=with_count_bets(bets, counts, choice), tableau=tableau,
                               procedure=procedure_from_args(args), thresholds=args.thresholds, max_tag=args.max_tag,
                               workers=args.workers, dask=args.dask, progress=bar, counts=counts,
-                              edge_sort=edge_sort_from_args(args), sort_bets=[b.name for b in bets], pool=workers)
+                              edge_sort=edge_sort_from_args(args), sort_bets=[b.name for b in bets], pool=workers,
+                              records=bool(args.plot) or args.format == "html")  # the figures drawn read them
         finally:
             bar.close()
     from exact_odds.report import study_json, study_tables
