@@ -30,7 +30,7 @@ import signal
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 from functools import lru_cache
 from types import FrameType
 from typing import Any, TypeVar
@@ -59,10 +59,13 @@ def single_threaded_blas() -> Iterator[None]:
 
 def ignore_interrupts(ready: Callable[..., object] | None = None, *args: Any) -> None:
     """In a worker process: leave Ctrl-C to the parent, which terminates the pool; then run
-    ``ready(*args)`` (the worker's preparation, if any)."""
+    ``ready(*args)`` (the worker's preparation, if any). The preparation only saves time, so its
+    failure is left to the tasks: the first meets it again and reports it to the parent (a pool
+    whose initializer raises starts a new process for ever, and its tasks never run)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if ready is not None:
-        ready(*args)
+        with suppress(Exception):
+            ready(*args)
 
 
 @contextmanager

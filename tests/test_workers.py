@@ -40,6 +40,15 @@ def test_workers_use_one_blas_thread_and_the_parent_keeps_its_setting() -> None:
     assert {k: os.environ.get(k) for k in BLAS_THREADS} == before
 
 
+def test_a_failed_preparation_leaves_the_work_to_the_tasks() -> None:
+    """A preparation that raises neither kills the worker (the pool would start another for ever) nor
+    hides the failure: a task that needs the same thing meets it and reports it here."""
+    with worker_pool(1, importlib.import_module, "exact_odds_no_such_module") as pool:
+        assert pool.apply_async(os.getpid).get(timeout=60) != os.getpid()
+        with pytest.raises(ModuleNotFoundError, match="exact_odds_no_such_module"):
+            pool.apply_async(importlib.import_module, ("exact_odds_no_such_module",)).get(timeout=60)
+
+
 def test_workers_run_their_preparation_first(tmp_path: Path) -> None:
     with worker_pool(1, os.chdir, str(tmp_path)) as pool:
         assert pool.apply(os.getcwd) == str(tmp_path)
