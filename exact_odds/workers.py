@@ -41,7 +41,6 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-
 @contextmanager
 def single_threaded_blas() -> Iterator[None]:
     """Worker processes started inside this block use one BLAS thread each."""

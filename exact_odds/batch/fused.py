@@ -25,6 +25,7 @@ non-negative integers, exact below ``2**53`` in any order.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -95,23 +96,39 @@ player); with more, a pass over the tail's parts per functional or two would cos
 BLAS product it saves."""
 
 
-def _tail(plan: Plan) -> int:
-    """The first part of the layout's *tail*: the last level (the six-card parts, 409 of the main
-    bets' 912) when the parts past it feed nothing but one product with the empty part (value 1) as
-    its row part, of :data:`TAIL_FUNCTIONALS` functionals, and their parents come before it. Those
-    parts are then weighed as they are made, never stored (:func:`exact_odds.batch.loops.part_values`):
-    the product would read them back from memory, two multiply-adds a value. Else the layout's end."""
+Read = tuple[int, tuple[int, int], tuple[int, int], int, Any]
+"""A block product of a plan: its stage, the parts it reads (rows of the values), its row parts,
+its functionals and its matrix."""
+
+
+def tail_reads(plan: Plan, reads: Sequence[Read]) -> tuple[int, list[Read]]:
+    """The first part of the layout's *tail*, and the products that read it, in the order of the
+    parts: the last level (the six-card parts, 409 of the main bets' 912) when the products reading
+    past its start cover it exactly, all of one stage and of :data:`TAIL_FUNCTIONALS` functionals,
+    each weighed by the empty part alone (row parts (0, 1), value 1), no other product reads a row
+    past it, and the parents of its parts come before it. Those parts can then be weighed as they
+    are made, never stored: a product would read them back from memory, two multiply-adds a value.
+    Else the layout's end and no product."""
     layout = plan.layout
     end = len(layout.parent)
     first = layout.levels[-1][0] if layout.levels else end
-    reads = [(m_rows, r_rows, len(stage.functionals)) for stage in plan.stages for m_rows, r_rows, _ in
-             _merged(stage.blocks)]
-    tail = [read for read in reads if read[0][0] >= first]
-    others = [max(m_rows[1], r_rows[1]) for m_rows, r_rows, _ in reads if m_rows[0] < first]
-    if (tail != [((first, end), (0, 1), TAIL_FUNCTIONALS)] or max(others, default=0) > first
-            or (layout.parent[first:] >= first).any()):
-        return end
-    return first
+    tail = sorted((read for read in reads if read[1][1] > first), key=lambda read: read[1])
+    others = max((r1 for _, (_, m1), (_, r1), _, _ in reads if m1 <= first), default=0)
+    if (not tail or sum(m1 - m0 for _, (m0, m1), _, _, _ in tail) != end - first or others > first
+            or (layout.parent[first:] >= first).any()
+            or any(m0 < first or s != tail[0][0] or r_rows != (0, 1) or functionals != TAIL_FUNCTIONALS
+                   for s, (m0, _), r_rows, functionals, _ in tail)):
+        return end, []
+    return first, tail
+
+
+def _tail(plan: Plan) -> int:
+    """The first part of the tail (:func:`tail_reads`) when one product reads all of it (what
+    :func:`exact_odds.batch.loops.weighed_tail` weighs), else the layout's end."""
+    reads = [(s, m_rows, r_rows, len(stage.functionals), matrix) for s, stage in enumerate(plan.stages)
+             for m_rows, r_rows, matrix in _merged(stage.blocks)]
+    first, tail = tail_reads(plan, reads)
+    return first if len(tail) == 1 else len(plan.layout.parent)
 
 
 BLAS_WORK = 1_000_000

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from exact_odds.batch.fused import TAIL_FUNCTIONALS, tail_reads
 from exact_odds.batch.residues import FLOAT_EXACT, WORD_BITS, _inverses, primes_below
 from exact_odds.shoe import CARDS_PER_COUP
 
@@ -171,35 +172,15 @@ def roundings(plan: Plan, limit: int) -> int:
                 for merged in (_merged(stage, limit) for stage in plan.stages)), default=16)
 
 
-TAIL_FUNCTIONALS = 2
-"""The functionals the tail's parts may feed (the main bets' banker and player): with more, weighing
-them as they are made would cost more than the block products it saves."""
-
-
 def _tail(plan: Plan, limit: int) -> tuple[int, list[tuple[int, int, int, FloatArray]]]:
-    """The first part of the layout's *tail* and its segments (first part, end, row of the partial
-    sums, matrix): the last level (the six-card parts, 409 of the main bets' 912) when the parts
-    past it feed nothing but products with the empty part (value 1) as their row part, of
-    :data:`TAIL_FUNCTIONALS` functionals, one stage, and their parents come before it. Those parts
-    are then weighed as they are made, never stored (:func:`exact_odds.batch.modloops.chunk_residues`):
-    stored, BLAS would read them back from memory for two multiply-adds a value. Else the layout's
-    end and no segment."""
-    layout = plan.layout
-    end = len(layout.parent)
-    first = layout.levels[-1][0] if layout.levels else end
-    segments: list[tuple[int, int, int, int, tuple[int, int], int, FloatArray]] = []
-    others = []
-    for s, stage in enumerate(plan.stages):
-        for (m0, m1), (r0, r1), matrix in _merged(stage, limit):
-            if m1 > first:
-                segments.append((m0, m1, len(segments), s, (r0, r1), len(stage.functionals), matrix))
-            others.append(r1)
-    covered = sum(m1 - m0 for m0, m1, *_ in segments)
-    if (not segments or covered != end - first or max(others) > first or (layout.parent[first:] >= first).any()
-            or any(m0 < first or s != segments[0][3] or r != (0, 1) or f != TAIL_FUNCTIONALS
-                   for m0, _, _, s, r, f, _ in segments)):
-        return end, []
-    return first, [(m0, m1, at, matrix) for m0, m1, at, _, _, _, matrix in sorted(segments, key=lambda g: g[0])]
+    """The first part of the layout's tail (:func:`~exact_odds.batch.fused.tail_reads`) and its
+    segments (first part, end, row of the stage's tail sums, matrix): one per product reading it,
+    as :func:`_merged` cuts them to keep their sums exact. Those parts are weighed as they are
+    made (:func:`exact_odds.batch.modloops.chunk_residues`)."""
+    reads = [(s, m_rows, r_rows, len(stage.functionals), matrix) for s, stage in enumerate(plan.stages)
+             for m_rows, r_rows, matrix in _merged(stage, limit)]
+    first, tail = tail_reads(plan, reads)
+    return first, [(m0, m1, at, matrix) for at, (_, (m0, m1), _, _, matrix) in enumerate(tail)]
 
 
 def _tail_work(plan: Plan, limit: int, stages: tuple[_StageWork, ...]) -> _Tail:
