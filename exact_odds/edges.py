@@ -31,7 +31,7 @@ from fractions import Fraction
 
 from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, Bet, Configuration, usable_bets
 from exact_odds.bets.main import ROLES
-from exact_odds.coup import Coup, Detail, Winner
+from exact_odds.coup import Detail, Winner
 from exact_odds.dist import Ways
 from exact_odds.engine import deal, winners
 from exact_odds.shoe import Shoe
@@ -141,14 +141,6 @@ class ParSheet:
                           notes=notes)
 
 
-def _line_index(bet: Bet, coup: Coup) -> int:
-    """Index of the pay line that decides ``coup``; ``len(bet.lines)`` if the bet loses."""
-    for i, line in enumerate(bet.lines):
-        if line.rule(coup):
-            return i
-    return len(bet.lines)
-
-
 def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, detail: Detail = Detail.POINTS) -> ParSheet:
     """The par sheet of ``bet`` on ``shoe`` under ``tableau``, counted by the engine.
 
@@ -164,7 +156,7 @@ def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, deta
     dist = deal(shoe, tableau, detail=max(detail, bet.detail))
     by_line = [0] * (len(bet.lines) + 1)
     for coup, ways in dist.items():
-        by_line[_line_index(bet, coup)] += ways
+        by_line[bet.line_index(coup)] += ways
     labelled = [(line.label, line.pays) for line in bet.lines] + [(LOSES, Fraction(-1))]
     lines = tuple(ParLine(label, by_line[i], pays, dist.total) for i, (label, pays) in enumerate(labelled))
     return ParSheet(bet, shoe, tableau, lines, dist.total)

@@ -264,11 +264,7 @@ def line_closed_forms(bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU,
     if bet.detail is Detail.SUITS:
         return [closed_form(name, measure(i), fit=fit) for i, name in enumerate(names)]
 
-    def line_index(coup: Coup) -> int:
-        line = bet.line_of(coup)
-        return len(bet.lines) if line is None else bet.lines.index(line)
-
-    return table_forms(names, line_index, bet.detail, [measure(i) for i in range(len(names))], tableau=tableau)
+    return table_forms(names, bet.line_index, bet.detail, [measure(i) for i in range(len(names))], tableau=tableau)
 
 
 def edge_in_decks(bet: Bet, forms: Sequence[ClosedForm], *, symbolic_pays: bool = False) -> sympy.Expr:

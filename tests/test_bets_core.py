@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import pytest
 
 from exact_odds import Shoe, deal
 from exact_odds.bets import BetError, exact_payout, find_bet
+from exact_odds.bets.core import Bet, PayLine
 from exact_odds.coup import Coup
+from exact_odds.edges import par_sheet
 
 
 def test_payouts_parse_exactly() -> None:
@@ -63,3 +66,41 @@ def test_tabulated_bets_equal_by_content() -> None:
     changed[next(i for i, x in enumerate(changed) if x)] += Fraction(1, 10**9)
     assert TabulatedBet(banker.name, banker.detail, tuple(changed)) != banker
     assert TabulatedBet("other", banker.detail, banker.table) != banker and banker != tabulate(find_bet("player"))
+
+
+
+@dataclass(frozen=True)
+class _Never:
+    """A rule that holds on no coup and counts its calls; equal by name."""
+
+    name: str
+    calls: list[str] = field(compare=False, hash=False)
+
+    def __call__(self, coup: Coup) -> bool:
+        self.calls.append(self.name)
+        return False
+
+
+def test_a_line_repeating_an_earlier_rule_is_not_tried() -> None:
+    """:meth:`Bet.line_index` tries each rule once: a line whose rule equals an earlier line's never decides."""
+    calls: list[str] = []
+    lines = tuple(PayLine(name, _Never(name, calls), Fraction(1)) for name in "abab")
+    coup = next(iter(deal(Shoe.decks(1))))
+    assert Bet("t-never", lines, "test").line_index(coup) == 4
+    assert calls == ["a", "b"]
+
+
+def test_repeated_lines_change_no_result() -> None:
+    """A bet with its lines repeated decides every coup by the same line as the bet (the first match),
+    and its par sheet gives the repeats no ways."""
+    bonus = find_bet("dragon-bonus-player")
+    n = len(bonus.lines)
+    repeated = Bet("t-repeated", bonus.lines * 3, "test", detail=bonus.detail)
+    for coup in deal(Shoe.decks(1), detail=bonus.detail):
+        first = next((i for i, line in enumerate(bonus.lines) if line.rule(coup)), None)
+        assert repeated.line_index(coup) == (3 * n if first is None else first)
+        assert repeated.payout(coup) == bonus.payout(coup)
+    sheet, plain = par_sheet(Shoe.decks(1), repeated), par_sheet(Shoe.decks(1), bonus)
+    assert [line.ways for line in sheet.lines] == [line.ways for line in plain.lines[:-1]] + [0] * 2 * n + [
+        plain.lines[-1].ways]
+    assert sheet.house_edge == plain.house_edge

@@ -13,7 +13,7 @@ from oracle import brute_force, shoe_cards
 from test_side_bets import line_ways, suited_shoe, tiny_suited_shoes
 
 from exact_odds.bets import BUILTIN_BETS, BetError, find_bet
-from exact_odds.bets.user import FIELDS, Conditions, load_bets, parse_bets
+from exact_odds.bets.user import FIELDS, MAX_FILE_LINES, MAX_LINES, Conditions, load_bets, parse_bets
 from exact_odds.coup import Coup, Detail
 from exact_odds.engine import deal
 from exact_odds.shoe import Shoe
@@ -167,6 +167,20 @@ def test_a_different_bet_under_a_name_of_the_set_it_joins_is_refused() -> None:
     with pytest.raises(BetError, match="^bets:2: bet name 't-clash' is already taken by the bet 't-clash'"):
         parse_bets(DRAGON.format(name="t-clash").replace("40:1", "41:1"), joining=joined)
     assert parse_bets(DRAGON.format(name="t-clash").replace("40:1", "41:1"))  # the built-ins alone: no clash
+
+
+def _many_lines(bets: int, lines: int) -> str:
+    return "".join(f"[[bet]]\nname = 'x{b}'\nsource = 's'\n" + "[[bet.line]]\npays = 1\n" * lines for b in range(bets))
+
+
+def test_a_bet_or_a_file_with_too_many_pay_lines_is_refused_with_its_line() -> None:
+    """Every coup tries a bet's lines in order: a bet has at most 200, a file 1,000 in all (the limits hold)."""
+    assert len(parse_bets(_many_lines(5, MAX_LINES))) == 5
+    with pytest.raises(BetError, match=r"^bets:1: bet 'x0' has 201 pay lines; at most 200 are allowed$"):
+        parse_bets(_many_lines(1, MAX_LINES + 1))
+    eleventh = 1 + 10 * (3 + 2 * 100)  # the line of the bet that passes 1,000: 10 bets of 3 + 2 x 100 lines before it
+    with pytest.raises(BetError, match=rf"^bets:{eleventh}: the file has more than 1,000 pay lines in all"):
+        parse_bets(_many_lines(11, MAX_FILE_LINES // 10))
 
 
 def test_unreadable_file(tmp_path: Path) -> None:

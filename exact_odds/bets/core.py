@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import TypeVar
 
 from exact_odds.coup import Coup, Detail, Payable
@@ -67,12 +68,29 @@ class Bet:
     aliases: tuple[str, ...] = ()
     detail: Detail = Detail.POINTS
 
+    def line_index(self, coup: Coup) -> int:
+        """Index in :attr:`lines` of the pay line that decides ``coup``; ``len(lines)`` if the stake is lost."""
+        for i in self._deciding:
+            if self.lines[i].rule(coup):
+                return i
+        return len(self.lines)
+
     def line_of(self, coup: Coup) -> PayLine | None:
         """The pay line that decides ``coup``, or ``None`` if the stake is lost."""
-        for line in self.lines:
-            if line.rule(coup):
-                return line
-        return None
+        i = self.line_index(coup)
+        return self.lines[i] if i < len(self.lines) else None
+
+    @cached_property
+    def _deciding(self) -> tuple[int, ...]:
+        """Indices of the lines that can decide a coup, in order: a line whose rule equals an earlier
+        line's never does (the earlier decides first), so it is not tried."""
+        seen: set[Rule] = set()
+        deciding: list[int] = []
+        for i, line in enumerate(self.lines):
+            if line.rule not in seen:
+                seen.add(line.rule)
+                deciding.append(i)
+        return tuple(deciding)
 
     def payout(self, coup: Coup) -> Fraction:
         """Net result of one unit staked on ``coup``."""

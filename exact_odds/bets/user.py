@@ -21,6 +21,8 @@ A bets file holds one ``[[bet]]`` table per bet::
     banker_total = 7
     banker_cards = 3
 
+A bet has at most 200 pay lines, and a file at most 1,000 in all.
+
 ``pays`` is the net result of one unit staked: odds ``"40:1"`` or ``"1 to 2"``, a
 fraction ``"19/20"``, a decimal string ``"0.95"``, a whole number, ``"push"`` (0) or
 ``"lose"`` (-1); a negative amount down to -1 loses part or all of the stake. A TOML float
@@ -140,6 +142,10 @@ FIELDS: dict[str, Field] = {
 WINNERS: tuple[Winner, ...] = OUTCOMES
 LINE_KEYS = ("label", "pays")
 BET_KEYS = ("name", "source", "description", "aliases", "line")
+MAX_LINES = 200
+"""Pay lines a bet may have: every coup tries them in order, and real pay tables have a few dozen at most."""
+MAX_FILE_LINES = 1000
+"""Pay lines a bets file may have in all (each bet has one at least), which bounds the work it asks for."""
 
 
 @dataclass(frozen=True)
@@ -341,6 +347,8 @@ def _bet(table: object, where: _Where, b: int) -> Bet:
     entries = table.get("line")
     if not isinstance(entries, list) or not entries:
         raise where.error(f"bet {name!r} has no pay lines (add [[bet.line]] tables)", b)
+    if len(entries) > MAX_LINES:
+        raise where.error(f"bet {name!r} has {len(entries):,} pay lines; at most {MAX_LINES} are allowed", b)
     parsed = [_pay_line(entry, where, b, j) for j, entry in enumerate(entries)]
     lines = tuple(line for line, _ in parsed)
     detail = max(d for _, d in parsed)
@@ -370,9 +378,19 @@ def parse_bets(text: str, *, source: str = "bets", joining: Registry[Bet] = BUIL
     tables = data.get("bet")
     if not isinstance(tables, list) or not tables:
         raise BetError(f"{source}: no bets (write each bet as a [[bet]] table)")
-    bets = tuple(_bet(table, where, b) for b, table in enumerate(tables))
+    bets = _bets(tables, where)
     _check_names(bets, where, joining)
     return bets
+
+
+def _bets(tables: list[object], where: _Where) -> tuple[Bet, ...]:
+    """Each ``[[bet]]`` table's bet, with at most :data:`MAX_FILE_LINES` pay lines in all."""
+    bets: list[Bet] = []
+    for b, table in enumerate(tables):
+        bets.append(_bet(table, where, b))
+        if sum(len(bet.lines) for bet in bets) > MAX_FILE_LINES:
+            raise where.error(f"the file has more than {MAX_FILE_LINES:,} pay lines in all (this bet passes them)", b)
+    return tuple(bets)
 
 
 def _check_names(bets: tuple[Bet, ...], where: _Where, joining: Registry[Bet]) -> None:
