@@ -54,14 +54,26 @@ def figure_format(path: str | Path) -> str:
     return extension or "png"
 
 
+EVERY_MATPLOTLIB = frozenset({"eps", "jpeg", "jpg", "pdf", "png", "ps", "raw", "rgba", "svg", "svgz", "tif", "tiff",
+                               "webp"})
+"""Figure formats that every matplotlib the plot extra admits (3.8 and later) writes without LaTeX."""
+
+
 def check_figure_path(path: str) -> str:
     """``path`` unchanged if a figure can be written there (a known format, a regular or new file).
 
-    For an argparse ``type=``, so that ``--plot eor.txt`` is refused before any work is done.
+    For an argparse ``type=``, so that ``--plot eor.txt`` is refused before any work is done. A
+    name without an extension or with one of :data:`EVERY_MATPLOTLIB` is checked without importing
+    matplotlib (a quarter of a second), so that a mistake elsewhere on the line is reported at once.
     """
+    from importlib.util import find_spec
+
     from exact_odds.report.files import check_output
 
-    figure_format(path)
+    if Path(path).suffix[1:].lower() not in EVERY_MATPLOTLIB | {""}:
+        figure_format(path)
+    elif find_spec("matplotlib") is None:
+        _pyplot()  # its one-line error
     return check_output(path)
 
 

@@ -74,11 +74,6 @@ class CoupRecords:
     sort_values: Array
     sort_choices: Array
 
-    @staticmethod
-    def concatenate(parts: Sequence[CoupRecords]) -> CoupRecords:
-        """Rows of several records, in order."""
-        return CoupRecords(*(np.concatenate([getattr(p, f) for p in parts]) for f in CoupRecords.__dataclass_fields__))
-
     def true_counts(self, bet: int | None = None) -> Array:
         """Running count per deck unseen, shape (m, k), or (m,) for the bet numbered ``bet`` alone."""
         if bet is not None:

@@ -140,6 +140,24 @@ def test_an_unknown_figure_format_is_refused_before_any_work(capsys: pytest.Capt
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_common_figure_format_is_checked_without_loading_matplotlib(tmp_path: Path) -> None:
+    """``--plot x.png`` is checked without importing matplotlib (a quarter of a second), so that a mistake
+    later on the line is reported at once; the formats taken so are ones this matplotlib writes."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from exact_odds.plots import EVERY_MATPLOTLIB, NEEDS_LATEX
+
+    assert set(FigureCanvasAgg.get_supported_filetypes()) - NEEDS_LATEX >= EVERY_MATPLOTLIB
+    probe = ("import sys\nfrom exact_odds.cli import main\ncode = main(sys.argv[1:])\n"
+             "print(code, 'matplotlib' in sys.modules)")
+    for name, loads, said in (("eor.png", "False", "invalid choice: 'punto'"), ("eor.SVG", "False", "'punto'"),
+                              ("eor", "False", "'punto'"), ("eor.txt", "True", "no figure format 'txt'")):
+        done = subprocess.run([sys.executable, "-c", probe, "eor", "--plot", str(tmp_path / name), "--format", "punto"],
+                              capture_output=True, text=True, check=True)
+        assert done.stdout.split() == ["2", loads] and said in done.stderr
+
+
 def test_a_figure_is_written_to_the_name_given(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     target = tmp_path / "figure"
