@@ -112,7 +112,8 @@ def test_vectorised_shoes_match_simple_shoes(procedure: Procedure, tableau: Tabl
 @pytest.mark.parametrize("tableau", [STANDARD_TABLEAU, WRONG])
 @pytest.mark.parametrize("detail", [Detail.POINTS, Detail.RANKS, Detail.SUITS])
 def test_compiled_shoes_match_vectorised_shoes(procedure: Procedure, tableau: Tableau, detail: Detail) -> None:
-    """The compiled dealer (:mod:`exact_odds.dealing.loops`) deals the lockstep dealer's coups, shoe by shoe."""
+    """The compiled dealer (:mod:`exact_odds.dealing.loops`) deals the lockstep dealer's coups, shoe by shoe,
+    and counts the same cards left before each."""
     pytest.importorskip("numba")
     from exact_odds.batch.compiled import _load
 
@@ -121,11 +122,13 @@ def test_compiled_shoes_match_vectorised_shoes(procedure: Procedure, tableau: Ta
     rng = np.random.default_rng(12)
     for decks in (1, 8):
         cards = rng.permuted(np.tile(np.array(shoe_card_codes(Shoe.decks(decks)), dtype=np.uint8), (40, 1)), axis=1)
-        plain = play_shoes(cards, tableau, procedure, detail)
-        fast = play_shoes(cards, tableau, procedure, detail, loops=loops)
-        for name in ("codes", "shoe", "start"):
-            got, want = getattr(fast, name), getattr(plain, name)
-            assert got.dtype == want.dtype and np.array_equal(got, want), name
+        for compositions in (False, True):
+            plain = play_shoes(cards, tableau, procedure, detail, compositions=compositions)
+            fast = play_shoes(cards, tableau, procedure, detail, compositions=compositions, loops=loops)
+            for name in ("codes", "shoe", "start", *(("left",) if compositions else ())):
+                got, want = getattr(fast, name), getattr(plain, name)
+                assert got.dtype == want.dtype and np.array_equal(got, want), name
+            assert (fast.left is None) is not compositions
 
 
 @pytest.mark.parametrize("bits", [np.random.PCG64, np.random.MT19937, np.random.Philox])

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 from conftest import jit_setting
 
 from exact_odds.batch import evaluation
@@ -67,3 +68,36 @@ def test_the_command_line_starts_the_workers_before_it_imports_numpy_and_the_stu
     """... and this process, working beside them, then uses one BLAS thread too."""
     done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "0 [[]] 1"
+
+
+def test_a_study_deals_the_same_shoes_with_the_compiled_dealer_and_with_numpy() -> None:
+    """:func:`exact_odds.study_tasks.deal_shoes`: every field the same (the cards seen before each coup
+    counted by the compiled loop, or round by round by NumPy), with the burn and a cut card."""
+    from exact_odds.dealing import Procedure
+    from exact_odds.study_tasks import deal_shoes
+
+    for shoe, procedure in ((Shoe.decks(8), STANDARD_PROCEDURE), (Shoe.decks(1), Procedure(cut=13, burn=False))):
+        codes = tuple(shoe_card_codes(shoe))
+        dealt = []
+        for setting in ("0", "1"):
+            with jit_setting(setting):
+                dealt.append(deal_shoes(7, 3, 40, procedure, STANDARD_TABLEAU, codes))
+        for name, plain in vars(dealt[0]).items():
+            fast = getattr(dealt[1], name)
+            assert fast.dtype == plain.dtype and np.array_equal(fast, plain), name
+
+
+def test_a_study_process_loads_the_compiled_loops_from_a_quarter_of_a_million_coups(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`exact_odds.study_tasks.expect_share`: a share of :data:`STUDY_JIT_MIN` coups or more is
+    announced as worth the compiled loops (:data:`JIT_MIN` at least), a smaller one as it is."""
+    from exact_odds.batch import compiled
+    from exact_odds.study_tasks import STUDY_JIT_MIN, expect_share
+
+    monkeypatch.delenv(compiled.JIT_ENV, raising=False)
+    monkeypatch.setattr(compiled, "_LOADED", set())
+    for share, wanted in ((STUDY_JIT_MIN - 1, False), (STUDY_JIT_MIN, True), (compiled.JIT_MIN + 1, True)):
+        monkeypatch.setattr(compiled, "_EXPECTED", [0])
+        expect_share(share)
+        assert compiled._EXPECTED[0] == (max(share, compiled.JIT_MIN) if wanted else share)
+        assert compiled._wanted(0) is wanted

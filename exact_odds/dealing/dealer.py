@@ -101,18 +101,18 @@ def play_shoes(cards: NDArray[np.integer], tableau: Tableau, procedure: Procedur
     """Deal every shoe of ``cards`` (shape (shoes, cards per shoe), all shuffles of the same cards) in
     lockstep, one coup per shoe a round, until the procedure's last coup of each. ``loops``: the
     compiled loops (:mod:`exact_odds.dealing.loops`, from :func:`exact_odds.batch.compiled.module`),
-    which deal the same coups shoe by shoe in one pass (without ``compositions``)."""
+    which deal the same coups shoe by shoe in one pass (and count the cards left before each)."""
     import numpy as np
 
     shoes, size = cards.shape
     rows = np.arange(shoes)
     burnt = burn(cards, procedure)
     full = np.bincount(cards[0], minlength=CARD_CODES).astype(np.int64)
-    if loops is not None and not compositions:
-        return _compiled_play(loops, np.ascontiguousarray(cards, dtype=np.uint8), tableau, procedure, detail,
-                              burnt, full)
-    pos = burnt.start.copy()
     left = (full - burnt.turned - burnt.hidden).astype(np.int16) if compositions else None
+    if loops is not None:
+        return _compiled_play(loops, np.ascontiguousarray(cards, dtype=np.uint8), tableau, procedure, detail,
+                              burnt, full, left)
+    pos = burnt.start.copy()
     active = np.ones(shoes, dtype=bool)
     offsets = np.arange(CARDS_PER_COUP)
     rec_codes, rec_start, rec_active, rec_left = [], [], [], []
@@ -143,8 +143,9 @@ def play_shoes(cards: NDArray[np.integer], tableau: Tableau, procedure: Procedur
 
 
 def _compiled_play(loops: ModuleType, cards: NDArray[np.uint8], tableau: Tableau, procedure: Procedure,
-                   detail: Detail, burnt: Burn, full: NDArray[np.int64]) -> ShoePlay:
-    """:func:`play_shoes` by the compiled loop (the same coups, without compositions)."""
+                   detail: Detail, burnt: Burn, full: NDArray[np.int64], initial: NDArray[np.int16] | None) -> ShoePlay:
+    """:func:`play_shoes` by the compiled loops (the same coups; the cards left before each, from each
+    shoe's ``initial`` cards after the burn, if given)."""
     import numpy as np
 
     shoes, size = cards.shape
@@ -155,5 +156,9 @@ def _compiled_play(loops: ModuleType, cards: NDArray[np.uint8], tableau: Tableau
     n = loops.play_shoes(cards, burnt.start, point_lookup(), lookup.player, lookup.banker, STOOD, weights,
                          detail >= Detail.RANKS, detail >= Detail.SUITS, size - procedure.cut,
                          procedure.last_coup == "one-more", codes, shoe, start)
-    return ShoePlay(codes=codes[:n].copy(), shoe=shoe[:n].copy(), start=start[:n].copy(), left=None, burn=burnt,
-                    full=full)
+    shoe, start = shoe[:n].copy(), start[:n].copy()
+    left = None
+    if initial is not None:
+        left = np.empty((n, initial.shape[1]), np.int16)
+        loops.cards_left(cards, burnt.start, initial, shoe, start, left)
+    return ShoePlay(codes=codes[:n].copy(), shoe=shoe, start=start, left=left, burn=burnt, full=full)

@@ -71,6 +71,28 @@ def play_shoes(cards: NDArray[np.uint8], start: NDArray[np.int64], points: NDArr
 
 
 @_jit
+def cards_left(cards: NDArray[np.uint8], start: NDArray[np.int64], initial: NDArray[np.int16],
+               shoe: NDArray[np.int32], starts: NDArray[np.int16], left: NDArray[np.int16]) -> None:
+    """``left[i]``: the cards left before coup ``i`` by card code, for coups in shoe order (``shoe``,
+    ``starts``: each coup's shoe and first card's index, as :func:`play_shoes` writes them): the shoe's
+    ``initial`` counts (after the burn) less its cards from ``start[shoe]`` up to the coup's first (an
+    index past the shoe's end reads its last card, as the coups' cards do)."""
+    current = -1
+    pos = 0
+    last_card = cards.shape[1] - 1
+    running = np.zeros(initial.shape[1], np.int16)
+    for i in range(shoe.shape[0]):
+        s = shoe[i]
+        if s != current:
+            running[:] = initial[s]
+            pos, current = start[s], s
+        while pos < starts[i]:
+            running[cards[s, min(pos, last_card)]] -= 1
+            pos += 1
+        left[i] = running
+
+
+@_jit
 def shuffle_rows(next_uint32: Any, state: int, rows: NDArray[np.uint8]) -> None:
     """Shuffle each row of ``rows`` in place, in order, as NumPy's ``Generator.permuted(rows, axis=1)``
     does (rows of fewer than 2**32 items): a Fisher-Yates shuffle from the last item down, item ``i``
