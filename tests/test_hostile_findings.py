@@ -13,7 +13,10 @@ run), in under 5 seconds of CPU and 500 MB.
   few at a time (:func:`exact_odds.batch.plan.monomial_sums`), the same integers in bounded memory;
 - ``advantage --position 1-4`` (the ranks of four cards: 28,561 cases) ran 17 s in 430 MB, and
   ``1-6`` without end: at most :data:`exact_odds.information.value.MAX_CASES` (2,500) cases are
-  valued (the ranks of three cards, 2,197 cases, take about 4 s), more is refused at once.
+  valued (the ranks of three cards, 2,197 cases, take about 4 s), more is refused at once;
+- a bets file with one ``[[bet.line]]`` repeated 5,000 times made ``study --shoes 2`` take 8.6 s (every
+  coup tried every line): a bet has at most :data:`exact_odds.bets.user.MAX_LINES` pay lines, a file
+  :data:`~exact_odds.bets.user.MAX_FILE_LINES` in all, and a line repeating an earlier rule is not tried.
 """
 
 from __future__ import annotations
@@ -90,6 +93,26 @@ def test_edge_sorting_every_rank_is_bounded(tmp_path: Path) -> None:
     """``--edge-sort ''``: every rank its own group, thirteen groups told apart by rank; a good run."""
     code, err, cpu, peak = _run(["study", "--shoes", "2", "--decks", "1", "--seed", "1", "--edge-sort", ""], tmp_path)
     assert code == 0 and err == "", err[-2000:]
+    assert cpu < SECONDS and peak < MEGABYTES, (cpu, peak)
+
+
+def _repeated_line(times: int) -> str:
+    """The example side bets with the Dragon Bonus's line "player wins by 7" repeated ``times`` times."""
+    text = (Path(__file__).parent.parent / "examples" / "side_bets.toml").read_text(encoding="utf-8")
+    line = '[[bet.line]]\nlabel = "player wins by 7"\npays = "6:1"\nwinner = "player"\nmargin = 7\n'
+    assert line in text
+    return text.replace(line, line * times, 1)
+
+
+@pytest.mark.parametrize(("times", "code"), [(5000, 2), (190, 0)])
+def test_a_pay_line_repeated_is_bounded(tmp_path: Path, times: int, code: int) -> None:
+    """A bet's pay line repeated 5,000 times is refused at once; 190 times (within the limit) runs, each
+    rule tried once."""
+    (tmp_path / "bets.toml").write_text(_repeated_line(times), encoding="utf-8")
+    found, err, cpu, peak = _run(["study", "--shoes", "2", "--decks", "1", "--seed", "1", "--bets", "bets.toml"],
+                                 tmp_path)
+    assert found == code, err[-2000:]
+    assert (err.splitlines() == [] if code == 0 else "pay lines; at most 200 are allowed" in err), err[-2000:]
     assert cpu < SECONDS and peak < MEGABYTES, (cpu, peak)
 
 
