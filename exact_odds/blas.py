@@ -15,6 +15,8 @@ from collections.abc import MutableMapping
 
 BLAS_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 """Environment variables that set a BLAS library's threads (read once, when NumPy loads it)."""
+ONE_THREAD = dict.fromkeys(BLAS_THREADS, "1")
+"""Those variables, each set to one thread."""
 
 
 def one_thread_unless_chosen(environ: MutableMapping[str, str] = os.environ) -> bool:
@@ -23,5 +25,5 @@ def one_thread_unless_chosen(environ: MutableMapping[str, str] = os.environ) -> 
     is imported, and inherited by the processes this one starts."""
     if any(k in environ for k in BLAS_THREADS):
         return False
-    environ.update({k: "1" for k in BLAS_THREADS})
+    environ.update(ONE_THREAD)
     return True

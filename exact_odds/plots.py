@@ -35,15 +35,25 @@ NEEDS_LATEX = {"pgf"}
 """Figure formats matplotlib writes only with a LaTeX installation; refused, so that a figure never fails late."""
 
 
+EVERY_MATPLOTLIB = frozenset({"eps", "jpeg", "jpg", "pdf", "png", "ps", "raw", "rgba", "svg", "svgz", "tif", "tiff",
+                               "webp"})
+"""Figure formats that every matplotlib the plot extra admits (3.8 and later) writes without LaTeX."""
+
+
 def figure_format(path: str | Path) -> str:
     """The format of a figure file, from its extension (``png`` when it has none).
 
     An extension matplotlib cannot write (``eor.txt``) raises :class:`InputError`, one line
-    that lists the formats it can.
+    that lists the formats it can. No extension, or one of :data:`EVERY_MATPLOTLIB`, is answered
+    without importing matplotlib (a quarter of a second), only looked for.
     """
+    from importlib.util import find_spec
+
     from exact_odds.report.files import shown
 
     extension = Path(path).suffix[1:].lower()
+    if extension in EVERY_MATPLOTLIB | {""} and find_spec("matplotlib") is not None:
+        return extension or "png"
     _pyplot()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -54,26 +64,15 @@ def figure_format(path: str | Path) -> str:
     return extension or "png"
 
 
-EVERY_MATPLOTLIB = frozenset({"eps", "jpeg", "jpg", "pdf", "png", "ps", "raw", "rgba", "svg", "svgz", "tif", "tiff",
-                               "webp"})
-"""Figure formats that every matplotlib the plot extra admits (3.8 and later) writes without LaTeX."""
-
-
 def check_figure_path(path: str) -> str:
     """``path`` unchanged if a figure can be written there (a known format, a regular or new file).
 
-    For an argparse ``type=``, so that ``--plot eor.txt`` is refused before any work is done. A
-    name without an extension or with one of :data:`EVERY_MATPLOTLIB` is checked without importing
-    matplotlib (a quarter of a second), so that a mistake elsewhere on the line is reported at once.
+    For an argparse ``type=``, so that ``--plot eor.txt`` is refused before any work is done, and a
+    mistake elsewhere on the line at once (:func:`figure_format` leaves matplotlib unloaded).
     """
-    from importlib.util import find_spec
-
     from exact_odds.report.files import check_output
 
-    if Path(path).suffix[1:].lower() not in EVERY_MATPLOTLIB | {""}:
-        figure_format(path)
-    elif find_spec("matplotlib") is None:
-        _pyplot()  # its one-line error
+    figure_format(path)
     return check_output(path)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
-from exact_odds.blas import BLAS_THREADS
+from exact_odds.blas import ONE_THREAD
 from exact_odds.shoe import CARDS_PER_COUP
 from exact_odds.workers import worker_pool
 
@@ -62,7 +62,7 @@ def study_workers(workers: int, shoes: int, cards: int, per_task: int | None = N
         yield None
         return
     if "numpy" not in sys.modules:  # this process works beside them: one BLAS thread each, not two
-        os.environ.update({k: "1" for k in BLAS_THREADS})
+        os.environ.update(ONE_THREAD)
     with worker_pool(processes, _warm, process_share(shoes, cards, workers)) as pool:
         yield Workers(pool, processes)
 

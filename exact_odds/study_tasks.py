@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from exact_odds.batch import evaluate
-from exact_odds.batch.compiled import JIT_MIN, expect
+from exact_odds.batch.compiled import expect
 from exact_odds.coup import Detail, Payable, TabulatedBet, tabulate, winner_index
 from exact_odds.dealing import CARD_CODES, Procedure, compiled_dealer, play_shoes, shoe_orders
 from exact_odds.edge_sorting import coup_values
@@ -64,7 +64,7 @@ class Dealt:
 
 
 def deal_shoes(seed: int, first: int, stop: int, procedure: Procedure, tableau: Tableau, codes: Sequence[int],
-          detail: Detail = Detail.POINTS) -> Dealt:
+               detail: Detail = Detail.POINTS) -> Dealt:
     """Deal shoes ``first`` to ``stop - 1`` of a study with the simulator's shoes and dealer.
 
     The cards seen before a coup are the turned burn card (if any) and the cards of the
@@ -90,7 +90,7 @@ class Task:
     codes: tuple[int, ...]
     procedure: Procedure
     tableau: Tableau
-    bets: bytes  # the bets, and those edge sorting chooses among, packed by _pack
+    bets: bytes  # the bets, and those edge sorting chooses among, packed by pack
     tags: Array  # (13, k)
     count_tags: Array  # (13, c): the counts of one's own
     sorting: Information | None = None  # edge sorting: the groups of the first card
@@ -116,28 +116,23 @@ def pack(bets: Sequence[Payable], sort_bets: Sequence[Payable]) -> bytes:
 
 @lru_cache(maxsize=4)
 def unpack(packed: bytes) -> tuple[tuple[TabulatedBet, ...], tuple[TabulatedBet, ...], Array]:
-    """The bets and edge sorting's packed by :func:`_pack`, and each bet's payout by coup code as
+    """The bets and edge sorting's packed by :func:`pack`, and each bet's payout by coup code as
     floats (k, COUP_CODES), for the results of the coups: once per process and study."""
     bets, sort_bets = pickle.loads(zlib.decompress(packed))
     return bets, sort_bets, np.array([[float(x) for x in t.table] for t in bets], dtype=np.float64)
 
 
 STUDY_JIT_MIN = 250_000
-"""Coups from which a process of a study loads the compiled loops: they save about 3.5 us a coup of a
-study (its dealing as well as its compositions), against about 1 us a composition of the kernel alone
-(:data:`exact_odds.batch.compiled.JIT_MIN`), and take 0.6 to 1 s to load (measured on a 2-core machine:
-1,250 shoes of 8 decks in 0.54 to 0.66 s of CPU with NumPy, 0.22 to 0.24 s compiled)."""
-
-
-def expect_share(share: int) -> None:
-    """Announce that this process evaluates ``share`` coups of a study: the compiled loops are used if
-    they are worth their load (:data:`STUDY_JIT_MIN`)."""
-    expect(max(share, JIT_MIN) if share >= STUDY_JIT_MIN else share)
+"""Coups from which a process of a study loads the compiled loops (the ``worth`` it gives
+:func:`exact_odds.batch.compiled.expect`): they save about 3.5 us a coup of a study (its dealing as
+well as its compositions), against about 1 us a composition of the kernel alone
+(:data:`exact_odds.batch.compiled.JIT_MIN`), and take 0.6 to 1 s to load (measured on a 2-core
+machine: 1,250 shoes of 8 decks in 0.54 to 0.66 s of CPU with NumPy, 0.22 to 0.24 s compiled)."""
 
 
 def run_task(task: Task) -> CoupRecords:
     """Deal and evaluate one task's shoes (runs in a worker process or on a Dask worker)."""
-    expect_share(task.share)
+    expect(task.share, worth=STUDY_JIT_MIN)
     bets, sort_bets, payouts = unpack(task.bets)
     detail = max((b.detail for b in bets), default=Detail.POINTS)
     dealt = deal_shoes(task.seed, task.first, task.stop, task.procedure, task.tableau, task.codes, detail)
@@ -226,12 +221,12 @@ def results(tasks: Sequence[Task], *, dask: str | None) -> Iterator[CoupRecords]
 
 
 def warm_up(share: int) -> None:
-    """In a worker process, as it starts: announce the coups it will evaluate (:func:`expect_share`)
+    """In a worker process, as it starts: announce the coups it will evaluate (:data:`STUDY_JIT_MIN`)
     and prepare with one small evaluation of the main bets as tasks carry them, tabulated (the
     compiled loops loaded, if they will be used; the plans of a study of the main bets, which are
     cached by bets)."""
     from exact_odds.bets.main import STANDARD_CONFIG
 
-    expect_share(share)
+    expect(share, worth=STUDY_JIT_MIN)
     evaluate(np.full((1, 13), 4, dtype=np.int64), bets=map(tabulate, STANDARD_CONFIG.bets))
 

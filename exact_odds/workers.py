@@ -35,7 +35,7 @@ from functools import lru_cache
 from types import FrameType
 from typing import Any, TypeVar
 
-from exact_odds.blas import BLAS_THREADS
+from exact_odds.blas import BLAS_THREADS, ONE_THREAD
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -45,7 +45,7 @@ R = TypeVar("R")
 def single_threaded_blas() -> Iterator[None]:
     """Worker processes started inside this block use one BLAS thread each."""
     saved = {k: os.environ.get(k) for k in BLAS_THREADS}
-    os.environ.update({k: "1" for k in BLAS_THREADS})
+    os.environ.update(ONE_THREAD)
     try:
         yield
     finally:

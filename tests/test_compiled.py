@@ -110,7 +110,7 @@ def test_sums_past_the_float_limit_redone(monkeypatch: pytest.MonkeyPatch) -> No
 def test_when_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
     """The environment decides first; then the size of the call, or of the job announced."""
     monkeypatch.delenv(compiled.JIT_ENV, raising=False)
-    monkeypatch.setattr(compiled, "_EXPECTED", [0])
+    monkeypatch.setattr(compiled, "_ANNOUNCED", [False])
     monkeypatch.setattr(compiled, "_LOADED", set())
     assert not compiled._wanted(10)
     assert compiled._wanted(compiled.JIT_MIN)

@@ -89,15 +89,17 @@ def test_a_study_deals_the_same_shoes_with_the_compiled_dealer_and_with_numpy() 
 
 def test_a_study_process_loads_the_compiled_loops_from_a_quarter_of_a_million_coups(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """:func:`exact_odds.study_tasks.expect_share`: a share of :data:`STUDY_JIT_MIN` coups or more is
-    announced as worth the compiled loops (:data:`JIT_MIN` at least), a smaller one as it is."""
+    """A study's share of :data:`STUDY_JIT_MIN` coups or more is announced as worth the compiled loops
+    (:func:`exact_odds.batch.compiled.expect`), a smaller one not, as the kernel's own threshold says."""
     from exact_odds.batch import compiled
-    from exact_odds.study_tasks import STUDY_JIT_MIN, expect_share
+    from exact_odds.study_tasks import STUDY_JIT_MIN
 
     monkeypatch.delenv(compiled.JIT_ENV, raising=False)
     monkeypatch.setattr(compiled, "_LOADED", set())
     for share, wanted in ((STUDY_JIT_MIN - 1, False), (STUDY_JIT_MIN, True), (compiled.JIT_MIN + 1, True)):
-        monkeypatch.setattr(compiled, "_EXPECTED", [0])
-        expect_share(share)
-        assert compiled._EXPECTED[0] == (max(share, compiled.JIT_MIN) if wanted else share)
+        monkeypatch.setattr(compiled, "_ANNOUNCED", [False])
+        compiled.expect(share, worth=STUDY_JIT_MIN)
         assert compiled._wanted(0) is wanted
+        monkeypatch.setattr(compiled, "_ANNOUNCED", [False])
+        compiled.expect(share)
+        assert compiled._wanted(0) is (share >= compiled.JIT_MIN)

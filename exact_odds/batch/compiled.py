@@ -36,15 +36,18 @@ JIT_MIN = 600_000
 """Compositions from which loading the compiled loops (about 0.6 s) pays for itself (about 1 us
 saved per composition)."""
 
-_EXPECTED = [0]
+_ANNOUNCED = [False]
+"""Whether a job announced by :func:`expect` is worth the compiled loops."""
 _LOADED: set[str] = set()
 """The modules of loops this process has loaded (numba is then ready: further calls cost nothing)."""
 
 
-def expect(count: int) -> None:
+def expect(count: int, *, worth: int = JIT_MIN) -> None:
     """Announce a job of ``count`` compositions evaluated over many calls (a simulation checked
-    coup by coup, a study): the compiled loops are used from the first call if it is large."""
-    _EXPECTED[0] = max(_EXPECTED[0], count)
+    coup by coup, a study): the compiled loops are used from the first call if ``count`` is ``worth``
+    or more (a job whose units save more than the kernel's compositions alone, such as a study's
+    coups, names its own lower threshold)."""
+    _ANNOUNCED[0] = _ANNOUNCED[0] or count >= worth
 
 
 class _WithoutScipy:
@@ -89,7 +92,7 @@ def _wanted(count: int) -> bool:
     setting = os.environ.get(JIT_ENV, "")
     if setting in ("0", "1"):
         return setting == "1"
-    return bool(_LOADED) or max(count, _EXPECTED[0]) >= JIT_MIN
+    return bool(_LOADED) or _ANNOUNCED[0] or count >= JIT_MIN
 
 
 def module(name: str, count: int) -> ModuleType | None:

@@ -386,9 +386,11 @@ def parse_bets(text: str, *, source: str = "bets", joining: Registry[Bet] = BUIL
 def _bets(tables: list[object], where: _Where) -> tuple[Bet, ...]:
     """Each ``[[bet]]`` table's bet, with at most :data:`MAX_FILE_LINES` pay lines in all."""
     bets: list[Bet] = []
+    lines = 0
     for b, table in enumerate(tables):
         bets.append(_bet(table, where, b))
-        if sum(len(bet.lines) for bet in bets) > MAX_FILE_LINES:
+        lines += len(bets[-1].lines)
+        if lines > MAX_FILE_LINES:
             raise where.error(f"the file has more than {MAX_FILE_LINES:,} pay lines in all (this bet passes them)", b)
     return tuple(bets)
 
