@@ -13,12 +13,14 @@ lines paying as they do, at which the house edge is zero.
 ``4d`` (ten-valued ranks ``4d`` each, pooled ``16d``), and the ways of any coup outcome are
 sums of products of six falling-factorial factors, each linear in ``d``: a polynomial of
 degree at most 6 with integer coefficients. The total is ``52d (52d-1) ... (52d-5)``. Each
-polynomial comes straight from the bulk evaluator's coefficient tables, every monomial being a
-product of falling factorials of ``4d`` and ``16d`` (:mod:`exact_odds.batch.decks`; bets that
-look at suits are interpolated instead). :func:`summary` then confirms with the enumerator that
-each agrees on d = 9..15 (:data:`FIT_DECKS`: seven points fix a degree-6 polynomial, so it is
-the interpolating one there), on other shoes (d = 1..8, none of them in the fit) and, as d
-grows, with the infinite-deck enumeration (:meth:`ClosedForm.check`).
+polynomial is interpolated, in exact integers, from the enumerator's counts on d = 9..15
+(:data:`FIT_DECKS`: seven points fix a degree-6 polynomial); :func:`summary` then checks it
+against the enumerator on other shoes (d = 1..8, none of them in the fit) and, as d grows,
+against the infinite-deck enumeration (:meth:`ClosedForm.check`). The shoes are dealt once
+each, at the finest detail the bets need, and shared by every closed form. Sympy expressions
+are built only for what is shown: a rational function in d is assembled from the integer
+factorisation of its numerator and the known linear factors of ``52d (52d-1) ... (52d-5)``
+(:func:`factored`), which is the expression ``sympy.factor`` gives.
 
 >>> forms = outcome_closed_forms()
 >>> forms["banker"].limit
@@ -29,19 +31,25 @@ Fraction(619306544887, 6508331087895)
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import sympy
+from sympy.core.exprtools import _keep_coeff
+from sympy.polys.domains import ZZ
+from sympy.polys.factortools import dup_factor_list
 
 from exact_odds.bets.core import Bet
 from exact_odds.bets.main import BANKER, ROLES
 from exact_odds.coup import Coup, Detail, Winner
+from exact_odds.deck_polynomials import Coefficients, degree, evaluate, falling_in_decks, interpolate, sequence_factors
 from exact_odds.dist import Dist, Ways
 from exact_odds.edges import ParSheet, par_sheet
-from exact_odds.engine import deal, sequences, winners
+from exact_odds.engine import deal, sequences
 from exact_odds.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
@@ -55,15 +63,10 @@ CHECK_DECKS: tuple[int, ...] = tuple(range(1, 9))
 """Shoes the closed forms are checked against: the usual 1 to 8 decks, none used in the fit."""
 
 DECK = 52
-def _falling_in_decks(per_deck: int) -> sympy.Poly:
-    """``(a d)(a d - 1) ... (a d - 5)`` as a polynomial in d (built from integer coefficients)."""
-    coeffs = [1]  # highest power first
-    for i in range(CARDS_PER_COUP):  # times (a d - i)
-        coeffs = [a - i * b for a, b in zip([per_deck * c for c in coeffs] + [0], [0, *coeffs], strict=True)]
-    return sympy.Poly(coeffs, D)
+TOTAL_COEFFICIENTS = falling_in_decks(DECK)
+"""Ordered six-card sequences of a d-deck shoe, 52d (52d-1) ... (52d-5): coefficients, lowest power first."""
 
-
-TOTAL = _falling_in_decks(DECK)
+TOTAL = sympy.Poly(list(reversed(TOTAL_COEFFICIENTS)), D)
 """Ordered six-card sequences of a d-deck shoe: 52d (52d-1) ... (52d-5)."""
 
 
@@ -126,18 +129,20 @@ def line_index(bet: Bet, line: int | str) -> int:
 def break_even(sheet: ParSheet, line: int | str = 0) -> Fraction | None:
     """The payout of one pay line at which the bet is fair, the other lines unchanged.
 
-    Solves ``edge_expression(sheet) == 0`` for the line's symbol; ``None`` if the line
-    cannot occur on this shoe (no payout makes the bet fair).
+    The solution of ``edge_expression(sheet) == 0`` for the line's symbol, found in fractions
+    (the edge is linear in it): ``(P(loses) - sum of the other lines' P * pays) / P(line)``;
+    ``None`` if the line cannot occur on this shoe (no payout makes the bet fair).
 
     >>> from exact_odds.bets import find_bet
     >>> break_even(par_sheet(Shoe.infinite_deck(), find_bet("tie")))
     Fraction(4366208, 460601)
     """
     i = line_index(sheet.bet, line)
-    symbol = payout_symbols(sheet.bet)[i]
-    others = {s: v for s, v in pays_of(sheet.bet).items() if s != symbol}
-    solutions = sympy.solve(edge_expression(sheet).subs(others), symbol)
-    return _fraction(solutions[0]) if solutions else None
+    *paid, loses = sheet.lines
+    if not paid[i].ways:
+        return None
+    others = sum((p.probability * p.pays for j, p in enumerate(paid) if j != i), Fraction(0))
+    return (loses.probability - others) / paid[i].probability
 
 
 def fair_commission(shoe: Shoe, *, tableau: Tableau = STANDARD_TABLEAU) -> Fraction | None:
@@ -157,135 +162,163 @@ def fair_commission(shoe: Shoe, *, tableau: Tableau = STANDARD_TABLEAU) -> Fract
 Measure = Callable[[Shoe], Ways]
 """The ways of some event on a shoe, counted by the engine."""
 
+TOTAL_CONTENT, TOTAL_FACTORS = sequence_factors(DECK)
+"""52d (52d-1) ... (52d-5) = 416 d (52d-1) (26d-1) (52d-3) (13d-1) (52d-5): content and linear factors."""
+
+
+def _factor_expression(factor: Sequence[int]) -> sympy.Expr:
+    """A factor given by integer coefficients, highest power first, as an expression in d."""
+    top = len(factor) - 1
+    return sympy.Add(*(sympy.Integer(c) * D**(top - i) for i, c in enumerate(factor) if c))
+
+
+def factored(numerator: Sequence[int], scale: int = 1) -> sympy.Expr:
+    """``numerator / (scale * 52d (52d-1) ... (52d-5))`` in lowest terms, factored: the expression
+    ``sympy.factor`` gives for it (``numerator``: integer coefficients, lowest power first;
+    ``scale``: a positive integer).
+
+    As ``sympy.factor`` does it: the numerator's content and irreducible factors (sympy's
+    integer factorisation), the denominator's (known: :data:`TOTAL_FACTORS`), each factor's
+    exponents summed, so common factors cancel, and the product put together with the content
+    in front. A test compares the two on many numerators.
+    """
+    top = [ZZ(c) for c in reversed(numerator[:degree(numerator) + 1])]
+    if not top:
+        return sympy.Integer(0)
+    content, factors = dup_factor_list(top, ZZ)
+    exponents: dict[tuple[int, ...], int] = {}
+    for factor, k in factors:
+        key = tuple(int(c) for c in factor)
+        exponents[key] = exponents.get(key, 0) + k
+    for factor in TOTAL_FACTORS:
+        exponents[factor] = exponents.get(factor, 0) - 1
+    product = sympy.Mul(*(_factor_expression(f) ** k for f, k in exponents.items() if k))
+    return _keep_coeff(sympy.Rational(int(content), TOTAL_CONTENT * scale), product)
+
 
 @dataclass(frozen=True)
 class ClosedForm:
     """The ways of an event on a d-deck shoe as a polynomial in d.
 
-    ``ways`` has integer coefficients and degree at most 6; the probability is
-    ``ways / TOTAL``; ``measure`` counts the event on a shoe with the engine (used to check,
-    and to fit where the tables do not serve).
+    ``coefficients / denominator`` is the polynomial (lowest power first; the denominator is 1
+    when every coefficient is an integer, as the ways must be, and it has degree at most 6);
+    the probability is ``ways / TOTAL``; ``measure`` counts the event on a shoe with the
+    engine (the points it is interpolated from, and the checks).
     """
 
     name: str
-    ways: sympy.Poly
+    coefficients: Coefficients
     measure: Measure
+    denominator: int = 1
 
-    @property
+    @cached_property
+    def ways(self) -> sympy.Poly:
+        """The polynomial as a sympy ``Poly`` in :data:`D`."""
+        return sympy.Poly([sympy.Rational(c, self.denominator) if self.denominator != 1 else c
+                           for c in reversed(self.coefficients)], D)
+
+    @cached_property
     def probability(self) -> sympy.Expr:
         """The probability as a rational function of d in lowest terms, factored."""
-        return sympy.factor(self.ways.as_expr() / TOTAL.as_expr())
+        return factored(self.coefficients, self.denominator)
 
     @property
     def limit(self) -> Fraction:
         """The limit of the probability as d grows: the ratio of the degree-6 coefficients."""
-        return Fraction(int(self.ways.coeff_monomial(D**CARDS_PER_COUP)), DECK**CARDS_PER_COUP)
+        top = self.coefficients[CARDS_PER_COUP] if len(self.coefficients) > CARDS_PER_COUP else 0
+        return Fraction(top, self.denominator * DECK**CARDS_PER_COUP)
 
     def at(self, decks: int) -> Fraction:
         """The probability for ``decks`` decks, from the closed form."""
-        return Fraction(int(self.ways.eval(decks)), int(TOTAL.eval(decks)))
+        return Fraction(evaluate(self.coefficients, decks), self.denominator * evaluate(TOTAL_COEFFICIENTS, decks))
 
     def check(self, decks: Sequence[int] = CHECK_DECKS) -> list[str]:
         """Every disagreement with the enumerator on ``decks`` and the infinite deck (empty: none)."""
-        wrong = [f"{self.name}: d = {d}" for d in decks if self.ways.eval(d) != self.measure(Shoe.decks(d))]
+        wrong = [f"{self.name}: d = {d}" for d in decks
+                 if evaluate(self.coefficients, d) != self.denominator * self.measure(Shoe.decks(d))]
         inf = Shoe.infinite_deck()
         if Fraction(self.measure(inf), sequences(inf)) != self.limit:
             wrong.append(f"{self.name}: limit")
-        if self.ways.degree() > CARDS_PER_COUP or not all(c.is_integer for c in self.ways.all_coeffs()):
+        if degree(self.coefficients) > CARDS_PER_COUP or self.denominator != 1:
             wrong.append(f"{self.name}: not an integer polynomial of degree <= 6")
         return wrong
 
 
 def closed_form(name: str, measure: Measure, *, fit: Sequence[int] = FIT_DECKS) -> ClosedForm:
-    """Interpolate ``measure`` over the shoes of ``fit`` decks into a polynomial in d (the
-    cross-check of :func:`table_forms`, and the path for bets that look at suits)."""
-    points = [(d, measure(Shoe.decks(d))) for d in fit]
-    return ClosedForm(name, sympy.Poly(sympy.interpolate(points, D), D), measure)
+    """Interpolate ``measure`` over the shoes of ``fit`` decks into a polynomial in d (exactly)."""
+    coefficients, denominator = interpolate([(d, measure(Shoe.decks(d))) for d in fit])
+    return ClosedForm(name, coefficients, measure, denominator)
 
 
-def table_forms(names: Sequence[str], class_of: Callable[[Coup], int], detail: Detail, measures: Sequence[Measure],
-                *, tableau: Tableau = STANDARD_TABLEAU) -> list[ClosedForm]:
-    """Closed forms of the classes of coups ``class_of(coup)`` (0 to ``len(names) - 1``),
-    straight from the coefficient tables at ``detail`` (:func:`exact_odds.batch.decks.ways_in_decks`)."""
-    import numpy as np
+def class_measures(classes: int, class_of: Callable[[Coup], int], *, tableau: Tableau = STANDARD_TABLEAU,
+                   detail: Detail = Detail.POINTS) -> list[Measure]:
+    """The ways of each class of coups ``class_of(coup)`` (0 to ``classes - 1``) on a shoe, counted
+    by the engine at ``detail``: one deal per shoe for every class, each coup's class found once."""
+    class_by_coup: dict[Coup, int] = {}
+    counted: dict[Shoe, list[Ways]] = {}
 
-    from exact_odds.batch.coefficients import coefficients
-    from exact_odds.batch.decks import ways_in_decks
-    from exact_odds.batch.plan import table_codes
-    from exact_odds.coup import COUP_CODES, coup_of_code
-
-    weights = np.zeros((COUP_CODES, len(names)), dtype=np.int64)
-    for code in table_codes(coefficients(tableau, detail)).tolist():
-        weights[code, class_of(coup_of_code(code))] = 1
-    polys = ways_in_decks(tableau, detail, weights)
-    return [ClosedForm(name, sympy.Poly(list(reversed(poly)), D), measure)
-            for name, poly, measure in zip(names, polys, measures, strict=True)]
-
-
-def outcome_closed_forms(*, tableau: Tableau = STANDARD_TABLEAU,
-                         fit: Sequence[int] = FIT_DECKS) -> dict[Winner, ClosedForm]:
-    """Banker, player and tie: ways and probabilities as functions of the number of decks.
-
-    Exact from the tables; :func:`summary` confirms they agree with the enumerator on ``fit``
-    (seven points, so each is the interpolating polynomial there) and checks other shoes.
-    """
-    counted: dict[Shoe, Dist[Winner]] = {}  # one enumeration per shoe for the three outcomes
-
-    def measure(outcome: Winner) -> Measure:
-        def ways(shoe: Shoe) -> Ways:
-            if shoe not in counted:
-                counted[shoe] = winners(deal(shoe, tableau))
-            return counted[shoe][outcome]
-        return ways
-
-    forms = table_forms(ROLES, lambda coup: ROLES.index(coup.winner), Detail.POINTS,
-                        [measure(outcome) for outcome in ROLES], tableau=tableau)
-    return dict(zip(ROLES, forms, strict=True))
-
-
-def line_closed_forms(bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU,
-                      fit: Sequence[int] = FIT_DECKS) -> list[ClosedForm]:
-    """Each par-sheet line of ``bet`` (the pay lines, then "loses") as a closed form in d.
-
-    From the tables (see :func:`outcome_closed_forms`); interpolated on ``fit`` for bets that
-    look at suits.
-    """
-    sheets: dict[Shoe, ParSheet] = {}  # one par sheet per shoe for all the lines
+    def count(dist: Dist[Coup]) -> list[Ways]:
+        out = [0] * classes
+        for coup, ways in dist.items():
+            c = class_by_coup.get(coup)
+            if c is None:
+                c = class_by_coup[coup] = class_of(coup)
+            out[c] += ways
+        return out
 
     def measure(i: int) -> Measure:
         def ways(shoe: Shoe) -> Ways:
-            if shoe not in sheets:
-                sheets[shoe] = par_sheet(shoe, bet, tableau=tableau)
-            return sheets[shoe].lines[i].ways
+            if shoe not in counted:
+                counted[shoe] = count(deal(shoe, tableau, detail=detail))
+            return counted[shoe][i]
         return ways
 
-    labels = [line.label for line in bet.lines] + ["loses"]
-    names = [f"{bet.name}: {label}" for label in labels]
-    if bet.detail is Detail.SUITS:
-        return [closed_form(name, measure(i), fit=fit) for i, name in enumerate(names)]
+    return [measure(i) for i in range(classes)]
 
-    return table_forms(names, bet.line_index, bet.detail, [measure(i) for i in range(len(names))], tableau=tableau)
+
+def outcome_closed_forms(*, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
+                         detail: Detail = Detail.POINTS) -> dict[Winner, ClosedForm]:
+    """Banker, player and tie: ways and probabilities as functions of the number of decks.
+
+    Interpolated from the enumerator on ``fit`` decks, dealt at ``detail`` (any detail gives the
+    same counts: a finer one lets other closed forms share the deals); :func:`summary` checks
+    other shoes.
+    """
+    measures = class_measures(len(ROLES), lambda coup: ROLES.index(coup.winner), tableau=tableau, detail=detail)
+    return {outcome: closed_form(outcome, measure, fit=fit) for outcome, measure in zip(ROLES, measures, strict=True)}
+
+
+def line_closed_forms(bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
+                      detail: Detail = Detail.POINTS) -> list[ClosedForm]:
+    """Each par-sheet line of ``bet`` (the pay lines, then "loses") as a closed form in d.
+
+    Interpolated as :func:`outcome_closed_forms` does, dealt at the bet's detail or ``detail``
+    if finer.
+    """
+    labels = [line.label for line in bet.lines] + ["loses"]
+    measures = class_measures(len(labels), bet.line_index, tableau=tableau, detail=max(detail, bet.detail))
+    return [closed_form(f"{bet.name}: {label}", measure, fit=fit) for label, measure in zip(labels, measures,
+                                                                                              strict=True)]
 
 
 def edge_in_decks(bet: Bet, forms: Sequence[ClosedForm], *, symbolic_pays: bool = False) -> sympy.Expr:
     """The house edge of ``bet`` as a rational function of d (and of the payout symbols).
 
     ``forms`` are :func:`line_closed_forms` of the bet. With ``symbolic_pays`` the payouts
-    stay symbols; otherwise the bet's own payouts are substituted.
+    stay symbols; otherwise the bet's own payouts are substituted, in fractions, and the
+    result is :func:`factored`.
     """
     *paid, loses = forms
-    symbols = payout_symbols(bet)
-    numerator = loses.ways.as_expr() - sum((s * f.ways.as_expr() for s, f in zip(symbols, paid, strict=True)),
-                                           sympy.Integer(0))
     if symbolic_pays:
+        symbols = payout_symbols(bet)
+        numerator = loses.ways.as_expr() - sum((s * f.ways.as_expr() for s, f in zip(symbols, paid, strict=True)),
+                                               sympy.Integer(0))
         return sympy.factor(numerator / TOTAL.as_expr())
-    # The bet's payouts substituted, with polynomial arithmetic: the rational function in lowest
-    # terms (what cancelling the expression gives), then factored, which is canonical.
-    top = loses.ways.set_domain(sympy.QQ) - sum(
-        (f.ways.set_domain(sympy.QQ) * _rational(line.pays) for f, line in zip(paid, bet.lines, strict=True)),
-        sympy.Poly(0, D, domain=sympy.QQ))
-    common = top.gcd(TOTAL.set_domain(sympy.QQ))
-    return sympy.factor(top.exquo(common).as_expr() / TOTAL.set_domain(sympy.QQ).exquo(common).as_expr())
+    top = [Fraction(c, loses.denominator) for c in loses.coefficients]
+    for form, line in zip(paid, bet.lines, strict=True):
+        top = [t - Fraction(c, form.denominator) * line.pays for t, c in zip(top, form.coefficients, strict=True)]
+    scale = math.lcm(*(t.denominator for t in top))
+    return factored([int(t * scale) for t in top], scale)
 
 
 def edge_limit(bet: Bet, forms: Sequence[ClosedForm]) -> Fraction:
@@ -325,9 +358,11 @@ class Summary:
     disagreements: tuple[str, ...]
 
 
-def bet_forms(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS) -> BetForms:
-    """A bet's closed forms in d and, on ``shoe``, its edge in payout symbols and break-evens."""
-    forms = tuple(line_closed_forms(bet, tableau=tableau, fit=fit))
+def bet_forms(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
+              detail: Detail = Detail.POINTS) -> BetForms:
+    """A bet's closed forms in d (dealt at ``detail`` if finer than the bet's) and, on ``shoe``, its
+    edge in payout symbols and break-evens."""
+    forms = tuple(line_closed_forms(bet, tableau=tableau, fit=fit, detail=detail))
     sheet = par_sheet(shoe, bet, tableau=tableau)
     return BetForms(sheet, forms, edge_in_decks(bet, forms), edge_limit(bet, forms), edge_expression(sheet),
                     tuple(break_even(sheet, i) for i in range(len(bet.lines))))
@@ -338,16 +373,18 @@ def summary(shoe: Shoe, bets: Sequence[Bet], *, tableau: Tableau = STANDARD_TABL
     """Every symbolic result for ``bets``, with each closed form checked on ``checked`` decks.
 
     ``progress(done, total)``, if given, is called after each step (the outcomes, each bet, the
-    checks): ``len(bets) + 2`` steps in all.
+    checks): ``len(bets) + 2`` steps in all. Every shoe is dealt once, at the finest detail the
+    bets need, for all the closed forms.
     """
     steps = len(bets) + 2
     report = progress or (lambda done, total: None)
     report(0, steps)
-    outcomes = outcome_closed_forms(tableau=tableau, fit=fit)
+    detail = max((bet.detail for bet in bets), default=Detail.POINTS)
+    outcomes = outcome_closed_forms(tableau=tableau, fit=fit, detail=detail)
     report(1, steps)
     per_bet: list[BetForms] = []
     for bet in bets:
-        per_bet.append(bet_forms(shoe, bet, tableau=tableau, fit=fit))
+        per_bet.append(bet_forms(shoe, bet, tableau=tableau, fit=fit, detail=detail))
         report(1 + len(per_bet), steps)
     every = [*outcomes.values(), *(form for b in per_bet for form in b.forms)]
     wrong = tuple(problem for form in every for problem in form.check((*fit, *checked)))

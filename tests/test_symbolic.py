@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
+from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 import sympy
 
 from exact_odds.bets import find_bet
-from exact_odds.bets.main import BUILTIN_CONFIGURATIONS
+from exact_odds.bets.main import BUILTIN_CONFIGURATIONS, ROLES
+from exact_odds.coup import Coup, Detail
+from exact_odds.deck_polynomials import evaluate, interpolate
 from exact_odds.edges import distinct_bets, house_edge, par_sheet
 from exact_odds.engine import deal, winners
 from exact_odds.report import decimal_text, percent_text
@@ -19,11 +24,16 @@ from exact_odds.symbolic import (
     CHECK_DECKS,
     FIT_DECKS,
     TOTAL,
+    TOTAL_COEFFICIENTS,
+    TOTAL_CONTENT,
+    TOTAL_FACTORS,
     D,
     break_even,
+    closed_form,
     edge_expression,
     edge_in_decks,
     edge_limit,
+    factored,
     fair_commission,
     line_closed_forms,
     outcome_closed_forms,
@@ -31,6 +41,9 @@ from exact_odds.symbolic import (
     pays_of,
     summary,
 )
+from exact_odds.tableau import STANDARD_TABLEAU, Tableau, load_tableau
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
 
 # The infinite-deck probabilities (each card drawn independently, 4/13 a zero): the known limits.
 INFINITE = {"banker": Fraction(2212744, 4826809), "player": Fraction(2153464, 4826809),
@@ -150,19 +163,130 @@ def test_sympy_is_not_imported_by_odds_or_report(command: str) -> None:
     assert result.stderr.strip().splitlines()[-1] == "False"
 
 
-# ---------------------------------------------------------------- closed forms from the tables, against the old fit
+# ---------------------------------------------------------------- the fast paths against their oracles
 
 
-def test_table_forms_equal_the_fit_on_the_enumerator() -> None:
-    """The closed forms straight from the coefficient tables equal the interpolation of the
-    enumerator on d = 9..15 (the way they were found before), outcomes and every line."""
-    from exact_odds.symbolic import closed_form
+def _table_polynomials(classes: int, class_of: Callable[[Coup], int], detail: Detail,
+                       tableau: Tableau) -> list[tuple[int, ...]]:
+    """Each class's ways in d straight from the bulk evaluator's coefficient tables (no fitting)."""
+    import numpy as np
 
-    for form in outcome_closed_forms().values():
-        assert closed_form(form.name, form.measure).ways == form.ways
+    from exact_odds.batch.coefficients import coefficients
+    from exact_odds.batch.decks import ways_in_decks
+    from exact_odds.batch.plan import table_codes
+    from exact_odds.coup import COUP_CODES, coup_of_code
+
+    weights = np.zeros((COUP_CODES, classes), dtype=np.int64)
+    for code in table_codes(coefficients(tableau, detail)).tolist():
+        weights[code, class_of(coup_of_code(code))] = 1
+    return [tuple(poly) for poly in ways_in_decks(tableau, detail, weights)]
+
+
+@pytest.mark.parametrize("rules", [None, "wrong_banker_6.toml"])
+def test_interpolated_forms_equal_the_coefficient_tables(rules: str | None) -> None:
+    """The closed forms interpolated from the enumerator on d = 9..15 equal the polynomials the
+    coefficient tables give exactly, outcomes and every line, for two drawing rules."""
+    tableau = STANDARD_TABLEAU if rules is None else load_tableau(EXAMPLES / rules)
+    forms = outcome_closed_forms(tableau=tableau)
+    assert all(form.denominator == 1 for form in forms.values())
+    assert [form.coefficients for form in forms.values()] == _table_polynomials(
+        3, lambda coup: ROLES.index(coup.winner), Detail.POINTS, tableau)
     for bet in [*MAIN_BETS, find_bet("dragon-7"), find_bet("player-pair"), find_bet("egalite-6")]:
-        for form in line_closed_forms(bet):
-            assert closed_form(form.name, form.measure).ways == form.ways, form.name
+        lines = line_closed_forms(bet, tableau=tableau)
+        assert [form.coefficients for form in lines] == _table_polynomials(len(lines), bet.line_index, bet.detail,
+                                                                           tableau), bet.name
+
+
+def test_a_suited_bet_dealt_with_the_main_bets() -> None:
+    """Dealt at the finest detail the bets need, every closed form still agrees (suits included)."""
+    result = summary(Shoe.decks(8), [find_bet("banker"), find_bet("perfect-pair")], fit=range(1, 8),
+                     checked=(8, 9))
+    assert result.disagreements == ()
+    fresh = line_closed_forms(find_bet("banker"), fit=range(1, 8))
+    assert [form.coefficients for form in result.bets[0].forms] == [form.coefficients for form in fresh]
+
+
+def _oracle_factor(numerator: list[int], scale: int = 1) -> sympy.Expr:
+    """What the closed forms printed before: ``sympy.factor`` of the ratio of the expressions."""
+    top = sympy.Poly(list(reversed(numerator)), D).as_expr() if any(numerator) else sympy.Integer(0)
+    return sympy.factor(top / (scale * TOTAL.as_expr()))
+
+
+def _random_numerator(rng: random.Random) -> list[int]:
+    """An integer polynomial of degree <= 6 made of the sequences' linear factors (some repeated),
+    a few others, and a content of either sign (lowest power first)."""
+    poly = [rng.choice([-1, 1]) * rng.randint(1, 10**rng.randint(0, 9))]
+    factors: list[tuple[int, ...]] = [(b, a) for a, b in TOTAL_FACTORS for _ in range(2)]
+    factors += [(rng.randint(-9, 9), rng.randint(1, 9)) for _ in range(3)]
+    factors.append((rng.randint(-99, 99), rng.randint(-99, 99), rng.randint(1, 99)))
+    for factor in rng.sample(factors, rng.randint(0, 4)):
+        if len(poly) + len(factor) - 1 <= 7:
+            poly = [sum(poly[j] * factor[i - j] for j in range(len(poly)) if 0 <= i - j < len(factor))
+                    for i in range(len(poly) + len(factor) - 1)]
+    return poly + [0] * (7 - len(poly))
+
+
+def test_factored_is_sympy_factor() -> None:
+    """The factored rational function built from the numerator's factors and the sequences' known
+    ones is the very expression sympy.factor gives: equal, and printed the same in text and LaTeX."""
+    rng = random.Random(13)
+    forms = [*outcome_closed_forms().values(), *(f for bet in MAIN_BETS for f in line_closed_forms(bet))]
+    cases = [(list(form.coefficients), 1) for form in forms]
+    cases += [(_random_numerator(rng), rng.choice([1, 1, 2, 20, 25 * 7])) for _ in range(150)]
+    cases += [([0] * 7, 1), ([5], 3), (list(TOTAL_COEFFICIENTS), 1), ([-x for x in TOTAL_COEFFICIENTS], 4)]
+    for numerator, scale in cases:
+        new, old = factored(numerator, scale), _oracle_factor(numerator, scale)
+        assert new == old and str(new) == str(old) and sympy.latex(new) == sympy.latex(old), (numerator, scale)
+
+
+def test_the_sequences_factors_are_sympys() -> None:
+    content, factors = sympy.Poly(list(reversed(TOTAL_COEFFICIENTS)), D).factor_list()
+    assert content == TOTAL_CONTENT
+    assert sorted(tuple(int(c) for c in f.all_coeffs()) for f, k in factors if k == 1) == sorted(TOTAL_FACTORS)
+    assert len(factors) == len(TOTAL_FACTORS)
+
+
+@pytest.mark.parametrize("shoe", [Shoe.decks(8), Shoe.decks(1), Shoe.infinite_deck(), Shoe.parse("T=10"),
+                                  Shoe.parse("A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=4,J=4,Q=4,K=4")])
+def test_break_even_is_sympys_solution(shoe: Shoe) -> None:
+    """The break-even payouts found in fractions are sympy.solve's solutions of the edge's equation."""
+    for bet in [*MAIN_BETS, find_bet("dragon-7"), find_bet("player-pair")]:
+        sheet = par_sheet(shoe, bet)
+        for i, symbol in enumerate(payout_symbols(bet)):
+            others = {s: v for s, v in pays_of(bet).items() if s != symbol}
+            solutions = sympy.solve(edge_expression(sheet).subs(others), symbol)
+            expected = Fraction(int(solutions[0].p), int(solutions[0].q)) if solutions else None
+            assert break_even(sheet, i) == expected, (bet.name, i)
+
+
+def test_a_form_that_is_not_an_integer_polynomial_is_reported() -> None:
+    """The interpolation is exact: counts that no integer polynomial fits give a denominator, and
+    the check says so (as it does for a degree above 6)."""
+    def measure(shoe: Shoe) -> int:
+        d = shoe.size // 52 if not shoe.infinite else 0
+        return d * (d + 1) // 2
+
+    form = closed_form("triangle", measure, fit=(1, 2, 3))
+    assert (form.coefficients, form.denominator) == ((0, 1, 1), 2) and form.at(1) == Fraction(1, 14658134400)
+    assert form.check((1, 4)) == ["triangle: not an integer polynomial of degree <= 6"]
+    high = closed_form("high", lambda shoe: 0 if shoe.infinite else (shoe.size // 52) ** 7, fit=range(1, 9))
+    assert "high: not an integer polynomial of degree <= 6" in high.check((9,))
+
+
+def test_interpolation_recovers_integer_polynomials() -> None:
+    rng = random.Random(6)
+    for _ in range(100):
+        poly = [rng.randint(-10**12, 10**12) for _ in range(rng.randint(1, 7))]
+        xs = rng.sample(range(-30, 60), len(poly) + rng.randint(0, 2))
+        numerators, denominator = interpolate([(x, evaluate(poly, x)) for x in xs])
+        assert denominator == 1 and list(numerators) == poly + [0] * (len(xs) - len(poly))
+
+
+def test_the_symbolic_command_does_not_import_numpy() -> None:
+    probe = ("import sys; from exact_odds.cli import main; main(['symbolic']); "
+             "print('numpy' in sys.modules, file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stderr.strip().splitlines()[-1] == "False"
 
 
 def test_edge_in_decks_equals_the_expression_route() -> None:
