@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property, cmp_to_key
 
 import sympy
 from sympy.core.exprtools import _keep_coeff
@@ -80,6 +80,27 @@ def _rational(value: Fraction | int) -> sympy.Rational:
     return sympy.Rational(f.numerator, f.denominator)
 
 
+def _sum(constant: sympy.Rational, terms: Sequence[sympy.Expr]) -> sympy.Expr:
+    """``constant + sum(terms)``, the terms being distinct monomials with non-zero coefficients, as
+    ``sympy.Add`` builds it (its canonical order: the terms sorted, a non-zero constant first) but
+    without simplifying it again, which would load SymPy's tensor module (about 40 ms) for nothing."""
+    args = [*([constant] if constant else []), *sorted(terms, key=cmp_to_key(sympy.Basic.compare))]
+    if len(args) < 2:
+        return args[0] if args else sympy.Integer(0)
+    return sympy.Add(*args, evaluate=False)
+
+
+def _term(coefficient: sympy.Rational, monomial: sympy.Expr) -> sympy.Expr:
+    """``coefficient * monomial`` (a symbol or its power) as ``sympy.Mul`` builds it."""
+    return monomial if coefficient == 1 else sympy.Mul(coefficient, monomial, evaluate=False)
+
+
+def polynomial_expression(coefficients: Sequence[int | Fraction]) -> sympy.Expr:
+    """The polynomial in d with these coefficients (lowest power first), as ``Poly.as_expr`` gives it."""
+    terms = [_term(_rational(c), D**k) for k, c in enumerate(coefficients) if k and c]
+    return _sum(_rational(coefficients[0]) if coefficients else sympy.Integer(0), terms)
+
+
 # ---------------------------------------------------------------- payout symbols and break-even payouts
 
 
@@ -105,8 +126,8 @@ def edge_expression(sheet: ParSheet) -> sympy.Expr:
     """
     symbols = payout_symbols(sheet.bet)
     *paid, loses = sheet.lines
-    return _rational(loses.probability) - sum(
-        (_rational(line.probability) * s for line, s in zip(paid, symbols, strict=True)), sympy.Integer(0))
+    return _sum(_rational(loses.probability), [_term(-_rational(line.probability), s)
+                                               for line, s in zip(paid, symbols, strict=True) if line.ways])
 
 
 def pays_of(bet: Bet) -> dict[sympy.Symbol, sympy.Rational]:
@@ -166,12 +187,6 @@ TOTAL_CONTENT, TOTAL_FACTORS = sequence_factors(DECK)
 """52d (52d-1) ... (52d-5) = 416 d (52d-1) (26d-1) (52d-3) (13d-1) (52d-5): content and linear factors."""
 
 
-def _factor_expression(factor: Sequence[int]) -> sympy.Expr:
-    """A factor given by integer coefficients, highest power first, as an expression in d."""
-    top = len(factor) - 1
-    return sympy.Add(*(sympy.Integer(c) * D**(top - i) for i, c in enumerate(factor) if c))
-
-
 def factored(numerator: Sequence[int], scale: int = 1) -> sympy.Expr:
     """``numerator / (scale * 52d (52d-1) ... (52d-5))`` in lowest terms, factored: the expression
     ``sympy.factor`` gives for it (``numerator``: integer coefficients, lowest power first;
@@ -192,8 +207,14 @@ def factored(numerator: Sequence[int], scale: int = 1) -> sympy.Expr:
         exponents[key] = exponents.get(key, 0) + k
     for factor in TOTAL_FACTORS:
         exponents[factor] = exponents.get(factor, 0) - 1
-    product = sympy.Mul(*(_factor_expression(f) ** k for f, k in exponents.items() if k))
+    product = sympy.Mul(*(polynomial_expression(f[::-1]) ** k for f, k in exponents.items() if k))
     return _keep_coeff(sympy.Rational(int(content), TOTAL_CONTENT * scale), product)
+
+
+@cache
+def _shoe(decks: int) -> Shoe:
+    """``Shoe.decks(decks)``, made once: the closed forms ask for the same few shoes many times."""
+    return Shoe.decks(decks)
 
 
 @dataclass(frozen=True)
@@ -218,6 +239,11 @@ class ClosedForm:
                            for c in reversed(self.coefficients)], D)
 
     @cached_property
+    def expression(self) -> sympy.Expr:
+        """The polynomial as an expression in d (what ``ways.as_expr()`` gives)."""
+        return polynomial_expression([Fraction(c, self.denominator) for c in self.coefficients])
+
+    @cached_property
     def probability(self) -> sympy.Expr:
         """The probability as a rational function of d in lowest terms, factored."""
         return factored(self.coefficients, self.denominator)
@@ -235,7 +261,7 @@ class ClosedForm:
     def check(self, decks: Sequence[int] = CHECK_DECKS) -> list[str]:
         """Every disagreement with the enumerator on ``decks`` and the infinite deck (empty: none)."""
         wrong = [f"{self.name}: d = {d}" for d in decks
-                 if evaluate(self.coefficients, d) != self.denominator * self.measure(Shoe.decks(d))]
+                 if evaluate(self.coefficients, d) != self.denominator * self.measure(_shoe(d))]
         inf = Shoe.infinite_deck()
         if Fraction(self.measure(inf), sequences(inf)) != self.limit:
             wrong.append(f"{self.name}: limit")
@@ -246,7 +272,7 @@ class ClosedForm:
 
 def closed_form(name: str, measure: Measure, *, fit: Sequence[int] = FIT_DECKS) -> ClosedForm:
     """Interpolate ``measure`` over the shoes of ``fit`` decks into a polynomial in d (exactly)."""
-    coefficients, denominator = interpolate([(d, measure(Shoe.decks(d))) for d in fit])
+    coefficients, denominator = interpolate([(d, measure(_shoe(d))) for d in fit])
     return ClosedForm(name, coefficients, measure, denominator)
 
 

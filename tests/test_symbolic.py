@@ -39,6 +39,7 @@ from exact_odds.symbolic import (
     outcome_closed_forms,
     payout_symbols,
     pays_of,
+    polynomial_expression,
     summary,
 )
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau, load_tableau
@@ -236,7 +237,31 @@ def test_factored_is_sympy_factor() -> None:
     cases += [([0] * 7, 1), ([5], 3), (list(TOTAL_COEFFICIENTS), 1), ([-x for x in TOTAL_COEFFICIENTS], 4)]
     for numerator, scale in cases:
         new, old = factored(numerator, scale), _oracle_factor(numerator, scale)
-        assert new == old and str(new) == str(old) and sympy.latex(new) == sympy.latex(old), (numerator, scale)
+        assert new == old and sympy.srepr(new) == sympy.srepr(old), (numerator, scale)
+        assert str(new) == str(old) and sympy.latex(new) == sympy.latex(old), (numerator, scale)
+
+
+def test_expressions_are_built_as_sympy_builds_them() -> None:
+    """Sums put together in sympy's canonical order without simplifying them again are the very
+    expressions sympy's arithmetic gives: polynomials in d, and edges in payout symbols."""
+    rng = random.Random(5)
+    for _ in range(200):
+        coefficients: list[int | Fraction] = [rng.choice([0, 0, 1, -1, rng.randint(-10**9, 10**9)])
+                                              for _ in range(rng.randint(0, 7))]
+        if rng.random() < 0.3 and coefficients:
+            coefficients[rng.randrange(len(coefficients))] = Fraction(rng.randint(-99, 99), rng.randint(1, 99))
+        new = polynomial_expression(coefficients)
+        old = sympy.Poly(list(reversed(coefficients)) or [0], D).as_expr()
+        assert new == old and sympy.srepr(new) == sympy.srepr(old) and str(new) == str(old), coefficients
+    for shoe in (Shoe.decks(8), Shoe.decks(1), Shoe.parse("T=10"), Shoe.infinite_deck()):
+        for bet in [*MAIN_BETS, find_bet("dragon-7"), find_bet("player-pair"), find_bet("big")]:
+            sheet = par_sheet(shoe, bet)
+            *paid, loses = sheet.lines
+            old = _rational(loses.probability) - sum(
+                (_rational(line.probability) * s for line, s in zip(paid, payout_symbols(bet), strict=True)),
+                sympy.Integer(0))
+            new = edge_expression(sheet)
+            assert new == old and sympy.srepr(new) == sympy.srepr(old) and str(new) == str(old), (shoe, bet.name)
 
 
 def test_the_sequences_factors_are_sympys() -> None:

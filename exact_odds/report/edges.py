@@ -163,7 +163,7 @@ def closed_form_tables(summary: Summary, fmt: str) -> list[Table]:
         if people:
             rows.append([name, _expression(form.probability, fmt), form.limit, decimal_text(form.limit, 10)])
         else:
-            rows.append([name, str(form.ways.as_expr()), str(form.probability), form.limit])
+            rows.append([name, str(form.expression), str(form.probability), form.limit])
     headers = ["outcome", "probability", "limit as d grows", "≈"] if people else [
         "outcome", "combinations", "probability", "limit"]
     notes = [f"d: number of 52-card decks; ways count ordered six-card sequences out of 52d(52d-1)...(52d-5). "
@@ -197,7 +197,7 @@ def symbolic_json(summary: Summary) -> dict[str, object]:
         "fit_decks": list(summary.fit),
         "checked_decks": list(summary.checked),
         "disagreements": list(summary.disagreements),
-        "outcomes": {name: {"combinations": str(form.ways.as_expr()), "probability": str(form.probability),
+        "outcomes": {name: {"combinations": str(form.expression), "probability": str(form.probability),
                             "limit": form.limit} for name, form in summary.outcomes.items()},
         "house_edges": {b.sheet.bet.name: {"in_decks": str(b.edge_in_decks), "limit": b.edge_limit}
                         for b in summary.bets},
