@@ -27,12 +27,13 @@ Cell = str | int | Fraction
 
 class Math(str):
     """A cell holding a mathematical expression: its text is the expression in program syntax
-    (``8*d**4/13``), and :attr:`expr` the expression itself, which LaTeX sets as mathematics."""
+    (``8*d**4/13``; ``str(expr)`` unless ``text`` gives it), and :attr:`expr` the expression
+    itself, which LaTeX sets as mathematics."""
 
     expr: object
 
-    def __new__(cls, expr: object) -> Math:
-        cell = super().__new__(cls, str(expr))
+    def __new__(cls, expr: object, text: str | None = None) -> Math:
+        cell = super().__new__(cls, str(expr) if text is None else text)
         cell.expr = expr
         return cell
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Math, Table, decimal_text, for_people, fraction_text, percent_text
 from exact_odds.report.concepts import shoe_json
+from exact_odds.report.expression_text import expression_text
 
 if TYPE_CHECKING:
     from exact_odds.bets.main import Configuration
@@ -136,9 +137,10 @@ def par_sheet_json(sheet: ParSheet) -> dict[str, object]:
 def _expression(expr: object, fmt: str) -> str:
     """A sympy expression as text (code-quoted in Markdown, where ``*`` would mean emphasis; a
     :class:`~exact_odds.report.base.Math` cell in LaTeX and HTML, which LaTeX sets as mathematics)."""
+    text = expression_text(expr)
     if fmt in ("latex", "html"):
-        return Math(expr)
-    return f"`{expr}`" if fmt == "markdown" else str(expr)
+        return Math(expr, text)
+    return f"`{text}`" if fmt == "markdown" else text
 
 
 def _closed_form_note(summary: Summary) -> str:
@@ -163,7 +165,7 @@ def closed_form_tables(summary: Summary, fmt: str) -> list[Table]:
         if people:
             rows.append([name, _expression(form.probability, fmt), form.limit, decimal_text(form.limit, 10)])
         else:
-            rows.append([name, str(form.expression), str(form.probability), form.limit])
+            rows.append([name, expression_text(form.expression), expression_text(form.probability), form.limit])
     headers = ["outcome", "probability", "limit as d grows", "≈"] if people else [
         "outcome", "combinations", "probability", "limit"]
     notes = [f"d: number of 52-card decks; ways count ordered six-card sequences out of 52d(52d-1)...(52d-5). "
@@ -197,13 +199,14 @@ def symbolic_json(summary: Summary) -> dict[str, object]:
         "fit_decks": list(summary.fit),
         "checked_decks": list(summary.checked),
         "disagreements": list(summary.disagreements),
-        "outcomes": {name: {"combinations": str(form.expression), "probability": str(form.probability),
+        "outcomes": {name: {"combinations": expression_text(form.expression),
+                            "probability": expression_text(form.probability),
                             "limit": form.limit} for name, form in summary.outcomes.items()},
-        "house_edges": {b.sheet.bet.name: {"in_decks": str(b.edge_in_decks), "limit": b.edge_limit}
+        "house_edges": {b.sheet.bet.name: {"in_decks": expression_text(b.edge_in_decks), "limit": b.edge_limit}
                         for b in summary.bets},
         "shoe": shoe_json(summary.shoe),
         "payout_symbols": {b.sheet.bet.name: {
-            "house_edge": str(b.edge_expression),
+            "house_edge": expression_text(b.edge_expression),
             "break_even": [{"line": line.label, "pays": fair}
                            for line, fair in zip(b.sheet.bet.lines, b.break_evens, strict=True)],
         } for b in summary.bets},
