@@ -1,7 +1,10 @@
-"""Symbolic results with sympy: house edges in payout symbols, break-even payouts, closed forms in d.
+"""Symbolic results: house edges in payout symbols, break-even payouts, closed forms in d.
 
-This module imports sympy (slow to import), so nothing on the path of ``exact-odds odds``
-or ``exact-odds report`` imports it; the command line loads it only for ``symbolic``.
+Every result is computed in integers and fractions, and SymPy (slow to import: about half a
+second) only when one is asked for as a SymPy expression (:mod:`exact_odds.symbolic_expressions`,
+the very expressions SymPy's own functions give): the command line's text, CSV, JSON, Markdown
+and HTML write them from their numbers (:mod:`exact_odds.report.expression_text`), and only a
+LaTeX document imports SymPy, to set them.
 
 *Payout symbols.* Each pay line of a bet gets one symbol, named from its label
 (``banker wins`` -> ``banker_wins``, ``tie (push)`` -> ``tie_push``). The house edge per
@@ -17,10 +20,10 @@ polynomial is interpolated, in exact integers, from the enumerator's counts on d
 (:data:`FIT_DECKS`: seven points fix a degree-6 polynomial); :func:`summary` then checks it
 against the enumerator on other shoes (d = 1..8, none of them in the fit) and, as d grows,
 against the infinite-deck enumeration (:meth:`ClosedForm.check`). The shoes are dealt once
-each, at the finest detail the bets need, and shared by every closed form. Sympy expressions
-are built only for what is shown: a rational function in d is assembled from the integer
-factorisation of its numerator and the known linear factors of ``52d (52d-1) ... (52d-5)``
-(:func:`factored`), which is the expression ``sympy.factor`` gives.
+each, at the finest detail the bets need, and shared by every closed form. A rational function
+in d is factored from the integer factorisation of its numerator and the known linear factors of
+``52d (52d-1) ... (52d-5)`` (:func:`~exact_odds.deck_polynomials.over_sequences`), as
+``sympy.factor`` factors it.
 
 >>> forms = outcome_closed_forms()
 >>> forms["banker"].limit
@@ -36,25 +39,30 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, cached_property, cmp_to_key
-
-import sympy
-from sympy.core.exprtools import _keep_coeff
-from sympy.polys.domains import ZZ
-from sympy.polys.factortools import dup_factor_list
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Any
 
 from exact_odds.bets.core import Bet
 from exact_odds.bets.main import BANKER, ROLES
 from exact_odds.coup import Coup, Detail, Winner
-from exact_odds.deck_polynomials import Coefficients, degree, evaluate, falling_in_decks, interpolate, sequence_factors
+from exact_odds.deck_polynomials import (
+    Coefficients,
+    Factored,
+    degree,
+    evaluate,
+    falling_in_decks,
+    interpolate,
+    over_sequences,
+    sequence_factors,
+)
 from exact_odds.dist import Dist, Ways
 from exact_odds.edges import ParSheet, par_sheet
 from exact_odds.engine import deal, sequences
 from exact_odds.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 
-D = sympy.Symbol("d", positive=True, integer=True)
-"""The number of decks."""
+if TYPE_CHECKING:
+    import sympy
 
 FIT_DECKS: tuple[int, ...] = tuple(range(9, 16))
 """Shoes (in decks) the closed forms are interpolated from: seven points for degree 6."""
@@ -66,46 +74,30 @@ DECK = 52
 TOTAL_COEFFICIENTS = falling_in_decks(DECK)
 """Ordered six-card sequences of a d-deck shoe, 52d (52d-1) ... (52d-5): coefficients, lowest power first."""
 
-TOTAL = sympy.Poly(list(reversed(TOTAL_COEFFICIENTS)), D)
-"""Ordered six-card sequences of a d-deck shoe: 52d (52d-1) ... (52d-5)."""
+TOTAL_CONTENT, TOTAL_FACTORS = sequence_factors(DECK)
+"""52d (52d-1) ... (52d-5) = 416 d (52d-1) (26d-1) (52d-3) (13d-1) (52d-5): content and linear factors."""
 
 
-def _fraction(value: sympy.Expr) -> Fraction:
-    rational = sympy.Rational(value)
-    return Fraction(int(rational.p), int(rational.q))
+def __getattr__(name: str) -> Any:
+    """``D``, the symbol of the number of decks, and ``TOTAL``, the sequences as a SymPy ``Poly``
+    in it: made when first asked for, so that importing this module does not import SymPy."""
+    if name not in ("D", "TOTAL"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import sympy
 
+    from exact_odds.symbolic_expressions import D
 
-def _rational(value: Fraction | int) -> sympy.Rational:
-    f = Fraction(value)
-    return sympy.Rational(f.numerator, f.denominator)
-
-
-def _sum(constant: sympy.Rational, terms: Sequence[sympy.Expr]) -> sympy.Expr:
-    """``constant + sum(terms)``, the terms being distinct monomials with non-zero coefficients, as
-    ``sympy.Add`` builds it (its canonical order: the terms sorted, a non-zero constant first) but
-    without simplifying it again, which would load SymPy's tensor module (about 40 ms) for nothing."""
-    args = [*([constant] if constant else []), *sorted(terms, key=cmp_to_key(sympy.Basic.compare))]
-    if len(args) < 2:
-        return args[0] if args else sympy.Integer(0)
-    return sympy.Add(*args, evaluate=False)
-
-
-def _term(coefficient: sympy.Rational, monomial: sympy.Expr) -> sympy.Expr:
-    """``coefficient * monomial`` (a symbol or its power) as ``sympy.Mul`` builds it."""
-    return monomial if coefficient == 1 else sympy.Mul(coefficient, monomial, evaluate=False)
-
-
-def polynomial_expression(coefficients: Sequence[int | Fraction]) -> sympy.Expr:
-    """The polynomial in d with these coefficients (lowest power first), as ``Poly.as_expr`` gives it."""
-    terms = [_term(_rational(c), D**k) for k, c in enumerate(coefficients) if k and c]
-    return _sum(_rational(coefficients[0]) if coefficients else sympy.Integer(0), terms)
+    value = D if name == "D" else sympy.Poly(list(reversed(TOTAL_COEFFICIENTS)), D)
+    globals()[name] = value
+    return value
 
 
 # ---------------------------------------------------------------- payout symbols and break-even payouts
 
 
-def payout_symbols(bet: Bet) -> tuple[sympy.Symbol, ...]:
-    """One symbol per pay line of ``bet``, named from the line's label (made unique)."""
+def payout_names(bet: Bet) -> tuple[str, ...]:
+    """The name of each pay line's payout symbol: its label in lower case, words joined by ``_``
+    (made unique)."""
     names: list[str] = []
     for line in bet.lines:
         name = re.sub(r"\W+", "_", line.label).strip("_").lower() or "line"
@@ -115,7 +107,31 @@ def payout_symbols(bet: Bet) -> tuple[sympy.Symbol, ...]:
         while name in names:
             name, n = f"{base}_{n}", n + 1
         names.append(name)
-    return tuple(sympy.Symbol(name) for name in names)
+    return tuple(names)
+
+
+def payout_symbols(bet: Bet) -> tuple[sympy.Symbol, ...]:
+    """One symbol per pay line of ``bet``, named from the line's label (:func:`payout_names`)."""
+    import sympy
+
+    return tuple(sympy.Symbol(name) for name in payout_names(bet))
+
+
+@dataclass(frozen=True)
+class LinearForm:
+    """``constant + sum(coefficient * symbol)``: a house edge in payout symbols, as numbers and names
+    (the terms' coefficients not zero, their names distinct)."""
+
+    constant: Fraction
+    terms: tuple[tuple[Fraction, str], ...]
+
+
+def edge_form(sheet: ParSheet) -> LinearForm:
+    """The house edge of the sheet's bet in its payout symbols, ``P(loses) - sum(P(line) * symbol)``,
+    as numbers and names (:func:`edge_expression` as SymPy's)."""
+    *paid, loses = sheet.lines
+    return LinearForm(loses.probability, tuple((-line.probability, name) for line, name in
+                                               zip(paid, payout_names(sheet.bet), strict=True) if line.ways))
 
 
 def edge_expression(sheet: ParSheet) -> sympy.Expr:
@@ -124,15 +140,17 @@ def edge_expression(sheet: ParSheet) -> sympy.Expr:
     ``P(loses) - sum(P(line) * symbol)``; substituting the bet's own payouts gives
     :attr:`ParSheet.house_edge`.
     """
-    symbols = payout_symbols(sheet.bet)
-    *paid, loses = sheet.lines
-    return _sum(_rational(loses.probability), [_term(-_rational(line.probability), s)
-                                               for line, s in zip(paid, symbols, strict=True) if line.ways])
+    from exact_odds.symbolic_expressions import linear_expression
+
+    form = edge_form(sheet)
+    return linear_expression(form.constant, form.terms)
 
 
 def pays_of(bet: Bet) -> dict[sympy.Symbol, sympy.Rational]:
     """The bet's own payouts by symbol, for ``expr.subs(...)``."""
-    return {s: _rational(line.pays) for s, line in zip(payout_symbols(bet), bet.lines, strict=True)}
+    from exact_odds.symbolic_expressions import rational
+
+    return {s: rational(line.pays) for s, line in zip(payout_symbols(bet), bet.lines, strict=True)}
 
 
 def line_index(bet: Bet, line: int | str) -> int:
@@ -190,25 +208,12 @@ TOTAL_CONTENT, TOTAL_FACTORS = sequence_factors(DECK)
 def factored(numerator: Sequence[int], scale: int = 1) -> sympy.Expr:
     """``numerator / (scale * 52d (52d-1) ... (52d-5))`` in lowest terms, factored: the expression
     ``sympy.factor`` gives for it (``numerator``: integer coefficients, lowest power first;
-    ``scale``: a positive integer).
-
-    As ``sympy.factor`` does it: the numerator's content and irreducible factors (sympy's
-    integer factorisation), the denominator's (known: :data:`TOTAL_FACTORS`), each factor's
-    exponents summed, so common factors cancel, and the product put together with the content
-    in front. A test compares the two on many numerators.
+    ``scale``: a positive integer); its factors are :func:`~exact_odds.deck_polynomials.over_sequences`.
+    A test compares the two on many numerators.
     """
-    top = [ZZ(c) for c in reversed(numerator[:degree(numerator) + 1])]
-    if not top:
-        return sympy.Integer(0)
-    content, factors = dup_factor_list(top, ZZ)
-    exponents: dict[tuple[int, ...], int] = {}
-    for factor, k in factors:
-        key = tuple(int(c) for c in factor)
-        exponents[key] = exponents.get(key, 0) + k
-    for factor in TOTAL_FACTORS:
-        exponents[factor] = exponents.get(factor, 0) - 1
-    product = sympy.Mul(*(polynomial_expression(f[::-1]) ** k for f, k in exponents.items() if k))
-    return _keep_coeff(sympy.Rational(int(content), TOTAL_CONTENT * scale), product)
+    from exact_odds.symbolic_expressions import factored_expression
+
+    return factored_expression(over_sequences(numerator, scale, DECK))
 
 
 @cache
@@ -232,21 +237,39 @@ class ClosedForm:
     measure: Measure
     denominator: int = 1
 
+    @property
+    def fractions(self) -> tuple[Fraction, ...]:
+        """The polynomial's coefficients, lowest power first."""
+        return tuple(Fraction(c, self.denominator) for c in self.coefficients)
+
     @cached_property
     def ways(self) -> sympy.Poly:
-        """The polynomial as a sympy ``Poly`` in :data:`D`."""
-        return sympy.Poly([sympy.Rational(c, self.denominator) if self.denominator != 1 else c
-                           for c in reversed(self.coefficients)], D)
+        """The polynomial as a sympy ``Poly`` in ``D``."""
+        import sympy
+
+        from exact_odds.symbolic_expressions import D, rational
+
+        fractions = [rational(c) for c in reversed(self.fractions)]
+        return sympy.Poly(list(reversed(self.coefficients)) if self.denominator == 1 else fractions, D)
 
     @cached_property
     def expression(self) -> sympy.Expr:
         """The polynomial as an expression in d (what ``ways.as_expr()`` gives)."""
-        return polynomial_expression([Fraction(c, self.denominator) for c in self.coefficients])
+        from exact_odds.symbolic_expressions import polynomial_expression
+
+        return polynomial_expression(self.fractions)
+
+    @cached_property
+    def factors(self) -> Factored:
+        """The probability in lowest terms, factored (:func:`~exact_odds.deck_polynomials.over_sequences`)."""
+        return over_sequences(self.coefficients, self.denominator, DECK)
 
     @cached_property
     def probability(self) -> sympy.Expr:
         """The probability as a rational function of d in lowest terms, factored."""
-        return factored(self.coefficients, self.denominator)
+        from exact_odds.symbolic_expressions import factored_expression
+
+        return factored_expression(self.factors)
 
     @property
     def limit(self) -> Fraction:
@@ -327,24 +350,34 @@ def line_closed_forms(bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, fit: Seq
                                                                                               strict=True)]
 
 
+def edge_factors(bet: Bet, forms: Sequence[ClosedForm]) -> Factored:
+    """The house edge of ``bet`` as a rational function of d, the bet's own payouts substituted (in
+    fractions), in lowest terms and factored (``forms``: :func:`line_closed_forms` of the bet)."""
+    *paid, loses = forms
+    top = list(loses.fractions)
+    for form, line in zip(paid, bet.lines, strict=True):
+        top = [t - c * line.pays for t, c in zip(top, form.fractions, strict=True)]
+    scale = math.lcm(*(t.denominator for t in top))
+    return over_sequences([int(t * scale) for t in top], scale, DECK)
+
+
 def edge_in_decks(bet: Bet, forms: Sequence[ClosedForm], *, symbolic_pays: bool = False) -> sympy.Expr:
     """The house edge of ``bet`` as a rational function of d (and of the payout symbols).
 
     ``forms`` are :func:`line_closed_forms` of the bet. With ``symbolic_pays`` the payouts
-    stay symbols; otherwise the bet's own payouts are substituted, in fractions, and the
-    result is :func:`factored`.
+    stay symbols (``sympy.factor`` of the expression); otherwise the bet's own payouts are
+    substituted: :func:`edge_factors` as a SymPy expression.
     """
+    import sympy
+
+    from exact_odds.symbolic_expressions import D, factored_expression
+
+    if not symbolic_pays:
+        return factored_expression(edge_factors(bet, forms))
     *paid, loses = forms
-    if symbolic_pays:
-        symbols = payout_symbols(bet)
-        numerator = loses.ways.as_expr() - sum((s * f.ways.as_expr() for s, f in zip(symbols, paid, strict=True)),
-                                               sympy.Integer(0))
-        return sympy.factor(numerator / TOTAL.as_expr())
-    top = [Fraction(c, loses.denominator) for c in loses.coefficients]
-    for form, line in zip(paid, bet.lines, strict=True):
-        top = [t - Fraction(c, form.denominator) * line.pays for t, c in zip(top, form.coefficients, strict=True)]
-    scale = math.lcm(*(t.denominator for t in top))
-    return factored([int(t * scale) for t in top], scale)
+    numerator = loses.ways.as_expr() - sum((s * f.ways.as_expr() for s, f in zip(payout_symbols(bet), paid,
+                                                                                 strict=True)), sympy.Integer(0))
+    return sympy.factor(numerator / sympy.Poly(list(reversed(TOTAL_COEFFICIENTS)), D).as_expr())
 
 
 def edge_limit(bet: Bet, forms: Sequence[ClosedForm]) -> Fraction:
@@ -358,14 +391,32 @@ def edge_limit(bet: Bet, forms: Sequence[ClosedForm]) -> Fraction:
 
 @dataclass(frozen=True)
 class BetForms:
-    """One bet's symbolic results: closed forms in d, and payout symbols on one shoe."""
+    """One bet's symbolic results: closed forms in d, and payout symbols on one shoe.
+
+    ``edge_factors`` and ``edge_form`` are the house edge in d and in payout symbols as numbers;
+    :attr:`edge_in_decks` and :attr:`edge_expression` the same as SymPy expressions.
+    """
 
     sheet: ParSheet
     forms: tuple[ClosedForm, ...]
-    edge_in_decks: sympy.Expr
+    edge_factors: Factored
     edge_limit: Fraction
-    edge_expression: sympy.Expr
+    edge_form: LinearForm
     break_evens: tuple[Fraction | None, ...]
+
+    @cached_property
+    def edge_in_decks(self) -> sympy.Expr:
+        """The house edge as a rational function of d (:func:`edge_in_decks`)."""
+        from exact_odds.symbolic_expressions import factored_expression
+
+        return factored_expression(self.edge_factors)
+
+    @cached_property
+    def edge_expression(self) -> sympy.Expr:
+        """The house edge in the payout symbols on the sheet's shoe (:func:`edge_expression`)."""
+        from exact_odds.symbolic_expressions import linear_expression
+
+        return linear_expression(self.edge_form.constant, self.edge_form.terms)
 
 
 @dataclass(frozen=True)
@@ -390,7 +441,7 @@ def bet_forms(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, fit:
     edge in payout symbols and break-evens."""
     forms = tuple(line_closed_forms(bet, tableau=tableau, fit=fit, detail=detail))
     sheet = par_sheet(shoe, bet, tableau=tableau)
-    return BetForms(sheet, forms, edge_in_decks(bet, forms), edge_limit(bet, forms), edge_expression(sheet),
+    return BetForms(sheet, forms, edge_factors(bet, forms), edge_limit(bet, forms), edge_form(sheet),
                     tuple(break_even(sheet, i) for i in range(len(bet.lines))))
 
 

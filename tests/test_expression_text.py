@@ -1,8 +1,10 @@
-"""The text of the expressions ``symbolic`` shows, written without SymPy's printer, against ``str``."""
+"""The text of the expressions ``symbolic`` shows, written from their numbers, against SymPy's ``str``."""
 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -11,80 +13,91 @@ import sympy
 
 from exact_odds.bets import find_bet
 from exact_odds.bets.main import BUILTIN_CONFIGURATIONS
+from exact_odds.deck_polynomials import Factored, over_sequences
 from exact_odds.edges import distinct_bets, par_sheet
-from exact_odds.report.expression_text import _product_text, _sum_text, expression_text
+from exact_odds.report.expression_text import factored_text, linear_text, polynomial_text
 from exact_odds.shoe import Shoe
-from exact_odds.symbolic import TOTAL_FACTORS, D, edge_expression, factored, polynomial_expression, summary
+from exact_odds.symbolic import TOTAL, TOTAL_FACTORS, D, edge_expression, edge_form, summary
+from exact_odds.symbolic_expressions import factored_expression
 from exact_odds.tableau import STANDARD_TABLEAU, load_tableau
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 MAIN_BETS = [bet for bet, _ in distinct_bets([b for c in BUILTIN_CONFIGURATIONS.values() for b in c.bets])]
-x, y, tie = sympy.symbols("x y tie")
 
 
 @pytest.mark.parametrize("rules", [None, "wrong_banker_6.toml"])
 def test_every_expression_the_command_shows(rules: str | None) -> None:
     tableau = STANDARD_TABLEAU if rules is None else load_tableau(EXAMPLES / rules)
     result = summary(Shoe.decks(6), MAIN_BETS, tableau=tableau)
-    shown = [e for form in result.outcomes.values() for e in (form.expression, form.probability)]
-    shown += [e for b in result.bets for e in (b.edge_in_decks, b.edge_expression)]
-    for expr in shown:
-        assert expression_text(expr) == str(expr)
-        assert _written_here(expr), expr
+    for form in result.outcomes.values():
+        assert polynomial_text(form.fractions) == str(form.expression) == str(form.ways.as_expr())
+        assert factored_text(form.factors) == str(form.probability)
+    for b in result.bets:
+        assert factored_text(b.edge_factors) == str(b.edge_in_decks)
+        assert linear_text(b.edge_form.constant, b.edge_form.terms) == str(b.edge_expression)
 
 
-def _written_here(expr: sympy.Expr) -> bool:
-    """Whether the module wrote the text itself (not left to SymPy)."""
-    return (_sum_text(expr) if expr.is_Add else _product_text(expr) if expr.is_Mul else None) is not None
-
-
-def _random_factored(rng: random.Random) -> sympy.Expr:
-    """A rational function of d: random factors (the sequences' among them) over the sequences."""
+def _random_numerator(rng: random.Random) -> list[int]:
+    """Random factors (the sequences' among them, some twice) times a content of either sign,
+    lowest power first."""
     poly = [rng.choice([-1, 1]) * rng.randint(1, 10**rng.randint(0, 6))]
-    pool: list[tuple[int, ...]] = [(b, a) for a, b in TOTAL_FACTORS]
+    pool: list[tuple[int, ...]] = [(b, a) for a, b in TOTAL_FACTORS for _ in range(2)]
     pool += [(rng.randint(-9, 9), rng.randint(1, 9)) for _ in range(3)]
     pool += [(rng.randint(-20, 20), rng.randint(-20, 20), rng.randint(1, 20)) for _ in range(2)]
-    for factor in rng.sample(pool, rng.randint(0, 5)):
+    for factor in rng.sample(pool, rng.randint(0, 6)):
         if len(poly) + len(factor) <= 8:
             poly = [sum(poly[j] * factor[i - j] for j in range(len(poly)) if 0 <= i - j < len(factor))
                     for i in range(len(poly) + len(factor) - 1)]
-    return factored(poly, rng.choice([1, 2, 3, 20, 1000]))
+    return poly
 
 
-def _random_sum(rng: random.Random) -> sympy.Expr:
-    """A rational constant plus rational multiples of powers of a few symbols, as sympy adds them."""
-    def number() -> sympy.Rational:
-        return sympy.Rational(rng.choice([1, -1, rng.randint(-999, 999)]), rng.choice([1, 1, rng.randint(1, 99)]))
-
-    monomials = [x, y, tie, D, x**2, D**3, D**6]
-    return sympy.Add(*(number() * m for m in rng.sample(monomials, rng.randint(0, 4))),
-                     number() if rng.random() < 0.7 else 0)
-
-
-def test_random_expressions() -> None:
+def test_random_rational_functions_are_written_as_sympy_factor_gives_them() -> None:
     rng = random.Random(11)
-    cases = [_random_factored(rng) for _ in range(300)] + [_random_sum(rng) for _ in range(300)]
-    cases += [polynomial_expression([Fraction(rng.randint(-9, 9), rng.randint(1, 3)) for _ in range(rng.randint(1, 7))])
-              for _ in range(100)]
-    for expr in cases:
-        assert expression_text(expr) == str(expr), sympy.srepr(expr)
-    assert all(_written_here(expr) for expr in cases if expr.is_Add or expr.is_Mul)
+    for _ in range(300):
+        numerator, scale = _random_numerator(rng), rng.choice([1, 2, 3, 20, 1000])
+        oracle = sympy.factor(sympy.Poly(numerator[::-1], D).as_expr() / (scale * TOTAL.as_expr()))
+        assert factored_text(over_sequences(numerator, scale)) == str(oracle), (numerator, scale)
 
 
-@pytest.mark.parametrize("expr", [
-    5 - 3 * tie / 7, 5 - tie, 5 + tie, -5 - tie, tie - 5, 2 - D**2, x + y, x - y, -x - 2 * y + 1, D / 3,
-    -D / 3, 1 / (D + 1), -1 / (D + 1), 2 / (D * (D + 1)), (D + 1) ** 2 / (3 * D**2 * (2 * D - 1) ** 3),
-    -7 * D * (D - 1) / 2, (D + 1) * (D + 2), sympy.Mul(2, sympy.Integer(3), D, evaluate=False),
-    sympy.Mul(1, D, evaluate=False), x * y, 2 * x * y, sympy.sqrt(D) + 1, sympy.sin(D), D**-2, x * (D + 1),
-    (x + 1) * (D + 1), sympy.Integer(4), sympy.Rational(-3, 4), D, D**2,
+@pytest.mark.parametrize("value", [
+    Factored(Fraction(0), ()), Factored(Fraction(-3, 4), ()), Factored(Fraction(1), (((13, -1), 1),)),
+    Factored(Fraction(-1), (((13, -1), 1),)), Factored(Fraction(-1), (((1, 0), 1),)),
+    Factored(Fraction(1), (((1, 0), -2),)), Factored(Fraction(1), (((1, 0), -1),)),
+    Factored(Fraction(-1), (((2, 0, 1), -1),)), Factored(Fraction(5, 3), (((2, 0, 1), -3), ((1, 0), 2))),
+    Factored(Fraction(1), (((1, 2), 1), ((1, 3), 1))), Factored(Fraction(-7), (((1, 1), 2), ((3, 1), -1))),
 ])
-def test_shapes_and_other_expressions(expr: sympy.Expr) -> None:
-    """Each shape the module writes itself, and others it leaves to SymPy, as ``str`` writes them."""
-    assert expression_text(expr) == str(expr)
+def test_edge_shapes(value: Factored) -> None:
+    """Products SymPy writes in its own ways (a lone sum times -1 it expands) come out the same."""
+    assert factored_text(value) == str(factored_expression(value))
+
+
+def test_random_polynomials_and_linear_forms() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        coefficients = [Fraction(rng.choice([0, 0, 1, -1, rng.randint(-10**9, 10**9)]), rng.choice([1, 1, 7]))
+                        for _ in range(rng.randint(0, 7))]
+        assert polynomial_text(coefficients) == str(sympy.Poly(coefficients[::-1] or [Fraction(0)], D).as_expr())
+        names = rng.sample(["banker_wins", "banker_wins_with_6", "tie_push", "tie", "x", "line_2"], rng.randint(0, 4))
+        terms = [(Fraction(rng.choice([1, -1, rng.randint(-99, 99) or 1]), rng.choice([1, 1, 13])), name)
+                 for name in names]
+        constant = Fraction(rng.choice([0, 1, -1, rng.randint(-99, 99)]), rng.randint(1, 9))
+        expr = sympy.Rational(constant.numerator, constant.denominator) + sum(
+            (sympy.Rational(c.numerator, c.denominator) * sympy.Symbol(name) for c, name in terms), sympy.Integer(0))
+        assert linear_text(constant, terms) == str(expr), (constant, terms)
 
 
 def test_every_bet_on_every_shoe() -> None:
     for shoe in (Shoe.decks(8), Shoe.decks(1), Shoe.parse("T=10"), Shoe.infinite_deck()):
         for bet in [*MAIN_BETS, find_bet("dragon-7"), find_bet("player-pair"), find_bet("big")]:
-            expr = edge_expression(par_sheet(shoe, bet))
-            assert expression_text(expr) == str(expr)
+            sheet = par_sheet(shoe, bet)
+            form = edge_form(sheet)
+            assert linear_text(form.constant, form.terms) == str(edge_expression(sheet))
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json", "markdown", "html", "latex"])
+def test_only_latex_imports_sympy(fmt: str) -> None:
+    """The text formats write every expression from its numbers; only LaTeX sets them with SymPy."""
+    probe = (f"import sys; from exact_odds.cli import main; main(['symbolic', '--format', {fmt!r}]); "
+             "print('sympy' in sys.modules, 'numpy' in sys.modules, file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stderr.strip().splitlines()[-1] == f"{fmt == 'latex'} False"

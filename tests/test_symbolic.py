@@ -39,9 +39,9 @@ from exact_odds.symbolic import (
     outcome_closed_forms,
     payout_symbols,
     pays_of,
-    polynomial_expression,
     summary,
 )
+from exact_odds.symbolic_expressions import polynomial_expression
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau, load_tableau
 
 EXAMPLES = Path(__file__).parent.parent / "examples"

@@ -28,7 +28,7 @@ Cell = str | int | Fraction
 class Math(str):
     """A cell holding a mathematical expression: its text is the expression in program syntax
     (``8*d**4/13``; ``str(expr)`` unless ``text`` gives it), and :attr:`expr` the expression
-    itself, which LaTeX sets as mathematics."""
+    itself, which LaTeX sets as mathematics (``None`` where only the text is shown)."""
 
     expr: object
 

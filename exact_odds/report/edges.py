@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Math, Table, decimal_text, for_people, fraction_text, percent_text
 from exact_odds.report.concepts import shoe_json
-from exact_odds.report.expression_text import expression_text
+from exact_odds.report.expression_text import factored_text, linear_text, polynomial_text
 
 if TYPE_CHECKING:
     from exact_odds.bets.main import Configuration
     from exact_odds.edges import ParSheet
     from exact_odds.shoe import Shoe
-    from exact_odds.symbolic import Summary
+    from exact_odds.symbolic import LinearForm, Summary
 
 
 # ---------------------------------------------------------------- house edges and par sheets
@@ -134,13 +134,17 @@ def par_sheet_json(sheet: ParSheet) -> dict[str, object]:
     return {**head, **edge_json(sheet)}
 
 
-def _expression(expr: object, fmt: str) -> str:
-    """A sympy expression as text (code-quoted in Markdown, where ``*`` would mean emphasis; a
-    :class:`~exact_odds.report.base.Math` cell in LaTeX and HTML, which LaTeX sets as mathematics)."""
-    text = expression_text(expr)
+def _expression(text: str, fmt: str, owner: object, name: str) -> str:
+    """An expression's text (code-quoted in Markdown, where ``*`` would mean emphasis; a
+    :class:`~exact_odds.report.base.Math` cell in LaTeX and HTML, which LaTeX sets as mathematics:
+    its SymPy expression is ``owner``'s attribute ``name``, asked for in LaTeX only)."""
     if fmt in ("latex", "html"):
-        return Math(expr, text)
+        return Math(getattr(owner, name) if fmt == "latex" else None, text)
     return f"`{text}`" if fmt == "markdown" else text
+
+
+def _linear_text(form: LinearForm) -> str:
+    return linear_text(form.constant, form.terms)
 
 
 def _closed_form_note(summary: Summary) -> str:
@@ -163,16 +167,17 @@ def closed_form_tables(summary: Summary, fmt: str) -> list[Table]:
     rows: list[list[Cell]] = []
     for name, form in summary.outcomes.items():
         if people:
-            rows.append([name, _expression(form.probability, fmt), form.limit, decimal_text(form.limit, 10)])
+            rows.append([name, _expression(factored_text(form.factors), fmt, form, "probability"), form.limit,
+                         decimal_text(form.limit, 10)])
         else:
-            rows.append([name, expression_text(form.expression), expression_text(form.probability), form.limit])
+            rows.append([name, polynomial_text(form.fractions), factored_text(form.factors), form.limit])
     headers = ["outcome", "probability", "limit as d grows", "≈"] if people else [
         "outcome", "combinations", "probability", "limit"]
     notes = [f"d: number of 52-card decks; ways count ordered six-card sequences out of 52d(52d-1)...(52d-5). "
              f"{_closed_form_note(summary)}"] if fmt != "csv" else []
     outcomes = Table("Banker, player and tie as functions of the number of decks d", headers, rows, notes)
     edge_rows: list[list[Cell]] = [
-        [b.sheet.bet.name, _expression(b.edge_in_decks, fmt), b.edge_limit,
+        [b.sheet.bet.name, _expression(factored_text(b.edge_factors), fmt, b, "edge_in_decks"), b.edge_limit,
          *([percent_text(b.edge_limit)] if people else [])] for b in summary.bets]
     headers = ["bet", "house edge", "limit as d grows", "≈"] if people else ["bet", "house_edge", "limit"]
     notes = ["House edge per unit staked per coup, the bet's own payouts substituted."] if fmt != "csv" else []
@@ -183,7 +188,8 @@ def payout_symbol_tables(summary: Summary, fmt: str) -> list[Table]:
     """Each bet's house edge in its payout symbols on the summary's shoe, and break-even payouts."""
     people, shoe = for_people(fmt), summary.shoe
     expressions = Table(f"House edge in payout symbols, {shoe}", ["bet", "house edge" if people else "house_edge"],
-                        [[b.sheet.bet.name, _expression(b.edge_expression, fmt)] for b in summary.bets],
+                        [[b.sheet.bet.name, _expression(_linear_text(b.edge_form), fmt, b, "edge_expression")]
+                         for b in summary.bets],
                         ["One symbol per pay line: its net payout per unit staked."] if fmt != "csv" else [])
     commission = summary.fair_commission
     fair_text = (f"The banker bet is fair at a commission of {percent_text(commission)} ({fraction_text(commission)})."
@@ -199,14 +205,14 @@ def symbolic_json(summary: Summary) -> dict[str, object]:
         "fit_decks": list(summary.fit),
         "checked_decks": list(summary.checked),
         "disagreements": list(summary.disagreements),
-        "outcomes": {name: {"combinations": expression_text(form.expression),
-                            "probability": expression_text(form.probability),
+        "outcomes": {name: {"combinations": polynomial_text(form.fractions),
+                            "probability": factored_text(form.factors),
                             "limit": form.limit} for name, form in summary.outcomes.items()},
-        "house_edges": {b.sheet.bet.name: {"in_decks": expression_text(b.edge_in_decks), "limit": b.edge_limit}
+        "house_edges": {b.sheet.bet.name: {"in_decks": factored_text(b.edge_factors), "limit": b.edge_limit}
                         for b in summary.bets},
         "shoe": shoe_json(summary.shoe),
         "payout_symbols": {b.sheet.bet.name: {
-            "house_edge": expression_text(b.edge_expression),
+            "house_edge": _linear_text(b.edge_form),
             "break_even": [{"line": line.label, "pays": fair}
                            for line, fair in zip(b.sheet.bet.lines, b.break_evens, strict=True)],
         } for b in summary.bets},

@@ -1,36 +1,46 @@
-"""SymPy's ``str`` of the expressions ``exact-odds symbolic`` shows, written without SymPy's printer.
+"""The text SymPy's ``str`` gives the expressions ``exact-odds symbolic`` shows, written from their
+exact data, without SymPy (slow to import) or its printer (which orders terms and factors by its
+general sort keys: a few milliseconds an expression).
 
-SymPy's printer orders the terms and factors of an expression by its general sort keys, which
-costs a few milliseconds an expression: most of what the command spent printing. The
-expressions it shows have plain shapes, whose orders are plain too:
+The expressions have plain shapes, whose orders are plain too:
 
 - a *sum* of rational multiples of powers of single symbols (a polynomial in d; a house edge
   linear in payout symbols): its terms in descending lexicographic order of their exponents,
   the symbols taken by name, so a constant comes last; but a positive number and one negative
   multiple of a power are written number first (``5/7 - 3*tie/7``);
-- a *product* of a rational number and integer powers of symbols and of such sums (a factored
-  rational function of d): the number, then the powers of symbols by name, then the powers of
-  sums by their number of terms and then term by term (each term by its exponent and then its
-  coefficient, a constant before any power); the numerator and the denominator keep that order.
+- a *product* of a rational number and integer powers of d and of sums in d (a factored rational
+  function, :class:`~exact_odds.deck_polynomials.Factored`): the number, then the power of d,
+  then the powers of sums by their number of terms and then term by term (each term by its
+  exponent and then its coefficient, a constant before any power); the numerator and the
+  denominator keep that order.
 
-Anything else is left to SymPy (``str(expr)``). Nothing here imports SymPy: the expressions are
-read through their attributes. A test compares :func:`expression_text` with ``str`` on every
-expression the command shows and on many random ones.
+A product that SymPy writes otherwise (a lone sum times 1 or -1, which it expands; a lone power
+with an exponent below -1) is left to SymPy. Tests compare every text with ``str`` of the SymPy
+expression on every expression the command shows and on many random ones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+
+from exact_odds.deck_polynomials import Factored
 
 Term = tuple[Fraction, str, int]
 """A sum's term: coefficient, symbol name and exponent (``""`` and 0 for a constant)."""
 
+SYMBOL = "d"
+"""The name of the number of decks."""
 
-def expression_text(expr: Any) -> str:
-    """``str(expr)`` for a SymPy expression, computed directly for the shapes the module names."""
-    text = _sum_text(expr) if expr.is_Add else _product_text(expr) if expr.is_Mul else None
-    return str(expr) if text is None else text
+
+def polynomial_text(coefficients: Sequence[int | Fraction]) -> str:
+    """A polynomial in d (coefficients lowest power first), as ``str(Poly(...).as_expr())``."""
+    return sum_text([(Fraction(c), SYMBOL if k else "", k) for k, c in enumerate(coefficients) if c])
+
+
+def linear_text(constant: Fraction, terms: Sequence[tuple[Fraction, str]]) -> str:
+    """``constant + sum(coefficient * symbol)`` (distinct names, coefficients not zero), as SymPy writes it."""
+    return sum_text([*([(constant, "", 0)] if constant else []), *((c, name, 1) for c, name in terms)])
 
 
 def _rational(x: Fraction) -> str:
@@ -38,41 +48,14 @@ def _rational(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def _power(name: str, k: int) -> str:
-    return name if k == 1 else f"{name}**{k}"
-
-
-def _term(expr: Any) -> Term | None:
-    """A term ``c * s**k`` (``k >= 1``) or a rational constant; ``None`` for any other shape."""
-    if expr.is_Rational:
-        return Fraction(int(expr.p), int(expr.q)), "", 0
-    coefficient, rest = Fraction(1), expr
-    if expr.is_Mul:
-        if len(expr.args) != 2 or not expr.args[0].is_Rational:
-            return None
-        number, rest = expr.args
-        coefficient = Fraction(int(number.p), int(number.q))
-    if rest.is_Symbol:
-        return coefficient, str(rest.name), 1
-    if rest.is_Pow and rest.base.is_Symbol and rest.exp.is_Integer and rest.exp > 1:
-        return coefficient, str(rest.base.name), int(rest.exp)
-    return None
-
-
-def _ordered_terms(expr: Any) -> list[Term] | None:
-    """The terms of a sum in the order SymPy writes them (see the module), or ``None``."""
-    terms = [_term(arg) for arg in expr.args]
-    if any(t is None for t in terms):
-        return None
-    known = [t for t in terms if t is not None]
-    names = sorted({name for _, name, k in known if k})
-    if len({(name, k) for _, name, k in known}) != len(known):
-        return None
-    if len(known) == 2:
-        constant, other = sorted(known, key=lambda t: t[2] != 0)
+def _ordered(terms: Sequence[Term]) -> list[Term]:
+    """The terms of a sum in the order SymPy writes them (see the module)."""
+    if len(terms) == 2:
+        constant, other = sorted(terms, key=lambda t: t[2] != 0)
         if constant[2] == 0 and other[2] != 0 and constant[0] > 0 > other[0]:
             return [constant, other]
-    return sorted(known, key=lambda t: tuple(-(t[2] if t[1] == name else 0) for name in names))
+    names = sorted({name for _, name, k in terms if k})
+    return sorted(terms, key=lambda t: tuple(-(t[2] if t[1] == name else 0) for name in names))
 
 
 def _term_text(term: Term) -> str:
@@ -80,53 +63,48 @@ def _term_text(term: Term) -> str:
     if not k:
         return _rational(coefficient)
     sign, c = ("-", -coefficient) if coefficient < 0 else ("", coefficient)
-    numerator = [*([str(c.numerator)] if c.numerator != 1 else []), _power(name, k)]
+    power = name if k == 1 else f"{name}**{k}"
+    numerator = [*([str(c.numerator)] if c.numerator != 1 else []), power]
     return sign + "*".join(numerator) + (f"/{c.denominator}" if c.denominator != 1 else "")
 
 
-def _terms_text(terms: list[Term]) -> str:
-    """A sum's terms joined with their signs, as SymPy's ``_print_Add`` does."""
+def sum_text(terms: Sequence[Term]) -> str:
+    """A sum of distinct terms (``"0"`` if none) with their signs, as SymPy's ``_print_Add`` writes it."""
     out: list[str] = []
-    for term in terms:
+    for term in _ordered(terms):
         text = _term_text(term)
         negative = text.startswith("-")
         out += ["-" if negative else "+", text[1:] if negative else text]
-    return ("" if out[0] == "+" else "-") + " ".join(out[1:])
+    return ("" if out[0] == "+" else "-") + " ".join(out[1:]) if out else "0"
 
 
-def _sum_text(expr: Any) -> str | None:
-    terms = _ordered_terms(expr)
-    return None if terms is None else _terms_text(terms)
+def _factor(coefficients: tuple[int, ...], k: int) -> tuple[tuple[object, ...], str]:
+    """A factor (coefficients highest power first) to the power ``|k|``: its sort key and text."""
+    if coefficients == (1, 0):
+        return (0, k), SYMBOL if abs(k) == 1 else f"{SYMBOL}**{abs(k)}"
+    top = len(coefficients) - 1
+    terms = _ordered([(Fraction(c), SYMBOL if top - i else "", top - i) for i, c in enumerate(coefficients) if c])
+    key = (len(terms), tuple((0, c) if not e else (1, e, c) for c, _, e in terms))
+    text = f"({sum_text(terms)})"
+    return (1, key, k), text if abs(k) == 1 else f"{text}**{abs(k)}"
 
 
-def _factor(expr: Any) -> tuple[tuple[Any, ...], str, int] | None:
-    """A product's factor ``base**k``: (sort key, base text, k), or ``None`` for another shape."""
-    base, k = (expr.base, expr.exp) if expr.is_Pow else (expr, 1)
-    if not (isinstance(k, int) or k.is_Integer):
-        return None
-    if base.is_Symbol:
-        return (0, str(base.name), int(k)), str(base.name), int(k)
-    terms = _ordered_terms(base) if base.is_Add else None
-    if terms is None:
-        return None
-    key = (len(terms), tuple((0, c) if not e else (1, name, e, c) for c, name, e in terms))
-    return (1, key, int(k)), f"({_terms_text(terms)})", int(k)
+def factored_text(value: Factored) -> str:
+    """A factored rational function of d, as ``str`` of :func:`exact_odds.symbolic_expressions.factored_expression`
+    (``sympy.factor``'s expression) writes it, as SymPy's ``_print_Mul`` does."""
+    number, factors = value.number, value.factors
+    if not factors:
+        return _rational(number)
+    if len(factors) == 1 and ((abs(number) == 1 and factors[0][1] == 1 and factors[0][0] != (1, 0))
+                              or (number == 1 and factors[0][1] < -1)):
+        from exact_odds.symbolic_expressions import factored_expression
 
-
-def _product_text(expr: Any) -> str | None:
-    """A rational number times powers of symbols and sums, as SymPy's ``_print_Mul`` writes it."""
-    first, *rest = expr.args
-    if first == 1 or any(a.is_Number or (a.is_Pow and a.base.is_Integer and a.exp.is_Integer) for a in rest):
-        return None  # a product left unevaluated: SymPy writes every factor as it stands
-    number, args = (Fraction(int(first.p), int(first.q)), rest) if first.is_Rational else (Fraction(1), expr.args)
-    factors = [_factor(arg) for arg in args]
-    if any(f is None for f in factors):
-        return None
+        return str(factored_expression(value))
     sign, number = ("-", -number) if number < 0 else ("", number)
     top = [str(number.numerator)] if number.numerator != 1 else []
     bottom = [str(number.denominator)] if number.denominator != 1 else []
-    for _, text, k in sorted((f for f in factors if f is not None), key=lambda f: f[0]):
-        (top if k > 0 else bottom).append(text if abs(k) == 1 else f"{text}**{abs(k)}")
+    for (_, text), k in sorted(((_factor(f, k), k) for f, k in factors), key=lambda item: item[0][0]):
+        (top if k > 0 else bottom).append(text)
     text = sign + "*".join(top or ["1"])
     if not bottom:
         return text
