@@ -201,20 +201,6 @@ def fair_commission(shoe: Shoe, *, tableau: Tableau = STANDARD_TABLEAU) -> Fract
 Measure = Callable[[Shoe], Ways]
 """The ways of some event on a shoe, counted by the engine."""
 
-TOTAL_CONTENT, TOTAL_FACTORS = sequence_factors(DECK)
-"""52d (52d-1) ... (52d-5) = 416 d (52d-1) (26d-1) (52d-3) (13d-1) (52d-5): content and linear factors."""
-
-
-def factored(numerator: Sequence[int], scale: int = 1) -> sympy.Expr:
-    """``numerator / (scale * 52d (52d-1) ... (52d-5))`` in lowest terms, factored: the expression
-    ``sympy.factor`` gives for it (``numerator``: integer coefficients, lowest power first;
-    ``scale``: a positive integer); its factors are :func:`~exact_odds.deck_polynomials.over_sequences`.
-    A test compares the two on many numerators.
-    """
-    from exact_odds.symbolic_expressions import factored_expression
-
-    return factored_expression(over_sequences(numerator, scale, DECK))
-
 
 @cache
 def _shoe(decks: int) -> Shoe:
@@ -249,15 +235,8 @@ class ClosedForm:
 
         from exact_odds.symbolic_expressions import D, rational
 
-        fractions = [rational(c) for c in reversed(self.fractions)]
-        return sympy.Poly(list(reversed(self.coefficients)) if self.denominator == 1 else fractions, D)
-
-    @cached_property
-    def expression(self) -> sympy.Expr:
-        """The polynomial as an expression in d (what ``ways.as_expr()`` gives)."""
-        from exact_odds.symbolic_expressions import polynomial_expression
-
-        return polynomial_expression(self.fractions)
+        coefficients = self.coefficients if self.denominator == 1 else [rational(c) for c in self.fractions]
+        return sympy.Poly(list(reversed(coefficients)), D)
 
     @cached_property
     def factors(self) -> Factored:

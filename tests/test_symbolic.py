@@ -15,7 +15,7 @@ import sympy
 from exact_odds.bets import find_bet
 from exact_odds.bets.main import BUILTIN_CONFIGURATIONS, ROLES
 from exact_odds.coup import Coup, Detail
-from exact_odds.deck_polynomials import evaluate, interpolate
+from exact_odds.deck_polynomials import evaluate, interpolate, over_sequences
 from exact_odds.edges import distinct_bets, house_edge, par_sheet
 from exact_odds.engine import deal, winners
 from exact_odds.report import decimal_text, percent_text
@@ -33,7 +33,6 @@ from exact_odds.symbolic import (
     edge_expression,
     edge_in_decks,
     edge_limit,
-    factored,
     fair_commission,
     line_closed_forms,
     outcome_closed_forms,
@@ -41,7 +40,7 @@ from exact_odds.symbolic import (
     pays_of,
     summary,
 )
-from exact_odds.symbolic_expressions import polynomial_expression
+from exact_odds.symbolic_expressions import factored_expression, polynomial_expression
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau, load_tableau
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -236,7 +235,7 @@ def test_factored_is_sympy_factor() -> None:
     cases += [(_random_numerator(rng), rng.choice([1, 1, 2, 20, 25 * 7])) for _ in range(150)]
     cases += [([0] * 7, 1), ([5], 3), (list(TOTAL_COEFFICIENTS), 1), ([-x for x in TOTAL_COEFFICIENTS], 4)]
     for numerator, scale in cases:
-        new, old = factored(numerator, scale), _oracle_factor(numerator, scale)
+        new, old = factored_expression(over_sequences(numerator, scale)), _oracle_factor(numerator, scale)
         assert new == old and sympy.srepr(new) == sympy.srepr(old), (numerator, scale)
         assert str(new) == str(old) and sympy.latex(new) == sympy.latex(old), (numerator, scale)
 
