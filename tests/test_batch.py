@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from fractions import Fraction
@@ -20,11 +21,12 @@ from exact_odds.batch import (
     evaluate_shoes,
     parse_compositions,
 )
+from exact_odds.batch.kinds import DESIGNATION_CARDS, DESIGNATION_UNITS, TYPES, part_code, parts_of
 from exact_odds.bets import find_bet, registered
 from exact_odds.coup import COUP_CODES, Coup, Detail, coup_code, coup_of_code, tabulate
 from exact_odds.engine import deal, winners
 from exact_odds.errors import InputError
-from exact_odds.shoe import Shoe, ShoeError, falling, parse_cards
+from exact_odds.shoe import CARDS_PER_COUP, Shoe, ShoeError, falling, parse_cards
 from exact_odds.tableau import STANDARD_TABLEAU, STANDARD_TOML, parse_tableau
 
 # Published 8-deck counts: Wizard of Odds, "Baccarat" (wizardofodds.com/games/baccarat/basics).
@@ -52,6 +54,7 @@ def test_coup_codes_cover_every_field() -> None:
     assert Coup._fields == ("player", "banker", "player_cards", "banker_cards", "player_pair", "banker_pair",
                             "player_suited", "banker_suited", "twin_pair")
     assert all(coup_code(coup_of_code(c)) == c for c in range(COUP_CODES))
+    assert all(type(flag) is bool for c in range(COUP_CODES) for flag in coup_of_code(c)[4:])
 
 
 # ---------------------------------------------------------------- random compositions
@@ -463,3 +466,15 @@ def test_batch_command_streams_blocks(tmp_path: Path, capsys: pytest.CaptureFixt
     code, printed, err = run(capsys, "batch", "--input", str(src), "--output", str(out))
     assert code == 2 and printed == "" and not out.exists()
     assert "line 401" in err and err.endswith("(see 'exact-odds batch --help')\n")
+
+
+def test_parts_come_in_increasing_part_code() -> None:
+    """Every part (at most six cards, designations with enough cards, at most two pairs designated), sorted."""
+    for kinds in range(5):
+        for suited in (False, True):
+            digits = [m * TYPES + t for m in range(CARDS_PER_COUP + 1) for t in range(TYPES if suited else 1)
+                      if m >= DESIGNATION_CARDS[t]]
+            every = [p for p in itertools.product(digits, repeat=kinds)
+                     if sum(d // TYPES for d in p) <= CARDS_PER_COUP
+                     and sum(DESIGNATION_UNITS[d % TYPES] for d in p) <= 2]
+            assert parts_of(kinds, suited) == sorted(every, key=part_code)
