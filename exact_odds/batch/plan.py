@@ -120,8 +120,9 @@ def make_layout(space: Space, parts: tuple[set[Part], set[Part]]) -> Layout:
     firsts = (0, space.split)
     order: list[tuple[int, int, int, Part]] = []
     for g, group in enumerate(parts):
-        for p in _with_ancestors(group):
-            order.append((sum(d // TYPES for d in p), g, int(_code(np.array([p]))[0]), p))
+        members = list(_with_ancestors(group))
+        codes_of = _code(np.array(members, dtype=np.int64)).tolist() if members else []
+        order.extend((sum(d // TYPES for d in p), g, c, p) for p, c in zip(members, codes_of, strict=True))
     order.sort()
     index = {(g, p): i + 1 for i, (_, g, _, p) in enumerate(order)}
     parent, factor = [0], [0]
