@@ -478,3 +478,21 @@ def test_parts_come_in_increasing_part_code() -> None:
                      if sum(d // TYPES for d in p) <= CARDS_PER_COUP
                      and sum(DESIGNATION_UNITS[d % TYPES] for d in p) <= 2]
             assert parts_of(kinds, suited) == sorted(every, key=part_code)
+
+
+def test_a_table_out_of_order_has_the_same_monomials() -> None:
+    """The shipped tables come sorted by monomial; one in another order is sorted first, to the same sums."""
+    import dataclasses
+
+    import numpy as np
+
+    from exact_odds.batch import plan
+    from exact_odds.batch.coefficients import coefficients
+
+    co = coefficients(STANDARD_TABLEAU, Detail.RANKS)
+    order = np.random.default_rng(3).permutation(len(co.a))
+    shuffled = dataclasses.replace(co, a=co.a[order], b=co.b[order], coup=co.coup[order], count=co.count[order])
+    weights = np.random.default_rng(4).integers(0, 5, size=(COUP_CODES, 3)).astype(np.int64)
+    for left, right in zip(plan.monomial_sums(co, weights), plan.monomial_sums(shuffled, weights), strict=True):
+        assert np.array_equal(left, right)
+    assert np.array_equal(plan.table_codes(co), plan.table_codes(shuffled))

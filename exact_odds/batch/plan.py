@@ -243,15 +243,16 @@ _MONOMIALS: dict[int, _Monomials] = {}
 def _monomials(co: Coefficients) -> _Monomials:
     """The table's terms grouped by monomial (cached per table)."""
     if id(co) not in _MONOMIALS:
-        mono = co.a * len(co.parts_b) + co.b
-        order = np.arange(len(mono)) if (mono[1:] >= mono[:-1]).all() else np.argsort(mono, kind="stable")
-        starts = np.flatnonzero(np.r_[True, mono[order][1:] != mono[order][:-1]])
-        first = order[starts]
-        digits = np.concatenate([np.array(co.parts_a, dtype=np.int64).reshape(len(co.parts_a), -1)[co.a[first]],
-                                 np.array(co.parts_b, dtype=np.int64).reshape(len(co.parts_b), -1)[co.b[first]]],
+        a, b, count, coup = co.a, co.b, co.count, co.coup  # the shipped tables come sorted by monomial
+        mono = a * len(co.parts_b) + b
+        if not (mono[1:] >= mono[:-1]).all():
+            order = np.argsort(mono, kind="stable")
+            a, b, count, coup, mono = a[order], b[order], count[order], coup[order], mono[order]
+        starts = np.flatnonzero(np.r_[True, mono[1:] != mono[:-1]])
+        digits = np.concatenate([np.array(co.parts_a, dtype=np.int64).reshape(len(co.parts_a), -1)[a[starts]],
+                                 np.array(co.parts_b, dtype=np.int64).reshape(len(co.parts_b), -1)[b[starts]]],
                                 axis=1)
-        _MONOMIALS[id(co)] = _Monomials(co, starts, co.count[order], co.coup[order], digits,
-                                        np.flatnonzero(np.bincount(co.coup)))
+        _MONOMIALS[id(co)] = _Monomials(co, starts, count, coup, digits, np.flatnonzero(np.bincount(co.coup)))
     return _MONOMIALS[id(co)]
 
 
