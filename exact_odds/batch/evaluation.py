@@ -29,17 +29,7 @@ from exact_odds.batch.compiled import loops as compiled_loops
 from exact_odds.batch.plan import INT64_MAX_CARDS, Plan, make_weighted_plan, table_codes, ways
 from exact_odds.batch.sparse import sparse, sparse_ways
 from exact_odds.batch.suited import suited_ways, variant
-from exact_odds.coup import (
-    BANKER_SUITED,
-    COUP_CODES,
-    OUTCOMES,
-    PLAYER_SUITED,
-    Coup,
-    Detail,
-    Payable,
-    coup_of_code,
-    coup_table,
-)
+from exact_odds.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUITED, Coup, Detail, Payable, coup_of_code
 from exact_odds.dist import Dist
 from exact_odds.errors import suits_unknown
 from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe, ShoeError
@@ -84,8 +74,7 @@ def _payouts(bet: Payable, codes: IntArray) -> tuple[IntArray, int]:
     common multiple of the denominators of the payouts on ``codes``). A bet pays a few amounts on
     hundreds of codes, most often the same objects (its pay lines'): each object is scaled once,
     found again by its identity (cheaper than a fraction's hash)."""
-    coups = coup_table()
-    paid = [bet.payout(coups[code]) for code in codes.tolist()]
+    paid = [bet.payout(coup_of_code(code)) for code in codes.tolist()]
     distinct = {id(p): p for p in paid}
     scale = math.lcm(*(p.denominator for p in distinct.values()))
     scaled = {key: p.numerator * (scale // p.denominator) for key, p in distinct.items()}
