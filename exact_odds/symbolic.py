@@ -211,7 +211,7 @@ def table_forms(names: Sequence[str], class_of: Callable[[Coup], int], detail: D
 
     from exact_odds.batch.coefficients import coefficients
     from exact_odds.batch.decks import ways_in_decks
-    from exact_odds.batch.plan import table_codes
+    from exact_odds.batch.monomials import table_codes
     from exact_odds.coup import COUP_CODES, coup_of_code
 
     weights = np.zeros((COUP_CODES, len(names)), dtype=np.int64)

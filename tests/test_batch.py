@@ -486,13 +486,32 @@ def test_a_table_out_of_order_has_the_same_monomials() -> None:
 
     import numpy as np
 
-    from exact_odds.batch import plan
+    from exact_odds.batch import monomials
     from exact_odds.batch.coefficients import coefficients
 
     co = coefficients(STANDARD_TABLEAU, Detail.RANKS)
     order = np.random.default_rng(3).permutation(len(co.a))
     shuffled = dataclasses.replace(co, a=co.a[order], b=co.b[order], coup=co.coup[order], count=co.count[order])
     weights = np.random.default_rng(4).integers(0, 5, size=(COUP_CODES, 3)).astype(np.int64)
-    for left, right in zip(plan.monomial_sums(co, weights), plan.monomial_sums(shuffled, weights), strict=True):
+    sums = monomials.monomial_sums
+    for left, right in zip(sums(co, weights), sums(shuffled, weights), strict=True):
         assert np.array_equal(left, right)
-    assert np.array_equal(plan.table_codes(co), plan.table_codes(shuffled))
+    assert np.array_equal(monomials.table_codes(co), monomials.table_codes(shuffled))
+
+
+def test_counts_past_2_to_the_53_summed_in_integers() -> None:
+    """Monomial sums count each class of codes in floats only while that is exact; past it, in integers."""
+    import dataclasses
+
+    import numpy as np
+
+    from exact_odds.batch import monomials
+    from exact_odds.batch.coefficients import coefficients
+
+    co = coefficients(STANDARD_TABLEAU, Detail.POINTS)
+    scaled = dataclasses.replace(co, count=co.count << 34)
+    assert int(scaled.count.sum()) >= 2**53
+    weights = np.random.default_rng(5).integers(0, 4, size=(COUP_CODES, 3)).astype(np.int64)
+    digits, summed = monomials.monomial_sums(co, weights)
+    digits_big, summed_big = monomials.monomial_sums(scaled, weights)
+    assert np.array_equal(digits, digits_big) and np.array_equal(summed << 34, summed_big)

@@ -26,7 +26,8 @@ from exact_odds.batch import wide, widepass
 from exact_odds.batch.basis import choose_functionals, combinations
 from exact_odds.batch.coefficients import coefficients
 from exact_odds.batch.compiled import loops as compiled_loops
-from exact_odds.batch.plan import INT64_MAX_CARDS, Plan, make_weighted_plan, table_codes, ways
+from exact_odds.batch.monomials import table_codes
+from exact_odds.batch.plan import INT64_MAX_CARDS, Plan, make_weighted_plan, ways
 from exact_odds.batch.sparse import sparse, sparse_ways
 from exact_odds.batch.suited import suited_ways, variant
 from exact_odds.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUITED, Coup, Detail, Payable, coup_of_code

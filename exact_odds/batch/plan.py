@@ -42,6 +42,7 @@ from exact_odds.batch.fused import compiled_rows
 from exact_odds.batch.kernel import factor_table, run
 from exact_odds.batch.kinds import DIGITS, TYPES, Part, Space, kind_counts
 from exact_odds.batch.leading import LEADING_CARDS, leading_table, leading_weights
+from exact_odds.batch.monomials import monomial_terms, table_codes
 from exact_odds.batch.pairs import flag_ways
 from exact_odds.batch.residues import moduli_limit, residue_sums
 from exact_odds.coup import Detail
@@ -222,65 +223,6 @@ def _stage(space: Space, layout: Layout, depth: int, functionals: tuple[int, ...
         at += r1 - r0
     value_rows = np.array([r for block in blocks for r in range(*block.r_rows)], dtype=np.int64)
     return Stage(depth, functionals, at, tuple(blocks), value_rows)
-
-
-@dataclass(frozen=True)
-class _Monomials:
-    """A table's terms grouped by monomial: ``count``/``coup`` of the terms in that order, the
-    first term of each monomial (``starts``), each monomial's digits, and the table's codes."""
-
-    table: Coefficients
-    starts: IntArray
-    count: IntArray
-    coup: IntArray
-    digits: IntArray
-    codes: IntArray
-
-
-_MONOMIALS: dict[int, _Monomials] = {}
-
-
-def _monomials(co: Coefficients) -> _Monomials:
-    """The table's terms grouped by monomial (cached per table)."""
-    if id(co) not in _MONOMIALS:
-        a, b, count, coup = co.a, co.b, co.count, co.coup  # the shipped tables come sorted by monomial
-        mono = a * len(co.parts_b) + b
-        if not (mono[1:] >= mono[:-1]).all():
-            order = np.argsort(mono, kind="stable")
-            a, b, count, coup, mono = a[order], b[order], count[order], coup[order], mono[order]
-        starts = np.flatnonzero(np.r_[True, mono[1:] != mono[:-1]])
-        digits = np.concatenate([np.array(co.parts_a, dtype=np.int64).reshape(len(co.parts_a), -1)[a[starts]],
-                                 np.array(co.parts_b, dtype=np.int64).reshape(len(co.parts_b), -1)[b[starts]]],
-                                axis=1)
-        _MONOMIALS[id(co)] = _Monomials(co, starts, count, coup, digits, np.flatnonzero(np.bincount(co.coup)))
-    return _MONOMIALS[id(co)]
-
-
-def table_codes(co: Coefficients) -> IntArray:
-    """The distinct coup codes of a coefficient table, sorted (cached per table)."""
-    return _monomials(co).codes
-
-
-_CHUNK = 1 << 21
-"""The most products :func:`monomial_sums` holds at once (16 MiB of int64): memory that does not grow with the
-number of functionals (edge sorting by ranks has dozens)."""
-
-
-def monomial_sums(co: Coefficients, weights: IntArray) -> tuple[IntArray, IntArray]:
-    """Digits of every monomial of the table (cached order) and its summed weights per functional
-    (``weights[code, f]``)."""
-    m = _monomials(co)
-    step = max(1, _CHUNK // max(len(m.coup), 1))  # columns at a time: a product of ``_CHUNK`` numbers at most
-    parts = [np.add.reduceat(m.count[:, None] * weights[m.coup, f:f + step], m.starts, axis=0)
-             for f in range(0, max(weights.shape[1], 1), step)]
-    return m.digits, np.concatenate(parts, axis=1) if len(parts) != 1 else parts[0]
-
-
-def monomial_terms(co: Coefficients, weights: IntArray) -> tuple[IntArray, IntArray]:
-    """Digits of each monomial of the table and its summed weights, monomials of no weight left out."""
-    digits, summed = monomial_sums(co, weights)
-    keep = summed.any(axis=1)
-    return digits[keep], summed[keep]
 
 
 def _leading_terms(space: Space, codes: IntArray, weights: IntArray) -> tuple[IntArray, IntArray] | None:
