@@ -7,6 +7,7 @@ import json
 import random
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import body, run
@@ -515,3 +516,57 @@ def test_counts_past_2_to_the_53_summed_in_integers() -> None:
     digits, summed = monomials.monomial_sums(co, weights)
     digits_big, summed_big = monomials.monomial_sums(scaled, weights)
     assert np.array_equal(digits, digits_big) and np.array_equal(summed << 34, summed_big)
+
+
+def first_layout(space: Any, parts: tuple[set[tuple[int, ...]], set[tuple[int, ...]]]) -> tuple[Any, ...]:
+    """The first :func:`~exact_odds.batch.plan.make_layout`, a part at a time, kept as an oracle:
+    (parent, factor, levels, spans, codes, rows)."""
+    from exact_odds.batch.kinds import DIGITS
+
+    def code(p: tuple[int, ...]) -> int:
+        return sum(d * DIGITS**i for i, d in enumerate(p))
+
+    def last(p: tuple[int, ...]) -> int:
+        return max(i for i, d in enumerate(p) if d)
+
+    order = []
+    for g, group in enumerate(parts):
+        members: set[tuple[int, ...]] = set()
+        for p in group:
+            while any(p) and p not in members:
+                members.add(p)
+                p = (*p[:last(p)], 0, *p[last(p) + 1:])
+        order += [(sum(d // TYPES for d in p), g, code(p), p) for p in members]
+    order.sort()
+    index = {(g, p): i + 1 for i, (_, g, _, p) in enumerate(order)}
+    parent, factor = [0], [0]
+    levels: dict[int, tuple[int, int]] = {}
+    spans = {(0, 0): (0, 1), (1, 0): (0, 1)}
+    for i, (cards, g, _, p) in enumerate(order, 1):
+        parent.append(index.get((g, (*p[:last(p)], 0, *p[last(p) + 1:])), 0))
+        m, t = divmod(p[last(p)], TYPES)
+        factor.append((((0, space.split)[g] + last(p)) * (CARDS_PER_COUP + 1) + m) * space.types + t)
+        spans[(g, cards)] = (spans.get((g, cards), (i, i))[0], i + 1)
+        levels[cards] = (levels.get(cards, (i, i))[0], i + 1)
+    by_code = [sorted([(0, 0)] + [(c, index[(gg, p)]) for _, gg, c, p in order if gg == g]) for g in (0, 1)]
+    return (parent, factor, tuple(levels.values()), spans, [[c for c, _ in b] for b in by_code],
+            [[r for _, r in b] for b in by_code])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(list(Detail)), st.integers(0, 2**32 - 1))
+def test_layout_equals_the_first_one(detail: Detail, seed: int) -> None:
+    """Random sets of parts (some groups empty), laid out in arrays as a part at a time."""
+    from exact_odds.batch.kinds import space_of
+    from exact_odds.batch.plan import make_layout
+
+    space = space_of(detail)
+    rng = random.Random(seed)
+    parts = tuple({p for p in parts_of(kinds, space.suited) if rng.random() < rate}
+                  for kinds, rate in ((space.split, rng.choice([0, 0.01, 0.2])),
+                                      (space.kinds - space.split, rng.choice([0, 0.05, 0.5]))))
+    layout = make_layout(space, (parts[0], parts[1]))
+    parent, factor, levels, spans, codes, rows = first_layout(space, (parts[0], parts[1]))
+    assert layout.parent.tolist() == parent and layout.factor.tolist() == factor
+    assert layout.levels == levels and list(layout.spans.items()) == list(spans.items())
+    assert [c.tolist() for c in layout.codes] == codes and [r.tolist() for r in layout.rows] == rows
