@@ -17,6 +17,7 @@ bit per flag: :data:`PLAYER_PAIR`, :data:`BANKER_PAIR`, :data:`PLAYER_SUITED`,
 
 from __future__ import annotations
 
+import itertools
 import math
 from enum import IntEnum
 from fractions import Fraction
@@ -133,11 +134,15 @@ def coup_of_code(code: int) -> Coup:
 
 @lru_cache(maxsize=1)
 def coup_table() -> tuple[Coup, ...]:
-    """Every coup by its code."""
-    flags = (PLAYER_PAIR, BANKER_PAIR, PLAYER_SUITED, BANKER_SUITED, TWIN_PAIR)
-    return tuple(Coup(code // 10 % 10, code % 10, 2 + code // PLAYER_DREW % 2, 2 + code // BANKER_DREW % 2,
-                      *(bool(code // bit % 2) for bit in flags))
-                 for code in range(COUP_CODES))
+    """Every coup by its code: the parts of the code from its most significant (the twin pair's
+    flag) to its least (the banker's total), so that the codes come in increasing order."""
+    flag = (False, True)
+    parts = itertools.product(flag, flag, flag, flag, flag, (2, 3), (2, 3), range(10), range(10))
+    new = tuple.__new__
+    return tuple([new(Coup, (player, banker, player_cards, banker_cards, player_pair, banker_pair, player_suited,
+                             banker_suited, twin_pair))
+                  for (twin_pair, banker_suited, player_suited, banker_pair, player_pair, banker_cards, player_cards,
+                       player, banker) in parts])
 
 
 def codes_at(detail: Detail) -> list[int]:

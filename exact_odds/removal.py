@@ -32,6 +32,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from exact_odds.coup import Detail
@@ -260,30 +261,53 @@ def _scales(groups: Sequence[tuple[Fraction, list[int]]], max_tag: int) -> list[
     return [(a + b) / 2 for a, b in zip([Fraction(0), *points[:-1]], points, strict=True)]
 
 
-def _round(x: Fraction) -> int:
-    """Round half away from zero."""
-    return int(math.copysign(math.floor(abs(x) + Fraction(1, 2)), x))
+def _balance(numerators: list[int], denominator: int, sizes: list[int], max_tag: int) -> list[int] | None:
+    """Integer tags nearest to the targets ``numerators[g] / denominator`` (weighted by group
+    size) whose weighted sum is 0.
 
+    A small dynamic programme over the groups: state = weighted sum so far, cost = the sum of
+    ``size * |tag - target|``. Each group's tag is one of the integers within 2 of its target
+    rounded half away from zero, and at most ``max_tag`` in absolute value. The answer has the
+    least cost and, among those, the smallest last tag, then the smallest tag before, and so on.
+    States the remaining groups' least and greatest sums cannot bring back to 0 are dropped.
 
-def _balance(target: list[Fraction], sizes: list[int], max_tag: int) -> list[int] | None:
-    """Integer tags nearest to ``target`` (weighted by group size) whose weighted sum is 0.
-
-    A small dynamic programme over the groups: state = weighted sum so far.
+    A layer is a list of codes by state, from its least state on: the exact cost in units of
+    ``1 / denominator``, shifted left 3 bits a group, plus in the bits below the index of each
+    group's tag on the way to the state, the last group's highest (at bits ``3 g``, counting from
+    group 0), so that ``min`` takes the least cost, then the smallest last tag, and so on; codes
+    of ``none`` and above stand for states not reached.
     """
-    scale = math.lcm(*(x.denominator for x in target))  # costs in units of 1/scale: exact integers
-    best: dict[int, tuple[int, list[int]]] = {0: (0, [])}
-    for x, m in zip(target, sizes, strict=True):
-        base = _round(x)
-        scaled = int(x * scale)
-        nxt: dict[int, tuple[int, list[int]]] = {}
-        for t in range(max(-max_tag, base - 2), min(max_tag, base + 2) + 1):
-            cost = m * abs(t * scale - scaled)
-            for s, (c, tags) in best.items():
-                key = s + m * t
-                if key not in nxt or c + cost < nxt[key][0]:
-                    nxt[key] = (c + cost, [*tags, t])
-        best = nxt
-    return best[0][1] if 0 in best else None
+    shift = 3 * len(sizes)
+    choices = [[(m * t, (m * abs(t * denominator - a) << shift) + (j << 3 * g))
+                for j, t in enumerate(_tags(a, denominator, max_tag))]
+               for g, (a, m) in enumerate(zip(numerators, sizes, strict=True))]
+    if not all(choices):
+        return None
+    none = 3 * denominator * sum(sizes) + 1 << shift  # above any code: a tag is within 2.5 of its target
+    rest = [(0, 0)]  # rest[-1 - g]: the least and the greatest weighted sum of the groups after group g
+    for options in reversed(choices[1:]):
+        rest.append((rest[-1][0] + options[0][0], rest[-1][1] + options[-1][0]))
+    low, codes = 0, [0]
+    for options, (least, most) in zip(choices, reversed(rest), strict=True):
+        start = max(low + options[0][0], -most)
+        width = min(low + len(codes) - 1 + options[-1][0], -least) + 1 - start
+        if width <= 0:
+            return None
+        room = width + options[-1][0] - options[0][0]
+        padded = [none] * room + codes + [none] * room
+        rows = [map(extra.__add__, padded[room + start - low - step:][:width]) for step, extra in options]
+        codes = list(map(min, *rows) if len(rows) > 1 else rows[0])
+        low = start
+    if codes[0] >= none:
+        return None
+    return [_tags(a, denominator, max_tag)[codes[0] >> 3 * g & 7] for g, a in enumerate(numerators)]
+
+
+def _tags(numerator: int, denominator: int, max_tag: int) -> range:
+    """The tags :func:`_balance` tries for a group of target ``numerator / denominator`` (a positive
+    denominator): within 2 of the target rounded half away from zero, at most ``max_tag``."""
+    base = (2 * abs(numerator) + denominator) // (2 * denominator) * (-1 if numerator < 0 else 1)
+    return range(max(-max_tag, base - 2), min(max_tag, base + 2) + 1)
 
 
 def suggest_count(effects: Sequence[Fraction | None], composition: Sequence[int], *,
@@ -297,15 +321,24 @@ def suggest_count(effects: Sequence[Fraction | None], composition: Sequence[int]
     """
     if max_tag < 1:
         raise InputError(f"the largest tag must be at least 1, got {max_tag}")
+    return _suggested(tuple(effects), tuple(composition), max_tag)
+
+
+@lru_cache(maxsize=64)
+def _suggested(effects: tuple[Fraction | None, ...], composition: tuple[int, ...], max_tag: int) -> LinearCount:
+    """:func:`suggest_count`, once for equal effects (many bets share their banker, player or tie's)."""
     groups = _groups(effects)
     weights = [n if e is not None else 0 for n, e in zip(composition, effects, strict=True)]
     values = _integers([e if e is not None else Fraction(0) for e in effects])
     zero = LinearCount((0,) * len(effects), Correlation(Fraction(0), 0))
     if not groups or not any(e for e, _ in groups):
         return zero
+    unit = math.lcm(*(e.denominator for e, _ in groups))
+    scaled = [e.numerator * (unit // e.denominator) for e, _ in groups]  # the groups' effects times unit
+    sizes = [len(r) for _, r in groups]
     best: tuple[tuple[Fraction, int, int], LinearCount] | None = None
     for k in _scales(groups, max_tag):
-        tags = _balance([k * e for e, _ in groups], [len(r) for _, r in groups], max_tag)
+        tags = _balance([k.numerator * e for e in scaled], k.denominator * unit, sizes, max_tag)
         if tags is None or not any(tags):
             continue
         per_rank = [0] * len(effects)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import body, run
@@ -20,11 +22,12 @@ from exact_odds.batch import (
     evaluate_shoes,
     parse_compositions,
 )
+from exact_odds.batch.kinds import DESIGNATION_CARDS, DESIGNATION_UNITS, TYPES, part_code, parts_of
 from exact_odds.bets import find_bet, registered
 from exact_odds.coup import COUP_CODES, Coup, Detail, coup_code, coup_of_code, tabulate
 from exact_odds.engine import deal, winners
 from exact_odds.errors import InputError
-from exact_odds.shoe import Shoe, ShoeError, falling, parse_cards
+from exact_odds.shoe import CARDS_PER_COUP, Shoe, ShoeError, falling, parse_cards
 from exact_odds.tableau import STANDARD_TABLEAU, STANDARD_TOML, parse_tableau
 
 # Published 8-deck counts: Wizard of Odds, "Baccarat" (wizardofodds.com/games/baccarat/basics).
@@ -52,6 +55,7 @@ def test_coup_codes_cover_every_field() -> None:
     assert Coup._fields == ("player", "banker", "player_cards", "banker_cards", "player_pair", "banker_pair",
                             "player_suited", "banker_suited", "twin_pair")
     assert all(coup_code(coup_of_code(c)) == c for c in range(COUP_CODES))
+    assert all(type(flag) is bool for c in range(COUP_CODES) for flag in coup_of_code(c)[4:])
 
 
 # ---------------------------------------------------------------- random compositions
@@ -463,3 +467,106 @@ def test_batch_command_streams_blocks(tmp_path: Path, capsys: pytest.CaptureFixt
     code, printed, err = run(capsys, "batch", "--input", str(src), "--output", str(out))
     assert code == 2 and printed == "" and not out.exists()
     assert "line 401" in err and err.endswith("(see 'exact-odds batch --help')\n")
+
+
+def test_parts_come_in_increasing_part_code() -> None:
+    """Every part (at most six cards, designations with enough cards, at most two pairs designated), sorted."""
+    for kinds in range(5):
+        for suited in (False, True):
+            digits = [m * TYPES + t for m in range(CARDS_PER_COUP + 1) for t in range(TYPES if suited else 1)
+                      if m >= DESIGNATION_CARDS[t]]
+            every = [p for p in itertools.product(digits, repeat=kinds)
+                     if sum(d // TYPES for d in p) <= CARDS_PER_COUP
+                     and sum(DESIGNATION_UNITS[d % TYPES] for d in p) <= 2]
+            assert parts_of(kinds, suited) == sorted(every, key=part_code)
+
+
+def test_a_table_out_of_order_has_the_same_monomials() -> None:
+    """The shipped tables come sorted by monomial; one in another order is sorted first, to the same sums."""
+    import dataclasses
+
+    import numpy as np
+
+    from exact_odds.batch import monomials
+    from exact_odds.batch.coefficients import coefficients
+
+    co = coefficients(STANDARD_TABLEAU, Detail.RANKS)
+    order = np.random.default_rng(3).permutation(len(co.a))
+    shuffled = dataclasses.replace(co, a=co.a[order], b=co.b[order], coup=co.coup[order], count=co.count[order])
+    weights = np.random.default_rng(4).integers(0, 5, size=(COUP_CODES, 3)).astype(np.int64)
+    sums = monomials.monomial_sums
+    for left, right in zip(sums(co, weights), sums(shuffled, weights), strict=True):
+        assert np.array_equal(left, right)
+    assert np.array_equal(monomials.table_codes(co), monomials.table_codes(shuffled))
+
+
+def test_counts_past_2_to_the_53_summed_in_integers() -> None:
+    """Monomial sums count each class of codes in floats only while that is exact; past it, in integers."""
+    import dataclasses
+
+    import numpy as np
+
+    from exact_odds.batch import monomials
+    from exact_odds.batch.coefficients import coefficients
+
+    co = coefficients(STANDARD_TABLEAU, Detail.POINTS)
+    scaled = dataclasses.replace(co, count=co.count << 34)
+    assert int(scaled.count.sum()) >= 2**53
+    weights = np.random.default_rng(5).integers(0, 4, size=(COUP_CODES, 3)).astype(np.int64)
+    digits, summed = monomials.monomial_sums(co, weights)
+    digits_big, summed_big = monomials.monomial_sums(scaled, weights)
+    assert np.array_equal(digits, digits_big) and np.array_equal(summed << 34, summed_big)
+
+
+def first_layout(space: Any, parts: tuple[set[tuple[int, ...]], set[tuple[int, ...]]]) -> tuple[Any, ...]:
+    """The first :func:`~exact_odds.batch.plan.make_layout`, a part at a time, kept as an oracle:
+    (parent, factor, levels, spans, codes, rows)."""
+    from exact_odds.batch.kinds import DIGITS
+
+    def code(p: tuple[int, ...]) -> int:
+        return sum(d * DIGITS**i for i, d in enumerate(p))
+
+    def last(p: tuple[int, ...]) -> int:
+        return max(i for i, d in enumerate(p) if d)
+
+    order = []
+    for g, group in enumerate(parts):
+        members: set[tuple[int, ...]] = set()
+        for p in group:
+            while any(p) and p not in members:
+                members.add(p)
+                p = (*p[:last(p)], 0, *p[last(p) + 1:])
+        order += [(sum(d // TYPES for d in p), g, code(p), p) for p in members]
+    order.sort()
+    index = {(g, p): i + 1 for i, (_, g, _, p) in enumerate(order)}
+    parent, factor = [0], [0]
+    levels: dict[int, tuple[int, int]] = {}
+    spans = {(0, 0): (0, 1), (1, 0): (0, 1)}
+    for i, (cards, g, _, p) in enumerate(order, 1):
+        parent.append(index.get((g, (*p[:last(p)], 0, *p[last(p) + 1:])), 0))
+        m, t = divmod(p[last(p)], TYPES)
+        factor.append((((0, space.split)[g] + last(p)) * (CARDS_PER_COUP + 1) + m) * space.types + t)
+        spans[(g, cards)] = (spans.get((g, cards), (i, i))[0], i + 1)
+        levels[cards] = (levels.get(cards, (i, i))[0], i + 1)
+    by_code = [sorted([(0, 0)] + [(c, index[(gg, p)]) for _, gg, c, p in order if gg == g]) for g in (0, 1)]
+    return (parent, factor, tuple(levels.values()), spans, [[c for c, _ in b] for b in by_code],
+            [[r for _, r in b] for b in by_code])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(list(Detail)), st.integers(0, 2**32 - 1))
+def test_layout_equals_the_first_one(detail: Detail, seed: int) -> None:
+    """Random sets of parts (some groups empty), laid out in arrays as a part at a time."""
+    from exact_odds.batch.kinds import space_of
+    from exact_odds.batch.plan import make_layout
+
+    space = space_of(detail)
+    rng = random.Random(seed)
+    parts = tuple({p for p in parts_of(kinds, space.suited) if rng.random() < rate}
+                  for kinds, rate in ((space.split, rng.choice([0, 0.01, 0.2])),
+                                      (space.kinds - space.split, rng.choice([0, 0.05, 0.5]))))
+    layout = make_layout(space, (parts[0], parts[1]))
+    parent, factor, levels, spans, codes, rows = first_layout(space, (parts[0], parts[1]))
+    assert layout.parent.tolist() == parent and layout.factor.tolist() == factor
+    assert layout.levels == levels and list(layout.spans.items()) == list(spans.items())
+    assert [c.tolist() for c in layout.codes] == codes and [r.tolist() for r in layout.rows] == rows

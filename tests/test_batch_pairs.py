@@ -13,8 +13,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from exact_odds.batch.coefficients import coefficients
+from exact_odds.batch.monomials import table_codes
 from exact_odds.batch.pairs import suited_states
-from exact_odds.batch.plan import make_weighted_plan, table_codes, ways
+from exact_odds.batch.plan import make_weighted_plan, ways
 from exact_odds.coup import PLAYER_PAIR, Detail
 from exact_odds.tableau import STANDARD_TABLEAU
 

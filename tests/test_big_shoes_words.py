@@ -17,7 +17,7 @@ from conftest import jit_setting
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds.batch import compiled, evaluate, evaluation, widepass
+from exact_odds.batch import compiled, evaluate, evaluation, modfused, widepass
 from exact_odds.bets import find_bet, registered
 from exact_odds.coup import OUTCOMES, Detail
 from exact_odds.engine import deal
@@ -163,11 +163,11 @@ def test_words_path_equals_reference() -> None:
             assert ev.expectation(i, j) == deal(Shoe(tuple(row)), detail=bet.detail).expectation(bet.payout)
 
 
-@pytest.mark.parametrize("step", ["residue_words", "_pair_words"])
-def test_words_path_check_fails_loudly(step: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("module", "step"), [(modfused, "residue_words"), (widepass, "_pair_words")])
+def test_words_path_check_fails_loudly(module: Any, step: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Sums that lost a way (one word off) are caught: the points pass's by the sampled check of
     banker, player and tie, the pairs pass's by its total, which must be the sequences."""
-    real = getattr(widepass, step)
+    real = getattr(module, step)
 
     def broken(*args: object) -> np.ndarray | None:
         words = real(*args)
@@ -175,7 +175,7 @@ def test_words_path_check_fails_loudly(step: str, monkeypatch: pytest.MonkeyPatc
             words[0, :, 0] += 1
         return words  # type: ignore[no-any-return]
 
-    monkeypatch.setattr(widepass, step, broken)
+    monkeypatch.setattr(module, step, broken)
     with jit_setting("1"), pytest.raises(AssertionError, match="lost ways"):
         evaluate(_shoes(3, 30, 20), bets=[find_bet("player pair")])
 

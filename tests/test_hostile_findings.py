@@ -10,7 +10,7 @@ run), in under 5 seconds of CPU and 500 MB.
   whether it is a file: :func:`exact_odds.reading.is_file` says no, never raises;
 - ``study --edge-sort ''`` (every rank its own group) took 1.3 GB and 10 s for two shoes of one
   deck: the coefficient plan of a dozen groups summed every functional at once; it now sums a
-  few at a time (:func:`exact_odds.batch.plan.monomial_sums`), the same integers in bounded memory;
+  few at a time (:func:`exact_odds.batch.monomials.monomial_sums`), the same integers in bounded memory;
 - ``advantage --position 1-4`` (the ranks of four cards: 28,561 cases) ran 17 s in 430 MB, and
   ``1-6`` without end: at most :data:`exact_odds.information.value.MAX_CASES` (2,500) cases are
   valued (the ranks of three cards, 2,197 cases, take about 4 s), more is refused at once;
@@ -148,7 +148,7 @@ def test_edge_sorting_plan_sums_in_bounded_pieces() -> None:
     """The plan's sums are the same integers whether the functionals are summed at once or a few at a time."""
     import numpy as np
 
-    from exact_odds.batch import plan
+    from exact_odds.batch import monomials
     from exact_odds.batch.coefficients import coefficients
     from exact_odds.coup import Detail
     from exact_odds.tableau import STANDARD_TABLEAU
@@ -156,14 +156,14 @@ def test_edge_sorting_plan_sums_in_bounded_pieces() -> None:
     co = coefficients(STANDARD_TABLEAU, Detail.POINTS)
     rng = np.random.default_rng(1)
     weights = rng.integers(0, 3, size=(int(co.coup.max()) + 1, 40)).astype(np.int64)
-    digits, summed = plan.monomial_sums(co, weights)
-    saved = plan._CHUNK
+    digits, summed = monomials.monomial_sums(co, weights)
+    saved = monomials._CHUNK
     try:
-        plan._CHUNK = 1  # one functional at a time
-        digits_1, summed_1 = plan.monomial_sums(co, weights)
+        monomials._CHUNK = 1  # one functional at a time
+        digits_1, summed_1 = monomials.monomial_sums(co, weights)
     finally:
-        plan._CHUNK = saved
-    m = plan._monomials(co)
+        monomials._CHUNK = saved
+    m = monomials._monomials(co)
     whole = np.add.reduceat(m.count[:, None] * weights[m.coup], m.starts, axis=0)
     assert (digits == digits_1).all() and (summed == whole).all() and (summed_1 == whole).all()
 

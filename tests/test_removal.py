@@ -12,11 +12,12 @@ from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from exact_odds import removal as removal_module
 from exact_odds.bets import Bet, PayLine, find_bet, registered
 from exact_odds.bets.main import player_wins
 from exact_odds.coup import Detail, Payable
 from exact_odds.engine import deal
-from exact_odds.removal import correlation, effects_of_removal, suggest_count
+from exact_odds.removal import _balance, correlation, effects_of_removal, suggest_count
 from exact_odds.shoe import RANKS, Rank, Shoe, ShoeError, parse_cards
 
 MAIN = ["banker", "player", "tie"]
@@ -169,3 +170,74 @@ def test_eor_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "eor.png"
     code, _, _ = run(capsys, "eor", "--bet", "banker,player,tie", "--plot", str(target))
     assert code == 0 and target.read_bytes().startswith(b"\x89PNG")
+
+
+# ---------------------------------------------------------------- the balancing against the first one
+
+
+def _round_half_away(x: Fraction) -> int:
+    return int(math.copysign(math.floor(abs(x) + Fraction(1, 2)), x))
+
+
+def first_balance(target: list[Fraction], sizes: list[int], max_tag: int) -> list[int] | None:
+    """The first dynamic programme of the suggested counts, kept as an oracle: every state, its
+    way to it copied as a list, in the order the states were first reached."""
+    scale = math.lcm(*(x.denominator for x in target))
+    best: dict[int, tuple[int, list[int]]] = {0: (0, [])}
+    for x, m in zip(target, sizes, strict=True):
+        base = _round_half_away(x)
+        scaled = int(x * scale)
+        nxt: dict[int, tuple[int, list[int]]] = {}
+        for t in range(max(-max_tag, base - 2), min(max_tag, base + 2) + 1):
+            cost = m * abs(t * scale - scaled)
+            for s, (c, tags) in best.items():
+                key = s + m * t
+                if key not in nxt or c + cost < nxt[key][0]:
+                    nxt[key] = (c + cost, [*tags, t])
+        best = nxt
+    return best[0][1] if 0 in best else None
+
+
+@st.composite
+def balancings(draw: st.DrawFn) -> tuple[list[int], int, list[int], int]:
+    """Targets over a small denominator (ties of rounding and of costs are common), or a large one."""
+    denominator = draw(st.sampled_from([1, 2, 3, 4, 6, 10**20 + 39]))
+    max_tag = draw(st.integers(1, 4))
+    n = draw(st.integers(1, 10))
+    bound = (max_tag + 3) * denominator
+    numerators = draw(st.lists(st.integers(-bound, bound), min_size=n, max_size=n))
+    sizes = draw(st.lists(st.integers(1, 4), min_size=n, max_size=n))
+    return numerators, denominator, sizes, max_tag
+
+
+@settings(max_examples=400, deadline=None)
+@given(balancings())
+@example(([1, 1, -1, -1], 2, [1, 1, 1, 1], 2))
+@example(([5, -3], 2, [1, 4], 1))
+def test_balance_equals_the_first_one(case: tuple[list[int], int, list[int], int]) -> None:
+    numerators, denominator, sizes, max_tag = case
+    expected = first_balance([Fraction(a, denominator) for a in numerators], sizes, max_tag)
+    assert _balance(numerators, denominator, sizes, max_tag) == expected
+
+
+@st.composite
+def effect_lists(draw: st.DrawFn) -> tuple[list[Fraction | None], list[int], int]:
+    """Effects drawn from a few values (equal effects share a group), some ranks absent."""
+    pool = draw(st.lists(st.fractions(min_value=-1, max_value=1, max_denominator=50), min_size=1, max_size=6))
+    effects = draw(st.lists(st.one_of(st.none(), st.sampled_from(pool)), min_size=13, max_size=13))
+    composition = [0 if e is None else draw(st.integers(1, 32)) for e in effects]
+    return effects, composition, draw(st.integers(1, 3))
+
+
+@settings(max_examples=150, deadline=None)
+@given(effect_lists())
+def test_suggest_count_equals_the_first_one(case: tuple[list[Fraction | None], list[int], int]) -> None:
+    """The suggested count with the first balancing in its place (targets as exact fractions)."""
+    effects, composition, max_tag = case
+    count = suggest_count(effects, composition, max_tag=max_tag)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(removal_module, "_balance", lambda a, d, m, k: first_balance([Fraction(x, d) for x in a], m, k))
+        removal_module._suggested.cache_clear()
+        expected = suggest_count(effects, composition, max_tag=max_tag)
+        removal_module._suggested.cache_clear()
+    assert count == expected

@@ -173,7 +173,7 @@ def _table_polynomials(classes: int, class_of: Callable[[Coup], int], detail: De
 
     from exact_odds.batch.coefficients import coefficients
     from exact_odds.batch.decks import ways_in_decks
-    from exact_odds.batch.plan import table_codes
+    from exact_odds.batch.monomials import table_codes
     from exact_odds.coup import COUP_CODES, coup_of_code
 
     weights = np.zeros((COUP_CODES, classes), dtype=np.int64)

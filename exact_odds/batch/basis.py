@@ -146,16 +146,18 @@ def choose_functionals(vectors: Sequence[Vector], start: Sequence[Vector], total
 
 
 def combinations(functionals: Sequence[Vector], total: Vector, vectors: Sequence[Vector]) -> list[list[Fraction]]:
-    """Each vector as coefficients of the functionals and, last, of ``total`` (exact)."""
+    """Each vector as coefficients of the functionals and, last, of ``total`` (exact); a vector
+    met before (many bets pay alike) solved once."""
     span = Span(len(total))
     for f in functionals:
         if not span.add(f):
             raise ValueError("functionals must be independent")
     with_total = span.add(total)
-    out = []
-    for vector in vectors:
-        combo = span.solve(vector)
-        if combo is None:
-            raise ValueError("a vector outside the span of the functionals")
-        out.append(combo if with_total else [*combo, Fraction(0)])
-    return out
+    solved: dict[tuple[Fraction | int, ...], list[Fraction]] = {}
+    for vector in map(tuple, vectors):
+        if vector not in solved:
+            combo = span.solve(vector)
+            if combo is None:
+                raise ValueError("a vector outside the span of the functionals")
+            solved[vector] = combo if with_total else [*combo, Fraction(0)]
+    return [list(solved[tuple(vector)]) for vector in vectors]

@@ -130,10 +130,7 @@ def coefficients(tableau: Tableau, detail: Detail) -> Coefficients:
 
 def _parts(space: Space) -> tuple[tuple[Part, ...], tuple[Part, ...]]:
     """Every part of group A and of group B, each sorted by part code (the order ``a``/``b`` index)."""
-    def by_code(kinds: int) -> tuple[Part, ...]:
-        return tuple(sorted(parts_of(kinds, space.suited), key=part_code))
-
-    return by_code(space.split), by_code(space.kinds - space.split)
+    return tuple(parts_of(space.split, space.suited)), tuple(parts_of(space.kinds - space.split, space.suited))
 
 
 def to_arrays(co: Coefficients) -> Arrays:

@@ -22,7 +22,7 @@ import numpy as np
 
 from exact_odds.batch.coefficients import coefficients
 from exact_odds.batch.kinds import TYPES, space_of
-from exact_odds.batch.plan import monomial_sums
+from exact_odds.batch.monomials import monomial_sums
 from exact_odds.coup import COUP_CODES, Detail
 from exact_odds.shoe import CARDS_PER_COUP, RANKS
 from exact_odds.tableau import Tableau
@@ -61,7 +61,7 @@ def ways_in_decks(tableau: Tableau, detail: Detail, weights: IntArray) -> list[l
 
 @lru_cache(maxsize=4)
 def _monomial_polynomials(tableau: Tableau, detail: Detail) -> Array:
-    """Every monomial of the table (in :func:`~exact_odds.batch.plan.monomial_sums` order) as a
+    """Every monomial of the table (in :func:`~exact_odds.batch.monomials.monomial_sums` order) as a
     polynomial in d: (monomials, 7) Python integers, lowest power first."""
     per_deck = cards_per_deck(detail)
     digits, _ = monomial_sums(coefficients(tableau, detail), np.zeros((COUP_CODES, 0), dtype=np.int64))

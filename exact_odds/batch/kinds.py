@@ -83,25 +83,20 @@ def space_of(detail: Detail) -> Space:
 
 
 def parts_of(kinds: int, suited: bool) -> list[Part]:
-    """Every possible part over ``kinds`` kinds: one digit per kind, at most six cards.
+    """Every possible part over ``kinds`` kinds: one digit per kind, at most six cards; in
+    increasing part code (:func:`part_code`).
 
     Designations need enough cards of their kind (2 or 4), and a coup designates at most
-    two pairs.
+    two pairs. Built from the last kind (the most significant digit) to the first, each part
+    followed by its extensions in increasing digit, so the parts come sorted.
     """
-    options = [(m, t) for m in range(CARDS_PER_COUP + 1) for t in range(TYPES if suited else 1)
-               if m >= DESIGNATION_CARDS[t]]
-    out: list[Part] = []
-
-    def walk(prefix: Part, cards: int, units: int) -> None:
-        if len(prefix) == kinds:
-            out.append(prefix)
-            return
-        for m, t in options:
-            if cards + m <= CARDS_PER_COUP and units + DESIGNATION_UNITS[t] <= 2:
-                walk((*prefix, m * TYPES + t), cards + m, units + DESIGNATION_UNITS[t])
-
-    walk((), 0, 0)
-    return out
+    options = [(m * TYPES + t, m, DESIGNATION_UNITS[t]) for m in range(CARDS_PER_COUP + 1)
+               for t in range(TYPES if suited else 1) if m >= DESIGNATION_CARDS[t]]
+    level: list[tuple[Part, int, int]] = [((), 0, 0)]  # (part of the last kinds, cards, designation units)
+    for _ in range(kinds):
+        level = [((digit, *part), cards + m, units + u) for part, cards, units in level for digit, m, u in options
+                 if cards + m <= CARDS_PER_COUP and units + u <= 2]
+    return [part for part, _, _ in level]
 
 
 def part_code(digits: Sequence[int]) -> int:

@@ -42,6 +42,7 @@ from exact_odds.batch.fused import compiled_rows
 from exact_odds.batch.kernel import factor_table, run
 from exact_odds.batch.kinds import DIGITS, TYPES, Part, Space, kind_counts
 from exact_odds.batch.leading import LEADING_CARDS, leading_table, leading_weights
+from exact_odds.batch.monomials import monomial_terms, table_codes
 from exact_odds.batch.pairs import flag_ways
 from exact_odds.batch.residues import moduli_limit, residue_sums
 from exact_odds.coup import Detail
@@ -103,43 +104,60 @@ def _code(digits: IntArray) -> IntArray:
     return np.asarray(digits @ (DIGITS ** np.arange(digits.shape[1], dtype=np.int64)), dtype=np.int64)
 
 
-def _with_ancestors(parts: set[Part]) -> set[Part]:
-    """The parts and every part obtained by dropping trailing kinds (their parents, recursively)."""
-    out: set[Part] = set()
-    for part in parts:
-        p = part
-        while any(p) and p not in out:
-            out.add(p)
-            last = max(i for i, d in enumerate(p) if d)
-            p = (*p[:last], 0, *p[last + 1:])
-    return out
+def _last(rows: IntArray) -> IntArray:
+    """The index of each row's last non-zero digit (its last kind)."""
+    return np.asarray(rows.shape[1] - 1 - np.argmax(rows[:, ::-1] != 0, axis=1), dtype=np.int64)
+
+
+def _with_ancestors(parts: set[Part], kinds: int) -> IntArray:
+    """The parts (of ``kinds`` digits) and every part obtained by dropping trailing kinds (their
+    parents, recursively), the empty part left out: distinct rows of digits, by part code."""
+    rows = np.array(list(parts), dtype=np.int64).reshape(len(parts), kinds)
+    found = [rows[:0]]
+    while len(rows := rows[rows.any(axis=1)]):
+        found.append(rows)
+        rows = rows.copy()
+        rows[np.arange(len(rows)), _last(rows)] = 0
+    every = np.concatenate(found)
+    _, first = np.unique(_code(every), return_index=True)
+    return every[first]
 
 
 def make_layout(space: Space, parts: tuple[set[Part], set[Part]]) -> Layout:
-    """The rows of the parts (and their ancestors) of both groups, level by level."""
-    firsts = (0, space.split)
-    order: list[tuple[int, int, int, Part]] = []
-    for g, group in enumerate(parts):
-        for p in _with_ancestors(group):
-            order.append((sum(d // TYPES for d in p), g, int(_code(np.array([p]))[0]), p))
-    order.sort()
-    index = {(g, p): i + 1 for i, (_, g, _, p) in enumerate(order)}
-    parent, factor = [0], [0]
+    """The rows of the parts (and their ancestors) of both groups, level by level: a part's row
+    holds its parent's times the factor of its last kind."""
+    members = [_with_ancestors(group, kinds) for group, kinds in zip(parts, (space.split, space.kinds - space.split),
+                                                                     strict=True)]
+    group = np.concatenate([np.full(len(m), g, dtype=np.int64) for g, m in enumerate(members)])
+    code = np.concatenate([_code(m) for m in members])
+    last = np.concatenate([_last(m) for m in members])
+    digit = np.concatenate([m[np.arange(len(m)), _last(m)] for m in members])
+    cards = np.concatenate([(m // TYPES).sum(axis=1) for m in members])
+    order = np.lexsort((code, group, cards))  # rows by (cards, group, part code)
+    row = np.empty(len(order), dtype=np.int64)
+    row[order] = np.arange(1, len(order) + 1)
+    key = group * DIGITS ** max(space.split, space.kinds - space.split) + code  # (group, code), distinct
+    by_key = np.argsort(key)
+    wanted = key - digit * DIGITS ** last  # the parent's key: the last kind dropped
+    at = np.minimum(np.searchsorted(key[by_key], wanted), len(key) - 1)
+    parent = np.where(key[by_key][at] == wanted, row[by_key][at], 0) if len(key) else key
+    factor = ((np.where(group == 1, space.split, 0) + last) * (CARDS_PER_COUP + 1) + digit // TYPES) * space.types \
+        + digit % TYPES
     spans: dict[tuple[int, int], tuple[int, int]] = {(0, 0): (0, 1), (1, 0): (0, 1)}
-    levels: dict[int, tuple[int, int]] = {}
-    for i, (cards, g, _, p) in enumerate(order, 1):
-        last = max(j for j, d in enumerate(p) if d)
-        up = (*p[:last], 0, *p[last + 1:])
-        parent.append(index.get((g, up), 0))
-        m, t = divmod(p[last], TYPES)
-        factor.append(((firsts[g] + last) * (CARDS_PER_COUP + 1) + m) * space.types + t)
-        spans[(g, cards)] = (spans.get((g, cards), (i, i))[0], i + 1)
-        levels[cards] = (levels.get(cards, (i, i))[0], i + 1)
-    by_code = [sorted([(0, 0)] + [(c, index[(gg, p)]) for _, gg, c, p in order if gg == g]) for g in (0, 1)]
-    codes = [np.array([c for c, _ in pairs], dtype=np.int64) for pairs in by_code]
-    rows = [np.array([r for _, r in pairs], dtype=np.int64) for pairs in by_code]
-    return Layout(np.array(parent, dtype=np.int64), np.array(factor, dtype=np.int64), tuple(levels.values()),
-                  spans, (codes[0], codes[1]), (rows[0], rows[1]))
+    for (c, g), (start, stop) in _runs(cards[order] * 2 + group[order], 2).items():
+        spans[(g, c)] = (start, stop)
+    levels = tuple(_runs(cards[order], 1).values())
+    codes = tuple(np.r_[0, code[group == g]] for g in (0, 1))
+    rows = tuple(np.r_[0, row[group == g]] for g in (0, 1))
+    return Layout(np.r_[0, parent[order]], np.r_[0, factor[order]], levels, spans, (codes[0], codes[1]),
+                  (rows[0], rows[1]))
+
+
+def _runs(keys: IntArray, base: int) -> dict[tuple[int, int], tuple[int, int]]:
+    """The rows (from 1) of each run of equal sorted ``keys``: ``divmod(key, base)`` -> (first, stop)."""
+    values, starts = np.unique(keys, return_index=True)
+    bounds = np.r_[starts, len(keys)].tolist()
+    return {divmod(v, base): (a + 1, b + 1) for v, a, b in zip(values.tolist(), bounds[:-1], bounds[1:], strict=True)}
 
 
 # ---------------------------------------------------------------- dense blocks
@@ -221,64 +239,6 @@ def _stage(space: Space, layout: Layout, depth: int, functionals: tuple[int, ...
         at += r1 - r0
     value_rows = np.array([r for block in blocks for r in range(*block.r_rows)], dtype=np.int64)
     return Stage(depth, functionals, at, tuple(blocks), value_rows)
-
-
-@dataclass(frozen=True)
-class _Monomials:
-    """A table's terms grouped by monomial: ``count``/``coup`` of the terms in that order, the
-    first term of each monomial (``starts``), each monomial's digits, and the table's codes."""
-
-    table: Coefficients
-    starts: IntArray
-    count: IntArray
-    coup: IntArray
-    digits: IntArray
-    codes: IntArray
-
-
-_MONOMIALS: dict[int, _Monomials] = {}
-
-
-def _monomials(co: Coefficients) -> _Monomials:
-    """The table's terms grouped by monomial (cached per table)."""
-    if id(co) not in _MONOMIALS:
-        mono = co.a * len(co.parts_b) + co.b
-        order = np.arange(len(mono)) if (mono[1:] >= mono[:-1]).all() else np.argsort(mono, kind="stable")
-        starts = np.flatnonzero(np.r_[True, mono[order][1:] != mono[order][:-1]])
-        first = order[starts]
-        digits = np.concatenate([np.array(co.parts_a, dtype=np.int64).reshape(len(co.parts_a), -1)[co.a[first]],
-                                 np.array(co.parts_b, dtype=np.int64).reshape(len(co.parts_b), -1)[co.b[first]]],
-                                axis=1)
-        _MONOMIALS[id(co)] = _Monomials(co, starts, co.count[order], co.coup[order], digits,
-                                        np.flatnonzero(np.bincount(co.coup)))
-    return _MONOMIALS[id(co)]
-
-
-def table_codes(co: Coefficients) -> IntArray:
-    """The distinct coup codes of a coefficient table, sorted (cached per table)."""
-    return _monomials(co).codes
-
-
-_CHUNK = 1 << 21
-"""The most products :func:`monomial_sums` holds at once (16 MiB of int64): memory that does not grow with the
-number of functionals (edge sorting by ranks has dozens)."""
-
-
-def monomial_sums(co: Coefficients, weights: IntArray) -> tuple[IntArray, IntArray]:
-    """Digits of every monomial of the table (cached order) and its summed weights per functional
-    (``weights[code, f]``)."""
-    m = _monomials(co)
-    step = max(1, _CHUNK // max(len(m.coup), 1))  # columns at a time: a product of ``_CHUNK`` numbers at most
-    parts = [np.add.reduceat(m.count[:, None] * weights[m.coup, f:f + step], m.starts, axis=0)
-             for f in range(0, max(weights.shape[1], 1), step)]
-    return m.digits, np.concatenate(parts, axis=1) if len(parts) != 1 else parts[0]
-
-
-def monomial_terms(co: Coefficients, weights: IntArray) -> tuple[IntArray, IntArray]:
-    """Digits of each monomial of the table and its summed weights, monomials of no weight left out."""
-    digits, summed = monomial_sums(co, weights)
-    keep = summed.any(axis=1)
-    return digits[keep], summed[keep]
 
 
 def _leading_terms(space: Space, codes: IntArray, weights: IntArray) -> tuple[IntArray, IntArray] | None:

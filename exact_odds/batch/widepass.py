@@ -24,7 +24,6 @@ import numpy as np
 
 from exact_odds.batch.compiled import loops, module
 from exact_odds.batch.kinds import kind_counts
-from exact_odds.batch.modfused import residue_words
 from exact_odds.batch.plan import INT64_MAX_CARDS, RESIDUE_WORK, VARIANTS, Plan
 from exact_odds.batch.residues import moduli_limit, primes_below
 from exact_odds.shoe import CARDS_PER_COUP, falling
@@ -118,6 +117,8 @@ def combined(plan: Plan, counts: IntArray, sizes: IntArray, rows: IntArray, fast
     order = rows[place]
     words = _pair_words(plan, counts, sizes, order, fast[1])
     if words is None:
+        from exact_odds.batch.modfused import residue_words  # imported when a pass first needs the kernel's tables
+
         kinds = kind_counts(counts, plan.space.detail, loops(len(counts)))
         words = residue_words(plan, kinds, order, sizes, moduli_limit(plan), fast[0])
         for functional, twin in plan.copies:
