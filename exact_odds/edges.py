@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
 from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, Bet, Configuration, usable_bets
@@ -36,19 +35,23 @@ from exact_odds.dist import Ways
 from exact_odds.engine import deal, winners
 from exact_odds.shoe import Shoe
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.values import Value
 
 LOSES = "loses"
 """Label of the par-sheet line of the coups that no pay line matches (the stake is lost)."""
 
 
-@dataclass(frozen=True)
-class ParLine:
+class ParLine(Value):
     """One line of a par sheet: ``ways`` of ``total`` coups pay ``pays`` net units."""
 
+    __slots__ = __match_args__ = ("label", "ways", "pays", "total")
     label: str
     ways: Ways
     pays: Fraction
     total: Ways
+
+    def __init__(self, label: str, ways: Ways, pays: Fraction, total: Ways) -> None:
+        self._set(label=label, ways=ways, pays=pays, total=total)
 
     @property
     def probability(self) -> Fraction:
@@ -61,8 +64,7 @@ class ParLine:
         return self.probability * self.pays
 
 
-@dataclass(frozen=True)
-class ParSheet:
+class ParSheet(Value):
     """A bet's par sheet on one shoe and rule table, with the figures derived from it.
 
     ``lines`` are the bet's pay lines in order, then the ``"loses"`` line (pays -1); lines
@@ -70,11 +72,15 @@ class ParSheet:
     ordered six-card sequences (the infinite deck: weights summing to ``52**6``).
     """
 
+    __slots__ = __match_args__ = ("bet", "shoe", "tableau", "lines", "total")
     bet: Bet
     shoe: Shoe
     tableau: Tableau
     lines: tuple[ParLine, ...]
     total: Ways
+
+    def __init__(self, bet: Bet, shoe: Shoe, tableau: Tableau, lines: tuple[ParLine, ...], total: Ways) -> None:
+        self._set(bet=bet, shoe=shoe, tableau=tableau, lines=lines, total=total)
 
     def _probability(self, pays_sign: int) -> Fraction:
         return sum((line.probability for line in self.lines if (line.pays > 0) - (line.pays < 0) == pays_sign),
@@ -191,8 +197,7 @@ def distinct_bets(bets: Sequence[Bet]) -> list[tuple[Bet, list[Bet]]]:
     return [(same[0], same) for same in groups.values()]
 
 
-@dataclass(frozen=True)
-class ReferenceSheets:
+class ReferenceSheets(Value):
     """Every figure of the reference report of one shoe (what ``exact-odds report`` prints).
 
     ``counts``: the ways of each outcome (:data:`~exact_odds.coup.OUTCOMES` order) of
@@ -203,6 +208,7 @@ class ReferenceSheets:
     bets it cannot (suited bets on a shoe whose suits are unknown).
     """
 
+    __slots__ = __match_args__ = ("shoe", "counts", "total", "configurations", "main", "others", "omitted")
     shoe: Shoe
     counts: dict[Winner, Ways]
     total: Ways
@@ -210,6 +216,13 @@ class ReferenceSheets:
     main: tuple[tuple[ParSheet, tuple[Bet, ...]], ...]
     others: tuple[ParSheet, ...]
     omitted: tuple[Bet, ...]
+
+    def __init__(self, shoe: Shoe, counts: dict[Winner, Ways], total: Ways,
+                 configurations: tuple[tuple[Configuration, dict[str, ParSheet]], ...],
+                 main: tuple[tuple[ParSheet, tuple[Bet, ...]], ...], others: tuple[ParSheet, ...],
+                 omitted: tuple[Bet, ...]) -> None:
+        self._set(shoe=shoe, counts=counts, total=total, configurations=configurations, main=main, others=others,
+                  omitted=omitted)
 
     def _repr_html_(self) -> str:
         """The sheets as tables in a notebook: the odds, then every bet's house edge (each par sheet shows

@@ -16,15 +16,14 @@ because a float payout would silently turn exact arithmetic into floating point.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 from typing import TypeVar
 
 from exact_odds.coup import Coup, Detail, Payable
 from exact_odds.errors import InputError, suits_unknown
 from exact_odds.shoe import Shoe, ShoeError
 from exact_odds.validate import PAYOUT
+from exact_odds.values import Value
 
 Rule = Callable[[Coup], bool]
 
@@ -43,17 +42,19 @@ def exact_payout(value: object, *, where: str = "payout") -> Fraction:
     return PAYOUT.parse(value, where, BetError)
 
 
-@dataclass(frozen=True)
-class PayLine:
+class PayLine(Value):
     """One line of a pay table: a rule over the coup and the net payout when it holds."""
 
+    __slots__ = __match_args__ = ("label", "rule", "pays")
     label: str
     rule: Rule
     pays: Fraction
 
+    def __init__(self, label: str, rule: Rule, pays: Fraction) -> None:
+        self._set(label=label, rule=rule, pays=pays)
 
-@dataclass(frozen=True)
-class Bet:
+
+class Bet(Value):
     """A bet: ordered pay lines, otherwise the stake is lost.
 
     ``name`` is the registry key (lower case, hyphenated); ``aliases`` also find it;
@@ -61,12 +62,20 @@ class Bet:
     hand the engine must record for the rules to be evaluated.
     """
 
+    __match_args__ = ("name", "lines", "source", "description", "aliases", "detail")
+    __slots__ = (*__match_args__, "_deciding")
     name: str
     lines: tuple[PayLine, ...]
     source: str
-    description: str = ""
-    aliases: tuple[str, ...] = ()
-    detail: Detail = Detail.POINTS
+    description: str
+    aliases: tuple[str, ...]
+    detail: Detail
+    _deciding: tuple[int, ...]  # the lines that can decide a coup (:func:`_deciding_lines`)
+
+    def __init__(self, name: str, lines: tuple[PayLine, ...], source: str, description: str = "",
+                 aliases: tuple[str, ...] = (), detail: Detail = Detail.POINTS) -> None:
+        self._set(name=name, lines=lines, source=source, description=description, aliases=aliases, detail=detail,
+                  _deciding=_deciding_lines(lines))
 
     def line_index(self, coup: Coup) -> int:
         """Index in :attr:`lines` of the pay line that decides ``coup``; ``len(lines)`` if the stake is lost."""
@@ -80,22 +89,22 @@ class Bet:
         i = self.line_index(coup)
         return self.lines[i] if i < len(self.lines) else None
 
-    @cached_property
-    def _deciding(self) -> tuple[int, ...]:
-        """Indices of the lines that can decide a coup, in order: a line whose rule equals an earlier
-        line's never does (the earlier decides first), so it is not tried."""
-        seen: set[Rule] = set()
-        deciding: list[int] = []
-        for i, line in enumerate(self.lines):
-            if line.rule not in seen:
-                seen.add(line.rule)
-                deciding.append(i)
-        return tuple(deciding)
-
     def payout(self, coup: Coup) -> Fraction:
         """Net result of one unit staked on ``coup``."""
         line = self.line_of(coup)
         return line.pays if line is not None else Fraction(-1)
+
+
+def _deciding_lines(lines: Iterable[PayLine]) -> tuple[int, ...]:
+    """Indices of the pay lines that can decide a coup, in order: a line whose rule equals an earlier
+    line's never does (the earlier decides first), so it is not tried."""
+    seen: set[Rule] = set()
+    deciding: list[int] = []
+    for i, line in enumerate(lines):
+        if line.rule not in seen:
+            seen.add(line.rule)
+            deciding.append(i)
+    return tuple(deciding)
 
 
 B = TypeVar("B", bound=Payable)

@@ -35,7 +35,6 @@ Sources of the pay tables:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -46,6 +45,7 @@ from exact_odds.reading import exists
 from exact_odds.registry import Registry, name_key
 from exact_odds.validate import name as checked_name
 from exact_odds.validate import shown
+from exact_odds.values import Value
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -62,8 +62,7 @@ JACOBSON_SUPER_6 = ("E. Jacobson, Card Counting the Super Six Baccarat Side Bet,
 # ---------------------------------------------------------------- rules
 
 
-@dataclass(frozen=True)
-class WinWith:
+class WinWith(Value):
     """The rule "``side`` wins", optionally with a given final total and number of cards.
 
     ``side`` is ``"banker"``, ``"player"`` or ``"tie"`` (the hands tie); ``total`` is the
@@ -74,9 +73,13 @@ class WinWith:
     True
     """
 
+    __slots__ = __match_args__ = ("side", "total", "cards")
     side: Winner
-    total: int | None = None
-    cards: int | None = None
+    total: int | None
+    cards: int | None
+
+    def __init__(self, side: Winner, total: int | None = None, cards: int | None = None) -> None:
+        self._set(side=side, total=total, cards=cards)
 
     def __call__(self, coup: Coup) -> bool:
         if coup.winner != self.side:
@@ -115,23 +118,29 @@ def _phrase(line: PayLine) -> str:
 # ---------------------------------------------------------------- building bets from a pay table
 
 
-@dataclass(frozen=True)
-class Special:
+class Special(Value):
     """A special pay line: a win of the bet's side with a given total (and number of cards)."""
 
+    __slots__ = __match_args__ = ("total", "cards", "pays")
     total: int
     cards: int | None
     pays: Fraction
 
+    def __init__(self, total: int, cards: int | None, pays: Fraction) -> None:
+        self._set(total=total, cards=cards, pays=pays)
 
-@dataclass(frozen=True)
-class Pays:
+
+class Pays(Value):
     """The pay table of one main bet, in net units: a plain win, special wins tried first, and
     (banker and player bets) the result when the hands tie, 0 for a push."""
 
+    __slots__ = __match_args__ = ("win", "specials", "tie")
     win: Fraction
-    specials: tuple[Special, ...] = ()
-    tie: Fraction = Fraction(0)
+    specials: tuple[Special, ...]
+    tie: Fraction
+
+    def __init__(self, win: Fraction, specials: tuple[Special, ...] = (), tie: Fraction = Fraction(0)) -> None:
+        self._set(win=win, specials=specials, tie=tie)
 
 
 def _line(rule: WinWith, pays: Fraction) -> PayLine:
@@ -155,19 +164,23 @@ def main_bet(name: str, side: Winner, pays: Pays, *, source: str, aliases: tuple
 # ---------------------------------------------------------------- configurations
 
 
-@dataclass(frozen=True)
-class Configuration:
+class Configuration(Value):
     """A named pay table for the three main bets.
 
     ``bets`` are the banker, player and tie bets in :data:`ROLES` order; ``source`` cites
     where the pay table comes from; ``aliases`` are other names of the configuration.
     """
 
+    __slots__ = __match_args__ = ("name", "description", "source", "bets", "aliases")
     name: str
     description: str
     source: str
     bets: tuple[Bet, ...]
-    aliases: tuple[str, ...] = ()
+    aliases: tuple[str, ...]
+
+    def __init__(self, name: str, description: str, source: str, bets: tuple[Bet, ...],
+                 aliases: tuple[str, ...] = ()) -> None:
+        self._set(name=name, description=description, source=source, bets=bets, aliases=aliases)
 
     def bet(self, role: str) -> Bet:
         """The configuration's ``"banker"``, ``"player"`` or ``"tie"`` bet."""

@@ -81,7 +81,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -91,6 +90,7 @@ from exact_odds.coup import OUTCOMES, Coup, Detail, Winner
 from exact_odds.errors import read_user_file
 from exact_odds.registry import Registry, name_key
 from exact_odds.validate import shown
+from exact_odds.values import Value
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -148,14 +148,17 @@ MAX_FILE_LINES = 1000
 """Pay lines a bets file may have in all (each bet has one at least), which bounds the work it asks for."""
 
 
-@dataclass(frozen=True)
-class Conditions:
+class Conditions(Value):
     """A pay-line rule: ``(key, allowed values)`` pairs that must all hold.
 
     Compared and hashed by value, so loading the same file twice gives equal bets.
     """
 
+    __slots__ = __match_args__ = ("tests",)
     tests: tuple[tuple[str, frozenset[object]], ...]
+
+    def __init__(self, tests: tuple[tuple[str, frozenset[object]], ...]) -> None:
+        self._set(tests=tests)
 
     def __call__(self, coup: Coup) -> bool:
         return all(FIELDS[key].read(coup) in allowed for key, allowed in self.tests)
@@ -173,13 +176,16 @@ _TABLES = ("bet", "bet.line")
 """The tables of a bets file: the ``[[bet]]`` and ``[[bet.line]]`` headers delimit what belongs to what."""
 
 
-@dataclass(frozen=True)
-class _Where:
+class _Where(Value):
     """Line numbers of a bets file: where each ``[[bet]]`` and ``[[bet.line]]`` starts."""
 
+    __slots__ = __match_args__ = ("text", "bets", "lines")
     text: TomlText
     bets: tuple[int, ...]  # 0-based line index of each [[bet]]
     lines: tuple[tuple[int, ...], ...]  # for each bet, the index of each [[bet.line]]
+
+    def __init__(self, text: TomlText, bets: tuple[int, ...], lines: tuple[tuple[int, ...], ...]) -> None:
+        self._set(text=text, bets=bets, lines=lines)
 
     @classmethod
     def of(cls, text: str, source: str) -> _Where:
