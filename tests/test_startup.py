@@ -45,12 +45,15 @@ def test_the_table_of_families_is_the_modules_own() -> None:
 ], ids=lambda argv: argv[0])
 def test_a_command_imports_its_family_alone(argv: list[str]) -> None:
     """A command loads its own family module of the command line, and no file or text machinery it
-    does not use (pathlib, tempfile, csv, the TOML reader, the simulation of Bunco)."""
+    does not use (pathlib, tempfile, csv, the TOML reader, the simulation of Bunco, shutil's archives);
+    the single-shoe commands no dataclasses either (with inspect)."""
     loaded = _modules_after(argv)
     families = {f"exact_odds.cli.{family}" for family in FAMILIES}
     assert families & loaded == {f"exact_odds.cli.{FAMILY_OF[argv[0]]}"}
     unused = {"pathlib", "tempfile", "csv", "tomllib", "difflib", "threading", "exact_odds.sources",
-              "exact_odds.report.files", "exact_odds.bunco.simulation", "exact_odds.bunco.log"}
+              "exact_odds.report.files", "exact_odds.bunco.simulation", "exact_odds.bunco.log", "shutil"}
+    if argv[0] != "bunco":
+        unused |= {"dataclasses", "inspect"}
     assert not unused & loaded, unused & loaded
 
 
@@ -65,3 +68,18 @@ def test_package_names_are_found_where_they_are_said_to_be(package: object) -> N
     assert set(names) <= set(dir(package))
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         package.nonsense  # type: ignore[attr-defined]  # noqa: B018
+
+
+@pytest.mark.parametrize("columns", [None, "50", "133", "0", "-3", "x", " 90 "])
+def test_the_help_is_as_wide_as_argparse_makes_it(columns: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`~exact_odds.cli.options.help_width` is argparse's own width, ``shutil.get_terminal_size()``
+    less 2, whatever ``$COLUMNS`` says (the terminal, if any, being the same for both)."""
+    import shutil
+
+    from exact_odds.cli.options import help_width
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert help_width() == shutil.get_terminal_size().columns - 2

@@ -7,15 +7,17 @@ examples as they are. A test runs every example line (so that none goes stale).
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
+
+from exact_odds.cli.options import HelpFormatter as WidthFormatter
 
 HEADING = "examples:"
 """The first line of every command's epilog."""
 
 
-class HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter, except that an epilog of examples is kept line for line."""
+class HelpFormatter(WidthFormatter):
+    """The commands' help formatter (:class:`exact_odds.cli.options.HelpFormatter`), except that an epilog
+    of examples is kept line for line."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         if text.startswith(HEADING):
