@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, Bet, Configuration, usable_bets
+from exact_odds.bets.core import Rule
 from exact_odds.bets.main import ROLES
 from exact_odds.coup import Detail, Winner
 from exact_odds.dist import Ways
@@ -159,13 +160,31 @@ def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, deta
     >>> sheet.lines[0].label, sheet.lines[0].ways
     ('banker wins with three-card 7 (push)', 112633011329024)
     """
-    dist = deal(shoe, tableau, detail=max(detail, bet.detail))
-    by_line = [0] * (len(bet.lines) + 1)
-    for coup, ways in dist.items():
-        by_line[bet.line_index(coup)] += ways
+    detail = max(detail, bet.detail)
+    dist = deal(shoe, tableau, detail=detail)
+    by_line = _ways_by_line(shoe, tableau, detail, bet)
     labelled = [(line.label, line.pays) for line in bet.lines] + [(LOSES, Fraction(-1))]
     lines = tuple(ParLine(label, by_line[i], pays, dist.total) for i, (label, pays) in enumerate(labelled))
     return ParSheet(bet, shoe, tableau, lines, dist.total)
+
+
+_BY_LINE: dict[tuple[Shoe, Tableau, Detail, tuple[Rule, ...]], tuple[Ways, ...]] = {}
+"""The ways by pay line (:meth:`~exact_odds.bets.Bet.ways_by_line`) of the last :data:`RECENT_RULES` bets
+counted, by shoe, tableau, detail dealt and the rules of the bet's lines."""
+RECENT_RULES = 256
+
+
+def _ways_by_line(shoe: Shoe, tableau: Tableau, detail: Detail, bet: Bet) -> tuple[Ways, ...]:
+    """``bet.ways_by_line(deal(shoe, tableau, detail=detail))``, counted once for all the bets whose lines
+    have the same rules, their payouts aside (the main bets of most configurations, bets that differ in
+    their pay table alone)."""
+    key = (shoe, tableau, detail, tuple(line.rule for line in bet.lines))
+    found = _BY_LINE.get(key)
+    if found is None:
+        found = _BY_LINE[key] = tuple(bet.ways_by_line(deal(shoe, tableau, detail=detail)))
+        if len(_BY_LINE) > RECENT_RULES:
+            del _BY_LINE[next(iter(_BY_LINE))]
+    return found
 
 
 def house_edge(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU) -> Fraction:

@@ -14,8 +14,9 @@ from exact_odds.bets import BUILTIN_BETS, Bet, PayLine, find_bet
 from exact_odds.bets.main import BUILTIN_CONFIGURATIONS, banker_wins
 from exact_odds.coup import Coup, Detail
 from exact_odds.edges import LOSES, configuration_sheets, distinct_bets, house_edge, par_sheet, reference_sheets
+from exact_odds.engine import deal
 from exact_odds.report import percent_text
-from exact_odds.shoe import Shoe
+from exact_odds.shoe import Shoe, parse_cards
 
 EIGHT = Shoe.decks(8)
 SEQUENCES_8 = 4_998_398_275_503_360
@@ -184,3 +185,18 @@ def test_reference_sheets_pick_the_bets_and_share_one_enumeration() -> None:
     assert sheets.others[-1] == par_sheet(unsuited, mine, detail=Detail.RANKS)
     assert sum(sheets.counts.values()) == sheets.total == sheets.others[0].total
     assert sheets.counts["banker"] == sheets.others[-1].lines[0].ways
+
+
+@pytest.mark.parametrize("shoe", [Shoe.decks(8), Shoe.decks(1).without(parse_cards("A A 6")), Shoe.infinite_deck()],
+                         ids=["8 decks", "1 deck less A A 6", "infinite"])
+def test_par_sheet_lines_are_counted_as_each_coup_finds_its_line(shoe: Shoe) -> None:
+    """Every bet's lines (counted once for the bets whose lines share their rules) hold the ways of the
+    coups whose :meth:`~exact_odds.bets.Bet.line_index` is that line, each coup looked up alone."""
+    bets = [*BUILTIN_BETS.values(), *(bet for c in BUILTIN_CONFIGURATIONS.values() for bet in c.bets)]
+    for bet in bets:
+        if bet.detail is Detail.SUITS and shoe.suited is None:
+            continue
+        expected = [0] * (len(bet.lines) + 1)
+        for coup, ways in deal(shoe, detail=bet.detail).items():
+            expected[bet.line_index(coup)] += ways
+        assert [line.ways for line in par_sheet(shoe, bet).lines] == expected, bet.name
