@@ -84,8 +84,16 @@ class ParSheet(Value):
         self._set(bet=bet, shoe=shoe, tableau=tableau, lines=lines, total=total)
 
     def _probability(self, pays_sign: int) -> Fraction:
-        return sum((line.probability for line in self.lines if (line.pays > 0) - (line.pays < 0) == pays_sign),
-                   Fraction(0))
+        """The chance of the lines whose payout has sign ``pays_sign`` (1, 0 or -1)."""
+        return Fraction(sum(line.ways for line in self.lines if (line.pays > 0) - (line.pays < 0) == pays_sign),
+                        self.total)
+
+    def _moment(self, power: int) -> Fraction:
+        """The mean of the net result to the ``power``: each line's ways times its payout to the ``power``,
+        summed over a common denominator, divided once (the same Fraction as the lines' sum)."""
+        scale = math.lcm(*(line.pays.denominator ** power for line in self.lines))
+        return Fraction(sum(line.ways * line.pays.numerator ** power * (scale // line.pays.denominator ** power)
+                            for line in self.lines), self.total * scale)
 
     @property
     def win(self) -> Fraction:
@@ -105,7 +113,7 @@ class ParSheet(Value):
     @property
     def expected_value(self) -> Fraction:
         """Mean net result per unit staked per coup (the sum of the lines' contributions)."""
-        return sum((line.contribution for line in self.lines), Fraction(0))
+        return self._moment(1)
 
     @property
     def house_edge(self) -> Fraction:
@@ -124,8 +132,7 @@ class ParSheet(Value):
     @property
     def variance(self) -> Fraction:
         """Variance of the net result of one unit staked, in squared units."""
-        second = sum((line.probability * line.pays**2 for line in self.lines), Fraction(0))
-        return second - self.expected_value**2
+        return self._moment(2) - self.expected_value**2
 
     @property
     def std_dev(self) -> float:
@@ -181,7 +188,7 @@ def _ways_by_line(shoe: Shoe, tableau: Tableau, detail: Detail, bet: Bet) -> tup
     key = (shoe, tableau, detail, tuple(line.rule for line in bet.lines))
     found = _BY_LINE.get(key)
     if found is None:
-        found = _BY_LINE[key] = tuple(bet.ways_by_line(deal(shoe, tableau, detail=detail)))
+        found = _BY_LINE[key] = tuple(bet.ways_by_line(deal(shoe, tableau, detail=detail).items()))
         if len(_BY_LINE) > RECENT_RULES:
             del _BY_LINE[next(iter(_BY_LINE))]
     return found

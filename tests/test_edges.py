@@ -200,3 +200,16 @@ def test_par_sheet_lines_are_counted_as_each_coup_finds_its_line(shoe: Shoe) -> 
         for coup, ways in deal(shoe, detail=bet.detail).items():
             expected[bet.line_index(coup)] += ways
         assert [line.ways for line in par_sheet(shoe, bet).lines] == expected, bet.name
+
+
+def test_par_sheet_figures_are_the_sums_over_its_lines() -> None:
+    """A par sheet's expected value, variance and chances (summed over one denominator) are the sums of
+    its lines' contributions, squared payouts and probabilities, for every built-in bet."""
+    for bet in BUILTIN_BETS.values():
+        sheet = par_sheet(Shoe.decks(6), bet)
+        mean = sum((line.contribution for line in sheet.lines), Fraction(0))
+        assert sheet.expected_value == mean, bet.name
+        assert sheet.variance == sum((line.probability * line.pays**2 for line in sheet.lines), Fraction(0)) - mean**2
+        for figure, sign in ((sheet.win, 1), (sheet.push, 0), (sheet.loss, -1)):
+            chances = (line.probability for line in sheet.lines if (line.pays > 0) - (line.pays < 0) == sign)
+            assert figure == sum(chances, Fraction(0)), bet.name

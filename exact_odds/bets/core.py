@@ -15,7 +15,7 @@ because a float payout would silently turn exact arithmetic into floating point.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import TypeVar
 
@@ -84,12 +84,12 @@ class Bet(Value):
                 return i
         return len(self.lines)
 
-    def ways_by_line(self, ways: Mapping[Coup, int]) -> list[int]:
-        """The ways of the coups each pay line decides (:meth:`line_index`), from ``ways`` of every coup, then
-        (last) of those the stake is lost on: one pass over the coups, the lines tried in order."""
+    def ways_by_line(self, ways: Iterable[tuple[Coup, int]]) -> list[int]:
+        """The ways of the coups each pay line decides (:meth:`line_index`), from ``(coup, ways)`` of every coup,
+        then (last) of those the stake is lost on: one pass over the coups, the lines tried in order."""
         deciding = [(i, self.lines[i].rule) for i in self._deciding]
         by_line = [0] * (len(self.lines) + 1)
-        for coup, n in ways.items():
+        for coup, n in ways:
             for i, rule in deciding:
                 if rule(coup):
                     by_line[i] += n
