@@ -42,9 +42,17 @@ class Value:
         return tuple(getattr(self, name) for name in self.__match_args__)
 
     def __eq__(self, other: object) -> bool:
+        # As the tuples of the fields compare (each pair first by identity), field by field: two values
+        # usually differ in their first field, and reading the others costs more than comparing it.
+        if self is other:
+            return True
         if not isinstance(other, Value) or other.__class__ is not self.__class__:
             return NotImplemented
-        return self._fields() == other._fields()
+        for name in self.__match_args__:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if mine is not theirs and not mine == theirs:
+                return False
+        return True
 
     def __hash__(self) -> int:
         return hash(self._fields())
