@@ -293,6 +293,23 @@ def _exact_text(text: str, *, odds: bool) -> Fraction | None:
     """The exact number ``text`` writes (the forms of the module docstring), or None."""
     if len(text) > MAX_NUMBER_TEXT:
         return None
+    return _plain_ratio(text, odds=odds) or _written_number(text, odds=odds)
+
+
+def _plain_ratio(text: str, *, odds: bool) -> Fraction | None:
+    """The number ``text`` writes when it is ASCII digits, or two runs of them around ``/`` (around ``:``
+    too, for odds), as :func:`_written_number` reads them; otherwise None, as for a zero divisor or
+    a zero (the common forms, those of the built-in pay tables, read without regular expressions)."""
+    top, sep, bottom = text.partition(":" if odds and ":" in text else "/")
+    if not (top.isascii() and top.isdigit()) or (sep and not (bottom.isascii() and bottom.isdigit())):
+        return None
+    den = int(bottom) if sep else 1
+    return Fraction(int(top), den) if den else None
+
+
+def _written_number(text: str, *, odds: bool) -> Fraction | None:
+    """The exact number ``text`` (at most :data:`MAX_NUMBER_TEXT` characters) writes, read by regular
+    expressions (the forms of the module docstring), or None."""
     if odds:
         match = re.fullmatch(_ODDS, text)
         if match:

@@ -281,6 +281,19 @@ def test_payouts_read_every_exact_form() -> None:
     assert validate.PAYOUT.parse(Fraction(-1), "pays") == -1 and validate.PAYOUT.parse(10**9, "pays") == 10**9
 
 
+@pytest.mark.parametrize("odds", [False, True], ids=["exact", "odds"])
+def test_plain_ratios_read_as_the_regular_expressions_read_them(odds: bool) -> None:
+    """The forms read without regular expressions (digits, ``a/b``, ``a:b``) are the numbers the regular
+    expressions read, and every other form is left to them."""
+    texts = ["0", "7", "007", "19/20", "11:1", "30:1", "1:0", "0:1", "4/0", "1/2/3", "1:2:3", "1:2/3", "/2", "2/",
+             ":1", "1:", "", "+1", "-1", "1.5", "1.5:1", "1 / 2", "1 to 2", "١٢", "²", "12:٣", "1e3", "99" * 20]
+    for text in texts:
+        plain = validate._plain_ratio(text, odds=odds)
+        if plain is not None:
+            assert plain == validate._written_number(text, odds=odds), text
+        assert validate._exact_text(text, odds=odds) == validate._written_number(text, odds=odds), text
+
+
 def test_messages_quote_long_values_short() -> None:
     assert validate.shown("abc") == "'abc'"
     assert validate.shown("9" * 5000) == "'99999999999999999999…' (5,000 characters)"
