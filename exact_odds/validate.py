@@ -293,13 +293,14 @@ def _exact_text(text: str, *, odds: bool) -> Fraction | None:
     """The exact number ``text`` writes (the forms of the module docstring), or None."""
     if len(text) > MAX_NUMBER_TEXT:
         return None
-    return _plain_ratio(text, odds=odds) or _written_number(text, odds=odds)
+    plain = _plain_ratio(text, odds=odds)
+    return plain if plain is not None else _written_number(text, odds=odds)
 
 
 def _plain_ratio(text: str, *, odds: bool) -> Fraction | None:
     """The number ``text`` writes when it is ASCII digits, or two runs of them around ``/`` (around ``:``
-    too, for odds), as :func:`_written_number` reads them; otherwise None, as for a zero divisor or
-    a zero (the common forms, those of the built-in pay tables, read without regular expressions)."""
+    too, for odds), as :func:`_written_number` reads them; otherwise None, as for a zero divisor (the
+    common forms, those of the built-in pay tables, read without regular expressions)."""
     top, sep, bottom = text.partition(":" if odds and ":" in text else "/")
     if not (top.isascii() and top.isdigit()) or (sep and not (bottom.isascii() and bottom.isdigit())):
         return None
