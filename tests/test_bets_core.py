@@ -104,3 +104,18 @@ def test_repeated_lines_change_no_result() -> None:
     assert [line.ways for line in sheet.lines] == [line.ways for line in plain.lines[:-1]] + [0] * 2 * n + [
         plain.lines[-1].ways]
     assert sheet.house_edge == plain.house_edge
+
+
+@pytest.mark.parametrize("side", ["banker", "player", "tie", "nobody"])
+def test_win_with_is_the_coups_winner_with_its_hand(side: str) -> None:
+    """:class:`~exact_odds.bets.main.WinWith` holds on a coup exactly when the coup's winner is its side and
+    the winning hand (the banker's for a tie) has its total and number of cards, for every coup code."""
+    from exact_odds.bets.main import WinWith
+    from exact_odds.coup import COUP_CODES, coup_of_code
+
+    rules = [WinWith(side, total, cards) for total in (None, *range(10)) for cards in (None, 2, 3)]  # type: ignore[arg-type]
+    for coup in map(coup_of_code, range(COUP_CODES)):
+        total, cards = (coup.player, coup.player_cards) if side == "player" else (coup.banker, coup.banker_cards)
+        for rule in rules:
+            expected = coup.winner == side and rule.total in (None, total) and rule.cards in (None, cards)
+            assert rule(coup) is expected, (rule, coup)

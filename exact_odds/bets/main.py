@@ -82,11 +82,14 @@ class WinWith(Value):
         self._set(side=side, total=total, cards=cards)
 
     def __call__(self, coup: Coup) -> bool:
-        if coup.winner != self.side:
-            return False
-        hand_total, hand_cards = (coup.player, coup.player_cards) if self.side == "player" else (
-            coup.banker, coup.banker_cards)
-        return (self.total is None or hand_total == self.total) and (self.cards is None or hand_cards == self.cards)
+        # The winner compared here rather than read from ``coup.winner``: a par sheet asks every coup.
+        player, banker, side = coup.player, coup.banker, self.side
+        if side == "player":
+            return player > banker and (self.total is None or player == self.total) and (
+                self.cards is None or coup.player_cards == self.cards)
+        won = banker > player if side == "banker" else side == "tie" and banker == player
+        return won and (self.total is None or banker == self.total) and (
+            self.cards is None or coup.banker_cards == self.cards)
 
     def __str__(self) -> str:
         if self.side == "tie":
