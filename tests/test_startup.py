@@ -72,11 +72,11 @@ def test_package_names_are_found_where_they_are_said_to_be(package: object) -> N
 
 @pytest.mark.parametrize("columns", [None, "50", "133", "0", "-3", "x", " 90 "])
 def test_the_help_is_as_wide_as_argparse_makes_it(columns: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """:func:`~exact_odds.cli.options.help_width` is argparse's own width, ``shutil.get_terminal_size()``
+    """:func:`~exact_odds.cli.examples.help_width` is argparse's own width, ``shutil.get_terminal_size()``
     less 2, whatever ``$COLUMNS`` says (the terminal, if any, being the same for both)."""
     import shutil
 
-    from exact_odds.cli.options import help_width
+    from exact_odds.cli.examples import help_width
 
     if columns is None:
         monkeypatch.delenv("COLUMNS", raising=False)

@@ -16,13 +16,13 @@ option, else the game's part (``--game``), else the standard one (:func:`shoe_fr
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeAlias
 
 from exact_odds import validate
+from exact_odds.cli.examples import WidthFormatter
 from exact_odds.errors import InputError
 
 if TYPE_CHECKING:
@@ -38,42 +38,15 @@ Handler = Callable[[argparse.Namespace], str | Iterator[str]]
 """A command: its whole output, or its output piece by piece as it is computed (a long input)."""
 
 
-def help_width() -> int:
-    """The width a help is wrapped to, in characters, found as argparse finds it
-    (``shutil.get_terminal_size().columns - 2``) without importing :mod:`shutil` (with its archive
-    modules, a tenth of a short command's start): ``$COLUMNS`` if a positive whole number, else
-    the columns of the terminal on the process's standard output, else 80; less 2."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0:
-        stdout = sys.__stdout__
-        try:
-            columns = 0 if stdout is None else os.get_terminal_size(stdout.fileno()).columns
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-        columns = columns or 80
-    return columns - 2
-
-
-class HelpFormatter(argparse.HelpFormatter):
-    """argparse's help formatter, its width found by :func:`help_width`."""
-
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                 width: int | None = None) -> None:
-        super().__init__(prog, indent_increment, max_help_position, help_width() if width is None else width)
-
-
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line on stderr and exit status 2, and whose
     single-valued options may be given once: a second ``--seed`` is an error naming it, never
     a silent overwrite (options that gather values, ``--bet``, ``--bets``, ``--known``..., use
-    ``action="append"`` or ``"extend"`` and accumulate). Its help is wrapped by :class:`HelpFormatter`
-    unless another is given."""
+    ``action="append"`` or ``"extend"`` and accumulate). Its help is wrapped by
+    :class:`~exact_odds.cli.examples.WidthFormatter` unless another is given."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", HelpFormatter)
+        kwargs.setdefault("formatter_class", WidthFormatter)
         super().__init__(*args, **kwargs)
         for name, action in _ONCE.items():  # argument groups share the parser's registry
             self.register("action", name, action)
