@@ -138,9 +138,9 @@ def coup_table() -> tuple[Coup, ...]:
     flag) to its least (the banker's total), so that the codes come in increasing order."""
     flag = (False, True)
     parts = itertools.product(flag, flag, flag, flag, flag, (2, 3), (2, 3), range(10), range(10))
-    new = tuple.__new__
-    return tuple([new(Coup, (player, banker, player_cards, banker_cards, player_pair, banker_pair, player_suited,
-                             banker_suited, twin_pair))
+    make = Coup._make
+    return tuple([make((player, banker, player_cards, banker_cards, player_pair, banker_pair, player_suited,
+                        banker_suited, twin_pair))
                   for (twin_pair, banker_suited, player_suited, banker_pair, player_pair, banker_cards, player_cards,
                        player, banker) in parts])
 

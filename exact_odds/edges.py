@@ -27,9 +27,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from functools import lru_cache
 
 from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, Bet, Configuration, usable_bets
-from exact_odds.bets.core import Rule
+from exact_odds.bets.core import Rule, ways_by_line
 from exact_odds.bets.main import ROLES
 from exact_odds.coup import Detail, Winner
 from exact_odds.dist import Ways
@@ -169,29 +170,19 @@ def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, deta
     """
     detail = max(detail, bet.detail)
     dist = deal(shoe, tableau, detail=detail)
-    by_line = _ways_by_line(shoe, tableau, detail, bet)
+    by_line = _ways_by_rules(shoe, tableau, detail, tuple(line.rule for line in bet.lines))
     labelled = [(line.label, line.pays) for line in bet.lines] + [(LOSES, Fraction(-1))]
     lines = tuple(ParLine(label, by_line[i], pays, dist.total) for i, (label, pays) in enumerate(labelled))
     return ParSheet(bet, shoe, tableau, lines, dist.total)
 
 
-_BY_LINE: dict[tuple[Shoe, Tableau, Detail, tuple[Rule, ...]], tuple[Ways, ...]] = {}
-"""The ways by pay line (:meth:`~exact_odds.bets.Bet.ways_by_line`) of the last :data:`RECENT_RULES` bets
-counted, by shoe, tableau, detail dealt and the rules of the bet's lines."""
-RECENT_RULES = 256
-
-
-def _ways_by_line(shoe: Shoe, tableau: Tableau, detail: Detail, bet: Bet) -> tuple[Ways, ...]:
-    """``bet.ways_by_line(deal(shoe, tableau, detail=detail))``, counted once for all the bets whose lines
-    have the same rules, their payouts aside (the main bets of most configurations, bets that differ in
-    their pay table alone)."""
-    key = (shoe, tableau, detail, tuple(line.rule for line in bet.lines))
-    found = _BY_LINE.get(key)
-    if found is None:
-        found = _BY_LINE[key] = tuple(bet.ways_by_line(deal(shoe, tableau, detail=detail).items()))
-        if len(_BY_LINE) > RECENT_RULES:
-            del _BY_LINE[next(iter(_BY_LINE))]
-    return found
+@lru_cache(maxsize=256)
+def _ways_by_rules(shoe: Shoe, tableau: Tableau, detail: Detail, rules: tuple[Rule, ...]) -> tuple[Ways, ...]:
+    """The ways of the pay lines of ``rules`` (:func:`~exact_odds.bets.core.ways_by_line`) on ``deal(shoe,
+    tableau, detail=detail)``: counted once for all the bets whose lines have the same rules, their payouts
+    aside (the main bets of most configurations, bets that differ in their pay table alone); the last 256
+    kept."""
+    return tuple(ways_by_line(rules, deal(shoe, tableau, detail=detail).items()))
 
 
 def house_edge(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU) -> Fraction:

@@ -24,6 +24,7 @@ from exact_odds.batch.coefficients import coefficients
 from exact_odds.batch.kinds import TYPES, space_of
 from exact_odds.batch.monomials import monomial_sums
 from exact_odds.coup import COUP_CODES, Detail
+from exact_odds.deck_polynomials import falling_in_decks
 from exact_odds.shoe import CARDS_PER_COUP, RANKS
 from exact_odds.tableau import Tableau
 
@@ -44,11 +45,9 @@ def cards_per_deck(detail: Detail) -> tuple[int, ...]:
 
 
 def falling_polynomial(a: int, m: int) -> list[int]:
-    """Coefficients (lowest power first, 7 of them) of ``(a d)(a d - 1) ... (a d - m + 1)``."""
-    out = [1] + [0] * CARDS_PER_COUP
-    for j in range(m):  # times (a d - j)
-        out = [-j * out[0]] + [a * out[i - 1] - j * out[i] for i in range(1, CARDS_PER_COUP + 1)]
-    return out
+    """Coefficients (lowest power first, 7 of them) of ``(a d)(a d - 1) ... (a d - m + 1)``
+    (:func:`~exact_odds.deck_polynomials.falling_in_decks`, padded)."""
+    return [*falling_in_decks(a, m), *[0] * (CARDS_PER_COUP - m)]
 
 
 def ways_in_decks(tableau: Tableau, detail: Detail, weights: IntArray) -> list[list[int]]:

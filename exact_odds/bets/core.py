@@ -15,7 +15,7 @@ because a float payout would silently turn exact arithmetic into floating point.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
@@ -70,12 +70,12 @@ class Bet(Value):
     description: str
     aliases: tuple[str, ...]
     detail: Detail
-    _deciding: tuple[int, ...]  # the lines that can decide a coup (:func:`_deciding_lines`)
+    _deciding: tuple[int, ...]  # the lines that can decide a coup (:func:`deciding_lines`)
 
     def __init__(self, name: str, lines: tuple[PayLine, ...], source: str, description: str = "",
                  aliases: tuple[str, ...] = (), detail: Detail = Detail.POINTS) -> None:
         self._set(name=name, lines=lines, source=source, description=description, aliases=aliases, detail=detail,
-                  _deciding=_deciding_lines(lines))
+                  _deciding=deciding_lines(tuple(line.rule for line in lines)))
 
     def line_index(self, coup: Coup) -> int:
         """Index in :attr:`lines` of the pay line that decides ``coup``; ``len(lines)`` if the stake is lost."""
@@ -83,20 +83,6 @@ class Bet(Value):
             if self.lines[i].rule(coup):
                 return i
         return len(self.lines)
-
-    def ways_by_line(self, ways: Iterable[tuple[Coup, int]]) -> list[int]:
-        """The ways of the coups each pay line decides (:meth:`line_index`), from ``(coup, ways)`` of every coup,
-        then (last) of those the stake is lost on: one pass over the coups, the lines tried in order."""
-        deciding = [(i, self.lines[i].rule) for i in self._deciding]
-        by_line = [0] * (len(self.lines) + 1)
-        for coup, n in ways:
-            for i, rule in deciding:
-                if rule(coup):
-                    by_line[i] += n
-                    break
-            else:
-                by_line[-1] += n
-        return by_line
 
     def line_of(self, coup: Coup) -> PayLine | None:
         """The pay line that decides ``coup``, or ``None`` if the stake is lost."""
@@ -109,16 +95,32 @@ class Bet(Value):
         return line.pays if line is not None else Fraction(-1)
 
 
-def _deciding_lines(lines: Iterable[PayLine]) -> tuple[int, ...]:
-    """Indices of the pay lines that can decide a coup, in order: a line whose rule equals an earlier
-    line's never does (the earlier decides first), so it is not tried."""
+def deciding_lines(rules: Sequence[Rule]) -> tuple[int, ...]:
+    """Indices of the pay lines (given by their ``rules``, in order) that can decide a coup: a line whose
+    rule equals an earlier line's never does (the earlier decides first), so it is not tried."""
     seen: set[Rule] = set()
     deciding: list[int] = []
-    for i, line in enumerate(lines):
-        if line.rule not in seen:
-            seen.add(line.rule)
+    for i, rule in enumerate(rules):
+        if rule not in seen:
+            seen.add(rule)
             deciding.append(i)
     return tuple(deciding)
+
+
+def ways_by_line(rules: Sequence[Rule], ways: Iterable[tuple[Coup, int]]) -> list[int]:
+    """The ways of the coups each pay line decides (the first whose rule holds, as :meth:`Bet.line_index`
+    finds it), the pay lines given by their ``rules`` in order, from ``(coup, ways)`` of every coup; then
+    (last) the ways of those no line decides, the stake lost: one pass over the coups."""
+    deciding = [(i, rules[i]) for i in deciding_lines(rules)]
+    by_line = [0] * (len(rules) + 1)
+    for coup, n in ways:
+        for i, rule in deciding:
+            if rule(coup):
+                by_line[i] += n
+                break
+        else:
+            by_line[-1] += n
+    return by_line
 
 
 B = TypeVar("B", bound=Payable)
