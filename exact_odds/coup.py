@@ -22,15 +22,18 @@ import math
 from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeVar
 
+from exact_odds.hints import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 from exact_odds.values import Value
 
 if TYPE_CHECKING:
+    from typing import Any, Literal, TypeAlias
+
     import numpy as np
     from numpy.typing import NDArray
 
-Winner = Literal["banker", "player", "tie"]
+Winner: TypeAlias = "Literal['banker', 'player', 'tie']"
+"""Who wins a coup (for the type checker; at run time the alias is its text)."""
 OUTCOMES: tuple[Winner, ...] = ("banker", "player", "tie")
 """The three outcomes of a coup, in the order every table and array uses."""
 

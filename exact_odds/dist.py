@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
-from typing import Generic, TypeVar
+
+from exact_odds.hints import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 J = TypeVar("J", bound=Hashable)

@@ -23,11 +23,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import NamedTuple
 
 from exact_odds.coup import Coup, Detail, Winner, winner_of
 from exact_odds.dist import Dist, Ways
 from exact_odds.errors import suits_unknown
+from exact_odds.hints import NamedTuple
 from exact_odds.polynomial import deal_by_tables, winners_by_tables
 from exact_odds.shoe import CARDS_PER_COUP, RANKS, Shoe, ShoeError, falling
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau

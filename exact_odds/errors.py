@@ -8,7 +8,7 @@ modules can detect is worded once, here (:func:`suits_unknown`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from exact_odds.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pathlib import Path

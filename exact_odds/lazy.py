@@ -10,7 +10,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
-from typing import Any
+
+from exact_odds.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def lazy_attributes(package: str, home_of: Mapping[str, str],

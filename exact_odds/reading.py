@@ -26,14 +26,14 @@ import os
 import stat
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING
 
 from exact_odds.errors import InputError
+from exact_odds.hints import TYPE_CHECKING
 from exact_odds.validate import shown
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import IO
 
 MiB = 1 << 20
 
@@ -181,7 +181,8 @@ def user_blocks(path: str | Path, what: str, error: type[InputError] = InputErro
     """
     name = str(path)
     shown_name = "on standard input" if name == STDIN else shown(name, _NAME)
-    with _binary_input(path, what, error) as raw:
+    raw = _stdin_bytes() if name == STDIN else open_user_file(path, what, error)
+    try:
         first, pending = 1, b""
         while True:
             try:
@@ -201,17 +202,15 @@ def user_blocks(path: str | Path, what: str, error: type[InputError] = InputErro
             if whole:
                 yield first, _decoded(whole, shown_name, what, error, first)
                 first += whole.count(b"\n")
+    finally:
+        if name != STDIN:
+            raw.close()
 
 
-@contextmanager
-def _binary_input(path: str | Path, what: str, error: type[InputError]) -> Iterator[IO[bytes]]:
-    """The bytes of a file the user named, or of standard input for ``-`` (left open)."""
-    if str(path) != STDIN:
-        with open_user_file(path, what, error) as raw:
-            yield raw
-        return
+def _stdin_bytes() -> IO[bytes]:
+    """The bytes of standard input (not to be closed: it is the process's)."""
     buffer = getattr(sys.stdin, "buffer", None)
-    yield buffer if buffer is not None else io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
+    return buffer if buffer is not None else io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
 
 
 def user_lines(path: str | Path, what: str, error: type[InputError] = InputError, *, newline: str | None = None,

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Protocol, TypeVar
 
 from exact_odds.errors import InputError
+from exact_odds.hints import Protocol, TypeVar
 from exact_odds.validate import shown
 
 

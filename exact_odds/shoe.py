@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from enum import Enum, IntEnum
-from typing import NamedTuple
 
 from exact_odds.errors import InputError
+from exact_odds.hints import NamedTuple
 from exact_odds.validate import RANK_COUNT, shown
 from exact_odds.values import Value
 

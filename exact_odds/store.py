@@ -34,10 +34,9 @@ import sys
 import zlib
 from array import array
 from collections.abc import Callable, Mapping
-from contextlib import suppress
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
+from exact_odds.hints import TYPE_CHECKING
 from exact_odds.tableau import COLUMNS, STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
@@ -184,6 +183,7 @@ def cache_path(name: str, key: str) -> Path:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same directory and an atomic rename."""
     import tempfile
+    from contextlib import suppress
 
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -226,6 +226,8 @@ def load(name: str, tableau: Tableau, build: Callable[[Tableau], Arrays]) -> Arr
     found = _read(path, name, key)
     if found is not None:
         return found
+    from contextlib import suppress  # a table built: not loaded when the tables are found
+
     arrays = build(tableau)
     with suppress(OSError):
         write_atomic(path, encode(name, key, arrays))

@@ -27,13 +27,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from exact_odds.errors import InputError, read_user_file
+from exact_odds.hints import TYPE_CHECKING, NamedTuple
 from exact_odds.values import Value
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     import numpy as np
     from numpy.typing import NDArray

@@ -69,9 +69,9 @@ import argparse
 import math
 import re
 from fractions import Fraction
-from typing import NamedTuple
 
 from exact_odds.errors import InputError
+from exact_odds.hints import NamedTuple
 
 MAX_NUMBER_TEXT = 40
 """The most characters a real or exact number may be written with (a whole number may have any

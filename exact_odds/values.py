@@ -21,7 +21,10 @@ AttributeError: cannot assign to field 'x': a Point is immutable
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from exact_odds.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 
 class Value:

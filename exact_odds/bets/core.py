@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from typing import TypeVar
 
 from exact_odds.coup import Coup, Detail, Payable
 from exact_odds.errors import InputError, suits_unknown
+from exact_odds.hints import TypeVar
 from exact_odds.shoe import Shoe, ShoeError
 from exact_odds.validate import PAYOUT
 from exact_odds.values import Value

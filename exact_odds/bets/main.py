@@ -36,11 +36,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.coup import OUTCOMES, Coup, Winner
 from exact_odds.errors import read_user_file
+from exact_odds.hints import TYPE_CHECKING
 from exact_odds.reading import exists
 from exact_odds.registry import Registry, name_key
 from exact_odds.validate import name as checked_name

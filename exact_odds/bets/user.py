@@ -82,12 +82,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple
 
 from exact_odds.bets.builtin import BUILTIN_BETS
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.coup import OUTCOMES, Coup, Detail, Winner
 from exact_odds.errors import read_user_file
+from exact_odds.hints import TYPE_CHECKING, NamedTuple
 from exact_odds.registry import Registry, name_key
 from exact_odds.validate import shown
 from exact_odds.values import Value

@@ -40,8 +40,7 @@ Fraction(151, 36)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from exact_odds.hints import TYPE_CHECKING
 from exact_odds.lazy import lazy_attributes
 
 if TYPE_CHECKING:

@@ -21,14 +21,16 @@ import argparse
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import suppress
 from importlib import import_module
-from typing import Any
 
 from exact_odds.blas import one_thread_unless_chosen
 from exact_odds.cli.options import Handler, Parser, Subparsers
 from exact_odds.cli.signals import RECEIVED, Terminated, exit_now, signals_end_cleanly, stopping
 from exact_odds.errors import InputError
+from exact_odds.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 PROG = "exact-odds"
 
@@ -215,9 +217,10 @@ def _discard_stdout() -> None:
     stdout = sys.stdout
     if stdout is not sys.__stdout__ or stdout is None:
         return
-    with suppress(OSError, ValueError):
-        import os
+    import os
+    from contextlib import suppress  # on a failed write only: not loaded by every command
 
+    with suppress(OSError, ValueError):
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, stdout.fileno())
         os.close(null)
@@ -232,6 +235,8 @@ def _pointing_to_help(err: InputError, command: str) -> InputError:
 def _say(message: str) -> None:
     """Print ``exact-odds: message`` on stderr, if there is a stderr that can take it."""
     if sys.stderr is not None:
+        from contextlib import suppress  # on an error only: not loaded by every command
+
         with suppress(OSError, ValueError):
             print(f"{PROG}: {message}", file=sys.stderr, flush=True)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from exact_odds import validate
 from exact_odds.cli.examples import examples
@@ -13,6 +12,7 @@ from exact_odds.cli.options import (
     add_format_options,
     render,
 )
+from exact_odds.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -21,8 +21,6 @@ if TYPE_CHECKING:
 
 
 def _cmd_bunco(args: argparse.Namespace) -> str:
-    from contextlib import ExitStack
-
     from exact_odds import bunco
     from exact_odds.report import bunco_json, bunco_tables
 
@@ -37,6 +35,8 @@ def _cmd_bunco(args: argparse.Namespace) -> str:
                              more_than=args.more_than or [3])
     sim = None
     if args.simulate is not None:
+        from contextlib import ExitStack
+
         from exact_odds.report.files import atomic_file
 
         alpha = bunco.DEFAULT_ALPHA if args.alpha is None else args.alpha

@@ -11,7 +11,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+
+from exact_odds.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 HEADING = "examples:"
 """The first line of every command's epilog."""

@@ -19,13 +19,15 @@ import argparse
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeAlias
 
 from exact_odds import validate
 from exact_odds.cli.examples import WidthFormatter
 from exact_odds.errors import InputError
+from exact_odds.hints import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from typing import Any, NoReturn, TypeAlias
+
     from exact_odds.bets import Bet, Configuration, Registry
     from exact_odds.dealing import Procedure
     from exact_odds.game import Game

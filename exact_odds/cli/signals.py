@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import signal
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
-from typing import Any
+
+from exact_odds.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Terminated(BaseException):
@@ -92,8 +94,7 @@ def _record(signum: int, stop: BaseException) -> None:
     raise stop
 
 
-@contextmanager
-def signals_end_cleanly() -> Iterator[None]:
+def signals_end_cleanly() -> _EndCleanly:
     """While the block runs: Ctrl-C raises KeyboardInterrupt, :data:`TERMINATING` signals raise
     :class:`Terminated`; each is recorded in :data:`RECEIVED`, and sent again if dropped (see the module).
 
@@ -101,37 +102,49 @@ def signals_end_cleanly() -> Iterator[None]:
     Python's own (a caller's) is left alone; outside the main thread, where Python cannot set
     handlers (``signal.signal`` raises ValueError there), nothing changes.
     """
+    return _EndCleanly()
 
-    def interrupt(signum: int, frame: object) -> None:
-        _record(signum, KeyboardInterrupt())
 
-    def terminate(signum: int, frame: object) -> None:
-        _record(signum, Terminated(signum))
+class _EndCleanly:
+    """The context of :func:`signals_end_cleanly`: the handlers set on entering, the previous ones (and
+    the hook of unraisable exceptions) given back on leaving, however the block ends. A class rather than
+    a generator: :mod:`contextlib` is not worth its import to a command that starts in 60 ms."""
 
-    hook = sys.unraisablehook
+    def __init__(self) -> None:
+        self.previous: dict[int, Any] = {}
+        self.hook = sys.unraisablehook
 
-    def dropped(unraisable: Any) -> None:
-        if isinstance(unraisable.exc_value, (KeyboardInterrupt, Terminated)) and RECEIVED:
-            _send_again(RECEIVED[-1], REDELIVERY_DELAY)
-        else:
-            hook(unraisable)
+    def __enter__(self) -> None:
+        hook = self.hook
 
-    RECEIVED.clear()
-    _Watch.active, _Watch.stopped, _Watch.run = True, False, _Watch.run + 1
-    previous: dict[int, Any] = {}
-    with suppress(ValueError):  # not the main thread (checked without importing threading)
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            previous[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)
-        for sig in TERMINATING:
-            if signal.getsignal(sig) != signal.SIG_IGN:
-                previous[sig] = signal.signal(sig, terminate)
-    sys.unraisablehook = dropped
-    try:
-        yield
-    finally:
+        def interrupt(signum: int, frame: object) -> None:
+            _record(signum, KeyboardInterrupt())
+
+        def terminate(signum: int, frame: object) -> None:
+            _record(signum, Terminated(signum))
+
+        def dropped(unraisable: Any) -> None:
+            if isinstance(unraisable.exc_value, (KeyboardInterrupt, Terminated)) and RECEIVED:
+                _send_again(RECEIVED[-1], REDELIVERY_DELAY)
+            else:
+                hook(unraisable)
+
+        RECEIVED.clear()
+        _Watch.active, _Watch.stopped, _Watch.run = True, False, _Watch.run + 1
+        try:
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                self.previous[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)
+            for sig in TERMINATING:
+                if signal.getsignal(sig) != signal.SIG_IGN:
+                    self.previous[sig] = signal.signal(sig, terminate)
+        except ValueError:  # not the main thread (checked without importing threading)
+            pass
+        sys.unraisablehook = dropped
+
+    def __exit__(self, *exc_info: object) -> None:
         _Watch.active = False
-        sys.unraisablehook = hook
-        for sig, handler in previous.items():
+        sys.unraisablehook = self.hook
+        for sig, handler in self.previous.items():
             signal.signal(sig, signal.SIG_DFL if handler is None else handler)
 
 
@@ -141,6 +154,7 @@ def exit_now(status: int) -> None:
     Ctrl-C, ``python -m`` might otherwise end the process by SIGINT)."""
     import atexit
     import os
+    from contextlib import suppress
 
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):

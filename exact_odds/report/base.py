@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple
 
 from exact_odds.coup import OUTCOMES
 from exact_odds.errors import InputError
+from exact_odds.hints import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from typing import TextIO

@@ -10,9 +10,9 @@ command's figures inline as SVG). JSON is :func:`~exact_odds.report.provenance.w
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
 
 from exact_odds.errors import InputError
+from exact_odds.hints import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from exact_odds.report.base import Table

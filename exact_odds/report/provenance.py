@@ -16,7 +16,8 @@ It is deterministic: no date and no host, so the same command line gives the sam
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+
+from exact_odds.hints import NamedTuple
 
 PROGRAM = "exact-odds"
 """The program's name, as the provenance gives it."""
