@@ -384,14 +384,15 @@ def test_bunco_knows_nothing_of_cards() -> None:
     """Outside itself, Bunco imports only exact_odds.dist, exact_odds.errors, exact_odds.stats,
     exact_odds.verdict (the checks of a log, which import only exact_odds.stats), the reading
     and checking of user input, exact_odds.reading and exact_odds.validate, the package's lazy
-    names, exact_odds.lazy, and typing's class-building names, exact_odds.hints (no cards there either)."""
+    names, exact_odds.lazy, typing's class-building names, exact_odds.hints, and the immutable values
+    its classes are, exact_odds.values (no cards there either)."""
     def used(sources: str) -> set[str]:
         return set(re.findall(r"^\s*(?:from|import) exact_odds\.(\w+)", sources, flags=re.MULTILINE))
 
     sources = "\n".join(m.read_text(encoding="utf-8") for m in Path(bunco_package.__file__).parent.glob("*.py"))
     assert "from exact_odds import" not in sources
     assert used(sources) - {"bunco"} == {"dist", "errors", "stats", "verdict", "reading", "validate", "notebook",
-                                         "lazy", "hints"}
+                                         "lazy", "hints", "values"}
     verdict = (Path(bunco_package.__file__).parent.parent / "verdict.py").read_text(encoding="utf-8")
     assert used(verdict) == {"stats"}
 

@@ -14,7 +14,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
 from exact_odds.bunco.base import BuncoError, ascending, points
@@ -23,16 +22,17 @@ from exact_odds.bunco.game import DEFAULT_ROUNDS, Game, play_game
 from exact_odds.bunco.scoring import ScoringRules
 from exact_odds.bunco.turn import DEFAULT_TARGET, Turn, play_turn
 from exact_odds.dist import Dist
+from exact_odds.values import Value
 
 
 def _is_bunco(roll: Roll) -> bool:
     return roll.kind == "Bunco"
 
 
-@dataclass(frozen=True)
-class Analysis:
+class Analysis(Value):
     """Everything ``exact-odds bunco`` reports: the roll, the game, the turn, and the asked tails."""
 
+    __slots__ = __match_args__ = ("dice", "rules", "round_number", "roll", "game", "turn", "more_than")
     dice: Dice
     rules: ScoringRules
     round_number: int
@@ -40,6 +40,11 @@ class Analysis:
     game: Game
     turn: Turn
     more_than: tuple[int, ...]
+
+    def __init__(self, dice: Dice, rules: ScoringRules, round_number: int, roll: Dist[Roll], game: Game, turn: Turn,
+                 more_than: tuple[int, ...]) -> None:
+        self._set(dice=dice, rules=rules, round_number=round_number, roll=roll, game=game, turn=turn,
+                  more_than=more_than)
 
     @property
     def scores(self) -> Dist[int]:

@@ -12,11 +12,11 @@ Dist({'plain': 210, 'mini Bunco': 5, 'Bunco': 1})
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import cache
 
 from exact_odds.bunco.base import BuncoError, check_whole_number
 from exact_odds.dist import Dist, Ways
+from exact_odds.values import Value
 
 MAX_DICE = 20
 """The most dice a roll may have (the limits keep every exact computation to a second or two)."""
@@ -24,20 +24,21 @@ MAX_SIDES = 100
 """The most faces a die may have."""
 
 
-@dataclass(frozen=True)
-class Dice:
+class Dice(Value):
     """``count`` fair dice of ``sides`` faces (numbered 1..sides); ``Dice(3, 6)`` is the game's.
 
     >>> str(Dice(3, 6)), Dice(3, 6).ways
     ('3d6', 216)
     """
 
-    count: int = 3
-    sides: int = 6
+    __slots__ = __match_args__ = ("count", "sides")
+    count: int
+    sides: int
 
-    def __post_init__(self) -> None:
-        check_whole_number("the number of dice", self.count, 1, MAX_DICE)
-        check_whole_number("the number of sides", self.sides, 1, MAX_SIDES)
+    def __init__(self, count: int = 3, sides: int = 6) -> None:
+        check_whole_number("the number of dice", count, 1, MAX_DICE)
+        check_whole_number("the number of sides", sides, 1, MAX_SIDES)
+        self._set(count=count, sides=sides)
 
     @property
     def ways(self) -> Ways:
@@ -56,19 +57,49 @@ class Dice:
         return f"{self.count}d{self.sides}"
 
 
-@dataclass(frozen=True, order=True)
-class Roll:
+class Roll(Value):
     """The class of one roll: how many dice show the round number, and whether all dice are alike.
 
     ``alike and matches`` is a Bunco (then ``matches`` is the number of dice), ``alike and not
-    matches`` a mini Bunco, anything else a plain roll, which scores per matching die.
+    matches`` a mini Bunco, anything else a plain roll, which scores per matching die. Rolls are
+    ordered as the pairs ``(matches, alike)`` are, and only against rolls.
 
     >>> Roll(3, alike=True).kind, Roll(0, alike=True).kind, Roll(2, alike=False).describe()
     ('Bunco', 'mini Bunco', '2 dice show the round number')
+    >>> sorted([Roll(1, alike=False), Roll(0, alike=True), Roll(0, alike=False)])[0]
+    Roll(matches=0, alike=False)
     """
 
+    __slots__ = __match_args__ = ("matches", "alike")
     matches: int
     alike: bool
+
+    def __init__(self, matches: int, alike: bool) -> None:
+        self._set(matches=matches, alike=alike)
+
+    def _order(self, other: object) -> tuple[tuple[int, bool], tuple[int, bool]] | None:
+        """The pairs ``(matches, alike)`` of this roll and ``other`` to compare, or None if ``other`` is
+        not a roll (the comparison is then not implemented)."""
+        if other.__class__ is not self.__class__:
+            return None
+        assert isinstance(other, Roll)
+        return (self.matches, self.alike), (other.matches, other.alike)
+
+    def __lt__(self, other: object) -> bool:
+        pairs = self._order(other)
+        return NotImplemented if pairs is None else pairs[0] < pairs[1]
+
+    def __le__(self, other: object) -> bool:
+        pairs = self._order(other)
+        return NotImplemented if pairs is None else pairs[0] <= pairs[1]
+
+    def __gt__(self, other: object) -> bool:
+        pairs = self._order(other)
+        return NotImplemented if pairs is None else pairs[0] > pairs[1]
+
+    def __ge__(self, other: object) -> bool:
+        pairs = self._order(other)
+        return NotImplemented if pairs is None else pairs[0] >= pairs[1]
 
     @property
     def kind(self) -> str:

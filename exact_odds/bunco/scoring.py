@@ -18,38 +18,53 @@ Fraction(1, 216)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-
 from exact_odds.bunco.base import BuncoError, ascending, check_whole_number
 from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
 from exact_odds.dist import Dist
+from exact_odds.values import Value
 
 
 class UnknownScoringError(BuncoError):
     """A scoring rule set name that is not in :data:`SCORING_RULES`."""
 
 
-@dataclass(frozen=True)
-class ScoringRules:
+class ScoringRules(Value):
     """Points for a Bunco, a mini Bunco and each die showing the round number (non-negative ints).
 
-    ``source`` says where the numbers come from; it does not take part in equality.
+    ``source`` says where the numbers come from; it does not take part in equality (nor the hash).
 
     >>> rules = ScoringRules("mine", bunco=30, mini=10, per_die=2)
     >>> rules.score(Roll(3, alike=True)), rules.score(Roll(0, alike=True)), rules.score(Roll(2, alike=False))
     (30, 10, 4)
+    >>> rules == ScoringRules("mine", 30, 10, 2, source="my notes")
+    True
     """
 
+    __slots__ = __match_args__ = ("name", "bunco", "mini", "per_die", "source")
     name: str
     bunco: int
     mini: int
     per_die: int
-    source: str = field(default="", compare=False)
+    source: str
 
-    def __post_init__(self) -> None:
-        check_whole_number("Bunco points", self.bunco, 0)
-        check_whole_number("mini Bunco points", self.mini, 0)
-        check_whole_number("points per die", self.per_die, 0)
+    def __init__(self, name: str, bunco: int, mini: int, per_die: int, source: str = "") -> None:
+        check_whole_number("Bunco points", bunco, 0)
+        check_whole_number("mini Bunco points", mini, 0)
+        check_whole_number("points per die", per_die, 0)
+        self._set(name=name, bunco=bunco, mini=mini, per_die=per_die, source=source)
+
+    def _compared(self) -> tuple[str, int, int, int]:
+        """The fields that equality and the hash look at: all but ``source``."""
+        return self.name, self.bunco, self.mini, self.per_die
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, ScoringRules)
+        return self is other or self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
 
     def score(self, roll: Roll) -> int:
         """The points of one roll under these rules."""
@@ -64,11 +79,12 @@ class ScoringRules:
         >>> STANDARD_SCORING.with_points(bunco=21) is STANDARD_SCORING, STANDARD_SCORING.with_points(bunco=25).name
         (True, 'custom')
         """
-        new = replace(self, bunco=self.bunco if bunco is None else bunco, mini=self.mini if mini is None else mini,
-                      per_die=self.per_die if per_die is None else per_die)
+        new = ScoringRules(self.name, self.bunco if bunco is None else bunco, self.mini if mini is None else mini,
+                           self.per_die if per_die is None else per_die, self.source)
         if new == self:
             return self
-        return replace(new, name="custom", source=f"{self.name} rules with points given by the user")
+        return ScoringRules("custom", new.bunco, new.mini, new.per_die,
+                            f"{self.name} rules with points given by the user")
 
     def __str__(self) -> str:
         unit = "point" if self.per_die == 1 else "points"
