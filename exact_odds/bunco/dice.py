@@ -12,7 +12,7 @@ Dist({'plain': 210, 'mini Bunco': 5, 'Bunco': 1})
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, total_ordering
 
 from exact_odds.bunco.base import BuncoError, check_whole_number
 from exact_odds.dist import Dist, Ways
@@ -57,6 +57,7 @@ class Dice(Value):
         return f"{self.count}d{self.sides}"
 
 
+@total_ordering
 class Roll(Value):
     """The class of one roll: how many dice show the round number, and whether all dice are alike.
 
@@ -77,29 +78,11 @@ class Roll(Value):
     def __init__(self, matches: int, alike: bool) -> None:
         self._set(matches=matches, alike=alike)
 
-    def _order(self, other: object) -> tuple[tuple[int, bool], tuple[int, bool]] | None:
-        """The pairs ``(matches, alike)`` of this roll and ``other`` to compare, or None if ``other`` is
-        not a roll (the comparison is then not implemented)."""
-        if other.__class__ is not self.__class__:
-            return None
-        assert isinstance(other, Roll)
-        return (self.matches, self.alike), (other.matches, other.alike)
-
     def __lt__(self, other: object) -> bool:
-        pairs = self._order(other)
-        return NotImplemented if pairs is None else pairs[0] < pairs[1]
-
-    def __le__(self, other: object) -> bool:
-        pairs = self._order(other)
-        return NotImplemented if pairs is None else pairs[0] <= pairs[1]
-
-    def __gt__(self, other: object) -> bool:
-        pairs = self._order(other)
-        return NotImplemented if pairs is None else pairs[0] > pairs[1]
-
-    def __ge__(self, other: object) -> bool:
-        pairs = self._order(other)
-        return NotImplemented if pairs is None else pairs[0] >= pairs[1]
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Roll)
+        return (self.matches, self.alike) < (other.matches, other.alike)
 
     @property
     def kind(self) -> str:
