@@ -618,7 +618,9 @@ BAD_LOGS = [
     ("round,dice\n1,1 2 3,9\n", "line 2: 3 fields, but the header has 2"),
     ("dice\n1 2 3\n", "line 1: the log has no 'round' column"),
     ("round,dice\n", "the log holds no rolls"),
-    ('{"round": 1, "dice": [1, 2, 3]}\n{"round": 2, "dice": \n', "line 2: not valid JSON"),
+    ('{"round": 1, "dice": [1, 2, 3]}\n{"round": 2, "dice": \n', "line 2: not valid JSON: Expecting value"),
+    ('{"round": 1, "dice": [1, 2, 3]}\n\n"2 2 2"\n',
+     "line 3: a JSON line must be an object with keys round, dice, ..."),
 ]
 
 
