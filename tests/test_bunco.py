@@ -563,6 +563,8 @@ def test_a_biased_die_fails_the_faces_check() -> None:
     assert result.verdict == "FAIL" and faces.verdict == "FAIL" and faces.p_value is not None
     assert faces.p_value < 1e-6 and faces.tallies[5].z > 5
     assert result.check("labels").verdict == "PASS"
+    with pytest.raises(KeyError, match="no check 'rules'; checks: labels, faces, scores, buncos"):
+        result.check("rules")
 
 
 def test_dice_that_are_not_independent_fail_the_buncos_check() -> None:

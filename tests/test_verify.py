@@ -95,6 +95,8 @@ def test_a_wrong_tableau_fails_the_rules_naming_the_exact_coups() -> None:
                                     "the table says stand")
     # The same log against the table it was dealt with breaks no rule.
     assert verify_log(rows, EIGHT, load_tableau(EXAMPLES / "wrong_banker_6.toml")).check("rules").verdict == "PASS"
+    with pytest.raises(KeyError, match="no check 'faces'; checks: rules, labels, accounting, outcomes, pairs, cards"):
+        result.check("faces")
 
 
 def test_a_wrong_banker_rule_after_a_third_card_names_the_third_card() -> None:
