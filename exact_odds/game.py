@@ -59,11 +59,15 @@ from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, Bet, Configura
 from exact_odds.bets.main import STANDARD_CONFIG, is_main_bet, load_configuration, parse_configuration
 from exact_odds.dealing import STANDARD_PROCEDURE, Procedure
 from exact_odds.errors import InputError, read_user_file
+from exact_odds.hints import TYPE_CHECKING, TypeVar
 from exact_odds.reading import is_file
 from exact_odds.registry import name_key
 from exact_odds.shoe import Shoe
 from exact_odds.sources import TomlText, parse_toml
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau, load_tableau, parse_tableau
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
 
 KEYS = ("name", "description", "source", "decks", "shoe", "tableau", "configuration", "side_bets", "procedure", "bet")
 """The keys of a game file, in the order the format lists them."""
@@ -191,34 +195,35 @@ def _shoe(doc: _Doc) -> Shoe:
     return Shoe.infinite_deck() if decks is None else Shoe.decks(decks)
 
 
+T = TypeVar("T")
+
+
+def _built_in_file_or_table(doc: _Doc, key: str, built_in: Mapping[str, T], default: str,
+                            parse: Callable[[str], T], load: Callable[[Path], T]) -> T:
+    """The value of ``key`` (``default`` if absent): a name of ``built_in`` (any spelling :func:`name_key`
+    allows), a file read by ``load``, or an inline ``[key]`` table of the file, whose text ``parse`` reads."""
+    value = doc.data.get(key, default)
+    if isinstance(value, dict):
+        return parse(doc.inline(key))
+    if not isinstance(value, str):
+        raise doc.error(f"{key} must be a name, a file name or a [{key}] table", key)
+    if name_key(value) in built_in:
+        return built_in[name_key(value)]
+    if not is_file(doc.path(value)):
+        raise doc.error(f"{key} {value!r} is neither a built-in {key} ({', '.join(built_in)}) nor a file", key)
+    return load(doc.path(value))
+
+
 def _tableau(doc: _Doc) -> Tableau:
     """A built-in tableau by name, a rules file, or an inline ``[tableau]``."""
-    value = doc.data.get("tableau", STANDARD_TABLEAU.name)
-    if isinstance(value, dict):
-        return parse_tableau(doc.inline("tableau"), source=doc.source)
-    if not isinstance(value, str):
-        raise doc.error("tableau must be a name, a file name or a [tableau] table", "tableau")
-    if name_key(value) in BUILTIN_TABLEAUX:
-        return BUILTIN_TABLEAUX[name_key(value)]
-    if not is_file(doc.path(value)):
-        raise doc.error(f"tableau {value!r} is neither a built-in tableau ({', '.join(BUILTIN_TABLEAUX)}) nor a file",
-                        "tableau")
-    return load_tableau(doc.path(value))
+    return _built_in_file_or_table(doc, "tableau", BUILTIN_TABLEAUX, STANDARD_TABLEAU.name,
+                                   lambda text: parse_tableau(text, source=doc.source), load_tableau)
 
 
 def _configuration(doc: _Doc) -> Configuration:
     """A built-in configuration by name, a pay-table file, or an inline ``[configuration]``."""
-    value = doc.data.get("configuration", STANDARD_CONFIG.name)
-    if isinstance(value, dict):
-        return parse_configuration(doc.inline("configuration"), source=doc.source)
-    if not isinstance(value, str):
-        raise doc.error("configuration must be a name, a file name or a [configuration] table", "configuration")
-    if value in BUILTIN_CONFIGURATIONS:
-        return BUILTIN_CONFIGURATIONS[value]
-    if not is_file(doc.path(value)):
-        raise doc.error(f"configuration {value!r} is neither a built-in configuration "
-                        f"({', '.join(BUILTIN_CONFIGURATIONS)}) nor a file", "configuration")
-    return load_configuration(doc.path(value))
+    return _built_in_file_or_table(doc, "configuration", BUILTIN_CONFIGURATIONS, STANDARD_CONFIG.name,
+                                   lambda text: parse_configuration(text, source=doc.source), load_configuration)
 
 
 def _side_bets(doc: _Doc) -> tuple[tuple[Bet, ...], tuple[Bet, ...]]:

@@ -15,6 +15,8 @@ logs) is opened here, and:
 
 - bytes that are not UTF-8 are reported with the number of the line that holds them.
 
+The lines of a log in JSON Lines become objects in :func:`json_objects`, for rolls and coups alike.
+
 Every refusal is one :class:`~exact_odds.errors.InputError` (or the caller's subclass) naming
 the file.
 """
@@ -25,7 +27,7 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from exact_odds.errors import InputError
 from exact_odds.hints import TYPE_CHECKING
@@ -256,3 +258,32 @@ def _checked_lines(text: IO[str], name: str, what: str, error: type[InputError],
             except UnicodeEncodeError:
                 raise error(f"{what} file {name} is not UTF-8 text (line {number})") from None
         yield line
+
+
+def json_objects(numbered: Iterable[tuple[int, str]], error: type[InputError],
+                 keys: Iterable[str]) -> Iterator[tuple[int, dict[str, object]]]:
+    """Each line of a log in JSON Lines that is not blank, as its number (1-based) and its object.
+
+    ``numbered``: the lines with their numbers; ``keys``: the first keys such an object has, named
+    when a line holds something else. A line that is not JSON, or not an object, raises ``error``.
+
+    >>> list(json_objects([(1, '{"round": 1}'), (2, "  ")], InputError, ["round", "dice"]))
+    [(1, {'round': 1})]
+    >>> list(json_objects([(3, "[1, 2]")], InputError, ["round", "dice"]))
+    Traceback (most recent call last):
+    ...
+    exact_odds.errors.InputError: line 3: a JSON line must be an object with keys round, dice, ...
+    """
+    import json  # here, not at the top: the commands that read no log start without it
+
+    named = ", ".join(keys)
+    for line, text in numbered:
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise error(f"line {line}: not valid JSON: {err.msg}") from None
+        if not isinstance(obj, dict):
+            raise error(f"line {line}: a JSON line must be an object with keys {named}, ...")
+        yield line, obj

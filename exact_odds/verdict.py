@@ -177,6 +177,23 @@ def overall(checks: Sequence[Check]) -> Verdict:
     return "PASS" if any(c.verdict == "PASS" for c in checks) else "SKIP"
 
 
+def named_check(checks: Sequence[Check], name: str) -> Check:
+    """The check of ``checks`` called ``name``; a ``KeyError`` that lists their names if none is.
+
+    >>> checks = [deterministic_check("rules", 3, [], 0), deterministic_check("labels", 0, [], 0)]
+    >>> named_check(checks, "labels").verdict
+    'SKIP'
+    >>> named_check(checks, "cards")
+    Traceback (most recent call last):
+    ...
+    KeyError: "no check 'cards'; checks: rules, labels"
+    """
+    for c in checks:
+        if c.name == name:
+            return c
+    raise KeyError(f"no check {name!r}; checks: {', '.join(c.name for c in checks)}")
+
+
 class IndicatorSum:
     """The sum of indicator vectors, each independent of the others given the past, beside its law.
 

@@ -563,6 +563,8 @@ def test_a_biased_die_fails_the_faces_check() -> None:
     assert result.verdict == "FAIL" and faces.verdict == "FAIL" and faces.p_value is not None
     assert faces.p_value < 1e-6 and faces.tallies[5].z > 5
     assert result.check("labels").verdict == "PASS"
+    with pytest.raises(KeyError, match="no check 'rules'; checks: labels, faces, scores, buncos"):
+        result.check("rules")
 
 
 def test_dice_that_are_not_independent_fail_the_buncos_check() -> None:
@@ -618,7 +620,9 @@ BAD_LOGS = [
     ("round,dice\n1,1 2 3,9\n", "line 2: 3 fields, but the header has 2"),
     ("dice\n1 2 3\n", "line 1: the log has no 'round' column"),
     ("round,dice\n", "the log holds no rolls"),
-    ('{"round": 1, "dice": [1, 2, 3]}\n{"round": 2, "dice": \n', "line 2: not valid JSON"),
+    ('{"round": 1, "dice": [1, 2, 3]}\n{"round": 2, "dice": \n', "line 2: not valid JSON: Expecting value"),
+    ('{"round": 1, "dice": [1, 2, 3]}\n\n"2 2 2"\n',
+     "line 3: a JSON line must be an object with keys round, dice, ..."),
 ]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import run
 
-from exact_odds.bets import find_bet, find_configuration
+from exact_odds.bets import BUILTIN_CONFIGURATIONS, find_bet, find_configuration
 from exact_odds.bets.main import EXAMPLE_TOML, parse_configuration
 from exact_odds.dealing import Procedure
 from exact_odds.errors import InputError
@@ -104,7 +104,9 @@ def _line(text: str, start: str) -> int:
          "unknown key 'bonus' in [tie]"),
         ('side_bets = ["banker"]\n', 1, "a main bet: the main bets come from configuration"),
         ('decks = 6\nshoe = "A=4"\n', 2, "give decks or shoe, not both"),
-        ('tableau = "nowhere.toml"\n', 1, "neither a built-in tableau"),
+        ('tableau = "nowhere.toml"\n', 1, "tableau 'nowhere.toml' is neither a built-in tableau (standard) nor a file"),
+        ("tableau = 3\n", 1, "tableau must be a name, a file name or a [tableau] table"),
+        ("configuration = [1]\n", 1, "configuration must be a name, a file name or a [configuration] table"),
         ("tableau.naturals = [8]\n", 1, "write tableau as a [tableau] table"),
         ("[procedure]\ncutcard = 3\n", 2, "did you mean 'cut_card'?"),
         ('[[bet]]\nname = "player-pair"\nsource = "x"\n[[bet.line]]\npays = 1\n', 2, "is already taken"),
@@ -239,3 +241,8 @@ def test_the_games_bets_are_the_commands_bets(capsys: pytest.CaptureFixture[str]
     sim = run_json(capsys, "simulate", "--game", casino, "--coups", "300", "--seed", "2")
     assert list(sim["bets"]) == ["my-casino/banker", "my-casino/player", "my-casino/tie"]  # type: ignore
     assert find_bet("banker").name == "banker"  # nothing global changed
+
+
+def test_a_built_in_tableau_or_configuration_is_named_in_any_spelling() -> None:
+    game = parse_game('tableau = " Standard "\nconfiguration = "TIE_9"\n', source="casino.toml")
+    assert game.tableau is STANDARD_TABLEAU and game.configuration is BUILTIN_CONFIGURATIONS["tie-9"]

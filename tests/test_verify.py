@@ -95,6 +95,8 @@ def test_a_wrong_tableau_fails_the_rules_naming_the_exact_coups() -> None:
                                     "the table says stand")
     # The same log against the table it was dealt with breaks no rule.
     assert verify_log(rows, EIGHT, load_tableau(EXAMPLES / "wrong_banker_6.toml")).check("rules").verdict == "PASS"
+    with pytest.raises(KeyError, match="no check 'faces'; checks: rules, labels, accounting, outcomes, pairs, cards"):
+        result.check("faces")
 
 
 def test_a_wrong_banker_rule_after_a_third_card_names_the_third_card() -> None:
@@ -138,8 +140,10 @@ MALFORMED = [
     ("player,banker,player_total\nKh 5d,7s 8c,12\n", "line 2: column 'player_total': '12' is not a total 0-9"),
     ("player,banker,net:banker\nKh 5d,7s 8c,lots\n", "line 2: column 'net:banker': 'lots' is not a number"),
     ("player,winner\nKh 5d,P\n", "line 1: the log has no 'banker' column"),
-    ('{"player": "Kh 5d", "banker": "7s 8c"}\n{"player": "Kh 5d", "banker": \n', "line 2: not valid JSON"),
-    ('{"player": "Kh 5d", "banker": "7s 8c"}\n[1, 2]\n', "line 2: a JSON line must be an object"),
+    ('{"player": "Kh 5d", "banker": "7s 8c"}\n{"player": "Kh 5d", "banker": \n',
+     "line 2: not valid JSON: Expecting value"),
+    ('{"player": "Kh 5d", "banker": "7s 8c"}\n[1, 2]\n',
+     "line 2: a JSON line must be an object with keys player, banker, ..."),
     ("player,banker\n", "the log holds no coups"),
     ('player,banker\n"Kh 5d",7s 8c\n"Kh 5d","7s 8c",1\n', "line 3: 3 fields, but the header has 2"),
 ]

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import csv
 import itertools
-import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from exact_odds.bunco.base import BuncoError
 from exact_odds.bunco.dice import Dice
+from exact_odds.reading import json_objects
 from exact_odds.validate import shown
 
 if TYPE_CHECKING:
@@ -170,15 +170,7 @@ def _json_text(value: object) -> str:
 
 def _json_rows(numbered: Iterable[tuple[int, str]], builder: _Builder) -> None:
     """Add the rows of a JSON Lines log (the keys of its first object are its columns)."""
-    for line, text in numbered:
-        if not text.strip():
-            continue
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise BuncoError(f"line {line}: not valid JSON: {err.msg}") from None
-        if not isinstance(obj, dict):
-            raise BuncoError(f"line {line}: a JSON line must be an object with keys round, dice, ...")
+    for line, obj in json_objects(numbered, BuncoError, ("round", "dice")):
         fields = {str(k).strip().lower(): _json_text(v) for k, v in obj.items()}
         if not builder.columns:
             builder.header(obj, line)

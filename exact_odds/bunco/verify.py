@@ -76,10 +76,9 @@ class RollVerification:
 
     def check(self, name: str) -> Check:
         """The check called ``name``."""
-        for c in self.checks:
-            if c.name == name:
-                return c
-        raise KeyError(f"no check {name!r}; checks: {', '.join(c.name for c in self.checks)}")
+        from exact_odds.verdict import named_check
+
+        return named_check(self.checks, name)
 
 
 def _faces_of_rounds(log: RollLog, dice: Dice) -> NDArray[np.int64]:

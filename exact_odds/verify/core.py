@@ -42,7 +42,7 @@ from exact_odds.coup import Detail, Payable
 from exact_odds.errors import InputError
 from exact_odds.shoe import Shoe
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.verdict import Check, Verdict, deterministic_check, judge, overall
+from exact_odds.verdict import Check, Verdict, deterministic_check, judge, named_check, overall
 from exact_odds.verify.cards import CardTally
 from exact_odds.verify.checks import Hands, accounting_check, bet_finder, hands_of, label_check, rules_check
 from exact_odds.verify.log import CoupLog
@@ -98,10 +98,7 @@ class LogVerification:
 
     def check(self, name: str) -> Check:
         """The check called ``name`` (``rules``, ``labels``, ``accounting``, ``outcomes``, ``pairs``, ``cards``)."""
-        for c in self.checks:
-            if c.name == name:
-                return c
-        raise KeyError(f"no check {name!r}; checks: {', '.join(c.name for c in self.checks)}")
+        return named_check(self.checks, name)
 
     def _repr_html_(self) -> str:
         """The verification as a table in a notebook: each check's verdict, what it examined, its p-value."""

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import csv
 import itertools
-import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from exact_odds.errors import InputError
+from exact_odds.reading import json_objects
 from exact_odds.shoe import SUITS, ShoeError, parse_card
 from exact_odds.validate import NET_RESULT
 from exact_odds.verify.log import BURN_SLOTS, LABELS, MISSING, SLOTS, CoupLog
@@ -431,19 +431,6 @@ def _add_objects(objects: Iterable[tuple[int, Mapping[str, object]]], builder: L
         flush()
 
 
-def _json_objects(numbered: Iterable[tuple[int, str]]) -> Iterator[tuple[int, Mapping[str, object]]]:
-    for line, text in numbered:
-        if not text.strip():
-            continue
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise LogError(f"line {line}: not valid JSON: {err.msg}") from None
-        if not isinstance(obj, dict):
-            raise LogError(f"line {line}: a JSON line must be an object with keys player, banker, ...")
-        yield line, obj
-
-
 def read_log(lines: Iterable[str], *, source: str = "log") -> CoupLog:
     """Read a log from its lines (a file object, ``sys.stdin``, or a list of strings).
 
@@ -455,7 +442,8 @@ def read_log(lines: Iterable[str], *, source: str = "log") -> CoupLog:
     for number, text in enumerate(rest, 1):
         if text.strip():
             if text.lstrip().startswith("{"):
-                _add_objects(_json_objects(itertools.chain([(number, text)], enumerate(rest, number + 1))), builder)
+                numbered = itertools.chain([(number, text)], enumerate(rest, number + 1))
+                _add_objects(json_objects(numbered, LogError, ("player", "banker")), builder)
             else:
                 _read_csv(text, number, rest, builder)
             break
