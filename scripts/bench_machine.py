@@ -79,16 +79,25 @@ def products_bound(products: int, unit: str = "compositions") -> str:
             f"{blas_rate() / products:,.0f} {unit}/s")
 
 
+COPIES = 3
+"""How many times each round runs each load of :data:`LOOPS`, alone and two at once: they are short, and
+the ratio of one pair of runs is noisy."""
+
+
 def two_at_once_jobs() -> list[list[list[str]]]:
-    """For each of :data:`LOOPS`: the job of one process, then that of two started together
-    (:func:`bench_common.alternated_seconds`)."""
+    """:data:`COPIES` times, for each of :data:`LOOPS`: the job of one process, then that of two started
+    together (:func:`bench_common.alternated_seconds`)."""
     jobs = []
     for code in LOOPS.values():
         jobs += [[[sys.executable, "-c", code]], [[sys.executable, "-c", code]] * 2]
-    return jobs
+    return jobs * COPIES
 
 
 def two_at_once(walls: list[float]) -> dict[str, float]:
     """How many times one process's work two processes did in the same wall time, for each of :data:`LOOPS`
-    (2.0: two whole cores), from the wall medians of :func:`two_at_once_jobs` in order."""
-    return {name: 2 * walls[2 * k] / walls[2 * k + 1] for k, name in enumerate(LOOPS)}
+    (2.0: two whole cores), the median over the copies, from the wall times of :func:`two_at_once_jobs`
+    in order."""
+    import statistics
+
+    ratios = [2 * walls[i] / walls[i + 1] for i in range(0, len(walls), 2)]
+    return {name: statistics.median(ratios[k::len(LOOPS)]) for k, name in enumerate(LOOPS)}

@@ -49,13 +49,16 @@ def test_a_failing_command_fails_its_job(bench: tuple[ModuleType, ModuleType], t
         common.alternated_seconds([[[sys.executable, "-c", "import sys; sys.exit(5)"]], alone], 1)
 
 
-def test_two_at_once_is_two_processes_work_against_one(bench: tuple[ModuleType, ModuleType]) -> None:
+def test_two_at_once_is_two_processes_work_against_one(bench: tuple[ModuleType, ModuleType],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     _, machine = bench
-    walls = [1.0, 1.0, 1.0, 2.0]  # plain Python: two at once took as long as one alone; BLAS: twice as long
-    assert machine.two_at_once(walls) == {"plain Python": 2.0, "BLAS products": 1.0}
+    monkeypatch.setattr(machine, "COPIES", 3)
+    # per copy: plain Python alone, two at once; BLAS alone, two at once
+    walls = [1.0, 1.0, 1.0, 2.0, 1.0, 2.0, 1.0, 1.0, 1.0, 1.25, 1.0, 4.0]
+    assert machine.two_at_once(walls) == {"plain Python": 1.6, "BLAS products": 1.0}
     jobs = machine.two_at_once_jobs()
-    assert [len(job) for job in jobs] == [1, 2, 1, 2]
-    assert jobs[1] == jobs[0] * 2
+    assert [len(job) for job in jobs] == [1, 2, 1, 2] * 3
+    assert jobs[1] == jobs[0] * 2 and jobs[4:8] == jobs[:4]
 
 
 def test_the_products_bound_divides_the_rate(bench: tuple[ModuleType, ModuleType],
