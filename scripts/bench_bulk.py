@@ -6,9 +6,12 @@ kernel's products (:mod:`bench_machine`)."""
 from __future__ import annotations
 
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from bench_bars import bar
@@ -120,34 +123,31 @@ def big_shoes() -> Any:
 
 
 BIG_REFERENCE = """
-import json, statistics, sys, time
+import sys, time
 import numpy as np
 from exact_odds.batch import evaluate
 from exact_odds.bets import registered
 from exact_odds.coup import Detail
-counts = np.load(sys.argv[2])
-bets = [b for b in registered() if b.detail is not Detail.SUITS]
-rates = {}
-for key, chosen in (("main", []), ("bets", bets)):
-    evaluate(counts[:100], bets=chosen)
-    times = []
-    for _ in range(int(sys.argv[1])):
-        start = time.process_time()
-        evaluate(counts, bets=chosen)
-        times.append(time.process_time() - start)
-    rates[key] = len(counts) / statistics.median(times)
-print(json.dumps(rates))
+counts = np.load(sys.argv[1])
+chosen = {"main": [], "bets": [b for b in registered() if b.detail is not Detail.SUITS]}
+for bets in chosen.values():
+    evaluate(counts[:100], bets=bets)
+print("ready", flush=True)
+for line in sys.stdin:
+    start = time.process_time()
+    evaluate(counts, bets=chosen[line.strip()])
+    print(time.process_time() - start, flush=True)
 """
-"""A child's code: the rates of main bets and of the 40 bets of points and pairs, on one core, of the
-``exact_odds`` first on its path."""
+"""A child's code: for each line ``main`` or ``bets`` read, the CPU seconds of one evaluation of the main
+bets or of the 40 bets of points and pairs, on one core, by the ``exact_odds`` first on its path."""
 
 
-def big_reference(counts: Any, runs: int) -> tuple[dict[str, float], str]:
-    """Compositions/s/core of the bench's big shoes through the kernel of :data:`BIG_BASELINE_COMMIT`
-    (extracted from this checkout's history into a temporary directory and run in a child process
-    with one BLAS thread), and the words that name it; :data:`BIG_BASELINE` when there is no history."""
-    import json
-
+@contextmanager
+def big_reference(counts: Any) -> Iterator[Callable[[str], float] | None]:
+    """A function giving the CPU seconds of one evaluation of the bench's big shoes (``main`` or ``bets``) by
+    the kernel of :data:`BIG_BASELINE_COMMIT` (extracted from this checkout's history into a temporary
+    directory, running in a child process with one BLAS thread that waits for each request, so that its
+    runs alternate with this process's); None when there is no history (:data:`BIG_BASELINE` then)."""
     import numpy as np
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -155,39 +155,59 @@ def big_reference(counts: Any, runs: int) -> tuple[dict[str, float], str]:
         archive = subprocess.run(["git", "-C", root, "archive", BIG_BASELINE_COMMIT, "exact_odds"],
                                  capture_output=True)
         if archive.returncode:
-            return {k: float(v) for k, v in BIG_BASELINE.items()}, "23 November's figure on another machine"
+            yield None
+            return
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         np.save(os.path.join(tmp, "counts.npy"), counts)
         env = {**process_env(), "PYTHONPATH": tmp, "PYTHONSAFEPATH": "1"}
-        done = subprocess.run([sys.executable, "-c", BIG_REFERENCE, str(runs), "counts.npy"], cwd=tmp, env=env,
-                              check=True, capture_output=True, text=True)
-    return json.loads(done.stdout), f"the kernel of {BIG_BASELINE_COMMIT} in this run"
+        with subprocess.Popen([sys.executable, "-c", BIG_REFERENCE, "counts.npy"], cwd=tmp, env=env, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE) as child:
+            assert child.stdin is not None and child.stdout is not None
+            if child.stdout.readline().strip() != "ready":
+                raise RuntimeError(f"the kernel of {BIG_BASELINE_COMMIT} did not start")
+            requests, answers = child.stdin, child.stdout
+
+            def seconds(key: str) -> float:
+                requests.write(f"{key}\n")
+                requests.flush()
+                return float(answers.readline())
+
+            yield seconds
+            requests.close()
 
 
 def big_figures(repeat: int) -> None:
     """Shoes past int64 (more than 1,448 cards, Python integers), on each path of the kernel: main bets, and every
-    registered bet but the suited (points and pairs), with their ratio to the kernel of the issue's filing day
-    on the same shoes in the same run (:func:`big_reference`)."""
+    registered bet but the suited (points and pairs), each run alternated with one of the kernel of the issue's
+    filing day on the same shoes (:func:`big_reference`), their ratio that of the medians."""
     from exact_odds.batch import evaluate
     from exact_odds.batch.compiled import JIT_ENV
     from exact_odds.bets import registered
 
-    counts, runs = big_shoes(), max(1, repeat // 2)
+    counts, runs = big_shoes(), max(1, (repeat + 1) // 2)
     n, bets = len(counts), [b for b in registered() if b.detail is not Detail.SUITS]
-    reference, named = big_reference(counts, runs)
     paths = kernel_paths()
-    for path, setting in paths:
-        for warm in ([], bets):  # compile (or load), plan and make the work arrays once, for either set of bets
-            on_path(setting, lambda b=warm: evaluate(counts, bets=b))()  # type: ignore[misc]
-        for key, label, chosen in (("main", "main-bet counts", []), ("bets", f"{len(bets)} registered bets (points "
-                                                                     "and pairs)", bets)):
-            secs = median_seconds(on_path(setting, lambda b=chosen: evaluate(counts, bets=b)), runs)  # type: ignore[misc]
-            rate, ratio = n / secs, n / secs / reference[key]
-            print(f"batch: {path}: {label} of {n:,} shoes of 30 to 10,000 decks (Python integers), one core, median "
-                  f"of {runs}: {rate:,.0f} compositions/s ({ratio:.1f}x the {reference[key]:,.0f}/s of {named})")
-            if path == paths[-1][0]:
-                bar(f"`batch`, {label} of shoes past int64 ({path})", f"{rate:,.0f}/s/core, {ratio:.1f}x the "
-                    f"{reference[key]:,.0f}/s of {named}", ">= 10x", ratio >= 10)
+    with big_reference(counts) as reference:
+        named = (f"the kernel of {BIG_BASELINE_COMMIT}, alternated in this run" if reference
+                 else "23 November's figure on another machine")
+        for path, setting in paths:
+            for warm in ([], bets):  # compile (or load), plan and make the work arrays once, for either set of bets
+                on_path(setting, lambda b=warm: evaluate(counts, bets=b))()  # type: ignore[misc]
+            for key, label, chosen in (("main", "main-bet counts", []),
+                                       ("bets", f"{len(bets)} registered bets (points and pairs)", bets)):
+                ours, theirs = [], []
+                for _ in range(runs):
+                    if reference:
+                        theirs.append(reference(key))
+                    ours.append(median_seconds(on_path(setting, lambda b=chosen: evaluate(counts, bets=b)), 1))  # type: ignore[misc]
+                rate = n / statistics.median(ours)
+                baseline = n / statistics.median(theirs) if theirs else float(BIG_BASELINE[key])
+                print(f"batch: {path}: {label} of {n:,} shoes of 30 to 10,000 decks (Python integers), one core, "
+                      f"median of {runs}: {rate:,.0f} compositions/s ({rate / baseline:.1f}x the {baseline:,.0f}/s "
+                      f"of {named})")
+                if path == paths[-1][0]:
+                    bar(f"`batch`, {label} of shoes past int64 ({path})", f"{rate:,.0f}/s/core, {rate / baseline:.1f}x "
+                        f"the {baseline:,.0f}/s of {named}", ">= 10x", rate / baseline >= 10)
     os.environ.pop(JIT_ENV, None)
 
 
