@@ -170,7 +170,7 @@ def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, deta
     """
     detail = max(detail, bet.detail)
     dist = deal(shoe, tableau, detail=detail)
-    by_line = _ways_by_rules(shoe, tableau, detail, tuple(line.rule for line in bet.lines))
+    by_line = _ways_by_rules(shoe, tableau, detail, bet.rules)
     labelled = [(line.label, line.pays) for line in bet.lines] + [(LOSES, Fraction(-1))]
     lines = tuple(ParLine(label, by_line[i], pays, dist.total) for i, (label, pays) in enumerate(labelled))
     return ParSheet(bet, shoe, tableau, lines, dist.total)

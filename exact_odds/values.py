@@ -34,6 +34,14 @@ class Value:
 
     __slots__ = ()
     __match_args__: ClassVar[tuple[str, ...]] = ()
+    _compared: ClassVar[tuple[str, ...]] = ()
+    """The fields that equality and the hash look at: a class's ``__match_args__`` unless it names fewer
+    (as a dataclass field with ``compare=False`` is left out), and a subclass inherits them."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__match_args__" in cls.__dict__ and "_compared" not in cls.__dict__:
+            cls._compared = cls.__match_args__
 
     def _set(self, **fields: object) -> None:
         """Give fields their values (in ``__init__``: afterwards a value cannot change)."""
@@ -51,14 +59,14 @@ class Value:
             return True
         if not isinstance(other, Value) or other.__class__ is not self.__class__:
             return NotImplemented
-        for name in self.__match_args__:
+        for name in self._compared:
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine is not theirs and not mine == theirs:
                 return False
         return True
 
     def __hash__(self) -> int:
-        return hash(self._fields())
+        return hash(tuple(getattr(self, name) for name in self._compared))
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value!r}" for name, value in zip(self.__match_args__, self._fields(), strict=True))

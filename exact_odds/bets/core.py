@@ -74,8 +74,13 @@ class Bet(Value):
 
     def __init__(self, name: str, lines: tuple[PayLine, ...], source: str, description: str = "",
                  aliases: tuple[str, ...] = (), detail: Detail = Detail.POINTS) -> None:
-        self._set(name=name, lines=lines, source=source, description=description, aliases=aliases, detail=detail,
-                  _deciding=deciding_lines(tuple(line.rule for line in lines)))
+        self._set(name=name, lines=lines, source=source, description=description, aliases=aliases, detail=detail)
+        self._set(_deciding=deciding_lines(self.rules))
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        """The rules of the pay lines, in order (what decides a coup; the payouts aside)."""
+        return tuple(line.rule for line in self.lines)
 
     def line_index(self, coup: Coup) -> int:
         """Index in :attr:`lines` of the pay line that decides ``coup``; ``len(lines)`` if the stake is lost."""

@@ -41,6 +41,7 @@ class ScoringRules(Value):
     """
 
     __slots__ = __match_args__ = ("name", "bunco", "mini", "per_die", "source")
+    _compared = ("name", "bunco", "mini", "per_die")
     name: str
     bunco: int
     mini: int
@@ -52,19 +53,6 @@ class ScoringRules(Value):
         check_whole_number("mini Bunco points", mini, 0)
         check_whole_number("points per die", per_die, 0)
         self._set(name=name, bunco=bunco, mini=mini, per_die=per_die, source=source)
-
-    def _compared(self) -> tuple[str, int, int, int]:
-        """The fields that equality and the hash look at: all but ``source``."""
-        return self.name, self.bunco, self.mini, self.per_die
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, ScoringRules)
-        return self is other or self._compared() == other._compared()
-
-    def __hash__(self) -> int:
-        return hash(self._compared())
 
     def score(self, roll: Roll) -> int:
         """The points of one roll under these rules."""
