@@ -101,6 +101,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def one_line_error(code: int, out: str, err: str, *words: str) -> bool:
+    """Exit status 2, nothing on stdout, and on stderr one line (ending in a newline) that opens with
+    ``exact-odds: error: `` and contains each of ``words``."""
+    return (code == 2 and out == "" and err.count("\n") == 1 and err.endswith("\n")
+            and err.startswith("exact-odds: error: ") and all(w in err for w in words))
+
+
 def needed_tool(path: str | None, what: str) -> str:
     """``path`` of a program a test needs: skipped where it is missing, but a failure in CI, whose
     ``.ci/run`` installs ``what``."""

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import body, run
+from conftest import body, one_line_error, run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -247,8 +247,7 @@ def test_batch_command_bad_line(tmp_path: Path, capsys: pytest.CaptureFixture[st
     src = tmp_path / "shoes.csv"
     src.write_text(",".join(["4"] * 13) + "\n4,4\n")
     code, out, err = run(capsys, "batch", "--input", str(src))
-    assert code == 2 and out == ""
-    assert err.startswith("exact-odds: error: ") and "line 2" in err and len(err.splitlines()) == 1
+    assert one_line_error(code, out, err, "line 2"), err
 
 
 def test_batch_command_suited_bet_needs_suits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

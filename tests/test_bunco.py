@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import body
+from conftest import body, one_line_error
 from conftest import run as run_cli
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -507,8 +507,7 @@ def test_cli_simulation_verdict_sets_the_exit_status(capsys: pytest.CaptureFixtu
 ])
 def test_cli_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     code, out, err = run(capsys, *argv)
-    assert code == 2 and out == ""
-    assert len(err.strip().splitlines()) == 1 and err.startswith("exact-odds: error: ")
+    assert one_line_error(code, out, err), err
 
 
 # ---------------------------------------------------------------- bunco --verify: logs of rolls written here
@@ -632,8 +631,7 @@ def test_cli_verify_a_bad_line_is_one_error_naming_it(tmp_path: Path, capsys: py
     path = tmp_path / "rolls.csv"
     path.write_text(text, encoding="utf-8")
     code, out, err = run(capsys, "--verify", str(path))
-    assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith("exact-odds: error: ") and message in err, err
+    assert one_line_error(code, out, err, message), err
 
 
 def test_cli_verify_exit_status_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import body, run
+from conftest import body, one_line_error, run
 
 from exact_odds.tableau import STANDARD_TOML
 
@@ -68,8 +68,7 @@ def test_output_file_is_written(capsys: pytest.CaptureFixture[str], tmp_path: Pa
 )
 def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     code, out, err = run(capsys, *argv)
-    assert code == 2 and out == ""
-    assert len(err.strip().splitlines()) == 1 and err.startswith("exact-odds: error: ")
+    assert one_line_error(code, out, err), err
 
 
 def test_bad_rules_file_names_its_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import body, run
+from conftest import body, one_line_error, run
 
 from exact_odds.bets.main import EXAMPLE_TOML
 
@@ -120,5 +120,4 @@ def test_report_leaves_out_bets_that_need_suits(capsys: pytest.CaptureFixture[st
 def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], argv: list[str],
                                             message: str) -> None:
     code, out, err = run(capsys, *argv)
-    assert code == 2 and out == ""
-    assert len(err.strip().splitlines()) == 1 and err.startswith("exact-odds: error: ") and message in err
+    assert one_line_error(code, out, err, message), err

@@ -16,19 +16,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import body, run
+from conftest import body, one_line_error, run
 
 from exact_odds.errors import InputError
 from exact_odds.report.files import atomic_file, output_target, shown
 
 PYTHON = [sys.executable, "-m", "exact_odds"]
-
-
-def one_line_error(code: int, out: str, err: str, *words: str) -> bool:
-    """Exit status 2, nothing on stdout, one line on stderr containing ``words``."""
-    lines = err.splitlines()
-    return (code == 2 and out == "" and len(lines) == 1 and lines[0].startswith("exact-odds: error: ")
-            and all(w in err for w in words))
 
 
 def leftovers(directory: Path) -> list[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import verify_dealer as dealer
-from conftest import body, run
+from conftest import body, one_line_error, run
 
 from exact_odds.shoe import Shoe
 from exact_odds.tableau import STANDARD_TABLEAU, load_tableau
@@ -155,8 +155,7 @@ def test_a_malformed_line_is_one_error_naming_it_and_exit_2(tmp_path: Path, caps
     path = tmp_path / "bad.csv"
     path.write_text(text, encoding="utf-8")
     code, out, err = run(capsys, "verify", str(path))
-    assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith("exact-odds: error: ") and message in err, err
+    assert one_line_error(code, out, err, message), err
 
 
 def test_a_log_that_cannot_be_opened_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
