@@ -187,9 +187,10 @@ class TabulatedBet(Value):
 
     Built by :func:`tabulate`; pays exactly what the original bet pays on every coup that
     can be dealt at its detail. Two are equal when their names, details and payouts are:
-    compared through a SHA-256 digest of them, computed once (and carried by a pickled copy),
-    because bulk evaluation keys its caches by bets and a worker receives its own copies with
-    every task (comparing the 12,800 payouts at every lookup cost more than evaluating a task).
+    compared through a SHA-256 digest of them (the payouts that are not zero, by code), computed
+    once (and carried by a pickled copy), because bulk evaluation keys its caches by bets and a
+    worker receives its own copies with every task (comparing the 12,800 payouts at every lookup
+    cost more than evaluating a task).
     """
 
     __match_args__ = ("name", "detail", "table")
@@ -202,7 +203,8 @@ class TabulatedBet(Value):
     def __init__(self, name: str, detail: Detail, table: tuple[Fraction, ...]) -> None:
         import hashlib
 
-        content = repr((name, int(detail), [(x.numerator, x.denominator) for x in table]))
+        nonzero = [(code, x.numerator, x.denominator) for code, x in enumerate(table) if x]  # most pay 0
+        content = repr((name, int(detail), len(table), nonzero))
         self._set(name=name, detail=detail, table=table, _digest=hashlib.sha256(content.encode("utf-8")).digest())
 
     def __hash__(self) -> int:

@@ -62,9 +62,13 @@ def test_tabulated_bets_equal_by_content() -> None:
     copy = pickle.loads(pickle.dumps(banker))
     assert copy is not banker and copy == banker and hash(copy) == hash(banker)
     assert tabulate(find_bet("banker")) == banker
-    changed = list(banker.table)
-    changed[next(i for i, x in enumerate(changed) if x)] += Fraction(1, 10**9)
-    assert TabulatedBet(banker.name, banker.detail, tuple(changed)) != banker
+    paying = [i for i, x in enumerate(banker.table) if x]
+    for code, payout in ((paying[0], banker.table[paying[0]] + Fraction(1, 10**9)), (paying[-1], Fraction(0)),
+                         (next(i for i, x in enumerate(banker.table) if not x), Fraction(1))):
+        changed = list(banker.table)
+        changed[code] = payout
+        assert TabulatedBet(banker.name, banker.detail, tuple(changed)) != banker, code
+    assert TabulatedBet(banker.name, banker.detail, (*banker.table, Fraction(0))) != banker
     assert TabulatedBet("other", banker.detail, banker.table) != banker and banker != tabulate(find_bet("player"))
 
 
