@@ -53,12 +53,13 @@ DASK_TIMEOUT = 30
 
 @dataclass(frozen=True)
 class Dealt:
-    """The coups of some shoes: which shoe, where each coup starts, who won, what was seen."""
+    """The coups of some shoes: which shoe, where each coup starts, who won, what was not seen."""
 
     shoe: Array  # (m,) shoe index of each coup
     start: Array  # (m,) position of the coup's first card
     winner: Array  # (m,) 0 banker, 1 player, 2 tie
-    seen: Array  # (m, 52) cards seen before the coup, by card code
+    unseen: Array  # (m, 13) cards not seen before the coup, by rank
+    unseen_cards: Array | None  # (m, 52) the same by card code, at Detail.SUITS
     code: Array  # (m,) the coup's code, flags recorded as far as the dealing detail asks
     first: Array  # (m,) the code (0-51) of the coup's first card
 
@@ -76,8 +77,9 @@ def deal_shoes(seed: int, first: int, stop: int, procedure: Procedure, tableau: 
     orders = shoe_orders(codes, seed, first, stop, loops=loops)
     play = play_shoes(orders, tableau, procedure, detail, compositions=True, loops=loops)
     shoe, start = play.shoe.astype(np.int64), play.start.astype(np.int64)
-    return Dealt(shoe + first, start, winner_index(play.codes), play.seen(), play.codes.astype(np.int64),
-                  orders[shoe, start].astype(np.int64))
+    return Dealt(shoe + first, start, winner_index(play.codes), play.unseen(),
+                 play.unseen_cards() if detail is Detail.SUITS else None, play.codes.astype(np.int64),
+                 orders[shoe, start].astype(np.int64))
 
 
 @dataclass(frozen=True)
@@ -136,11 +138,9 @@ def run_task(task: Task) -> CoupRecords:
     bets, sort_bets, payouts = unpack(task.bets)
     detail = max((b.detail for b in bets), default=Detail.POINTS)
     dealt = deal_shoes(task.seed, task.first, task.stop, task.procedure, task.tableau, task.codes, detail)
-    full = np.bincount(task.codes, minlength=CARD_CODES)
-    by_suit = dealt.seen.reshape(-1, 13, 4)
-    seen_ranks = by_suit[:, :, 0] + by_suit[:, :, 1] + by_suit[:, :, 2] + by_suit[:, :, 3]  # faster than a sum
-    counts = full.reshape(13, 4).sum(axis=1) - seen_ranks
-    suits = (full - dealt.seen).reshape(-1, 13, 4) if detail is Detail.SUITS else None
+    counts = dealt.unseen
+    seen_ranks = np.bincount(task.codes, minlength=CARD_CODES).reshape(13, 4).sum(axis=1) - counts
+    suits = dealt.unseen_cards.reshape(-1, 13, 4) if dealt.unseen_cards is not None else None
     ev = evaluate(counts, bets=bets, tableau=task.tableau, suits=suits)
     if task.sorting is not None:
         values, choices = coup_values(counts, task.sorting, sort_bets, task.tableau)

@@ -194,7 +194,7 @@ def test_records_agree_with_the_dealer(played: Study) -> None:
         assert played.records.results[:, j].tolist() == [float(bet.payout(c)) for c in coups]
     dealt = deal_shoes(3, 0, 30, Procedure(), STANDARD_TABLEAU, shoe_card_codes(Shoe.decks(2)),
                   find_bet("player-pair").detail)
-    seen = dealt.seen.reshape(-1, 13, 4).sum(axis=2)
+    seen = np.bincount(shoe_card_codes(Shoe.decks(2)), minlength=52).reshape(13, 4).sum(axis=1) - dealt.unseen
     assert played.records.count_running[:, 0].tolist() == (seen @ np.array(DRAGON.tags)).tolist()
     assert played.records.first.tolist() == dealt.first.tolist()
     pairs = [float(find_bet("player-pair").payout(coup_table()[c])) for c in dealt.code]

@@ -16,7 +16,7 @@ from oracle import play
 
 from exact_odds import workers
 from exact_odds.bets import find_bet
-from exact_odds.coup import coup_table
+from exact_odds.coup import Detail, coup_table
 from exact_odds.dealing import DealingError, Procedure, play_shoe_simple, shoe_card_codes, shoe_cards
 from exact_odds.engine import deal
 from exact_odds.errors import InputError
@@ -57,18 +57,23 @@ def test_shoes_are_the_simulators() -> None:
                                        Procedure(cut=11, burn=False)])
 def test_dealing_matches_one_coup_at_a_time(procedure: Procedure) -> None:
     codes = shoe_card_codes(Shoe.decks(2))
-    dealt = deal_shoes(3, 2, 14, procedure, STANDARD_TABLEAU, codes)
+    dealt = deal_shoes(3, 2, 14, procedure, STANDARD_TABLEAU, codes, Detail.SUITS)
+    assert dealt.unseen_cards is not None
+    assert deal_shoes(3, 2, 14, procedure, STANDARD_TABLEAU, codes).unseen_cards is None  # by card only for suits
+    full = np.bincount(codes, minlength=52)
     for i in range(2, 14):
         order = shoe_cards(Shoe.decks(2), 3, i)
         simple = play_shoe_simple(order, STANDARD_TABLEAU, procedure)
         rows = dealt.shoe == i
         mine = [(int(s), int(w)) for s, w in zip(dealt.start[rows], dealt.winner[rows], strict=True)]
         assert mine == [(s, ("banker", "player", "tie").index(c.winner)) for s, c in simple]
-        # Cards seen before each coup: every card dealt so far except the burned ones.
+        # Cards not seen before each coup: all but the cards dealt so far, the burned ones (face down) kept.
         first = mine[0][0]
-        for seen, (start, _) in zip(dealt.seen[rows], mine, strict=True):
+        for cards, ranks, (start, _) in zip(dealt.unseen_cards[rows], dealt.unseen[rows], mine, strict=True):
             visible = [order[0]] * procedure.burn + order[first:start]
-            assert seen.tolist() == np.bincount(visible, minlength=52).tolist()
+            unseen = full - np.bincount(visible, minlength=52)
+            assert cards.tolist() == unseen.tolist()
+            assert ranks.tolist() == unseen.reshape(13, 4).sum(axis=1).tolist()
 
 
 @pytest.fixture(scope="module")

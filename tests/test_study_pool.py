@@ -71,8 +71,10 @@ def test_the_command_line_starts_the_workers_before_it_imports_numpy_and_the_stu
 
 
 def test_a_study_deals_the_same_shoes_with_the_compiled_dealer_and_with_numpy() -> None:
-    """:func:`exact_odds.study_tasks.deal_shoes`: every field the same (the cards seen before each coup
-    counted by the compiled loop, or round by round by NumPy), with the burn and a cut card."""
+    """:func:`exact_odds.study_tasks.deal_shoes`: every field the same (the cards not seen before each coup,
+    by rank and by card, counted by the compiled loop, or round by round by NumPy), with the burn and a cut
+    card."""
+    from exact_odds.coup import Detail
     from exact_odds.dealing import Procedure
     from exact_odds.study_tasks import deal_shoes
 
@@ -81,7 +83,7 @@ def test_a_study_deals_the_same_shoes_with_the_compiled_dealer_and_with_numpy() 
         dealt = []
         for setting in ("0", "1"):
             with jit_setting(setting):
-                dealt.append(deal_shoes(7, 3, 40, procedure, STANDARD_TABLEAU, codes))
+                dealt.append(deal_shoes(7, 3, 40, procedure, STANDARD_TABLEAU, codes, Detail.SUITS))
         for name, plain in vars(dealt[0]).items():
             fast = getattr(dealt[1], name)
             assert fast.dtype == plain.dtype and np.array_equal(fast, plain), name

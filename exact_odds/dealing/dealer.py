@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from exact_odds.coup import Detail, encode
 from exact_odds.dealing.cards import CARD_CODES, point_lookup
 from exact_odds.dealing.procedure import Burn, Procedure, burn
-from exact_odds.shoe import CARDS_PER_COUP
+from exact_odds.shoe import CARDS_PER_COUP, RANKS, SUITS
 from exact_odds.tableau import STANDARD_TABLEAU, STOOD, Tableau, draw_lookup, play_many
 
 if TYPE_CHECKING:
@@ -71,13 +71,27 @@ class ShoePlay:
     burn: Burn
     full: NDArray[np.int64]
 
-    def seen(self) -> NDArray[np.int64]:
-        """The cards seen before each coup, by card code (shape (n, 52)): the turned burn card and
-        the cards of the shoe's earlier coups. The cards burned face down are never seen."""
+    def unseen(self) -> NDArray[np.int64]:
+        """The cards not seen before each coup, by rank (shape (n, 13)): the cards left in the shoe and
+        those burned face down. The turned burn card and the cards of the shoe's earlier coups are seen.
+        (Added suit by suit: a reduction over the four suits takes several times as long.)"""
         assert self.left is not None, "play the shoes with compositions=True"
         import numpy as np
 
-        return np.asarray(self.full - self.left.astype(np.int64) - self.burn.hidden[self.shoe], dtype=np.int64)
+        by_suit = (-1, len(RANKS), len(SUITS))
+        left = self.left.reshape(by_suit)
+        unseen = left[:, :, 0].astype(np.int64)
+        for suit in range(1, len(SUITS)):
+            unseen += left[:, :, suit]
+        unseen += self.burn.hidden.reshape(by_suit).sum(axis=2, dtype=np.int64)[self.shoe]
+        return unseen
+
+    def unseen_cards(self) -> NDArray[np.int64]:
+        """:meth:`unseen` by card code (shape (n, 52))."""
+        assert self.left is not None, "play the shoes with compositions=True"
+        import numpy as np
+
+        return np.asarray(self.left + self.burn.hidden[self.shoe], dtype=np.int64)
 
 
 DEALT_PER_COMPOSITION = 10
