@@ -74,16 +74,16 @@ class ShoePlay:
     def unseen(self) -> NDArray[np.int64]:
         """The cards not seen before each coup, by rank (shape (n, 13)): the cards left in the shoe and
         those burned face down. The turned burn card and the cards of the shoe's earlier coups are seen.
-        (Added suit by suit: a reduction over the four suits takes several times as long.)"""
+        (The burned cards of each coup's shoe first, then the cards left added to them suit by suit: a
+        reduction over the four suits, or a second array of the coups' size, takes several times as long.)"""
         assert self.left is not None, "play the shoes with compositions=True"
         import numpy as np
 
         by_suit = (-1, len(RANKS), len(SUITS))
+        unseen = np.take(self.burn.hidden.reshape(by_suit).sum(axis=2, dtype=np.int64), self.shoe, axis=0)
         left = self.left.reshape(by_suit)
-        unseen = left[:, :, 0].astype(np.int64)
-        for suit in range(1, len(SUITS)):
+        for suit in range(len(SUITS)):
             unseen += left[:, :, suit]
-        unseen += self.burn.hidden.reshape(by_suit).sum(axis=2, dtype=np.int64)[self.shoe]
         return unseen
 
     def unseen_cards(self) -> NDArray[np.int64]:
