@@ -61,7 +61,7 @@ class ShoePlay:
     ``codes``: coup codes; ``shoe``: the shoe (row) of each coup; ``start``: the index of
     the coup's first card in its shoe; ``left``: when asked for, the cards left in the shoe
     before each coup (the burn's cards are gone), counted by card code (shape (n, 52));
-    ``burn``: what the burn did to each shoe; ``full``: the cards of one whole shoe (52,).
+    ``burn``: what the burn did to each shoe.
     """
 
     codes: NDArray[np.int16]
@@ -69,7 +69,6 @@ class ShoePlay:
     start: NDArray[np.int16]
     left: NDArray[np.int16] | None
     burn: Burn
-    full: NDArray[np.int64]
 
     def unseen(self) -> NDArray[np.int64]:
         """The cards not seen before each coup, by rank (shape (n, 13)): the cards left in the shoe and
@@ -125,7 +124,7 @@ def play_shoes(cards: NDArray[np.integer], tableau: Tableau, procedure: Procedur
     left = (full - burnt.turned - burnt.hidden).astype(np.int16) if compositions else None
     if loops is not None:
         return _compiled_play(loops, np.ascontiguousarray(cards, dtype=np.uint8), tableau, procedure, detail,
-                              burnt, full, left)
+                              burnt, left)
     pos = burnt.start.copy()
     active = np.ones(shoes, dtype=bool)
     offsets = np.arange(CARDS_PER_COUP)
@@ -152,12 +151,11 @@ def play_shoes(cards: NDArray[np.integer], tableau: Tableau, procedure: Procedur
         start=np.array(rec_start).T[mask].astype(np.int16),
         left=np.stack(rec_left, axis=1)[mask] if rec_left else None,
         burn=burnt,
-        full=full,
     )
 
 
 def _compiled_play(loops: ModuleType, cards: NDArray[np.uint8], tableau: Tableau, procedure: Procedure,
-                   detail: Detail, burnt: Burn, full: NDArray[np.int64], initial: NDArray[np.int16] | None) -> ShoePlay:
+                   detail: Detail, burnt: Burn, initial: NDArray[np.int16] | None) -> ShoePlay:
     """:func:`play_shoes` by the compiled loops (the same coups; the cards left before each, from each
     shoe's ``initial`` cards after the burn, if given)."""
     import numpy as np
@@ -175,4 +173,4 @@ def _compiled_play(loops: ModuleType, cards: NDArray[np.uint8], tableau: Tableau
     if initial is not None:
         left = np.empty((n, initial.shape[1]), np.int16)
         loops.cards_left(cards, burnt.start, initial, shoe, start, left)
-    return ShoePlay(codes=codes[:n].copy(), shoe=shoe, start=start, left=left, burn=burnt, full=full)
+    return ShoePlay(codes=codes[:n].copy(), shoe=shoe, start=start, left=left, burn=burnt)
