@@ -103,8 +103,9 @@ def test_vectorised_shoes_match_simple_shoes(procedure: Procedure, tableau: Tabl
         mask = play.shoe == s
         assert [(int(p), table[c]) for p, c in zip(play.start[mask], play.codes[mask], strict=True)] == simple
         assert play.left is not None
-        for (start, _), left in zip(simple, play.left[mask], strict=True):
+        for (start, _), left, ranks in zip(simple, play.left[mask], play.left_ranks()[mask], strict=True):
             assert left.tolist() == np.bincount(cards[s][start:], minlength=52).tolist()
+            assert ranks.tolist() == np.bincount(cards[s][start:] // 4, minlength=13).tolist()
 
 
 @pytest.mark.parametrize("procedure", [Procedure(), Procedure(cut=7, last_coup="this"), Procedure(burn=False, cut=11),

@@ -72,18 +72,27 @@ class ShoePlay:
 
     def unseen(self) -> NDArray[np.int64]:
         """The cards not seen before each coup, by rank (shape (n, 13)): the cards left in the shoe and
-        those burned face down. The turned burn card and the cards of the shoe's earlier coups are seen.
-        (The burned cards of each coup's shoe first, then the cards left added to them suit by suit: a
-        reduction over the four suits, or a second array of the coups' size, takes several times as long.)"""
-        assert self.left is not None, "play the shoes with compositions=True"
+        those burned face down. The turned burn card and the cards of the shoe's earlier coups are seen."""
         import numpy as np
 
-        by_suit = (-1, len(RANKS), len(SUITS))
-        unseen = np.take(self.burn.hidden.reshape(by_suit).sum(axis=2, dtype=np.int64), self.shoe, axis=0)
-        left = self.left.reshape(by_suit)
+        hidden = self.burn.hidden.reshape(-1, len(RANKS), len(SUITS)).sum(axis=2, dtype=np.int64)
+        return self._add_left(np.take(hidden, self.shoe, axis=0))
+
+    def left_ranks(self) -> NDArray[np.int64]:
+        """:attr:`left` by rank (shape (n, 13))."""
+        import numpy as np
+
+        return self._add_left(np.zeros((len(self.shoe), len(RANKS)), dtype=np.int64))
+
+    def _add_left(self, counts: NDArray[np.int64]) -> NDArray[np.int64]:
+        """``counts`` (n, 13) plus the cards left before each coup by rank, added in place suit by suit
+        (a reduction over the four suits, or a second array of the coups' size, takes several times as
+        long)."""
+        assert self.left is not None, "play the shoes with compositions=True"
+        left = self.left.reshape(-1, len(RANKS), len(SUITS))
         for suit in range(len(SUITS)):
-            unseen += left[:, :, suit]
-        return unseen
+            counts += left[:, :, suit]
+        return counts
 
     def unseen_cards(self) -> NDArray[np.int64]:
         """:meth:`unseen` by card code (shape (n, 52))."""

@@ -109,7 +109,7 @@ def _shoe_sums(shoe: Shoe, tableau: Tableau, procedure: Procedure, seed: int, fi
 
     cards = shoe_orders(shoe_card_codes(shoe), seed, first, stop)
     play = play_shoes(cards, tableau, procedure, Detail.RANKS, compositions=True)
-    left = np.asarray(play.left, dtype=np.int64).reshape(-1, 13, 4).sum(axis=2)
+    left = play.left_ranks()
     codes = np.asarray(play.codes, dtype=np.int64)
     p, _ = pair_odds(left)
     rates = np.column_stack([evaluate(left, tableau=tableau).probabilities(), p, p])
