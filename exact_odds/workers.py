@@ -182,6 +182,10 @@ def mapped(path: str) -> mmap.mmap:
         return mmap.mmap(file.fileno(), 0)
 
 
+def _answer() -> None:
+    """In a worker process: nothing; its answer tells that the process is ready (:func:`shared_work`)."""
+
+
 class _Split:
     """Which items are still to be taken: the pool takes them from the first on, this process from
     the last on; the pool's processes (``processes``) hold two items each while more than two each
@@ -223,10 +227,14 @@ def shared_work(pool: Any, processes: int, remote: Callable[[T], R], local: Call
     (``local``): the pool takes them from the first on, this process from the last on, until they
     meet; yield (index, result) as each ends (a worker's error is raised here).
 
-    Each process of the pool has two items given at any time: as one ends, the pool's result
-    thread gives the next (whatever this process is doing), so the workers never wait for it.
-    Only when few items are left (no more than two per process of the pool) does the pool get
-    one item per process, so that no item waits in the pool while this process has run out."""
+    The pool is given items only once its processes answer (each has run its preparation, which
+    takes about a second for a study's): until then this process takes them all, so that no item
+    waits for a worker still starting while this process could do it (a small job ends as soon as
+    it would without workers). Then each process of the pool has two items given at any time: as
+    one ends, the pool's result thread gives the next (whatever this process is doing), so the
+    workers never wait for it. Only when few items are left (no more than two per process of the
+    pool) does the pool get one item per process, so that no item waits in the pool while this
+    process has run out."""
     split = _Split(len(items), processes)
     ended: queue.SimpleQueue[tuple[int, Any, BaseException | None]] = queue.SimpleQueue()
 
@@ -248,8 +256,13 @@ def shared_work(pool: Any, processes: int, remote: Callable[[T], R], local: Call
         except ValueError as err:  # the pool is closing: this process is leaving the block
             failed(err)
 
-    for _ in range(2 * processes):
+    def answered(_: object) -> None:
         give()
+        give()
+
+    for _ in range(processes):
+        with suppress(ValueError):  # the pool is closing: this process is leaving the block
+            pool.apply_async(_answer, (), callback=answered, error_callback=answered)
     done = 0
     while done < len(items):
         try:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from fractions import Fraction
 from itertools import permutations
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -94,10 +96,25 @@ def test_same_seed_same_results_whatever_the_workers(small_study: Study) -> None
     assert not np.array_equal(other.records.winner, small_study.records.winner)
 
 
-def test_the_records_are_joined_only_when_asked_for(small_study: Study) -> None:
+def test_the_records_are_joined_only_when_asked_for(small_study: Study, monkeypatch: pytest.MonkeyPatch) -> None:
     """With workers each task's records stay where it wrote them (this process's memory, or the shared
-    store for a worker's) until ``records`` is read: the figures are found without them joined."""
-    study = run_study(Shoe.decks(2), shoes=24, seed=11, bets=MAIN, shoes_per_task=5, workers=2)
+    store for a worker's) until ``records`` is read: the figures are found without them joined. (The
+    worker is ready before the study starts, and this process's tasks take a fifth of a second more, so
+    that both do some: a worker still starting is given none.)"""
+    from exact_odds import study_tasks
+    from exact_odds.study_pool import study_workers
+
+    run_local = study_tasks._run_local
+
+    def slowly(*args: Any) -> Any:
+        time.sleep(0.2)
+        return run_local(*args)
+
+    monkeypatch.setattr(study_tasks, "_run_local", slowly)
+    with study_workers(2, 24, 104, 5) as started:
+        assert started is not None
+        started.pool.apply(int)  # its process is ready
+        study = run_study(Shoe.decks(2), shoes=24, seed=11, bets=MAIN, shoes_per_task=5, workers=2, pool=started)
     pieces = study.parts.pieces
     assert len(pieces) == 5 and len({id(store) for store, _, _ in pieces}) == 2  # a worker's tasks and this one's
     assert study.coups == sum(rows for _, _, rows in pieces) == small_study.coups

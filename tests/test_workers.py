@@ -8,6 +8,8 @@ import importlib
 import os
 import signal
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +107,8 @@ def _write_through(path: str) -> int:
 def test_shared_work_does_each_item_once_the_pool_from_the_first_this_process_from_the_last() -> None:
     items = list(range(40))
     with worker_pool(1) as pool:
-        done = list(shared_work(pool, 1, _square_where, _square_where, items))
+        pool.apply(int)  # its process is ready
+        done = list(shared_work(pool, 1, _square_where, _square_where_slowly, items))
     assert sorted(i for i, _ in done) == items
     assert all(square == items[i] ** 2 for i, (square, _) in done)
     here = [i for i, (_, pid) in done if pid == os.getpid()]
@@ -114,9 +117,36 @@ def test_shared_work_does_each_item_once_the_pool_from_the_first_this_process_fr
     assert all(i > j for i in here for j in items if j not in here)  # the ones done here are the last ones
 
 
+def test_the_pool_is_given_no_item_before_its_process_is_ready(tmp_path: Path) -> None:
+    """A worker still preparing holds up nothing: this process takes every item meanwhile (without the
+    wait, the pool would hold the first two until its preparation ends, here when a timer lets it)."""
+    go = tmp_path / "go"
+    timer = threading.Timer(10, go.touch)
+    timer.start()
+    try:
+        with worker_pool(1, _wait_for, str(go)) as pool:
+            done = list(shared_work(pool, 1, _square_where, _square_where, list(range(6))))
+    finally:
+        timer.cancel()
+    assert sorted(i for i, _ in done) == list(range(6))
+    assert all(pid == os.getpid() for _, (_, pid) in done)
+
+
+def _wait_for(path: str) -> None:
+    """A worker's preparation that ends when the file ``path`` exists."""
+    while not os.path.exists(path):
+        time.sleep(0.01)
+
+
 def _square_where(x: int) -> tuple[int, int]:
     """x squared, and the process that found it."""
     return x * x, os.getpid()
+
+
+def _square_where_slowly(x: int) -> tuple[int, int]:
+    """:func:`_square_where` taking 20 ms (this process's share: the pool, once ready, takes some)."""
+    time.sleep(0.02)
+    return _square_where(x)
 
 
 class _HeldPool:
@@ -126,7 +156,10 @@ class _HeldPool:
         self.held: list[tuple[int, Any]] = []
         self.given: list[int] = []
 
-    def apply_async(self, remote: Any, args: tuple[int], callback: Any, error_callback: Any) -> None:
+    def apply_async(self, remote: Any, args: tuple[int, ...], callback: Any, error_callback: Any) -> None:
+        if not args:  # asked whether its process is ready: at once
+            callback(None)
+            return
         self.given.append(args[0])
         self.held.append((args[0], callback))
 
