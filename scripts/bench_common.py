@@ -19,11 +19,9 @@ from collections.abc import Callable, Sequence
 from bench_bars import bar
 
 from exact_odds import Shoe
+from exact_odds.blas import ONE_THREAD
 from exact_odds.coup import Detail
 from exact_odds.engine import enumerate_coups
-
-ONE_THREAD = {k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
-"""The environment variables that give a process one BLAS thread (set before NumPy loads)."""
 
 
 def median_seconds(run: Callable[[], object], repeat: int) -> float:

@@ -22,8 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 from bench_bulk import big_shoes
-from bench_common import ONE_THREAD, median_seconds
+from bench_common import median_seconds, on_path
 
+from exact_odds.blas import ONE_THREAD
 from exact_odds.coup import Detail, coup_of_code
 from exact_odds.tableau import STANDARD_TABLEAU
 
@@ -110,11 +111,11 @@ def main() -> int:
     except ImportError:
         print("measure_flint: python-flint is not installed (pip install python-flint)", file=sys.stderr)
         return 2
-    os.environ.update({**ONE_THREAD, "EXACT_ODDS_JIT": "1"})  # before NumPy loads; the compiled path if installed
+    os.environ.update(ONE_THREAD)  # before NumPy loads
     from exact_odds.batch import evaluate
 
     counts = big_shoes()
-    ours = len(counts) / median_seconds(lambda: evaluate(counts), 3)
+    ours = len(counts) / median_seconds(on_path("1", lambda: evaluate(counts)), 3)  # compiled, if installed
     print(f"python-flint {flint.__version__}; this checkout's evaluate, main bets: {ours:,.0f} compositions/s")
     print(f"fmpz_mpoly, banker and player, 300 shoes: {polynomial_rate(flint, counts, 300):,.0f} compositions/s")
     steps = matrix_steps(flint)
