@@ -132,6 +132,26 @@ def test_compiled_shoes_match_vectorised_shoes(procedure: Procedure, tableau: Ta
             assert (fast.left is None) is not compositions
 
 
+
+def test_shoes_past_int16_positions_are_dealt_right() -> None:
+    """A shoe of more than 32,767 cards (631 decks or more): every coup's first card is where the scalar
+    dealer finds it, on either path, and so are its cards left (a start kept in 16 bits wrapped
+    to negative positions from coup 6,659 of a 640-deck shoe: coups of the wrong cards, no error)."""
+    decks = 640
+    cards = np.random.default_rng(13).permuted(
+        np.tile(np.array(shoe_card_codes(Shoe.decks(decks)), dtype=np.uint8), (1, 1)), axis=1)
+    simple = play_shoe_simple([int(c) for c in cards[0]], STANDARD_TABLEAU, Procedure(), Detail.POINTS)
+    assert simple[-1][0] > 2**15
+    table = coup_table()
+    from exact_odds.batch.compiled import _load
+
+    for loops in {None, _load("exact_odds.dealing.loops")}:  # NumPy's, and the compiled when installed
+        play = play_shoes(cards, STANDARD_TABLEAU, Procedure(), Detail.POINTS, compositions=True, loops=loops)
+        assert [(int(p), table[c]) for p, c in zip(play.start, play.codes, strict=True)] == simple
+        assert play.left is not None
+        last = simple[-1][0]
+        assert play.left[-1].tolist() == np.bincount(cards[0][last:], minlength=52).tolist()
+
 @pytest.mark.parametrize("bits", [np.random.PCG64, np.random.MT19937, np.random.Philox])
 def test_compiled_shuffle_is_numpys(bits: type[np.random.BitGenerator]) -> None:
     """The compiled shuffle (:func:`exact_odds.dealing.loops.shuffle_rows`) gives ``Generator.permuted``'s

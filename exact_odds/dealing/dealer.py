@@ -66,7 +66,7 @@ class ShoePlay:
 
     codes: NDArray[np.int16]
     shoe: NDArray[np.int32]
-    start: NDArray[np.int16]
+    start: NDArray[np.int32]
     left: NDArray[np.int16] | None
     burn: Burn
 
@@ -157,7 +157,7 @@ def play_shoes(cards: NDArray[np.integer], tableau: Tableau, procedure: Procedur
     return ShoePlay(
         codes=np.array(rec_codes).T[mask],
         shoe=shoe_of.astype(np.int32),
-        start=np.array(rec_start).T[mask].astype(np.int16),
+        start=np.array(rec_start).T[mask].astype(np.int32),
         left=np.stack(rec_left, axis=1)[mask] if rec_left else None,
         burn=burnt,
     )
@@ -171,7 +171,7 @@ def _compiled_play(loops: ModuleType, cards: NDArray[np.uint8], tableau: Tableau
 
     shoes, size = cards.shape
     most = shoes * (size // 4 + 1)  # a coup takes four cards at least
-    codes, shoe, start = np.empty(most, np.int16), np.empty(most, np.int32), np.empty(most, np.int16)
+    codes, shoe, start = np.empty(most, np.int16), np.empty(most, np.int32), np.empty(most, np.int32)
     lookup = draw_lookup(tableau)
     weights = np.asarray(encode(*np.eye(9, dtype=np.int64)), dtype=np.int64)  # each part's weight in the code
     n = loops.play_shoes(cards, burnt.start, point_lookup(), lookup.player, lookup.banker, STOOD, weights,

@@ -28,7 +28,7 @@ _jit = numba.njit(cache=True, nogil=True)
 def play_shoes(cards: NDArray[np.uint8], start: NDArray[np.int64], points: NDArray[np.int16],
                player_draws: NDArray[np.bool_], banker_draws: NDArray[np.bool_], stood: int,
                weights: NDArray[np.int64], pairs: bool, suited: bool, limit: int, one_more: bool,
-               codes: NDArray[np.int16], shoe: NDArray[np.int32], starts: NDArray[np.int16]) -> int:
+               codes: NDArray[np.int16], shoe: NDArray[np.int32], starts: NDArray[np.int32]) -> int:
     """Deal every shoe of ``cards`` (shoes, cards per shoe: card codes ``4 * (rank - 1) + suit`` in
     dealing order) from ``start[s]`` on, coup after coup, to its last: with ``one_more`` the coup
     that starts at index ``limit`` (the cut card's) or later, else the coup whose cards pass
@@ -72,7 +72,7 @@ def play_shoes(cards: NDArray[np.uint8], start: NDArray[np.int64], points: NDArr
 
 @_jit
 def cards_left(cards: NDArray[np.uint8], start: NDArray[np.int64], initial: NDArray[np.int16],
-               shoe: NDArray[np.int32], starts: NDArray[np.int16], left: NDArray[np.int16]) -> None:
+               shoe: NDArray[np.int32], starts: NDArray[np.int32], left: NDArray[np.int16]) -> None:
     """``left[i]``: the cards left before coup ``i`` by card code, for coups in shoe order (``shoe``,
     ``starts``: each coup's shoe and first card's index, as :func:`play_shoes` writes them): the shoe's
     ``initial`` counts (after the burn) less its cards from ``start[shoe]`` up to the coup's first (an
