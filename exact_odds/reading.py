@@ -260,12 +260,49 @@ def _checked_lines(text: IO[str], name: str, what: str, error: type[InputError],
         yield line
 
 
+class _RepeatedKey(Exception):
+    """A key met twice in one JSON object (raised by :func:`_unique_keys`, caught by :func:`json_objects`)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """The object of a JSON line from its pairs, each key once (the ``object_pairs_hook`` of :func:`json_objects`)."""
+    obj = dict(pairs)
+    if len(obj) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return obj
+
+
+def _json_line(text: str, line: int, error: type[InputError]) -> object:
+    """The JSON value of one line; anything that is not valid JSON raises ``error`` naming the line."""
+    import json  # here, not at the top: the commands that read no log start without it
+
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as err:
+        raise error(f"line {line}: not valid JSON: {err.msg}") from None
+    except RecursionError:
+        raise error(f"line {line}: not valid JSON: nested too deeply") from None
+    except ValueError:  # an integer of more digits than Python converts (4,300 by default)
+        raise error(f"line {line}: not valid JSON: a number too long") from None
+    except _RepeatedKey as err:
+        raise error(f"line {line}: key {shown(err.key)} given twice") from None
+
+
 def json_objects(numbered: Iterable[tuple[int, str]], error: type[InputError],
                  keys: Iterable[str]) -> Iterator[tuple[int, dict[str, object]]]:
     """Each line of a log in JSON Lines that is not blank, as its number (1-based) and its object.
 
     ``numbered``: the lines with their numbers; ``keys``: the first keys such an object has, named
-    when a line holds something else. A line that is not JSON, or not an object, raises ``error``.
+    when a line holds something else. A line that is not JSON (nested too deeply, a number too
+    long to read), not an object, or with a key given twice in one object, raises ``error``.
 
     >>> list(json_objects([(1, '{"round": 1}'), (2, "  ")], InputError, ["round", "dice"]))
     [(1, {'round': 1})]
@@ -273,17 +310,16 @@ def json_objects(numbered: Iterable[tuple[int, str]], error: type[InputError],
     Traceback (most recent call last):
     ...
     exact_odds.errors.InputError: line 3: a JSON line must be an object with keys round, dice, ...
+    >>> list(json_objects([(4, '{"round": 1, "round": 2}')], InputError, ["round", "dice"]))
+    Traceback (most recent call last):
+    ...
+    exact_odds.errors.InputError: line 4: key 'round' given twice
     """
-    import json  # here, not at the top: the commands that read no log start without it
-
     named = ", ".join(keys)
     for line, text in numbered:
         if not text.strip():
             continue
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise error(f"line {line}: not valid JSON: {err.msg}") from None
+        obj = _json_line(text, line, error)
         if not isinstance(obj, dict):
             raise error(f"line {line}: a JSON line must be an object with keys {named}, ...")
         yield line, obj

@@ -86,7 +86,7 @@ CASES: list[tuple[str, tuple[str, ...]]] = [
     ("advantage", ("advantage", "--game", CASINO, "--decks", "1", "--known", "2=K", "--rules", WRONG)),
     ("verify", ("verify", str(EXAMPLES / "coups_log.csv"))),
     ("verify", ("verify", "--counts", "banker=45,player=44,tie=11", "--rules", WRONG)),
-    ("verify", ("verify", "--counts", "banker=450,player=440,tie=110", "--shoes", "12", "--seed", "4",
+    ("verify", ("verify", "--counts", "banker=450,player=440,tie=110", "--shoes", "14", "--seed", "4",
                 "--reference-shoes", "20", "--game", CASINO)),
 ]
 

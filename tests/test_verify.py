@@ -158,6 +158,47 @@ def test_a_malformed_line_is_one_error_naming_it_and_exit_2(tmp_path: Path, caps
     assert one_line_error(code, out, err, message), err
 
 
+DEEP = '{"a": ' * 100_000 + "1" + "}" * 100_000
+NINES = "9" * 5000
+JSON_LIMITS = [  # (command, text, message): what json.loads cannot take, or takes and should not
+    ("verify", DEEP + "\n", "line 1: not valid JSON: nested too deeply"),
+    ("verify", '{"player": "Kh 5d", "banker": "7s 8c"}\n{"player": ' + "[" * 5000 + "]" * 5000 + "}\n",
+     "line 2: not valid JSON: nested too deeply"),
+    ("verify", f'{{"player": "Kh 5d 9c", "banker": "7s Qd", "shoe": {NINES}}}\n',
+     "line 1: not valid JSON: a number too long"),
+    ("verify", '{"player": "Kh 5d 9c", "banker": "7s Qd", "shoe": 1, "shoe": 2}\n', "line 1: key 'shoe' given twice"),
+    ("verify", '{"player": "Kh 5d", "banker": "7s 8c"}\n{"player": "Kh 5d", "banker": {"x": 1, "x": 2}}\n',
+     "line 2: key 'x' given twice"),
+    ("bunco", f'{{"round": {NINES}, "dice": "1 2 3"}}\n', "line 1: not valid JSON: a number too long"),
+    ("bunco", DEEP + "\n", "line 1: not valid JSON: nested too deeply"),
+    ("bunco", '{"round": 1, "dice": "1 2 3"}\n{"round": 2, "dice": "1 2 3", "round": 3}\n',
+     "line 2: key 'round' given twice"),
+]
+
+
+@pytest.mark.parametrize(("command", "text", "message"), JSON_LIMITS,
+                         ids=[f"{c}: {m}" for c, _, m in JSON_LIMITS])
+def test_a_json_line_too_deep_too_long_or_with_a_key_twice_is_one_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, text: str, message: str) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, *(("verify",) if command == "verify" else ("bunco", "--verify")), str(path))
+    assert one_line_error(code, out, err, message), err
+
+
+def test_json_lines_at_the_edges_are_read() -> None:
+    from exact_odds.errors import InputError
+    from exact_odds.reading import json_objects
+
+    lines = [(1, '{"a": {"k": 1}, "b": {"k": 2}, "c": [{"k": 3}, {"k": 4}]}'),  # a key again in another object
+             (2, '{"n": ' + "9" * 4300 + "}"),  # as many digits as a number may have
+             (3, '{"deep": ' + "[" * 200 + "]" * 200 + "}")]
+    objects = dict(json_objects(lines, InputError, ["a"]))
+    assert objects[1]["c"] == [{"k": 3}, {"k": 4}] and objects[2]["n"] == int("9" * 4300)
+    rows = dealer.rows(21, shoes=1)
+    assert read_log([json.dumps(r) + "\n" for r in rows]).ranks.shape[0] == len(rows)  # each line has the same keys
+
+
 def test_a_log_that_cannot_be_opened_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "verify", "/no/such/log.csv")
     assert code == 2 and "cannot read log file" in err
@@ -222,6 +263,83 @@ def test_counts_over_whole_shoes_state_the_estimate_precision(capsys: pytest.Cap
     assert code == 0
     assert "estimated from 500 whole shoes dealt with seed 1" in out
     assert "of the test's standard deviation and is included in the covariance" in out
+
+
+IMPOSSIBLE_COUNTS = [
+    (("--counts", "banker=1,player=1,tie=1,player-pair=99"),
+     "count 'player-pair' is 99, more than the 3 coups counted (banker + player + tie)"),
+    (("--counts", "banker=1,player=1,tie=1,player-pair=3,banker-pair=4"),
+     "count 'banker-pair' is 4, more than the 3 coups counted"),
+    (("--counts", "banker=0,player=0,tie=1,banker-pair=2", "--shoes", "1", "--decks", "1", "--seed", "1"),
+     "count 'banker-pair' is 2, more than the 1 coup counted"),
+    (("--counts", "banker=40,player=38,tie=8", "--seed", "1", "--shoes", "1000"),
+     "counts of 86 coups cannot come from 1,000 whole shoes: a shoe of 416 cards (burn by the first card, cut card "
+     "16 cards from the end, one more coup after the cut card) deals 66 to 101 coups, so 1,000 shoes deal 66,000 to "
+     "101,000"),
+    (("--counts", "banker=600,player=500,tie=100", "--seed", "1", "--shoes", "10"), "deals 66 to 101 coups"),
+    (("--counts", "banker=2,player=1,tie=1", "--shoes", "1", "--decks", "1", "--cut-card", "7", "--last-coup",
+      "this", "--no-burn"), "counts of 4 coups cannot come from 1 whole shoe: a shoe of 52 cards (no burn, cut "
+     "card 7 cards from the end, the coup with the cut card is the last) deals 8 to 12 coups (see 'exact-odds "
+     "verify --help')"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), IMPOSSIBLE_COUNTS, ids=[" ".join(a) for a, _ in IMPOSSIBLE_COUNTS])
+def test_counts_no_coups_could_give_are_one_error(capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
+                                                  message: str) -> None:
+    code, out, err = run(capsys, "verify", *args)
+    assert one_line_error(code, out, err, message), err
+
+
+def test_counts_at_the_edges_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    from exact_odds.dealing import Procedure
+    from exact_odds.verify.counts import CountsError, coups_per_shoe
+
+    code, out, _ = run(capsys, "verify", "--counts", "banker=1,player=1,tie=1,player-pair=3,banker-pair=3")
+    assert code == 1 and "counts of 3 coups" in out  # possible, if most unlikely: a FAIL, not a refusal
+    least, most = coups_per_shoe(Shoe.decks(1), Procedure(cut=14))
+    for total in (3 * least, 3 * most):
+        code, out, err = run(capsys, "verify", "--counts", f"banker={total},player=0,tie=0", "--shoes", "3",
+                             "--decks", "1", "--cut-card", "14", "--seed", "1", "--reference-shoes", "20")
+        assert code == 1 and err == "" and f"counts of {total:,} coups" in out
+    for total in (3 * least - 1, 3 * most + 1):
+        code, out, err = run(capsys, "verify", "--counts", f"banker={total},player=0,tie=0", "--shoes", "3",
+                             "--decks", "1", "--cut-card", "14", "--seed", "1")
+        message = f"counts of {total:,} coups cannot come from 3 whole shoes: a shoe of 52 cards"
+        assert one_line_error(code, out, err, message), err
+    with pytest.raises(CountsError, match="more than the 2 coups counted"):
+        verify_counts({"banker": 1, "player": 1, "tie": 0, "player-pair": 3})
+
+
+PROCEDURES = [{}, {"cut": 7, "last_coup": "this"}, {"cut": 11, "burn": False}, {"cut": 30, "last_coup": "this",
+                                                                               "burn": False}]
+
+
+@pytest.mark.parametrize("rule", PROCEDURES, ids=[str(r) for r in PROCEDURES])
+def test_coups_per_shoe_bound_every_shoe_dealt(rule: dict[str, object]) -> None:
+    import random
+
+    from exact_odds.dealing import Procedure
+    from exact_odds.dealing.cards import shoe_card_codes
+    from exact_odds.dealing.simple import play_shoe_simple
+    from exact_odds.verify.counts import coups_per_shoe
+
+    procedure = Procedure(**rule)  # type: ignore[arg-type]
+    tens, nines = Shoe.from_counts([0] * 9 + [52, 0, 0, 0]), Shoe.from_counts([0] * 8 + [52] + [0] * 4)
+    for shoe in (Shoe.decks(1), Shoe.decks(2), Shoe.from_counts([1, 2, 3, 4, 5, 6, 7, 8, 0, 9, 0, 3, 2]), tens,
+                 nines):
+        least, most = coups_per_shoe(shoe, procedure)
+        cards = shoe_card_codes(shoe)
+        rng = random.Random(5)
+        dealt = set()
+        for _ in range(300):
+            rng.shuffle(cards)
+            dealt.add(len(play_shoe_simple(cards, procedure=procedure)))
+        assert least <= min(dealt) and max(dealt) <= most, (shoe, dealt, least, most)
+        if shoe is tens:  # every coup of six cards, the longest burn: the fewest coups
+            assert dealt == {least}
+        if shoe is nines:  # every coup of four cards, the only burn: the most coups
+            assert dealt == {most}
 
 
 # ---------------------------------------------------------------- the library

@@ -80,11 +80,13 @@ def _add_verify(sub: Subparsers) -> None:
     p.add_argument("log", nargs="?", metavar="LOG", help="the log file ('-': standard input)")
     add_input_option(p, "the log file, as LOG gives it")
     p.add_argument("--counts", metavar="SPEC",
-                   help="totals only: banker=N,player=N,tie=N[,player-pair=N,banker-pair=N]")
+                   help="totals only: banker=N,player=N,tie=N[,player-pair=N,banker-pair=N]; a pair count "
+                        "is at most the coups, banker + player + tie")
     p.add_argument("--shoes", type=validate.SHOES.option, metavar="M",
                    help="with --counts: the counts come from M whole shoes dealt to the cut card (--cut-card, "
                         "--last-coup, --no-burn); the rates over whole shoes are estimated from shoes dealt "
-                        "with --seed, and the report states their precision")
+                        "with --seed, and the report states their precision; counts whose total M shoes cannot "
+                        "deal are refused")
     p.add_argument("--reference-shoes", type=validate.REFERENCE_SHOES.option, metavar="K",
                    help="with --counts --shoes: shoes dealt to estimate the rates (default: M, at least "
                         "4,000 and at most 16,000)")

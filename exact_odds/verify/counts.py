@@ -18,6 +18,10 @@ Two hypotheses, by what the counts come from:
   own error, so the test stays valid for any ``K``; the report states the estimate's
   standard error and how small it is beside the test's standard deviation.
 
+Counts that no coups could give are refused (:class:`CountsError`) rather than tested: a pair
+count above the coups (:func:`check_counts`), or, over whole shoes, a total of coups that ``M``
+shoes cannot deal (:func:`coups_per_shoe` bounds one shoe's coups).
+
 >>> result = verify_counts(parse_counts("banker=4586,player=4462,tie=952"))
 >>> result.check("outcomes").verdict, result.coups
 ('PASS', 10000)
@@ -34,7 +38,7 @@ import numpy as np
 
 from exact_odds.coup import BANKER_PAIR, OUTCOMES, PLAYER_PAIR, Detail, winner_index
 from exact_odds.errors import InputError
-from exact_odds.shoe import Shoe
+from exact_odds.shoe import CARDS_PER_COUP, RANKS, Card, Shoe
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.validate import OBSERVED
 from exact_odds.verdict import Check, IndicatorSum, judge, statistical_check
@@ -52,6 +56,8 @@ REFERENCE_SHOES = (4000, 16000)
 """Shoes dealt by default to estimate whole-shoe rates: as many as the counts' shoes, within these bounds
 (about a second per 4,000 shoes of 8 decks)."""
 _CHUNK = 500
+_FEWEST_CARDS = 4
+"""The fewest cards a coup uses (two a hand, neither drawing)."""
 
 
 class CountsError(InputError):
@@ -76,12 +82,71 @@ def parse_counts(text: str) -> dict[str, int]:
         if key in out:
             raise CountsError(f"count {key!r} is given twice")
         out[key] = OBSERVED.parse(value, f"count {key!r}", CountsError)  # ASCII digits, 0 to 10**15
-    missing = [k for k in OUTCOMES if k not in out]
+    check_counts(out)
+    return out
+
+
+def check_counts(counts: Mapping[str, int]) -> int:
+    """The coups that ``counts`` add up to (banker + player + tie), if some coups could give them.
+
+    The three outcomes are required and add up to at least one coup; each count is a whole number
+    at least 0, and a pair count is at most the coups (a coup has at most one player pair and one
+    banker pair). Otherwise :class:`CountsError`.
+
+    >>> check_counts({"banker": 1, "player": 1, "tie": 1, "player-pair": 3})
+    3
+    """
+    missing = [k for k in OUTCOMES if k not in counts]
     if missing:
         raise CountsError(f"counts need banker, player and tie; {missing[0]!r} is missing")
-    if sum(out[k] for k in OUTCOMES) == 0:
+    for key in COUNT_NAMES:
+        value = counts.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise CountsError(f"count {key!r} must be a whole number at least 0, got {value!r}")
+    n = sum(counts[k] for k in OUTCOMES)
+    if n == 0:
         raise CountsError("counts of zero coups: nothing to verify")
-    return out
+    for key in COUNT_NAMES[3:]:
+        if counts.get(key, 0) > n:
+            raise CountsError(f"count {key!r} is {counts[key]:,}, more than the {_many(n, 'coup')} counted "
+                              f"(banker + player + tie): a coup has at most one {key.replace('-', ' ')}")
+    return n
+
+
+def coups_per_shoe(shoe: Shoe, procedure: Procedure) -> tuple[int, int]:
+    """The fewest and the most coups one whole ``shoe`` can deal by ``procedure`` (which can deal from it).
+
+    A coup uses 4 to 6 cards, and the burn takes 1 + the value of the turned card (a rank the shoe
+    holds). Under ``"one-more"`` the coups are those that start before the cut card, and one more;
+    under ``"this"``, the coups until the one during which the cut card comes out. Both bounds hold
+    for any order of the cards.
+
+    >>> from exact_odds.dealing import Procedure
+    >>> coups_per_shoe(Shoe.decks(8), Procedure())
+    (66, 101)
+    """
+    from exact_odds.dealing.cards import card_code
+
+    burns = [procedure.burned(card_code(Card(rank))) for rank, n in zip(RANKS, shoe.counts, strict=True) if n]
+    least, most = shoe.size - procedure.cut - max(burns), shoe.size - procedure.cut - min(burns)
+    if procedure.last_coup == "one-more":  # coups starting before the cut card, and one more
+        return -(-max(least, 0) // CARDS_PER_COUP) + 1, -(-max(most, 0) // _FEWEST_CARDS) + 1
+    return max(least, 0) // CARDS_PER_COUP + 1, max(most, 0) // _FEWEST_CARDS + 1
+
+
+def _check_shoes(coups: int, shoes: int, shoe: Shoe, procedure: Procedure) -> None:
+    """Refuse ``coups`` that ``shoes`` whole shoes dealt by ``procedure`` cannot deal."""
+    least, most = coups_per_shoe(shoe, procedure)
+    if not shoes * least <= coups <= shoes * most:
+        total = f", so {shoes:,} shoes deal {shoes * least:,} to {shoes * most:,}" if shoes > 1 else ""
+        raise CountsError(f"counts of {_many(coups, 'coup')} cannot come from {_many(shoes, 'whole shoe')}: a shoe "
+                          f"of {shoe.size:,} cards ({procedure.shoe_rules()}) deals {least:,} to {most:,} coups"
+                          + total)
+
+
+def _many(n: int, thing: str) -> str:
+    """``n`` things in words: ``"1 coup"``, ``"1,000 coups"``."""
+    return f"{n:,} {thing}" if n == 1 else f"{n:,} {thing}s"
 
 
 @dataclass(frozen=True)
@@ -190,7 +255,7 @@ def verify_counts(counts: Mapping[str, int], shoe: Shoe | None = None, tableau: 
     shoe = Shoe.decks(8) if shoe is None else shoe
     if not 0 < alpha < 1:
         raise CountsError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
-    n = sum(counts[k] for k in OUTCOMES)
+    n = check_counts(counts)
     if shoes is None:
         checks, mode = _fresh(counts, shoe, tableau), "counts"
     else:
@@ -200,6 +265,8 @@ def verify_counts(counts: Mapping[str, int], shoe: Shoe | None = None, tableau: 
             reference_shoes = min(max(REFERENCE_SHOES[0], shoes), REFERENCE_SHOES[1])
         if shoes < 1 or reference_shoes < 2:
             raise CountsError("give at least one shoe, and at least two reference shoes")
+        procedure.check(shoe)
+        _check_shoes(n, shoes, shoe, procedure)
         rates = shoe_rates(shoe, tableau, procedure, shoes=reference_shoes, seed=seed)
         checks, mode = _whole(counts, shoes, rates), "counts over whole shoes"
     return LogVerification("counts", mode, shoe, tableau, alpha, n, shoes, judge(checks, alpha))
