@@ -25,6 +25,8 @@ from exact_odds.values import Value
 
 CARDS_PER_COUP = 6
 """The ordered-sequence convention counts six cards per coup, used or not."""
+MIN_CARDS_PER_COUP = 4
+"""A coup takes at least four cards, so a shoe deals at most a quarter of its cards' worth of coups."""
 
 
 class ShoeError(InputError):

@@ -18,11 +18,10 @@ after Wizard of Odds and Wikipedia) and the dealer itself are those of
 :mod:`exact_odds.dealing`: shoe ``i`` of a run depends only on the seed and ``i``, and
 :mod:`exact_odds.study` and the ``deal`` and ``roads`` commands deal the same shoes. In
 *fresh* mode (``Procedure(fresh=True)``) every coup is the first six cards of a freshly
-shuffled full shoe, drawn :data:`~exact_odds.dealing.FRESH_BLOCK` coups at a time; in
-shoe mode whole shoes are dealt :data:`~exact_odds.dealing.SHOE_BLOCK` shoes at a time.
+shuffled full shoe, drawn :data:`~exact_odds.dealing.FRESH_BLOCK` coups at a time; in shoe mode
+whole shoes are dealt in batches (:func:`~exact_odds.dealing.batch_end`), as many as the coups need.
 
-Bets are flat: one unit on every coup, tracked in exact scaled integers through
-:func:`exact_odds.coup.payout_lookup` (a payout of ``19/20`` is 19 units of ``1/20``).
+Bets are flat: one unit on every coup, in exact scaled integers (:func:`exact_odds.coup.payout_lookup`).
 
 >>> from exact_odds.shoe import Shoe
 >>> sim = simulate(Shoe.decks(8), coups=1000, seed=7, procedure=Procedure(fresh=True))
@@ -47,11 +46,11 @@ from exact_odds.bets import Bet
 from exact_odds.coup import COUP_CODES, FLAGS_AT, PLAYER_PAIR, Coup, Detail, Winner, coup_table, payout_lookup
 from exact_odds.dealing import (
     FRESH_BLOCK,
-    SHOE_BLOCK,
     STANDARD_PROCEDURE,
     Procedure,
     Progress,
     ShoePlay,
+    batch_end,
     block_rng,
     check_seed,
     compiled_dealer,
@@ -60,6 +59,7 @@ from exact_odds.dealing import (
     play_shoes,
     shoe_card_codes,
     shoe_orders,
+    shoes_for,
 )
 from exact_odds.dist import Dist
 from exact_odds.engine import winners
@@ -336,20 +336,21 @@ def _fresh_blocks(shoe: Shoe, seed: int, coups: int, tableau: Tableau, detail: D
 
 def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, tableau: Tableau, procedure: Procedure,
                  detail: Detail, logs: bool) -> Iterator[_Block]:
-    """The coups of whole shoes, block by block; ``target`` counts shoes with ``count_shoes``, else
-    coups (the last shoe is then left unfinished). With ``logs``, each block's coups as a log
-    (:func:`_shoe_log`), whose coups a verifier evaluates exactly: their number is announced to
-    the kernel (:func:`exact_odds.batch.compiled.expect`)."""
+    """The coups of whole shoes, batch by batch; ``target`` counts shoes with ``count_shoes``, else coups
+    (the last shoe is then left unfinished). With ``logs``, each batch's coups as a log (:func:`_shoe_log`),
+    which a verifier evaluates exactly: their number is announced (:func:`exact_odds.batch.compiled.expect`)."""
+    codes = shoe_card_codes(shoe)
+    shoes = target if count_shoes else shoes_for(target, len(codes))
+    coups = target * len(codes) // CARDS_PER_COUP if count_shoes else target
     if logs:
         from exact_odds.batch.compiled import expect
 
-        expect(target * shoe.size // CARDS_PER_COUP if count_shoes else target)
-    codes = shoe_card_codes(shoe)
-    loops = compiled_dealer(target * len(codes) // CARDS_PER_COUP if count_shoes else target)
-    done = block = 0
+        expect(coups)
+    loops = compiled_dealer(coups, shoes, len(codes))
+    done = first = 0
     while done < target:
-        rows = min(SHOE_BLOCK, target - done) if count_shoes else SHOE_BLOCK
-        first = block * SHOE_BLOCK
+        wanted = target - done if count_shoes else shoes_for(target - done, len(codes))
+        rows = batch_end(first, first + wanted, len(codes)) - first
         cards = shoe_orders(codes, seed, first, first + rows, loops=loops)
         play = play_shoes(cards, tableau, procedure, detail, loops=loops)
         take = len(play.codes) if count_shoes else min(len(play.codes), target - done)
@@ -358,7 +359,7 @@ def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, table
         used_shoes = rows if count_shoes else int(block_shoes[-1]) - first + 1
         done += rows if count_shoes else take
         yield _Block(play.codes[:take], block_shoes, used_shoes, done, log)
-        block += 1
+        first += rows
 
 
 def _shoe_log(cards: NDArray[np.uint8], play: ShoePlay, take: int, first: int, detail: Detail, *,

@@ -57,9 +57,9 @@ from exact_odds.dealing import STANDARD_PROCEDURE, Procedure, Progress, shoe_car
 from exact_odds.edge_sorting import EdgeSortStudy, SortColumns, study_edge_sort
 from exact_odds.information import Information
 from exact_odds.removal import MAX_TAG, LinearCount, Removal, effects_of_removal
-from exact_odds.shoe import Shoe
-from exact_odds.study_checks import MIN_CARDS_PER_COUP, check_memory, check_play, check_study
+from exact_odds.shoe import MIN_CARDS_PER_COUP, Shoe
 from exact_odds.study_checks import StudyError as StudyError  # public here too
+from exact_odds.study_checks import check_memory, check_play, check_study
 from exact_odds.study_pool import Workers, process_share, study_workers, task_size
 from exact_odds.study_records import (
     HISTOGRAM_BINS as HISTOGRAM_BINS,
@@ -317,7 +317,7 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     check_memory(shoe, shoes, len(bets), len(counts), edge_sort is not None)
     own = numbered(counts)
     packed = pack(bets, sorting if edge_sort else ())
-    per_task = shoes_per_task or task_size(shoes, workers)
+    per_task = shoes_per_task or task_size(shoes, workers, shoe.size)
     firsts = range(0, shoes, per_task)
     share = process_share(shoes, shoe.size, 1 if dask else workers)
     with _started(pool, workers, dask, shoe, shoes, per_task) as started:

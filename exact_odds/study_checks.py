@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from exact_odds.coup import Detail, Payable
 from exact_odds.dealing import Procedure, check_seed
 from exact_odds.errors import InputError, suits_unknown
-from exact_odds.shoe import Shoe, ShoeError
+from exact_odds.shoe import MIN_CARDS_PER_COUP, Shoe, ShoeError
 
 if TYPE_CHECKING:
     from exact_odds.counting import Count
@@ -44,10 +44,6 @@ WORKING_COPIES = 3
 """The records are held about three times over at the peak: the tasks' parts, the joined arrays,
 and the sorted copies the quantiles and thresholds read (measured: 34 KB a shoe of 8 decks for
 131 bytes a coup and about 81 coups a shoe)."""
-
-MIN_CARDS_PER_COUP = 4
-"""A coup takes at least four cards, so a shoe deals at most a quarter of its cards' worth of coups."""
-
 
 def record_bytes(shoe: Shoe, bets: int, counts: int, sorting: bool) -> int:
     """An upper bound of the memory (bytes) one shoe's records need at the peak."""

@@ -27,12 +27,18 @@ shoes are dealt in lockstep, so larger tasks spend less on each round of the dea
 size whose arrays stay in cache."""
 
 
-def task_size(shoes: int, workers: int) -> int:
-    """Shoes per task: :data:`SHOES_PER_TASK`, or with several workers fewer, so that each gets
-    four tasks at least (the last tasks then end together). The results do not depend on it."""
-    if workers <= 1:
-        return SHOES_PER_TASK
-    return max(1, min(SHOES_PER_TASK, -(-shoes // (4 * workers))))
+TASK_CARDS = SHOES_PER_TASK * 416
+"""The most cards per task, those of :data:`SHOES_PER_TASK` shoes of 8 decks: shoes of more cards come
+fewer to a task (one at least), so that a task's arrays (about a kilobyte a coup at their peak) stay
+near 40 MB whatever the shoe (20 shoes of 10,000 decks in one task took 2.7 GB)."""
+
+
+def task_size(shoes: int, workers: int, cards: int) -> int:
+    """Shoes per task for shoes of ``cards`` cards: :data:`SHOES_PER_TASK` (fewer for shoes of more
+    than 416 cards, :data:`TASK_CARDS`), or with several workers fewer, so that each gets four tasks
+    at least (the last tasks then end together). The results do not depend on it."""
+    most = max(1, min(SHOES_PER_TASK, TASK_CARDS // max(cards, 1)))
+    return most if workers <= 1 else max(1, min(most, -(-shoes // (4 * workers))))
 
 
 def process_share(shoes: int, cards: int, processes: int) -> int:
@@ -56,7 +62,7 @@ def study_workers(workers: int, shoes: int, cards: int, per_task: int | None = N
     (:func:`_warm`). They are terminated when the block ends, however it ends. Each uses one BLAS
     thread, and so does this process when it has not loaded NumPy yet (as the command line calls
     this): two processes on two cores, not four threads."""
-    tasks = -(-shoes // (per_task or task_size(shoes, workers)))
+    tasks = -(-shoes // (per_task or task_size(shoes, workers, cards)))
     processes = min(workers, tasks) - 1
     if processes < 1:
         yield None

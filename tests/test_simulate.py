@@ -292,6 +292,41 @@ def test_rounds_in_shoe_mode_stop_mid_shoe() -> None:
     assert sim.sequence.tolist() == longer.sequence[:1234].tolist()
 
 
+def test_batches_of_fewer_shoes_deal_the_same_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shoes dealt a few at a time (shoes of many cards, or the few a run of coups needs) and blocks
+    skipped in pieces are the same shoes: a shoe depends only on the seed and its index."""
+    from exact_odds.dealing import shuffle
+
+    codes = shoe_card_codes(EIGHT)
+    before = [simulate(EIGHT, coups=1234, seed=2, keep=True), simulate(EIGHT, shoes=7, seed=2, keep=True)]
+    shuffle._RESUME.state = None
+    rows = shoe_orders(codes, 7, 100, 150)
+    monkeypatch.setattr(shuffle, "BATCH_CARDS", 3 * len(codes))  # three shoes a batch, and a piece when skipping
+    assert shuffle.batch_end(5, 100, len(codes)) == 8 and shuffle.batch_end(SHOE_BLOCK - 1, 10**6, 1) == SHOE_BLOCK
+    after = [simulate(EIGHT, coups=1234, seed=2, keep=True), simulate(EIGHT, shoes=7, seed=2, keep=True)]
+    for old, new in zip(before, after, strict=True):
+        assert old.sequence is not None and new.sequence is not None
+        assert new.sequence.tolist() == old.sequence.tolist() and (new.n, new.shoes) == (old.n, old.shoes)
+    shuffle._RESUME.state = None
+    assert shoe_orders(codes, 7, 100, 150).tolist() == rows.tolist()
+    shuffle._RESUME.state = None
+
+
+def test_a_few_coups_of_big_shoes_deal_only_the_shoes_they_need() -> None:
+    """One coup of 1,000-deck shoes deals a shoe or two, not a block of 2,048 shoes (106 million cards:
+    10 s and 1 GB, and more than 4 GB at 10,000 decks)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        sim = simulate(Shoe.decks(1000), coups=1, seed=1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert sim.n == 1 and sim.shoes == 1
+    assert peak < 64 * 2**20
+
+
 def test_bets_results_are_exact_sums_of_their_payouts() -> None:
     sim = simulate(Shoe.decks(6), coups=20_000, seed=9, procedure=Procedure(fresh=True),
                    bets=[find_bet("banker"), find_bet("tie")], keep=True)

@@ -45,12 +45,14 @@ from exact_odds.dealing.procedure import MAX_BURN, STANDARD_PROCEDURE, Burn, Dea
 from exact_odds.dealing.shuffle import (
     FRESH_BLOCK,
     SHOE_BLOCK,
+    batch_end,
     block_rng,
     check_seed,
     fresh_six,
     random_seed,
     shoe_cards,
     shoe_orders,
+    shoes_for,
     shuffled_shoes,
 )
 from exact_odds.dealing.simple import ShoeCoup, deal_coup_simple, play_shoe_simple, shoe_coup, shoe_winners
@@ -68,6 +70,7 @@ __all__ = [
     "Progress",
     "ShoeCoup",
     "ShoePlay",
+    "batch_end",
     "block_rng",
     "burn",
     "burn_value",
@@ -89,5 +92,6 @@ __all__ = [
     "shoe_of_codes",
     "shoe_orders",
     "shoe_winners",
+    "shoes_for",
     "shuffled_shoes",
 ]

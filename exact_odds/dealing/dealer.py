@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from exact_odds.coup import Detail, encode
 from exact_odds.dealing.cards import CARD_CODES, point_lookup
 from exact_odds.dealing.procedure import Burn, Procedure, burn
-from exact_odds.shoe import CARDS_PER_COUP, RANKS, SUITS
+from exact_odds.dealing.shuffle import batch_end
+from exact_odds.shoe import CARDS_PER_COUP, MIN_CARDS_PER_COUP, RANKS, SUITS
 from exact_odds.tableau import STANDARD_TABLEAU, STOOD, Tableau, draw_lookup, play_many
 
 if TYPE_CHECKING:
@@ -109,12 +110,22 @@ large, unless they are loaded or wanted already (a simulation checked coup by co
 compositions: :func:`exact_odds.batch.compiled.expect`)."""
 
 
-def compiled_dealer(coups: int) -> ModuleType | None:
-    """The compiled dealer (:mod:`exact_odds.dealing.loops`) for a run of about ``coups`` coups, or None
-    for NumPy's (:func:`exact_odds.batch.compiled.module` decides)."""
+LOCKSTEP_ROUND = 1000
+"""Coups the compiled dealer deals in the time a round of NumPy's lockstep dealer costs beside its coups
+(90 to 300 us: a round deals one coup of every shoe of a batch, so a batch of a few shoes of many cards
+takes about as many rounds as coups, a quarter of its cards at most)."""
+
+
+def compiled_dealer(coups: int, shoes: int = 0, cards: int = 0) -> ModuleType | None:
+    """The compiled dealer (:mod:`exact_odds.dealing.loops`) for a run of about ``coups`` coups, from
+    ``shoes`` whole shoes of ``cards`` cards dealt in batches (:func:`exact_odds.dealing.batch_end`; none
+    for fresh coups), or None for NumPy's (:func:`exact_odds.batch.compiled.module` decides on the
+    coups and NumPy's rounds)."""
     from exact_odds.batch.compiled import module
 
-    return module("exact_odds.dealing.loops", coups // DEALT_PER_COMPOSITION)
+    batches = -(-shoes // batch_end(0, shoes, cards)) if shoes > 0 else 0
+    rounds = batches * (cards // MIN_CARDS_PER_COUP)
+    return module("exact_odds.dealing.loops", (coups + LOCKSTEP_ROUND * rounds) // DEALT_PER_COMPOSITION)
 
 
 def play_shoes(cards: NDArray[np.integer], tableau: Tableau, procedure: Procedure,

@@ -32,6 +32,24 @@ FRESH_BLOCK = 1 << 18
 SHOE_BLOCK = 2048
 """Shoes per block of whole shoes (part of what a seed means)."""
 
+BATCH_CARDS = 1 << 22
+"""The most cards of whole shoes shuffled and dealt at once (4 MB of card codes, and what dealing them
+takes beside): 8-deck shoes come a whole :data:`SHOE_BLOCK` at a time, shoes of 10,000 decks eight at
+a time. Not part of what a seed means: a shoe depends only on the seed and its index."""
+
+
+def shoes_for(coups: int, cards: int) -> int:
+    """About how many shoes of ``cards`` cards deal ``coups`` coups: a coup per six cards, and a shoe
+    more (shoes whose cut card comes early deal fewer, and more of them are then dealt)."""
+    return -(-coups * CARDS_PER_COUP // max(cards, 1)) + 1
+
+
+def batch_end(first: int, stop: int, cards: int) -> int:
+    """One past the last shoe of the batch dealt from shoe ``first`` on toward ``stop`` (shoes of ``cards``
+    cards): within the block of :data:`SHOE_BLOCK` shoes that holds ``first``, at most
+    :data:`BATCH_CARDS` cards, and one shoe at least."""
+    return min(stop, (first // SHOE_BLOCK + 1) * SHOE_BLOCK, first + max(1, BATCH_CARDS // max(cards, 1)))
+
 
 def random_seed() -> int:
     """A fresh seed from the operating system's entropy (reports print it so a run can be repeated)."""
@@ -144,8 +162,10 @@ def _block_at(seed: int, block: int, cards: int, row: int) -> np.random.Generato
         _RESUME.state = None  # the generator moves on: never resumed twice
     else:
         rng, done = block_rng(seed, block), 0
-    if row > done:
-        rng.permuted(np.zeros((row - done, cards), dtype=np.intp), axis=1)
+    piece = max(1, BATCH_CARDS // max(cards, 1))  # rows are shuffled in order: in pieces, the same draws
+    while row > done:
+        rng.permuted(np.zeros((min(piece, row - done), cards), dtype=np.intp), axis=1)
+        done += min(piece, row - done)
     return rng
 
 
