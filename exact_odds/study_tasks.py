@@ -27,7 +27,8 @@ from exact_odds.coup import Detail, Payable, TabulatedBet, tabulate, winner_inde
 from exact_odds.dealing import CARD_CODES, Procedure, compiled_dealer, play_shoes, shoe_orders
 from exact_odds.edge_sorting import coup_values
 from exact_odds.information import Information
-from exact_odds.study_checks import MIN_CARDS_PER_COUP, StudyError, check_listening
+from exact_odds.shoe import MIN_CARDS_PER_COUP
+from exact_odds.study_dask import connect
 from exact_odds.study_pool import Workers
 from exact_odds.study_records import (
     CoupRecords,
@@ -46,10 +47,6 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     Array = npt.NDArray[Any]
-
-DASK_TIMEOUT = 30
-"""Seconds to wait for a Dask scheduler to answer."""
-
 
 @dataclass(frozen=True)
 class Dealt:
@@ -73,7 +70,7 @@ def deal_shoes(seed: int, first: int, stop: int, procedure: Procedure, tableau: 
     them where this process uses compiled loops (:func:`exact_odds.dealing.compiled_dealer`): the
     same shoes and coups.
     """
-    loops = compiled_dealer((stop - first) * len(codes) // MIN_CARDS_PER_COUP)
+    loops = compiled_dealer((stop - first) * len(codes) // MIN_CARDS_PER_COUP, stop - first, len(codes))
     orders = shoe_orders(codes, seed, first, stop, loops=loops)
     play = play_shoes(orders, tableau, procedure, detail, compositions=True, loops=loops)
     shoe, start = play.shoe.astype(np.int64), play.start.astype(np.int64)
@@ -202,18 +199,7 @@ def gather(tasks: Sequence[Task], own: RecordStore, shared: RecordStore | None, 
 def results(tasks: Sequence[Task], *, dask: str | None) -> Iterator[CoupRecords]:
     """The records of the tasks in order: from a Dask cluster, or run in this process."""
     if dask is not None:
-        import importlib
-
-        try:
-            distributed: Any = importlib.import_module("distributed")
-        except ImportError:
-            raise StudyError("--dask needs the dask extra: pip install 'exact-odds[dask]'") from None
-        check_listening(dask)
-        try:
-            client = distributed.Client(dask, timeout=DASK_TIMEOUT)
-        except (OSError, TimeoutError, ValueError) as err:
-            raise StudyError(f"cannot reach the Dask scheduler at {dask!r}: {err}") from None
-        with client:
+        with connect(dask) as client:
             for future in client.map(run_task, tasks, pure=False):
                 yield future.result()
         return

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from itertools import permutations
 from pathlib import Path
@@ -232,7 +234,7 @@ def test_bad_studies(monkeypatch: pytest.MonkeyPatch) -> None:
         run_study(Shoe.decks(8), shoes=0, seed=0, bets=MAIN)
     with pytest.raises(StudyError, match="scheduler"):
         pytest.importorskip("distributed")
-        monkeypatch.setattr("exact_odds.study_tasks.DASK_TIMEOUT", 0.5)
+        monkeypatch.setattr("exact_odds.study_dask.DASK_TIMEOUT", 0.5)
         run_study(Shoe.decks(1), shoes=1, seed=0, bets=MAIN, dask="tcp://127.0.0.1:9")
 
 
@@ -364,3 +366,117 @@ def test_a_dask_address_where_nothing_listens_is_refused_at_once(capsys: pytest.
     assert main(["study", "--shoes", "2", "--decks", "1", "--seed", "1", "--dask", address]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot reach the Dask scheduler" in err and time.monotonic() - started < 5
+
+
+# ---------------------------------------------------------------- an address that is not a scheduler's
+
+
+@contextmanager
+def service(answer: bytes | None) -> Iterator[str]:
+    """A TCP service on a free local port, as ``tcp://127.0.0.1:PORT``, for the block: it sends each
+    connection ``answer`` and hangs up, or with None says nothing and holds it until the block ends."""
+    import socket
+    import threading
+
+    listener, held, ended = socket.create_server(("127.0.0.1", 0)), list[socket.socket](), threading.Event()
+    listener.settimeout(0.05)
+
+    def serve() -> None:
+        while not ended.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            if answer is None:
+                held.append(conn)
+            else:
+                with conn:
+                    conn.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        ended.set()
+        thread.join(5)
+        for conn in [listener, *held]:
+            conn.close()
+
+
+@contextmanager
+def web_server() -> Iterator[str]:
+    """An HTTP server (as the dashboard is) on a free local port, as ``HOST:PORT``, for the block."""
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), SimpleHTTPRequestHandler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+NOT_SCHEDULERS = {"http-400": (b"HTTP/1.1 400 Bad Request\r\n\r\n", "another protocol"),
+                  "ones": (b"\xff" * 64, "another protocol"), "ssh": (b"SSH-2.0-OpenSSH_9.6\r\n", "another protocol"),
+                  "no-frames": ((64).to_bytes(8, "little") + bytes(8), "another protocol"),
+                  "hang-up": (b"", "hung up"), "silent": (None, "sent nothing within 1 s"),
+                  "web-server": (b"web", "sent nothing within 1 s")}
+"""Services that are not schedulers (``b"web"``: :func:`web_server`), and a word of their refusal."""
+
+STUDY = ("study", "--shoes", "1", "--seed", "1", "-q", "--decks", "1", "--cut-card", "14")
+COUNT = ("count", "--count", "wizard-panda-8", "--shoes", "1", "--decks", "1", "--cut-card", "14")
+
+
+def refused_in_time(capsys: pytest.CaptureFixture[str], command: tuple[str, ...], answer: bytes | None,
+                    seconds: float, *words: str) -> None:
+    """Assert that ``command`` with ``--dask`` at a :func:`service` answering ``answer`` (or a
+    :func:`web_server`) fails within ``seconds`` with one line of error naming the address."""
+    from conftest import one_line_error
+
+    with web_server() if answer == b"web" else service(answer) as address:
+        started = time.monotonic()
+        code, out, err = run(capsys, *command, "--dask", address)
+        assert time.monotonic() - started < seconds
+    assert one_line_error(code, out, err, repr(address), *words), (code, out, err)
+
+
+@pytest.mark.parametrize("server", NOT_SCHEDULERS)
+@pytest.mark.parametrize("command", [STUDY, COUNT], ids=["study", "count"])
+def test_a_dask_address_that_is_not_a_scheduler_is_refused_in_time(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, server: str,
+        command: tuple[str, ...]) -> None:
+    """The realistic case: the dashboard's port (a web server, which waits to be spoken to) given
+    for the scheduler's. The greeting is awaited 1 s here, not :data:`~exact_odds.study_dask.GREETING_TIMEOUT`."""
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("exact_odds.study_dask.GREETING_TIMEOUT", 1.0)
+    answer, word = NOT_SCHEDULERS[server]
+    refused_in_time(capsys, command, answer, 5, "is not a Dask scheduler", word, "8786")
+
+
+@pytest.mark.parametrize("server", ["silent", "http-400"])
+def test_a_connection_distributed_cannot_make_is_refused_in_time(capsys: pytest.CaptureFixture[str],
+                                                                 monkeypatch: pytest.MonkeyPatch, server: str) -> None:
+    """Past the greeting's check (as at a ``tls`` or ``ws`` address), the connection itself is bounded:
+    distributed waits for a handshake without end, or reads another protocol's bytes as a length."""
+    from exact_odds.study_checks import check_listening
+
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("exact_odds.study_dask.check_scheduler", check_listening)
+    monkeypatch.setattr("exact_odds.study_dask.DASK_TIMEOUT", 1)
+    refused_in_time(capsys, STUDY, NOT_SCHEDULERS[server][0], 8, "is not a Dask scheduler")
+
+
+def test_a_tcp_scheduler_passes_the_greeting_check() -> None:
+    distributed = pytest.importorskip("distributed")
+    from exact_odds.study_dask import check_scheduler
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
+                                  dashboard_address=None) as cluster:
+        assert cluster.scheduler_address.startswith("tcp://")
+        check_scheduler(cluster.scheduler_address)
+        study = run_study(Shoe.decks(1), shoes=2, seed=3, bets=MAIN, dask=cluster.scheduler_address)
+    assert study.records.edges.shape[0] == study.coups > 0

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -46,6 +47,8 @@ from exact_odds.verify.core import LogVerification
 from exact_odds.verify.odds import full_shoe_odds, pair_odds
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from numpy.typing import NDArray
 
     from exact_odds.dealing import Procedure
@@ -166,14 +169,15 @@ class ShoeRates:
     spread: NDArray[np.float64]
 
 
-def _shoe_sums(shoe: Shoe, tableau: Tableau, procedure: Procedure, seed: int, first: int,
-               stop: int) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    """Coups, summed exact rates and counts (5 each) per shoe, for shoes ``first`` to ``stop - 1``."""
+def _shoe_sums(shoe: Shoe, tableau: Tableau, procedure: Procedure, seed: int, first: int, stop: int,
+               loops: ModuleType | None) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Coups, summed exact rates and counts (5 each) per shoe, for shoes ``first`` to ``stop - 1`` (dealt
+    by the compiled dealer ``loops``, if given)."""
     from exact_odds.batch import evaluate
     from exact_odds.dealing import play_shoes, shoe_card_codes, shoe_orders
 
-    cards = shoe_orders(shoe_card_codes(shoe), seed, first, stop)
-    play = play_shoes(cards, tableau, procedure, Detail.RANKS, compositions=True)
+    cards = shoe_orders(shoe_card_codes(shoe), seed, first, stop, loops=loops)
+    play = play_shoes(cards, tableau, procedure, Detail.RANKS, compositions=True, loops=loops)
     left = play.left_ranks()
     codes = np.asarray(play.codes, dtype=np.int64)
     p, _ = pair_odds(left)
@@ -192,8 +196,14 @@ def _shoe_sums(shoe: Shoe, tableau: Tableau, procedure: Procedure, seed: int, fi
 def shoe_rates(shoe: Shoe, tableau: Tableau, procedure: Procedure, *, shoes: int = REFERENCE_SHOES[0],
                seed: int = 0) -> ShoeRates:
     """Estimate the per-coup rates over whole shoes dealt by ``procedure`` (see the module docstring)."""
+    from exact_odds.dealing import batch_end, compiled_dealer
+
     procedure.check(shoe)
-    parts = [_shoe_sums(shoe, tableau, procedure, seed, a, min(shoes, a + _CHUNK)) for a in range(0, shoes, _CHUNK)]
+    loops = compiled_dealer(shoes * shoe.size // CARDS_PER_COUP, shoes, shoe.size)
+    bounds = [0]
+    while bounds[-1] < shoes:  # _CHUNK shoes at a time, fewer of many cards
+        bounds.append(batch_end(bounds[-1], min(shoes, bounds[-1] + _CHUNK), shoe.size))
+    parts = [_shoe_sums(shoe, tableau, procedure, seed, a, b, loops) for a, b in pairwise(bounds)]
     coups = np.concatenate([c for c, _, _ in parts])
     expected = np.concatenate([e for _, e, _ in parts])
     observed = np.concatenate([o for _, _, o in parts])
