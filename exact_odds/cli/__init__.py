@@ -4,13 +4,17 @@
 line on stderr (never a traceback):
 
 - 0 on success; 1 when a check fails (a FAIL verdict); after ``--output FILE`` a line on stderr
-  says what was written (``exact-odds: wrote 'FILE'``), unless the command was given ``--quiet``;
+  says what was written (``exact-odds: wrote 'FILE'``), unless the command was given ``--quiet``
+  (``--output -`` is standard output, as no ``--output`` is);
 - 2 on bad input, the line ending with a pointer to the command's help (``(see 'exact-odds
   odds --help')``; not when standard output fails), including an output that cannot be
   written: an ``--output``, ``--plot`` or ``--log`` target that is not a regular file or a new
-  path (checked before any work, see :mod:`exact_odds.report.files`), or a standard output
+  path in a directory that takes new files, or two of them naming the same file (checked before
+  any work, see :mod:`exact_odds.report.files`), or a standard output
   that fails (a full disk, a closed stdout, a broken pipe, an encoding that cannot write the
-  text). 2 rather than 1, so that a script never reads a failed write as a failed check;
+  text). 2 rather than 1, so that a script never reads a failed write as a failed check. The
+  files a command writes commit together: if one of them or its report fails, none is created
+  or replaced (:func:`exact_odds.report.files.committed_together`);
 - 130 when interrupted (Ctrl-C, with worker processes or Dask too), 143 on SIGTERM and 129
   on SIGHUP: the command stops, its temporary files are removed, its workers terminated.
 """
@@ -18,6 +22,7 @@ line on stderr (never a traceback):
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -152,6 +157,8 @@ def _argument_type(first: Any, check: Callable[[str], str]) -> Callable[[str], A
 
     def checked(text: str) -> Any:
         value = first(text) if callable(first) else text
+        if value is None:  # no file: ``--output -`` is standard output
+            return None
         try:
             check(str(value))
         except InputError as err:
@@ -161,19 +168,79 @@ def _argument_type(first: Any, check: Callable[[str], str]) -> Callable[[str], A
     return checked
 
 
+Written = list[tuple[str, str]]
+"""The files a command line writes: (option, file name) for each option of :data:`WRITTEN_FILES` given."""
+
+
+def _written_files(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Written:
+    """The files the command of ``args`` will write, by the option naming each (its long spelling)."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    written: Written = []
+    for action in sub.choices[args.command]._actions:
+        option = next((o for o in action.option_strings if o in WRITTEN_FILES), None)
+        value = getattr(args, action.dest, None) if option is not None else None
+        if option is not None and value is not None:
+            written.append((option, str(value)))
+    return written
+
+
+def _refuse_shared_files(written: Written, command: str) -> None:
+    """Raise :class:`InputError` if two options of ``written`` name the same file (after links)."""
+    for i, (first, path) in enumerate(written):
+        for second, other in written[i + 1:]:
+            if _same_file(path, other):
+                from exact_odds.report.files import shown
+
+                names = shown(path) if path == other else f"{shown(path)} and {shown(other)}"
+                raise InputError(f"{first} and {second} name the same file ({names}): give each its own file "
+                                 f"(see '{PROG} {command} --help')")
+
+
+def _same_file(path: str, other: str) -> bool:
+    """Whether two names reach the same file: the same path once links are resolved, or one file twice."""
+    if os.path.realpath(path) == os.path.realpath(other):
+        return True
+    try:
+        return os.path.samefile(path, other)
+    except (OSError, ValueError):  # a new file: only its path can be the same
+        return False
+
+
+def _run_command(args: argparse.Namespace, written: Written) -> None:
+    """Run the command and write its output; the files it writes (``written``) commit together, only when
+    every one of them and the output have been written (then ``--output`` is said on stderr)."""
+    if not written:
+        _emit(_handled(args), args)
+        return
+    from exact_odds.report.files import committed_together, shown
+
+    with committed_together():
+        _emit(_handled(args), args)
+    output: str | None = getattr(args, "output", None)
+    if output is not None and not getattr(args, "quiet", False):
+        _say(f"wrote {shown(output)}")
+
+
+def _handled(args: argparse.Namespace) -> str | Iterator[str]:
+    """The command's output, whole or piece by piece; a bad-input error points to the command's help."""
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except InputError as err:
+        raise _pointing_to_help(err, args.command) from None
+
+
 def _emit(text: str | Iterator[str], args: argparse.Namespace) -> None:
-    """Write a command's output (whole, or piece by piece) to its ``--output`` file (and say so on
-    stderr, unless ``--quiet``) or to stdout. A file appears only when the last piece is written."""
+    """Write a command's output (whole, or piece by piece) to its ``--output`` file or to stdout. The file
+    is staged when the last piece is written, and renamed into place with the command's other files."""
     pieces = [text] if isinstance(text, str) else _pointing(text, args.command)
     output: str | None = getattr(args, "output", None)
     if output is not None:
-        from exact_odds.report.files import atomic_file, shown
+        from exact_odds.report.files import atomic_file
 
         with atomic_file(output) as fh:
             for piece in pieces:
                 fh.write(piece)
-        if not getattr(args, "quiet", False):
-            _say(f"wrote {shown(output)}")
     else:
         for piece in pieces:
             write_stdout(piece)
@@ -241,12 +308,16 @@ def _say(message: str) -> None:
             print(f"{PROG}: {message}", file=sys.stderr, flush=True)
 
 
-def _parse(words: list[str]) -> argparse.Namespace:
-    """The command line parsed; words no option of the command takes are an error pointing to its help."""
-    args, extra = build_parser(words[0] if words else None).parse_known_args(words)
+def _parse(words: list[str]) -> tuple[argparse.Namespace, Written]:
+    """The command line parsed, and the files it writes; words no option of the command takes, or two
+    options naming the same file, are an error pointing to its help."""
+    parser = build_parser(words[0] if words else None)
+    args, extra = parser.parse_known_args(words)
     if extra:
         raise InputError(f"unrecognized arguments: {' '.join(extra)} (see '{PROG} {args.command} --help')")
-    return args
+    written = _written_files(parser, args)
+    _refuse_shared_files(written, args.command)
+    return args, written
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -257,13 +328,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with signals_end_cleanly():
         try:
             words = list(sys.argv[1:] if argv is None else argv)
-            args = _parse(words)
-            handler: Handler = args.handler
-            try:
-                text = handler(args)
-            except InputError as err:
-                raise _pointing_to_help(err, args.command) from None
-            _emit(text, args)
+            args, written = _parse(words)
+            _run_command(args, written)
             status: int = getattr(args, "exit_status", 0)  # a handler may set 1 (e.g. a failed check)
         except KeyboardInterrupt:
             return _stopped(RECEIVED[0] if RECEIVED else signal.SIGINT)

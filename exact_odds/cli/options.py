@@ -151,8 +151,14 @@ def _format_name(name: str) -> str:
 
 
 def add_output_option(parser: argparse.ArgumentParser) -> None:
-    """--output / -o FILE."""
-    parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    """--output / -o FILE (``-``: standard output, as without the option)."""
+    parser.add_argument("--output", "-o", type=_file_or_stdout, metavar="FILE",
+                        help="write to FILE (atomically) instead of stdout ('-': stdout)")
+
+
+def _file_or_stdout(text: str) -> str | None:
+    """An --output value: the file named, or ``None`` (standard output) for ``-``."""
+    return None if text == "-" else text
 
 
 def add_quiet_option(parser: argparse.ArgumentParser) -> None:

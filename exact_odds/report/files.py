@@ -18,6 +18,11 @@ to send the text to a device or a pipe.
 The temporary file is removed on any exit from the ``with`` block: an error, Ctrl-C
 (``KeyboardInterrupt``) or, through the command line's handler, SIGTERM and SIGHUP. Only
 SIGKILL can leave a ``.NAME.*.tmp`` file behind.
+
+The files of one command commit together (:func:`committed_together`): inside that block a
+finished temporary file waits, and every one is renamed into place only when the whole block
+(the command, its report included) has succeeded. If anything fails, no target is created or
+replaced and no temporary file is left.
 """
 
 from __future__ import annotations
@@ -100,9 +105,26 @@ def _new_file_directory(name: str, directory: Path) -> None:
 
 
 def check_output(path: str) -> str:
-    """``path`` unchanged if a command may write it (see :func:`output_target`), for an argparse ``type=``."""
-    output_target(path)
+    """``path`` unchanged if a command may write it (see :func:`output_target`), for an argparse ``type=``.
+
+    Its directory must also take a new file now: one is made there and removed at once, so that a
+    directory that only looks writable (``/proc`` or ``/sys`` to root) is refused before any work.
+    """
+    target, _ = output_target(path)
+    _try_new_file(path, target.parent)
     return path
+
+
+def _try_new_file(name: str | Path, directory: Path) -> None:
+    """Make a temporary file in ``directory`` and remove it; raise :class:`InputError` if it cannot be made."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".exact-odds.", suffix=".tmp")
+    except OSError as err:
+        raise _refuse(name, f"directory {shown(directory)} does not take new files "
+                            f"({err.strerror or type(err).__name__})") from None
+    os.close(fd)
+    with suppress(OSError):
+        os.unlink(tmp)
 
 
 def _new_file_mode() -> int:
@@ -133,7 +155,10 @@ def _replacing(path: str | Path) -> Iterator[int]:
     try:
         _give_mode(fd, st)
         yield fd
-        os.replace(tmp, target)
+        if _GROUPS:
+            _stage(_GROUPS[-1], (tmp, target, str(path)))
+        else:
+            os.replace(tmp, target)
     except OSError as err:
         Path(tmp).unlink(missing_ok=True)
         raise _refuse(path, err.strerror or type(err).__name__) from None
@@ -165,3 +190,100 @@ def write_atomic(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` so that readers see the old file or the whole new one."""
     with atomic_file(path) as fh:
         fh.write(text)
+
+
+Staged = tuple[str, Path, str]
+"""A finished temporary file waiting in :func:`committed_together`: its name, its target, the name given."""
+
+_GROUPS: list[list[Staged]] = []
+"""The files staged by the :func:`committed_together` block running, if any (one list a block)."""
+
+
+def _stage(staged: list[Staged], item: Staged) -> None:
+    """Add a finished temporary file to the block's; a second file for the same target is refused."""
+    if any(target == item[1] for _, target, _ in staged):
+        Path(item[0]).unlink(missing_ok=True)
+        raise _refuse(item[2], "the command writes this file twice")
+    staged.append(item)
+
+
+@contextmanager
+def committed_together() -> Iterator[None]:
+    """Hold back the files :func:`atomic_file` writes in the block; rename them all into place at its end.
+
+    When the block raises, every temporary file is removed and no target is created or replaced.
+    When a rename fails, the targets already renamed get their old file back (or are removed if
+    they were new). A block inside another joins the outer one.
+    """
+    if _GROUPS:
+        yield
+        return
+    staged: list[Staged] = []
+    _GROUPS.append(staged)
+    try:
+        yield
+    except BaseException:
+        _discard(staged)
+        raise
+    finally:
+        _GROUPS.pop()
+    _commit(staged)
+
+
+def _discard(staged: list[Staged]) -> None:
+    """Remove the temporary files of ``staged`` (those not renamed)."""
+    for tmp, _, _ in staged:
+        Path(tmp).unlink(missing_ok=True)
+
+
+Backup = tuple[bool, str | None]
+"""Whether a target existed before the commit, and a second name of its old file to put back (if made)."""
+
+
+def _commit(staged: list[Staged]) -> None:
+    """Rename every staged file over its target; on any failure, put back the targets renamed so far."""
+    backups: list[Backup] = []
+    done = 0
+    try:
+        for tmp, target, name in staged:
+            backups.append(_backup(target) if len(staged) > 1 else (True, None))  # one rename is atomic
+            try:
+                os.replace(tmp, target)
+            except OSError as err:
+                raise _refuse(name, err.strerror or type(err).__name__) from None
+            done += 1
+    except BaseException:
+        _put_back(staged[:done], backups[:done])
+        _discard(staged)
+        raise
+    finally:
+        for _, backup in backups:
+            if backup is not None:
+                Path(backup).unlink(missing_ok=True)
+
+
+def _backup(target: Path) -> Backup:
+    """A hard link to the file at ``target`` beside it (``None`` if links cannot be made), to put back
+    should the commit fail; ``(False, None)`` when there is no file at ``target`` yet."""
+    if not os.path.lexists(target):
+        return False, None
+    for _ in range(100):
+        name = str(target.parent / f".{target.name[:100]}.{os.urandom(6).hex()}.tmp")
+        try:
+            os.link(target, name)
+        except FileExistsError:
+            continue
+        except OSError:
+            break
+        return True, name
+    return True, None
+
+
+def _put_back(renamed: list[Staged], backups: list[Backup]) -> None:
+    """Undo the renames of ``renamed``: the old file back where there was one, no file where there was none."""
+    for (_, target, _), (existed, backup) in zip(renamed, backups, strict=True):
+        with suppress(OSError):
+            if backup is not None:
+                os.replace(backup, target)
+            elif not existed:
+                target.unlink()
