@@ -121,6 +121,11 @@ def open_user_file(path: str | Path, what: str, error: type[InputError] = InputE
     raise error(f"cannot read {what} file {shown(name, _NAME)}: it is {kind}, not a regular file")
 
 
+BOM = b"\xef\xbb\xbf"
+"""The byte-order mark some programs (spreadsheets among them) write at the start of UTF-8 text: read as
+nothing there."""
+
+
 def _decoded(data: bytes, name: str, what: str, error: type[InputError], first_line: int = 1) -> str:
     """``data`` as UTF-8 text with universal newlines; a bad byte names its line (``name``: the file as
     messages name it; ``first_line``: the number of the first line of ``data``)."""
@@ -152,7 +157,7 @@ def read_user_file(path: str | Path, what: str, error: type[InputError] = InputE
     if len(data) > limit:
         raise error(f"{what} file {shown(name, _NAME)} is larger than {_size_text(limit)}, "
                     f"the most a {what} file may hold")
-    return _decoded(data, shown(name, _NAME), what, error)
+    return _decoded(data.removeprefix(BOM), shown(name, _NAME), what, error)
 
 
 def _read_stdin(what: str, error: type[InputError], limit: int) -> str:
@@ -165,7 +170,7 @@ def _read_stdin(what: str, error: type[InputError], limit: int) -> str:
     data = buffer.read(limit + 1)
     if len(data) > limit:
         raise error(f"standard input is larger than {_size_text(limit)}, the most a {what} file may hold")
-    return _decoded(data, "on standard input", what, error)
+    return _decoded(data.removeprefix(BOM), "on standard input", what, error)
 
 
 BLOCK = 8 * MiB
@@ -185,7 +190,7 @@ def user_blocks(path: str | Path, what: str, error: type[InputError] = InputErro
     shown_name = "on standard input" if name == STDIN else shown(name, _NAME)
     raw = _stdin_bytes() if name == STDIN else open_user_file(path, what, error)
     try:
-        first, pending = 1, b""
+        first, pending, opening = 1, b"", True
         while True:
             try:
                 data = raw.read(block or BLOCK)
@@ -195,7 +200,7 @@ def user_blocks(path: str | Path, what: str, error: type[InputError] = InputErro
                 if pending:
                     yield first, _decoded(pending, shown_name, what, error, first)
                 return
-            pending += data
+            pending, opening = pending + (data.removeprefix(BOM) if opening else data), False
             cut = pending.rfind(b"\n") + 1
             whole, pending = pending[:cut], pending[cut:]
             if len(pending) > max_line:
@@ -226,14 +231,14 @@ def user_lines(path: str | Path, what: str, error: type[InputError] = InputError
     name = str(path)
     if name != STDIN:
         with open_user_file(path, what, error) as raw, io.TextIOWrapper(
-                raw, encoding="utf-8", errors="surrogateescape", newline=newline) as text:
+                raw, encoding="utf-8-sig", errors="surrogateescape", newline=newline) as text:
             yield from _checked_lines(text, shown(name, _NAME), what, error, max_line)
         return
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:  # standard input replaced by text (tests)
         yield from _checked_lines(sys.stdin, "on standard input", what, error, max_line)
         return
-    wrapper = io.TextIOWrapper(buffer, encoding="utf-8", errors="surrogateescape", newline=newline)
+    wrapper = io.TextIOWrapper(buffer, encoding="utf-8-sig", errors="surrogateescape", newline=newline)
     try:
         yield from _checked_lines(wrapper, "on standard input", what, error, max_line)
     finally:

@@ -18,6 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import run
 
 from exact_odds import validate
 from exact_odds.bets import BetError, parse_configuration
@@ -426,6 +427,20 @@ def test_lines_are_capped_and_text_keeps_its_newlines(tmp_path: Path) -> None:
     assert read_user_file(path, "log") == "a,b\n" + "x" * 100 + "\n"
     with pytest.raises(InputError, match="line 2 is longer than 50 characters"):
         list(user_lines(path, "log", max_line=50))
+
+
+def test_a_byte_order_mark_opening_a_file_is_read_as_nothing(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Spreadsheets may open UTF-8 text with a byte-order mark: every reader skips it there, and only there."""
+    path = tmp_path / "marked.csv"
+    path.write_bytes(b"\xef\xbb\xbf1,2\n\xef\xbb\xbf3\n")
+    assert read_user_file(path, "log") == "1,2\n\ufeff3\n"
+    assert list(user_lines(path, "log")) == ["1,2\n", "\ufeff3\n"]
+    assert "".join(body for _, body in user_blocks(path, "compositions", block=4)) == "1,2\n\ufeff3\n"
+    row = ",".join(["32"] * 13)
+    path.write_bytes(b"\xef\xbb\xbf" + row.encode() + b"\n")
+    code, out, _ = run(capsys, "batch", "--input", str(path))
+    assert code == 0 and out.endswith("\n1,2292252566437888,2230518282592256,475627426473216,4998398275503360\n")
 
 
 def test_standard_input_is_read_under_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:

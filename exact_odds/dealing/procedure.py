@@ -77,7 +77,8 @@ class Procedure:
         if self.fresh:
             return
         if shoe.infinite:
-            raise DealingError("an infinite deck has no cut card: use fresh mode (--fresh) with --decks inf")
+            raise DealingError("an infinite deck has no cut card: whole shoes need a finite number of decks (only "
+                               "fresh shoes, simulate --fresh, deal from --decks inf)")
         if self.cut < self.min_cut:
             raise DealingError(
                 f"a cut card {self.cut} cards from the end can leave too few cards for the last coup "
