@@ -107,10 +107,19 @@ def _blocked_interrupts() -> Iterator[None]:
 
 def _start_tracker() -> None:
     """Start multiprocessing's resource tracker now: starting it unblocks SIGINT in the thread
-    that starts it, and the workers spawned after that would not inherit the block."""
+    that starts it, and the workers spawned after that would not inherit the block. It starts with
+    SIGHUP blocked, which it keeps: it ignores SIGINT and SIGTERM itself, but a SIGHUP to the
+    process group (a terminal closing) killed it, and this process's cleanup then printed its
+    successor's tracebacks. A SIGHUP for this process meanwhile waits, and comes after."""
     from multiprocessing import resource_tracker
 
-    resource_tracker.ensure_running()
+    hangup = {signal.SIGHUP} if hasattr(signal, "SIGHUP") and hasattr(signal, "pthread_sigmask") else set()
+    saved = signal.pthread_sigmask(signal.SIG_BLOCK, hangup) if hangup else None
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        if saved is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, saved)
 
 
 @contextmanager
@@ -157,6 +166,7 @@ def shared_buffer(size: int) -> Iterator[tuple[str, mmap.mmap]]:
     (:func:`mapped`); the file is removed when the block ends, the memory when no array views it."""
     from multiprocessing import resource_tracker
 
+    _start_tracker()
     fd, path = tempfile.mkstemp(prefix="exact-odds-shared-", dir=_shared_directory(size))
     name = "/" + os.path.basename(path) if os.path.dirname(path) == SHARED_DIRECTORY else None
     try:

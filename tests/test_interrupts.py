@@ -87,13 +87,21 @@ def test_a_signal_during_a_write_leaves_nothing(tmp_path: Path, sig: int, status
     assert list(tmp_path.iterdir()) == []  # neither the temporary file nor a partial log
 
 
-def test_ctrl_c_with_worker_processes(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("sig", "status", "line"), [
+    (signal.SIGINT, 130, "exact-odds: interrupted\n"),
+    (signal.SIGTERM, 143, "exact-odds: terminated (SIGTERM)\n"),
+    (signal.SIGHUP, 129, "exact-odds: terminated (SIGHUP)\n"),
+], ids=["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_with_worker_processes(tmp_path: Path, sig: int, status: int, line: str) -> None:
+    """The process group signalled, as a terminal does: one line, no traceback of a worker's nor of
+    multiprocessing's resource tracker (which a SIGHUP killed, and whose successor then printed the
+    shared memory it did not know), and every worker gone."""
     proc = start(["study", "--shoes", "1000000", "--decks", "1", "--workers", "2", "--seed", "1", "-q",
                   "-o", "study.txt"], tmp_path)
     wait_for(lambda: len(children(proc.pid)) >= 2, proc)  # the workers (and multiprocessing's tracker)
     time.sleep(0.5)  # some may still be importing: they must stay silent too
     workers = children(proc.pid)
-    assert stop(proc, signal.SIGINT) == (130, "", "exact-odds: interrupted\n")  # no worker's traceback
+    assert stop(proc, sig) == (status, "", line)  # no worker's traceback
     deadline = time.monotonic() + 10
     while any(running(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
