@@ -622,6 +622,8 @@ BAD_LOGS = [
     ('{"round": 1, "dice": [1, 2, 3]}\n{"round": 2, "dice": \n', "line 2: not valid JSON: Expecting value"),
     ('{"round": 1, "dice": [1, 2, 3]}\n\n"2 2 2"\n',
      "line 3: a JSON line must be an object with keys round, dice, ..."),
+    ('{"round": 1, "dice": [1, 2, 3]}\n{"Round": 1, "round": 2, "dice": [1, 2, 3]}\n',
+     "line 2: key 'round' is given twice"),
 ]
 
 

@@ -172,6 +172,9 @@ def _json_rows(numbered: Iterable[tuple[int, str]], builder: _Builder) -> None:
     """Add the rows of a JSON Lines log (the keys of its first object are its columns)."""
     for line, obj in json_objects(numbered, BuncoError, ("round", "dice")):
         fields = {str(k).strip().lower(): _json_text(v) for k, v in obj.items()}
+        if len(fields) < len(obj):  # keys that differ only in case or spaces: one would silently win
+            twice = next(k for k in fields if sum(str(o).strip().lower() == k for o in obj) > 1)
+            raise BuncoError(f"line {line}: key {twice!r} is given twice")
         if not builder.columns:
             builder.header(obj, line)
         builder.add(fields, line)
