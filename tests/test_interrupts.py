@@ -74,11 +74,15 @@ def stop(proc: subprocess.Popen[str], sig: int) -> tuple[int, str, str]:
     return proc.returncode, out, err
 
 
-@pytest.mark.parametrize(("sig", "status", "line"), [
+STOPPING = pytest.mark.parametrize(("sig", "status", "line"), [
     (signal.SIGINT, 130, "exact-odds: interrupted\n"),
     (signal.SIGTERM, 143, "exact-odds: terminated (SIGTERM)\n"),
     (signal.SIGHUP, 129, "exact-odds: terminated (SIGHUP)\n"),
 ], ids=["SIGINT", "SIGTERM", "SIGHUP"])
+"""Each signal that stops a command, its exit status and its one line on stderr."""
+
+
+@STOPPING
 def test_a_signal_during_a_write_leaves_nothing(tmp_path: Path, sig: int, status: int, line: str) -> None:
     proc = start(["simulate", "--rounds", "1000000000", "--seed", "1", "--log", "coups.csv", "-q"], tmp_path)
     wait_for(lambda: any(tmp_path.glob(".coups.csv.*.tmp")), proc)  # the log is being written
@@ -87,11 +91,7 @@ def test_a_signal_during_a_write_leaves_nothing(tmp_path: Path, sig: int, status
     assert list(tmp_path.iterdir()) == []  # neither the temporary file nor a partial log
 
 
-@pytest.mark.parametrize(("sig", "status", "line"), [
-    (signal.SIGINT, 130, "exact-odds: interrupted\n"),
-    (signal.SIGTERM, 143, "exact-odds: terminated (SIGTERM)\n"),
-    (signal.SIGHUP, 129, "exact-odds: terminated (SIGHUP)\n"),
-], ids=["SIGINT", "SIGTERM", "SIGHUP"])
+@STOPPING
 def test_a_signal_with_worker_processes(tmp_path: Path, sig: int, status: int, line: str) -> None:
     """The process group signalled, as a terminal does: one line, no traceback of a worker's nor of
     multiprocessing's resource tracker (which a SIGHUP killed, and whose successor then printed the
