@@ -135,10 +135,16 @@ class Count:
         return np.asarray(np.asarray(seen, dtype=np.int64) @ np.array(self.tags, dtype=np.int64))
 
     def triggered(self, running: Array, unseen: Array) -> Array:
-        """Whether the true count ``52 * running / unseen`` is at least the trigger, exactly."""
+        """Whether the true count ``52 * running / unseen`` is at least the trigger ``T``, exactly: whether
+        the whole number ``52 * running`` reaches ``ceil(T * unseen)``, made in Python integers once per
+        number of cards unseen met (a trigger of many digits, ``tc>=1e-17``, has a denominator whose
+        products with the counts wrapped around in int64: wrong coups triggered, or an overflow)."""
         run = np.asarray(running, dtype=np.int64)
         left = np.asarray(unseen, dtype=np.int64)
-        return np.asarray(DECK * self.trigger.denominator * run >= self.trigger.numerator * left, dtype=np.bool_)
+        sizes, where = np.unique(left, return_inverse=True)
+        t = self.trigger
+        least = np.array([-(-t.numerator * int(n) // t.denominator) for n in sizes], dtype=np.int64)
+        return np.asarray(DECK * run >= least[where].reshape(left.shape), dtype=np.bool_)
 
     def balance(self) -> int:
         """The sum of the tags over one deck (0 for a balanced count)."""

@@ -83,6 +83,20 @@ def test_the_trigger_is_exact() -> None:
     assert Count.parse("9=1, bet=tie, tc>=-1").triggered(running, unseen).tolist() == [True] * 4
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.fractions(min_value=-10**6, max_value=10**6, max_denominator=10**120),
+       st.lists(st.tuples(st.integers(-520_000_000, 520_000_000), st.integers(0, 520_000)), min_size=1, max_size=20))
+@example(Fraction(1, 10**17), [(1, 416), (0, 416), (-1, 416)])
+@example(Fraction(1, 10**99), [(0, 0), (1, 52), (-1, 52)])
+def test_a_trigger_of_any_precision_is_exact(trigger: Fraction, coups: list[tuple[int, int]]) -> None:
+    """Against Fractions: a trigger with a denominator far past int64 (tc>=1e-17, 1e-99) neither wraps
+    (a wrong share of coups triggered) nor overflows."""
+    count = Count("c", (1,) * 13, trigger, "banker")
+    running, unseen = (np.array(column, dtype=np.int64) for column in zip(*coups, strict=True))
+    expected = [52 * r >= trigger * n for r, n in coups]
+    assert count.triggered(running, unseen).tolist() == expected
+
+
 def test_betting_correlation_is_the_suggested_counts() -> None:
     """A count with the tags that eor suggests has the correlation eor reports."""
     (removal,) = effects_of_removal(Shoe.decks(8), [find_bet("dragon-7")])
