@@ -200,11 +200,27 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+MAX_TABLE_BYTES = 64 * 2**20
+"""The most bytes a table file may hold (the largest shipped is about 0.5 MB): a larger one is corrupt,
+and is not read whole."""
+
+
 def _read(path: str | Path, name: str, key: str) -> Arrays | None:
-    """The arrays of a table file, or ``None`` if it is missing, unreadable or corrupt."""
+    """The arrays of a table file, or ``None`` if it is missing, unreadable, corrupt, larger than
+    :data:`MAX_TABLE_BYTES` or not a regular file (a FIFO, or a link to ``/dev/zero``, put in the cache's
+    place: opened without waiting for a writer, and never read)."""
+    import stat
+
     try:
-        with open(path, "rb") as fh:
-            return decode(fh.read(), name, key)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        with open(fd, "rb", closefd=True) as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None
+            data = fh.read(MAX_TABLE_BYTES + 1)
+        return decode(data, name, key) if len(data) <= MAX_TABLE_BYTES else None
     except (OSError, CorruptTable):
         return None
 

@@ -21,6 +21,7 @@ from exact_odds.coup import Detail
 from exact_odds.shoe import Shoe
 from exact_odds.store import (
     CACHE_ENV,
+    MAX_TABLE_BYTES,
     STANDARD_KEY,
     Arrays,
     CorruptTable,
@@ -146,6 +147,26 @@ def test_corrupt_cache_file_is_rebuilt(monkeypatch: pytest.MonkeyPatch, tmp_path
     path.write_bytes(damage(path.read_bytes()))  # type: ignore[operator]
     assert load("probe", rule, build)["rule"].tolist() == good["rule"].tolist() and build.calls == 2
     assert decode(path.read_bytes(), "probe", tableau_key(rule))["rule"].tolist() == good["rule"].tolist()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+@pytest.mark.parametrize("put", ["fifo", "zeros", "huge"])
+def test_a_cache_file_that_is_no_table_file_is_rebuilt_unread(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                              put: str) -> None:
+    """A FIFO (opening it waited for a writer: a hang), a link to /dev/zero (read whole: all memory) or a file
+    past MAX_TABLE_BYTES in the cache file's place: not read, the table built and the file replaced."""
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    build, rule = Builder(), _wrong()
+    path = cache_path("probe", tableau_key(rule))
+    if put == "fifo":
+        os.mkfifo(path)
+    elif put == "zeros":
+        path.symlink_to("/dev/zero")
+    else:
+        with open(path, "wb") as fh:
+            fh.truncate(MAX_TABLE_BYTES + 1)
+    assert load("probe", rule, build)["rule"].tolist() == build(rule)["rule"].tolist() and build.calls == 2
+    assert path.is_file() and not path.is_symlink() and path.stat().st_size < MAX_TABLE_BYTES
 
 
 def test_a_cache_that_cannot_be_written_still_answers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
