@@ -72,6 +72,8 @@ def check_figure_path(path: str) -> str:
     """
     from exact_odds.report.files import check_output
 
+    if path == "-":
+        raise InputError("a picture goes to a file: name one ('-', standard output, takes none)")
     figure_format(path)
     return check_output(path)
 

@@ -45,7 +45,8 @@ name                 bound                            what it bounds
 ``BANKROLL``         1 to 1,000,000,000, exact        ``session --bankroll``
 ``BUNCO_COUNT``      1 to 100,000,000                 ``bunco --simulate``
 ``BUNCO_POINTS``     0 to 1,000,000                   Bunco's points options and ``--target``
-``BUNCO_SIZE``       1 to 100                         ``bunco --dice``, ``--sides``, ``--round``, ``--rounds``
+``BUNCO_DICE``       1 to 20                          ``bunco --dice``
+``BUNCO_SIZE``       1 to 100                         ``bunco --sides``, ``--round``, ``--rounds``
 ``BUNCO_K``          -1,000,000 to 1,000,000          ``bunco --more-than``
 ===================  ===============================  =============================================
 
@@ -325,13 +326,44 @@ def _written_number(text: str, *, odds: bool) -> Fraction | None:
     return Fraction(int(match.group(2)), den) if den else None
 
 
+_CONTROL_NAMES = {"\n": "a line break", "\r": "a line break", "\v": "a line break", "\f": "a line break",
+                  "\x85": "a line break", "\t": "a tab", "\x00": "a NUL", "\x1b": "an escape"}
+
+
+def control_character(text: str) -> str | None:
+    """The first control character of ``text`` in words (``"a line break"``, ``"a tab"``, ``"U+0007"``),
+    or ``None``: Unicode's controls (category Cc, C0 and C1 and DEL) and line and paragraph separators
+    (Zl, Zp: U+2028, U+2029), which would break a line of text, a CSV comment or a Markdown table."""
+    import unicodedata
+
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
+            if unicodedata.category(ch) != "Cc":
+                return f"a line break, U+{ord(ch):04X}"
+            return _CONTROL_NAMES.get(ch, f"U+{ord(ch):04X}")
+    return None
+
+
+def printable(text: str, what: str, error: type[InputError] = InputError) -> str:
+    """``text`` (a name, label, description or source from a user's file, which reports print) if it
+    holds no control character (:func:`control_character`); else ``error``, one line that names
+    ``what`` and quotes ``text`` with its escapes::
+
+        bet name 'nl\\nnewline' contains a control character (a line break)
+    """
+    bad = control_character(text)
+    if bad is not None:
+        raise error(f"{what} {shown(text)} contains a control character ({bad})")
+    return text
+
+
 def name(text: object, what: str, error: type[InputError] = InputError, *, examples: str = "") -> str:
     """A name the user gave (a configuration, a file): not empty, at most :data:`MAX_NAME` characters,
-    no control characters; returned stripped of surrounding spaces."""
+    no control characters (:func:`control_character`); returned stripped of surrounding spaces."""
     hint = f" ({examples})" if examples else ""
     if not isinstance(text, str) or not text.strip():
         raise error(f"{what} must not be empty{hint}, got {shown(text)}")
-    if len(text) > MAX_NAME or any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+    if len(text) > MAX_NAME or control_character(text) is not None:
         raise error(f"{what} must be a name of at most {MAX_NAME} printable characters{hint}, got {shown(text)}")
     return text.strip()
 
@@ -387,6 +419,7 @@ BANKROLL = Exact(Fraction(1), Fraction(10**9), hint="write e.g. 20 or 12.5")
 NET_RESULT = Exact(Fraction(-10**9), Fraction(10**9), hint="write e.g. 0.95, -1 or 19/20", noun="a number")
 BUNCO_COUNT = Whole(1, 10**8)
 BUNCO_POINTS = Whole(0, 10**6)
+BUNCO_DICE = Whole(1, 20)
 BUNCO_SIZE = Whole(1, 100)
 BUNCO_K = Whole(-10**6, 10**6)
 

@@ -510,6 +510,12 @@ def test_cli_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[st
     assert one_line_error(code, out, err), err
 
 
+@pytest.mark.parametrize("dice", ["21", "100", "1000"])
+def test_too_many_dice_say_the_one_limit(capsys: pytest.CaptureFixture[str], dice: str) -> None:
+    """One bound in every message: 100 dice were refused as 'at most 20', 1,000 as 'from 1 to 100'."""
+    assert one_line_error(*run(capsys, "--dice", dice), f"--dice must be a whole number from 1 to 20, got '{dice}'")
+
+
 # ---------------------------------------------------------------- bunco --verify: logs of rolls written here
 # The logs are written by this test with Python's own random module and the oracle score_faces,
 # not by the package's simulator, so a PASS is not the package agreeing with itself.

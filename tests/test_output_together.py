@@ -212,6 +212,14 @@ def test_output_dash_is_standard_output(capsys: pytest.CaptureFixture[str], tmp_
     assert list(tmp_path.iterdir()) == []
 
 
+def test_plot_dash_is_refused_before_any_work(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """``-`` means standard output, which takes no picture: refused, where it wrote a file named '-'."""
+    monkeypatch.chdir(tmp_path)
+    assert one_line_error(*run(capsys, "eor", "--decks", "1", "--plot", "-"), "--plot", "a picture goes to a file")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_output_dash_beside_a_log(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

@@ -16,10 +16,11 @@ from functools import cache, total_ordering
 
 from exact_odds.bunco.base import BuncoError, check_whole_number
 from exact_odds.dist import Dist, Ways
+from exact_odds.validate import BUNCO_DICE
 from exact_odds.values import Value
 
-MAX_DICE = 20
-"""The most dice a roll may have (the limits keep every exact computation to a second or two)."""
+MAX_DICE = BUNCO_DICE.high
+"""The most dice a roll may have, 20 (the limits keep every exact computation to a second or two)."""
 MAX_SIDES = 100
 """The most faces a die may have."""
 

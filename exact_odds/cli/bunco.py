@@ -97,7 +97,7 @@ def _add_bunco(sub: Subparsers) -> None:
                    'exact-odds bunco --scoring article --rounds 4 --more-than 5',
                    'exact-odds bunco --simulate 2000 --seed 4 --log rolls.csv',
                    'exact-odds bunco --verify rolls.csv  # the rolls the line above wrote'))
-    p.add_argument("--dice", type=validate.BUNCO_SIZE.option, default=3, metavar="N", help="number of dice (default 3)")
+    p.add_argument("--dice", type=validate.BUNCO_DICE.option, default=3, metavar="N", help="number of dice (default 3)")
     p.add_argument("--sides", type=validate.BUNCO_SIZE.option, default=6, metavar="N", help="faces per die (default 6)")
     p.add_argument("--round", type=validate.BUNCO_SIZE.option, default=1, metavar="N",
                    help="round number (a face) of the roll and turn tables (default 1)")

@@ -135,9 +135,9 @@ def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] |
     from exact_odds.report import FORMATS
 
     choices = list(formats or FORMATS)
+    pages = "; html is one self-contained page, latex a whole document" if {"html", "latex"} <= set(choices) else ""
     parser.add_argument("--format", default="table", type=_format_name, choices=choices,
-                        help="output format (default table, the plain text; 'text' is another name for it); "
-                             "html is one self-contained page, latex a whole document")
+                        help=f"output format (default table, the plain text; 'text' is another name for it){pages}")
     if "latex" in choices:
         parser.add_argument("--latex-fragment", action="store_true",
                             help="with --format latex: only the tables, to include in a document of one's own "

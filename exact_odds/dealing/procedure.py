@@ -77,8 +77,8 @@ class Procedure:
         if self.fresh:
             return
         if shoe.infinite:
-            raise DealingError("an infinite deck has no cut card: whole shoes need a finite number of decks (only "
-                               "fresh shoes, simulate --fresh, deal from --decks inf)")
+            raise DealingError("an infinite deck has no cut card: whole shoes need a finite number of decks (an "
+                               "infinite deck deals fresh shoes only: simulate --fresh)")
         if self.cut < self.min_cut:
             raise DealingError(
                 f"a cut card {self.cut} cards from the end can leave too few cards for the last coup "
