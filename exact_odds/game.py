@@ -173,7 +173,10 @@ def _text(doc: _Doc, key: str, default: str) -> str:
     value = doc.data.get(key, default)
     if not isinstance(value, str) or (key == "name" and not value.strip()):
         raise doc.error(f"{key} must be a{' non-empty' if key == 'name' else ''} string", key)
-    return value.strip()
+    try:
+        return validate.printable(value, f"game {key}").strip()
+    except InputError as err:
+        raise doc.error(str(err), key) from None
 
 
 def _shoe(doc: _Doc) -> Shoe:

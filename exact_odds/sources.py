@@ -41,8 +41,11 @@ class TomlText:
 
     @classmethod
     def of(cls, text: str, source: str) -> TomlText:
-        """The locator of ``text``, reported as ``source``."""
-        return cls(source, tuple(text.splitlines()))
+        """The locator of ``text``, reported as ``source``. Its lines end where TOML's do, at LF or
+        CRLF only (not at U+2028, U+0085 and the other breaks of :meth:`str.splitlines`, which a TOML
+        string may hold): line numbers are tomllib's, and a table cut out of the text parses as it did."""
+        lines = [line.removesuffix("\r") for line in text.split("\n")] if text else []
+        return cls(source, tuple(lines[:-1] if text.endswith("\n") else lines))
 
     def where(self, line: int) -> str:
         """``source:line``, or just ``source`` when ``line`` is 0 (not found)."""

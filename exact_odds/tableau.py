@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from exact_odds.errors import InputError, read_user_file
 from exact_odds.hints import TYPE_CHECKING, NamedTuple
+from exact_odds.validate import printable
 from exact_odds.values import Value
 
 if TYPE_CHECKING:
@@ -203,6 +204,10 @@ def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
     name = data.get("name", Path(source).stem)
     if not isinstance(name, str):
         raise _error(doc, r"\s*name", "name must be a string")
+    try:
+        printable(name, "tableau name")
+    except InputError as err:
+        raise _error(doc, r"\s*name", str(err)) from None
     never = (False,) * len(COLUMNS)
     return Tableau(
         name=name,

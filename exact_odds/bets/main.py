@@ -39,12 +39,12 @@ from fractions import Fraction
 
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.coup import OUTCOMES, Coup, Winner
-from exact_odds.errors import read_user_file
+from exact_odds.errors import InputError, read_user_file
 from exact_odds.hints import TYPE_CHECKING
 from exact_odds.reading import exists
 from exact_odds.registry import Registry, name_key
 from exact_odds.validate import name as checked_name
-from exact_odds.validate import shown
+from exact_odds.validate import printable, shown
 from exact_odds.values import Value
 
 if TYPE_CHECKING:
@@ -374,7 +374,10 @@ def _text(data: dict[str, object], key: str, default: str, doc: _Doc) -> str:
     value = data.get(key, default)
     if not isinstance(value, str) or not value.strip():
         raise doc.error(f"{key} must be a non-empty string", key)
-    return value.strip()
+    try:
+        return printable(value, f"configuration {key}").strip()
+    except InputError as err:
+        raise doc.error(str(err), key) from None
 
 
 def parse_configuration(text: str, *, source: str = "configuration") -> Configuration:

@@ -86,10 +86,10 @@ from fractions import Fraction
 from exact_odds.bets.builtin import BUILTIN_BETS
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.coup import OUTCOMES, Coup, Detail, Winner
-from exact_odds.errors import read_user_file
+from exact_odds.errors import InputError, read_user_file
 from exact_odds.hints import TYPE_CHECKING, NamedTuple
 from exact_odds.registry import Registry, name_key
-from exact_odds.validate import shown
+from exact_odds.validate import printable, shown
 from exact_odds.values import Value
 
 if TYPE_CHECKING:
@@ -327,6 +327,7 @@ def _pay_line(entry: object, where: _Where, b: int, j: int) -> tuple[PayLine, De
     label = entry.get("label", _label(tuple(tests)))
     if not isinstance(label, str) or not label.strip():
         raise where.error("label must be a non-empty string", b, j, "label")
+    _printable(label, "pay-line label", where, b, j, "label")
     rule = Conditions(tuple(tests))
     return PayLine(label, rule, pays), rule.detail
 
@@ -335,7 +336,15 @@ def _text_key(table: Mapping[str, object], key: str, where: _Where, b: int, *, r
     value = table.get(key, "")
     if not isinstance(value, str) or (required and not value.strip()):
         raise where.error(f"a bet needs {key} = \"...\" (a non-empty string)", b, None, key if key in table else None)
-    return value.strip()
+    return _printable(value, f"bet {key}", where, b, None, key).strip()
+
+
+def _printable(text: str, what: str, where: _Where, b: int, j: int | None, key: str) -> str:
+    """``text`` if it holds no control character (reports print it), else the error naming the line."""
+    try:
+        return printable(text, what)
+    except InputError as err:
+        raise where.error(str(err), b, j, key) from None
 
 
 def _bet(table: object, where: _Where, b: int) -> Bet:
@@ -350,6 +359,8 @@ def _bet(table: object, where: _Where, b: int) -> Bet:
     aliases = table.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
         raise where.error("aliases must be a list of names", b, None, "aliases")
+    for alias in aliases:
+        _printable(alias, "bet alias", where, b, None, "aliases")
     entries = table.get("line")
     if not isinstance(entries, list) or not entries:
         raise where.error(f"bet {name!r} has no pay lines (add [[bet.line]] tables)", b)

@@ -110,14 +110,32 @@ def _plain_rows(table: Table) -> list[list[str]]:
     return [[cell_text(c) for c in row] for row in table.rows]
 
 
+def markdown_cell(text: str) -> str:
+    r"""A cell's text for a Markdown (GitHub) table: each ``|`` escaped as ``\|``, so it does not
+    end the cell, with the backslashes just before it doubled (``a\|b`` stays ``a\|b`` when rendered).
+
+    >>> print(markdown_cell("4|5|6|7=-1"), markdown_cell("a\\|b"), markdown_cell("a\\b"))
+    4\|5\|6\|7=-1 a\\\|b a\b
+    """
+    if "|" not in text:
+        return text
+    import re
+
+    return re.sub(r"(\\*)\|", lambda m: m.group(1) * 2 + "\\|", text)
+
+
 def _tabulate(table: Table, tablefmt: str) -> str:
     rows = _plain_rows(table)
-    fast = plain_layout(list(table.headers), rows, tablefmt)
+    headers = list(table.headers)
+    if tablefmt == "github":  # Markdown: every table goes through here
+        headers = [markdown_cell(h) for h in headers]
+        rows = [[markdown_cell(c) for c in row] for row in rows]
+    fast = plain_layout(headers, rows, tablefmt)
     if fast is not None:
         return fast
     from tabulate import tabulate  # lazy: tabulate costs start-up time
 
-    return tabulate(rows, headers=list(table.headers), tablefmt=tablefmt, disable_numparse=True)
+    return tabulate(rows, headers=headers, tablefmt=tablefmt, disable_numparse=True)
 
 
 NARROW = frozenset(map(chr, range(32, 127))) | frozenset("≈±–—²³×−♠♥♦♣…§·°")
