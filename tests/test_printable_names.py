@@ -16,7 +16,7 @@ from conftest import one_line_error, run
 from exact_odds import validate
 from exact_odds.errors import InputError
 from exact_odds.report.base import Table, markdown_cell, render_tables
-from exact_odds.tableau import parse_tableau
+from exact_odds.tableau import STANDARD_TOML, parse_tableau
 
 _ESCAPED = re.compile(r"\\.")
 
@@ -209,25 +209,15 @@ def test_a_control_character_in_a_configuration_file_or_a_tableau_is_refused(
     assert one_line_error(*run(capsys, "edges", "--config", str(config)),
                           f"{config}:1: configuration name {'nl' + ch + 'x'!r} contains a control character")
     rules = tmp_path / "rules.toml"
-    rules.write_text(TABLEAU.format(name=toml_string(f"nl{ch}x")), encoding="utf-8")
+    rules.write_text(_tableau(toml_string(f"nl{ch}x")), encoding="utf-8")
     assert one_line_error(*run(capsys, "odds", "--rules", str(rules)),
-                          f"{rules}:1: tableau name {'nl' + ch + 'x'!r} contains a control character")
+                          f"{rules}:2: tableau name {'nl' + ch + 'x'!r} contains a control character")
 
 
-TABLEAU = """name = {name}
-naturals = [8, 9]
-player_draws = [0, 1, 2, 3, 4, 5]
 
-[banker]
-0 = "D  D  D  D  D  D  D  D  D  D  D"
-1 = "D  D  D  D  D  D  D  D  D  D  D"
-2 = "D  D  D  D  D  D  D  D  D  D  D"
-3 = "D  D  D  D  D  D  D  D  D  S  D"
-4 = "S  S  S  D  D  D  D  D  D  S  S"
-5 = "D  S  S  S  S  D  D  D  D  S  S"
-6 = "S  S  S  S  S  S  S  D  D  S  S"
-7 = "S  S  S  S  S  S  S  S  S  S  S"
-"""
+def _tableau(name: str) -> str:
+    """The standard tableau's file under the TOML string ``name``."""
+    return STANDARD_TOML.replace('name = "standard"', f"name = {name}", 1)
 
 
 @pytest.mark.parametrize("text", GOOD)
@@ -243,4 +233,4 @@ def test_ordinary_unicode_names_are_still_accepted(capsys: pytest.CaptureFixture
     game.write_text(_game_file("name", text).replace('name = "c"', f"name = {config}"), encoding="utf-8")
     code, out, err = run(capsys, "report", "--game", str(game), "--format", "markdown")
     assert code == 0 and err == "" and f"## Game: {text}" in out and assert_columns_kept(out) >= 3
-    assert parse_tableau(TABLEAU.format(name=toml_string(text)), source="rules.toml").name == text
+    assert parse_tableau(_tableau(toml_string(text)), source="rules.toml").name == text
