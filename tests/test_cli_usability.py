@@ -191,3 +191,26 @@ def _read_all(fd: int) -> bytes:
         if not chunk:
             return data
         data += chunk
+
+
+def test_the_games_help_names_only_the_commands_own_options() -> None:
+    """--game's help names the options that replace a part of the game where the command has them: odds
+    had been told that --cut-card, --config and --bets would, and refused each."""
+    import argparse
+    import re
+
+    from exact_odds.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    seen = 0
+    for command in {id(p): p for p in sub.choices.values()}.values():
+        options = {o for action in command._actions for o in action.option_strings}
+        game = next((a for a in command._actions if "--game" in a.option_strings), None)
+        if game is None:
+            continue
+        seen += 1
+        named = set(re.findall(r"--[a-z-]+[a-z]", str(game.help)))
+        assert named <= options, (command.prog, named - options)
+        assert ("--cut-card" in named) == ("--cut-card" in options) and ("--bets" in named) == ("--bets" in options)
+    assert seen >= 10

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from importlib import import_module
 
 from exact_odds.blas import one_thread_unless_chosen
-from exact_odds.cli.options import Handler, Parser, Subparsers
+from exact_odds.cli.options import GAME_HELP, Handler, Parser, Subparsers
 from exact_odds.cli.signals import RECEIVED, Terminated, exit_now, signals_end_cleanly, stopping
 from exact_odds.errors import InputError
 from exact_odds.hints import TYPE_CHECKING
@@ -104,6 +104,7 @@ def build_parser(only: str | None = None) -> Parser:
         return build_parser()
     for command in {id(p): p for p in sub.choices.values()}.values():  # once each, aliases aside
         _check_written_files(command)
+        _name_game_parts(command)
     return parser
 
 
@@ -142,6 +143,24 @@ def _figure_check(text: str) -> str:
 WRITTEN_FILES: dict[str, Callable[[str], str]] = {"--output": _output_check, "--log": _output_check,
                                                   "--plot": _figure_check}
 """Options naming a file a command writes, and the check each gets at parse time, before any work."""
+
+
+GAME_PARTS = (("--decks", "--decks/--shoe"), ("--rules", "--rules"), ("--config", "--config"),
+              ("--cut-card", "--cut-card"), ("--last-coup", "--last-coup"), ("--no-burn", "--no-burn"))
+"""The options that replace a part of a game, as --game's help names them."""
+
+
+def _name_game_parts(parser: argparse.ArgumentParser) -> None:
+    """--game's help, once the command's options are all there: the options that replace a part of the
+    game, and --bets, named only where the command has them."""
+    options = {o for action in parser._actions for o in action.option_strings}
+    game = next((a for a in parser._actions if "--game" in a.option_strings), None)
+    if game is None:
+        return
+    parts = [shown for option, shown in GAME_PARTS if option in options]
+    named = ", ".join(parts[:-1]) + f" and {parts[-1]}" if len(parts) > 1 else "".join(parts)
+    game.help = GAME_HELP + (f"; {named} replace{'s' if len(parts) == 1 else ''} its parts" if parts else "") + (
+        ", --bets adds bets" if "--bets" in options else "")
 
 
 def _check_written_files(parser: argparse.ArgumentParser) -> None:

@@ -422,12 +422,13 @@ def add_known_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:
-    """--game FILE: a casino's game (:mod:`exact_odds.game`); every option given beside it replaces its part."""
-    parser.add_argument("--game", metavar="FILE",
-                        help="a casino's game from a TOML file: shoe, tableau, pay table, side bets and dealing "
-                             "procedure (see examples/games/); --decks/--shoe, --rules, --config, --cut-card, "
-                             "--last-coup and --no-burn replace its parts, --bets adds bets")
+    """--game FILE: a casino's game (:mod:`exact_odds.game`); every option given beside it replaces its part
+    (its help names the command's own: :func:`exact_odds.cli._name_game_parts`)."""
+    parser.add_argument("--game", metavar="FILE", help=GAME_HELP)
 
+
+GAME_HELP = ("a casino's game from a TOML file: shoe, tableau, pay table, side bets and dealing procedure "
+             "(see examples/games/)")
 
 _LOADED_GAME = "_loaded_game"
 """Namespace attribute: the game of --game, read once per command line."""
