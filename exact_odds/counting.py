@@ -141,10 +141,16 @@ class Count:
         products with the counts wrapped around in int64: wrong coups triggered, or an overflow)."""
         run = np.asarray(running, dtype=np.int64)
         left = np.asarray(unseen, dtype=np.int64)
-        sizes, where = np.unique(left, return_inverse=True)
+        if left.size == 0:
+            return np.zeros(left.shape, dtype=np.bool_)
+        low = int(left.min())
+        least = np.zeros(int(left.max()) - low + 1, dtype=np.int64)  # by cards unseen, less the fewest
+        met = np.zeros(len(least), dtype=np.bool_)
+        met[left - low] = True
         t = self.trigger
-        least = np.array([-(-t.numerator * int(n) // t.denominator) for n in sizes], dtype=np.int64)
-        return np.asarray(DECK * run >= least[where].reshape(left.shape), dtype=np.bool_)
+        for n in np.flatnonzero(met).tolist():  # a sort of the coups, np.unique, cost 8 times the comparison
+            least[n] = -(-t.numerator * (n + low) // t.denominator)
+        return np.asarray(DECK * run >= least[left - low], dtype=np.bool_)
 
     def balance(self) -> int:
         """The sum of the tags over one deck (0 for a balanced count)."""

@@ -36,7 +36,9 @@ from array import array
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
+from exact_odds.errors import InputError
 from exact_odds.hints import TYPE_CHECKING
+from exact_odds.reading import open_user_file
 from exact_odds.tableau import COLUMNS, STANDARD_TABLEAU, Tableau
 
 if TYPE_CHECKING:
@@ -208,20 +210,12 @@ and is not read whole."""
 def _read(path: str | Path, name: str, key: str) -> Arrays | None:
     """The arrays of a table file, or ``None`` if it is missing, unreadable, corrupt, larger than
     :data:`MAX_TABLE_BYTES` or not a regular file (a FIFO, or a link to ``/dev/zero``, put in the cache's
-    place: opened without waiting for a writer, and never read)."""
-    import stat
-
+    place: refused by :func:`exact_odds.reading.open_user_file` without waiting for a writer)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        with open(fd, "rb", closefd=True) as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                return None
+        with open_user_file(path, "table") as fh:
             data = fh.read(MAX_TABLE_BYTES + 1)
         return decode(data, name, key) if len(data) <= MAX_TABLE_BYTES else None
-    except (OSError, CorruptTable):
+    except (OSError, InputError, CorruptTable):
         return None
 
 

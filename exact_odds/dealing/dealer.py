@@ -181,7 +181,7 @@ def _compiled_play(loops: ModuleType, cards: NDArray[np.uint8], tableau: Tableau
     import numpy as np
 
     shoes, size = cards.shape
-    most = shoes * (size // 4 + 1)  # a coup takes four cards at least
+    most = shoes * (size // MIN_CARDS_PER_COUP + 1)
     codes, shoe, start = np.empty(most, np.int16), np.empty(most, np.int32), np.empty(most, np.int32)
     lookup = draw_lookup(tableau)
     weights = np.asarray(encode(*np.eye(9, dtype=np.int64)), dtype=np.int64)  # each part's weight in the code

@@ -44,11 +44,16 @@ def shoes_for(coups: int, cards: int) -> int:
     return -(-coups * CARDS_PER_COUP // max(cards, 1)) + 1
 
 
+def _batch_rows(cards: int) -> int:
+    """The most shoes of ``cards`` cards shuffled at once: :data:`BATCH_CARDS` cards, one shoe at least."""
+    return max(1, BATCH_CARDS // max(cards, 1))
+
+
 def batch_end(first: int, stop: int, cards: int) -> int:
     """One past the last shoe of the batch dealt from shoe ``first`` on toward ``stop`` (shoes of ``cards``
     cards): within the block of :data:`SHOE_BLOCK` shoes that holds ``first``, at most
     :data:`BATCH_CARDS` cards, and one shoe at least."""
-    return min(stop, (first // SHOE_BLOCK + 1) * SHOE_BLOCK, first + max(1, BATCH_CARDS // max(cards, 1)))
+    return min(stop, (first // SHOE_BLOCK + 1) * SHOE_BLOCK, first + _batch_rows(cards))
 
 
 def random_seed() -> int:
@@ -162,7 +167,7 @@ def _block_at(seed: int, block: int, cards: int, row: int) -> np.random.Generato
         _RESUME.state = None  # the generator moves on: never resumed twice
     else:
         rng, done = block_rng(seed, block), 0
-    piece = max(1, BATCH_CARDS // max(cards, 1))  # rows are shuffled in order: in pieces, the same draws
+    piece = _batch_rows(cards)  # rows are shuffled in order: in pieces, the same draws
     while row > done:
         rng.permuted(np.zeros((min(piece, row - done), cards), dtype=np.intp), axis=1)
         done += min(piece, row - done)

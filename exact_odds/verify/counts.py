@@ -39,7 +39,7 @@ import numpy as np
 
 from exact_odds.coup import BANKER_PAIR, OUTCOMES, PLAYER_PAIR, Detail, winner_index
 from exact_odds.errors import InputError
-from exact_odds.shoe import CARDS_PER_COUP, RANKS, Card, Shoe
+from exact_odds.shoe import CARDS_PER_COUP, MIN_CARDS_PER_COUP, RANKS, Card, Shoe
 from exact_odds.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.validate import OBSERVED
 from exact_odds.verdict import Check, IndicatorSum, judge, statistical_check
@@ -59,8 +59,6 @@ REFERENCE_SHOES = (4000, 16000)
 """Shoes dealt by default to estimate whole-shoe rates: as many as the counts' shoes, within these bounds
 (about a second per 4,000 shoes of 8 decks)."""
 _CHUNK = 500
-_FEWEST_CARDS = 4
-"""The fewest cards a coup uses (two a hand, neither drawing)."""
 
 
 class CountsError(InputError):
@@ -133,8 +131,8 @@ def coups_per_shoe(shoe: Shoe, procedure: Procedure) -> tuple[int, int]:
     burns = [procedure.burned(card_code(Card(rank))) for rank, n in zip(RANKS, shoe.counts, strict=True) if n]
     least, most = shoe.size - procedure.cut - max(burns), shoe.size - procedure.cut - min(burns)
     if procedure.last_coup == "one-more":  # coups starting before the cut card, and one more
-        return -(-max(least, 0) // CARDS_PER_COUP) + 1, -(-max(most, 0) // _FEWEST_CARDS) + 1
-    return max(least, 0) // CARDS_PER_COUP + 1, max(most, 0) // _FEWEST_CARDS + 1
+        return -(-max(least, 0) // CARDS_PER_COUP) + 1, -(-max(most, 0) // MIN_CARDS_PER_COUP) + 1
+    return max(least, 0) // CARDS_PER_COUP + 1, max(most, 0) // MIN_CARDS_PER_COUP + 1
 
 
 def _check_shoes(coups: int, shoes: int, shoe: Shoe, procedure: Procedure) -> None:
