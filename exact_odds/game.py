@@ -30,7 +30,7 @@ optional (``examples/games/`` has a complete file per built-in configuration)::
     banker_total = 7
     banker_cards = 3
 
-An inline ``[tableau]`` is written as a rules file is (:data:`exact_odds.tableau.STANDARD_TOML`),
+An inline ``[tableau]`` is written as a rules file is (:data:`exact_odds.core.tableau.STANDARD_TOML`),
 its banker rows under ``[tableau.banker]``; an inline ``[configuration]`` as a pay-table file
 is (:data:`exact_odds.bets.main.EXAMPLE_TOML`), its bets under ``[configuration.banker]``,
 ``[[configuration.banker.special]]``, ``[configuration.player]`` and ``[configuration.tie]``.
@@ -54,17 +54,17 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from exact_odds import validate
 from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, Bet, Configuration, Registry, parse_bets
 from exact_odds.bets.main import STANDARD_CONFIG, is_main_bet, load_configuration, parse_configuration
+from exact_odds.core.shoe import Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, load_tableau, parse_tableau
 from exact_odds.dealing import STANDARD_PROCEDURE, Procedure
-from exact_odds.errors import InputError, read_user_file
 from exact_odds.hints import TYPE_CHECKING, TypeVar
-from exact_odds.reading import is_file
-from exact_odds.registry import name_key
-from exact_odds.shoe import Shoe
-from exact_odds.sources import TomlText, parse_toml
-from exact_odds.tableau import STANDARD_TABLEAU, Tableau, load_tableau, parse_tableau
+from exact_odds.inputs import validate
+from exact_odds.inputs.errors import InputError, read_user_file
+from exact_odds.inputs.reading import is_file
+from exact_odds.inputs.registry import name_key
+from exact_odds.inputs.sources import TomlText, parse_toml
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -292,7 +292,7 @@ def parse_game(text: str, *, source: str = "game", base: str | Path = ".") -> Ga
 
     ``source`` names the text in error messages (a path, usually); the files it names are
     looked for in the folder ``base``. Every mistake raises an
-    :class:`~exact_odds.errors.InputError` naming the file and line.
+    :class:`~exact_odds.inputs.errors.InputError` naming the file and line.
     """
     doc = _Doc(text, source, Path(base))
     for key in doc.data:

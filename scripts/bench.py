@@ -26,8 +26,8 @@ from bench_common import cli_seconds, median_seconds, process_env, process_secon
 from bench_shoes import bench_simulate, bench_study, bench_verify
 
 from exact_odds import Shoe
-from exact_odds.coup import Detail
-from exact_odds.engine import enumerate_coups
+from exact_odds.core.coup import Detail
+from exact_odds.engine.enumerator import enumerate_coups
 
 # ---------------------------------------------------------------- single shoes, whole processes
 
@@ -64,7 +64,7 @@ def naive_odds(points: tuple[int, ...]) -> dict[str, int]:
     the draws), its ways a running product of the counts left, played by the tableau's scalar rule."""
     from itertools import product
 
-    from exact_odds.tableau import STANDARD_TABLEAU, play_totals
+    from exact_odds.core.tableau import STANDARD_TABLEAU, play_totals
 
     out = {"banker": 0, "player": 0, "tie": 0}
     for seq in product(range(10), repeat=6):
@@ -81,7 +81,7 @@ def naive_odds(points: tuple[int, ...]) -> dict[str, int]:
 def naive_seconds() -> float:
     """Seconds of :func:`naive_odds` on 8 decks (median of 3, measured once per run), checked exact."""
     if not _NAIVE:
-        from exact_odds.engine import winners
+        from exact_odds.engine.enumerator import winners
 
         shoe = Shoe.decks(8)
         assert naive_odds(shoe.point_counts()) == dict(winners(enumerate_coups(shoe)).items())
@@ -125,8 +125,8 @@ def startup_figure(repeat: int) -> None:
 
 def deal_figures(repeat: int, detail: Detail) -> None:
     """In process: one shoe's coups from the tables against the reference enumerator, uncached."""
-    from exact_odds.polynomial import _RECENT, deal_by_tables
-    from exact_odds.tableau import STANDARD_TABLEAU
+    from exact_odds.core.tableau import STANDARD_TABLEAU
+    from exact_odds.engine.polynomial import _RECENT, deal_by_tables
 
     for decks in (8, 10_000):
         shoe = Shoe.decks(decks)

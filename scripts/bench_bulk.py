@@ -28,7 +28,7 @@ from bench_common import (
 )
 from bench_machine import blas_rate, kernel_products, products_bound
 
-from exact_odds.coup import Detail
+from exact_odds.core.coup import Detail
 
 
 def batch_line(label: str, n: int, secs: float, reference: float) -> None:
@@ -127,7 +127,7 @@ import sys, time
 import numpy as np
 from exact_odds.batch import evaluate
 from exact_odds.bets import registered
-from exact_odds.coup import Detail
+from exact_odds.core.coup import Detail
 counts = np.load(sys.argv[1])
 chosen = {"main": [], "bets": [b for b in registered() if b.detail is not Detail.SUITS]}
 for bets in chosen.values():

@@ -62,8 +62,8 @@ def kernel_products() -> dict[str, int]:
     derived) and of every registered bet (the bets on points; pairs and suited pairs have closed forms)."""
     from exact_odds.batch.evaluation import _bet_groups, _bet_pass
     from exact_odds.bets import registered
-    from exact_odds.coup import Detail
-    from exact_odds.tableau import STANDARD_TABLEAU
+    from exact_odds.core.coup import Detail
+    from exact_odds.core.tableau import STANDARD_TABLEAU
 
     bets = registered()
     every = (_bet_pass(STANDARD_TABLEAU, detail, tuple(bets[j] for j in members)).plan

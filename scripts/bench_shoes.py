@@ -92,9 +92,9 @@ def simulate_figures(repeat: int) -> None:
     import numpy as np
 
     from exact_odds.bets import find_bet
+    from exact_odds.core.tableau import STANDARD_TABLEAU
     from exact_odds.dealing import Procedure, deal_coup_simple, deal_coups
-    from exact_odds.simulate import simulate
-    from exact_odds.tableau import STANDARD_TABLEAU
+    from exact_odds.witness.simulate import simulate
 
     shoe, bets = Shoe.decks(8), [find_bet(n) for n in ("banker", "player", "tie")]
     cards = np.random.default_rng(1).integers(0, 52, size=(6, 1 << 20), dtype=np.uint8)
@@ -139,10 +139,10 @@ def verify_log_file(path: str, shoes: int) -> int:
     """Write a log of ``shoes`` 8-deck shoes dealt by the library's dealer (seed 5) to ``path``; its coups."""
     import numpy as np
 
-    from exact_odds.coup import Detail
+    from exact_odds.core.coup import Detail
+    from exact_odds.core.tableau import STANDARD_TABLEAU
     from exact_odds.dealing import Procedure, play_shoes, shoe_card_codes, shoe_orders
-    from exact_odds.tableau import STANDARD_TABLEAU
-    from exact_odds.verify import CoupLog, write_log
+    from exact_odds.witness.verify import CoupLog, write_log
 
     cards = shoe_orders(shoe_card_codes(Shoe.decks(8)), 5, 0, shoes)
     play = play_shoes(cards, STANDARD_TABLEAU, Procedure(), Detail.RANKS)

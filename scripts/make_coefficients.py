@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Regenerate the standard tableau's coefficient tables shipped in ``exact_odds/data/``.
+"""Regenerate the standard tableau's coefficient tables shipped in ``exact_odds/engine/data/``.
 
 Usage: ``python3 scripts/make_coefficients.py`` builds every table from the tableau (the single-shoe
-polynomials of :mod:`exact_odds.polynomial`: points, pairs, winners; and the bulk tables of
-:mod:`exact_odds.batch.coefficients` at each detail) and writes ``exact_odds/data/standard-<table>.bin``
-(format: :mod:`exact_odds.store`). ``--check`` builds them in memory and exits 1 if a shipped file is
+polynomials of :mod:`exact_odds.engine.polynomial`: points, pairs, winners; and the bulk tables of
+:mod:`exact_odds.batch.coefficients` at each detail) and writes ``exact_odds/engine/data/standard-<table>.bin``
+(format: :mod:`exact_odds.engine.store`). ``--check`` builds them in memory and exits 1 if a shipped file is
 missing, fails its checks or holds other integers, or if the single-shoe or bulk evaluation of the
 shipped tables differs from the reference enumerator on a few shoes (a test runs it). Compressed
 bytes are not compared: zlib builds may differ.
@@ -17,14 +17,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from exact_odds.coup import Detail
-from exact_odds.store import DATA_DIR, STANDARD_KEY, Arrays, CorruptTable, decode, encode, write_atomic
-from exact_odds.tableau import STANDARD_TABLEAU
+from exact_odds.core.coup import Detail
+from exact_odds.core.tableau import STANDARD_TABLEAU
+from exact_odds.engine.store import DATA_DIR, STANDARD_KEY, Arrays, CorruptTable, decode, encode, write_atomic
 
 
 def _single(part: str) -> Callable[[], Arrays]:
     def build() -> Arrays:
-        from exact_odds.polynomial_build import build_single
+        from exact_odds.engine.polynomial_build import build_single
 
         return build_single(STANDARD_TABLEAU, part)
 
@@ -66,9 +66,9 @@ def against_the_enumerator() -> list[str]:
     """What the shipped tables get wrong against the reference enumerator on a few shoes (whole decks,
     a depleted shoe with its suits, the infinite deck), through the single-shoe and the bulk paths."""
     from exact_odds.batch import distributions
-    from exact_odds.engine import enumerate_coups, winners
-    from exact_odds.polynomial import deal_by_tables, winners_by_tables
-    from exact_odds.shoe import Shoe
+    from exact_odds.core.shoe import Shoe
+    from exact_odds.engine.enumerator import enumerate_coups, winners
+    from exact_odds.engine.polynomial import deal_by_tables, winners_by_tables
 
     depleted = [[3, 0, 1, 2]] * 4 + [[0, 0, 0, 0], [1, 1, 1, 1], [5, 2, 0, 0]] + [[2, 2, 2, 2]] * 6
     shoes = [Shoe.decks(1), Shoe.decks(8), Shoe(tuple(map(sum, depleted)), tuple(map(tuple, depleted))),
@@ -88,7 +88,7 @@ def against_the_enumerator() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Regenerate exact_odds/data/ (or check it with --check).")
+    parser = argparse.ArgumentParser(description="Regenerate exact_odds/engine/data/ (or check it with --check).")
     parser.add_argument("--check", action="store_true", help="build in memory; exit 1 on any difference")
     args = parser.parse_args(argv)
     failures = 0

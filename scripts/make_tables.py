@@ -34,9 +34,9 @@ from exact_odds.report import (
 )
 
 if TYPE_CHECKING:
+    from exact_odds.analysis.edges import ParSheet
+    from exact_odds.analysis.symbolic import Summary
     from exact_odds.bets import Bet
-    from exact_odds.edges import ParSheet
-    from exact_odds.symbolic import Summary
 
 ROOT = Path(__file__).resolve().parent.parent / "tables"
 COMMAND = "python3 scripts/make_tables.py"
@@ -83,8 +83,8 @@ def odds_text(fmt: str) -> str:
 @lru_cache(maxsize=1)
 def side_bet_edges() -> tuple[tuple[str, tuple[Fraction, ...]], ...]:
     """House edge of every built-in side bet on each shoe of ``DECKS`` (computed once for md and csv)."""
+    from exact_odds.analysis.edges import par_sheet
     from exact_odds.bets.side import SIDE_BETS
-    from exact_odds.edges import par_sheet
 
     return tuple((bet.name, tuple(par_sheet(shoe_of(d), bet).house_edge for d in DECKS)) for bet in SIDE_BETS)
 
@@ -102,8 +102,8 @@ PAR_SHEET_DECKS = (6, 8)
 
 def main_bets() -> list[Bet]:
     """The distinct banker, player and tie bets of every configuration (one par sheet each)."""
+    from exact_odds.analysis.edges import distinct_bets
     from exact_odds.bets.main import CONFIGURATIONS
-    from exact_odds.edges import distinct_bets
 
     return [bet for bet, _ in distinct_bets([bet for config in CONFIGURATIONS.values() for bet in config.bets])]
 
@@ -111,8 +111,8 @@ def main_bets() -> list[Bet]:
 @lru_cache(maxsize=1)
 def edges_by_decks() -> list[tuple[str, ConfigSheets]]:
     """Every configuration's par sheets on each shoe of ``DECKS``."""
+    from exact_odds.analysis.edges import configuration_sheets
     from exact_odds.bets.main import CONFIGURATIONS
-    from exact_odds.edges import configuration_sheets
 
     return [(decks_label(d), [(c, configuration_sheets(shoe_of(d), c)) for c in CONFIGURATIONS.values()])
             for d in DECKS]
@@ -123,7 +123,7 @@ def edges_text(fmt: str) -> str:
 
 
 def parsheets_text(fmt: str) -> str:
-    from exact_odds.edges import par_sheet
+    from exact_odds.analysis.edges import par_sheet
 
     sheets = [par_sheet(Shoe.decks(d), bet) for d in PAR_SHEET_DECKS for bet in main_bets()]
     return stamp(render_tables(par_sheets_tables(sheets, fmt), fmt), fmt)
@@ -132,7 +132,7 @@ def parsheets_text(fmt: str) -> str:
 @lru_cache(maxsize=1)
 def symbolic_summary() -> Summary:
     """Closed forms (checked on 1-8 decks), payout symbols and break-evens on 8 decks."""
-    from exact_odds.symbolic import summary
+    from exact_odds.analysis.symbolic import summary
 
     result = summary(Shoe.decks(8), main_bets())
     if result.disagreements:
@@ -149,8 +149,8 @@ def closed_forms_text(fmt: str, part: slice = slice(None)) -> str:
 @lru_cache(maxsize=1)
 def break_evens() -> list[tuple[str, ParSheet, tuple[Fraction | None, ...]]]:
     """The break-even payout of every pay line of the main bets on each shoe of ``DECKS``."""
-    from exact_odds.edges import par_sheet
-    from exact_odds.symbolic import break_even
+    from exact_odds.analysis.edges import par_sheet
+    from exact_odds.analysis.symbolic import break_even
 
     sheets = [(str(shoe_of(d)), par_sheet(shoe_of(d), bet)) for d in DECKS for bet in main_bets()]
     return [(label, s, tuple(break_even(s, i) for i in range(len(s.bet.lines)))) for label, s in sheets]
@@ -218,8 +218,8 @@ def bunco_claims_text(fmt: str) -> str:
 
 def eor_text(fmt: str) -> str:
     """Effects of removal and suggested counts of the main bets of every configuration, 8 decks."""
+    from exact_odds.analysis.removal import effects_of_removal
     from exact_odds.bets import CONFIGURATIONS
-    from exact_odds.removal import effects_of_removal
     from exact_odds.report import eor_tables
 
     shoe = Shoe.decks(8)

@@ -24,9 +24,9 @@ from typing import Any
 from bench_bulk import big_shoes
 from bench_common import median_seconds, on_path
 
-from exact_odds.blas import ONE_THREAD
-from exact_odds.coup import Detail, coup_of_code
-from exact_odds.tableau import STANDARD_TABLEAU
+from exact_odds.core.coup import Detail, coup_of_code
+from exact_odds.core.tableau import STANDARD_TABLEAU
+from exact_odds.study.blas import ONE_THREAD
 
 WIDTH = 256
 """Compositions per block of the integer matrices, as the float path's chunks."""

@@ -52,7 +52,7 @@ _TABLE_CACHE: list[str] = []
 
 def pytest_configure(config: pytest.Config) -> None:
     """Cache the coefficient tables of custom tableaux in a fresh directory, never the user's
-    (``EXACT_ODDS_CACHE_DIR``, see :mod:`exact_odds.store`; subprocesses inherit it)."""
+    (``EXACT_ODDS_CACHE_DIR``, see :mod:`exact_odds.engine.store`; subprocesses inherit it)."""
     import tempfile
 
     _TABLE_CACHE.append(tempfile.mkdtemp(prefix="exact-odds-tables-"))

@@ -1,7 +1,7 @@
 """A brute-force oracle: deal every ordered six-card sequence of a tiny shoe.
 
 The rules here are written as plain if-statements from the printed tableau, independently
-of ``exact_odds.tableau``, so the engine is checked against a second reading of the rules.
+of ``exact_odds.core.tableau``, so the engine is checked against a second reading of the rules.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import permutations
 
-from exact_odds.coup import Coup
-from exact_odds.shoe import RANKS, SUITS, Card, Shoe
-from exact_odds.tableau import COLUMNS, Tableau
+from exact_odds.core.coup import Coup
+from exact_odds.core.shoe import RANKS, SUITS, Card, Shoe
+from exact_odds.core.tableau import COLUMNS, Tableau
 
 
 def point(card: Card) -> int:
@@ -82,10 +82,10 @@ def brute_force(cards: Iterable[Card]) -> Counter[Coup]:
 
 # ---------------------------------------------------------------- any tableau, read as data
 #
-# The functions below play a coup under any :class:`~exact_odds.tableau.Tableau` by reading
+# The functions below play a coup under any :class:`~exact_odds.core.tableau.Tableau` by reading
 # the table's DATA (``naturals``, ``player_draws[total]``,
 # ``banker_draws[banker_total][COLUMNS.index(third)]``), never its methods nor
-# ``exact_odds.tableau.play``/``play_many``, so a custom rules file given to a command can be
+# ``exact_odds.core.tableau.play``/``play_many``, so a custom rules file given to a command can be
 # checked against a second execution of the same table. Only point values matter here.
 
 Hand = tuple[int, int, int, int]

@@ -22,19 +22,19 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oracle import play
 
+from exact_odds.analysis.information import Information
+from exact_odds.analysis.removal import effects_of_removal
 from exact_odds.bets import find_bet
-from exact_odds.counting import PUBLISHED_COUNTS, Count, CountError, count_correlation, find_count
-from exact_odds.coup import Coup, Payable, coup_table
+from exact_odds.core.coup import Coup, Payable, coup_table
+from exact_odds.core.shoe import RANKS, Card, Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.dealing import Procedure, shoe_card_codes
-from exact_odds.edge_sorting import SIT_OUT, coup_values
-from exact_odds.estimates import Z95, Estimate, mean, per_shoe, ratio
-from exact_odds.information import Information
-from exact_odds.removal import effects_of_removal
-from exact_odds.shoe import RANKS, Card, Shoe
-from exact_odds.simulate import simulate
-from exact_odds.study import CoupRecords, Study, StudyError, run_study
-from exact_odds.study_tasks import deal_shoes
-from exact_odds.tableau import STANDARD_TABLEAU
+from exact_odds.study.counting import PUBLISHED_COUNTS, Count, CountError, count_correlation, find_count
+from exact_odds.study.edge_sorting import SIT_OUT, coup_values
+from exact_odds.study.estimates import Z95, Estimate, mean, per_shoe, ratio
+from exact_odds.study.run import CoupRecords, Study, StudyError, run_study
+from exact_odds.study.tasks import deal_shoes
+from exact_odds.witness.simulate import simulate
 
 MAIN = [find_bet(n) for n in ("banker", "player", "tie")]
 HIGH = Information.grouped([1], {"high": "6|7|8|9"})

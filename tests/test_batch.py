@@ -24,11 +24,11 @@ from exact_odds.batch import (
 )
 from exact_odds.batch.kinds import DESIGNATION_CARDS, DESIGNATION_UNITS, TYPES, part_code, parts_of
 from exact_odds.bets import find_bet, registered
-from exact_odds.coup import COUP_CODES, Coup, Detail, coup_code, coup_of_code, tabulate
-from exact_odds.engine import deal, winners
-from exact_odds.errors import InputError
-from exact_odds.shoe import CARDS_PER_COUP, Shoe, ShoeError, falling, parse_cards
-from exact_odds.tableau import STANDARD_TABLEAU, STANDARD_TOML, parse_tableau
+from exact_odds.core.coup import COUP_CODES, Coup, Detail, coup_code, coup_of_code, tabulate
+from exact_odds.core.shoe import CARDS_PER_COUP, Shoe, ShoeError, falling, parse_cards
+from exact_odds.core.tableau import STANDARD_TABLEAU, STANDARD_TOML, parse_tableau
+from exact_odds.engine.enumerator import deal, winners
+from exact_odds.inputs.errors import InputError
 
 # Published 8-deck counts: Wizard of Odds, "Baccarat" (wizardofodds.com/games/baccarat/basics).
 EIGHT_DECKS = [2_292_252_566_437_888, 2_230_518_282_592_256, 475_627_426_473_216]
@@ -451,14 +451,14 @@ def test_batch_command_streams_blocks(tmp_path: Path, capsys: pytest.CaptureFixt
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """An input read in many blocks gives the output of one block, byte for byte; a bad line in a
     later block names its line in the whole file, and --output is then not written at all."""
-    import exact_odds.reading
+    import exact_odds.inputs.reading
 
     rng = random.Random(5)
     rows = [",".join(str(rng.randint(0, 12)) for _ in range(13)) for _ in range(400)]
     src = tmp_path / "shoes.csv"
     src.write_text("A,2,3,4,5,6,7,8,9,T,J,Q,K\n# a comment\n" + "\n".join(rows) + "\n")
     whole = run(capsys, "batch", "--input", str(src), "--bet", "banker")
-    monkeypatch.setattr(exact_odds.reading, "BLOCK", 97)
+    monkeypatch.setattr(exact_odds.inputs.reading, "BLOCK", 97)
     assert run(capsys, "batch", "--input", str(src), "--bet", "banker") == whole
     assert whole[0] == 0 and len(body(whole[1]).splitlines()) == 401
     src.write_text("\n".join(rows) + "\nA,2,3,4,5,6,7,8,9,T,J,Q,K\n" + "\n".join(rows) + "\n")

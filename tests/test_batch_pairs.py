@@ -16,8 +16,8 @@ from exact_odds.batch.coefficients import coefficients
 from exact_odds.batch.monomials import table_codes
 from exact_odds.batch.pairs import suited_states
 from exact_odds.batch.plan import make_weighted_plan, ways
-from exact_odds.coup import PLAYER_PAIR, Detail
-from exact_odds.tableau import STANDARD_TABLEAU
+from exact_odds.core.coup import PLAYER_PAIR, Detail
+from exact_odds.core.tableau import STANDARD_TABLEAU
 
 
 def brute_states(grid: list[list[int]]) -> Counter[int]:

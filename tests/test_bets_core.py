@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 
 from exact_odds import Shoe, deal
+from exact_odds.analysis.edges import par_sheet
 from exact_odds.bets import BetError, exact_payout, find_bet
 from exact_odds.bets.core import Bet, PayLine
-from exact_odds.coup import Coup
-from exact_odds.edges import par_sheet
+from exact_odds.core.coup import Coup
 
 
 def test_payouts_parse_exactly() -> None:
@@ -56,7 +56,7 @@ def test_tabulated_bets_equal_by_content() -> None:
     """Equal when name, detail and every payout are (a copy, a pickled copy); else not."""
     import pickle
 
-    from exact_odds.coup import TabulatedBet, tabulate
+    from exact_odds.core.coup import TabulatedBet, tabulate
 
     banker = tabulate(find_bet("banker"))
     copy = pickle.loads(pickle.dumps(banker))
@@ -115,7 +115,7 @@ def test_win_with_is_the_coups_winner_with_its_hand(side: str) -> None:
     """:class:`~exact_odds.bets.main.WinWith` holds on a coup exactly when the coup's winner is its side and
     the winning hand (the banker's for a tie) has its total and number of cards, for every coup code."""
     from exact_odds.bets.main import WinWith
-    from exact_odds.coup import COUP_CODES, coup_of_code
+    from exact_odds.core.coup import COUP_CODES, coup_of_code
 
     rules = [WinWith(side, total, cards) for total in (None, *range(10)) for cards in (None, 2, 3)]  # type: ignore[arg-type]
     for coup in map(coup_of_code, range(COUP_CODES)):

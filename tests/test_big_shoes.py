@@ -32,10 +32,10 @@ from exact_odds.batch.residues import (
 )
 from exact_odds.batch.widepass import sequences
 from exact_odds.bets import find_bet, registered
-from exact_odds.coup import Detail
-from exact_odds.engine import deal
-from exact_odds.shoe import CARDS_PER_COUP, Shoe, falling
-from exact_odds.tableau import STANDARD_TABLEAU
+from exact_odds.core.coup import Detail
+from exact_odds.core.shoe import CARDS_PER_COUP, Shoe, falling
+from exact_odds.core.tableau import STANDARD_TABLEAU
+from exact_odds.engine.enumerator import deal
 
 BETS = registered()
 PRIMES = primes_below(MODULUS_CAP, 4)

@@ -15,10 +15,10 @@ from exact_odds.batch import compiled, evaluate, modfused
 from exact_odds.batch.evaluation import _bet_pass
 from exact_odds.batch.residues import MODULUS_CAP, SUITED_CAP, moduli_limit, primes_below
 from exact_odds.bets import find_bet, registered
-from exact_odds.coup import Detail
-from exact_odds.engine import deal
-from exact_odds.shoe import Shoe
-from exact_odds.tableau import STANDARD_TABLEAU
+from exact_odds.core.coup import Detail
+from exact_odds.core.shoe import Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU
+from exact_odds.engine.enumerator import deal
 
 PRIMES = (*primes_below(MODULUS_CAP, 3), *primes_below(2**40, 2), *primes_below(SUITED_CAP, 1), 3, 2)
 

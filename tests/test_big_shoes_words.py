@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from exact_odds.batch import compiled, evaluate, evaluation, modfused, widepass
 from exact_odds.bets import find_bet, registered
-from exact_odds.coup import OUTCOMES, Detail
-from exact_odds.engine import deal
-from exact_odds.shoe import CARDS_PER_COUP, Shoe, falling
+from exact_odds.core.coup import OUTCOMES, Detail
+from exact_odds.core.shoe import CARDS_PER_COUP, Shoe, falling
+from exact_odds.engine.enumerator import deal
 
 UNSUITED = [b for b in registered() if b.detail is not Detail.SUITS]
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from exact_odds.blas import BLAS_THREADS, one_thread_unless_chosen
+from exact_odds.study.blas import BLAS_THREADS, one_thread_unless_chosen
 
 # The command line run in a fresh process, then NumPy loaded (OpenBLAS starts its threads then): the
 # BLAS variables it sees and the threads of the process.
 PROBE = """import json, os, sys
-from exact_odds.blas import BLAS_THREADS
+from exact_odds.study.blas import BLAS_THREADS
 from exact_odds.cli import main
 main(["odds", "--decks", "1"])
 import numpy

@@ -46,8 +46,8 @@ from exact_odds.bunco import (
     simulate,
     simulate_rolls,
 )
-from exact_odds.dist import Dist
-from exact_odds.errors import InputError
+from exact_odds.core.dist import Dist
+from exact_odds.inputs.errors import InputError
 
 CUSTOM = ScoringRules("custom", 1, 0, 2)
 """Odd points on purpose: a Bunco worth less than two matching dice, a mini Bunco worth nothing."""
@@ -381,9 +381,9 @@ def test_a_game_too_big_to_list_is_refused_not_slow(monkeypatch: pytest.MonkeyPa
 
 
 def test_bunco_knows_nothing_of_cards() -> None:
-    """Outside itself, Bunco imports only exact_odds.dist, exact_odds.errors, exact_odds.stats,
-    exact_odds.verdict (the checks of a log, which import only exact_odds.stats), the reading
-    and checking of user input, exact_odds.reading and exact_odds.validate, the package's lazy
+    """Outside itself, Bunco imports only exact_odds.core.dist, exact_odds.inputs.errors, exact_odds.core.stats,
+    exact_odds.core.verdict (the checks of a log, which import only exact_odds.core.stats), the reading
+    and checking of user input, exact_odds.inputs.reading and exact_odds.inputs.validate, the package's lazy
     names, exact_odds.lazy, typing's class-building names, exact_odds.hints, and the immutable values
     its classes are, exact_odds.values (no cards there either)."""
     def used(sources: str) -> set[str]:

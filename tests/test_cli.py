@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import body, one_line_error, run
 
-from exact_odds.tableau import STANDARD_TOML
+from exact_odds.core.tableau import STANDARD_TOML
 
 
 def test_odds_json_eight_decks(capsys: pytest.CaptureFixture[str]) -> None:

@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 
 from exact_odds.batch import Evaluation, compiled, evaluate
 from exact_odds.bets import find_bet, registered
-from exact_odds.coup import Payable
-from exact_odds.shoe import Shoe
-from exact_odds.simulate import simulate
-from exact_odds.verify import CoupLog, Verifier
-from exact_odds.verify.cards import CHUNK
-from exact_odds.verify.shoes import compositions, shoe_order
+from exact_odds.core.coup import Payable
+from exact_odds.core.shoe import Shoe
+from exact_odds.witness.simulate import simulate
+from exact_odds.witness.verify import CoupLog, Verifier
+from exact_odds.witness.verify.cards import CHUNK
+from exact_odds.witness.verify.shoes import compositions, shoe_order
 
 pytest.importorskip("numba")
 
@@ -161,7 +161,8 @@ def test_card_tally_alike(decks: int) -> None:
 
 
 def _compositions(log: CoupLog, setting: str, deplete: bool) -> list[list[object]]:
-    """Every block :func:`exact_odds.verify.shoes.compositions` yields for ``log``, with ``EXACT_ODDS_JIT=setting``."""
+    """Every block :func:`exact_odds.witness.verify.shoes.compositions` yields for ``log``, with
+    ``EXACT_ODDS_JIT=setting``."""
     before = os.environ.get(compiled.JIT_ENV)
     try:
         os.environ[compiled.JIT_ENV] = setting

@@ -13,7 +13,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oracle import grouped_tableau, play, play_tableau, point, point_counts, shoe_cards
 
-from exact_odds.conditional import (
+from exact_odds.analysis.conditional import (
     Dealt,
     DealtError,
     banker_rule,
@@ -24,14 +24,14 @@ from exact_odds.conditional import (
     parse_dealt,
     player_rule,
 )
-from exact_odds.coup import Coup, Detail
+from exact_odds.core.coup import Coup, Detail
+from exact_odds.core.dist import Dist
+from exact_odds.core.shoe import RANKS, Card, Shoe, falling, parse_cards
+from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, load_tableau
 from exact_odds.dealing import shoe_coup
-from exact_odds.dist import Dist
-from exact_odds.engine import deal, winners
-from exact_odds.errors import InputError
+from exact_odds.engine.enumerator import deal, winners
+from exact_odds.inputs.errors import InputError
 from exact_odds.report import fraction_text
-from exact_odds.shoe import RANKS, Card, Shoe, falling, parse_cards
-from exact_odds.tableau import STANDARD_TABLEAU, Tableau, load_tableau
 
 WRONG = load_tableau(Path(__file__).parent.parent / "examples" / "wrong_banker_6.toml")
 """The standard table, except that the banker draws on 6 when the player stood."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from exact_odds.analysis.edges import par_sheet
 from exact_odds.bets import BetError, find_bet
 from exact_odds.bets.main import (
     BUILTIN_CONFIGURATIONS,
@@ -18,9 +19,8 @@ from exact_odds.bets.main import (
     parse_configuration,
 )
 from exact_odds.cli import main
-from exact_odds.coup import Coup
-from exact_odds.edges import par_sheet
-from exact_odds.shoe import Shoe
+from exact_odds.core.coup import Coup
+from exact_odds.core.shoe import Shoe
 
 BANKER_6 = Coup(player=5, banker=6, player_cards=3, banker_cards=3)
 BANKER_7_THREE = Coup(player=5, banker=7, player_cards=3, banker_cards=3)

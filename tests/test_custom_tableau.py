@@ -39,8 +39,8 @@ from oracle import (
     winner_ways,
 )
 
-from exact_odds.shoe import Card, Rank, Shoe
-from exact_odds.tableau import COLUMNS, Tableau, load_tableau, parse_tableau
+from exact_odds.core.shoe import Card, Rank, Shoe
+from exact_odds.core.tableau import COLUMNS, Tableau, load_tableau, parse_tableau
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG_BANKER_6 = ROOT / "examples" / "wrong_banker_6.toml"

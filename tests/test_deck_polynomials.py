@@ -7,7 +7,7 @@ import random
 from sympy.polys.domains import ZZ
 from sympy.polys.factortools import dup_factor_list
 
-from exact_odds.deck_polynomials import factor_over, factor_polynomial, irreducible, sequence_factors
+from exact_odds.engine.deck_polynomials import factor_over, factor_polynomial, irreducible, sequence_factors
 
 CONTENT, LINEAR = sequence_factors(52)
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from exact_odds.dist import Dist
+from exact_odds.core.dist import Dist
 
 
 def test_probability_and_expectation() -> None:

@@ -10,13 +10,20 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oracle import brute_force, shoe_cards
 
+from exact_odds.analysis.edges import (
+    LOSES,
+    configuration_sheets,
+    distinct_bets,
+    house_edge,
+    par_sheet,
+    reference_sheets,
+)
 from exact_odds.bets import BUILTIN_BETS, Bet, PayLine, find_bet
 from exact_odds.bets.main import BUILTIN_CONFIGURATIONS, banker_wins
-from exact_odds.coup import Coup, Detail
-from exact_odds.edges import LOSES, configuration_sheets, distinct_bets, house_edge, par_sheet, reference_sheets
-from exact_odds.engine import deal
+from exact_odds.core.coup import Coup, Detail
+from exact_odds.core.shoe import Shoe, parse_cards
+from exact_odds.engine.enumerator import deal
 from exact_odds.report import percent_text
-from exact_odds.shoe import Shoe, parse_cards
 
 EIGHT = Shoe.decks(8)
 SEQUENCES_8 = 4_998_398_275_503_360

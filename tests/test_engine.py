@@ -8,10 +8,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oracle import brute_force, shoe_cards
 
-from exact_odds.coup import Coup, Detail
-from exact_odds.engine import deal, first_four, sequences, winners
-from exact_odds.shoe import Shoe, falling
-from exact_odds.tableau import STANDARD_TABLEAU
+from exact_odds.core.coup import Coup, Detail
+from exact_odds.core.shoe import Shoe, falling
+from exact_odds.core.tableau import STANDARD_TABLEAU
+from exact_odds.engine.enumerator import deal, first_four, sequences, winners
 
 # Published 8-deck counts: Wizard of Odds, "Baccarat - Basic Strategy / house edge" (8 decks).
 EIGHT_DECKS = {

@@ -1,4 +1,4 @@
-"""The study's sums of many floats (:func:`exact_odds.stats.exact_sum`) are math.fsum's, bit for bit."""
+"""The study's sums of many floats (:func:`exact_odds.core.stats.exact_sum`) are math.fsum's, bit for bit."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from exact_odds.stats import SUM_CHUNK, exact_parts, exact_sum, sum_exact_parts
+from exact_odds.core.stats import SUM_CHUNK, exact_parts, exact_sum, sum_exact_parts
 
 FLOATS = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300)
 

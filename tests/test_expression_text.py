@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 import sympy
 
+from exact_odds.analysis.edges import distinct_bets, par_sheet
+from exact_odds.analysis.symbolic import TOTAL, TOTAL_FACTORS, D, edge_expression, edge_form, summary
+from exact_odds.analysis.symbolic_expressions import factored_expression
 from exact_odds.bets import find_bet
 from exact_odds.bets.main import BUILTIN_CONFIGURATIONS
-from exact_odds.deck_polynomials import Factored, over_sequences
-from exact_odds.edges import distinct_bets, par_sheet
+from exact_odds.core.shoe import Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
+from exact_odds.engine.deck_polynomials import Factored, over_sequences
 from exact_odds.report.expression_text import factored_text, linear_text, polynomial_text
-from exact_odds.shoe import Shoe
-from exact_odds.symbolic import TOTAL, TOTAL_FACTORS, D, edge_expression, edge_form, summary
-from exact_odds.symbolic_expressions import factored_expression
-from exact_odds.tableau import STANDARD_TABLEAU, load_tableau
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 MAIN_BETS = [bet for bet, _ in distinct_bets([b for c in BUILTIN_CONFIGURATIONS.values() for b in c.bets])]

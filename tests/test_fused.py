@@ -12,10 +12,10 @@ from exact_odds.batch import compiled, evaluate, fused
 from exact_odds.batch.evaluation import _bet_pass
 from exact_odds.batch.plan import CHUNK, FLOAT_MAX_CARDS
 from exact_odds.bets import registered
-from exact_odds.coup import Detail
-from exact_odds.engine import deal, winners
-from exact_odds.shoe import Shoe
-from exact_odds.tableau import STANDARD_TABLEAU
+from exact_odds.core.coup import Detail
+from exact_odds.core.shoe import Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU
+from exact_odds.engine.enumerator import deal, winners
 
 pytest.importorskip("numba")
 
@@ -113,7 +113,7 @@ def test_a_suited_plan_of_whole_coups_alike() -> None:
     (``chunk_suited_values``): the same integers as the NumPy path, chunks and a remainder."""
     from exact_odds.batch.coefficients import coefficients
     from exact_odds.batch.plan import make_plan, ways
-    from exact_odds.coup import COUP_CODES, PLAYER_SUITED, winner_index
+    from exact_odds.core.coup import COUP_CODES, PLAYER_SUITED, winner_index
 
     codes = np.arange(COUP_CODES)
     class_of = winner_index(codes) * 2 + (codes // PLAYER_SUITED) % 2

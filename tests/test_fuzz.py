@@ -389,7 +389,7 @@ def _config_seed() -> str:
 
 def _seed(option: str) -> str:
     """A good file for ``option``, to be mutated."""
-    from exact_odds.tableau import STANDARD_TOML
+    from exact_odds.core.tableau import STANDARD_TOML
 
     files = {"--input": "compositions.csv", "--record": "shoe_record.txt", "--results": "results.txt",
              "log": "coups_log.csv", "--game": "games/my-casino.toml"}

@@ -58,7 +58,7 @@ def test_a_named_tuple_is_the_same_class_as_typings() -> None:
 
 def test_a_named_tuple_pickles_by_its_name() -> None:
     """A class of the package made by the light NamedTuple pickles and unpickles to itself."""
-    from exact_odds.shoe import Card
+    from exact_odds.core.shoe import Card
 
     assert isinstance(Card, type) and Card.__mro__[1] is tuple
     card = Card(*(getattr(Card, "_field_defaults", {}).get(f, 1) for f in Card._fields))

@@ -3,16 +3,16 @@ here as a regression test: a process of its own, one line on stderr and exit sta
 run), in under 5 seconds of CPU and 500 MB.
 
 - a Dask address of a scheme ``distributed`` cannot use (``--dask ucx://...``) raised its
-  ``TypeError``: the address is checked first (:func:`exact_odds.validate.dask_address`);
+  ``TypeError``: the address is checked first (:func:`exact_odds.inputs.validate.dask_address`);
 - ``--option=--`` gave the option the value ``[]`` (argparse 3.11 drops the ``--``): the parser
   says the option has no value, as for ``--option --``;
 - ``simulate --bets NAME`` with a name too long for a file name raised ``OSError`` from the test
-  whether it is a file: :func:`exact_odds.reading.is_file` says no, never raises;
+  whether it is a file: :func:`exact_odds.inputs.reading.is_file` says no, never raises;
 - ``study --edge-sort ''`` (every rank its own group) took 1.3 GB and 10 s for two shoes of one
   deck: the coefficient plan of a dozen groups summed every functional at once; it now sums a
   few at a time (:func:`exact_odds.batch.monomials.monomial_sums`), the same integers in bounded memory;
 - ``advantage --position 1-4`` (the ranks of four cards: 28,561 cases) ran 17 s in 430 MB, and
-  ``1-6`` without end: at most :data:`exact_odds.information.value.MAX_CASES` (2,500) cases are
+  ``1-6`` without end: at most :data:`exact_odds.analysis.information.value.MAX_CASES` (2,500) cases are
   valued (the ranks of three cards, 2,197 cases, take about 4 s), more is refused at once;
 - a bets file with one ``[[bet.line]]`` repeated 5,000 times made ``study --shoes 2`` take 8.6 s (every
   coup tried every line): a bet has at most :data:`exact_odds.bets.user.MAX_LINES` pay lines, a file
@@ -31,9 +31,9 @@ from pathlib import Path
 import pytest
 from conftest import run
 
-from exact_odds import validate
-from exact_odds.errors import InputError
-from exact_odds.reading import is_file
+from exact_odds.inputs import validate
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import is_file
 
 SECONDS = 5.0
 MEGABYTES = 500
@@ -150,8 +150,8 @@ def test_edge_sorting_plan_sums_in_bounded_pieces() -> None:
 
     from exact_odds.batch import monomials
     from exact_odds.batch.coefficients import coefficients
-    from exact_odds.coup import Detail
-    from exact_odds.tableau import STANDARD_TABLEAU
+    from exact_odds.core.coup import Detail
+    from exact_odds.core.tableau import STANDARD_TABLEAU
 
     co = coefficients(STANDARD_TABLEAU, Detail.POINTS)
     rng = np.random.default_rng(1)

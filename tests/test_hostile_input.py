@@ -3,8 +3,8 @@
 Each case of the tracker's list of inputs that once gave a traceback, hung or grew without
 bound is run as a separate process: exit status 2, exactly one line on stderr, no traceback,
 in under 5 seconds and 500 MB. Beside them, the one validation layer
-(:mod:`exact_odds.validate`), the safe reading of files (:mod:`exact_odds.reading`) and the
-TOML depth check (:func:`exact_odds.sources.toml_depth`) are tested directly.
+(:mod:`exact_odds.inputs.validate`), the safe reading of files (:mod:`exact_odds.inputs.reading`) and the
+TOML depth check (:func:`exact_odds.inputs.sources.toml_depth`) are tested directly.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from pathlib import Path
 import pytest
 from conftest import run
 
-from exact_odds import validate
 from exact_odds.bets import BetError, parse_configuration
 from exact_odds.bets.main import EXAMPLE_TOML
-from exact_odds.errors import InputError
-from exact_odds.reading import read_user_file, user_blocks, user_lines
-from exact_odds.shoe import Shoe, ShoeError
-from exact_odds.sources import parse_toml, toml_depth
-from exact_odds.tableau import STANDARD_TOML, TableauError, parse_tableau
+from exact_odds.core.shoe import Shoe, ShoeError
+from exact_odds.core.tableau import STANDARD_TOML, TableauError, parse_tableau
+from exact_odds.inputs import validate
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import read_user_file, user_blocks, user_lines
+from exact_odds.inputs.sources import parse_toml, toml_depth
 
 SECONDS = 5.0
 MEGABYTES = 500

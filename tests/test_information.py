@@ -20,13 +20,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oracle import play, shoe_cards
 
-from exact_odds.bets import find_bet
-from exact_odds.conditional import Dealt, deal_given, dealing_order, parse_dealt
-from exact_odds.coup import Coup, Detail
-from exact_odds.dist import Dist
-from exact_odds.engine import deal, winners
-from exact_odds.errors import InputError
-from exact_odds.information import (
+from exact_odds.analysis.conditional import Dealt, deal_given, dealing_order, parse_dealt
+from exact_odds.analysis.information import (
     Information,
     InformationError,
     Known,
@@ -36,13 +31,18 @@ from exact_odds.information import (
     deal_known,
     player_ev,
 )
-from exact_odds.information.bulk import first_card_values
-from exact_odds.information.given import scheme_of
-from exact_odds.information.knowledge import matches
-from exact_odds.information.walk import walk
+from exact_odds.analysis.information.bulk import first_card_values
+from exact_odds.analysis.information.given import scheme_of
+from exact_odds.analysis.information.knowledge import matches
+from exact_odds.analysis.information.walk import walk
+from exact_odds.bets import find_bet
+from exact_odds.core.coup import Coup, Detail
+from exact_odds.core.dist import Dist
+from exact_odds.core.shoe import RANKS, SUITS, Card, Rank, Shoe, ShoeError, Suit, falling, parse_cards
+from exact_odds.core.tableau import STANDARD_TABLEAU
+from exact_odds.engine.enumerator import deal, winners
+from exact_odds.inputs.errors import InputError
 from exact_odds.report import fraction_text, percent_text
-from exact_odds.shoe import RANKS, SUITS, Card, Rank, Shoe, ShoeError, Suit, falling, parse_cards
-from exact_odds.tableau import STANDARD_TABLEAU
 
 # ---------------------------------------------------------------- the oracle
 

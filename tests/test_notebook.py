@@ -11,7 +11,7 @@ import pytest
 
 from exact_odds import STANDARD_TABLEAU, Dist, Shoe, deal, effects_of_removal, par_sheet, winners
 from exact_odds.bets import find_bet
-from exact_odds.notebook import MAX_ROWS, html_table
+from exact_odds.core.notebook import MAX_ROWS, html_table
 
 ROOT = Path(__file__).resolve().parent.parent
 TOUR = ROOT / "docs" / "tour.ipynb"
@@ -69,7 +69,7 @@ def test_effects_of_removal_show_every_rank_and_the_count() -> None:
 
 def test_a_simulation_shows_its_outcomes_bets_and_check() -> None:
     from exact_odds.dealing import Procedure
-    from exact_odds.simulate import simulate
+    from exact_odds.witness.simulate import simulate
 
     sim = simulate(Shoe.decks(8), coups=500, seed=1, procedure=Procedure(fresh=True), reference=STANDARD_TABLEAU,
                    bets=[find_bet("banker")])
@@ -83,7 +83,7 @@ def test_a_simulation_shows_its_outcomes_bets_and_check() -> None:
 
 
 def test_a_study_shows_each_bet_and_the_cut_card_effect() -> None:
-    from exact_odds.study import run_study
+    from exact_odds.study.run import run_study
 
     study = run_study(Shoe.decks(1), shoes=2, seed=3, bets=[find_bet("banker"), find_bet("tie")])
     html = study._repr_html_()
@@ -92,8 +92,8 @@ def test_a_study_shows_each_bet_and_the_cut_card_effect() -> None:
 
 
 def test_bunco_games_turns_and_sessions() -> None:
+    from exact_odds.analysis.sessions import one_hand, session_distribution
     from exact_odds.bunco import STANDARD_SCORING, Dice, play_game, play_turn
-    from exact_odds.sessions import one_hand, session_distribution
 
     game = play_game(Dice(3, 6), STANDARD_SCORING, rounds=2)
     rows = _cells(game._repr_html_())
@@ -133,7 +133,7 @@ def test_the_tour_runs(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_reference_sheets_show_the_odds_and_every_house_edge() -> None:
-    from exact_odds.edges import reference_sheets
+    from exact_odds.analysis.edges import reference_sheets
 
     sheets = reference_sheets(Shoe.decks(8))
     html = sheets._repr_html_()
@@ -145,7 +145,7 @@ def test_reference_sheets_show_the_odds_and_every_house_edge() -> None:
 
 
 def test_the_value_of_information_shows_each_case() -> None:
-    from exact_odds.information import Information, advantage
+    from exact_odds.analysis.information import Information, advantage
 
     worth = advantage(Shoe.decks(1), Information.rank_at(1), [find_bet("banker"), find_bet("player")])
     rows = _cells(worth._repr_html_())
@@ -155,7 +155,7 @@ def test_the_value_of_information_shows_each_case() -> None:
 
 
 def test_a_log_verification_shows_each_check() -> None:
-    from exact_odds.verify import verify_log
+    from exact_odds.witness.verify import verify_log
 
     result = verify_log([{"player": "9h 4c 2d", "banker": "Kd 3s 3c", "winner": "player"}], Shoe.decks(8))
     html = result._repr_html_()

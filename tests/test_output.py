@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import body, one_line_error, run
 
-from exact_odds.errors import InputError
+from exact_odds.inputs.errors import InputError
 from exact_odds.report.files import atomic_file, output_target, shown
 
 PYTHON = [sys.executable, "-m", "exact_odds"]
@@ -139,7 +139,7 @@ def test_a_common_figure_format_is_checked_without_loading_matplotlib(tmp_path: 
     pytest.importorskip("matplotlib")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from exact_odds.plots import EVERY_MATPLOTLIB, NEEDS_LATEX
+    from exact_odds.report.plots import EVERY_MATPLOTLIB, NEEDS_LATEX
 
     assert set(FigureCanvasAgg.get_supported_filetypes()) - NEEDS_LATEX >= EVERY_MATPLOTLIB
     probe = ("import sys\nfrom exact_odds.cli import main\ncode = main(sys.argv[1:])\n"

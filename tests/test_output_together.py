@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import one_line_error, run
 
-from exact_odds.errors import InputError
+from exact_odds.inputs.errors import InputError
 from exact_odds.report.files import atomic_file, committed_together
 
 SIDE_FILES = {

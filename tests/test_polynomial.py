@@ -1,4 +1,4 @@
-"""The single-shoe tables (exact_odds.polynomial) against the reference enumerator, and the light start-up.
+"""The single-shoe tables (exact_odds.engine.polynomial) against the reference enumerator, and the light start-up.
 
 Convention: ways of ordered six-card sequences, unused cards included (``engine.enumerate_coups``);
 the fast path must return the identical ``Dist`` (same coups, same integers) at every detail.
@@ -16,14 +16,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import exact_odds
-from exact_odds.coup import Detail
-from exact_odds.engine import deal, deal_winners, enumerate_coups, fastest, winners
-from exact_odds.polynomial import deal_by_tables, winners_by_tables
-from exact_odds.polynomial_build import build_single
+from exact_odds.core.coup import Detail
+from exact_odds.core.shoe import Shoe, ShoeError, falling
+from exact_odds.core.tableau import COLUMNS, STANDARD_TABLEAU, Tableau
+from exact_odds.engine.enumerator import deal, deal_winners, enumerate_coups, fastest, winners
+from exact_odds.engine.polynomial import deal_by_tables, winners_by_tables
+from exact_odds.engine.polynomial_build import build_single
+from exact_odds.engine.store import Arrays
 from exact_odds.report.base import NARROW, plain_layout
-from exact_odds.shoe import Shoe, ShoeError, falling
-from exact_odds.store import Arrays
-from exact_odds.tableau import COLUMNS, STANDARD_TABLEAU, Tableau
 
 ROOT = Path(__file__).resolve().parent.parent
 

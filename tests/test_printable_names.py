@@ -1,7 +1,7 @@
 """Names a user gives are printed whole and safely: a ``|`` in a cell is escaped in Markdown tables
 (:func:`exact_odds.report.base.markdown_cell`), and a control character (a line break, a tab, a NUL,
 U+2028) in a name, label, description or source is refused with one line naming the field
-(:func:`exact_odds.validate.printable`)."""
+(:func:`exact_odds.inputs.validate.printable`)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from conftest import one_line_error, run
 
-from exact_odds import validate
-from exact_odds.errors import InputError
+from exact_odds.core.tableau import STANDARD_TOML, parse_tableau
+from exact_odds.inputs import validate
+from exact_odds.inputs.errors import InputError
 from exact_odds.report.base import Table, markdown_cell, render_tables
-from exact_odds.tableau import STANDARD_TOML, parse_tableau
 
 _ESCAPED = re.compile(r"\\.")
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import run
 
+from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
+from exact_odds.engine.store import tableau_key
 from exact_odds.report.provenance import Provenance, program_version, with_provenance
-from exact_odds.store import tableau_key
-from exact_odds.tableau import STANDARD_TABLEAU, load_tableau
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 WRONG = str(EXAMPLES / "wrong_banker_6.toml")

@@ -10,10 +10,10 @@ from conftest import run
 
 from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, BetError, find_bet, load_bets, usable_bets
 from exact_odds.bets.side import SIDE_BETS
-from exact_odds.errors import InputError, suits_unknown
-from exact_odds.registry import Registry, name_key
-from exact_odds.shoe import Shoe, ShoeError
-from exact_odds.sources import TomlText, toml_error_line
+from exact_odds.core.shoe import Shoe, ShoeError
+from exact_odds.inputs.errors import InputError, suits_unknown
+from exact_odds.inputs.registry import Registry, name_key
+from exact_odds.inputs.sources import TomlText, toml_error_line
 
 SIDE = str(Path(__file__).resolve().parent.parent / "examples" / "side_bets.toml")
 UNSUITED = "A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=2,J=2,Q=2,K=2"

@@ -12,13 +12,13 @@ from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds import removal as removal_module
+from exact_odds.analysis import removal as removal_module
+from exact_odds.analysis.removal import _balance, correlation, effects_of_removal, suggest_count
 from exact_odds.bets import Bet, PayLine, find_bet, registered
 from exact_odds.bets.main import player_wins
-from exact_odds.coup import Detail, Payable
-from exact_odds.engine import deal
-from exact_odds.removal import _balance, correlation, effects_of_removal, suggest_count
-from exact_odds.shoe import RANKS, Rank, Shoe, ShoeError, parse_cards
+from exact_odds.core.coup import Detail, Payable
+from exact_odds.core.shoe import RANKS, Rank, Shoe, ShoeError, parse_cards
+from exact_odds.engine.enumerator import deal
 
 MAIN = ["banker", "player", "tie"]
 

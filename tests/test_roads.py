@@ -10,9 +10,7 @@ from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds.coup import coup_table
-from exact_odds.dealing import shoe_winners
-from exact_odds.roads import (
+from exact_odds.analysis.roads import (
     Entry,
     RoadsError,
     bead_plate,
@@ -22,8 +20,10 @@ from exact_odds.roads import (
     place,
     streaks,
 )
-from exact_odds.shoe import Shoe
-from exact_odds.simulate import simulate
+from exact_odds.core.coup import coup_table
+from exact_odds.core.shoe import Shoe
+from exact_odds.dealing import shoe_winners
+from exact_odds.witness.simulate import simulate
 
 # Worked by hand. Results B B P T B B B P P B P give the big road's streaks
 #   c0: B B   c1: P (a tie marked on it)   c2: B B B   c3: P P   c4: B   c5: P

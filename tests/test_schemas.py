@@ -1,4 +1,4 @@
-"""Every command's JSON output against its JSON Schema (``exact_odds/schemas/<command>.json``, draft 2020-12).
+"""Every command's JSON output against its JSON Schema (``exact_odds/report/schemas/<command>.json``, draft 2020-12).
 
 Each command runs with several sets of arguments (a custom tableau, a game file, the infinite
 deck, simulations with fixed seeds) and its output must validate; the schemas forbid keys they
@@ -94,7 +94,7 @@ SCHEMA_NAMES = sorted({name for name, _ in CASES} | {"batch"})
 
 
 def _load(name: str) -> dict[str, Any]:
-    text = resources.files("exact_odds").joinpath("schemas", f"{name}.json").read_text(encoding="utf-8")
+    text = resources.files("exact_odds.report").joinpath("schemas", f"{name}.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 
@@ -216,7 +216,8 @@ def test_every_command_with_json_output_has_a_schema() -> None:
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
     assert set(commands) - {"completion"} == set(SCHEMA_NAMES)  # completion prints a shell script
-    shipped = {path.name.removesuffix(".json") for path in resources.files("exact_odds").joinpath("schemas").iterdir()}
+    folder = resources.files("exact_odds.report").joinpath("schemas")
+    shipped = {path.name.removesuffix(".json") for path in folder.iterdir()}
     assert shipped == {*SCHEMA_NAMES, "common"}
 
 

@@ -14,24 +14,21 @@ from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds.bets import find_bet
-from exact_odds.coup import coup_table
-from exact_odds.dealing import Procedure
-from exact_odds.dist import Dist
-from exact_odds.sessions import (
-    QUANTILES,
+from exact_odds.analysis.sessions import (
     OneHand,
     SessionError,
-    SessionTally,
-    compare_sessions,
     one_hand,
     parse_bankroll,
     ruin_probability,
     session_distribution,
-    share_z,
 )
-from exact_odds.shoe import Shoe
-from exact_odds.simulate import simulate, simulate_sessions
+from exact_odds.bets import find_bet
+from exact_odds.core.coup import coup_table
+from exact_odds.core.dist import Dist
+from exact_odds.core.shoe import Shoe
+from exact_odds.dealing import Procedure
+from exact_odds.witness.sessions import QUANTILES, SessionTally, compare_sessions, share_z
+from exact_odds.witness.simulate import simulate, simulate_sessions
 
 EIGHT = Shoe.decks(8)
 

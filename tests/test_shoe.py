@@ -6,7 +6,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from exact_odds.shoe import RANKS, Card, Rank, Shoe, ShoeError, Suit, falling, parse_card, parse_cards
+from exact_odds.core.shoe import RANKS, Card, Rank, Shoe, ShoeError, Suit, falling, parse_card, parse_cards
 
 
 def test_points() -> None:

@@ -15,9 +15,9 @@ from oracle import brute_force, shoe_cards
 
 from exact_odds.bets import Bet, find_bet
 from exact_odds.bets.side import SIDE_BETS
-from exact_odds.coup import Coup, Detail
-from exact_odds.engine import deal, first_four, first_four_by_kind
-from exact_odds.shoe import Shoe, ShoeError, falling
+from exact_odds.core.coup import Coup, Detail
+from exact_odds.core.shoe import Shoe, ShoeError, falling
+from exact_odds.engine.enumerator import deal, first_four, first_four_by_kind
 
 EIGHT = Shoe.decks(8)
 SEQUENCES = falling(416, 6)

@@ -19,7 +19,9 @@ from hypothesis import strategies as st
 from oracle import play
 
 from exact_odds.bets import find_bet
-from exact_odds.coup import COUP_CODES, OUTCOMES, Coup, Detail, coup_code, coup_table
+from exact_odds.core.coup import COUP_CODES, OUTCOMES, Coup, Detail, coup_code, coup_table
+from exact_odds.core.shoe import Shoe
+from exact_odds.core.tableau import COLUMNS, STANDARD_TABLEAU, Tableau, load_tableau
 from exact_odds.dealing import (
     SHOE_BLOCK,
     DealingError,
@@ -36,11 +38,9 @@ from exact_odds.dealing import (
     shoe_orders,
     shuffled_shoes,
 )
-from exact_odds.engine import deal, winners
-from exact_odds.errors import InputError
-from exact_odds.shoe import Shoe
-from exact_odds.simulate import SimulationCheck, SimulationError, simulate
-from exact_odds.tableau import COLUMNS, STANDARD_TABLEAU, Tableau, load_tableau
+from exact_odds.engine.enumerator import deal, winners
+from exact_odds.inputs.errors import InputError
+from exact_odds.witness.simulate import SimulationCheck, SimulationError, simulate
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 WRONG = load_tableau(EXAMPLES / "wrong_banker_6.toml")
@@ -179,7 +179,7 @@ def test_both_dealers_rest_on_the_tableau(monkeypatch: pytest.MonkeyPatch) -> No
     """The vectorised dealer plays through ``tableau.play_many``, the scalar one through ``tableau.play``."""
     import exact_odds.dealing.dealer as fast_dealer
     import exact_odds.dealing.simple as simple_dealer
-    from exact_odds import tableau
+    from exact_odds.core import tableau
 
     calls = {"play_many": 0, "play": 0}
 
@@ -406,7 +406,7 @@ def test_pearson_identity_in_fresh_mode() -> None:
 
 
 def test_p_value_is_the_two_degree_chi_square_tail() -> None:
-    from exact_odds.stats import chi_square_sf
+    from exact_odds.core.stats import chi_square_sf
 
     outcomes = checked(Shoe.decks(2), coups=30_000, seed=3, procedure=Procedure(fresh=True)).log.check("outcomes")
     (test,) = outcomes.tests
@@ -520,7 +520,7 @@ def test_the_log_shows_the_burn_card_so_the_end_of_a_shoe_raises_no_false_alarm(
     test. With the ``burn`` column the log carries, they PASS."""
     from dataclasses import replace
 
-    from exact_odds.verify import Verifier
+    from exact_odds.witness.verify import Verifier
 
     with_burn, without = Verifier(Shoe.decks(1)), Verifier(Shoe.decks(1))
 

@@ -50,7 +50,7 @@ def test_a_command_imports_its_family_alone(argv: list[str]) -> None:
     loaded = _modules_after(argv)
     families = {f"exact_odds.cli.{family}" for family in FAMILIES}
     assert families & loaded == {f"exact_odds.cli.{FAMILY_OF[argv[0]]}"}
-    unused = {"pathlib", "tempfile", "csv", "tomllib", "difflib", "threading", "exact_odds.sources",
+    unused = {"pathlib", "tempfile", "csv", "tomllib", "difflib", "threading", "exact_odds.inputs.sources",
               "exact_odds.report.files", "exact_odds.bunco.simulation", "exact_odds.bunco.log", "shutil", "typing",
               "dataclasses", "inspect", "contextlib"}
     assert not unused & loaded, unused & loaded

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from exact_odds.stats import chi_square_sf
+from exact_odds.core.stats import chi_square_sf
 
 
 @pytest.mark.parametrize("x", [0.001, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 100.0, 700.0])

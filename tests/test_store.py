@@ -1,4 +1,4 @@
-"""Coefficient tables as data (exact_odds.store): the file format's checks, the cache, the shipped tables.
+"""Coefficient tables as data (exact_odds.engine.store): the file format's checks, the cache, the shipped tables.
 
 The cache directory is the test session's own (``EXACT_ODDS_CACHE_DIR``, set in conftest.py), or a
 test's ``tmp_path``; no test writes to the user's cache.
@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from exact_odds import polynomial, store
-from exact_odds.coup import Detail
-from exact_odds.shoe import Shoe
-from exact_odds.store import (
+from exact_odds.core.coup import Detail
+from exact_odds.core.shoe import Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, parse_tableau
+from exact_odds.engine import polynomial, store
+from exact_odds.engine.store import (
     CACHE_ENV,
     MAX_TABLE_BYTES,
     STANDARD_KEY,
@@ -33,7 +34,6 @@ from exact_odds.store import (
     load,
     tableau_key,
 )
-from exact_odds.tableau import STANDARD_TABLEAU, Tableau, parse_tableau
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = ROOT / "examples" / "wrong_banker_6.toml"
@@ -198,8 +198,8 @@ def test_a_damaged_shipped_table_is_rebuilt_not_trusted(monkeypatch: pytest.Monk
 
 CONCURRENT = """
 import sys
-from exact_odds.polynomial import tables
-from exact_odds.tableau import load_tableau
+from exact_odds.engine.polynomial import tables
+from exact_odds.core.tableau import load_tableau
 t = tables(load_tableau(sys.argv[1]), "pairs")
 print(sum(t.arrays["count"]), len(t.arrays["mono"]))
 """

@@ -18,18 +18,18 @@ import pytest
 from conftest import body, run
 from oracle import play
 
-from exact_odds import workers
 from exact_odds.bets import find_bet
-from exact_odds.coup import Detail, coup_table
+from exact_odds.core.coup import Detail, coup_table
+from exact_odds.core.shoe import RANKS, SUITS, Card, Shoe, ShoeError, parse_cards
+from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.dealing import DealingError, Procedure, play_shoe_simple, shoe_card_codes, shoe_cards
-from exact_odds.engine import deal
-from exact_odds.errors import InputError
-from exact_odds.replay import play_cards, read_record, replay
-from exact_odds.shoe import RANKS, SUITS, Card, Shoe, ShoeError, parse_cards
-from exact_odds.simulate import simulate
-from exact_odds.study import CoupRecords, Study, StudyError, run_study
-from exact_odds.study_tasks import deal_shoes
-from exact_odds.tableau import STANDARD_TABLEAU
+from exact_odds.engine.enumerator import deal
+from exact_odds.inputs.errors import InputError
+from exact_odds.study import workers
+from exact_odds.study.replay import play_cards, read_record, replay
+from exact_odds.study.run import CoupRecords, Study, StudyError, run_study
+from exact_odds.study.tasks import deal_shoes
+from exact_odds.witness.simulate import simulate
 
 MAIN = [find_bet(n) for n in ("banker", "player", "tie")]
 
@@ -103,8 +103,8 @@ def test_the_records_are_joined_only_when_asked_for(small_study: Study, monkeypa
     store for a worker's) until ``records`` is read: the figures are found without them joined. (The
     worker is ready before the study starts, and this process's tasks take a fifth of a second more, so
     that both do some: a worker still starting is given none.)"""
-    from exact_odds import study_tasks
-    from exact_odds.study_pool import study_workers
+    from exact_odds.study import tasks as study_tasks
+    from exact_odds.study.pool import study_workers
 
     run_local = study_tasks._run_local
 
@@ -129,8 +129,8 @@ def test_a_study_without_its_records_has_the_same_figures(small_study: Study, wo
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """``records=False`` keeps only the fields the figures may read: the figures are the same, even
     when every sum is taken from the values kept (as for a sum of zero, whose sign they give)."""
-    from exact_odds import study as study_module
-    from exact_odds.stats import exact_sum
+    from exact_odds.core.stats import exact_sum
+    from exact_odds.study import run as study_module
 
     lean = run_study(Shoe.decks(2), shoes=24, seed=11, bets=MAIN, shoes_per_task=5, workers=workers_, records=False)
     assert lean.bets == small_study.bets and lean.cut_card == small_study.cut_card
@@ -234,7 +234,7 @@ def test_bad_studies(monkeypatch: pytest.MonkeyPatch) -> None:
         run_study(Shoe.decks(8), shoes=0, seed=0, bets=MAIN)
     with pytest.raises(StudyError, match="scheduler"):
         pytest.importorskip("distributed")
-        monkeypatch.setattr("exact_odds.study_dask.DASK_TIMEOUT", 0.5)
+        monkeypatch.setattr("exact_odds.study.cluster.DASK_TIMEOUT", 0.5)
         run_study(Shoe.decks(1), shoes=1, seed=0, bets=MAIN, dask="tcp://127.0.0.1:9")
 
 
@@ -332,7 +332,7 @@ def test_a_study_too_big_for_memory_is_refused_up_front(capsys: pytest.CaptureFi
     """The records of 10,000,000 shoes of 8 decks would take hundreds of GiB: refused before any work,
     with the number of shoes that fit; a study of that many fits."""
     from exact_odds.cli import main
-    from exact_odds.study_checks import RECORD_MEMORY, check_memory, record_bytes
+    from exact_odds.study.checks import RECORD_MEMORY, check_memory, record_bytes
 
     assert main(["study", "--shoes", "10000000", "--decks", "8", "--seed", "1"]) == 2
     err = capsys.readouterr().err
@@ -347,7 +347,7 @@ def test_the_memory_bound_covers_what_a_study_keeps() -> None:
     """The estimate is an upper bound of the records actually kept (131 bytes a coup with three bets)."""
     import dataclasses
 
-    from exact_odds.study_checks import WORKING_COPIES, record_bytes
+    from exact_odds.study.checks import WORKING_COPIES, record_bytes
 
     study = run_study(Shoe.decks(1), shoes=3, seed=2, bets=[find_bet("banker"), find_bet("player"), find_bet("tie")])
     kept = sum(getattr(study.records, f.name).nbytes for f in dataclasses.fields(study.records))
@@ -450,9 +450,9 @@ def test_a_dask_address_that_is_not_a_scheduler_is_refused_in_time(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, server: str,
         command: tuple[str, ...]) -> None:
     """The realistic case: the dashboard's port (a web server, which waits to be spoken to) given
-    for the scheduler's. The greeting is awaited 1 s here, not :data:`~exact_odds.study_dask.GREETING_TIMEOUT`."""
+    for the scheduler's. The greeting is awaited 1 s here, not :data:`~exact_odds.study.cluster.GREETING_TIMEOUT`."""
     pytest.importorskip("distributed")
-    monkeypatch.setattr("exact_odds.study_dask.GREETING_TIMEOUT", 1.0)
+    monkeypatch.setattr("exact_odds.study.cluster.GREETING_TIMEOUT", 1.0)
     answer, word = NOT_SCHEDULERS[server]
     refused_in_time(capsys, command, answer, 5, "is not a Dask scheduler", word, "8786")
 
@@ -462,17 +462,17 @@ def test_a_connection_distributed_cannot_make_is_refused_in_time(capsys: pytest.
                                                                  monkeypatch: pytest.MonkeyPatch, server: str) -> None:
     """Past the greeting's check (as at a ``tls`` or ``ws`` address), the connection itself is bounded:
     distributed waits for a handshake without end, or reads another protocol's bytes as a length."""
-    from exact_odds.study_checks import check_listening
+    from exact_odds.study.checks import check_listening
 
     pytest.importorskip("distributed")
-    monkeypatch.setattr("exact_odds.study_dask.check_scheduler", check_listening)
-    monkeypatch.setattr("exact_odds.study_dask.DASK_TIMEOUT", 1)
+    monkeypatch.setattr("exact_odds.study.cluster.check_scheduler", check_listening)
+    monkeypatch.setattr("exact_odds.study.cluster.DASK_TIMEOUT", 1)
     refused_in_time(capsys, STUDY, NOT_SCHEDULERS[server][0], 8, "is not a Dask scheduler")
 
 
 def test_a_tcp_scheduler_passes_the_greeting_check() -> None:
     distributed = pytest.importorskip("distributed")
-    from exact_odds.study_dask import check_scheduler
+    from exact_odds.study.cluster import check_scheduler
 
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
                                   dashboard_address=None) as cluster:

@@ -1,4 +1,4 @@
-"""A study's worker processes (exact_odds.study_pool): how many start, that the command line starts
+"""A study's worker processes (exact_odds.study.pool): how many start, that the command line starts
 them before it imports NumPy and the study's modules, and that their warm-up prepares a study of
 the main bets (tests/test_study.py checks that results do not depend on the workers)."""
 
@@ -13,11 +13,11 @@ from conftest import jit_setting
 
 from exact_odds.batch import evaluation
 from exact_odds.bets import find_bet
+from exact_odds.core.shoe import Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.dealing import STANDARD_PROCEDURE, shoe_card_codes
-from exact_odds.shoe import Shoe
-from exact_odds.study_pool import study_workers
-from exact_odds.study_tasks import Task, pack, run_task, warm_up
-from exact_odds.tableau import STANDARD_TABLEAU
+from exact_odds.study.pool import study_workers
+from exact_odds.study.tasks import Task, pack, run_task, warm_up
 
 MAIN = [find_bet(n) for n in ("banker", "player", "tie")]
 
@@ -46,14 +46,14 @@ def test_a_warmed_up_process_has_the_plans_of_a_study_of_the_main_bets() -> None
 PROBE = """
 import os
 import sys
-from exact_odds import study_pool
+from exact_odds.study import pool as study_pool
 from exact_odds.cli import main
 
 started = study_pool.study_workers
 seen = []
 
 def spy(*args):
-    seen.append(sorted(m for m in ("numpy", "exact_odds.study") if m in sys.modules))
+    seen.append(sorted(m for m in ("numpy", "exact_odds.study.run") if m in sys.modules))
     return started(*args)
 
 os.environ.pop("OPENBLAS_NUM_THREADS", None)
@@ -71,12 +71,12 @@ def test_the_command_line_starts_the_workers_before_it_imports_numpy_and_the_stu
 
 
 def test_a_study_deals_the_same_shoes_with_the_compiled_dealer_and_with_numpy() -> None:
-    """:func:`exact_odds.study_tasks.deal_shoes`: every field the same (the cards not seen before each coup,
+    """:func:`exact_odds.study.tasks.deal_shoes`: every field the same (the cards not seen before each coup,
     by rank and by card, counted by the compiled loop, or round by round by NumPy), with the burn and a cut
     card."""
-    from exact_odds.coup import Detail
+    from exact_odds.core.coup import Detail
     from exact_odds.dealing import Procedure
-    from exact_odds.study_tasks import deal_shoes
+    from exact_odds.study.tasks import deal_shoes
 
     for shoe, procedure in ((Shoe.decks(8), STANDARD_PROCEDURE), (Shoe.decks(1), Procedure(cut=13, burn=False))):
         codes = tuple(shoe_card_codes(shoe))
@@ -94,7 +94,7 @@ def test_a_study_process_loads_the_compiled_loops_from_a_quarter_of_a_million_co
     """A study's share of :data:`STUDY_JIT_MIN` coups or more is announced as worth the compiled loops
     (:func:`exact_odds.batch.compiled.expect`), a smaller one not, as the kernel's own threshold says."""
     from exact_odds.batch import compiled
-    from exact_odds.study_tasks import STUDY_JIT_MIN
+    from exact_odds.study.tasks import STUDY_JIT_MIN
 
     monkeypatch.delenv(compiled.JIT_ENV, raising=False)
     monkeypatch.setattr(compiled, "_LOADED", set())

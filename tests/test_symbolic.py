@@ -12,15 +12,8 @@ from pathlib import Path
 import pytest
 import sympy
 
-from exact_odds.bets import find_bet
-from exact_odds.bets.main import BUILTIN_CONFIGURATIONS, ROLES
-from exact_odds.coup import Coup, Detail
-from exact_odds.deck_polynomials import evaluate, interpolate, over_sequences
-from exact_odds.edges import distinct_bets, house_edge, par_sheet
-from exact_odds.engine import deal, winners
-from exact_odds.report import decimal_text, percent_text
-from exact_odds.shoe import Shoe, falling
-from exact_odds.symbolic import (
+from exact_odds.analysis.edges import distinct_bets, house_edge, par_sheet
+from exact_odds.analysis.symbolic import (
     CHECK_DECKS,
     FIT_DECKS,
     TOTAL,
@@ -40,8 +33,15 @@ from exact_odds.symbolic import (
     pays_of,
     summary,
 )
-from exact_odds.symbolic_expressions import factored_expression, polynomial_expression
-from exact_odds.tableau import STANDARD_TABLEAU, Tableau, load_tableau
+from exact_odds.analysis.symbolic_expressions import factored_expression, polynomial_expression
+from exact_odds.bets import find_bet
+from exact_odds.bets.main import BUILTIN_CONFIGURATIONS, ROLES
+from exact_odds.core.coup import Coup, Detail
+from exact_odds.core.shoe import Shoe, falling
+from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, load_tableau
+from exact_odds.engine.deck_polynomials import evaluate, interpolate, over_sequences
+from exact_odds.engine.enumerator import deal, winners
+from exact_odds.report import decimal_text, percent_text
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -174,7 +174,7 @@ def _table_polynomials(classes: int, class_of: Callable[[Coup], int], detail: De
     from exact_odds.batch.coefficients import coefficients
     from exact_odds.batch.decks import ways_in_decks
     from exact_odds.batch.monomials import table_codes
-    from exact_odds.coup import COUP_CODES, coup_of_code
+    from exact_odds.core.coup import COUP_CODES, coup_of_code
 
     weights = np.zeros((COUP_CODES, classes), dtype=np.int64)
     for code in table_codes(coefficients(tableau, detail)).tolist():
@@ -329,8 +329,8 @@ def test_ways_in_decks_of_every_sequence() -> None:
     import numpy as np
 
     from exact_odds.batch.decks import ways_in_decks
-    from exact_odds.coup import COUP_CODES, Detail
-    from exact_odds.tableau import STANDARD_TABLEAU
+    from exact_odds.core.coup import COUP_CODES, Detail
+    from exact_odds.core.tableau import STANDARD_TABLEAU
 
     every = np.ones((COUP_CODES, 1), dtype=np.int64)
     for detail in (Detail.POINTS, Detail.RANKS):

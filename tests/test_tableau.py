@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from oracle import banker_draws
 
-from exact_odds.tableau import COLUMNS, STANDARD_TABLEAU, STANDARD_TOML, TableauError, load_tableau, parse_tableau
+from exact_odds.core.tableau import COLUMNS, STANDARD_TABLEAU, STANDARD_TOML, TableauError, load_tableau, parse_tableau
 
 
 def test_standard_table_matches_printed_rules() -> None:

@@ -14,9 +14,9 @@ from test_side_bets import line_ways, suited_shoe, tiny_suited_shoes
 
 from exact_odds.bets import BUILTIN_BETS, BetError, find_bet
 from exact_odds.bets.user import FIELDS, MAX_FILE_LINES, MAX_LINES, Conditions, load_bets, parse_bets
-from exact_odds.coup import Coup, Detail
-from exact_odds.engine import deal
-from exact_odds.shoe import Shoe
+from exact_odds.core.coup import Coup, Detail
+from exact_odds.core.shoe import Shoe
+from exact_odds.engine.enumerator import deal
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "side_bets.toml"
 EIGHT = Shoe.decks(8)

@@ -1,4 +1,4 @@
-"""``exact-odds verify`` and :mod:`exact_odds.verify`: logs written by an independent dealer.
+"""``exact-odds verify`` and :mod:`exact_odds.witness.verify`: logs written by an independent dealer.
 
 The logs come from :mod:`verify_dealer`, a dealer written in the tests from the printed rules
 (no code of the package), so a PASS is not the package agreeing with itself. Wrong dealers
@@ -16,10 +16,10 @@ import pytest
 import verify_dealer as dealer
 from conftest import body, one_line_error, run
 
-from exact_odds.shoe import Shoe
-from exact_odds.tableau import STANDARD_TABLEAU, load_tableau
-from exact_odds.verdict import ChiSquare, chi_square
-from exact_odds.verify import (
+from exact_odds.core.shoe import Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
+from exact_odds.core.verdict import ChiSquare, chi_square
+from exact_odds.witness.verify import (
     CoupLog,
     VerifyError,
     load_log,
@@ -30,7 +30,7 @@ from exact_odds.verify import (
     verify_counts,
     verify_log,
 )
-from exact_odds.verify.odds import coup_odds, pair_odds
+from exact_odds.witness.verify.odds import coup_odds, pair_odds
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 EIGHT = Shoe.decks(8)
@@ -187,8 +187,8 @@ def test_a_json_line_too_deep_too_long_or_with_a_key_twice_is_one_error(
 
 
 def test_json_lines_at_the_edges_are_read() -> None:
-    from exact_odds.errors import InputError
-    from exact_odds.reading import json_objects
+    from exact_odds.inputs.errors import InputError
+    from exact_odds.inputs.reading import json_objects
 
     lines = [(1, '{"a": {"k": 1}, "b": {"k": 2}, "c": [{"k": 3}, {"k": 4}]}'),  # a key again in another object
              (2, '{"n": ' + "9" * 4300 + "}"),  # as many digits as a number may have
@@ -293,7 +293,7 @@ def test_counts_no_coups_could_give_are_one_error(capsys: pytest.CaptureFixture[
 
 def test_counts_at_the_edges_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
     from exact_odds.dealing import Procedure
-    from exact_odds.verify.counts import CountsError, coups_per_shoe
+    from exact_odds.witness.verify.counts import CountsError, coups_per_shoe
 
     code, out, _ = run(capsys, "verify", "--counts", "banker=1,player=1,tie=1,player-pair=3,banker-pair=3")
     assert code == 1 and "counts of 3 coups" in out  # possible, if most unlikely: a FAIL, not a refusal
@@ -322,7 +322,7 @@ def test_coups_per_shoe_bound_every_shoe_dealt(rule: dict[str, object]) -> None:
     from exact_odds.dealing import Procedure
     from exact_odds.dealing.cards import shoe_card_codes
     from exact_odds.dealing.simple import play_shoe_simple
-    from exact_odds.verify.counts import coups_per_shoe
+    from exact_odds.witness.verify.counts import coups_per_shoe
 
     procedure = Procedure(**rule)  # type: ignore[arg-type]
     tens, nines = Shoe.from_counts([0] * 9 + [52, 0, 0, 0]), Shoe.from_counts([0] * 8 + [52] + [0] * 4)
@@ -427,7 +427,7 @@ def test_an_infinite_deck_deals_fresh_coups_only() -> None:
 
 
 def test_the_conditional_odds_are_the_engines() -> None:
-    from exact_odds.engine import deal, winners
+    from exact_odds.engine.enumerator import deal, winners
 
     for counts in ([4] * 13, [2, 3, 1, 0, 5, 4, 4, 2, 1, 6, 3, 2, 1], [32] * 13):
         dist = winners(deal(Shoe.from_counts(counts), STANDARD_TABLEAU))
@@ -463,7 +463,7 @@ def test_a_simulators_arrays_feed_verify_log() -> None:
 
 def package_log(seed: int, *, shoes: int = 0, coups: int = 0) -> CoupLog:
     """A log dealt by the package's own dealer, fed to the library as a simulator would."""
-    from exact_odds.coup import Detail
+    from exact_odds.core.coup import Detail
     from exact_odds.dealing import Procedure, block_rng, deal_coups, fresh_six, play_shoes, shoe_card_codes, shoe_orders
 
     codes = np.asarray(shoe_card_codes(EIGHT))
@@ -532,7 +532,7 @@ def test_the_readme_examples_run(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_the_burn_card_is_read_written_and_taken_out_of_the_shoe() -> None:
-    from exact_odds.engine import deal, winners
+    from exact_odds.engine.enumerator import deal, winners
 
     rows = [{"shoe": "1", "burn": "Kh", "player": "Kd 5d 9c", "banker": "7s Qd"},
             {"shoe": "1", "burn": "", "player": "2c 4h", "banker": "As 4d 9h"}]

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from exact_odds.batch import compiled
-from exact_odds.coup import COUP_CODES
-from exact_odds.verify import CoupLog
-from exact_odds.verify import log as log_module
-from exact_odds.verify.odds import EXACT_SUMS, pair_odds
-from exact_odds.verify.shoes import counts_by, kind_counts
+from exact_odds.core.coup import COUP_CODES
+from exact_odds.witness.verify import CoupLog
+from exact_odds.witness.verify import log as log_module
+from exact_odds.witness.verify.odds import EXACT_SUMS, pair_odds
+from exact_odds.witness.verify.shoes import counts_by, kind_counts
 
 
 def _pair_odds_plainly(left: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -95,7 +95,7 @@ def test_counts_by_group(setting: str, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_compiled_loops_refuse_ranks_out_of_range() -> None:
     """The compiled loops raise on a rank beyond 13 instead of writing past their arrays."""
-    loops = pytest.importorskip("exact_odds.verify.loops")
+    loops = pytest.importorskip("exact_odds.witness.verify.loops")
     ranks = np.array([[1, 2, 3, 14, 0, 0]], dtype=np.int8)
     with pytest.raises(ValueError, match="beyond 13"):
         loops.compositions(ranks, np.zeros((1, 0), dtype=np.int8), np.ones(1, dtype=bool), np.full(13, 32),
@@ -111,8 +111,8 @@ def test_odds_weighed_by_winner_are_the_kernels(names: tuple[str, ...]) -> None:
     bets): the same floats as the kernel's own numerators give; other bets are left to the kernel."""
     from exact_odds.batch import evaluate
     from exact_odds.bets import find_bet
-    from exact_odds.tableau import STANDARD_TABLEAU
-    from exact_odds.verify.odds import _by_winner, _many_odds
+    from exact_odds.core.tableau import STANDARD_TABLEAU
+    from exact_odds.witness.verify.odds import _by_winner, _many_odds
 
     bets = tuple(find_bet(n) for n in names)
     rng = np.random.default_rng(len(names))
@@ -132,9 +132,9 @@ def test_block_odds_are_each_blocks_own() -> None:
     order (their sums too), as its own evaluation, again in a later call; a block of alike
     compositions is left to ``add``."""
     from exact_odds.bets import find_bet
-    from exact_odds.shoe import Shoe
-    from exact_odds.tableau import STANDARD_TABLEAU
-    from exact_odds.verify.odds import OutcomeTally, conditional_odds
+    from exact_odds.core.shoe import Shoe
+    from exact_odds.core.tableau import STANDARD_TABLEAU
+    from exact_odds.witness.verify.odds import OutcomeTally, conditional_odds
 
     shoe = Shoe.decks(8)
     tally = OutcomeTally(shoe, STANDARD_TABLEAU, [find_bet(n) for n in ("banker", "player", "tie", "player-pair")])
@@ -164,9 +164,9 @@ def test_block_odds_are_each_blocks_own() -> None:
 def test_pair_sums_as_the_stacked_column_sums(coups: int) -> None:
     """The pairs' tally adds ``sum p`` in order (one cumulative sum): the same floats as the column sums of the
     stacked pair odds it once formed, and nothing at all for a block without coups."""
-    from exact_odds.shoe import Shoe
-    from exact_odds.tableau import STANDARD_TABLEAU
-    from exact_odds.verify.odds import OutcomeTally
+    from exact_odds.core.shoe import Shoe
+    from exact_odds.core.tableau import STANDARD_TABLEAU
+    from exact_odds.witness.verify.odds import OutcomeTally
 
     rng = np.random.default_rng(coups)
     left = np.asarray(32 - rng.integers(0, 20, size=(coups, 13)), dtype=np.int64)

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from exact_odds.batch import compiled
-from exact_odds.verify import CoupLog
-from exact_odds.verify.checks import _compiled_hands, _plain_hands
+from exact_odds.witness.verify import CoupLog
+from exact_odds.witness.verify.checks import _compiled_hands, _plain_hands
 
-loops = pytest.importorskip("exact_odds.verify.loops")
+loops = pytest.importorskip("exact_odds.witness.verify.loops")
 
 
 def _random_log(seed: int, n: int = 5_000) -> CoupLog:
@@ -57,8 +57,8 @@ def test_a_log_from_shoes_is_the_log_from_dealt(setting: str, suited: bool, monk
 
 def _simulated_log(decks: int, shoes: int) -> CoupLog:
     """The coups of ``shoes`` whole shoes as a simulator's log (burn cards shown)."""
-    from exact_odds.shoe import Shoe
-    from exact_odds.simulate import simulate
+    from exact_odds.core.shoe import Shoe
+    from exact_odds.witness.simulate import simulate
 
     found: list[CoupLog] = []
     simulate(Shoe.decks(decks), seed=11, shoes=shoes, record=found.append)
@@ -82,8 +82,8 @@ def _doctored(log: CoupLog) -> CoupLog:
 def test_the_verification_is_the_same_on_both_paths(decks: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every check of a simulator's log, honest or doctored (a card dealt too often, a missing suit, a
     wrong label), is the same with NumPy alone and with the compiled loops: verdicts, violations, floats."""
-    from exact_odds.shoe import Shoe
-    from exact_odds.verify import verify_log
+    from exact_odds.core.shoe import Shoe
+    from exact_odds.witness.verify import verify_log
 
     log = _simulated_log(decks, 40)
     for case in (log, _doctored(log)):
@@ -116,7 +116,7 @@ def test_card_sums_are_numpys_sums(chunk: int, monkeypatch: pytest.MonkeyPatch) 
     """The compiled card tally (:func:`loops.card_sums`: keys, counts, compositions carried from the
     card before, sums of products key by key in dealing order, a chunk at a time) gives the NumPy
     path's counts and the same bits of every sum."""
-    from exact_odds.verify import cards
+    from exact_odds.witness.verify import cards
 
     monkeypatch.setattr(cards, "CHUNK", chunk)
     ranks, first, ok, dealt, total, left = _card_block(4)
@@ -136,7 +136,7 @@ def test_card_sums_are_numpys_sums(chunk: int, monkeypatch: pytest.MonkeyPatch) 
 def test_sums_of_products_in_dealing_order() -> None:
     """:func:`cards._sum_products` adds each row's products one row after another from the first
     (Python's floats added in that order: the same bits), across its pieces of rows."""
-    from exact_odds.verify.cards import SUM_ROWS, _sum_products
+    from exact_odds.witness.verify.cards import SUM_ROWS, _sum_products
 
     rows = np.random.default_rng(5).random((2 * SUM_ROWS + 3, 4))
     want = [[0.0] * 4 for _ in range(4)]
@@ -154,8 +154,8 @@ def test_winner_odds_are_the_evaluations_floats(names: tuple[str, ...]) -> None:
     same memory order; NumPy's path through :func:`odds._many_odds` gives them too."""
     from exact_odds.batch import evaluate
     from exact_odds.bets import find_bet
-    from exact_odds.tableau import STANDARD_TABLEAU
-    from exact_odds.verify import odds
+    from exact_odds.core.tableau import STANDARD_TABLEAU
+    from exact_odds.witness.verify import odds
 
     bets = tuple(find_bet(n) for n in names)
     left = np.random.default_rng(7).integers(0, 33, size=(500, 13))

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from exact_odds.blas import BLAS_THREADS
-from exact_odds.workers import _held_interrupts, mapped, shared_buffer, shared_work, worker_pool
+from exact_odds.study.blas import BLAS_THREADS
+from exact_odds.study.workers import _held_interrupts, mapped, shared_buffer, shared_work, worker_pool
 
 POSIX = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
 

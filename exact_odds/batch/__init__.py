@@ -1,6 +1,6 @@
 """Bulk exact evaluation: the coup counts and bet expectations of many compositions at once.
 
-The integers are identical to those of the reference enumerator :func:`exact_odds.engine.deal`
+The integers are identical to those of the reference enumerator :func:`exact_odds.engine.enumerator.deal`
 (ordered six-card sequences, unused cards included); only the arithmetic is organised for
 speed.
 

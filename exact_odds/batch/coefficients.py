@@ -4,11 +4,11 @@ Every outcome count is a fixed non-negative integer combination of monomials (se
 :mod:`exact_odds.batch.kinds`): ``ways[coup] = sum_S C[S, coup] * monomial_S(composition)``,
 where ``C[S, coup]`` counts the arrangements of the multiset ``S`` of six kinds that produce
 the coup (5,005 multisets of six point classes; 18,564 of six ranks). ``C`` is computed once
-per rule table by playing every sequence of kinds through :func:`exact_odds.tableau.play_many`
+per rule table by playing every sequence of kinds through :func:`exact_odds.core.tableau.play_many`
 (the one vectorised tableau): :func:`build_coefficients`. The standard rule's tables are shipped
-with the package and any other rule's are cached on disk (:mod:`exact_odds.store`), so
+with the package and any other rule's are cached on disk (:mod:`exact_odds.engine.store`), so
 :func:`coefficients` builds a table at most once per rule. Coups are named by their
-:func:`exact_odds.coup.encode` code; at ``Detail.SUITS`` the suited bits mark the variants of
+:func:`exact_odds.core.coup.encode` code; at ``Detail.SUITS`` the suited bits mark the variants of
 :mod:`exact_odds.batch.suited` instead.
 """
 
@@ -24,10 +24,10 @@ import numpy as np
 
 from exact_odds.batch.kinds import DIGITS, TYPES, Part, Space, part_code, parts_of, space_of
 from exact_odds.batch.suited import suited_variants
-from exact_odds.coup import BANKER_SUITED, COUP_CODES, PLAYER_SUITED, Detail, encode
-from exact_odds.shoe import CARDS_PER_COUP
-from exact_odds.store import Arrays, load, typecode_for
-from exact_odds.tableau import Tableau, play_many
+from exact_odds.core.coup import BANKER_SUITED, COUP_CODES, PLAYER_SUITED, Detail, encode
+from exact_odds.core.shoe import CARDS_PER_COUP
+from exact_odds.core.tableau import Tableau, play_many
+from exact_odds.engine.store import Arrays, load, typecode_for
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -119,7 +119,7 @@ def _tally(tableau: Tableau, space: Space, index: _PartIndex, first: int) -> Ite
 @lru_cache(maxsize=8)
 def coefficients(tableau: Tableau, detail: Detail) -> Coefficients:
     """The coefficient table of ``tableau`` at ``detail``: shipped for the standard rule, else cached on
-    disk after one :func:`build_coefficients` (see :mod:`exact_odds.store`); cached in memory too."""
+    disk after one :func:`build_coefficients` (see :mod:`exact_odds.engine.store`); cached in memory too."""
     space = space_of(detail)
     arrays = load(f"batch-{detail.name.lower()}", tableau, lambda rule: to_arrays(build_coefficients(rule, detail)))
     parts_a, parts_b = _parts(space)
@@ -134,7 +134,8 @@ def _parts(space: Space) -> tuple[tuple[Part, ...], tuple[Part, ...]]:
 
 
 def to_arrays(co: Coefficients) -> Arrays:
-    """The integer arrays of a coefficient table as stored (:mod:`exact_odds.store`), each in its narrowest type."""
+    """The integer arrays of a coefficient table as stored (:mod:`exact_odds.engine.store`), each in its
+    narrowest type."""
     out: Arrays = {}
     for name, values in (("a", co.a), ("b", co.b), ("coup", co.coup), ("count", co.count)):
         code = typecode_for(int(values.max(initial=0)))

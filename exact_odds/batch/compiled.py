@@ -1,7 +1,7 @@
 """Whether bulk work runs its element-wise loops compiled (numba, the ``fast`` extra).
 
 The compiled loops (:mod:`exact_odds.batch.loops` for the kernel, :mod:`exact_odds.batch.textloops`
-for reading and writing compositions, :mod:`exact_odds.verify.loops` for verify's bookkeeping)
+for reading and writing compositions, :mod:`exact_odds.witness.verify.loops` for verify's bookkeeping)
 need numba (``pip install 'exact-odds[fast]'``). Without it, or with the environment variable
 ``EXACT_ODDS_JIT=0``, the same steps run in NumPy; the integers and the text are the same either
 way (the tests compare both paths). Each module of loops is loaded here, by :func:`module`.
@@ -96,7 +96,7 @@ def _wanted(count: int) -> bool:
 
 
 def module(name: str, count: int) -> ModuleType | None:
-    """The module of compiled loops ``name`` (e.g. ``"exact_odds.verify.loops"``) for a call on
+    """The module of compiled loops ``name`` (e.g. ``"exact_odds.witness.verify.loops"``) for a call on
     ``count`` compositions, cards or coups, or None for NumPy."""
     return _load(name) if _wanted(count) else None
 

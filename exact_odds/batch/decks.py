@@ -6,7 +6,7 @@ ranks: ``16d``), so each falling factorial ``falling(n_k, m)`` of a monomial is 
 any functional, ``sum_S weight_S * monomial_S``, is an exact integer polynomial of degree at
 most 6: no fitting.
 
->>> from exact_odds.tableau import STANDARD_TABLEAU
+>>> from exact_odds.core.tableau import STANDARD_TABLEAU
 >>> import numpy as np
 >>> every = np.ones((12_800, 1), dtype=np.int64)
 >>> ways_in_decks(STANDARD_TABLEAU, Detail.POINTS, every)  # 52d (52d-1) ... (52d-5), lowest power first
@@ -23,10 +23,10 @@ import numpy as np
 from exact_odds.batch.coefficients import coefficients
 from exact_odds.batch.kinds import TYPES, space_of
 from exact_odds.batch.monomials import monomial_sums
-from exact_odds.coup import COUP_CODES, Detail
-from exact_odds.deck_polynomials import falling_in_decks
-from exact_odds.shoe import CARDS_PER_COUP, RANKS
-from exact_odds.tableau import Tableau
+from exact_odds.core.coup import COUP_CODES, Detail
+from exact_odds.core.shoe import CARDS_PER_COUP, RANKS
+from exact_odds.core.tableau import Tableau
+from exact_odds.engine.deck_polynomials import falling_in_decks
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -46,7 +46,7 @@ def cards_per_deck(detail: Detail) -> tuple[int, ...]:
 
 def falling_polynomial(a: int, m: int) -> list[int]:
     """Coefficients (lowest power first, 7 of them) of ``(a d)(a d - 1) ... (a d - m + 1)``
-    (:func:`~exact_odds.deck_polynomials.falling_in_decks`, padded)."""
+    (:func:`~exact_odds.engine.deck_polynomials.falling_in_decks`, padded)."""
     return [*falling_in_decks(a, m), *[0] * (CARDS_PER_COUP - m)]
 
 

@@ -3,7 +3,7 @@
 Conventions. Compositions are rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K). Ways count
 ordered six-card sequences, unused cards included, so a shoe of ``N`` cards has
 ``N (N-1) ... (N-5)`` of them (checked for every composition); the integers equal those of
-:func:`exact_odds.engine.deal`. Payouts are net units per unit staked (a push is 0), exact;
+:func:`exact_odds.engine.enumerator.deal`. Payouts are net units per unit staked (a push is 0), exact;
 they never enter the integer loops. The kernel evaluates a few non-negative *functionals*
 (banker, player and tie, then events such as "banker wins with 6" or weighted sums that the
 bets need: :mod:`exact_odds.batch.basis`), and each bet's numerator follows exactly as an
@@ -30,11 +30,11 @@ from exact_odds.batch.monomials import table_codes
 from exact_odds.batch.plan import INT64_MAX_CARDS, Plan, make_weighted_plan, ways
 from exact_odds.batch.sparse import sparse, sparse_ways
 from exact_odds.batch.suited import suited_ways, variant
-from exact_odds.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUITED, Coup, Detail, Payable, coup_of_code
-from exact_odds.dist import Dist
-from exact_odds.errors import suits_unknown
-from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe, ShoeError
-from exact_odds.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.core.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUITED, Coup, Detail, Payable, coup_of_code
+from exact_odds.core.dist import Dist
+from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe, ShoeError
+from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.inputs.errors import suits_unknown
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -268,7 +268,7 @@ class Evaluation:
 
     ``counts``: (n, 13) rank counts. ``sequences``: (n,) ordered six-card sequences
     ``N (N-1) ... (N-5)``. ``outcomes``: (n, 3) ways of banker, player, tie (the order of
-    :data:`~exact_odds.coup.OUTCOMES`). ``numerators``: (n, k) integers such that the
+    :data:`~exact_odds.core.coup.OUTCOMES`). ``numerators``: (n, k) integers such that the
     expectation of bet ``j`` (net units per unit staked, from the bettor's side) is
     ``numerators[i, j] / (sequences[i] * scales[j])``. Integer arrays are int64 when every
     value fits, else numpy object arrays of Python ints.
@@ -478,7 +478,7 @@ def _evaluate_words(counts: IntArray, sizes: IntArray, bets: tuple[Payable, ...]
 
 def evaluate_shoes(shoes: Sequence[Shoe], *, bets: Iterable[Payable] = (),
                    tableau: Tableau = STANDARD_TABLEAU) -> Evaluation:
-    """:func:`evaluate` for :class:`~exact_odds.shoe.Shoe` objects (finite; suits used when known)."""
+    """:func:`evaluate` for :class:`~exact_odds.core.shoe.Shoe` objects (finite; suits used when known)."""
     if any(shoe.infinite for shoe in shoes):
         raise ShoeError("bulk evaluation needs finite shoes")
     bet_list = tuple(bets)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from exact_odds.batch.kinds import kind_of_rank
-from exact_odds.shoe import CARDS_PER_COUP
+from exact_odds.core.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
     import numpy.typing as npt

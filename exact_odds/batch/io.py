@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from exact_odds.batch.compiled import text_loops
-from exact_odds.errors import InputError
-from exact_odds.shoe import CARDS_PER_COUP, RANK_LABELS
-from exact_odds.validate import RANK_COUNT
+from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.validate import RANK_COUNT
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -34,7 +34,7 @@ class CompositionError(InputError):
 
 def _row(number: int, body: str, source: str) -> list[int]:
     """The 13 counts of one line, each a whole number from 0 to 40,000 in ASCII digits
-    (:data:`exact_odds.validate.RANK_COUNT`), at least six cards in all; the first problem raises."""
+    (:data:`exact_odds.inputs.validate.RANK_COUNT`), at least six cards in all; the first problem raises."""
     where = f"{source}: line {number}"
     fields = body.split(",")
     if len(fields) != len(RANK_LABELS):
@@ -120,7 +120,7 @@ def _plain_counts(text: str) -> IntArray | None:
 
 
 def _counts_fit(counts: IntArray) -> bool:
-    """Whether every count is at most :data:`exact_odds.validate.RANK_COUNT`'s bound and every row
+    """Whether every count is at most :data:`exact_odds.inputs.validate.RANK_COUNT`'s bound and every row
     holds the cards of a coup."""
     compiled = text_loops(len(counts))
     if compiled is not None:
@@ -133,13 +133,13 @@ def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
     """Compositions from text: one line of 13 comma-separated counts A,2,...,9,T,J,Q,K each,
     after an optional header line naming the ranks in that order (see the module).
 
-    Each count is a whole number from 0 to 40,000 in ASCII digits (:data:`exact_odds.validate.RANK_COUNT`),
+    Each count is a whole number from 0 to 40,000 in ASCII digits (:data:`exact_odds.inputs.validate.RANK_COUNT`),
     so a composition holds at most 520,000 cards and no sum overflows.
 
     ``#`` starts a comment; blank lines are ignored. Returns the line number of each
     composition (a ``range`` when they follow one another) and the counts, shape (n, 13). A bad
     line raises :class:`CompositionError` naming its number. A file read in blocks
-    (:func:`exact_odds.reading.user_blocks`) passes each block's ``first_line``, and
+    (:func:`exact_odds.inputs.reading.user_blocks`) passes each block's ``first_line``, and
     ``header=False`` after the first block (a header may only open the file).
 
     >>> list(parse_compositions("# one deck\\n4,4,4,4,4,4,4,4,4,4,4,4,4\\n")[0])

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from exact_odds.batch.kinds import DESIGNATION_CARDS, GG, TYPES, F, G, Space
-from exact_odds.shoe import CARDS_PER_COUP
+from exact_odds.core.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
     import numpy.typing as npt

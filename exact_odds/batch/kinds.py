@@ -1,7 +1,7 @@
 """Kinds of card, and parts of monomials: the vocabulary of the coefficient tables.
 
 A *kind* is what bulk evaluation tells apart in a card: its point class 0-9 for the main
-bets (:attr:`Detail.POINTS <exact_odds.coup.Detail.POINTS>`), its rank A-K when pairs matter
+bets (:attr:`Detail.POINTS <exact_odds.core.coup.Detail.POINTS>`), its rank A-K when pairs matter
 (``RANKS``, ``SUITS``). The ways to deal a sequence of six kinds is a product over kinds of
 falling factorials ``n_k (n_k - 1) ... (n_k - m_k + 1)``, ``m_k`` being how often kind ``k``
 occurs in the sequence: a *monomial* of the kind counts, which depends only on the multiset of
@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from exact_odds.coup import Detail
-from exact_odds.shoe import CARDS_PER_COUP, RANKS
+from exact_odds.core.coup import Detail
+from exact_odds.core.shoe import CARDS_PER_COUP, RANKS
 
 if TYPE_CHECKING:
     import numpy.typing as npt

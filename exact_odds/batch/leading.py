@@ -19,7 +19,7 @@ import numpy as np
 
 from exact_odds.batch.kinds import DIGITS, TYPES, space_of
 from exact_odds.batch.suited import suited_variants
-from exact_odds.coup import COUP_CODES, PLAYER_PAIR, Detail
+from exact_odds.core.coup import COUP_CODES, PLAYER_PAIR, Detail
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -44,7 +44,7 @@ import numpy as np
 
 from exact_odds.batch.fused import TAIL_FUNCTIONALS, tail_reads
 from exact_odds.batch.residues import FLOAT_EXACT, WORD_BITS, _inverses, primes_below
-from exact_odds.shoe import CARDS_PER_COUP
+from exact_odds.core.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -45,8 +45,8 @@ from exact_odds.batch.leading import LEADING_CARDS, leading_table, leading_weigh
 from exact_odds.batch.monomials import monomial_terms, table_codes
 from exact_odds.batch.pairs import flag_ways
 from exact_odds.batch.residues import moduli_limit, residue_sums
-from exact_odds.coup import Detail
-from exact_odds.shoe import CARDS_PER_COUP
+from exact_odds.core.coup import Detail
+from exact_odds.core.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
     import numpy.typing as npt

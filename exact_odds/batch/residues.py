@@ -32,7 +32,7 @@ import numpy as np
 
 from exact_odds.batch.kernel import buffer, factor_table
 from exact_odds.batch.wide import from_bytes_rows
-from exact_odds.shoe import CARDS_PER_COUP
+from exact_odds.core.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
     import numpy.typing as npt

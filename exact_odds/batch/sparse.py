@@ -18,9 +18,9 @@ import numpy as np
 from exact_odds.batch.coefficients import coefficients
 from exact_odds.batch.kinds import DESIGNATION_CARDS, GG, TYPES, F, G, Space, kind_counts
 from exact_odds.batch.plan import FLOAT_MAX_CARDS, INT64_MAX_CARDS, Layout, _rows, make_layout
-from exact_odds.coup import Detail
-from exact_odds.shoe import CARDS_PER_COUP
-from exact_odds.tableau import Tableau
+from exact_odds.core.coup import Detail
+from exact_odds.core.shoe import CARDS_PER_COUP
+from exact_odds.core.tableau import Tableau
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -8,8 +8,8 @@ other cards of the rank taking any of the ``n_k - 2`` left) or, when both hands 
 rank and both pairs are restricted, ``GG`` (ordered pairs of suited pairs; ``n_k - 4`` left).
 
 These *variants* (no restriction, the player's pair suited, the banker's, both) are each
-non-negative sums. In the suited coefficient tables the bits :data:`~exact_odds.coup.PLAYER_SUITED`
-and :data:`~exact_odds.coup.BANKER_SUITED` of a coup code mark the variant (``X_xy``, bits
+non-negative sums. In the suited coefficient tables the bits :data:`~exact_odds.core.coup.PLAYER_SUITED`
+and :data:`~exact_odds.core.coup.BANKER_SUITED` of a coup code mark the variant (``X_xy``, bits
 ``x``, ``y``), not the suited flags themselves. The ways of each suited combination follow
 exactly by inclusion-exclusion (both suited ``X11``; the player's only ``X10 - X11``; the
 banker's only ``X01 - X11``; neither ``X00 - X10 - X01 + X11``), applied to integers after the
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from exact_odds.batch.kinds import GG, TYPES, G
-from exact_odds.coup import BANKER_SUITED, PLAYER_SUITED, Coup, coup_of_code
+from exact_odds.core.coup import BANKER_SUITED, PLAYER_SUITED, Coup, coup_of_code
 
 if TYPE_CHECKING:
     import numpy.typing as npt

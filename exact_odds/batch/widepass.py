@@ -26,7 +26,7 @@ from exact_odds.batch.compiled import loops, module
 from exact_odds.batch.kinds import kind_counts
 from exact_odds.batch.plan import INT64_MAX_CARDS, RESIDUE_WORK, VARIANTS, Plan
 from exact_odds.batch.residues import moduli_limit, primes_below
-from exact_odds.shoe import CARDS_PER_COUP, falling
+from exact_odds.core.shoe import CARDS_PER_COUP, falling
 
 if TYPE_CHECKING:
     import numpy.typing as npt

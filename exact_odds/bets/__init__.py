@@ -19,7 +19,7 @@ from exact_odds.bets.main import (
     parse_configuration,
 )
 from exact_odds.bets.user import load_bets, parse_bets
-from exact_odds.registry import Registry
+from exact_odds.inputs.registry import Registry
 
 __all__ = ["BUILTIN_BETS", "BUILTIN_CONFIGURATIONS", "CONFIGURATIONS", "Bet", "BetError", "Configuration", "PayLine",
            "Registry", "Rule", "configuration_from", "exact_payout", "find_bet", "find_configuration", "load_bets",

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from exact_odds.bets.core import Bet, BetError
 from exact_odds.bets.main import BUILTIN_CONFIGURATIONS
 from exact_odds.bets.side import SIDE_BETS
-from exact_odds.registry import Registry
+from exact_odds.inputs.registry import Registry
 
 BUILTIN_BETS: Registry[Bet] = Registry(
     "bet", (*(bet for config in BUILTIN_CONFIGURATIONS.values() for bet in config.bets), *SIDE_BETS),

@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
-from exact_odds.coup import Coup, Detail, Payable
-from exact_odds.errors import InputError, suits_unknown
+from exact_odds.core.coup import Coup, Detail, Payable
+from exact_odds.core.shoe import Shoe, ShoeError
 from exact_odds.hints import TypeVar
-from exact_odds.shoe import Shoe, ShoeError
-from exact_odds.validate import PAYOUT
+from exact_odds.inputs.errors import InputError, suits_unknown
+from exact_odds.inputs.validate import PAYOUT
 from exact_odds.values import Value
 
 Rule = Callable[[Coup], bool]
@@ -35,7 +35,7 @@ class BetError(InputError):
 def exact_payout(value: object, *, where: str = "payout") -> Fraction:
     """An exact payout from an int, a Fraction or a string (``"19/20"``, ``"0.95"``, ``"11:1"``).
 
-    A payout lies between -1 (the stake lost) and 1,000,000,000 (:data:`exact_odds.validate.PAYOUT`);
+    A payout lies between -1 (the stake lost) and 1,000,000,000 (:data:`exact_odds.inputs.validate.PAYOUT`);
     a string is written in ASCII digits, in at most 40 characters. Floats are refused with a
     message that says how to write the number instead; ``where`` starts every message.
     """
@@ -135,7 +135,7 @@ def usable_bets(shoe: Shoe, bets: Iterable[B], *, strict: bool = False) -> tuple
     """``(usable, omitted)``: the bets ``shoe`` can settle, and the others, each in the given order.
 
     A bet that looks at suits (:attr:`Detail.SUITS`) needs a shoe whose suits are known; on
-    another shoe it is omitted, or with ``strict`` it raises :class:`~exact_odds.shoe.ShoeError`
+    another shoe it is omitted, or with ``strict`` it raises :class:`~exact_odds.core.shoe.ShoeError`
     (a bet the user named should not vanish from a report without a word).
 
     >>> from exact_odds.bets import find_bet

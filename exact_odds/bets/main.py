@@ -38,13 +38,13 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
-from exact_odds.coup import OUTCOMES, Coup, Winner
-from exact_odds.errors import InputError, read_user_file
+from exact_odds.core.coup import OUTCOMES, Coup, Winner
 from exact_odds.hints import TYPE_CHECKING
-from exact_odds.reading import exists
-from exact_odds.registry import Registry, name_key
-from exact_odds.validate import name as checked_name
-from exact_odds.validate import printable, shown
+from exact_odds.inputs.errors import InputError, read_user_file
+from exact_odds.inputs.reading import exists
+from exact_odds.inputs.registry import Registry, name_key
+from exact_odds.inputs.validate import name as checked_name
+from exact_odds.inputs.validate import printable, shown
 from exact_odds.values import Value
 
 if TYPE_CHECKING:
@@ -240,7 +240,7 @@ CONFIGURATIONS = BUILTIN_CONFIGURATIONS
 
 
 def find_configuration(name: str) -> Configuration:
-    """The built-in configuration called ``name`` (any spelling :func:`~exact_odds.registry.name_key` allows).
+    """The built-in configuration called ``name`` (any spelling :func:`~exact_odds.inputs.registry.name_key` allows).
 
     An unknown name raises :class:`BetError` listing the valid names.
     """
@@ -287,7 +287,7 @@ class _Doc:
     """The text of a configuration file, for error messages that name the line."""
 
     def __init__(self, text: str, source: str) -> None:
-        from exact_odds.sources import TomlText
+        from exact_odds.inputs.sources import TomlText
 
         self.text = TomlText.of(text, source)
 
@@ -391,7 +391,7 @@ def parse_configuration(text: str, *, source: str = "configuration") -> Configur
     """
     from pathlib import Path
 
-    from exact_odds.sources import parse_toml
+    from exact_odds.inputs.sources import parse_toml
 
     doc = _Doc(text, source)
     data = parse_toml(text, source, BetError)

@@ -11,7 +11,7 @@ or a 9.
 
 Rules are plain functions or small frozen dataclasses (``WinWith`` from
 :mod:`exact_odds.bets.main`), so bets compare by value and can be pickled for workers.
-Each bet asks the engine for the least detail it needs (:class:`~exact_odds.coup.Detail`):
+Each bet asks the engine for the least detail it needs (:class:`~exact_odds.core.coup.Detail`):
 totals-only bets stay on the fast ``POINTS`` path, pair bets need ``RANKS``, perfect
 pairs ``SUITS``.
 
@@ -41,7 +41,7 @@ from collections.abc import Callable
 
 from exact_odds.bets.core import Bet, PayLine, exact_payout
 from exact_odds.bets.main import WinWith
-from exact_odds.coup import Coup, Detail, Winner
+from exact_odds.core.coup import Coup, Detail, Winner
 from exact_odds.values import Value
 
 WOO_SIDE_BETS = "Wizard of Odds, Baccarat side bets (wizardofodds.com/games/baccarat/side-bets/)"

@@ -85,17 +85,17 @@ from fractions import Fraction
 
 from exact_odds.bets.builtin import BUILTIN_BETS
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
-from exact_odds.coup import OUTCOMES, Coup, Detail, Winner
-from exact_odds.errors import InputError, read_user_file
+from exact_odds.core.coup import OUTCOMES, Coup, Detail, Winner
 from exact_odds.hints import TYPE_CHECKING, NamedTuple
-from exact_odds.registry import Registry, name_key
-from exact_odds.validate import printable, shown
+from exact_odds.inputs.errors import InputError, read_user_file
+from exact_odds.inputs.registry import Registry, name_key
+from exact_odds.inputs.validate import printable, shown
 from exact_odds.values import Value
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from exact_odds.sources import TomlText
+    from exact_odds.inputs.sources import TomlText
 
 # ---------------------------------------------------------------- the condition vocabulary
 
@@ -189,7 +189,7 @@ class _Where(Value):
 
     @classmethod
     def of(cls, text: str, source: str) -> _Where:
-        from exact_odds.sources import TomlText
+        from exact_odds.inputs.sources import TomlText
 
         located = TomlText.of(text, source)
         bets: list[int] = []
@@ -384,7 +384,7 @@ def parse_bets(text: str, *, source: str = "bets", joining: Registry[Bet] = BUIL
     alias it already holds is an error, unless it is the very same bet (the same file
     read again); every error is a :class:`BetError` naming the file and line.
     """
-    from exact_odds.sources import parse_toml
+    from exact_odds.inputs.sources import parse_toml
 
     where = _Where.of(text, source)
     data = parse_toml(text, source, BetError)

@@ -25,10 +25,10 @@ The modules, one concept each:
   made (:func:`read_rolls`, :func:`write_games`) and its check against the exact odds (:func:`verify_rolls`);
 * :mod:`~exact_odds.bunco.base`: the error and the checks they share.
 
-Bunco knows nothing of cards: of the package it imports only :mod:`exact_odds.dist`,
-:mod:`exact_odds.errors`, :mod:`exact_odds.values`, :mod:`exact_odds.hints`, :mod:`exact_odds.lazy`,
-the reading and checking of user input (:mod:`exact_odds.reading`, :mod:`exact_odds.validate`),
-:mod:`exact_odds.notebook`, and :mod:`exact_odds.stats` and :mod:`exact_odds.verdict` (these two,
+Bunco knows nothing of cards: of the package it imports only :mod:`exact_odds.core.dist`,
+:mod:`exact_odds.inputs.errors`, :mod:`exact_odds.values`, :mod:`exact_odds.hints`, :mod:`exact_odds.lazy`,
+the reading and checking of user input (:mod:`exact_odds.inputs.reading`, :mod:`exact_odds.inputs.validate`),
+:mod:`exact_odds.core.notebook`, and :mod:`exact_odds.core.stats` and :mod:`exact_odds.core.verdict` (these two,
 and numpy, only when a simulation or a verification runs). Names are imported from their module when first used (PEP 562
 ``__getattr__``, as in :mod:`exact_odds`): the exact odds of a roll load no simulation code.
 

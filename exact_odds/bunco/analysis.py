@@ -21,7 +21,7 @@ from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
 from exact_odds.bunco.game import DEFAULT_ROUNDS, Game, play_game
 from exact_odds.bunco.scoring import ScoringRules
 from exact_odds.bunco.turn import DEFAULT_TARGET, Turn, play_turn
-from exact_odds.dist import Dist
+from exact_odds.core.dist import Dist
 from exact_odds.values import Value
 
 

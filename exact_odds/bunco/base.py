@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from exact_odds.dist import Dist
-from exact_odds.errors import InputError
+from exact_odds.core.dist import Dist
+from exact_odds.inputs.errors import InputError
 
 
 class BuncoError(InputError):
     """A bad Bunco input: dice, round number, points, rounds, target or simulation options.
 
-    Like every :class:`~exact_odds.errors.InputError` its message is one line, which the command
+    Like every :class:`~exact_odds.inputs.errors.InputError` its message is one line, which the command
     line prints before it exits with status 2.
     """
 

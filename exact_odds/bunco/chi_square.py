@@ -2,7 +2,7 @@
 
 The simulation is a witness, never a source: its counts are judged against the exact ways by
 this test. The statistic is exact (a ``Fraction``); the p-value is a float from
-:func:`exact_odds.stats.chi_square_sf`. Adjacent outcomes are pooled until each bin expects at
+:func:`exact_odds.core.stats.chi_square_sf`. Adjacent outcomes are pooled until each bin expects at
 least 5 observations (the usual rule of thumb, e.g. Cochran, "Some methods for strengthening the
 common chi-square tests", Biometrics 10, 1954); no parameter is estimated, so the degrees of
 freedom are ``bins - 1``.
@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact_odds.dist import Dist
-from exact_odds.stats import chi_square_sf
+from exact_odds.core.dist import Dist
+from exact_odds.core.stats import chi_square_sf
 
 DEFAULT_ALPHA = Fraction(1, 1000)
 """Significance level of the simulation's verdicts (as for the baccarat simulator)."""

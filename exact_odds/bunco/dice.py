@@ -15,8 +15,8 @@ import math
 from functools import cache, total_ordering
 
 from exact_odds.bunco.base import BuncoError, check_whole_number
-from exact_odds.dist import Dist, Ways
-from exact_odds.validate import BUNCO_DICE
+from exact_odds.core.dist import Dist, Ways
+from exact_odds.inputs.validate import BUNCO_DICE
 from exact_odds.values import Value
 
 MAX_DICE = BUNCO_DICE.high

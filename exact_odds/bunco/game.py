@@ -18,7 +18,7 @@ from fractions import Fraction
 from exact_odds.bunco.base import BuncoError, ascending, check_whole_number, points
 from exact_odds.bunco.dice import Dice
 from exact_odds.bunco.scoring import ScoringRules, roll_scores
-from exact_odds.dist import Dist
+from exact_odds.core.dist import Dist
 from exact_odds.values import Value
 
 MAX_ROUNDS = 60
@@ -78,7 +78,7 @@ class Game(Value):
 
     def _repr_html_(self) -> str:
         """The game as a table in a notebook: each total's ways, exact probability and P(total > it)."""
-        from exact_odds.notebook import Approx, html_table
+        from exact_odds.core.notebook import Approx, html_table
 
         above = self.survival()
         total = self.totals.total

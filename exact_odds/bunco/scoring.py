@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from exact_odds.bunco.base import BuncoError, ascending, check_whole_number
 from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
-from exact_odds.dist import Dist
+from exact_odds.core.dist import Dist
 from exact_odds.values import Value
 
 

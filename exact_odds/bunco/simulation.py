@@ -25,7 +25,7 @@ from exact_odds.bunco.chi_square import DEFAULT_ALPHA, ChiSquare, chi_square_tes
 from exact_odds.bunco.dice import Dice
 from exact_odds.bunco.game import round_numbers
 from exact_odds.bunco.scoring import ScoringRules
-from exact_odds.dist import Dist
+from exact_odds.core.dist import Dist
 
 if TYPE_CHECKING:
     import numpy as np

@@ -22,7 +22,7 @@ from fractions import Fraction
 from exact_odds.bunco.base import ascending, check_whole_number
 from exact_odds.bunco.dice import Dice
 from exact_odds.bunco.scoring import ScoringRules, roll_scores
-from exact_odds.dist import Dist
+from exact_odds.core.dist import Dist
 from exact_odds.values import Value
 
 MAX_TARGET = 100
@@ -81,7 +81,7 @@ class Turn(Value):
 
     def _repr_html_(self) -> str:
         """The turn as a table in a notebook: the points at its end, with the chance of reaching the target."""
-        from exact_odds.notebook import Approx, html_table
+        from exact_odds.core.notebook import Approx, html_table
 
         points = self.points
         rows = [[p, w, Fraction(w, points.total), Approx(w / points.total)] for p, w in points.items()]

@@ -2,7 +2,7 @@
 
 The hypothesis under test: every roll of the log is ``count`` fair dice of ``sides`` faces,
 independent of each other and of every other roll, and each score the log gives is what the
-rules say. Four checks in the report style of ``exact-odds verify`` (:mod:`exact_odds.verdict`),
+rules say. Four checks in the report style of ``exact-odds verify`` (:mod:`exact_odds.core.verdict`),
 each PASS, FAIL, or SKIP when the log gives it nothing to test:
 
 ======  ==========================================================  ===============================
@@ -40,13 +40,13 @@ from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
 from exact_odds.bunco.log import RollLog
 from exact_odds.bunco.scoring import ScoringRules, roll_scores
 from exact_odds.bunco.simulation import score_rolls
-from exact_odds.dist import Dist
+from exact_odds.core.dist import Dist
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-    from exact_odds.verdict import Check, Verdict
+    from exact_odds.core.verdict import Check, Verdict
 
 MAX_VIOLATIONS = 10
 """Violations kept in full by default."""
@@ -70,13 +70,13 @@ class RollVerification:
     @property
     def verdict(self) -> Verdict:
         """``FAIL`` if any check failed, else ``PASS``."""
-        from exact_odds.verdict import overall
+        from exact_odds.core.verdict import overall
 
         return overall(self.checks)
 
     def check(self, name: str) -> Check:
         """The check called ``name``."""
-        from exact_odds.verdict import named_check
+        from exact_odds.core.verdict import named_check
 
         return named_check(self.checks, name)
 
@@ -99,7 +99,7 @@ def label_check(log: RollLog, dice: Dice, rules: ScoringRules, *, keep: int = MA
     """Every score the log gives against the rules (SKIP without a score column)."""
     import numpy as np
 
-    from exact_odds.verdict import Violation, deterministic_check
+    from exact_odds.core.verdict import Violation, deterministic_check
 
     if log.scores is None:
         return deterministic_check("labels", 0, [], 0, ["The log has no score column."], unit="scores")
@@ -117,7 +117,7 @@ def faces_check(log: RollLog, dice: Dice) -> Check:
     """The faces of all dice, and of each die of the rolls, against ``1 / sides`` each."""
     import numpy as np
 
-    from exact_odds.verdict import ChiSquare, IndicatorSum, statistical_check
+    from exact_odds.core.verdict import ChiSquare, IndicatorSum, statistical_check
 
     names = [str(f) for f in range(1, dice.sides + 1)]
     p = np.full(dice.sides, 1 / dice.sides)
@@ -151,7 +151,7 @@ def scores_check(log: RollLog, dice: Dice, rules: ScoringRules) -> Check:
     """Each roll's score (from its dice) against the exact score distribution of its round."""
     import numpy as np
 
-    from exact_odds.verdict import IndicatorSum, statistical_check
+    from exact_odds.core.verdict import IndicatorSum, statistical_check
 
     faces = _faces_of_rounds(log, dice)
     scores = score_rolls(log.faces, rules, faces)
@@ -198,7 +198,7 @@ def _tail(n: int, q: float, x: int, *, down: bool) -> float:
 
 def buncos_check(log: RollLog, dice: Dice) -> Check:
     """The numbers of Buncos and of mini Buncos, each against its exact binomial distribution."""
-    from exact_odds.verdict import Check, Tally
+    from exact_odds.core.verdict import Check, Tally
 
     faces = _faces_of_rounds(log, dice)
     alike = (log.faces == log.faces[:, :1]).all(axis=1)
@@ -224,7 +224,7 @@ def verify_rolls(log: RollLog, dice: Dice, rules: ScoringRules, *, alpha: float 
     ``max_violations``: wrong scores listed in full (all are counted).
     """
     from exact_odds.bunco.base import BuncoError
-    from exact_odds.verdict import judge
+    from exact_odds.core.verdict import judge
 
     if not 0 < alpha < 1:
         raise BuncoError(f"the significance level must lie strictly between 0 and 1, got {alpha}")

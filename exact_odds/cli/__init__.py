@@ -28,11 +28,11 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from importlib import import_module
 
-from exact_odds.blas import one_thread_unless_chosen
 from exact_odds.cli.options import GAME_HELP, Handler, Parser, Subparsers
 from exact_odds.cli.signals import RECEIVED, Terminated, exit_now, signals_end_cleanly, stopping
-from exact_odds.errors import InputError
 from exact_odds.hints import TYPE_CHECKING
+from exact_odds.inputs.errors import InputError
+from exact_odds.study.blas import one_thread_unless_chosen
 
 if TYPE_CHECKING:
     from typing import Any
@@ -135,7 +135,7 @@ def _output_check(text: str) -> str:
 
 
 def _figure_check(text: str) -> str:
-    from exact_odds.plots import check_figure_path
+    from exact_odds.report.plots import check_figure_path
 
     return check_figure_path(text)
 
@@ -341,7 +341,7 @@ def _parse(words: list[str]) -> tuple[argparse.Namespace, Written]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (see the module). In a process that has not loaded
-    NumPy yet, first one BLAS thread unless the user chose (:func:`exact_odds.blas.one_thread_unless_chosen`)."""
+    NumPy yet, first one BLAS thread unless the user chose (:func:`exact_odds.study.blas.one_thread_unless_chosen`)."""
     if "numpy" not in sys.modules:
         one_thread_unless_chosen()
     with signals_end_cleanly():

@@ -1,6 +1,6 @@
 """Partial information about the next coup: ``advantage``, and ``odds --known`` / ``odds --dealt``.
 
-No arithmetic here: the figures come from :mod:`exact_odds.information`, the tables from
+No arithmetic here: the figures come from :mod:`exact_odds.analysis.information`, the tables from
 :mod:`exact_odds.report.advantage`.
 """
 
@@ -28,14 +28,14 @@ from exact_odds.cli.options import (
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet
-    from exact_odds.shoe import Shoe
-    from exact_odds.tableau import Tableau
+    from exact_odds.core.shoe import Shoe
+    from exact_odds.core.tableau import Tableau
 
 def known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
     """``odds --known``: the odds and the main bets' expectations given what is known."""
+    from exact_odds.analysis.information import InformationError, Known, deal_known, player_ev
     from exact_odds.bets.main import STANDARD_CONFIG
-    from exact_odds.engine import winners
-    from exact_odds.information import InformationError, Known, deal_known, player_ev
+    from exact_odds.engine.enumerator import winners
     from exact_odds.report.advantage import known_odds_json, known_odds_tables
 
     if args.dealt:
@@ -58,7 +58,7 @@ def _bets(args: argparse.Namespace) -> list[Bet]:
 
 
 def _cmd_advantage(args: argparse.Namespace) -> str:
-    from exact_odds.information import Information, Known, advantage
+    from exact_odds.analysis.information import Information, Known, advantage
     from exact_odds.report.advantage import advantage_json, advantage_tables
 
     shoe = shoe_from_args(args)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from exact_odds import validate
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     Subparsers,
@@ -13,6 +12,7 @@ from exact_odds.cli.options import (
     render,
 )
 from exact_odds.hints import TYPE_CHECKING
+from exact_odds.inputs import validate
 
 if TYPE_CHECKING:
     from typing import TextIO

@@ -1,7 +1,7 @@
 """Counts of one's own and edge sorting over dealt shoes: ``count``, and ``study --count`` / ``--edge-sort``.
 
-No arithmetic here: the figures come from :mod:`exact_odds.counting`,
-:mod:`exact_odds.edge_sorting` and :mod:`exact_odds.study`, the tables from
+No arithmetic here: the figures come from :mod:`exact_odds.study.counting`,
+:mod:`exact_odds.study.edge_sorting` and :mod:`exact_odds.study.run`, the tables from
 :mod:`exact_odds.report.advantage_play`.
 """
 
@@ -12,7 +12,6 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from exact_odds import validate
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     CommandBets,
@@ -31,12 +30,13 @@ from exact_odds.cli.options import (
     shoe_from_args,
     tableau_from_args,
 )
+from exact_odds.inputs import validate
 
 if TYPE_CHECKING:
+    from exact_odds.analysis.information import Information
     from exact_odds.bets import Bet
-    from exact_odds.counting import Count
-    from exact_odds.information import Information
-    from exact_odds.study_pool import Workers
+    from exact_odds.study.counting import Count
+    from exact_odds.study.pool import Workers
 
 COUNT_HELP = ("a count of one's own: a published one by name (jacobson-dragon-7, wizard-panda-8) or a spec "
               "'RANKS=TAG, ..., bet=NAME, tc>=T' (e.g. '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4'; ranks not "
@@ -59,7 +59,7 @@ def add_edge_sort_option(parser: argparse.ArgumentParser) -> None:
 
 def counts_from_args(args: argparse.Namespace, choice: CommandBets) -> list[Count]:
     """The --count values, each count's bet named as the registry names it (aliases resolved)."""
-    from exact_odds.counting import find_count
+    from exact_odds.study.counting import find_count
 
     return [replace(count, bet=choice.known.find(count.bet).name) for count in map(find_count, args.counts)]
 
@@ -75,7 +75,7 @@ def with_count_bets(bets: list[Bet], counts: list[Count], choice: CommandBets) -
 
 def edge_sort_from_args(args: argparse.Namespace) -> Information | None:
     """The information of --edge-sort: the group of the first card (position 1)."""
-    from exact_odds.information import Information
+    from exact_odds.analysis.information import Information
 
     return None if args.edge_sort is None else Information.parse("1", args.edge_sort)
 
@@ -91,18 +91,18 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 def workers_from_args(args: argparse.Namespace) -> AbstractContextManager[Workers | None]:
     """The worker processes of a study of --shoes with --workers W > 1 (not --dask, not a replayed
     --input), started now, before this process imports the study's modules: they import theirs
-    at the same time (:func:`exact_odds.study_pool.study_workers`); None: no workers."""
+    at the same time (:func:`exact_odds.study.pool.study_workers`); None: no workers."""
     if args.workers <= 1 or args.dask is not None or args.shoes is None or getattr(args, "input", None) is not None:
         return nullcontext()
-    from exact_odds.study_pool import study_workers
+    from exact_odds.study.pool import study_workers
 
     return study_workers(args.workers, args.shoes, shoe_from_args(args).size)
 
 
 def _cmd_count(args: argparse.Namespace) -> str:
     with workers_from_args(args) as workers:
-        from exact_odds.counting import CountError
-        from exact_odds.study import run_study
+        from exact_odds.study.counting import CountError
+        from exact_odds.study.run import run_study
 
         choice = bets_from_args(args)
         counts = counts_from_args(args, choice)

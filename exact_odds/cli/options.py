@@ -20,21 +20,21 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
-from exact_odds import validate
 from exact_odds.cli.examples import WidthFormatter
-from exact_odds.errors import InputError
 from exact_odds.hints import TYPE_CHECKING, NamedTuple
+from exact_odds.inputs import validate
+from exact_odds.inputs.errors import InputError
 
 if TYPE_CHECKING:
     from typing import Any, NoReturn, TypeAlias
 
     from exact_odds.bets import Bet, Configuration, Registry
+    from exact_odds.core.shoe import Shoe
+    from exact_odds.core.tableau import Tableau
     from exact_odds.dealing import Procedure
     from exact_odds.game import Game
     from exact_odds.report import ProgressBar, Table
     from exact_odds.report.document import Figure
-    from exact_odds.shoe import Shoe
-    from exact_odds.tableau import Tableau
 
 Handler = Callable[[argparse.Namespace], str | Iterator[str]]
 """A command: its whole output, or its output piece by piece as it is computed (a long input)."""
@@ -232,7 +232,7 @@ def seed_from_args(args: argparse.Namespace) -> int:
 
 def shoe_from_args(args: argparse.Namespace) -> Shoe:
     """The shoe named by --decks/--shoe (else the game's, else 8 decks) less --remove."""
-    from exact_odds.shoe import Shoe, ShoeError, parse_cards
+    from exact_odds.core.shoe import Shoe, ShoeError, parse_cards
 
     game = game_from_args(args)
     if args.shoe is not None:
@@ -249,7 +249,7 @@ def shoe_from_args(args: argparse.Namespace) -> Shoe:
 
 def tableau_from_args(args: argparse.Namespace) -> Tableau:
     """The tableau loaded from --rules, else the game's, else the standard one."""
-    from exact_odds.tableau import STANDARD_TABLEAU, load_tableau
+    from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
 
     game = game_from_args(args)
     if args.rules is not None:  # --rules '' is refused, not ignored
@@ -370,7 +370,7 @@ class CommandBets(NamedTuple):
         """The bet called ``name``. With a configuration, banker, player and tie (and their aliases, and
         the configuration's own bet names) are its bets; a qualified name (``tie-9/tie``) is that bet."""
         from exact_odds.bets.main import STANDARD_CONFIG
-        from exact_odds.registry import name_key
+        from exact_odds.inputs.registry import name_key
 
         config = self.configuration
         if config is None:
@@ -485,8 +485,9 @@ def bet_names(values: Sequence[str]) -> list[str]:
 
 def read_input(path: str, what: str = "input") -> str:
     """The text of an --input FILE ('-': standard input) of the kind ``what`` (``"compositions"``, ``"results"``,
-    ``"record"``): a regular file under that kind's size cap, UTF-8 (:func:`exact_odds.reading.read_user_file`)."""
-    from exact_odds.reading import read_user_file
+    ``"record"``): a regular file under that kind's size cap, UTF-8
+    (:func:`exact_odds.inputs.reading.read_user_file`)."""
+    from exact_odds.inputs.reading import read_user_file
 
     return read_user_file(path, what, stdin=True)
 

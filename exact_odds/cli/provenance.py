@@ -16,7 +16,7 @@ from exact_odds.hints import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-    from exact_odds.removal import LinearCount, Removal
+    from exact_odds.analysis.removal import LinearCount, Removal
     from exact_odds.report.document import Figure
     from exact_odds.report.provenance import Provenance
 
@@ -34,7 +34,7 @@ def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
 
     parts: dict[str, Any] = {"command": args.command, "seed": getattr(args, "seed", None)}
     if hasattr(args, "rules"):
-        from exact_odds.store import tableau_key
+        from exact_odds.engine.store import tableau_key
 
         tableau = tableau_from_args(args)
         parts["tableau"] = (tableau.name, tableau_key(tableau))
@@ -59,8 +59,8 @@ def removal_figures(removals: Sequence[Removal], counts: Sequence[LinearCount], 
     """The figures of an HTML page that shows effects of removal: one bar chart per bet (drawn when asked)."""
 
     def draw() -> list[Figure]:
-        from exact_odds.plots import eor_svg
         from exact_odds.report.document import Figure
+        from exact_odds.report.plots import eor_svg
 
         return [Figure(title, eor_svg(removals, counts, title=title))]
 

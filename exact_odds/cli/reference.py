@@ -29,14 +29,14 @@ from exact_odds.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet
+    from exact_odds.core.shoe import Shoe
+    from exact_odds.core.tableau import Tableau
     from exact_odds.report import Table
     from exact_odds.report.game import RemovalFigures
-    from exact_odds.shoe import Shoe
-    from exact_odds.tableau import Tableau
 
 
 def _cmd_odds(args: argparse.Namespace) -> str:
-    from exact_odds.engine import deal_winners
+    from exact_odds.engine.enumerator import deal_winners
     from exact_odds.report import odds_json, odds_table
 
     shoe = shoe_from_args(args)
@@ -55,16 +55,16 @@ def _cmd_odds(args: argparse.Namespace) -> str:
 
 def _custom_name(tableau: Tableau) -> str | None:
     """The name of a drawing rule other than the standard one (None for the standard rule), for titles."""
-    from exact_odds.tableau import STANDARD_TABLEAU
+    from exact_odds.core.tableau import STANDARD_TABLEAU
 
     return None if tableau == STANDARD_TABLEAU else tableau.name
 
 
 def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
     """``odds --dealt``: the exact odds given the cards already dealt in this coup."""
-    from exact_odds.conditional import dealing_order, parse_dealt
-    from exact_odds.engine import winners
-    from exact_odds.information import deal_dealt
+    from exact_odds.analysis.conditional import dealing_order, parse_dealt
+    from exact_odds.analysis.information import deal_dealt
+    from exact_odds.engine.enumerator import winners
     from exact_odds.report import dealt_odds_json, dealt_odds_table
 
     dealt = parse_dealt(args.dealt)
@@ -89,7 +89,7 @@ def _add_odds(sub: Subparsers) -> None:
 
 
 def _cmd_edges(args: argparse.Namespace) -> str:
-    from exact_odds.edges import configuration_sheets
+    from exact_odds.analysis.edges import configuration_sheets
     from exact_odds.report import edges_json, edges_table
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
@@ -112,7 +112,7 @@ def _add_edges(sub: Subparsers) -> None:
 
 
 def _cmd_parsheet(args: argparse.Namespace) -> str:
-    from exact_odds.edges import par_sheet
+    from exact_odds.analysis.edges import par_sheet
     from exact_odds.report import par_sheet_json, par_sheet_table
 
     bet = bets_from_args(args).find(args.bet)  # banker, player, tie: those of --config or the game
@@ -138,9 +138,9 @@ def _add_parsheet(sub: Subparsers) -> None:
 
 
 def _cmd_symbolic(args: argparse.Namespace) -> str:
-    from exact_odds.edges import distinct_bets
+    from exact_odds.analysis.edges import distinct_bets
+    from exact_odds.analysis.symbolic import summary
     from exact_odds.report import closed_form_tables, payout_symbol_tables, symbolic_json
-    from exact_odds.symbolic import summary
 
     bets = [bet for bet, _ in distinct_bets([bet for config in configs_from_args(args) for bet in config.bets])]
     bar = progress_bar(args, "symbolic")
@@ -170,8 +170,8 @@ def _add_symbolic(sub: Subparsers) -> None:
 def _cmd_report(args: argparse.Namespace) -> str:
     if args.game is not None:
         return _game_report(args)
+    from exact_odds.analysis.edges import reference_sheets
     from exact_odds.bets.main import is_main_bet
-    from exact_odds.edges import reference_sheets
     from exact_odds.report import eor_json, eor_tables, reference_json, reference_tables
 
     shoe, tableau, known = shoe_from_args(args), tableau_from_args(args), bets_from_args(args).known.values()
@@ -193,7 +193,7 @@ def _cmd_report(args: argparse.Namespace) -> str:
 
 def _game_report(args: argparse.Namespace) -> str:
     """``report --game``: the casino's whole par sheet (:mod:`exact_odds.report.game`)."""
-    from exact_odds.edges import reference_sheets
+    from exact_odds.analysis.edges import reference_sheets
     from exact_odds.report.game import game_json, game_tables
 
     game = effective_game(args)
@@ -209,8 +209,8 @@ def _removal_figures(shoe: Shoe, bets: Iterable[Bet], tableau: Tableau, *, every
                      max_tag: int = 2) -> RemovalFigures:
     """The effects of removal of ``bets`` and their suggested counts, as ``eor`` computes them. With
     ``every`` the bets are a default set, and those the shoe cannot settle are left out (and named)."""
+    from exact_odds.analysis.removal import effects_of_removal
     from exact_odds.bets import usable_bets
-    from exact_odds.removal import effects_of_removal
     from exact_odds.report.game import RemovalFigures
 
     chosen, left_out = usable_bets(shoe, bets) if every else (list(bets), [])
@@ -239,9 +239,9 @@ def _add_report(sub: Subparsers) -> None:
 
 
 def _cmd_sidebets(args: argparse.Namespace) -> str:
+    from exact_odds.analysis.edges import par_sheet
     from exact_odds.bets import usable_bets
     from exact_odds.bets.side import SIDE_BETS
-    from exact_odds.edges import par_sheet
     from exact_odds.report import side_bets_json, side_bets_table
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)

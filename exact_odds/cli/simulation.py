@@ -6,7 +6,6 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from exact_odds import validate
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     Subparsers,
@@ -33,25 +32,26 @@ from exact_odds.cli.options import (
     tableau_from_args,
 )
 from exact_odds.cli.provenance import figure
-from exact_odds.errors import InputError
+from exact_odds.inputs import validate
+from exact_odds.inputs.errors import InputError
 
 if TYPE_CHECKING:
     from typing import TextIO
 
+    from exact_odds.analysis.sessions import SessionDist
     from exact_odds.bets import Bet
     from exact_odds.report.document import Figure
-    from exact_odds.sessions import SessionDist
-    from exact_odds.simulate import SimulatedSessions
-    from exact_odds.verify import CoupLog
+    from exact_odds.witness.simulate import SimulatedSessions
+    from exact_odds.witness.verify import CoupLog
 
 
 def _cmd_simulate(args: argparse.Namespace) -> str:
     from contextlib import ExitStack
 
+    from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
     from exact_odds.report import simulation_json, simulation_tables
     from exact_odds.report.files import atomic_file
-    from exact_odds.simulate import simulate
-    from exact_odds.tableau import STANDARD_TABLEAU, load_tableau
+    from exact_odds.witness.simulate import simulate
 
     bets = _simulated_bets(args)
     reference = ((load_tableau(args.verify_rules) if args.verify_rules is not None else STANDARD_TABLEAU)
@@ -78,7 +78,7 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
     works as it did: the values in order, a file giving every bet it defines. A value that is a file
     and a bet name at once is refused rather than guessed.
     """
-    from exact_odds.reading import exists
+    from exact_odds.inputs.reading import exists
 
     values = bet_names(args.bet_files)
     choice = bets_from_args(args, files=())
@@ -105,7 +105,7 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
 
 def _log_writer(out: TextIO) -> Callable[[CoupLog], None]:
     """Write the blocks of coups a simulation deals to ``out`` as one log (a header, then the coups)."""
-    from exact_odds.verify import write_log
+    from exact_odds.witness.verify import write_log
 
     blocks = 0
 
@@ -156,7 +156,7 @@ def _add_simulate(sub: Subparsers) -> None:
 
 
 def _cmd_deal(args: argparse.Namespace) -> str:
-    from exact_odds.conditional import explain_coup
+    from exact_odds.analysis.conditional import explain_coup
     from exact_odds.dealing import shoe_coup
     from exact_odds.report import card_label, deal_json, deal_text
 
@@ -189,15 +189,15 @@ def _add_deal(sub: Subparsers) -> None:
 
 
 def _cmd_session(args: argparse.Namespace) -> str:
-    from exact_odds.report import session_json, session_tables
-    from exact_odds.sessions import (
-        compare_sessions,
+    from exact_odds.analysis.sessions import (
         one_hand,
         parse_bankroll,
         ruin_probability,
         session_distribution,
     )
-    from exact_odds.simulate import simulate_sessions
+    from exact_odds.report import session_json, session_tables
+    from exact_odds.witness.sessions import compare_sessions
+    from exact_odds.witness.simulate import simulate_sessions
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     bet = bets_from_args(args).find(args.bet)  # a built-in bet, the game's, one of a --bets FILE
@@ -227,7 +227,7 @@ def _session_figures(args: argparse.Namespace, exact: SessionDist, sims: Simulat
     """Draw --plot (simulated sessions only); the figures of an HTML page."""
     if sims is None:
         return None
-    from exact_odds.plots import session_figure, session_svg
+    from exact_odds.report.plots import session_figure, session_svg
 
     if args.plot:
         session_figure(exact, sims, args.plot, title=title)
@@ -266,9 +266,9 @@ def _add_session(sub: Subparsers) -> None:
 
 
 def _cmd_roads(args: argparse.Namespace) -> str:
+    from exact_odds.analysis.roads import build_roads, from_winners, parse_results
     from exact_odds.dealing import shoe_winners
     from exact_odds.report import roads_json, roads_text
-    from exact_odds.roads import build_roads, from_winners, parse_results
 
     if args.input is not None:
         if args.seed is not None:

@@ -6,7 +6,6 @@ import argparse
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from exact_odds import validate
 from exact_odds.cli.counting import (
     add_count,
     add_count_option,
@@ -40,17 +39,18 @@ from exact_odds.cli.options import (
     tableau_from_args,
 )
 from exact_odds.cli.provenance import figure, provenance_from_args, removal_figures
+from exact_odds.inputs import validate
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet
-    from exact_odds.shoe import Shoe
-    from exact_odds.study import Study
-    from exact_odds.tableau import Tableau
+    from exact_odds.core.shoe import Shoe
+    from exact_odds.core.tableau import Tableau
+    from exact_odds.study.run import Study
 
 
 def _cmd_eor(args: argparse.Namespace) -> str:
+    from exact_odds.analysis.removal import effects_of_removal
     from exact_odds.bets import usable_bets
-    from exact_odds.removal import effects_of_removal
     from exact_odds.report import eor_json, eor_tables
 
     shoe = shoe_from_args(args)
@@ -70,7 +70,7 @@ def _cmd_eor(args: argparse.Namespace) -> str:
     finally:
         bar.close()
     if args.plot:
-        from exact_odds.plots import eor_figure
+        from exact_odds.report.plots import eor_figure
 
         eor_figure(removals, counts, args.plot, title=f"Effects of removal, {shoe}")
     return render(args, lambda: eor_json(shoe, removals, counts, omitted=omitted),
@@ -100,7 +100,7 @@ def _add_eor(sub: Subparsers) -> None:
 
 
 def _cmd_batch(args: argparse.Namespace) -> Iterator[str]:
-    from exact_odds.reading import user_blocks
+    from exact_odds.inputs.reading import user_blocks
     from exact_odds.report import batch_header
 
     choice = bets_from_args(args)
@@ -169,7 +169,7 @@ def _add_batch(sub: Subparsers) -> None:
 
 def _cmd_study(args: argparse.Namespace) -> str:
     with workers_from_args(args) as workers:
-        from exact_odds.study import StudyError, run_study
+        from exact_odds.study.run import StudyError, run_study
 
         shoe, tableau = shoe_from_args(args), tableau_from_args(args)
         choice = bets_from_args(args)
@@ -192,7 +192,7 @@ def _cmd_study(args: argparse.Namespace) -> str:
     from exact_odds.report import study_json, study_tables
 
     if args.plot:
-        from exact_odds.plots import study_figure
+        from exact_odds.report.plots import study_figure
 
         study_figure(study, args.plot)
     return render(args, lambda: study_json(study), lambda: study_tables(study, args.format),
@@ -201,9 +201,9 @@ def _cmd_study(args: argparse.Namespace) -> str:
 
 def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[Bet]) -> str:
     """``study --input FILE``: the exact player EV of each bet before each coup of a recorded shoe."""
-    from exact_odds.replay import read_record, replay
     from exact_odds.report import replay_json, replay_table
-    from exact_odds.study import StudyError
+    from exact_odds.study.replay import read_record, replay
+    from exact_odds.study.run import StudyError
 
     if args.counts or args.edge_sort is not None:
         raise StudyError("--count and --edge-sort study dealt shoes (--shoes N), not a recorded shoe")
@@ -212,7 +212,7 @@ def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[B
 
 
 def _study_svg(study: Study) -> str:
-    from exact_odds.plots import study_svg
+    from exact_odds.report.plots import study_svg
 
     return study_svg(study)
 

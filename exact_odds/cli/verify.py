@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from exact_odds import validate
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     Subparsers,
@@ -23,12 +22,13 @@ from exact_odds.cli.options import (
     shoe_from_args,
     tableau_from_args,
 )
-from exact_odds.errors import InputError
+from exact_odds.inputs import validate
+from exact_odds.inputs.errors import InputError
 
 
 def _cmd_verify(args: argparse.Namespace) -> str:
     from exact_odds.report.verify import verify_command_tables, verify_json
-    from exact_odds.verify import LogVerification, load_log, parse_counts, verify_counts, verify_log
+    from exact_odds.witness.verify import LogVerification, load_log, parse_counts, verify_counts, verify_log
 
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     if args.input is not None:

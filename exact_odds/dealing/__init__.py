@@ -1,7 +1,7 @@
 """Dealing: how cards reach the table, which cards a seed deals, and the dealers that play them.
 
 One dealing procedure, one shuffle and one vectorised dealer serve the simulator
-(:mod:`exact_odds.simulate`), the shoe studies (:mod:`exact_odds.study`) and the ``deal``,
+(:mod:`exact_odds.witness.simulate`), the shoe studies (:mod:`exact_odds.study.run`) and the ``deal``,
 ``session`` and ``roads`` commands, so the same seed deals the same shoes everywhere.
 
 - :mod:`~exact_odds.dealing.cards`: cards as codes ``4 * (rank - 1) + suit`` (0-51) and the
@@ -12,18 +12,18 @@ One dealing procedure, one shuffle and one vectorised dealer serve the simulator
 - :mod:`~exact_odds.dealing.shuffle`: seeds and shuffles (PCG64 through ``SeedSequence``,
   in blocks of fixed size, so a run depends only on its seed and options).
 - :mod:`~exact_odds.dealing.dealer`: the vectorised dealer (:func:`deal_coups`,
-  :func:`play_shoes`), through :func:`exact_odds.tableau.play_many` and
-  :func:`exact_odds.coup.encode`.
+  :func:`play_shoes`), through :func:`exact_odds.core.tableau.play_many` and
+  :func:`exact_odds.core.coup.encode`.
 - :mod:`~exact_odds.dealing.loops`: :func:`play_shoes` compiled (numba, the ``fast`` extra), shoe by
   shoe in one pass: the same coups, for the simulator's large runs.
 - :mod:`~exact_odds.dealing.simple`: the scalar reference dealer (:func:`deal_coup_simple`,
-  :func:`play_shoe_simple`), through :func:`exact_odds.tableau.play`, and one seeded shoe
+  :func:`play_shoe_simple`), through :func:`exact_odds.core.tableau.play`, and one seeded shoe
   followed coup by coup (:func:`shoe_coup`, :func:`shoe_winners`).
 
 The scalar and the vectorised dealer deal the first shoe of seed 7 alike:
 
->>> from exact_odds.shoe import Shoe
->>> from exact_odds.tableau import STANDARD_TABLEAU
+>>> from exact_odds.core.shoe import Shoe
+>>> from exact_odds.core.tableau import STANDARD_TABLEAU
 >>> simple = play_shoe_simple(shoe_cards(Shoe.decks(8), seed=7))
 >>> fast = play_shoes(shoe_orders(shoe_card_codes(Shoe.decks(8)), 7, 0, 1), STANDARD_TABLEAU, Procedure())
 >>> [start for start, _ in simple] == fast.start.tolist()

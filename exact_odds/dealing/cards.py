@@ -1,11 +1,11 @@
 """Cards as small integers: the codes every dealer, shuffle and study works with.
 
 A card is coded ``4 * (rank - 1) + suit`` (0-51; ranks ace = 1 to king = 13, suits in
-the order of :data:`~exact_odds.shoe.SUITS`: spades, hearts, diamonds, clubs). A shoe whose
+the order of :data:`~exact_odds.core.shoe.SUITS`: spades, hearts, diamonds, clubs). A shoe whose
 suits are unknown (rank counts not divisible by four) is dealt with every card coded as a
 spade, and then cannot settle suited bets.
 
->>> from exact_odds.shoe import parse_card
+>>> from exact_odds.core.shoe import parse_card
 >>> card_code(parse_card("Kh")), code_card(49), card_point(49), burn_value(49)
 (49, Card(rank=<Rank.KING: 13>, suit=<Suit.HEARTS: 'h'>), 0, 10)
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from exact_odds.shoe import RANKS, SUITS, Card, Shoe
+from exact_odds.core.shoe import RANKS, SUITS, Card, Shoe
 
 if TYPE_CHECKING:
     import numpy as np

@@ -1,8 +1,8 @@
 """The one vectorised dealer: many coups, or many whole shoes in lockstep, at once.
 
-A coup is played by :func:`exact_odds.tableau.play_many` (the tableau's one vectorised
+A coup is played by :func:`exact_odds.core.tableau.play_many` (the tableau's one vectorised
 form of its rule) from the cards' point values, and written as the one coup code of
-:func:`exact_odds.coup.encode`. :func:`play_shoes` deals whole shoes by the
+:func:`exact_odds.core.coup.encode`. :func:`play_shoes` deals whole shoes by the
 :class:`~exact_odds.dealing.procedure.Procedure` (burn, cut card, last coup). The scalar
 dealer of :mod:`exact_odds.dealing.simple` does the same one coup at a time; tests check
 that both agree on many random shoes and tableaux.
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from exact_odds.coup import Detail, encode
+from exact_odds.core.coup import Detail, encode
+from exact_odds.core.shoe import CARDS_PER_COUP, MIN_CARDS_PER_COUP, RANKS, SUITS
+from exact_odds.core.tableau import STANDARD_TABLEAU, STOOD, Tableau, draw_lookup, play_many
 from exact_odds.dealing.cards import CARD_CODES, point_lookup
 from exact_odds.dealing.procedure import Burn, Procedure, burn
 from exact_odds.dealing.shuffle import batch_end
-from exact_odds.shoe import CARDS_PER_COUP, MIN_CARDS_PER_COUP, RANKS, SUITS
-from exact_odds.tableau import STANDARD_TABLEAU, STOOD, Tableau, draw_lookup, play_many
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,7 +34,7 @@ def deal_coups(cards: NDArray[np.integer], tableau: Tableau = STANDARD_TABLEAU,
                detail: Detail = Detail.POINTS) -> tuple[NDArray[np.int16], NDArray[np.int8]]:
     """Deal many coups at once from ``cards`` of shape (6, n) (card codes in dealing order).
 
-    Returns the coup codes (:func:`exact_odds.coup.encode`) and the number of cards each
+    Returns the coup codes (:func:`exact_odds.core.coup.encode`) and the number of cards each
     coup used (4 to 6). Pair flags are recorded as far as ``detail`` asks: pairs by rank and
     the twin pair from ``RANKS``, suited pairs (the same card code) from ``SUITS``.
     """

@@ -4,8 +4,8 @@ handed them by their callers).
 
 :func:`play_shoes` deals each shoe coup by coup to its last, as the lockstep NumPy dealer of
 :func:`exact_odds.dealing.dealer.play_shoes` does round by round over every shoe: the same
-cards, the same tableau lookups (:func:`exact_odds.tableau.draw_lookup`) and the same coup
-codes (:func:`exact_odds.coup.encode`, a weighted sum of its parts), in one pass that stays in
+cards, the same tableau lookups (:func:`exact_odds.core.tableau.draw_lookup`) and the same coup
+codes (:func:`exact_odds.core.coup.encode`, a weighted sum of its parts), in one pass that stays in
 the processor's cache. :func:`shuffle_rows` shuffles rows of cards as NumPy's
 ``Generator.permuted(x, axis=1)`` does, drawing the same numbers from the same generator. Compiled
 code is cached on disk, as :mod:`exact_odds.batch.loops`'s is.
@@ -35,7 +35,7 @@ def play_shoes(cards: NDArray[np.uint8], start: NDArray[np.int64], points: NDArr
     ``limit``. Cards past the shoe's end read as its last card. ``points``: each code's point value;
     ``player_draws`` (10, 10) and ``banker_draws`` (10, 10, 11): the tableau's lookups by two-card
     totals (and the player's third card's points, ``stood`` when the player stood); ``weights``: each
-    part's weight in the coup code, in the order of :func:`exact_odds.coup.encode`'s arguments;
+    part's weight in the coup code, in the order of :func:`exact_odds.core.coup.encode`'s arguments;
     ``pairs``: record the pairs by rank and the twin pair, ``suited``: the suited pairs. Each coup's
     code, shoe (row) and first card's index go to ``codes``, ``shoe`` and ``starts``, shoe by shoe;
     returns the number of coups."""

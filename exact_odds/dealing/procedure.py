@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from exact_odds.core.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.dealing.cards import CARD_CODES, burn_value
-from exact_odds.errors import InputError
-from exact_odds.shoe import CARDS_PER_COUP, Shoe
+from exact_odds.inputs.errors import InputError
 
 if TYPE_CHECKING:
     import numpy as np

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from exact_odds.core.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.dealing.cards import shoe_card_codes
 from exact_odds.dealing.procedure import DealingError
-from exact_odds.shoe import CARDS_PER_COUP, Shoe
 
 if TYPE_CHECKING:
     import numpy as np

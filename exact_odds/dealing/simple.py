@@ -1,6 +1,6 @@
 """The scalar reference dealer: one coup at a time, as a dealer at the table would.
 
-:func:`deal_coup_simple` plays a coup with :func:`exact_odds.tableau.play` (the tableau's
+:func:`deal_coup_simple` plays a coup with :func:`exact_odds.core.tableau.play` (the tableau's
 one scalar rule) and :func:`play_shoe_simple` walks a whole shoe by the procedure; they are
 the reference the vectorised dealer (:mod:`exact_odds.dealing.dealer`) is tested against.
 :func:`shoe_coup` and :func:`shoe_winners` follow one seeded shoe for the ``deal`` and
@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from exact_odds.coup import Coup, Detail, Winner
+from exact_odds.core.coup import Coup, Detail, Winner
+from exact_odds.core.shoe import CARDS_PER_COUP, Card, Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, play
 from exact_odds.dealing.cards import card_point, code_card, shoe_of_codes
 from exact_odds.dealing.procedure import STANDARD_PROCEDURE, DealingError, Procedure
 from exact_odds.dealing.shuffle import shoe_cards
-from exact_odds.shoe import CARDS_PER_COUP, Card, Shoe
-from exact_odds.tableau import STANDARD_TABLEAU, Tableau, play
 
 
 def deal_coup_simple(cards: Sequence[int], tableau: Tableau = STANDARD_TABLEAU,
@@ -25,7 +25,7 @@ def deal_coup_simple(cards: Sequence[int], tableau: Tableau = STANDARD_TABLEAU,
     """Deal one coup from card codes in order (P, B, P, B, then draws); return it and the cards used.
 
     ``cards`` needs at least as many cards as the coup uses (else
-    :class:`~exact_odds.tableau.IncompleteCoup`). Pair flags as far as ``detail`` asks.
+    :class:`~exact_odds.core.tableau.IncompleteCoup`). Pair flags as far as ``detail`` asks.
     """
     hand = play(tableau, [card_point(c) for c in cards[:CARDS_PER_COUP]])
     p1, b1, p2, b2 = cards[:4]

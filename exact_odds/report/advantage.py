@@ -1,6 +1,6 @@
 """Rows for ``odds --known`` and ``advantage``: odds given partial information, and what it is worth.
 
-Presentation only: the figures come from :mod:`exact_odds.information`. People's formats
+Presentation only: the figures come from :mod:`exact_odds.analysis.information`. People's formats
 show rounded percentages; csv and json carry exact fractions.
 """
 
@@ -23,11 +23,11 @@ from exact_odds.report.concepts import shoe_json
 from exact_odds.report.odds import odds_json, odds_table
 
 if TYPE_CHECKING:  # the library is imported lazily at run time
-    from exact_odds.coup import Winner
-    from exact_odds.dist import Dist
-    from exact_odds.information.knowledge import Known
-    from exact_odds.information.value import Advantage, CaseValue
-    from exact_odds.shoe import Shoe
+    from exact_odds.analysis.information.knowledge import Known
+    from exact_odds.analysis.information.value import Advantage, CaseValue
+    from exact_odds.core.coup import Winner
+    from exact_odds.core.dist import Dist
+    from exact_odds.core.shoe import Shoe
 
 POSITION_NOTE = ("Positions are the next six cards of the shoe in dealing order: 1 and 3 the player's, 2 and 4 "
                  "the banker's, 5 the fifth card (the player's third if the player draws, else the banker's third if "

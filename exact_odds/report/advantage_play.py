@@ -1,10 +1,10 @@
 """Rows and text for counts of one's own and edge sorting over dealt shoes (``count``, ``study``).
 
-The figures come from :mod:`exact_odds.counting` and :mod:`exact_odds.edge_sorting` through
-a :class:`~exact_odds.study.Study`. Signs are the bettor's: ``player_ev`` is the bettor's
+The figures come from :mod:`exact_odds.study.counting` and :mod:`exact_odds.study.edge_sorting` through
+a :class:`~exact_odds.study.run.Study`. Signs are the bettor's: ``player_ev`` is the bettor's
 expectation per unit staked, and every gain is the bettor's. A simulated figure is shown
 with its 95% confidence interval, ``value ± 1.96 standard errors``, the shoes taken as the
-sampling units (:mod:`exact_odds.estimates`); JSON gives the value, the standard error and
+sampling units (:mod:`exact_odds.study.estimates`); JSON gives the value, the standard error and
 the interval.
 """
 
@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from exact_odds.estimates import Z95
 from exact_odds.report.base import Cell, Table, decimal_text, grouped, percent_text
 from exact_odds.report.concepts import procedure_json, shoe_json
+from exact_odds.study.estimates import Z95
 
 if TYPE_CHECKING:
-    from exact_odds.edge_sorting import EdgeSortStudy, Play
-    from exact_odds.estimates import Estimate
-    from exact_odds.study import Study
+    from exact_odds.study.edge_sorting import EdgeSortStudy, Play
+    from exact_odds.study.estimates import Estimate
+    from exact_odds.study.run import Study
 
 CI_NOTE = "± 95% confidence interval (1.96 standard errors), shoes as the sampling units."
 

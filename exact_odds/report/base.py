@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from exact_odds.coup import OUTCOMES
-from exact_odds.errors import InputError
+from exact_odds.core.coup import OUTCOMES
 from exact_odds.hints import TYPE_CHECKING, NamedTuple
+from exact_odds.inputs.errors import InputError
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -231,7 +231,7 @@ def render_json(value: object) -> str:
 
 
 OUTCOME_ORDER = OUTCOMES
-"""The order in which every report lists the outcomes of a coup (:data:`exact_odds.coup.OUTCOMES`)."""
+"""The order in which every report lists the outcomes of a coup (:data:`exact_odds.core.coup.OUTCOMES`)."""
 
 
 def for_people(fmt: str) -> bool:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from exact_odds.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from exact_odds.core.shoe import Shoe
     from exact_odds.dealing import Procedure
-    from exact_odds.shoe import Shoe
 
 
 def shoe_json(shoe: Shoe) -> dict[str, object]:

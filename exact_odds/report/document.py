@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from exact_odds.errors import InputError
 from exact_odds.hints import TYPE_CHECKING, NamedTuple
+from exact_odds.inputs.errors import InputError
 
 if TYPE_CHECKING:
     from exact_odds.report.base import Table

@@ -11,10 +11,10 @@ from exact_odds.report.concepts import shoe_json
 from exact_odds.report.expression_text import factored_text, linear_text, polynomial_text
 
 if TYPE_CHECKING:
+    from exact_odds.analysis.edges import ParSheet
+    from exact_odds.analysis.symbolic import LinearForm, Summary
     from exact_odds.bets.main import Configuration
-    from exact_odds.edges import ParSheet
-    from exact_odds.shoe import Shoe
-    from exact_odds.symbolic import LinearForm, Summary
+    from exact_odds.core.shoe import Shoe
 
 
 # ---------------------------------------------------------------- house edges and par sheets

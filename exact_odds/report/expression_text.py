@@ -9,7 +9,7 @@ The expressions have plain shapes, whose orders are plain too:
   the symbols taken by name, so a constant comes last; but a positive number and one negative
   multiple of a power are written number first (``5/7 - 3*tie/7``);
 - a *product* of a rational number and integer powers of d and of sums in d (a factored rational
-  function, :class:`~exact_odds.deck_polynomials.Factored`): the number, then the power of d,
+  function, :class:`~exact_odds.engine.deck_polynomials.Factored`): the number, then the power of d,
   then the powers of sums by their number of terms and then term by term (each term by its
   exponent and then its coefficient, a constant before any power); the numerator and the
   denominator keep that order.
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from exact_odds.deck_polynomials import Factored
+from exact_odds.engine.deck_polynomials import Factored
 
 Term = tuple[Fraction, str, int]
 """A sum's term: coefficient, symbol name and exponent (``""`` and 0 for a constant)."""
@@ -90,14 +90,15 @@ def _factor(coefficients: tuple[int, ...], k: int) -> tuple[tuple[object, ...], 
 
 
 def factored_text(value: Factored) -> str:
-    """A factored rational function of d, as ``str`` of :func:`exact_odds.symbolic_expressions.factored_expression`
+    """A factored rational function of d, as ``str`` of
+    :func:`exact_odds.analysis.symbolic_expressions.factored_expression`
     (``sympy.factor``'s expression) writes it, as SymPy's ``_print_Mul`` does."""
     number, factors = value.number, value.factors
     if not factors:
         return _rational(number)
     if len(factors) == 1 and ((abs(number) == 1 and factors[0][1] == 1 and factors[0][0] != (1, 0))
                               or (number == 1 and factors[0][1] < -1)):
-        from exact_odds.symbolic_expressions import factored_expression
+        from exact_odds.analysis.symbolic_expressions import factored_expression
 
         return str(factored_expression(value))
     sign, number = ("-", -number) if number < 0 else ("", number)

@@ -9,7 +9,7 @@ Because the rename *replaces* the target, only two kinds of target are accepted:
 - an existing regular file that we may write, whose mode (and, when we may, its owner) the
   new file keeps.
 
-Anything else is refused with one line (:class:`~exact_odds.errors.InputError`): a device
+Anything else is refused with one line (:class:`~exact_odds.inputs.errors.InputError`): a device
 such as ``/dev/null`` (run as root, replacing it would break the system), a FIFO, a socket, a
 directory, a missing directory, an empty or over-long name. A symbolic link is followed:
 the file it names is replaced and the link stays. Write to standard output (no ``--output``)
@@ -35,7 +35,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from exact_odds.errors import InputError
+from exact_odds.inputs.errors import InputError
 
 if TYPE_CHECKING:
     from typing import BinaryIO, TextIO

@@ -1,8 +1,8 @@
 """Tables for ``report --game``: one casino's whole par sheet, from one game file.
 
-Presentation only. The figures come from :func:`exact_odds.edges.reference_sheets` (the odds,
+Presentation only. The figures come from :func:`exact_odds.analysis.edges.reference_sheets` (the odds,
 the par sheets of the game's banker, player and tie bets and of its side bets) and, with
-``--eor``, from :func:`exact_odds.removal.effects_of_removal`. Each table is the one the
+``--eor``, from :func:`exact_odds.analysis.removal.effects_of_removal`. Each table is the one the
 separate command prints (``odds``, ``edges``, ``parsheet``, ``eor``, each with ``--game``),
 so a figure reads the same, to the last digit of its fraction, in either; the house edges of
 the side bets get one table in the layout of ``edges``.
@@ -29,9 +29,9 @@ from exact_odds.report.sidebets import pay_table_text, side_bet_json
 from exact_odds.report.study import eor_json, eor_tables
 
 if TYPE_CHECKING:  # the library is imported lazily at run time: the command line starts with this module
-    from exact_odds.edges import ParSheet, ReferenceSheets
+    from exact_odds.analysis.edges import ParSheet, ReferenceSheets
+    from exact_odds.analysis.removal import LinearCount, Removal
     from exact_odds.game import Game
-    from exact_odds.removal import LinearCount, Removal
 
 
 class RemovalFigures(NamedTuple):
@@ -76,7 +76,7 @@ def _main_sheets(sheets: ReferenceSheets) -> list[ParSheet]:
 def game_tables(game: Game, sheets: ReferenceSheets, fmt: str, eor: RemovalFigures | None = None) -> list[Table]:
     """The par sheet of a casino's game: the game, the odds, the house edges of the main bets and of
     the side bets, the par sheet of every bet, and (``eor``) the effects of removal."""
-    from exact_odds.tableau import STANDARD_TABLEAU
+    from exact_odds.core.tableau import STANDARD_TABLEAU
 
     shoe = str(sheets.shoe)
     custom = None if game.tableau == STANDARD_TABLEAU else game.tableau.name

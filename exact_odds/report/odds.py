@@ -1,7 +1,7 @@
 """Tables for ``odds`` (and ``odds --dealt``) and for the whole reference report of ``report``.
 
-Presentation only: the figures come from the library (:func:`exact_odds.engine.winners`,
-:func:`exact_odds.conditional.deal_given`, :func:`exact_odds.edges.reference_sheets`);
+Presentation only: the figures come from the library (:func:`exact_odds.engine.enumerator.winners`,
+:func:`exact_odds.analysis.conditional.deal_given`, :func:`exact_odds.analysis.edges.reference_sheets`);
 these functions lay them out as :class:`~exact_odds.report.base.Table` s and JSON objects
 that :mod:`exact_odds.report.base` renders in every format.
 """
@@ -15,11 +15,11 @@ from exact_odds.report.base import OUTCOME_ORDER, Cell, Table, decimal_text, fra
 from exact_odds.report.concepts import shoe_json
 
 if TYPE_CHECKING:  # the library is imported lazily at run time: the command line starts with this module
-    from exact_odds.conditional import Dealt
-    from exact_odds.coup import Winner
-    from exact_odds.dist import Dist
-    from exact_odds.edges import ReferenceSheets
-    from exact_odds.shoe import Shoe
+    from exact_odds.analysis.conditional import Dealt
+    from exact_odds.analysis.edges import ReferenceSheets
+    from exact_odds.core.coup import Winner
+    from exact_odds.core.dist import Dist
+    from exact_odds.core.shoe import Shoe
 
 
 class OutcomeWays(Protocol):
@@ -92,7 +92,7 @@ def reference_tables(sheets: ReferenceSheets, fmt: str, *, tableau: str | None =
     A par sheet is shown once per distinct pay table, its title naming the other bets that
     share it (``tie-9/banker`` is the standard banker bet); the other bets get one row each
     in a last table, whose notes name the bets left out (see
-    :func:`exact_odds.edges.reference_sheets`). ``tableau``: a drawing rule other than the standard one.
+    :func:`exact_odds.analysis.edges.reference_sheets`). ``tableau``: a drawing rule other than the standard one.
     """
     from exact_odds.report.edges import edges_table, par_sheet_table
     from exact_odds.report.sidebets import side_bets_table

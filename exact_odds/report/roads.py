@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from exact_odds.roads import Roads
+    from exact_odds.analysis.roads import Roads
 
 
 _ANSI = {"red": "\x1b[31m", "blue": "\x1b[34m", "green": "\x1b[32m", "reset": "\x1b[0m"}
@@ -13,7 +13,7 @@ _ANSI = {"red": "\x1b[31m", "blue": "\x1b[34m", "green": "\x1b[32m", "reset": "\
 
 def _road_cell(road: str, item: object, color: bool) -> str:
     """Two characters for one cell of a road (with ANSI colours when asked)."""
-    from exact_odds.roads import Entry
+    from exact_odds.analysis.roads import Entry
 
     letter: str
     if isinstance(item, Entry):
@@ -31,7 +31,7 @@ def _road_cell(road: str, item: object, color: bool) -> str:
 
 
 def _road_lines(road: str, grid: dict[tuple[int, int], object], color: bool) -> list[str]:
-    from exact_odds.roads import ROWS
+    from exact_odds.analysis.roads import ROWS
 
     width = max((x for x, _ in grid), default=-1) + 1
     return ["|" + "".join(_road_cell(road, grid[(x, y)], color) if (x, y) in grid else "  " for x in range(width))
@@ -58,7 +58,7 @@ def roads_text(roads: Roads, heading: str, *, color: bool = False) -> str:
 
 def roads_json(roads: Roads, heading: str) -> dict[str, object]:
     """The ``roads --format json`` object: results, the derived marks, and every grid cell as [column, row, text]."""
-    from exact_odds.roads import Entry
+    from exact_odds.analysis.roads import Entry
 
     def cell(item: object) -> object:
         return {"winner": item.winner, "ties": item.ties} if isinstance(item, Entry) else item

@@ -10,12 +10,12 @@ from exact_odds.report.base import Cell, Table, decimal_text, for_people, fracti
 from exact_odds.report.concepts import shoe_json
 
 if TYPE_CHECKING:
-    from exact_odds.edges import ParSheet
-    from exact_odds.shoe import Shoe
+    from exact_odds.analysis.edges import ParSheet
+    from exact_odds.core.shoe import Shoe
 
 
 # ---------------------------------------------------------------- side bets
-# One row per bet from its par sheet (exact_odds.edges.ParSheet): exact fractions for
+# One row per bet from its par sheet (exact_odds.analysis.edges.ParSheet): exact fractions for
 # programs (csv, json), percentages for people.
 
 

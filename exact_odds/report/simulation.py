@@ -18,12 +18,13 @@ from exact_odds.report.base import (
 from exact_odds.report.concepts import procedure_json, shoe_json
 
 if TYPE_CHECKING:
-    from exact_odds.conditional import Dealt, Step
-    from exact_odds.coup import Coup, Winner
+    from exact_odds.analysis.conditional import Dealt, Step
+    from exact_odds.analysis.sessions import Ruin
+    from exact_odds.core.coup import Coup, Winner
+    from exact_odds.core.shoe import Card, Shoe
     from exact_odds.dealing import ShoeCoup
-    from exact_odds.sessions import Figure, Ruin, SessionComparison
-    from exact_odds.shoe import Card, Shoe
-    from exact_odds.simulate import Simulation, SimulationCheck
+    from exact_odds.witness.sessions import Figure, SessionComparison
+    from exact_odds.witness.simulate import Simulation, SimulationCheck
 
 
 # ---------------------------------------------------------------- simulation (simulate, session, deal, roads)
@@ -252,7 +253,7 @@ def _z_text(figure: Figure) -> str:
 def session_figures(comparison: SessionComparison) -> list[tuple[str, Fraction | float, Fraction | float | None, str]]:
     """(label, exact value, simulated value, z as text) of every figure of ``exact-odds session``.
 
-    Values are in units or probabilities as :class:`~exact_odds.sessions.Figure` says; z is
+    Values are in units or probabilities as :class:`~exact_odds.witness.sessions.Figure` says; z is
     written with two decimals and a sign, blank where it is not defined.
     """
     return [(_figure_label(f, comparison.ruin), f.exact, f.simulated, _z_text(f)) for f in comparison.figures]

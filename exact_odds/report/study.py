@@ -1,4 +1,4 @@
-"""Rows and text for ``eor``, ``batch`` and ``study`` (exact_odds.removal, .batch, .study)."""
+"""Rows and text for ``eor``, ``batch`` and ``study`` (exact_odds.analysis.removal, .batch, .study)."""
 
 from __future__ import annotations
 
@@ -13,20 +13,20 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from exact_odds.analysis.removal import LinearCount, Removal
     from exact_odds.batch import Evaluation
-    from exact_odds.coup import Coup, Payable
-    from exact_odds.removal import LinearCount, Removal
-    from exact_odds.replay import Replay
-    from exact_odds.shoe import Shoe
-    from exact_odds.study import Study
+    from exact_odds.core.coup import Coup, Payable
+    from exact_odds.core.shoe import Shoe
+    from exact_odds.study.replay import Replay
+    from exact_odds.study.run import Study
 
 
 # ---------------------------------------------------------------- composition-dependent study
-# Rows and text for `eor`, `batch` and `study` (exact_odds.removal, .batch, .study).
+# Rows and text for `eor`, `batch` and `study` (exact_odds.analysis.removal, .batch, .study).
 
 
 def _rank_labels() -> str:
-    from exact_odds.shoe import RANK_LABELS
+    from exact_odds.core.shoe import RANK_LABELS
 
     return RANK_LABELS
 

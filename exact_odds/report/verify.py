@@ -1,6 +1,6 @@
 """Tables and JSON for ``exact-odds verify``: a verdict per check, the first violations, the figures.
 
-Presentation only: every figure comes from a :class:`~exact_odds.verify.LogVerification`.
+Presentation only: every figure comes from a :class:`~exact_odds.witness.verify.LogVerification`.
 Floats here are test statistics (never exact results), shown rounded.
 """
 
@@ -14,7 +14,7 @@ from exact_odds.report.base import Cell, Table, grouped
 from exact_odds.report.concepts import shoe_json
 
 if TYPE_CHECKING:
-    from exact_odds.verify import Check, LogVerification, Tally
+    from exact_odds.witness.verify import Check, LogVerification, Tally
 
 FIGURE_CHECKS = ("outcomes", "pairs", "cards")
 """The statistical checks whose tallies the report lists."""

@@ -1,0 +1,1 @@
+"""Single-shoe questions, each answered with data: edges, removal, closed forms, known cards, sessions, roads."""

@@ -1,0 +1,293 @@
+"""House edges and par sheets of any bet, exactly.
+
+Conventions: one unit is staked per coup; a payout is the net result (win > 0, push 0,
+loss -1). The *expected value* is the mean net result per unit staked, and the *house
+edge* is its negative (positive when the house wins). The house edge *per resolved bet*
+divides by the probability that the bet is decided (pushes excluded), the convention of
+"ties not counted" tables. Every figure is an exact :class:`~fractions.Fraction`;
+only the standard deviation is given as a float, for display (the exact variance is
+there too).
+
+A :class:`ParSheet` lists each pay line of a bet with its combinations (ordered
+six-card sequences, as in :func:`exact_odds.engine.enumerator.deal`), probability, payout and
+contribution to the return, then the "loses" line; the return summed over the lines is
+the expected value. It works for any :class:`~exact_odds.bets.Bet` at the engine detail
+the bet asks for.
+
+>>> from exact_odds.bets import find_bet
+>>> sheet = par_sheet(Shoe.decks(8), find_bet("banker"))
+>>> [(line.label, line.ways) for line in sheet.lines]
+[('banker wins', 2292252566437888), ('tie (push)', 475627426473216), ('loses', 2230518282592256)]
+>>> sheet.house_edge
+Fraction(114753351728, 10847218479825)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from functools import lru_cache
+
+from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, Bet, Configuration, usable_bets
+from exact_odds.bets.core import Rule, ways_by_line
+from exact_odds.bets.main import ROLES
+from exact_odds.core.coup import Detail, Winner
+from exact_odds.core.dist import Ways
+from exact_odds.core.shoe import Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.engine.enumerator import deal, winners
+from exact_odds.values import Value
+
+LOSES = "loses"
+"""Label of the par-sheet line of the coups that no pay line matches (the stake is lost)."""
+
+
+class ParLine(Value):
+    """One line of a par sheet: ``ways`` of ``total`` coups pay ``pays`` net units."""
+
+    __slots__ = __match_args__ = ("label", "ways", "pays", "total")
+    label: str
+    ways: Ways
+    pays: Fraction
+    total: Ways
+
+    def __init__(self, label: str, ways: Ways, pays: Fraction, total: Ways) -> None:
+        self._set(label=label, ways=ways, pays=pays, total=total)
+
+    @property
+    def probability(self) -> Fraction:
+        """The chance that this line decides the bet."""
+        return Fraction(self.ways, self.total)
+
+    @property
+    def contribution(self) -> Fraction:
+        """This line's share of the expected value: probability times pays."""
+        return self.probability * self.pays
+
+
+class ParSheet(Value):
+    """A bet's par sheet on one shoe and rule table, with the figures derived from it.
+
+    ``lines`` are the bet's pay lines in order, then the ``"loses"`` line (pays -1); lines
+    that cannot occur on this shoe are kept with zero ways. ``total`` is the number of
+    ordered six-card sequences (the infinite deck: weights summing to ``52**6``).
+    """
+
+    __slots__ = __match_args__ = ("bet", "shoe", "tableau", "lines", "total")
+    bet: Bet
+    shoe: Shoe
+    tableau: Tableau
+    lines: tuple[ParLine, ...]
+    total: Ways
+
+    def __init__(self, bet: Bet, shoe: Shoe, tableau: Tableau, lines: tuple[ParLine, ...], total: Ways) -> None:
+        self._set(bet=bet, shoe=shoe, tableau=tableau, lines=lines, total=total)
+
+    def _probability(self, pays_sign: int) -> Fraction:
+        """The chance of the lines whose payout has sign ``pays_sign`` (1, 0 or -1)."""
+        return Fraction(sum(line.ways for line in self.lines if (line.pays > 0) - (line.pays < 0) == pays_sign),
+                        self.total)
+
+    def _moment(self, power: int) -> Fraction:
+        """The mean of the net result to the ``power``: each line's ways times its payout to the ``power``,
+        summed over a common denominator, divided once (the same Fraction as the lines' sum)."""
+        scale = math.lcm(*(line.pays.denominator ** power for line in self.lines))
+        return Fraction(sum(line.ways * line.pays.numerator ** power * (scale // line.pays.denominator ** power)
+                            for line in self.lines), self.total * scale)
+
+    @property
+    def win(self) -> Fraction:
+        """Probability that the bet wins (a positive payout)."""
+        return self._probability(1)
+
+    @property
+    def push(self) -> Fraction:
+        """Probability of a push (net payout 0)."""
+        return self._probability(0)
+
+    @property
+    def loss(self) -> Fraction:
+        """Probability that the bet loses money (a negative payout)."""
+        return self._probability(-1)
+
+    @property
+    def expected_value(self) -> Fraction:
+        """Mean net result per unit staked per coup (the sum of the lines' contributions)."""
+        return self._moment(1)
+
+    @property
+    def house_edge(self) -> Fraction:
+        """Expected loss per unit staked per coup: ``-expected_value``."""
+        return -self.expected_value
+
+    @property
+    def house_edge_resolved(self) -> Fraction | None:
+        """Expected loss per unit staked on coups that decide the bet (pushes excluded).
+
+        ``None`` if the bet always pushes on this shoe.
+        """
+        decided = 1 - self.push
+        return self.house_edge / decided if decided else None
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the net result of one unit staked, in squared units."""
+        return self._moment(2) - self.expected_value**2
+
+    @property
+    def std_dev(self) -> float:
+        """Standard deviation in units staked (a float, for display only)."""
+        return math.sqrt(self.variance)
+
+    def _repr_html_(self) -> str:
+        """The par sheet as a table in a notebook: each line's combinations, probability, payout and return."""
+        from exact_odds.core.notebook import Approx, Percent, html_table
+
+        rows = [[line.label, line.ways, line.probability, Approx(line.probability), line.pays,
+                 Percent(line.contribution)] for line in self.lines]
+        rows.append(["total", self.total, Fraction(1), Approx(1), None, Percent(self.expected_value)])
+        resolved = self.house_edge_resolved
+        notes = [f"house_edge {self.house_edge} ≈ {float(self.house_edge):.4%} per coup"
+                 + ("" if resolved is None or not self.push else f", {float(resolved):.4%} per resolved bet")
+                 + f"; standard deviation {self.std_dev:.4f} units"]
+        return html_table(["line", "combinations", "probability", "≈", "pays", "return"], rows,
+                          caption=f"Par sheet of {self.bet.name}, {self.shoe}, {self.tableau.name} tableau",
+                          notes=notes)
+
+
+def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, detail: Detail = Detail.POINTS) -> ParSheet:
+    """The par sheet of ``bet`` on ``shoe`` under ``tableau``, counted by the engine.
+
+    The coups are dealt at the bet's own detail, or at ``detail`` if that is finer: the
+    counts are the same (a finer detail only splits outcomes), and bets of different
+    details can then share one cached enumeration.
+
+    >>> from exact_odds.bets import find_bet
+    >>> sheet = par_sheet(Shoe.decks(8), find_bet("ez/banker"))
+    >>> sheet.lines[0].label, sheet.lines[0].ways
+    ('banker wins with three-card 7 (push)', 112633011329024)
+    """
+    detail = max(detail, bet.detail)
+    dist = deal(shoe, tableau, detail=detail)
+    by_line = _ways_by_rules(shoe, tableau, detail, bet.rules)
+    labelled = [(line.label, line.pays) for line in bet.lines] + [(LOSES, Fraction(-1))]
+    lines = tuple(ParLine(label, by_line[i], pays, dist.total) for i, (label, pays) in enumerate(labelled))
+    return ParSheet(bet, shoe, tableau, lines, dist.total)
+
+
+@lru_cache(maxsize=256)
+def _ways_by_rules(shoe: Shoe, tableau: Tableau, detail: Detail, rules: tuple[Rule, ...]) -> tuple[Ways, ...]:
+    """The ways of the pay lines of ``rules`` (:func:`~exact_odds.bets.core.ways_by_line`) on ``deal(shoe,
+    tableau, detail=detail)``: counted once for all the bets whose lines have the same rules, their payouts
+    aside (the main bets of most configurations, bets that differ in their pay table alone); the last 256
+    kept."""
+    return tuple(ways_by_line(rules, deal(shoe, tableau, detail=detail).items()))
+
+
+def house_edge(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU) -> Fraction:
+    """The house edge of ``bet`` per unit staked per coup (see :class:`ParSheet`).
+
+    >>> from exact_odds.bets import find_bet
+    >>> house_edge(Shoe.infinite_deck(), find_bet("tie"))
+    Fraction(681400, 4826809)
+    """
+    return par_sheet(shoe, bet, tableau=tableau).house_edge
+
+
+def configuration_sheets(shoe: Shoe, config: Configuration, *, tableau: Tableau = STANDARD_TABLEAU,
+                         detail: Detail = Detail.POINTS) -> dict[str, ParSheet]:
+    """The par sheets of a configuration's banker, player and tie bets, by role (see :func:`par_sheet`)."""
+    return {role: par_sheet(shoe, bet, tableau=tableau, detail=detail)
+            for role, bet in zip(ROLES, config.bets, strict=True)}
+
+
+def distinct_bets(bets: Sequence[Bet]) -> list[tuple[Bet, list[Bet]]]:
+    """Bets grouped by identical pay lines: (first bet, every bet with the same lines), in order.
+
+    Many configurations share a bet (``tie-9/banker`` is the standard banker bet); a
+    report shows one par sheet for each distinct pay table.
+    """
+    groups: dict[tuple[object, ...], list[Bet]] = {}
+    for bet in bets:
+        groups.setdefault((bet.lines, bet.detail), []).append(bet)
+    return [(same[0], same) for same in groups.values()]
+
+
+class ReferenceSheets(Value):
+    """Every figure of the reference report of one shoe (what ``exact-odds report`` prints).
+
+    ``counts``: the ways of each outcome (:data:`~exact_odds.core.coup.OUTCOMES` order) of
+    ``total`` ordered six-card sequences; ``configurations``: each configuration with the
+    par sheets of its banker, player and tie bets by role; ``main``: one par sheet per
+    distinct main-bet pay table, with every bet that shares it (the sheet's own bet first);
+    ``others``: the par sheets of the other bets the shoe can settle; ``omitted``: the
+    bets it cannot (suited bets on a shoe whose suits are unknown).
+    """
+
+    __slots__ = __match_args__ = ("shoe", "counts", "total", "configurations", "main", "others", "omitted")
+    shoe: Shoe
+    counts: dict[Winner, Ways]
+    total: Ways
+    configurations: tuple[tuple[Configuration, dict[str, ParSheet]], ...]
+    main: tuple[tuple[ParSheet, tuple[Bet, ...]], ...]
+    others: tuple[ParSheet, ...]
+    omitted: tuple[Bet, ...]
+
+    def __init__(self, shoe: Shoe, counts: dict[Winner, Ways], total: Ways,
+                 configurations: tuple[tuple[Configuration, dict[str, ParSheet]], ...],
+                 main: tuple[tuple[ParSheet, tuple[Bet, ...]], ...], others: tuple[ParSheet, ...],
+                 omitted: tuple[Bet, ...]) -> None:
+        self._set(shoe=shoe, counts=counts, total=total, configurations=configurations, main=main, others=others,
+                  omitted=omitted)
+
+    def _repr_html_(self) -> str:
+        """The sheets as tables in a notebook: the odds, then every bet's house edge (each par sheet shows
+        itself in full)."""
+        from exact_odds.core.notebook import Approx, Percent, html_table, html_tables
+
+        odds = html_table(["outcome", "ways", "probability", "≈"],
+                          [[w, n, Fraction(n, self.total), Approx(n / self.total)] for w, n in self.counts.items()],
+                          caption=f"Odds of one coup, {self.shoe}")
+        sheets = [(sheet, ", ".join(bet.name for bet in same)) for sheet, same in self.main]
+        sheets += [(sheet, sheet.bet.name) for sheet in self.others]
+        resolved = [s.house_edge_resolved for s, _ in sheets]
+        edges = html_table(["bet", "house_edge", "≈ per coup", "≈ per resolved bet"],
+                           [[names, s.house_edge, Percent(s.house_edge), None if r is None else Percent(r)]
+                            for (s, names), r in zip(sheets, resolved, strict=True)],
+                           caption=f"House edges, {self.shoe}", max_rows=len(sheets),
+                           notes=[f"Left out (this shoe cannot settle them): {', '.join(b.name for b in self.omitted)}"]
+                           if self.omitted else [])
+        return html_tables(odds, edges)
+
+
+def reference_sheets(shoe: Shoe, bets: Iterable[Bet] = BUILTIN_BETS.values(),
+                     configurations: Iterable[Configuration] = BUILTIN_CONFIGURATIONS.values(), *,
+                     tableau: Tableau = STANDARD_TABLEAU) -> ReferenceSheets:
+    """The reference sheets of ``shoe``: odds, every configuration's sheets, main par sheets, other bets.
+
+    ``bets`` is the set the report covers (default: the built-in bets); those that belong
+    to none of ``configurations`` are the other (side) bets. Each distinct bet's sheet is
+    counted once, at the bet's own detail (configurations share bets).
+
+    >>> sheets = reference_sheets(Shoe.decks(8))
+    >>> sheets.counts["tie"], [sheet.bet.name for sheet, _ in sheets.main][:3]
+    (475627426473216, ['banker', 'player', 'tie'])
+    """
+    configs = tuple(configurations)
+    main_bets = [bet for config in configs for bet in config.bets]
+    others, omitted = usable_bets(shoe, [bet for bet in bets if bet not in main_bets])
+    sheets: dict[Bet, ParSheet] = {}
+
+    def sheet(bet: Bet) -> ParSheet:
+        if bet not in sheets:
+            sheets[bet] = par_sheet(shoe, bet, tableau=tableau)
+        return sheets[bet]
+
+    dist = winners(deal(shoe, tableau))
+    return ReferenceSheets(
+        shoe, {role: dist[role] for role in ROLES}, dist.total,
+        tuple((c, {role: sheet(bet) for role, bet in zip(ROLES, c.bets, strict=True)}) for c in configs),
+        tuple((sheet(bet), tuple(same)) for bet, same in distinct_bets(main_bets)),
+        tuple(sheet(bet) for bet in others),
+        tuple(omitted))

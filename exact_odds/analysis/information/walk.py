@@ -1,0 +1,393 @@
+"""The enumeration behind partial information: every ordered six-card sequence that agrees with it.
+
+Counting convention (that of :func:`exact_odds.engine.enumerator.deal`): a coup is counted over
+*ordered six-card sequences* of the shoe, the cards a coup does not use included. Knowledge
+keeps the sequences whose card at each known position is one it allows; nothing is divided
+out. Hence the ways of a :class:`~exact_odds.analysis.information.knowledge.Known` are the brute-force
+count of the matching sequences, and the ways of the cases of an
+:class:`~exact_odds.analysis.information.knowledge.Information` add up, coup by coup, to ``deal``.
+
+How. Cards are pooled into *kinds*: cards alike in everything the question looks at (point
+value; rank when pairs matter; suit when a suit is known somewhere or a suited pair is
+asked for; and the label of the card at every position). A sequence of kinds is dealt in
+``prod_k n_k (n_k - 1) ...`` ways. The first four positions are walked over kinds, aggregated
+by what the rest of the coup needs (the two totals, the cards removed as far as the fifth and
+sixth positions can tell, pair flags, labels). The fifth and sixth positions are walked over
+*classes* (kinds pooled by point value and their labels at positions 5 and 6), asking the
+tableau what is drawn. Their ways are a polynomial of degree two in the cards the first four
+removed, so the first fours of equal totals, flags and labels are summed into three moments
+first (:class:`Moments`) and the last two positions are walked once per such sum, not once per
+composition left: the same integers (:func:`walk` with ``reference=True`` does it the plain
+way, and tests compare), in a fraction of the time. Suited pairs of a rank whose suits nothing
+else singles out are split by exact integer shares, as in the engine: given the ranks of the
+six cards, their suits are an exchangeable draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass
+
+from exact_odds.core.coup import Coup, Detail
+from exact_odds.core.dist import Ways
+from exact_odds.core.shoe import RANKS, SUITS, Rank, Shoe, ShoeError, Suit
+from exact_odds.core.tableau import Tableau
+from exact_odds.engine.enumerator import _suit_split, _SuitSplit
+from exact_odds.inputs.errors import suits_unknown
+
+Label = Hashable
+"""What a position reveals of a card (``None`` at a position nobody watches)."""
+
+
+class _Excluded:
+    """The label of a card a position may not be."""
+
+    def __repr__(self) -> str:
+        return "EXCLUDED"
+
+
+EXCLUDED: Label = _Excluded()
+"""Label of the cards that knowledge rules out at a position (such sequences are not counted)."""
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """What each of the six positions tells of a card: ``label(position index, rank, suit)``.
+
+    ``labels[i]`` maps each card type to its label at position ``i + 1``, or to
+    :data:`EXCLUDED`. A card type is ``(rank, suit)``, the suit ``None`` for a rank whose
+    suits are not told apart (``split`` holds the ranks whose suits are).
+    """
+
+    split: frozenset[Rank]
+    labels: tuple[dict[tuple[Rank, Suit | None], Label], ...]
+
+
+def card_types(split: frozenset[Rank]) -> list[tuple[Rank, Suit | None]]:
+    """Every card type: the ranks, with the ranks of ``split`` one type per suit."""
+    return [(r, s) for r in RANKS for s in (SUITS if r in split else (None,))]
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """Cards alike in everything the enumeration asks: see the module docstring."""
+
+    point: int
+    rank: int  # rank value when pairs matter, else 0
+    suit: int  # suit index when this kind is one suit of a rank at ``Detail.SUITS``, else -1
+    labels: tuple[Label, ...]  # per position
+    count: int
+    suits: tuple[int, ...] | None  # counts per suit, for suited-pair shares (``Detail.SUITS``)
+
+
+def _type_count(shoe: Shoe, rank: Rank, suit: Suit | None) -> int:
+    if suit is None:
+        return shoe.counts[rank - 1]
+    if shoe.suited is None:
+        raise ShoeError(suits_unknown(f"a known {rank.label} of one suit"))
+    return shoe.suited[rank - 1][SUITS.index(suit)]
+
+
+def kinds_of(shoe: Shoe, scheme: Scheme, detail: Detail) -> list[_Kind]:
+    """The kinds of card of ``shoe`` under ``scheme`` at ``detail`` (empty kinds left out)."""
+    if detail is Detail.SUITS and shoe.suited is None:
+        raise ShoeError(suits_unknown())
+    merged: dict[tuple[int, int, int, tuple[Label, ...]], int] = {}
+    suits: dict[tuple[int, int, int, tuple[Label, ...]], tuple[int, ...] | None] = {}
+    for rank, suit in card_types(scheme.split):
+        n = _type_count(shoe, rank, suit)
+        if not n:
+            continue
+        one_suit = detail is Detail.SUITS and suit is not None
+        key = (rank.point, rank.value if detail >= Detail.RANKS else 0, SUITS.index(suit) if one_suit else -1,
+               tuple(labels[(rank, suit)] for labels in scheme.labels))
+        merged[key] = merged.get(key, 0) + n
+        if detail is Detail.SUITS and shoe.suited is not None:
+            suits[key] = None if one_suit else shoe.suited[rank - 1]
+    return [_Kind(p, r, s, labels, n, suits.get((p, r, s, labels))) for (p, r, s, labels), n in merged.items()]
+
+
+# ---------------------------------------------------------------- the first four cards
+
+_Hand = tuple[int, int]  # (rank the hand's first two cards pair in, or 0; suited: 1 yes, 0 no, -1 by shares)
+FourKey = tuple[int, int, tuple[int, ...], _Hand, _Hand, tuple[Label, ...]]
+"""(player total, banker total, classes removed (sorted), player hand, banker hand, labels 1-4)."""
+
+
+def _hand(a: _Kind, b: _Kind, detail: Detail) -> _Hand:
+    if detail is Detail.POINTS or a.rank != b.rank:
+        return (0, 0)
+    if detail is Detail.RANKS:
+        return (a.rank, 0)
+    return (a.rank, -1) if a.suit < 0 else (a.rank, int(a.suit == b.suit))
+
+
+def first_four(kinds: Sequence[_Kind], class_of: Sequence[int], detail: Detail,
+               infinite: bool) -> dict[FourKey, Ways]:
+    """Ways of the first four positions (P, B, P, B) over kinds, aggregated for the rest of the coup."""
+    allowed = [[i for i, k in enumerate(kinds) if k.labels[p] is not EXCLUDED] for p in range(4)]
+    n = [k.count for k in kinds]
+    fin = 0 if infinite else 1
+    out: dict[FourKey, Ways] = {}
+    for i1 in allowed[0]:
+        k1, w1 = kinds[i1], n[i1]
+        for i2 in allowed[1]:
+            w2 = w1 * (n[i2] - fin * (i2 == i1))
+            if not w2:
+                continue
+            k2 = kinds[i2]
+            for i3 in allowed[2]:
+                w3 = w2 * (n[i3] - fin * ((i3 == i1) + (i3 == i2)))
+                if not w3:
+                    continue
+                k3 = kinds[i3]
+                pt, player = (k1.point + k3.point) % 10, _hand(k1, k3, detail)
+                for i4 in allowed[3]:
+                    w4 = w3 * (n[i4] - fin * ((i4 == i1) + (i4 == i2) + (i4 == i3)))
+                    if not w4:
+                        continue
+                    k4 = kinds[i4]
+                    removed = () if infinite else tuple(sorted((class_of[i1], class_of[i2], class_of[i3],
+                                                                class_of[i4])))
+                    key = (pt, (k2.point + k4.point) % 10, removed, player, _hand(k2, k4, detail),
+                           (k1.labels[0], k2.labels[1], k3.labels[2], k4.labels[3]))
+                    out[key] = out.get(key, 0) + w4
+    return out
+
+
+Flags = tuple[bool, bool, bool, bool, bool]
+
+
+def flag_shares(ways: Ways, player: _Hand, banker: _Hand,
+                splits: dict[int, _SuitSplit]) -> Iterator[tuple[Flags, Ways]]:
+    """The ways of four first cards split by the coup's pair flags (see :class:`~exact_odds.core.coup.Coup`).
+
+    A hand pairing in a rank whose suits are told apart knows whether it is suited; one
+    pairing in a rank whose suits are not is split by the exact shares of
+    :func:`exact_odds.engine.enumerator._suit_split` (jointly when both hands pair in that rank).
+    """
+    pp, bp = player[0] != 0, banker[0] != 0
+    twin = pp and bp and player[0] == banker[0]
+    if twin and player[1] < 0:
+        split = splits[player[0]].twin
+        unit = ways // sum(split)
+        for (ps, bs), w in zip(((False, False), (True, False), (False, True), (True, True)), split, strict=True):
+            yield (True, True, ps, bs, True), unit * w
+        return
+    p_opts, b_opts = _shares(player, splits), _shares(banker, splits)
+    unit = ways // (sum(w for _, w in p_opts) * sum(w for _, w in b_opts))
+    for ps, pw in p_opts:
+        for bs, bw in b_opts:
+            yield (pp, bp, ps, bs, twin), unit * pw * bw
+
+
+def _shares(hand: _Hand, splits: dict[int, _SuitSplit]) -> tuple[tuple[bool, int], ...]:
+    if hand[1] >= 0:
+        return ((bool(hand[1]), 1),)
+    s = splits[hand[0]]
+    return ((False, s.pair - s.suited), (True, s.suited))
+
+
+def suit_splits(kinds: Sequence[_Kind], infinite: bool) -> dict[int, _SuitSplit]:
+    """Suited-pair shares of every rank whose suits are not told apart (``Detail.SUITS``)."""
+    return {k.rank: _suit_split(k.suits, infinite) for k in kinds if k.suits is not None and k.suit < 0}
+
+
+# ---------------------------------------------------------------- the fifth and sixth cards
+
+ThirdKey = tuple[int, int, int, int, Label, Label]
+"""(player total, banker total, player cards, banker cards, label at 5, label at 6)."""
+
+
+@dataclass(frozen=True)
+class Classes:
+    """Kinds pooled by point value and labels at positions 5 and 6."""
+
+    point: tuple[int, ...]
+    five: tuple[Label, ...]
+    six: tuple[Label, ...]
+    count: tuple[int, ...]
+
+
+def classes_of(kinds: Sequence[_Kind]) -> tuple[Classes, list[int]]:
+    """The classes, and the class of each kind."""
+    index: dict[tuple[int, Label, Label], int] = {}
+    counts: list[int] = []
+    class_of = []
+    for k in kinds:
+        c = index.setdefault((k.point, k.labels[4], k.labels[5]), len(index))
+        if c == len(counts):
+            counts.append(0)
+        counts[c] += k.count
+        class_of.append(c)
+    keys = list(index)
+    return Classes(tuple(p for p, _, _ in keys), tuple(f for _, f, _ in keys), tuple(s for _, _, s in keys),
+                   tuple(counts)), class_of
+
+
+def last_two(cl: Classes, left: Sequence[int], pt: int, bt: int, tableau: Tableau,
+             infinite: bool) -> dict[ThirdKey, Ways]:
+    """Ways of positions 5 and 6 given the first four: drawn by the tableau, or unused but counted."""
+    fin = 0 if infinite else 1
+    five = [c for c in range(len(left)) if left[c] and cl.five[c] is not EXCLUDED]
+    six = [c for c in range(len(left)) if left[c] and cl.six[c] is not EXCLUDED]
+    by_label: dict[Label, int] = {}
+    for c in six:
+        by_label[cl.six[c]] = by_label.get(cl.six[c], 0) + left[c]
+    out: dict[ThirdKey, Ways] = {}
+    player_draws = tableau.player_draws_on(pt, bt)
+    banker_alone = not player_draws and tableau.banker_draws_given(pt, bt, None)
+    for x in five:
+        px, nx, l5 = cl.point[x], left[x], cl.five[x]
+        if player_draws and tableau.banker_draws_given(pt, bt, px):
+            for y in six:
+                ny = left[y] - fin * (x == y)
+                if ny:
+                    key = ((pt + px) % 10, (bt + cl.point[y]) % 10, 3, 3, l5, cl.six[y])
+                    out[key] = out.get(key, 0) + nx * ny
+            continue
+        if player_draws:
+            coup = ((pt + px) % 10, bt, 3, 2)
+        else:
+            coup = (pt, (bt + px) % 10 if banker_alone else bt, 2, 3 if banker_alone else 2)
+        for l6, m in by_label.items():  # the sixth card is not used: any card left, by its label
+            m -= fin * (cl.six[x] == l6)
+            if m:
+                key = (*coup, l5, l6)
+                out[key] = out.get(key, 0) + nx * m
+    return out
+
+
+@dataclass
+class Moments:
+    """The first four cards of one aggregate: their ways and the moments of the classes they removed.
+
+    ``s0`` is the sum of the ways ``w``; ``s1[c]`` the sum of ``w * r_c`` and ``s2[c * C + d]``
+    the sum of ``w * r_c * r_d``, ``r_c`` being how many cards of class ``c`` the first four
+    took (``C`` classes). The ways of the last two positions are a polynomial of degree two in
+    the ``r_c``, so these three sums are all the rest of the coup needs (:func:`last_two_summed`).
+    """
+
+    s0: int
+    s1: list[int]
+    s2: list[int]
+
+    @classmethod
+    def empty(cls, classes: int) -> Moments:
+        return cls(0, [0] * classes, [0] * (classes * classes))
+
+    def add(self, ways: Ways, removed: Sequence[int]) -> None:
+        """Add the ways of first four cards that removed one card of each class in ``removed``."""
+        self.s0 += ways
+        size = len(self.s1)
+        for c in removed:
+            self.s1[c] += ways
+            for d in removed:
+                self.s2[c * size + d] += ways
+
+
+def last_two_summed(cl: Classes, m: Moments, pt: int, bt: int, tableau: Tableau,
+                    infinite: bool) -> dict[ThirdKey, Ways]:
+    """:func:`last_two` summed over the first fours of ``m``, from their moments.
+
+    With ``n_c = N_c - r_c`` cards of class ``c`` left, a fifth card ``x`` and a sixth ``y``
+    come in ``n_x (n_y - [x = y])`` ways; summed with the weights ``w`` of the first fours this is
+    ``N_x (N_y - d) s0 - N_x s1[y] - (N_y - d) s1[x] + s2[x, y]`` with ``d = [x = y]``. An unused
+    sixth card is summed over the classes of its label first. Identical integers to summing
+    :func:`last_two` entry by entry (tests compare them), at a cost independent of how many
+    first fours there are.
+    """
+    fin = 0 if infinite else 1
+    size, count, s0, s1, s2 = len(cl.count), cl.count, m.s0, m.s1, m.s2
+    five = [c for c in range(size) if count[c] and cl.five[c] is not EXCLUDED]
+    six = [c for c in range(size) if count[c] and cl.six[c] is not EXCLUDED]
+    by_label: dict[Label, list[int]] = {}
+    for c in six:
+        by_label.setdefault(cl.six[c], []).append(c)
+    totals = {label: (sum(count[y] for y in ys), sum(s1[y] for y in ys)) for label, ys in by_label.items()}
+    out: dict[ThirdKey, Ways] = {}
+    player_draws = tableau.player_draws_on(pt, bt)
+    banker_alone = not player_draws and tableau.banker_draws_given(pt, bt, None)
+    for x in five:
+        px, nx, s1x, row, l5 = cl.point[x], count[x], s1[x], x * size, cl.five[x]
+        if player_draws and tableau.banker_draws_given(pt, bt, px):
+            for y in six:
+                ny = count[y] - fin * (x == y)
+                w = nx * ny * s0 - nx * s1[y] - ny * s1x + s2[row + y]
+                if w:
+                    key = ((pt + px) % 10, (bt + cl.point[y]) % 10, 3, 3, l5, cl.six[y])
+                    out[key] = out.get(key, 0) + w
+            continue
+        if player_draws:
+            coup = ((pt + px) % 10, bt, 3, 2)
+        else:
+            coup = (pt, (bt + px) % 10 if banker_alone else bt, 2, 3 if banker_alone else 2)
+        for l6, ys in by_label.items():  # the sixth card is not used: any card left, by its label
+            total, r1 = totals[l6]
+            my = total - fin * (cl.six[x] == l6)
+            w = nx * my * s0 - nx * r1 - my * s1x + sum(s2[row + y] for y in ys)
+            if w:
+                key = (*coup, l5, l6)
+                out[key] = out.get(key, 0) + w
+    return out
+
+
+# ---------------------------------------------------------------- the whole coup
+
+
+def walk(shoe: Shoe, scheme: Scheme, tableau: Tableau, detail: Detail, *,
+         reference: bool = False) -> dict[tuple[Label, ...], dict[Coup, Ways]]:
+    """Ways of every (labels at positions 1-6, coup) over the ordered six-card sequences allowed.
+
+    Sequences with a card labelled :data:`EXCLUDED` at its position are not counted. The first
+    fours are summed by their moments (:class:`Moments`); ``reference=True`` instead plays the
+    last two positions once per composition left (:func:`last_two`), the plain way, for tests.
+    """
+    kinds = kinds_of(shoe, scheme, detail)
+    cl, class_of = classes_of(kinds)
+    splits = suit_splits(kinds, shoe.infinite) if detail is Detail.SUITS else {}
+    four = first_four(kinds, class_of, detail, shoe.infinite)
+    if reference:
+        return _walk_reference(four, cl, splits, tableau, detail, shoe.infinite)
+    groups: dict[tuple[int, int, Flags, tuple[Label, ...]], Moments] = {}
+    for (pt, bt, removed, player, banker, labels), w4 in four.items():
+        for flags, wf in (flag_shares(w4, player, banker, splits) if detail is not Detail.POINTS else
+                          ((_NO_FLAGS, w4),)):
+            key = (pt, bt, flags, labels)
+            moments = groups.get(key)
+            if moments is None:
+                moments = groups[key] = Moments.empty(len(cl.count))
+            moments.add(wf, removed)
+    out: dict[tuple[Label, ...], dict[Coup, Ways]] = {}
+    for (pt, bt, flags, labels), moments in groups.items():
+        for (p, b, pc, bc, l5, l6), w in last_two_summed(cl, moments, pt, bt, tableau, shoe.infinite).items():
+            dist = out.setdefault((*labels, l5, l6), {})
+            coup = Coup(p, b, pc, bc, *flags)
+            dist[coup] = dist.get(coup, 0) + w
+    return out
+
+
+def _walk_reference(four: dict[FourKey, Ways], cl: Classes, splits: dict[int, _SuitSplit], tableau: Tableau,
+                    detail: Detail, infinite: bool) -> dict[tuple[Label, ...], dict[Coup, Ways]]:
+    """:func:`walk` the plain way: the last two positions played per composition left, then summed."""
+    stages: dict[tuple[int, int, tuple[int, ...]], dict[ThirdKey, Ways]] = {}
+    acc: dict[tuple[tuple[Label, ...], Flags, ThirdKey], Ways] = {}
+    for (pt, bt, removed, player, banker, labels), w4 in four.items():
+        stage = stages.get((pt, bt, removed))
+        if stage is None:
+            left = list(cl.count)
+            for c in removed:
+                left[c] -= 1
+            stage = stages[(pt, bt, removed)] = last_two(cl, left, pt, bt, tableau, infinite)
+        for flags, wf in flag_shares(w4, player, banker, splits) if detail is not Detail.POINTS else ((_NO_FLAGS, w4),):
+            for third, w in stage.items():
+                key = (labels, flags, third)
+                acc[key] = acc.get(key, 0) + wf * w
+    out: dict[tuple[Label, ...], dict[Coup, Ways]] = {}
+    for (labels, flags, (p, b, pc, bc, l5, l6)), w in acc.items():
+        if w:
+            out.setdefault((*labels, l5, l6), {})[Coup(p, b, pc, bc, *flags)] = w
+    return out
+
+
+_NO_FLAGS: Flags = (False,) * 5

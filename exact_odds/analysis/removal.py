@@ -1,0 +1,353 @@
+"""Effects of removal: how each rank taken out of the shoe moves each bet's expectation.
+
+Conventions. The expectation ``EV`` of a bet is the bettor's net result per unit staked
+(``deal(shoe, tableau, detail=bet.detail).expectation(bet.payout)``). The effect of removal
+of a rank ``r`` is ``EV(shoe without one card of rank r) - EV(shoe)``, exactly. When the
+bet looks at suits the card removed is one card of rank ``r`` of unknown suit: the result
+averages the removals of each suit, weighted by the number of cards of that suit.
+
+Identity (a random unseen card does not change the odds of the next coup):
+``sum over r of n_r * EV(shoe - r) == N * EV(shoe)``, so the effects weighted by the
+composition add up to zero.
+
+A *balanced linear count* turns the effects into small integer tags, one per rank, whose
+sum over one deck is zero: the running count adds the tag of every card seen, and a high
+count means the cards left favour the bettor. Its *betting correlation* is the Pearson
+correlation between the tags and the effects, weighted by the composition of the shoe
+(Griffin, *The Theory of Blackjack*, ch. 4). The correlation is irrational in general; it is
+kept exactly as its square and a sign.
+
+>>> from exact_odds.bets import find_bet
+>>> from exact_odds.core.shoe import Shoe
+>>> (banker,) = effects_of_removal(Shoe.decks(8), [find_bet("banker")])
+>>> banker.effects[4]  # one five removed from eight decks
+Fraction(-551647413608, 6671039365092375)
+>>> sum(n * e for n, e in zip(banker.shoe.counts, banker.effects))
+Fraction(0, 1)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from exact_odds.core.coup import Detail
+from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS, RANKS, Shoe, ShoeError
+from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.inputs.errors import InputError, suits_unknown
+
+if TYPE_CHECKING:
+    from exact_odds.core.coup import Payable
+
+MAX_TAG = 2
+"""Default largest tag (in absolute value) of a suggested count."""
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """A correlation coefficient kept exactly: ``sign * sqrt(squared)``."""
+
+    squared: Fraction
+    sign: int
+
+    def rounded(self, digits: int) -> Fraction:
+        """The correlation rounded to ``digits`` decimals (half away from zero), exactly."""
+        scaled = self.squared * 4 * 10 ** (2 * digits)
+        twice = math.isqrt(scaled.numerator // scaled.denominator)  # floor(2 |c| 10^d)
+        return Fraction(self.sign * ((twice + 1) // 2), 10**digits)
+
+    def __float__(self) -> float:
+        return self.sign * math.sqrt(self.squared)
+
+
+def correlation(xs: Sequence[Fraction | int], ys: Sequence[Fraction | int], weights: Sequence[int]) -> Correlation:
+    """The weighted Pearson correlation of ``xs`` and ``ys``, exactly.
+
+    A constant ``xs`` or ``ys`` has no correlation; it is reported as 0.
+    """
+    total = sum(weights)
+    if not total:
+        raise ValueError("correlation needs a positive total weight")
+    return _correlation(_integers(xs), _integers(ys), weights)
+
+
+def _integers(values: Sequence[Fraction | int]) -> list[int]:
+    """The values times the least common multiple of their denominators (a positive scale,
+    which leaves a correlation unchanged)."""
+    scale = math.lcm(*(Fraction(v).denominator for v in values))
+    return [int(Fraction(v) * scale) for v in values]
+
+
+def _correlation(xs: Sequence[int], ys: Sequence[int], weights: Sequence[int]) -> Correlation:
+    """:func:`correlation` of integers, by integer moments: with ``S`` the total weight,
+    ``S**2 cov = S Sxy - Sx Sy`` and likewise the variances, so the square is a ratio of integers."""
+    s = sum(weights)
+    sx = sum(w * x for w, x in zip(weights, xs, strict=True))
+    sy = sum(w * y for w, y in zip(weights, ys, strict=True))
+    cov = s * sum(w * x * y for w, x, y in zip(weights, xs, ys, strict=True)) - sx * sy
+    vx = s * sum(w * x * x for w, x in zip(weights, xs, strict=True)) - sx * sx
+    vy = s * sum(w * y * y for w, y in zip(weights, ys, strict=True)) - sy * sy
+    if not vx or not vy:
+        return Correlation(Fraction(0), 0)
+    return Correlation(Fraction(cov * cov, vx * vy), (cov > 0) - (cov < 0))
+
+
+@dataclass(frozen=True)
+class LinearCount:
+    """Integer tags per rank (A..K); the running count adds the tag of each card seen."""
+
+    tags: tuple[int, ...]
+    correlation: Correlation
+
+    def running(self, seen: Sequence[int]) -> int:
+        """The running count after seeing ``seen[i]`` cards of each rank."""
+        return sum(t * n for t, n in zip(self.tags, seen, strict=True))
+
+
+@dataclass(frozen=True)
+class Removal:
+    """The effects of removal of one bet for one shoe.
+
+    ``expectation``: EV of the full shoe; ``effects[i]``: EV(shoe less one card of rank
+    ``RANKS[i]``) - EV(shoe), or ``None`` when the shoe has no card of that rank.
+    """
+
+    bet: Payable
+    shoe: Shoe
+    expectation: Fraction
+    effects: tuple[Fraction | None, ...]
+
+    def removed(self, rank_index: int) -> Fraction | None:
+        """EV of the shoe less one card of rank ``RANKS[rank_index]``."""
+        effect = self.effects[rank_index]
+        return None if effect is None else self.expectation + effect
+
+    def count(self, *, max_tag: int = MAX_TAG) -> LinearCount:
+        """The balanced linear count with the best betting correlation (see :func:`suggest_count`)."""
+        return suggest_count(self.effects, self.shoe.counts, max_tag=max_tag)
+
+    def as_dict(self) -> dict[str, Fraction | None]:
+        """Effects by rank label: ``{"A": ..., "2": ..., ..., "K": ...}``."""
+        return dict(zip(RANK_LABELS, self.effects, strict=True))
+
+    def _repr_html_(self) -> str:
+        """The effects as a table in a notebook: each rank's exact effect, and the tag of the suggested count."""
+        from exact_odds.core.notebook import Percent, html_table
+
+        count = self.count()
+        rows = [[label, effect, None if effect is None else Percent(effect), tag]
+                for label, effect, tag in zip(RANK_LABELS, self.effects, count.tags, strict=True)]
+        notes = [f"player_ev of the full shoe {self.expectation} ≈ {float(self.expectation):.4%}; the suggested "
+                 f"count's betting correlation {float(count.correlation):.4f}"]
+        return html_table(["rank removed", "effect on player_ev", "≈", "tag"], rows,
+                          caption=f"Effects of removal of one card on {self.bet.name}, {self.shoe}", notes=notes)
+
+
+def _check_shoe(shoe: Shoe) -> None:
+    if shoe.infinite:
+        raise ShoeError("effects of removal need a finite shoe (the infinite deck does not change)")
+    if shoe.size <= CARDS_PER_COUP:
+        raise ShoeError(f"effects of removal need a shoe of at least {CARDS_PER_COUP + 1} cards, "
+                        f"this one has {shoe.size}")
+
+
+Effects = list[tuple[Fraction, list[Fraction | None]]]
+"""Per bet: the full-shoe EV and the effect of removal of each rank (None if absent)."""
+
+
+def _rank_effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau) -> Effects:
+    """EV and effects of removal by rank for bets that do not look at suits."""
+    from exact_odds.batch import evaluate
+
+    present = [i for i, n in enumerate(shoe.counts) if n]
+    rows = [list(shoe.counts)]
+    for i in present:
+        row = list(shoe.counts)
+        row[i] -= 1
+        rows.append(row)
+    ev = evaluate(rows, bets=bets, tableau=tableau)
+    out: Effects = []
+    for j in range(len(bets)):
+        values = ev.expectations(j)
+        effects: list[Fraction | None] = [None] * len(RANKS)
+        for k, i in enumerate(present, 1):
+            effects[i] = values[k] - values[0]
+        out.append((values[0], effects))
+    return out
+
+
+def _suit_effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau) -> Effects:
+    """EV and effects of removal by rank, a card of each suit removed in proportion."""
+    from exact_odds.batch import evaluate
+
+    if shoe.suited is None:
+        raise ShoeError(suits_unknown())
+    suits = [[list(row) for row in shoe.suited]]
+    removals: list[tuple[int, int]] = []
+    for i, row in enumerate(shoe.suited):
+        for s, n in enumerate(row):
+            if n:
+                grid = [list(r) for r in shoe.suited]
+                grid[i][s] -= 1
+                suits.append(grid)
+                removals.append((i, n))
+    counts = [[sum(r) for r in grid] for grid in suits]
+    ev = evaluate(counts, bets=bets, tableau=tableau, suits=suits)
+    out: Effects = []
+    for j in range(len(bets)):
+        values = ev.expectations(j)
+        sums: dict[int, Fraction] = {}
+        for k, (i, n) in enumerate(removals, 1):
+            sums[i] = sums.get(i, Fraction(0)) + n * values[k]
+        effects: list[Fraction | None] = [None] * len(RANKS)
+        for i, total in sums.items():
+            effects[i] = total / shoe.counts[i] - values[0]
+        out.append((values[0], effects))
+    return out
+
+
+def effects_of_removal(shoe: Shoe, bets: Iterable[Payable] | None = None, *,
+                       tableau: Tableau = STANDARD_TABLEAU,
+                       progress: Callable[[int, int], None] | None = None) -> list[Removal]:
+    """Exact effects of removal of every rank on each bet (default: every built-in bet).
+
+    Bets that look at suits need a shoe whose suits are known; with the default list they
+    are left out for a shoe without suits, and named explicitly they raise ShoeError
+    (see :func:`exact_odds.bets.usable_bets`). ``progress(done, total)``, if given, is called
+    with the bets evaluated so far: once with none done, then after each pass (the bets that
+    ignore suits in one, those that look at them in another).
+    """
+    from exact_odds.bets import BUILTIN_BETS, usable_bets
+
+    _check_shoe(shoe)
+    choice: Iterable[Payable] = BUILTIN_BETS.values() if bets is None else bets
+    chosen, _ = usable_bets(shoe, choice, strict=bets is not None)
+    plain = [b for b in chosen if b.detail is not Detail.SUITS]
+    suited = [b for b in chosen if b.detail is Detail.SUITS]
+    report = progress or (lambda done, total: None)
+    report(0, len(chosen))
+    results: dict[str, tuple[Fraction, list[Fraction | None]]] = {}
+    if plain:
+        results.update(zip((b.name for b in plain), _rank_effects(shoe, plain, tableau), strict=True))
+        report(len(plain), len(chosen))
+    if suited:
+        results.update(zip((b.name for b in suited), _suit_effects(shoe, suited, tableau), strict=True))
+        report(len(chosen), len(chosen))
+    return [Removal(b, shoe, results[b.name][0], tuple(results[b.name][1])) for b in chosen]
+
+
+# ---------------------------------------------------------------- suggested counts
+
+
+def _groups(effects: Sequence[Fraction | None]) -> list[tuple[Fraction, list[int]]]:
+    """Ranks with equal effects share a tag: (effect, rank indices), ranks absent left out."""
+    groups: dict[Fraction, list[int]] = {}
+    for i, e in enumerate(effects):
+        if e is not None:
+            groups.setdefault(e, []).append(i)
+    return list(groups.items())
+
+
+def _scales(groups: Sequence[tuple[Fraction, list[int]]], max_tag: int) -> list[Fraction]:
+    """Scales ``k`` between the points where some ``round(k * effect)`` changes."""
+    top = max(abs(e) for e, _ in groups)
+    limit = (max_tag + Fraction(1, 2)) / top
+    cuts = sorted({(j + Fraction(1, 2)) / abs(e) for e, _ in groups if e for j in range(max_tag + 1)} | {limit})
+    points = [c for c in cuts if c <= limit]
+    return [(a + b) / 2 for a, b in zip([Fraction(0), *points[:-1]], points, strict=True)]
+
+
+def _balance(numerators: list[int], denominator: int, sizes: list[int], max_tag: int) -> list[int] | None:
+    """Integer tags nearest to the targets ``numerators[g] / denominator`` (weighted by group
+    size) whose weighted sum is 0.
+
+    A small dynamic programme over the groups: state = weighted sum so far, cost = the sum of
+    ``size * |tag - target|``. Each group's tag is one of the integers within 2 of its target
+    rounded half away from zero, and at most ``max_tag`` in absolute value. The answer has the
+    least cost and, among those, the smallest last tag, then the smallest tag before, and so on.
+    States the remaining groups' least and greatest sums cannot bring back to 0 are dropped.
+
+    A layer is a list of codes by state, from its least state on: the exact cost in units of
+    ``1 / denominator``, shifted left 3 bits a group, plus in the bits below the index of each
+    group's tag on the way to the state, the last group's highest (at bits ``3 g``, counting from
+    group 0), so that ``min`` takes the least cost, then the smallest last tag, and so on; codes
+    of ``none`` and above stand for states not reached.
+    """
+    shift = 3 * len(sizes)
+    choices = [[(m * t, (m * abs(t * denominator - a) << shift) + (j << 3 * g))
+                for j, t in enumerate(_tags(a, denominator, max_tag))]
+               for g, (a, m) in enumerate(zip(numerators, sizes, strict=True))]
+    if not all(choices):
+        return None
+    none = 3 * denominator * sum(sizes) + 1 << shift  # above any code: a tag is within 2.5 of its target
+    rest = [(0, 0)]  # rest[-1 - g]: the least and the greatest weighted sum of the groups after group g
+    for options in reversed(choices[1:]):
+        rest.append((rest[-1][0] + options[0][0], rest[-1][1] + options[-1][0]))
+    low, codes = 0, [0]
+    for options, (least, most) in zip(choices, reversed(rest), strict=True):
+        start = max(low + options[0][0], -most)
+        width = min(low + len(codes) - 1 + options[-1][0], -least) + 1 - start
+        if width <= 0:
+            return None
+        room = width + options[-1][0] - options[0][0]
+        padded = [none] * room + codes + [none] * room
+        rows = [map(extra.__add__, padded[room + start - low - step:][:width]) for step, extra in options]
+        codes = list(map(min, *rows) if len(rows) > 1 else rows[0])
+        low = start
+    if codes[0] >= none:
+        return None
+    return [_tags(a, denominator, max_tag)[codes[0] >> 3 * g & 7] for g, a in enumerate(numerators)]
+
+
+def _tags(numerator: int, denominator: int, max_tag: int) -> range:
+    """The tags :func:`_balance` tries for a group of target ``numerator / denominator`` (a positive
+    denominator): within 2 of the target rounded half away from zero, at most ``max_tag``."""
+    base = (2 * abs(numerator) + denominator) // (2 * denominator) * (-1 if numerator < 0 else 1)
+    return range(max(-max_tag, base - 2), min(max_tag, base + 2) + 1)
+
+
+def suggest_count(effects: Sequence[Fraction | None], composition: Sequence[int], *,
+                  max_tag: int = MAX_TAG) -> LinearCount:
+    """The balanced linear count (tags at most ``max_tag``) best correlated with ``effects``.
+
+    Tags are proportional to the effects, rounded, then balanced (one deck's tags sum to
+    zero, ranks absent from the shoe tagged 0) with the least rounding distortion; among
+    every scale the count with the highest betting correlation wins, ties going to the
+    smaller tags. Ranks with equal effects get equal tags.
+    """
+    if max_tag < 1:
+        raise InputError(f"the largest tag must be at least 1, got {max_tag}")
+    return _suggested(tuple(effects), tuple(composition), max_tag)
+
+
+@lru_cache(maxsize=64)
+def _suggested(effects: tuple[Fraction | None, ...], composition: tuple[int, ...], max_tag: int) -> LinearCount:
+    """:func:`suggest_count`, once for equal effects (many bets share their banker, player or tie's)."""
+    groups = _groups(effects)
+    weights = [n if e is not None else 0 for n, e in zip(composition, effects, strict=True)]
+    values = _integers([e if e is not None else Fraction(0) for e in effects])
+    zero = LinearCount((0,) * len(effects), Correlation(Fraction(0), 0))
+    if not groups or not any(e for e, _ in groups):
+        return zero
+    unit = math.lcm(*(e.denominator for e, _ in groups))
+    scaled = [e.numerator * (unit // e.denominator) for e, _ in groups]  # the groups' effects times unit
+    sizes = [len(r) for _, r in groups]
+    best: tuple[tuple[Fraction, int, int], LinearCount] | None = None
+    for k in _scales(groups, max_tag):
+        tags = _balance([k.numerator * e for e in scaled], k.denominator * unit, sizes, max_tag)
+        if tags is None or not any(tags):
+            continue
+        per_rank = [0] * len(effects)
+        for t, (_, ranks) in zip(tags, groups, strict=True):
+            for i in ranks:
+                per_rank[i] = t
+        corr = _correlation(per_rank, values, weights)
+        signed = corr.squared * corr.sign
+        rank = (signed, -max(abs(t) for t in per_rank), -sum(abs(t) for t in per_rank))
+        if best is None or rank > best[0]:
+            best = (rank, LinearCount(tuple(per_rank), corr))
+    return best[1] if best is not None else zero

@@ -1,0 +1,268 @@
+"""A flat bettor's session, exactly: the net result after n hands and the risk of ruin.
+
+Conventions. The bettor stakes one unit on the same bet every hand. The hands are taken as
+*independent*, each with the exact one-hand distribution of the bet from the full shoe (the
+off-the-top probabilities); a real shoe's coups are slightly dependent, which the simulated
+sessions beside these figures show. Results are in units staked.
+
+Exactness. The one-hand result distribution is a :class:`~exact_odds.core.dist.Dist` of exact
+payouts (``Fraction``). Scaled by the least common denominator of the payouts (20 for a
+banker bet paying 19:20) every result is an integer *step*, and after reducing the ways
+by their greatest common divisor each hand has ``T`` ways in all. Then
+
+- the session distribution is the ``n``-fold convolution of the steps: integer ways over
+  ``T**n`` (:func:`session_distribution`);
+- the ruin probability is a Markov chain on the bankroll (in scaled units) that absorbs
+  when fewer than one unit is left, because a flat bettor can then no longer cover the
+  stake (:func:`ruin_probability`); the absorbed ways are carried along multiplied by
+  ``T`` each hand, so everything stays an integer over ``T**n``.
+
+The arrays are NumPy object arrays of Python integers (exact, no overflow); each hand is
+one shifted multiply-add per distinct payout. The integers grow by ``log2(T)`` bits a hand
+(43 bits for a banker bet from 8 decks), so the work grows with the cube of the number of
+hands; :data:`MAX_WORK` bounds it, and a larger request is refused with a message.
+
+>>> from exact_odds.bets import find_bet
+>>> from exact_odds.core.shoe import Shoe
+>>> one = one_hand(Shoe.infinite_deck(), find_bet("player"))
+>>> one.steps, one.scale
+((-1, 0, 1), 1)
+>>> two = session_distribution(one, 2)
+>>> two.probability(lambda net: net == 0) == one.probability(0) ** 2 + 2 * one.probability(1) * one.probability(-1)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from exact_odds.bets import Bet
+from exact_odds.core.dist import Dist
+from exact_odds.core.shoe import Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.engine.enumerator import deal
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.validate import BANKROLL
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+
+    Array = npt.NDArray[Any]
+
+MAX_WORK = 25 * 10**10
+"""Largest accepted estimate of the bit operations of an exact session (about a minute)."""
+
+
+class SessionError(InputError):
+    """A session that cannot be computed (too many hands, a bankroll below one unit...)."""
+
+
+@dataclass(frozen=True)
+class OneHand:
+    """The result of one flat bet as integer steps: ``steps[i] / scale`` units with ``ways[i]`` ways.
+
+    ``total`` is the sum of the ways (reduced by their greatest common divisor).
+    """
+
+    bet: str
+    steps: tuple[int, ...]
+    ways: tuple[int, ...]
+    scale: int
+
+    @property
+    def total(self) -> int:
+        """Ways of one hand in all."""
+        return sum(self.ways)
+
+    def items(self) -> list[tuple[Fraction, int]]:
+        """(net result in units, ways) for every possible result, in increasing order."""
+        return [(Fraction(s, self.scale), w) for s, w in zip(self.steps, self.ways, strict=True)]
+
+    def probability(self, result: Fraction | int) -> Fraction:
+        """Exact probability of one net result (in units)."""
+        step = Fraction(result) * self.scale
+        return Fraction(sum(w for s, w in zip(self.steps, self.ways, strict=True) if s == step), self.total)
+
+    def mean(self) -> Fraction:
+        """The edge: expected net result per hand, in units."""
+        return Fraction(sum(s * w for s, w in zip(self.steps, self.ways, strict=True)), self.total * self.scale)
+
+
+def one_hand(shoe: Shoe, bet: Bet, tableau: Tableau = STANDARD_TABLEAU) -> OneHand:
+    """The exact one-hand result distribution of ``bet`` from ``shoe``, as integer steps."""
+    results: Dist[Fraction] = deal(shoe, tableau, detail=bet.detail).map(bet.payout)
+    scale = math.lcm(*(v.denominator for v in results))
+    pairs = sorted((int(v * scale), w) for v, w in results.items())
+    g = math.gcd(*(w for _, w in pairs))
+    return OneHand(bet.name, tuple(s for s, _ in pairs), tuple(w // g for _, w in pairs), scale)
+
+
+def _check_work(one: OneHand, hands: int) -> None:
+    span = one.steps[-1] - one.steps[0]
+    bits = math.log2(one.total)
+    work = len(one.steps) * span * bits * hands**3 / 2
+    if work > MAX_WORK:
+        most = int((2 * MAX_WORK / (len(one.steps) * span * bits)) ** (1 / 3))
+        raise SessionError(f"an exact session of {hands:,} hands of {one.bet} is too big to compute here "
+                           f"(the ways grow by {bits:.0f} bits a hand); use at most about {most:,} hands")
+
+
+def _object_zeros(n: int) -> Array:
+    import numpy as np
+
+    out = np.empty(n, dtype=object)
+    out.fill(0)
+    return out
+
+
+def _units(net: Fraction) -> Fraction:
+    return net
+
+
+@dataclass(frozen=True)
+class SessionDist:
+    """The exact distribution of the net result after ``hands`` hands.
+
+    ``ways[i]`` is the number of ways of a net result of ``(low + i) / scale`` units, out
+    of ``total`` (``OneHand.total ** hands``).
+    """
+
+    hands: int
+    scale: int
+    low: int
+    ways: tuple[int, ...]
+    total: int
+
+    def items(self) -> list[tuple[Fraction, int]]:
+        """(net result in units, ways) for every possible result, in increasing order."""
+        return [(Fraction(self.low + i, self.scale), w) for i, w in enumerate(self.ways) if w]
+
+    def dist(self) -> Dist[Fraction]:
+        """As a :class:`Dist` of net results (units)."""
+        return Dist(self.items())
+
+    def probability(self, event: Callable[[Fraction], bool]) -> Fraction:
+        """Exact probability that the net result satisfies ``event``."""
+        return Fraction(sum(w for v, w in self.items() if event(v)), self.total)
+
+    def cumulative(self) -> list[tuple[Fraction, Fraction, Fraction]]:
+        """(net result in units, its probability, P(net <= it)) for every possible result, in increasing order."""
+        out: list[tuple[Fraction, Fraction, Fraction]] = []
+        seen = 0
+        for v, w in self.items():
+            seen += w
+            out.append((v, Fraction(w, self.total), Fraction(seen, self.total)))
+        return out
+
+    def mean(self) -> Fraction:
+        """Expected net result (``hands`` times the edge)."""
+        return self.dist().expectation(_units)
+
+    def variance(self) -> Fraction:
+        """Variance of the net result (``hands`` times the one-hand variance): :meth:`Dist.variance`."""
+        return self.dist().variance(_units)
+
+    def _repr_html_(self) -> str:
+        """The distribution as a table in a notebook: each net result, its probability and P(net <= it)."""
+        from exact_odds.core.notebook import Approx, html_table
+
+        rows = [[v, Fraction(p), Approx(p), Approx(c)] for v, p, c in self.cumulative()]
+        mean = self.mean()
+        return html_table(["net result (units)", "probability", "≈", "P(net ≤ it) ≈"], rows,
+                          caption=f"Net result after {self.hands:,} hands",
+                          notes=[f"mean {mean} ≈ {float(mean):.6g} units"])
+
+    def quantile(self, q: Fraction) -> Fraction:
+        """The smallest net result ``x`` with ``P(net <= x) >= q`` (0 < q <= 1)."""
+        need = q * self.total
+        seen = 0
+        for v, w in self.items():
+            seen += w
+            if seen >= need:
+                return v
+        return self.items()[-1][0]
+
+
+def session_distribution(one: OneHand, hands: int) -> SessionDist:
+    """The exact distribution of the net result after ``hands`` independent hands (a convolution)."""
+    if hands < 1:
+        raise SessionError(f"the number of hands must be at least 1, got {hands}")
+    _check_work(one, hands)
+    low, span = one.steps[0], one.steps[-1] - one.steps[0]
+    ways = _object_zeros(1)
+    ways[0] = 1
+    for _ in range(hands):
+        nxt = _object_zeros(len(ways) + span)
+        for s, w in zip(one.steps, one.ways, strict=True):
+            off = s - low
+            nxt[off:off + len(ways)] += ways * w
+        ways = nxt
+    return SessionDist(hands, one.scale, hands * low, tuple(int(x) for x in ways), one.total**hands)
+
+
+@dataclass(frozen=True)
+class Ruin:
+    """The exact probability that a flat bettor with ``bankroll`` units is ruined within ``hands`` hands.
+
+    Ruined: fewer than one unit left, so the next stake cannot be covered.
+    ``ruined`` ways out of ``total``; ``by_hand[t]`` is the probability of ruin within
+    ``t + 1`` hands.
+    """
+
+    bankroll: Fraction
+    hands: int
+    ruined: int
+    total: int
+    by_hand: tuple[Fraction, ...]
+
+    @property
+    def probability(self) -> Fraction:
+        """P(ruin within ``hands`` hands)."""
+        return Fraction(self.ruined, self.total)
+
+
+def ruin_probability(one: OneHand, hands: int, bankroll: Fraction | int) -> Ruin:
+    """P(the bankroll falls below one unit within ``hands`` hands), exactly (an absorbing Markov chain).
+
+    The bankroll is in units; it must be at least one unit (one stake). States are the net
+    results in scaled units; a hand moves each state by every step with its ways, and what
+    leaves less than one unit is absorbed.
+    """
+    bankroll = Fraction(bankroll)
+    if bankroll < 1:
+        raise SessionError(f"the bankroll must be at least one unit (one stake), got {bankroll}")
+    if hands < 1:
+        raise SessionError(f"the number of hands must be at least 1, got {hands}")
+    _check_work(one, hands)
+    # Ruined when bankroll + net / scale < 1: for an integer scaled net, when net < floor.
+    floor = math.ceil((1 - bankroll) * one.scale)
+    low, span = one.steps[0], one.steps[-1] - one.steps[0]
+    base = 0  # alive[i] holds the ways of a scaled net result of base + i
+    alive = _object_zeros(1)
+    alive[0] = 1
+    ruined, total = 0, 1
+    by_hand: list[Fraction] = []
+    for _ in range(hands):
+        nxt = _object_zeros(len(alive) + span)
+        for s, w in zip(one.steps, one.ways, strict=True):
+            off = s - low
+            nxt[off:off + len(alive)] += alive * w
+        base += low
+        cut = max(0, min(len(nxt), floor - base))  # entries with less than one unit left are ruined
+        ruined = ruined * one.total + int(sum(nxt[:cut]))
+        alive = nxt[cut:]
+        base += cut
+        total *= one.total
+        by_hand.append(Fraction(ruined, total))
+    return Ruin(bankroll, hands, ruined, total, tuple(by_hand))
+
+
+def parse_bankroll(text: str) -> Fraction:
+    """A bankroll in units from ``"20"``, ``"12.5"`` or ``"25/2"``: exact, from one unit (one stake) to
+    1,000,000,000 (:data:`exact_odds.inputs.validate.BANKROLL`), written in at most 40 characters."""
+    return BANKROLL.parse(text, "--bankroll", SessionError)

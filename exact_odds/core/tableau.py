@@ -1,0 +1,332 @@
+"""Drawing rules of punto banco: THE rule, written once as data and executed in one place.
+
+A :class:`Tableau` says when a coup ends on the first four cards (naturals), when the
+player draws a third card, and when the banker draws, by banker total (0-7) and the
+player's third card (``None`` when the player stood, else its point value 0-9).
+
+Every module that needs to know what is drawn asks this one: the scalar rule is
+:meth:`Tableau.player_draws_on` / :meth:`Tableau.banker_draws_given` (naturals included),
+:func:`play` plays a whole coup from point values, and :func:`play_many` plays many coups
+at once through :class:`DrawLookup`, lookup arrays built by evaluating the scalar rule on
+every input (so the two cannot disagree). No other module encodes a drawing rule.
+
+The standard table, as printed on punto banco layouts and in Wizard of Odds' "Baccarat
+rules" (wizardofodds.com/games/baccarat/basics):
+
+    player: draws on 0-5, stands on 6-7
+    banker: 0-2 draws; 3 draws unless the player's third card is 8; 4 draws on 2-7;
+            5 draws on 4-7; 6 draws on 6-7; 7 stands; with no player third card the
+            banker draws on 0-5 and stands on 6-7
+    a natural (8 or 9 on two cards) in either hand ends the coup
+
+Another table can be loaded from TOML with :func:`load_tableau`; see ``STANDARD_TOML``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from exact_odds.hints import TYPE_CHECKING, NamedTuple
+from exact_odds.inputs.errors import InputError, read_user_file
+from exact_odds.inputs.validate import printable
+from exact_odds.values import Value
+
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from exact_odds.inputs.sources import TomlText
+
+NO_THIRD = None
+"""Column key of the banker table when the player stood."""
+
+COLUMNS: tuple[int | None, ...] = (None, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+"""Banker-table columns: the player stood, then the player's third card 0..9."""
+
+
+class TableauError(InputError):
+    """A rule table that is incomplete or impossible; the message names the line."""
+
+
+class Tableau(Value):
+    """Drawing rules.
+
+    ``naturals``: two-card totals that end the coup for both hands.
+    ``player_draws``: for each player two-card total 0..9, whether the player draws
+    (only totals that are not naturals are consulted).
+    ``banker_draws``: for each banker total 0..9, eleven booleans in ``COLUMNS`` order.
+    """
+
+    __slots__ = __match_args__ = ("name", "naturals", "player_draws", "banker_draws")
+    name: str
+    naturals: frozenset[int]
+    player_draws: tuple[bool, ...]
+    banker_draws: tuple[tuple[bool, ...], ...]
+
+    def __init__(self, name: str, naturals: frozenset[int], player_draws: tuple[bool, ...],
+                 banker_draws: tuple[tuple[bool, ...], ...]) -> None:
+        self._set(name=name, naturals=naturals, player_draws=player_draws, banker_draws=banker_draws)
+
+    def banker_draws_on(self, banker_total: int, player_third: int | None) -> bool:
+        """The banker table's entry: whether the banker draws with ``banker_total`` given the
+        player's third card (``None``: the player stood), naturals aside."""
+        return self.banker_draws[banker_total][COLUMNS.index(player_third)]
+
+    def natural(self, player: int, banker: int) -> bool:
+        """Whether two-card totals ``player`` and ``banker`` end the coup at once."""
+        return player in self.naturals or banker in self.naturals
+
+    def player_draws_on(self, player: int, banker: int) -> bool:
+        """Whether the player draws a third card on two-card totals (never after a natural)."""
+        return not self.natural(player, banker) and self.player_draws[player]
+
+    def banker_draws_given(self, player: int, banker: int, player_third: int | None) -> bool:
+        """Whether the banker draws on two-card totals, given the player's third card's point
+        value (``None`` when the player stood); never after a natural."""
+        return not self.natural(player, banker) and self.banker_draws_on(banker, player_third)
+
+
+def _row(draw_on: set[int | None]) -> tuple[bool, ...]:
+    return tuple(c in draw_on for c in COLUMNS)
+
+
+_ALL = set(COLUMNS)
+STANDARD_TABLEAU = Tableau(
+    name="standard",
+    naturals=frozenset({8, 9}),
+    player_draws=tuple(t <= 5 for t in range(10)),
+    banker_draws=(
+        _row(_ALL),
+        _row(_ALL),
+        _row(_ALL),
+        _row(_ALL - {8}),
+        _row({None, 2, 3, 4, 5, 6, 7}),
+        _row({None, 4, 5, 6, 7}),
+        _row({6, 7}),
+        _row(set()),
+        _row(set()),
+        _row(set()),
+    ),
+)
+"""Standard punto banco drawing rules."""
+
+STANDARD_TOML = """\
+# Standard punto banco tableau.
+name = "standard"
+# Two-card totals that end the coup at once for both hands.
+naturals = [8, 9]
+# Player two-card totals on which the player draws a third card.
+player_draws = [0, 1, 2, 3, 4, 5]
+
+[banker]
+# One row per banker two-card total 0-7: D = banker draws, S = banker stands.
+# Columns: player stood (-), then the player's third card 0 1 2 3 4 5 6 7 8 9.
+#    -  0  1  2  3  4  5  6  7  8  9
+0 = "D  D  D  D  D  D  D  D  D  D  D"
+1 = "D  D  D  D  D  D  D  D  D  D  D"
+2 = "D  D  D  D  D  D  D  D  D  D  D"
+3 = "D  D  D  D  D  D  D  D  D  S  D"
+4 = "D  S  S  D  D  D  D  D  D  S  S"
+5 = "D  S  S  S  S  D  D  D  D  S  S"
+6 = "S  S  S  S  S  S  S  D  D  S  S"
+7 = "S  S  S  S  S  S  S  S  S  S  S"
+"""
+
+
+def _error(doc: TomlText, pattern: str, message: str) -> TableauError:
+    """``source:line: message``, the line being the first that ``pattern`` matches."""
+    return TableauError(f"{doc.where(doc.first_match(pattern))}: {message}")
+
+
+def _totals(value: object, key: str, doc: TomlText) -> frozenset[int]:
+    at = rf"\s*{key}\s*="
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise _error(doc, at, f"{key} must be a list of totals 0-9")
+    bad = [v for v in value if not 0 <= v <= 9]
+    if bad:
+        raise _error(doc, at, f"{key} has impossible total {bad[0]} (totals are 0-9)")
+    return frozenset(value)
+
+
+def _banker_row(total: int, value: object, doc: TomlText) -> tuple[bool, ...]:
+    letters = value.split() if isinstance(value, str) else None
+    if letters is None or len(letters) != len(COLUMNS) or any(x.upper() not in ("D", "S") for x in letters):
+        raise _error(
+            doc, rf"\s*\"?{total}\"?\s*=", f"banker row {total} must be 11 letters D or S "
+            "(player stood, then third card 0-9)"
+        )
+    return tuple(x.upper() == "D" for x in letters)
+
+
+def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
+    """A :class:`Tableau` from TOML text in the format of ``STANDARD_TOML``.
+
+    Every banker total that can occur after no natural (0 to 7, less the naturals) needs a
+    row; a row for a natural total, a total outside 0-9 or an unknown key is refused.
+    """
+    from pathlib import Path
+
+    from exact_odds.inputs.sources import TomlText, parse_toml
+
+    doc = TomlText.of(text, source)
+    data = parse_toml(text, source, TableauError)
+    unknown = set(data) - {"name", "naturals", "player_draws", "banker"}
+    if unknown:
+        key = sorted(unknown)[0]
+        raise _error(doc, rf"\s*{re.escape(key)}", f"unknown key {key!r}")
+    for key in ("naturals", "player_draws", "banker"):
+        if key not in data:
+            raise TableauError(f"{source}: missing {key!r}")
+    naturals = _totals(data["naturals"], "naturals", doc)
+    player = _totals(data["player_draws"], "player_draws", doc)
+    if player & naturals:
+        raise _error(doc, r"\s*player_draws\s*=", f"player_draws names a natural total {min(player & naturals)}")
+    banker = data["banker"]
+    if not isinstance(banker, dict):
+        raise _error(doc, r"\s*banker", "banker must be a table")
+    rows: dict[int, tuple[bool, ...]] = {}
+    for key, value in banker.items():
+        if not re.fullmatch(r"[0-9]", key):  # ASCII: "٣" is no row 3
+            raise _error(doc, rf"\s*\"?{re.escape(key)}\"?\s*=", f"banker row {key!r} is not a total 0-9")
+        total = int(key)
+        if total in naturals:
+            raise _error(doc, rf"\s*\"?{total}\"?\s*=", f"banker row {total} is a natural and never draws")
+        rows[total] = _banker_row(total, value, doc)
+    needed = [t for t in range(10) if t not in naturals]
+    missing = [t for t in needed if t not in rows]
+    if missing:
+        raise _error(doc, r"\[banker\]", f"banker table has no row for total {missing[0]}")
+    name = data.get("name", Path(source).stem)
+    if not isinstance(name, str):
+        raise _error(doc, r"\s*name", "name must be a string")
+    try:
+        printable(name, "tableau name")
+    except InputError as err:
+        raise _error(doc, r"\s*name", str(err)) from None
+    never = (False,) * len(COLUMNS)
+    return Tableau(
+        name=name,
+        naturals=naturals,
+        player_draws=tuple(t in player for t in range(10)),
+        banker_draws=tuple(rows.get(t, never) for t in range(10)),
+    )
+
+
+def load_tableau(path: str | Path) -> Tableau:
+    """Read a rule table from a TOML file (see :func:`parse_tableau`)."""
+    return parse_tableau(read_user_file(path, "rules", TableauError), source=str(path))
+
+
+# ---------------------------------------------------------------- playing a coup
+
+
+class IncompleteCoup(ValueError):
+    """Fewer point values than the coup draws (e.g. a record that ends mid-coup)."""
+
+
+class Play(NamedTuple):
+    """How a coup ends: final totals 0-9 and the cards each hand holds (2 or 3)."""
+
+    player: int
+    banker: int
+    player_cards: int
+    banker_cards: int
+
+    @property
+    def cards(self) -> int:
+        """Cards the coup used, 4 to 6."""
+        return self.player_cards + self.banker_cards
+
+
+def play(tableau: Tableau, points: Sequence[int]) -> Play:
+    """Play one coup from point values 0-9 in dealing order: P, B, P, B, then the draws.
+
+    Trailing values the coup does not draw are ignored; too few raise :class:`IncompleteCoup`.
+
+    >>> play(STANDARD_TABLEAU, [3, 6, 2, 0, 4, 9])  # player 5 draws a 4; banker 6 stands on a 4
+    Play(player=9, banker=6, player_cards=3, banker_cards=2)
+    """
+    if len(points) < 4:
+        raise IncompleteCoup("a coup needs four cards")
+    return play_totals(tableau, (points[0] + points[2]) % 10, (points[1] + points[3]) % 10, points[4:])
+
+
+def play_totals(tableau: Tableau, player: int, banker: int, draws: Sequence[int]) -> Play:
+    """Finish a coup from the two-card totals and the next point values in the shoe."""
+    used = 0
+    third: int | None = None
+    if tableau.player_draws_on(player, banker):
+        third = _next(draws, used)
+        used += 1
+    banker_draws = tableau.banker_draws_given(player, banker, third)
+    final_banker = (banker + _next(draws, used)) % 10 if banker_draws else banker
+    final_player = (player + third) % 10 if third is not None else player
+    return Play(final_player, final_banker, 2 + (third is not None), 2 + banker_draws)
+
+
+def _next(draws: Sequence[int], i: int) -> int:
+    if i >= len(draws):
+        raise IncompleteCoup("the coup draws more cards than were given")
+    return draws[i]
+
+
+STOOD = 10
+"""Column of :attr:`DrawLookup.banker` for a player who stood (columns 0-9: the third card)."""
+
+
+class DrawLookup(NamedTuple):
+    """The rule as NumPy lookup arrays, each entry computed by the scalar rule above.
+
+    ``player[p, b]``: the player draws on two-card totals ``p``, ``b``.
+    ``banker[p, b, c]``: the banker draws, with ``c`` the player's third card or :data:`STOOD`.
+    """
+
+    player: NDArray[np.bool_]
+    banker: NDArray[np.bool_]
+
+
+@lru_cache(maxsize=16)
+def draw_lookup(tableau: Tableau) -> DrawLookup:
+    """The :class:`DrawLookup` of ``tableau`` (cached)."""
+    import numpy as np
+
+    player = np.array([[tableau.player_draws_on(p, b) for b in range(10)] for p in range(10)], dtype=bool)
+    banker = np.array([[[tableau.banker_draws_given(p, b, None if c == STOOD else c) for c in range(11)]
+                        for b in range(10)] for p in range(10)], dtype=bool)
+    return DrawLookup(player, banker)
+
+
+class Plays(NamedTuple):
+    """Many coups played at once: arrays of shape (n,) as in :class:`Play`."""
+
+    player: NDArray[Any]
+    banker: NDArray[Any]
+    player_cards: NDArray[Any]
+    banker_cards: NDArray[Any]
+
+
+def play_many(tableau: Tableau, points: NDArray[Any]) -> Plays:
+    """:func:`play` for many coups: ``points`` has shape (6, n), point values in dealing order.
+
+    Values past the cards a coup draws are ignored (any value 0-9 will do there). The
+    results equal :func:`play` coup by coup (tests check every sequence of point values).
+    """
+    import numpy as np
+
+    lookup = draw_lookup(tableau)
+    pts = np.asarray(points, dtype=np.int16)
+    player = (pts[0] + pts[2]) % 10
+    banker = (pts[1] + pts[3]) % 10
+    hands = 10 * player + banker  # flat indices into the lookup arrays: cheaper than 2-D and 3-D indexing
+    player_draws = lookup.player.ravel()[hands]
+    third = np.where(player_draws, pts[4], STOOD)
+    banker_draws = lookup.banker.ravel()[hands * (STOOD + 1) + third]
+    banker_card = np.where(player_draws, pts[5], pts[4])
+    return Plays((player + np.where(player_draws, pts[4], 0)) % 10,
+                 (banker + np.where(banker_draws, banker_card, 0)) % 10,
+                 2 + player_draws.astype(np.int16), 2 + banker_draws.astype(np.int16))

@@ -1,0 +1,268 @@
+"""Verdicts on a log: checks with verdicts, violations, tallies and chi-square tests.
+
+These types know nothing of cards or dice: :mod:`exact_odds.witness.verify` judges a log of coups
+with them and :mod:`exact_odds.bunco.verify` a log of dice rolls, so they sit at the bottom
+of the layers, beside :mod:`exact_odds.core.stats`, where Bunco may import them. A
+*deterministic* check (rules, labels, accounting) fails on its first violation; a
+*statistical* check (outcomes, pairs, cards) fails when its p-value falls below its
+``threshold``, the significance level ``alpha`` shared among the statistical checks of one
+verification (Bonferroni), so that a log dealt by a correct table FAILs with probability at
+most ``alpha`` in all.
+
+Floats are fine here: these figures judge a log, they are never exact results.
+
+>>> test = ChiSquare("outcomes", 4.605170185988092, 2)
+>>> round(test.p_value, 6)
+0.1
+>>> Tally("banker", observed=52, expected=50.0, variance=25.0).z
+0.4
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from exact_odds.core.stats import chi_square_sf
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+Verdict = Literal["PASS", "FAIL", "SKIP"]
+"""``PASS``, ``FAIL``, or ``SKIP`` for a check the log gives nothing to test."""
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One thing a log got wrong, in words.
+
+    ``index``: the coup's position in the log (0-based); ``line``: the line of the log file
+    it was read from (``None`` for coups given in memory); ``shoe``: the log's ``shoe`` value
+    (``None`` without a shoe column); ``coup``: the coup's number in its shoe (1-based), or
+    in the log without shoes; ``message``: one line, e.g. ``"coup 12 of shoe 3: banker 6 drew
+    after player's third card 5; the table says stand"``.
+    """
+
+    index: int
+    line: int | None
+    shoe: str | None
+    coup: int
+    message: str
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The observed count of one event beside its expectation and variance under the hypothesis.
+
+    ``expected`` and ``variance`` are sums over the coups (or cards) of exact conditional
+    probabilities ``p`` and ``p (1 - p)``, rounded to floats.
+    """
+
+    name: str
+    observed: int
+    expected: float
+    variance: float
+
+    @property
+    def z(self) -> float:
+        """The standardised difference ``(observed - expected) / sqrt(variance)`` (0 when the variance is 0)."""
+        return (self.observed - self.expected) / math.sqrt(self.variance) if self.variance > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class ChiSquare:
+    """A chi-square statistic ``d^T V^-1 d`` with ``df`` degrees of freedom, labelled for reports."""
+
+    label: str
+    statistic: float
+    df: int
+
+    @property
+    def p_value(self) -> float:
+        """``P(X >= statistic)`` for ``X`` chi-square with ``df`` degrees of freedom (1 when ``df`` is 0)."""
+        return chi_square_sf(self.statistic, self.df) if self.df > 0 else 1.0
+
+
+def chi_square(label: str, difference: NDArray[np.float64], covariance: NDArray[np.float64]) -> ChiSquare:
+    """The chi-square ``d^T V^+ d`` of a difference ``d`` from its expectation, with covariance ``V``.
+
+    ``V`` may be singular (the counts of all categories add up to a known total, or a category
+    never occurs): its pseudo-inverse is used on the subspace where it is positive, and the
+    degrees of freedom are the rank of ``V`` (eigenvalues below ``1e-9`` of the largest are
+    taken as zero).
+
+    >>> p = np.array([0.5, 0.3, 0.2]); n = 100
+    >>> v = n * (np.diag(p) - np.outer(p, p))  # a multinomial's covariance: rank 2
+    >>> t = chi_square("x", np.array([5.0, -5.0, 0.0]), v)
+    >>> t.df, round(t.statistic, 6)  # Pearson's sum of (O - E)^2 / E
+    (2, 1.333333)
+    """
+    values, vectors = np.linalg.eigh((covariance + covariance.T) / 2)
+    top = float(values.max(initial=0.0))
+    keep = values > max(top, 0.0) * 1e-9
+    if not keep.any():
+        return ChiSquare(label, 0.0, 0)
+    projected = vectors[:, keep].T @ difference
+    return ChiSquare(label, float(np.sum(projected**2 / values[keep])), int(keep.sum()))
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check of a log: its verdict and what it rests on.
+
+    ``name``: ``rules``, ``labels``, ``accounting``, ``outcomes``, ``pairs`` or ``cards``.
+    ``checked``: how many ``unit`` (``"coups"`` or ``"cards"``) it examined. A deterministic
+    check lists its ``violations`` (the first few; ``violation_count`` counts them all). A
+    statistical check has a ``p_value`` (the smallest of its ``tests``' p-values times their
+    number, capped at 1: Bonferroni within the check) and FAILs when it is below
+    ``threshold``; ``tallies`` are the observed counts beside the expected ones, and
+    ``details`` the parts of its tests (e.g. one chi-square per group of positions) for reading.
+    """
+
+    name: str
+    verdict: Verdict
+    checked: int
+    unit: str = "coups"
+    p_value: float | None = None
+    threshold: float | None = None
+    violations: tuple[Violation, ...] = ()
+    violation_count: int = 0
+    tallies: tuple[Tally, ...] = ()
+    tests: tuple[ChiSquare, ...] = ()
+    details: tuple[ChiSquare, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+
+def deterministic_check(name: str, checked: int, violations: Sequence[Violation], count: int,
+                        notes: Sequence[str] = (), *, unit: str = "coups") -> Check:
+    """A check that PASSes when nothing was violated (SKIP when nothing was checked)."""
+    verdict: Verdict = "FAIL" if count else ("PASS" if checked else "SKIP")
+    return Check(name, verdict, checked, unit, violations=tuple(violations), violation_count=count,
+                 notes=tuple(notes))
+
+
+def statistical_check(name: str, checked: int, tests: Sequence[ChiSquare], tallies: Sequence[Tally] = (),
+                      notes: Sequence[str] = (), *, unit: str = "coups", details: Sequence[ChiSquare] = ()) -> Check:
+    """A check whose p-value combines its tests (Bonferroni); its verdict is set by :func:`judge`."""
+    live = [t for t in tests if t.df > 0]
+    p = min(1.0, len(live) * min(t.p_value for t in live)) if live else None
+    return Check(name, "SKIP", checked, unit, p_value=p, tallies=tuple(tallies), tests=tuple(tests),
+                 details=tuple(details), notes=tuple(notes))
+
+
+def judge(checks: Sequence[Check], alpha: float) -> tuple[Check, ...]:
+    """Give every statistical check its threshold ``alpha / k`` (``k`` statistical checks) and verdict."""
+    from dataclasses import replace
+
+    if not 0 < alpha < 1:
+        raise ValueError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
+    k = sum(1 for c in checks if c.p_value is not None)
+    out = []
+    for c in checks:
+        if c.p_value is not None:
+            level = alpha / k
+            c = replace(c, threshold=level, verdict="FAIL" if c.p_value < level else "PASS")
+        out.append(c)
+    return tuple(out)
+
+
+def overall(checks: Sequence[Check]) -> Verdict:
+    """``FAIL`` if any check fails, else ``PASS`` (``SKIP`` when every check was skipped)."""
+    if any(c.verdict == "FAIL" for c in checks):
+        return "FAIL"
+    return "PASS" if any(c.verdict == "PASS" for c in checks) else "SKIP"
+
+
+def named_check(checks: Sequence[Check], name: str) -> Check:
+    """The check of ``checks`` called ``name``; a ``KeyError`` that lists their names if none is.
+
+    >>> checks = [deterministic_check("rules", 3, [], 0), deterministic_check("labels", 0, [], 0)]
+    >>> named_check(checks, "labels").verdict
+    'SKIP'
+    >>> named_check(checks, "cards")
+    Traceback (most recent call last):
+    ...
+    KeyError: "no check 'cards'; checks: rules, labels"
+    """
+    for c in checks:
+        if c.name == name:
+            return c
+    raise KeyError(f"no check {name!r}; checks: {', '.join(c.name for c in checks)}")
+
+
+class IndicatorSum:
+    """The sum of indicator vectors, each independent of the others given the past, beside its law.
+
+    For every trial ``i`` the hypothesis gives the exact conditional probabilities ``p_i`` of
+    ``k`` events (and the joint probabilities of pairs of them). The observed counts ``S``
+    have expectation ``sum p_i`` and, because ``x_i - p_i`` are martingale differences,
+    covariance ``sum (E[x_i x_i^T] - p_i p_i^T)``: for the outcomes of a coup (exclusive
+    events) ``E[x x^T] = diag(p)``. By the martingale central limit theorem
+    ``(S - E)^T V^+ (S - E)`` is asymptotically chi-square with rank(V) degrees of freedom.
+
+    >>> s = IndicatorSum(["heads", "tails"])
+    >>> s.add_exclusive(np.full((100, 2), 0.5), np.array([60, 40]))
+    >>> round(s.test("coin").statistic, 9), s.tallies()[0].z  # Pearson: 2 * (10**2 / 50)
+    (4.0, 2.0)
+    """
+
+    def __init__(self, names: Sequence[str]) -> None:
+        k = len(names)
+        self.names = tuple(names)
+        self.trials = 0
+        self.observed = np.zeros(k, dtype=np.int64)
+        self.expected = np.zeros(k)
+        self.moments = np.zeros((k, k))  # sum of E[x x^T]
+        self.outer = np.zeros((k, k))  # sum of p p^T
+
+    def add(self, p: NDArray[np.float64], moments: NDArray[np.float64], observed: NDArray[Any]) -> None:
+        """Add trials: ``p`` (m, k), the sum of their ``E[x x^T]`` (k, k), the observed counts (k,)."""
+        self.add_sums(int(p.shape[0]), observed, p.sum(axis=0), moments, p.T @ p)
+
+    def add_sums(self, trials: int, observed: NDArray[Any], expected: NDArray[np.float64],
+                 moments: NDArray[np.float64], outer: NDArray[np.float64]) -> None:
+        """Add trials by their sums: the observed counts (k,), ``sum p`` (k,), ``sum E[x x^T]`` and
+        ``sum p p^T`` (k, k) (for a caller that gets them at once, e.g. from one matrix product)."""
+        self.trials += trials
+        self.observed += observed.astype(np.int64)
+        self.expected += expected
+        self.moments += moments
+        self.outer += outer
+
+    def add_identical(self, p: NDArray[np.float64], moments: NDArray[np.float64], count: int,
+                      observed: NDArray[Any]) -> None:
+        """Add ``count`` trials with the same probabilities ``p`` (k,) and ``E[x x^T]`` (k, k)."""
+        self.trials += count
+        self.observed += observed.astype(np.int64)
+        self.expected += count * p
+        self.moments += count * moments
+        self.outer += count * np.outer(p, p)
+
+    def add_exclusive(self, p: NDArray[np.float64], observed: NDArray[Any]) -> None:
+        """Add trials whose events exclude each other (``E[x x^T] = diag(p)``; ``sum p`` formed once)."""
+        expected = p.sum(axis=0)
+        self.add_sums(int(p.shape[0]), observed, expected, np.diag(expected), p.T @ p)
+
+    def merge(self, other: IndicatorSum) -> None:
+        """Add the trials of ``other`` (the same events)."""
+        self.trials += other.trials
+        self.observed += other.observed
+        self.expected += other.expected
+        self.moments += other.moments
+        self.outer += other.outer
+
+    @property
+    def covariance(self) -> NDArray[np.float64]:
+        return np.asarray(self.moments - self.outer, dtype=np.float64)
+
+    def tallies(self) -> list[Tally]:
+        cov = self.covariance
+        return [Tally(name, int(self.observed[j]), float(self.expected[j]), float(cov[j, j]))
+                for j, name in enumerate(self.names)]
+
+    def test(self, label: str) -> ChiSquare:
+        return chi_square(label, self.observed - self.expected, self.covariance)

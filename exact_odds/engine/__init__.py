@@ -1,0 +1,1 @@
+"""One shoe, exactly: the reference enumerator (the oracle), the single-shoe tables and their store."""

@@ -1,0 +1,368 @@
+"""The ways of one shoe as polynomials in its counts: the fast exact path behind
+:func:`exact_odds.engine.enumerator.deal`.
+
+Same integers as the reference enumerator (:func:`exact_odds.engine.enumerator.enumerate_coups`): ordered
+six-card sequences, unused cards included, so the ways of a shoe of ``N`` cards add up to
+``N (N-1) ... (N-5)`` (``W**6`` for the infinite deck of weight ``W``). Pure Python, no NumPy,
+exact for any shoe size.
+
+The form. A coup that uses ``u`` cards (4 to 6) has ways ``U_u * (sum over its used sequences of
+the product of falling factorials of the point-class counts)``, ``U_u = (N-u) (N-u-1) ... (N-5)``
+counting the unused cards. Pairs (``Detail.RANKS``) and suited pairs (``SUITS``) concern only
+each hand's first two cards, so the sequences are split into *families* by what those are:
+
+- ``POINTS``: any first four cards (by point class 0-9);
+- ``PLAYER_PAIR`` of class ``c``: the player's first two cards are one rank of point class ``c``;
+  the other cards are free, with two fewer cards of class ``c`` left (a *shift* of 2);
+- ``BANKER_PAIR`` of class ``d``: likewise for the banker;
+- ``TWO_PAIRS`` ``(c, d)`` and ``TWINS`` ``(c, c)``: both hands pair (in different ranks, or in
+  one rank), the other cards shifted by 2 at ``c`` and at ``d``.
+
+Each family's sum over its free cards is a *segment* value per (classes, base coup): ``sum(count
+* monomial)``, a monomial being a product of *factors* ``falling(n_q - shift, m)``. Which rank
+(and suits) a pair takes is a *weight* per class: ``sum over ranks r of class c of falling(n_r,
+2)`` (any suit) or ``sum over suits of falling(n_rs, 2)`` (suited); two pairs of different ranks
+and twins have their own weights. A *sum* (:data:`SUMS`: a family and a suited variant) of a base
+coup is the weighted sum of its segments over the classes; inclusion-exclusion turns the sums into
+coups: no pair = points - player pairs - banker pairs + two pairs + twins, and suited flags by
+Moebius inversion of the suited variants (as in :mod:`exact_odds.batch.suited`).
+
+The tables (:func:`exact_odds.engine.polynomial_build.build_single`; shipped for the standard tableau):
+``single-points`` (the points family, all the main bets need), ``single-pairs`` (the others), and
+``single-winners`` (the points family merged by winner and cards used: the odds alone).
+Each holds its monomials as a tree (each is its parent times one factor), its terms by segment, and
+its segments by (family, base coup). Evaluating 8 decks costs about 36,000 multiply-adds for the
+points and 30,000 more for pairs, done by ``map``.
+
+>>> from exact_odds.core.shoe import Shoe
+>>> from exact_odds.core.tableau import STANDARD_TABLEAU
+>>> dist = deal_by_tables(Shoe.decks(8), STANDARD_TABLEAU, Detail.POINTS)
+>>> dist.total, dist.ways(lambda c: c.winner == "tie")
+(4998398275503360, 475627426473216)
+"""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+from itertools import accumulate
+from operator import mul, sub
+
+from exact_odds.core.coup import (
+    BANKER_DREW,
+    BANKER_PAIR,
+    BANKER_SUITED,
+    OUTCOMES,
+    PLAYER_DREW,
+    PLAYER_PAIR,
+    PLAYER_SUITED,
+    TWIN_PAIR,
+    Coup,
+    Detail,
+    Winner,
+    coup_of_code,
+)
+from exact_odds.core.dist import Dist
+from exact_odds.core.shoe import CARDS_PER_COUP, RANKS, Shoe, ShoeError, falling
+from exact_odds.core.tableau import Tableau
+from exact_odds.engine.store import Arrays, load
+from exact_odds.inputs.errors import suits_unknown
+
+BASE_CODES = 400
+"""Coup codes without flags (totals and card counts) are below this; a slot is ``sum * BASE_CODES + code``."""
+SHIFTS = (0, 2, 4)
+"""Cards of a class taken by fixed pairs: none, one pair, two pairs."""
+
+
+class Family:
+    """Which of the first four cards are fixed to pairs (see the module): the families' numbers."""
+
+    POINTS = 0
+    PLAYER_PAIR = 1
+    BANKER_PAIR = 2
+    TWO_PAIRS = 3
+    TWINS = 4
+
+
+VARIANTS = ((0, 0), (1, 0), (0, 1), (1, 1))
+"""(player, banker) suited restrictions: 1 = that hand's pair is restricted to one suit."""
+
+SUMS: tuple[tuple[int, int, int], ...] = (
+    (Family.POINTS, 0, 0),
+    (Family.PLAYER_PAIR, 0, 0), (Family.BANKER_PAIR, 0, 0), (Family.TWO_PAIRS, 0, 0), (Family.TWINS, 0, 0),
+    (Family.PLAYER_PAIR, 1, 0), (Family.BANKER_PAIR, 0, 1),
+    *((Family.TWO_PAIRS, x, y) for x, y in VARIANTS[1:]), *((Family.TWINS, x, y) for x, y in VARIANTS[1:]),
+)
+"""Every sum by id: (family, player variant, banker variant). ``RANKS`` needs ids 1-4, ``SUITS`` 1-12."""
+FIRST_SUITED_SUM = 5
+
+
+def sum_id(family: int, x: int = 0, y: int = 0) -> int:
+    """The id of a sum in :data:`SUMS`."""
+    return SUMS.index((family, x, y))
+
+
+def factor_id(point: int, shift: int, multiplicity: int) -> int:
+    """Index of ``falling(n_point - shift, multiplicity)`` (multiplicity 1-6) in the factor list."""
+    return (point * len(SHIFTS) + shift // 2) * CARDS_PER_COUP + multiplicity - 1
+
+
+def class_key(family: int, c: int, d: int) -> int:
+    """Index of a segment's classes in its sum's weight vector: ``c``, ``d`` or ``10 c + d``."""
+    return {Family.POINTS: 0, Family.PLAYER_PAIR: c, Family.BANKER_PAIR: d, Family.TWINS: c}.get(family, 10 * c + d)
+
+
+def winner_code(code: int) -> int:
+    """The group of a coup code in table ``single-winners``: ``10 * outcome + cards used`` (outcome
+    0 banker, 1 player, 2 tie, as :data:`~exact_odds.core.coup.OUTCOMES`)."""
+    coup = coup_of_code(code)
+    return 10 * OUTCOMES.index(coup.winner) + coup.cards
+
+
+FLOAT_MAX_CARDS = 456
+"""Largest shoe (or infinite-deck weight) evaluated in floats: ``456**6 <= 2**53 < 457**6``.
+
+Every number the evaluation forms is an integer of magnitude at most ``N**6``: a count of card
+sequences (the running total of a table's terms, too, counts distinct sequences), or, where a
+pair's class has fewer cards than the pair takes, a small number its zero weight cancels. So
+float64 holds each exactly, and Python's floats are faster than its integers at these sizes.
+Larger shoes use integers. Results are integers either way.
+"""
+
+
+class Tables:
+    """A single-shoe table (see the module and :func:`exact_odds.engine.polynomial_build.build_single`).
+
+    ``arrays`` as stored; ``seg_start``: where each segment's terms begin (the end of the one
+    before); ``groups``: per family, each (base code, first segment, end segment) in order.
+    """
+
+    __slots__ = ("arrays", "groups", "seg_start")
+
+    def __init__(self, arrays: Arrays) -> None:
+        self.arrays = arrays
+        self.seg_start = [0, *arrays["seg_end"][:-1]]
+        self.groups: dict[int, list[tuple[int, int, int]]] = {}
+        start = 0
+        for family, code, end in zip(arrays["group_family"], arrays["group_code"], arrays["group_end"], strict=True):
+            self.groups.setdefault(family, []).append((code, start, end))
+            start = end
+
+
+@lru_cache(maxsize=8)
+def tables(tableau: Tableau, part: str) -> Tables:
+    """Table ``single-<part>`` of ``tableau`` (``"points"``, ``"pairs"`` or ``"winners"``): shipped, cached,
+    or built once (:mod:`exact_odds.engine.store`). Every detail reads the points table; pairs and suited
+    pairs add the pairs table; the odds alone read the winners table."""
+    def build(rule: Tableau) -> Arrays:
+        from exact_odds.engine.polynomial_build import build_single
+
+        return build_single(rule, part)
+
+    return Tables(load(f"single-{part}", tableau, build))
+
+
+def _factors(points: tuple[int, ...], infinite: bool) -> list[int]:
+    """Every factor ``falling(n_q - shift, m)`` (infinite deck: ``n_q ** m``) by :func:`factor_id`."""
+    out = []
+    for n in points:
+        for shift in SHIFTS:
+            value = 1
+            for m in range(CARDS_PER_COUP):
+                value *= n if infinite else n - shift - m
+                out.append(value)
+    return out
+
+
+def _rank_weights(shoe: Shoe, suited: bool) -> list[tuple[int, tuple[int, int], tuple[int, int, int, int]]]:
+    """Per rank: (point class, pair weight by variant, twin weight by variant in :data:`VARIANTS` order).
+
+    Ordered pairs of the rank: ``falling(n, 2)`` (any suit), ``g = sum over suits of falling(n_s, 2)``
+    (suited); a twin's four cards: ``falling(n, 4)``, one hand suited ``g falling(n - 2, 2)``, both
+    ``g**2 - sum falling(n_s, 2)**2 + sum falling(n_s, 4)``. Infinite deck: powers instead.
+    """
+    out: list[tuple[int, tuple[int, int], tuple[int, int, int, int]]] = []
+    for i, (rank, n) in enumerate(zip(RANKS, shoe.counts, strict=True)):
+        if shoe.infinite:
+            f2, f4, rest = n * n, n**4, n * n
+        else:
+            f2, f4, rest = falling(n, 2), falling(n, 4), falling(n - 2, 2)
+        if not suited or shoe.suited is None:
+            out.append((rank.point, (f2, 0), (f4, 0, 0, 0)))
+            continue
+        row = shoe.suited[i]
+        pairs = [s * s if shoe.infinite else falling(s, 2) for s in row]
+        g = sum(pairs)
+        gg = g * g if shoe.infinite else g * g - sum(p * p for p in pairs) + sum(falling(s, 4) for s in row)
+        out.append((rank.point, (f2, g), (f4, g * rest, g * rest, gg)))
+    return out
+
+
+def _weight_vectors(shoe: Shoe, suited: bool) -> list[list[int]]:
+    """Each sum's weights by :func:`class_key` (empty for the suited sums unless ``suited``).
+
+    Two pairs of different ranks r, s (classes c, d): ``sum over r != s of w_x(r) w_y(s)``, the
+    product of the pair weights less, when ``c == d``, the terms with ``r == s``.
+    """
+    pair = [[0] * 10, [0] * 10]  # by variant and class
+    same = [[0] * 10 for _ in VARIANTS]  # by variant pair and class: sum of w_x(r) w_y(r)
+    twin = [[0] * 10 for _ in VARIANTS]
+    for c, weights, twins in _rank_weights(shoe, suited):
+        for x in (0, 1):
+            pair[x][c] += weights[x]
+        for v, (x, y) in enumerate(VARIANTS):
+            same[v][c] += weights[x] * weights[y]
+            twin[v][c] += twins[v]
+    out: list[list[int]] = []
+    for family, x, y in SUMS:
+        v = VARIANTS.index((x, y))
+        if (x or y) and not suited:
+            out.append([])
+        elif family == Family.POINTS:
+            out.append([1])
+        elif family in (Family.PLAYER_PAIR, Family.BANKER_PAIR):
+            out.append(pair[x + y])
+        elif family == Family.TWINS:
+            out.append(twin[v])
+        else:
+            out.append([pair[x][c] * pair[y][d] - (same[v][c] if c == d else 0) for c in range(10) for d in range(10)])
+    return out
+
+
+def sums(t: Tables, shoe: Shoe, ids: range) -> dict[int, int]:
+    """The value of every slot (sum, base code) of sums ``ids`` for ``shoe``, before the unused cards' factor.
+
+    Monomials level by level (each its parent times a factor), the segments (:func:`_segments`), then
+    each group's segments weighted, all by ``map``; in floats up to :data:`FLOAT_MAX_CARDS` cards
+    (exact there), else in integers.
+    """
+    a = t.arrays
+    number: type[float] | type[int] = float if shoe.size <= FLOAT_MAX_CARDS else int
+    factors = list(map(number, _factors(shoe.point_counts(), shoe.infinite)))
+    values = [number(1)]
+    start = 1
+    for stop in a["levels"]:
+        values += list(map(mul, map(values.__getitem__, a["parent"][start:stop]),
+                           map(factors.__getitem__, a["factor"][start:stop])))
+        start = stop
+    segment = _segments(t, values)
+    keys = a["seg_key"]
+    vectors = _weight_vectors(shoe, ids.stop > FIRST_SUITED_SUM)
+    out: dict[int, int] = {}
+    for s in ids:
+        weight = list(map(number, vectors[s])).__getitem__
+        for code, i, j in t.groups.get(SUMS[s][0], ()):
+            out[s * BASE_CODES + code] = int(sum(map(mul, map(weight, keys[i:j]), segment[i:j])))
+    return out
+
+
+def _segments(t: Tables, values: list[float] | list[int]) -> list[float] | list[int]:
+    """Each segment's ``sum(count * monomial)``: a ``sum`` per segment when segments are long (it adds
+    in C until a value overflows), else differences of the terms' running total (no call per segment).
+    """
+    a = t.arrays
+    if len(a["mono"]) > 20 * len(a["seg_end"]):
+        count, mono, value = memoryview(a["count"]), memoryview(a["mono"]), values.__getitem__
+        return [sum(map(mul, map(value, mono[i:j]), count[i:j]))
+                for i, j in zip(t.seg_start, a["seg_end"], strict=True)]
+    running = [0, *accumulate(map(mul, map(values.__getitem__, a["mono"]), a["count"]))]
+    return list(map(sub, map(running.__getitem__, a["seg_end"]), map(running.__getitem__, t.seg_start)))
+
+
+_N = tuple(sum_id(Family.TWO_PAIRS, x, y) * BASE_CODES for x, y in VARIANTS)
+_T = tuple(sum_id(Family.TWINS, x, y) * BASE_CODES for x, y in VARIANTS)
+_A, _B = (sum_id(Family.PLAYER_PAIR) * BASE_CODES, sum_id(Family.PLAYER_PAIR, 1) * BASE_CODES), (
+    sum_id(Family.BANKER_PAIR) * BASE_CODES, sum_id(Family.BANKER_PAIR, 0, 1) * BASE_CODES)
+"""Slot offsets of the sums, for :func:`_split`: two pairs and twins by variant, player and banker pairs."""
+
+
+def _split(code: int, slot: dict[int, int], detail: Detail) -> dict[int, int]:
+    """Ways of each coup code with base ``code`` from the sums, by inclusion-exclusion (see the module)."""
+    points = slot.get(code, 0)
+    if detail is Detail.POINTS:
+        return {code: points}
+    a, b, two, twin = slot.get(_A[0] + code, 0), slot.get(_B[0] + code, 0), slot.get(_N[0] + code, 0), slot.get(
+        _T[0] + code, 0)
+    out = {code: points - a - b + two + twin}
+    if detail is Detail.RANKS:
+        out.update({code + PLAYER_PAIR: a - two - twin, code + BANKER_PAIR: b - two - twin,
+                    code + PLAYER_PAIR + BANKER_PAIR: two, code + PLAYER_PAIR + BANKER_PAIR + TWIN_PAIR: twin})
+        return out
+    (n00, n10, n01, n11), (t00, t10, t01, t11) = ([slot.get(s + code, 0) for s in sums] for sums in (_N, _T))
+    player_only = slot.get(_A[1] + code, 0) - n10 - t10
+    banker_only = slot.get(_B[1] + code, 0) - n01 - t01
+    out.update({code + PLAYER_PAIR: a - two - twin - player_only, code + PLAYER_PAIR + PLAYER_SUITED: player_only,
+                code + BANKER_PAIR: b - two - twin - banker_only, code + BANKER_PAIR + BANKER_SUITED: banker_only})
+    for flags, x00, x10, x01, x11 in ((PLAYER_PAIR + BANKER_PAIR, n00, n10, n01, n11),
+                                      (PLAYER_PAIR + BANKER_PAIR + TWIN_PAIR, t00, t10, t01, t11)):
+        base = code + flags
+        out.update({base: x00 - x10 - x01 + x11, base + PLAYER_SUITED: x10 - x11, base + BANKER_SUITED: x01 - x11,
+                    base + PLAYER_SUITED + BANKER_SUITED: x11})
+    return out
+
+
+@cache
+def _coup(code: int) -> Coup:
+    """The coup of a code (as :func:`exact_odds.core.coup.coup_of_code`, without building all 12,800)."""
+    return Coup(code // 10 % 10, code % 10, 2 + code // PLAYER_DREW % 2, 2 + code // BANKER_DREW % 2,
+                code // PLAYER_PAIR % 2 == 1, code // BANKER_PAIR % 2 == 1, code // PLAYER_SUITED % 2 == 1,
+                code // BANKER_SUITED % 2 == 1, code // TWIN_PAIR % 2 == 1)
+
+
+_RECENT: dict[tuple[Tableau, Shoe], tuple[dict[int, int], Detail, dict[int, int]]] = {}
+"""The sums of the last :data:`RECENT` shoes evaluated: the points table's, and the pairs table's at
+the detail evaluated (see :func:`_sums_for`)."""
+RECENT = 8
+
+
+def _sums_for(tableau: Tableau, shoe: Shoe, detail: Detail) -> dict[int, int]:
+    """Every sum ``detail`` needs: the points table's, and at ``RANKS`` or ``SUITS`` the pairs table's.
+
+    Each table is evaluated once per shoe (the last few shoes are kept); a pairs evaluation on a shoe
+    whose suits are known is done at ``SUITS`` (the suited sums cost little more), so that the suited
+    pairs a report asks for next come free.
+    """
+    points, done, pairs = _RECENT.pop((tableau, shoe), None) or (None, Detail.POINTS, {})
+    if points is None:
+        points = sums(tables(tableau, "points"), shoe, range(1))
+    if detail > done:
+        done = Detail.SUITS if shoe.suited is not None else detail
+        pairs = sums(tables(tableau, "pairs"), shoe, range(1, len(SUMS) if done is Detail.SUITS else FIRST_SUITED_SUM))
+    if len(_RECENT) == RECENT:
+        del _RECENT[next(iter(_RECENT))]
+    _RECENT[tableau, shoe] = (points, done, pairs)
+    return points if detail is Detail.POINTS else {**points, **pairs}
+
+
+def coup_ways(tableau: Tableau, shoe: Shoe, detail: Detail) -> dict[int, int]:
+    """Ways of every coup code for ``shoe`` at ``detail`` (zeros included)."""
+    slot = _sums_for(tableau, shoe, detail)
+    size = shoe.size
+    unused = [size ** (CARDS_PER_COUP - u) if shoe.infinite else falling(size - u, CARDS_PER_COUP - u)
+              for u in range(CARDS_PER_COUP + 1)]
+    out: dict[int, int] = {}
+    for code in sorted(s for s in slot if s < BASE_CODES):
+        factor = unused[4 + code // PLAYER_DREW % 2 + code // BANKER_DREW % 2]
+        for full, ways in _split(code, slot, detail).items():
+            out[full] = ways * factor
+    return out
+
+
+@lru_cache(maxsize=64)
+def winners_by_tables(shoe: Shoe, tableau: Tableau) -> Dist[Winner]:
+    """``winners(deal_by_tables(shoe, tableau))`` from table ``single-winners``: the points family's terms
+    merged by winner and cards used, less than half the work."""
+    slot = sums(tables(tableau, "winners"), shoe, range(1))
+    size = shoe.size
+    ways = dict.fromkeys(OUTCOMES, 0)
+    for code, value in slot.items():
+        used = code % 10
+        ways[OUTCOMES[code // 10]] += value * (
+            size ** (CARDS_PER_COUP - used) if shoe.infinite else falling(size - used, CARDS_PER_COUP - used))
+    return Dist(ways)
+
+
+def deal_by_tables(shoe: Shoe, tableau: Tableau, detail: Detail = Detail.POINTS) -> Dist[Coup]:
+    """:func:`exact_odds.engine.enumerator.deal` by evaluating the single-shoe tables of ``tableau``: the same Dist."""
+    if detail is Detail.SUITS and shoe.suited is None:
+        raise ShoeError(suits_unknown())
+    return Dist({_coup(code): ways for code, ways in coup_ways(tableau, shoe, detail).items() if ways})

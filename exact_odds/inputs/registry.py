@@ -1,0 +1,123 @@
+"""Registries as values: named things (bets, configurations) looked up by name, never mutated.
+
+A :class:`Registry` maps names to values in the order they were given. It is immutable:
+:meth:`Registry.extended` returns a new registry, so loading a user's file produces a new
+set of bets and changes nothing that another command (or test) in the same process sees.
+
+Names compare through :func:`name_key`, the one normaliser of user-given names: case,
+surrounding blanks and the difference between spaces, underscores and hyphens do not
+matter (``"Super 6"``, ``"super_6"`` and ``"super-6"`` are one name).
+
+>>> from typing import NamedTuple
+>>> class Colour(NamedTuple):
+...     name: str
+...     aliases: tuple[str, ...] = ()
+>>> colours = Registry("colour", [Colour("dark red", ("maroon",)), Colour("blue")])
+>>> list(colours), colours.find("Maroon").name
+(['dark-red', 'blue'], 'dark red')
+>>> colours.find("green")
+Traceback (most recent call last):
+...
+exact_odds.inputs.errors.InputError: unknown colour 'green'; known colours: dark-red, blue
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+
+from exact_odds.hints import Protocol, TypeVar
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.validate import shown
+
+
+def name_key(name: str) -> str:
+    """The canonical form of a name: lower case, trimmed, runs of blanks and underscores as one hyphen.
+
+    >>> name_key("  Dragon_Bonus  Player ")
+    'dragon-bonus-player'
+    """
+    return re.sub(r"[\s_]+", "-", name.strip().lower())
+
+
+class Named(Protocol):
+    """What a registry holds: a value with a name and other names (aliases)."""
+
+    @property
+    def name(self) -> str: ...  # pragma: no cover
+
+    @property
+    def aliases(self) -> tuple[str, ...]: ...  # pragma: no cover
+
+
+N = TypeVar("N", bound=Named)
+
+
+class Registry(Mapping[str, N]):
+    """Named values by canonical name (:func:`name_key`), in registration order; immutable.
+
+    Iterating gives the canonical names; ``registry[name]`` and ``name in registry`` take
+    any spelling of a name or an alias. :meth:`find` is the lookup for user input: an
+    unknown name raises ``error`` (an :class:`~exact_odds.inputs.errors.InputError`) whose message
+    lists the valid names, sorted when ``sort_listing`` is true, else in registration order.
+    Two values may not share a name or alias, unless they are equal (then the later one is
+    the same value given again, and is skipped).
+    """
+
+    __slots__ = ("_aliases", "_error", "_items", "_kind", "_sort_listing")
+
+    def __init__(self, kind: str, items: Iterable[N] = (), *, error: type[InputError] = InputError,
+                 sort_listing: bool = False) -> None:
+        self._kind, self._error, self._sort_listing = kind, error, sort_listing
+        self._items: dict[str, N] = {}
+        self._aliases: dict[str, str] = {}
+        for item in items:
+            self._add(item)
+
+    def _add(self, item: N) -> None:
+        keys = [name_key(n) for n in (item.name, *item.aliases)]
+        for name, key in zip((item.name, *item.aliases), keys, strict=True):
+            taken = self.get(key)
+            if taken == item:
+                return
+            if taken is not None:
+                raise self._error(f"{self._kind} name {name!r} is already taken by the {self._kind} {taken.name!r}")
+        self._items[keys[0]] = item
+        self._aliases.update((key, keys[0]) for key in keys[1:])
+
+    @property
+    def kind(self) -> str:
+        """What the registry holds, in the singular: ``"bet"``, ``"configuration"``."""
+        return self._kind
+
+    def __getitem__(self, name: str) -> N:
+        key = name_key(name)
+        return self._items[self._aliases.get(key, key)]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return f"Registry({self._kind!r}: {', '.join(self._items)})"
+
+    def find(self, name: str) -> N:
+        """The value called ``name`` (or one of its aliases), in any spelling :func:`name_key` allows.
+
+        An unknown name raises the registry's error, listing the valid names.
+        """
+        found = self.get(name)
+        if found is None:
+            names = sorted(self._items) if self._sort_listing else list(self._items)
+            raise self._error(f"unknown {self._kind} {shown(name)}; known {self._kind}s: {', '.join(names)}")
+        return found
+
+    def extended(self, more: Iterable[N]) -> Registry[N]:
+        """A new registry with ``more`` after these values (this one is unchanged).
+
+        A name or alias already taken by a different value raises the registry's error.
+        """
+        return Registry(self._kind, [*self._items.values(), *more], error=self._error,
+                        sort_listing=self._sort_listing)

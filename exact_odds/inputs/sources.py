@@ -1,0 +1,193 @@
+"""Where a key sits in a TOML file the user wrote: 1-based line numbers for error messages.
+
+Every reader of a user's TOML file (rule tables, configurations, bet files) names the file
+and line of a mistake as ``source:line: message`` (just ``source: message`` when no line
+fits). :class:`TomlText` is the one locator they share: it finds the line of a pattern,
+of a table header, or of a ``key =`` inside one table, from the raw text, since
+:mod:`tomllib` keeps no line numbers.
+
+Conventions: line *indexes* (``start``, ``end``, header positions) are 0-based, as in a
+list of lines; the line *numbers* returned for messages are 1-based, and 0 means "not
+found".
+
+>>> text = TomlText.of('name = "x"\\n\\n[banker]\\nwin = "1"\\n', "casino.toml")
+>>> text.where(text.key_line("win", *text.block(text.headers({"banker"})[0])))
+'casino.toml:4'
+>>> text.where(text.first_match(r"\\s*tie"))
+'casino.toml'
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Collection
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from exact_odds.inputs.errors import InputError
+
+_HEADER = re.compile(r"\s*\[\[?([^\]]*)\]\]?\s*(#.*)?$")
+_AT_LINE = re.compile(r"\s*\(at line (\d+), column \d+\)$")
+
+
+@dataclass(frozen=True)
+class TomlText:
+    """The lines of one TOML text and the name it is reported under (a path, or e.g. ``"rules"``)."""
+
+    source: str
+    lines: tuple[str, ...]
+
+    @classmethod
+    def of(cls, text: str, source: str) -> TomlText:
+        """The locator of ``text``, reported as ``source``. Its lines end where TOML's do, at LF or
+        CRLF only (not at U+2028, U+0085 and the other breaks of :meth:`str.splitlines`, which a TOML
+        string may hold): line numbers are tomllib's, and a table cut out of the text parses as it did."""
+        lines = [line.removesuffix("\r") for line in text.split("\n")] if text else []
+        return cls(source, tuple(lines[:-1] if text.endswith("\n") else lines))
+
+    def where(self, line: int) -> str:
+        """``source:line``, or just ``source`` when ``line`` is 0 (not found)."""
+        return f"{self.source}:{line}" if line else self.source
+
+    def first_match(self, pattern: str, start: int = 0, end: int | None = None) -> int:
+        """1-based number of the first line in ``[start, end)`` that ``pattern`` matches at its start; 0 if none."""
+        for i in range(start, len(self.lines) if end is None else end):
+            if re.match(pattern, self.lines[i]):
+                return i + 1
+        return 0
+
+    def key_line(self, key: str, start: int = 0, end: int | None = None) -> int:
+        """1-based number of the first line ``key = ...`` (key bare or quoted) in ``[start, end)``; 0 if none."""
+        return self.first_match(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=", start, end)
+
+    @cached_property
+    def _headers(self) -> tuple[tuple[int, str], ...]:
+        """(index, table name) of every header line, in order: the text read once, so that finding
+        tables stays linear in a long file (thousands of ``[[...]]`` tables)."""
+        found = []
+        for i, line in enumerate(self.lines):
+            header = _HEADER.match(line)
+            if header:
+                found.append((i, re.sub(r"[\s\"']", "", header.group(1))))
+        return tuple(found)
+
+    @cached_property
+    def _names(self) -> dict[int, str]:
+        return dict(self._headers)
+
+    def header_name(self, index: int) -> str | None:
+        """The table name of a header line (``[a.b]`` or ``[[a.b]]`` gives ``"a.b"``), or None for other lines."""
+        return self._names.get(index)
+
+    def headers(self, names: Collection[str] | None = None) -> list[int]:
+        """0-based indexes of the table headers, in order: every one, or those of the tables ``names``."""
+        return [i for i, name in self._headers if names is None or name in names]
+
+    def block(self, header: int, among: Collection[str] | None = None) -> tuple[int, int]:
+        """``(start, end)``: the lines of the table whose header is at index ``header``.
+
+        The table ends at the next header (the next one of the tables ``among``, if given)
+        or at the end of the text.
+        """
+        headers = self._headers
+        for k in range(bisect_right(headers, (header, "\U0010ffff")), len(headers)):
+            i, name = headers[k]
+            if among is None or name in among:
+                return header, i
+        return header, len(self.lines)
+
+    def top_level_key_line(self, key: str) -> int:
+        """1-based line of a top-level ``key =`` before the first table, else of a table ``[key]`` or
+        ``[key.sub]``; 0 if none."""
+        headers = self.headers()
+        line = self.key_line(key, 0, headers[0] if headers else None)
+        if line:
+            return line
+        return next((i + 1 for i in headers if (self.header_name(i) or "").split(".")[0] == key), 0)
+
+    def table_key_line(self, key: str | None, table: str, index: int = 0) -> int:
+        """1-based line of ``key =`` in the ``index``-th table ``[table]`` (of its header if ``key`` is None).
+
+        0 if there is no such table or key.
+        """
+        starts = self.headers({table})
+        if index >= len(starts):
+            return 0
+        start, end = self.block(starts[index])
+        return start + 1 if key is None else self.key_line(key, start, end)
+
+
+def toml_error_line(message: str) -> tuple[int, str]:
+    """The line of a :class:`tomllib.TOMLDecodeError` and its message without ``(at line N, column M)``.
+
+    Python 3.11's error has no line attribute; the line is read from the message (0 if absent).
+
+    >>> toml_error_line("Expected '=' after a key in a key/value pair (at line 3, column 5)")
+    (3, "Expected '=' after a key in a key/value pair")
+    """
+    at = _AT_LINE.search(message)
+    return (int(at.group(1)), message[:at.start()]) if at else (0, message)
+
+
+MAX_TOML_DEPTH = 32
+"""The deepest nesting of arrays and inline tables a TOML file may have (``x = [[[...]]]``); a file
+nested deeper is refused before :mod:`tomllib` reads it (its recursion would otherwise fail)."""
+
+_TOML_TOKEN = re.compile(r'"""|\'\'\'|["\'#\[\]{}\n]')
+_STRING_END = {'"""': re.compile(r'(?:[^\\]|\\.)*?"""', re.S), "'''": re.compile(r".*?'''", re.S),
+               '"': re.compile(r'(?:[^"\\\n]|\\.)*"'), "'": re.compile(r"[^'\n]*'")}
+
+
+def toml_depth(text: str, limit: int = MAX_TOML_DEPTH) -> int:
+    """The 1-based line where the nesting of brackets and braces in ``text`` first passes ``limit``
+    (strings and comments skipped), or 0 if it never does. One pass, whatever the text.
+
+    >>> toml_depth("a = [[1], [2]]\\nb = '[[['\\n"), toml_depth("x = " + "[" * 40 + "]" * 40)
+    (0, 1)
+    """
+    depth, line, pos = 0, 1, 0
+    while (token := _TOML_TOKEN.search(text, pos)) is not None:
+        kind, pos = token.group(), token.end()
+        if kind == "\n":
+            line += 1
+        elif kind == "#":
+            end = text.find("\n", pos)
+            pos = len(text) if end < 0 else end
+        elif kind in _STRING_END:
+            close = _STRING_END[kind].match(text, pos)
+            if close is None:  # an unclosed string: tomllib reports it
+                return 0
+            line += text.count("\n", pos, close.end())
+            pos = close.end()
+        elif kind in "[{":
+            depth += 1
+            if depth > limit:
+                return line
+        else:
+            depth = max(depth - 1, 0)
+    return 0
+
+
+def parse_toml(text: str, source: str, error: type[InputError] = InputError) -> dict[str, Any]:
+    """The data of a TOML text the user wrote, every failure one line ``source:line: ...``.
+
+    Nesting deeper than :data:`MAX_TOML_DEPTH` is refused before parsing; a syntax error names
+    its line; a number too long to convert is refused.
+    """
+    where = TomlText.of("", source).where
+    deep = toml_depth(text)
+    if deep:
+        raise error(f"{where(deep)}: arrays or inline tables nested more than {MAX_TOML_DEPTH} deep")
+    import tomllib  # here, not at the top: only commands given a TOML file pay for it
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        line, message = toml_error_line(str(err))
+        raise error(f"{where(line)}: not valid TOML: {message}") from None
+    except RecursionError:  # not reached after the depth check; kept as a guard
+        raise error(f"{source}: arrays or inline tables nested too deep") from None
+    except ValueError:  # an integer of more digits than int() converts (4,300)
+        raise error(f"{source}: a whole number with more digits than can be read") from None

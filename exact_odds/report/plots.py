@@ -1,0 +1,256 @@
+"""Figures (optional extra ``exact-odds[plot]``): matplotlib is imported only when drawing.
+
+Each section belongs to the command that draws it; figures are written as PNG files.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from exact_odds.inputs.errors import InputError
+
+if TYPE_CHECKING:
+    from exact_odds.analysis.removal import LinearCount, Removal
+    from exact_odds.analysis.sessions import SessionDist
+    from exact_odds.study.run import Study
+    from exact_odds.witness.simulate import SimulatedSessions
+
+
+def _pyplot() -> Any:
+    """matplotlib's pyplot with the file-only Agg backend, or a one-line error if it is missing."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise InputError("plots need matplotlib: pip install 'exact-odds[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+NEEDS_LATEX = {"pgf"}
+"""Figure formats matplotlib writes only with a LaTeX installation; refused, so that a figure never fails late."""
+
+
+EVERY_MATPLOTLIB = frozenset({"eps", "jpeg", "jpg", "pdf", "png", "ps", "raw", "rgba", "svg", "svgz", "tif", "tiff",
+                               "webp"})
+"""Figure formats that every matplotlib the plot extra admits (3.8 and later) writes without LaTeX."""
+
+
+def figure_format(path: str | Path) -> str:
+    """The format of a figure file, from its extension (``png`` when it has none).
+
+    An extension matplotlib cannot write (``eor.txt``) raises :class:`InputError`, one line
+    that lists the formats it can. No extension, or one of :data:`EVERY_MATPLOTLIB`, is answered
+    without importing matplotlib (a quarter of a second), only looked for.
+    """
+    from importlib.util import find_spec
+
+    from exact_odds.report.files import shown
+
+    extension = Path(path).suffix[1:].lower()
+    if extension in EVERY_MATPLOTLIB | {""} and find_spec("matplotlib") is not None:
+        return extension or "png"
+    _pyplot()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    formats = set(FigureCanvasAgg.get_supported_filetypes()) - NEEDS_LATEX
+    if extension and extension not in formats:
+        raise InputError(f"cannot write {shown(path)}: no figure format {shown(extension)} "
+                         f"(name the file .png, or one of {', '.join(sorted(formats))})")
+    return extension or "png"
+
+
+def check_figure_path(path: str) -> str:
+    """``path`` unchanged if a figure can be written there (a known format, a regular or new file).
+
+    For an argparse ``type=``, so that ``--plot eor.txt`` is refused before any work is done, and a
+    mistake elsewhere on the line at once (:func:`figure_format` leaves matplotlib unloaded).
+    """
+    from exact_odds.report.files import check_output
+
+    if path == "-":
+        raise InputError("a picture goes to a file: name one ('-', standard output, takes none)")
+    figure_format(path)
+    return check_output(path)
+
+
+def _save(fig: Any, path: str | Path) -> None:
+    """Write ``fig`` to ``path`` atomically (:func:`exact_odds.report.files.atomic_binary_file`): the exact
+    file named, in the format of its extension."""
+    from exact_odds.report.files import atomic_binary_file
+
+    try:
+        fmt = figure_format(path)
+        with atomic_binary_file(path) as fh:
+            fig.savefig(fh, format=fmt, dpi=110)
+    finally:
+        _pyplot().close(fig)
+
+
+def _tight(fig: Any) -> None:
+    """Lay the panels out below the figure's title (about half an inch for it)."""
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
+
+
+def _grid(n: int) -> tuple[int, int]:
+    cols = min(n, 3 if n <= 9 else 5)
+    return math.ceil(n / cols), cols
+
+
+# ---------------------------------------------------------------- composition-dependent study
+# `eor --plot` and `study --plot`.
+
+
+def eor_figure(removals: Sequence[Removal], counts: Sequence[LinearCount], path: str | Path, *,
+               title: str) -> None:
+    """One bar chart per bet: the effect of removing one card of each rank, in % of a unit staked.
+
+    Bars above zero: removing the rank helps the bettor. Each panel names the suggested
+    count's betting correlation (BC).
+    """
+    _save(_eor_drawing(removals, counts, title), path)
+
+
+def eor_svg(removals: Sequence[Removal], counts: Sequence[LinearCount], *, title: str) -> str:
+    """:func:`eor_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    return svg_text(_eor_drawing(removals, counts, title))
+
+
+def _eor_drawing(removals: Sequence[Removal], counts: Sequence[LinearCount], title: str) -> Any:
+    from exact_odds.core.shoe import RANK_LABELS
+
+    plt = _pyplot()
+    rows, cols = _grid(len(removals))
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 2.9 * rows), squeeze=False)
+    for ax in axes.flat[len(removals):]:
+        ax.set_visible(False)
+    for ax, removal, count in zip(axes.flat, removals, counts, strict=False):
+        values = [100 * float(e) if e is not None else 0.0 for e in removal.effects]
+        ax.bar(list(RANK_LABELS), values, color=["tab:blue" if v >= 0 else "tab:red" for v in values])
+        ax.axhline(0, color="black", linewidth=0.8)
+        bc = f"BC {float(count.correlation):.3f}" if any(count.tags) else "no linear count"
+        ax.set_title(f"{removal.bet.name} (EV {100 * float(removal.expectation):+.3f}%, {bc})", fontsize=9)
+        ax.set_ylabel("effect, % of stake", fontsize=8)
+        ax.tick_params(labelsize=8)
+    fig.suptitle(title)
+    _tight(fig)
+    return fig
+
+
+def svg_text(fig: Any) -> str:
+    """``fig`` as one ``<svg>`` element to put inline in a page, and closed.
+
+    Deterministic and self-contained: glyphs drawn as paths (no font to fetch), fixed element
+    ids (``svg.hashsalt``), and no metadata (no date, no links to licence or type URIs).
+    """
+    import io
+    import re
+
+    import matplotlib
+
+    buf = io.StringIO()
+    try:
+        with matplotlib.rc_context({"svg.hashsalt": "exact-odds", "svg.fonttype": "path"}):
+            fig.savefig(buf, format="svg", metadata={"Date": None})
+    finally:
+        _pyplot().close(fig)
+    text = buf.getvalue()
+    text = text[text.index("<svg"):]
+    return re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.DOTALL).strip()
+
+
+def study_figure(study: Study, path: str | Path) -> None:
+    """One histogram per bet of the exact player EV before each coup (the bettor's side, log scale),
+    with zero and the full shoe's player EV marked."""
+    _save(_study_drawing(study), path)
+
+
+def study_svg(study: Study) -> str:
+    """:func:`study_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    return svg_text(_study_drawing(study))
+
+
+def _study_drawing(study: Study) -> Any:
+    plt = _pyplot()
+    rows, cols = _grid(len(study.bets))
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.2 * rows), squeeze=False)
+    for ax in axes.flat[len(study.bets):]:
+        ax.set_visible(False)
+    for j, (ax, bet) in enumerate(zip(axes.flat, study.bets, strict=False)):
+        ax.hist(100 * study.records.edges[:, j], bins=60, color="tab:blue", log=True)
+        ax.axvline(0, color="black", linewidth=0.8, label="break-even")
+        ax.axvline(100 * float(bet.expectation), color="tab:red", linestyle="--", linewidth=1, label="full shoe")
+        share = 100 * bet.favourable / max(study.coups, 1)
+        ax.set_title(f"{bet.name}: EV > 0 before {share:.3f}% of coups", fontsize=9)
+        ax.set_xlabel("exact player EV before the coup, % of stake", fontsize=8)
+        ax.set_ylabel("coups", fontsize=8)
+        ax.tick_params(labelsize=8)
+        ax.legend(fontsize=7)
+    fig.suptitle(f"Player EV before each coup: {study.shoes:,} shoes of {study.shoe}, seed {study.seed}")
+    _tight(fig)
+    return fig
+
+
+# ---------------------------------------------------------------- simulator
+# `session --plot`: the simulated sessions' net results with the exact distribution drawn over them.
+
+
+def session_figure(exact: SessionDist, sims: SimulatedSessions, path: str | Path, *, title: str) -> None:
+    """A histogram of the simulated sessions' net results, with the exact distribution's mass per bin over it.
+
+    Both are probabilities per bin, so they can be read against each other directly; the
+    exact curve takes the hands as independent (see :mod:`exact_odds.analysis.sessions`).
+    """
+    _save(_session_drawing(exact, sims, title), path)
+
+
+def session_svg(exact: SessionDist, sims: SimulatedSessions, *, title: str) -> str:
+    """:func:`session_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    return svg_text(_session_drawing(exact, sims, title))
+
+
+def _session_drawing(exact: SessionDist, sims: SimulatedSessions, title: str) -> Any:
+    import numpy as np
+
+    plt = _pyplot()
+    values = np.array([float(v) for v, _ in exact.items()])
+    probs = np.array([w / exact.total for _, w in exact.items()])
+    found = sims.tally.items()
+    simulated = np.array([value for value, _ in found], dtype=float) / sims.scale  # each result once, with
+    sessions = np.array([n for _, n in found], dtype=float)  # the number of sessions that ended on it
+    # Net results lie on a lattice (a tie bet's move in steps of 9 units): bins hold whole lattice steps.
+    support = [i for i, w in enumerate(exact.ways) if w]
+    spacing = math.gcd(*(i - support[0] for i in support)) / exact.scale if len(support) > 1 else 1.0
+    origin = (exact.low + support[0]) / exact.scale
+    cdf = np.cumsum(probs)
+    lo = min(float(values[int(np.searchsorted(cdf, 0.0005))]), float(simulated.min()))
+    top = min(len(values) - 1, int(np.searchsorted(cdf, 0.9995)))
+    hi = max(float(values[top]), float(simulated.max()))
+    if spacing < 1:  # fractional payouts (19:20): whole-unit bins, each the same number of lattice steps
+        width = float(max(1, math.ceil((hi - lo) / 60)))
+    else:
+        width = spacing * max(1, math.ceil((hi - lo) / (60 * spacing)))
+    first = origin + math.floor((lo - origin) / width) * width - spacing / 2
+    edges = np.arange(first, hi + width, width)
+    exact_mass, _ = np.histogram(values, bins=edges, weights=probs)
+    sim_mass, _ = np.histogram(simulated, bins=edges, weights=sessions)
+    centres = (edges[:-1] + edges[1:]) / 2
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.bar(centres, sim_mass / sims.sessions, width=width * 0.92, color="tab:blue", alpha=0.45,
+           label=f"simulated, {sims.sessions:,} sessions")
+    ax.plot(centres, exact_mass, color="tab:red", marker="o", markersize=3, linewidth=1.2,
+            label="exact (hands independent)")
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.axvline(float(exact.mean()), color="tab:red", linestyle="--", linewidth=0.8,
+               label=f"exact mean {float(exact.mean()):+.3f}")
+    ax.set_xlabel("net result after the session (units staked)")
+    ax.set_ylabel(f"probability per bin of {width:g} unit{'s' if width != 1 else ''}")
+    ax.set_xlim(edges[0], edges[-1])
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

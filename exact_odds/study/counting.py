@@ -1,0 +1,328 @@
+"""Counts of one's own: tags per rank, a true-count trigger and a bet, judged by exact expectations.
+
+A *count* gives every rank an integer tag. The running count adds the tag of every card
+seen (the turned burn card and the cards of the coups dealt so far; the cards burned face
+down are never seen); the *true count* is the running count per deck not yet seen,
+``running * 52 / unseen``; the count *triggers* before a coup when the true count is at
+least its trigger ``t``, and then one unit is bet on its bet. Compared exactly: a coup
+triggers when ``52 * running >= t * unseen`` in integers (``t`` a fraction), never through a
+rounded quotient.
+
+Written as a spec, a count is comma- or space-separated entries::
+
+    4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4
+
+``RANKS=TAG`` tags ranks (``A``, ``2``..``9``, ``T``, ``J``, ``Q``, ``K``; ranks not named are
+tagged 0), ``bet=NAME`` names the bet, ``tc>=T`` is the trigger and an optional ``name=LABEL``
+names the count in reports. Two published counts are built in (:data:`PUBLISHED_COUNTS`):
+
+- ``jacobson-dragon-7``: 4, 5, 6, 7 = -1, 8, 9 = +2, the rest 0; bet the Dragon 7 at a true
+  count of 4 or more (E. Jacobson, "Card Counting the Dragon Side Bet in EZ Baccarat",
+  Wizard of Odds, 2011);
+- ``wizard-panda-8``: A, 2, tens and courts = +1, 3, 4, 5, 8 = -2, 6, 7 = -1, 9 = +4; bet
+  the Panda 8 at a true count of 11 or more (M. Shackleford, "Card Counting the Panda 8
+  Bet", Wizard of Odds, baccarat appendix 8).
+
+What a study reports of a count (:class:`CountStudy`): its *betting correlation* with the
+exact effects of removal of its bet (:mod:`exact_odds.analysis.removal`), how often it triggers, the
+average exact ``player_ev`` of the coups it triggers (the bettor's expectation, exact before
+each coup given the cards seen), and its gain per coup dealt and per shoe, expected (the
+exact expectations of the coups bet, added up) and realised (what the coups bet paid), each
+with a 95% confidence interval over shoes (:mod:`exact_odds.study.estimates`). Two counts are
+compared on the same shoes by the per-shoe difference of their gains (:class:`CountComparison`).
+
+>>> count = Count.parse("4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4")
+>>> count.tags, count.trigger, count.bet
+((0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), Fraction(4, 1), 'dragon-7')
+>>> count.tags == PUBLISHED_COUNTS["jacobson-dragon-7"].tags, count.spec()
+(True, '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4')
+>>> import numpy as np
+>>> count.triggered(np.array([16, 15]), np.array([208, 208])).tolist()  # true counts 4 and 3.75
+[True, False]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from exact_odds.analysis.removal import Correlation, correlation
+from exact_odds.core.shoe import RANK_LABELS, RANKS, ShoeError, parse_rank
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.validate import TAG, THRESHOLD_EXACT, shown
+from exact_odds.study.estimates import Estimate, mean, per_shoe, ratio, shoe_totals
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from exact_odds.analysis.removal import Removal
+
+    Array = npt.NDArray[Any]
+
+DECK = 52
+"""Cards per deck: the true count is the running count per deck unseen."""
+
+
+class CountError(InputError):
+    """A count spec that cannot be read, or a count that cannot be studied; the message says why."""
+
+
+@dataclass(frozen=True)
+class Count:
+    """A count of one's own: ``tags`` per rank (A..K), bet ``bet`` when the true count >= ``trigger``.
+
+    ``name`` labels it in reports; ``source`` says where it was published (empty for one's own).
+    """
+
+    name: str
+    tags: tuple[int, ...]
+    trigger: Fraction
+    bet: str
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.tags) != len(RANKS):
+            raise CountError(f"a count tags each of the {len(RANKS)} ranks, got {len(self.tags)} tags")
+
+    @classmethod
+    def parse(cls, spec: str, *, name: str | None = None) -> Count:
+        """A count from ``"4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4"`` (see the module docstring)."""
+        tags: dict[int, int] = {}
+        fields: dict[str, str] = {}
+        for entry in re.split(r"[,\s]+", spec.strip()):
+            if not entry:
+                continue
+            key, value = _split_entry(entry)
+            if key in ("bet", "tc", "name"):
+                if key in fields:
+                    raise CountError(f"{key!r} is given twice in count {spec!r}")
+                fields[key] = value
+                continue
+            for rank in _ranks_of(key, entry):
+                if rank in tags:
+                    raise CountError(f"rank {RANK_LABELS[rank]} is tagged twice in count {spec!r}")
+                tags[rank] = _tag_of(value, entry)
+        for key, what in (("bet", "bet=NAME (e.g. bet=dragon-7)"), ("tc", "a trigger tc>=T (e.g. tc>=4)")):
+            if key not in fields:
+                raise CountError(f"count {spec!r} needs {what}")
+        label = name or fields.get("name") or f"{fields['bet']} count"
+        return cls(label, tuple(tags.get(i, 0) for i in range(len(RANKS))), _trigger_of(fields["tc"]),
+                   fields["bet"])
+
+    def spec(self) -> str:
+        """The count as a spec that :meth:`parse` reads back (ranks of equal tags grouped)."""
+        return ", ".join([*self.tag_entries(), f"bet={self.bet}", f"tc>={_number_text(self.trigger)}"])
+
+    def tag_entries(self) -> list[str]:
+        """The non-zero tags as ``RANKS=TAG`` entries, ranks of equal tags grouped (``["4|5|6|7=-1", ...]``)."""
+        by_tag: dict[int, list[str]] = {}
+        for label, tag in zip(RANK_LABELS, self.tags, strict=True):
+            if tag:
+                by_tag.setdefault(tag, []).append(label)
+        return [f"{'|'.join(labels)}={tag:+d}" for tag, labels in sorted(by_tag.items())]
+
+    def renamed(self, name: str) -> Count:
+        """The same count under another name."""
+        return replace(self, name=name)
+
+    def running(self, seen: Array) -> Array:
+        """Running counts of rows of cards seen per rank (shape (n, 13)): ``seen @ tags``."""
+        return np.asarray(np.asarray(seen, dtype=np.int64) @ np.array(self.tags, dtype=np.int64))
+
+    def triggered(self, running: Array, unseen: Array) -> Array:
+        """Whether the true count ``52 * running / unseen`` is at least the trigger ``T``, exactly: whether
+        the whole number ``52 * running`` reaches ``ceil(T * unseen)``, made in Python integers once per
+        number of cards unseen met (a trigger of many digits, ``tc>=1e-17``, has a denominator whose
+        products with the counts wrapped around in int64: wrong coups triggered, or an overflow)."""
+        run = np.asarray(running, dtype=np.int64)
+        left = np.asarray(unseen, dtype=np.int64)
+        if left.size == 0:
+            return np.zeros(left.shape, dtype=np.bool_)
+        low = int(left.min())
+        least = np.zeros(int(left.max()) - low + 1, dtype=np.int64)  # by cards unseen, less the fewest
+        met = np.zeros(len(least), dtype=np.bool_)
+        met[left - low] = True
+        t = self.trigger
+        for n in np.flatnonzero(met).tolist():  # a sort of the coups, np.unique, cost 8 times the comparison
+            least[n] = -(-t.numerator * (n + low) // t.denominator)
+        return np.asarray(DECK * run >= least[left - low], dtype=np.bool_)
+
+    def balance(self) -> int:
+        """The sum of the tags over one deck (0 for a balanced count)."""
+        return 4 * sum(self.tags)
+
+
+def _split_entry(entry: str) -> tuple[str, str]:
+    """``KEY=VALUE`` or ``tc>=VALUE`` as (key, value); the trigger alone takes ``>=``."""
+    match = re.fullmatch(r"([^=<>]+)(>=|=)(.+)", entry)
+    if match is None:
+        raise CountError(f"count entry {entry!r} should look like RANKS=TAG (e.g. 8|9=+2), bet=NAME or tc>=T")
+    key, op, value = match.groups()
+    key = key.strip().lower() if key.strip().lower() in ("bet", "tc", "name") else key.strip()
+    if (key == "tc") != (op == ">="):
+        raise CountError(f"count entry {entry!r}: write the trigger as tc>=T and tags as RANKS=TAG")
+    return key, value.strip()
+
+
+def _ranks_of(text: str, entry: str) -> list[int]:
+    try:
+        return [parse_rank(part) - 1 for part in text.split("|")]
+    except ShoeError as err:
+        raise CountError(f"count entry {entry!r}: {err}") from None
+
+
+def _tag_of(text: str, entry: str) -> int:
+    """A tag: a whole number from -1,000 to 1,000 in ASCII digits (:data:`exact_odds.inputs.validate.TAG`)."""
+    return TAG.parse(text, f"count entry {shown(entry)}: a tag", CountError)
+
+
+def _trigger_of(text: str) -> Fraction:
+    """A trigger: an exact number from -1,000,000 to 1,000,000 (:data:`exact_odds.inputs.validate.THRESHOLD_EXACT`)."""
+    return THRESHOLD_EXACT.parse(text, "trigger tc>=T", CountError)
+
+
+def _number_text(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else str(float(x)) if (x * 10**6).denominator == 1 else str(x)
+
+
+JACOBSON_SOURCE = ("E. Jacobson, \"Card Counting the Dragon Side Bet in EZ Baccarat\", Wizard of Odds, 2011 "
+                   "(wizardofodds.com/games/baccarat/dragon-bet/)")
+WIZARD_PANDA_SOURCE = ("M. Shackleford, \"Card Counting the Panda 8 Bet\", Wizard of Odds "
+                       "(wizardofodds.com/games/baccarat/appendix/8/)")
+
+PUBLISHED_COUNTS: dict[str, Count] = {
+    "jacobson-dragon-7": Count("jacobson-dragon-7", (0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), Fraction(4),
+                               "dragon-7", JACOBSON_SOURCE),
+    "wizard-panda-8": Count("wizard-panda-8", (1, 1, -2, -2, -2, -1, -1, -2, 4, 1, 1, 1, 1), Fraction(11),
+                            "panda-8", WIZARD_PANDA_SOURCE),
+}
+"""Published counts by name (tags A..K; both balanced: one deck's tags add up to 0)."""
+
+
+def numbered(counts: Sequence[Count]) -> tuple[Count, ...]:
+    """The counts, a repeated name numbered (``"dragon-7 count"``, ``"dragon-7 count (2)"``)."""
+    out: list[Count] = []
+    for count in counts:
+        names = {c.name for c in out}
+        name, k = count.name, 1
+        while name in names:
+            k += 1
+            name = f"{count.name} ({k})"
+        out.append(count.renamed(name))
+    return tuple(out)
+
+
+def find_count(text: str) -> Count:
+    """A published count by name (:data:`PUBLISHED_COUNTS`), else a count spec."""
+    key = text.strip().lower()
+    if key in PUBLISHED_COUNTS:
+        return PUBLISHED_COUNTS[key]
+    if "=" not in text:
+        raise CountError(f"unknown count {text.strip()!r} (published counts: {', '.join(PUBLISHED_COUNTS)}; "
+                         "or write a spec such as '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4')")
+    return Count.parse(text)
+
+
+# ---------------------------------------------------------------- studying a count over dealt shoes
+
+
+@dataclass(frozen=True)
+class CountStudy:
+    """What a count did over the shoes of a study (bettor's side, units staked; see the module docstring).
+
+    ``expectation``: the bet's exact ``player_ev`` in the full shoe. ``correlation``: betting
+    correlation of the tags with the bet's exact effects of removal. ``frequency``: share of
+    coups dealt on which the count triggers. ``player_ev``: mean exact expectation of the
+    coups it triggers (``None`` if it never does); ``realised_ev``: their mean result.
+    ``gain_per_coup`` / ``realised_per_coup``: expected / realised result per coup dealt
+    (nothing staked when the count does not trigger); ``gain_per_shoe`` /
+    ``realised_per_shoe``: per shoe; ``bets_per_shoe``: coups bet per shoe.
+    """
+
+    count: Count
+    expectation: Fraction
+    correlation: Correlation
+    frequency: Estimate
+    player_ev: Estimate | None
+    realised_ev: Estimate | None
+    gain_per_coup: Estimate
+    realised_per_coup: Estimate
+    gain_per_shoe: Estimate
+    realised_per_shoe: Estimate
+    bets_per_shoe: Estimate
+
+
+@dataclass(frozen=True)
+class CountComparison:
+    """Two counts on the same shoes: ``first`` minus ``second``, per shoe (paired, shoe by shoe).
+
+    ``both``: share of coups on which both trigger. ``gain_per_shoe`` / ``realised_per_shoe``:
+    the mean per-shoe difference of the expected / realised gains, with its standard error.
+    """
+
+    first: str
+    second: str
+    both: float
+    gain_per_shoe: Estimate
+    realised_per_shoe: Estimate
+
+
+@dataclass(frozen=True)
+class CountColumns:
+    """What a study recorded of one count's bet, coup by coup (one entry per coup dealt).
+
+    ``running``: the count's running count; ``unseen``: cards not yet seen; ``player_ev``: the
+    bet's exact expectation (as a float, sign exact); ``result``: what one unit on the bet paid;
+    ``shoe``: the shoe of each coup, of ``shoes``.
+    """
+
+    running: Array
+    unseen: Array
+    player_ev: Array
+    result: Array
+    shoe: Array
+    shoes: int
+
+
+def count_correlation(count: Count, removal: Removal) -> Correlation:
+    """Betting correlation of the count's tags with the exact effects of removal of its bet,
+    weighted by the composition of the shoe (ranks the shoe lacks weigh nothing)."""
+    weights = [n if e is not None else 0 for n, e in zip(removal.shoe.counts, removal.effects, strict=True)]
+    values = [e if e is not None else Fraction(0) for e in removal.effects]
+    return correlation(list(count.tags), values, weights)
+
+
+def study_count(count: Count, removal: Removal, columns: CountColumns) -> CountStudy:
+    """A count's results over the coups of a study (see :class:`CountStudy`)."""
+    c = columns
+    bet = count.triggered(c.running, c.unseen).astype(np.float64)
+    every = np.ones(len(bet))
+    expected, realised = c.player_ev * bet, c.result * bet
+    frequency = ratio(bet, every, c.shoe, c.shoes)
+    assert frequency is not None  # every study deals at least one coup
+    return CountStudy(
+        count, removal.expectation, count_correlation(count, removal), frequency,
+        ratio(expected, bet, c.shoe, c.shoes), ratio(realised, bet, c.shoe, c.shoes),
+        _per_coup(expected, c), _per_coup(realised, c), per_shoe(expected, c.shoe, c.shoes),
+        per_shoe(realised, c.shoe, c.shoes), per_shoe(bet, c.shoe, c.shoes))
+
+
+def _per_coup(values: Array, c: CountColumns) -> Estimate:
+    est = ratio(values, np.ones(len(values)), c.shoe, c.shoes)
+    assert est is not None
+    return est
+
+
+def compare_counts(first: Count, a: CountColumns, second: Count, b: CountColumns) -> CountComparison:
+    """``first`` against ``second`` on the same coups (the columns of one study)."""
+    bet_a = first.triggered(a.running, a.unseen)
+    bet_b = second.triggered(b.running, b.unseen)
+    diff = np.where(bet_a, a.player_ev, 0.0) - np.where(bet_b, b.player_ev, 0.0)
+    diff_realised = np.where(bet_a, a.result, 0.0) - np.where(bet_b, b.result, 0.0)
+    return CountComparison(first.name, second.name, float(np.mean(bet_a & bet_b)),
+                           mean(shoe_totals(diff, a.shoe, a.shoes)), mean(shoe_totals(diff_realised, a.shoe, a.shoes)))

@@ -1,0 +1,208 @@
+"""Edge sorting over dealt shoes: what knowing the group of the first card of every coup is worth.
+
+Sorted card backs (or any marking) tell the bettor, before each coup, which *group* the
+coup's first card is in: high (6, 7, 8, 9) or low, say. With it the bettor makes the best
+bet for that group, or sits out when no bet has a positive expectation. Before every coup
+of every shoe of a study, this module finds, exactly:
+
+- for each group, each bet's expectation given the cards seen and the group of the first
+  card (:func:`exact_odds.analysis.information.bulk.first_card_values`, the bulk evaluator's kernel),
+  the best bet and the value of the information, ``E[max(EV, 0)]`` over the groups;
+- the same without the group: the best bet given the cards seen alone, or sitting out.
+
+Every decision (which bet is best, whether it is positive) compares exact integers; the
+values are then kept as floats for the statistics. Over the shoes of a study
+(:class:`EdgeSortStudy`), each way of playing is judged per coup dealt and per shoe, expected
+(the exact expectations of the bets made, added up) and realised (what they paid), with 95%
+confidence intervals over shoes (:mod:`exact_odds.study.estimates`), beside flat betting (one unit
+on the same bet every coup) and as paired differences against it.
+
+The convention of the cards seen is the study's (:mod:`exact_odds.study.run`): the turned burn
+card and the earlier coups of the shoe are seen; the cards burned face down are not. The
+first card's group is the one fact the bettor learns about the coup to come.
+
+>>> from exact_odds.bets import find_bet
+>>> from exact_odds.analysis.information import Information
+>>> high = Information.grouped([1], {"high": "6|7|8|9"})
+>>> values, choices = coup_values([[32] * 13], high, [find_bet("banker"), find_bet("player")])
+>>> [round(100 * v, 3) for v in values[0].tolist()]  # with the group, without it
+[6.765, 0.0]
+>>> choices.tolist()  # high: player, other: banker, without the group: sit out
+[[1, 0, -1]]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from exact_odds.analysis.information.bulk import FirstCardValues, first_card_values
+from exact_odds.core.shoe import RANKS, SUITS
+from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.study.estimates import Estimate, per_shoe, ratio
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from exact_odds.analysis.information import Information
+    from exact_odds.core.coup import Payable
+
+    Array = npt.NDArray[Any]
+
+VALUES = 2
+"""Columns of :func:`coup_values`'s values: with the group, without it."""
+SIT_OUT = -1
+"""The choice of sitting out."""
+
+
+def _scaled(values: FirstCardValues) -> tuple[Array, int]:
+    """Numerators over a common denominator: ``EV(i, g, b) = scaled[i, g, b] / (lcm * ways[i, g])``.
+
+    Python integers (object arrays) when int64 could overflow.
+    """
+    lcm = math.lcm(*values.scales)
+    factors = [lcm // s for s in values.scales]
+    num = values.numerators
+    if num.dtype != object and int(np.abs(num).max(initial=0)) * max(factors, default=1) >= 2**62:
+        num = num.astype(object)
+    return num * np.array(factors, dtype=num.dtype), lcm
+
+
+def _best(scaled: Array) -> tuple[Array, Array]:
+    """The best bet along the last axis (first on equal values) and its scaled numerator."""
+    best = np.argmax(scaled, axis=-1)
+    return best, np.take_along_axis(scaled, best[..., None], axis=-1)[..., 0]
+
+
+def coup_values(compositions: object, information: Information, bets: Sequence[Payable],
+                tableau: Tableau = STANDARD_TABLEAU) -> tuple[Array, Array]:
+    """Per composition (13 rank counts a row): the values of the best play with and without the group.
+
+    Returns ``values`` (n, 2) floats: ``E[max(EV, 0)]`` over the groups of the first card,
+    and ``max(EV, 0)`` of the best bet without the group; and ``choices`` (n, groups + 1):
+    the index of the bet made for each group, then without the group (:data:`SIT_OUT` when
+    no bet is positive, or the composition holds no card of the group).
+    """
+    found = first_card_values(compositions, information, bets, tableau)
+    scaled, lcm = _scaled(found)
+    best, top = _best(scaled)
+    bet = np.asarray(top > 0, dtype=np.bool_)
+    with_group = np.where(bet, top, 0).sum(axis=1)
+    plain_best, plain_top = _best(scaled.sum(axis=1))
+    plain_bet = np.asarray(plain_top > 0, dtype=np.bool_)
+    den = np.asarray(found.ways.sum(axis=1), dtype=np.float64) * lcm
+    values = np.stack([np.asarray(with_group, dtype=np.float64) / den,
+                       np.asarray(np.where(plain_bet, plain_top, 0), dtype=np.float64) / den], axis=1)
+    choices = np.concatenate([np.where(bet, best, SIT_OUT), np.where(plain_bet, plain_best, SIT_OUT)[:, None]],
+                             axis=1)
+    return values, choices.astype(np.int8)
+
+
+# ---------------------------------------------------------------- over the shoes of a study
+
+
+@dataclass(frozen=True)
+class Play:
+    """One way of betting over a study, bettor's side in units staked.
+
+    ``bet_share``: share of coups with a bet (``None`` for a difference of two plays).
+    ``expected_*``: the exact expectation of the play before each coup, added up (for edge
+    sorting ``E[max(EV, 0)]`` over the groups, before the first card's group is seen);
+    ``realised_*``: what the bets made paid; per coup dealt and per shoe, each with its
+    standard error over shoes.
+    """
+
+    name: str
+    bet_share: float | None
+    expected_per_coup: Estimate
+    realised_per_coup: Estimate
+    expected_per_shoe: Estimate
+    realised_per_shoe: Estimate
+
+
+@dataclass(frozen=True)
+class Choice:
+    """How often the first card was in ``group`` and the best play was ``bet`` (``None``: sit out)."""
+
+    group: str
+    bet: str | None
+    share: float
+
+
+@dataclass(frozen=True)
+class EdgeSortStudy:
+    """Edge sorting over the shoes of a study.
+
+    ``plays``: edge sorting (the best play given the group), the best play without the group,
+    then flat betting on each bet. ``gains``: edge sorting minus the best flat bet and minus
+    the best play without the group, coup by coup (paired). ``choices``: what the sorted
+    first card said and what was bet.
+    """
+
+    information: Information
+    bets: tuple[str, ...]
+    plays: tuple[Play, ...]
+    gains: tuple[Play, ...]
+    choices: tuple[Choice, ...]
+
+
+@dataclass(frozen=True)
+class SortColumns:
+    """What a study recorded for edge sorting, coup by coup (m coups, k bets, g groups).
+
+    ``values`` (m, 2) and ``choices`` (m, g + 1): :func:`coup_values` before each coup;
+    ``first``: the code (0-51) of each coup's first card; ``player_ev`` (m, k): each bet's
+    exact expectation; ``result`` (m, k): what one unit on each bet paid; ``shoe``: the shoe
+    of each coup, of ``shoes``.
+    """
+
+    values: Array
+    choices: Array
+    first: Array
+    player_ev: Array
+    result: Array
+    shoe: Array
+    shoes: int
+
+
+def _play(name: str, bet: Array | None, expected: Array, realised: Array, c: SortColumns) -> Play:
+    ones = np.ones(len(expected))
+    per_coup = ratio(expected, ones, c.shoe, c.shoes)
+    realised_per_coup = ratio(realised, ones, c.shoe, c.shoes)
+    assert per_coup is not None and realised_per_coup is not None  # a study deals at least one coup
+    return Play(name, None if bet is None else float(np.mean(bet)), per_coup, realised_per_coup,
+                per_shoe(expected, c.shoe, c.shoes), per_shoe(realised, c.shoe, c.shoes))
+
+
+def _made(choice: Array, c: SortColumns) -> tuple[Array, Array]:
+    """Whether a bet was made and what it paid, for one choice per coup."""
+    made = choice != SIT_OUT
+    return made, np.where(made, c.result[np.arange(len(choice)), np.maximum(choice, 0)], 0.0)
+
+
+def study_edge_sort(information: Information, bets: Sequence[str], c: SortColumns) -> EdgeSortStudy:
+    """Edge sorting's results over the coups of a study (see :class:`EdgeSortStudy`)."""
+    labels = information.labels[0]
+    group_of = np.array([labels.index(information.label_of(0, RANKS[code // 4], SUITS[code % 4]))
+                         for code in range(4 * len(RANKS))])
+    group = group_of[c.first]
+    chosen = c.choices[np.arange(len(group)), group]
+    made, realised = _made(chosen, c)
+    plain_made, plain_realised = _made(c.choices[:, -1], c)
+    expected, plain_expected = c.values[:, 0], c.values[:, 1]
+    plays = [_play(f"edge sorting: best play given the group ({', '.join(labels)})", made, expected, realised, c),
+             _play("no group: best play given the cards seen", plain_made, plain_expected, plain_realised, c)]
+    flat = [_play(f"flat {name}", np.ones(len(group), dtype=bool), c.player_ev[:, j], c.result[:, j], c)
+            for j, name in enumerate(bets)]
+    top = max(range(len(bets)), key=lambda j: (flat[j].expected_per_coup.value, -j))
+    gains = (_play(f"edge sorting - flat {bets[top]}", None, expected - c.player_ev[:, top],
+                   realised - c.result[:, top], c),
+             _play("edge sorting - no group", None, expected - plain_expected, realised - plain_realised, c))
+    choices = tuple(Choice(label, None if b == SIT_OUT else bets[b], float(np.mean((group == g) & (chosen == b))))
+                    for g, label in enumerate(labels) for b in [*range(len(bets)), SIT_OUT]
+                    if np.any((group == g) & (chosen == b)))
+    return EdgeSortStudy(information, tuple(bets), (*plays, *flat), gains, choices)

@@ -1,0 +1,81 @@
+"""Where a study's shoes are dealt: tasks of shoes, and the worker processes beside this one.
+
+A study's shoes are split into tasks (:func:`task_size`); ``--workers W`` runs them in this
+process and W-1 spawned workers (:func:`study_workers`). A worker is ready to work only after
+about 0.75 s (a fresh interpreter, NumPy and the study's modules, the compiled loops); so the
+workers are started before this process imports those modules itself, and both import and
+load at the same time. The command line starts them first thing (this module imports nothing
+heavy), and :func:`exact_odds.study.run.run_study` is handed them; a library call of ``run_study``
+starts its own.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+from exact_odds.core.shoe import CARDS_PER_COUP
+from exact_odds.study.blas import ONE_THREAD
+from exact_odds.study.workers import worker_pool
+
+SHOES_PER_TASK = 400
+"""The most shoes dealt and evaluated per task (a unit of work for a worker process or Dask):
+shoes are dealt in lockstep, so larger tasks spend less on each round of the dealer, up to the
+size whose arrays stay in cache."""
+
+
+TASK_CARDS = SHOES_PER_TASK * 416
+"""The most cards per task, those of :data:`SHOES_PER_TASK` shoes of 8 decks: shoes of more cards come
+fewer to a task (one at least), so that a task's arrays (about a kilobyte a coup at their peak) stay
+near 40 MB whatever the shoe (20 shoes of 10,000 decks in one task took 2.7 GB)."""
+
+
+def task_size(shoes: int, workers: int, cards: int) -> int:
+    """Shoes per task for shoes of ``cards`` cards: :data:`SHOES_PER_TASK` (fewer for shoes of more
+    than 416 cards, :data:`TASK_CARDS`), or with several workers fewer, so that each gets four tasks
+    at least (the last tasks then end together). The results do not depend on it."""
+    most = max(1, min(SHOES_PER_TASK, TASK_CARDS // max(cards, 1)))
+    return most if workers <= 1 else max(1, min(most, -(-shoes // (4 * workers))))
+
+
+def process_share(shoes: int, cards: int, processes: int) -> int:
+    """About how many coups each of ``processes`` processes evaluates in a study of ``shoes``
+    shoes of ``cards`` cards (at least; :func:`exact_odds.batch.compiled.expect`)."""
+    return shoes * cards // CARDS_PER_COUP // max(1, processes)
+
+
+class Workers(NamedTuple):
+    """Worker processes started for a study: a ``multiprocessing`` pool of ``processes`` processes."""
+
+    pool: Any
+    processes: int
+
+
+@contextmanager
+def study_workers(workers: int, shoes: int, cards: int, per_task: int | None = None) -> Iterator[Workers | None]:
+    """The processes that work beside this one on ``shoes`` shoes of ``cards`` cards in tasks of
+    ``per_task`` shoes (default :func:`task_size`), ``workers`` in all (None: this process
+    alone); each starts importing the study's modules and loading the compiled loops at once
+    (:func:`_warm`). They are terminated when the block ends, however it ends. Each uses one BLAS
+    thread, and so does this process when it has not loaded NumPy yet (as the command line calls
+    this): two processes on two cores, not four threads."""
+    tasks = -(-shoes // (per_task or task_size(shoes, workers, cards)))
+    processes = min(workers, tasks) - 1
+    if processes < 1:
+        yield None
+        return
+    if "numpy" not in sys.modules:  # this process works beside them: one BLAS thread each, not two
+        os.environ.update(ONE_THREAD)
+    with worker_pool(processes, _warm, process_share(shoes, cards, workers)) as pool:
+        yield Workers(pool, processes)
+
+
+def _warm(share: int) -> None:
+    """In a worker process: import the study's modules and prepare to evaluate ``share`` coups
+    (:func:`exact_odds.study.tasks.warm_up`)."""
+    from exact_odds.study.tasks import warm_up
+
+    warm_up(share)

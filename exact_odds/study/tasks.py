@@ -1,0 +1,218 @@
+"""A study's tasks: dealing and evaluating some shoes, and running them in this process, in
+worker processes beside it, or on Dask (:func:`gather`).
+
+Each task writes its records (:class:`~exact_odds.study.records.CoupRecords`) into its own slot of
+a store (:mod:`exact_odds.study.records`) and returns their sums. With workers, a worker writes into
+the shared store; this process writes its own tasks' records into its own memory (whose pages
+are taken faster than shared ones) and only their player EVs into the shared store too, where
+the spreads are found by both processes at the end. Nothing is moved while the tasks run: the
+records are joined in the order of the shoes only if they are asked for
+(:class:`~exact_odds.study.records.RecordParts`).
+"""
+
+from __future__ import annotations
+
+import pickle
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from exact_odds.analysis.information import Information
+from exact_odds.batch import evaluate
+from exact_odds.batch.compiled import expect
+from exact_odds.core.coup import Detail, Payable, TabulatedBet, tabulate, winner_index
+from exact_odds.core.shoe import MIN_CARDS_PER_COUP
+from exact_odds.core.tableau import Tableau
+from exact_odds.dealing import CARD_CODES, Procedure, compiled_dealer, play_shoes, shoe_orders
+from exact_odds.study.cluster import connect
+from exact_odds.study.edge_sorting import coup_values
+from exact_odds.study.pool import Workers
+from exact_odds.study.records import (
+    CoupRecords,
+    Layout,
+    PartSums,
+    RecordParts,
+    RecordStore,
+    joined_sums,
+    part_sums,
+    realised,
+)
+from exact_odds.study.workers import shared_work
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Array = npt.NDArray[Any]
+
+@dataclass(frozen=True)
+class Dealt:
+    """The coups of some shoes: which shoe, where each coup starts, who won, what was not seen."""
+
+    shoe: Array  # (m,) shoe index of each coup
+    start: Array  # (m,) position of the coup's first card
+    winner: Array  # (m,) 0 banker, 1 player, 2 tie
+    unseen: Array  # (m, 13) cards not seen before the coup, by rank
+    unseen_cards: Array | None  # (m, 52) the same by card code, at Detail.SUITS
+    code: Array  # (m,) the coup's code, flags recorded as far as the dealing detail asks
+    first: Array  # (m,) the code (0-51) of the coup's first card
+
+
+def deal_shoes(seed: int, first: int, stop: int, procedure: Procedure, tableau: Tableau, codes: Sequence[int],
+               detail: Detail = Detail.POINTS) -> Dealt:
+    """Deal shoes ``first`` to ``stop - 1`` of a study with the simulator's shoes and dealer.
+
+    The cards seen before a coup are the turned burn card (if any) and the cards of the
+    earlier coups of the shoe; the cards burned face down are never seen. The compiled dealer deals
+    them where this process uses compiled loops (:func:`exact_odds.dealing.compiled_dealer`): the
+    same shoes and coups.
+    """
+    loops = compiled_dealer((stop - first) * len(codes) // MIN_CARDS_PER_COUP, stop - first, len(codes))
+    orders = shoe_orders(codes, seed, first, stop, loops=loops)
+    play = play_shoes(orders, tableau, procedure, detail, compositions=True, loops=loops)
+    shoe, start = play.shoe.astype(np.int64), play.start.astype(np.int64)
+    return Dealt(shoe + first, start, winner_index(play.codes), play.unseen(),
+                 play.unseen_cards() if detail is Detail.SUITS else None, play.codes.astype(np.int64),
+                 orders[shoe, start].astype(np.int64))
+
+
+@dataclass(frozen=True)
+class Task:
+    """A unit of work: deal and evaluate shoes ``first`` to ``stop - 1`` of a study."""
+
+    seed: int
+    first: int
+    stop: int
+    codes: tuple[int, ...]
+    procedure: Procedure
+    tableau: Tableau
+    bets: bytes  # the bets, and those edge sorting chooses among, packed by pack
+    tags: Array  # (13, k)
+    count_tags: Array  # (13, c): the counts of one's own
+    sorting: Information | None = None  # edge sorting: the groups of the first card
+    share: int = 0  # compositions the process running this task evaluates in all (about)
+    thresholds: tuple[float, ...] = ()  # the true-count thresholds of the bets with a count
+    store: tuple[str, Layout, int] | None = None  # a worker's records: the shared store's path, layout, rows
+
+    def sums(self, part: CoupRecords) -> PartSums:
+        """The sums of this task's records (:func:`exact_odds.study.records.part_sums`)."""
+        return part_sums(part, self.first, self.stop, self.thresholds,
+                         [bool(self.tags[:, j].any()) for j in range(self.tags.shape[1])])
+
+    @property
+    def slot(self) -> int:
+        """The first row of this task's records in a shared store: room for the most coups of the shoes before."""
+        return self.first * (len(self.codes) // MIN_CARDS_PER_COUP)
+
+
+def pack(bets: Sequence[Payable], sort_bets: Sequence[Payable]) -> bytes:
+    """The tabulated bets and edge sorting's, as the few KB a task carries (their pickle takes hundreds)."""
+    return zlib.compress(pickle.dumps((tuple(map(tabulate, bets)), tuple(map(tabulate, sort_bets)))))
+
+
+@lru_cache(maxsize=4)
+def unpack(packed: bytes) -> tuple[tuple[TabulatedBet, ...], tuple[TabulatedBet, ...], Array]:
+    """The bets and edge sorting's packed by :func:`pack`, and each bet's payout by coup code as
+    floats (k, COUP_CODES), for the results of the coups: once per process and study."""
+    bets, sort_bets = pickle.loads(zlib.decompress(packed))
+    return bets, sort_bets, np.array([[float(x) for x in t.table] for t in bets], dtype=np.float64)
+
+
+STUDY_JIT_MIN = 250_000
+"""Coups from which a process of a study loads the compiled loops (the ``worth`` it gives
+:func:`exact_odds.batch.compiled.expect`): they save about 3.5 us a coup of a study (its dealing as
+well as its compositions), against about 1 us a composition of the kernel alone
+(:data:`exact_odds.batch.compiled.JIT_MIN`), and take 0.6 to 1 s to load (measured on a 2-core
+machine: 1,250 shoes of 8 decks in 0.54 to 0.66 s of CPU with NumPy, 0.22 to 0.24 s compiled)."""
+
+
+def run_task(task: Task) -> CoupRecords:
+    """Deal and evaluate one task's shoes (runs in a worker process or on a Dask worker)."""
+    expect(task.share, worth=STUDY_JIT_MIN)
+    bets, sort_bets, payouts = unpack(task.bets)
+    detail = max((b.detail for b in bets), default=Detail.POINTS)
+    dealt = deal_shoes(task.seed, task.first, task.stop, task.procedure, task.tableau, task.codes, detail)
+    counts = dealt.unseen
+    seen_ranks = np.bincount(task.codes, minlength=CARD_CODES).reshape(13, 4).sum(axis=1) - counts
+    suits = dealt.unseen_cards.reshape(-1, 13, 4) if dealt.unseen_cards is not None else None
+    ev = evaluate(counts, bets=bets, tableau=task.tableau, suits=suits)
+    if task.sorting is not None:
+        values, choices = coup_values(counts, task.sorting, sort_bets, task.tableau)
+    else:  # no columns: the records of a study without edge sorting
+        values, choices = np.zeros((len(counts), 0)), np.zeros((len(counts), 0), dtype=np.int8)
+    return CoupRecords(dealt.shoe, counts.sum(axis=1), ev.edges(), ev.favourable(), seen_ranks @ task.tags,
+                       ev.probabilities(), dealt.winner, realised(bets, payouts, dealt.code), dealt.first,
+                       seen_ranks @ task.count_tags, values, choices)
+
+
+def _run_shared(task: Task) -> tuple[int, PartSums]:
+    """In a worker process: run one task and write its records into its slot of the shared store;
+    their number and their sums (a few KB through the pipe, not MB)."""
+    assert task.store is not None
+    part = run_task(task)
+    RecordStore.attached(*task.store).put(part, task.slot)
+    return len(part.shoe), task.sums(part)
+
+
+def _run_local(own: RecordStore, shared: RecordStore, task: Task) -> tuple[int, PartSums]:
+    """In this process, beside workers: run one task and write its records into its slot of this
+    process's ``own`` store, and their player EVs into the ``shared`` store too (whose pages are
+    taken dearer: only what the spreads need); their number and their sums."""
+    part = run_task(task)
+    own.put(part, task.slot)
+    shared.put_edges(part.edges, task.slot)
+    return len(part.shoe), task.sums(part)
+
+
+def gather(tasks: Sequence[Task], own: RecordStore, shared: RecordStore | None, *, workers: Workers | None,
+           dask: str | None, progress: Callable[[int], None]) -> tuple[RecordParts, PartSums]:
+    """Run the tasks and return their records and their sums in the order of the shoes: in this
+    process and the ``workers`` (this process's records in its ``own`` store, the workers' in the
+    ``shared`` one, each task's in its slot), on Dask, or in this process alone (one after another
+    in ``own``)."""
+    if workers is not None and shared is not None:
+        done: dict[int, tuple[int, PartSums]] = {}
+        here: set[int] = set()  # the first shoes of the tasks run in this process
+
+        def ran(task: Task) -> tuple[int, PartSums]:
+            here.add(task.first)
+            return _run_local(own, shared, task)
+
+        for i, found in shared_work(workers.pool, workers.processes, _run_shared, ran, tasks):
+            done[i] = found
+            progress(tasks[i].stop - tasks[i].first)
+        pieces = [(own if t.first in here else shared, t.slot, done[i][0]) for i, t in enumerate(tasks)]
+        return RecordParts(own, pieces), joined_sums([done[i][1] for i in range(len(tasks))])
+    at, sums, pieces = 0, list[PartSums](), list[tuple[RecordStore, int, int]]()
+    for task, part in zip(tasks, results(tasks, dask=dask), strict=True):
+        own.put(part, at)
+        pieces.append((own, at, len(part.shoe)))
+        at += len(part.shoe)
+        sums.append(task.sums(part))
+        progress(task.stop - task.first)
+    return RecordParts(own, pieces), joined_sums(sums)
+
+
+def results(tasks: Sequence[Task], *, dask: str | None) -> Iterator[CoupRecords]:
+    """The records of the tasks in order: from a Dask cluster, or run in this process."""
+    if dask is not None:
+        with connect(dask) as client:
+            for future in client.map(run_task, tasks, pure=False):
+                yield future.result()
+        return
+    yield from map(run_task, tasks)
+
+
+def warm_up(share: int) -> None:
+    """In a worker process, as it starts: announce the coups it will evaluate (:data:`STUDY_JIT_MIN`)
+    and prepare with one small evaluation of the main bets as tasks carry them, tabulated (the
+    compiled loops loaded, if they will be used; the plans of a study of the main bets, which are
+    cached by bets)."""
+    from exact_odds.bets.main import STANDARD_CONFIG
+
+    expect(share, worth=STUDY_JIT_MIN)
+    evaluate(np.full((1, 13), 4, dtype=np.int64), bets=map(tabulate, STANDARD_CONFIG.bets))
+

@@ -1,0 +1,290 @@
+"""Worker processes for the analyses that deal many shoes (``study``, ``count``): a pool that
+stops cleanly, and memory they share with this process.
+
+The pool's processes are spawned (a fresh interpreter each, safe beside threads), use one
+BLAS thread each (the pool supplies the parallelism), and ignore Ctrl-C: the terminal sends
+SIGINT to every process of the foreground group, and without this each worker would print
+its own ``KeyboardInterrupt`` traceback. The parent alone is interrupted; leaving the
+``with`` block terminates the workers, so nothing is left running.
+
+How the workers are kept from Ctrl-C from their first instruction: they are spawned while
+this thread blocks SIGINT, and a spawned process inherits the blocked signal (it never
+unblocks it; its initializer ignores SIGINT as well). This process never ignores SIGINT: a
+Ctrl-C while the workers spawn may be taken by any of its threads (a BLAS library's, say),
+and an ignored signal would then be lost. It is held instead (:func:`_held_interrupts`) and
+raised again once the pool exists to be terminated.
+
+Shared memory (:func:`shared_buffer`): a file in ``/dev/shm`` (or the temporary directory when
+it has no room) that this process and the workers map (:func:`mapped`), so that what workers
+compute is written once where this process reads it, not pickled through a pipe. The file is
+removed when the block ends, however it ends (and by multiprocessing's resource tracker should
+this process be killed); the memory lives on as long as arrays view it.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import queue
+import signal
+import tempfile
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext, suppress
+from functools import lru_cache
+from types import FrameType
+from typing import Any, TypeVar
+
+from exact_odds.study.blas import BLAS_THREADS, ONE_THREAD
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@contextmanager
+def single_threaded_blas() -> Iterator[None]:
+    """Worker processes started inside this block use one BLAS thread each."""
+    saved = {k: os.environ.get(k) for k in BLAS_THREADS}
+    os.environ.update(ONE_THREAD)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def ignore_interrupts(ready: Callable[..., object] | None = None, *args: Any) -> None:
+    """In a worker process: leave Ctrl-C to the parent, which terminates the pool; then run
+    ``ready(*args)`` (the worker's preparation, if any). The preparation only saves time, so its
+    failure is left to the tasks: the first meets it again and reports it to the parent (a pool
+    whose initializer raises starts a new process for ever, and its tasks never run)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if ready is not None:
+        with suppress(Exception):
+            ready(*args)
+
+
+@contextmanager
+def _held_interrupts() -> Iterator[Callable[[], None]]:
+    """Hold a Ctrl-C that arrives in the block until the function given is called (or the block
+    ends): the handler is then restored and a Ctrl-C held is raised again, as if it came then."""
+    held: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signum)
+
+    previous = signal.signal(signal.SIGINT, hold)
+    done: list[bool] = []
+
+    def release() -> None:
+        if not done:
+            done.append(True)
+            signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+            if held:
+                signal.raise_signal(signal.SIGINT)
+
+    try:
+        yield release
+    finally:
+        release()
+
+
+@contextmanager
+def _blocked_interrupts() -> Iterator[None]:
+    """Block SIGINT in this thread (and so in the processes it spawns) during the block."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    saved = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+
+
+def _start_tracker() -> None:
+    """Start multiprocessing's resource tracker now: starting it unblocks SIGINT in the thread
+    that starts it, and the workers spawned after that would not inherit the block. It starts with
+    SIGHUP blocked, which it keeps: it ignores SIGINT and SIGTERM itself, but a SIGHUP to the
+    process group (a terminal closing) killed it, and this process's cleanup then printed its
+    successor's tracebacks. A SIGHUP for this process meanwhile waits, and comes after."""
+    from multiprocessing import resource_tracker
+
+    hangup = {signal.SIGHUP} if hasattr(signal, "SIGHUP") and hasattr(signal, "pthread_sigmask") else set()
+    saved = signal.pthread_sigmask(signal.SIG_BLOCK, hangup) if hangup else None
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        if saved is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+
+
+@contextmanager
+def worker_pool(workers: int, ready: Callable[..., object] | None = None, *args: Any) -> Iterator[Any]:
+    """A ``multiprocessing`` pool of ``workers`` spawned processes that ignore Ctrl-C, each of
+    which runs ``ready(*args)`` as it starts (importing and preparing while this process
+    works); the pool is terminated when the block ends, however it ends.
+
+    A Ctrl-C while the pool starts is raised inside the block, once the pool exists.
+    """
+    import multiprocessing
+
+    _start_tracker()
+    main = threading.current_thread() is threading.main_thread()  # handlers are set there only
+    with _held_interrupts() if main else nullcontext(_nothing) as release:
+        with _blocked_interrupts(), single_threaded_blas():
+            pool = multiprocessing.get_context("spawn").Pool(workers, initializer=ignore_interrupts,
+                                                             initargs=(ready, *args))
+        with pool:
+            release()
+            yield pool
+
+
+def _nothing() -> None:
+    """Nothing to release: outside the main thread no Ctrl-C is held."""
+
+
+SHARED_DIRECTORY = "/dev/shm"
+"""Where shared buffers go when there is room: memory, not disk."""
+
+
+def _shared_directory(size: int) -> str:
+    """:data:`SHARED_DIRECTORY` when it exists with ``size`` bytes free, else the temporary directory."""
+    try:
+        found = os.statvfs(SHARED_DIRECTORY)
+    except OSError:
+        return tempfile.gettempdir()
+    return SHARED_DIRECTORY if found.f_bavail * found.f_frsize >= size else tempfile.gettempdir()
+
+
+@contextmanager
+def shared_buffer(size: int) -> Iterator[tuple[str, mmap.mmap]]:
+    """A buffer of ``size`` bytes (zeros) that worker processes map too, by the path given
+    (:func:`mapped`); the file is removed when the block ends, the memory when no array views it."""
+    from multiprocessing import resource_tracker
+
+    _start_tracker()
+    fd, path = tempfile.mkstemp(prefix="exact-odds-shared-", dir=_shared_directory(size))
+    name = "/" + os.path.basename(path) if os.path.dirname(path) == SHARED_DIRECTORY else None
+    try:
+        if name is not None:  # removed by the tracker should this process be killed
+            resource_tracker.register(name, "shared_memory")
+        os.ftruncate(fd, max(size, 1))
+        buffer = mmap.mmap(fd, max(size, 1))
+        os.close(fd)
+        fd = -1
+        yield path, buffer
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        os.unlink(path)
+        if name is not None:
+            resource_tracker.unregister(name, "shared_memory")
+
+
+@lru_cache(maxsize=2)
+def mapped(path: str) -> mmap.mmap:
+    """In a worker process: the buffer of :func:`shared_buffer` at ``path`` (mapped once)."""
+    with open(path, "r+b") as file:
+        return mmap.mmap(file.fileno(), 0)
+
+
+def _answer() -> None:
+    """In a worker process: nothing; its answer tells that the process is ready (:func:`shared_work`)."""
+
+
+class _Split:
+    """Which items are still to be taken: the pool takes them from the first on, this process from
+    the last on; the pool's processes (``processes``) hold two items each while more than two each
+    are left, then one."""
+
+    def __init__(self, items: int, processes: int) -> None:
+        self.lock = threading.Lock()
+        self.bounds = [0, items]  # the next item for the pool, one past the next for this process
+        self.given = 0  # items given to the pool and not ended
+        self.processes = processes
+
+    def for_pool(self) -> int | None:
+        """The next item to give the pool, or None (none left, or few left and the pool holds enough)."""
+        with self.lock:
+            first, stop = self.bounds
+            if first >= stop or (self.given >= self.processes and stop - first <= 2 * self.processes):
+                return None
+            self.bounds[0] += 1
+            self.given += 1
+            return first
+
+    def ended_in_pool(self) -> None:
+        """One item given to the pool has ended."""
+        with self.lock:
+            self.given -= 1
+
+    def for_here(self) -> int | None:
+        """The next item for this process, or None (none left)."""
+        with self.lock:
+            if self.bounds[0] >= self.bounds[1]:
+                return None
+            self.bounds[1] -= 1
+            return self.bounds[1]
+
+
+def shared_work(pool: Any, processes: int, remote: Callable[[T], R], local: Callable[[T], R],
+                items: Sequence[T]) -> Iterator[tuple[int, R]]:
+    """Work on ``items`` in the ``processes`` processes of ``pool`` (``remote``) and in this process
+    (``local``): the pool takes them from the first on, this process from the last on, until they
+    meet; yield (index, result) as each ends (a worker's error is raised here).
+
+    The pool is given items only once its processes answer (each has run its preparation, which
+    takes about a second for a study's): until then this process takes them all, so that no item
+    waits for a worker still starting while this process could do it (a small job ends as soon as
+    it would without workers). Then each process of the pool has two items given at any time: as
+    one ends, the pool's result thread gives the next (whatever this process is doing), so the
+    workers never wait for it. Only when few items are left (no more than two per process of the
+    pool) does the pool get one item per process, so that no item waits in the pool while this
+    process has run out."""
+    split = _Split(len(items), processes)
+    ended: queue.SimpleQueue[tuple[int, Any, BaseException | None]] = queue.SimpleQueue()
+
+    def give() -> None:
+        index = split.for_pool()
+        if index is None:
+            return
+
+        def ok(value: R) -> None:
+            split.ended_in_pool()
+            ended.put((index, value, None))
+            give()
+
+        def failed(err: BaseException) -> None:
+            ended.put((index, None, err))
+
+        try:
+            pool.apply_async(remote, (items[index],), callback=ok, error_callback=failed)
+        except ValueError as err:  # the pool is closing: this process is leaving the block
+            failed(err)
+
+    def answered(_: object) -> None:
+        give()
+        give()
+
+    for _ in range(processes):
+        with suppress(ValueError):  # the pool is closing: this process is leaving the block
+            pool.apply_async(_answer, (), callback=answered, error_callback=answered)
+    done = 0
+    while done < len(items):
+        try:
+            found, value, err = ended.get_nowait()
+        except queue.Empty:
+            index = split.for_here()
+            if index is not None:
+                done += 1
+                yield index, local(items[index])
+                continue
+            found, value, err = ended.get()  # nothing left to take: wait for the pool
+        if err is not None:
+            raise err
+        done += 1
+        yield found, value

@@ -1,0 +1,500 @@
+"""The simulator: seeded shoes dealt coup by coup, flat bets along the way, and the check against exact values.
+
+Simulation is a witness, never a source (design habit 9): :func:`simulate` returns the
+same :class:`~exact_odds.core.dist.Dist` of :class:`~exact_odds.core.coup.Coup` as the exact
+engine (with *counts of coups dealt* as the ways), so the same analysis code runs on both.
+Its check against the exact values is the one anybody's log gets: every block of coups it
+deals becomes a :class:`~exact_odds.witness.verify.CoupLog` (the format ``exact-odds verify`` reads,
+which ``simulate --log FILE`` writes), checked by :class:`exact_odds.witness.verify.Verifier`, the
+block-by-block form of :func:`~exact_odds.witness.verify.verify_log`: rules, labels, card
+accounting, and outcomes, pairs and cards against the exact odds given the cards seen
+before each coup (the card a shoe's burn turns face up included: the log shows it, since
+the number of cards burned face down, and so the end of the shoe, depend on it). Beside
+that, each flat bet's simulated player EV with its confidence interval is set beside its exact
+player EV over the same coups (:class:`SimulationCheck`).
+
+The cards, the shuffles and their seeds, the dealing procedure (burn, cut card, last coup,
+after Wizard of Odds and Wikipedia) and the dealer itself are those of
+:mod:`exact_odds.dealing`: shoe ``i`` of a run depends only on the seed and ``i``, and
+:mod:`exact_odds.study.run` and the ``deal`` and ``roads`` commands deal the same shoes. In
+*fresh* mode (``Procedure(fresh=True)``) every coup is the first six cards of a freshly
+shuffled full shoe, drawn :data:`~exact_odds.dealing.FRESH_BLOCK` coups at a time; in shoe mode
+whole shoes are dealt in batches (:func:`~exact_odds.dealing.batch_end`), as many as the coups need.
+
+Bets are flat: one unit on every coup, in exact scaled integers (:func:`exact_odds.core.coup.payout_lookup`).
+
+>>> from exact_odds.core.shoe import Shoe
+>>> sim = simulate(Shoe.decks(8), coups=1000, seed=7, procedure=Procedure(fresh=True))
+>>> sim.coups.total
+1000
+>>> checked = simulate(Shoe.decks(8), shoes=3, seed=7, reference=STANDARD_TABLEAU)
+>>> checked.check is not None and [c.verdict for c in checked.check.log.checks][:3]
+['PASS', 'PASS', 'PASS']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from statistics import NormalDist
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from exact_odds.bets import Bet
+from exact_odds.core.coup import COUP_CODES, FLAGS_AT, PLAYER_PAIR, Coup, Detail, Winner, coup_table, payout_lookup
+from exact_odds.core.dist import Dist
+from exact_odds.core.shoe import CARDS_PER_COUP, Shoe, ShoeError
+from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.dealing import (
+    FRESH_BLOCK,
+    STANDARD_PROCEDURE,
+    Procedure,
+    Progress,
+    ShoePlay,
+    batch_end,
+    block_rng,
+    check_seed,
+    compiled_dealer,
+    deal_coups,
+    fresh_six,
+    play_shoes,
+    shoe_card_codes,
+    shoe_orders,
+    shoes_for,
+)
+from exact_odds.engine.enumerator import winners
+from exact_odds.inputs.errors import InputError, suits_unknown
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from exact_odds.core.verdict import Verdict
+    from exact_odds.witness.sessions import SessionTally
+    from exact_odds.witness.verify import CoupLog, LogVerification, Verifier
+
+
+class _Block(NamedTuple):
+    """One block of a run: its coup codes, each coup's shoe (``None`` in fresh mode), the shoes
+    it used, the coups (or shoes, when a run counts shoes) done so far, and, when asked for, its
+    coups as a log (every card in dealing order, the shoe numbered from 1, the labels the codes claim)."""
+
+    codes: NDArray[np.int16]
+    shoe_of: NDArray[np.int32] | None
+    shoes: int
+    done: int
+    log: CoupLog | None
+
+
+class SimulationError(InputError):
+    """Simulation options that cannot work (for example no coups to deal)."""
+
+
+# ---------------------------------------------------------------- bets along the way
+
+
+@dataclass(frozen=True)
+class BetResult:
+    """A flat bet of one unit on every coup.
+
+    ``results`` counts coups by net payout; ``net`` is the exact final result in units;
+    ``low``/``high`` the lowest and highest running result along the way (0 at the start).
+    """
+
+    bet: Bet
+    results: Dist[Fraction]
+    net: Fraction
+    low: Fraction
+    high: Fraction
+
+    @property
+    def coups(self) -> int:
+        """Number of coups bet."""
+        return self.results.total
+
+    def mean(self) -> Fraction:
+        """Mean result per unit staked: the observed player EV (negative when the house wins)."""
+        return self.net / self.coups
+
+    def variance(self) -> Fraction:
+        """Sample variance of the per-coup result (denominator n - 1)."""
+        n = self.coups
+        squares = sum((v * v * c for v, c in self.results.items()), Fraction(0))
+        return (squares - self.net * self.net / n) / (n - 1) if n > 1 else Fraction(0)
+
+    def interval(self, level: float = 0.95) -> tuple[float, float]:
+        """Normal-approximation confidence interval of the player EV at ``level``."""
+        half = NormalDist().inv_cdf(0.5 + level / 2) * math.sqrt(float(self.variance()) / self.coups)
+        m = float(self.mean())
+        return m - half, m + half
+
+
+@lru_cache(maxsize=64)
+def _payouts(bet: Bet) -> tuple[NDArray[np.int64], int]:
+    """The bet's payout (times the scale) on every coup code, and the scale, by the code as the bet's own
+    detail records it (:func:`exact_odds.core.coup.payout_lookup`; a bet pays the same on the pair flags of a
+    finer detail). Made once per process (read only): a millisecond of exact fractions per bet."""
+    import numpy as np
+
+    table, scale = payout_lookup(bet, bet.detail)
+    codes = np.arange(COUP_CODES)
+    own = codes % PLAYER_PAIR + PLAYER_PAIR * (codes // PLAYER_PAIR & FLAGS_AT[bet.detail])  # flags it records
+    by_code: NDArray[np.int64] = table[own]
+    by_code.flags.writeable = False
+    return by_code, scale
+
+
+class _BetTracker:
+    """Running result of one bet, block by block, in exact scaled integers (payouts by :func:`_payouts`)."""
+
+    def __init__(self, bet: Bet) -> None:
+        self.bet = bet
+        self.lut, self.scale = _payouts(bet)
+        self.net = self.low = self.high = 0
+
+    def payouts(self, codes: NDArray[Any]) -> NDArray[np.int64]:
+        """The bet's payouts (times ``scale``) on coups given by their codes."""
+        paid: NDArray[np.int64] = self.lut[codes]
+        return paid
+
+    def add(self, codes: NDArray[np.int16]) -> None:
+        if not len(codes):
+            return
+        path = self.net + self.payouts(codes).cumsum()
+        self.low = min(self.low, int(path.min()))
+        self.high = max(self.high, int(path.max()))
+        self.net = int(path[-1])
+
+    def result(self, counts: NDArray[np.int64]) -> BetResult:
+        """The result, given the number of coups dealt with each code (``counts``)."""
+        import numpy as np
+
+        scale = self.scale
+        paid = self.payouts(np.arange(len(counts)))[counts > 0]
+        values, where = np.unique(paid, return_inverse=True)
+        coups = np.bincount(where, weights=counts[counts > 0]).astype(np.int64)
+        results = Dist({Fraction(int(v), scale): int(n) for v, n in zip(values, coups, strict=True)})
+        return BetResult(self.bet, results, Fraction(self.net, scale), Fraction(self.low, scale),
+                         Fraction(self.high, scale))
+
+
+# ---------------------------------------------------------------- the check against exact values
+
+
+@dataclass(frozen=True)
+class PlayerEvCheck:
+    """A flat bet's simulated player EV (mean net result per unit staked, the bettor's side:
+    negative when the house wins) with its confidence interval, beside its exact player EV over
+    the same coups (``note`` says how it was obtained)."""
+
+    bet: str
+    simulated: float
+    low: float
+    high: float
+    exact: Fraction | float
+    note: str
+
+    @property
+    def covered(self) -> bool:
+        """Whether the interval contains the exact player EV."""
+        return self.low <= float(self.exact) <= self.high
+
+
+@dataclass(frozen=True)
+class SimulationCheck:
+    """A simulation checked against the exact values under the ``reference`` tableau.
+
+    ``log``: the coups it dealt, verified as a log by :mod:`exact_odds.witness.verify` (the checks
+    rules, labels, accounting, outcomes, pairs and cards; its ``verdict``); ``player_evs``: each flat
+    bet's simulated player EV with its ``level`` confidence interval beside the exact one (for
+    reading: the verdict rests on the checks).
+    """
+
+    log: LogVerification
+    player_evs: tuple[PlayerEvCheck, ...]
+    level: float
+
+    @property
+    def verdict(self) -> Verdict:
+        """``"PASS"`` or ``"FAIL"``: the verification's."""
+        return self.log.verdict
+
+    @property
+    def reference(self) -> str:
+        """The name of the tableau the exact values assume."""
+        return self.log.tableau.name
+
+
+def _player_ev_checks(bets: Sequence[BetResult], log: LogVerification, level: float) -> tuple[PlayerEvCheck, ...]:
+    """Each bet's simulated player EV and interval beside the exact one the verification gathered."""
+    note = ("exact, full shoe" if log.mode == "fresh" else
+            "exact given the cards seen before each coup in its shoe, averaged")
+    return tuple(PlayerEvCheck(r.bet.name, float(r.mean()), *r.interval(level), log.player_ev[r.bet.name], note)
+                 for r in bets)
+
+
+# ---------------------------------------------------------------- the simulation
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """The result of :func:`simulate`.
+
+    ``coups``: a :class:`Dist` of the coups dealt (ways = counts); ``shoes``: shoes used
+    (0 in fresh mode); ``bets``: each flat bet's result; ``check``: the check against the exact
+    values when a reference tableau was given; ``sequence``/``shoe_of``: every coup's code and
+    shoe in order, when kept.
+    """
+
+    shoe: Shoe
+    seed: int
+    tableau: str
+    procedure: Procedure
+    detail: Detail
+    coups: Dist[Coup]
+    shoes: int
+    bets: tuple[BetResult, ...]
+    check: SimulationCheck | None
+    sequence: NDArray[np.int16] | None
+    shoe_of: NDArray[np.int32] | None
+
+    @property
+    def n(self) -> int:
+        """Number of coups dealt."""
+        return self.coups.total
+
+    def winners(self) -> Dist[Winner]:
+        """Counts of banker, player and tie."""
+        return winners(self.coups)
+
+    def _repr_html_(self) -> str:
+        """The simulation as tables in a notebook: outcomes dealt, each flat bet, the check's verdict."""
+        from exact_odds.core.notebook import Approx, Percent, html_table, html_tables
+
+        counts = self.winners()
+        mode = f"{self.n:,} coups" + (f" from {self.shoes:,} shoes" if self.shoes else "")
+        tables = [html_table(["outcome", "coups", "share"],
+                             [[w, counts[w], Approx(counts[w] / self.n)] for w in ("banker", "player", "tie")],
+                             caption=f"Simulated coups, {self.shoe}, {mode}, seed {self.seed}")]
+        if self.bets:
+            tables.append(html_table(["bet", "coups", "net", "player_ev (simulated)"],
+                                     [[r.bet.name, r.coups, r.net, Percent(r.mean())] for r in self.bets],
+                                     caption="Flat bets of one unit on every coup"))
+        if self.check is not None:
+            tables.append(html_table(
+                ["bet", "player_ev (simulated)", "low", "high", "player_ev (exact)", "covered"],
+                [[e.bet, Percent(e.simulated), Percent(e.low), Percent(e.high), Percent(e.exact), e.covered]
+                 for e in self.check.player_evs],
+                caption=f"Check against the exact values ({self.check.reference} tableau): {self.check.verdict}",
+                notes=[f"{self.check.level:.0%} confidence intervals; the verdict rests on the checks of the "
+                       "coups dealt, not on these intervals."]))
+        return html_tables(*tables)
+
+
+def _check_run(shoe: Shoe, seed: int, coups: int | None, shoes: int | None, procedure: Procedure,
+               detail: Detail) -> int:
+    """Raise unless the run can be dealt; return its target (coups, or shoes with ``shoes``)."""
+    procedure.check(shoe)
+    check_seed(seed)
+    if (coups is None) == (shoes is None):
+        raise SimulationError("give either a number of coups or a number of shoes")
+    target = coups if coups is not None else shoes
+    assert target is not None
+    if target < 1:
+        raise SimulationError(f"the number of {'coups' if coups is not None else 'shoes'} must be at least 1")
+    if shoes is not None and procedure.fresh:
+        raise SimulationError("fresh mode deals no shoes: give a number of coups")
+    if detail is Detail.SUITS and shoe.suited is None:
+        raise ShoeError(suits_unknown())
+    return target
+
+
+def _fresh_blocks(shoe: Shoe, seed: int, coups: int, tableau: Tableau, detail: Detail, *,
+                  logs: bool) -> Iterator[_Block]:
+    """The coups of fresh mode, block by block: each the first six cards of a fresh shuffle (with
+    ``logs``, as a log too, whose cards are tested one by one: their number announced, ``expect``)."""
+    import numpy as np
+
+    from exact_odds.batch.compiled import expect
+    from exact_odds.witness.verify import CoupLog
+
+    expect(coups if logs else 0)
+    codes = np.asarray(shoe_card_codes(shoe), dtype=np.uint8)
+    done = block = 0
+    while done < coups:
+        n = min(FRESH_BLOCK, coups - done)
+        six = codes[fresh_six(block_rng(seed, block), len(codes), n, infinite=shoe.infinite)]
+        coup_codes, _ = deal_coups(six, tableau, detail)
+        log = CoupLog.from_dealt(six.T, codes=coup_codes, detail=detail, suited=shoe.suited is not None) if logs \
+            else None
+        done += n
+        yield _Block(coup_codes, None, 0, done, log)
+        block += 1
+
+
+def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, tableau: Tableau, procedure: Procedure,
+                 detail: Detail, logs: bool) -> Iterator[_Block]:
+    """The coups of whole shoes, batch by batch; ``target`` counts shoes with ``count_shoes``, else coups
+    (the last shoe is then left unfinished). With ``logs``, each batch's coups as a log (:func:`_shoe_log`),
+    which a verifier evaluates exactly: their number is announced (:func:`exact_odds.batch.compiled.expect`)."""
+    codes = shoe_card_codes(shoe)
+    shoes = target if count_shoes else shoes_for(target, len(codes))
+    coups = target * len(codes) // CARDS_PER_COUP if count_shoes else target
+    if logs:
+        from exact_odds.batch.compiled import expect
+
+        expect(coups)
+    loops = compiled_dealer(coups, shoes, len(codes))
+    done = first = 0
+    while done < target:
+        wanted = target - done if count_shoes else shoes_for(target - done, len(codes))
+        rows = batch_end(first, first + wanted, len(codes)) - first
+        cards = shoe_orders(codes, seed, first, first + rows, loops=loops)
+        play = play_shoes(cards, tableau, procedure, detail, loops=loops)
+        take = len(play.codes) if count_shoes else min(len(play.codes), target - done)
+        block_shoes = play.shoe[:take] + first
+        log = _shoe_log(cards, play, take, first, detail, suited=shoe.suited is not None) if logs else None
+        used_shoes = rows if count_shoes else int(block_shoes[-1]) - first + 1
+        done += rows if count_shoes else take
+        yield _Block(play.codes[:take], block_shoes, used_shoes, done, log)
+        first += rows
+
+
+def _shoe_log(cards: NDArray[np.uint8], play: ShoePlay, take: int, first: int, detail: Detail, *,
+              suited: bool) -> CoupLog:
+    """The first ``take`` coups of a block of shoes as a log: shoe ``first + i`` of the run (row ``i``
+    of ``cards``) is shoe ``first + i + 1`` of the log, and its first coup shows the card its burn
+    turned face up (the number of cards burned face down depends on it, so the end of the shoe too)."""
+    import numpy as np
+
+    from exact_odds.witness.verify import CoupLog
+
+    rows = play.shoe[:take]
+    burn = None
+    if play.burn.turned.any():
+        opens = np.concatenate([[True], rows[1:] != rows[:-1]])
+        burn = np.where(opens, play.burn.turned.argmax(axis=1)[rows], -1)[:, None]
+    return CoupLog.from_shoes(cards, rows, play.start[:take], codes=play.codes[:take], detail=detail,
+                              shoe=rows + first + 1, burn=burn, suited=suited)
+
+
+def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | None = None,
+             tableau: Tableau = STANDARD_TABLEAU, procedure: Procedure = STANDARD_PROCEDURE,
+             bets: Sequence[Bet] = (), detail: Detail = Detail.POINTS, reference: Tableau | None = None,
+             alpha: float = 0.001, level: float = 0.95, keep: bool = False,
+             record: Callable[[CoupLog], None] | None = None, progress: Progress | None = None,
+             each: Callable[[NDArray[np.int16]], None] | None = None) -> Simulation:
+    """Deal ``coups`` coups (or ``shoes`` whole shoes) from ``shoe`` with ``tableau``.
+
+    Flat one-unit bets on each of ``bets`` are tracked. ``detail`` (raised to what the bets
+    need) says which pair flags the coups record. With ``reference`` (a tableau), the coups
+    dealt are checked against the exact values under it, block by block as they are dealt
+    (:class:`SimulationCheck`: significance level ``alpha``, confidence level ``level`` of the
+    edges' intervals). ``record(log)`` is given each block's coups as a
+    :class:`~exact_odds.witness.verify.CoupLog`, e.g. to write them with
+    :func:`~exact_odds.witness.verify.write_log`. With ``keep`` every coup's code is kept in order (for
+    roads); ``each(codes)`` is given each block's codes in order instead, keeping nothing (for
+    sessions). ``progress(done, total)`` is called after each block.
+    """
+    import numpy as np
+
+    logs = reference is not None or record is not None
+    detail = max([detail, *(b.detail for b in bets), *([Detail.RANKS] if logs else [])])
+    target = _check_run(shoe, seed, coups, shoes, procedure, detail)
+    if not 0 < level < 1:
+        raise SimulationError(f"the confidence level must lie strictly between 0 and 1, got {level}")
+    verifier = None if reference is None else _verifier(shoe, reference, alpha, bets)
+    trackers = [_BetTracker(b) for b in bets]
+    watchers = [*(t.add for t in trackers), *([each] if each is not None else [])]
+    blocks = (_fresh_blocks(shoe, seed, target, tableau, detail, logs=logs) if procedure.fresh else
+              _shoe_blocks(shoe, seed, target, count_shoes=shoes is not None, tableau=tableau, procedure=procedure,
+                           detail=detail, logs=logs))
+    counts = np.zeros(COUP_CODES, dtype=np.int64)
+    kept: list[NDArray[np.int16]] = []
+    kept_shoes: list[NDArray[np.int32]] = []
+    shoes_done = 0
+    for block in blocks:
+        shoes_done += block.shoes
+        counts += np.bincount(block.codes, minlength=COUP_CODES)
+        for watch in watchers:  # the bets' trackers, then ``each``
+            watch(block.codes)
+        if block.log is not None:
+            if verifier is not None:
+                verifier.add(block.log)
+            if record is not None:
+                record(block.log)
+        if keep:
+            kept.append(block.codes)
+            kept_shoes += [block.shoe_of] if block.shoe_of is not None else []
+        if progress is not None:
+            progress(block.done, target)
+    table = coup_table()
+    dist = Dist({table[c]: int(k) for c, k in enumerate(counts) if k})
+    results = tuple(t.result(counts) for t in trackers)
+    check = None if verifier is None else SimulationCheck(
+        (found := verifier.result()), _player_ev_checks(results, found, level), level)
+    return Simulation(
+        shoe=shoe, seed=seed, tableau=tableau.name, procedure=procedure, detail=detail, coups=dist,
+        shoes=shoes_done, bets=results, check=check, sequence=np.concatenate(kept) if keep else None,
+        shoe_of=np.concatenate(kept_shoes) if keep and kept_shoes else None,
+    )
+
+
+def _verifier(shoe: Shoe, reference: Tableau, alpha: float, bets: Sequence[Bet]) -> Verifier:
+    """The verifier of a simulation's coups: the exact values under ``reference``, and the bets' EVs."""
+    from exact_odds.witness.verify import Verifier
+
+    return Verifier(shoe, reference, alpha=alpha, expect=bets, source="the coups dealt")
+
+
+# ---------------------------------------------------------------- simulated sessions
+
+
+@dataclass(frozen=True)
+class SimulatedSessions:
+    """``sessions`` flat bettors of ``hands`` hands each, on consecutive coups of one simulation.
+
+    ``tally``: the sessions' net results in units times ``scale`` (exact integers), summed up as
+    they were dealt (:class:`~exact_odds.witness.sessions.SessionTally`: a histogram of the results,
+    and with a ``bankroll`` the sessions ruined, i.e. whose bankroll fell below one unit);
+    nothing is kept per session or per coup.
+    """
+
+    bet: Bet
+    hands: int
+    scale: int
+    tally: SessionTally
+    bankroll: Fraction | None
+    simulation: Simulation
+
+    @property
+    def sessions(self) -> int:
+        """Number of sessions."""
+        return self.tally.sessions
+
+
+def simulate_sessions(shoe: Shoe, bet: Bet, *, hands: int, sessions: int, seed: int,
+                      bankroll: Fraction | None = None, tableau: Tableau = STANDARD_TABLEAU,
+                      procedure: Procedure = STANDARD_PROCEDURE, progress: Progress | None = None) -> SimulatedSessions:
+    """Deal ``hands * sessions`` coups and cut them into ``sessions`` sessions of ``hands`` consecutive coups.
+
+    Each session bets one unit on ``bet`` every hand. With ``bankroll`` (units), a session is
+    ruined when its bankroll falls below one unit at any point (it could not stake again).
+    The sessions are summed up block by block as the coups are dealt, so memory does not grow
+    with ``sessions``.
+    """
+    from exact_odds.witness.sessions import SessionTally
+
+    if hands < 1 or sessions < 1:
+        raise SimulationError("the numbers of hands and of sessions must be at least 1")
+    if bankroll is not None and bankroll < 1:
+        raise SimulationError(f"the bankroll must be at least one unit (one stake), got {bankroll}")
+    lut, scale = payout_lookup(bet, bet.detail)
+    # bankroll + path / scale < 1, i.e. path < (1 - bankroll) * scale, for integer paths.
+    tally = SessionTally(hands, None if bankroll is None else math.ceil((1 - bankroll) * scale))
+    sim = simulate(shoe, seed=seed, coups=hands * sessions, tableau=tableau, procedure=procedure,
+                   detail=bet.detail, progress=progress, each=lambda codes: tally.add(lut[codes]))
+    assert tally.sessions == sessions and not tally.pending
+    return SimulatedSessions(bet, hands, scale, tally, bankroll, sim)

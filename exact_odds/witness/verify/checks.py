@@ -1,0 +1,435 @@
+"""The deterministic checks of a log: the drawing rules, the labels, and the cards each shoe holds.
+
+Each is decided coup by coup and fails on the first violation; the messages name the coup
+(``"coup 12 of shoe 3: ..."``) and say what the table, the cards or the shoe say instead.
+
+- **Rules.** Every decision is asked of the :class:`~exact_odds.core.tableau.Tableau` (through
+  its vectorised lookup :func:`~exact_odds.core.tableau.draw_lookup`, which is the scalar rule
+  evaluated on every input): the player's draw on the two-card totals, then the banker's
+  given the player's third card *as the log dealt it*, so one wrong decision is one
+  violation and names its rule.
+- **Labels.** Every label the log carries is recomputed from its cards: the winner and the
+  final totals (points: ace 1, 2-9 face value, tens and court cards 0; a total is the sum
+  modulo 10), ``natural`` (the tableau's naturals on the two-card totals), the pairs (the
+  hand's first two cards share a rank), and each ``net:<bet>``: the bet's exact payout on
+  the coup, compared exactly (or, for a value written with four or more decimals, to within
+  half a unit of its last decimal).
+- **Accounting.** No card is dealt more often than the shoe holds: per shoe, by rank, and by
+  rank and suit where the log gives suits and the shoe's suits are known.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from functools import partial
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from exact_odds.core.coup import OUTCOMES, Detail, Payable, encode, payout_lookup
+from exact_odds.core.shoe import RANK_LABELS, Shoe
+from exact_odds.core.tableau import STOOD, Tableau, draw_lookup
+from exact_odds.core.verdict import Check, Violation, deterministic_check
+from exact_odds.inputs.errors import InputError
+from exact_odds.witness.verify.log import MISSING, CoupLog
+from exact_odds.witness.verify.shoes import ShoeOrder, compiled_loops, counts_by, running_counts, where
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from exact_odds.bets.main import Configuration
+
+POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
+"""Point value by rank 0-13 (0: no card; ace 1; ten and court cards 0)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Hands:
+    """What the cards of each coup show, as arrays over the coups (shape (n,)).
+
+    ``player2``/``banker2``: two-card totals; ``third``: the player's third card's points, or
+    :data:`~exact_odds.core.tableau.STOOD`; ``player``/``banker``: final totals; ``winner``: index
+    into :data:`~exact_odds.core.coup.OUTCOMES`; ``player_pair``/``banker_pair``; ``code``: the coup
+    code (:func:`~exact_odds.core.coup.encode`, suited flags only where both cards carry suits).
+    """
+
+    player2: NDArray[np.int8]
+    banker2: NDArray[np.int8]
+    third: NDArray[np.int8]
+    player: NDArray[np.int64]
+    banker: NDArray[np.int64]
+    winner: NDArray[np.int64]
+    player_pair: NDArray[np.bool_]
+    banker_pair: NDArray[np.bool_]
+    code: NDArray[np.int64]
+
+
+def hands_of(log: CoupLog) -> Hands:
+    """The :class:`Hands` of every coup of ``log`` (in one pass with the compiled loops)."""
+    fast = compiled_loops(len(log))
+    return _plain_hands(log) if fast is None else _compiled_hands(fast, log)
+
+
+def _compiled_hands(fast: ModuleType, log: CoupLog) -> Hands:
+    """:func:`hands_of` by the compiled loop (the same arrays)."""
+    import numpy as np
+
+    n = len(log)
+    weights = np.asarray(encode(*np.eye(9, dtype=np.int64)), dtype=np.int64)  # each part's weight in the code
+    def small() -> NDArray[np.int8]:
+        return np.empty(n, dtype=np.int8)
+
+    def wide() -> NDArray[np.int64]:
+        return np.empty(n, dtype=np.int64)
+
+    def flag() -> NDArray[np.bool_]:
+        return np.empty(n, dtype=bool)
+
+    hands = Hands(small(), small(), small(), wide(), wide(), wide(), flag(), flag(), wide())
+    fast.hands(log.ranks, log.suits, log.player_cards, log.banker_cards, STOOD, weights,
+               *(getattr(hands, f.name) for f in fields(Hands)))
+    return hands
+
+
+def _plain_hands(log: CoupLog) -> Hands:
+    """:func:`hands_of` in NumPy."""
+    import numpy as np
+
+    pts = np.take(np.asarray(POINTS, dtype=np.int8), log.ranks)  # small sums: int8 holds them
+    rows = np.arange(len(log))
+    player_drew, banker_drew = log.player_cards == 3, log.banker_cards == 3
+    player2, banker2 = (pts[:, 0] + pts[:, 2]) % 10, (pts[:, 1] + pts[:, 3]) % 10
+    third = np.where(player_drew, pts[:, 4], STOOD)
+    player = (player2 + np.where(player_drew, pts[:, 4], 0)) % 10
+    banker = (banker2 + np.where(banker_drew, pts[rows, log.banker_third_slot()], 0)) % 10
+    winner = np.where(banker > player, 0, np.where(player > banker, 1, 2))
+    player, banker = player.astype(np.int64), banker.astype(np.int64)
+    r, s = log.ranks, log.suits
+    player_pair, banker_pair = r[:, 0] == r[:, 2], r[:, 1] == r[:, 3]
+    player_suited = player_pair & (s[:, 0] == s[:, 2]) & (s[:, 0] >= 0)
+    banker_suited = banker_pair & (s[:, 1] == s[:, 3]) & (s[:, 1] >= 0)
+    code = encode(player, banker, player_drew, banker_drew, player_pair, banker_pair, player_suited, banker_suited,
+                  player_pair & banker_pair & (r[:, 0] == r[:, 1]))
+    return Hands(player2, banker2, third, player, banker, winner, player_pair, banker_pair,
+                 np.asarray(code, dtype=np.int64))
+
+
+class _Found:
+    """Violations as they are found: the first ``keep`` in full, all of them counted."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep, self.count, self.items = keep, 0, list[tuple[int, str]]()
+
+    def add(self, indices: NDArray[Any], message: Callable[[int], str]) -> None:
+        self.count += len(indices)
+        for i in indices[: self.keep].tolist():  # the first of each kind; the first of all are sorted out below
+            self.items.append((i, message(i)))
+
+    def violations(self, log: CoupLog, shoes: ShoeOrder) -> list[Violation]:
+        out = []
+        for i, text in sorted(self.items, key=lambda item: item[0])[: self.keep]:
+            line = None if log.lines is None else int(log.lines[i])
+            out.append(Violation(i, line, log.shoe_name(i), int(shoes.number[i]), f"{where(log, shoes, i)}: {text}"))
+        return out
+
+
+# ---------------------------------------------------------------- rules
+
+
+def _rule_words(name: str, *args: object) -> str:
+    """The tableau's rule in words (``player_rule``/``banker_rule``), wherever the library keeps it."""
+    for module in ("exact_odds.core.tableau", "exact_odds.analysis.conditional"):
+        rule = getattr(importlib.import_module(module), name, None)
+        if rule is not None:
+            return f" ({rule(*args)})"
+    return ""
+
+
+def _player_message(tableau: Tableau, h: Hands, i: int) -> str:
+    p, b = int(h.player2[i]), int(h.banker2[i])
+    drew = int(h.third[i]) != STOOD
+    did = "drew" if drew else "stood"
+    if tableau.natural(p, b):
+        return f"player {p} {did} against banker {b}; the table says a natural ends the coup"
+    return f"player {p} {did}; the table says {'draw' if not drew else 'stand'}" + _rule_words("player_rule", tableau)
+
+
+def _banker_message(tableau: Tableau, h: Hands, i: int, drew: bool) -> str:
+    p, b, third = int(h.player2[i]), int(h.banker2[i]), int(h.third[i])
+    did = "drew" if drew else "stood"
+    if tableau.natural(p, b):
+        return f"banker {b} {did} against player {p}; the table says a natural ends the coup"
+    after = "after the player stood" if third == STOOD else f"after player's third card {third}"
+    told = "stand" if drew else "draw"
+    return f"banker {b} {did} {after}; the table says {told}" + _rule_words(
+        "banker_rule", tableau, b, None if third == STOOD else third)
+
+
+def rules_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau, *, keep: int) -> Check:
+    """Every player and banker decision of ``log`` against ``tableau``."""
+    import numpy as np
+
+    lookup = draw_lookup(tableau)
+    player_drew, banker_drew = log.player_cards == 3, log.banker_cards == 3
+    found = _Found(keep)
+    found.add(np.flatnonzero(lookup.player[hands.player2, hands.banker2] != player_drew),
+              lambda i: _player_message(tableau, hands, i))
+    banker_should = lookup.banker[hands.player2, hands.banker2, hands.third]
+    found.add(np.flatnonzero(banker_should != banker_drew),
+              lambda i: _banker_message(tableau, hands, i, bool(banker_drew[i])))
+    return deterministic_check("rules", len(log), found.violations(log, shoes), found.count,
+                               [f"Each decision asked of the tableau {tableau.name!r}."])
+
+
+# ---------------------------------------------------------------- labels
+
+
+def _label_text(name: str, value: int) -> str:
+    if name == "winner":
+        return OUTCOMES[value]
+    return str(value) if name.endswith("_total") else ("true" if value else "false")
+
+
+def _label_values(log: CoupLog, hands: Hands, tableau: Tableau) -> dict[str, NDArray[Any]]:
+    """What the cards say of each label the log carries, in the order of the report."""
+    import numpy as np
+
+    def natural() -> NDArray[np.bool_]:
+        table = np.array([[tableau.natural(p, b) for b in range(10)] for p in range(10)], dtype=bool)
+        return np.asarray(table[hands.player2, hands.banker2])
+
+    values: dict[str, Callable[[], NDArray[Any]]] = {
+        "winner": lambda: hands.winner, "player_total": lambda: hands.player, "banker_total": lambda: hands.banker,
+        "natural": natural, "player_pair": lambda: hands.player_pair, "banker_pair": lambda: hands.banker_pair}
+    return {name: truth() for name, truth in values.items() if name in log.labels}
+
+
+def _cards_shown(log: CoupLog, hands: Hands, name: str, i: int) -> str:
+    player, banker = log.hands(i)
+    if name in ("player_pair", "player_total"):
+        return player
+    if name in ("banker_pair", "banker_total"):
+        return banker
+    if name == "natural":
+        return f"player {int(hands.player2[i])}, banker {int(hands.banker2[i])} on two cards"
+    return f"player {player} = {int(hands.player[i])}, banker {banker} = {int(hands.banker[i])}"
+
+
+def _matches(logged: NDArray[np.float64], decimals: NDArray[np.int8], exact: NDArray[np.float64]) -> NDArray[Any]:
+    """Whether logged net results equal the exact ones (to half a unit of a fourth or later decimal)."""
+    import numpy as np
+
+    slack = np.where(decimals >= 4, 0.5 * 10.0 ** -decimals.astype(np.float64), 0.0) + 1e-9
+    return np.asarray(np.abs(logged - exact) <= slack)
+
+
+def _net_labels(log: CoupLog, hands: Hands, find_bet: Callable[[str], Payable], found: _Found) -> tuple[int, list[str]]:
+    """Compare every ``net:<bet>`` column; returns the values checked and notes."""
+    import numpy as np
+
+    checked, notes = 0, list[str]()
+    if not log.nets:
+        return checked, notes
+    has_suits: NDArray[np.bool_] = np.asarray((log.suits[:, :4] >= 0).all(axis=1))
+    for name, (logged, decimals) in log.nets.items():
+        try:
+            bet = find_bet(name)
+        except InputError as err:
+            raise InputError(f"column 'net:{name}': {err}") from None
+        table, scale = payout_lookup(bet, Detail.SUITS)
+        exact = table[hands.code] / scale
+        present = ~np.isnan(logged)
+        if bet.detail is Detail.SUITS and not has_suits[present].all():
+            notes.append(f"net:{name}: coups whose first four cards lack suits are not checked (the bet needs them).")
+            present &= has_suits
+        checked += int(present.sum())
+        bad = np.flatnonzero(present & ~_matches(logged, decimals, exact))
+        found.add(bad, partial(_net_message, log, hands, name, logged, table, scale))
+    return checked, notes
+
+
+def _net_message(log: CoupLog, hands: Hands, name: str, logged: NDArray[np.float64], table: NDArray[np.int64],
+                 scale: int, i: int) -> str:
+    pays = _fraction(int(table[hands.code[i]]), scale)
+    return f"net:{name} is {logged[i]:g} in the log; the bet pays {pays} ({_cards_shown(log, hands, 'winner', i)})"
+
+
+def _label_message(log: CoupLog, hands: Hands, name: str, logged: NDArray[Any], truth: NDArray[Any], i: int) -> str:
+    return (f"{name} is {_label_text(name, int(logged[i]))} in the log; the cards give "
+            f"{_label_text(name, int(truth[i]))} ({_cards_shown(log, hands, name, i)})")
+
+
+def _fraction(numerator: int, denominator: int) -> str:
+    g = math.gcd(numerator, denominator)
+    n, d = numerator // g, denominator // g
+    return str(n) if d == 1 else f"{n}/{d}"
+
+
+def label_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau,
+                find_bet: Callable[[str], Payable], *, keep: int) -> Check:
+    """Every label ``log`` carries, recomputed from its cards."""
+    import numpy as np
+
+    found = _Found(keep)
+    checked = 0
+    fast = compiled_loops(len(log))
+    for name, truth in _label_values(log, hands, tableau).items():
+        logged = log.labels[name]
+        counted = None if fast is None else fast.label_errors(logged, truth, MISSING)  # (given, wrong) in one pass
+        checked += int((logged != MISSING).sum()) if counted is None else counted[0]
+        if counted is None or counted[1]:  # the coups looked at only when some label is wrong
+            found.add(np.flatnonzero((logged != MISSING) & (logged != truth)),
+                      partial(_label_message, log, hands, name, logged, truth))
+    net_checked, notes = _net_labels(log, hands, find_bet, found)
+    return deterministic_check("labels", checked + net_checked, found.violations(log, shoes), found.count, notes,
+                               unit="labels")
+
+
+# ---------------------------------------------------------------- accounting
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _suspects(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int,
+              holds: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Positions (in shoe order) of the coups of every shoe that deals some kind more often than it
+    holds, found from totals (a fast pass; :func:`_over` then finds the coups). ``kinds``: log order."""
+    import numpy as np
+
+    valid = kinds >= 0
+    if log.shoe is None:
+        if holds.min(initial=6) >= kinds.shape[1]:  # a coup shows at most that many cards
+            return np.zeros(0, dtype=np.int64)
+        same = ((kinds[:, :, None] == kinds[:, None, :]) & valid[:, None, :]).sum(axis=2)
+        bad_coups = (valid & (same > holds[np.maximum(kinds, 0)])).any(axis=1)
+        return np.flatnonzero(bad_coups[shoes.order])
+    totals = counts_by(log.shoe, kinds, len(log.shoe_names), n_kinds)
+    bad_shoes = np.flatnonzero((totals > holds).any(axis=1))
+    if not bad_shoes.size:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.isin(log.shoe[shoes.order], bad_shoes))
+
+
+def _over(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int, holds: NDArray[np.int64],
+          name: Callable[[int], str], found: _Found) -> NDArray[np.bool_]:
+    """Record every coup that deals a card of a kind its shoe has run out of; return them (log order).
+
+    ``kinds``: the cards of the coups in log order, as kinds (-1: no card).
+    """
+    import numpy as np
+
+    bad = np.zeros(len(log), dtype=bool)
+    subset = _suspects(log, shoes, kinds, n_kinds, holds)
+    if not subset.size:
+        return bad
+    for start, _, before, own in running_counts(kinds[shoes.order[subset]], n_kinds, shoes.first[subset]):
+        after = before + own
+        first_kind: dict[int, tuple[int, int]] = {}
+        for row, kind in np.argwhere((after > holds) & (own > 0)).tolist():
+            first_kind.setdefault(int(shoes.order[subset[start + row]]), (row, kind))
+        bad[list(first_kind)] = True
+
+        def message(i: int, b: dict[int, tuple[int, int]] = first_kind, a: NDArray[Any] = after) -> str:
+            row, kind = b[i]
+            return f"the {_ordinal(int(a[row, kind]))} {name(kind)} dealt from a shoe that holds {int(holds[kind])}"
+
+        found.add(np.array(sorted(first_kind), dtype=np.int64), message)
+    return bad
+
+
+def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -> tuple[Check, NDArray[np.bool_]]:
+    """No card dealt more often than ``shoe`` holds, per shoe of the log (or per coup without shoes).
+
+    Returns the check and, in log order, whether each coup's shoe adds up (the statistics
+    leave out the coups of a shoe that does not: its compositions mean nothing).
+    """
+    import numpy as np
+
+    if shoe.infinite:
+        return (deterministic_check("accounting", 0, [], 0, ["An infinite deck holds every card without end."],
+                                    unit="cards"),
+                np.ones(len(log), dtype=bool))
+    added = _shoes_add_up(log, shoe)
+    if added is not None:
+        cards, suited = added
+        notes = ["Cards with suits are counted by rank and by rank and suit."] if suited else []
+        return deterministic_check("accounting", cards, [], 0, notes, unit="cards"), np.ones(len(log), dtype=bool)
+    found = _Found(keep)
+    shown, suits = log.ranks, log.suits
+    if log.burn_ranks is not None and log.burn_suits is not None:  # burn cards come out of the shoe too
+        shown, suits = np.concatenate([shown, log.burn_ranks], axis=1), np.concatenate([suits, log.burn_suits], axis=1)
+    ranks = shown - 1  # int8 holds the kinds of rank (0-12) and of rank and suit (0-51)
+    bad = _over(log, shoes, ranks, 13, np.array(shoe.counts, dtype=np.int64),
+                lambda k: f"card of rank {RANK_LABELS[k]}", found)
+    notes = []
+    if shoe.suited is not None and (suits >= 0).any():
+        kinds = np.where(suits >= 0, ranks * 4 + suits, -1)
+        holds = np.array([c for row in shoe.suited for c in row], dtype=np.int64)
+        bad |= _over(log, shoes, kinds, 52, holds, _card_name, found)
+        notes.append("Cards with suits are counted by rank and by rank and suit.")
+    if not bad.any():
+        usable = np.ones(len(log), dtype=bool)
+    else:
+        usable = ~bad if log.shoe is None else ~np.isin(log.shoe, np.unique(log.shoe[bad]))
+    cards = int((shown > 0).sum())
+    check = deterministic_check("accounting", cards, found.violations(log, shoes), found.count, notes, unit="cards")
+    return check, usable
+
+
+def _shoes_add_up(log: CoupLog, shoe: Shoe) -> tuple[int, bool] | None:
+    """With the compiled loops, a log with shoes: when no shoe deals a card more often than ``shoe``
+    holds (counted in one pass), the cards shown and whether they were counted by suit too (what
+    :func:`accounting_check` finds then); otherwise ``None``, and the coups are looked at one by one."""
+    import numpy as np
+
+    fast = None if log.shoe is None else compiled_loops(log.ranks.size)
+    if fast is None or log.shoe is None:
+        return None
+    burn_ranks = burn_suits = np.zeros((len(log), 0), dtype=np.int8)
+    if log.burn_ranks is not None and log.burn_suits is not None:  # burn cards come out of the shoe too
+        burn_ranks, burn_suits = log.burn_ranks, log.burn_suits
+    by_rank = np.empty((len(log.shoe_names), 13), dtype=np.int32)
+    by_card = np.empty((len(log.shoe_names), 52), dtype=np.int32)
+    cards, suits = fast.shoe_totals(log.shoe, log.ranks, log.suits, burn_ranks, burn_suits, by_rank, by_card)
+    suited = shoe.suited is not None and suits > 0
+    if (by_rank > np.array(shoe.counts)).any() or (suited and (by_card > np.array(shoe.suited).reshape(52)).any()):
+        return None
+    return int(cards), suited
+
+
+def _card_name(kind: int) -> str:
+    from exact_odds.core.shoe import SUITS
+
+    return f"{RANK_LABELS[kind // 4]}{SUITS[kind % 4].value}"
+
+
+def bet_finder(extra: Sequence[Payable] = (), *, config: Configuration | None = None) -> Callable[[str], Payable]:
+    """Find a bet by name: ``banker``/``player``/``tie`` in ``config`` first (its pay table), then
+    among ``extra`` (bets read from files), then among the built-in bets
+    (:func:`exact_odds.bets.find_bet`, whose error lists the valid names)."""
+    import re
+
+    def key(name: str) -> str:
+        return re.sub(r"[\s_]+", "-", name.strip().lower())
+
+    def find(name: str) -> Payable:
+        from exact_odds.bets import BetError, find_bet
+
+        if config is not None:
+            try:
+                return config.bet(name)
+            except BetError:
+                pass
+        for bet in extra:
+            aliases = getattr(bet, "aliases", ())
+            if key(name) in (key(bet.name), *map(key, aliases)):
+                return bet
+        return find_bet(name)
+
+    return find

@@ -1,0 +1,293 @@
+"""Verify a log of coups that any program dealt: :func:`verify_log`.
+
+The hypothesis under test: *the log's coups were dealt by the tableau from well-shuffled
+shoes of the given composition, and its labels say what its cards show.* Six checks, each
+PASS or FAIL (SKIP when the log gives it nothing to check):
+
+==========  =======================================================  ====================
+check       what                                                     kind
+==========  =======================================================  ====================
+rules       every draw and stand against the tableau                 coup by coup
+labels      winner, totals, natural, pairs, ``net:<bet>`` recomputed  coup by coup
+accounting  no card dealt more often than its shoe holds             shoe by shoe
+outcomes    banker/player/tie counts against exact conditional odds  chi-square, 2 df
+pairs       player and banker pair counts, likewise                  chi-square, 2 df
+cards       ranks by position in the shoe; consecutive pairs         chi-square, 96 + 156 df
+==========  =======================================================  ====================
+
+(see :mod:`~exact_odds.witness.verify.checks`, :mod:`~exact_odds.witness.verify.odds` and
+:mod:`~exact_odds.witness.verify.cards` for the details and why each statistic is valid). The
+statistical checks share the significance level ``alpha`` (each is judged at ``alpha / 3``),
+so a log dealt as the hypothesis says FAILs with probability at most about ``alpha``.
+
+>>> from exact_odds.core.shoe import Shoe
+>>> rows = [{"player": "9h 4c 2d", "banker": "Kd 3s 3c", "winner": "banker"},
+...         {"player": "7s 7d", "banker": "8c Qh", "winner": "banker", "player_pair": "yes"}]
+>>> result = verify_log(rows, Shoe.decks(8))
+>>> result.check("rules").verdict, result.check("labels").verdict, result.verdict
+('PASS', 'PASS', 'PASS')
+>>> bad = verify_log([{"player": "2h 5c", "banker": "Kd 6s 9c"}], Shoe.decks(8))
+>>> bad.check("rules").violations[0].message
+'coup 1: banker 6 drew after the player stood; the table says stand (when the player stands, the banker draws on 0-5)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, NamedTuple
+
+from exact_odds.core.coup import Detail, Payable
+from exact_odds.core.shoe import Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.core.verdict import Check, Verdict, deterministic_check, judge, named_check, overall
+from exact_odds.inputs.errors import InputError
+from exact_odds.witness.verify.cards import CardTally
+from exact_odds.witness.verify.checks import Hands, accounting_check, bet_finder, hands_of, label_check, rules_check
+from exact_odds.witness.verify.log import CoupLog
+from exact_odds.witness.verify.odds import OutcomeTally
+from exact_odds.witness.verify.read import rows_log
+from exact_odds.witness.verify.shoes import ShoeOrder, compositions, shoe_order, suit_compositions
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from exact_odds.bets.main import Configuration
+
+MAX_VIOLATIONS = 10
+"""Violations kept in full per check by default."""
+
+
+class VerifyError(InputError):
+    """A verification that cannot be made as asked (e.g. shoes from an infinite deck)."""
+
+
+@dataclass(frozen=True)
+class LogVerification:
+    """The result of :func:`verify_log` (or :func:`~exact_odds.witness.verify.counts.verify_counts`).
+
+    ``mode``: ``"shoes"`` (the log has a shoe column), ``"fresh"`` (every coup from a fresh
+    full shoe), ``"counts"`` or ``"counts over whole shoes"``. ``coups``: coups in the log;
+    ``shoes``: shoes in it (``None`` without). ``checks`` in the order of the report;
+    ``columns``: the log's columns as read; ``ignored``: the columns it did not know.
+    ``player_ev``: for each bet :func:`verify_log` was asked to ``expect``, its exact player EV
+    (net units per unit staked, from the bettor's side) over the coups of the outcomes check,
+    each given the cards dealt before it: a ``Fraction`` when they all had one composition (a
+    log without shoes), else the mean of the exact values rounded to floats.
+    """
+
+    source: str
+    mode: str
+    shoe: Shoe
+    tableau: Tableau
+    alpha: float
+    coups: int
+    shoes: int | None
+    checks: tuple[Check, ...]
+    columns: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+    player_ev: dict[str, Fraction | float] = field(default_factory=dict)
+
+    @property
+    def verdict(self) -> Verdict:
+        """``FAIL`` if any check failed, else ``PASS``."""
+        return overall(self.checks)
+
+    def check(self, name: str) -> Check:
+        """The check called ``name`` (``rules``, ``labels``, ``accounting``, ``outcomes``, ``pairs``, ``cards``)."""
+        return named_check(self.checks, name)
+
+    def _repr_html_(self) -> str:
+        """The verification as a table in a notebook: each check's verdict, what it examined, its p-value."""
+        from exact_odds.core.notebook import Approx, html_table
+
+        rows = [[c.name, c.verdict, c.checked, c.unit, c.violation_count, None if c.p_value is None else
+                 Approx(c.p_value)] for c in self.checks]
+        where = f"{self.coups:,} coups" + ("" if self.shoes is None else f" in {self.shoes:,} shoes")
+        return html_table(["check", "verdict", "checked", "of", "violations", "p-value"], rows,
+                          caption=f"{self.source}: {where}, {self.tableau.name} tableau, {self.shoe}: {self.verdict}",
+                          notes=[f"A statistical check fails when its p-value is below {self.alpha:g}."])
+
+
+def as_log(rows: CoupLog | Iterable[Mapping[str, object]]) -> CoupLog:
+    """``rows`` as a :class:`CoupLog` (rows of the file format's keys are read as a file's lines are)."""
+    return rows if isinstance(rows, CoupLog) else rows_log(rows)
+
+
+def verify_log(rows: CoupLog | Iterable[Mapping[str, object]], shoe: Shoe | None = None,
+               tableau: Tableau = STANDARD_TABLEAU, *, alpha: float = 0.001, max_violations: int = MAX_VIOLATIONS,
+               bets: Sequence[Payable] = (), config: Configuration | None = None, expect: Sequence[Payable] = (),
+               source: str = "log") -> LogVerification:
+    """Check a log of coups against ``tableau`` and the exact odds of ``shoe`` (default 8 decks).
+
+    ``rows``: a :class:`~exact_odds.witness.verify.log.CoupLog` (what a simulator builds with
+    :meth:`CoupLog.from_dealt <exact_odds.witness.verify.log.CoupLog.from_dealt>`, or
+    :func:`~exact_odds.witness.verify.read.read_log` reads from a file), or rows in memory: mappings
+    with the keys of the file format (``player``, ``banker``, ``shoe``, ``winner``, ...).
+    ``alpha``: the significance level of the verdict. ``max_violations``: violations kept in
+    full per check (all are counted). ``net:<bet>`` labels are looked up as ``config``'s
+    banker/player/tie, then among ``bets``, then among the built-in bets. ``expect``: bets whose
+    exact player EV over the log's coups the result gives too (``player_ev``). A log too long to
+    hold at once is checked a block at a time by :class:`Verifier`, which this function uses.
+    """
+    verifier = Verifier(shoe, tableau, alpha=alpha, max_violations=max_violations, bets=bets, config=config,
+                        expect=expect, source=source)
+    verifier.add(rows)
+    return verifier.result()
+
+
+KERNEL_ROWS = 1 << 18
+"""Coups whose exact odds the compiled kernel evaluates in one call, at least (a simulator's block of shoes is
+one call; NumPy's kernel takes a block of :data:`~exact_odds.witness.verify.shoes.BLOCK` at a time, faster in its
+cache)."""
+
+
+class _Part(NamedTuple):
+    """A block of coups in shoe order, from ``start`` to ``stop``: the compositions before them, the cards
+    their shoes dealt before them, the compositions' sizes, their indices in the log, and the counts by
+    rank and suit before them when bets look at suits."""
+
+    start: int
+    stop: int
+    left: NDArray[np.int64]
+    dealt: NDArray[np.int64]
+    size: NDArray[np.int64]
+    idx: NDArray[np.int64]
+    suits: NDArray[np.int64] | None
+
+
+DETERMINISTIC = (("rules", "coups"), ("labels", "labels"), ("accounting", "cards"))
+"""The deterministic checks and what they count, in the order of the report."""
+
+
+class Verifier:
+    """:func:`verify_log`, a block of coups at a time: for a log too long to hold at once.
+
+    :meth:`add` the blocks in the log's order, each holding whole shoes (a simulator deals a
+    block of whole shoes at a time, or coups from fresh shoes), then take the :meth:`result`.
+    The checks are those of :func:`verify_log` on the whole log: the deterministic ones add up
+    their counts and keep the first violations; the statistical ones add up their sums of
+    exact conditional probabilities, which are sums over coups (and cards) in any grouping.
+    Coups without shoes are numbered on from block to block, as in one log.
+    """
+
+    def __init__(self, shoe: Shoe | None = None, tableau: Tableau = STANDARD_TABLEAU, *, alpha: float = 0.001,
+                 max_violations: int = MAX_VIOLATIONS, bets: Sequence[Payable] = (),
+                 config: Configuration | None = None, expect: Sequence[Payable] = (), source: str = "log") -> None:
+        if not 0 < alpha < 1:
+            raise VerifyError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
+        if max_violations < 0:
+            raise VerifyError(f"max_violations must be at least 0, got {max_violations}")
+        self.shoe = Shoe.decks(8) if shoe is None else shoe
+        self.tableau, self.alpha, self.keep, self.source = tableau, alpha, max_violations, source
+        self.find_bet = bet_finder(bets, config=config)
+        self.suited_bets = any(b.detail is Detail.SUITS for b in expect)
+        self.outcomes, self.cards = OutcomeTally(self.shoe, tableau, expect), CardTally(self.shoe)
+        self.found: dict[str, Check] = {}
+        self.coups, self.shoes, self.names = 0, 0, set[str]()
+        self.with_shoes: bool | None = None
+        self.columns: tuple[str, ...] = ()
+        self.ignored: tuple[str, ...] = ()
+
+    def add(self, rows: CoupLog | Iterable[Mapping[str, object]]) -> None:
+        """Check the next block of the log (a :class:`CoupLog`, or rows as :func:`verify_log` takes them)."""
+        log = as_log(rows)
+        self._begin(log)
+        shoes = shoe_order(log, first_number=self.coups + 1)
+        hands = hands_of(log)
+        accounting, usable = accounting_check(log, shoes, self.shoe, keep=self.keep)
+        for check in (rules_check(log, hands, shoes, self.tableau, keep=self.keep),
+                      label_check(log, hands, shoes, self.tableau, self.find_bet, keep=self.keep), accounting):
+            self._merge(check)
+        self._statistics(log, hands, shoes, usable)
+        self.coups += len(log)
+
+    def result(self) -> LogVerification:
+        """The verification of every block added so far."""
+        found = tuple(self.found.get(name) or deterministic_check(name, 0, [], 0, unit=unit)
+                      for name, unit in DETERMINISTIC)
+        checks = (*found, *self.outcomes.checks(shoes=bool(self.with_shoes)), self.cards.check())
+        return LogVerification(self.source, "shoes" if self.with_shoes else "fresh", self.shoe, self.tableau,
+                               self.alpha, self.coups, self.shoes if self.with_shoes else None,
+                               judge(checks, self.alpha), self.columns, self.ignored,
+                               player_ev=self.outcomes.player_ev())
+
+    def _begin(self, log: CoupLog) -> None:
+        """Refuse a block that cannot go on from the blocks before it; count its shoes."""
+        if self.shoe.infinite and log.shoe is not None:
+            raise VerifyError("an infinite deck is never depleted, so it has no shoes: drop the shoe column "
+                              "or give a finite shoe (e.g. --decks 8)")
+        if self.with_shoes is None:
+            self.with_shoes, self.columns, self.ignored = log.shoe is not None, log.columns, log.ignored
+        elif self.with_shoes != (log.shoe is not None):
+            raise VerifyError("the blocks of one log must all have a shoe column, or none")
+        if log.shoe is not None:
+            names = set(log.shoe_names)
+            again = names & self.names
+            if again:
+                raise VerifyError(f"shoe {min(again)} goes on from an earlier block: give each block whole shoes")
+            self.names |= names
+            self.shoes += len(names)
+
+    def _merge(self, check: Check) -> None:
+        """Add a block's deterministic check to the checks so far (its violations' indices moved on)."""
+        moved = tuple(replace(v, index=v.index + self.coups) for v in check.violations)
+        before = self.found.get(check.name)
+        if before is None:
+            self.found[check.name] = replace(check, violations=moved)
+            return
+        self.found[check.name] = deterministic_check(
+            check.name, before.checked + check.checked, (*before.violations, *moved)[: self.keep],
+            before.violation_count + check.violation_count, tuple(dict.fromkeys((*before.notes, *check.notes))),
+            unit=check.unit)
+
+    def _statistics(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_]) -> None:
+        """Add the block to the ``outcomes``, ``pairs`` and ``cards`` sums, in one pass over the
+        compositions before every coup (``usable``: in log order, the coups whose shoes' cards add up),
+        their exact odds evaluated :data:`KERNEL_ROWS` coups or more at a time by the compiled kernel."""
+        import numpy as np
+
+        from exact_odds.batch.compiled import expect, loops
+
+        expect(len(log))  # each coup's composition evaluated exactly (when the log has shoes)
+        gather = KERNEL_ROWS if loops(len(log)) is not None else 0  # NumPy's kernel: a block at a time
+        suits = self._suits(log, shoes)
+        pending: list[_Part] = []
+        for start, stop, left, dealt, size in compositions(log, shoes, self.shoe.counts,
+                                                           deplete=not self.shoe.infinite):
+            by_suit = None
+            if self.suited_bets and not self.shoe.infinite:
+                by_suit = next(suits) if suits is not None else np.broadcast_to(
+                    np.asarray(self.shoe.suited, dtype=np.int64), (stop - start, 13, 4))
+            pending.append(_Part(start, stop, left, dealt, size, shoes.order[start:stop], by_suit))
+            if by_suit is not None or sum(len(p.left) for p in pending) >= gather:
+                self._add_parts(log, hands, shoes, usable, pending)
+                pending = []
+        self._add_parts(log, hands, shoes, usable, pending)
+
+    def _add_parts(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_],
+                   parts: list[_Part]) -> None:
+        """Add blocks of coups in shoe order to the statistics, the odds of those without suits
+        evaluated at once (:meth:`OutcomeTally.block_odds`)."""
+        plain = [p for p in parts if p.suits is None]
+        found = dict(zip(map(id, plain), self.outcomes.block_odds([(p.left, usable[p.idx], p.size) for p in plain]),
+                         strict=True))
+        for p in parts:
+            ok = usable[p.idx]
+            self.outcomes.add(hands, p.left, p.idx, ok, p.suits, p.size, odds=found.get(id(p)))
+            self.cards.add(log, p.idx, shoes.first[p.start:p.stop], p.left, p.dealt, ok, p.size)
+
+    def _suits(self, log: CoupLog, shoes: ShoeOrder) -> Iterator[NDArray[np.int64]] | None:
+        """The counts by rank and suit before each coup of a log with shoes, for bets that look at suits."""
+        if not self.suited_bets or self.shoe.infinite:
+            return None
+        if self.shoe.suited is None:
+            raise VerifyError("a bet that looks at suits needs a shoe whose suits are known")
+        if log.shoe is None:
+            return None
+        if not log.suited:
+            raise VerifyError("a bet that looks at suits needs the suit of every card of a log with shoes")
+        return suit_compositions(log, shoes, self.shoe.suited)

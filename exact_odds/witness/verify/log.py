@@ -1,0 +1,344 @@
+"""A log of coups as columns: the cards of every coup in dealing order, its shoe, and its labels.
+
+Conventions. A coup is dealt player, banker, player, banker, then the player's third card
+(if the player drew) and the banker's third card (if the banker drew). :class:`CoupLog`
+keeps each coup's cards in that *dealing order* in six slots: ``ranks`` 1-13 (ace 1, ...,
+king 13; 0 in a slot past the coup's cards) and ``suits`` 0-3 in :data:`~exact_odds.core.shoe.SUITS`
+order (spades, hearts, diamonds, clubs; -1 when the log gave no suit). ``player_cards`` and
+``banker_cards`` are 2 or 3. ``shoe`` numbers the shoes (index into ``shoe_names``, the
+values the log wrote) or is ``None``: every coup was dealt from a fresh full shoe.
+``burn_ranks``/``burn_suits`` (up to :data:`BURN_SLOTS` a coup, or ``None``) are the cards
+seen before a coup besides its hands: the card a shoe's burn turns face up, whose value sets
+how many cards are burned face down. The statistics take those cards out of the shoe too;
+without them the end of every shoe would depend on a card the log does not show.
+
+Labels are what the log *claims* (checked against the cards by
+:func:`exact_odds.witness.verify.checks.label_check`): ``winner`` (0 banker, 1 player, 2 tie, the order
+of :data:`~exact_odds.core.coup.OUTCOMES`), ``player_total``/``banker_total`` (0-9),
+``natural``/``player_pair``/``banker_pair`` (0 or 1); -1 where a coup carries no label.
+``nets`` maps a bet's name to the net units the log paid on one unit staked (NaN where
+missing), with the number of decimals written (for values rounded by the log).
+
+A simulator builds one with :meth:`CoupLog.from_dealt` from its card codes and coup codes;
+a file is read into one by :func:`exact_odds.witness.verify.read.read_log`; :func:`write_log` writes
+the CSV format back.
+
+>>> import numpy as np
+>>> cards = np.array([[48, 20, 33, 21, 0, 0]])  # K♠ 6♠ 9♥ 6♥: player 9, banker 2 (a natural)
+>>> log = CoupLog.from_dealt(cards, player_cards=[2], banker_cards=[2])
+>>> log.hands(0)
+('Ks 9h', '6s 6h')
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any, TextIO
+
+from exact_odds.core.coup import BANKER_DREW, BANKER_PAIR, OUTCOMES, PLAYER_DREW, PLAYER_PAIR, Detail, winner_index
+from exact_odds.core.shoe import RANK_LABELS, SUITS
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+SLOTS = 6
+"""Card slots per coup: the most cards a coup deals."""
+BURN_SLOTS = 3
+"""The most cards a log's ``burn`` column may show before one coup."""
+LABELS = ("winner", "player_total", "banker_total", "natural", "player_pair", "banker_pair")
+"""The label columns a log may carry, in the order they are written."""
+MISSING = -1
+"""A label (or a suit) the log does not give."""
+
+
+@dataclass(frozen=True, eq=False)
+class CoupLog:
+    """Coups as NumPy columns (see the module docstring for the conventions)."""
+
+    ranks: NDArray[np.int8]
+    suits: NDArray[np.int8]
+    player_cards: NDArray[np.int8]
+    banker_cards: NDArray[np.int8]
+    shoe: NDArray[np.int32] | None = None
+    shoe_names: tuple[str, ...] = ()
+    lines: NDArray[np.int32] | None = None
+    labels: dict[str, NDArray[np.int8]] = field(default_factory=dict)
+    nets: dict[str, tuple[NDArray[np.float64], NDArray[np.int8]]] = field(default_factory=dict)
+    columns: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
+    burn_ranks: NDArray[np.int8] | None = None
+    burn_suits: NDArray[np.int8] | None = None
+
+    def __len__(self) -> int:
+        return int(self.ranks.shape[0])
+
+    @property
+    def suited(self) -> bool:
+        """Whether every card dealt (and every burn card shown) carries its suit."""
+        import numpy as np
+
+        burn = self.burn_suits is None or self.burn_ranks is None or bool(
+            np.all((self.burn_suits >= 0) | (self.burn_ranks == 0)))
+        return bool(np.all((self.suits >= 0) | (self.ranks == 0))) and burn
+
+    def banker_third_slot(self) -> NDArray[np.int64]:
+        """The slot of each coup's banker third card: 5 after a player's third card, else 4."""
+        import numpy as np
+
+        return np.asarray(4 + (self.player_cards == 3), dtype=np.int64)
+
+    def hands(self, i: int) -> tuple[str, str]:
+        """The cards of coup ``i`` as the log would write them: ``("Ks 9h", "6s 6h")``."""
+        def text(slot: int) -> str:
+            suit = int(self.suits[i, slot])
+            return RANK_LABELS[int(self.ranks[i, slot]) - 1] + (SUITS[suit].value if suit >= 0 else "")
+
+        player = [0, 2] + ([4] if self.player_cards[i] == 3 else [])
+        banker = [1, 3] + ([4 + (self.player_cards[i] == 3)] if self.banker_cards[i] == 3 else [])
+        return " ".join(map(text, player)), " ".join(map(text, banker))
+
+    def shoe_name(self, i: int) -> str | None:
+        """The log's ``shoe`` value of coup ``i`` (``None`` without shoes)."""
+        return None if self.shoe is None else self.shoe_names[int(self.shoe[i])]
+
+    @classmethod
+    def from_dealt(cls, cards: Any, *, player_cards: Any = None, banker_cards: Any = None, codes: Any = None,
+                   detail: Detail = Detail.POINTS, shoe: Any = None, burn: Any = None, suited: bool = True) -> CoupLog:
+        """A log of coups a simulator dealt, from its arrays.
+
+        ``cards``: shape (n, 6), card codes ``4 * (rank - 1) + suit`` (0-51, suits in
+        :data:`~exact_odds.core.shoe.SUITS` order) in dealing order; values past a coup's cards are
+        ignored. Either ``player_cards``/``banker_cards`` (2 or 3 each) or the coup ``codes``
+        (:func:`exact_odds.core.coup.encode`) say how many cards each hand holds. Given ``codes``,
+        the log also carries what they claim as labels (winner and totals; pairs when dealt
+        at ``detail`` ``RANKS`` or more), so the simulator's own bookkeeping is checked too.
+        ``shoe``: the shoe number of each coup (coups of one shoe in dealing order), or
+        ``None`` for coups each dealt from a fresh full shoe. ``burn``: shape (n, k), the card
+        codes shown before each coup besides its hands (the card turned face up by a shoe's burn
+        before its first coup; -1 for none). ``suited=False``: the suits in the codes mean
+        nothing (a shoe whose suits are unknown).
+        """
+        import numpy as np
+
+        def hands(used: NDArray[np.int8]) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
+            c = np.asarray(cards).reshape(-1, SLOTS).astype(np.int8)  # card codes 0-51
+            return _rank_suit(c, used[:, None] > np.arange(SLOTS, dtype=np.int8), suited)
+
+        return cls._from_hands(hands, player_cards, banker_cards, codes, detail, shoe, burn, suited)
+
+    @classmethod
+    def from_shoes(cls, cards: NDArray[np.uint8], rows: NDArray[Any], start: NDArray[Any], *, codes: Any,
+                   detail: Detail = Detail.POINTS, shoe: Any = None, burn: Any = None, suited: bool = True) -> CoupLog:
+        """:meth:`from_dealt` of coups dealt from shoes: ``cards`` (shoes, cards per shoe) holds each
+        shoe's card codes in dealing order, and coup ``i``'s cards are ``cards[rows[i]]`` from
+        ``start[i]`` on (taken in one pass with the compiled loops)."""
+        import numpy as np
+
+        def hands(used: NDArray[np.int8]) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
+            from exact_odds.witness.verify.shoes import compiled_loops
+
+            fast = compiled_loops(len(used))
+            if fast is None:
+                index = np.minimum(start[:, None].astype(np.intp) + np.arange(SLOTS), cards.shape[1] - 1)
+                return _rank_suit(cards[rows[:, None], index].astype(np.int8),
+                                  used[:, None] > np.arange(SLOTS, dtype=np.int8), suited)
+            ranks, suits = np.empty((len(used), SLOTS), dtype=np.int8), np.empty((len(used), SLOTS), dtype=np.int8)
+            fast.shoe_cards(cards, rows, start, used, suited, ranks, suits)
+            return ranks, suits
+
+        return cls._from_hands(hands, None, None, codes, detail, shoe, burn, suited)
+
+    @classmethod
+    def _from_hands(cls, hands: Callable[[NDArray[np.int8]], tuple[NDArray[np.int8], NDArray[np.int8]]],
+                    player_cards: Any, banker_cards: Any, codes: Any, detail: Detail, shoe: Any, burn: Any,
+                    suited: bool) -> CoupLog:
+        """The log of :meth:`from_dealt`, its ranks and suits given by ``hands(cards of each coup)``."""
+        import numpy as np
+
+        codes_arr = None if codes is None else np.asarray(codes)
+        table = None if codes_arr is None else _code_table(codes_arr)
+        if codes_arr is not None:
+            player_cards, banker_cards = _code_column(codes_arr, table, 0), _code_column(codes_arr, table, 1)
+        if player_cards is None or banker_cards is None:
+            raise ValueError("give player_cards and banker_cards, or the coup codes")
+        p = np.asarray(player_cards, dtype=np.int8)
+        b = np.asarray(banker_cards, dtype=np.int8)
+        ranks, suits = hands(p + b)
+        labels: dict[str, NDArray[np.int8]] = {}
+        if codes_arr is not None:
+            for column, name in enumerate(CODE_LABELS[: 5 if detail >= Detail.RANKS else 3], start=2):
+                labels[name] = _code_column(codes_arr, table, column)
+        shoe_arr, names = (None, ()) if shoe is None else _shoe_numbers(np.asarray(shoe))
+        burn_ranks = burn_suits = None
+        if burn is not None:
+            shown = np.asarray(burn, dtype=np.int8).reshape(len(ranks), -1)
+            burn_ranks, burn_suits = _rank_suit(shown, shown >= 0, suited)
+        columns = ("shoe",) * (shoe is not None) + ("burn",) * (burn is not None) + ("player", "banker", *labels)
+        return cls(ranks, suits, p, b, shoe_arr, names, None, labels, {}, columns, (), burn_ranks, burn_suits)
+
+
+CODE_LABELS = ("winner", "player_total", "banker_total", "player_pair", "banker_pair")
+"""The labels a coup code gives, in the order of :func:`_code_values`' columns 2 on."""
+
+
+def _code_values(codes: NDArray[np.int64]) -> list[NDArray[np.int64]]:
+    """What each coup code says: cards of the player and of the banker, then :data:`CODE_LABELS`."""
+    return [2 + codes // PLAYER_DREW % 2, 2 + codes // BANKER_DREW % 2, winner_index(codes), codes % 100 // 10,
+            codes % 10, codes // PLAYER_PAIR % 2, codes // BANKER_PAIR % 2]
+
+
+@cache
+def _every_code() -> NDArray[np.int8]:
+    """:func:`_code_values` of every coup code, shape (7, :data:`~exact_odds.core.coup.COUP_CODES`)."""
+    import numpy as np
+
+    from exact_odds.core.coup import COUP_CODES
+
+    return np.array(_code_values(np.arange(COUP_CODES, dtype=np.int64)), dtype=np.int8)
+
+
+def _code_table(codes: NDArray[Any]) -> NDArray[np.int8] | None:
+    """The table of :func:`_every_code` when every one of ``codes`` is a coup code (looked up there), else None."""
+    from exact_odds.core.coup import COUP_CODES
+
+    if codes.size and (int(codes.min()) < 0 or int(codes.max()) >= COUP_CODES):
+        return None
+    return _every_code()
+
+
+def _code_column(codes: NDArray[Any], table: NDArray[np.int8] | None, column: int) -> NDArray[np.int8]:
+    """Column ``column`` of :func:`_code_values` of ``codes`` as int8: looked up in ``table``, or computed."""
+    import numpy as np
+
+    if table is not None:
+        return np.take(table[column], codes)
+    return _code_values(np.asarray(codes, dtype=np.int64))[column].astype(np.int8)
+
+
+def _rank_suit(codes: NDArray[np.int8], used: NDArray[np.bool_], suited: bool) -> tuple[NDArray[np.int8],
+                                                                                        NDArray[np.int8]]:
+    """Ranks (1-13; 0 where not ``used``) and suits (0-3; :data:`MISSING` where not used or not
+    ``suited``) of card codes ``4 * (rank - 1) + suit`` (a shift and a mask: floor division and
+    modulo by 4 alike)."""
+    import numpy as np
+
+    ranks = np.where(used, (codes >> 2) + 1, 0).astype(np.int8)
+    suits = np.where(used & suited, codes & 3, MISSING).astype(np.int8)
+    return ranks, suits
+
+
+def _shoe_numbers(shoe: NDArray[Any]) -> tuple[NDArray[np.int32], tuple[str, ...]]:
+    """Each coup's shoe as an index into the shoes' names (the distinct values, sorted), as
+    ``np.unique`` gives them; without a sort when the values come in order (a simulator's)."""
+    import numpy as np
+
+    values: NDArray[Any]
+    inverse: NDArray[Any]
+    if shoe.ndim == 1 and shoe.size and bool((shoe[1:] >= shoe[:-1]).all()):
+        change = np.empty(len(shoe), dtype=bool)
+        change[0] = True
+        np.not_equal(shoe[1:], shoe[:-1], out=change[1:])
+        values, inverse = shoe[change], np.cumsum(change, dtype=np.int32) - 1
+    else:
+        values, inverse = np.unique(shoe, return_inverse=True)
+    return np.asarray(inverse, dtype=np.int32), tuple(map(str, values.tolist()))
+
+
+def _card_names(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[Any]:
+    """Each card as text (``"Ks"``, ``"9"`` without a suit, ``""`` for no card), vectorised."""
+    import numpy as np
+
+    names = np.array([[""] + [r + (SUITS[s].value if s >= 0 else "") for s in (-1, 0, 1, 2, 3)]
+                      for r in RANK_LABELS], dtype=object)
+    names = np.vstack([np.full((1, 6), "", dtype=object), names])
+    return np.asarray(names[ranks, suits + 2])
+
+
+def _burn_texts(log: CoupLog) -> list[str]:
+    """Every coup's burn cards as text (``"7h"``; ``""`` for none)."""
+    assert log.burn_ranks is not None and log.burn_suits is not None
+    return [" ".join(c for c in row if c) for row in _card_names(log.burn_ranks, log.burn_suits).tolist()]
+
+
+def _card_texts(log: CoupLog) -> tuple[list[str], list[str]]:
+    """Every coup's player cards and banker cards as text (``"Ks 9h"``), vectorised."""
+    import numpy as np
+
+    text = _card_names(log.ranks, log.suits)
+    rows = np.arange(len(log))
+
+    def third(drew: NDArray[np.bool_], card: NDArray[Any]) -> NDArray[Any]:
+        return np.where(drew, " " + card, "").astype(object)
+
+    player = text[:, 0] + " " + text[:, 2] + third(log.player_cards == 3, text[:, 4])
+    banker = text[:, 1] + " " + text[:, 3] + third(log.banker_cards == 3, text[rows, log.banker_third_slot()])
+    return player.tolist(), banker.tolist()
+
+
+def write_log(log: CoupLog, out: TextIO, *, header: bool = True, chunk: int = 65_536) -> None:
+    """Write ``log`` as CSV with a header: ``shoe`` and ``burn`` (if any), ``player``, ``banker``, then its labels.
+
+    Cards are written rank then suit (``Ks 9h``; ``T`` for a ten); labels as ``banker``,
+    ``player``, ``tie``, totals 0-9 and ``true``/``false``; a missing label as an empty
+    field. ``read_log`` reads the result back into an equal log. A simulator that writes its
+    coups a block at a time passes ``header=False`` after the first block (the blocks must
+    carry the same labels, and shoe names that do not repeat across blocks).
+
+    >>> import numpy as np
+    >>> buf = io.StringIO()
+    >>> write_log(CoupLog.from_dealt(np.array([[48, 20, 33, 21, 0, 0]]), codes=[92]), buf)
+    >>> print(buf.getvalue().strip())
+    player,banker,winner,player_total,banker_total
+    Ks 9h,6s 6h,player,9,2
+    """
+    import csv
+
+    labels = [name for name in LABELS if name in log.labels]
+    writer = csv.writer(out, lineterminator="\n")
+    burn = log.burn_ranks is not None
+    if header:
+        writer.writerow([*(["shoe"] if log.shoe is not None else []), *(["burn"] if burn else []), "player",
+                         "banker", *labels])
+    for start in range(0, len(log), chunk):
+        part = _slice(log, start, min(len(log), start + chunk))
+        player, banker = _card_texts(part)
+        columns: list[Sequence[str]] = []
+        if part.shoe is not None:
+            columns.append([part.shoe_names[s] for s in part.shoe.tolist()])
+        if burn:
+            columns.append(_burn_texts(part))
+        columns += [player, banker]
+        columns += [[_label_text(name, v) for v in part.labels[name].tolist()] for name in labels]
+        writer.writerows(zip(*columns, strict=True))
+
+
+def _label_text(name: str, value: int) -> str:
+    if value == MISSING:
+        return ""
+    if name == "winner":
+        return OUTCOMES[value]
+    if name.endswith("_total"):
+        return str(value)
+    return "true" if value else "false"
+
+
+def _slice(log: CoupLog, start: int, stop: int) -> CoupLog:
+    """Coups ``start:stop`` of ``log`` (the same shoe names)."""
+    cut = slice(start, stop)
+    return CoupLog(log.ranks[cut], log.suits[cut], log.player_cards[cut], log.banker_cards[cut],
+                   None if log.shoe is None else log.shoe[cut], log.shoe_names,
+                   None if log.lines is None else log.lines[cut], {k: v[cut] for k, v in log.labels.items()},
+                   {k: (v[cut], d[cut]) for k, (v, d) in log.nets.items()}, log.columns, log.ignored,
+                   None if log.burn_ranks is None else log.burn_ranks[cut],
+                   None if log.burn_suits is None else log.burn_suits[cut])
+
+
+def log_text(log: CoupLog) -> str:
+    """``log`` as CSV text (see :func:`write_log`)."""
+    buf = io.StringIO()
+    write_log(log, buf)
+    return buf.getvalue()

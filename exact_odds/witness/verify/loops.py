@@ -1,0 +1,357 @@
+"""verify's loops, compiled (numba): imported only through :func:`exact_odds.witness.verify.shoes.compiled_loops`.
+
+Each does what a step of :mod:`exact_odds.witness.verify` does with NumPy, on the same numbers with the
+same operations, so the results are the same integers and the same floats; compiled, a step is
+one pass over data that stays in the processor's cache, where NumPy makes a pass over memory per
+operation. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s is.
+
+- :func:`compositions`: the cards seen before each coup of a block
+  (:func:`exact_odds.witness.verify.shoes.compositions`).
+- :func:`group_counts`: the cards of each shoe (or coup) by kind (:func:`exact_odds.witness.verify.shoes.counts_by`).
+- :func:`card_sums`: the card tally of a block (:func:`exact_odds.witness.verify.cards._cards` and
+  :func:`exact_odds.witness.verify.cards._add_grams`): each card's key, its composition carried from the
+  coup's card before it (one subtraction) and divided by its size, and the products of those
+  probabilities added key by key in dealing order, a card at a time, in vectors of 4 doubles
+  (:func:`_card_adder`: the same floats as NumPy's divisions, products and sums, in the same order).
+- :func:`winner_odds`: the banker, player and tie probabilities and the expectations of bets paid
+  by the winner alone, from the exact ways (:func:`exact_odds.witness.verify.odds._many_odds`: the same
+  integers and the same divisions as :meth:`exact_odds.batch.Evaluation.probabilities` and
+  :meth:`~exact_odds.batch.Evaluation.edges`, in one pass without temporaries).
+- :func:`pair_sums`: the pair odds' sums of each composition (whole numbers below 2**53: exact);
+  :func:`pair_probabilities`: the pair odds themselves from the same sums.
+- :func:`hands`, :func:`shoe_totals`, :func:`label_errors`: the hands of every coup, the cards of
+  each shoe and the labels' errors for the deterministic checks (:mod:`exact_odds.witness.verify.checks`).
+- :func:`shoe_cards`: a simulator's coups taken from its shoes
+  (:meth:`exact_odds.witness.verify.log.CoupLog.from_shoes`).
+
+A rank beyond 13 (or a kind or group out of range) raises ValueError rather than write past an
+array: the loops do not check their indices otherwise.
+
+Arrays are C-contiguous. ``ranks`` int8 (1-13, 0 for no card); ``left`` int16 or int64
+(:func:`pair_sums`: int64); ``gram``, ``acc``, ``p``, ``table`` float64; counts int64
+(:func:`group_counts`: int32).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]  # numba's own dependency
+from numba import types
+from numba.extending import intrinsic
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+def _vector_at(context: Any, builder: Any, kind: Any, array: Any, offset: Any, vector: Any) -> Any:
+    """A pointer to ``width`` doubles of ``array`` (of numba type ``kind``) from its flat ``offset``."""
+    data = context.make_array(kind)(context, builder, array).data
+    return builder.bitcast(builder.gep(data, [offset]), vector.as_pointer())
+
+
+def _spread(builder: Any, value: Any, vector: Any) -> Any:
+    """``value`` in every lane of a ``vector``."""
+    index = ir.IntType(32)
+    one = builder.insert_element(ir.Constant(vector, ir.Undefined), value, ir.Constant(index, 0))
+    return builder.shuffle_vector(one, ir.Constant(vector, ir.Undefined),
+                                  ir.Constant(ir.VectorType(index, vector.count), [0] * vector.count))
+
+
+def _card_adder() -> Any:
+    """An intrinsic ``add(count, acc, at)``: a card's probabilities ``p = count / count[15]``
+    (``count``: 16 doubles, its composition at 2-14, zeros at 0-1, its size at 15; so ``p`` is 1 at
+    15), then ``acc.flat[at:]``'s 14 rows of 16 (element ``(i, j)`` at ``[i, j + 2]``) ``+= p p^T``
+    over the upper triangle: row ``i`` in the ``(17 - i) // 4`` vectors of 4 that end at column 16
+    (32 in all). Each quotient is correctly rounded (the floats of a division one at a time); each
+    element is multiplied, then added, two roundings (no fused multiply-add), so the same floats as
+    NumPy's ``target += scale * source``. ``p`` stays in four vector registers: the compiler leaves
+    a loop of 13 divisions scalar (its vector loop takes 32 at a time), and would read a stored
+    ``p`` again after every store to ``acc`` (the arrays might overlap). The caller keeps the
+    indices in bounds."""
+    vector = ir.VectorType(ir.DoubleType(), 4)
+
+    @intrinsic
+    def add(typingctx, count, acc, at):
+        def codegen(context, builder, signature, args):
+            composition, sums, offset = args
+            given = [builder.load(_vector_at(context, builder, signature.args[0], composition,
+                                             ir.Constant(offset.type, 4 * b), vector), align=8) for b in range(4)]
+            size = _spread(builder, builder.extract_element(given[3], ir.Constant(ir.IntType(32), 3)), vector)
+            blocks = [builder.fdiv(block, size) for block in given]
+            for i in range(14):
+                column = i + 2
+                scale = _spread(builder, builder.extract_element(blocks[column // 4],
+                                                                 ir.Constant(ir.IntType(32), column % 4)), vector)
+                for b in range(column // 4, 4):
+                    place = _vector_at(context, builder, signature.args[1], sums,
+                                       builder.add(offset, ir.Constant(offset.type, i * 16 + 4 * b)), vector)
+                    product = builder.fmul(blocks[b], scale)
+                    builder.store(builder.fadd(builder.load(place, align=8), product), place, align=8)
+            return context.get_dummy_value()
+
+        return types.void(count, acc, types.intp), codegen
+
+    return add
+
+
+_add_card = _card_adder()
+
+
+@_jit
+def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, gram, acc, p):
+    """The card tally of a block of coups (``ranks`` (b, 6): 1-13, 0 for no card) in dealing order,
+    the cards of coups ``ok``: each card's key (its group of positions ``(dealt[coup] + slot) //
+    width``, at most ``groups - 1``, times 14, plus one more than the rank of the card before it in
+    the block, 0 when it opens its shoe) and rank counted in ``seen[key, rank]``; its probabilities
+    ``p = (c / n, 1)``, ``c`` its composition (``left[coup]`` less the coup's earlier cards: the
+    card before it less its rank) of ``n = total[coup] - slot`` cards, as
+    :func:`exact_odds.witness.verify.cards._cards` and ``_add_grams`` give them. ``gram[key] += sum p p^T``
+    (keys, 14, 14) over each ``chunk`` of cards, each chunk's sums formed in ``acc[key]`` (keys, 14,
+    16: element ``(i, j)`` at ``[i, j + 2]``) from zero, a card at a time in dealing order, the upper
+    triangle in 32 vectors of 4 doubles ending at column 16, ``p`` divided and its products added
+    in vector registers (:func:`_card_adder`); ``p`` (16): scratch, the card's composition at 2-14
+    and its size at 15. Returns the number of cards."""
+    kinds = seen.shape[1]
+    side = kinds + 1
+    if acc.shape[1] != side or acc.shape[2] != 16 or side != 14 or p.shape[0] != 16 or left.shape[1] != kinds \
+            or groups * side > min(acc.shape[0], seen.shape[0], gram.shape[0]):
+        raise ValueError("a tally of the wrong shape")
+    acc[:, :, :] = 0.0
+    count = p  # the card's composition at 2-14 (its coup's, less the coup's cards before it), its size at 15
+    count[:] = 0.0
+    cards = n = 0
+    previous = last_coup = last_slot = -1
+    for c in range(ranks.shape[0]):
+        for e in range(ranks.shape[1]):
+            if ranks[c, e] <= 0:
+                continue
+            rank = ranks[c, e] - 1
+            if rank >= kinds:
+                raise ValueError("a card rank beyond 13")
+            before = -1 if e == 0 and first[c] else previous
+            previous = rank
+            if not ok[c]:
+                continue
+            k = min((dealt[c] + e) // width, groups - 1) * side + before + 1
+            seen[k, rank] += 1
+            if c == last_coup and e == last_slot + 1:
+                count[ranks[c, last_slot] + 1] -= 1.0
+            else:
+                for r in range(kinds):
+                    count[r + 2] = left[c, r]
+                for q in range(e):
+                    count[ranks[c, q] + 1] -= 1.0
+            last_coup, last_slot = c, e
+            count[15] = float(total[c] - e)
+            _add_card(count, acc, k * side * 16)
+            cards += 1
+            n += 1
+            if n == chunk:
+                _flush(acc, gram)
+                n = 0
+    if n:
+        _flush(acc, gram)
+    return cards
+
+
+@_jit
+def _flush(acc, gram):
+    """``gram[key] += acc[key]`` (its upper triangle, ``(i, j)`` at ``acc[key, i, j + 2]``, mirrored),
+    then ``acc`` zeroed."""
+    side = gram.shape[1]
+    for a in range(gram.shape[0]):
+        for i in range(side):
+            for j in range(i, side):
+                gram[a, i, j] += acc[a, i, j + 2]
+                if j != i:
+                    gram[a, j, i] += acc[a, i, j + 2]
+    acc[:, :, :] = 0.0
+
+
+@_jit
+def winner_odds(ways, sequences, weights, scales, probabilities, ev):
+    """For each composition ``i``: ``probabilities[i, w] = ways[i, w] / sequences[i]`` (banker,
+    player and tie ways, int64) and ``ev[i, j] = (ways[i] @ weights[:, j]) / (sequences[i] *
+    scales[j])``, the numerator added in int64 (the caller bounds it) and each integer made a float
+    first, as :func:`exact_odds.witness.verify.odds._weighed` and ``Evaluation.probabilities`` and ``edges``
+    form them (the same floats)."""
+    if ways.shape[1] != 3 or weights.shape[0] != 3 or ev.shape[1] != weights.shape[1] \
+            or scales.shape[0] != weights.shape[1] or min(probabilities.shape[0], ev.shape[0]) < ways.shape[0]:
+        raise ValueError("odds of the wrong shape")
+    for i in range(ways.shape[0]):
+        s = float(sequences[i])
+        b, p, t = ways[i, 0], ways[i, 1], ways[i, 2]
+        probabilities[i, 0] = float(b) / s
+        probabilities[i, 1] = float(p) / s
+        probabilities[i, 2] = float(t) / s
+        for j in range(weights.shape[1]):
+            numerator = b * weights[0, j] + p * weights[1, j] + t * weights[2, j]
+            ev[i, j] = float(numerator) / (s * scales[j])
+
+
+@_jit
+def pair_sums(left, table, out):
+    """``out[i, j] = sum_r table[left[i, r], j]``: the pair odds' sums of each composition (whole
+    numbers below 2**53, so exact in any order), as :func:`exact_odds.witness.verify.odds._pair_sums` adds them."""
+    for i in range(left.shape[0]):
+        s = 0.0
+        spread = 0.0
+        for r in range(left.shape[1]):
+            s += table[left[i, r], 0]
+            spread += table[left[i, r], 1]
+        out[i, 0] = s
+        out[i, 1] = spread
+
+
+@_jit
+def compositions(ranks, burn, first, base, seen, left, dealt):
+    """For coups in shoe order (``ranks`` (b, 6) and ``burn`` (b, k): 1-13, 0 for no card; ``first``:
+    the coup opens its shoe): ``left[i] = base - seen``, the cards of each rank seen in coup ``i``'s
+    shoe before its hands are dealt (earlier coups' hands and burns, its own burn) taken from
+    ``base``, and ``dealt[i]`` their number; ``seen`` (13,) carries the counts from block to block,
+    as :func:`exact_odds.witness.verify.shoes.compositions` counts them."""
+    for i in range(ranks.shape[0]):
+        if first[i]:
+            seen[:] = 0
+        for e in range(burn.shape[1]):
+            if burn[i, e] > 0:
+                if burn[i, e] > seen.shape[0]:
+                    raise ValueError("a card rank beyond 13")
+                seen[burn[i, e] - 1] += 1
+        total = 0
+        for r in range(seen.shape[0]):
+            left[i, r] = base[r] - seen[r]
+            total += seen[r]
+        dealt[i] = total
+        for e in range(ranks.shape[1]):
+            if ranks[i, e] > 0:
+                if ranks[i, e] > seen.shape[0]:
+                    raise ValueError("a card rank beyond 13")
+                seen[ranks[i, e] - 1] += 1
+
+
+@_jit
+def group_counts(group, kinds, shift, out):
+    """``out[group[i], k]`` counts the kinds ``k`` of row ``i`` of ``kinds`` (kind ``k`` written
+    ``k + 1 - shift``; a smaller value for an empty slot), as :func:`exact_odds.witness.verify.shoes.counts_by`."""
+    out[:, :] = 0
+    for i in range(kinds.shape[0]):
+        g = group[i]
+        for e in range(kinds.shape[1]):
+            k = kinds[i, e] - 1 + shift
+            if k >= out.shape[1] or g < 0 or g >= out.shape[0]:
+                raise ValueError("a kind or a group out of range")
+            if k >= 0:
+                out[g, k] += 1
+
+
+@_jit
+def hands(ranks, suits, player_cards, banker_cards, stood, weights, player2, banker2, third, player, banker,
+          winner, player_pair, banker_pair, code):
+    """What the cards of each coup show (``ranks`` and ``suits`` (n, 6) in dealing order; ``stood``: the
+    third card's value for a player who stood; ``weights``: each part's weight in the coup code, in the
+    order of :func:`exact_odds.core.coup.encode`'s arguments), as
+    :func:`exact_odds.witness.verify.checks.hands_of` computes it:
+    two-card and final totals, the player's third card, the winner (0 banker, 1 player, 2 tie), the
+    pairs and the coup code (suited flags where both cards carry suits)."""
+    pts = np.zeros(6, np.int64)
+    for i in range(ranks.shape[0]):
+        for e in range(6):
+            r = ranks[i, e]
+            if r > 13 or r < 0:
+                raise ValueError("a card rank beyond 13")
+            pts[e] = r if r < 10 else 0
+        p2, b2 = (pts[0] + pts[2]) % 10, (pts[1] + pts[3]) % 10
+        player_drew, banker_drew = player_cards[i] == 3, banker_cards[i] == 3
+        p = (p2 + pts[4]) % 10 if player_drew else p2
+        b = (b2 + pts[5 if player_drew else 4]) % 10 if banker_drew else b2
+        player2[i], banker2[i], third[i] = p2, b2, pts[4] if player_drew else stood
+        player[i], banker[i] = p, b
+        winner[i] = 0 if b > p else (1 if p > b else 2)
+        pp, bp = ranks[i, 0] == ranks[i, 2], ranks[i, 1] == ranks[i, 3]
+        player_pair[i], banker_pair[i] = pp, bp
+        ps = pp and suits[i, 0] == suits[i, 2] and suits[i, 0] >= 0
+        bs = bp and suits[i, 1] == suits[i, 3] and suits[i, 1] >= 0
+        twin = pp and bp and ranks[i, 0] == ranks[i, 1]
+        code[i] = (weights[0] * p + weights[1] * b + weights[2] * player_drew + weights[3] * banker_drew
+                   + weights[4] * pp + weights[5] * bp + weights[6] * ps + weights[7] * bs + weights[8] * twin)
+
+
+@_jit
+def shoe_cards(cards, rows, start, used, suited, ranks, suits):
+    """The cards of coups dealt from shoes (``cards`` (shoes, length): card codes ``4 * (rank - 1) + suit``
+    in dealing order): coup ``i``'s ``used[i]`` cards from ``cards[rows[i], start[i]]`` on, as ranks 1-13
+    and suits 0-3 (-1 without ``suited``); slots past a coup's cards get rank 0 and suit -1."""
+    last = cards.shape[1] - 1
+    for i in range(rows.shape[0]):
+        for e in range(ranks.shape[1]):
+            if e < used[i]:
+                code = cards[rows[i], min(start[i] + e, last)]
+                ranks[i, e] = (code >> 2) + 1
+                suits[i, e] = code & 3 if suited else -1
+            else:
+                ranks[i, e], suits[i, e] = 0, -1
+
+
+@_jit
+def shoe_totals(shoe, ranks, suits, burn_ranks, burn_suits, by_rank, by_card):
+    """The cards of each shoe (``shoe``: each coup's, 0 to shoes - 1) by rank in ``by_rank`` (shoes, 13)
+    and, those with a suit (0-3, -1 for none), by rank and suit in ``by_card`` (shoes, 52), the coups'
+    hands (``ranks`` 1-13, 0 for no card) and burn cards alike. Returns the number of cards and the
+    number of suits given, as :func:`exact_odds.witness.verify.checks.accounting_check` counts them."""
+    by_rank[:, :] = 0
+    by_card[:, :] = 0
+    cards = suited = 0
+    hand, burned = ranks.shape[1], burn_ranks.shape[1]
+    for i in range(ranks.shape[0]):
+        g = shoe[i]
+        if g < 0 or g >= by_rank.shape[0]:
+            raise ValueError("a kind or a group out of range")
+        for e in range(hand + burned):
+            r = ranks[i, e] if e < hand else burn_ranks[i, e - hand]
+            s = suits[i, e] if e < hand else burn_suits[i, e - hand]
+            if r > 13 or s > 3:
+                raise ValueError("a card rank beyond 13")
+            suited += s >= 0
+            if r > 0:
+                cards += 1
+                by_rank[g, r - 1] += 1
+                if s >= 0:
+                    by_card[g, 4 * (r - 1) + s] += 1
+    return cards, suited
+
+
+@_jit
+def pair_probabilities(left, table, size, p, both):
+    """:func:`exact_odds.witness.verify.odds.pair_odds` of compositions ``left`` (rows of counts; ``size``: their
+    sizes, or an empty array to add them up): ``p[i]`` the probability of a player pair, ``both[i]`` of
+    both pairs, from :func:`pair_sums`' sums (``table`` by count) with the same floats. Returns False,
+    leaving the rest, at a count the table does not hold."""
+    for i in range(left.shape[0]):
+        s = 0.0
+        spread = 0.0
+        cards = 0
+        for r in range(left.shape[1]):
+            c = left[i, r]
+            if c < 0 or c >= table.shape[0]:
+                return False
+            s += table[c, 0]
+            spread += table[c, 1]
+            cards += c
+        n = size[i] if size.shape[0] else float(cards)
+        p[i] = s / (n * (n - 1))
+        both[i] = (s * s - spread) / (n * (n - 1) * (n - 2) * (n - 3))
+    return True
+
+
+@_jit
+def label_errors(logged, truth, missing):
+    """The labels given (``logged`` not ``missing``) and, of those, the ones ``truth`` contradicts."""
+    given = wrong = 0
+    for i in range(logged.shape[0]):
+        if logged[i] != missing:
+            given += 1
+            wrong += logged[i] != truth[i]
+    return given, wrong

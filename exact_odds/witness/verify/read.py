@@ -1,0 +1,482 @@
+"""Reading a log of coups: CSV with a header, or JSON Lines with the same keys, streamed line by line.
+
+The format. One coup a line. Required columns ``player`` and ``banker``: the cards of each
+hand in the order dealt, separated by spaces (or commas), a card written as its rank (``A``,
+``2``-``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``, any case) optionally followed by its suit
+(``s h d c`` or ``♠ ♥ ♦ ♣``). Optional columns: ``shoe`` (coups that share a value were
+dealt in that order from one shoe; without it every coup is taken as dealt from a fresh full
+shoe), ``winner`` (``banker``/``player``/``tie`` or ``B``/``P``/``T``, any case),
+``player_total``, ``banker_total`` (0-9), ``natural``, ``player_pair``, ``banker_pair``
+(``true/false/1/0/yes/no``), ``net:<bet>`` (the net units the log paid on one unit staked on
+that bet: ``0.95``, ``-1``, ``19/20``) and ``burn`` (the card a shoe's burn turns face up, on the
+shoe's first coup). An empty field means the coup carries no such label (or burn card).
+Other columns are ignored and listed. Column names are case-insensitive; ``-`` or a space may
+stand for ``_``. A JSON line is an object with the same keys (a hand may also be a list of
+cards; booleans and numbers as JSON values).
+
+A line that cannot be read raises :class:`LogError` naming its line number; nothing is held
+but the columns of :class:`~exact_odds.witness.verify.log.CoupLog` (twelve bytes of cards per coup),
+so a log of millions of coups reads in one pass.
+
+>>> log = read_log(["shoe,player,banker,winner", "1,Kh 5d 9c,7s Qd,banker", "1,2c 6h,As 4d 9h,tie"])
+>>> len(log), log.hands(1), log.labels["winner"].tolist()
+(2, ('2c 6h', 'As 4d 9h'), [0, 2])
+>>> read_log(["player,banker", "Kh 5d,7s X"])
+Traceback (most recent call last):
+  ...
+exact_odds.witness.verify.read.LogError: line 2: column 'banker': unknown rank 'X' (use A, 2-9, T or 10, J, Q, K)
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from exact_odds.core.shoe import SUITS, ShoeError, parse_card
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import json_objects
+from exact_odds.inputs.validate import NET_RESULT
+from exact_odds.witness.verify.log import BURN_SLOTS, LABELS, MISSING, SLOTS, CoupLog
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+KNOWN = ("shoe", "burn", "player", "banker", *LABELS)
+"""The columns a log may have besides ``net:<bet>``."""
+REQUIRED = ("player", "banker")
+NET = "net:"
+
+_WINNERS = {"banker": 0, "b": 0, "player": 1, "p": 1, "tie": 2, "t": 2}
+_BOOLEANS = {"true": 1, "yes": 1, "1": 1, "false": 0, "no": 0, "0": 0}
+
+
+class LogError(InputError):
+    """A log that cannot be read; the message names the line (or the row of coups given in memory)."""
+
+
+def column_key(name: str) -> str:
+    """A column's name as the reader knows it: ``"Player Pair"`` -> ``"player_pair"``, ``"net: Banker"``
+    -> ``"net:banker"`` (a bet's name keeps its hyphens)."""
+    text = name.strip().lower()
+    if text.startswith(NET):
+        return NET + re.sub(r"[\s_]+", "-", text[len(NET):].strip())
+    return re.sub(r"[\s-]+", "_", text)
+
+
+# ---------------------------------------------------------------- fields
+
+BLOCK = 65_536
+"""Coups parsed together, column by column."""
+
+
+_CARDS: dict[str, int] = {}
+"""The code ``8 * rank + suit + 1`` (suit 0-3, or -1 for none) of every card text met (a few hundred at
+most: a bad text raises, and is not kept)."""
+
+
+def _card(token: str) -> int:
+    card = parse_card(token)
+    value = _CARDS[token] = 8 * int(card.rank) + 1 + (SUITS.index(card.suit) if card.suit is not None else MISSING)
+    return value
+
+
+def _winner(text: str) -> int:
+    key = text.strip().lower()
+    if key in _WINNERS:
+        return _WINNERS[key]
+    raise ValueError(f"{text.strip()!r} is not a winner (banker, player, tie or B, P, T)")
+
+
+def _total(text: str) -> int:
+    key = text.strip()
+    if len(key) == 1 and "0" <= key <= "9":  # ASCII digits only
+        return int(key)
+    raise ValueError(f"{key!r} is not a total 0-9")
+
+
+def _boolean(text: str) -> int:
+    key = text.strip().lower()
+    if key in _BOOLEANS:
+        return _BOOLEANS[key]
+    raise ValueError(f"{text.strip()!r} is not a boolean (true/false, 1/0, yes/no)")
+
+
+def _net(text: str) -> tuple[float, int]:
+    """A net result and the decimals it was written with (``"0.95"`` -> ``(0.95, 2)``)."""
+    key = text.strip()
+    value = NET_RESULT.parse(key, "")  # at most 40 characters: no number takes long to build
+    decimals = len(key) - key.index(".") - 1 if "." in key and "e" not in key.lower() else 0
+    return float(value), min(decimals, 100)
+
+
+_PARSERS: dict[str, Callable[[str], int]] = {
+    "winner": _winner, "player_total": _total, "banker_total": _total,
+    "natural": _boolean, "player_pair": _boolean, "banker_pair": _boolean,
+}
+
+
+EMPTY = -2
+"""The value of an empty field that must not be empty."""
+
+
+class _Column:
+    """How one column's texts become values, with a memo of the texts seen (logs repeat their values).
+
+    ``empty``: the value of an empty field (``EMPTY``: an empty field is an error). No value is ``None``.
+    """
+
+    def __init__(self, parse: Callable[[str], Any], empty: Any) -> None:
+        self.parse, self.empty, self.seen = parse, empty, dict[str, Any]()
+
+    def learn(self, text: str) -> Any:
+        value = self.seen[text] = self.parse(text) if text.strip() else self.empty
+        return value
+
+    def values(self, texts: Sequence[str]) -> list[Any]:
+        seen = self.seen
+        values = list(map(seen.get, texts))
+        if None in values:
+            for i in [i for i, v in enumerate(values) if v is None]:
+                text = texts[i]
+                values[i] = seen[text] if text in seen else self.learn(text)
+        return values
+
+
+def hands_column(texts: Sequence[str], lines: Sequence[int], *, key: str = "player",
+                 where: str = "line", sizes: tuple[int, int] = (2, 3)) -> NDArray[np.int8]:
+    """Hands written as ``"Kh 10d 9"``, parsed a column at a time: shape (n, 7), each row the hand's
+    size, three ranks (1-13; 0 pads) and three suits (0-3; -1 for none). A hand holds ``sizes``
+    (least, most) cards: 2 or 3, or 0 to 3 for the ``burn`` column.
+
+    The cards of all hands are split into one list of tokens, looked up in a table of the few
+    card texts a log uses, and put back by each hand's size.
+
+    >>> hands_column(["Kh 10d 9", "as 2♠"], [2, 3]).tolist()
+    [[3, 13, 10, 9, 1, 2, -1], [2, 1, 2, 0, 0, 0, -1]]
+    """
+    import numpy as np
+
+    joined = " ".join(texts)
+    if "," in joined or "\t" in joined:
+        texts = [" ".join(t.replace(",", " ").split()) for t in texts]
+        joined = " ".join(texts)
+    tokens = joined.split()
+    least, most = sizes
+    if len(tokens) == joined.count(" ") + 1:  # single spaces only: a hand's size is its spaces plus one
+        size = np.fromiter(map(str.count, texts, itertools.repeat(" ")), dtype=np.int64, count=len(texts)) + 1
+        size[np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) == 0] = 0
+    else:
+        size = np.fromiter(map(len, map(str.split, texts)), dtype=np.int64, count=len(texts))
+    bad = np.flatnonzero((size < least) | (size > most))
+    if bad.size:
+        i = int(bad[0])
+        problem = "is empty" if size[i] == 0 else f"holds {size[i]} cards; " + (
+            "a hand holds 2 or 3" if sizes == (2, 3) else f"it holds {least} to {most}")
+        raise LogError(f"{where} {lines[i]}: column {key!r} {problem}")
+    known = _CARDS
+    codes = list(map(known.get, tokens))
+    if None in codes:
+        for j in [j for j, c in enumerate(codes) if c is None]:
+            try:
+                codes[j] = known[tokens[j]] if tokens[j] in known else _card(tokens[j])
+            except ShoeError as err:
+                hand = int(np.searchsorted(np.cumsum(size), j, side="right"))
+                raise LogError(f"{where} {lines[hand]}: column {key!r}: {err}") from None
+    code = np.array(codes, dtype=np.int16)
+    cards = np.stack([code // 8, code % 8 - 1], axis=1).astype(np.int8)
+    out = np.zeros((len(texts), 7), dtype=np.int8)
+    out[:, 0] = size
+    out[:, 4:] = MISSING
+    starts = np.cumsum(size) - size
+    for j in range(3):
+        has = size > j
+        out[has, 1 + j] = cards[starts[has] + j, 0]
+        out[has, 4 + j] = cards[starts[has] + j, 1]
+    return out
+
+
+# ---------------------------------------------------------------- the builder
+
+
+class LogBuilder:
+    """Columns of a log, filled a block of coups at a time (the reader's, and any writer's of rows).
+
+    ``where`` names a position in messages (``"line"`` or ``"row"``).
+    """
+
+    def __init__(self, *, where: str = "line") -> None:
+        self.where = where
+        self.columns: list[str] = []
+        self.ignored: list[str] = []
+        self.count = 0
+        self.shoes: dict[str, int] = {}
+        self.parts: dict[str, list[NDArray[Any]]] = {"ranks": [], "suits": [], "player_cards": [],
+                                                     "banker_cards": [], "lines": []}
+        self.parsers: dict[str, _Column] = {}
+
+    def add_column(self, name: str, line: int) -> None:
+        """Declare a column (the header's, or a key first met on a JSON line); earlier coups lack it."""
+        import numpy as np
+
+        key = column_key(name)
+        if key in self.columns:
+            raise LogError(f"{self.where} {line}: column {key!r} is given twice")
+        if key == "shoe" and self.count:
+            raise LogError(f"{self.where} {line}: a shoe column must be there from the first coup")
+        self.columns.append(key)
+        if key == "shoe":
+            self.parsers[key] = _Column(lambda t: self.shoes.setdefault(t.strip(), len(self.shoes)), EMPTY)
+            self.parts[key] = []
+        elif key in _PARSERS:
+            self.parsers[key] = _Column(_PARSERS[key], MISSING)
+            self.parts[key] = [np.full(self.count, MISSING, dtype=np.int8)]
+        elif key.startswith(NET):
+            self.parsers[key] = _Column(_net, (float("nan"), 0))
+            self.parts[key] = [np.full((self.count, 2), (float("nan"), 0))]
+        elif key == "burn":
+            self.parts[key] = [np.zeros((self.count, 7), dtype=np.int8)]
+        elif key not in KNOWN:
+            self.ignored.append(name.strip())
+
+    def check_required(self, line: int) -> None:
+        missing = [c for c in REQUIRED if c not in self.columns]
+        if missing:
+            raise LogError(f"{self.where} {line}: the log has no {missing[0]!r} column (required: player, banker)")
+
+    def _values(self, key: str, texts: Sequence[str], lines: Sequence[int]) -> list[Any]:
+        column = self.parsers[key]
+        try:
+            values = column.values(texts)
+        except (ValueError, ShoeError):
+            values = []
+            for text, line in zip(texts, lines, strict=True):
+                try:
+                    values.append(column.learn(text))
+                except (ValueError, ShoeError) as err:
+                    raise LogError(f"{self.where} {line}: column {key!r}: {err}") from None
+        if column.empty == EMPTY and EMPTY in values:
+            raise LogError(f"{self.where} {lines[values.index(EMPTY)]}: column {key!r} is empty")
+        return values
+
+    def add_block(self, fields: Mapping[str, Sequence[str]], lines: Sequence[int]) -> None:
+        """Add coups from their fields, column by column (a column missing from ``fields`` is empty)."""
+        import numpy as np
+
+        n = len(lines)
+        blank = [""] * n
+        player, banker = (hands_column(fields.get(key, blank), lines, key=key, where=self.where) for key in REQUIRED)
+        if "burn" in self.parts:
+            self.parts["burn"].append(hands_column(fields.get("burn", blank), lines, key="burn", where=self.where,
+                                                   sizes=(0, BURN_SLOTS)))
+        for key in self.parsers:
+            values = self._values(key, fields.get(key, blank), lines)
+            self.parts[key].append(np.array(values, dtype=np.float64 if key.startswith(NET) else np.int32))
+        ranks, suits = _dealing_order(player, banker)
+        for key, value in (("ranks", ranks), ("suits", suits), ("player_cards", player[:, 0]),
+                           ("banker_cards", banker[:, 0]), ("lines", np.asarray(lines, dtype=np.int32))):
+            self.parts[key].append(value)
+        self.count += n
+
+    def build(self) -> CoupLog:
+        """The log read so far."""
+        import numpy as np
+
+        def joined(key: str, dtype: type) -> NDArray[Any]:
+            parts = self.parts[key]
+            return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype=dtype)
+
+        ranks = joined("ranks", np.int8).reshape(-1, SLOTS)
+        suits = joined("suits", np.int8).reshape(-1, SLOTS)
+        shoe = joined("shoe", np.int32) if "shoe" in self.columns else None
+        labels = {k: joined(k, np.int8) for k in self.columns if k in _PARSERS}
+        nets = {k[len(NET):]: (joined(k, np.float64).reshape(-1, 2)[:, 0].copy(),
+                               joined(k, np.float64).reshape(-1, 2)[:, 1].astype(np.int8))
+                for k in self.columns if k.startswith(NET)}
+        burn = joined("burn", np.int8).reshape(-1, 7) if "burn" in self.parts else None
+        return CoupLog(ranks, suits, joined("player_cards", np.int8), joined("banker_cards", np.int8), shoe,
+                       tuple(self.shoes), joined("lines", np.int32), labels, nets, tuple(self.columns),
+                       tuple(self.ignored), None if burn is None else burn[:, 1:4].copy(),
+                       None if burn is None else np.where(burn[:, 1:4] > 0, burn[:, 4:], MISSING).astype(np.int8))
+
+
+def _dealing_order(player: NDArray[np.int8], banker: NDArray[np.int8]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Ranks and suits in dealing order (P, B, P, B, player's third, banker's third) from the hands
+    as parsed (size, three ranks, three suits)."""
+    import numpy as np
+
+    drew = (player[:, 0] == 3)[:, None]
+    out = []
+    for offset, pad in ((1, 0), (4, MISSING)):
+        p, b = player[:, offset:offset + 3], banker[:, offset:offset + 3]
+        fifth = np.where(drew[:, 0], p[:, 2], b[:, 2])
+        sixth = np.where(drew[:, 0], b[:, 2], pad)
+        out.append(np.stack([p[:, 0], b[:, 0], p[:, 1], b[:, 1], fifth, sixth], axis=1).astype(np.int8))
+    return out[0], out[1]
+
+
+# ---------------------------------------------------------------- readers
+
+
+def _add_rows(rows: Iterator[tuple[int, list[str]]], keys: Sequence[str], builder: LogBuilder) -> None:
+    """Add numbered CSV rows, a block at a time (blank rows skipped)."""
+    width = len(keys)
+    block: list[list[str]] = []
+    numbers: list[int] = []
+    for number, row in rows:
+        if len(row) != width:
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue
+            raise LogError(f"line {number}: {len(row)} fields, but the header has {width}")
+        block.append(row)
+        numbers.append(number)
+        if len(block) == BLOCK:
+            builder.add_block(dict(zip(keys, zip(*block, strict=True), strict=True)), numbers)
+            block, numbers = [], []
+    if block:
+        builder.add_block(dict(zip(keys, zip(*block, strict=True), strict=True)), numbers)
+
+
+def _quoted_rows(first: int, lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
+    """Numbered rows read by the csv module (quoted fields, commas and line breaks inside them)."""
+    reader = csv.reader(lines)
+    try:
+        for row in reader:
+            yield first + reader.line_num - 1, row
+    except csv.Error as err:
+        raise LogError(f"line {first + reader.line_num - 1}: {err}") from None
+
+
+def _plain_block(lines: list[str], first: int, keys: Sequence[str], builder: LogBuilder) -> None:
+    """Add a block of lines without quotes: split at commas, the columns taken as slices of one list
+    (lines with the wrong number of commas, or blank, go the slow way, which names the bad line)."""
+    width = len(keys)
+    if list(map(str.count, lines, itertools.repeat(","))).count(width - 1) == len(lines):
+        text = ("".join(lines) if lines[0].endswith("\n") else "\n".join(lines)).replace("\r\n", "\n")
+        fields = (text[:-1] if text.endswith("\n") else text).replace("\n", ",").split(",")
+        if len(fields) == width * len(lines):
+            builder.add_block({k: fields[j::width] for j, k in enumerate(keys)}, range(first, first + len(lines)))
+            return
+    _add_rows(((first + i, line.rstrip("\r\n").split(",")) for i, line in enumerate(lines)), keys, builder)
+
+
+def _read_csv(header: str, first: int, lines: Iterator[str], builder: LogBuilder) -> None:
+    """Read a CSV log whose header line ``header`` is line ``first``; ``lines`` are the lines after it.
+
+    Blocks of plain lines are split at commas (fast); from the first quote on, the csv module reads
+    the rest.
+    """
+    if '"' in header:
+        rows = _quoted_rows(first, itertools.chain([header], lines))
+        _, names = next(rows)
+    else:
+        rows, names = iter(()), header.rstrip("\r\n").split(",")
+    for name in names:
+        builder.add_column(name, first)
+    builder.check_required(first)
+    keys = [column_key(h) for h in names]
+    start = first + 1
+    while True:
+        block = list(itertools.islice(lines, BLOCK))
+        if not block:
+            break
+        if '"' in "".join(block):
+            rows = _quoted_rows(start, itertools.chain(block, lines))
+            break
+        _plain_block(block, start, keys, builder)
+        start += len(block)
+    _add_rows(rows, keys, builder)
+
+
+def _json_text(value: object) -> str:
+    """A JSON value as the text of a CSV field."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return " ".join(map(str, value))
+    return str(value)
+
+
+def _add_objects(objects: Iterable[tuple[int, Mapping[str, object]]], builder: LogBuilder) -> None:
+    """Add coups given as objects (JSON lines, rows in memory), numbered; keys first met become columns."""
+    known: dict[str, str] = {}
+    rows: list[dict[str, str]] = []
+    numbers: list[int] = []
+
+    def flush() -> None:
+        builder.add_block({k: [r.get(k, "") for r in rows] for k in builder.columns}, numbers)
+        rows.clear()
+        numbers.clear()
+
+    for number, obj in objects:
+        for name in obj:
+            if name not in known:
+                known[name] = column_key(name)
+                builder.add_column(name, number)
+                if rows and known[name] == "shoe":
+                    raise LogError(f"{builder.where} {number}: a shoe column must be there from the first coup")
+        if not builder.count and not rows:
+            builder.check_required(number)
+        rows.append({known[k]: _json_text(v) for k, v in obj.items()})
+        numbers.append(number)
+        if len(rows) == BLOCK:
+            flush()
+    if rows:
+        flush()
+
+
+def read_log(lines: Iterable[str], *, source: str = "log") -> CoupLog:
+    """Read a log from its lines (a file object, ``sys.stdin``, or a list of strings).
+
+    CSV with a header, or JSON Lines when the first line that is not blank starts with ``{``.
+    A log with no coups at all is an error (``source`` names it).
+    """
+    builder = LogBuilder()
+    rest = iter(lines)
+    for number, text in enumerate(rest, 1):
+        if text.strip():
+            if text.lstrip().startswith("{"):
+                numbered = itertools.chain([(number, text)], enumerate(rest, number + 1))
+                _add_objects(json_objects(numbered, LogError, ("player", "banker")), builder)
+            else:
+                _read_csv(text, number, rest, builder)
+            break
+    if not builder.count:
+        raise LogError(f"{source}: the log holds no coups (expected a header line and one coup a line)")
+    return builder.build()
+
+
+def load_log(path: str | Path) -> CoupLog:
+    """Read the log file at ``path`` (``"-"``: standard input), streaming it line by line: a regular file
+    only, each line at most 1 MiB and UTF-8, or :class:`LogError` naming the file and line
+    (:func:`exact_odds.inputs.reading.user_lines`)."""
+    from exact_odds.inputs.reading import user_lines
+
+    source = "standard input" if str(path) == "-" else str(path)
+    return read_log(user_lines(path, "log", LogError, newline=""), source=source)
+
+
+
+def rows_log(rows: Iterable[Mapping[str, object]]) -> CoupLog:
+    """A log from rows in memory: mappings with the keys of the file format.
+
+    Values may be texts, :class:`~exact_odds.core.shoe.Card` objects or lists of them (a hand),
+    booleans, integers or fractions; a row that cannot be read raises :class:`LogError`
+    naming it (``row 1`` is the first).
+
+    >>> from exact_odds.core.shoe import parse_cards
+    >>> log = rows_log([{"player": parse_cards("9h 4c 2d"), "banker": "Kd 5s", "natural": False}])
+    >>> log.hands(0), log.labels["natural"].tolist()
+    (('9h 4c 2d', 'Kd 5s'), [0])
+    """
+    builder = LogBuilder(where="row")
+    _add_objects(enumerate(rows, 1), builder)
+    if not builder.count:
+        raise LogError("the log holds no coups")
+    return builder.build()

@@ -1,0 +1,260 @@
+"""The coups of a log shoe by shoe: their order, their numbers, and the cards dealt before each.
+
+A log may interleave shoes (two tables written to one file); the coups of one shoe keep the
+order in which the log lists them. :func:`shoe_order` puts the coups in that order shoe by
+shoe; :func:`running_counts` walks them in blocks and gives, for every coup, the counts of
+the cards of each kind dealt *before* it in its shoe (kinds: the 13 ranks, or the 52 cards
+of rank and suit). Without a ``shoe`` column every coup opens a shoe of its own.
+
+>>> import numpy as np
+>>> kinds = np.array([[0, 1, 2, 3, -1, -1], [0, 0, 4, 5, 6, -1]])  # two coups of one shoe
+>>> [before.tolist() for _, _, before, _ in running_counts(kinds, 13, np.array([True, False]))]
+[[[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from exact_odds.witness.verify.log import CoupLog
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+BLOCK = 65_536
+"""Coups per block of the vectorised passes (keeps the per-card arrays to a few tens of MB)."""
+
+
+@dataclass(frozen=True, eq=False)
+class ShoeOrder:
+    """The coups of a log shoe by shoe.
+
+    ``order``: indices into the log, the coups of each shoe together and in the log's order.
+    ``first``: in that order, whether the coup opens its shoe. ``number``: in the log's
+    order, each coup's number in its shoe (1-based; in the log, without shoes).
+    ``shoes``: the number of shoes (``None`` without a shoe column).
+    """
+
+    order: NDArray[np.int64]
+    first: NDArray[np.bool_]
+    number: NDArray[np.int64]
+    shoes: int | None
+
+
+def shoe_order(log: CoupLog, *, first_number: int = 1) -> ShoeOrder:
+    """The :class:`ShoeOrder` of ``log``; without shoes its coups are numbered from ``first_number``
+    (a block of a longer log goes on from the coups before it)."""
+    import numpy as np
+
+    n = len(log)
+    if log.shoe is None:
+        return ShoeOrder(np.arange(n), np.ones(n, dtype=bool), np.arange(first_number, first_number + n), None)
+    ascending = bool((log.shoe[1:] >= log.shoe[:-1]).all())  # a simulator's log: its coups in shoe order
+    order = np.arange(n) if ascending else np.argsort(log.shoe, kind="stable")
+    sorted_shoe = log.shoe[order]
+    first = np.ones(n, dtype=bool)
+    first[1:] = sorted_shoe[1:] != sorted_shoe[:-1]
+    starts = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+    number = np.empty(n, dtype=np.int64)
+    number[order] = np.arange(n) - starts + 1
+    return ShoeOrder(order, first, number, len(log.shoe_names))
+
+
+def where(log: CoupLog, shoes: ShoeOrder, i: int) -> str:
+    """Coup ``i`` of the log in words: ``"coup 12 of shoe 3"`` (``"coup 12"`` without shoes)."""
+    name = log.shoe_name(i)
+    return f"coup {int(shoes.number[i])}" + (f" of shoe {name}" if name is not None else "")
+
+
+def kind_counts(kinds: NDArray[Any], n_kinds: int) -> NDArray[np.int32]:
+    """Counts per kind of each row of ``kinds`` (shape (b, slots), -1 for an empty slot): shape (b, n_kinds)."""
+    return _row_counts(kinds, n_kinds, 1)
+
+
+def _row_counts(values: NDArray[Any], n_kinds: int, shift: int) -> NDArray[np.int32]:
+    """Counts per kind of each row of ``values`` (kind ``k`` written ``k + 1 - shift``; a value below
+    ``1 - shift`` for an empty slot): shape (b, n_kinds)."""
+    import numpy as np
+
+    return counts_by(np.arange(values.shape[0]), values, values.shape[0], n_kinds, shift=shift)
+
+
+def counts_by(group: NDArray[Any], kinds: NDArray[Any], groups: int, n_kinds: int, *,
+              shift: int = 1) -> NDArray[np.int32]:
+    """Counts per kind of the kinds of each group (``group``: each row's group, 0..groups-1; ``kinds``:
+    shape (rows, slots), kind ``k`` written ``k + 1 - shift``, a value below ``1 - shift`` for an empty
+    slot): shape (groups, n_kinds). One bincount, its index in the narrowest integers that hold it."""
+    import numpy as np
+
+    fast = compiled_loops(kinds.size)
+    if fast is not None:
+        out = np.empty((groups, n_kinds), dtype=np.int32)
+        fast.group_counts(np.ascontiguousarray(group), np.ascontiguousarray(kinds), shift, out)
+        return out
+    width = n_kinds + 1
+    index_type = np.int32 if groups * width < 2**31 else np.int64
+    offset: NDArray[Any] = group.astype(index_type)
+    offset = offset * width + shift
+    flat = kinds.astype(index_type) + offset[:, None]
+    counts = np.bincount(flat.ravel(), minlength=groups * width).reshape(groups, width)[:, 1:]
+    return np.asarray(counts, dtype=np.int32)
+
+
+def _before_in_shoe(own: NDArray[Any], opens: NDArray[np.bool_], carry: NDArray[Any]) -> NDArray[Any]:
+    """For rows in shoe order (``opens``: the row opens its shoe; ``carry``: the sum of the rows of the
+    shoe the block goes on with, dealt before it), the sum of ``own`` over the earlier rows of each row's shoe."""
+    import numpy as np
+
+    cum = np.cumsum(own, axis=0, dtype=own.dtype)
+    cum -= own
+    latest = np.maximum.accumulate(np.where(opens, np.arange(len(own)), 0))
+    before: NDArray[Any] = cum - np.take(cum, latest, axis=0)
+    if not opens[0]:
+        continuing = int(np.argmax(opens)) if opens.any() else len(own)
+        before[:continuing] += carry
+    return before
+
+
+def running_counts(kinds: NDArray[Any], n_kinds: int, first: NDArray[np.bool_], *,
+                   block: int = BLOCK) -> Iterator[tuple[int, int, NDArray[np.int32], NDArray[np.int32]]]:
+    """Walk coups in shoe order (``kinds``: each coup's cards as kinds 0..n_kinds-1, -1 for none;
+    ``first``: the coup opens its shoe) and yield ``(start, stop, before, own)`` per block:
+    ``before[i]`` counts the cards of each kind dealt in coup ``start + i``'s shoe before it,
+    ``own[i]`` those of the coup itself.
+    """
+    import numpy as np
+
+    carry = np.zeros(n_kinds, dtype=np.int32)
+    for start in range(0, len(kinds), block):
+        stop = min(len(kinds), start + block)
+        own = kind_counts(kinds[start:stop], n_kinds)
+        before = _before_in_shoe(own, first[start:stop], carry)
+        carry = before[-1] + own[-1]
+        yield start, stop, before, own
+
+
+def seen_before(kinds: NDArray[Any], burn: NDArray[Any] | None, n_kinds: int, first: NDArray[np.bool_], *,
+                block: int = BLOCK) -> Iterator[tuple[int, int, NDArray[np.int32]]]:
+    """Walk coups in shoe order and yield ``(start, stop, seen)`` per block: the counts of the cards
+    of each kind seen in a coup's shoe before its hands are dealt, those of the earlier coups'
+    hands and burns and of its own burn (``kinds``, ``burn``: each coup's hand and burn cards as
+    kinds, -1 for none; ``burn`` may be ``None``)."""
+    yield from _seen_before(kinds, burn, n_kinds, first, 1, block)
+
+
+def _seen_before(kinds: NDArray[Any], burn: NDArray[Any] | None, n_kinds: int, first: NDArray[np.bool_],
+                 shift: int, block: int) -> Iterator[tuple[int, int, NDArray[np.int32]]]:
+    """:func:`seen_before` of kinds written ``k + 1 - shift`` (``shift`` 0: ranks 1-13, 0 for none)."""
+    import numpy as np
+
+    carry = np.zeros(n_kinds, dtype=np.int32)
+    for start in range(0, len(kinds), block):
+        stop = min(len(kinds), start + block)
+        own = _row_counts(kinds[start:stop], n_kinds, shift)
+        burned = None
+        if burn is not None:
+            burned = _sparse_counts(burn[start:stop], n_kinds, shift)
+            own += burned
+        before = _before_in_shoe(own, first[start:stop], carry)
+        carry = before[-1] + own[-1]
+        yield start, stop, before if burned is None else before + burned
+
+
+def _sparse_counts(values: NDArray[Any], n_kinds: int, shift: int) -> NDArray[np.int32]:
+    """:func:`_row_counts` of rows that are mostly empty (the burn cards a log shows)."""
+    import numpy as np
+
+    counts = np.zeros((len(values), n_kinds), dtype=np.int32)
+    rows, slots = np.nonzero(values >= 1 - shift)
+    np.add.at(counts, (rows, values[rows, slots].astype(np.intp) - 1 + shift), 1)
+    return counts
+
+
+def compositions(log: CoupLog, shoes: ShoeOrder, counts: tuple[int, ...], *, deplete: bool = True,
+                 block: int = BLOCK) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64],
+                                                       NDArray[np.int64]]]:
+    """Yield ``(start, stop, composition, dealt, size)`` per block of coups in shoe order: the rank
+    counts (A..K) left before each coup (``counts`` less the cards seen before it in its shoe, the
+    burn cards the log shows included, or ``counts`` itself when the shoe is not depleted, as an
+    infinite deck), how many cards its shoe had shown before it, and the composition's size."""
+    import numpy as np
+
+    base = np.asarray(counts, dtype=np.int64)
+    full = int(base.sum())
+    ranks = np.take(log.ranks, shoes.order, axis=0)
+    burn = None if log.burn_ranks is None else np.take(log.burn_ranks, shoes.order, axis=0)
+    fast = compiled_loops(len(ranks))
+    if fast is not None:
+        yield from _compiled_compositions(fast, ranks, burn, shoes.first, base, deplete, block)
+        return
+    for start, stop, before in _seen_before(ranks, burn, 13, shoes.first, 0, block):
+        dealt = _row_sums(before)
+        if deplete:
+            left = base - before
+            size = full - dealt
+        else:
+            left, size = np.broadcast_to(base, before.shape), np.full(len(dealt), full, dtype=np.int64)
+        yield start, stop, np.asarray(left, dtype=np.int64), dealt, size
+
+
+def _compiled_compositions(fast: ModuleType, ranks: NDArray[np.int8], burn: NDArray[np.int8] | None,
+                           first: NDArray[np.bool_], base: NDArray[np.int64], deplete: bool,
+                           block: int) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64],
+                                                         NDArray[np.int64]]]:
+    """:func:`compositions` by the compiled loop (the same integers)."""
+    import numpy as np
+
+    seen = np.zeros(len(base), dtype=np.int64)
+    shown = np.zeros((len(ranks), 0), dtype=np.int8) if burn is None else burn
+    full = int(base.sum())
+    for start in range(0, len(ranks), block):
+        stop = min(len(ranks), start + block)
+        left, dealt = np.empty((stop - start, len(base)), dtype=np.int64), np.empty(stop - start, dtype=np.int64)
+        fast.compositions(ranks[start:stop], shown[start:stop], first[start:stop], base, seen, left, dealt)
+        if deplete:
+            yield start, stop, left, dealt, full - dealt
+        else:
+            yield start, stop, np.broadcast_to(base, left.shape), dealt, np.full(len(dealt), full, dtype=np.int64)
+
+
+def _row_sums(counts: NDArray[np.int32]) -> NDArray[np.int64]:
+    """The sum of each row of ``counts`` (small whole numbers: exact in floats, added by BLAS, which
+    is several times faster than NumPy's sum over a short axis)."""
+    import numpy as np
+
+    return (counts.astype(np.float64) @ np.ones(counts.shape[1])).astype(np.int64)
+
+
+def card_kinds(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[np.int64]:
+    """Cards as the 52 kinds ``4 * (rank - 1) + suit`` (-1 for no card, or a card without its suit)."""
+    import numpy as np
+
+    return np.asarray(np.where((suits >= 0) & (ranks > 0), (ranks.astype(np.int64) - 1) * 4 + suits, -1))
+
+
+def suit_compositions(log: CoupLog, shoes: ShoeOrder, suited: tuple[tuple[int, ...], ...], *,
+                      block: int = BLOCK) -> Iterator[NDArray[np.int64]]:
+    """The counts by rank and suit, shape (b, 13, 4), left before each coup, block by block as
+    :func:`compositions` walks them: ``suited`` less the cards seen before it in its shoe (for bets
+    that look at suits; every card of the log carries its suit)."""
+    import numpy as np
+
+    base = np.asarray(suited, dtype=np.int64).reshape(52)
+    kinds = card_kinds(log.ranks, log.suits)[shoes.order]
+    burn = None if log.burn_ranks is None or log.burn_suits is None else \
+        card_kinds(log.burn_ranks, log.burn_suits)[shoes.order]
+    for _, _, before in seen_before(kinds, burn, 52, shoes.first, block=block):
+        yield np.asarray(base - before, dtype=np.int64).reshape(-1, 13, 4)
+
+
+def compiled_loops(count: int) -> ModuleType | None:
+    """verify's compiled loops (:mod:`exact_odds.witness.verify.loops`) for a call on ``count`` cards or coups, or
+    None for NumPy (:func:`exact_odds.batch.compiled.module`: numba present, the job large enough or
+    ``EXACT_ODDS_JIT=1``)."""
+    from exact_odds.batch import compiled
+
+    return compiled.module("exact_odds.witness.verify.loops", count)
