@@ -3,7 +3,7 @@
 Hypothesis profiles
 -------------------
 The environment variable ``EXACT_ODDS_HYPOTHESIS`` chooses how hard the property tests and the
-fuzzing suite (``tests/test_fuzz.py``) look:
+fuzzing suite (``tests/test_cli_fuzz.py``) look:
 
 ``ci`` (the default)
     Each property test runs the examples it asks for (``@settings(max_examples=...)``, kept
@@ -14,7 +14,7 @@ fuzzing suite (``tests/test_fuzz.py``) look:
     lines per command in the fuzzing suite (about an hour on 2 cores); run it before a
     release, or after changing how input is read::
 
-        EXACT_ODDS_HYPOTHESIS=thorough python3 -m pytest tests/test_fuzz.py
+        EXACT_ODDS_HYPOTHESIS=thorough python3 -m pytest tests/test_cli_fuzz.py
 
 ``EXACT_ODDS_FUZZ_EXAMPLES=N`` sets the hostile command lines per command of the fuzzing suite
 whatever the profile (e.g. 300 for the commands that deal many coups: ``session``, ``simulate``,

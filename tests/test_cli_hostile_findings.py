@@ -1,4 +1,4 @@
-"""What the fuzzing of the command line found (``tests/test_fuzz.py``), each fixed where it began and kept
+"""What the fuzzing of the command line found (``tests/test_cli_fuzz.py``), each fixed where it began and kept
 here as a regression test: a process of its own, one line on stderr and exit status 2 (or a good
 run), in under 5 seconds of CPU and 500 MB.
 

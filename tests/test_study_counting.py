@@ -3,7 +3,7 @@ determinism, the command line, and a published count reproduced within its confi
 
 The published-count test deals ``EXACT_ODDS_PUBLISHED_SHOES`` shoes (default 2,000, a few
 seconds); the full check of docs/study.md deals 100,000 or more with two workers (about a minute
-and a half): ``EXACT_ODDS_PUBLISHED_SHOES=100000 pytest tests/test_advantage_play.py -k published``.
+and a half): ``EXACT_ODDS_PUBLISHED_SHOES=100000 pytest tests/test_study_counting.py -k published``.
 """
 
 from __future__ import annotations
