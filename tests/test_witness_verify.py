@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 
 import numpy as np
-import pytest
 import oracle_dealer as dealer
+import pytest
 from conftest import body, one_line_error, run
 
 from exact_odds.core.shoe import Shoe
