@@ -72,6 +72,10 @@ def _name(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name
 
 
+SLOW_SHELLS = ("README.md", "docs/checking.md", "docs/bunco.md")
+"""The documents whose shell examples take more than about 3 seconds together."""
+
+
 def blocks(text: str) -> list[Block]:
     """The fenced blocks of a Markdown text, in order."""
     found: list[Block] = []
@@ -212,7 +216,8 @@ def _status(argv: list[str]) -> int:
         return done.code if isinstance(done.code, int) else int(done.code is not None)
 
 
-@pytest.mark.parametrize("document", DOCUMENTS, ids=_name)
+@pytest.mark.parametrize("document", [pytest.param(d, marks=pytest.mark.slow) if _name(d) in SLOW_SHELLS else d
+                                      for d in DOCUMENTS], ids=_name)
 def test_every_shell_example_runs(document: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                   capsys: pytest.CaptureFixture[str]) -> None:
 

@@ -97,6 +97,7 @@ def test_the_report_renders_as_a_page(capsys: pytest.CaptureFixture[str], tmp_pa
     assert 'class="num"' in rendered
 
 
+@pytest.mark.slow
 def test_the_page_fits_a_phone(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Wide tables scroll inside their box: the page itself is no wider than the window (the browser's
     narrowest, for a desktop browser has a minimum width above a phone's)."""

@@ -48,6 +48,7 @@ tiny_counts = st.lists(st.integers(0, 12), min_size=6, max_size=8).map(lambda ra
                                                                                       for i in range(13)])
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(tiny_counts, st.sampled_from(["6|7|8|9", "7|8|9", "A|2|3", "T|J|Q|K"]))
 @example([0, 0, 2, 1, 0, 1, 2, 1, 1, 0, 0, 0, 0], "6|7|8|9")

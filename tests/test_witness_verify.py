@@ -45,7 +45,7 @@ def write(tmp_path: Path, rows: list[dict[str, str]], name: str = "log.csv") -> 
 # ---------------------------------------------------------------- the Bar: calibration
 
 
-@pytest.mark.parametrize("mode", ["shoes", "fresh"])
+@pytest.mark.parametrize("mode", [pytest.param("shoes", marks=pytest.mark.slow), "fresh"])
 def test_an_honest_dealer_passes_at_most_once_in_twenty_fails(mode: str) -> None:
     fails = []
     for seed in range(20):
