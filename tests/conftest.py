@@ -29,7 +29,7 @@ A test that needs an optional extra (matplotlib, Dask, numba, jsonschema, the no
 for it with ``pytest.importorskip`` and is skipped where it is missing, so that a plain ``pytest``
 passes without the extras. In CI (the variable ``CI`` set; ``.ci/run`` installs ``.[test]``, every
 extra) such a skip is a failure instead (:func:`pytest_runtest_makereport`), so that nothing is
-quietly left out there. :func:`installed` answers the same question where a test is parametrized.
+quietly left out there. :func:`installed` and :func:`needs` do the same for a parametrized case.
 
 Slow tests
 ----------
@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from importlib.util import find_spec
 from pathlib import Path
@@ -113,6 +113,12 @@ def installed(package: str) -> bool:
     return False
 
 
+def needs(package: str) -> pytest.MarkDecorator:
+    """A mark for a test or a parametrized case that needs the optional ``package``: skipped where it is
+    missing, a failure in CI (see :func:`installed`)."""
+    return pytest.mark.skipif(not installed(package), reason=f"needs {package} (an optional extra)")
+
+
 def _missing_extra(message: str) -> str | None:
     """The optional package a skip's message says could not be imported (``pytest.importorskip``), if any."""
     found = re.search(r"could not import '[^']+': No module named '([^'.]+)", message)
@@ -129,17 +135,19 @@ def _fail_in_ci(report: pytest.TestReport | pytest.CollectReport) -> None:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
+                              ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """In CI, a test skipped because an optional extra is missing fails."""
-    report: pytest.TestReport = yield
+    report = yield
     _fail_in_ci(report)
     return report
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[pytest.CollectReport]:
+def pytest_make_collect_report(collector: pytest.Collector
+                               ) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
     """In CI, a test module skipped because an optional extra is missing is a collection error."""
-    report: pytest.CollectReport = yield
+    report = yield
     _fail_in_ci(report)
     return report
 
