@@ -1,8 +1,10 @@
-"""The shape of the code: rooms of a readable size, one home for the drawing rule.
+"""The shape of the code: sizes explained, one home for the drawing rule, tests that mirror the package.
 
-These guard the design (see docs/development.md): no module over 500 lines,
-no function over 60 lines, no drawing rule outside ``exact_odds/core/tableau.py``, and no
-comments that point at the tracker instead of explaining the code.
+These guard the design (see docs/development.md): a module over 800 lines or a function over 80
+lines says why in a ``# Long:`` comment (a length is a smell to explain, never a reason to split by
+size); no drawing rule outside ``exact_odds/core/tableau.py``; no comments that point at the tracker
+instead of explaining the code; every source module has a test module named after it (or a concept
+test listed in :data:`COVERED_BY`); a short top level of ``exact_odds/``.
 """
 
 from __future__ import annotations
@@ -14,39 +16,53 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).parent.parent / "exact_odds"
+TESTS = Path(__file__).parent
 MODULES = sorted(PACKAGE.rglob("*.py"))
-MAX_MODULE_LINES = 500
-MAX_FUNCTION_LINES = 60
+LONG_MODULE = 800
+LONG_FUNCTION = 80
+WHY_LONG = re.compile(r"#\s*(Long|Size):")
+"""The comment that explains a long module (anywhere in it) or a long function (inside it)."""
+MAX_TOP_ENTRIES = 16
 
 
 def _relative(path: Path) -> str:
     return str(path.relative_to(PACKAGE.parent))
 
 
+def _explained(lines: list[str]) -> bool:
+    return any(WHY_LONG.search(line) for line in lines)
+
+
 @pytest.mark.parametrize("path", MODULES, ids=_relative)
-def test_module_is_at_most_500_lines(path: Path) -> None:
-    lines = len(path.read_text(encoding="utf-8").splitlines())
-    assert lines <= MAX_MODULE_LINES, f"{_relative(path)} has {lines} lines: split it by concept"
+def test_a_long_module_says_why(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= LONG_MODULE or _explained(lines), \
+        f"{_relative(path)} has {len(lines)} lines: say why in a '# Long:' comment, or split it by concept"
 
 
 def _long_functions(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    """The functions over :data:`LONG_FUNCTION` lines with no ``# Long:`` comment inside them."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    tree = ast.parse("\n".join(lines))
     return [f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"
             for node in ast.walk(tree)
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno is not None
-            and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
+            and node.end_lineno - node.lineno + 1 > LONG_FUNCTION
+            and not _explained(lines[node.lineno - 1:node.end_lineno])]
 
 
 @pytest.mark.parametrize("path", MODULES, ids=_relative)
-def test_functions_are_at_most_60_lines(path: Path) -> None:
-    assert _long_functions(path) == []
+def test_a_long_function_says_why(path: Path) -> None:
+    assert _long_functions(path) == [], "say why in a '# Long:' comment inside the function"
 
 
 def test_the_function_length_check_can_fail(tmp_path: Path) -> None:
-    body = "\n".join(f"    x{i} = {i}" for i in range(70))
+    body = "\n".join(f"    x{i} = {i}" for i in range(90))
     source = tmp_path / "long.py"
     source.write_text(f"def long() -> None:\n{body}\n", encoding="utf-8")
-    assert _long_functions(source) == ["long (71 lines)"]
+    assert _long_functions(source) == ["long (91 lines)"]
+    source.write_text(f"def long() -> None:\n    # Long: one table, row by row.\n{body}\n", encoding="utf-8")
+    assert _long_functions(source) == []
 
 
 # A drawing rule shows up as the standard banker table's data (a row of D/S letters), as
@@ -93,3 +109,150 @@ def test_every_module_sits_in_a_layer_of_the_import_contract() -> None:
     modules = {p.stem for p in PACKAGE.glob("*.py") if p.stem not in ("__init__", "__main__")}
     packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
     assert sorted((modules | packages) - named) == []
+
+
+def _top_entries() -> list[str]:
+    return sorted(p.name for p in PACKAGE.iterdir() if p.name != "__pycache__")
+
+
+@pytest.mark.xfail(len(_top_entries()) > MAX_TOP_ENTRIES, reason="hints/values/lazy still present", strict=False)
+def test_the_top_of_the_package_is_short() -> None:
+    """At most 16 entries at the top of ``exact_odds/``: the concept packages, game.py, the entry points."""
+    entries = _top_entries()
+    assert len(entries) <= MAX_TOP_ENTRIES, entries
+
+
+@pytest.mark.xfail(any(p.name in ("hints.py", "values.py") for p in MODULES),
+                   reason="hints/values/lazy still present", strict=False)
+def test_no_home_made_typing_or_records() -> None:
+    """Records are frozen dataclasses and typing comes from the standard library: no ``hints.py`` or ``values.py``."""
+    assert [_relative(p) for p in MODULES if p.name in ("hints.py", "values.py")] == []
+
+
+# ---------------------------------------------------------------- tests that mirror the package
+# The naming scheme: exact_odds/PACKAGE/MODULE.py is tested in tests/test_PACKAGE_MODULE.py, or in
+# tests/test_PACKAGE_MODULE_ASPECT.py when one module needs several (e.g. test_core_tableau_custom.py);
+# exact_odds/game.py in tests/test_game.py. A test named for a package or a concept
+# (test_bunco.py, test_study.py, test_cli_golden.py, test_cli_hostile_input.py, ...) covers the modules
+# COVERED_BY lists. The batch/ package is not checked here (its tests are being reshaped with it).
+
+COVERED_BY: dict[str, str] = {
+    # Partial information: one concept in five modules, tested through its public functions.
+    "analysis/information/bulk.py": "test_analysis_information.py",
+    "analysis/information/given.py": "test_analysis_information.py",
+    "analysis/information/knowledge.py": "test_analysis_information.py",
+    "analysis/information/value.py": "test_analysis_information.py",
+    "analysis/information/walk.py": "test_analysis_information.py",
+    "analysis/symbolic_expressions.py": "test_analysis_symbolic.py",
+    "bets/builtin.py": "test_inputs_registry.py",  # the built-in bets as a registry value
+    # Bunco: every exact distribution against brute force from the printed rules, in one module.
+    "bunco/analysis.py": "test_bunco.py",
+    "bunco/base.py": "test_bunco.py",
+    "bunco/chi_square.py": "test_bunco.py",
+    "bunco/dice.py": "test_bunco.py",
+    "bunco/game.py": "test_bunco.py",
+    "bunco/log.py": "test_bunco.py",
+    "bunco/scoring.py": "test_bunco.py",
+    "bunco/simulation.py": "test_bunco.py",
+    "bunco/turn.py": "test_bunco.py",
+    "bunco/verify.py": "test_bunco.py",
+    # Command families: each command is run (outputs, formats, bad input) with the analysis it shows;
+    # every command and format is also pinned byte for byte by test_cli_golden.py.
+    "cli/advantage.py": "test_analysis_information.py",
+    "cli/bunco.py": "test_bunco.py",
+    "cli/completion.py": "test_cli_usability.py",
+    "cli/counting.py": "test_study_counting.py",
+    "cli/options.py": "test_cli_vocabulary.py",  # one vocabulary: what every option means
+    "cli/provenance.py": "test_report_provenance.py",
+    "cli/simulation.py": "test_witness_simulate.py",
+    "cli/study.py": "test_study.py",
+    "cli/verify.py": "test_witness_verify.py",
+    "core/coup.py": "test_engine_enumerator.py",  # the coup encoding, with the enumerator that makes coups
+    "core/verdict.py": "test_witness_verify.py",
+    # Dealing: the vectorised dealer against the scalar one and the oracle; the documented shuffle.
+    "dealing/cards.py": "test_witness_verify.py",
+    "dealing/dealer.py": "test_witness_simulate.py",
+    "dealing/loops.py": "test_witness_simulate.py",
+    "dealing/procedure.py": "test_witness_simulate.py",
+    "dealing/shuffle.py": "test_study.py",
+    "dealing/simple.py": "test_witness_simulate.py",
+    "engine/deck_polynomials.py": "test_deck_polynomials.py",
+    "engine/polynomial_build.py": "test_engine_polynomial.py",
+    "inputs/errors.py": "test_inputs_validate.py",
+    "inputs/sources.py": "test_inputs_reading.py",  # toml_depth and parse_toml
+    "lazy.py": "test_startup.py",
+    # Presentation: rows and text of each command, pinned byte for byte by the golden outputs; the JSON
+    # shapes by the schemas.
+    "report/advantage.py": "test_cli_golden.py",
+    "report/advantage_play.py": "test_cli_golden.py",
+    "report/base.py": "test_cli_printable_names.py",
+    "report/bunco.py": "test_cli_golden.py",
+    "report/concepts.py": "test_report_schemas.py",
+    "report/document.py": "test_cli_golden.py",
+    "report/edges.py": "test_cli_golden.py",
+    "report/game.py": "test_game.py",
+    "report/odds.py": "test_cli_golden.py",
+    "report/plots.py": "test_report_files.py",
+    "report/roads.py": "test_analysis_roads.py",
+    "report/sidebets.py": "test_cli_golden.py",
+    "report/simulation.py": "test_cli_golden.py",
+    "report/study.py": "test_cli_golden.py",
+    "report/verify.py": "test_witness_verify.py",
+    # A study: dealing against a reference, exact edges, identical results whatever the workers.
+    "study/checks.py": "test_study.py",
+    "study/cluster.py": "test_study.py",
+    "study/records.py": "test_study.py",
+    "study/replay.py": "test_study.py",
+    "study/run.py": "test_study.py",
+    "study/tasks.py": "test_study.py",
+    "witness/sessions.py": "test_analysis_sessions.py",
+    # Verify: logs from an independent dealer (tests/oracle_dealer.py) through the public functions.
+    "witness/verify/cards.py": "test_witness_verify.py",
+    "witness/verify/checks.py": "test_witness_verify.py",
+    "witness/verify/core.py": "test_witness_verify.py",
+    "witness/verify/counts.py": "test_witness_verify.py",
+    "witness/verify/log.py": "test_witness_verify.py",
+    "witness/verify/read.py": "test_witness_verify.py",
+    "witness/verify/shoes.py": "test_witness_verify.py",
+}
+"""Source modules (below ``exact_odds/``) tested by a concept test rather than a module named for them."""
+
+SOURCES = [p for p in MODULES if p.stem not in ("__init__", "__main__") and p.relative_to(PACKAGE).parts[0] != "batch"]
+
+
+def _key(path: Path) -> str:
+    """``analysis/information/given.py`` -> ``analysis_information_given``: the name its test module carries."""
+    return "_".join(path.relative_to(PACKAGE).with_suffix("").parts)
+
+
+def _named(tests: list[str], keys: set[str]) -> set[str]:
+    """The keys that the test modules ``tests`` (names without ``test_``) are named after: for each, the
+    longest key it equals or opens with ``KEY_``."""
+    named = set()
+    for name in tests:
+        matches = [k for k in keys if name == k or name.startswith(k + "_")]
+        if matches:
+            named.add(max(matches, key=len))
+    return named
+
+
+def _named_modules() -> set[str]:
+    return _named([t.stem.removeprefix("test_") for t in TESTS.glob("test_*.py")], {_key(p) for p in SOURCES})
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=_relative)
+def test_every_module_has_a_test_module(path: Path) -> None:
+    relative = path.relative_to(PACKAGE).as_posix()
+    if _key(path) in _named_modules():
+        assert relative not in COVERED_BY, f"{relative} has a test module named for it: drop it from COVERED_BY"
+        return
+    assert relative in COVERED_BY, f"{relative}: add tests/test_{_key(path)}.py (or a COVERED_BY entry)"
+    assert (TESTS / COVERED_BY[relative]).exists(), f"{relative}: tests/{COVERED_BY[relative]} does not exist"
+
+
+def test_the_naming_rule_finds_the_longest_module() -> None:
+    """``test_report_advantage_play.py`` names ``report/advantage_play.py``, not ``report/advantage.py``; an
+    aspect after the module's name still names the module; a package's name alone names no module."""
+    keys = {"report_advantage", "report_advantage_play", "core_tableau", "study_run"}
+    assert _named(["report_advantage_play"], keys) == {"report_advantage_play"}
+    assert _named(["core_tableau_custom", "study"], keys) == {"core_tableau"}

@@ -457,7 +457,7 @@ def test_a_dask_address_that_is_not_a_scheduler_is_refused_in_time(
     refused_in_time(capsys, command, answer, 5, "is not a Dask scheduler", word, "8786")
 
 
-@pytest.mark.parametrize("server", ["silent", "http-400"])
+@pytest.mark.parametrize("server", [pytest.param("silent", marks=pytest.mark.slow), "http-400"])
 def test_a_connection_distributed_cannot_make_is_refused_in_time(capsys: pytest.CaptureFixture[str],
                                                                  monkeypatch: pytest.MonkeyPatch, server: str) -> None:
     """Past the greeting's check (as at a ``tls`` or ``ws`` address), the connection itself is bounded:

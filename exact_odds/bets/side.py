@@ -15,7 +15,7 @@ Each bet asks the engine for the least detail it needs (:class:`~exact_odds.core
 totals-only bets stay on the fast ``POINTS`` path, pair bets need ``RANKS``, perfect
 pairs ``SUITS``.
 
-Sources (8-deck figures from them are checked in ``tests/test_side_bets.py``):
+Sources (8-deck figures from them are checked in ``tests/test_bets_side.py``):
 
 - Pairs, either pair, big and small, dragon bonus: Wizard of Odds, "Baccarat side bets"
   (wizardofodds.com/games/baccarat/side-bets/).

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import body, one_line_error, run
+from conftest import body, needs, one_line_error, run
 
 from exact_odds.inputs.errors import InputError
 from exact_odds.report.files import atomic_file, output_target, shown
@@ -93,7 +93,7 @@ def _special(tmp_path: Path, kind: str) -> Path:
 
 @pytest.mark.parametrize("kind", ["fifo", "directory", "link-to-fifo", "link-to-dev-null", "missing-directory"])
 @pytest.mark.parametrize("option", [("odds", "--output"), ("simulate", "--rounds", "50", "--log"),
-                                    ("eor", "--bet", "banker", "--plot")])
+                                    pytest.param(("eor", "--bet", "banker", "--plot"), marks=needs("matplotlib"))])
 def test_targets_that_are_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str,
                                   option: tuple[str, ...]) -> None:
     target = _special(tmp_path, kind)

@@ -71,6 +71,7 @@ def test_fast_suited_first_four_equals_reference(shoe: Shoe) -> None:
     assert first_four(shoe, Detail.SUITS) == first_four_by_kind(shoe, Detail.SUITS)
 
 
+@pytest.mark.slow
 def test_fast_suited_first_four_eight_decks() -> None:
     shoe = Shoe.decks(8)
     fast = first_four(shoe, Detail.SUITS)

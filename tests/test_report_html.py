@@ -16,7 +16,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import needed_tool, run
+from conftest import needed_tool, needs, run
 
 from exact_odds.report.base import Table
 from exact_odds.report.html import html_page, html_table
@@ -97,6 +97,7 @@ def test_the_report_renders_as_a_page(capsys: pytest.CaptureFixture[str], tmp_pa
     assert 'class="num"' in rendered
 
 
+@pytest.mark.slow
 def test_the_page_fits_a_phone(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Wide tables scroll inside their box: the page itself is no wider than the window (the browser's
     narrowest, for a desktop browser has a minimum width above a phone's)."""
@@ -114,6 +115,7 @@ def test_the_page_fits_a_phone(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert table is not None
 
 
+@needs("matplotlib")  # the effects of removal are drawn inline
 def test_a_phone_screenshot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path, text = _page(capsys, tmp_path, "report", "--game", str(EXAMPLES / "games" / "my-casino.toml"), "--eor")
     _no_external_resources(text)

@@ -32,7 +32,7 @@ Running the thorough fuzzing
 ----------------------------
 Before a release, or after changing how a number, a name or a file is read::
 
-    EXACT_ODDS_HYPOTHESIS=thorough python3 -m pytest tests/test_fuzz.py
+    EXACT_ODDS_HYPOTHESIS=thorough python3 -m pytest tests/test_cli_fuzz.py
 
 On a shared 2-core machine it is long (some 3 to 5 minutes per command for 2,000 cases, more for the
 commands that deal coups: ``session``, ``simulate``, ``study``, ``count``), so run it command by
@@ -40,7 +40,7 @@ command, in the background, each to a report of its own::
 
     for c in odds edges sidebets study session; do
         EXACT_ODDS_HYPOTHESIS=thorough EXACT_ODDS_FUZZ_REPORT=fuzz-$c.jsonl \
-            python3 -m pytest -q "tests/test_fuzz.py::test_hostile_command_lines[$c]" --hypothesis-show-statistics
+            python3 -m pytest -q "tests/test_cli_fuzz.py::test_hostile_command_lines[$c]" --hypothesis-show-statistics
     done
 
 Run it on a copy of the tree (``git archive HEAD | tar -x -C /tmp/copy``) when you go on editing
@@ -244,7 +244,7 @@ PENDING: list[tuple[str, str, str]] = [
 """Known problems not fixed yet: (why, pattern of the command line, pattern of the problem). A case that
 matches is counted (``--hypothesis-show-statistics``), not failed, unless ``EXACT_ODDS_FUZZ_PENDING=fail``;
 remove an entry when its fix lands. Empty: every problem the fuzzing has found is fixed, each with a
-regression test (``NAMED`` below, ``tests/test_hostile_findings.py``)."""
+regression test (``NAMED`` below, ``tests/test_cli_hostile_findings.py``)."""
 
 
 def _pending(argv: Sequence[str], found: str) -> str | None:

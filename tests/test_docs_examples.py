@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import needs
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -70,6 +71,22 @@ class Command:
 
 def _name(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name
+
+
+SLOW_SHELLS = ("README.md", "docs/checking.md", "docs/bunco.md")
+"""The documents whose shell examples take more than about 3 seconds together."""
+SHELL_EXTRAS = {"docs/study.md": "matplotlib"}
+"""The documents whose shell examples need an optional extra (``eor --plot``)."""
+PYTHON_EXTRAS = {"docs/json.md": "jsonschema"}
+"""The documents whose Python examples need an optional extra (a schema validated)."""
+
+
+def _cases(*, slow: tuple[str, ...] = (), extras: dict[str, str] | None = None) -> list[object]:
+    """:data:`DOCUMENTS` as parameters, marked slow or needing an optional extra where said."""
+    extras = extras or {}
+    return [pytest.param(d, marks=[*([pytest.mark.slow] if _name(d) in slow else []),
+                                   *([needs(extras[_name(d)])] if _name(d) in extras else [])])
+            for d in DOCUMENTS]
 
 
 def blocks(text: str) -> list[Block]:
@@ -212,7 +229,7 @@ def _status(argv: list[str]) -> int:
         return done.code if isinstance(done.code, int) else int(done.code is not None)
 
 
-@pytest.mark.parametrize("document", DOCUMENTS, ids=_name)
+@pytest.mark.parametrize("document", _cases(slow=SLOW_SHELLS, extras=SHELL_EXTRAS), ids=_name)
 def test_every_shell_example_runs(document: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                   capsys: pytest.CaptureFixture[str]) -> None:
 
@@ -242,7 +259,7 @@ def test_every_shell_example_runs(document: Path, tmp_path: Path, monkeypatch: p
     assert not failures, "\n".join(failures)
 
 
-@pytest.mark.parametrize("document", DOCUMENTS, ids=_name)
+@pytest.mark.parametrize("document", _cases(extras=PYTHON_EXTRAS), ids=_name)
 def test_every_python_example_runs_as_a_doctest(document: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     for block in blocks(document.read_text(encoding="utf-8")):

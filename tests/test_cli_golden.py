@@ -3,7 +3,7 @@
 These pin what the commands print so that a refactor cannot change an output unnoticed.
 An intended change is made by regenerating the files and reviewing the diff:
 
-    EXACT_ODDS_UPDATE_GOLDEN=1 python3 -m pytest tests/test_golden.py
+    EXACT_ODDS_UPDATE_GOLDEN=1 python3 -m pytest tests/test_cli_golden.py
 
 Each file holds the exit status, standard output and standard error of one command line.
 
@@ -64,7 +64,7 @@ def _cases() -> list[tuple[str, tuple[str, ...]]]:
                                      "banker,player,tie", *f)),
         ]
     # A page with a figure (eor, session, study) is left out: the drawing's bytes depend on matplotlib's
-    # version (tests/test_html.py renders such pages).
+    # version (tests/test_report_html.py renders such pages).
     cases = [(name, argv) for name, argv in cases if name not in FIGURE_PAGES]
     for fmt in ("text", "json"):
         f = ("--format", fmt)

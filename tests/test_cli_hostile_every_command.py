@@ -11,7 +11,7 @@ command or an option added later is covered the day it is added).
 - a full disk, a closed standard output and ``PYTHONIOENCODING=ascii`` under every command.
 
 Each case: exit status 2 (or, for an ASCII-only output, 0), exactly one line on stderr, within the
-fuzzing suite's budgets of CPU and memory (the cases run as :func:`test_fuzz.sandboxed` runs them: in a
+fuzzing suite's budgets of CPU and memory (the cases run as :func:`test_cli_fuzz.sandboxed` runs them: in a
 fork, its memory growth measured), and no temporary file left.
 """
 
@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_fuzz import BASE, COMMANDS, FORKING, _kind, _name, case_directory, problem, sandboxed
+from test_cli_fuzz import BASE, COMMANDS, FORKING, _kind, _name, case_directory, problem, sandboxed
 
 from exact_odds.cli import main
 

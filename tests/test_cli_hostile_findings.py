@@ -1,4 +1,4 @@
-"""What the fuzzing of the command line found (``tests/test_fuzz.py``), each fixed where it began and kept
+"""What the fuzzing of the command line found (``tests/test_cli_fuzz.py``), each fixed where it began and kept
 here as a regression test: a process of its own, one line on stderr and exit status 2 (or a good
 run), in under 5 seconds of CPU and 500 MB.
 
@@ -17,12 +17,13 @@ run), in under 5 seconds of CPU and 500 MB.
 - a bets file with one ``[[bet.line]]`` repeated 5,000 times made ``study --shoes 2`` take 8.6 s (every
   coup tried every line): a bet has at most :data:`exact_odds.bets.user.MAX_LINES` pay lines, a file
   :data:`~exact_odds.bets.user.MAX_FILE_LINES` in all, and a line repeating an earlier rule is not tried.
+
+The fixes themselves are tested beside their modules: the Dask addresses in ``tests/test_inputs_validate.py``,
+``is_file`` in ``tests/test_inputs_reading.py``, the plan's sums in pieces in ``tests/test_study_edge_sorting.py``.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import resource
 import subprocess
 import sys
@@ -30,10 +31,6 @@ from pathlib import Path
 
 import pytest
 from conftest import run
-
-from exact_odds.inputs import validate
-from exact_odds.inputs.errors import InputError
-from exact_odds.inputs.reading import is_file
 
 SECONDS = 5.0
 MEGABYTES = 500
@@ -116,54 +113,7 @@ def test_a_pay_line_repeated_is_bounded(tmp_path: Path, times: int, code: int) -
     assert cpu < SECONDS and peak < MEGABYTES, (cpu, peak)
 
 
-@pytest.mark.parametrize("text", ["tcp://127.0.0.1:8786", "127.0.0.1:8786", " tls://scheduler:8786 ", "inproc://x",
-                                  "TCP://h:1", "ws://h:1"])
-def test_dask_addresses_of_a_usable_scheme(text: str) -> None:
-    assert validate.dask_address(text) == text.strip()
-
-
-@pytest.mark.parametrize("text", ["", " ", "ucx://127.0.0.1:1", "tcp://", "a b", "x" * 5000, "tcp://h/path",
-                                  "ucxx://h:1", "://h:1"])
-def test_dask_addresses_refused(text: str) -> None:
-    with pytest.raises(InputError, match="^--dask must be a scheduler address such as tcp://HOST:PORT"):
-        validate.dask_address(text, "--dask")
-    with pytest.raises(argparse.ArgumentTypeError, match="^must be a scheduler address"):
-        validate.dask_option(text)
-
-
-def test_is_file_never_raises(tmp_path: Path) -> None:
-    (tmp_path / "f").write_text("x")
-    os.mkfifo(tmp_path / "fifo")
-    assert is_file(tmp_path / "f") and not is_file(tmp_path) and not is_file(tmp_path / "fifo")
-    assert not is_file("x" * 5000) and not is_file("a\x00b") and not is_file("") and not is_file(tmp_path / "none")
-
-
 def test_an_option_given_dashes_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     for argv in (("odds", "--decks=--"), ("odds", "--output=--"), ("parsheet", "--bet=--")):
         code, out, err = run(capsys, *argv)
         assert code == 2 and out == "" and "expected" in err and len(err.splitlines()) == 1, err
-
-
-def test_edge_sorting_plan_sums_in_bounded_pieces() -> None:
-    """The plan's sums are the same integers whether the functionals are summed at once or a few at a time."""
-    import numpy as np
-
-    from exact_odds.batch import monomials
-    from exact_odds.batch.coefficients import coefficients
-    from exact_odds.core.coup import Detail
-    from exact_odds.core.tableau import STANDARD_TABLEAU
-
-    co = coefficients(STANDARD_TABLEAU, Detail.POINTS)
-    rng = np.random.default_rng(1)
-    weights = rng.integers(0, 3, size=(int(co.coup.max()) + 1, 40)).astype(np.int64)
-    digits, summed = monomials.monomial_sums(co, weights)
-    saved = monomials._CHUNK
-    try:
-        monomials._CHUNK = 1  # one functional at a time
-        digits_1, summed_1 = monomials.monomial_sums(co, weights)
-    finally:
-        monomials._CHUNK = saved
-    m = monomials._monomials(co)
-    whole = np.add.reduceat(m.count[:, None] * weights[m.coup], m.starts, axis=0)
-    assert (digits == digits_1).all() and (summed == whole).all() and (summed_1 == whole).all()
-

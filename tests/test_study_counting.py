@@ -1,37 +1,33 @@
 """Counts of one's own and edge sorting over dealt shoes: brute force on tiny shoes, identities,
 determinism, the command line, and a published count reproduced within its confidence intervals.
+Edge sorting alone against brute force is in ``tests/test_study_edge_sorting.py``.
 
 The published-count test deals ``EXACT_ODDS_PUBLISHED_SHOES`` shoes (default 2,000, a few
 seconds); the full check of docs/study.md deals 100,000 or more with two workers (about a minute
-and a half): ``EXACT_ODDS_PUBLISHED_SHOES=100000 pytest tests/test_advantage_play.py -k published``.
+and a half): ``EXACT_ODDS_PUBLISHED_SHOES=100000 pytest tests/test_study_counting.py -k published``.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections import Counter
-from collections.abc import Sequence
 from fractions import Fraction
-from itertools import permutations
 
 import numpy as np
 import pytest
 from conftest import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from oracle import play
 
 from exact_odds.analysis.information import Information
 from exact_odds.analysis.removal import effects_of_removal
 from exact_odds.bets import find_bet
-from exact_odds.core.coup import Coup, Payable, coup_table
-from exact_odds.core.shoe import RANKS, Card, Shoe
+from exact_odds.core.coup import coup_table
+from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.dealing import Procedure, shoe_card_codes
 from exact_odds.study.counting import PUBLISHED_COUNTS, Count, CountError, count_correlation, find_count
-from exact_odds.study.edge_sorting import SIT_OUT, coup_values
-from exact_odds.study.estimates import Z95, Estimate, mean, per_shoe, ratio
+from exact_odds.study.estimates import Z95
 from exact_odds.study.run import CoupRecords, Study, StudyError, run_study
 from exact_odds.study.tasks import deal_shoes
 from exact_odds.witness.simulate import simulate
@@ -104,72 +100,6 @@ def test_betting_correlation_is_the_suggested_counts() -> None:
     mine = Count("mine", suggested.tags, Fraction(1), "dragon-7")
     assert count_correlation(mine, removal) == suggested.correlation
     assert round(float(count_correlation(DRAGON, removal)), 3) == 0.964
-
-
-# ---------------------------------------------------------------- estimates over shoes
-
-
-def test_estimates_by_hand() -> None:
-    shoe = np.array([0, 0, 1, 1, 2])
-    values = np.array([1.0, 1.0, 0.0, 1.0, 2.0])
-    per_coup = ratio(values, np.ones(5), shoe, 3)
-    assert per_coup is not None and per_coup.value == 1.0
-    # per-shoe totals 2, 1, 2 over 2, 2, 1 coups: residuals 0, -1, 1
-    assert per_coup.error == pytest.approx(((0 + 1 + 1) / (3 * 2)) ** 0.5 / (5 / 3))
-    assert per_shoe(values, shoe, 3).value == pytest.approx(5 / 3)
-    assert mean(np.array([1.0, 3.0])) == Estimate(2.0, 1.0)
-    assert ratio(values, np.zeros(5), shoe, 3) is None
-    assert Estimate(1.0, None).interval is None and Estimate(1.0, None).covers(1.05, slack=0.1)
-    assert Estimate(0.5, 0.01).covers(0.519) and not Estimate(0.5, 0.01).covers(0.52)
-
-
-# ---------------------------------------------------------------- edge sorting against brute force
-
-
-def brute_sorting(counts: list[int], info: Information, bets: Sequence[Payable]) -> tuple[list[Fraction], list[int]]:
-    """Values with and without the group, and the choices, over every ordered six-card sequence."""
-    cards = [Card(RANKS[r]) for r, n in enumerate(counts) for _ in range(n)]
-    labels = info.labels[0]
-    ways: dict[str, Counter[Coup]] = {label: Counter() for label in labels}
-    for seq in permutations(cards, 6):
-        ways[info.label_of(0, seq[0].rank, None)][play(seq)] += 1
-    total = sum(sum(c.values()) for c in ways.values())
-    sums = {g: [sum((w * bet.payout(c) for c, w in ways[g].items()), Fraction(0)) for bet in bets] for g in labels}
-    value, choices = Fraction(0), []
-    for g in labels:
-        best = max(range(len(bets)), key=lambda b: (sums[g][b], -b))
-        positive = sum(ways[g].values()) > 0 and sums[g][best] > 0
-        choices.append(best if positive else SIT_OUT)
-        value += sums[g][best] / total if positive else 0
-    plain = [sum((sums[g][b] for g in labels), Fraction(0)) for b in range(len(bets))]
-    best = max(range(len(bets)), key=lambda b: (plain[b], -b))
-    choices.append(best if plain[best] > 0 else SIT_OUT)
-    return [value, max(plain[best], Fraction(0)) / total], choices
-
-
-tiny_counts = st.lists(st.integers(0, 12), min_size=6, max_size=8).map(lambda ranks: [ranks.count(i)
-                                                                                      for i in range(13)])
-
-
-@settings(max_examples=12, deadline=None)
-@given(tiny_counts, st.sampled_from(["6|7|8|9", "7|8|9", "A|2|3", "T|J|Q|K"]))
-@example([0, 0, 2, 1, 0, 1, 2, 1, 1, 0, 0, 0, 0], "6|7|8|9")
-@example([1, 0, 0, 0, 0, 2, 0, 0, 2, 1, 0, 0, 2], "T|J|Q|K")  # courts in the group: kinds are ranks
-def test_edge_sorting_values_equal_brute_force(counts: list[int], group: str) -> None:
-    info = Information.grouped([1], {"in": group})
-    bets = [*MAIN, find_bet("dragon-7"), find_bet("player-pair")]
-    values, choices = coup_values([counts], info, bets)
-    exact, expected_choices = brute_sorting(counts, info, bets)
-    assert values[0].tolist() == pytest.approx([float(x) for x in exact], rel=1e-12, abs=1e-15)
-    assert choices[0].tolist() == expected_choices
-
-
-def test_an_eight_deck_shoe_by_hand() -> None:
-    """Knowing high (6-9) or not of card 1 of 8 decks is worth Jacobson's 6.765% (banker or player)."""
-    values, choices = coup_values([[32] * 13, [32] * 9 + [0] * 4], HIGH, MAIN[:2])
-    assert round(100 * values[0, 0], 3) == 6.765 and values[0, 1] == 0.0
-    assert choices[0].tolist() == [1, 0, SIT_OUT]
-    assert values[1, 0] > values[1, 1] >= 0  # no tens: still worth knowing
 
 
 # ---------------------------------------------------------------- over shoes

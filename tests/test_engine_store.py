@@ -230,6 +230,7 @@ def test_custom_tableau_answers_from_its_cached_tables(monkeypatch: pytest.Monke
     polynomial.tables.cache_clear()
 
 
+@pytest.mark.slow
 def test_shipped_tables_match_a_fresh_build() -> None:
     """What make_tables --check is to tables/: every shipped table is rebuilt from the tableau and compared."""
     done = subprocess.run([sys.executable, "scripts/make_coefficients.py", "--check"], cwd=ROOT,

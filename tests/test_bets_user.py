@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from oracle import brute_force, shoe_cards
-from test_side_bets import line_ways, suited_shoe, tiny_suited_shoes
+from test_bets_side import line_ways, suited_shoe, tiny_suited_shoes
 
 from exact_odds.bets import BUILTIN_BETS, BetError, find_bet
 from exact_odds.bets.user import FIELDS, MAX_FILE_LINES, MAX_LINES, Conditions, load_bets, parse_bets

@@ -159,6 +159,7 @@ def _disjoint(specs: set[str]) -> bool:
     return all(not (a & b) for i, a in enumerate(seen) for b in seen[i + 1:])
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(tiny_cards, informations(), details)
 @example([(0, 0), (0, 1), (8, 0), (8, 2), (12, 0), (12, 3), (6, 1)], Information.rank_at(5), Detail.POINTS)

@@ -69,6 +69,7 @@ suit_rows = st.lists(st.lists(st.integers(0, 9), min_size=4, max_size=4), min_si
     lambda rows: sum(map(sum, rows)) >= 6)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(suit_rows)
 @example([[1, 0, 0, 0]] * 6 + [[0] * 4] * 7)  # six singletons: no pair possible
@@ -78,6 +79,7 @@ def test_depleted_shoes_with_suits(rows: list[list[int]]) -> None:
     _agree(_suited(rows))
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.integers(0, 40), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6))
 @example([0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0])  # six tens: one point class, one rank
@@ -98,6 +100,7 @@ def tableaux(draw: st.DrawFn) -> Tableau:
     return Tableau("random", naturals, player, rows)
 
 
+@pytest.mark.slow
 @settings(max_examples=4, deadline=None)
 @given(tableaux(), suit_rows)
 @example(Tableau("all draw", frozenset(), (True,) * 10, ((True,) * 11,) * 10), [[1, 1, 1, 1]] * 13)

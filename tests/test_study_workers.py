@@ -1,6 +1,6 @@
 """The worker pool: its processes keep out of Ctrl-C from their start and use one BLAS thread
 each; the parent never ignores Ctrl-C, and one arriving while the pool starts is raised once
-the pool exists (tests/test_interrupts.py signals real commands)."""
+the pool exists (tests/test_cli_signals.py signals real commands)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """``exact-odds verify`` and :mod:`exact_odds.witness.verify`: logs written by an independent dealer.
 
-The logs come from :mod:`verify_dealer`, a dealer written in the tests from the printed rules
+The logs come from :mod:`oracle_dealer`, a dealer written in the tests from the printed rules
 (no code of the package), so a PASS is not the package agreeing with itself. Wrong dealers
 (a wrong banker rule, pair labels that forget hands with a third card, a shoe given only a
 few riffle shuffles) must FAIL the check that concerns them, naming the coups.
@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 
 import numpy as np
+import oracle_dealer as dealer
 import pytest
-import verify_dealer as dealer
 from conftest import body, one_line_error, run
 
 from exact_odds.core.shoe import Shoe
@@ -45,7 +45,7 @@ def write(tmp_path: Path, rows: list[dict[str, str]], name: str = "log.csv") -> 
 # ---------------------------------------------------------------- the Bar: calibration
 
 
-@pytest.mark.parametrize("mode", ["shoes", "fresh"])
+@pytest.mark.parametrize("mode", [pytest.param("shoes", marks=pytest.mark.slow), "fresh"])
 def test_an_honest_dealer_passes_at_most_once_in_twenty_fails(mode: str) -> None:
     fails = []
     for seed in range(20):
