@@ -33,6 +33,7 @@ A rules file (TOML) changes cells of :data:`PARLOUR_RULES`::
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -40,7 +41,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TypeAlias
 
-from exact_odds.core.tableau import COLUMNS, Tableau
+from exact_odds.core.tableau import COLUMNS, Tableau, parse_tableau
 from exact_odds.inputs.errors import InputError, read_user_file
 from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import Exact, printable
@@ -120,15 +121,17 @@ class ChoiceRules:
         row = dict(self.banker_cards).get(cards, self.banker[total(cards)])
         return row[COLUMNS.index(third)]
 
-    @property
-    def by_cards(self) -> bool:
-        """Whether some decision depends on the two cards and not on their total alone."""
-        return bool(self.player_cards or self.banker_cards)
+    def text(self) -> str:
+        """Every decision in words, one line a hand (the name aside): two files that say the same hold the same."""
+        lines = [f"player {t} {decision_text(self.player[t])}" for t in TOTALS]
+        lines += [f"player {pair_text(c)} {decision_text(d)}" for c, d in self.player_cards]
+        lines += [f"banker {t} {' '.join(map(decision_text, self.banker[t]))}" for t in TOTALS]
+        lines += [f"banker {pair_text(c)} {' '.join(map(decision_text, row))}" for c, row in self.banker_cards]
+        return "\n".join(lines) + "\n"
 
-    @property
-    def player_by_cards(self) -> bool:
-        """Whether some Player decision depends on his two cards and not on their total alone."""
-        return bool(self.player_cards)
+    def key(self) -> str:
+        """SHA-256 (hex) of :meth:`text`, as outputs name the rules they were computed under."""
+        return hashlib.sha256(self.text().encode()).hexdigest()
 
 
 PARLOUR_RULES = ChoiceRules(
@@ -187,7 +190,8 @@ def _table(data: Mapping[str, object], key: str, doc: TomlText) -> Mapping[str, 
 
 
 def parse_choice_rules(text: str, *, source: str = "rules") -> ChoiceRules:
-    """:class:`ChoiceRules` from TOML text (see the module): cells of :data:`PARLOUR_RULES` replaced.
+    """:class:`ChoiceRules` from TOML text (see the module): cells of :data:`PARLOUR_RULES` replaced; a tableau
+    file (:func:`~exact_odds.core.tableau.parse_tableau`) gives its rule with no free cell.
 
     Refused, each with one line: an unknown key, a Player or Banker total that does not exist or is a
     natural, a probability outside [0, 1], a row of the wrong length, and a free Banker cell that cannot
@@ -195,6 +199,8 @@ def parse_choice_rules(text: str, *, source: str = "rules") -> ChoiceRules:
     """
     doc = TomlText.of(text, source)
     data = parse_toml(text, source, ChoiceRulesError)
+    if "player_draws" in data or "naturals" in data:  # a tableau file: punto banco's rule, nothing free
+        return ChoiceRules.from_tableau(parse_tableau(text, source=source))
     unknown = sorted(set(data) - {"name", "player", "banker"})
     if unknown:
         raise ChoiceRulesError(f"{doc.where(doc.top_level_key_line(unknown[0]))}: unknown key {unknown[0]!r} "
