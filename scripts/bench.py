@@ -182,6 +182,26 @@ def bench_symbolic(repeat: int) -> None:
     command_figures(["symbolic"], repeat, "symbolic", limit_ms=1000)
 
 
+def bench_chemin(repeat: int) -> None:
+    """Chemin de fer solved exactly: whole-process B2 and B3 for 8 decks; all three models for 1-8 decks in process."""
+    from exact_odds.analysis.equilibrium import solve
+    from exact_odds.analysis.strategy import Information, choice_game, payoff_table
+
+    for model in ("B2", "B3"):
+        command_figures(["chemin-de-fer", "--model", model], repeat, "chemin-de-fer", limit_ms=1000)
+
+    def every_model() -> None:
+        payoff_table.cache_clear()
+        for decks in range(1, 9):
+            for information in Information:
+                solve(choice_game(Shoe.decks(decks), information))
+
+    secs = median_seconds(every_model, max(1, repeat // 3))
+    print(f"chemin-de-fer: models B1, B2, B3 solved for 1-8 decks (24 games) in process, median of "
+          f"{max(1, repeat // 3)}: {secs:.2f} s CPU")
+    bar("chemin de fer: models 1-3 for 1-8 decks, in process", f"{secs:.2f} s", "<= 10 s", secs <= 10)
+
+
 BENCHMARKS: dict[str, Callable[[int], None]] = {
     "odds": bench_odds,
     "report": bench_report,
@@ -192,6 +212,7 @@ BENCHMARKS: dict[str, Callable[[int], None]] = {
     "symbolic": bench_symbolic,
     "simulate": bench_simulate,
     "verify": bench_verify,
+    "chemin": bench_chemin,
 }
 
 

@@ -54,7 +54,7 @@ BAD = {
     "simulate": ["--coups", "-5"], "deal": ["--coup", "0"], "session": ["--bet", "banker", "--bankroll", "x"],
     "roads": ["--input", "/nonexistent/results.txt"], "bunco": ["--seed", "3"], "eor": ["--max-tag", "0"],
     "batch": ["--input", "/nonexistent.csv"], "study": ["--decks", "1"], "count": ["--shoes", "2"],
-    "advantage": ["--position", "9"], "verify": [], "completion": ["fish"],
+    "advantage": ["--position", "9"], "chemin-de-fer": ["--model", "C1"], "verify": [], "completion": ["fish"],
 }
 """A bad command line of every command: a usage error or bad input."""
 

@@ -203,8 +203,9 @@ def test_config_gives_banker_player_and_tie(capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and "super-6" in out and "tie-9/" not in out
 
 
-@pytest.mark.parametrize("command", [c for c in COMMANDS if c not in ("bunco", "completion")])
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c not in ("bunco", "completion", "chemin-de-fer")])
 def test_every_baccarat_command_takes_game(command: str) -> None:
+    """Every punto banco command (chemin de fer, where the players choose, takes its rules from --rules)."""
     assert "--game FILE" in _help(command)
 
 
@@ -255,6 +256,7 @@ SMALL_ARGUMENTS: dict[str, list[tuple[str, ...]]] = {
               ("--input", str(EXAMPLES / "shoe_record.txt"), "--bet", "banker")],
     "count": [("--count", "jacobson-dragon-7", "--shoes", "2", "--seed", "1", "--decks", "1", "-q")],
     "advantage": [("--decks", "1", "--bet", "banker,tie")],
+    "chemin-de-fer": [("--model", "A1", "--costs")],
     "verify": [(str(EXAMPLES / "coups_log.csv"),)],
 }
 

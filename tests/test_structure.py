@@ -77,8 +77,13 @@ RULE_PATTERNS = {
 RULE_HOME = PACKAGE / "core" / "tableau.py"
 # A Coup's `natural` property describes the outcome for bets (the standard naturals, as the
 # pay tables printed on layouts mean them); it decides no draw.
+# The rules of chemin de fer leave decisions free: core/choices.py holds them beside the tableau, and reads a
+# tableau's data to give punto banco's rule as the case with no free decision.
 ALLOWED = {("exact_odds/core/coup.py", "the naturals written out"),
-           ("exact_odds/bets/user.py", "the naturals written out")}
+           ("exact_odds/bets/user.py", "the naturals written out"),
+           ("exact_odds/core/choices.py", "the naturals written out"),
+           ("exact_odds/core/choices.py", "a banker-table row"),
+           ("exact_odds/core/choices.py", "the tableau's raw data read")}
 
 
 @pytest.mark.parametrize("path", [p for p in MODULES if p != RULE_HOME], ids=_relative)

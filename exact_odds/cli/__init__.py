@@ -48,6 +48,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "bunco": ("bunco",),
     "study": ("eor", "batch", "study", "count"),
     "advantage": ("advantage",),
+    "chemin": ("chemin-de-fer",),
     "verify": ("verify",),
     "completion": ("completion",),
 }

@@ -1,0 +1,329 @@
+"""Chemin de fer solved exactly: optimal strategies of both sides, the value, certificates, costs of choices.
+
+The Player's guaranteed expectation ``f(x) = sum over the Banker's free sets of min(draw(x), stand(x))``
+(:class:`~exact_odds.analysis.strategy.ChoiceGame`) is concave and piecewise linear in his free drawing
+probabilities ``x``. Its maximum is found exactly as Foster (1964) did: sets whose best reply does not
+depend on ``x`` over the box [0, 1]^k are settled first, and what remains is a small linear program
+(:mod:`exact_odds.analysis.exact_lp`). The Banker's optimal strategy mixes only where his two choices tie
+at the Player's optimum, with weights that make the Player's optimum a best reply (another small exact
+linear program). Each answer is certified: each strategy is an exact best reply to the other; and
+uniqueness is decided exactly.
+
+>>> from exact_odds.analysis.strategy import Information, choice_game
+>>> from exact_odds.core.shoe import Shoe
+>>> solution = solve(choice_game(Shoe.infinite_deck(), Information.TOTALS))
+>>> solution.player, solution.value, solution.certificate.holds, solution.player_unique
+((Fraction(9, 11),), Fraction(-679568, 53094899), True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from exact_odds.analysis.exact_lp import maximize
+from exact_odds.analysis.strategy import (
+    Affine,
+    ChoiceGame,
+    Hand,
+    Number,
+    affine_add,
+    affine_at,
+)
+from exact_odds.core.choices import DRAW, STAND, ChoiceRules, Decision
+from exact_odds.core.tableau import COLUMNS
+
+
+@dataclass(frozen=True, slots=True)
+class Certificate:
+    """The check of a solution, exactly: the Player's expectation at the pair of strategies, the least
+    the Banker can hold the Player's strategy to, and the most the Player can get against the Banker's.
+    The pair is an equilibrium when the three are equal."""
+
+    expectation: Fraction
+    banker_best_reply: Fraction
+    player_best_reply: Fraction
+
+    @property
+    def holds(self) -> bool:
+        """Whether each strategy is a best reply to the other."""
+        return self.expectation == self.banker_best_reply == self.player_best_reply
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """What a choice at one free information set costs against an optimal opponent, in the Player's
+    expectation per coup (a positive cost always hurts the side that chooses): ``draw`` and ``stand``
+    are the costs of always drawing and always standing there."""
+
+    side: str
+    hand: Hand
+    column: int | None
+    draw: Fraction
+    stand: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """Optimal strategies and the value (the Player's expectation per coup) of a :class:`ChoiceGame`.
+
+    ``player``: the drawing probability of each free Player set (``game.player_sets``). ``banker``: the
+    drawing probability of each Banker set (``game.banker_sets``): the rules' where fixed, the optimal
+    one where free, ``None`` where drawing and standing are equally good whatever the Player does (a set
+    never reached, or a tie throughout). ``player_unique`` and ``banker_unique``: whether no other optimal
+    strategy exists (sets that are never reached aside).
+    """
+
+    game: ChoiceGame
+    value: Fraction
+    player: tuple[Fraction, ...]
+    banker: tuple[Fraction | None, ...]
+    certificate: Certificate
+    player_unique: bool
+    banker_unique: bool
+
+    def rules(self) -> ChoiceRules:
+        """The solution as rules without free cells (a set where any choice will do stands)."""
+        game = self.game
+        rules = game.rules
+        for hand, x in zip(game.player_sets, self.player, strict=True):
+            if isinstance(hand, int):
+                player = list(rules.player)
+                player[hand] = x
+                rules = replace(rules, player=tuple(player))
+            else:
+                rules = replace(rules, player_cards=(*rules.player_cards, (hand, x)))
+        rows: dict[Hand, list[Decision]] = {}
+        for bset, q in zip(game.banker_sets, self.banker, strict=True):
+            rows.setdefault(bset.hand, list(_default_row(rules, bset.hand)))[COLUMNS.index(bset.column)] = (
+                STAND if q is None else q)
+        banker = [list(row) for row in rules.banker]
+        cards = dict(rules.banker_cards)
+        for hand, row in rows.items():
+            if isinstance(hand, int):
+                banker[hand] = row
+            else:
+                cards[hand] = tuple(row)
+        return replace(rules, name=f"{rules.name}, solved", banker=tuple(tuple(r) for r in banker),
+                       banker_cards=tuple(sorted(cards.items())))
+
+
+def _default_row(rules: ChoiceRules, hand: Hand) -> tuple[Decision, ...]:
+    if isinstance(hand, int):
+        return tuple(STAND if d is None else d for d in rules.banker[hand])
+    return tuple(STAND if rules.banker_decision(hand, c) is None else rules.banker_decision(hand, c)
+                 for c in COLUMNS)
+
+
+def _box_range(f: Affine) -> tuple[Number, Number]:
+    """The least and the greatest value of an affine function over the box [0, 1]^k."""
+    return (f[0] + sum(min(0, c) for c in f[1:]), f[0] + sum(max(0, c) for c in f[1:]))
+
+
+@dataclass(frozen=True, slots=True)
+class _Reduced:
+    """The Player's problem once the Banker sets with a settled best reply are folded into ``objective``:
+    maximise ``objective(x) - sum of max(0, -d(x))`` over the contested sets' differences ``d``."""
+
+    objective: Affine
+    contested: tuple[Affine, ...]
+
+    def constraints(self, k: int) -> tuple[list[list[Number]], list[Number]]:
+        """``A y <= b`` over ``y = (x, s)``: ``x <= 1`` and ``s >= -d(x)``."""
+        m = len(self.contested)
+        rows: list[list[Number]] = [[int(i == j) for i in range(k + m)] for j in range(k)]
+        rhs: list[Number] = [1] * k
+        for i, d in enumerate(self.contested):
+            rows.append([-c for c in d[1:]] + [-int(i == j) for j in range(m)])
+            rhs.append(d[0])
+        return rows, rhs
+
+    def maximum(self, k: int) -> tuple[Number, tuple[Fraction, ...]]:
+        """The greatest value of the Player's guaranteed result, in ways, and a point reaching it."""
+        rows, rhs = self.constraints(k)
+        c = [*self.objective[1:], *([-1] * len(self.contested))]
+        lp = maximize(c, rows, rhs)
+        return self.objective[0] + lp.value, lp.point[:k]
+
+    def unique(self, k: int, value: Number, free: Sequence[int]) -> bool:
+        """Whether the maximum is reached at one point only, the coordinates outside ``free`` held."""
+        rows, rhs = self.constraints(k)
+        m = len(self.contested)
+        rows.append([-c for c in self.objective[1:]] + [1] * m)  # the result at least the value
+        rhs.append(self.objective[0] - value)
+        for j in free:
+            direction = [int(i == j) for i in range(k + m)]
+            high = maximize(direction, rows, rhs).value
+            low = -maximize([-v for v in direction], rows, rhs).value
+            if high != low:
+                return False
+        return True
+
+
+def _reduce(game: ChoiceGame) -> _Reduced:
+    objective = list(game.base)
+    contested = []
+    for bset in game.banker_sets:
+        if bset.decision is not None:
+            continue
+        low, high = _box_range(bset.difference)
+        if low >= 0:
+            affine_add(objective, bset.stand)
+        elif high <= 0:
+            affine_add(objective, bset.draw)
+        else:
+            affine_add(objective, bset.stand)
+            contested.append(bset.difference)
+    return _Reduced(tuple(objective), tuple(contested))
+
+
+def _banker_mix(game: ChoiceGame, x: Sequence[Fraction]) -> tuple[list[Fraction | None], list[int], list[list[Number]],
+                                                                  list[Number]]:
+    """The Banker's best reply to ``x`` set by set, the sets where he is indifferent at ``x`` (contested),
+    and the constraints on their drawing probabilities that make ``x`` a best reply for the Player."""
+    k = len(x)
+    gradient: list[Number] = list(game.base[1:])
+    choice: list[Fraction | None] = []
+    contested: list[int] = []
+    for i, bset in enumerate(game.banker_sets):
+        if bset.decision is not None:
+            choice.append(bset.decision)
+            continue
+        d = bset.difference
+        at = affine_at(d, x)
+        if not any(d):  # drawing and standing alike whatever the Player does
+            choice.append(None)
+            _gradient_add(gradient, bset.stand)
+        elif at != 0:
+            choice.append(STAND if at > 0 else DRAW)
+            _gradient_add(gradient, bset.stand if at > 0 else bset.draw)
+        else:
+            choice.append(STAND)
+            contested.append(i)
+            _gradient_add(gradient, bset.stand)
+    rows: list[list[Number]] = [[int(i == j) for i in range(len(contested))] for j in range(len(contested))]
+    rhs: list[Number] = [1] * len(contested)
+    for j in range(k):  # the gradient g_j = gradient_j + sum q_I d_I,j: 0 inside, <= 0 at 0, >= 0 at 1
+        slopes = [game.banker_sets[i].difference[j + 1] for i in contested]
+        if x[j] < 1:
+            rows.append(slopes)
+            rhs.append(-gradient[j])
+        if x[j] > 0:
+            rows.append([-s for s in slopes])
+            rhs.append(gradient[j])
+    return choice, contested, rows, rhs
+
+
+def _gradient_add(gradient: list[Number], f: Affine) -> None:
+    for j, c in enumerate(f[1:]):
+        gradient[j] += c
+
+
+def solve(game: ChoiceGame) -> Solution:
+    """Optimal strategies of both sides and the value, exactly, certified (see the module)."""
+    k = len(game.player_sets)
+    reduced = _reduce(game)
+    value, x = reduced.maximum(k) if k else (reduced.objective[0], ())
+    choice, contested, rows, rhs = _banker_mix(game, x)
+    m = len(contested)
+    for i, q in zip(contested, maximize([0] * m, rows, rhs).point if m else (), strict=True):
+        choice[i] = q
+    banker_unique = all(maximize([int(i == j) for i in range(m)], rows, rhs).value ==
+                        -maximize([-int(i == j) for i in range(m)], rows, rhs).value for j in range(m))
+    return Solution(game, Fraction(value, game.total), tuple(Fraction(v) for v in x), tuple(choice),
+                    certify(game, x, choice), _player_unique(game, reduced, value, x, choice), banker_unique)
+
+
+def _player_unique(game: ChoiceGame, reduced: _Reduced, value: Number, x: Sequence[Fraction],
+                   banker: Sequence[Fraction | None]) -> bool:
+    """Whether the Player's optimal strategy is unique (sets never reached aside).
+
+    Every optimal strategy is a best reply to the Banker's optimal one, so only the coordinates where
+    the Player is indifferent against it can move. One such coordinate moves iff the guaranteed result
+    does not fall strictly both ways from the optimum along it; several are settled by linear programs.
+    """
+    gradient = _against(game, banker)[1:]
+    loose = [j for j, g in enumerate(gradient) if g == 0 and game.player_ways[j] > 0]
+    if len(loose) > 1:
+        return reduced.unique(len(x), value, loose)
+    return all(_slope(game, x, j, step) < 0 for j in loose for step, inside in ((1, x[j] < 1), (-1, x[j] > 0))
+               if inside)
+
+
+def _slope(game: ChoiceGame, x: Sequence[Fraction], j: int, step: int) -> Number:
+    """The one-sided derivative of the Player's guaranteed result at ``x`` along ``step`` times axis ``j``
+    (``game.base`` holds the Banker's fixed cells already)."""
+    slope: Number = step * game.base[j + 1]
+    for bset in game.banker_sets:
+        if bset.decision is None:
+            at = affine_at(bset.difference, x)
+            draw, stand = step * bset.draw[j + 1], step * bset.stand[j + 1]
+            slope += stand if at > 0 else draw if at < 0 else min(draw, stand)
+    return slope
+
+
+def _against(game: ChoiceGame, banker: Sequence[Number | None]) -> Affine:
+    """The Player's result, in ways, against a Banker strategy: affine in his drawing probabilities."""
+    f: list[Number] = list(game.base)
+    for bset, q in zip(game.banker_sets, banker, strict=True):
+        if bset.decision is None:
+            q = STAND if q is None else q
+            affine_add(f, bset.draw, q)
+            affine_add(f, bset.stand, 1 - q)
+    return tuple(f)
+
+
+# ---------------------------------------------------------------- evaluating and certifying
+
+
+def expectation(game: ChoiceGame, player: Sequence[Number], banker: Sequence[Number | None]) -> Fraction:
+    """The Player's exact expectation per coup when the free Player sets draw with probabilities ``player``
+    and every Banker set with ``banker`` (``None``: stands)."""
+    result: Number = affine_at(game.base, player)
+    for bset, q in zip(game.banker_sets, banker, strict=True):
+        if bset.decision is None:
+            q = STAND if q is None else q
+            result += q * affine_at(bset.draw, player) + (1 - q) * affine_at(bset.stand, player)
+    return Fraction(result, 1) / game.total
+
+
+def banker_best_reply(game: ChoiceGame, player: Sequence[Number]) -> Fraction:
+    """The least the Banker can hold the Player to when the Player plays ``player``."""
+    result: Number = affine_at(game.base, player)
+    for bset in game.banker_sets:
+        if bset.decision is None:
+            result += min(affine_at(bset.draw, player), affine_at(bset.stand, player))
+    return Fraction(result, 1) / game.total
+
+
+def player_best_reply(game: ChoiceGame, banker: Sequence[Number | None]) -> Fraction:
+    """The most the Player can get when the Banker plays ``banker``: his result is affine in his drawing
+    probabilities, so its maximum over the box takes each coefficient's positive part."""
+    return Fraction(_box_range(_against(game, banker))[1], 1) / game.total
+
+
+def certify(game: ChoiceGame, player: Sequence[Number], banker: Sequence[Number | None]) -> Certificate:
+    """The :class:`Certificate` of a pair of strategies."""
+    return Certificate(expectation(game, player, banker), banker_best_reply(game, player),
+                       player_best_reply(game, banker))
+
+
+def costs(solution: Solution) -> tuple[Cost, ...]:
+    """What each free choice costs against an optimal opponent, per coup (see :class:`Cost`).
+
+    The Banker's choice at one set costs the Player's gain there against the Player's optimal strategy;
+    the Player's habit on one set (always drawing, always standing) costs the value less what the Banker's
+    best reply to that habit holds him to.
+    """
+    game, x = solution.game, solution.player
+    out = []
+    for j, hand in enumerate(game.player_sets):
+        drawn = banker_best_reply(game, [*x[:j], DRAW, *x[j + 1:]])
+        stood = banker_best_reply(game, [*x[:j], STAND, *x[j + 1:]])
+        out.append(Cost("player", hand, None, solution.value - drawn, solution.value - stood))
+    for bset, q in zip(game.banker_sets, solution.banker, strict=True):
+        if bset.decision is None and q is not None:
+            d = Fraction(affine_at(bset.difference, x), 1) / game.total
+            out.append(Cost("banker", bset.hand, bset.column, d * (1 - q), -d * q))
+    return tuple(out)

@@ -1,0 +1,268 @@
+"""Drawing rules with free decisions (chemin de fer): each decision drawn, stood, left free, or mixed.
+
+In punto banco every decision is fixed by the tableau (:mod:`exact_odds.core.tableau`). In chemin de
+fer the Player may choose on some totals (classically a two-card 5) and the Banker wherever the house
+leaves him free. A :class:`ChoiceRules` holds, for each decision, its **drawing probability**: 1 draws,
+0 stands, a fraction between draws that often (a habit, or a mixed strategy), and ``None`` (:data:`FREE`)
+leaves it to the side that decides. The standard tableau is the case with no free cell
+(:meth:`ChoiceRules.from_tableau`).
+
+Decisions are keyed as the papers key them: the Player by his two-card total, or by his two cards'
+point values when he sees them (:data:`Pair`, e.g. ``(1, 4)``); the Banker by his total or his two
+cards, against the Player's third card's point value or ``None`` when the Player stood
+(:data:`~exact_odds.core.tableau.COLUMNS`). A natural (8 or 9 on two cards, either hand) ends the coup.
+
+:data:`PARLOUR_RULES` is the game of Kemeny and Snell (1957) and of the papers since: the Player draws
+on 0-4, stands on 6-7 and chooses on 5; the Banker chooses everywhere.
+
+A rules file (TOML) changes cells of :data:`PARLOUR_RULES`::
+
+    name = "house rules"
+    [player]                     # D draws, S stands, F free, or a drawing probability such as "9/11"
+    5 = "S"
+    "1+4" = "F"                  # by two cards (when the Player sees them)
+    [banker]                     # 11 cells: Player stood (-), then the Player's third card 0-9
+    #    -  0  1  2  3  4  5  6  7  8  9
+    3 = "D  D  D  D  D  D  D  D  D  S  D"
+    "0+5" = "D  S  S  S  S  F  D  D  D  S  S"
+
+>>> rules = parse_choice_rules('[player]\\n5 = "9/11"\\n[banker]\\n7 = "S S S S S S S S S S S"')
+>>> rules.player_decision((2, 3)), rules.banker_decision((3, 4), None), rules.banker_decision((0, 3), 4) is None
+(Fraction(9, 11), Fraction(0, 1), True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import TypeAlias
+
+from exact_odds.core.tableau import COLUMNS, Tableau, parse_tableau
+from exact_odds.inputs.errors import InputError, read_user_file
+from exact_odds.inputs.sources import TomlText, parse_toml
+from exact_odds.inputs.validate import Exact, printable
+
+Decision: TypeAlias = Fraction | None
+"""A drawing probability from 0 (stand) to 1 (draw), or :data:`FREE`."""
+Pair: TypeAlias = tuple[int, int]
+"""Two cards' point values 0-9, the smaller first: ``(1, 4)`` is an ace and a four."""
+
+FREE: Decision = None
+"""A decision left to the side that makes it."""
+NATURALS = frozenset({8, 9})
+"""Two-card totals that end the coup."""
+DRAW, STAND = Fraction(1), Fraction(0)
+PAIRS: tuple[Pair, ...] = tuple((a, b) for a in range(10) for b in range(a, 10))
+"""The 55 two-card hands by point values."""
+HANDS: tuple[Pair, ...] = tuple(p for p in PAIRS if sum(p) % 10 not in NATURALS)
+"""The 44 two-card hands that are not naturals, on which somebody may have to decide."""
+TOTALS = tuple(t for t in range(10) if t not in NATURALS)
+"""The two-card totals that are not naturals: 0-7."""
+
+_CELL = Exact(Fraction(0), Fraction(1), hint="write D, S, F or a drawing probability such as 9/11",
+              noun="D, S, F or a drawing probability")
+_LETTERS: dict[str, Decision] = {"D": DRAW, "S": STAND, "F": FREE}
+
+
+class ChoiceRulesError(InputError):
+    """A rules file that is malformed or names a decision that cannot occur; the message names the line."""
+
+
+def total(cards: Pair) -> int:
+    """The baccarat total of two cards' point values."""
+    return (cards[0] + cards[1]) % 10
+
+
+def pair_text(cards: Pair) -> str:
+    """``"1+4"``: how a two-card hand is written in rules files and reports."""
+    return f"{cards[0]}+{cards[1]}"
+
+
+def decision_text(decision: Decision) -> str:
+    """``D``, ``S``, ``F`` or the drawing probability (``9/11``)."""
+    if decision is None:
+        return "F"
+    return {DRAW: "D", STAND: "S"}.get(decision, str(decision))
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceRules:
+    """Every decision of a coup as a drawing probability or :data:`FREE` (see the module).
+
+    ``player``: by Player total 0-9 (naturals unused). ``player_cards``: overrides by two cards.
+    ``banker``: by Banker total 0-9, one decision per column of :data:`COLUMNS`. ``banker_cards``:
+    whole rows by two cards, overriding the row of their total.
+    """
+
+    name: str
+    player: tuple[Decision, ...]
+    banker: tuple[tuple[Decision, ...], ...]
+    player_cards: tuple[tuple[Pair, Decision], ...] = ()
+    banker_cards: tuple[tuple[Pair, tuple[Decision, ...]], ...] = ()
+
+    @classmethod
+    def from_tableau(cls, tableau: Tableau) -> ChoiceRules:
+        """A tableau's rules, no cell free (its naturals must be 8 and 9, as chemin de fer's are)."""
+        if tableau.naturals != NATURALS:
+            raise ChoiceRulesError(f"tableau {tableau.name!r}: chemin de fer's naturals are 8 and 9")
+        return cls(tableau.name, tuple(Fraction(d) for d in tableau.player_draws),
+                   tuple(tuple(Fraction(d) for d in row) for row in tableau.banker_draws))
+
+    def player_decision(self, cards: Pair) -> Decision:
+        """The Player's decision on two cards (his total's unless the cards have their own)."""
+        return dict(self.player_cards).get(cards, self.player[total(cards)])
+
+    def banker_decision(self, cards: Pair, third: int | None) -> Decision:
+        """The Banker's decision on two cards against the Player's third card (``None``: he stood)."""
+        row = dict(self.banker_cards).get(cards, self.banker[total(cards)])
+        return row[COLUMNS.index(third)]
+
+    def text(self) -> str:
+        """Every decision in words, one line a hand (the name aside): two files that say the same hold the same."""
+        lines = [f"player {t} {decision_text(self.player[t])}" for t in TOTALS]
+        lines += [f"player {pair_text(c)} {decision_text(d)}" for c, d in self.player_cards]
+        lines += [f"banker {t} {' '.join(map(decision_text, self.banker[t]))}" for t in TOTALS]
+        lines += [f"banker {pair_text(c)} {' '.join(map(decision_text, row))}" for c, row in self.banker_cards]
+        return "\n".join(lines) + "\n"
+
+    def key(self) -> str:
+        """SHA-256 (hex) of :meth:`text`, as outputs name the rules they were computed under."""
+        return hashlib.sha256(self.text().encode()).hexdigest()
+
+
+PARLOUR_RULES = ChoiceRules(
+    name="chemin de fer",
+    player=(DRAW,) * 5 + (FREE,) + (STAND,) * 4,
+    banker=((FREE,) * len(COLUMNS),) * 10,
+)
+"""Kemeny and Snell's game: Player draws on 0-4, chooses on 5, stands on 6-7; Banker chooses everywhere."""
+
+
+def _cell(text: str, where: str) -> Decision:
+    letter = text.strip().upper()
+    if letter in _LETTERS:
+        return _LETTERS[letter]
+    try:
+        return _CELL.parse(text, where, ChoiceRulesError)
+    except ChoiceRulesError as err:
+        raise ChoiceRulesError(str(err)) from None
+
+
+def _hand(key: str, side: str, doc: TomlText, table: str) -> int | Pair:
+    """A row key: a total ``"5"`` or two cards ``"1+4"``; a natural or a total that does not exist is refused."""
+    at = doc.where(doc.table_key_line(key, table))
+    cards = re.fullmatch(r"([0-9])\s*\+\s*([0-9])", key)
+    if cards:
+        a, b = sorted((int(cards.group(1)), int(cards.group(2))))
+        if (a + b) % 10 in NATURALS:
+            raise ChoiceRulesError(f"{at}: {side} {a}+{b} is a natural: the coup ends, so this decision cannot "
+                                   "be reached")
+        return a, b
+    if not re.fullmatch(r"[0-9]", key):
+        raise ChoiceRulesError(f"{at}: {side} total {printable(key, 'key')!r} does not exist (totals are 0-9, two "
+                               "cards are written like \"1+4\")")
+    if int(key) in NATURALS:
+        raise ChoiceRulesError(f"{at}: {side} {key} is a natural: the coup ends, so this decision cannot be reached")
+    return int(key)
+
+
+def _banker_row(value: object, where: str) -> tuple[Decision, ...]:
+    cells = value.split() if isinstance(value, str) else None
+    if cells is None or len(cells) != len(COLUMNS):
+        raise ChoiceRulesError(f"{where}: a banker row is 11 cells D, S, F or a drawing probability (Player "
+                               "stood, then his third card 0-9)")
+    return tuple(_cell(c, f"{where}: column {_column_name(COLUMNS[i])}") for i, c in enumerate(cells))
+
+
+def _column_name(column: int | None) -> str:
+    return "'player stood'" if column is None else f"'third card {column}'"
+
+
+def _table(data: Mapping[str, object], key: str, doc: TomlText) -> Mapping[str, object]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ChoiceRulesError(f"{doc.where(doc.top_level_key_line(key))}: {key} must be a table")
+    return value
+
+
+def parse_choice_rules(text: str, *, source: str = "rules") -> ChoiceRules:
+    """:class:`ChoiceRules` from TOML text (see the module): cells of :data:`PARLOUR_RULES` replaced; a tableau
+    file (:func:`~exact_odds.core.tableau.parse_tableau`) gives its rule with no free cell.
+
+    Refused, each with one line: an unknown key, a Player or Banker total that does not exist or is a
+    natural, a probability outside [0, 1], a row of the wrong length, and a free Banker cell that cannot
+    be reached (a third-card column when the Player never draws, the 'stood' column when he always does).
+    """
+    doc = TomlText.of(text, source)
+    data = parse_toml(text, source, ChoiceRulesError)
+    if "player_draws" in data or "naturals" in data:  # a tableau file: punto banco's rule, nothing free
+        return ChoiceRules.from_tableau(parse_tableau(text, source=source))
+    unknown = sorted(set(data) - {"name", "player", "banker"})
+    if unknown:
+        raise ChoiceRulesError(f"{doc.where(doc.top_level_key_line(unknown[0]))}: unknown key {unknown[0]!r} "
+                               "(a rules file has name, [player] and [banker])")
+    rules = PARLOUR_RULES
+    name = data.get("name", Path(source).stem)
+    if not isinstance(name, str):
+        raise ChoiceRulesError(f"{doc.where(doc.top_level_key_line('name'))}: name must be a string")
+    rules = replace(rules, name=printable(name, "rules name", ChoiceRulesError))
+    rules = _with_player(rules, _table(data, "player", doc), doc)
+    banker = _table(data, "banker", doc)
+    rules = _with_banker(rules, banker, doc)
+    _check_reachable(rules, banker, doc)
+    return rules
+
+
+def _with_player(rules: ChoiceRules, table: Mapping[str, object], doc: TomlText) -> ChoiceRules:
+    player = list(rules.player)
+    cards: dict[Pair, Decision] = {}
+    for key, value in table.items():
+        hand = _hand(key, "player", doc, "player")
+        where = doc.where(doc.table_key_line(key, "player"))
+        if not isinstance(value, str):
+            raise ChoiceRulesError(f"{where}: a player cell is a string: D, S, F or a drawing probability")
+        decision = _cell(value, where)
+        if isinstance(hand, int):
+            player[hand] = decision
+        else:
+            cards[hand] = decision
+    return replace(rules, player=tuple(player), player_cards=tuple(sorted(cards.items())))
+
+
+def _with_banker(rules: ChoiceRules, table: Mapping[str, object], doc: TomlText) -> ChoiceRules:
+    banker = list(rules.banker)
+    cards: dict[Pair, tuple[Decision, ...]] = {}
+    for key, value in table.items():
+        hand = _hand(key, "banker", doc, "banker")
+        row = _banker_row(value, doc.where(doc.table_key_line(key, "banker")))
+        if isinstance(hand, int):
+            banker[hand] = row
+        else:
+            cards[hand] = row
+    return replace(rules, banker=tuple(banker), banker_cards=tuple(sorted(cards.items())))
+
+
+def _check_reachable(rules: ChoiceRules, written: Mapping[str, object], doc: TomlText) -> None:
+    """A free Banker cell written in a column the Player's rules never lead to is refused."""
+    player = [rules.player_decision(hand) for hand in HANDS]
+    never_draws = all(d == STAND for d in player)
+    always_draws = all(d == DRAW for d in player)
+    for key in written:
+        hand = _hand(key, "banker", doc, "banker")
+        row = rules.banker[hand] if isinstance(hand, int) else dict(rules.banker_cards)[hand]
+        for column, decision in zip(COLUMNS, row, strict=True):
+            unreached = never_draws if column is not None else always_draws
+            if decision is None and unreached:
+                why = "the player never draws" if column is not None else "the player always draws"
+                line = doc.table_key_line(key, "banker")
+                raise ChoiceRulesError(f"{doc.where(line)}: banker {key}, column {_column_name(column)}, is free "
+                                       f"but {why}: this decision cannot be reached")
+
+
+def load_choice_rules(path: str | Path) -> ChoiceRules:
+    """Read :class:`ChoiceRules` from a TOML file (see :func:`parse_choice_rules`)."""
+    return parse_choice_rules(read_user_file(path, "rules", ChoiceRulesError), source=str(path))

@@ -1,0 +1,167 @@
+"""Tables and JSON of ``chemin-de-fer``: the value, both sides' optimal strategies, their certificate, and
+what each wrong choice costs.
+
+Presentation only: the figures come from :mod:`exact_odds.analysis.equilibrium`. The Banker's strategy is
+printed as the tableau is (rows: his total or two cards; columns: the Player stood, then the Player's
+third card 0-9) with ``D`` (draws), ``S`` (stands), the drawing probability of a mixed cell, or ``.``
+where drawing and standing are equally good. People's formats round percentages; csv and json carry
+exact fractions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from exact_odds.analysis.equilibrium import Cost, Solution, costs
+from exact_odds.analysis.strategy import Hand, model_code
+from exact_odds.core.choices import HANDS, TOTALS, pair_text, total
+from exact_odds.core.tableau import COLUMNS
+from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_text
+from exact_odds.report.concepts import shoe_json
+
+PLAYER_EV_NOTE = ("player_ev: the Player's expectation per coup of the parlour game (he wins 1, loses 1, a tie "
+                  "pushes); the Banker's is its opposite.")
+COLUMNS_NOTE = "Columns: the Player stood (-), then the Player's third card 0-9. D draws, S stands, a fraction is " \
+               "the chance of drawing, '.' either (the set is never reached, or both choices are worth the same)."
+
+
+def hand_text(hand: Hand) -> str:
+    """A total as ``5``, two cards as ``1+4``."""
+    return str(hand) if isinstance(hand, int) else pair_text(hand)
+
+
+def _column_text(column: int | None) -> str:
+    return "stood" if column is None else str(column)
+
+
+def _draw_text(q: Fraction | None) -> str:
+    if q is None:
+        return "."
+    return {Fraction(1): "D", Fraction(0): "S"}.get(q, fraction_text(q))
+
+
+def _ev(x: Fraction, fmt: str) -> Cell:
+    return percent_text(x, 4) if for_people(fmt) else x
+
+
+def _summary(solution: Solution, fmt: str) -> Table:
+    game = solution.game
+    cert = solution.certificate
+    rows: list[list[Cell]] = [
+        ["model", f"{game.model}: {'with replacement' if game.shoe.infinite else 'from the shoe'}; "
+                  f"{game.information.description}"],
+        ["rules", game.rules.name],
+        ["value (player_ev)", _ev(solution.value, fmt)],
+        ["value, exactly", fraction_text(solution.value)],
+        ["certified (each strategy a best reply to the other)", "yes" if cert.holds else "NO"],
+        ["Player's optimal strategy unique", "yes" if solution.player_unique else "no"],
+        ["Banker's optimal strategy unique", "yes" if solution.banker_unique else "no"],
+    ]
+    return Table(f"Chemin de fer, model {game.model}, {game.shoe}", ["figure", "value"], rows,
+                 (PLAYER_EV_NOTE,))
+
+
+def _player_table(solution: Solution, found: Sequence[Cost], fmt: str) -> Table | None:
+    game = solution.game
+    if not game.player_sets:
+        return None
+    by_hand = {c.hand: c for c in found if c.side == "player"}
+    rows: list[list[Cell]] = []
+    for hand, x in zip(game.player_sets, solution.player, strict=True):
+        cost = by_hand[hand]
+        rows.append([hand_text(hand), _draw_text(x) if x in (0, 1) else fraction_text(x),
+                     decimal_text(x, 4) if for_people(fmt) else x, _ev(cost.draw, fmt), _ev(cost.stand, fmt)])
+    headers = ["player", "draws", "chance of drawing", "cost of always drawing", "cost of always standing"]
+    return Table(f"Player's optimal strategy, model {game.model}, {game.shoe}", headers, rows,
+                 ("Costs: the value less what the Banker's best reply holds that habit to, per coup.",))
+
+
+def banker_rows(solution: Solution) -> list[tuple[str, list[str]]]:
+    """The Banker's strategy as tableau rows: one per total, or per two cards where the cards of a total
+    are played differently."""
+    cells: dict[Hand, list[str]] = {}
+    for bset, q in zip(solution.game.banker_sets, solution.banker, strict=True):
+        cells.setdefault(bset.hand, ["."] * len(COLUMNS))[COLUMNS.index(bset.column)] = _draw_text(q)
+    if not solution.game.information.banker_sees_cards:
+        return [(str(t), cells[t]) for t in TOTALS if t in cells]
+    rows: list[tuple[str, list[str]]] = []
+    for t in TOTALS:
+        hands = [h for h in HANDS if total(h) == t and h in cells]
+        distinct = {tuple(cells[h]) for h in hands}
+        if len(distinct) == 1:
+            rows.append((str(t), cells[hands[0]]))
+        else:
+            rows += [(f"{t} ({pair_text(h)})", cells[h]) for h in hands]
+    return rows
+
+
+def _banker_table(solution: Solution) -> Table:
+    game = solution.game
+    rows: list[list[Cell]] = [[label, *cells] for label, cells in banker_rows(solution)]
+    return Table(f"Banker's optimal strategy, model {game.model}, {game.shoe}",
+                 ["banker", "-", *map(str, range(10))], rows, (COLUMNS_NOTE,))
+
+
+def _banker_costs(solution: Solution, found: Sequence[Cost], fmt: str) -> Table:
+    game = solution.game
+    cells: dict[Hand, list[Cell]] = {}
+    for cost in found:
+        if cost.side == "banker":
+            wrong = max(cost.draw, cost.stand)
+            cells.setdefault(cost.hand, ["."] * len(COLUMNS))[COLUMNS.index(cost.column)] = _ev(wrong, fmt)
+    rows: list[list[Cell]] = [[hand_text(h), *row] for h, row in cells.items()]
+    return Table(f"What the Banker's wrong choice costs, model {game.model}, {game.shoe}",
+                 ["banker", "-", *map(str, range(10))], rows,
+                 ("The Player's gain per coup when the Banker takes the other choice in that cell alone (a mixed "
+                  "cell: the worse pure choice), against the Player's optimal strategy; '.' a fixed or "
+                  "indifferent cell.",))
+
+
+def chemin_tables(solution: Solution, fmt: str, *, with_costs: bool = False) -> list[Table]:
+    """The summary, the Player's strategy (with what each habit costs), the Banker's strategy as a tableau,
+    and with ``with_costs`` what each of the Banker's wrong choices costs."""
+    found = costs(solution)
+    tables = [_summary(solution, fmt)]
+    player = _player_table(solution, found, fmt)
+    if player is not None:
+        tables.append(player)
+    tables.append(_banker_table(solution))
+    if with_costs:
+        tables.append(_banker_costs(solution, found, fmt))
+    return tables
+
+
+def chemin_json(solution: Solution) -> dict[str, object]:
+    """The ``chemin-de-fer --format json`` object; every figure an exact ``num/den`` string."""
+    game = solution.game
+    found = costs(solution)
+    player_costs = {c.hand: c for c in found if c.side == "player"}
+    banker_costs = {(c.hand, c.column): c for c in found if c.side == "banker"}
+    cert = solution.certificate
+    return {
+        "model": model_code(game.shoe, game.information),
+        "information": game.information.description,
+        "with_replacement": game.shoe.infinite,
+        "shoe": shoe_json(game.shoe),
+        "rules": game.rules.name,
+        "value": fraction_text(solution.value),
+        "player": [{"hand": hand_text(h), "draw": fraction_text(x),
+                    "cost_always_draw": fraction_text(player_costs[h].draw),
+                    "cost_always_stand": fraction_text(player_costs[h].stand)}
+                   for h, x in zip(game.player_sets, solution.player, strict=True)],
+        "banker": [_banker_json(b.hand, b.column, q, b.decision is None, banker_costs.get((b.hand, b.column)))
+                   for b, q in zip(game.banker_sets, solution.banker, strict=True)],
+        "player_unique": solution.player_unique,
+        "banker_unique": solution.banker_unique,
+        "certificate": {"expectation": fraction_text(cert.expectation),
+                        "banker_best_reply": fraction_text(cert.banker_best_reply),
+                        "player_best_reply": fraction_text(cert.player_best_reply), "holds": cert.holds},
+    }
+
+
+def _banker_json(hand: Hand, column: int | None, q: Fraction | None, free: bool,
+                 cost: Cost | None) -> dict[str, object]:
+    return {"hand": hand_text(hand), "column": _column_text(column), "draw": None if q is None else fraction_text(q),
+            "free": free, "cost_draw": None if cost is None else fraction_text(cost.draw),
+            "cost_stand": None if cost is None else fraction_text(cost.stand)}

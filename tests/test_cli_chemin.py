@@ -1,0 +1,66 @@
+"""The ``chemin-de-fer`` command: models, shoes, rules files, formats and bad input (exit 2, one line)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import one_line_error, run
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+HOUSE = str(EXAMPLES / "chemin-de-fer" / "house.toml")
+
+
+def test_a1_draws_on_five_nine_times_in_eleven(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "chemin-de-fer", "--model", "A1", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["player"] == [{"hand": "5", "draw": "9/11", "cost_always_draw": "46608/53094899",
+                                             "cost_always_stand": "136368/53094899"}]
+    assert data["value"] == "-679568/53094899" and data["certificate"]["holds"]
+    assert data["provenance"]["shoe"]["description"] == "infinite deck"
+    assert len(data["banker"]) == 88 and sum(b["draw"] not in ("0", "1") for b in data["banker"]) == 1
+
+
+def test_the_banker_table_is_shaped_like_the_tableau(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "chemin-de-fer", "--model", "B2", "--decks", "6")
+    assert code == 0
+    assert "6 (0+6)" in out and "Banker's optimal strategy, model B2, 6 decks" in out
+    assert "3         D" in out
+
+
+def test_house_rules_are_priced(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "chemin-de-fer", "--model", "B1", "--rules", HOUSE, "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["rules"] == "house rules"
+    assert sum(b["free"] for b in data["banker"]) == 2
+
+
+def test_a_tableau_file_fixes_every_decision(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "chemin-de-fer", "--model", "B1", "--decks", "1", "--format", "json",
+                       "--rules", str(EXAMPLES / "wrong_banker_6.toml"))
+    data = json.loads(out)
+    assert code == 0 and data["player"] == [] and not any(b["free"] for b in data["banker"])
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ('[player]\n5 = "F"\n6 = "F"\n7 = "F"\n9 = "F"\n', ("natural", "cannot be reached", "rules.toml:5:")),
+    ('[player]\n5 = "1.5"\n', ("out of range",)),
+    ('[player]\n11 = "D"\n', ("does not exist",)),
+    ('[player]\n' + "".join(f'{t} = "S"\n' for t in range(8)) + '[banker]\n4 = "S F S S S S S S S S S"\n',
+     ("cannot be reached", "never draws")),
+    ('[banker]\n"1+4" = "F F F F F F F F F F F"\n', ("sees only his total",)),
+])
+def test_bad_rules_files_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str,
+                                words: tuple[str, ...]) -> None:
+    rules = tmp_path / "rules.toml"
+    rules.write_text(text, encoding="utf-8")
+    model = "B1" if "1+4" in text else "B2"
+    assert one_line_error(*run(capsys, "chemin-de-fer", "--model", model, "--decks", "1", "--rules", str(rules)),
+                          *words)
+
+
+@pytest.mark.parametrize("argv", [("--model", "A2", "--decks", "6"), ("--model", "B2", "--decks", "inf"),
+                                  ("--model", "Z9",)])
+def test_models_and_shoes_that_disagree_exit_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
+    assert one_line_error(*run(capsys, "chemin-de-fer", *argv), "model")
