@@ -24,12 +24,14 @@ each at ``alpha / 4`` (Bonferroni), and the night's mean Buncos, mini Buncos and
 
 from __future__ import annotations
 
+import csv
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from statistics import NormalDist
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from exact_odds.bunco.base import BuncoError, check_whole_number
 from exact_odds.bunco.chi_square import DEFAULT_ALPHA, ChiSquare, chi_square_test
@@ -285,7 +287,13 @@ class _Played:
     lead: Ints
 
 
-def _play_nights(party: Party, nights: int, seed: int, weights: tuple[float, ...] | None) -> _Played:
+SheetRecorder = Callable[[int, "Ints", "Ints", "NDArray[np.int32]"], None]
+"""Given each round (0-based) of the first night: where everyone sat (tables, seats), the winning team of
+each table and each seat's (points, Buncos, mini Buncos)."""
+
+
+def _play_nights(party: Party, nights: int, seed: int, weights: tuple[float, ...] | None,
+                 record: SheetRecorder | None = None) -> _Played:
     """Every round of every night; ``tallies`` (nights, players, 3): points, Buncos, mini Buncos."""
     import numpy as np
 
@@ -308,6 +316,8 @@ def _play_nights(party: Party, nights: int, seed: int, weights: tuple[float, ...
         head[:, r] = result.points[:, 0, 0] * _PAIR + result.points[:, 0, 1]
         if k > 1:
             lead[:, r] = result.points[:, 1, 0] - result.points[:, 1, 1]
+        if record is not None:
+            record(r, seat_of[0], winner[0], result.tally[0])
         seat_of = _moved(party, seat_of, winner)
     return _Played(tallies, wins, rolls, head, lead)
 
@@ -381,11 +391,12 @@ def _prizes(party: Party, played: _Played) -> tuple[PrizeOdds, ...]:
 
 
 def simulate_nights(party: Party, *, nights: int, seed: int, alpha: Fraction = DEFAULT_ALPHA,
-                    weights: tuple[float, ...] | None = None) -> Night:
+                    weights: tuple[float, ...] | None = None, record: SheetRecorder | None = None) -> Night:
     """Play ``nights`` nights of ``party`` (seeded) and check their rounds against the exact tables.
 
     ``weights`` loads the dice: the relative chance of each face (fair dice when None), for tests
-    of the checks.
+    of the checks. ``record``, if given, receives every round of the first night (:func:`sheet_writer`
+    writes them as a host's tally sheet).
     """
 
     check_whole_number("the number of nights", nights, 2, MAX_NIGHTS)
@@ -393,7 +404,7 @@ def simulate_nights(party: Party, *, nights: int, seed: int, alpha: Fraction = D
     if weights is not None and (len(weights) != party.dice.sides or min(weights) < 0 or not sum(weights)):
         raise BuncoError(f"weights must give each of the {party.dice.sides} faces a chance")
     race, table = exact_tables(party.dice, party.scoring, party.target, party.bunco_ends_turn, others=party.tables > 1)
-    played = _play_nights(party, nights, seed, weights)
+    played = _play_nights(party, nights, seed, weights, record)
     per_night = played.tallies.sum(axis=1)
     rolled = Fraction(party.rounds * party.tables) * race.mean_rolls
     kinds = roll_outcomes(party.dice).map(_kind)
@@ -405,3 +416,21 @@ def simulate_nights(party: Party, *, nights: int, seed: int, alpha: Fraction = D
                  mean(played.tallies[:, :, 0].ravel(), rolled * mu / party.players),
                  _observed(per_night[:, 1]), tuple(wins), _checks(party, race, table, played, alpha))
 
+
+
+def sheet_writer(out: TextIO) -> SheetRecorder:
+    """A recorder writing the first night as a tally sheet (:mod:`~exact_odds.bunco.tally`'s format) to ``out``;
+    players are named ``P1``, ``P2``..., tables numbered from 1, the head table first."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(("round", "table", "player", "wins", "losses", "buncos", "mini_buncos", "points"))
+
+    def record(r: int, seat_of: Ints, winner: Ints, tally: NDArray[np.int32]) -> None:
+        rows: list[tuple[int, ...]] = []
+        for table, seats in enumerate(seat_of.tolist()):
+            for seat, player in enumerate(seats):
+                won = int(seat % 2 == int(winner[table]))
+                points, buncos, minis = (int(v) for v in tally[table, seat])
+                rows.append((player + 1, r + 1, table + 1, won, 1 - won, buncos, minis, points))
+        writer.writerows((number, table, f"P{player}", *rest) for player, number, table, *rest in sorted(rows))
+
+    return record
