@@ -50,16 +50,17 @@ if TYPE_CHECKING:
 
 LEVEL = 0.95
 """The confidence level of every interval."""
-MAX_NIGHTS = 10_000_000
-"""The most nights one simulation plays."""
+MAX_NIGHTS = 1_000_000
+"""The most nights one simulation plays (its tallies are held in memory)."""
 _Z = NormalDist().inv_cdf(0.5 + LEVEL / 2)
 
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """A simulated figure with its 95% confidence interval, beside the exact value when there is one."""
+    """A simulated figure, its standard error and 95% confidence interval, beside the exact value if known."""
 
     value: float
+    standard_error: float
     low: float
     high: float
     exact: Fraction | None = None
@@ -76,14 +77,15 @@ def chance(hits: int, trials: int, exact: Fraction | None = None) -> Estimate:
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = _Z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
     low = 0.0 if hits == 0 else max(0.0, centre - half)
-    return Estimate(p, low, 1.0 if hits == trials else min(1.0, centre + half), exact)
+    error = math.sqrt(p * (1 - p) / trials)
+    return Estimate(p, error, low, 1.0 if hits == trials else min(1.0, centre + half), exact)
 
 
 def mean(values: NDArray[np.int64] | NDArray[np.float64], exact: Fraction | None = None) -> Estimate:
     """The mean of ``values`` with the normal interval (the sample's standard deviation)."""
     m = float(values.mean())
-    half = _Z * float(values.std(ddof=1)) / math.sqrt(values.size) if values.size > 1 else 0.0
-    return Estimate(m, m - half, m + half, exact)
+    error = float(values.std(ddof=1)) / math.sqrt(values.size) if values.size > 1 else 0.0
+    return Estimate(m, error, m - _Z * error, m + _Z * error, exact)
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,24 +401,43 @@ def simulate_nights(party: Party, *, nights: int, seed: int, alpha: Fraction = D
     writes them as a host's tally sheet).
     """
 
-    check_whole_number("the number of nights", nights, 2, MAX_NIGHTS)
+    check_whole_number("the number of nights", nights, 1, MAX_NIGHTS)
     check_whole_number("the seed", seed, 0)
     if weights is not None and (len(weights) != party.dice.sides or min(weights) < 0 or not sum(weights)):
         raise BuncoError(f"weights must give each of the {party.dice.sides} faces a chance")
     race, table = exact_tables(party.dice, party.scoring, party.target, party.bunco_ends_turn, others=party.tables > 1)
     played = _play_nights(party, nights, seed, weights, record)
     per_night = played.tallies.sum(axis=1)
-    rolled = Fraction(party.rounds * party.tables) * race.mean_rolls
-    kinds = roll_outcomes(party.dice).map(_kind)
-    p_bunco, p_mini = kinds.probability("Bunco"), kinds.probability("mini Bunco")
-    mu = race.steps.expectation(lambda step: step[0])
+    means = night_means(party, race)
     wins = [mean((played.wins == w).mean(axis=1)) for w in range(party.rounds + 1)]
-    return Night(party, nights, seed, race, table, _prizes(party, played),
-                 mean(per_night[:, 1], rolled * p_bunco), mean(per_night[:, 2], rolled * p_mini),
-                 mean(played.tallies[:, :, 0].ravel(), rolled * mu / party.players),
+    return Night(party, nights, seed, race, table, _prizes(party, played), mean(per_night[:, 1], means.buncos),
+                 mean(per_night[:, 2], means.minis), mean(played.tallies[:, :, 0].ravel(), means.points),
                  _observed(per_night[:, 1]), tuple(wins), _checks(party, race, table, played, alpha))
 
 
+@dataclass(frozen=True, slots=True)
+class NightMeans:
+    """A night's expected Buncos and mini Buncos (all tables) and points per player, exactly."""
+
+    buncos: Fraction
+    minis: Fraction
+    points: Fraction
+
+
+def night_means(party: Party, race: HeadRace) -> NightMeans:
+    """Exact means of a night: every table rolls ``T`` times a round, so by Wald's identity a night
+    expects ``rounds * tables * E[T]`` rolls, each a Bunco, a mini Bunco and its points as one roll is.
+
+    >>> from exact_odds.bunco.party import COMMON_PARTY
+    >>> race, _ = exact_tables(COMMON_PARTY.dice, COMMON_PARTY.scoring, 21, False, others=False)
+    >>> round(float(night_means(COMMON_PARTY, race).buncos), 6)
+    4.154979
+    """
+    rolled = party.rounds * party.tables * race.mean_rolls
+    kinds = roll_outcomes(party.dice).map(_kind)
+    mu = race.steps.expectation(lambda step: step[0])
+    return NightMeans(rolled * kinds.probability("Bunco"), rolled * kinds.probability("mini Bunco"),
+                      rolled * mu / party.players)
 
 def sheet_writer(out: TextIO) -> SheetRecorder:
     """A recorder writing the first night as a tally sheet (:mod:`~exact_odds.bunco.tally`'s format) to ``out``;
