@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from exact_odds.bunco.base import BuncoError, check_whole_number
-from exact_odds.bunco.dice import Dice, roll_outcomes
+from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
 from exact_odds.bunco.scoring import ScoringRules
 from exact_odds.bunco.turn import MAX_TARGET
 from exact_odds.core.dist import Dist
@@ -64,9 +64,9 @@ def roll_steps(dice: Dice, rules: ScoringRules, *, bunco_ends_turn: bool = False
     >>> roll_steps(Dice(3, 6), STANDARD_SCORING, bunco_ends_turn=True)
     Dist({(0, True): 120, (1, False): 75, (2, False): 15, (5, False): 5, (21, True): 1})
     """
-    def step(roll: object) -> Step:
-        points = rules.score(roll)  # type: ignore[arg-type]
-        return points, points == 0 or (bunco_ends_turn and getattr(roll, "kind", "") == "Bunco")
+    def step(roll: Roll) -> Step:
+        points = rules.score(roll)
+        return points, points == 0 or (bunco_ends_turn and roll.kind == "Bunco")
 
     return Dist(sorted(roll_outcomes(dice).map(step).items()))
 
