@@ -392,7 +392,8 @@ def _seed(option: str) -> str:
     from exact_odds.core.tableau import STANDARD_TOML
 
     files = {"--input": "compositions.csv", "--record": "shoe_record.txt", "--results": "results.txt",
-             "log": "coups_log.csv", "--game": "games/my-casino.toml"}
+             "log": "coups_log.csv", "--game": "games/my-casino.toml", "--party": "bunco_party.toml",
+             "--tally": "bunco_tally.csv"}
     if option in ("--rules", "--verify-rules"):
         return STANDARD_TOML
     if option == "--config":
@@ -523,7 +524,7 @@ and sizes far beyond any documented bound, which must be refused at once. A big 
 bounds (a million shoes) is a workload, not hostile input: it takes the time it needs, so the
 fuzzer does not ask for one."""
 WORK_SIZES = ("--decks", "--shoes", "--rounds", "--hands", "--sessions", "--simulate", "--reference-shoes",
-              "--max-tag", "--dice", "--sides")
+              "--max-tag", "--dice", "--sides", "--night")
 SAFE_INTS = {"--workers": st.integers(-2, 3).map(str) | st.sampled_from(["0", "", "x", "1e3", "٢"])}
 """Options whose big values are not tested in-process: a thousand worker processes is a fork bomb."""
 

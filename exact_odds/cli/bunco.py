@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from exact_odds.cli.bunco_party import add_party_options, party_command, wants_party
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     Subparsers,
@@ -24,6 +25,8 @@ def _cmd_bunco(args: argparse.Namespace) -> str:
     from exact_odds import bunco
     from exact_odds.report import bunco_json, bunco_tables
 
+    if wants_party(args):
+        return party_command(args)
     if args.verify is not None:
         return _verify_rolls(args)
     if args.simulate is None and (args.seed is not None or args.alpha is not None or args.log is not None):
@@ -96,7 +99,9 @@ def _add_bunco(sub: Subparsers) -> None:
         **examples('exact-odds bunco',
                    'exact-odds bunco --scoring article --rounds 4 --more-than 5',
                    'exact-odds bunco --simulate 2000 --seed 4 --log rolls.csv',
-                   'exact-odds bunco --verify rolls.csv  # the rolls the line above wrote'))
+                   'exact-odds bunco --verify rolls.csv  # the rolls the line above wrote',
+                   'exact-odds bunco --party examples/bunco_party.toml --night 2000 --seed 7',
+                   'exact-odds bunco --tally examples/bunco_tally.csv'))
     p.add_argument("--dice", type=validate.BUNCO_DICE.option, default=3, metavar="N", help="number of dice (default 3)")
     p.add_argument("--sides", type=validate.BUNCO_SIZE.option, default=6, metavar="N", help="faces per die (default 6)")
     p.add_argument("--round", type=validate.BUNCO_SIZE.option, default=1, metavar="N",
@@ -127,6 +132,7 @@ def _add_bunco(sub: Subparsers) -> None:
                    help="check a log of rolls ('-': standard input) against the exact roll distribution")
     p.add_argument("--max-violations", type=validate.VIOLATIONS.option, default=10, metavar="N",
                    help="with --verify: wrong scores listed in full (default 10; all are counted)")
+    add_party_options(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_bunco)
 

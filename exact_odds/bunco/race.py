@@ -1,0 +1,307 @@
+"""The head table's race to the bell, exactly, and where the other tables stand when it rings.
+
+The table rule: seat 1 rolls first, then 2, 3, 4, 1, ...; a player's turn goes on while each roll
+scores and passes on a roll scoring 0 (and on a Bunco, if the party says a Bunco ends the turn).
+Partners sit opposite, so the odd seats are team 1 and the even seats team 2, and the team to roll
+changes exactly when the dice pass: a table is a Markov chain on (team 1's points, team 2's points,
+the team rolling). At the head table the round ends the moment a team's points reach the target,
+and that team wins.
+
+**The head table, exactly.** Points never fall, and a roll that leaves them alone passes the dice,
+so from each pair of points the chain can only go round the two-state cycle of passes (team 1, team
+2, team 1...) or move on to more points. Taking the pairs of points in increasing order of their
+sum, the expected visits of each state follow from the mass that arrives there by one 2x2 solve
+(:func:`_visits`): ``n1 = (m1 + z q m2) / (1 - z² q²)``, ``q`` the chance of a roll scoring 0.
+With ``z = 1`` the mass absorbed at the bell is the exact distribution of the scores when it rings
+(whence who wins), and the visits sum to the mean number of rolls; with any ``z`` the absorbed mass
+is ``E[z^T]``, ``T`` the rolls until the bell.
+
+**Timing model of the other tables.** Every table rolls in step, one roll a tick, and the bell
+rings after the head table's ``T``-th roll: every other table has then rolled exactly ``T`` times
+(its points have no cap). The tables' dice are independent, so a table's state at the bell is its
+state after ``t`` rolls weighted by ``P(T = t)``. ``T`` has no upper bound (rolls scoring 0 can go on
+for ever), so the distribution of ``T`` and of the other tables' scores is given exactly for every
+bell up to the *horizon*, the first roll count ``N`` with ``P(T > N) <= 10**-12`` (at most
+:data:`MAX_HORIZON`), and the exact remaining chance ``P(T > N)`` is reported as such. The means at
+the bell are exact with no horizon (Wald's identity and ``E[z^T]``).
+
+>>> from exact_odds.bunco import STANDARD_SCORING, Dice
+>>> race = head_race(Dice(3, 6), STANDARD_SCORING, target=2)
+>>> race.first_team_wins, race.mean_rolls
+(Fraction(411209, 702464), Fraction(257949, 57344))
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from exact_odds.bunco.base import BuncoError, check_whole_number
+from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
+from exact_odds.bunco.scoring import ScoringRules
+from exact_odds.bunco.turn import MAX_TARGET
+from exact_odds.core.dist import Dist
+
+TAIL = Fraction(1, 10**12)
+"""The horizon is the first roll count N with P(the bell has not rung after N rolls) <= TAIL."""
+MAX_HORIZON = 400
+"""The most rolls the exact distributions follow; past it the remaining chance is reported as it is."""
+
+Step = tuple[int, bool]
+"""One roll as a table sees it: its points, and whether it passes the dice."""
+State = tuple[int, int, int]
+"""A table: team 1's points, team 2's points, the team rolling (0: team 1, odd seats; 1: team 2)."""
+
+
+def roll_steps(dice: Dice, rules: ScoringRules, *, bunco_ends_turn: bool = False) -> Dist[Step]:
+    """One roll's (points, passes the dice) with its ways (total ``sides**count``).
+
+    A roll scoring 0 passes the dice; with ``bunco_ends_turn`` a Bunco does too.
+
+    >>> from exact_odds.bunco import STANDARD_SCORING
+    >>> roll_steps(Dice(3, 6), STANDARD_SCORING, bunco_ends_turn=True)
+    Dist({(0, True): 120, (1, False): 75, (2, False): 15, (5, False): 5, (21, True): 1})
+    """
+    def step(roll: Roll) -> Step:
+        points = rules.score(roll)
+        return points, points == 0 or (bunco_ends_turn and roll.kind == "Bunco")
+
+    return Dist(sorted(roll_outcomes(dice).map(step).items()))
+
+
+def _pass_chance(steps: Dist[Step]) -> Fraction:
+    """P(a roll scores 0), refusing rules under which no roll ever scores (the bell would never ring)."""
+    q = steps.probability(lambda s: s[0] == 0)
+    if q == 1:
+        raise BuncoError("no roll scores under these rules: the head table's bell would never ring")
+    return q
+
+
+def _visits(m1: Fraction, m2: Fraction, q: Fraction, z: Fraction) -> tuple[Fraction, Fraction]:
+    """Expected (z-weighted) rolls made by team 1 and team 2 at one pair of points, given the mass
+    arriving with team 1 and team 2 to roll: the 2x2 cycle of passes solved in closed form.
+
+    >>> _visits(Fraction(1), Fraction(0), Fraction(1, 2), Fraction(1))
+    (Fraction(4, 3), Fraction(2, 3))
+    """
+    d = 1 - (z * q) ** 2
+    return (m1 + z * q * m2) / d, (m2 + z * q * m1) / d
+
+
+@dataclass(frozen=True, slots=True)
+class _Flow:
+    """What the flow through the head table's chain gives for one ``z``."""
+
+    bell: dict[tuple[int, int], Fraction]
+    visits: Fraction
+
+
+def _flow(steps: Dist[Step], target: int, z: Fraction) -> _Flow:
+    """Push the mass from (0, 0), team 1 to roll, through the pairs of points in increasing sum."""
+    q = _pass_chance(steps)
+    moves = [(points, passes, Fraction(w, steps.total)) for (points, passes), w in steps.items() if points]
+    arriving: dict[tuple[int, int], list[Fraction]] = defaultdict(lambda: [Fraction(0), Fraction(0)])
+    arriving[(0, 0)][0] = Fraction(1)
+    bell: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
+    visits = Fraction(0)
+    for a, b in sorted(((a, b) for a in range(target) for b in range(target)), key=sum):
+        if (a, b) not in arriving:
+            continue
+        m = arriving.pop((a, b))
+        n = _visits(m[0], m[1], q, z)
+        visits += n[0] + n[1]
+        for team in (0, 1):
+            for points, passes, p in moves:
+                after = (a + points, b) if team == 0 else (a, b + points)
+                mass = z * n[team] * p
+                if max(after) >= target:
+                    bell[after] += mass
+                else:
+                    arriving[after][team ^ passes] += mass
+    return _Flow(dict(sorted(bell.items())), visits)
+
+
+def _tick(live: dict[State, int], steps: Dist[Step], target: int) -> tuple[dict[State, int], int]:
+    """Every race still going rolls once: (the races still going, the ways of those the bell ends)."""
+    going: dict[State, int] = defaultdict(int)
+    rung = 0
+    for (a, b, team), ways in live.items():
+        for (points, passes), w in steps.items():
+            after = (a + points, b) if team == 0 else (a, b + points)
+            if max(after) >= target:
+                rung += ways * w
+            else:
+                going[(*after, team ^ passes)] += ways * w
+    return going, rung
+
+
+def bell_rolls(steps: Dist[Step], target: int) -> tuple[Dist[int], int]:
+    """Rolls until the head table's bell, and the horizon ``N``: ways over the ``W**N`` sequences of ``N``
+    rolls (``W = sides**count``); the outcome ``N + 1``, if present, stands for "more than N rolls".
+
+    With a coin for a die (heads scores 1) and a target of 1, the bell rings on the first head:
+
+    >>> rolls, horizon = bell_rolls(Dist({(0, True): 1, (1, False): 1}), 1)
+    >>> horizon, rolls.probability(1), rolls.probability(horizon + 1) == Fraction(1, 2**horizon)
+    (40, Fraction(1, 2), True)
+    """
+    live: dict[State, int] = {(0, 0, 0): 1}
+    rung: list[int] = []
+    total = steps.total
+    while live and len(rung) < MAX_HORIZON:
+        live, ways = _tick(live, steps, target)
+        rung.append(ways)
+        if sum(live.values()) <= TAIL * total ** len(rung):
+            break
+    n = len(rung)
+    out = {t: ways * total ** (n - t) for t, ways in enumerate(rung, 1) if ways}
+    left = sum(live.values())
+    if left:
+        out[n + 1] = left
+    return Dist(out), n
+
+
+@dataclass(frozen=True, slots=True)
+class HeadRace:
+    """The head table's round, exactly: who rings the bell, after how many rolls, with what scores.
+
+    ``bell_scores``: (team 1's points, team 2's points) when the bell rings -> probability (one of them
+    at least ``target``); ``rolls`` and ``horizon``: :func:`bell_rolls`; ``mean_rolls``: E[T], exact;
+    ``steps``: one roll's (points, passes) ways.
+    """
+
+    dice: Dice
+    rules: ScoringRules
+    target: int
+    bunco_ends_turn: bool
+    steps: Dist[Step]
+    bell_scores: dict[tuple[int, int], Fraction]
+    mean_rolls: Fraction
+    rolls: Dist[int]
+    horizon: int
+
+    @property
+    def first_team_wins(self) -> Fraction:
+        """P(team 1, seats 1 and 3, who roll first, reaches the target first)."""
+        return sum((p for (a, _), p in self.bell_scores.items() if a >= self.target), Fraction(0))
+
+    @property
+    def beyond_horizon(self) -> Fraction:
+        """P(T > horizon), exactly (0 if the bell always rings by then)."""
+        return self.rolls.probability(self.horizon + 1)
+
+    def team_scores(self, team: int) -> dict[int, Fraction]:
+        """One team's points when the bell rings (team 1 or 2) -> probability."""
+        out: dict[int, Fraction] = defaultdict(Fraction)
+        for pair, p in self.bell_scores.items():
+            out[pair[team - 1]] += p
+        return dict(sorted(out.items()))
+
+    def rolls_pgf(self, z: Fraction) -> Fraction:
+        """``E[z^T]``, exactly, for ``-1 <= z <= 1`` (no horizon)."""
+        return sum(_flow(self.steps, self.target, z).bell.values(), Fraction(0))
+
+
+def head_race(dice: Dice, rules: ScoringRules, *, target: int = 21, bunco_ends_turn: bool = False) -> HeadRace:
+    """The head table's race to ``target`` points, exactly (see the module's docstring)."""
+    check_whole_number("the head table's target", target, 1, MAX_TARGET)
+    steps = roll_steps(dice, rules, bunco_ends_turn=bunco_ends_turn)
+    flow = _flow(steps, target, Fraction(1))
+    rolls, horizon = bell_rolls(steps, target)
+    return HeadRace(dice, rules, target, bunco_ends_turn, steps, flow.bell, flow.visits, rolls, horizon)
+
+
+def _slot_bytes(total: int, horizon: int) -> int:
+    """Bytes of one coefficient in the packed polynomials: room for ``(horizon + 1) * total**(2 * horizon)``."""
+    return int((horizon + 1) * total ** (2 * horizon)).bit_length() // 8 + 1
+
+
+def _packed_difference(race: HeadRace) -> tuple[list[int], int]:
+    """Ways of (team 1's points - team 2's points) at another table when the bell rings by the horizon.
+
+    Each tick, the table's ways by difference are two polynomials (one for each team to roll) packed
+    in one integer each, a slot of ``_slot_bytes`` bytes per difference (Kronecker substitution): a
+    roll scoring ``x`` shifts team 1's polynomial up ``x`` slots and team 2's down ``x``; every tick
+    the window grows by the largest score, so no difference ever falls below slot 0. The sum over
+    ``t`` of the head table's ways ``h_t`` times the table's ways after ``t`` rolls is built by
+    Horner's rule over the common total ``W**(2N)``. Returns the coefficients (slot 0 is the
+    difference ``-top * N``) and ``top``, the largest score.
+    """
+    steps, n, total = race.steps, race.horizon, race.steps.total
+    top = max(points for points, _ in steps)
+    slot = 8 * _slot_bytes(total, n)
+    rung = [race.rolls[t] // total ** (n - t) if t in race.rolls else 0 for t in range(1, n + 1)]
+    first, second, acc = 1, 0, 0
+    for t in range(1, n + 1):
+        new = [0, 0]
+        for (points, passes), w in steps.items():
+            up, down = (first << slot * (top + points)) * w, (second << slot * (top - points)) * w
+            new[1 if passes else 0] += up
+            new[0 if passes else 1] += down
+        first, second = new
+        acc = (acc << slot * top) * total * total + rung[t - 1] * (first + second)
+    data = acc.to_bytes(slot // 8 * (2 * top * n + 1), "little")
+    width = slot // 8
+    return [int.from_bytes(data[i:i + width], "little") for i in range(0, len(data), width)], top
+
+
+@dataclass(frozen=True, slots=True)
+class OtherTable:
+    """Another table when the head table's bell rings (every table rolls in step, one roll a tick).
+
+    ``difference``: team 1's points minus team 2's -> ways over ``W**(2N)`` (``N`` the head table's
+    horizon), for the bells that ring within the horizon; ``beyond_horizon`` the exact chance of the
+    others. ``mean_points``: each team's expected points at the bell, exact (no horizon).
+    """
+
+    difference: Dist[int]
+    beyond_horizon: Fraction
+    mean_points: tuple[Fraction, Fraction]
+
+    def _chance(self, keep: Callable[[int], bool]) -> Fraction:
+        return self.difference.probability(keep) * (1 - self.beyond_horizon)
+
+    @property
+    def first_team_ahead(self) -> Fraction:
+        """P(the bell rings within the horizon with team 1 ahead)."""
+        return self._chance(lambda d: d > 0)
+
+    @property
+    def tied(self) -> Fraction:
+        """P(the bell rings within the horizon with the teams level)."""
+        return self._chance(lambda d: d == 0)
+
+    @property
+    def second_team_ahead(self) -> Fraction:
+        """P(the bell rings within the horizon with team 2 ahead)."""
+        return self._chance(lambda d: d < 0)
+
+    @property
+    def first_team_wins(self) -> Fraction:
+        """P(team 1 wins the round at this table within the horizon): ahead, or tied and winning the roll-off (1/2)."""
+        return self.first_team_ahead + self.tied / 2
+
+
+def _mean_points(race: HeadRace) -> tuple[Fraction, Fraction]:
+    """Each team's expected points at another table when the bell rings.
+
+    The roll number ``s`` (from 0) is team 1's with chance ``(1 + r**s) / 2``, ``r = 1 - 2 P(pass)``, and
+    its points are independent of who rolls, so team 1 expects ``mu * E[sum_{s<T} (1 + r**s) / 2]``:
+    ``mu * (E[T] + (1 - E[r**T]) / (1 - r)) / 2`` (``E[T]`` when ``r = 1``, which no rules give).
+    """
+    steps = race.steps
+    mu = steps.expectation(lambda s: s[0])
+    r = 1 - 2 * steps.probability(lambda s: s[1])
+    extra = race.mean_rolls if r == 1 else (1 - race.rolls_pgf(r)) / (1 - r)
+    first = mu * (race.mean_rolls + extra) / 2
+    return first, mu * race.mean_rolls - first
+
+
+def other_table(race: HeadRace) -> OtherTable:
+    """Where another table stands when the head table's ``race`` rings its bell (see the module's docstring)."""
+    coefficients, top = _packed_difference(race)
+    low = -top * race.horizon
+    difference = Dist((low + i, w) for i, w in enumerate(coefficients) if w)
+    return OtherTable(difference, race.beyond_horizon, _mean_points(race))
