@@ -19,7 +19,7 @@ from exact_odds.analysis.exact_lp import LPError, maximize
 def _solve(rows: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction] | None:
     """The one solution of a square system by Gauss-Jordan elimination over fractions, else None."""
     n = len(rows)
-    m = [row[:] + [r] for row, r in zip(rows, rhs, strict=True)]
+    m = [[*row, r] for row, r in zip(rows, rhs, strict=True)]
     for col in range(n):
         pivot = next((i for i in range(col, n) if m[i][col] != 0), None)
         if pivot is None:
