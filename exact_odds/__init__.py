@@ -7,7 +7,8 @@ modules it needs: ``from exact_odds import Shoe`` imports :mod:`exact_odds.core.
 
 from __future__ import annotations
 
-from exact_odds.hints import TYPE_CHECKING
+from typing import TYPE_CHECKING
+
 from exact_odds.lazy import lazy_attributes
 
 __version__ = "0.1.0"

@@ -10,11 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
-
-from exact_odds.hints import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 
 def lazy_attributes(package: str, home_of: Mapping[str, str],

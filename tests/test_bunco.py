@@ -383,18 +383,19 @@ def test_a_game_too_big_to_list_is_refused_not_slow(monkeypatch: pytest.MonkeyPa
 def test_bunco_knows_nothing_of_cards() -> None:
     """Outside itself, Bunco imports only exact_odds.core.dist, exact_odds.inputs.errors, exact_odds.core.stats,
     exact_odds.core.verdict (the checks of a log, which import only exact_odds.core.stats), the reading
-    and checking of user input, exact_odds.inputs.reading and exact_odds.inputs.validate, the package's lazy
-    names, exact_odds.lazy, typing's class-building names, exact_odds.hints, and the immutable values
-    its classes are, exact_odds.values (no cards there either)."""
+    and checking of user input, exact_odds.inputs.reading and exact_odds.inputs.validate, the escaped
+    HTML tables of exact_odds.core.notebook, and the package's lazy names, exact_odds.lazy (no cards there either)."""
     def used(sources: str) -> set[str]:
-        return set(re.findall(r"^\s*(?:from|import) exact_odds\.(\w+)", sources, flags=re.MULTILINE))
+        return set(re.findall(r"^\s*(?:from|import) exact_odds\.([\w.]+)", sources, flags=re.MULTILINE))
 
-    sources = "\n".join(m.read_text(encoding="utf-8") for m in Path(bunco_package.__file__).parent.glob("*.py"))
+    package = Path(bunco_package.__file__).parent
+    sources = "\n".join(m.read_text(encoding="utf-8") for m in package.glob("*.py"))
     assert "from exact_odds import" not in sources
-    assert used(sources) - {"bunco"} == {"dist", "errors", "stats", "verdict", "reading", "validate", "notebook",
-                                         "lazy", "hints", "values"}
-    verdict = (Path(bunco_package.__file__).parent.parent / "verdict.py").read_text(encoding="utf-8")
-    assert used(verdict) == {"stats"}
+    assert {name for name in used(sources) if not name.startswith("bunco")} == {
+        "core.dist", "inputs.errors", "core.stats", "core.verdict", "inputs.reading", "inputs.validate",
+        "core.notebook", "lazy"}
+    verdict = (package.parent / "core" / "verdict.py").read_text(encoding="utf-8")
+    assert used(verdict) == {"core.stats"}
 
 
 # ---------------------------------------------------------------- chi-square and the simulation

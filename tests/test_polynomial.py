@@ -175,11 +175,11 @@ def test_interactive_commands_import_nothing_heavy(argv: list[str]) -> None:
 
 
 def test_package_names_import_on_first_use() -> None:
-    """``import exact_odds`` loads no submodule but the lazy names' helper and typing's stand-ins
-    (:mod:`exact_odds.hints`); every name of ``__all__`` is found where it is said to be."""
+    """``import exact_odds`` loads no submodule but the lazy names' helper; every name of ``__all__``
+    is found where it is said to be."""
     done = subprocess.run([sys.executable, "-c", "import sys, exact_odds; print(sorted(m for m in sys.modules "
                            "if m.startswith('exact_odds.')))"], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "['exact_odds.hints', 'exact_odds.lazy']"
+    assert done.stdout.strip() == "['exact_odds.lazy']"
     for name in exact_odds.__all__:
         assert getattr(exact_odds, name) is not None
     assert set(exact_odds.__all__) <= set(dir(exact_odds))

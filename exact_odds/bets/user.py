@@ -81,20 +81,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from exact_odds.bets.builtin import BUILTIN_BETS
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.core.coup import OUTCOMES, Coup, Detail, Winner
-from exact_odds.hints import TYPE_CHECKING, NamedTuple
 from exact_odds.inputs.errors import InputError, read_user_file
 from exact_odds.inputs.registry import Registry, name_key
 from exact_odds.inputs.validate import printable, shown
-from exact_odds.values import Value
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from exact_odds.inputs.sources import TomlText
 
 # ---------------------------------------------------------------- the condition vocabulary
@@ -148,17 +147,14 @@ MAX_FILE_LINES = 1000
 """Pay lines a bets file may have in all (each bet has one at least), which bounds the work it asks for."""
 
 
-class Conditions(Value):
+@dataclass(frozen=True, slots=True)
+class Conditions:
     """A pay-line rule: ``(key, allowed values)`` pairs that must all hold.
 
     Compared and hashed by value, so loading the same file twice gives equal bets.
     """
 
-    __slots__ = __match_args__ = ("tests",)
     tests: tuple[tuple[str, frozenset[object]], ...]
-
-    def __init__(self, tests: tuple[tuple[str, frozenset[object]], ...]) -> None:
-        self._set(tests=tests)
 
     def __call__(self, coup: Coup) -> bool:
         return all(FIELDS[key].read(coup) in allowed for key, allowed in self.tests)
@@ -176,16 +172,13 @@ _TABLES = ("bet", "bet.line")
 """The tables of a bets file: the ``[[bet]]`` and ``[[bet.line]]`` headers delimit what belongs to what."""
 
 
-class _Where(Value):
+@dataclass(frozen=True, slots=True)
+class _Where:
     """Line numbers of a bets file: where each ``[[bet]]`` and ``[[bet.line]]`` starts."""
 
-    __slots__ = __match_args__ = ("text", "bets", "lines")
     text: TomlText
     bets: tuple[int, ...]  # 0-based line index of each [[bet]]
     lines: tuple[tuple[int, ...], ...]  # for each bet, the index of each [[bet.line]]
-
-    def __init__(self, text: TomlText, bets: tuple[int, ...], lines: tuple[tuple[int, ...], ...]) -> None:
-        self._set(text=text, bets=bets, lines=lines)
 
     @classmethod
     def of(cls, text: str, source: str) -> _Where:

@@ -26,7 +26,7 @@ The modules, one concept each:
 * :mod:`~exact_odds.bunco.base`: the error and the checks they share.
 
 Bunco knows nothing of cards: of the package it imports only :mod:`exact_odds.core.dist`,
-:mod:`exact_odds.inputs.errors`, :mod:`exact_odds.values`, :mod:`exact_odds.hints`, :mod:`exact_odds.lazy`,
+:mod:`exact_odds.inputs.errors`, :mod:`exact_odds.lazy`,
 the reading and checking of user input (:mod:`exact_odds.inputs.reading`, :mod:`exact_odds.inputs.validate`),
 :mod:`exact_odds.core.notebook`, and :mod:`exact_odds.core.stats` and :mod:`exact_odds.core.verdict` (these two,
 and numpy, only when a simulation or a verification runs). Names are imported from their module when first used (PEP 562
@@ -42,7 +42,8 @@ Fraction(151, 36)
 
 from __future__ import annotations
 
-from exact_odds.hints import TYPE_CHECKING
+from typing import TYPE_CHECKING
+
 from exact_odds.lazy import lazy_attributes
 
 if TYPE_CHECKING:

@@ -27,15 +27,12 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from importlib import import_module
+from typing import Any
 
 from exact_odds.cli.options import GAME_HELP, Handler, Parser, Subparsers
 from exact_odds.cli.signals import RECEIVED, Terminated, exit_now, signals_end_cleanly, stopping
-from exact_odds.hints import TYPE_CHECKING
 from exact_odds.inputs.errors import InputError
 from exact_odds.study.blas import one_thread_unless_chosen
-
-if TYPE_CHECKING:
-    from typing import Any
 
 PROG = "exact-odds"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
 
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
@@ -11,12 +12,9 @@ from exact_odds.cli.options import (
     add_format_options,
     render,
 )
-from exact_odds.hints import TYPE_CHECKING
 from exact_odds.inputs import validate
 
 if TYPE_CHECKING:
-    from typing import TextIO
-
     from exact_odds.bunco.simulation import GameRecorder
 
 

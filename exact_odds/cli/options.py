@@ -19,15 +19,13 @@ import argparse
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeAlias
 
 from exact_odds.cli.examples import WidthFormatter
-from exact_odds.hints import TYPE_CHECKING, NamedTuple
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 
 if TYPE_CHECKING:
-    from typing import Any, NoReturn, TypeAlias
-
     from exact_odds.bets import Bet, Configuration, Registry
     from exact_odds.core.shoe import Shoe
     from exact_odds.core.tableau import Tableau

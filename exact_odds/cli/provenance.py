@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from exact_odds.cli.options import config_from_args, procedure_from_args, shoe_from_args, tableau_from_args
-from exact_odds.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from exact_odds.analysis.removal import LinearCount, Removal
     from exact_odds.report.document import Figure
     from exact_odds.report.provenance import Provenance

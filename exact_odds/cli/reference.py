@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
@@ -25,7 +26,6 @@ from exact_odds.cli.options import (
     tableau_from_args,
 )
 from exact_odds.cli.provenance import removal_figures
-from exact_odds.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet

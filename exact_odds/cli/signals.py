@@ -21,11 +21,7 @@ from __future__ import annotations
 
 import signal
 import sys
-
-from exact_odds.hints import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 
 class Terminated(BaseException):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
@@ -36,8 +36,6 @@ from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 
 if TYPE_CHECKING:
-    from typing import TextIO
-
     from exact_odds.analysis.sessions import SessionDist
     from exact_odds.bets import Bet
     from exact_odds.report.document import Figure

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
-
-from exact_odds.hints import Generic, TypeVar
+from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 J = TypeVar("J", bound=Hashable)

@@ -26,17 +26,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from exact_odds.hints import TYPE_CHECKING, NamedTuple
 from exact_odds.inputs.errors import InputError, read_user_file
 from exact_odds.inputs.validate import printable
-from exact_odds.values import Value
 
 if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import Any
-
     import numpy as np
     from numpy.typing import NDArray
 
@@ -53,7 +51,8 @@ class TableauError(InputError):
     """A rule table that is incomplete or impossible; the message names the line."""
 
 
-class Tableau(Value):
+@dataclass(frozen=True, slots=True)
+class Tableau:
     """Drawing rules.
 
     ``naturals``: two-card totals that end the coup for both hands.
@@ -62,15 +61,10 @@ class Tableau(Value):
     ``banker_draws``: for each banker total 0..9, eleven booleans in ``COLUMNS`` order.
     """
 
-    __slots__ = __match_args__ = ("name", "naturals", "player_draws", "banker_draws")
     name: str
     naturals: frozenset[int]
     player_draws: tuple[bool, ...]
     banker_draws: tuple[tuple[bool, ...], ...]
-
-    def __init__(self, name: str, naturals: frozenset[int], player_draws: tuple[bool, ...],
-                 banker_draws: tuple[tuple[bool, ...], ...]) -> None:
-        self._set(name=name, naturals=naturals, player_draws=player_draws, banker_draws=banker_draws)
 
     def banker_draws_on(self, banker_total: int, player_third: int | None) -> bool:
         """The banker table's entry: whether the banker draws with ``banker_total`` given the

@@ -23,13 +23,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import NamedTuple
 
 from exact_odds.core.coup import Coup, Detail, Winner, winner_of
 from exact_odds.core.dist import Dist, Ways
 from exact_odds.core.shoe import CARDS_PER_COUP, RANKS, Shoe, ShoeError, falling
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.engine.polynomial import deal_by_tables, winners_by_tables
-from exact_odds.hints import NamedTuple
 from exact_odds.inputs.errors import suits_unknown
 
 Flags = tuple[bool, ...]

@@ -35,14 +35,11 @@ import zlib
 from array import array
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from pathlib import Path
 
 from exact_odds.core.tableau import COLUMNS, STANDARD_TABLEAU, Tableau
-from exact_odds.hints import TYPE_CHECKING
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import open_user_file
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 FORMAT_VERSION = 1
 """Version of the file layout and of the tables' meaning; bump it when either changes."""

@@ -8,10 +8,7 @@ modules can detect is worded once, here (:func:`suits_unknown`).
 
 from __future__ import annotations
 
-from exact_odds.hints import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from pathlib import Path
+from pathlib import Path
 
 
 class InputError(ValueError):

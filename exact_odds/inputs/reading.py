@@ -28,14 +28,11 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO
 
-from exact_odds.hints import TYPE_CHECKING
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import shown
-
-if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import IO
 
 MiB = 1 << 20
 

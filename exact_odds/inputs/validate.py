@@ -70,8 +70,8 @@ import argparse
 import math
 import re
 from fractions import Fraction
+from typing import NamedTuple
 
-from exact_odds.hints import NamedTuple
 from exact_odds.inputs.errors import InputError
 
 MAX_NUMBER_TEXT = 40

@@ -22,7 +22,8 @@ Names are imported from their module when first used (PEP 562 ``__getattr__``, a
 
 from __future__ import annotations
 
-from exact_odds.hints import TYPE_CHECKING
+from typing import TYPE_CHECKING
+
 from exact_odds.lazy import lazy_attributes
 
 if TYPE_CHECKING:

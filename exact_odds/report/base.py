@@ -13,13 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import NamedTuple, TextIO
 
 from exact_odds.core.coup import OUTCOMES
-from exact_odds.hints import TYPE_CHECKING, NamedTuple
 from exact_odds.inputs.errors import InputError
-
-if TYPE_CHECKING:
-    from typing import TextIO
 
 FORMATS = ("table", "markdown", "csv", "json", "latex", "html")
 Cell = str | int | Fraction

@@ -9,8 +9,8 @@ summary, then, with a simulation, one observed-against-exact table per part (rol
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from exact_odds.hints import TYPE_CHECKING
 from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped, scientific_text
 
 if TYPE_CHECKING:

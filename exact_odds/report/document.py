@@ -10,8 +10,8 @@ command's figures inline as SVG). JSON is :func:`~exact_odds.report.provenance.w
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
-from exact_odds.hints import TYPE_CHECKING, NamedTuple
 from exact_odds.inputs.errors import InputError
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 from html import escape
+from typing import TYPE_CHECKING
 
-from exact_odds.hints import TYPE_CHECKING
 from exact_odds.report.base import Cell, Table, cell_text
 
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ that :mod:`exact_odds.report.base` renders in every format.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING, Protocol
 
-from exact_odds.hints import TYPE_CHECKING, Protocol
 from exact_odds.report.base import OUTCOME_ORDER, Cell, Table, decimal_text, fraction_text, grouped
 from exact_odds.report.concepts import shoe_json
 

@@ -16,8 +16,7 @@ It is deterministic: no date and no host, so the same command line gives the sam
 from __future__ import annotations
 
 from collections.abc import Mapping
-
-from exact_odds.hints import NamedTuple
+from typing import NamedTuple
 
 PROGRAM = "exact-odds"
 """The program's name, as the provenance gives it."""

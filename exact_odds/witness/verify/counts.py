@@ -33,6 +33,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -47,8 +48,6 @@ from exact_odds.witness.verify.core import LogVerification
 from exact_odds.witness.verify.odds import full_shoe_odds, pair_odds
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     from numpy.typing import NDArray
 
     from exact_odds.dealing import Procedure
