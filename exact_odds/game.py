@@ -62,8 +62,8 @@ from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, load_tableau, parse_tableau
 from exact_odds.dealing import STANDARD_PROCEDURE, Procedure
 from exact_odds.inputs import validate
-from exact_odds.inputs.errors import InputError, read_user_file
-from exact_odds.inputs.reading import is_file
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import is_file, read_user_file
 from exact_odds.inputs.registry import name_key
 from exact_odds.inputs.sources import TomlText, parse_toml
 

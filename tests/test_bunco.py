@@ -384,7 +384,7 @@ def test_bunco_knows_nothing_of_cards() -> None:
     """Outside itself, Bunco imports only exact_odds.core.dist, exact_odds.inputs.errors, exact_odds.core.stats,
     exact_odds.core.verdict (the checks of a log, which import only exact_odds.core.stats), the reading
     and checking of user input, exact_odds.inputs.reading and exact_odds.inputs.validate, the escaped
-    HTML tables of exact_odds.core.notebook, and the package's lazy names, exact_odds.lazy (no cards there either)."""
+    HTML tables of exact_odds.core.notebook (no cards there either)."""
     def used(sources: str) -> set[str]:
         return set(re.findall(r"^\s*(?:from|import) exact_odds\.([\w.]+)", sources, flags=re.MULTILINE))
 
@@ -393,7 +393,7 @@ def test_bunco_knows_nothing_of_cards() -> None:
     assert "from exact_odds import" not in sources
     assert {name for name in used(sources) if not name.startswith("bunco")} == {
         "core.dist", "inputs.errors", "core.stats", "core.verdict", "inputs.reading", "inputs.validate",
-        "core.notebook", "lazy"}
+        "core.notebook"}
     verdict = (package.parent / "core" / "verdict.py").read_text(encoding="utf-8")
     assert used(verdict) == {"core.stats"}
 

@@ -1,6 +1,7 @@
 """The shape of the code: rooms of a readable size, one home for the drawing rule.
 
-These guard the design (see docs/development.md): no module over 500 lines,
+These guard the design (see docs/development.md): no module over 800 lines (a guide: a longer one
+explains itself in the code, and none is split for its size alone),
 no function over 60 lines, no drawing rule outside ``exact_odds/core/tableau.py``, and no
 comments that point at the tracker instead of explaining the code.
 """
@@ -15,7 +16,7 @@ import pytest
 
 PACKAGE = Path(__file__).parent.parent / "exact_odds"
 MODULES = sorted(PACKAGE.rglob("*.py"))
-MAX_MODULE_LINES = 500
+MAX_MODULE_LINES = 800
 MAX_FUNCTION_LINES = 60
 
 
@@ -24,9 +25,9 @@ def _relative(path: Path) -> str:
 
 
 @pytest.mark.parametrize("path", MODULES, ids=_relative)
-def test_module_is_at_most_500_lines(path: Path) -> None:
+def test_module_is_at_most_800_lines(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
-    assert lines <= MAX_MODULE_LINES, f"{_relative(path)} has {lines} lines: split it by concept"
+    assert lines <= MAX_MODULE_LINES, f"{_relative(path)} has {lines} lines: say in the code why it is one concept"
 
 
 def _long_functions(path: Path) -> list[str]:

@@ -35,6 +35,7 @@ from exact_odds.bets.core import Rule, ways_by_line
 from exact_odds.bets.main import ROLES
 from exact_odds.core.coup import Detail, Winner
 from exact_odds.core.dist import Ways
+from exact_odds.core.notebook import Approx, Percent, html_table, html_tables
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.engine.enumerator import deal, winners
@@ -136,8 +137,6 @@ class ParSheet:
 
     def _repr_html_(self) -> str:
         """The par sheet as a table in a notebook: each line's combinations, probability, payout and return."""
-        from exact_odds.core.notebook import Approx, Percent, html_table
-
         rows = [[line.label, line.ways, line.probability, Approx(line.probability), line.pays,
                  Percent(line.contribution)] for line in self.lines]
         rows.append(["total", self.total, Fraction(1), Approx(1), None, Percent(self.expected_value)])
@@ -231,8 +230,6 @@ class ReferenceSheets:
     def _repr_html_(self) -> str:
         """The sheets as tables in a notebook: the odds, then every bet's house edge (each par sheet shows
         itself in full)."""
-        from exact_odds.core.notebook import Approx, Percent, html_table, html_tables
-
         odds = html_table(["outcome", "ways", "probability", "≈"],
                           [[w, n, Fraction(n, self.total), Approx(n / self.total)] for w, n in self.counts.items()],
                           caption=f"Odds of one coup, {self.shoe}")

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from exact_odds.bets import Bet
 from exact_odds.core.dist import Dist
+from exact_odds.core.notebook import Approx, html_table
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.engine.enumerator import deal
@@ -169,8 +170,6 @@ class SessionDist:
 
     def _repr_html_(self) -> str:
         """The distribution as a table in a notebook: each net result, its probability and P(net <= it)."""
-        from exact_odds.core.notebook import Approx, html_table
-
         rows = [[v, Fraction(p), Approx(p), Approx(c)] for v, p, c in self.cumulative()]
         mean = self.mean()
         return html_table(["net result (units)", "probability", "≈", "P(net ≤ it) ≈"], rows,

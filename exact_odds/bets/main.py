@@ -41,9 +41,10 @@ from pathlib import Path
 
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.core.coup import OUTCOMES, Coup, Winner
-from exact_odds.inputs.errors import InputError, read_user_file
-from exact_odds.inputs.reading import exists
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import exists, read_user_file
 from exact_odds.inputs.registry import Registry, name_key
+from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import name as checked_name
 from exact_odds.inputs.validate import printable, shown
 
@@ -271,8 +272,6 @@ class _Doc:
     """The text of a configuration file, for error messages that name the line."""
 
     def __init__(self, text: str, source: str) -> None:
-        from exact_odds.inputs.sources import TomlText
-
         self.text = TomlText.of(text, source)
 
     def line_of(self, key: str | None, section: str | None = None, index: int = 0) -> int:
@@ -373,10 +372,6 @@ def parse_configuration(text: str, *, source: str = "configuration") -> Configur
     >>> parse_configuration(EXAMPLE_TOML).bet("banker").payout(Coup(5, 6, 3, 3))
     Fraction(1, 2)
     """
-    from pathlib import Path
-
-    from exact_odds.inputs.sources import parse_toml
-
     doc = _Doc(text, source)
     data = parse_toml(text, source, BetError)
     unknown = sorted(set(data) - _TOP_KEYS)

@@ -79,22 +79,22 @@ Errors name the file and line, e.g. ``bets.toml:12: banker_total must be 0-9, go
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from exact_odds.bets.builtin import BUILTIN_BETS
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.core.coup import OUTCOMES, Coup, Detail, Winner
-from exact_odds.inputs.errors import InputError, read_user_file
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.registry import Registry, name_key
+from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import printable, shown
-
-if TYPE_CHECKING:
-    from exact_odds.inputs.sources import TomlText
 
 # ---------------------------------------------------------------- the condition vocabulary
 
@@ -182,8 +182,6 @@ class _Where:
 
     @classmethod
     def of(cls, text: str, source: str) -> _Where:
-        from exact_odds.inputs.sources import TomlText
-
         located = TomlText.of(text, source)
         bets: list[int] = []
         lines: list[list[int]] = []
@@ -222,8 +220,6 @@ class _Where:
 
 
 def _unknown_key(key: str, known: tuple[str, ...]) -> str:
-    import difflib
-
     close = difflib.get_close_matches(key, known, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(known)})"
     return f"unknown key {key!r}{hint}"
@@ -377,8 +373,6 @@ def parse_bets(text: str, *, source: str = "bets", joining: Registry[Bet] = BUIL
     alias it already holds is an error, unless it is the very same bet (the same file
     read again); every error is a :class:`BetError` naming the file and line.
     """
-    from exact_odds.inputs.sources import parse_toml
-
     where = _Where.of(text, source)
     data = parse_toml(text, source, BetError)
     unknown = [k for k in data if k != "bet"]

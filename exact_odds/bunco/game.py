@@ -20,6 +20,7 @@ from exact_odds.bunco.base import BuncoError, ascending, check_whole_number, poi
 from exact_odds.bunco.dice import Dice
 from exact_odds.bunco.scoring import ScoringRules, roll_scores
 from exact_odds.core.dist import Dist
+from exact_odds.core.notebook import Approx, html_table
 
 MAX_ROUNDS = 60
 """The most rounds a game may have."""
@@ -75,8 +76,6 @@ class Game:
 
     def _repr_html_(self) -> str:
         """The game as a table in a notebook: each total's ways, exact probability and P(total > it)."""
-        from exact_odds.core.notebook import Approx, html_table
-
         above = self.survival()
         total = self.totals.total
         rows = [[t, w, Fraction(w, total), Approx(w / total), above[t]] for t, w in self.totals.items()]

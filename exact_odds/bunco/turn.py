@@ -24,6 +24,7 @@ from exact_odds.bunco.base import ascending, check_whole_number
 from exact_odds.bunco.dice import Dice
 from exact_odds.bunco.scoring import ScoringRules, roll_scores
 from exact_odds.core.dist import Dist
+from exact_odds.core.notebook import Approx, html_table
 
 MAX_TARGET = 100
 """The highest points target (cap) of a turn."""
@@ -76,8 +77,6 @@ class Turn:
 
     def _repr_html_(self) -> str:
         """The turn as a table in a notebook: the points at its end, with the chance of reaching the target."""
-        from exact_odds.core.notebook import Approx, html_table
-
         points = self.points
         rows = [[p, w, Fraction(w, points.total), Approx(w / points.total)] for p, w in points.items()]
         notes = [f"P(reach {self.target}) = {self.reach_probability} ≈ {float(self.reach_probability):.6g}; "

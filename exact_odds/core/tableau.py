@@ -31,14 +31,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from exact_odds.inputs.errors import InputError, read_user_file
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import read_user_file
+from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import printable
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
-
-    from exact_odds.inputs.sources import TomlText
 
 NO_THIRD = None
 """Column key of the banker table when the player stood."""
@@ -163,10 +163,6 @@ def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
     Every banker total that can occur after no natural (0 to 7, less the naturals) needs a
     row; a row for a natural total, a total outside 0-9 or an unknown key is refused.
     """
-    from pathlib import Path
-
-    from exact_odds.inputs.sources import TomlText, parse_toml
-
     doc = TomlText.of(text, source)
     data = parse_toml(text, source, TableauError)
     unknown = set(data) - {"name", "naturals", "player_draws", "banker"}

@@ -24,6 +24,7 @@ the file.
 from __future__ import annotations
 
 import io
+import json
 import os
 import stat
 import sys
@@ -284,8 +285,6 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
 
 def _json_line(text: str, line: int, error: type[InputError]) -> object:
     """The JSON value of one line; anything that is not valid JSON raises ``error`` naming the line."""
-    import json  # here, not at the top: the commands that read no log start without it
-
     try:
         return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as err:

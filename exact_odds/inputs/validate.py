@@ -69,6 +69,7 @@ exact_odds.inputs.errors.InputError: banker win: '-2' loses more than the stake 
 import argparse
 import math
 import re
+import unicodedata
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -334,8 +335,6 @@ def control_character(text: str) -> str | None:
     """The first control character of ``text`` in words (``"a line break"``, ``"a tab"``, ``"U+0007"``),
     or ``None``: Unicode's controls (category Cc, C0 and C1 and DEL) and line and paragraph separators
     (Zl, Zp: U+2028, U+2029), which would break a line of text, a CSV comment or a Markdown table."""
-    import unicodedata
-
     for ch in text:
         if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
             if unicodedata.category(ch) != "Cc":

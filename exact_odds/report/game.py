@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.report.base import Cell, Table, for_people
 from exact_odds.report.concepts import procedure_json, shoe_json
 from exact_odds.report.edges import (
@@ -76,8 +77,6 @@ def _main_sheets(sheets: ReferenceSheets) -> list[ParSheet]:
 def game_tables(game: Game, sheets: ReferenceSheets, fmt: str, eor: RemovalFigures | None = None) -> list[Table]:
     """The par sheet of a casino's game: the game, the odds, the house edges of the main bets and of
     the side bets, the par sheet of every bet, and (``eor``) the effects of removal."""
-    from exact_odds.core.tableau import STANDARD_TABLEAU
-
     shoe = str(sheets.shoe)
     custom = None if game.tableau == STANDARD_TABLEAU else game.tableau.name
     tables = [game_table(game), odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite,

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from exact_odds import __version__
+
 PROGRAM = "exact-odds"
 """The program's name, as the provenance gives it."""
 
@@ -25,8 +27,6 @@ PROGRAM = "exact-odds"
 def program_version() -> str:
     """The program's version (``"0.1.0"``): :data:`exact_odds.__version__`, which the package's metadata
     is built from."""
-    from exact_odds import __version__
-
     return __version__
 
 

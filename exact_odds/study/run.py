@@ -46,6 +46,7 @@ from exact_odds.analysis.information import Information
 from exact_odds.analysis.removal import MAX_TAG, LinearCount, Removal, effects_of_removal
 from exact_odds.batch import evaluate
 from exact_odds.core.coup import OUTCOMES, Detail, Payable
+from exact_odds.core.notebook import Percent, html_table, html_tables
 from exact_odds.core.shoe import MIN_CARDS_PER_COUP, Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.dealing import STANDARD_PROCEDURE, Procedure, Progress, shoe_card_codes
@@ -189,8 +190,6 @@ class Study:
 
     def _repr_html_(self) -> str:
         """The study as tables in a notebook: each bet's player EV over the coups dealt, and the cut-card effect."""
-        from exact_odds.core.notebook import Percent, html_table, html_tables
-
         coups = self.coups
         bets = html_table(
             ["bet", "player_ev (full shoe)", "≈", "mean player_ev per coup", "coups with player_ev > 0",

@@ -208,7 +208,9 @@ def compare_sessions(one: OneHand, exact: SessionDist, ruin: Ruin | None = None,
     the exact sample variance). They are read off a :class:`SessionTally`, never a list of
     every session.
 
+    >>> from exact_odds.analysis.sessions import one_hand, session_distribution
     >>> from exact_odds.bets import find_bet
+    >>> from exact_odds.core.shoe import Shoe
     >>> one = one_hand(Shoe.infinite_deck(), find_bet("player"))
     >>> mean, sd, ahead, even, behind, q5, *_ = compare_sessions(one, session_distribution(one, 2)).figures
     >>> mean.exact == 2 * one.mean(), q5.q, q5.exact, mean.simulated is None

@@ -31,8 +31,7 @@ import numpy as np
 
 from exact_odds.core.shoe import RANK_LABELS, Shoe
 from exact_odds.core.verdict import Check, ChiSquare, IndicatorSum, statistical_check
-from exact_odds.witness.verify.log import SLOTS, CoupLog
-from exact_odds.witness.verify.shoes import compiled_loops
+from exact_odds.witness.verify.log import SLOTS, CoupLog, compiled_loops
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
