@@ -85,7 +85,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import NamedTuple
 
 from exact_odds.bets.builtin import BUILTIN_BETS
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
@@ -99,7 +98,8 @@ from exact_odds.inputs.validate import printable, shown
 # ---------------------------------------------------------------- the condition vocabulary
 
 
-class Field(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Field:
     """One condition key: how to read it off a coup, its values and the detail it needs."""
 
     read: Callable[[Coup], object]

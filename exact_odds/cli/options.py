@@ -19,8 +19,8 @@ import argparse
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeAlias
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, configuration_from, load_bets
 from exact_odds.bets.main import STANDARD_CONFIG
@@ -355,7 +355,8 @@ def add_bet_option(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME", help=help)
 
 
-class CommandBets(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class CommandBets:
     """The bets one command knows.
 
     ``known``: the built-in bets, those the game defines and those of the command's --bets files

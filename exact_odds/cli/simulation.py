@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import replace
 from typing import TYPE_CHECKING, TextIO
 
 from exact_odds.analysis.conditional import explain_coup
@@ -108,7 +109,7 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
                 bets.append(choice.find(value))
             else:
                 loaded = load_bets(value, joining=choice.known)
-                choice = choice._replace(known=choice.known.extended(loaded))
+                choice = replace(choice, known=choice.known.extended(loaded))
                 bets += loaded
         return bets
     choice = bets_from_args(args, files=values)

@@ -18,7 +18,6 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import NamedTuple
 
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import RANK_COUNT, shown
@@ -84,7 +83,8 @@ SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Su
 _SUIT_BY_TEXT = {**{s.value: s for s in Suit}, **{v: k for k, v in SUIT_SYMBOLS.items()}}
 
 
-class Card(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Card:
     """A card: a rank and, when it matters, a suit (``None`` means any suit)."""
 
     rank: Rank

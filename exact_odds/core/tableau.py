@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import read_user_file
@@ -219,7 +219,8 @@ class IncompleteCoup(ValueError):
     """Fewer point values than the coup draws (e.g. a record that ends mid-coup)."""
 
 
-class Play(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Play:
     """How a coup ends: final totals 0-9 and the cards each hand holds (2 or 3)."""
 
     player: int
@@ -269,7 +270,8 @@ STOOD = 10
 """Column of :attr:`DrawLookup.banker` for a player who stood (columns 0-9: the third card)."""
 
 
-class DrawLookup(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class DrawLookup:
     """The rule as NumPy lookup arrays, each entry computed by the scalar rule above.
 
     ``player[p, b]``: the player draws on two-card totals ``p``, ``b``.
@@ -291,7 +293,8 @@ def draw_lookup(tableau: Tableau) -> DrawLookup:
     return DrawLookup(player, banker)
 
 
-class Plays(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Plays:
     """Many coups played at once: arrays of shape (n,) as in :class:`Play`."""
 
     player: NDArray[Any]

@@ -21,9 +21,9 @@ only on the two totals and on the point values removed, and is computed once for
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import NamedTuple
 
 from exact_odds.core.coup import Coup, Detail, Winner, winner_of
 from exact_odds.core.dist import Dist, Ways
@@ -130,7 +130,8 @@ def _four_cards(shoe: Shoe, kinds: list[_Kind]) -> Iterator[tuple[_Pair, _Pair, 
                 yield player, banker, pt, bt, removed, ways * p_orders * b_orders
 
 
-class _SuitSplit(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _SuitSplit:
     """How the ordered ways of pairs of one rank split by suit (see :func:`_suit_split`).
 
     ``pair``: ordered two-card pairs of the rank; ``suited``: those of one suit.

@@ -70,8 +70,8 @@ import argparse
 import math
 import re
 import unicodedata
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
 
 from exact_odds.inputs.errors import InputError
 
@@ -122,7 +122,8 @@ def _option(err: InputError) -> argparse.ArgumentTypeError:
     return argparse.ArgumentTypeError(str(err))
 
 
-class Whole(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Whole:
     """Whole numbers from ``low`` to ``high``; ``also`` names another accepted word (``or 'inf'``)."""
 
     low: int
@@ -166,7 +167,8 @@ class Whole(NamedTuple):
             raise _option(err) from None
 
 
-class Real(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Real:
     """Finite real numbers from ``low`` to ``high`` (``open``: both ends excluded)."""
 
     low: float
@@ -214,7 +216,8 @@ class Real(NamedTuple):
             raise _option(err) from None
 
 
-class Exact(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Exact:
     """Exact numbers (:class:`~fractions.Fraction`) from ``low`` to ``high`` (``open``: ends excluded).
 
     ``odds``: also ``"11:1"`` and ``"1 to 2"``, as payouts are written; ``hint`` says how to

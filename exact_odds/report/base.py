@@ -16,8 +16,9 @@ import io
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from exact_odds.core.coup import OUTCOMES
 from exact_odds.inputs.errors import InputError
@@ -42,7 +43,8 @@ class Math(str):
         return cell
 
 
-class Table(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Table:
     """A titled table; cells are strings or exact numbers (rendered by :func:`cell_text`)."""
 
     title: str

@@ -10,7 +10,8 @@ command's figures inline as SVG). JSON is :func:`~exact_odds.report.provenance.w
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from exact_odds.inputs.errors import InputError
 from exact_odds.report.base import text_tables
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
     from exact_odds.report.provenance import Provenance
 
 
-class Figure(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Figure:
     """A drawing of an HTML page: ``svg`` is one ``<svg>`` element (no external resource), ``title`` its caption."""
 
     title: str

@@ -9,19 +9,17 @@ that :mod:`exact_odds.report.base` renders in every format.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
+from exact_odds.analysis.conditional import Dealt
+from exact_odds.analysis.edges import ReferenceSheets
+from exact_odds.core.coup import Winner
+from exact_odds.core.dist import Dist
+from exact_odds.core.shoe import Shoe
 from exact_odds.report.base import OUTCOME_ORDER, Cell, Table, decimal_text, fraction_text, grouped
 from exact_odds.report.concepts import shoe_json
 from exact_odds.report.edges import edges_json, edges_table, par_sheet_json, par_sheet_table
 from exact_odds.report.sidebets import side_bet_json, side_bets_table
-
-if TYPE_CHECKING:  # the library is imported lazily at run time: the command line starts with this module
-    from exact_odds.analysis.conditional import Dealt
-    from exact_odds.analysis.edges import ReferenceSheets
-    from exact_odds.core.coup import Winner
-    from exact_odds.core.dist import Dist
-    from exact_odds.core.shoe import Shoe
 
 
 class OutcomeWays(Protocol):

@@ -16,7 +16,7 @@ It is deterministic: no date and no host, so the same command line gives the sam
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from exact_odds import __version__
 
@@ -30,7 +30,8 @@ def program_version() -> str:
     return __version__
 
 
-class Provenance(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Provenance:
     """What produced an output (see the module). ``tableau`` is ``(name, sha256 hex key)``;
     ``procedure_text`` the procedure in words for the formats people read."""
 

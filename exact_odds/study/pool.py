@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from exact_odds.core.shoe import CARDS_PER_COUP
 from exact_odds.study.tasks import warm_up
@@ -43,7 +44,8 @@ def process_share(shoes: int, cards: int, processes: int) -> int:
     return shoes * cards // CARDS_PER_COUP // max(1, processes)
 
 
-class Workers(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Workers:
     """Worker processes started for a study: a ``multiprocessing`` pool of ``processes`` processes."""
 
     pool: Any

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from exact_odds.bets import Bet
 from exact_odds.core.coup import COUP_CODES, FLAGS_AT, PLAYER_PAIR, Coup, Detail, Winner, coup_table, payout_lookup
@@ -77,7 +77,8 @@ if TYPE_CHECKING:
     from exact_odds.witness.verify import CoupLog, LogVerification, Verifier
 
 
-class _Block(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Block:
     """One block of a run: its coup codes, each coup's shoe (``None`` in fresh mode), the shoes
     it used, the coups (or shoes, when a run counts shoes) done so far, and, when asked for, its
     coups as a log (every card in dealing order, the shoe numbered from 1, the labels the codes claim)."""

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from exact_odds.batch.compiled import expect, loops
 from exact_odds.core.coup import Detail, Payable
@@ -145,7 +145,8 @@ one call; NumPy's kernel takes a block of :data:`~exact_odds.witness.verify.shoe
 cache)."""
 
 
-class _Part(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Part:
     """A block of coups in shoe order, from ``start`` to ``stop``: the compositions before them, the cards
     their shoes dealt before them, the compositions' sizes, their indices in the log, and the counts by
     rank and suit before them when bets look at suits."""

@@ -25,9 +25,10 @@ has ``sum_r c_r (c_r - 1) / (N (N - 1))``, the banker's (cards 2 and 4) the same
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -46,7 +47,8 @@ if TYPE_CHECKING:
 PAIRS = ("player pair", "banker pair")
 
 
-class Odds(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Odds:
     """The exact odds of coups dealt from compositions: banker, player and tie probabilities
     ``outcomes`` (m, 3), each bet's player EV ``ev`` (m, k) as floats, and ``exact``: the bets'
     exact EVs when every coup had one and the same composition (else ``None``)."""
