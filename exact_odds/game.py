@@ -84,7 +84,7 @@ class GameError(InputError):
     """A game file that cannot be read or does not describe a game; the message names the line."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Game:
     """One casino's punto banco: what its par sheet depends on.
 

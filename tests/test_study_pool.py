@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import fields
 
 import numpy as np
 import pytest
@@ -77,8 +78,8 @@ def test_a_study_deals_the_same_shoes_with_the_compiled_dealer_and_with_numpy() 
         for setting in ("0", "1"):
             with jit_setting(setting):
                 dealt.append(deal_shoes(7, 3, 40, procedure, STANDARD_TABLEAU, codes, Detail.SUITS))
-        for name, plain in vars(dealt[0]).items():
-            fast = getattr(dealt[1], name)
+        for name in (f.name for f in fields(dealt[0])):
+            plain, fast = getattr(dealt[0], name), getattr(dealt[1], name)
             assert fast.dtype == plain.dtype and np.array_equal(fast, plain), name
 
 

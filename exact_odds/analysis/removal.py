@@ -49,7 +49,7 @@ MAX_TAG = 2
 """Default largest tag (in absolute value) of a suggested count."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Correlation:
     """A correlation coefficient kept exactly: ``sign * sqrt(squared)``."""
 
@@ -98,7 +98,7 @@ def _correlation(xs: Sequence[int], ys: Sequence[int], weights: Sequence[int]) -
     return Correlation(Fraction(cov * cov, vx * vy), (cov > 0) - (cov < 0))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LinearCount:
     """Integer tags per rank (A..K); the running count adds the tag of each card seen."""
 
@@ -110,7 +110,7 @@ class LinearCount:
         return sum(t * n for t, n in zip(self.tags, seen, strict=True))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Removal:
     """The effects of removal of one bet for one shoe.
 

@@ -63,7 +63,7 @@ class SessionError(InputError):
     """A session that cannot be computed (too many hands, a bankroll below one unit...)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OneHand:
     """The result of one flat bet as integer steps: ``steps[i] / scale`` units with ``ways[i]`` ways.
 
@@ -125,7 +125,7 @@ def _units(net: Fraction) -> Fraction:
     return net
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SessionDist:
     """The exact distribution of the net result after ``hands`` hands.
 
@@ -204,7 +204,7 @@ def session_distribution(one: OneHand, hands: int) -> SessionDist:
     return SessionDist(hands, one.scale, hands * low, tuple(int(x) for x in ways), one.total**hands)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ruin:
     """The exact probability that a flat bettor with ``bankroll`` units is ruined within ``hands`` hands.
 

@@ -118,7 +118,7 @@ def payout_symbols(bet: Bet) -> tuple[sympy.Symbol, ...]:
     return tuple(sympy.Symbol(name) for name in payout_names(bet))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LinearForm:
     """``constant + sum(coefficient * symbol)``: a house edge in payout symbols, as numbers and names
     (the terms' coefficients not zero, their names distinct)."""
@@ -211,7 +211,7 @@ def _shoe(decks: int) -> Shoe:
     return Shoe.decks(decks)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # not slotted: its cached properties keep a __dict__
 class ClosedForm:
     """The ways of an event on a d-deck shoe as a polynomial in d.
 
@@ -374,7 +374,7 @@ def edge_limit(bet: Bet, forms: Sequence[ClosedForm]) -> Fraction:
 # ---------------------------------------------------------------- everything the `symbolic` command shows
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # not slotted: its cached properties keep a __dict__
 class BetForms:
     """One bet's symbolic results: closed forms in d, and payout symbols on one shoe.
 
@@ -406,7 +406,7 @@ class BetForms:
         return linear_expression(self.edge_form.constant, self.edge_form.terms)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Summary:
     """Closed forms of banker, player and tie, and of each bet's house edge; payout symbols and
     break-even payouts on ``shoe``; the closed forms are fitted on ``fit`` decks, and

@@ -47,7 +47,7 @@ COLUMNS = ("game", "round", "dice", "score")
 REQUIRED = ("round", "dice")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class RollLog:
     """Rolls as NumPy columns: ``rounds`` (n,), ``faces`` (n, dice), ``scores`` (n,; -1 where the log
     gave none, ``None`` without a score column), ``lines`` (n,) the line each roll was read from.

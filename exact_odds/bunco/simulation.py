@@ -145,7 +145,7 @@ def simulate_turns(dice: Dice, rules: ScoringRules, *, round_number: int, target
     return _merge(parts)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Simulation:
     """Seeded simulated rolls, games and turns, each tested against its exact distribution."""
 

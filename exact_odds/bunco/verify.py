@@ -65,7 +65,7 @@ MAX_VIOLATIONS = 10
 """Violations kept in full by default."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RollVerification:
     """The result of :func:`verify_rolls`: the ``checks`` (``labels``, ``faces``, ``scores``,
     ``buncos``) of a log of ``rolls`` rolls of ``dice`` under ``rules``; ``columns``: the log's

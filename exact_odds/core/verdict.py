@@ -35,7 +35,7 @@ Verdict = Literal["PASS", "FAIL", "SKIP"]
 """``PASS``, ``FAIL``, or ``SKIP`` for a check the log gives nothing to test."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Violation:
     """One thing a log got wrong, in words.
 
@@ -53,7 +53,7 @@ class Violation:
     message: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tally:
     """The observed count of one event beside its expectation and variance under the hypothesis.
 
@@ -72,7 +72,7 @@ class Tally:
         return (self.observed - self.expected) / math.sqrt(self.variance) if self.variance > 0 else 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChiSquare:
     """A chi-square statistic ``d^T V^-1 d`` with ``df`` degrees of freedom, labelled for reports."""
 
@@ -112,7 +112,7 @@ def chi_square(label: str, difference: NDArray[np.float64], covariance: NDArray[
     return ChiSquare(label, float(np.sum(projected**2 / values[keep])), int(keep.sum()))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Check:
     """One check of a log: its verdict and what it rests on.
 

@@ -55,7 +55,7 @@ def deal_coups(cards: NDArray[np.integer], tableau: Tableau = STANDARD_TABLEAU,
     return code.astype(np.int16), used.astype(np.int8)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShoePlay:
     """Coups dealt from a block of shoes, in order shoe by shoe.
 

@@ -50,7 +50,7 @@ class DealingError(InputError):
     """A dealing procedure, seed or shoe that cannot deal (e.g. a cut card too near the end)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Procedure:
     """How cards reach the table (see the module docstring for the rules and their sources).
 

@@ -33,7 +33,7 @@ _HEADER = re.compile(r"\s*\[\[?([^\]]*)\]\]?\s*(#.*)?$")
 _AT_LINE = re.compile(r"\s*\(at line (\d+), column \d+\)$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # not slotted: its cached properties keep a __dict__
 class TomlText:
     """The lines of one TOML text and the name it is reported under (a path, or e.g. ``"rules"``)."""
 

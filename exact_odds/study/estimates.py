@@ -37,7 +37,7 @@ Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Estimate:
     """A simulated figure and its standard error (``None`` when one shoe gives no spread)."""
 

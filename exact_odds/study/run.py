@@ -107,7 +107,7 @@ def _started(workers: Workers | None, count: int, dask: str | None, shoe: Shoe, 
 # ---------------------------------------------------------------- statistics
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Threshold:
     """Betting one unit only when the true count is at least ``threshold``.
 
@@ -121,7 +121,7 @@ class Threshold:
     player_ev: float | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetStudy:
     """The player EV of one bet before every coup of a study (the bettor's side: negative when the house wins).
 
@@ -145,7 +145,7 @@ class BetStudy:
     thresholds: tuple[Threshold, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CutCardEffect:
     """One outcome: full-shoe probability, the mean exact probability per coup dealt, and the
     observed frequency, each mean with its standard error (computed over shoes)."""
@@ -158,7 +158,7 @@ class CutCardEffect:
     observed_error: float | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Study:
     """The results of :func:`run_study`: per bet, the cut-card effect, and, when asked for, the
     counts of one's own (each pair of them compared on the same shoes) and edge sorting."""

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
     Array = npt.NDArray[Any]
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Dealt:
     """The coups of some shoes: which shoe, where each coup starts, who won, what was not seen."""
 
@@ -81,7 +81,7 @@ def deal_shoes(seed: int, first: int, stop: int, procedure: Procedure, tableau: 
                  orders[shoe, start].astype(np.int64))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Task:
     """A unit of work: deal and evaluate shoes ``first`` to ``stop - 1`` of a study."""
 

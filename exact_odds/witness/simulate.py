@@ -97,7 +97,7 @@ class SimulationError(InputError):
 # ---------------------------------------------------------------- bets along the way
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetResult:
     """A flat bet of one unit on every coup.
 
@@ -185,7 +185,7 @@ class _BetTracker:
 # ---------------------------------------------------------------- the check against exact values
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerEvCheck:
     """A flat bet's simulated player EV (mean net result per unit staked, the bettor's side:
     negative when the house wins) with its confidence interval, beside its exact player EV over
@@ -204,7 +204,7 @@ class PlayerEvCheck:
         return self.low <= float(self.exact) <= self.high
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SimulationCheck:
     """A simulation checked against the exact values under the ``reference`` tableau.
 
@@ -240,7 +240,7 @@ def _player_ev_checks(bets: Sequence[BetResult], log: LogVerification, level: fl
 # ---------------------------------------------------------------- the simulation
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Simulation:
     """The result of :func:`simulate`.
 
@@ -456,7 +456,7 @@ def _verifier(shoe: Shoe, reference: Tableau, alpha: float, bets: Sequence[Bet])
 # ---------------------------------------------------------------- simulated sessions
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SimulatedSessions:
     """``sessions`` flat bettors of ``hands`` hands each, on consecutive coups of one simulation.
 

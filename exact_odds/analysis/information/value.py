@@ -36,7 +36,7 @@ from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CaseValue:
     """One case of an information: how often it happens, every bet's expectation, the best play.
 
@@ -69,7 +69,7 @@ class CaseValue:
         return self.bet_names[self.best] if self.best is not None else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Advantage:
     """The value of an information on one shoe for a set of bets (see the module docstring).
 

@@ -48,7 +48,7 @@ POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
 """Point value by rank 0-13 (0: no card; ace 1; ten and court cards 0)."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Hands:
     """What the cards of each coup show, as arrays over the coups (shape (n,)).
 

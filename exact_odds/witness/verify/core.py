@@ -66,7 +66,7 @@ class VerifyError(InputError):
     """A verification that cannot be made as asked (e.g. shoes from an infinite deck)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LogVerification:
     """The result of :func:`verify_log` (or :func:`~exact_odds.witness.verify.counts.verify_counts`).
 

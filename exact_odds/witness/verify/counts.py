@@ -150,7 +150,7 @@ def _many(n: int, thing: str) -> str:
     return f"{n:,} {thing}" if n == 1 else f"{n:,} {thing}s"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShoeRates:
     """Per-coup rates of banker, player, tie, player pair and banker pair over whole shoes, estimated.
 

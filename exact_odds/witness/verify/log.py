@@ -74,7 +74,7 @@ def compiled_loops(count: int) -> ModuleType | None:
     return compiled.module("exact_odds.witness.verify.loops", count)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class CoupLog:
     """Coups as NumPy columns (see the module docstring for the conventions)."""
 

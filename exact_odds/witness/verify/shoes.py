@@ -29,7 +29,7 @@ BLOCK = 65_536
 """Coups per block of the vectorised passes (keeps the per-card arrays to a few tens of MB)."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class ShoeOrder:
     """The coups of a log shoe by shoe.
 
