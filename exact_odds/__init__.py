@@ -1,67 +1,40 @@
 """exact-odds: exact odds of casino games by full enumeration.
 
-The public API; see the README for examples. Names are imported when first used (PEP 562
-``__getattr__``), so ``import exact_odds`` costs next to nothing and a command loads only the
-modules it needs: ``from exact_odds import Shoe`` imports :mod:`exact_odds.core.shoe` alone.
+The public API; see the README for examples. Each name is defined in the module it is imported
+from below (``Shoe`` in :mod:`exact_odds.core.shoe`); NumPy and SymPy are loaded only by the
+functions that need them, so that importing the package leaves them out.
 """
 
 from __future__ import annotations
 
-from exact_odds.hints import TYPE_CHECKING
-from exact_odds.lazy import lazy_attributes
+from exact_odds.analysis.conditional import Dealt, deal_given, explain_coup, parse_dealt
+from exact_odds.analysis.edges import ParLine, ParSheet, house_edge, par_sheet
+from exact_odds.analysis.removal import Correlation, LinearCount, Removal, effects_of_removal, suggest_count
+from exact_odds.analysis.roads import Roads, build_roads, parse_results
+from exact_odds.analysis.sessions import one_hand, ruin_probability, session_distribution
+from exact_odds.bunco import (
+    ARTICLE_SCORING,
+    SCORING_RULES,
+    STANDARD_SCORING,
+    BuncoError,
+    Dice,
+    ScoringRules,
+    find_scoring_rules,
+    play_game,
+    play_turn,
+    roll_scores,
+)
+from exact_odds.core.coup import Coup, Detail
+from exact_odds.core.dist import Dist, Ways
+from exact_odds.core.shoe import RANKS, SUITS, Card, Rank, Shoe, ShoeError, Suit, parse_card, parse_cards
+from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, TableauError, load_tableau, parse_tableau
+from exact_odds.dealing import Procedure
+from exact_odds.engine.enumerator import deal, sequences, winners
+from exact_odds.inputs.errors import InputError
+from exact_odds.witness.simulate import Simulation, SimulationCheck, simulate, simulate_sessions
 
 __version__ = "0.1.0"
-"""The program's version (the package's metadata is built from it; reading it here costs nothing)."""
-
-if TYPE_CHECKING:
-    from exact_odds.analysis.conditional import Dealt, deal_given, explain_coup, parse_dealt
-    from exact_odds.analysis.edges import ParLine, ParSheet, house_edge, par_sheet
-    from exact_odds.analysis.removal import Correlation, LinearCount, Removal, effects_of_removal, suggest_count
-    from exact_odds.analysis.roads import Roads, build_roads, parse_results
-    from exact_odds.analysis.sessions import one_hand, ruin_probability, session_distribution
-    from exact_odds.bunco import (
-        ARTICLE_SCORING,
-        SCORING_RULES,
-        STANDARD_SCORING,
-        BuncoError,
-        Dice,
-        ScoringRules,
-        find_scoring_rules,
-        play_game,
-        play_turn,
-        roll_scores,
-    )
-    from exact_odds.core.coup import Coup, Detail
-    from exact_odds.core.dist import Dist, Ways
-    from exact_odds.core.shoe import RANKS, SUITS, Card, Rank, Shoe, ShoeError, Suit, parse_card, parse_cards
-    from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, TableauError, load_tableau, parse_tableau
-    from exact_odds.dealing import Procedure
-    from exact_odds.engine.enumerator import deal, sequences, winners
-    from exact_odds.inputs.errors import InputError
-    from exact_odds.witness.simulate import Simulation, SimulationCheck, simulate, simulate_sessions
-
-_HOMES: dict[str, tuple[str, ...]] = {
-    "exact_odds.bunco": ("ARTICLE_SCORING", "SCORING_RULES", "STANDARD_SCORING", "BuncoError", "Dice", "ScoringRules",
-                         "find_scoring_rules", "play_game", "play_turn", "roll_scores"),
-    "exact_odds.analysis.conditional": ("Dealt", "deal_given", "explain_coup", "parse_dealt"),
-    "exact_odds.core.coup": ("Coup", "Detail"),
-    "exact_odds.dealing": ("Procedure",),
-    "exact_odds.core.dist": ("Dist", "Ways"),
-    "exact_odds.analysis.edges": ("ParLine", "ParSheet", "house_edge", "par_sheet"),
-    "exact_odds.engine.enumerator": ("deal", "sequences", "winners"),
-    "exact_odds.inputs.errors": ("InputError",),
-    "exact_odds.analysis.removal": ("Correlation", "LinearCount", "Removal", "effects_of_removal", "suggest_count"),
-    "exact_odds.analysis.roads": ("Roads", "build_roads", "parse_results"),
-    "exact_odds.analysis.sessions": ("one_hand", "ruin_probability", "session_distribution"),
-    "exact_odds.core.shoe": ("RANKS", "SUITS", "Card", "Rank", "Shoe", "ShoeError", "Suit", "parse_card",
-                             "parse_cards"),
-    "exact_odds.witness.simulate": ("Simulation", "SimulationCheck", "simulate", "simulate_sessions"),
-    "exact_odds.core.tableau": ("STANDARD_TABLEAU", "Tableau", "TableauError", "load_tableau", "parse_tableau"),
-}
-"""The module that defines each public name (the imports above say the same to type checkers; a test
-checks that every name of ``__all__`` is found here and imports)."""
-
-_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+"""The program's version (the package's metadata is built from it)."""
 
 __all__ = [
     "ARTICLE_SCORING",
@@ -121,6 +94,3 @@ __all__ = [
     "suggest_count",
     "winners",
 ]
-
-
-__getattr__, __dir__ = lazy_attributes(__name__, _HOME_OF, __all__)

@@ -2,6 +2,8 @@
 
 import gc
 
+from exact_odds.cli import run
+
 YOUNG_GC_THRESHOLD = 50_000
 """Allocations between two collections of the youngest generation in a whole process (Python's default
 is 700): starting a command allocates some 20,000 objects (modules, classes, functions, the parser), none
@@ -13,7 +15,6 @@ def start() -> None:
     """Run the command line in this process (:func:`exact_odds.cli.run`), the collector of cyclic garbage
     set first, before the command line's modules are imported, to run less often (:data:`YOUNG_GC_THRESHOLD`)."""
     gc.set_threshold(YOUNG_GC_THRESHOLD, *gc.get_threshold()[1:])
-    from exact_odds.cli import run
 
     run()
 

@@ -51,23 +51,21 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, Bet, Configuration, Registry, parse_bets
 from exact_odds.bets.main import STANDARD_CONFIG, is_main_bet, load_configuration, parse_configuration
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, load_tableau, parse_tableau
 from exact_odds.dealing import STANDARD_PROCEDURE, Procedure
-from exact_odds.hints import TYPE_CHECKING, TypeVar
 from exact_odds.inputs import validate
-from exact_odds.inputs.errors import InputError, read_user_file
-from exact_odds.inputs.reading import is_file
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import is_file, read_user_file
 from exact_odds.inputs.registry import name_key
 from exact_odds.inputs.sources import TomlText, parse_toml
-
-if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
 
 KEYS = ("name", "description", "source", "decks", "shoe", "tableau", "configuration", "side_bets", "procedure", "bet")
 """The keys of a game file, in the order the format lists them."""
@@ -86,7 +84,7 @@ class GameError(InputError):
     """A game file that cannot be read or does not describe a game; the message names the line."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Game:
     """One casino's punto banco: what its par sheet depends on.
 

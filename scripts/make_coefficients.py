@@ -24,7 +24,7 @@ from exact_odds.engine.store import DATA_DIR, STANDARD_KEY, Arrays, CorruptTable
 
 def _single(part: str) -> Callable[[], Arrays]:
     def build() -> Arrays:
-        from exact_odds.engine.polynomial_build import build_single
+        from exact_odds.engine.polynomial import build_single
 
         return build_single(STANDARD_TABLEAU, part)
 

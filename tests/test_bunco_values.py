@@ -1,5 +1,5 @@
-"""Bunco's classes are :class:`~exact_odds.values.Value` s: they behave as the frozen dataclasses they
-replace, which the tests define again as the oracle (equality, hash, ``repr``, ordering, pickling)."""
+"""Bunco's classes are frozen dataclasses: they behave as the plain dataclasses the tests define again
+as the oracle (equality, hash, ``repr``, ordering, pickling), ``source`` of the scoring rules aside."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_rolls_compare_as_the_dataclass_did(one: tuple[int, bool], other: tuple[
 
 
 def test_a_roll_is_ordered_against_rolls_only() -> None:
-    assert Roll(0, alike=True) != (0, True)
+    assert Roll(0, alike=True) != (0, True)  # type: ignore[comparison-overlap]
     for compare in COMPARISONS[:4]:
         with pytest.raises(TypeError, match="not supported between instances of 'Roll' and 'tuple'"):
             compare(Roll(0, alike=True), (0, True))
@@ -92,6 +92,6 @@ def test_values_pickle_whole_and_stay_immutable() -> None:
     assert pickle.loads(pickle.dumps(STANDARD_SCORING)).source == STANDARD_SCORING.source
     assert Dice() == Dice(count=3, sides=6)
     with pytest.raises(AttributeError, match="cannot assign to field 'count'"):
-        Dice().count = 4
+        Dice().count = 4  # type: ignore[misc]
     with pytest.raises(AttributeError, match="cannot assign to field 'source'"):
-        STANDARD_SCORING.source = "mine"
+        STANDARD_SCORING.source = "mine"  # type: ignore[misc]

@@ -16,7 +16,8 @@ from conftest import one_line_error, run
 from exact_odds.core.tableau import STANDARD_TOML, parse_tableau
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
-from exact_odds.report.base import Table, markdown_cell, render_tables
+from exact_odds.report.base import Table, markdown_cell
+from exact_odds.report.document import render_tables
 
 _ESCAPED = re.compile(r"\\.")
 

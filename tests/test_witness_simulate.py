@@ -199,8 +199,8 @@ def test_both_dealers_rest_on_the_tableau(monkeypatch: pytest.MonkeyPatch) -> No
     assert calls == {"play_many": len(simple), "play": len(simple)}  # one shoe: one round per coup
     assert [coup_table()[c] for c in fast.codes] == [c for _, c in simple]
     points = [[code_card(c).rank.point for c in cards[s:s + 6]] for s, _ in simple]
-    assert [tableau.play(WRONG, p) for p in points] == [(c.player, c.banker, c.player_cards, c.banker_cards)
-                                                       for _, c in simple]
+    assert [tableau.play(WRONG, p) for p in points] == [
+        tableau.Play(c.player, c.banker, c.player_cards, c.banker_cards) for _, c in simple]
 
 
 def test_the_burn_removes_the_turned_card_and_hides_the_rest() -> None:

@@ -47,7 +47,7 @@ class DealtError(InputError):
     """Cards dealt that no coup can show (wrong order, a draw the rules forbid); the message says why."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Dealt:
     """The cards on the table in the current coup: the player's and the banker's, in order."""
 
@@ -202,7 +202,7 @@ def dealing_order(dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU) -> tuple[Ca
 _Kind = tuple[int, int, int]  # (point, rank value or -1, suit index or -1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Rest:
     """The cards left once the dealt cards are off the shoe (possibly fewer than a :class:`Shoe` allows)."""
 
@@ -346,7 +346,7 @@ def _coup(end: Play, flags: tuple[bool, bool, bool, bool, bool] = (False,) * 5) 
 # ---------------------------------------------------------------- a coup told step by step
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Step:
     """One moment of a coup: what happened, why, and the exact odds after it.
 

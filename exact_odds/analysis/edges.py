@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
@@ -34,26 +35,23 @@ from exact_odds.bets.core import Rule, ways_by_line
 from exact_odds.bets.main import ROLES
 from exact_odds.core.coup import Detail, Winner
 from exact_odds.core.dist import Ways
+from exact_odds.core.notebook import Approx, Percent, html_table, html_tables
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.engine.enumerator import deal, winners
-from exact_odds.values import Value
 
 LOSES = "loses"
 """Label of the par-sheet line of the coups that no pay line matches (the stake is lost)."""
 
 
-class ParLine(Value):
+@dataclass(frozen=True, slots=True)
+class ParLine:
     """One line of a par sheet: ``ways`` of ``total`` coups pay ``pays`` net units."""
 
-    __slots__ = __match_args__ = ("label", "ways", "pays", "total")
     label: str
     ways: Ways
     pays: Fraction
     total: Ways
-
-    def __init__(self, label: str, ways: Ways, pays: Fraction, total: Ways) -> None:
-        self._set(label=label, ways=ways, pays=pays, total=total)
 
     @property
     def probability(self) -> Fraction:
@@ -66,7 +64,8 @@ class ParLine(Value):
         return self.probability * self.pays
 
 
-class ParSheet(Value):
+@dataclass(frozen=True, slots=True)
+class ParSheet:
     """A bet's par sheet on one shoe and rule table, with the figures derived from it.
 
     ``lines`` are the bet's pay lines in order, then the ``"loses"`` line (pays -1); lines
@@ -74,15 +73,11 @@ class ParSheet(Value):
     ordered six-card sequences (the infinite deck: weights summing to ``52**6``).
     """
 
-    __slots__ = __match_args__ = ("bet", "shoe", "tableau", "lines", "total")
     bet: Bet
     shoe: Shoe
     tableau: Tableau
     lines: tuple[ParLine, ...]
     total: Ways
-
-    def __init__(self, bet: Bet, shoe: Shoe, tableau: Tableau, lines: tuple[ParLine, ...], total: Ways) -> None:
-        self._set(bet=bet, shoe=shoe, tableau=tableau, lines=lines, total=total)
 
     def _probability(self, pays_sign: int) -> Fraction:
         """The chance of the lines whose payout has sign ``pays_sign`` (1, 0 or -1)."""
@@ -142,8 +137,6 @@ class ParSheet(Value):
 
     def _repr_html_(self) -> str:
         """The par sheet as a table in a notebook: each line's combinations, probability, payout and return."""
-        from exact_odds.core.notebook import Approx, Percent, html_table
-
         rows = [[line.label, line.ways, line.probability, Approx(line.probability), line.pays,
                  Percent(line.contribution)] for line in self.lines]
         rows.append(["total", self.total, Fraction(1), Approx(1), None, Percent(self.expected_value)])
@@ -214,7 +207,8 @@ def distinct_bets(bets: Sequence[Bet]) -> list[tuple[Bet, list[Bet]]]:
     return [(same[0], same) for same in groups.values()]
 
 
-class ReferenceSheets(Value):
+@dataclass(frozen=True, slots=True)
+class ReferenceSheets:
     """Every figure of the reference report of one shoe (what ``exact-odds report`` prints).
 
     ``counts``: the ways of each outcome (:data:`~exact_odds.core.coup.OUTCOMES` order) of
@@ -225,7 +219,6 @@ class ReferenceSheets(Value):
     bets it cannot (suited bets on a shoe whose suits are unknown).
     """
 
-    __slots__ = __match_args__ = ("shoe", "counts", "total", "configurations", "main", "others", "omitted")
     shoe: Shoe
     counts: dict[Winner, Ways]
     total: Ways
@@ -234,18 +227,9 @@ class ReferenceSheets(Value):
     others: tuple[ParSheet, ...]
     omitted: tuple[Bet, ...]
 
-    def __init__(self, shoe: Shoe, counts: dict[Winner, Ways], total: Ways,
-                 configurations: tuple[tuple[Configuration, dict[str, ParSheet]], ...],
-                 main: tuple[tuple[ParSheet, tuple[Bet, ...]], ...], others: tuple[ParSheet, ...],
-                 omitted: tuple[Bet, ...]) -> None:
-        self._set(shoe=shoe, counts=counts, total=total, configurations=configurations, main=main, others=others,
-                  omitted=omitted)
-
     def _repr_html_(self) -> str:
         """The sheets as tables in a notebook: the odds, then every bet's house edge (each par sheet shows
         itself in full)."""
-        from exact_odds.core.notebook import Approx, Percent, html_table, html_tables
-
         odds = html_table(["outcome", "ways", "probability", "≈"],
                           [[w, n, Fraction(n, self.total), Approx(n / self.total)] for w, n in self.counts.items()],
                           caption=f"Odds of one coup, {self.shoe}")

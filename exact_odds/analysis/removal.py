@@ -35,7 +35,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from exact_odds.bets import BUILTIN_BETS, usable_bets
 from exact_odds.core.coup import Detail
+from exact_odds.core.notebook import Percent, html_table
 from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS, RANKS, Shoe, ShoeError
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.inputs.errors import InputError, suits_unknown
@@ -47,7 +49,7 @@ MAX_TAG = 2
 """Default largest tag (in absolute value) of a suggested count."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Correlation:
     """A correlation coefficient kept exactly: ``sign * sqrt(squared)``."""
 
@@ -96,7 +98,7 @@ def _correlation(xs: Sequence[int], ys: Sequence[int], weights: Sequence[int]) -
     return Correlation(Fraction(cov * cov, vx * vy), (cov > 0) - (cov < 0))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LinearCount:
     """Integer tags per rank (A..K); the running count adds the tag of each card seen."""
 
@@ -108,7 +110,7 @@ class LinearCount:
         return sum(t * n for t, n in zip(self.tags, seen, strict=True))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Removal:
     """The effects of removal of one bet for one shoe.
 
@@ -136,8 +138,6 @@ class Removal:
 
     def _repr_html_(self) -> str:
         """The effects as a table in a notebook: each rank's exact effect, and the tag of the suggested count."""
-        from exact_odds.core.notebook import Percent, html_table
-
         count = self.count()
         rows = [[label, effect, None if effect is None else Percent(effect), tag]
                 for label, effect, tag in zip(RANK_LABELS, self.effects, count.tags, strict=True)]
@@ -161,6 +161,7 @@ Effects = list[tuple[Fraction, list[Fraction | None]]]
 
 def _rank_effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau) -> Effects:
     """EV and effects of removal by rank for bets that do not look at suits."""
+    # numpy-backed: single-shoe commands never load it
     from exact_odds.batch import evaluate
 
     present = [i for i, n in enumerate(shoe.counts) if n]
@@ -182,6 +183,7 @@ def _rank_effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau) -> Effe
 
 def _suit_effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau) -> Effects:
     """EV and effects of removal by rank, a card of each suit removed in proportion."""
+    # numpy-backed: single-shoe commands never load it
     from exact_odds.batch import evaluate
 
     if shoe.suited is None:
@@ -221,8 +223,6 @@ def effects_of_removal(shoe: Shoe, bets: Iterable[Payable] | None = None, *,
     with the bets evaluated so far: once with none done, then after each pass (the bets that
     ignore suits in one, those that look at them in another).
     """
-    from exact_odds.bets import BUILTIN_BETS, usable_bets
-
     _check_shoe(shoe)
     choice: Iterable[Payable] = BUILTIN_BETS.values() if bets is None else bets
     chosen, _ = usable_bets(shoe, choice, strict=bets is not None)

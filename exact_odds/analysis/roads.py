@@ -93,7 +93,7 @@ def from_winners(winners: Sequence[str]) -> tuple[Result, ...]:
     return tuple(_WORDS[w] for w in winners)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """A big-road entry: the winning side and the ties marked on it."""
 
@@ -182,7 +182,7 @@ def bead_plate(results: Sequence[Result], rows: int = ROWS) -> dict[tuple[int, i
     return {(i // rows, i % rows): r for i, r in enumerate(results)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Roads:
     """All five scoreboards of a shoe's results."""
 

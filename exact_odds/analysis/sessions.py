@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from exact_odds.bets import Bet
 from exact_odds.core.dist import Dist
+from exact_odds.core.notebook import Approx, html_table
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.engine.enumerator import deal
@@ -62,7 +63,7 @@ class SessionError(InputError):
     """A session that cannot be computed (too many hands, a bankroll below one unit...)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OneHand:
     """The result of one flat bet as integer steps: ``steps[i] / scale`` units with ``ways[i]`` ways.
 
@@ -124,7 +125,7 @@ def _units(net: Fraction) -> Fraction:
     return net
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SessionDist:
     """The exact distribution of the net result after ``hands`` hands.
 
@@ -169,8 +170,6 @@ class SessionDist:
 
     def _repr_html_(self) -> str:
         """The distribution as a table in a notebook: each net result, its probability and P(net <= it)."""
-        from exact_odds.core.notebook import Approx, html_table
-
         rows = [[v, Fraction(p), Approx(p), Approx(c)] for v, p, c in self.cumulative()]
         mean = self.mean()
         return html_table(["net result (units)", "probability", "≈", "P(net ≤ it) ≈"], rows,
@@ -205,7 +204,7 @@ def session_distribution(one: OneHand, hands: int) -> SessionDist:
     return SessionDist(hands, one.scale, hands * low, tuple(int(x) for x in ways), one.total**hands)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ruin:
     """The exact probability that a flat bettor with ``bankroll`` units is ruined within ``hands`` hands.
 

@@ -85,6 +85,7 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import sympy
 
+    # sympy-backed: single-shoe commands never load it
     from exact_odds.analysis.symbolic_expressions import D
 
     value = D if name == "D" else sympy.Poly(list(reversed(TOTAL_COEFFICIENTS)), D)
@@ -117,7 +118,7 @@ def payout_symbols(bet: Bet) -> tuple[sympy.Symbol, ...]:
     return tuple(sympy.Symbol(name) for name in payout_names(bet))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LinearForm:
     """``constant + sum(coefficient * symbol)``: a house edge in payout symbols, as numbers and names
     (the terms' coefficients not zero, their names distinct)."""
@@ -140,6 +141,7 @@ def edge_expression(sheet: ParSheet) -> sympy.Expr:
     ``P(loses) - sum(P(line) * symbol)``; substituting the bet's own payouts gives
     :attr:`ParSheet.house_edge`.
     """
+    # sympy-backed: single-shoe commands never load it
     from exact_odds.analysis.symbolic_expressions import linear_expression
 
     form = edge_form(sheet)
@@ -148,6 +150,7 @@ def edge_expression(sheet: ParSheet) -> sympy.Expr:
 
 def pays_of(bet: Bet) -> dict[sympy.Symbol, sympy.Rational]:
     """The bet's own payouts by symbol, for ``expr.subs(...)``."""
+    # sympy-backed: single-shoe commands never load it
     from exact_odds.analysis.symbolic_expressions import rational
 
     return {s: rational(line.pays) for s, line in zip(payout_symbols(bet), bet.lines, strict=True)}
@@ -208,7 +211,7 @@ def _shoe(decks: int) -> Shoe:
     return Shoe.decks(decks)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # not slotted: its cached properties keep a __dict__
 class ClosedForm:
     """The ways of an event on a d-deck shoe as a polynomial in d.
 
@@ -231,6 +234,7 @@ class ClosedForm:
     @cached_property
     def ways(self) -> sympy.Poly:
         """The polynomial as a sympy ``Poly`` in ``D``."""
+        # sympy-backed: single-shoe commands never load it
         import sympy
 
         from exact_odds.analysis.symbolic_expressions import D, rational
@@ -246,6 +250,7 @@ class ClosedForm:
     @cached_property
     def probability(self) -> sympy.Expr:
         """The probability as a rational function of d in lowest terms, factored."""
+        # sympy-backed: single-shoe commands never load it
         from exact_odds.analysis.symbolic_expressions import factored_expression
 
         return factored_expression(self.factors)
@@ -347,6 +352,7 @@ def edge_in_decks(bet: Bet, forms: Sequence[ClosedForm], *, symbolic_pays: bool 
     stay symbols (``sympy.factor`` of the expression); otherwise the bet's own payouts are
     substituted: :func:`edge_factors` as a SymPy expression.
     """
+    # sympy-backed: single-shoe commands never load it
     import sympy
 
     from exact_odds.analysis.symbolic_expressions import D, factored_expression
@@ -368,7 +374,7 @@ def edge_limit(bet: Bet, forms: Sequence[ClosedForm]) -> Fraction:
 # ---------------------------------------------------------------- everything the `symbolic` command shows
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # not slotted: its cached properties keep a __dict__
 class BetForms:
     """One bet's symbolic results: closed forms in d, and payout symbols on one shoe.
 
@@ -386,6 +392,7 @@ class BetForms:
     @cached_property
     def edge_in_decks(self) -> sympy.Expr:
         """The house edge as a rational function of d (:func:`edge_in_decks`)."""
+        # sympy-backed: single-shoe commands never load it
         from exact_odds.analysis.symbolic_expressions import factored_expression
 
         return factored_expression(self.edge_factors)
@@ -393,12 +400,13 @@ class BetForms:
     @cached_property
     def edge_expression(self) -> sympy.Expr:
         """The house edge in the payout symbols on the sheet's shoe (:func:`edge_expression`)."""
+        # sympy-backed: single-shoe commands never load it
         from exact_odds.analysis.symbolic_expressions import linear_expression
 
         return linear_expression(self.edge_form.constant, self.edge_form.terms)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Summary:
     """Closed forms of banker, player and tie, and of each bet's house edge; payout symbols and
     break-even payouts on ``shoe``; the closed forms are fitted on ``fit`` decks, and

@@ -16,14 +16,14 @@ because a float payout would silently turn exact arithmetic into floating point.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TypeVar
 
 from exact_odds.core.coup import Coup, Detail, Payable
 from exact_odds.core.shoe import Shoe, ShoeError
-from exact_odds.hints import TypeVar
 from exact_odds.inputs.errors import InputError, suits_unknown
 from exact_odds.inputs.validate import PAYOUT
-from exact_odds.values import Value
 
 Rule = Callable[[Coup], bool]
 
@@ -42,19 +42,17 @@ def exact_payout(value: object, *, where: str = "payout") -> Fraction:
     return PAYOUT.parse(value, where, BetError)
 
 
-class PayLine(Value):
+@dataclass(frozen=True, slots=True)
+class PayLine:
     """One line of a pay table: a rule over the coup and the net payout when it holds."""
 
-    __slots__ = __match_args__ = ("label", "rule", "pays")
     label: str
     rule: Rule
     pays: Fraction
 
-    def __init__(self, label: str, rule: Rule, pays: Fraction) -> None:
-        self._set(label=label, rule=rule, pays=pays)
 
-
-class Bet(Value):
+@dataclass(frozen=True, slots=True)
+class Bet:
     """A bet: ordered pay lines, otherwise the stake is lost.
 
     ``name`` is the registry key (lower case, hyphenated); ``aliases`` also find it;
@@ -62,20 +60,17 @@ class Bet(Value):
     hand the engine must record for the rules to be evaluated.
     """
 
-    __match_args__ = ("name", "lines", "source", "description", "aliases", "detail")
-    __slots__ = (*__match_args__, "_deciding")
     name: str
     lines: tuple[PayLine, ...]
     source: str
-    description: str
-    aliases: tuple[str, ...]
-    detail: Detail
-    _deciding: tuple[int, ...]  # the lines that can decide a coup (:func:`deciding_lines`)
+    description: str = ""
+    aliases: tuple[str, ...] = ()
+    detail: Detail = Detail.POINTS
+    _deciding: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The lines that can decide a coup (:func:`deciding_lines`)."""
 
-    def __init__(self, name: str, lines: tuple[PayLine, ...], source: str, description: str = "",
-                 aliases: tuple[str, ...] = (), detail: Detail = Detail.POINTS) -> None:
-        self._set(name=name, lines=lines, source=source, description=description, aliases=aliases, detail=detail)
-        self._set(_deciding=deciding_lines(self.rules))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_deciding", deciding_lines(self.rules))
 
     @property
     def rules(self) -> tuple[Rule, ...]:

@@ -35,20 +35,18 @@ Sources of the pay tables:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.core.coup import OUTCOMES, Coup, Winner
-from exact_odds.hints import TYPE_CHECKING
-from exact_odds.inputs.errors import InputError, read_user_file
-from exact_odds.inputs.reading import exists
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import exists, read_user_file
 from exact_odds.inputs.registry import Registry, name_key
+from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import name as checked_name
 from exact_odds.inputs.validate import printable, shown
-from exact_odds.values import Value
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 ROLES: tuple[Winner, ...] = OUTCOMES
 """The three main bets of a configuration, in this order (the outcomes they back)."""
@@ -62,7 +60,8 @@ JACOBSON_SUPER_6 = ("E. Jacobson, Card Counting the Super Six Baccarat Side Bet,
 # ---------------------------------------------------------------- rules
 
 
-class WinWith(Value):
+@dataclass(frozen=True, slots=True)
+class WinWith:
     """The rule "``side`` wins", optionally with a given final total and number of cards.
 
     ``side`` is ``"banker"``, ``"player"`` or ``"tie"`` (the hands tie); ``total`` is the
@@ -73,13 +72,9 @@ class WinWith(Value):
     True
     """
 
-    __slots__ = __match_args__ = ("side", "total", "cards")
     side: Winner
-    total: int | None
-    cards: int | None
-
-    def __init__(self, side: Winner, total: int | None = None, cards: int | None = None) -> None:
-        self._set(side=side, total=total, cards=cards)
+    total: int | None = None
+    cards: int | None = None
 
     def __call__(self, coup: Coup) -> bool:
         # The winner compared here rather than read from ``coup.winner``: a par sheet asks every coup.
@@ -121,29 +116,23 @@ def _phrase(line: PayLine) -> str:
 # ---------------------------------------------------------------- building bets from a pay table
 
 
-class Special(Value):
+@dataclass(frozen=True, slots=True)
+class Special:
     """A special pay line: a win of the bet's side with a given total (and number of cards)."""
 
-    __slots__ = __match_args__ = ("total", "cards", "pays")
     total: int
     cards: int | None
     pays: Fraction
 
-    def __init__(self, total: int, cards: int | None, pays: Fraction) -> None:
-        self._set(total=total, cards=cards, pays=pays)
 
-
-class Pays(Value):
+@dataclass(frozen=True, slots=True)
+class Pays:
     """The pay table of one main bet, in net units: a plain win, special wins tried first, and
     (banker and player bets) the result when the hands tie, 0 for a push."""
 
-    __slots__ = __match_args__ = ("win", "specials", "tie")
     win: Fraction
-    specials: tuple[Special, ...]
-    tie: Fraction
-
-    def __init__(self, win: Fraction, specials: tuple[Special, ...] = (), tie: Fraction = Fraction(0)) -> None:
-        self._set(win=win, specials=specials, tie=tie)
+    specials: tuple[Special, ...] = ()
+    tie: Fraction = Fraction(0)
 
 
 def _line(rule: WinWith, pays: Fraction) -> PayLine:
@@ -167,23 +156,19 @@ def main_bet(name: str, side: Winner, pays: Pays, *, source: str, aliases: tuple
 # ---------------------------------------------------------------- configurations
 
 
-class Configuration(Value):
+@dataclass(frozen=True, slots=True)
+class Configuration:
     """A named pay table for the three main bets.
 
     ``bets`` are the banker, player and tie bets in :data:`ROLES` order; ``source`` cites
     where the pay table comes from; ``aliases`` are other names of the configuration.
     """
 
-    __slots__ = __match_args__ = ("name", "description", "source", "bets", "aliases")
     name: str
     description: str
     source: str
     bets: tuple[Bet, ...]
-    aliases: tuple[str, ...]
-
-    def __init__(self, name: str, description: str, source: str, bets: tuple[Bet, ...],
-                 aliases: tuple[str, ...] = ()) -> None:
-        self._set(name=name, description=description, source=source, bets=bets, aliases=aliases)
+    aliases: tuple[str, ...] = ()
 
     def bet(self, role: str) -> Bet:
         """The configuration's ``"banker"``, ``"player"`` or ``"tie"`` bet."""
@@ -287,8 +272,6 @@ class _Doc:
     """The text of a configuration file, for error messages that name the line."""
 
     def __init__(self, text: str, source: str) -> None:
-        from exact_odds.inputs.sources import TomlText
-
         self.text = TomlText.of(text, source)
 
     def line_of(self, key: str | None, section: str | None = None, index: int = 0) -> int:
@@ -389,10 +372,6 @@ def parse_configuration(text: str, *, source: str = "configuration") -> Configur
     >>> parse_configuration(EXAMPLE_TOML).bet("banker").payout(Coup(5, 6, 3, 3))
     Fraction(1, 2)
     """
-    from pathlib import Path
-
-    from exact_odds.inputs.sources import parse_toml
-
     doc = _Doc(text, source)
     data = parse_toml(text, source, BetError)
     unknown = sorted(set(data) - _TOP_KEYS)

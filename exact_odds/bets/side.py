@@ -38,11 +38,11 @@ Fraction(64613588827, 848912750595)
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from exact_odds.bets.core import Bet, PayLine, exact_payout
 from exact_odds.bets.main import WinWith
 from exact_odds.core.coup import Coup, Detail, Winner
-from exact_odds.values import Value
 
 WOO_SIDE_BETS = "Wizard of Odds, Baccarat side bets (wizardofodds.com/games/baccarat/side-bets/)"
 WOO_EZ = "Wizard of Odds, EZ Baccarat (wizardofodds.com/games/baccarat/ez-baccarat/)"
@@ -154,28 +154,22 @@ DRAGON_BONUS_MARGINS = ((9, "30:1"), (8, "10:1"), (7, "6:1"), (6, "4:1"), (5, "2
 """Non-natural wins by margin: points ahead, pays."""
 
 
-class NaturalResult(Value):
+@dataclass(frozen=True, slots=True)
+class NaturalResult:
     """The coup ends on the first four cards with a natural and ``side`` wins (or ``"tie"``)."""
 
-    __slots__ = __match_args__ = ("side",)
     side: Winner
-
-    def __init__(self, side: Winner) -> None:
-        self._set(side=side)
 
     def __call__(self, coup: Coup) -> bool:
         return coup.natural and coup.winner == self.side
 
 
-class WinsBy(Value):
+@dataclass(frozen=True, slots=True)
+class WinsBy:
     """``side`` wins without a natural, by exactly ``margin`` points."""
 
-    __slots__ = __match_args__ = ("side", "margin")
     side: Winner
     margin: int
-
-    def __init__(self, side: Winner, margin: int) -> None:
-        self._set(side=side, margin=margin)
 
     def __call__(self, coup: Coup) -> bool:
         return not coup.natural and coup.winner == self.side and abs(coup.player - coup.banker) == self.margin

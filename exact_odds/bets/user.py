@@ -79,28 +79,27 @@ Errors name the file and line, e.g. ``bets.toml:12: banker_total must be 0-9, go
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
 from exact_odds.bets.builtin import BUILTIN_BETS
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.core.coup import OUTCOMES, Coup, Detail, Winner
-from exact_odds.hints import TYPE_CHECKING, NamedTuple
-from exact_odds.inputs.errors import InputError, read_user_file
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.registry import Registry, name_key
+from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import printable, shown
-from exact_odds.values import Value
-
-if TYPE_CHECKING:
-    from pathlib import Path
-
-    from exact_odds.inputs.sources import TomlText
 
 # ---------------------------------------------------------------- the condition vocabulary
 
 
-class Field(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Field:
     """One condition key: how to read it off a coup, its values and the detail it needs."""
 
     read: Callable[[Coup], object]
@@ -148,17 +147,14 @@ MAX_FILE_LINES = 1000
 """Pay lines a bets file may have in all (each bet has one at least), which bounds the work it asks for."""
 
 
-class Conditions(Value):
+@dataclass(frozen=True, slots=True)
+class Conditions:
     """A pay-line rule: ``(key, allowed values)`` pairs that must all hold.
 
     Compared and hashed by value, so loading the same file twice gives equal bets.
     """
 
-    __slots__ = __match_args__ = ("tests",)
     tests: tuple[tuple[str, frozenset[object]], ...]
-
-    def __init__(self, tests: tuple[tuple[str, frozenset[object]], ...]) -> None:
-        self._set(tests=tests)
 
     def __call__(self, coup: Coup) -> bool:
         return all(FIELDS[key].read(coup) in allowed for key, allowed in self.tests)
@@ -176,21 +172,16 @@ _TABLES = ("bet", "bet.line")
 """The tables of a bets file: the ``[[bet]]`` and ``[[bet.line]]`` headers delimit what belongs to what."""
 
 
-class _Where(Value):
+@dataclass(frozen=True, slots=True)
+class _Where:
     """Line numbers of a bets file: where each ``[[bet]]`` and ``[[bet.line]]`` starts."""
 
-    __slots__ = __match_args__ = ("text", "bets", "lines")
     text: TomlText
     bets: tuple[int, ...]  # 0-based line index of each [[bet]]
     lines: tuple[tuple[int, ...], ...]  # for each bet, the index of each [[bet.line]]
 
-    def __init__(self, text: TomlText, bets: tuple[int, ...], lines: tuple[tuple[int, ...], ...]) -> None:
-        self._set(text=text, bets=bets, lines=lines)
-
     @classmethod
     def of(cls, text: str, source: str) -> _Where:
-        from exact_odds.inputs.sources import TomlText
-
         located = TomlText.of(text, source)
         bets: list[int] = []
         lines: list[list[int]] = []
@@ -229,8 +220,6 @@ class _Where(Value):
 
 
 def _unknown_key(key: str, known: tuple[str, ...]) -> str:
-    import difflib
-
     close = difflib.get_close_matches(key, known, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(known)})"
     return f"unknown key {key!r}{hint}"
@@ -384,8 +373,6 @@ def parse_bets(text: str, *, source: str = "bets", joining: Registry[Bet] = BUIL
     alias it already holds is an error, unless it is the very same bet (the same file
     read again); every error is a :class:`BetError` naming the file and line.
     """
-    from exact_odds.inputs.sources import parse_toml
-
     where = _Where.of(text, source)
     data = parse_toml(text, source, BetError)
     unknown = [k for k in data if k != "bet"]

@@ -26,11 +26,9 @@ The modules, one concept each:
 * :mod:`~exact_odds.bunco.base`: the error and the checks they share.
 
 Bunco knows nothing of cards: of the package it imports only :mod:`exact_odds.core.dist`,
-:mod:`exact_odds.inputs.errors`, :mod:`exact_odds.values`, :mod:`exact_odds.hints`, :mod:`exact_odds.lazy`,
-the reading and checking of user input (:mod:`exact_odds.inputs.reading`, :mod:`exact_odds.inputs.validate`),
-:mod:`exact_odds.core.notebook`, and :mod:`exact_odds.core.stats` and :mod:`exact_odds.core.verdict` (these two,
-and numpy, only when a simulation or a verification runs). Names are imported from their module when first used (PEP 562
-``__getattr__``, as in :mod:`exact_odds`): the exact odds of a roll load no simulation code.
+:mod:`exact_odds.inputs.errors`, the reading and checking of user input (:mod:`exact_odds.inputs.reading`,
+:mod:`exact_odds.inputs.validate`), :mod:`exact_odds.core.notebook`, and :mod:`exact_odds.core.stats` and
+:mod:`exact_odds.core.verdict` (numpy only when a simulation or a verification runs).
 
 >>> from exact_odds.bunco import STANDARD_SCORING, Dice, play_game, roll_scores
 >>> dice = Dice(3, 6)
@@ -42,45 +40,24 @@ Fraction(151, 36)
 
 from __future__ import annotations
 
-from exact_odds.hints import TYPE_CHECKING
-from exact_odds.lazy import lazy_attributes
-
-if TYPE_CHECKING:
-    from exact_odds.bunco.analysis import Analysis, analyse
-    from exact_odds.bunco.base import BuncoError
-    from exact_odds.bunco.chi_square import DEFAULT_ALPHA, MIN_EXPECTED, Bin, ChiSquare, chi_square_test
-    from exact_odds.bunco.dice import MAX_DICE, MAX_SIDES, Dice, Roll, roll_outcomes
-    from exact_odds.bunco.game import DEFAULT_ROUNDS, MAX_GAME_WORK, MAX_ROUNDS, Game, play_game, round_numbers
-    from exact_odds.bunco.log import RollLog, load_rolls, read_rolls, write_games
-    from exact_odds.bunco.scoring import (
-        ARTICLE_SCORING,
-        SCORING_RULES,
-        STANDARD_SCORING,
-        ScoringRules,
-        UnknownScoringError,
-        find_scoring_rules,
-        roll_scores,
-    )
-    from exact_odds.bunco.simulation import Simulation, simulate, simulate_games, simulate_rolls, simulate_turns
-    from exact_odds.bunco.turn import DEFAULT_TARGET, MAX_TARGET, Turn, play_turn
-    from exact_odds.bunco.verify import RollVerification, verify_rolls
-
-_HOMES: dict[str, tuple[str, ...]] = {
-    "exact_odds.bunco.analysis": ("Analysis", "analyse"),
-    "exact_odds.bunco.base": ("BuncoError",),
-    "exact_odds.bunco.chi_square": ("DEFAULT_ALPHA", "MIN_EXPECTED", "Bin", "ChiSquare", "chi_square_test"),
-    "exact_odds.bunco.dice": ("MAX_DICE", "MAX_SIDES", "Dice", "Roll", "roll_outcomes"),
-    "exact_odds.bunco.game": ("DEFAULT_ROUNDS", "MAX_GAME_WORK", "MAX_ROUNDS", "Game", "play_game", "round_numbers"),
-    "exact_odds.bunco.log": ("RollLog", "load_rolls", "read_rolls", "write_games"),
-    "exact_odds.bunco.scoring": ("ARTICLE_SCORING", "SCORING_RULES", "STANDARD_SCORING", "ScoringRules",
-                                 "UnknownScoringError", "find_scoring_rules", "roll_scores"),
-    "exact_odds.bunco.simulation": ("Simulation", "simulate", "simulate_games", "simulate_rolls", "simulate_turns"),
-    "exact_odds.bunco.turn": ("DEFAULT_TARGET", "MAX_TARGET", "Turn", "play_turn"),
-    "exact_odds.bunco.verify": ("RollVerification", "verify_rolls"),
-}
-"""The module that defines each name of ``__all__`` (the imports above say the same to type checkers)."""
-
-_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+from exact_odds.bunco.analysis import Analysis, analyse
+from exact_odds.bunco.base import BuncoError
+from exact_odds.bunco.chi_square import DEFAULT_ALPHA, MIN_EXPECTED, Bin, ChiSquare, chi_square_test
+from exact_odds.bunco.dice import MAX_DICE, MAX_SIDES, Dice, Roll, roll_outcomes
+from exact_odds.bunco.game import DEFAULT_ROUNDS, MAX_GAME_WORK, MAX_ROUNDS, Game, play_game, round_numbers
+from exact_odds.bunco.log import RollLog, load_rolls, read_rolls, write_games
+from exact_odds.bunco.scoring import (
+    ARTICLE_SCORING,
+    SCORING_RULES,
+    STANDARD_SCORING,
+    ScoringRules,
+    UnknownScoringError,
+    find_scoring_rules,
+    roll_scores,
+)
+from exact_odds.bunco.simulation import Simulation, simulate, simulate_games, simulate_rolls, simulate_turns
+from exact_odds.bunco.turn import DEFAULT_TARGET, MAX_TARGET, Turn, play_turn
+from exact_odds.bunco.verify import RollVerification, verify_rolls
 
 __all__ = [
     "ARTICLE_SCORING",
@@ -125,6 +102,3 @@ __all__ = [
     "verify_rolls",
     "write_games",
 ]
-
-
-__getattr__, __dir__ = lazy_attributes(__name__, _HOME_OF, __all__)

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from exact_odds.bunco.base import BuncoError, ascending, points
@@ -22,17 +23,16 @@ from exact_odds.bunco.game import DEFAULT_ROUNDS, Game, play_game
 from exact_odds.bunco.scoring import ScoringRules
 from exact_odds.bunco.turn import DEFAULT_TARGET, Turn, play_turn
 from exact_odds.core.dist import Dist
-from exact_odds.values import Value
 
 
 def _is_bunco(roll: Roll) -> bool:
     return roll.kind == "Bunco"
 
 
-class Analysis(Value):
+@dataclass(frozen=True, slots=True)
+class Analysis:
     """Everything ``exact-odds bunco`` reports: the roll, the game, the turn, and the asked tails."""
 
-    __slots__ = __match_args__ = ("dice", "rules", "round_number", "roll", "game", "turn", "more_than")
     dice: Dice
     rules: ScoringRules
     round_number: int
@@ -40,11 +40,6 @@ class Analysis(Value):
     game: Game
     turn: Turn
     more_than: tuple[int, ...]
-
-    def __init__(self, dice: Dice, rules: ScoringRules, round_number: int, roll: Dist[Roll], game: Game, turn: Turn,
-                 more_than: tuple[int, ...]) -> None:
-        self._set(dice=dice, rules=rules, round_number=round_number, roll=roll, game=game, turn=turn,
-                  more_than=more_than)
 
     @property
     def scores(self) -> Dist[int]:

@@ -26,7 +26,7 @@ MIN_EXPECTED = 5
 """The least expected count of a bin; smaller bins are pooled with their neighbours."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Bin:
     """Adjacent outcomes ``low..high`` pooled for the chi-square test; ``expected`` is an exact count."""
 
@@ -45,7 +45,7 @@ class Bin:
         return Bin(self.low, after.high, self.observed + after.observed, self.expected + after.expected)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChiSquare:
     """Pearson's chi-square goodness-of-fit test of observed counts against exact probabilities.
 

@@ -12,12 +12,12 @@ Dist({'plain': 210, 'mini Bunco': 5, 'Bunco': 1})
 from __future__ import annotations
 
 import math
-from functools import cache, total_ordering
+from dataclasses import dataclass
+from functools import cache
 
 from exact_odds.bunco.base import BuncoError, check_whole_number
 from exact_odds.core.dist import Dist, Ways
 from exact_odds.inputs.validate import BUNCO_DICE
-from exact_odds.values import Value
 
 MAX_DICE = BUNCO_DICE.high
 """The most dice a roll may have, 20 (the limits keep every exact computation to a second or two)."""
@@ -25,21 +25,20 @@ MAX_SIDES = 100
 """The most faces a die may have."""
 
 
-class Dice(Value):
+@dataclass(frozen=True, slots=True)
+class Dice:
     """``count`` fair dice of ``sides`` faces (numbered 1..sides); ``Dice(3, 6)`` is the game's.
 
     >>> str(Dice(3, 6)), Dice(3, 6).ways
     ('3d6', 216)
     """
 
-    __slots__ = __match_args__ = ("count", "sides")
-    count: int
-    sides: int
+    count: int = 3
+    sides: int = 6
 
-    def __init__(self, count: int = 3, sides: int = 6) -> None:
-        check_whole_number("the number of dice", count, 1, MAX_DICE)
-        check_whole_number("the number of sides", sides, 1, MAX_SIDES)
-        self._set(count=count, sides=sides)
+    def __post_init__(self) -> None:
+        check_whole_number("the number of dice", self.count, 1, MAX_DICE)
+        check_whole_number("the number of sides", self.sides, 1, MAX_SIDES)
 
     @property
     def ways(self) -> Ways:
@@ -58,8 +57,8 @@ class Dice(Value):
         return f"{self.count}d{self.sides}"
 
 
-@total_ordering
-class Roll(Value):
+@dataclass(frozen=True, slots=True, order=True)
+class Roll:
     """The class of one roll: how many dice show the round number, and whether all dice are alike.
 
     ``alike and matches`` is a Bunco (then ``matches`` is the number of dice), ``alike and not
@@ -72,18 +71,8 @@ class Roll(Value):
     Roll(matches=0, alike=False)
     """
 
-    __slots__ = __match_args__ = ("matches", "alike")
     matches: int
     alike: bool
-
-    def __init__(self, matches: int, alike: bool) -> None:
-        self._set(matches=matches, alike=alike)
-
-    def __lt__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, Roll)
-        return (self.matches, self.alike) < (other.matches, other.alike)
 
     @property
     def kind(self) -> str:

@@ -13,13 +13,14 @@ total's distribution is the convolution of the rounds' score distributions, with
 from __future__ import annotations
 
 import operator
+from dataclasses import dataclass
 from fractions import Fraction
 
 from exact_odds.bunco.base import BuncoError, ascending, check_whole_number, points
 from exact_odds.bunco.dice import Dice
 from exact_odds.bunco.scoring import ScoringRules, roll_scores
 from exact_odds.core.dist import Dist
-from exact_odds.values import Value
+from exact_odds.core.notebook import Approx, html_table
 
 MAX_ROUNDS = 60
 """The most rounds a game may have."""
@@ -42,20 +43,17 @@ def round_numbers(rounds: int, sides: int) -> tuple[int, ...]:
     return tuple((r - 1) % sides + 1 for r in range(1, rounds + 1))
 
 
-class Game(Value):
+@dataclass(frozen=True, slots=True)
+class Game:
     """The total points of a game of ``rounds`` rounds, one roll per round.
 
     ``totals`` has ways over ``sides**(count*rounds)`` sequences of faces, totals in increasing order.
     """
 
-    __slots__ = __match_args__ = ("dice", "rules", "round_numbers", "totals")
     dice: Dice
     rules: ScoringRules
     round_numbers: tuple[int, ...]
     totals: Dist[int]
-
-    def __init__(self, dice: Dice, rules: ScoringRules, round_numbers: tuple[int, ...], totals: Dist[int]) -> None:
-        self._set(dice=dice, rules=rules, round_numbers=round_numbers, totals=totals)
 
     @property
     def rounds(self) -> int:
@@ -78,8 +76,6 @@ class Game(Value):
 
     def _repr_html_(self) -> str:
         """The game as a table in a notebook: each total's ways, exact probability and P(total > it)."""
-        from exact_odds.core.notebook import Approx, html_table
-
         above = self.survival()
         total = self.totals.total
         rows = [[t, w, Fraction(w, total), Approx(w / total), above[t]] for t, w in self.totals.items()]

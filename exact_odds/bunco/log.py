@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from exact_odds.bunco.base import BuncoError
 from exact_odds.bunco.dice import Dice
-from exact_odds.inputs.reading import json_objects
+from exact_odds.inputs.reading import json_objects, user_lines
 from exact_odds.inputs.validate import shown
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ COLUMNS = ("game", "round", "dice", "score")
 REQUIRED = ("round", "dice")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class RollLog:
     """Rolls as NumPy columns: ``rounds`` (n,), ``faces`` (n, dice), ``scores`` (n,; -1 where the log
     gave none, ``None`` without a score column), ``lines`` (n,) the line each roll was read from.
@@ -198,8 +198,6 @@ def load_rolls(path: str | Path, dice: Dice) -> RollLog:
     """Read the log file at ``path`` (``"-"``: standard input), line by line: a regular file only, each line
     at most 1 MiB and UTF-8, or :class:`BuncoError` naming the file and line
     (:func:`exact_odds.inputs.reading.user_lines`)."""
-    from exact_odds.inputs.reading import user_lines
-
     source = "standard input" if str(path) == "-" else str(path)
     return read_rolls(user_lines(path, "log", BuncoError, newline=""), dice, source=source)
 

@@ -43,7 +43,8 @@ from exact_odds.bunco.dice import MAX_DICE, MAX_SIDES, Dice
 from exact_odds.bunco.game import MAX_ROUNDS
 from exact_odds.bunco.scoring import STANDARD_SCORING, ScoringRules, find_scoring_rules
 from exact_odds.bunco.turn import MAX_TARGET
-from exact_odds.inputs.errors import InputError, read_user_file
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.sources import TomlText, parse_toml
 
 KEYS = ("name", "players", "tables", "seats", "rounds", "dice", "sides", "target", "scoring", "bunco_ends_turn",

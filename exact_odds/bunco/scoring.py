@@ -18,17 +18,19 @@ Fraction(1, 216)
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from exact_odds.bunco.base import BuncoError, ascending, check_whole_number
 from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
 from exact_odds.core.dist import Dist
-from exact_odds.values import Value
 
 
 class UnknownScoringError(BuncoError):
     """A scoring rule set name that is not in :data:`SCORING_RULES`."""
 
 
-class ScoringRules(Value):
+@dataclass(frozen=True, slots=True)
+class ScoringRules:
     """Points for a Bunco, a mini Bunco and each die showing the round number (non-negative ints).
 
     ``source`` says where the numbers come from; it does not take part in equality (nor the hash).
@@ -40,19 +42,16 @@ class ScoringRules(Value):
     True
     """
 
-    __slots__ = __match_args__ = ("name", "bunco", "mini", "per_die", "source")
-    _compared = ("name", "bunco", "mini", "per_die")
     name: str
     bunco: int
     mini: int
     per_die: int
-    source: str
+    source: str = field(default="", compare=False)
 
-    def __init__(self, name: str, bunco: int, mini: int, per_die: int, source: str = "") -> None:
-        check_whole_number("Bunco points", bunco, 0)
-        check_whole_number("mini Bunco points", mini, 0)
-        check_whole_number("points per die", per_die, 0)
-        self._set(name=name, bunco=bunco, mini=mini, per_die=per_die, source=source)
+    def __post_init__(self) -> None:
+        check_whole_number("Bunco points", self.bunco, 0)
+        check_whole_number("mini Bunco points", self.mini, 0)
+        check_whole_number("points per die", self.per_die, 0)
 
     def score(self, roll: Roll) -> int:
         """The points of one roll under these rules."""

@@ -14,6 +14,7 @@ depend on how many games are simulated. numpy is imported only when a simulation
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -144,7 +145,7 @@ def simulate_turns(dice: Dice, rules: ScoringRules, *, round_number: int, target
     return _merge(parts)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Simulation:
     """Seeded simulated rolls, games and turns, each tested against its exact distribution."""
 
@@ -163,8 +164,6 @@ class Simulation:
 def _checked_seed(seed: int | None) -> int:
     """``seed``, or with none a fresh one from the operating system's entropy (reports print it)."""
     if seed is None:
-        import secrets
-
         seed = secrets.randbits(32)
     return check_whole_number("the seed", seed, 0)
 

@@ -17,13 +17,14 @@ tables count the cards a coup does not use. That keeps every way an integer over
 from __future__ import annotations
 
 import operator
+from dataclasses import dataclass
 from fractions import Fraction
 
 from exact_odds.bunco.base import ascending, check_whole_number
 from exact_odds.bunco.dice import Dice
 from exact_odds.bunco.scoring import ScoringRules, roll_scores
 from exact_odds.core.dist import Dist
-from exact_odds.values import Value
+from exact_odds.core.notebook import Approx, html_table
 
 MAX_TARGET = 100
 """The highest points target (cap) of a turn."""
@@ -34,25 +35,20 @@ PointsWays = dict[int, int]
 """Turns by their points so far: points -> ways."""
 
 
-class Turn(Value):
+@dataclass(frozen=True, slots=True)
+class Turn:
     """One player's turn: keep rolling while each roll scores; stop at ``target`` points (capped).
 
     ``outcomes`` maps (points, rolls) to ways over sequences of ``max_rolls`` rolls
     (total ``(sides**count)**max_rolls``; rolls after the turn ended count too).
     """
 
-    __slots__ = __match_args__ = ("dice", "rules", "round_number", "target", "max_rolls", "outcomes")
     dice: Dice
     rules: ScoringRules
     round_number: int
     target: int
     max_rolls: int
     outcomes: Dist[tuple[int, int]]
-
-    def __init__(self, dice: Dice, rules: ScoringRules, round_number: int, target: int, max_rolls: int,
-                 outcomes: Dist[tuple[int, int]]) -> None:
-        self._set(dice=dice, rules=rules, round_number=round_number, target=target, max_rolls=max_rolls,
-                  outcomes=outcomes)
 
     @property
     def points(self) -> Dist[int]:
@@ -81,8 +77,6 @@ class Turn(Value):
 
     def _repr_html_(self) -> str:
         """The turn as a table in a notebook: the points at its end, with the chance of reaching the target."""
-        from exact_odds.core.notebook import Approx, html_table
-
         points = self.points
         rows = [[p, w, Fraction(w, points.total), Approx(w / points.total)] for p, w in points.items()]
         notes = [f"P(reach {self.target}) = {self.reach_probability} ≈ {float(self.reach_probability):.6g}; "

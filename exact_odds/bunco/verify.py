@@ -35,24 +35,37 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from exact_odds.bunco.base import BuncoError
 from exact_odds.bunco.chi_square import MIN_EXPECTED, pool
 from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
 from exact_odds.bunco.log import RollLog
 from exact_odds.bunco.scoring import ScoringRules, roll_scores
 from exact_odds.bunco.simulation import score_rolls
 from exact_odds.core.dist import Dist
+from exact_odds.core.verdict import (
+    Check,
+    ChiSquare,
+    IndicatorSum,
+    Tally,
+    Violation,
+    deterministic_check,
+    judge,
+    named_check,
+    overall,
+    statistical_check,
+)
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-    from exact_odds.core.verdict import Check, Verdict
+    from exact_odds.core.verdict import Verdict
 
 MAX_VIOLATIONS = 10
 """Violations kept in full by default."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RollVerification:
     """The result of :func:`verify_rolls`: the ``checks`` (``labels``, ``faces``, ``scores``,
     ``buncos``) of a log of ``rolls`` rolls of ``dice`` under ``rules``; ``columns``: the log's
@@ -70,14 +83,10 @@ class RollVerification:
     @property
     def verdict(self) -> Verdict:
         """``FAIL`` if any check failed, else ``PASS``."""
-        from exact_odds.core.verdict import overall
-
         return overall(self.checks)
 
     def check(self, name: str) -> Check:
         """The check called ``name``."""
-        from exact_odds.core.verdict import named_check
-
         return named_check(self.checks, name)
 
 
@@ -99,8 +108,6 @@ def label_check(log: RollLog, dice: Dice, rules: ScoringRules, *, keep: int = MA
     """Every score the log gives against the rules (SKIP without a score column)."""
     import numpy as np
 
-    from exact_odds.core.verdict import Violation, deterministic_check
-
     if log.scores is None:
         return deterministic_check("labels", 0, [], 0, ["The log has no score column."], unit="scores")
     face = _faces_of_rounds(log, dice)
@@ -116,8 +123,6 @@ def label_check(log: RollLog, dice: Dice, rules: ScoringRules, *, keep: int = MA
 def faces_check(log: RollLog, dice: Dice) -> Check:
     """The faces of all dice, and of each die of the rolls, against ``1 / sides`` each."""
     import numpy as np
-
-    from exact_odds.core.verdict import ChiSquare, IndicatorSum, statistical_check
 
     names = [str(f) for f in range(1, dice.sides + 1)]
     p = np.full(dice.sides, 1 / dice.sides)
@@ -150,8 +155,6 @@ def _score_bins(log: RollLog, dice: Dice, rules: ScoringRules,
 def scores_check(log: RollLog, dice: Dice, rules: ScoringRules) -> Check:
     """Each roll's score (from its dice) against the exact score distribution of its round."""
     import numpy as np
-
-    from exact_odds.core.verdict import IndicatorSum, statistical_check
 
     faces = _faces_of_rounds(log, dice)
     scores = score_rolls(log.faces, rules, faces)
@@ -198,8 +201,6 @@ def _tail(n: int, q: float, x: int, *, down: bool) -> float:
 
 def buncos_check(log: RollLog, dice: Dice) -> Check:
     """The numbers of Buncos and of mini Buncos, each against its exact binomial distribution."""
-    from exact_odds.core.verdict import Check, Tally
-
     faces = _faces_of_rounds(log, dice)
     alike = (log.faces == log.faces[:, :1]).all(axis=1)
     bunco = alike & (log.faces[:, 0] == faces)
@@ -223,9 +224,6 @@ def verify_rolls(log: RollLog, dice: Dice, rules: ScoringRules, *, alpha: float 
     ``alpha``: the significance level of the verdict, shared by the statistical checks;
     ``max_violations``: wrong scores listed in full (all are counted).
     """
-    from exact_odds.bunco.base import BuncoError
-    from exact_odds.core.verdict import judge
-
     if not 0 < alpha < 1:
         raise BuncoError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
     if max_violations < 0:

@@ -22,20 +22,22 @@ line on stderr (never a traceback):
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import suppress
 from importlib import import_module
+from typing import Any
 
+from exact_odds import __version__
 from exact_odds.cli.options import GAME_HELP, Handler, Parser, Subparsers
 from exact_odds.cli.signals import RECEIVED, Terminated, exit_now, signals_end_cleanly, stopping
-from exact_odds.hints import TYPE_CHECKING
 from exact_odds.inputs.errors import InputError
+from exact_odds.report.files import atomic_file, check_output, committed_together, shown
+from exact_odds.report.plots import check_figure_path
 from exact_odds.study.blas import one_thread_unless_chosen
-
-if TYPE_CHECKING:
-    from typing import Any
 
 PROG = "exact-odds"
 
@@ -111,8 +113,6 @@ def build_parser(only: str | None = None) -> Parser:
 
 def version() -> str:
     """The version of exact-odds (:data:`exact_odds.__version__`, which the package's metadata is built from)."""
-    from exact_odds import __version__
-
     return __version__
 
 
@@ -130,14 +130,10 @@ class VersionAction(argparse.Action):
 
 
 def _output_check(text: str) -> str:
-    from exact_odds.report.files import check_output
-
     return check_output(text)
 
 
 def _figure_check(text: str) -> str:
-    from exact_odds.report.plots import check_figure_path
-
     return check_figure_path(text)
 
 
@@ -209,8 +205,6 @@ def _refuse_shared_files(written: Written, command: str) -> None:
     for i, (first, path) in enumerate(written):
         for second, other in written[i + 1:]:
             if _same_file(path, other):
-                from exact_odds.report.files import shown
-
                 names = shown(path) if path == other else f"{shown(path)} and {shown(other)}"
                 raise InputError(f"{first} and {second} name the same file ({names}): give each its own file "
                                  f"(see '{PROG} {command} --help')")
@@ -232,7 +226,6 @@ def _run_command(args: argparse.Namespace, written: Written) -> None:
     if not written:
         _emit(_handled(args), args)
         return
-    from exact_odds.report.files import committed_together, shown
 
     with committed_together():
         _emit(_handled(args), args)
@@ -256,8 +249,6 @@ def _emit(text: str | Iterator[str], args: argparse.Namespace) -> None:
     pieces = [text] if isinstance(text, str) else _pointing(text, args.command)
     output: str | None = getattr(args, "output", None)
     if output is not None:
-        from exact_odds.report.files import atomic_file
-
         with atomic_file(output) as fh:
             for piece in pieces:
                 fh.write(piece)
@@ -304,8 +295,6 @@ def _discard_stdout() -> None:
     stdout = sys.stdout
     if stdout is not sys.__stdout__ or stdout is None:
         return
-    import os
-    from contextlib import suppress  # on a failed write only: not loaded by every command
 
     with suppress(OSError, ValueError):
         null = os.open(os.devnull, os.O_WRONLY)
@@ -322,8 +311,6 @@ def _pointing_to_help(err: InputError, command: str) -> InputError:
 def _say(message: str) -> None:
     """Print ``exact-odds: message`` on stderr, if there is a stderr that can take it."""
     if sys.stderr is not None:
-        from contextlib import suppress  # on an error only: not loaded by every command
-
         with suppress(OSError, ValueError):
             print(f"{PROG}: {message}", file=sys.stderr, flush=True)
 
@@ -381,8 +368,6 @@ def run() -> None:
     interpreter's last collections a walk through every module and result (a tenth of a short
     command's time). In-process callers use :func:`main`, which leaves the collector alone.
     """
-    import gc
-
     status = main()
     gc.freeze()
     if signal.SIGINT in RECEIVED:

@@ -10,6 +10,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from exact_odds.analysis.information import Information, Known, advantage
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     Subparsers,
@@ -20,35 +21,14 @@ from exact_odds.cli.options import (
     add_known_option,
     add_shoe_options,
     bets_from_args,
-    config_from_args,
     render,
     shoe_from_args,
     tableau_from_args,
 )
+from exact_odds.report.advantage import advantage_json, advantage_tables
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet
-    from exact_odds.core.shoe import Shoe
-    from exact_odds.core.tableau import Tableau
-
-def known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
-    """``odds --known``: the odds and the main bets' expectations given what is known."""
-    from exact_odds.analysis.information import InformationError, Known, deal_known, player_ev
-    from exact_odds.bets.main import STANDARD_CONFIG
-    from exact_odds.engine.enumerator import winners
-    from exact_odds.report.advantage import known_odds_json, known_odds_tables
-
-    if args.dealt:
-        raise InformationError("give either --dealt (cards on the table, by hand) or --known (cards by position), "
-                               "not both; --known '1=9 2=K' says what --dealt 'P: 9 B: K' says")
-    known = Known.parse(" ".join(args.known))
-    dist = deal_known(shoe, known, tableau)
-    bets = (config_from_args(args) or STANDARD_CONFIG).bets  # the game's pay table with --game
-    evs = list(zip((bet.name for bet in bets), player_ev(dist, bets), strict=True))
-    odds = winners(dist)
-    return render(args, lambda: known_odds_json(shoe, known, odds, evs),
-                  lambda: known_odds_tables(shoe, known, odds, evs, args.format))
-
 
 def _bets(args: argparse.Namespace) -> list[Bet]:
     """The bets to choose among: --bet names (banker/player/tie from --config or the game when given),
@@ -58,9 +38,6 @@ def _bets(args: argparse.Namespace) -> list[Bet]:
 
 
 def _cmd_advantage(args: argparse.Namespace) -> str:
-    from exact_odds.analysis.information import Information, Known, advantage
-    from exact_odds.report.advantage import advantage_json, advantage_tables
-
     shoe = shoe_from_args(args)
     information = Information.parse(args.position, args.groups)
     result = advantage(shoe, information, _bets(args), tableau_from_args(args),

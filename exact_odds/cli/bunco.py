@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from contextlib import ExitStack
+from typing import TYPE_CHECKING, TextIO
 
+from exact_odds import bunco
+from exact_odds.bunco import write_games
 from exact_odds.cli.bunco_party import add_party_options, party_command, wants_party
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
@@ -12,19 +16,15 @@ from exact_odds.cli.options import (
     add_format_options,
     render,
 )
-from exact_odds.hints import TYPE_CHECKING
 from exact_odds.inputs import validate
+from exact_odds.report import bunco_json, bunco_tables, rolls_verification_json, rolls_verification_tables
+from exact_odds.report.files import atomic_file
 
 if TYPE_CHECKING:
-    from typing import TextIO
-
     from exact_odds.bunco.simulation import GameRecorder
 
 
 def _cmd_bunco(args: argparse.Namespace) -> str:
-    from exact_odds import bunco
-    from exact_odds.report import bunco_json, bunco_tables
-
     if wants_party(args):
         return party_command(args)
     if args.verify is not None:
@@ -38,10 +38,6 @@ def _cmd_bunco(args: argparse.Namespace) -> str:
                              more_than=args.more_than or [3])
     sim = None
     if args.simulate is not None:
-        from contextlib import ExitStack
-
-        from exact_odds.report.files import atomic_file
-
         alpha = bunco.DEFAULT_ALPHA if args.alpha is None else args.alpha
         with ExitStack() as stack:
             record = _games_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
@@ -54,8 +50,6 @@ def _cmd_bunco(args: argparse.Namespace) -> str:
 
 def _games_writer(out: TextIO) -> GameRecorder:
     """Write the simulated games' rolls to ``out`` as one log, batch after batch."""
-    from exact_odds.bunco import write_games
-
     games = 0
 
     def record(faces: object, scores: object) -> None:
@@ -68,9 +62,6 @@ def _games_writer(out: TextIO) -> GameRecorder:
 
 def _verify_rolls(args: argparse.Namespace) -> str:
     """``bunco --verify LOG``: check a log of rolls against the exact roll distribution."""
-    from exact_odds import bunco
-    from exact_odds.report import rolls_verification_json, rolls_verification_tables
-
     if args.simulate is not None or args.seed is not None or args.log is not None:
         raise bunco.BuncoError("--verify LOG checks a log of rolls: give it without --simulate, --seed or --log")
     dice = bunco.Dice(args.dice, args.sides)

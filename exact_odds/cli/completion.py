@@ -11,6 +11,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+import shtab
+
+from exact_odds.bets import BUILTIN_BETS
+from exact_odds.cli import build_parser
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import Subparsers, add_output_option
 
@@ -27,18 +31,12 @@ BET_FUNCTION = "_exact_odds_compgen_bets"
 
 def _bet_completion() -> tuple[dict[str, str], dict[str, str]]:
     """How each shell completes a --bet value (the built-in bets' names), and the bash function it needs."""
-    from exact_odds.bets import BUILTIN_BETS
-
     names = " ".join(bet.name for bet in BUILTIN_BETS.values())
     return ({"bash": BET_FUNCTION, "zsh": f"({names})", "tcsh": f"({names})"},
             {"bash": f'{BET_FUNCTION}() {{\n  compgen -W "{names}" -- "$1"\n}}\n'})
 
 
 def _cmd_completion(args: argparse.Namespace) -> str:
-    import shtab
-
-    from exact_odds.cli import build_parser
-
     parser = build_parser()
     bets, preamble = _bet_completion()
     for command in [parser, *_subparsers(parser)]:

@@ -12,6 +12,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from exact_odds.analysis.information import Information
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     CommandBets,
@@ -31,9 +32,12 @@ from exact_odds.cli.options import (
     tableau_from_args,
 )
 from exact_odds.inputs import validate
+from exact_odds.report.advantage_play import count_json, count_tables
+from exact_odds.study.counting import CountError, find_count
+from exact_odds.study.pool import study_workers
+from exact_odds.study.run import run_study
 
 if TYPE_CHECKING:
-    from exact_odds.analysis.information import Information
     from exact_odds.bets import Bet
     from exact_odds.study.counting import Count
     from exact_odds.study.pool import Workers
@@ -59,8 +63,6 @@ def add_edge_sort_option(parser: argparse.ArgumentParser) -> None:
 
 def counts_from_args(args: argparse.Namespace, choice: CommandBets) -> list[Count]:
     """The --count values, each count's bet named as the registry names it (aliases resolved)."""
-    from exact_odds.study.counting import find_count
-
     return [replace(count, bet=choice.known.find(count.bet).name) for count in map(find_count, args.counts)]
 
 
@@ -75,8 +77,6 @@ def with_count_bets(bets: list[Bet], counts: list[Count], choice: CommandBets) -
 
 def edge_sort_from_args(args: argparse.Namespace) -> Information | None:
     """The information of --edge-sort: the group of the first card (position 1)."""
-    from exact_odds.analysis.information import Information
-
     return None if args.edge_sort is None else Information.parse("1", args.edge_sort)
 
 
@@ -90,20 +90,16 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 def workers_from_args(args: argparse.Namespace) -> AbstractContextManager[Workers | None]:
     """The worker processes of a study of --shoes with --workers W > 1 (not --dask, not a replayed
-    --input), started now, before this process imports the study's modules: they import theirs
-    at the same time (:func:`exact_odds.study.pool.study_workers`); None: no workers."""
+    --input), started now, before this process reads the shoe and the bets: they import the study's
+    modules meanwhile (:func:`exact_odds.study.pool.study_workers`); None: no workers."""
     if args.workers <= 1 or args.dask is not None or args.shoes is None or getattr(args, "input", None) is not None:
         return nullcontext()
-    from exact_odds.study.pool import study_workers
 
     return study_workers(args.workers, args.shoes, shoe_from_args(args).size)
 
 
 def _cmd_count(args: argparse.Namespace) -> str:
     with workers_from_args(args) as workers:
-        from exact_odds.study.counting import CountError
-        from exact_odds.study.run import run_study
-
         choice = bets_from_args(args)
         counts = counts_from_args(args, choice)
         if not counts:
@@ -119,7 +115,6 @@ def _cmd_count(args: argparse.Namespace) -> str:
                               progress=bar, counts=counts, pool=workers)
         finally:
             bar.close()
-    from exact_odds.report.advantage_play import count_json, count_tables
 
     return render(args, lambda: count_json(study), lambda: count_tables(study))
 

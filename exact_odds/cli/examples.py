@@ -11,11 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-
-from exact_odds.hints import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 HEADING = "examples:"
 """The first line of every command's epilog."""

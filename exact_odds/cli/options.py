@@ -19,21 +19,33 @@ import argparse
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
+from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, configuration_from, load_bets
+from exact_odds.bets.main import STANDARD_CONFIG
 from exact_odds.cli.examples import WidthFormatter
-from exact_odds.hints import TYPE_CHECKING, NamedTuple
+from exact_odds.core.shoe import Shoe, ShoeError, parse_cards
+from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
+from exact_odds.dealing import STANDARD_PROCEDURE, random_seed
+from exact_odds.engine.store import tableau_key
+from exact_odds.game import STANDARD_GAME, load_game
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.optional import installed
+from exact_odds.inputs.reading import read_user_file
+from exact_odds.inputs.registry import name_key
+from exact_odds.report import FORMATS, ProgressBar, render_json
+from exact_odds.report.concepts import procedure_json, shoe_json
+from exact_odds.report.document import render_document, render_text_document
+from exact_odds.report.provenance import Provenance, with_provenance
 
 if TYPE_CHECKING:
-    from typing import Any, NoReturn, TypeAlias
-
     from exact_odds.bets import Bet, Configuration, Registry
-    from exact_odds.core.shoe import Shoe
     from exact_odds.core.tableau import Tableau
     from exact_odds.dealing import Procedure
     from exact_odds.game import Game
-    from exact_odds.report import ProgressBar, Table
+    from exact_odds.report import Table
     from exact_odds.report.document import Figure
 
 Handler = Callable[[argparse.Namespace], str | Iterator[str]]
@@ -132,8 +144,6 @@ def add_shoe_options(parser: argparse.ArgumentParser) -> None:
 
 def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] | None = None) -> None:
     """--format, --output and, where LaTeX is one of the formats, --latex-fragment."""
-    from exact_odds.report import FORMATS
-
     choices = list(formats or FORMATS)
     pages = "; html is one self-contained page, latex a whole document" if {"html", "latex"} <= set(choices) else ""
     parser.add_argument("--format", default="table", type=_format_name, choices=choices,
@@ -176,11 +186,6 @@ def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Call
     """A command's output in its --format, headed by its provenance (:func:`provenance_from_args`, with the
     parts in ``given``): the JSON of ``as_json()`` (``"provenance"`` its first key), or the ``tables()`` as a
     document. An HTML page also shows the ``figures()`` (drawn only for it, when the plot extra is installed)."""
-    from exact_odds.cli.provenance import provenance_from_args
-    from exact_odds.report import render_json
-    from exact_odds.report.document import render_document
-    from exact_odds.report.provenance import with_provenance
-
     provenance = provenance_from_args(args, **given)
     if args.format == "json":
         return render_json(with_provenance(as_json(), provenance))
@@ -199,20 +204,13 @@ def _latex_fragment(args: argparse.Namespace) -> bool:
 
 def _can_draw() -> bool:
     """Whether the figures of an HTML page can be drawn (matplotlib, the plot extra, is installed)."""
-    from importlib.util import find_spec
-
-    return find_spec("matplotlib") is not None
+    return installed("matplotlib")
 
 
 def render_text(args: argparse.Namespace, as_json: Callable[[], object], text: Callable[[], str],
                 **given: Any) -> str:
     """A drawing or a story (``deal``, ``roads``) in its --format, table or json, headed by its provenance
     as :func:`render` heads tables."""
-    from exact_odds.cli.provenance import provenance_from_args
-    from exact_odds.report import render_json
-    from exact_odds.report.document import render_text_document
-    from exact_odds.report.provenance import with_provenance
-
     provenance = provenance_from_args(args, **given)
     if args.format == "json":
         return render_json(with_provenance(as_json(), provenance))
@@ -223,8 +221,6 @@ def seed_from_args(args: argparse.Namespace) -> int:
     """--seed, else a seed drawn at random (:func:`exact_odds.dealing.random_seed`); kept in ``args.seed``
     either way, so that the output's provenance names the seed that was used."""
     if args.seed is None:
-        from exact_odds.dealing import random_seed
-
         args.seed = random_seed()
     seed: int = args.seed
     return seed
@@ -232,8 +228,6 @@ def seed_from_args(args: argparse.Namespace) -> int:
 
 def shoe_from_args(args: argparse.Namespace) -> Shoe:
     """The shoe named by --decks/--shoe (else the game's, else 8 decks) less --remove."""
-    from exact_odds.core.shoe import Shoe, ShoeError, parse_cards
-
     game = game_from_args(args)
     if args.shoe is not None:
         shoe = Shoe.parse(args.shoe)
@@ -249,8 +243,6 @@ def shoe_from_args(args: argparse.Namespace) -> Shoe:
 
 def tableau_from_args(args: argparse.Namespace) -> Tableau:
     """The tableau loaded from --rules, else the game's, else the standard one."""
-    from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
-
     game = game_from_args(args)
     if args.rules is not None:  # --rules '' is refused, not ignored
         return load_tableau(args.rules)
@@ -266,16 +258,12 @@ def add_config_option(parser: argparse.ArgumentParser, what: str) -> None:
 
 def configs_from_args(args: argparse.Namespace) -> list[Configuration]:
     """The configuration of --config (else the game's), or every built-in one."""
-    from exact_odds.bets import BUILTIN_CONFIGURATIONS
-
     config = config_from_args(args)
     return [config] if config is not None else list(BUILTIN_CONFIGURATIONS.values())
 
 
 def config_from_args(args: argparse.Namespace) -> Configuration | None:
     """The one pay table of the main bets: --config (a name or a file), else the game's; None if neither."""
-    from exact_odds.bets import configuration_from
-
     game = game_from_args(args)
     if getattr(args, "config", None) is not None:  # --config '' is refused, not ignored
         return configuration_from(args.config)
@@ -314,10 +302,6 @@ def add_procedure_options(parser: argparse.ArgumentParser, *, fresh: bool = True
 def procedure_from_args(args: argparse.Namespace) -> Procedure:
     """The dealing procedure of the options of :func:`add_procedure_options`; each one not given is the
     game's (else the standard procedure's)."""
-    from dataclasses import replace
-
-    from exact_odds.dealing import STANDARD_PROCEDURE
-
     game = game_from_args(args)
     base = game.procedure if game is not None else STANDARD_PROCEDURE
     cut, last_coup, no_burn = (getattr(args, name, None) for name in ("cut", "last_coup", "no_burn"))
@@ -326,10 +310,36 @@ def procedure_from_args(args: argparse.Namespace) -> Procedure:
                    burn=base.burn if no_burn is None else not no_burn)
 
 
+_ALL_CONFIGURATIONS = frozenset({"edges", "report", "symbolic"})
+"""Commands that show every built-in configuration unless --config (or a game) names one."""
+
+
+def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
+    """What produced a command's output: its tableau, configuration, shoe, procedure and seed, each as
+    the command's options (else its game's, else the standard) give it; None where the command has
+    none. Keywords in ``given`` replace a part (``shoe=None`` for recorded results)."""
+    parts: dict[str, Any] = {"command": args.command, "seed": getattr(args, "seed", None)}
+    if hasattr(args, "rules"):
+        tableau = tableau_from_args(args)
+        parts["tableau"] = (tableau.name, tableau_key(tableau))
+    if hasattr(args, "config"):
+        config = config_from_args(args)
+        default = None if args.command in _ALL_CONFIGURATIONS else "standard"
+        parts["configuration"] = config.name if config is not None else default
+    if hasattr(args, "decks"):
+        parts["shoe"] = shoe_json(shoe_from_args(args))
+    if hasattr(args, "no_burn"):
+        procedure = procedure_from_args(args)
+        parts["procedure"] = procedure_json(procedure)
+        parts["procedure_text"] = procedure.describe()
+    parts.update(given)
+    if parts.get("procedure") is None:
+        parts["procedure_text"] = None
+    return Provenance(**parts)
+
+
 def progress_bar(args: argparse.Namespace, label: str, *, unit: str | None = None) -> ProgressBar:
     """A progress bar on stderr: shown only on a terminal and without --quiet."""
-    from exact_odds.report import ProgressBar
-
     return ProgressBar(sys.stderr, label, enabled=sys.stderr.isatty() and not args.quiet, unit=unit)
 
 
@@ -345,7 +355,8 @@ def add_bet_option(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME", help=help)
 
 
-class CommandBets(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class CommandBets:
     """The bets one command knows.
 
     ``known``: the built-in bets, those the game defines and those of the command's --bets files
@@ -362,16 +373,11 @@ class CommandBets(NamedTuple):
     @property
     def main(self) -> list[Bet]:
         """The banker, player and tie bets: the configuration's, else the standard ones."""
-        from exact_odds.bets.main import STANDARD_CONFIG
-
         return list((self.configuration or STANDARD_CONFIG).bets)
 
     def find(self, name: str) -> Bet:
         """The bet called ``name``. With a configuration, banker, player and tie (and their aliases, and
         the configuration's own bet names) are its bets; a qualified name (``tie-9/tie``) is that bet."""
-        from exact_odds.bets.main import STANDARD_CONFIG
-        from exact_odds.inputs.registry import name_key
-
         config = self.configuration
         if config is None:
             return self.known.find(name)
@@ -397,8 +403,6 @@ def bets_from_args(args: argparse.Namespace, *, files: Sequence[str] | None = No
     The one way a command builds its set of bets, so that the same command line gives the same output
     whatever ran before it in the process. A file may not reuse a name of a bet it joins.
     """
-    from exact_odds.bets import BUILTIN_BETS, load_bets
-
     game = game_from_args(args)
     known = BUILTIN_BETS.extended(game.defined) if game is not None else BUILTIN_BETS
     loaded: list[Bet] = []
@@ -443,8 +447,6 @@ def game_from_args(args: argparse.Namespace) -> Game | None:
         return None
     game: Game | None = getattr(args, _LOADED_GAME, None)
     if game is None:
-        from exact_odds.game import load_game
-
         game = load_game(path)
         setattr(args, _LOADED_GAME, game)
     return game
@@ -453,10 +455,6 @@ def game_from_args(args: argparse.Namespace) -> Game | None:
 def effective_game(args: argparse.Namespace) -> Game:
     """The game a command plays: that of --game (else the standard one) with each part the command line
     gives in its place; the bets of --bets files join its side bets."""
-    from dataclasses import replace
-
-    from exact_odds.game import STANDARD_GAME
-
     game = game_from_args(args) or STANDARD_GAME
     choice = bets_from_args(args)
     side = (*game.side_bets, *(bet for bet in choice.loaded if bet not in game.side_bets))
@@ -487,8 +485,6 @@ def read_input(path: str, what: str = "input") -> str:
     """The text of an --input FILE ('-': standard input) of the kind ``what`` (``"compositions"``, ``"results"``,
     ``"record"``): a regular file under that kind's size cap, UTF-8
     (:func:`exact_odds.inputs.reading.read_user_file`)."""
-    from exact_odds.inputs.reading import read_user_file
-
     return read_user_file(path, what, stdin=True)
 
 

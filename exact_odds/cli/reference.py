@@ -5,8 +5,18 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
+from exact_odds.analysis.conditional import dealing_order, parse_dealt
+from exact_odds.analysis.edges import configuration_sheets, distinct_bets, par_sheet, reference_sheets
+from exact_odds.analysis.information import InformationError, Known, deal_dealt, deal_known, player_ev
+from exact_odds.analysis.removal import effects_of_removal
+from exact_odds.analysis.symbolic import summary
+from exact_odds.bets import usable_bets
+from exact_odds.bets.main import STANDARD_CONFIG, is_main_bet
+from exact_odds.bets.side import SIDE_BETS
 from exact_odds.cli.examples import examples
+from exact_odds.cli.figures import removal_figures
 from exact_odds.cli.options import (
     Subparsers,
     add_bet_option,
@@ -17,6 +27,7 @@ from exact_odds.cli.options import (
     add_quiet_option,
     add_shoe_options,
     bets_from_args,
+    config_from_args,
     configs_from_args,
     effective_game,
     progress_bar,
@@ -24,26 +35,55 @@ from exact_odds.cli.options import (
     shoe_from_args,
     tableau_from_args,
 )
-from exact_odds.cli.provenance import removal_figures
-from exact_odds.hints import TYPE_CHECKING
+from exact_odds.core.tableau import STANDARD_TABLEAU
+from exact_odds.engine.enumerator import deal_winners, winners
+from exact_odds.report import (
+    closed_form_tables,
+    dealt_odds_json,
+    dealt_odds_table,
+    edges_json,
+    edges_table,
+    eor_json,
+    eor_tables,
+    odds_json,
+    odds_table,
+    par_sheet_json,
+    par_sheet_table,
+    payout_symbol_tables,
+    reference_json,
+    reference_tables,
+    side_bets_json,
+    side_bets_table,
+    symbolic_json,
+)
+from exact_odds.report.advantage import known_odds_json, known_odds_tables
+from exact_odds.report.game import RemovalFigures, game_json, game_tables
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet
     from exact_odds.core.shoe import Shoe
     from exact_odds.core.tableau import Tableau
     from exact_odds.report import Table
-    from exact_odds.report.game import RemovalFigures
+
+
+def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
+    """``odds --known``: the odds and the main bets' expectations given what is known."""
+    if args.dealt:
+        raise InformationError("give either --dealt (cards on the table, by hand) or --known (cards by position), "
+                               "not both; --known '1=9 2=K' says what --dealt 'P: 9 B: K' says")
+    known = Known.parse(" ".join(args.known))
+    dist = deal_known(shoe, known, tableau)
+    bets = (config_from_args(args) or STANDARD_CONFIG).bets  # the game's pay table with --game
+    evs = list(zip((bet.name for bet in bets), player_ev(dist, bets), strict=True))
+    odds = winners(dist)
+    return render(args, lambda: known_odds_json(shoe, known, odds, evs),
+                  lambda: known_odds_tables(shoe, known, odds, evs, args.format))
 
 
 def _cmd_odds(args: argparse.Namespace) -> str:
-    from exact_odds.engine.enumerator import deal_winners
-    from exact_odds.report import odds_json, odds_table
-
     shoe = shoe_from_args(args)
     if args.known:
-        from exact_odds.cli.advantage import known_odds
-
-        return known_odds(args, shoe, tableau_from_args(args))
+        return _known_odds(args, shoe, tableau_from_args(args))
     if args.dealt:
         return _dealt_odds(args, shoe, tableau_from_args(args))
     tableau = tableau_from_args(args)
@@ -55,18 +95,11 @@ def _cmd_odds(args: argparse.Namespace) -> str:
 
 def _custom_name(tableau: Tableau) -> str | None:
     """The name of a drawing rule other than the standard one (None for the standard rule), for titles."""
-    from exact_odds.core.tableau import STANDARD_TABLEAU
-
     return None if tableau == STANDARD_TABLEAU else tableau.name
 
 
 def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
     """``odds --dealt``: the exact odds given the cards already dealt in this coup."""
-    from exact_odds.analysis.conditional import dealing_order, parse_dealt
-    from exact_odds.analysis.information import deal_dealt
-    from exact_odds.engine.enumerator import winners
-    from exact_odds.report import dealt_odds_json, dealt_odds_table
-
     dealt = parse_dealt(args.dealt)
     dist = winners(deal_dealt(shoe, dealing_order(dealt, tableau), tableau))
     return render(args, lambda: dealt_odds_json(shoe, dealt, dist),
@@ -89,9 +122,6 @@ def _add_odds(sub: Subparsers) -> None:
 
 
 def _cmd_edges(args: argparse.Namespace) -> str:
-    from exact_odds.analysis.edges import configuration_sheets
-    from exact_odds.report import edges_json, edges_table
-
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     sheets = [(config, configuration_sheets(shoe, config, tableau=tableau)) for config in configs_from_args(args)]
     return render(args, lambda: edges_json(shoe, sheets), lambda: [edges_table(str(shoe), sheets, args.format)])
@@ -112,9 +142,6 @@ def _add_edges(sub: Subparsers) -> None:
 
 
 def _cmd_parsheet(args: argparse.Namespace) -> str:
-    from exact_odds.analysis.edges import par_sheet
-    from exact_odds.report import par_sheet_json, par_sheet_table
-
     bet = bets_from_args(args).find(args.bet)  # banker, player, tie: those of --config or the game
     sheet = par_sheet(shoe_from_args(args), bet, tableau=tableau_from_args(args))
     return render(args, lambda: par_sheet_json(sheet), lambda: [par_sheet_table(sheet, args.format)])
@@ -138,10 +165,6 @@ def _add_parsheet(sub: Subparsers) -> None:
 
 
 def _cmd_symbolic(args: argparse.Namespace) -> str:
-    from exact_odds.analysis.edges import distinct_bets
-    from exact_odds.analysis.symbolic import summary
-    from exact_odds.report import closed_form_tables, payout_symbol_tables, symbolic_json
-
     bets = [bet for bet, _ in distinct_bets([bet for config in configs_from_args(args) for bet in config.bets])]
     bar = progress_bar(args, "symbolic")
     try:
@@ -170,9 +193,6 @@ def _add_symbolic(sub: Subparsers) -> None:
 def _cmd_report(args: argparse.Namespace) -> str:
     if args.game is not None:
         return _game_report(args)
-    from exact_odds.analysis.edges import reference_sheets
-    from exact_odds.bets.main import is_main_bet
-    from exact_odds.report import eor_json, eor_tables, reference_json, reference_tables
 
     shoe, tableau, known = shoe_from_args(args), tableau_from_args(args), bets_from_args(args).known.values()
     others = [bet for bet in known if not is_main_bet(bet)]  # with --config, no other configuration's bets
@@ -193,9 +213,6 @@ def _cmd_report(args: argparse.Namespace) -> str:
 
 def _game_report(args: argparse.Namespace) -> str:
     """``report --game``: the casino's whole par sheet (:mod:`exact_odds.report.game`)."""
-    from exact_odds.analysis.edges import reference_sheets
-    from exact_odds.report.game import game_json, game_tables
-
     game = effective_game(args)
     sheets = reference_sheets(game.shoe, game.side_bets, [game.configuration], tableau=game.tableau)
     eor = _removal_figures(game.shoe, game.bets, game.tableau, every=True) if args.eor else None
@@ -209,10 +226,6 @@ def _removal_figures(shoe: Shoe, bets: Iterable[Bet], tableau: Tableau, *, every
                      max_tag: int = 2) -> RemovalFigures:
     """The effects of removal of ``bets`` and their suggested counts, as ``eor`` computes them. With
     ``every`` the bets are a default set, and those the shoe cannot settle are left out (and named)."""
-    from exact_odds.analysis.removal import effects_of_removal
-    from exact_odds.bets import usable_bets
-    from exact_odds.report.game import RemovalFigures
-
     chosen, left_out = usable_bets(shoe, bets) if every else (list(bets), [])
     removals = effects_of_removal(shoe, chosen, tableau=tableau)
     return RemovalFigures(removals, [r.count(max_tag=max_tag) for r in removals], [bet.name for bet in left_out])
@@ -239,11 +252,6 @@ def _add_report(sub: Subparsers) -> None:
 
 
 def _cmd_sidebets(args: argparse.Namespace) -> str:
-    from exact_odds.analysis.edges import par_sheet
-    from exact_odds.bets import usable_bets
-    from exact_odds.bets.side import SIDE_BETS
-    from exact_odds.report import side_bets_json, side_bets_table
-
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     choice = bets_from_args(args)
     named = choice.named(args.bet)

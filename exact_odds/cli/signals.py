@@ -19,13 +19,13 @@ command line as itself, so each is also recorded (:data:`RECEIVED`):
 
 from __future__ import annotations
 
+import atexit
+import os
 import signal
 import sys
-
-from exact_odds.hints import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from typing import Any
+import threading
+from contextlib import suppress
+from typing import Any
 
 
 class Terminated(BaseException):
@@ -69,9 +69,6 @@ def stopping() -> None:
 def _send_again(signum: int, delay: float) -> None:
     """In ``delay`` seconds, send ``signum`` to this process again (from a thread), unless the command
     line has stopped on it or the run of :func:`signals_end_cleanly` it came in has ended."""
-    import os
-    import threading
-
     run = _Watch.run
 
     def check() -> None:
@@ -152,10 +149,6 @@ def exit_now(status: int) -> None:
     """End the process with ``status`` at once: exit handlers run (workers' semaphores released,
     temporary directories removed), standard streams flushed, and no more (see the module: after
     Ctrl-C, ``python -m`` might otherwise end the process by SIGINT)."""
-    import atexit
-    import os
-    from contextlib import suppress
-
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         if stream is not None:

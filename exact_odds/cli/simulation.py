@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from contextlib import ExitStack
+from dataclasses import replace
+from typing import TYPE_CHECKING, TextIO
 
+from exact_odds.analysis.conditional import explain_coup
+from exact_odds.analysis.roads import build_roads, from_winners, parse_results
+from exact_odds.analysis.sessions import one_hand, parse_bankroll, ruin_probability, session_distribution
+from exact_odds.bets import load_bets
 from exact_odds.cli.examples import examples
+from exact_odds.cli.figures import figure
 from exact_odds.cli.options import (
     Subparsers,
     add_bet_option,
@@ -31,13 +38,29 @@ from exact_odds.cli.options import (
     shoe_from_args,
     tableau_from_args,
 )
-from exact_odds.cli.provenance import figure
+from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
+from exact_odds.dealing import shoe_coup, shoe_winners
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import exists
+from exact_odds.report import (
+    card_label,
+    deal_json,
+    deal_text,
+    roads_json,
+    roads_text,
+    session_json,
+    session_tables,
+    simulation_json,
+    simulation_tables,
+)
+from exact_odds.report.files import atomic_file
+from exact_odds.report.plots import session_figure, session_svg
+from exact_odds.witness.sessions import compare_sessions
+from exact_odds.witness.simulate import simulate, simulate_sessions
+from exact_odds.witness.verify import write_log
 
 if TYPE_CHECKING:
-    from typing import TextIO
-
     from exact_odds.analysis.sessions import SessionDist
     from exact_odds.bets import Bet
     from exact_odds.report.document import Figure
@@ -46,13 +69,6 @@ if TYPE_CHECKING:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> str:
-    from contextlib import ExitStack
-
-    from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
-    from exact_odds.report import simulation_json, simulation_tables
-    from exact_odds.report.files import atomic_file
-    from exact_odds.witness.simulate import simulate
-
     bets = _simulated_bets(args)
     reference = ((load_tableau(args.verify_rules) if args.verify_rules is not None else STANDARD_TABLEAU)
                  if args.verify else None)
@@ -78,8 +94,6 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
     works as it did: the values in order, a file giving every bet it defines. A value that is a file
     and a bet name at once is refused rather than guessed.
     """
-    from exact_odds.inputs.reading import exists
-
     values = bet_names(args.bet_files)
     choice = bets_from_args(args, files=())
     names = [v for v in values if not v.lower().endswith(".toml") and not exists(v)]
@@ -88,7 +102,6 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
         raise InputError(f"--bets {clash[0]!r} is both a file and a bet name: give bet names with --bet and "
                          f"files with --bets (e.g. --bets ./{clash[0]})")
     if names:  # the old spelling: the values in order, a file giving every bet it defines
-        from exact_odds.bets import load_bets
 
         bets = choice.named(args.bet)
         for value in values:
@@ -96,7 +109,7 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
                 bets.append(choice.find(value))
             else:
                 loaded = load_bets(value, joining=choice.known)
-                choice = choice._replace(known=choice.known.extended(loaded))
+                choice = replace(choice, known=choice.known.extended(loaded))
                 bets += loaded
         return bets
     choice = bets_from_args(args, files=values)
@@ -105,8 +118,6 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
 
 def _log_writer(out: TextIO) -> Callable[[CoupLog], None]:
     """Write the blocks of coups a simulation deals to ``out`` as one log (a header, then the coups)."""
-    from exact_odds.witness.verify import write_log
-
     blocks = 0
 
     def record(log: CoupLog) -> None:
@@ -156,10 +167,6 @@ def _add_simulate(sub: Subparsers) -> None:
 
 
 def _cmd_deal(args: argparse.Namespace) -> str:
-    from exact_odds.analysis.conditional import explain_coup
-    from exact_odds.dealing import shoe_coup
-    from exact_odds.report import card_label, deal_json, deal_text
-
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     seed = seed_from_args(args)
     sc = shoe_coup(shoe, seed, coup=args.coup, tableau=tableau, procedure=procedure_from_args(args))
@@ -189,16 +196,6 @@ def _add_deal(sub: Subparsers) -> None:
 
 
 def _cmd_session(args: argparse.Namespace) -> str:
-    from exact_odds.analysis.sessions import (
-        one_hand,
-        parse_bankroll,
-        ruin_probability,
-        session_distribution,
-    )
-    from exact_odds.report import session_json, session_tables
-    from exact_odds.witness.sessions import compare_sessions
-    from exact_odds.witness.simulate import simulate_sessions
-
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     bet = bets_from_args(args).find(args.bet)  # a built-in bet, the game's, one of a --bets FILE
     bankroll = parse_bankroll(args.bankroll) if args.bankroll is not None else None
@@ -227,7 +224,6 @@ def _session_figures(args: argparse.Namespace, exact: SessionDist, sims: Simulat
     """Draw --plot (simulated sessions only); the figures of an HTML page."""
     if sims is None:
         return None
-    from exact_odds.report.plots import session_figure, session_svg
 
     if args.plot:
         session_figure(exact, sims, args.plot, title=title)
@@ -266,10 +262,6 @@ def _add_session(sub: Subparsers) -> None:
 
 
 def _cmd_roads(args: argparse.Namespace) -> str:
-    from exact_odds.analysis.roads import build_roads, from_winners, parse_results
-    from exact_odds.dealing import shoe_winners
-    from exact_odds.report import roads_json, roads_text
-
     if args.input is not None:
         if args.seed is not None:
             raise InputError("give either --seed (a simulated shoe) or --input FILE (recorded results), not both")

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from exact_odds.analysis.removal import effects_of_removal
+from exact_odds.batch import evaluate, parse_compositions
+from exact_odds.batch.compiled import expect
+from exact_odds.bets import usable_bets
 from exact_odds.cli.counting import (
     add_count,
     add_count_option,
@@ -16,6 +22,7 @@ from exact_odds.cli.counting import (
     workers_from_args,
 )
 from exact_odds.cli.examples import examples
+from exact_odds.cli.figures import figure, removal_figures
 from exact_odds.cli.options import (
     Subparsers,
     add_bet_option,
@@ -32,14 +39,28 @@ from exact_odds.cli.options import (
     bets_from_args,
     procedure_from_args,
     progress_bar,
+    provenance_from_args,
     read_input,
     render,
     seed_from_args,
     shoe_from_args,
     tableau_from_args,
 )
-from exact_odds.cli.provenance import figure, provenance_from_args, removal_figures
 from exact_odds.inputs import validate
+from exact_odds.inputs.reading import user_blocks
+from exact_odds.report import (
+    batch_header,
+    batch_text,
+    eor_json,
+    eor_tables,
+    replay_json,
+    replay_table,
+    study_json,
+    study_tables,
+)
+from exact_odds.report.plots import eor_figure, study_figure, study_svg
+from exact_odds.study.replay import read_record, replay
+from exact_odds.study.run import StudyError, run_study
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet
@@ -49,10 +70,6 @@ if TYPE_CHECKING:
 
 
 def _cmd_eor(args: argparse.Namespace) -> str:
-    from exact_odds.analysis.removal import effects_of_removal
-    from exact_odds.bets import usable_bets
-    from exact_odds.report import eor_json, eor_tables
-
     shoe = shoe_from_args(args)
     choice = bets_from_args(args)
     named = choice.named(args.bet) or list(choice.loaded)
@@ -70,8 +87,6 @@ def _cmd_eor(args: argparse.Namespace) -> str:
     finally:
         bar.close()
     if args.plot:
-        from exact_odds.report.plots import eor_figure
-
         eor_figure(removals, counts, args.plot, title=f"Effects of removal, {shoe}")
     return render(args, lambda: eor_json(shoe, removals, counts, omitted=omitted),
                   lambda: eor_tables(str(shoe), removals, counts, args.format, omitted=omitted),
@@ -100,15 +115,11 @@ def _add_eor(sub: Subparsers) -> None:
 
 
 def _cmd_batch(args: argparse.Namespace) -> Iterator[str]:
-    from exact_odds.inputs.reading import user_blocks
-    from exact_odds.report import batch_header
-
     choice = bets_from_args(args)
     bets = choice.named(args.bet) or list(choice.loaded)
     tableau = tableau_from_args(args)
     provenance = provenance_from_args(args)
     if args.format == "jsonl":  # the first line: the provenance, then one composition a line
-        import json
 
         opening = json.dumps({"provenance": provenance.as_json()}) + "\n"
     else:
@@ -121,10 +132,6 @@ def _batch_lines(opening: str, blocks: Iterator[tuple[int, str]], source: str, b
                  fmt: str) -> Iterator[str]:
     """The output of ``batch``: ``opening`` (provenance and header), then the lines of each block
     of the input as it is read, evaluated and written (an input of any size in bounded memory)."""
-    from exact_odds.batch import evaluate, parse_compositions
-    from exact_odds.batch.compiled import expect
-    from exact_odds.report import batch_text
-
     expect(_expected_lines(source))
     for first, text in blocks:  # the opening goes with the first block's lines: nothing is written before
         lines, counts = parse_compositions(text, source=source, first_line=first, header=first == 1)
@@ -138,8 +145,6 @@ def _batch_lines(opening: str, blocks: Iterator[tuple[int, str]], source: str, b
 def _expected_lines(path: str) -> int:
     """About how many compositions the file at ``path`` holds (0 for standard input): at most one
     per 26 bytes (13 one-digit counts and their commas), about one per 40 for 8-deck shoes."""
-    import os
-
     try:
         return 0 if path == "-" else os.stat(path).st_size // 40
     except OSError:
@@ -169,8 +174,6 @@ def _add_batch(sub: Subparsers) -> None:
 
 def _cmd_study(args: argparse.Namespace) -> str:
     with workers_from_args(args) as workers:
-        from exact_odds.study.run import StudyError, run_study
-
         shoe, tableau = shoe_from_args(args), tableau_from_args(args)
         choice = bets_from_args(args)
         bets = choice.named(args.bet) or list(choice.loaded) or choice.main
@@ -189,11 +192,8 @@ def _cmd_study(args: argparse.Namespace) -> str:
                               records=bool(args.plot) or args.format == "html")  # the figures drawn read them
         finally:
             bar.close()
-    from exact_odds.report import study_json, study_tables
 
     if args.plot:
-        from exact_odds.report.plots import study_figure
-
         study_figure(study, args.plot)
     return render(args, lambda: study_json(study), lambda: study_tables(study, args.format),
                   figures=figure("Player EV before each coup", lambda: _study_svg(study)))
@@ -201,10 +201,6 @@ def _cmd_study(args: argparse.Namespace) -> str:
 
 def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[Bet]) -> str:
     """``study --input FILE``: the exact player EV of each bet before each coup of a recorded shoe."""
-    from exact_odds.report import replay_json, replay_table
-    from exact_odds.study.replay import read_record, replay
-    from exact_odds.study.run import StudyError
-
     if args.counts or args.edge_sort is not None:
         raise StudyError("--count and --edge-sort study dealt shoes (--shoes N), not a recorded shoe")
     rep = replay(read_record(read_input(args.input, "record")), shoe, bets=bets, tableau=tableau)
@@ -212,8 +208,6 @@ def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[B
 
 
 def _study_svg(study: Study) -> str:
-    from exact_odds.report.plots import study_svg
-
     return study_svg(study)
 
 

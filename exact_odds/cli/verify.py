@@ -24,12 +24,11 @@ from exact_odds.cli.options import (
 )
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
+from exact_odds.report.verify import verify_command_tables, verify_json
+from exact_odds.witness.verify import LogVerification, load_log, parse_counts, verify_counts, verify_log
 
 
 def _cmd_verify(args: argparse.Namespace) -> str:
-    from exact_odds.report.verify import verify_command_tables, verify_json
-    from exact_odds.witness.verify import LogVerification, load_log, parse_counts, verify_counts, verify_log
-
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     if args.input is not None:
         if args.log is not None:

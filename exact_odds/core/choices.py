@@ -42,7 +42,8 @@ from pathlib import Path
 from typing import TypeAlias
 
 from exact_odds.core.tableau import COLUMNS, Tableau, parse_tableau
-from exact_odds.inputs.errors import InputError, read_user_file
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import Exact, printable
 

@@ -17,18 +17,16 @@ bit per flag: :data:`PLAYER_PAIR`, :data:`BANKER_PAIR`, :data:`PLAYER_SUITED`,
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
+from dataclasses import dataclass, field
 from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
-
-from exact_odds.hints import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
-from exact_odds.values import Value
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
-    from typing import Any, Literal, TypeAlias
-
     import numpy as np
     from numpy.typing import NDArray
 
@@ -182,7 +180,8 @@ class Payable(Protocol):
     def payout(self, coup: Coup, /) -> Fraction: ...
 
 
-class TabulatedBet(Value):
+@dataclass(frozen=True, slots=True)
+class TabulatedBet:
     """A bet as a table of exact payouts by coup code: hashable and picklable, for worker processes.
 
     Built by :func:`tabulate`; pays exactly what the original bet pays on every coup that
@@ -193,41 +192,21 @@ class TabulatedBet(Value):
     cost more than evaluating a task).
     """
 
-    __match_args__ = ("name", "detail", "table")
-    __slots__ = (*__match_args__, "_digest")
-    name: str
-    detail: Detail
-    table: tuple[Fraction, ...]  # payout by coup code (codes not recordable at ``detail`` pay 0)
-    _digest: bytes
+    name: str = field(compare=False)
+    detail: Detail = field(compare=False)
+    table: tuple[Fraction, ...] = field(compare=False)
+    """The payout by coup code (codes not recordable at ``detail`` pay 0)."""
+    _digest: bytes = field(init=False, repr=False)
+    """What equality and the hash compare: the SHA-256 digest of the name, the detail and the payouts."""
 
-    def __init__(self, name: str, detail: Detail, table: tuple[Fraction, ...]) -> None:
-        import hashlib
-
-        nonzero = [(code, x.numerator, x.denominator) for code, x in enumerate(table) if x]  # most pay 0
-        content = repr((name, int(detail), len(table), nonzero))
-        self._set(name=name, detail=detail, table=table, _digest=hashlib.sha256(content.encode("utf-8")).digest())
-
-    def __hash__(self) -> int:
-        return hash(self._digest)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TabulatedBet):
-            return NotImplemented
-        return self is other or self._digest == other._digest
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return _tabulated_bet, (self.name, self.detail, self.table, self._digest)
+    def __post_init__(self) -> None:
+        nonzero = [(code, x.numerator, x.denominator) for code, x in enumerate(self.table) if x]  # most pay 0
+        content = repr((self.name, int(self.detail), len(self.table), nonzero))
+        object.__setattr__(self, "_digest", hashlib.sha256(content.encode("utf-8")).digest())
 
     def payout(self, coup: Coup, /) -> Fraction:
         """Net result of one unit staked on ``coup``."""
         return self.table[coup_code(coup)]
-
-
-def _tabulated_bet(name: str, detail: Detail, table: tuple[Fraction, ...], digest: bytes) -> TabulatedBet:
-    """A pickled :class:`TabulatedBet` restored with its digest (not computed again)."""
-    bet = TabulatedBet.__new__(TabulatedBet)
-    bet._set(name=name, detail=detail, table=table, _digest=digest)
-    return bet
 
 
 def tabulate(bet: Payable) -> TabulatedBet:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
+from typing import Generic, TypeVar
 
-from exact_odds.hints import Generic, TypeVar
+from exact_odds.core.notebook import Approx, html_table
 
 K = TypeVar("K", bound=Hashable)
 J = TypeVar("J", bound=Hashable)
@@ -138,8 +139,6 @@ class Dist(Generic[K]):
         >>> row.replace(' style="text-align:right"', "")
         '<tr><td style="text-align:left">heads</td><td>1</td><td>1/4</td><td>0.25</td></tr>'
         """
-        from exact_odds.core.notebook import Approx, html_table
-
         total = self._total
         rows = ([k, n, Fraction(n, total), Approx(n / total)] for k, n in self._ways.items())
         noun = "outcome" if len(self) == 1 else "outcomes"

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from enum import Enum, IntEnum
 
-from exact_odds.hints import NamedTuple
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import RANK_COUNT, shown
-from exact_odds.values import Value
 
 CARDS_PER_COUP = 6
 """The ordered-sequence convention counts six cards per coup, used or not."""
@@ -84,7 +83,8 @@ SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Su
 _SUIT_BY_TEXT = {**{s.value: s for s in Suit}, **{v: k for k, v in SUIT_SYMBOLS.items()}}
 
 
-class Card(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Card:
     """A card: a rank and, when it matters, a suit (``None`` means any suit)."""
 
     rank: Rank
@@ -128,7 +128,8 @@ def falling(n: int, k: int) -> int:
     return out
 
 
-class Shoe(Value):
+@dataclass(frozen=True, slots=True)
+class Shoe:
     """An immutable composition of cards.
 
     ``counts[i]`` is the number of cards of rank ``RANKS[i]``. ``suited``, when not
@@ -137,17 +138,11 @@ class Shoe(Value):
     ``counts`` and never depleted.
     """
 
-    __slots__ = __match_args__ = ("counts", "suited", "infinite")
     counts: tuple[int, ...]
-    suited: tuple[tuple[int, ...], ...] | None
-    infinite: bool
+    suited: tuple[tuple[int, ...], ...] | None = None
+    infinite: bool = False
 
-    def __init__(self, counts: tuple[int, ...], suited: tuple[tuple[int, ...], ...] | None = None,
-                 infinite: bool = False) -> None:
-        self._set(counts=counts, suited=suited, infinite=infinite)
-        self._check()
-
-    def _check(self) -> None:
+    def __post_init__(self) -> None:
         """Refuse a composition that is not a shoe (see the messages)."""
         if len(self.counts) != 13:
             raise ShoeError(f"a shoe needs 13 rank counts, got {len(self.counts)}")

@@ -26,21 +26,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from exact_odds.hints import TYPE_CHECKING, NamedTuple
-from exact_odds.inputs.errors import InputError, read_user_file
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import read_user_file
+from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import printable
-from exact_odds.values import Value
 
 if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import Any
-
     import numpy as np
     from numpy.typing import NDArray
-
-    from exact_odds.inputs.sources import TomlText
 
 NO_THIRD = None
 """Column key of the banker table when the player stood."""
@@ -53,7 +51,8 @@ class TableauError(InputError):
     """A rule table that is incomplete or impossible; the message names the line."""
 
 
-class Tableau(Value):
+@dataclass(frozen=True, slots=True)
+class Tableau:
     """Drawing rules.
 
     ``naturals``: two-card totals that end the coup for both hands.
@@ -62,15 +61,10 @@ class Tableau(Value):
     ``banker_draws``: for each banker total 0..9, eleven booleans in ``COLUMNS`` order.
     """
 
-    __slots__ = __match_args__ = ("name", "naturals", "player_draws", "banker_draws")
     name: str
     naturals: frozenset[int]
     player_draws: tuple[bool, ...]
     banker_draws: tuple[tuple[bool, ...], ...]
-
-    def __init__(self, name: str, naturals: frozenset[int], player_draws: tuple[bool, ...],
-                 banker_draws: tuple[tuple[bool, ...], ...]) -> None:
-        self._set(name=name, naturals=naturals, player_draws=player_draws, banker_draws=banker_draws)
 
     def banker_draws_on(self, banker_total: int, player_third: int | None) -> bool:
         """The banker table's entry: whether the banker draws with ``banker_total`` given the
@@ -169,10 +163,6 @@ def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
     Every banker total that can occur after no natural (0 to 7, less the naturals) needs a
     row; a row for a natural total, a total outside 0-9 or an unknown key is refused.
     """
-    from pathlib import Path
-
-    from exact_odds.inputs.sources import TomlText, parse_toml
-
     doc = TomlText.of(text, source)
     data = parse_toml(text, source, TableauError)
     unknown = set(data) - {"name", "naturals", "player_draws", "banker"}
@@ -229,7 +219,8 @@ class IncompleteCoup(ValueError):
     """Fewer point values than the coup draws (e.g. a record that ends mid-coup)."""
 
 
-class Play(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Play:
     """How a coup ends: final totals 0-9 and the cards each hand holds (2 or 3)."""
 
     player: int
@@ -279,7 +270,8 @@ STOOD = 10
 """Column of :attr:`DrawLookup.banker` for a player who stood (columns 0-9: the third card)."""
 
 
-class DrawLookup(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class DrawLookup:
     """The rule as NumPy lookup arrays, each entry computed by the scalar rule above.
 
     ``player[p, b]``: the player draws on two-card totals ``p``, ``b``.
@@ -301,7 +293,8 @@ def draw_lookup(tableau: Tableau) -> DrawLookup:
     return DrawLookup(player, banker)
 
 
-class Plays(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Plays:
     """Many coups played at once: arrays of shape (n,) as in :class:`Play`."""
 
     player: NDArray[Any]

@@ -22,21 +22,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
-
-import numpy as np
 
 from exact_odds.core.stats import chi_square_sf
 
 if TYPE_CHECKING:
+    import numpy as np
     from numpy.typing import NDArray
 
 Verdict = Literal["PASS", "FAIL", "SKIP"]
 """``PASS``, ``FAIL``, or ``SKIP`` for a check the log gives nothing to test."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Violation:
     """One thing a log got wrong, in words.
 
@@ -54,7 +53,7 @@ class Violation:
     message: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tally:
     """The observed count of one event beside its expectation and variance under the hypothesis.
 
@@ -73,7 +72,7 @@ class Tally:
         return (self.observed - self.expected) / math.sqrt(self.variance) if self.variance > 0 else 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChiSquare:
     """A chi-square statistic ``d^T V^-1 d`` with ``df`` degrees of freedom, labelled for reports."""
 
@@ -95,12 +94,15 @@ def chi_square(label: str, difference: NDArray[np.float64], covariance: NDArray[
     degrees of freedom are the rank of ``V`` (eigenvalues below ``1e-9`` of the largest are
     taken as zero).
 
+    >>> import numpy as np
     >>> p = np.array([0.5, 0.3, 0.2]); n = 100
     >>> v = n * (np.diag(p) - np.outer(p, p))  # a multinomial's covariance: rank 2
     >>> t = chi_square("x", np.array([5.0, -5.0, 0.0]), v)
     >>> t.df, round(t.statistic, 6)  # Pearson's sum of (O - E)^2 / E
     (2, 1.333333)
     """
+    import numpy as np
+
     values, vectors = np.linalg.eigh((covariance + covariance.T) / 2)
     top = float(values.max(initial=0.0))
     keep = values > max(top, 0.0) * 1e-9
@@ -110,7 +112,7 @@ def chi_square(label: str, difference: NDArray[np.float64], covariance: NDArray[
     return ChiSquare(label, float(np.sum(projected**2 / values[keep])), int(keep.sum()))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Check:
     """One check of a log: its verdict and what it rests on.
 
@@ -156,8 +158,6 @@ def statistical_check(name: str, checked: int, tests: Sequence[ChiSquare], talli
 
 def judge(checks: Sequence[Check], alpha: float) -> tuple[Check, ...]:
     """Give every statistical check its threshold ``alpha / k`` (``k`` statistical checks) and verdict."""
-    from dataclasses import replace
-
     if not 0 < alpha < 1:
         raise ValueError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
     k = sum(1 for c in checks if c.p_value is not None)
@@ -204,6 +204,7 @@ class IndicatorSum:
     events) ``E[x x^T] = diag(p)``. By the martingale central limit theorem
     ``(S - E)^T V^+ (S - E)`` is asymptotically chi-square with rank(V) degrees of freedom.
 
+    >>> import numpy as np
     >>> s = IndicatorSum(["heads", "tails"])
     >>> s.add_exclusive(np.full((100, 2), 0.5), np.array([60, 40]))
     >>> round(s.test("coin").statistic, 9), s.tallies()[0].z  # Pearson: 2 * (10**2 / 50)
@@ -211,6 +212,8 @@ class IndicatorSum:
     """
 
     def __init__(self, names: Sequence[str]) -> None:
+        import numpy as np
+
         k = len(names)
         self.names = tuple(names)
         self.trials = 0
@@ -227,6 +230,8 @@ class IndicatorSum:
                  moments: NDArray[np.float64], outer: NDArray[np.float64]) -> None:
         """Add trials by their sums: the observed counts (k,), ``sum p`` (k,), ``sum E[x x^T]`` and
         ``sum p p^T`` (k, k) (for a caller that gets them at once, e.g. from one matrix product)."""
+        import numpy as np
+
         self.trials += trials
         self.observed += observed.astype(np.int64)
         self.expected += expected
@@ -236,6 +241,8 @@ class IndicatorSum:
     def add_identical(self, p: NDArray[np.float64], moments: NDArray[np.float64], count: int,
                       observed: NDArray[Any]) -> None:
         """Add ``count`` trials with the same probabilities ``p`` (k,) and ``E[x x^T]`` (k, k)."""
+        import numpy as np
+
         self.trials += count
         self.observed += observed.astype(np.int64)
         self.expected += count * p
@@ -244,6 +251,8 @@ class IndicatorSum:
 
     def add_exclusive(self, p: NDArray[np.float64], observed: NDArray[Any]) -> None:
         """Add trials whose events exclude each other (``E[x x^T] = diag(p)``; ``sum p`` formed once)."""
+        import numpy as np
+
         expected = p.sum(axis=0)
         self.add_sums(int(p.shape[0]), observed, expected, np.diag(expected), p.T @ p)
 
@@ -257,6 +266,8 @@ class IndicatorSum:
 
     @property
     def covariance(self) -> NDArray[np.float64]:
+        import numpy as np
+
         return np.asarray(self.moments - self.outer, dtype=np.float64)
 
     def tallies(self) -> list[Tally]:

@@ -55,7 +55,7 @@ def deal_coups(cards: NDArray[np.integer], tableau: Tableau = STANDARD_TABLEAU,
     return code.astype(np.int16), used.astype(np.int8)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShoePlay:
     """Coups dealt from a block of shoes, in order shoe by shoe.
 
@@ -121,6 +121,7 @@ def compiled_dealer(coups: int, shoes: int = 0, cards: int = 0) -> ModuleType | 
     ``shoes`` whole shoes of ``cards`` cards dealt in batches (:func:`exact_odds.dealing.batch_end`; none
     for fresh coups), or None for NumPy's (:func:`exact_odds.batch.compiled.module` decides on the
     coups and NumPy's rounds)."""
+    # numpy-backed: single-shoe commands never load it
     from exact_odds.batch.compiled import module
 
     batches = -(-shoes // batch_end(0, shoes, cards)) if shoes > 0 else 0

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.dealing.cards import CARD_CODES, burn_value
@@ -50,7 +50,7 @@ class DealingError(InputError):
     """A dealing procedure, seed or shoe that cannot deal (e.g. a cut card too near the end)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Procedure:
     """How cards reach the table (see the module docstring for the rules and their sources).
 
@@ -118,7 +118,8 @@ STANDARD_PROCEDURE = Procedure()
 """The default procedure: whole shoes, the burn, a cut card 16 cards from the end, one more coup after it."""
 
 
-class Burn(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Burn:
     """What the burn does to each shoe of a block (arrays over shoes).
 
     ``start``: (shoes,) index of the first card of the first coup (0 without a burn).

@@ -13,6 +13,7 @@ seed means: changing them changes every run. NumPy is imported lazily.
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import Sequence
 from types import ModuleType
@@ -58,8 +59,6 @@ def batch_end(first: int, stop: int, cards: int) -> int:
 
 def random_seed() -> int:
     """A fresh seed from the operating system's entropy (reports print it so a run can be repeated)."""
-    import secrets
-
     return secrets.randbits(32)
 
 

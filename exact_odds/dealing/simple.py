@@ -57,7 +57,7 @@ def play_shoe_simple(cards: Sequence[int], tableau: Tableau = STANDARD_TABLEAU,
             return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShoeCoup:
     """One coup of a simulated shoe, with what came before it.
 

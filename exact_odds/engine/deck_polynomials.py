@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from exact_odds.core.shoe import CARDS_PER_COUP
-from exact_odds.values import Value
 
 Coefficients = tuple[int, ...]
 """A polynomial in d: its integer coefficients, lowest power first."""
@@ -212,17 +212,14 @@ def factor_polynomial(poly: Sequence[int], linear: Sequence[tuple[int, int]]) ->
     return int(content), [(tuple(int(c) for c in f), int(k)) for f, k in factors]
 
 
-class Factored(Value):
+@dataclass(frozen=True, slots=True)
+class Factored:
     """A rational function of d in lowest terms, factored over the integers: ``number`` times each
     factor of ``factors`` (irreducible, primitive, leading coefficient positive) to its exponent,
     negative in the denominator; zero is ``Factored(Fraction(0), ())``."""
 
-    __slots__ = __match_args__ = ("number", "factors")
     number: Fraction
     factors: tuple[Factor, ...]
-
-    def __init__(self, number: Fraction, factors: tuple[Factor, ...]) -> None:
-        self._set(number=number, factors=factors)
 
 
 def over_sequences(numerator: Sequence[int], scale: int = 1, per_deck: int = 52) -> Factored:

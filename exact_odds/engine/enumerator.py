@@ -21,6 +21,7 @@ only on the two totals and on the point values removed, and is computed once for
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
@@ -29,7 +30,6 @@ from exact_odds.core.dist import Dist, Ways
 from exact_odds.core.shoe import CARDS_PER_COUP, RANKS, Shoe, ShoeError, falling
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.engine.polynomial import deal_by_tables, winners_by_tables
-from exact_odds.hints import NamedTuple
 from exact_odds.inputs.errors import suits_unknown
 
 Flags = tuple[bool, ...]
@@ -130,7 +130,8 @@ def _four_cards(shoe: Shoe, kinds: list[_Kind]) -> Iterator[tuple[_Pair, _Pair, 
                 yield player, banker, pt, bt, removed, ways * p_orders * b_orders
 
 
-class _SuitSplit(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _SuitSplit:
     """How the ordered ways of pairs of one rank split by suit (see :func:`_suit_split`).
 
     ``pair``: ordered two-card pairs of the rank; ``suited``: those of one suit.

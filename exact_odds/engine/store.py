@@ -29,20 +29,20 @@ The cache directory is ``$EXACT_ODDS_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
+import tempfile
 import zlib
 from array import array
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from functools import lru_cache
+from pathlib import Path
 
 from exact_odds.core.tableau import COLUMNS, STANDARD_TABLEAU, Tableau
-from exact_odds.hints import TYPE_CHECKING
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import open_user_file
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 FORMAT_VERSION = 1
 """Version of the file layout and of the tables' meaning; bump it when either changes."""
@@ -86,7 +86,6 @@ def tableau_key(tableau: Tableau) -> str:
     found = decisions(tableau)
     if found == decisions(STANDARD_TABLEAU):
         return STANDARD_KEY
-    import hashlib
 
     return hashlib.sha256(found).hexdigest()
 
@@ -168,8 +167,6 @@ def _arrays(specs: list[tuple[str, str, int]], raw: bytes) -> Arrays:
 
 def cache_dir() -> Path:
     """The user cache directory for tables (see the module; not created here)."""
-    from pathlib import Path
-
     given = os.environ.get(CACHE_ENV)
     if given:
         return Path(given)
@@ -184,9 +181,6 @@ def cache_path(name: str, key: str) -> Path:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same directory and an atomic rename."""
-    import tempfile
-    from contextlib import suppress
-
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -236,7 +230,6 @@ def load(name: str, tableau: Tableau, build: Callable[[Tableau], Arrays]) -> Arr
     found = _read(path, name, key)
     if found is not None:
         return found
-    from contextlib import suppress  # a table built: not loaded when the tables are found
 
     arrays = build(tableau)
     with suppress(OSError):

@@ -8,25 +8,9 @@ modules can detect is worded once, here (:func:`suits_unknown`).
 
 from __future__ import annotations
 
-from exact_odds.hints import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from pathlib import Path
-
 
 class InputError(ValueError):
     """Bad user input; ``str(err)`` is one line naming the problem."""
-
-
-def read_user_file(path: str | Path, what: str, error: type[InputError] = InputError) -> str:
-    """The UTF-8 text of a file the user named (``what``: e.g. ``"rules"``), read safely.
-
-    Regular files only, under the size cap of the kind of file; any failure raises ``error``
-    with one line that names the file (see :func:`exact_odds.inputs.reading.read_user_file`).
-    """
-    from exact_odds.inputs.reading import read_user_file as read
-
-    return read(path, what, error)
 
 
 SUITS_HINT = "give whole decks, or counts divisible by 4, and remove cards with their suits, e.g. 'Kh 3d'"

@@ -24,18 +24,16 @@ the file.
 from __future__ import annotations
 
 import io
+import json
 import os
 import stat
 import sys
 from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO
 
-from exact_odds.hints import TYPE_CHECKING
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import shown
-
-if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import IO
 
 MiB = 1 << 20
 
@@ -287,8 +285,6 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
 
 def _json_line(text: str, line: int, error: type[InputError]) -> object:
     """The JSON value of one line; anything that is not valid JSON raises ``error`` naming the line."""
-    import json  # here, not at the top: the commands that read no log start without it
-
     try:
         return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as err:

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from typing import Protocol, TypeVar
 
-from exact_odds.hints import Protocol, TypeVar
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import shown
 

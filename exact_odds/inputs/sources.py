@@ -20,6 +20,7 @@ found".
 from __future__ import annotations
 
 import re
+import tomllib
 from bisect import bisect_right
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ _HEADER = re.compile(r"\s*\[\[?([^\]]*)\]\]?\s*(#.*)?$")
 _AT_LINE = re.compile(r"\s*\(at line (\d+), column \d+\)$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # not slotted: its cached properties keep a __dict__
 class TomlText:
     """The lines of one TOML text and the name it is reported under (a path, or e.g. ``"rules"``)."""
 
@@ -180,7 +181,6 @@ def parse_toml(text: str, source: str, error: type[InputError] = InputError) -> 
     deep = toml_depth(text)
     if deep:
         raise error(f"{where(deep)}: arrays or inline tables nested more than {MAX_TOML_DEPTH} deep")
-    import tomllib  # here, not at the top: only commands given a TOML file pay for it
 
     try:
         return tomllib.loads(text)

@@ -69,9 +69,10 @@ exact_odds.inputs.errors.InputError: banker win: '-2' loses more than the stake 
 import argparse
 import math
 import re
+import unicodedata
+from dataclasses import dataclass
 from fractions import Fraction
 
-from exact_odds.hints import NamedTuple
 from exact_odds.inputs.errors import InputError
 
 MAX_NUMBER_TEXT = 40
@@ -121,7 +122,8 @@ def _option(err: InputError) -> argparse.ArgumentTypeError:
     return argparse.ArgumentTypeError(str(err))
 
 
-class Whole(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Whole:
     """Whole numbers from ``low`` to ``high``; ``also`` names another accepted word (``or 'inf'``)."""
 
     low: int
@@ -165,7 +167,8 @@ class Whole(NamedTuple):
             raise _option(err) from None
 
 
-class Real(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Real:
     """Finite real numbers from ``low`` to ``high`` (``open``: both ends excluded)."""
 
     low: float
@@ -213,7 +216,8 @@ class Real(NamedTuple):
             raise _option(err) from None
 
 
-class Exact(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Exact:
     """Exact numbers (:class:`~fractions.Fraction`) from ``low`` to ``high`` (``open``: ends excluded).
 
     ``odds``: also ``"11:1"`` and ``"1 to 2"``, as payouts are written; ``hint`` says how to
@@ -334,8 +338,6 @@ def control_character(text: str) -> str | None:
     """The first control character of ``text`` in words (``"a line break"``, ``"a tab"``, ``"U+0007"``),
     or ``None``: Unicode's controls (category Cc, C0 and C1 and DEL) and line and paragraph separators
     (Zl, Zp: U+2028, U+2029), which would break a line of text, a CSV comment or a Markdown table."""
-    import unicodedata
-
     for ch in text:
         if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
             if unicodedata.category(ch) != "Cc":

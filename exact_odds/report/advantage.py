@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
+from exact_odds.analysis.information.knowledge import Known
+from exact_odds.analysis.information.value import Advantage, CaseValue
+from exact_odds.core.coup import Winner
+from exact_odds.core.dist import Dist
+from exact_odds.core.shoe import Shoe
 from exact_odds.report.base import (
     OUTCOME_ORDER,
     Cell,
@@ -21,13 +25,6 @@ from exact_odds.report.base import (
 )
 from exact_odds.report.concepts import shoe_json
 from exact_odds.report.odds import odds_json, odds_table
-
-if TYPE_CHECKING:  # the library is imported lazily at run time
-    from exact_odds.analysis.information.knowledge import Known
-    from exact_odds.analysis.information.value import Advantage, CaseValue
-    from exact_odds.core.coup import Winner
-    from exact_odds.core.dist import Dist
-    from exact_odds.core.shoe import Shoe
 
 POSITION_NOTE = ("Positions are the next six cards of the shoe in dealing order: 1 and 3 the player's, 2 and 4 "
                  "the banker's, 5 the fifth card (the player's third if the player draws, else the banker's third if "

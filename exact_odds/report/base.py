@@ -11,15 +11,20 @@ document (provenance, LaTeX preamble, HTML page) is :mod:`.document`'s work.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, TextIO
 
 from exact_odds.core.coup import OUTCOMES
-from exact_odds.hints import TYPE_CHECKING, NamedTuple
 from exact_odds.inputs.errors import InputError
 
 if TYPE_CHECKING:
-    from typing import TextIO
+    from exact_odds.report.provenance import Provenance
 
 FORMATS = ("table", "markdown", "csv", "json", "latex", "html")
 Cell = str | int | Fraction
@@ -38,7 +43,8 @@ class Math(str):
         return cell
 
 
-class Table(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Table:
     """A titled table; cells are strings or exact numbers (rendered by :func:`cell_text`)."""
 
     title: str
@@ -119,7 +125,6 @@ def markdown_cell(text: str) -> str:
     """
     if "|" not in text:
         return text
-    import re
 
     return re.sub(r"(\\*)\|", lambda m: m.group(1) * 2 + "\\|", text)
 
@@ -172,9 +177,6 @@ def plain_layout(headers: list[str], rows: list[list[str]], tablefmt: str) -> st
 
 
 def _csv(table: Table) -> str:
-    import csv
-    import io
-
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(list(table.headers))
@@ -184,11 +186,9 @@ def _csv(table: Table) -> str:
     return buf.getvalue().rstrip("\n")
 
 
-def render_tables(tables: Sequence[Table], fmt: str) -> str:
-    """Render tables as ``table``, ``markdown``, ``csv``, ``latex`` or ``html`` text (ends with a newline).
-
-    LaTeX and HTML give the tables alone (a fragment); :func:`exact_odds.report.document.render_document`
-    makes a whole document with the provenance.
+def text_tables(tables: Sequence[Table], fmt: str) -> str:
+    """Render tables as ``table``, ``markdown`` or ``csv`` text (ends with a newline); the other formats
+    are :func:`exact_odds.report.document.render_tables`'.
 
     CSV keeps integers ungrouped and fractions as ``num/den`` so programs can read them
     exactly; several CSV tables are separated by a blank line after a ``# title`` line.
@@ -202,10 +202,6 @@ def render_tables(tables: Sequence[Table], fmt: str) -> str:
             body = f"## {t.title}\n\n{_tabulate(t, 'github')}\n{notes}".rstrip("\n")
         elif fmt == "csv":
             body = _csv(t) if len(tables) == 1 else f"# {t.title}\n{_csv(t)}"
-        elif fmt in ("latex", "html"):
-            from exact_odds.report.document import render_body
-
-            return render_body(tables, fmt)
         else:
             raise InputError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
         parts.append(body)
@@ -225,13 +221,16 @@ def jsonable(value: object) -> object:
 
 def render_json(value: object) -> str:
     """Pretty JSON text (with a final newline) of a result; see :func:`jsonable`."""
-    import json
-
     return json.dumps(jsonable(value), indent=2, ensure_ascii=False) + "\n"
 
 
 OUTCOME_ORDER = OUTCOMES
 """The order in which every report lists the outcomes of a coup (:data:`exact_odds.core.coup.OUTCOMES`)."""
+
+
+def document_title(tables: Sequence[Table], provenance: Provenance) -> str:
+    """A document's title: the first table's title (else the command's name)."""
+    return tables[0].title if tables else f"exact-odds {provenance.command}"
 
 
 def for_people(fmt: str) -> bool:

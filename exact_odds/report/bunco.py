@@ -9,9 +9,10 @@ summary, then, with a simulation, one observed-against-exact table per part (rol
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from exact_odds.hints import TYPE_CHECKING
 from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped, scientific_text
+from exact_odds.report.verify import checks_json, checks_table, figures_table, violations_table
 
 if TYPE_CHECKING:
     from exact_odds import bunco
@@ -212,8 +213,6 @@ ROLL_FIGURES = ("faces", "scores", "buncos")
 def rolls_verification_tables(result: bunco.RollVerification) -> list[Table]:
     """The ``bunco --verify`` report, in the style of ``exact-odds verify``: a verdict per check,
     the wrong scores in full, and the observed against the expected counts of each statistical check."""
-    from exact_odds.report.verify import checks_table, figures_table, violations_table
-
     notes = [f"Log: {result.source}; {grouped(result.rolls)} rolls of {result.dice}.",
              f"Hypothesis: fair dice, independent rolls, scored by the rules {result.rules}.",
              f"Significance level {float(result.alpha):g}, shared by the statistical checks (each FAILs below its "
@@ -230,8 +229,6 @@ def rolls_verification_tables(result: bunco.RollVerification) -> list[Table]:
 def rolls_verification_json(result: bunco.RollVerification) -> dict[str, object]:
     """The ``bunco --verify --format json`` object: ``verdict``, ``checks`` by name, the figures, the ``log`` read
     and the ``hypothesis`` (the dice and the scoring rules) it was checked against."""
-    from exact_odds.report.verify import checks_json
-
     return {"verdict": result.verdict, **checks_json(result.checks, ROLL_FIGURES),
             "log": {"source": result.source, "rolls": result.rolls, "columns": list(result.columns),
                     "ignored_columns": list(result.ignored)},

@@ -9,7 +9,7 @@ or a simulated statistic); integer counts of ways are JSON integers. Money is in
 
 from __future__ import annotations
 
-from exact_odds.hints import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from exact_odds.core.shoe import Shoe

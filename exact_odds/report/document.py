@@ -1,6 +1,6 @@
 """A command's whole output in a format people read or a program parses: provenance, then tables.
 
-:func:`render_document` heads the tables (:func:`~exact_odds.report.base.render_tables`) with the
+:func:`render_document` heads the tables (:func:`render_tables`) with the
 :class:`~exact_odds.report.provenance.Provenance` in the way of each format: a block of
 ``label  value`` lines (``table``), a list (``markdown``), ``#`` comment lines (``csv``), a
 complete LaTeX document (:mod:`.latex`) or a self-contained HTML page (:mod:`.html`, with the
@@ -10,36 +10,39 @@ command's figures inline as SVG). JSON is :func:`~exact_odds.report.provenance.w
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from exact_odds.hints import TYPE_CHECKING, NamedTuple
 from exact_odds.inputs.errors import InputError
+from exact_odds.report.base import text_tables
+from exact_odds.report.html import html_page, html_tables
+from exact_odds.report.latex import latex_document, latex_tables
 
 if TYPE_CHECKING:
     from exact_odds.report.base import Table
     from exact_odds.report.provenance import Provenance
 
 
-class Figure(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Figure:
     """A drawing of an HTML page: ``svg`` is one ``<svg>`` element (no external resource), ``title`` its caption."""
 
     title: str
     svg: str
 
 
-def document_title(tables: Sequence[Table], provenance: Provenance) -> str:
-    """A document's title: the first table's title (else the command's name)."""
-    return tables[0].title if tables else f"exact-odds {provenance.command}"
+def render_tables(tables: Sequence[Table], fmt: str) -> str:
+    """Render tables as ``table``, ``markdown``, ``csv``, ``latex`` or ``html`` text (ends with a newline).
 
-
-def render_body(tables: Sequence[Table], fmt: str) -> str:
-    """The tables alone as LaTeX (``booktabs`` and ``longtable``) or HTML, ending with a newline."""
+    LaTeX (``booktabs`` and ``longtable``) and HTML give the tables alone (a fragment);
+    :func:`render_document` makes a whole document with the provenance. The text formats are
+    :func:`~exact_odds.report.base.text_tables`'.
+    """
     if fmt == "latex":
-        from exact_odds.report.latex import latex_tables
-
         return latex_tables(tables)
-    from exact_odds.report.html import html_tables
-
-    return html_tables(tables)
+    if fmt == "html":
+        return html_tables(tables)
+    return text_tables(tables, fmt)
 
 
 def render_document(tables: Sequence[Table], fmt: str, provenance: Provenance, *,
@@ -49,21 +52,15 @@ def render_document(tables: Sequence[Table], fmt: str, provenance: Provenance, *
     ``fragment``: LaTeX tables without the document around them (and without the provenance).
     ``figures`` appear in HTML only.
     """
-    from exact_odds.report.base import render_tables
-
     if fmt == "table":
-        return provenance.text_block() + render_tables(tables, fmt)
+        return provenance.text_block() + text_tables(tables, fmt)
     if fmt == "markdown":
-        return provenance.markdown_block() + render_tables(tables, fmt)
+        return provenance.markdown_block() + text_tables(tables, fmt)
     if fmt == "csv":
-        return provenance.comment_lines() + render_tables(tables, fmt)
+        return provenance.comment_lines() + text_tables(tables, fmt)
     if fmt == "latex":
-        from exact_odds.report.latex import latex_document, latex_tables
-
         return latex_tables(tables) if fragment else latex_document(tables, provenance)
     if fmt == "html":
-        from exact_odds.report.html import html_page
-
         return html_page(tables, provenance, figures)
     raise InputError(f"unknown format {fmt!r} (choose from table, markdown, csv, latex, html)")
 

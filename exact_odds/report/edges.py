@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from exact_odds.hints import TYPE_CHECKING
 from exact_odds.report.base import Cell, Math, Table, decimal_text, for_people, fraction_text, percent_text
 from exact_odds.report.concepts import shoe_json
 from exact_odds.report.expression_text import factored_text, linear_text, polynomial_text

@@ -98,6 +98,7 @@ def factored_text(value: Factored) -> str:
         return _rational(number)
     if len(factors) == 1 and ((abs(number) == 1 and factors[0][1] == 1 and factors[0][0] != (1, 0))
                               or (number == 1 and factors[0][1] < -1)):
+        # sympy-backed: single-shoe commands never load it
         from exact_odds.analysis.symbolic_expressions import factored_expression
 
         return str(factored_expression(value))

@@ -33,12 +33,9 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import BinaryIO, TextIO
 
 from exact_odds.inputs.errors import InputError
-
-if TYPE_CHECKING:
-    from typing import BinaryIO, TextIO
 
 SHOWN_NAME = 80
 """Characters of a file name quoted in a message; a longer name is cut (the message stays readable)."""

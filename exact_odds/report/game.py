@@ -11,8 +11,12 @@ the side bets get one table in the layout of ``edges``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
 
+from exact_odds.analysis.edges import ParSheet, ReferenceSheets
+from exact_odds.analysis.removal import LinearCount, Removal
+from exact_odds.core.tableau import STANDARD_TABLEAU
+from exact_odds.game import Game
 from exact_odds.report.base import Cell, Table, for_people
 from exact_odds.report.concepts import procedure_json, shoe_json
 from exact_odds.report.edges import (
@@ -28,13 +32,9 @@ from exact_odds.report.odds import odds_json, odds_table
 from exact_odds.report.sidebets import pay_table_text, side_bet_json
 from exact_odds.report.study import eor_json, eor_tables
 
-if TYPE_CHECKING:  # the library is imported lazily at run time: the command line starts with this module
-    from exact_odds.analysis.edges import ParSheet, ReferenceSheets
-    from exact_odds.analysis.removal import LinearCount, Removal
-    from exact_odds.game import Game
 
-
-class RemovalFigures(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class RemovalFigures:
     """The effects of removal of a report (``report --eor``): per bet, its removal effects and the
     count they suggest, and the names of the bets left out (suits unknown), as ``eor`` gives them."""
 
@@ -76,8 +76,6 @@ def _main_sheets(sheets: ReferenceSheets) -> list[ParSheet]:
 def game_tables(game: Game, sheets: ReferenceSheets, fmt: str, eor: RemovalFigures | None = None) -> list[Table]:
     """The par sheet of a casino's game: the game, the odds, the house edges of the main bets and of
     the side bets, the par sheet of every bet, and (``eor``) the effects of removal."""
-    from exact_odds.core.tableau import STANDARD_TABLEAU
-
     shoe = str(sheets.shoe)
     custom = None if game.tableau == STANDARD_TABLEAU else game.tableau.name
     tables = [game_table(game), odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite,

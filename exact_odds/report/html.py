@@ -12,9 +12,9 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 from html import escape
+from typing import TYPE_CHECKING
 
-from exact_odds.hints import TYPE_CHECKING
-from exact_odds.report.base import Cell, Table, cell_text
+from exact_odds.report.base import Cell, Math, Table, cell_text, document_title
 
 if TYPE_CHECKING:
     from exact_odds.report.document import Figure
@@ -71,8 +71,6 @@ def _numeric_columns(table: Table) -> list[bool]:
 
 
 def _row(cells: Sequence[Cell], numeric: Sequence[bool]) -> str:
-    from exact_odds.report.base import Math
-
     out = []
     for value, num in zip(cells, numeric, strict=False):
         kind = " class=\"num\"" if num else " class=\"math\"" if isinstance(value, Math) else ""
@@ -103,8 +101,6 @@ def _figure(figure: Figure) -> str:
 
 def html_page(tables: Sequence[Table], provenance: Provenance, figures: Sequence[Figure] = ()) -> str:
     """A complete, self-contained HTML page: title, provenance, tables, then figures."""
-    from exact_odds.report.document import document_title
-
     title = escape(document_title(tables, provenance))
     fields = "\n".join(f"<dt>{escape(label)}</dt><dd>{escape(value)}</dd>" for label, value in provenance.fields())
     parts = [

@@ -21,7 +21,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from exact_odds.report.base import Math, Table, cell_text
+from exact_odds.report.base import Math, Table, cell_text, document_title
 
 if TYPE_CHECKING:
     from exact_odds.report.provenance import Provenance
@@ -137,8 +137,6 @@ PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 
 def latex_document(tables: Sequence[Table], provenance: Provenance) -> str:
     """A complete LaTeX document: a title, the provenance as a list, then every table."""
-    from exact_odds.report.document import document_title
-
     fields = "\n".join(f"  \\item[{latex_escape(label)}] {latex_escape(value)}"
                        for label, value in provenance.fields())
     return "\n".join([

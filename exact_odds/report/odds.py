@@ -9,17 +9,17 @@ that :mod:`exact_odds.report.base` renders in every format.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Protocol
 
-from exact_odds.hints import TYPE_CHECKING, Protocol
+from exact_odds.analysis.conditional import Dealt
+from exact_odds.analysis.edges import ReferenceSheets
+from exact_odds.core.coup import Winner
+from exact_odds.core.dist import Dist
+from exact_odds.core.shoe import Shoe
 from exact_odds.report.base import OUTCOME_ORDER, Cell, Table, decimal_text, fraction_text, grouped
 from exact_odds.report.concepts import shoe_json
-
-if TYPE_CHECKING:  # the library is imported lazily at run time: the command line starts with this module
-    from exact_odds.analysis.conditional import Dealt
-    from exact_odds.analysis.edges import ReferenceSheets
-    from exact_odds.core.coup import Winner
-    from exact_odds.core.dist import Dist
-    from exact_odds.core.shoe import Shoe
+from exact_odds.report.edges import edges_json, edges_table, par_sheet_json, par_sheet_table
+from exact_odds.report.sidebets import side_bet_json, side_bets_table
 
 
 class OutcomeWays(Protocol):
@@ -73,9 +73,6 @@ def reference_json(sheets: ReferenceSheets) -> dict[str, object]:
     """The ``report --format json`` object: ``odds`` and ``house_edges`` (the objects ``odds`` and ``edges`` print), the
     main bets' ``par_sheets`` by bet name (one per distinct pay table), the ``side_bets`` (as ``sidebets``
     prints each) and the ``skipped_bets``."""
-    from exact_odds.report.edges import edges_json, par_sheet_json
-    from exact_odds.report.sidebets import side_bet_json
-
     shoe = sheets.shoe
     return {
         "odds": odds_json(shoe, sheets.counts, sheets.total),
@@ -94,9 +91,6 @@ def reference_tables(sheets: ReferenceSheets, fmt: str, *, tableau: str | None =
     in a last table, whose notes name the bets left out (see
     :func:`exact_odds.analysis.edges.reference_sheets`). ``tableau``: a drawing rule other than the standard one.
     """
-    from exact_odds.report.edges import edges_table, par_sheet_table
-    from exact_odds.report.sidebets import side_bets_table
-
     shoe = str(sheets.shoe)
     tables = [odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite, tableau=tableau),
               edges_table(shoe, sheets.configurations, fmt)]

@@ -5,12 +5,17 @@ Each section belongs to the command that draws it; figures are written as PNG fi
 
 from __future__ import annotations
 
+import io
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from exact_odds.core.shoe import RANK_LABELS
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.optional import installed, require
+from exact_odds.report.files import atomic_binary_file, check_output, shown
 
 if TYPE_CHECKING:
     from exact_odds.analysis.removal import LinearCount, Removal
@@ -21,10 +26,7 @@ if TYPE_CHECKING:
 
 def _pyplot() -> Any:
     """matplotlib's pyplot with the file-only Agg backend, or a one-line error if it is missing."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise InputError("plots need matplotlib: pip install 'exact-odds[plot]'") from None
+    matplotlib = require("matplotlib", "plot", "plots need matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -47,12 +49,8 @@ def figure_format(path: str | Path) -> str:
     that lists the formats it can. No extension, or one of :data:`EVERY_MATPLOTLIB`, is answered
     without importing matplotlib (a quarter of a second), only looked for.
     """
-    from importlib.util import find_spec
-
-    from exact_odds.report.files import shown
-
     extension = Path(path).suffix[1:].lower()
-    if extension in EVERY_MATPLOTLIB | {""} and find_spec("matplotlib") is not None:
+    if extension in EVERY_MATPLOTLIB | {""} and installed("matplotlib"):
         return extension or "png"
     _pyplot()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -70,8 +68,6 @@ def check_figure_path(path: str) -> str:
     For an argparse ``type=``, so that ``--plot eor.txt`` is refused before any work is done, and a
     mistake elsewhere on the line at once (:func:`figure_format` leaves matplotlib unloaded).
     """
-    from exact_odds.report.files import check_output
-
     if path == "-":
         raise InputError("a picture goes to a file: name one ('-', standard output, takes none)")
     figure_format(path)
@@ -81,8 +77,6 @@ def check_figure_path(path: str) -> str:
 def _save(fig: Any, path: str | Path) -> None:
     """Write ``fig`` to ``path`` atomically (:func:`exact_odds.report.files.atomic_binary_file`): the exact
     file named, in the format of its extension."""
-    from exact_odds.report.files import atomic_binary_file
-
     try:
         fmt = figure_format(path)
         with atomic_binary_file(path) as fh:
@@ -121,8 +115,6 @@ def eor_svg(removals: Sequence[Removal], counts: Sequence[LinearCount], *, title
 
 
 def _eor_drawing(removals: Sequence[Removal], counts: Sequence[LinearCount], title: str) -> Any:
-    from exact_odds.core.shoe import RANK_LABELS
-
     plt = _pyplot()
     rows, cols = _grid(len(removals))
     fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 2.9 * rows), squeeze=False)
@@ -147,11 +139,7 @@ def svg_text(fig: Any) -> str:
     Deterministic and self-contained: glyphs drawn as paths (no font to fetch), fixed element
     ids (``svg.hashsalt``), and no metadata (no date, no links to licence or type URIs).
     """
-    import io
-    import re
-
-    import matplotlib
-
+    matplotlib = require("matplotlib", "plot", "plots need matplotlib")
     buf = io.StringIO()
     try:
         with matplotlib.rc_context({"svg.hashsalt": "exact-odds", "svg.fonttype": "path"}):

@@ -16,8 +16,9 @@ It is deterministic: no date and no host, so the same command line gives the sam
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from exact_odds.hints import NamedTuple
+from exact_odds import __version__
 
 PROGRAM = "exact-odds"
 """The program's name, as the provenance gives it."""
@@ -26,12 +27,11 @@ PROGRAM = "exact-odds"
 def program_version() -> str:
     """The program's version (``"0.1.0"``): :data:`exact_odds.__version__`, which the package's metadata
     is built from."""
-    from exact_odds import __version__
-
     return __version__
 
 
-class Provenance(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Provenance:
     """What produced an output (see the module). ``tableau`` is ``(name, sha256 hex key)``;
     ``procedure_text`` the procedure in words for the formats people read."""
 

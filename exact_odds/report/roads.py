@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from exact_odds.analysis.roads import ROWS, Entry
+
 if TYPE_CHECKING:
     from exact_odds.analysis.roads import Roads
 
@@ -13,8 +15,6 @@ _ANSI = {"red": "\x1b[31m", "blue": "\x1b[34m", "green": "\x1b[32m", "reset": "\
 
 def _road_cell(road: str, item: object, color: bool) -> str:
     """Two characters for one cell of a road (with ANSI colours when asked)."""
-    from exact_odds.analysis.roads import Entry
-
     letter: str
     if isinstance(item, Entry):
         letter, ties = item.winner, "" if not item.ties else str(item.ties) if item.ties < 10 else "+"
@@ -31,8 +31,6 @@ def _road_cell(road: str, item: object, color: bool) -> str:
 
 
 def _road_lines(road: str, grid: dict[tuple[int, int], object], color: bool) -> list[str]:
-    from exact_odds.analysis.roads import ROWS
-
     width = max((x for x, _ in grid), default=-1) + 1
     return ["|" + "".join(_road_cell(road, grid[(x, y)], color) if (x, y) in grid else "  " for x in range(width))
             .rstrip() for y in range(ROWS)]
@@ -58,8 +56,6 @@ def roads_text(roads: Roads, heading: str, *, color: bool = False) -> str:
 
 def roads_json(roads: Roads, heading: str) -> dict[str, object]:
     """The ``roads --format json`` object: results, the derived marks, and every grid cell as [column, row, text]."""
-    from exact_odds.analysis.roads import Entry
-
     def cell(item: object) -> object:
         return {"winner": item.winner, "ties": item.ties} if isinstance(item, Entry) else item
 

@@ -16,6 +16,7 @@ from exact_odds.report.base import (
     percent_text,
 )
 from exact_odds.report.concepts import procedure_json, shoe_json
+from exact_odds.report.verify import checks_json, verify_tables
 
 if TYPE_CHECKING:
     from exact_odds.analysis.conditional import Dealt, Step
@@ -90,8 +91,6 @@ def simulation_tables(sim: Simulation) -> list[Table]:
 
 def _check_tables(check: SimulationCheck) -> list[Table]:
     """The check of the coups dealt: ``exact-odds verify``'s tables, then the bets' player EV."""
-    from exact_odds.report.verify import verify_tables
-
     tables = verify_tables(check.log)
     if check.player_evs:
         level = f"{check.level * 100:g}%"
@@ -123,8 +122,6 @@ def simulation_json(sim: Simulation) -> dict[str, object]:
     }
     check = sim.check
     if check is not None:
-        from exact_odds.report.verify import checks_json
-
         verified = checks_json(check.log.checks)
         tallies = verified.pop("outcomes", {})
         assert isinstance(tallies, dict)

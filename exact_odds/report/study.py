@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from exact_odds.hints import TYPE_CHECKING
+from exact_odds.core.shoe import RANK_LABELS
+from exact_odds.report.advantage_play import count_tables, edge_sort_tables, play_json
 from exact_odds.report.base import OUTCOME_ORDER, Cell, Table, decimal_text, fraction_text, grouped, percent_text
 from exact_odds.report.concepts import procedure_json, shoe_json
 
@@ -26,8 +29,6 @@ if TYPE_CHECKING:
 
 
 def _rank_labels() -> str:
-    from exact_odds.core.shoe import RANK_LABELS
-
     return RANK_LABELS
 
 
@@ -47,6 +48,7 @@ def _int_csv(table: npt.NDArray[np.int64], head: str = "") -> str:
     aligned in 20 bytes followed by its separator; leading zeros are then dropped by one mask.
     A large table is written in one compiled pass instead (:mod:`exact_odds.batch.textloops`).
     """
+    # numpy-backed: single-shoe commands never load it
     import numpy as np
 
     from exact_odds.batch.compiled import text_loops
@@ -87,8 +89,6 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str, *, header
     Columns: the input line number, banker, player and tie ways, the number of ordered
     six-card sequences, and the exact expectation of each bet as ``num/den``.
     """
-    import json
-
     names = [bet.name for bet in evaluation.bets]
     head = batch_header(evaluation.bets, fmt) if header else ""
     if fmt != "jsonl" and lines and not names and object not in (evaluation.outcomes.dtype, evaluation.sequences.dtype):
@@ -215,15 +215,12 @@ def study_tables(study: Study, fmt: str) -> list[Table]:
     cut = Table("Cut-card effect: outcome frequencies over coups dealt versus the full shoe",
                 ["outcome", "full shoe", "mean exact per coup", "observed", "mean - full"], cut_rows,
                 ["± one standard error, shoes as sampling units."])
-    from exact_odds.report.advantage_play import count_tables, edge_sort_tables
 
     return [evs, counts, histogram, cut, *count_tables(study), *edge_sort_tables(study)]
 
 
 def study_json(study: Study) -> dict[str, object]:
     """The ``study --format json`` object (floats for simulated statistics, fractions for exact values)."""
-    from exact_odds.report.advantage_play import play_json
-
     bets: dict[str, object] = {}
     for b in study.bets:
         entry: dict[str, object] = {

@@ -11,8 +11,10 @@ fit.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from exact_odds.core.coup import Detail, Payable
 from exact_odds.core.shoe import MIN_CARDS_PER_COUP, Shoe, ShoeError
@@ -105,9 +107,6 @@ address where nothing listens is refused at once, not after distributed's retrie
 def check_listening(address: str) -> None:
     """Raise :class:`StudyError` when nothing accepts a connection at a ``tcp://HOST:PORT`` address (a
     refused connection, an unknown host, a port out of range); other schemes are left to distributed."""
-    import socket
-    from urllib.parse import urlsplit
-
     try:
         parts = urlsplit(address if "://" in address else f"tcp://{address}")
         host, port = parts.hostname, parts.port

@@ -15,7 +15,9 @@ import struct
 import threading
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
+from exact_odds.inputs.optional import require
 from exact_odds.study.checks import CONNECT_TIMEOUT, StudyError, check_listening
 
 DASK_TIMEOUT = 30
@@ -41,12 +43,7 @@ def connect(address: str) -> Any:
     """A ``distributed.Client`` of the Dask scheduler at ``address``, or :class:`StudyError` within about
     :data:`DASK_TIMEOUT` seconds: the dask extra missing, nothing listening, something else than a
     scheduler answering (:func:`check_scheduler`), or the connection failing or not done in time."""
-    import importlib
-
-    try:
-        distributed: Any = importlib.import_module("distributed")
-    except ImportError:
-        raise StudyError("--dask needs the dask extra: pip install 'exact-odds[dask]'") from None
+    distributed: Any = require("distributed", "dask", "--dask needs the dask extra", StudyError)
     check_scheduler(address)
     return _client(distributed, address)
 
@@ -107,8 +104,6 @@ def check_scheduler(address: str) -> None:
 def _tcp_endpoint(address: str) -> tuple[str, int] | None:
     """The host and port of a ``tcp://HOST:PORT`` or ``HOST:PORT`` address; None for another scheme
     (the address was parsed by :func:`exact_odds.study.checks.check_listening` already)."""
-    from urllib.parse import urlsplit
-
     parts = urlsplit(address if "://" in address else f"tcp://{address}")
     if parts.scheme.lower() != "tcp" or parts.hostname is None or parts.port is None:
         return None

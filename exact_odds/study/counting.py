@@ -72,7 +72,7 @@ class CountError(InputError):
     """A count spec that cannot be read, or a count that cannot be studied; the message says why."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Count:
     """A count of one's own: ``tags`` per rank (A..K), bet ``bet`` when the true count >= ``trigger``.
 
@@ -231,7 +231,7 @@ def find_count(text: str) -> Count:
 # ---------------------------------------------------------------- studying a count over dealt shoes
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CountStudy:
     """What a count did over the shoes of a study (bettor's side, units staked; see the module docstring).
 
@@ -257,7 +257,7 @@ class CountStudy:
     bets_per_shoe: Estimate
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CountComparison:
     """Two counts on the same shoes: ``first`` minus ``second``, per shoe (paired, shoe by shoe).
 
@@ -272,7 +272,7 @@ class CountComparison:
     realised_per_shoe: Estimate
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CountColumns:
     """What a study recorded of one count's bet, coup by coup (one entry per coup dealt).
 

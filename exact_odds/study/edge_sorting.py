@@ -105,7 +105,7 @@ def coup_values(compositions: object, information: Information, bets: Sequence[P
 # ---------------------------------------------------------------- over the shoes of a study
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Play:
     """One way of betting over a study, bettor's side in units staked.
 
@@ -124,7 +124,7 @@ class Play:
     realised_per_shoe: Estimate
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Choice:
     """How often the first card was in ``group`` and the best play was ``bet`` (``None``: sit out)."""
 
@@ -133,7 +133,7 @@ class Choice:
     share: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EdgeSortStudy:
     """Edge sorting over the shoes of a study.
 
@@ -150,7 +150,7 @@ class EdgeSortStudy:
     choices: tuple[Choice, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SortColumns:
     """What a study recorded for edge sorting, coup by coup (m coups, k bets, g groups).
 

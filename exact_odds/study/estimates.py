@@ -28,8 +28,6 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 if TYPE_CHECKING:
     import numpy.typing as npt
 
@@ -39,7 +37,7 @@ Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Estimate:
     """A simulated figure and its standard error (``None`` when one shoe gives no spread)."""
 
@@ -67,6 +65,8 @@ class Estimate:
 
 def shoe_totals(values: Array, shoe: Array, shoes: int) -> Array:
     """The total of ``values`` (one per coup) in each of ``shoes`` shoes (shoe indices ``shoe``)."""
+    import numpy as np
+
     return np.bincount(shoe, weights=np.asarray(values, dtype=np.float64), minlength=shoes)
 
 
@@ -92,6 +92,8 @@ def per_shoe(values: Array, shoe: Array, shoes: int) -> Estimate:
 
 def mean(samples: Array) -> Estimate:
     """The mean of independent samples and its standard error."""
+    import numpy as np
+
     x = np.asarray(samples, dtype=np.float64)
     value = math.fsum(x) / len(x)
     if len(x) < 2:

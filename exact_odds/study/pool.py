@@ -2,23 +2,20 @@
 
 A study's shoes are split into tasks (:func:`task_size`); ``--workers W`` runs them in this
 process and W-1 spawned workers (:func:`study_workers`). A worker is ready to work only after
-about 0.75 s (a fresh interpreter, NumPy and the study's modules, the compiled loops); so the
-workers are started before this process imports those modules itself, and both import and
-load at the same time. The command line starts them first thing (this module imports nothing
-heavy), and :func:`exact_odds.study.run.run_study` is handed them; a library call of ``run_study``
-starts its own.
+about 0.75 s (a fresh interpreter, NumPy and the study's modules, the compiled loops), so the
+command line starts them before it reads the shoe and the bets, and
+:func:`exact_odds.study.run.run_study` is handed them; a library call of ``run_study`` starts its own.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from exact_odds.core.shoe import CARDS_PER_COUP
-from exact_odds.study.blas import ONE_THREAD
+from exact_odds.study.tasks import warm_up
 from exact_odds.study.workers import worker_pool
 
 SHOES_PER_TASK = 400
@@ -47,7 +44,8 @@ def process_share(shoes: int, cards: int, processes: int) -> int:
     return shoes * cards // CARDS_PER_COUP // max(1, processes)
 
 
-class Workers(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Workers:
     """Worker processes started for a study: a ``multiprocessing`` pool of ``processes`` processes."""
 
     pool: Any
@@ -60,15 +58,13 @@ def study_workers(workers: int, shoes: int, cards: int, per_task: int | None = N
     ``per_task`` shoes (default :func:`task_size`), ``workers`` in all (None: this process
     alone); each starts importing the study's modules and loading the compiled loops at once
     (:func:`_warm`). They are terminated when the block ends, however it ends. Each uses one BLAS
-    thread, and so does this process when it has not loaded NumPy yet (as the command line calls
-    this): two processes on two cores, not four threads."""
+    thread (:func:`exact_odds.study.workers.worker_pool`), as the command line's own process does
+    (:func:`exact_odds.cli.main`): two processes on two cores, not four threads."""
     tasks = -(-shoes // (per_task or task_size(shoes, workers, cards)))
     processes = min(workers, tasks) - 1
     if processes < 1:
         yield None
         return
-    if "numpy" not in sys.modules:  # this process works beside them: one BLAS thread each, not two
-        os.environ.update(ONE_THREAD)
     with worker_pool(processes, _warm, process_share(shoes, cards, workers)) as pool:
         yield Workers(pool, processes)
 
@@ -76,6 +72,4 @@ def study_workers(workers: int, shoes: int, cards: int, per_task: int | None = N
 def _warm(share: int) -> None:
     """In a worker process: import the study's modules and prepare to evaluate ``share`` coups
     (:func:`exact_odds.study.tasks.warm_up`)."""
-    from exact_odds.study.tasks import warm_up
-
     warm_up(share)

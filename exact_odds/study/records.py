@@ -46,7 +46,7 @@ HISTOGRAM_BINS = 20
 """The bins of the histogram of each bet's player EVs (equal, between the least and the greatest)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CoupRecords:
     """One row per coup dealt (arrays in shoe order, then dealing order).
 
@@ -291,7 +291,7 @@ def records_store(workers: Workers | None, layout: Layout,
 # ---------------------------------------------------------------- the sums of a part
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PartSums:
     """What the statistics need of the coups of some shoes besides the records themselves.
 

@@ -47,7 +47,7 @@ def play_cards(cards: Sequence[Card], tableau: Tableau = STANDARD_TABLEAU) -> tu
     return coup, hand.cards
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RecordedCoup:
     """One coup of a recorded shoe and the exact expectation of each bet before it."""
 
@@ -58,7 +58,7 @@ class RecordedCoup:
     expectations: tuple[Fraction, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Replay:
     """A recorded shoe replayed: its coups, and the cards left over that make no whole coup."""
 

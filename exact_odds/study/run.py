@@ -46,6 +46,7 @@ from exact_odds.analysis.information import Information
 from exact_odds.analysis.removal import MAX_TAG, LinearCount, Removal, effects_of_removal
 from exact_odds.batch import evaluate
 from exact_odds.core.coup import OUTCOMES, Detail, Payable
+from exact_odds.core.notebook import Percent, html_table, html_tables
 from exact_odds.core.shoe import MIN_CARDS_PER_COUP, Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.dealing import STANDARD_PROCEDURE, Procedure, Progress, shoe_card_codes
@@ -106,7 +107,7 @@ def _started(workers: Workers | None, count: int, dask: str | None, shoe: Shoe, 
 # ---------------------------------------------------------------- statistics
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Threshold:
     """Betting one unit only when the true count is at least ``threshold``.
 
@@ -120,7 +121,7 @@ class Threshold:
     player_ev: float | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetStudy:
     """The player EV of one bet before every coup of a study (the bettor's side: negative when the house wins).
 
@@ -144,7 +145,7 @@ class BetStudy:
     thresholds: tuple[Threshold, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CutCardEffect:
     """One outcome: full-shoe probability, the mean exact probability per coup dealt, and the
     observed frequency, each mean with its standard error (computed over shoes)."""
@@ -157,7 +158,7 @@ class CutCardEffect:
     observed_error: float | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Study:
     """The results of :func:`run_study`: per bet, the cut-card effect, and, when asked for, the
     counts of one's own (each pair of them compared on the same shoes) and edge sorting."""
@@ -189,8 +190,6 @@ class Study:
 
     def _repr_html_(self) -> str:
         """The study as tables in a notebook: each bet's player EV over the coups dealt, and the cut-card effect."""
-        from exact_odds.core.notebook import Percent, html_table, html_tables
-
         coups = self.coups
         bets = html_table(
             ["bet", "player_ev (full shoe)", "≈", "mean player_ev per coup", "coups with player_ev > 0",

@@ -24,13 +24,13 @@ import numpy as np
 from exact_odds.analysis.information import Information
 from exact_odds.batch import evaluate
 from exact_odds.batch.compiled import expect
+from exact_odds.bets.main import STANDARD_CONFIG
 from exact_odds.core.coup import Detail, Payable, TabulatedBet, tabulate, winner_index
 from exact_odds.core.shoe import MIN_CARDS_PER_COUP
 from exact_odds.core.tableau import Tableau
 from exact_odds.dealing import CARD_CODES, Procedure, compiled_dealer, play_shoes, shoe_orders
 from exact_odds.study.cluster import connect
 from exact_odds.study.edge_sorting import coup_values
-from exact_odds.study.pool import Workers
 from exact_odds.study.records import (
     CoupRecords,
     Layout,
@@ -46,9 +46,11 @@ from exact_odds.study.workers import shared_work
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from exact_odds.study.pool import Workers
+
     Array = npt.NDArray[Any]
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Dealt:
     """The coups of some shoes: which shoe, where each coup starts, who won, what was not seen."""
 
@@ -79,7 +81,7 @@ def deal_shoes(seed: int, first: int, stop: int, procedure: Procedure, tableau: 
                  orders[shoe, start].astype(np.int64))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Task:
     """A unit of work: deal and evaluate shoes ``first`` to ``stop - 1`` of a study."""
 
@@ -211,8 +213,6 @@ def warm_up(share: int) -> None:
     and prepare with one small evaluation of the main bets as tasks carry them, tabulated (the
     compiled loops loaded, if they will be used; the plans of a study of the main bets, which are
     cached by bets)."""
-    from exact_odds.bets.main import STANDARD_CONFIG
-
     expect(share, worth=STUDY_JIT_MIN)
     evaluate(np.full((1, 13), 4, dtype=np.int64), bets=map(tabulate, STANDARD_CONFIG.bets))
 

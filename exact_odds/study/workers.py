@@ -24,6 +24,7 @@ this process be killed); the memory lives on as long as arrays view it.
 from __future__ import annotations
 
 import mmap
+import multiprocessing
 import os
 import queue
 import signal
@@ -32,6 +33,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext, suppress
 from functools import lru_cache
+from multiprocessing import resource_tracker
 from types import FrameType
 from typing import Any, TypeVar
 
@@ -111,8 +113,6 @@ def _start_tracker() -> None:
     SIGHUP blocked, which it keeps: it ignores SIGINT and SIGTERM itself, but a SIGHUP to the
     process group (a terminal closing) killed it, and this process's cleanup then printed its
     successor's tracebacks. A SIGHUP for this process meanwhile waits, and comes after."""
-    from multiprocessing import resource_tracker
-
     hangup = {signal.SIGHUP} if hasattr(signal, "SIGHUP") and hasattr(signal, "pthread_sigmask") else set()
     saved = signal.pthread_sigmask(signal.SIG_BLOCK, hangup) if hangup else None
     try:
@@ -130,8 +130,6 @@ def worker_pool(workers: int, ready: Callable[..., object] | None = None, *args:
 
     A Ctrl-C while the pool starts is raised inside the block, once the pool exists.
     """
-    import multiprocessing
-
     _start_tracker()
     main = threading.current_thread() is threading.main_thread()  # handlers are set there only
     with _held_interrupts() if main else nullcontext(_nothing) as release:
@@ -164,8 +162,6 @@ def _shared_directory(size: int) -> str:
 def shared_buffer(size: int) -> Iterator[tuple[str, mmap.mmap]]:
     """A buffer of ``size`` bytes (zeros) that worker processes map too, by the path given
     (:func:`mapped`); the file is removed when the block ends, the memory when no array views it."""
-    from multiprocessing import resource_tracker
-
     _start_tracker()
     fd, path = tempfile.mkstemp(prefix="exact-odds-shared-", dir=_shared_directory(size))
     name = "/" + os.path.basename(path) if os.path.dirname(path) == SHARED_DIRECTORY else None

@@ -130,7 +130,7 @@ _SIDES: tuple[tuple[FigureKind, Callable[[Any], Any]], ...] = (
     ("ahead", lambda net: net > 0), ("even", lambda net: net == 0), ("behind", lambda net: net < 0))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Figure:
     """One figure of a flat bettor's session: its exact value and, beside it, the simulated one.
 
@@ -156,7 +156,7 @@ class Figure:
         return self.kind in ("ahead", "even", "behind", "ruin")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SessionComparison:
     """The exact session figures beside the simulated ones, with what they come from.
 

@@ -40,11 +40,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from exact_odds.bets import Bet
 from exact_odds.core.coup import COUP_CODES, FLAGS_AT, PLAYER_PAIR, Coup, Detail, Winner, coup_table, payout_lookup
 from exact_odds.core.dist import Dist
+from exact_odds.core.notebook import Approx, Percent, html_table, html_tables
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe, ShoeError
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.dealing import (
@@ -66,17 +67,18 @@ from exact_odds.dealing import (
 )
 from exact_odds.engine.enumerator import winners
 from exact_odds.inputs.errors import InputError, suits_unknown
+from exact_odds.witness.sessions import SessionTally
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
     from exact_odds.core.verdict import Verdict
-    from exact_odds.witness.sessions import SessionTally
     from exact_odds.witness.verify import CoupLog, LogVerification, Verifier
 
 
-class _Block(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Block:
     """One block of a run: its coup codes, each coup's shoe (``None`` in fresh mode), the shoes
     it used, the coups (or shoes, when a run counts shoes) done so far, and, when asked for, its
     coups as a log (every card in dealing order, the shoe numbered from 1, the labels the codes claim)."""
@@ -95,7 +97,7 @@ class SimulationError(InputError):
 # ---------------------------------------------------------------- bets along the way
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetResult:
     """A flat bet of one unit on every coup.
 
@@ -183,7 +185,7 @@ class _BetTracker:
 # ---------------------------------------------------------------- the check against exact values
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerEvCheck:
     """A flat bet's simulated player EV (mean net result per unit staked, the bettor's side:
     negative when the house wins) with its confidence interval, beside its exact player EV over
@@ -202,7 +204,7 @@ class PlayerEvCheck:
         return self.low <= float(self.exact) <= self.high
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SimulationCheck:
     """A simulation checked against the exact values under the ``reference`` tableau.
 
@@ -238,7 +240,7 @@ def _player_ev_checks(bets: Sequence[BetResult], log: LogVerification, level: fl
 # ---------------------------------------------------------------- the simulation
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Simulation:
     """The result of :func:`simulate`.
 
@@ -271,8 +273,6 @@ class Simulation:
 
     def _repr_html_(self) -> str:
         """The simulation as tables in a notebook: outcomes dealt, each flat bet, the check's verdict."""
-        from exact_odds.core.notebook import Approx, Percent, html_table, html_tables
-
         counts = self.winners()
         mode = f"{self.n:,} coups" + (f" from {self.shoes:,} shoes" if self.shoes else "")
         tables = [html_table(["outcome", "coups", "share"],
@@ -317,6 +317,7 @@ def _fresh_blocks(shoe: Shoe, seed: int, coups: int, tableau: Tableau, detail: D
     ``logs``, as a log too, whose cards are tested one by one: their number announced, ``expect``)."""
     import numpy as np
 
+    # numpy-backed: single-shoe commands never load it
     from exact_odds.batch.compiled import expect
     from exact_odds.witness.verify import CoupLog
 
@@ -339,12 +340,13 @@ def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, table
     """The coups of whole shoes, batch by batch; ``target`` counts shoes with ``count_shoes``, else coups
     (the last shoe is then left unfinished). With ``logs``, each batch's coups as a log (:func:`_shoe_log`),
     which a verifier evaluates exactly: their number is announced (:func:`exact_odds.batch.compiled.expect`)."""
+    # numpy-backed: single-shoe commands never load it
+    from exact_odds.batch.compiled import expect
+
     codes = shoe_card_codes(shoe)
     shoes = target if count_shoes else shoes_for(target, len(codes))
     coups = target * len(codes) // CARDS_PER_COUP if count_shoes else target
     if logs:
-        from exact_odds.batch.compiled import expect
-
         expect(coups)
     loops = compiled_dealer(coups, shoes, len(codes))
     done = first = 0
@@ -367,6 +369,7 @@ def _shoe_log(cards: NDArray[np.uint8], play: ShoePlay, take: int, first: int, d
     """The first ``take`` coups of a block of shoes as a log: shoe ``first + i`` of the run (row ``i``
     of ``cards``) is shoe ``first + i + 1`` of the log, and its first coup shows the card its burn
     turned face up (the number of cards burned face down depends on it, so the end of the shoe too)."""
+    # numpy-backed: single-shoe commands never load it
     import numpy as np
 
     from exact_odds.witness.verify import CoupLog
@@ -444,6 +447,7 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
 
 def _verifier(shoe: Shoe, reference: Tableau, alpha: float, bets: Sequence[Bet]) -> Verifier:
     """The verifier of a simulation's coups: the exact values under ``reference``, and the bets' EVs."""
+    # numpy-backed: single-shoe commands never load it
     from exact_odds.witness.verify import Verifier
 
     return Verifier(shoe, reference, alpha=alpha, expect=bets, source="the coups dealt")
@@ -452,7 +456,7 @@ def _verifier(shoe: Shoe, reference: Tableau, alpha: float, bets: Sequence[Bet])
 # ---------------------------------------------------------------- simulated sessions
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SimulatedSessions:
     """``sessions`` flat bettors of ``hands`` hands each, on consecutive coups of one simulation.
 
@@ -485,8 +489,6 @@ def simulate_sessions(shoe: Shoe, bet: Bet, *, hands: int, sessions: int, seed: 
     The sessions are summed up block by block as the coups are dealt, so memory does not grow
     with ``sessions``.
     """
-    from exact_odds.witness.sessions import SessionTally
-
     if hands < 1 or sessions < 1:
         raise SimulationError("the numbers of hands and of sessions must be at least 1")
     if bankroll is not None and bankroll < 1:

@@ -73,7 +73,7 @@ def case_coefficients(tableau: Tableau, detail: Detail, case_of_kind: tuple[int,
     return build_coefficients(tableau, detail, case_of_kind)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _CasePlan:
     plan: Plan
     case: tuple[int, ...]  # per class
@@ -93,7 +93,7 @@ def _case_plan(tableau: Tableau, detail: Detail, case_of_kind: tuple[int, ...],
     return _CasePlan(make_plan(co, class_of, len(keys)), tuple(r[0] for r in rows), tuple(tuple(r[1:]) for r in rows))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FirstCardValues:
     """Exact results of :func:`first_card_values` for ``n`` compositions, ``g`` groups, ``k`` bets.
 

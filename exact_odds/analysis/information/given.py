@@ -41,6 +41,7 @@ from exact_odds.core.coup import Coup, Detail
 from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import CARDS_PER_COUP, Card, Rank, Shoe, Suit, falling
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.engine.enumerator import deal
 
 Case = tuple[str, ...]
 """One label per watched position of an information."""
@@ -143,8 +144,6 @@ def deal_dealt(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_TA
     (4, 3, 40, 47)
     """
     if not cards:
-        from exact_odds.engine.enumerator import deal
-
         return deal(shoe, tableau, detail=detail)
     if detail is Detail.SUITS and any(c.suit is None for c in cards[:4]):
         # Which suits were dealt would change the suited pairs of the rest: not a whole number of ways.

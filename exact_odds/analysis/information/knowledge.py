@@ -121,7 +121,7 @@ def suited_ranks(sets: Iterable[CardSet]) -> frozenset[Rank]:
     return frozenset(c.rank for cards in sets for c in cards if c.suit is not None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Known:
     """What is known of each of the six positions: the cards it may be (``None``: nothing).
 
@@ -223,7 +223,7 @@ OTHER = "other"
 """Label of the cards that no named group holds."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Information:
     """A kind of information: at each watched position, which labelled group the card is in.
 

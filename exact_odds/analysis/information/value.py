@@ -31,11 +31,12 @@ from exact_odds.analysis.information.given import Case, deal_cases
 from exact_odds.analysis.information.knowledge import Information, InformationError, Known
 from exact_odds.core.coup import Coup, Payable
 from exact_odds.core.dist import Dist, Ways
+from exact_odds.core.notebook import Approx, Percent, html_table
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CaseValue:
     """One case of an information: how often it happens, every bet's expectation, the best play.
 
@@ -68,7 +69,7 @@ class CaseValue:
         return self.bet_names[self.best] if self.best is not None else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Advantage:
     """The value of an information on one shoe for a set of bets (see the module docstring).
 
@@ -113,8 +114,6 @@ class Advantage:
     def _repr_html_(self) -> str:
         """The value of the information as a table in a notebook: each case, its chance, every bet's
         expectation (player_ev) in it and the play made."""
-        from exact_odds.core.notebook import Approx, Percent, html_table
-
         info = self.information
         rows = [[*c.case, c.probability, Approx(c.probability), *(Percent(ev) for ev in c.ev),
                  c.best_bet or "sit out"] for c in self.cases]

@@ -50,7 +50,7 @@ EXCLUDED: Label = _Excluded()
 """Label of the cards that knowledge rules out at a position (such sequences are not counted)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Scheme:
     """What each of the six positions tells of a card: ``label(position index, rank, suit)``.
 
@@ -68,7 +68,7 @@ def card_types(split: frozenset[Rank]) -> list[tuple[Rank, Suit | None]]:
     return [(r, s) for r in RANKS for s in (SUITS if r in split else (None,))]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Kind:
     """Cards alike in everything the enumeration asks: see the module docstring."""
 
@@ -199,7 +199,7 @@ ThirdKey = tuple[int, int, int, int, Label, Label]
 """(player total, banker total, player cards, banker cards, label at 5, label at 6)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Classes:
     """Kinds pooled by point value and labels at positions 5 and 6."""
 

@@ -24,15 +24,15 @@ The check's p-value is twice the smaller of the two (Bonferroni).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from exact_odds.core.shoe import RANK_LABELS, Shoe
 from exact_odds.core.verdict import Check, ChiSquare, IndicatorSum, statistical_check
-from exact_odds.witness.verify.log import SLOTS, CoupLog
-from exact_odds.witness.verify.shoes import compiled_loops
+from exact_odds.witness.verify.log import SLOTS, CoupLog, compiled_loops
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -46,7 +46,8 @@ SUM_ROWS = 512
 """Cards whose products NumPy forms at a time (800 KB, within the cache)."""
 
 
-class _Cards(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Cards:
     """The cards of a block of coups in dealing order, those of coups whose shoes add up: each
     one's key (its group of positions in its shoe and the rank of the card before it there), its
     coup (row of the block) and slot, and the size of the composition it was dealt from (``None``

@@ -22,19 +22,21 @@ from __future__ import annotations
 
 import importlib
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from exact_odds.bets import BetError, find_bet
 from exact_odds.core.coup import OUTCOMES, Detail, Payable, encode, payout_lookup
-from exact_odds.core.shoe import RANK_LABELS, Shoe
+from exact_odds.core.shoe import RANK_LABELS, SUITS, Shoe
 from exact_odds.core.tableau import STOOD, Tableau, draw_lookup
 from exact_odds.core.verdict import Check, Violation, deterministic_check
 from exact_odds.inputs.errors import InputError
-from exact_odds.witness.verify.log import MISSING, CoupLog
-from exact_odds.witness.verify.shoes import ShoeOrder, compiled_loops, counts_by, running_counts, where
+from exact_odds.witness.verify.log import MISSING, CoupLog, compiled_loops
+from exact_odds.witness.verify.shoes import ShoeOrder, counts_by, running_counts, where
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,7 +48,7 @@ POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
 """Point value by rank 0-13 (0: no card; ace 1; ten and court cards 0)."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Hands:
     """What the cards of each coup show, as arrays over the coups (shape (n,)).
 
@@ -404,8 +406,6 @@ def _shoes_add_up(log: CoupLog, shoe: Shoe) -> tuple[int, bool] | None:
 
 
 def _card_name(kind: int) -> str:
-    from exact_odds.core.shoe import SUITS
-
     return f"{RANK_LABELS[kind // 4]}{SUITS[kind % 4].value}"
 
 
@@ -413,14 +413,10 @@ def bet_finder(extra: Sequence[Payable] = (), *, config: Configuration | None = 
     """Find a bet by name: ``banker``/``player``/``tie`` in ``config`` first (its pay table), then
     among ``extra`` (bets read from files), then among the built-in bets
     (:func:`exact_odds.bets.find_bet`, whose error lists the valid names)."""
-    import re
-
     def key(name: str) -> str:
         return re.sub(r"[\s_]+", "-", name.strip().lower())
 
     def find(name: str) -> Payable:
-        from exact_odds.bets import BetError, find_bet
-
         if config is not None:
             try:
                 return config.bet(name)

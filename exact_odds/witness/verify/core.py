@@ -36,9 +36,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from exact_odds.batch.compiled import expect, loops
 from exact_odds.core.coup import Detail, Payable
+from exact_odds.core.notebook import Approx, html_table
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.core.verdict import Check, Verdict, deterministic_check, judge, named_check, overall
@@ -64,7 +66,7 @@ class VerifyError(InputError):
     """A verification that cannot be made as asked (e.g. shoes from an infinite deck)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LogVerification:
     """The result of :func:`verify_log` (or :func:`~exact_odds.witness.verify.counts.verify_counts`).
 
@@ -102,8 +104,6 @@ class LogVerification:
 
     def _repr_html_(self) -> str:
         """The verification as a table in a notebook: each check's verdict, what it examined, its p-value."""
-        from exact_odds.core.notebook import Approx, html_table
-
         rows = [[c.name, c.verdict, c.checked, c.unit, c.violation_count, None if c.p_value is None else
                  Approx(c.p_value)] for c in self.checks]
         where = f"{self.coups:,} coups" + ("" if self.shoes is None else f" in {self.shoes:,} shoes")
@@ -145,7 +145,8 @@ one call; NumPy's kernel takes a block of :data:`~exact_odds.witness.verify.shoe
 cache)."""
 
 
-class _Part(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Part:
     """A block of coups in shoe order, from ``start`` to ``stop``: the compositions before them, the cards
     their shoes dealt before them, the compositions' sizes, their indices in the log, and the counts by
     rank and suit before them when bets look at suits."""
@@ -249,8 +250,6 @@ class Verifier:
         compositions before every coup (``usable``: in log order, the coups whose shoes' cards add up),
         their exact odds evaluated :data:`KERNEL_ROWS` coups or more at a time by the compiled kernel."""
         import numpy as np
-
-        from exact_odds.batch.compiled import expect, loops
 
         expect(len(log))  # each coup's composition evaluated exactly (when the log has shoes)
         gather = KERNEL_ROWS if loops(len(log)) is not None else 0  # NumPy's kernel: a block at a time

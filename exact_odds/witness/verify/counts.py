@@ -33,22 +33,24 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from exact_odds.batch import evaluate
 from exact_odds.core.coup import BANKER_PAIR, OUTCOMES, PLAYER_PAIR, Detail, winner_index
 from exact_odds.core.shoe import CARDS_PER_COUP, MIN_CARDS_PER_COUP, RANKS, Card, Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.core.verdict import Check, IndicatorSum, judge, statistical_check
+from exact_odds.dealing import batch_end, compiled_dealer, play_shoes, shoe_card_codes, shoe_orders
+from exact_odds.dealing.cards import card_code
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import OBSERVED
 from exact_odds.witness.verify.core import LogVerification
 from exact_odds.witness.verify.odds import full_shoe_odds, pair_odds
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     from numpy.typing import NDArray
 
     from exact_odds.dealing import Procedure
@@ -126,8 +128,6 @@ def coups_per_shoe(shoe: Shoe, procedure: Procedure) -> tuple[int, int]:
     >>> coups_per_shoe(Shoe.decks(8), Procedure())
     (66, 101)
     """
-    from exact_odds.dealing.cards import card_code
-
     burns = [procedure.burned(card_code(Card(rank))) for rank, n in zip(RANKS, shoe.counts, strict=True) if n]
     least, most = shoe.size - procedure.cut - max(burns), shoe.size - procedure.cut - min(burns)
     if procedure.last_coup == "one-more":  # coups starting before the cut card, and one more
@@ -150,7 +150,7 @@ def _many(n: int, thing: str) -> str:
     return f"{n:,} {thing}" if n == 1 else f"{n:,} {thing}s"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShoeRates:
     """Per-coup rates of banker, player, tie, player pair and banker pair over whole shoes, estimated.
 
@@ -171,9 +171,6 @@ def _shoe_sums(shoe: Shoe, tableau: Tableau, procedure: Procedure, seed: int, fi
                loops: ModuleType | None) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """Coups, summed exact rates and counts (5 each) per shoe, for shoes ``first`` to ``stop - 1`` (dealt
     by the compiled dealer ``loops``, if given)."""
-    from exact_odds.batch import evaluate
-    from exact_odds.dealing import play_shoes, shoe_card_codes, shoe_orders
-
     cards = shoe_orders(shoe_card_codes(shoe), seed, first, stop, loops=loops)
     play = play_shoes(cards, tableau, procedure, Detail.RANKS, compositions=True, loops=loops)
     left = play.left_ranks()
@@ -194,8 +191,6 @@ def _shoe_sums(shoe: Shoe, tableau: Tableau, procedure: Procedure, seed: int, fi
 def shoe_rates(shoe: Shoe, tableau: Tableau, procedure: Procedure, *, shoes: int = REFERENCE_SHOES[0],
                seed: int = 0) -> ShoeRates:
     """Estimate the per-coup rates over whole shoes dealt by ``procedure`` (see the module docstring)."""
-    from exact_odds.dealing import batch_end, compiled_dealer
-
     procedure.check(shoe)
     loops = compiled_dealer(shoes * shoe.size // CARDS_PER_COUP, shoes, shoe.size)
     bounds = [0]

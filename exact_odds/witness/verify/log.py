@@ -32,13 +32,25 @@ the CSV format back.
 
 from __future__ import annotations
 
+import csv
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, TextIO
 
-from exact_odds.core.coup import BANKER_DREW, BANKER_PAIR, OUTCOMES, PLAYER_DREW, PLAYER_PAIR, Detail, winner_index
+from exact_odds.batch import compiled
+from exact_odds.core.coup import (
+    BANKER_DREW,
+    BANKER_PAIR,
+    COUP_CODES,
+    OUTCOMES,
+    PLAYER_DREW,
+    PLAYER_PAIR,
+    Detail,
+    winner_index,
+)
 from exact_odds.core.shoe import RANK_LABELS, SUITS
 
 if TYPE_CHECKING:
@@ -55,7 +67,14 @@ MISSING = -1
 """A label (or a suit) the log does not give."""
 
 
-@dataclass(frozen=True, eq=False)
+def compiled_loops(count: int) -> ModuleType | None:
+    """verify's compiled loops (:mod:`exact_odds.witness.verify.loops`) for a call on ``count`` cards or coups, or
+    None for NumPy (:func:`exact_odds.batch.compiled.module`: numba present, the job large enough or
+    ``EXACT_ODDS_JIT=1``)."""
+    return compiled.module("exact_odds.witness.verify.loops", count)
+
+
+@dataclass(frozen=True, eq=False, slots=True)
 class CoupLog:
     """Coups as NumPy columns (see the module docstring for the conventions)."""
 
@@ -139,8 +158,6 @@ class CoupLog:
         import numpy as np
 
         def hands(used: NDArray[np.int8]) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
-            from exact_odds.witness.verify.shoes import compiled_loops
-
             fast = compiled_loops(len(used))
             if fast is None:
                 index = np.minimum(start[:, None].astype(np.intp) + np.arange(SLOTS), cards.shape[1] - 1)
@@ -196,15 +213,11 @@ def _every_code() -> NDArray[np.int8]:
     """:func:`_code_values` of every coup code, shape (7, :data:`~exact_odds.core.coup.COUP_CODES`)."""
     import numpy as np
 
-    from exact_odds.core.coup import COUP_CODES
-
     return np.array(_code_values(np.arange(COUP_CODES, dtype=np.int64)), dtype=np.int8)
 
 
 def _code_table(codes: NDArray[Any]) -> NDArray[np.int8] | None:
     """The table of :func:`_every_code` when every one of ``codes`` is a coup code (looked up there), else None."""
-    from exact_odds.core.coup import COUP_CODES
-
     if codes.size and (int(codes.min()) < 0 or int(codes.max()) >= COUP_CODES):
         return None
     return _every_code()
@@ -295,8 +308,6 @@ def write_log(log: CoupLog, out: TextIO, *, header: bool = True, chunk: int = 65
     player,banker,winner,player_total,banker_total
     Ks 9h,6s 6h,player,9,2
     """
-    import csv
-
     labels = [name for name in LABELS if name in log.labels]
     writer = csv.writer(out, lineterminator="\n")
     burn = log.burn_ranks is not None

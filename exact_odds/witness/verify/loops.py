@@ -1,4 +1,4 @@
-"""verify's loops, compiled (numba): imported only through :func:`exact_odds.witness.verify.shoes.compiled_loops`.
+"""verify's loops, compiled (numba): imported only through :func:`exact_odds.witness.verify.log.compiled_loops`.
 
 Each does what a step of :mod:`exact_odds.witness.verify` does with NumPy, on the same numbers with the
 same operations, so the results are the same integers and the same floats; compiled, a step is

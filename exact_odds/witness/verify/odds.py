@@ -25,18 +25,21 @@ has ``sum_r c_r (c_r - 1) / (N (N - 1))``, the banker's (cards 2 and 4) the same
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exact_odds.core.coup import OUTCOMES, Payable
+from exact_odds.batch import Evaluation, evaluate
+from exact_odds.core.coup import OUTCOMES, Payable, codes_at, payout_lookup, winner_index
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.core.tableau import Tableau
 from exact_odds.core.verdict import Check, IndicatorSum, statistical_check
+from exact_odds.engine.enumerator import deal, winners
 from exact_odds.witness.verify.checks import Hands
-from exact_odds.witness.verify.shoes import compiled_loops
+from exact_odds.witness.verify.log import compiled_loops
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -44,7 +47,8 @@ if TYPE_CHECKING:
 PAIRS = ("player pair", "banker pair")
 
 
-class Odds(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Odds:
     """The exact odds of coups dealt from compositions: banker, player and tie probabilities
     ``outcomes`` (m, 3), each bet's player EV ``ev`` (m, k) as floats, and ``exact``: the bets'
     exact EVs when every coup had one and the same composition (else ``None``)."""
@@ -63,12 +67,9 @@ def _one_composition(shoe: Shoe, tableau: Tableau, bets: Sequence[Payable], left
                      suits: NDArray[np.int64] | None) -> tuple[NDArray[np.float64], tuple[Fraction, ...]]:
     """Outcome probabilities and exact EVs of one composition (``left[0]``, or the infinite ``shoe``)."""
     if left is None:
-        from exact_odds.engine.enumerator import deal, winners
-
         dist = winners(deal(shoe, tableau))
         odds = np.array([float(dist.probability(w)) if w in dist else 0.0 for w in OUTCOMES])
         return odds, tuple(deal(shoe, tableau, detail=b.detail).expectation(b.payout) for b in bets)
-    from exact_odds.batch import evaluate
 
     ev = evaluate(left[:1], bets=bets, tableau=tableau, suits=None if suits is None else suits[:1])
     return np.asarray(ev.probabilities()[0], dtype=np.float64), tuple(ev.expectation(0, j) for j in range(len(bets)))
@@ -101,8 +102,6 @@ def _many_odds(left: NDArray[np.int64], tableau: Tableau, bets: tuple[Payable, .
     (:func:`_by_winner`; compiled, with the floats in the same pass:
     :func:`exact_odds.witness.verify.loops.winner_odds`, into ``kept``'s arrays when given), the rest
     evaluated by it."""
-    from exact_odds.batch import Evaluation, evaluate
-
     paid = None if suits is not None or not bets else _by_winner(tableau, bets)
     found = evaluate(left, bets=() if paid is not None else bets, tableau=tableau, suits=suits)
     if paid is not None:
@@ -159,9 +158,6 @@ def _by_winner(tableau: Tableau, bets: tuple[Payable, ...]) -> tuple[NDArray[np.
     integers (3, k) at the scales :func:`exact_odds.batch.evaluate` gives its numerators, and those
     scales; else ``None``. Its numerators are then these payouts weighed by the ways of each winner,
     the same integers (checked here on an eight-deck shoe), so the floats of ``edges`` are the same."""
-    from exact_odds.batch import evaluate
-    from exact_odds.core.coup import codes_at, payout_lookup, winner_index
-
     payouts = []
     for bet in bets:
         table, scale = payout_lookup(bet, bet.detail)

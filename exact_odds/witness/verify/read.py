@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from exact_odds.core.shoe import SUITS, ShoeError, parse_card
 from exact_odds.inputs.errors import InputError
-from exact_odds.inputs.reading import json_objects
+from exact_odds.inputs.reading import json_objects, user_lines
 from exact_odds.inputs.validate import NET_RESULT
 from exact_odds.witness.verify.log import BURN_SLOTS, LABELS, MISSING, SLOTS, CoupLog
 
@@ -456,8 +456,6 @@ def load_log(path: str | Path) -> CoupLog:
     """Read the log file at ``path`` (``"-"``: standard input), streaming it line by line: a regular file
     only, each line at most 1 MiB and UTF-8, or :class:`LogError` naming the file and line
     (:func:`exact_odds.inputs.reading.user_lines`)."""
-    from exact_odds.inputs.reading import user_lines
-
     source = "standard input" if str(path) == "-" else str(path)
     return read_log(user_lines(path, "log", LogError, newline=""), source=source)
 

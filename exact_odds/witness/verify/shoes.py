@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from exact_odds.witness.verify.log import CoupLog
+from exact_odds.witness.verify.log import CoupLog, compiled_loops
 
 if TYPE_CHECKING:
     import numpy as np
@@ -29,7 +29,7 @@ BLOCK = 65_536
 """Coups per block of the vectorised passes (keeps the per-card arrays to a few tens of MB)."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class ShoeOrder:
     """The coups of a log shoe by shoe.
 
@@ -250,11 +250,3 @@ def suit_compositions(log: CoupLog, shoes: ShoeOrder, suited: tuple[tuple[int, .
     for _, _, before in seen_before(kinds, burn, 52, shoes.first, block=block):
         yield np.asarray(base - before, dtype=np.int64).reshape(-1, 13, 4)
 
-
-def compiled_loops(count: int) -> ModuleType | None:
-    """verify's compiled loops (:mod:`exact_odds.witness.verify.loops`) for a call on ``count`` cards or coups, or
-    None for NumPy (:func:`exact_odds.batch.compiled.module`: numba present, the job large enough or
-    ``EXACT_ODDS_JIT=1``)."""
-    from exact_odds.batch import compiled
-
-    return compiled.module("exact_odds.witness.verify.loops", count)
