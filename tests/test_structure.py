@@ -260,3 +260,83 @@ def test_the_naming_rule_finds_the_longest_module() -> None:
     keys = {"report_advantage", "report_advantage_play", "core_tableau", "study_run"}
     assert _named(["report_advantage_play"], keys) == {"report_advantage_play"}
     assert _named(["core_tableau_custom", "study"], keys) == {"core_tableau"}
+
+
+# ---------------------------------------------------------------- no import cycles
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _run_time_imports(path: Path, known: set[str]) -> set[str]:
+    """The package's modules that ``path`` imports at run time, wherever the import stands (at the top
+    or in a function), but not under ``if TYPE_CHECKING:``; ``from a import b`` counts ``a.b`` when that
+    is a module, else ``a``."""
+    name = _module_name(path)
+    base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for statement in node.orelse:
+                visit(statement)
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = ".".join([*base[: len(base) - node.level + 1], node.module or ""]) if node.level else node.module
+            module = (module or "").rstrip(".")
+            for alias in node.names:
+                found.add(f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return {module for module in found if module in known and module != name}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                connect(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return found
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    known = {_module_name(path) for path in MODULES}
+    graph = {_module_name(path): _run_time_imports(path, known) for path in MODULES}
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_check_can_fail() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
