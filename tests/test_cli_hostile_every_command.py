@@ -128,8 +128,9 @@ def test_the_file_options_are_found() -> None:
 
 
 def _reading(command: str, option: str, path: str) -> tuple[str, ...]:
-    if option == "log" or (command, option) in (("verify", "--input"), ("bunco", "--verify")):
-        return (command, path) if option == "log" else (command, option, path)  # the log alone
+    if option == "log" or (command, option) in (("verify", "--input"), ("bunco", "--verify"), ("bunco", "--party"),
+                                                ("bunco", "--tally")):
+        return (command, path) if option == "log" else (command, option, path)  # the file alone
     extra = ("--verify",) if option == "--verify-rules" else ()
     return (*_with(command, option, path), *extra)
 
@@ -177,6 +178,8 @@ def test_every_file_refuses_bytes_that_are_not_utf8(capsys: pytest.CaptureFixtur
                                                     command: str, option: str) -> None:
     path = workdir / "bad.txt"
     start = {"verify": b"player,banker\nKh 5d,7s 8c\n", "bunco": b"round,dice\n1,1 2 3\n"}.get(command, b"#\n#\n")
+    if option == "--tally":
+        start = b"round,table,player,wins,losses,buncos,mini_buncos,points\n1,1,A,1,0,0,0,5\n"
     path.write_bytes(start + b"\xff\xfe\x80 x = 1\n")
     err = _refused(capsys, _reading(command, option, str(path)), workdir)
     assert "is not UTF-8 text (line 3)" in err, err
