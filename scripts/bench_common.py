@@ -150,9 +150,9 @@ def rate_bar(figure: str, rate: float, least: int, unit: str = "compositions", b
 
 def kernel_paths() -> list[tuple[str, str]]:
     """The kernel's paths to measure: NumPy alone, and compiled when numba is installed."""
-    from exact_odds.batch.compiled import _load
+    from exact_odds.batch.compiled import KERNEL, load
 
-    return [("NumPy", "0"), *([("compiled", "1")] if _load("exact_odds.batch.loops") is not None else [])]
+    return [("NumPy", "0"), *([("compiled", "1")] if load(KERNEL) is not None else [])]
 
 
 def on_path(setting: str, run: Callable[[], object]) -> Callable[[], object]:

@@ -69,7 +69,7 @@ def kernel_products() -> dict[str, int]:
     every = (_bet_pass(STANDARD_TABLEAU, detail, tuple(bets[j] for j in members)).plan
              for detail, members in _bet_groups(bets).items())
     return {"main": products_per_composition(_bet_pass(STANDARD_TABLEAU, Detail.POINTS, ()).plan),
-            "every": sum(products_per_composition(plan) for plan in every if plan.flags is None)}
+            "every": sum(products_per_composition(plan) for plan in every)}
 
 
 def products_bound(products: int, unit: str = "compositions") -> str:

@@ -168,18 +168,27 @@ def test_sympy_is_not_imported_by_odds_or_report(command: str) -> None:
 
 def _table_polynomials(classes: int, class_of: Callable[[Coup], int], detail: Detail,
                        tableau: Tableau) -> list[tuple[int, ...]]:
-    """Each class's ways in d straight from the bulk evaluator's coefficient tables (no fitting)."""
+    """Each class's ways in d from the bulk evaluator's coefficient tables: a polynomial of degree 6 at
+    most, through its exact ways on 1 to 7 decks."""
     import numpy as np
 
     from exact_odds.batch.coefficients import coefficients
-    from exact_odds.batch.decks import ways_in_decks
     from exact_odds.batch.monomials import table_codes
+    from exact_odds.batch.plan import make_plan, ways
     from exact_odds.core.coup import COUP_CODES, coup_of_code
 
-    weights = np.zeros((COUP_CODES, classes), dtype=np.int64)
-    for code in table_codes(coefficients(tableau, detail)).tolist():
-        weights[code, class_of(coup_of_code(code))] = 1
-    return [tuple(poly) for poly in ways_in_decks(tableau, detail, weights)]
+    co = coefficients(tableau, detail)
+    classes_of = np.zeros(COUP_CODES, dtype=np.int64)
+    for code in table_codes(co).tolist():
+        classes_of[code] = class_of(coup_of_code(code))
+    decks = range(1, 8)
+    found = ways(make_plan(co, classes_of, classes), np.array([[4 * d] * 13 for d in decks]), None)
+    polys = []
+    for f in range(classes):
+        poly, denominator = interpolate([(d, int(found[i, f])) for i, d in enumerate(decks)])
+        assert denominator == 1
+        polys.append(tuple(int(c) for c in poly) + (0,) * (len(decks) - len(poly)))
+    return polys
 
 
 @pytest.mark.parametrize("rules", [None, "wrong_banker_6.toml"])
@@ -325,16 +334,12 @@ def test_edge_in_decks_equals_the_expression_route() -> None:
         assert str(new) == str(old) and new == old
 
 
-def test_ways_in_decks_of_every_sequence() -> None:
-    import numpy as np
-
-    from exact_odds.batch.decks import ways_in_decks
-    from exact_odds.core.coup import COUP_CODES, Detail
+def test_table_polynomial_of_every_sequence() -> None:
+    from exact_odds.core.coup import Detail
     from exact_odds.core.tableau import STANDARD_TABLEAU
 
-    every = np.ones((COUP_CODES, 1), dtype=np.int64)
     for detail in (Detail.POINTS, Detail.RANKS):
-        (poly,) = ways_in_decks(STANDARD_TABLEAU, detail, every)
+        (poly,) = _table_polynomials(1, lambda coup: 0, detail, STANDARD_TABLEAU)
         assert sympy.Poly(list(reversed(poly)), D) == TOTAL
 
 

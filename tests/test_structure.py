@@ -136,9 +136,19 @@ def test_no_home_made_typing_or_records() -> None:
 # tests/test_PACKAGE_MODULE_ASPECT.py when one module needs several (e.g. test_core_tableau_custom.py);
 # exact_odds/game.py in tests/test_game.py. A test named for a package or a concept
 # (test_bunco.py, test_study.py, test_cli_golden.py, test_cli_hostile_input.py, ...) covers the modules
-# COVERED_BY lists. The batch/ package is not checked here (its tests are being reshaped with it).
+# COVERED_BY lists.
 
 COVERED_BY: dict[str, str] = {
+    # The bulk algorithm's parts, each checked through the kernel that runs them against the reference
+    # enumerator (every way: NumPy, Python integers, compiled) and through the bets' evaluation.
+    "batch/basis.py": "test_batch_evaluation.py",
+    "batch/coefficients.py": "test_batch_plan.py",
+    "batch/io.py": "test_batch_textloops.py",
+    "batch/kernel.py": "test_batch_plan.py",
+    "batch/kinds.py": "test_batch_plan.py",
+    "batch/loops.py": "test_batch_compiled.py",
+    "batch/monomials.py": "test_batch_plan.py",
+    "batch/suited.py": "test_batch_evaluation.py",
     # Games with choices: the rules with free cells, the solver and its report, tested as one game.
     "analysis/equilibrium.py": "test_analysis_strategy.py",
     "core/choices.py": "test_analysis_strategy.py",
@@ -221,7 +231,7 @@ COVERED_BY: dict[str, str] = {
 }
 """Source modules (below ``exact_odds/``) tested by a concept test rather than a module named for them."""
 
-SOURCES = [p for p in MODULES if p.stem not in ("__init__", "__main__") and p.relative_to(PACKAGE).parts[0] != "batch"]
+SOURCES = [p for p in MODULES if p.stem not in ("__init__", "__main__")]
 
 
 def _key(path: Path) -> str:

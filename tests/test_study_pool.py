@@ -85,17 +85,12 @@ def test_a_study_deals_the_same_shoes_with_the_compiled_dealer_and_with_numpy() 
 
 def test_a_study_process_loads_the_compiled_loops_from_a_quarter_of_a_million_coups(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A study's share of :data:`STUDY_JIT_MIN` coups or more is announced as worth the compiled loops
-    (:func:`exact_odds.batch.compiled.expect`), a smaller one not, as the kernel's own threshold says."""
+    """A study's share of :data:`STUDY_JIT_MIN` coups or more is worth the compiled loops
+    (:func:`exact_odds.batch.compiled.wanted`), a smaller one not, as the kernel's own threshold says."""
     from exact_odds.batch import compiled
     from exact_odds.study.tasks import STUDY_JIT_MIN
 
     monkeypatch.delenv(compiled.JIT_ENV, raising=False)
-    monkeypatch.setattr(compiled, "_LOADED", set())
     for share, wanted in ((STUDY_JIT_MIN - 1, False), (STUDY_JIT_MIN, True), (compiled.JIT_MIN + 1, True)):
-        monkeypatch.setattr(compiled, "_ANNOUNCED", [False])
-        compiled.expect(share, worth=STUDY_JIT_MIN)
-        assert compiled._wanted(0) is wanted
-        monkeypatch.setattr(compiled, "_ANNOUNCED", [False])
-        compiled.expect(share)
-        assert compiled._wanted(0) is (share >= compiled.JIT_MIN)
+        assert compiled.wanted(share, worth=STUDY_JIT_MIN) is wanted
+        assert compiled.wanted(share) is (share >= compiled.JIT_MIN)

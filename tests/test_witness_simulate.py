@@ -116,9 +116,9 @@ def test_compiled_shoes_match_vectorised_shoes(procedure: Procedure, tableau: Ta
     """The compiled dealer (:mod:`exact_odds.dealing.loops`) deals the lockstep dealer's coups, shoe by shoe,
     and counts the same cards left before each."""
     pytest.importorskip("numba")
-    from exact_odds.batch.compiled import _load
+    from exact_odds.batch.compiled import load
 
-    loops = _load("exact_odds.dealing.loops")
+    loops = load("exact_odds.dealing.loops")
     assert loops is not None
     rng = np.random.default_rng(12)
     for decks in (1, 8):
@@ -143,9 +143,9 @@ def test_shoes_past_int16_positions_are_dealt_right() -> None:
     simple = play_shoe_simple([int(c) for c in cards[0]], STANDARD_TABLEAU, Procedure(), Detail.POINTS)
     assert simple[-1][0] > 2**15
     table = coup_table()
-    from exact_odds.batch.compiled import _load
+    from exact_odds.batch.compiled import load
 
-    for loops in {None, _load("exact_odds.dealing.loops")}:  # NumPy's, and the compiled when installed
+    for loops in {None, load("exact_odds.dealing.loops")}:  # NumPy's, and the compiled when installed
         play = play_shoes(cards, STANDARD_TABLEAU, Procedure(), Detail.POINTS, compositions=True, loops=loops)
         assert [(int(p), table[c]) for p, c in zip(play.start, play.codes, strict=True)] == simple
         assert play.left is not None
@@ -158,9 +158,9 @@ def test_compiled_shuffle_is_numpys(bits: type[np.random.BitGenerator]) -> None:
     rows and leaves the generator where it leaves it: shoes of 1 to 416 cards (masks of every width,
     rejected draws), a block's rows resumed from where the last call stopped, and the rows of a run."""
     pytest.importorskip("numba")
-    from exact_odds.batch.compiled import _load
+    from exact_odds.batch.compiled import load
 
-    loops = _load("exact_odds.dealing.loops")
+    loops = load("exact_odds.dealing.loops")
     assert loops is not None
     for size in (1, 2, 3, 5, 52, 104, 257, 416):
         codes = [c % 52 for c in range(size)]

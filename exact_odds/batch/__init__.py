@@ -21,20 +21,23 @@ The modules, bottom up:
 - :mod:`~exact_odds.batch.kinds`: kinds of card, and parts of monomials;
 - :mod:`~exact_odds.batch.suited`: the suited variants and their inclusion-exclusion;
 - :mod:`~exact_odds.batch.coefficients`: the coefficient table, by playing every sequence;
+- :mod:`~exact_odds.batch.monomials`: its terms grouped by monomial;
 - :mod:`~exact_odds.batch.leading`: four-card tables for what depends on the first four cards;
-- :mod:`~exact_odds.batch.kernel`: factor tables, part values and BLAS blocks, in exact
-  float64 or modulo primes (Chinese remainder theorem);
-- :mod:`~exact_odds.batch.plan`: functionals laid out in dense blocks, exactness by shoe size;
+- :mod:`~exact_odds.batch.kernel`: factor tables (the one falling-factorial table), part values and
+  the blocks' products, in NumPy;
+- :mod:`~exact_odds.batch.plan`: functionals laid out in dense blocks, and the way each shoe takes;
+- :mod:`~exact_odds.batch.compiled`: whether the compiled loops run (:mod:`~exact_odds.batch.loops`,
+  :mod:`~exact_odds.batch.fused`, :mod:`~exact_odds.batch.textloops`; numba, optional);
 - :mod:`~exact_odds.batch.basis`: few functionals spanning many bets' numerators;
 - :mod:`~exact_odds.batch.evaluation`: :func:`evaluate`, :class:`Evaluation`,
-  :func:`evaluate_shoes`, :func:`distributions` (through :mod:`~exact_odds.batch.sparse`);
-- :mod:`~exact_odds.batch.decks`: ways as exact polynomials in the number of decks;
+  :func:`evaluate_shoes`, :func:`distributions`;
 - :mod:`~exact_odds.batch.io`: :func:`parse_compositions`.
 
-Exactness: float64 where every quantity is provably below ``2**53`` (shoes of at most 456
-cards, sums checked), residues modulo primes rebuilt by the Chinese remainder theorem beyond
-(int64 results up to 1,448 cards, Python integers past that). Each composition's ways are
-checked to add up to ``N (N-1) ... (N-5)``.
+Exactness: one algorithm, three ways to run it, chosen by shoe size and by whether numba is
+installed (``EXACT_ODDS_JIT`` forces either way): float64 where every quantity is provably below
+``2**53`` (shoes of at most 456 cards, sums checked), in NumPy or compiled; int64 where the sums fit
+(up to 1,448 cards); Python integers beyond. Each composition's ways are checked to add up to
+``N (N-1) ... (N-5)``.
 
 >>> ev = evaluate([[32] * 13])
 >>> ev.outcomes[0].tolist(), ev.sequences.tolist()[0]
@@ -43,7 +46,8 @@ checked to add up to ``N (N-1) ... (N-5)``.
 
 from exact_odds.batch.evaluation import Evaluation, distributions, evaluate, evaluate_shoes
 from exact_odds.batch.io import CompositionError, parse_compositions
-from exact_odds.batch.plan import CHUNK, FLOAT_MAX_CARDS, INT64_MAX_CARDS
+from exact_odds.batch.kernel import FLOAT_MAX_CARDS, INT64_MAX_CARDS
+from exact_odds.batch.plan import CHUNK
 
 __all__ = [
     "CHUNK",

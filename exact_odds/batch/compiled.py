@@ -1,23 +1,24 @@
 """Whether bulk work runs its element-wise loops compiled (numba, the ``fast`` extra).
 
 The compiled loops (:mod:`exact_odds.batch.loops` for the kernel, :mod:`exact_odds.batch.textloops`
-for reading and writing compositions, :mod:`exact_odds.witness.verify.loops` for verify's bookkeeping)
-need numba (``pip install 'exact-odds[fast]'``). Without it, or with the environment variable
-``EXACT_ODDS_JIT=0``, the same steps run in NumPy; the integers and the text are the same either
-way (the tests compare both paths). Each module of loops is loaded here, by :func:`module`.
+for reading compositions, :mod:`exact_odds.report.csvloops` for writing them,
+:mod:`exact_odds.witness.verify.loops` and :mod:`exact_odds.dealing.loops`) need numba
+(``pip install 'exact-odds[fast]'``). Without it the same steps run in NumPy; the integers and the
+text are the same either way (the tests compare both). Each module of loops is loaded here, by
+:func:`load`.
 
-Compiled code is cached on disk, but a process still pays about 0.5 s to load it (importing
-numba, then readying its compiler on the first call); it saves about 1 us per composition. So it
-is used for large jobs only: a call with :data:`JIT_MIN` compositions or more, or any call once
-the command has announced a job that large (:func:`expect`), or once a process has loaded some.
-``EXACT_ODDS_JIT=1`` uses it at any size.
+Which way runs is a function of the job alone (:func:`wanted`): loading numba costs a process
+about half a second, which pays for itself from :data:`JIT_MIN` compositions (about 1 us saved
+each). A caller that splits a job into many calls names the whole job's size, or passes the
+decision down (``jit=`` of :func:`~exact_odds.batch.evaluate`). The environment variable
+``EXACT_ODDS_JIT`` forces either way: ``0`` NumPy alone, ``1`` the compiled loops at any size.
 
-Readying numba's compiler imports its array functions, which look for SciPy's BLAS (for
-``np.correlate`` and ``np.convolve`` in compiled code): where SciPy is installed that imports
-``scipy.linalg``, about 0.1 s of a process's start. The loops use neither, so numba's array
-functions are imported first with SciPy out of sight (:func:`_numba_arrays`); those two
-functions then take numba's own loops, and everything else of numba is as before (its linear
-algebra imports SciPy when a function using it is compiled).
+Readying numba's compiler imports its array functions, which would import ``scipy.linalg`` (for
+``np.correlate`` and ``np.convolve``, which the loops never use): :func:`load` imports them with
+SciPy out of sight; everything else of numba is as before.
+
+>>> wanted(700_000) == (os.environ.get(JIT_ENV, "1") == "1")  # EXACT_ODDS_JIT decides when set
+True
 """
 
 from __future__ import annotations
@@ -35,23 +36,22 @@ JIT_ENV = "EXACT_ODDS_JIT"
 JIT_MIN = 600_000
 """Compositions from which loading the compiled loops (about 0.6 s) pays for itself (about 1 us
 saved per composition)."""
-
-_ANNOUNCED = [False]
-"""Whether a job announced by :func:`expect` is worth the compiled loops."""
-_LOADED: set[str] = set()
-"""The modules of loops this process has loaded (numba is then ready: further calls cost nothing)."""
+KERNEL = "exact_odds.batch.loops"
+TEXT = "exact_odds.batch.textloops"
 
 
-def expect(count: int, *, worth: int = JIT_MIN) -> None:
-    """Announce a job of ``count`` compositions evaluated over many calls (a simulation checked
-    coup by coup, a study): the compiled loops are used from the first call if ``count`` is ``worth``
-    or more (a job whose units save more than the kernel's compositions alone, such as a study's
-    coups, names its own lower threshold)."""
-    _ANNOUNCED[0] = _ANNOUNCED[0] or count >= worth
+def wanted(count: int, *, worth: int = JIT_MIN) -> bool:
+    """Whether a job of ``count`` units (compositions, cards, coups) runs compiled: ``EXACT_ODDS_JIT``
+    when it says ``0`` or ``1``, else whether ``count`` reaches ``worth`` (what a unit saves decides
+    it: a study's coup saves more than the kernel's composition, and names a lower ``worth``)."""
+    setting = os.environ.get(JIT_ENV, "")
+    if setting in ("0", "1"):
+        return setting == "1"
+    return count >= worth
 
 
 class _WithoutScipy:
-    """An import finder that finds SciPy missing (:func:`_numba_arrays`)."""
+    """An import finder that finds SciPy missing (numba's array functions load without it)."""
 
     @staticmethod
     def find_spec(name: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> ModuleSpec | None:
@@ -75,37 +75,23 @@ def _numba_arrays() -> None:
 
 
 @cache
-def _load(name: str) -> ModuleType | None:
-    """The module of compiled loops ``name``, or None when numba is missing or cannot set up its
-    code cache (no writable cache directory): NumPy then does the work."""
+def load(name: str) -> ModuleType | None:
+    """The module of compiled loops ``name`` (e.g. ``"exact_odds.witness.verify.loops"``), or None
+    when numba is missing or cannot set up its code cache (no writable cache directory)."""
     try:
         _numba_arrays()
-        found = importlib.import_module(name)
+        return importlib.import_module(name)
     except (ImportError, OSError, RuntimeError):
         return None
-    _LOADED.add(name)
-    return found
 
 
-def _wanted(count: int) -> bool:
-    """Whether ``count`` compositions (or the job announced) are worth the compiled loops."""
-    setting = os.environ.get(JIT_ENV, "")
-    if setting in ("0", "1"):
-        return setting == "1"
-    return bool(_LOADED) or _ANNOUNCED[0] or count >= JIT_MIN
+def module(name: str, count: int, *, worth: int = JIT_MIN) -> ModuleType | None:
+    """The module of compiled loops ``name`` for a job of ``count`` units (:func:`wanted`), or None
+    for NumPy."""
+    return load(name) if wanted(count, worth=worth) else None
 
 
-def module(name: str, count: int) -> ModuleType | None:
-    """The module of compiled loops ``name`` (e.g. ``"exact_odds.witness.verify.loops"``) for a call on
-    ``count`` compositions, cards or coups, or None for NumPy."""
-    return _load(name) if _wanted(count) else None
-
-
-def loops(count: int) -> ModuleType | None:
-    """The kernel's compiled loops for a call on ``count`` compositions, or None for NumPy."""
-    return module("exact_odds.batch.loops", count)
-
-
-def text_loops(count: int) -> ModuleType | None:
-    """The compiled readers and writers for ``count`` compositions (lines), or None for NumPy."""
-    return module("exact_odds.batch.textloops", count)
+def chosen(name: str, count: int, jit: bool | None) -> ModuleType | None:
+    """The module ``name`` when ``jit`` says so (None: when a job of ``count`` compositions is worth
+    it, :func:`wanted`), else None for NumPy."""
+    return load(name) if (wanted(count) if jit is None else jit) else None

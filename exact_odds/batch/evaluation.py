@@ -17,18 +17,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exact_odds.batch import wide, widepass
 from exact_odds.batch.basis import choose_functionals, combinations
 from exact_odds.batch.coefficients import coefficients
-from exact_odds.batch.compiled import loops as compiled_loops
+from exact_odds.batch.kernel import INT64_MAX_CARDS, factor_table, part_values
+from exact_odds.batch.kernel import sequences as all_sequences
+from exact_odds.batch.kinds import Space, kind_counts
 from exact_odds.batch.monomials import table_codes
-from exact_odds.batch.plan import INT64_MAX_CARDS, Plan, make_weighted_plan, ways
-from exact_odds.batch.sparse import sparse, sparse_ways
+from exact_odds.batch.plan import Layout, Plan, make_layout, make_weighted_plan, part_rows, ways
 from exact_odds.batch.suited import suited_ways, variant
 from exact_odds.core.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUITED, Coup, Detail, Payable, coup_of_code
 from exact_odds.core.dist import Dist
@@ -236,6 +235,49 @@ def _checked(found: Array, sequences: Array) -> None:
 # ---------------------------------------------------------------- whole distributions
 
 
+@dataclass(frozen=True, slots=True)
+class _Terms:
+    """A coefficient table's terms sorted by coup code (``starts``: the first of each of ``codes``), each
+    with its count and the rows of its two parts in ``layout``: ``ways[code] = sum over its terms of
+    count * values[row_a] * values[row_b]``, one sum per code instead of a plan's blocks."""
+
+    space: Space
+    layout: Layout
+    row_a: IntArray
+    row_b: IntArray
+    count: IntArray
+    starts: IntArray
+    codes: tuple[int, ...]
+
+
+@lru_cache(maxsize=4)
+def _terms(tableau: Tableau, detail: Detail) -> _Terms:
+    """The :class:`_Terms` of the coefficients of ``tableau`` at ``detail`` (cached)."""
+    co = coefficients(tableau, detail)
+    layout = make_layout(co.space, ({tuple(p) for p in co.parts_a}, {tuple(p) for p in co.parts_b}))
+    order = np.argsort(co.coup, kind="stable")
+    coup = co.coup[order]
+    starts = np.flatnonzero(np.r_[True, coup[1:] != coup[:-1]])
+    row_a = part_rows(layout, 0, np.array(co.parts_a, dtype=np.int64).reshape(len(co.parts_a), -1))[co.a[order]]
+    row_b = part_rows(layout, 1, np.array(co.parts_b, dtype=np.int64).reshape(len(co.parts_b), -1))[co.b[order]]
+    return _Terms(co.space, layout, row_a, row_b, co.count[order], starts, tuple(coup[starts].tolist()))
+
+
+def _code_ways(terms: _Terms, counts: IntArray, suits: IntArray | None, sizes: IntArray) -> Array:
+    """Ways of every code (columns: ``terms.codes``) of each composition, int64 where the sequences fit, else
+    Python integers (object), a few compositions at a time."""
+    wide = int(sizes.max(initial=0)) > INT64_MAX_CARDS
+    out: Array = np.zeros((len(counts), len(terms.codes)), dtype=object if wide else np.int64)
+    kinds = kind_counts(counts, terms.space.detail).astype(out.dtype)
+    for start in range(0, len(counts), 16):
+        rows = slice(start, start + 16)
+        values = part_values(terms.layout, factor_table(terms.space, kinds[:, rows], None if suits is None else
+                                                        suits[rows].transpose(1, 2, 0)))
+        products = terms.count.astype(out.dtype)[:, None] * values[terms.row_a] * values[terms.row_b]
+        out[rows] = np.add.reduceat(products, terms.starts, axis=0).T
+    return out
+
+
 def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, detail: Detail = Detail.POINTS,
                   suits: object | None = None) -> list[Dist[Coup]]:
     """The coup distribution of each composition: the bulk equivalent of ``deal``.
@@ -243,16 +285,19 @@ def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, 
     ``compositions`` is a sequence of 13 rank counts (A..K) per shoe; ``suits``, needed only
     at ``Detail.SUITS`` for shoes whose counts do not divide by 4, gives counts per rank and
     suit (shape (n, 13, 4)). The result equals ``[deal(Shoe(c), tableau, detail=detail) ...]``.
+
+    >>> distributions([[4] * 13])[0].total() == 52 * 51 * 50 * 49 * 48 * 47
+    True
     """
     counts, sizes = _check_counts(compositions)
     suit_counts = _check_suits(counts, suits) if detail is Detail.SUITS else None
-    form = sparse(tableau, detail)
-    found = sparse_ways(form, counts, suit_counts)
-    base = np.array([variant(code)[0] == code for code in form.codes])
-    _checked(found[:, base], widepass.sequences(sizes))
+    terms = _terms(tableau, detail)
+    found, codes = _code_ways(terms, counts, suit_counts, sizes), terms.codes
+    base = np.array([variant(code)[0] == code for code in codes])
+    _checked(found[:, base], all_sequences(sizes))
     out = []
     for row in found.tolist():
-        by_code = dict(zip(form.codes, row, strict=True))
+        by_code = dict(zip(codes, row, strict=True))
         if detail is Detail.SUITS:
             by_code = suited_ways(by_code)
         out.append(Dist((coup_of_code(code), int(w)) for code, w in by_code.items()))
@@ -319,35 +364,17 @@ def _bet_groups(bets: Sequence[Payable]) -> dict[Detail, list[int]]:
     return groups
 
 
-def _wide_numerators(compiled: _BetPass, columns: Array, bound: int) -> Array:
-    """Each bet's numerators from the functionals and sequences (``columns``, non-negative Python
-    integers, each at most the largest weight times the sequences), through 32-bit limbs
-    (:mod:`exact_odds.batch.wide`; ``bound``: of every numerator times its divisor), exact,
+def _wide_numerators(compiled: _BetPass, columns: Array) -> Array:
+    """Each bet's numerators from the functionals and sequences (``columns``, Python integers), exact:
     object array (n, bets)."""
-    bits = int(columns[:, -1].max()).bit_length() + max(compiled.plan.weights, default=1).bit_length()
-    table = np.array(compiled.combination, dtype=np.int64).T.reshape(columns.shape[1], -1)
-    limbs = wide.combine(wide.to_limbs(columns, wide.limbs_for(bits)), table, wide.limbs_for(bound.bit_length()))
-    raw = wide.to_integers(limbs)
+    table = np.array(compiled.combination, dtype=object).T.reshape(columns.shape[1], -1)
+    raw: Array = columns @ table
     for j, divisor in enumerate(compiled.divisor):
         if divisor != 1:
             if (raw[:, j] % divisor != 0).any():
                 raise AssertionError("bulk evaluation lost ways (please report this bug)")
             raw[:, j] //= divisor
     return raw
-
-
-@lru_cache(maxsize=32)
-def _sparse_table(combination: tuple[tuple[int, ...], ...]) -> tuple[IntArray, IntArray, npt.NDArray[np.uint64]]:
-    """The bets' combinations without their zero coefficients: per bet ``j`` the entries
-    ``starts[j]:starts[j + 1]`` of the columns and of the coefficients modulo ``2**64``."""
-    starts, columns, weights = [0], [], []
-    for combo in combination:
-        used = [(c, w) for c, w in enumerate(combo) if w]
-        columns += [c for c, _ in used]
-        weights += [w % 2**64 for _, w in used]
-        starts.append(len(columns))
-    return (np.array(starts, dtype=np.int64), np.array(columns, dtype=np.int64),
-            np.array(weights, dtype=np.uint64))
 
 
 def _numerators(compiled: _BetPass, found: Array, sequences: Array, out: IntArray, members: list[int]) -> Array | None:
@@ -359,26 +386,21 @@ def _numerators(compiled: _BetPass, found: Array, sequences: Array, out: IntArra
     bound = 4 * int(sequences.max(initial=0)) * max(
         (d * top for d, top in zip(compiled.divisor, compiled.largest, strict=True)), default=0)
     if found.dtype != np.int64 or sequences.dtype != np.int64 or bound >= 2**63:
-        columns = np.concatenate([found, sequences.astype(found.dtype)[:, None]], axis=1)
-        return _wide_numerators(compiled, columns.astype(object), bound)
-    fast = compiled_loops(len(found))
+        columns = np.concatenate([found.astype(object), sequences.astype(object)[:, None]], axis=1)
+        return _wide_numerators(compiled, columns)
     divisor = np.array(compiled.divisor, dtype=np.int64)
-    if fast is not None:
-        inexact = fast.combine(np.ascontiguousarray(found).view(np.uint64), sequences.view(np.uint64),
-                               *_sparse_table(compiled.combination), divisor, np.array(members, dtype=np.int64), out)
-    else:
-        columns = np.concatenate([found, sequences[:, None]], axis=1)
-        table = np.array(compiled.combination, dtype=object).T.reshape(columns.shape[1], -1)
-        raw = (columns.view(np.uint64) @ (table % 2**64).astype(np.uint64)).view(np.int64)
-        inexact = int((raw % divisor != 0).sum())
-        out[:, members] = raw // divisor
+    columns = np.concatenate([found, sequences[:, None]], axis=1)
+    table = np.array(compiled.combination, dtype=object).T.reshape(columns.shape[1], -1)
+    raw = (columns.view(np.uint64) @ (table % 2**64).astype(np.uint64)).view(np.int64)
+    inexact = int((raw % divisor != 0).sum())
+    out[:, members] = raw // divisor
     if inexact:
         raise AssertionError("bulk evaluation lost ways (please report this bug)")
     return None
 
 
 def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tableau = STANDARD_TABLEAU,
-             suits: object | None = None, lines: Sequence[int] | None = None) -> Evaluation:
+             suits: object | None = None, lines: Sequence[int] | None = None, jit: bool | None = None) -> Evaluation:
     """Exact banker/player/tie ways and bet expectations for many compositions at once.
 
     ``compositions``: rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K). ``suits``: counts per
@@ -386,7 +408,10 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     do not divide by 4. The integers equal the reference enumerator's: for each row ``c`` and
     bet ``b``, ``evaluation.expectation(i, j) == deal(Shoe(c), tableau, detail=b.detail)
     .expectation(b.payout)``. ``lines``, if given, names the compositions in error messages
-    (input line numbers).
+    (input line numbers). ``jit``: whether to run the compiled loops (numba, when installed; the
+    same integers), None to decide by the number of compositions
+    (:func:`exact_odds.batch.compiled.wanted`; a caller evaluating a large job in parts passes
+    ``wanted(size of the job)``).
 
     >>> from exact_odds.bets import find_bet
     >>> ev = evaluate([[32] * 13, [4] * 13], bets=[find_bet("banker")])
@@ -395,10 +420,7 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     """
     counts, sizes = _check_counts(compositions)
     bet_list = tuple(bets)
-    fast = _words_path(tableau, bet_list, sizes)
-    if fast is not None:
-        return _evaluate_words(counts, sizes, bet_list, tableau, fast)
-    sequences = widepass.sequences(sizes)
+    sequences = all_sequences(sizes)
     outcomes: Array = np.zeros((len(counts), len(OUTCOMES)), dtype=np.int64)
     numerators: Array = np.zeros((len(counts), len(bet_list)), dtype=np.int64)
     scales = [1] * len(bet_list)
@@ -406,7 +428,7 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     for detail, members in _bet_groups(bet_list).items():
         compiled = _bet_pass(tableau, detail, tuple(bet_list[j] for j in members))
         suit_counts = _check_suits(counts, suits, lines) if detail is Detail.SUITS else None
-        found = ways(compiled.plan, counts, suit_counts, sizes)
+        found = ways(compiled.plan, counts, suit_counts, sizes, jit=jit)
         if compiled.outcomes:
             outcomes = _outcomes(found, sequences)
             _sampled_check(compiled, counts, outcomes)
@@ -424,56 +446,6 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
         for j, column in wide.items():
             numerators[:, j] = column
     return Evaluation(counts, sequences, outcomes, bet_list, numerators, tuple(scales))
-
-
-def _words_path(tableau: Tableau, bets: tuple[Payable, ...], sizes: IntArray) -> tuple[ModuleType, ModuleType] | None:
-    """The compiled loops of :mod:`exact_odds.batch.widepass` when they evaluate the shoes past
-    int64 (some, and no bet looks at suits; compiled for large jobs or with ``EXACT_ODDS_JIT=1``)."""
-    wide = int((sizes > INT64_MAX_CARDS).sum())
-    if not wide or any(bet.detail is Detail.SUITS for bet in bets):
-        return None
-    if not all(widepass.usable(_word_combinations(_bet_pass(tableau, detail, tuple(bets[j] for j in members))))
-               for detail, members in _bet_groups(bets).items()):
-        return None
-    return widepass.loaded(wide)
-
-
-def _word_combinations(compiled: _BetPass) -> list[tuple[tuple[int, ...], int, int]]:
-    """What :func:`_evaluate_words` asks of a pass (:func:`~exact_odds.batch.widepass.combined`): at
-    ``Detail.POINTS`` banker, player and the sequences, else the check that the total is the
-    sequences; then each bet's numerator."""
-    size = compiled.plan.classes + 1
-    unit = [tuple(int(c == i) for c in range(size)) for i in range(size)]
-    if compiled.outcomes:
-        checks = [(unit[0], 1, widepass.ANY), (unit[1], 1, widepass.ANY), (unit[-1], 1, widepass.ANY)]
-    else:
-        checks = [(tuple(t - u for t, u in zip(unit[compiled.total], unit[-1], strict=True)), 1, widepass.ZERO)]
-    return checks + [(c, d, widepass.ANY) for c, d in zip(compiled.combination, compiled.divisor, strict=True)]
-
-
-def _evaluate_words(counts: IntArray, sizes: IntArray, bets: tuple[Payable, ...], tableau: Tableau,
-                    fast: tuple[ModuleType, ModuleType]) -> Evaluation:
-    """:func:`evaluate` whose shoes past int64 stay in 64-bit words until their Python integers
-    (:mod:`exact_odds.batch.widepass`); the others are evaluated as usual, then placed among them."""
-    n = len(counts)
-    sequences, outcomes = np.empty(n, dtype=object), np.empty((n, len(OUTCOMES)), dtype=object, order="F")
-    numerators: Array = np.empty((n, len(bets)), dtype=object if bets else np.int64)
-    narrow = np.flatnonzero(sizes <= INT64_MAX_CARDS)
-    if len(narrow):
-        part = evaluate(counts[narrow], bets=bets, tableau=tableau)
-        sequences[narrow], outcomes[narrow], numerators[narrow] = part.sequences, part.outcomes, part.numerators
-    wide = np.flatnonzero(sizes > INT64_MAX_CARDS)
-    every, scales = slice(None), [1] * len(bets)
-    for detail, members in _bet_groups(bets).items():
-        compiled = _bet_pass(tableau, detail, tuple(bets[j] for j in members))
-        found = widepass.combined(compiled.plan, counts, sizes, wide, fast, _word_combinations(compiled))
-        if compiled.outcomes:  # the tie in Python integers: two subtractions cost less than making it
-            outcomes[wide], sequences[wide] = _outcomes(found[:, :TIE], found[:, TIE]), found[:, TIE]
-            _sampled_check(compiled, counts[wide], outcomes[wide])
-        numerators[every if len(wide) == n else wide[:, None], members] = found[:, found.shape[1] - len(members):]
-        for col, j in enumerate(members):
-            scales[j] = compiled.scales[col]
-    return Evaluation(counts, sequences, outcomes, bets, numerators, tuple(scales))
 
 
 def evaluate_shoes(shoes: Sequence[Shoe], *, bets: Iterable[Payable] = (),

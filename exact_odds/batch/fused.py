@@ -8,15 +8,12 @@ suit counts too, for suited pairs) and part values, one BLAS product per block o
 one call), and one compiled call per stage that weighs and adds the products and writes the exact
 integers to the output (times ``(N-4)(N-5)`` for the four-card stage), flagging any sum that
 reached ``2**53``. The work arrays and the views the products read and write are made once per
-plan and chunk width (:class:`Prepared`), so a chunk costs about seven calls from Python: at a
-million compositions a second, the calls of the NumPy path's steps, their checks and their
-copies would take a third of the time.
+plan and chunk width (:class:`Prepared`), so a chunk costs about seven calls from Python.
 
 The main bets' six-card parts (409 of their 912) are not stored: they feed only the product
 with the other group's empty part, two multiply-adds a value, which the compiled call makes as
-it makes them (:func:`_tail`, :func:`exact_odds.batch.loops.weighed_tail`). Stored, they were
-written to memory and read back by BLAS: about 90 ns a composition more (686 to 692 against 592
-to 600 ns for the chunks alone, alternated in one process; the stacked calls save 8 to 12 more).
+it makes them (:func:`_tail`, :func:`exact_odds.batch.loops.weighed_tail`), instead of writing
+them to memory for BLAS to read back.
 
 The integers are those of the NumPy path (:func:`exact_odds.batch.kernel.run`): every sum is of
 non-negative integers, exact below ``2**53`` in any order.
@@ -31,6 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from exact_odds.batch.kernel import factor_table
 from exact_odds.batch.kinds import kind_of_rank
 from exact_odds.core.shoe import CARDS_PER_COUP
 
@@ -133,16 +131,10 @@ def _tail(plan: Plan) -> int:
 
 BLAS_WORK = 1_000_000
 """The most multiply-adds one matrix of a BLAS call takes: a product's rows are split into equal
-pieces (one call still, batched) below it. OpenBLAS multiplies such small products without packing
-them first; on this machine's cores (AVX-512) the every-bet plan's products of 90 to 630 rows ran
-at 22 to 23 billion multiply-adds a second whole, at 26 to 28 in pieces."""
-
-
+pieces (one call still, batched) below it, which OpenBLAS multiplies without packing them first."""
 BLAS_LINES = 4
 """A product's matrix gets rows of zeros up to a multiple of this many lines when that adds at
-most a quarter: OpenBLAS's kernel for AVX2 takes them four at a time. The main bets' products of
-70, 30 and 10 lines by 35, 70 and 126 took 75.3, 128.7 and 106.0 ms per 323,728 compositions,
-with 72, 32 and 12 lines 71.5, 117.1 and 103.1 (medians of 9, alternated; AMD EPYC, Zen 3)."""
+most a quarter: OpenBLAS's kernel for AVX2 takes them four at a time."""
 
 
 def _padding(lines: int, functionals: int) -> int:
@@ -237,9 +229,11 @@ def _chunk(work: Prepared, fast: ModuleType, counts: IntArray, suits: IntArray |
     if suits is None:
         fast.chunk_values(counts, kind_of, start, layout.parent, layout.factor, work.kinds, work.factors, work.values,
                           work.weights, work.sums)
-    else:
-        fast.chunk_suited_values(counts, suits, kind_of, start, layout.parent, layout.factor, work.kinds,
-                                 work.factors, work.values, work.weights, work.sums)
+    else:  # the suited factor table in NumPy, the rest compiled
+        fast.chunk_kinds(counts, kind_of, start, work.kinds)
+        work.factors[:] = factor_table(work.plan.space, work.kinds.astype(np.float64),
+                                       suits[start:start + work.kinds.shape[1]].transpose(1, 2, 0))
+        fast.part_values(work.factors, layout.parent, layout.factor, work.values, work.weights, work.sums)
     bad = 0
     for stage in work.stages:
         for matrix, source, target in stage.products:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from exact_odds.batch.compiled import text_loops
+from exact_odds.batch.compiled import TEXT, chosen
 from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import RANK_COUNT
@@ -84,7 +84,7 @@ _MAX_DIGITS = 9
 """Counts of at most nine digits are read by the vectorised path (int64 holds them easily)."""
 
 
-def _plain_counts(text: str) -> IntArray | None:
+def plain_counts(text: str, jit: bool | None = None) -> IntArray | None:
     """The counts of ``text`` if it is in the plain form (digits, commas and newlines only, 13
     non-empty fields of at most nine digits per line, no blank line), read with a few vectorised
     passes (or one compiled pass, :mod:`exact_odds.batch.textloops`, for a large text); None otherwise
@@ -94,7 +94,7 @@ def _plain_counts(text: str) -> IntArray | None:
         return None
     if data[-1] != _NEWLINE:
         data = np.append(data, np.uint8(_NEWLINE))
-    compiled = text_loops(lines := int(np.count_nonzero(data == _NEWLINE)))
+    compiled = chosen(TEXT, lines := int(np.count_nonzero(data == _NEWLINE)), jit)
     if compiled is not None:
         out = np.empty((lines, len(RANK_LABELS)), dtype=np.int64)
         return out if compiled.read_plain(data, out) == lines else None
@@ -119,17 +119,17 @@ def _plain_counts(text: str) -> IntArray | None:
     return values.reshape(-1, fields)
 
 
-def _counts_fit(counts: IntArray) -> bool:
+def _counts_fit(counts: IntArray, jit: bool | None) -> bool:
     """Whether every count is at most :data:`exact_odds.inputs.validate.RANK_COUNT`'s bound and every row
     holds the cards of a coup."""
-    compiled = text_loops(len(counts))
+    compiled = chosen(TEXT, len(counts), jit)
     if compiled is not None:
         return bool(compiled.counts_fit(counts, RANK_COUNT.high, CARDS_PER_COUP))
     return bool((counts <= RANK_COUNT.high).all() and (counts.sum(axis=1) >= CARDS_PER_COUP).all())
 
 
 def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
-                       header: bool = True) -> tuple[Sequence[int], IntArray]:
+                       header: bool = True, jit: bool | None = None) -> tuple[Sequence[int], IntArray]:
     """Compositions from text: one line of 13 comma-separated counts A,2,...,9,T,J,Q,K each,
     after an optional header line naming the ranks in that order (see the module).
 
@@ -140,7 +140,8 @@ def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
     composition (a ``range`` when they follow one another) and the counts, shape (n, 13). A bad
     line raises :class:`CompositionError` naming its number. A file read in blocks
     (:func:`exact_odds.inputs.reading.user_blocks`) passes each block's ``first_line``, and
-    ``header=False`` after the first block (a header may only open the file).
+    ``header=False`` after the first block (a header may only open the file). ``jit``: whether to
+    read with the compiled loops (None: for a large text, :func:`exact_odds.batch.compiled.chosen`).
 
     >>> list(parse_compositions("# one deck\\n4,4,4,4,4,4,4,4,4,4,4,4,4\\n")[0])
     [2]
@@ -149,9 +150,10 @@ def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
     """
     head = 0 if text[:1].isdigit() or not header else _header_line(text, source)
     if head == 1 and "#" not in text:  # the common header: the first line, read past
-        return parse_compositions(text.partition("\n")[2], source=source, first_line=first_line + 1, header=False)
-    plain = _plain_counts(text) if "#" not in text and not head else None
-    if plain is not None and _counts_fit(plain):
+        return parse_compositions(text.partition("\n")[2], source=source, first_line=first_line + 1, header=False,
+                                  jit=jit)
+    plain = plain_counts(text, jit) if "#" not in text and not head else None
+    if plain is not None and _counts_fit(plain, jit):
         return range(first_line, first_line + len(plain)), plain
     if head:
         text = "\n".join("" if n == head else line for n, line in enumerate(text.splitlines(), 1))

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -104,28 +103,19 @@ def part_code(digits: Sequence[int]) -> int:
     return sum(d * DIGITS**i for i, d in enumerate(digits))
 
 
-def block_key(part: Part) -> tuple[int, int]:
-    """(cards, designated pairs) of a part: parts pair with parts of complementary size."""
-    return sum(d // TYPES for d in part), sum(DESIGNATION_UNITS[d % TYPES] for d in part)
-
-
 def kind_of_rank(detail: Detail) -> IntArray:
     """The kind of each rank A..K: its point class at ``POINTS``, the rank itself otherwise."""
     return _POINTS if detail is Detail.POINTS else np.arange(len(RANKS), dtype=np.int64)
 
 
-def kind_counts(counts: IntArray, detail: Detail, fast: ModuleType | None = None) -> IntArray:
+def kind_counts(counts: IntArray, detail: Detail) -> IntArray:
     """Counts per kind (rows) of compositions given as rank counts (n, 13): shape (kinds, n).
 
-    Point classes pool the ranks of equal point (T, J, Q, K at 0), in one compiled pass with
-    ``fast`` (:mod:`exact_odds.batch.loops`); ranks are the counts themselves.
+    Point classes pool the ranks of equal point (T, J, Q, K at 0); ranks are the counts themselves.
     """
     if detail is not Detail.POINTS:
         return counts.T
     out = np.zeros((10, counts.shape[0]), dtype=np.int64)
-    if fast is not None:
-        fast.point_counts(np.ascontiguousarray(counts), _POINTS, out)
-        return out
     for i, point in enumerate(RANK_POINTS):
         out[point] += counts[:, i]
     return out

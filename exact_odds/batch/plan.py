@@ -12,20 +12,20 @@ Then for each pair of levels (cards in ``A``, cards in ``B``) one BLAS product
 ``matrix @ values[side M]`` and a multiplication by ``values[side R]`` (the side with fewer
 parts) give the sums (:func:`exact_odds.batch.kernel.run`). Functionals that depend on the
 pair flags alone are evaluated over four-card multisets and multiplied by ``(N-4)(N-5)``
-(:mod:`exact_odds.batch.leading`): a *stage* of depth 4 beside the stage of depth 6; a plan of
-such functionals only takes their closed forms (:mod:`exact_odds.batch.pairs`) where they fit int64.
+(:mod:`exact_odds.batch.leading`): a *stage* of depth 4 beside the stage of depth 6.
 
 Exactness. Every quantity is a non-negative integer: a count of (weighted) card sequences,
 bounded by ``w N**6`` for an ``N``-card shoe and weights at most ``w``, and so is every partial
-sum (subtractions happen only afterwards, on exact integers). Hence
+sum (subtractions happen only afterwards, on exact integers). Hence three ways to run the one
+kernel, chosen by shoe size alone:
 
 - in ``float64`` (BLAS) the part values are exact up to 456 cards (``456**6 <= 2**53``), and a
   sum computed below ``2**53`` is exact (were any partial sum ``2**53`` or more, rounding could
-  not bring the non-negative total back below it): checked for every result;
+  not bring the non-negative total back below it): checked for every result; NumPy's steps
+  (:mod:`exact_odds.batch.kernel`) or the same compiled (:mod:`exact_odds.batch.fused`);
 - other shoes, and results of ``2**53`` or more, in ``int64`` while ``w N**6 < 2**63`` (up to
   1,448 cards with weights 0/1), every partial sum being at most the total;
-- beyond, modulo primes below ``2**21`` with the same float64 products, rebuilt by the Chinese
-  remainder theorem with enough primes for ``w N**6`` into Python integers.
+- beyond, in Python integers (object arrays): exact at any size.
 """
 
 from __future__ import annotations
@@ -36,16 +36,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exact_odds.batch import compiled
 from exact_odds.batch.coefficients import Coefficients
+from exact_odds.batch.compiled import KERNEL, chosen
 from exact_odds.batch.fused import compiled_rows
-from exact_odds.batch.kernel import factor_table, run
+from exact_odds.batch.kernel import FLOAT_MAX_CARDS, factor_table, run
 from exact_odds.batch.kinds import DIGITS, TYPES, Part, Space, kind_counts
 from exact_odds.batch.leading import LEADING_CARDS, leading_table, leading_weights
 from exact_odds.batch.monomials import monomial_terms, table_codes
-from exact_odds.batch.pairs import flag_ways
-from exact_odds.batch.residues import moduli_limit, residue_sums
-from exact_odds.core.coup import Detail
 from exact_odds.core.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
@@ -55,27 +52,17 @@ if TYPE_CHECKING:
     FloatArray = npt.NDArray[np.float64]
     Array = npt.NDArray[Any]
 
-FLOAT_MAX_CARDS = 456
-"""Largest shoe whose part values float64 holds exactly: 456**6 <= 2**53 < 457**6."""
-INT64_MAX_CARDS = 1448
-"""Largest shoe whose sequences int64 holds: 1448**6 < 2**63 <= 1449**6."""
 CHUNK = 256
 """Compositions per block of work (keeps the part values, about 2 KB a part, in cache)."""
 WIDE_PARTIALS = 512
 """Plans whose block products hold more rows than this per composition (every registered point
 bet: 1,368, 2.8 MB a chunk) take chunks of ``CHUNK // 2`` compositions on the compiled path:
-their products are then read back from nearer caches (about 5% faster; the main bets', with 152
-rows, and the pair bets' are faster in full chunks)."""
-RESIDUE_WORK = 25
-"""A composition past int64 counts this many toward loading the compiled loops: they save it about
-25 us (the float path's, about 1 us), so 24,000 of them repay the load."""
+their products are then read back from nearer caches (the main bets', with 152 rows, and the
+pair bets' are faster in full chunks)."""
 FLOAT_EXACT = 2**53
 """A non-negative float64 sum below this is exact."""
 INT64_EXACT = 2**63
-"""Sums bounded below this are computed in int64 (beyond: residues)."""
-VARIANTS = 4
-"""The most flag states one beginning of a coup belongs to (its rank state and, at ``Detail.SUITS``,
-up to three suited variants): the closed forms' sums are at most this times ``w N**6``."""
+"""Sums bounded below this are computed in int64 (beyond: Python integers)."""
 
 
 # ---------------------------------------------------------------- the layout of part values
@@ -195,9 +182,6 @@ class Plan:
     ``weights``: the largest weight of each functional (1 for a class of coups). ``copies``:
     (functional, its twin) for functionals equal to an earlier one as sums of monomials (the
     player's and the banker's pairs: equally many ways in any shoe), evaluated once and copied.
-    ``flags``: when every functional depends on the pair flags alone (pairs and suited pairs),
-    the weight of each flag state per functional (states x functionals), for the closed forms of
-    :mod:`exact_odds.batch.pairs`; else None.
     """
 
     space: Space
@@ -206,10 +190,9 @@ class Plan:
     stages: tuple[Stage, ...]
     weights: tuple[int, ...]
     copies: tuple[tuple[int, int], ...] = ()
-    flags: IntArray | None = None
 
 
-def _rows(layout: Layout, group: int, digits: IntArray) -> IntArray:
+def part_rows(layout: Layout, group: int, digits: IntArray) -> IntArray:
     """Rows of the layout of the parts (rows of digits) of one group."""
     codes = _code(digits)
     return layout.rows[group][np.searchsorted(layout.codes[group], codes)]
@@ -219,7 +202,7 @@ def _stage(space: Space, layout: Layout, depth: int, functionals: tuple[int, ...
            weights: IntArray) -> Stage:
     """The dense blocks of terms (rows of ``digits``, ``weights`` per functional) of one depth."""
     split, width = space.split, len(functionals)
-    rows = (_rows(layout, 0, digits[:, :split]), _rows(layout, 1, digits[:, split:]))
+    rows = (part_rows(layout, 0, digits[:, :split]), part_rows(layout, 1, digits[:, split:]))
     cards_a = (digits[:, :split] // TYPES).sum(axis=1)
     blocks: list[Block] = []
     at = 0
@@ -232,8 +215,6 @@ def _stage(space: Space, layout: Layout, depth: int, functionals: tuple[int, ...
         (r0, r1), (m0, m1) = spans[r], spans[1 - r]
         dense = np.zeros((r1 - r0, width, m1 - m0), dtype=np.float64)
         dense[rows[r][sel] - r0, :, rows[1 - r][sel] - m0] = weights[sel]
-        if dense.sum(axis=2).max() * 2**21 >= FLOAT_EXACT:
-            raise ValueError("weights too large for exact residues")
         matrix = dense.reshape(-1, m1 - m0)
         blocks.append(Block((m0, m1), (r0, r1), at, matrix, matrix.astype(np.int64)))
         at += r1 - r0
@@ -297,18 +278,7 @@ def make_weighted_plan(co: Coefficients, weights: IntArray) -> Plan:
     layout = make_layout(co.space, parts)
     stages = tuple(_stage(co.space, layout, depth, fs, d, w) for depth, fs, d, w in terms)
     largest = tuple(int(weights[codes, f].max(initial=0)) for f in range(count))
-    return Plan(co.space, count, layout, stages, largest, tuple(copies), _flag_weights(co, codes, weights))
-
-
-def _flag_weights(co: Coefficients, codes: IntArray, weights: IntArray) -> IntArray | None:
-    """Each flag state's weight per functional (states x functionals) when every functional depends
-    on the pair flags alone and pairs are recorded (``Detail.RANKS`` and ``SUITS``), else None."""
-    if co.space.detail is Detail.POINTS:
-        return None
-    per_state = [leading_weights(codes, weights[:, f]) for f in range(weights.shape[1])]
-    if any(w is None for w in per_state):
-        return None
-    return np.maximum(np.stack([w for w in per_state if w is not None], axis=1), 0)
+    return Plan(co.space, count, layout, stages, largest, tuple(copies))
 
 
 def make_plan(co: Coefficients, class_of: IntArray, classes: int) -> Plan:
@@ -329,14 +299,14 @@ def _chunks(rows: IntArray) -> list[IntArray | slice]:
     return [rows[s:s + CHUNK] for s in range(0, len(rows), CHUNK)]
 
 
-def _finish(plan: Plan, stage_sums: list[Array], sizes: IntArray, out: Array, rows: IntArray | slice) -> None:
+def _finish(plan: Plan, stage_sums: list[Array], sizes: Array, out: Array, rows: IntArray | slice) -> None:
     """Write the stages' exact sums (functionals x compositions) to ``out[rows]``, the short ones
     times ``(N-4)(N-5)``."""
     for stage, sums in zip(plan.stages, stage_sums, strict=True):
         found = sums.T
         if stage.depth == LEADING_CARDS:
             rest = (sizes - LEADING_CARDS) * (sizes - LEADING_CARDS - 1)
-            found = found * (rest.astype(object) if out.dtype == object else rest)[:, None]
+            found = found * rest.astype(found.dtype)[:, None]
         first, count = stage.functionals[0], len(stage.functionals)
         consecutive = stage.functionals == tuple(range(first, first + count))
         columns: slice | IntArray = slice(first, first + count) if consecutive else np.array(stage.functionals)
@@ -346,14 +316,18 @@ def _finish(plan: Plan, stage_sums: list[Array], sizes: IntArray, out: Array, ro
             out[rows[:, None], columns] = found
 
 
+def _suits_of(suits: IntArray | None, chunk: IntArray | slice) -> IntArray | None:
+    """A chunk's suit counts as (13, 4, b), or None."""
+    return None if suits is None else suits[chunk].transpose(1, 2, 0)
+
+
 def _float_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray,
                 out: Array) -> list[IntArray]:
     """Evaluate ``rows`` (shoes of at most 456 cards) in float64 with NumPy; return the rows whose
     sums reached ``2**53`` (not proven exact)."""
     failed: list[IntArray] = []
     for chunk in _chunks(rows):
-        factors = factor_table(plan.space, kinds[:, chunk], None if suits is None else suits[chunk].transpose(1, 2, 0))
-        sums = run(plan, factors)
+        sums = run(plan, factor_table(plan.space, kinds[:, chunk].astype(np.float64), _suits_of(suits, chunk)))
         bad = np.zeros(sums[0].shape[1], dtype=bool)
         if max(plan.weights, default=1) * int(sizes[chunk].max()) ** CARDS_PER_COUP >= FLOAT_EXACT:  # else proven exact
             for s in sums:
@@ -363,8 +337,7 @@ def _float_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | N
             failed.append(ids[bad])
             sums = [s[:, ~bad] for s in sums]
             chunk = ids[~bad]
-        exact = [s.astype(np.int64) for s in sums]
-        _finish(plan, [e.astype(object) if out.dtype == object else e for e in exact], sizes[chunk], out, chunk)
+        _finish(plan, [s.astype(np.int64).astype(out.dtype, copy=False) for s in sums], sizes[chunk], out, chunk)
     return failed
 
 
@@ -381,72 +354,51 @@ def _compiled_float_rows(plan: Plan, rows: IntArray, counts: IntArray, suits: In
     every row in int64."""
     whole = len(rows) == counts.shape[0]
     target = out if whole and out.dtype == np.int64 else np.zeros((len(rows), plan.classes), dtype=np.int64)
-    chosen = None if suits is None else np.ascontiguousarray(suits if whole else suits[rows], dtype=np.int64)
-    bad = compiled_rows(plan, np.ascontiguousarray(counts if whole else counts[rows]), chosen,
+    chosen_suits = None if suits is None else np.ascontiguousarray(suits if whole else suits[rows], dtype=np.int64)
+    bad = compiled_rows(plan, np.ascontiguousarray(counts if whole else counts[rows]), chosen_suits,
                         sizes if whole else sizes[rows], target, fast, _width(plan), float(FLOAT_EXACT))
     if target is not out:
         out[rows] = target
     return [rows[bad]]
 
 
-def _residue_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray,
-                  out: Array) -> None:
-    """Evaluate ``rows`` in int64 where ``w N**6`` fits (no BLAS, no reductions), else modulo
-    enough primes for ``w N**6`` (:mod:`exact_odds.batch.residues`; compiled for large jobs or
-    with ``EXACT_ODDS_JIT=1``, a chunk at a time by :mod:`exact_odds.batch.modfused` when suits
-    do not count), rebuilding the integers."""
-    from exact_odds.batch.modfused import residue_words
-    from exact_odds.batch.residues import from_words
-
+def _exact_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray,
+                out: Array) -> None:
+    """Evaluate ``rows`` smallest first, a chunk at a time: in int64 where ``w N**6`` fits (no BLAS),
+    else in Python integers."""
     top = max(plan.weights, default=1)
-    fast = compiled.module("exact_odds.batch.modloops", len(rows) * RESIDUE_WORK)
-    limit = moduli_limit(plan)
-    order = rows[np.argsort(sizes[rows], kind="stable")]
-    if fast is not None and suits is None:  # rows near the edge (a float bound) are exact either way
-        wide = order[top * sizes[order].astype(np.float64) ** CARDS_PER_COUP >= INT64_EXACT / 2]
-        if len(wide):
-            out[wide] = from_words(residue_words(plan, kinds, wide, sizes, limit, fast))
-            order = order[:len(order) - len(wide)]
-    for chunk in _chunks(order):
-        bound = top * int(sizes[chunk].max()) ** CARDS_PER_COUP
-        chunk_suits = None if suits is None else suits[chunk].transpose(1, 2, 0)
-        if bound < INT64_EXACT:
-            sums = run(plan, factor_table(plan.space, kinds[:, chunk], chunk_suits, dtype=np.int64))
-            _finish(plan, [s.astype(object) if out.dtype == object else s for s in sums], sizes[chunk], out, chunk)
-        else:
-            sums = residue_sums(plan, kinds[:, chunk], chunk_suits, bound, limit, fast)
-            _finish(plan, sums, sizes[chunk].astype(object), out, chunk)  # (N-4)(N-5) may pass int64
+    for chunk in _chunks(rows[np.argsort(sizes[rows], kind="stable")]):
+        dtype = np.int64 if top * int(sizes[chunk].max()) ** CARDS_PER_COUP < INT64_EXACT else object
+        sums = run(plan, factor_table(plan.space, kinds[:, chunk].astype(dtype), _suits_of(suits, chunk)))
+        _finish(plan, [s.astype(out.dtype, copy=False) for s in sums], sizes[chunk].astype(out.dtype), out, chunk)
 
 
-def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray | None = None) -> Array:
+def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray | None = None, *,
+         jit: bool | None = None) -> Array:
     """Exact ways of each functional: shape (n, functionals), int64 if every value fits, else object.
 
     ``counts``: rank counts (n, 13); ``suits``: counts per rank and suit (n, 13, 4) at
     ``Detail.SUITS``; ``sizes``: the cards of each, when known. Shoes are evaluated ``CHUNK`` at
-    a time, in float64 where that is exact (with compiled loops for large jobs,
-    :mod:`exact_odds.batch.compiled`), else modulo primes.
+    a time, in float64 where that is exact (compiled with ``jit``, None: for large jobs,
+    :func:`exact_odds.batch.compiled.chosen`), else in int64 or Python integers.
     """
     n = counts.shape[0]
     sizes = np.einsum("ij->i", counts) if sizes is None else sizes
-    top = max(plan.weights, default=1)
-    bound = top * int(sizes.max(initial=0)) ** CARDS_PER_COUP
-    fits = bound < INT64_EXACT
-    if plan.flags is not None and VARIANTS * bound < INT64_EXACT:
-        return flag_ways(plan.flags, counts, suits if plan.space.suited else None, sizes, compiled.loops(n))
-    out: Array = np.zeros((n, plan.classes), dtype=np.int64 if fits else object)
-    fast = compiled.loops(n)
+    bound = max(plan.weights, default=1) * int(sizes.max(initial=0)) ** CARDS_PER_COUP
+    out: Array = np.zeros((n, plan.classes), dtype=np.int64 if bound < INT64_EXACT else object)
+    suits = suits if plan.space.suited else None
     small = sizes <= FLOAT_MAX_CARDS
+    fast = chosen(KERNEL, n, jit)
     kinds: IntArray | None = None
     if fast is not None:  # the kind counts made a chunk at a time
-        failed = _compiled_float_rows(plan, np.flatnonzero(small), counts, suits if plan.space.suited else None,
-                                      sizes, out, fast)
+        failed = _compiled_float_rows(plan, np.flatnonzero(small), counts, suits, sizes, out, fast)
     else:
         kinds = kind_counts(counts, plan.space.detail)
         failed = _float_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out)
     rest = np.concatenate([np.flatnonzero(~small), *failed]).astype(np.int64)
     if len(rest):
-        _residue_rows(plan, rest, kind_counts(counts, plan.space.detail, fast) if kinds is None else kinds, suits,
-                      sizes, out)
+        _exact_rows(plan, rest, kind_counts(counts, plan.space.detail) if kinds is None else kinds, suits, sizes,
+                    out)
     for functional, twin in plan.copies:
         out[:, functional] = out[:, twin]
     return out

@@ -40,6 +40,7 @@ from exact_odds.bunco.game import round_numbers
 from exact_odds.bunco.party import Party
 from exact_odds.bunco.race import HeadRace, OtherTable, head_race, other_table
 from exact_odds.bunco.scoring import ScoringRules
+from exact_odds.bunco.simulation import score_rolls
 from exact_odds.core.dist import Dist
 
 if TYPE_CHECKING:
@@ -142,7 +143,6 @@ def _rolls(party: Party, number: int, weights: tuple[float, ...] | None) -> _Rol
     :func:`~exact_odds.bunco.simulation.score_rolls`; the codes' chances when ``weights`` load the faces."""
     import numpy as np
 
-    from exact_odds.bunco.simulation import score_rolls
 
     dice = party.dice
     codes = np.arange(dice.ways)

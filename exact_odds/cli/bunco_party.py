@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import ExitStack
 
+from exact_odds import bunco
+from exact_odds.bunco import BuncoError
+from exact_odds.bunco.night import exact_tables, night_means, sheet_writer, simulate_nights
+from exact_odds.bunco.party import COMMON_PARTY, Party, load_party
+from exact_odds.bunco.tally import load_tally, verify_tally
 from exact_odds.cli.options import render, seed_from_args
 from exact_odds.inputs import validate
+from exact_odds.report.bunco_party import bunco_party_json, bunco_party_tables, tally_json, tally_tables
+from exact_odds.report.files import atomic_file
 
 ROLL_OPTIONS = {"dice": 3, "sides": 6, "round": 1, "rounds": 6, "scoring": "standard", "bunco_points": None,
                 "mini_points": None, "point_per_die": None, "target": 21, "more_than": None, "simulate": None,
@@ -20,8 +28,6 @@ def wants_party(args: argparse.Namespace) -> bool:
 
 
 def _refuse_roll_options(args: argparse.Namespace) -> None:
-    from exact_odds.bunco import BuncoError
-
     given = [name for name, default in ROLL_OPTIONS.items() if getattr(args, name) != default]
     if given:
         named = ", ".join("--" + name.replace("_", "-") for name in given)
@@ -31,9 +37,6 @@ def _refuse_roll_options(args: argparse.Namespace) -> None:
 
 def party_command(args: argparse.Namespace) -> str:
     """The report of a party: its exact tables, with --night N its simulated nights, or with --tally a sheet."""
-    from exact_odds.bunco import BuncoError
-    from exact_odds.bunco.party import COMMON_PARTY, load_party
-
     _refuse_roll_options(args)
     party = load_party(args.party) if args.party is not None else COMMON_PARTY
     if args.tally is not None:
@@ -45,16 +48,7 @@ def party_command(args: argparse.Namespace) -> str:
     return _party(args, party)
 
 
-def _party(args: argparse.Namespace, party: object) -> str:
-    from contextlib import ExitStack
-
-    from exact_odds import bunco
-    from exact_odds.bunco.night import exact_tables, night_means, sheet_writer, simulate_nights
-    from exact_odds.bunco.party import Party
-    from exact_odds.report.bunco_party import bunco_party_json, bunco_party_tables
-    from exact_odds.report.files import atomic_file
-
-    assert isinstance(party, Party)
+def _party(args: argparse.Namespace, party: Party) -> str:
     race, table = exact_tables(party.dice, party.scoring, party.target, party.bunco_ends_turn,
                                others=party.tables > 1)
     means = night_means(party, race)
@@ -71,13 +65,7 @@ def _party(args: argparse.Namespace, party: object) -> str:
                   lambda: bunco_party_tables(party, race, table, means, night), configuration=party.scoring.name)
 
 
-def _tally(args: argparse.Namespace, party: object) -> str:
-    from exact_odds import bunco
-    from exact_odds.bunco.party import Party
-    from exact_odds.bunco.tally import load_tally, verify_tally
-    from exact_odds.report.bunco_party import tally_json, tally_tables
-
-    assert isinstance(party, Party)
+def _tally(args: argparse.Namespace, party: Party) -> str:
     alpha = float(bunco.DEFAULT_ALPHA if args.alpha is None else args.alpha)
     result = verify_tally(load_tally(args.tally), party, alpha=alpha, max_violations=args.max_violations)
     if result.verdict == "FAIL":

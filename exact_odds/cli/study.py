@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from exact_odds.analysis.removal import effects_of_removal
 from exact_odds.batch import evaluate, parse_compositions
-from exact_odds.batch.compiled import expect
+from exact_odds.batch.compiled import wanted
 from exact_odds.bets import usable_bets
 from exact_odds.cli.counting import (
     add_count,
@@ -132,11 +132,11 @@ def _batch_lines(opening: str, blocks: Iterator[tuple[int, str]], source: str, b
                  fmt: str) -> Iterator[str]:
     """The output of ``batch``: ``opening`` (provenance and header), then the lines of each block
     of the input as it is read, evaluated and written (an input of any size in bounded memory)."""
-    expect(_expected_lines(source))
+    jit = wanted(_expected_lines(source)) or None  # a large file: compiled from its first block; else by block
     for first, text in blocks:  # the opening goes with the first block's lines: nothing is written before
-        lines, counts = parse_compositions(text, source=source, first_line=first, header=first == 1)
-        found = evaluate(counts, bets=bets, tableau=tableau, lines=lines) if lines else None
-        yield opening + ("" if found is None else batch_text(found, lines, fmt, header=False))
+        lines, counts = parse_compositions(text, source=source, first_line=first, header=first == 1, jit=jit)
+        found = evaluate(counts, bets=bets, tableau=tableau, lines=lines, jit=jit) if lines else None
+        yield opening + ("" if found is None else batch_text(found, lines, fmt, header=False, jit=jit))
         opening = ""
     if opening:  # an empty input
         yield opening

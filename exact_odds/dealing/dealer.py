@@ -106,8 +106,7 @@ class ShoePlay:
 DEALT_PER_COMPOSITION = 10
 """Coups the compiled dealer deals in the time it saves on one composition of the kernel (about 0.1 us
 a coup, against 1 us): it loads the compiled loops (about 0.6 s and 120 MB) only for runs ten times as
-large, unless they are loaded or wanted already (a simulation checked coup by coup announces its
-compositions: :func:`exact_odds.batch.compiled.expect`)."""
+large (a study that wants them for its compositions passes them itself)."""
 
 
 LOCKSTEP_ROUND = 1000

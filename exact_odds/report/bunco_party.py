@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped
+from exact_odds.report.verify import checks_json, checks_table, figures_table, violations_table
 
 if TYPE_CHECKING:
     from exact_odds.bunco.night import Estimate, Night, NightMeans
@@ -252,8 +253,6 @@ TALLY_FIGURES = ("counts",)
 
 def tally_tables(result: TallyVerification) -> list[Table]:
     """The ``bunco --tally`` report, in the style of ``exact-odds verify``."""
-    from exact_odds.report.verify import checks_table, figures_table, violations_table
-
     notes = [f"Sheet: {result.source}; {grouped(result.rows)} rows.",
              f"Party: {result.party.name!r} ({result.party.tables} tables of {result.party.seats}, the bell at "
              f"{result.party.target}, {result.party.scoring.name} scoring).",
@@ -267,8 +266,6 @@ def tally_tables(result: TallyVerification) -> list[Table]:
 
 def tally_json(result: TallyVerification) -> dict[str, object]:
     """The ``bunco --tally --format json`` object: the verdict, the checks by name, the counts and the party."""
-    from exact_odds.report.verify import checks_json
-
     return {"verdict": result.verdict, **checks_json(result.checks, TALLY_FIGURES),
             "sheet": {"source": result.source, "rows": result.rows}, "alpha": result.alpha,
             "party": party_json(result.party)}

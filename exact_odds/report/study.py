@@ -41,20 +41,20 @@ def _float_percent(x: float | None, digits: int = 4) -> str:
     return "n/a" if x is None or x != x else f"{100 * x:+.{digits}f}%"
 
 
-def _int_csv(table: npt.NDArray[np.int64], head: str = "") -> str:
+def int_csv(table: npt.NDArray[np.int64], head: str = "", jit: bool | None = None) -> str:
     """Rows of non-negative int64 as comma-separated decimal lines after ``head`` (ASCII), vectorised.
 
     Each value is written as five groups of four digits (a table of the 10,000 groups), right
     aligned in 20 bytes followed by its separator; leading zeros are then dropped by one mask.
-    A large table is written in one compiled pass instead (:mod:`exact_odds.batch.textloops`).
+    A large table (or with ``jit``) is written in one compiled pass instead (:mod:`exact_odds.report.csvloops`).
     """
     # numpy-backed: single-shoe commands never load it
     import numpy as np
 
-    from exact_odds.batch.compiled import text_loops
+    from exact_odds.batch.compiled import chosen
 
     n, k = table.shape
-    compiled = text_loops(n)
+    compiled = chosen("exact_odds.report.csvloops", n, jit)
     if compiled is not None:
         start = len(head)
         out = np.empty(start + table.size * 20, dtype=np.uint8)  # at most 19 digits and a separator a value
@@ -82,9 +82,11 @@ def batch_header(bets: Sequence[Payable], fmt: str) -> str:
     return ",".join(["line", *OUTCOME_ORDER, "sequences", *(f"player_ev:{bet.name}" for bet in bets)]) + "\n"
 
 
-def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str, *, header: bool = True) -> str:
+def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str, *, header: bool = True,
+               jit: bool | None = None) -> str:
     """One line per composition: ``csv`` (with a header row, unless ``header`` is false: a later
-    block of a long input) or ``jsonl`` (one JSON object a line).
+    block of a long input) or ``jsonl`` (one JSON object a line); ``jit``: whether to write with
+    the compiled loops (None: for a large table).
 
     Columns: the input line number, banker, player and tie ways, the number of ordered
     six-card sequences, and the exact expectation of each bet as ``num/den``.
@@ -99,7 +101,7 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str, *, header
                        else np.fromiter(lines, dtype=np.int64, count=len(lines)))
         table[:, 1:4] = evaluation.outcomes
         table[:, 4] = evaluation.sequences
-        return _int_csv(table, head)
+        return int_csv(table, head, jit)
     columns = [list(lines), *evaluation.outcomes.T.tolist(), evaluation.sequences.tolist()]
     columns += [[fraction_text(x) for x in evaluation.expectations(j)] for j in range(len(names))]
     if fmt == "jsonl":

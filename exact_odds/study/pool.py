@@ -40,7 +40,7 @@ def task_size(shoes: int, workers: int, cards: int) -> int:
 
 def process_share(shoes: int, cards: int, processes: int) -> int:
     """About how many coups each of ``processes`` processes evaluates in a study of ``shoes``
-    shoes of ``cards`` cards (at least; :func:`exact_odds.batch.compiled.expect`)."""
+    shoes of ``cards`` cards (at least; :func:`exact_odds.batch.compiled.wanted`)."""
     return shoes * cards // CARDS_PER_COUP // max(1, processes)
 
 

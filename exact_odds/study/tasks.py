@@ -23,7 +23,7 @@ import numpy as np
 
 from exact_odds.analysis.information import Information
 from exact_odds.batch import evaluate
-from exact_odds.batch.compiled import expect
+from exact_odds.batch.compiled import load, wanted
 from exact_odds.bets.main import STANDARD_CONFIG
 from exact_odds.core.coup import Detail, Payable, TabulatedBet, tabulate, winner_index
 from exact_odds.core.shoe import MIN_CARDS_PER_COUP
@@ -64,15 +64,16 @@ class Dealt:
 
 
 def deal_shoes(seed: int, first: int, stop: int, procedure: Procedure, tableau: Tableau, codes: Sequence[int],
-               detail: Detail = Detail.POINTS) -> Dealt:
+               detail: Detail = Detail.POINTS, *, jit: bool = False) -> Dealt:
     """Deal shoes ``first`` to ``stop - 1`` of a study with the simulator's shoes and dealer.
 
     The cards seen before a coup are the turned burn card (if any) and the cards of the
     earlier coups of the shoe; the cards burned face down are never seen. The compiled dealer deals
-    them where this process uses compiled loops (:func:`exact_odds.dealing.compiled_dealer`): the
+    them where this process uses compiled loops (``jit``, or :func:`exact_odds.dealing.compiled_dealer`): the
     same shoes and coups.
     """
-    loops = compiled_dealer((stop - first) * len(codes) // MIN_CARDS_PER_COUP, stop - first, len(codes))
+    coups = (stop - first) * len(codes) // MIN_CARDS_PER_COUP
+    loops = load("exact_odds.dealing.loops") if jit else compiled_dealer(coups, stop - first, len(codes))
     orders = shoe_orders(codes, seed, first, stop, loops=loops)
     play = play_shoes(orders, tableau, procedure, detail, compositions=True, loops=loops)
     shoe, start = play.shoe.astype(np.int64), play.start.astype(np.int64)
@@ -125,7 +126,7 @@ def unpack(packed: bytes) -> tuple[tuple[TabulatedBet, ...], tuple[TabulatedBet,
 
 STUDY_JIT_MIN = 250_000
 """Coups from which a process of a study loads the compiled loops (the ``worth`` it gives
-:func:`exact_odds.batch.compiled.expect`): they save about 3.5 us a coup of a study (its dealing as
+:func:`exact_odds.batch.compiled.wanted`): they save about 3.5 us a coup of a study (its dealing as
 well as its compositions), against about 1 us a composition of the kernel alone
 (:data:`exact_odds.batch.compiled.JIT_MIN`), and take 0.6 to 1 s to load (measured on a 2-core
 machine: 1,250 shoes of 8 decks in 0.54 to 0.66 s of CPU with NumPy, 0.22 to 0.24 s compiled)."""
@@ -133,14 +134,14 @@ machine: 1,250 shoes of 8 decks in 0.54 to 0.66 s of CPU with NumPy, 0.22 to 0.2
 
 def run_task(task: Task) -> CoupRecords:
     """Deal and evaluate one task's shoes (runs in a worker process or on a Dask worker)."""
-    expect(task.share, worth=STUDY_JIT_MIN)
+    jit = wanted(task.share, worth=STUDY_JIT_MIN)
     bets, sort_bets, payouts = unpack(task.bets)
     detail = max((b.detail for b in bets), default=Detail.POINTS)
-    dealt = deal_shoes(task.seed, task.first, task.stop, task.procedure, task.tableau, task.codes, detail)
+    dealt = deal_shoes(task.seed, task.first, task.stop, task.procedure, task.tableau, task.codes, detail, jit=jit)
     counts = dealt.unseen
     seen_ranks = np.bincount(task.codes, minlength=CARD_CODES).reshape(13, 4).sum(axis=1) - counts
     suits = dealt.unseen_cards.reshape(-1, 13, 4) if dealt.unseen_cards is not None else None
-    ev = evaluate(counts, bets=bets, tableau=task.tableau, suits=suits)
+    ev = evaluate(counts, bets=bets, tableau=task.tableau, suits=suits, jit=jit)
     if task.sorting is not None:
         values, choices = coup_values(counts, task.sorting, sort_bets, task.tableau)
     else:  # no columns: the records of a study without edge sorting
@@ -209,10 +210,10 @@ def results(tasks: Sequence[Task], *, dask: str | None) -> Iterator[CoupRecords]
 
 
 def warm_up(share: int) -> None:
-    """In a worker process, as it starts: announce the coups it will evaluate (:data:`STUDY_JIT_MIN`)
-    and prepare with one small evaluation of the main bets as tasks carry them, tabulated (the
+    """In a worker process, as it starts: prepare for the coups it will evaluate (:data:`STUDY_JIT_MIN`)
+    with one small evaluation of the main bets as tasks carry them, tabulated (the
     compiled loops loaded, if they will be used; the plans of a study of the main bets, which are
     cached by bets)."""
-    expect(share, worth=STUDY_JIT_MIN)
-    evaluate(np.full((1, 13), 4, dtype=np.int64), bets=map(tabulate, STANDARD_CONFIG.bets))
+    evaluate(np.full((1, 13), 4, dtype=np.int64), bets=map(tabulate, STANDARD_CONFIG.bets),
+             jit=wanted(share, worth=STUDY_JIT_MIN))
 

@@ -314,14 +314,12 @@ def _check_run(shoe: Shoe, seed: int, coups: int | None, shoes: int | None, proc
 def _fresh_blocks(shoe: Shoe, seed: int, coups: int, tableau: Tableau, detail: Detail, *,
                   logs: bool) -> Iterator[_Block]:
     """The coups of fresh mode, block by block: each the first six cards of a fresh shuffle (with
-    ``logs``, as a log too, whose cards are tested one by one: their number announced, ``expect``)."""
+    ``logs``, as a log too)."""
     import numpy as np
 
     # numpy-backed: single-shoe commands never load it
-    from exact_odds.batch.compiled import expect
     from exact_odds.witness.verify import CoupLog
 
-    expect(coups if logs else 0)
     codes = np.asarray(shoe_card_codes(shoe), dtype=np.uint8)
     done = block = 0
     while done < coups:
@@ -339,15 +337,10 @@ def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, table
                  detail: Detail, logs: bool) -> Iterator[_Block]:
     """The coups of whole shoes, batch by batch; ``target`` counts shoes with ``count_shoes``, else coups
     (the last shoe is then left unfinished). With ``logs``, each batch's coups as a log (:func:`_shoe_log`),
-    which a verifier evaluates exactly: their number is announced (:func:`exact_odds.batch.compiled.expect`)."""
-    # numpy-backed: single-shoe commands never load it
-    from exact_odds.batch.compiled import expect
-
+    which a verifier evaluates exactly."""
     codes = shoe_card_codes(shoe)
     shoes = target if count_shoes else shoes_for(target, len(codes))
     coups = target * len(codes) // CARDS_PER_COUP if count_shoes else target
-    if logs:
-        expect(coups)
     loops = compiled_dealer(coups, shoes, len(codes))
     done = first = 0
     while done < target:
@@ -372,6 +365,7 @@ def _shoe_log(cards: NDArray[np.uint8], play: ShoePlay, take: int, first: int, d
     # numpy-backed: single-shoe commands never load it
     import numpy as np
 
+    # numpy-backed: single-shoe commands never load it
     from exact_odds.witness.verify import CoupLog
 
     rows = play.shoe[:take]
@@ -408,7 +402,8 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     target = _check_run(shoe, seed, coups, shoes, procedure, detail)
     if not 0 < level < 1:
         raise SimulationError(f"the confidence level must lie strictly between 0 and 1, got {level}")
-    verifier = None if reference is None else _verifier(shoe, reference, alpha, bets)
+    job = target * len(shoe_card_codes(shoe)) // CARDS_PER_COUP if shoes is not None else target
+    verifier = None if reference is None else _verifier(shoe, reference, alpha, bets, job)
     trackers = [_BetTracker(b) for b in bets]
     watchers = [*(t.add for t in trackers), *([each] if each is not None else [])]
     blocks = (_fresh_blocks(shoe, seed, target, tableau, detail, logs=logs) if procedure.fresh else
@@ -445,12 +440,12 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     )
 
 
-def _verifier(shoe: Shoe, reference: Tableau, alpha: float, bets: Sequence[Bet]) -> Verifier:
-    """The verifier of a simulation's coups: the exact values under ``reference``, and the bets' EVs."""
+def _verifier(shoe: Shoe, reference: Tableau, alpha: float, bets: Sequence[Bet], job: int) -> Verifier:
+    """The verifier of a simulation's ``job`` coups: the exact values under ``reference``, and the bets' EVs."""
     # numpy-backed: single-shoe commands never load it
     from exact_odds.witness.verify import Verifier
 
-    return Verifier(shoe, reference, alpha=alpha, expect=bets, source="the coups dealt")
+    return Verifier(shoe, reference, alpha=alpha, expect=bets, source="the coups dealt", job=job)
 
 
 # ---------------------------------------------------------------- simulated sessions

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from exact_odds.batch.compiled import expect, loops
+from exact_odds.batch.compiled import KERNEL, load, wanted
 from exact_odds.core.coup import Detail, Payable
 from exact_odds.core.notebook import Approx, html_table
 from exact_odds.core.shoe import Shoe
@@ -172,18 +172,20 @@ class Verifier:
     The checks are those of :func:`verify_log` on the whole log: the deterministic ones add up
     their counts and keep the first violations; the statistical ones add up their sums of
     exact conditional probabilities, which are sums over coups (and cards) in any grouping.
-    Coups without shoes are numbered on from block to block, as in one log.
+    Coups without shoes are numbered on from block to block, as in one log. ``job``: the coups the
+    caller will add in all, if known (the compiled loops run for a large job from its first block).
     """
 
     def __init__(self, shoe: Shoe | None = None, tableau: Tableau = STANDARD_TABLEAU, *, alpha: float = 0.001,
                  max_violations: int = MAX_VIOLATIONS, bets: Sequence[Payable] = (),
-                 config: Configuration | None = None, expect: Sequence[Payable] = (), source: str = "log") -> None:
+                 config: Configuration | None = None, expect: Sequence[Payable] = (), source: str = "log",
+                 job: int = 0) -> None:
         if not 0 < alpha < 1:
             raise VerifyError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
         if max_violations < 0:
             raise VerifyError(f"max_violations must be at least 0, got {max_violations}")
         self.shoe = Shoe.decks(8) if shoe is None else shoe
-        self.tableau, self.alpha, self.keep, self.source = tableau, alpha, max_violations, source
+        self.tableau, self.alpha, self.keep, self.source, self.job = tableau, alpha, max_violations, source, job
         self.find_bet = bet_finder(bets, config=config)
         self.suited_bets = any(b.detail is Detail.SUITS for b in expect)
         self.outcomes, self.cards = OutcomeTally(self.shoe, tableau, expect), CardTally(self.shoe)
@@ -251,8 +253,8 @@ class Verifier:
         their exact odds evaluated :data:`KERNEL_ROWS` coups or more at a time by the compiled kernel."""
         import numpy as np
 
-        expect(len(log))  # each coup's composition evaluated exactly (when the log has shoes)
-        gather = KERNEL_ROWS if loops(len(log)) is not None else 0  # NumPy's kernel: a block at a time
+        jit = wanted(max(len(log), self.job)) and load(KERNEL) is not None
+        gather = KERNEL_ROWS if jit else 0  # NumPy's kernel: a block at a time
         suits = self._suits(log, shoes)
         pending: list[_Part] = []
         for start, stop, left, dealt, size in compositions(log, shoes, self.shoe.counts,
@@ -263,17 +265,17 @@ class Verifier:
                     np.asarray(self.shoe.suited, dtype=np.int64), (stop - start, 13, 4))
             pending.append(_Part(start, stop, left, dealt, size, shoes.order[start:stop], by_suit))
             if by_suit is not None or sum(len(p.left) for p in pending) >= gather:
-                self._add_parts(log, hands, shoes, usable, pending)
+                self._add_parts(log, hands, shoes, usable, pending, jit)
                 pending = []
-        self._add_parts(log, hands, shoes, usable, pending)
+        self._add_parts(log, hands, shoes, usable, pending, jit)
 
     def _add_parts(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_],
-                   parts: list[_Part]) -> None:
+                   parts: list[_Part], jit: bool) -> None:
         """Add blocks of coups in shoe order to the statistics, the odds of those without suits
         evaluated at once (:meth:`OutcomeTally.block_odds`)."""
         plain = [p for p in parts if p.suits is None]
-        found = dict(zip(map(id, plain), self.outcomes.block_odds([(p.left, usable[p.idx], p.size) for p in plain]),
-                         strict=True))
+        blocks = [(p.left, usable[p.idx], p.size) for p in plain]
+        found = dict(zip(map(id, plain), self.outcomes.block_odds(blocks, jit), strict=True))
         for p in parts:
             ok = usable[p.idx]
             self.outcomes.add(hands, p.left, p.idx, ok, p.suits, p.size, odds=found.get(id(p)))

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from exact_odds.batch import Evaluation, evaluate
+from exact_odds.batch.compiled import chosen
 from exact_odds.core.coup import OUTCOMES, Payable, codes_at, payout_lookup, winner_index
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.core.tableau import Tableau
@@ -96,20 +97,20 @@ def conditional_odds(left: NDArray[np.int64], shoe: Shoe, tableau: Tableau, bets
 
 
 def _many_odds(left: NDArray[np.int64], tableau: Tableau, bets: tuple[Payable, ...],
-               suits: NDArray[np.int64] | None, kept: _Kept | None = None) -> Odds:
+               suits: NDArray[np.int64] | None, kept: _Kept | None = None, jit: bool | None = None) -> Odds:
     """The :class:`Odds` of many compositions through one call of :func:`exact_odds.batch.evaluate`;
     bets that pay by the winner alone are weighed from its banker, player and tie ways
     (:func:`_by_winner`; compiled, with the floats in the same pass:
     :func:`exact_odds.witness.verify.loops.winner_odds`, into ``kept``'s arrays when given), the rest
-    evaluated by it."""
+    evaluated by it. ``jit``: whether to run compiled (None: by the number of compositions)."""
     paid = None if suits is not None or not bets else _by_winner(tableau, bets)
-    found = evaluate(left, bets=() if paid is not None else bets, tableau=tableau, suits=suits)
+    found = evaluate(left, bets=() if paid is not None else bets, tableau=tableau, suits=suits, jit=jit)
     if paid is not None:
         weights, scales = paid
         if found.sequences.dtype != np.int64 or int(found.sequences.max()) * int(abs(weights).max()) >= 2**63:
-            found = evaluate(left, bets=bets, tableau=tableau)  # numerators past int64: the kernel's own
+            found = evaluate(left, bets=bets, tableau=tableau, jit=jit)  # numerators past int64: the kernel's own
         else:
-            fast = compiled_loops(len(left))
+            fast = chosen("exact_odds.witness.verify.loops", len(left), jit)
             if fast is not None:
                 probabilities, ev = (kept or _Kept()).odds(len(found.outcomes), len(bets))
                 fast.winner_odds(found.outcomes, found.sequences, weights, np.array(scales, dtype=np.float64),
@@ -274,12 +275,12 @@ class OutcomeTally:
         self._joined: NDArray[np.int64] | None = None  # :meth:`block_odds`'s compositions, kept from call to call
         self._kept = _Kept()  # and its odds
 
-    def block_odds(self, blocks: Sequence[tuple[NDArray[np.int64], NDArray[np.bool_], NDArray[np.int64]]]
-                   ) -> list[Odds | None]:
+    def block_odds(self, blocks: Sequence[tuple[NDArray[np.int64], NDArray[np.bool_], NDArray[np.int64]]],
+                   jit: bool | None = None) -> list[Odds | None]:
         """The :class:`Odds` of the coups :meth:`add` tests in each of several blocks (``(left, ok, size)``,
         as :meth:`add` takes them; without suits), in one evaluation: one call over many blocks costs
         less than one per block. ``None`` for a block whose compositions are all alike (:meth:`add`
-        evaluates those once itself, exactly)."""
+        evaluates those once itself, exactly); ``jit``: whether to run compiled (None: by their number)."""
         tested = [_rows(left, ok & (size >= CARDS_PER_COUP)) for left, ok, size in blocks]
         many = [not self.shoe.infinite and len(t) > 0 and not alike(t) for t in tested]
         if not any(many):
@@ -288,7 +289,8 @@ class OutcomeTally:
         rows = sum(map(len, joined))
         if self._joined is None or len(self._joined) < rows:
             self._joined = np.empty((rows, joined[0].shape[1]), dtype=np.int64)
-        found = _many_odds(np.concatenate(joined, out=self._joined[:rows]), self.tableau, self.bets, None, self._kept)
+        found = _many_odds(np.concatenate(joined, out=self._joined[:rows]), self.tableau, self.bets, None, self._kept,
+                           jit)
         out: list[Odds | None] = []
         at = 0
         for t, m in zip(tested, many, strict=True):

@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 from conftest import jit_setting
 
-from exact_odds.batch import compiled, evaluate, fused
+from exact_odds.batch import CHUNK, FLOAT_MAX_CARDS, compiled, evaluate, fused
 from exact_odds.batch.evaluation import _bet_pass
-from exact_odds.batch.plan import CHUNK, FLOAT_MAX_CARDS
 from exact_odds.bets import registered
 from exact_odds.core.coup import Detail
 from exact_odds.core.shoe import Shoe
@@ -24,7 +23,7 @@ pytest.importorskip("numba")
 def test_weighed_tail_equals_integers(tail: int) -> None:
     """``weighed_tail`` (four parts at a time and the rest one by one) sums the tail's weighed
     values as Python integers do, and stores nothing past the stored rows."""
-    fast = compiled.loops(10**9)
+    fast = compiled.module(compiled.KERNEL, 10**9)
     assert fast is not None
     rng = np.random.default_rng(tail)
     stored, width = 9, 37
@@ -110,7 +109,8 @@ def test_compiled_chunks_equal_the_reference_near_456_cards() -> None:
 def test_a_suited_plan_of_whole_coups_alike() -> None:
     """A plan at ``Detail.SUITS`` whose functionals (the winner, with the player's suited pair)
     depend on more than the pair flags takes the compiled chunks with suit counts
-    (``chunk_suited_values``): the same integers as the NumPy path, chunks and a remainder."""
+    (the suited factor table in NumPy, the rest compiled): the same integers as the NumPy path, chunks and
+    a remainder."""
     from exact_odds.batch.coefficients import coefficients
     from exact_odds.batch.plan import make_plan, ways
     from exact_odds.core.coup import COUP_CODES, PLAYER_SUITED, winner_index
@@ -118,7 +118,7 @@ def test_a_suited_plan_of_whole_coups_alike() -> None:
     codes = np.arange(COUP_CODES)
     class_of = winner_index(codes) * 2 + (codes // PLAYER_SUITED) % 2
     plan = make_plan(coefficients(STANDARD_TABLEAU, Detail.SUITS), class_of, 6)
-    assert plan.flags is None and len(plan.stages[-1].functionals) > 2
+    assert len(plan.stages[-1].functionals) > 2
     rng = np.random.default_rng(3)
     grid = (4 - rng.integers(0, 4, size=(CHUNK + 5, 13, 4))).clip(0)
     counts = grid.sum(axis=2)
@@ -140,13 +140,13 @@ def test_weighed_sums_past_the_float_limit_redone(monkeypatch: pytest.MonkeyPatc
     with jit_setting("1"):
         expected = evaluate(counts).outcomes.tolist()
         redone: list[int] = []
-        residue_rows = plan_module._residue_rows
+        exact_rows = plan_module._exact_rows
 
         def spy(plan: object, rows: np.ndarray, *args: object) -> None:
             redone.extend(rows.tolist())
-            residue_rows(plan, rows, *args)  # type: ignore[arg-type]
+            exact_rows(plan, rows, *args)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(plan_module, "_residue_rows", spy)
+        monkeypatch.setattr(plan_module, "_exact_rows", spy)
         monkeypatch.setattr(plan_module, "FLOAT_EXACT", 2**40)
         found = evaluate(counts).outcomes.tolist()
     assert sorted(set(redone)) == list(range(len(counts)))

@@ -83,6 +83,7 @@ full = st.lists(st.integers(0, 32), min_size=13, max_size=13).filter(lambda c: s
 compositions = st.lists(st.one_of(tiny, few_kinds(), few_kinds(), tiny), min_size=1, max_size=25)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(compositions)
 @example([[0] * 12 + [6], [1] * 6 + [0] * 7, [FLOAT_MAX_CARDS, 0, 0, 0, 1] + [0] * 8])
@@ -99,6 +100,7 @@ def test_bulk_points_equal_reference(counts: list[list[int]]) -> None:
         assert outcomes == reference_winners(row)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.one_of(tiny, few_kinds()), min_size=1, max_size=25))
 @example([[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 3, 0, 0]])
@@ -288,7 +290,7 @@ def sized_grid(draw: st.DrawFn) -> list[list[int]]:
 @given(st.lists(sized_grid(), min_size=1, max_size=4))
 @example([[[1] * 4] * 13, [[8] * 4] * 13, [[9] * 4] * 13, [[28] * 4] * 13, [[10_000] * 4] * 13])
 def test_every_path_equals_reference_from_1_to_10000_decks(grids: list[list[list[int]]]) -> None:
-    """float64 (up to 456 cards), residues rebuilt in int64 (to 1,448) and in Python integers
+    """float64 (up to 456 cards), int64 (to 1,448) and Python integers
     (beyond), for outcome classes, events, weighted functionals and the four-card stages."""
     shoes = [Shoe(tuple(sum(row) for row in grid), tuple(tuple(row) for row in grid)) for grid in grids]
     bets = [find_bet(name) for name in SIZE_BETS]
@@ -301,9 +303,9 @@ def test_every_path_equals_reference_from_1_to_10000_decks(grids: list[list[list
 
 @settings(max_examples=10, deadline=None)
 @given(st.lists(st.one_of(tiny, full), min_size=1, max_size=20))
-def test_residues_and_floats_agree(counts: list[list[int]]) -> None:
+def test_floats_int64_and_python_integers_agree(counts: list[list[int]]) -> None:
     """The same shoes through float64, through int64 (every size forced there), with the float
-    check forced to fail, and through residues: identical integers."""
+    check forced to fail, and through Python integers: identical integers."""
     from exact_odds.batch import plan
 
     bets = [find_bet(name) for name in SIZE_BETS[:-1]]
@@ -317,8 +319,8 @@ def test_residues_and_floats_agree(counts: list[list[int]]) -> None:
     with pytest.MonkeyPatch.context() as m:
         m.setattr(plan, "FLOAT_MAX_CARDS", 5)
         m.setattr(plan, "INT64_EXACT", 0)
-        residues = evaluate(counts, bets=bets)
-    for other in (forced, checked, residues):
+        wide = evaluate(counts, bets=bets)
+    for other in (forced, checked, wide):
         assert other.outcomes.tolist() == plain.outcomes.tolist()
         assert other.numerators.tolist() == plain.numerators.tolist()
 
@@ -344,10 +346,10 @@ def test_few_functionals_span_every_registered_bet() -> None:
 @given(st.lists(st.lists(st.integers(0, 40_000), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6),
                 min_size=1, max_size=30), st.booleans())
 def test_plain_reader_equals_the_general_one(rows: list[list[int]], newline: bool) -> None:
-    from exact_odds.batch.io import _plain_counts
+    from exact_odds.batch.io import plain_counts
 
     text = "\n".join(",".join(map(str, r)) for r in rows) + ("\n" if newline else "")
-    found = _plain_counts(text)
+    found = plain_counts(text)
     assert found is not None and found.tolist() == rows
     lines, counts = parse_compositions(text)
     assert list(lines) == list(range(1, len(rows) + 1)) and counts.tolist() == rows
@@ -359,9 +361,9 @@ def test_plain_reader_equals_the_general_one(rows: list[list[int]], newline: boo
 @pytest.mark.parametrize("text", ["4,4,4,4,4,4,4,4,4,4,4,4,4\r\n", "4,4,4,4,4,4,4,4,4,4,4,4,\n", ",4,4\n",
                                   "4,4,4,4,4,4,4,4,4,4,4,4,4\n\n", "4,4,4,4,4,4,4,4,4,4,4,4,1234567890\n", ""])
 def test_plain_reader_leaves_the_rest_to_the_general_one(text: str) -> None:
-    from exact_odds.batch.io import _plain_counts
+    from exact_odds.batch.io import plain_counts
 
-    assert _plain_counts(text) is None
+    assert plain_counts(text) is None
 
 
 def test_vectorised_csv_equals_python_formatting() -> None:

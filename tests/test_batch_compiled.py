@@ -2,14 +2,18 @@
 
 Both paths are run on the same compositions by setting ``EXACT_ODDS_JIT`` (``1``: compiled at
 any size, ``0``: NumPy alone); the NumPy path is itself compared with the reference enumerator
-in ``tests/test_batch.py``. Random compositions cover every size class of the kernel: shoes of
+in ``tests/test_batch_evaluation.py``. Random compositions cover every size class of the kernel: shoes of
 at most 456 cards (exact floats, where the compiled loops run), up to 1,448 (int64) and beyond
-(residues and the Chinese remainder theorem).
+(Python integers).
 """
 
 from __future__ import annotations
 
+import importlib.util
+import math
 import os
+import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -108,27 +112,36 @@ def test_sums_past_the_float_limit_redone(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_when_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The environment decides first; then the size of the call, or of the job announced."""
+    """The environment decides first; then the size of the job, against what a unit saves."""
     monkeypatch.delenv(compiled.JIT_ENV, raising=False)
-    monkeypatch.setattr(compiled, "_ANNOUNCED", [False])
-    monkeypatch.setattr(compiled, "_LOADED", set())
-    assert not compiled._wanted(10)
-    assert compiled._wanted(compiled.JIT_MIN)
-    compiled.expect(compiled.JIT_MIN)
-    assert compiled._wanted(10)
+    assert not compiled.wanted(10)
+    assert compiled.wanted(compiled.JIT_MIN)
+    assert compiled.wanted(10, worth=10)
+    assert compiled.module(compiled.KERNEL, 10) is None and compiled.chosen(compiled.KERNEL, 10, None) is None
+    assert compiled.chosen(compiled.KERNEL, 10, True) is not None
     monkeypatch.setenv(compiled.JIT_ENV, "0")
-    assert compiled.loops(10**9) is None
+    assert compiled.module(compiled.KERNEL, 10**9) is None
     monkeypatch.setenv(compiled.JIT_ENV, "1")
-    assert compiled.loops(1) is not None
+    assert compiled.module(compiled.KERNEL, 1) is not None
 
 
-def test_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+WITHOUT_NUMBA = """
+import sys
+sys.modules["numba"] = None  # importing numba fails, as where it is not installed
+from exact_odds.batch import compiled, evaluate
+from exact_odds.bets import find_bet
+assert compiled.module(compiled.KERNEL, 10**9) is None
+ev = evaluate([[4] * 13, [160] * 13], bets=[find_bet("banker")], jit=True)
+print(ev.expectation(0, 0), ev.outcomes[1, 0])
+"""
+
+
+def test_without_numba() -> None:
     """Without numba the NumPy path runs, whatever the setting."""
-    monkeypatch.setenv(compiled.JIT_ENV, "1")
-    monkeypatch.setattr(compiled, "_load", lambda name: None)
-    assert compiled.loops(10**9) is None
-    ev = evaluate([[4] * 13], bets=[find_bet("banker")])
-    assert ev.expectation(0, 0) == Fraction(-49303, 4873050)  # one deck (the doctest of evaluate)
+    done = subprocess.run([sys.executable, "-c", WITHOUT_NUMBA], env={**os.environ, compiled.JIT_ENV: "1"},
+                          capture_output=True, text=True, check=True)
+    with_numba = evaluate([[160] * 13])
+    assert done.stdout.split() == [str(Fraction(-49303, 4873050)), str(with_numba.outcomes[0, 0])]
 
 
 def _card_grams(log: CoupLog, shoe: Shoe, setting: str) -> tuple[bytes, str]:
@@ -145,6 +158,7 @@ def _card_grams(log: CoupLog, shoe: Shoe, setting: str) -> tuple[bytes, str]:
             os.environ[compiled.JIT_ENV] = before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("decks", [1, 8])
 def test_card_tally_alike(decks: int) -> None:
     """The card tally's compiled loops form the same floats as NumPy: whole shoes over several chunks
@@ -191,29 +205,22 @@ def test_compositions_alike() -> None:
             assert _compositions(case, "0", deplete) == _compositions(case, "1", deplete)
 
 
-def test_combine_against_integers() -> None:
-    """The compiled combination of functionals (blocks of 256 and a remainder; negative
-    coefficients wrapping modulo 2**64; divisors) equals Python's integers, and counts the
-    results that do not divide."""
-    fast = compiled.loops(10**9)
-    assert fast is not None
-    rng = np.random.default_rng(5)
-    found = rng.integers(0, 2**40, size=(300, 3))
-    sequences = rng.integers(0, 2**40, size=300)
-    combos = [[3, 0, -2, 1], [0, 6, 0, -3], [-1, -1, 0, 0]]
-    divisors = [1, 3, 1]
-    starts, columns, weights = [0], [], []
-    for combo in combos:
-        columns += [c for c, w in enumerate(combo) if w]
-        weights += [w % 2**64 for w in combo if w]
-        starts.append(len(columns))
-    out = np.zeros((300, 5), dtype=np.int64)
-    inexact = fast.combine(found.view(np.uint64), sequences.view(np.uint64), np.array(starts), np.array(columns),
-                           np.array(weights, dtype=np.uint64), np.array(divisors), np.array([4, 0, 2]), out)
-    rows = [[*map(int, f), int(s)] for f, s in zip(found, sequences, strict=True)]
-    raw = [[sum(w * x for w, x in zip(combo, row, strict=True)) for combo in combos] for row in rows]
-    assert inexact == sum(r[1] % 3 != 0 for r in raw)
-    assert out[:, 4].tolist() == [r[0] for r in raw]
-    assert out[:, 0].tolist() == [r[1] // 3 for r in raw]
-    assert out[:, 2].tolist() == [r[2] for r in raw]
-    assert not out[:, [1, 3]].any()
+LOADING = """
+import sys
+import numpy as np
+from exact_odds.batch import evaluate
+found = evaluate(np.full((1, 13), 4, dtype=np.int64))
+print(int(found.sequences[0]), "scipy" in sys.modules)
+import numba
+dot = numba.njit(lambda a, b: np.dot(a, b))
+print(dot(np.arange(3.0), np.arange(3.0)))
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("scipy") is None, reason="SciPy is not installed: nothing to leave out")
+def test_the_compiled_loops_load_without_scipy_and_numba_linear_algebra_still_works() -> None:
+    """numba's array functions are imported without SciPy, which then stays out of the process, and
+    numba's linear algebra still works."""
+    done = subprocess.run([sys.executable, "-c", LOADING], env={**os.environ, "EXACT_ODDS_JIT": "1"},
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split() == [str(math.perm(52, 6)), "False", str(0.0 * 0 + 1.0 * 1 + 2.0 * 2)]

@@ -1,7 +1,7 @@
-"""The compiled reader and writer of compositions (exact_odds.batch.textloops) against the NumPy ones.
+"""The compiled reader of compositions (exact_odds.batch.textloops) against the NumPy one.
 
 ``EXACT_ODDS_JIT=1`` runs the compiled loops at any size, ``0`` NumPy alone: every text must give
-the same counts, or the same error word for word, and every table the same bytes, either way.
+the same counts, or the same error word for word, either way.
 """
 
 from __future__ import annotations
@@ -9,15 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from exact_odds.batch import parse_compositions
-from exact_odds.batch.compiled import JIT_ENV, text_loops
-from exact_odds.batch.io import _plain_counts
-from exact_odds.report.study import _int_csv
+from exact_odds.batch.compiled import JIT_ENV, TEXT, module
+from exact_odds.batch.io import plain_counts
 
 pytest.importorskip("numba")
 
@@ -40,42 +38,17 @@ def _both(monkeypatch: pytest.MonkeyPatch, run: Callable[[], T]) -> tuple[T, T]:
     found = []
     for setting in ("0", "1"):
         monkeypatch.setenv(JIT_ENV, setting)
-        assert (text_loops(1) is not None) == (setting == "1")
+        assert (module(TEXT, 1) is not None) == (setting == "1")
         found.append(run())
     return found[0], found[1]
 
 
 def test_the_compiled_loops_are_used_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(JIT_ENV, "1")
-    loops = text_loops(1)
-    assert loops is not None and loops.__name__ == "exact_odds.batch.textloops"
+    loops = module(TEXT, 1)
+    assert loops is not None and loops.__name__ == TEXT
     monkeypatch.setenv(JIT_ENV, "0")
-    assert text_loops(10**9) is None
-
-
-# ---------------------------------------------------------------- writing
-
-VALUES = st.one_of(st.integers(0, 2**63 - 1), st.integers(0, 1_000),
-                   st.integers(0, 18).flatmap(lambda k: st.sampled_from([10**k - 1, 10**k, 10**k + 1])).map(
-                       lambda v: min(v, 2**63 - 1)))
-
-
-@BOTH
-@given(st.integers(1, 30), st.integers(1, 6), st.data())
-@example(2, 3, None)  # the extremes and every length of digits, below
-def test_writer_equals_numpy(monkeypatch: pytest.MonkeyPatch, rows: int, columns: int,
-                             data: st.DataObject | None) -> None:
-    if data is None:
-        values = [0, 2**63 - 1, 2**63 - 2, *(10**k - 1 for k in range(1, 19)), *(10**k for k in range(19))]
-        table = np.array(values, dtype=np.int64).reshape(-1, 5)
-    else:
-        table = np.array(data.draw(st.lists(VALUES, min_size=rows * columns, max_size=rows * columns)),
-                         dtype=np.int64).reshape(rows, columns)
-    expected = "head,er\n" + "".join(",".join(map(str, row)) + "\n" for row in table.tolist())
-    numpy, compiled = _both(monkeypatch, lambda: _int_csv(table, "head,er\n"))
-    assert numpy == compiled == expected
-    monkeypatch.setenv(JIT_ENV, "1")
-    assert _int_csv(table[:, ::-1]) == "".join(",".join(map(str, row[::-1])) + "\n" for row in table.tolist())
+    assert module(TEXT, 10**9) is None
 
 
 # ---------------------------------------------------------------- reading
@@ -130,7 +103,7 @@ def test_reader_equals_numpy(monkeypatch: pytest.MonkeyPatch, kind: str, rows: l
     text = DECK + "\n" if data is None else _mutated(rows, kind, data)
     numpy, compiled = _both(monkeypatch, lambda: _outcome(text))
     assert numpy == compiled
-    plain_numpy, plain_compiled = _both(monkeypatch, lambda: _plain_counts(text))
+    plain_numpy, plain_compiled = _both(monkeypatch, lambda: plain_counts(text))
     assert (plain_numpy is None) == (plain_compiled is None)
     if plain_numpy is not None and plain_compiled is not None:
         assert plain_numpy.tolist() == plain_compiled.tolist()
@@ -151,7 +124,7 @@ def test_reader_equals_numpy(monkeypatch: pytest.MonkeyPatch, kind: str, rows: l
 def test_reader_examples(monkeypatch: pytest.MonkeyPatch, text: str, message: str | None) -> None:
     numpy, compiled = _both(monkeypatch, lambda: _outcome(text))
     assert numpy == compiled
-    plain_numpy, plain_compiled = _both(monkeypatch, lambda: _plain_counts(text))
+    plain_numpy, plain_compiled = _both(monkeypatch, lambda: plain_counts(text))
     assert (None if plain_numpy is None else plain_numpy.tolist()) == (
         None if plain_compiled is None else plain_compiled.tolist())
     if message is not None:
