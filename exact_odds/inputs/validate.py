@@ -48,6 +48,7 @@ name                 bound                            what it bounds
 ``BUNCO_DICE``       1 to 20                          ``bunco --dice``
 ``BUNCO_SIZE``       1 to 100                         ``bunco --sides``, ``--round``, ``--rounds``
 ``BUNCO_K``          -1,000,000 to 1,000,000          ``bunco --more-than``
+``BUNCO_TALLY``      0 to 999,999,999                 a number of a Bunco tally sheet
 ===================  ===============================  =============================================
 
 Library functions check their own arguments too; these bounds are what a user may ask for.
@@ -90,6 +91,9 @@ _WHOLE = re.compile(r"[+-]?([0-9]+)")
 _DECIMAL = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,2})?"
 _EXACT = rf"({_DECIMAL})|([+-]?[0-9]+)\s*/\s*([0-9]+)"
 _ODDS = r"([0-9]+(?:\.[0-9]+)?)\s*(?::|to)\s*([0-9]+(?:\.[0-9]+)?)"
+_LEADING_ZEROS = re.compile(r"(?<![0-9.])0+(?=[0-9])")
+"""Zeros before the first digit of a run of digits (not after a decimal point): dropped before a number is
+read, so that any number of them costs one pass and no conversion (``0008`` is ``8``, ``1e-05`` is ``1e-5``)."""
 _LONG = r"[+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?(?:\s*(?:/|:|to)\s*[0-9.]+(?:[eE][+-]?[0-9]+)?)?"
 """A number written with more characters or a longer exponent than an exact number may have."""
 
@@ -151,10 +155,10 @@ class Whole:
         match = _WHOLE.fullmatch(text.strip())
         if match is None:
             raise self.error(text, what, error)
-        digits = match.group(1).lstrip("0")
+        digits = match.group(1).lstrip("0") or "0"  # leading zeros: never converted, however many
         if len(digits) > len(str(max(abs(self.low), abs(self.high)))):
             raise self.error(text, what, error)
-        value = int(match.group(0))
+        value = -int(digits) if match.group(0).startswith("-") else int(digits)
         if not self.low <= value <= self.high:
             raise self.error(text, what, error)
         return value
@@ -200,7 +204,7 @@ class Real:
 
     def parse(self, text: str, what: str, error: type[InputError] = InputError) -> float:
         """The number written in ``text``: a decimal with an optional two-digit exponent; no NaN or infinity."""
-        t = text.strip()
+        t = without_leading_zeros(text.strip())
         if len(t) > MAX_NUMBER_TEXT or re.fullmatch(_DECIMAL, t) is None:
             raise self.error(text, what, error)
         number = float(t)
@@ -246,7 +250,7 @@ class Exact:
                          "\"19/20\" or \"0.95\"" if self.odds else f"{self._where(what)}{value!r} is a float")
         if not isinstance(value, str):
             return error(f"{self._where(what)}expected a number or a string, got {type(value).__name__}")
-        text = value.strip()
+        text = without_leading_zeros(value.strip())
         if (len(text) > MAX_NUMBER_TEXT or re.search(r"[eE][+-]?[0-9]{3}", text)) and re.fullmatch(_LONG, text):
             return error(f"{self._where(what)}{shown(value)} is too long to be read exactly here (at most "
                          f"{MAX_NUMBER_TEXT} characters, exponents of at most two digits)")
@@ -294,8 +298,18 @@ def _below(value: str | int | Fraction, low: Fraction) -> bool:
     return number is not None and number < low
 
 
+def without_leading_zeros(text: str) -> str:
+    """``text`` without the zeros that start a run of digits (one pass; the number written is the same).
+
+    >>> [without_leading_zeros(t) for t in ("0008", "-00.50", "1e-05", "0")]
+    ['8', '-0.50', '1e-5', '0']
+    """
+    return _LEADING_ZEROS.sub("", text) if "0" in text else text
+
+
 def _exact_text(text: str, *, odds: bool) -> Fraction | None:
     """The exact number ``text`` writes (the forms of the module docstring), or None."""
+    text = without_leading_zeros(text)
     if len(text) > MAX_NUMBER_TEXT:
         return None
     plain = _plain_ratio(text, odds=odds)
@@ -424,6 +438,7 @@ BUNCO_POINTS = Whole(0, 10**6)
 BUNCO_DICE = Whole(1, 20)
 BUNCO_SIZE = Whole(1, 100)
 BUNCO_K = Whole(-10**6, 10**6)
+BUNCO_TALLY = Whole(0, 999_999_999)
 
 DECKS_OR_INF = Whole(DECKS.low, DECKS.high, " or 'inf'")
 """``--decks``: a whole number of decks, or ``inf`` (the infinite-deck limit)."""

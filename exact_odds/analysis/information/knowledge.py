@@ -47,7 +47,7 @@ from itertools import product
 
 from exact_odds.core.shoe import CARDS_PER_COUP, RANKS, SUITS, Card, Rank, ShoeError, Suit, parse_card
 from exact_odds.inputs.errors import InputError, suits_unknown
-from exact_odds.inputs.validate import shown
+from exact_odds.inputs.validate import shown, without_leading_zeros
 
 POSITIONS: tuple[int, ...] = tuple(range(1, CARDS_PER_COUP + 1))
 """The six positions of a coup in dealing order, 1 to 6."""
@@ -69,7 +69,7 @@ class InformationError(InputError):
 
 def position_of(text: str) -> int:
     """A position from ``1``..``6`` (or ``P1``, ``B1``, ``P2``, ``B2``)."""
-    t = text.strip().lower()
+    t = without_leading_zeros(text.strip().lower())
     if t in _ALIASES:
         return _ALIASES[t]
     if t in {str(p) for p in POSITIONS}:  # ASCII digits only: "٣" is no position

@@ -1,0 +1,116 @@
+"""Values a user types that looked good enough to slip through: numbers written with thousands of leading
+zeros, empty lists and groups, control characters in names, long bad values echoed whole, negative
+numbers taken for options.
+
+- **Numbers.** Every number the user types, whatever the option, key or spec, goes through one parser
+  (:mod:`exact_odds.inputs.validate`) that drops leading zeros before converting and bounds the digits
+  first: ``--decks 000...0008`` (5,000 zeros) is 8 in every command, not a traceback of ``int()``'s
+  4,300-digit limit. The options are found from the parser (every ``type=`` that is a bound), so an
+  option added later is covered the day it is added.
+- **Empty values** (``--bet=``, ``--known '1=7|'``, ``--groups ''``, an empty group) are refused,
+  never read as "the default" or "nothing"; a control character in a name given on the command line
+  is refused as in a file.
+- **Messages** quote a bad value at most some 60 characters long, with its length.
+- **Negative numbers** are values of the options that take numbers (``--thresholds 1e6 -1e6 0``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from conftest import one_line_error, run
+from test_cli_fuzz import COMMANDS, _name
+
+from exact_odds.inputs import validate
+
+ZEROS = "0" * 5000
+"""More leading zeros than ``int()`` converts (4,300 digits)."""
+
+
+def _bound(action: argparse.Action) -> validate.Whole | validate.Real | validate.Exact | None:
+    """The bound an option's values are read by (its ``type=`` is the bound's ``option`` method), or None."""
+    bound = getattr(action.type, "__self__", None)
+    return bound if isinstance(bound, (validate.Whole, validate.Real, validate.Exact)) else None
+
+
+NUMERIC = sorted((command, _name(action)) for command, parser in COMMANDS.items() for action in parser._actions
+                 if _bound(action) is not None)
+"""Every (command, option) whose value is a number read by a bound."""
+
+
+def _action(command: str, option: str) -> argparse.Action:
+    return next(a for a in COMMANDS[command]._actions if option in a.option_strings)
+
+
+def _inside(bound: validate.Whole | validate.Real | validate.Exact) -> str:
+    """A number within ``bound``, as text."""
+    if isinstance(bound, validate.Whole):
+        return str(max(bound.low, min(bound.high, 1)))
+    if bound.open:
+        return "0.5"
+    return str(max(int(bound.low), 1))
+
+
+def test_the_numeric_options_are_found() -> None:
+    assert {("deal", "--cut-card"), ("study", "--thresholds"), ("bunco", "--alpha"), ("verify", "--shoes"),
+            ("simulate", "--seed")} <= set(NUMERIC)
+
+
+@pytest.mark.parametrize(("command", "option"), NUMERIC)
+def test_every_numeric_option_reads_any_number_of_leading_zeros(command: str, option: str) -> None:
+    action = _action(command, option)
+    bound = _bound(action)
+    assert bound is not None and action.type is not None
+    plain = _inside(bound)
+    assert action.type(ZEROS + plain) == action.type(plain)
+
+
+@pytest.mark.parametrize(("command", "option"), NUMERIC)
+def test_every_numeric_option_refuses_a_long_number_by_its_length(command: str, option: str) -> None:
+    action = _action(command, option)
+    assert action.type is not None
+    with pytest.raises(argparse.ArgumentTypeError) as caught:
+        action.type("9" * 5000)
+    assert len(str(caught.value)) < 200 and "(5,000 characters)" in str(caught.value)
+
+
+LEADING_ZEROS = [
+    ("odds", "--decks", ZEROS + "1"),
+    ("odds", "--shoe", f"A={ZEROS}4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=4,J=4,Q=4,K=4"),
+    ("deal", "--decks", "1", "--seed", "1", "--cut-card", ZEROS + "14"),
+    ("session", "--bet", "banker", "--hands", "5", "--sessions", "10", "--seed", "1", "--bankroll",
+     ZEROS + "20"),
+    ("count", "--count", f"4|5|6|7=-{ZEROS}1, 8|9=+{ZEROS}2, bet=dragon-7, tc>={ZEROS}4", "--shoes", "1",
+     "--decks", "1", "--seed", "1"),
+    ("verify", "--counts", f"banker={ZEROS}5,player={ZEROS}4,tie=0"),
+    ("advantage", "--known", f"{ZEROS}1=7", "--decks", "1"),
+]
+
+
+@pytest.mark.parametrize("argv", LEADING_ZEROS, ids=lambda a: f"{a[0]} {a[-1][:12] if len(a[-1]) < 20 else a[1]}")
+def test_numbers_in_specs_read_any_number_of_leading_zeros(capsys: pytest.CaptureFixture[str],
+                                                          argv: tuple[str, ...]) -> None:
+    code, out, err = run(capsys, *argv)
+    plain = [a.replace(ZEROS, "") for a in argv]
+    assert (code, out, err) == run(capsys, *plain)
+    assert code == 0
+
+
+def test_a_game_files_numbers_read_any_number_of_leading_zeros(capsys: pytest.CaptureFixture[str],
+                                                              tmp_path: Path) -> None:
+    game = tmp_path / "game.toml"
+    game.write_text(f'decks = 6\n[configuration.tie]\nwin = "{ZEROS}8"\n[configuration.banker]\nwin = "19/20"\n'
+                    '[configuration.player]\nwin = "1"\n')
+    long = run(capsys, "edges", "--game", str(game))
+    game.write_text(game.read_text().replace(ZEROS, ""))
+    assert long == run(capsys, "edges", "--game", str(game)) and long[0] == 0
+
+
+def test_exact_numbers_drop_leading_zeros_before_their_length_is_counted() -> None:
+    assert validate.PAYOUT.parse(ZEROS + "19/" + ZEROS + "20", "banker win") == Fraction(19, 20)
+    assert validate.PAYOUT.parse("0" * 50 + "11:1", "tie win") == 11
+    assert validate.THRESHOLD.parse("-" + ZEROS + "2.5e0" + ZEROS + "1", "--thresholds") == -25.0
+    assert validate.without_leading_zeros("10.05") == "10.05"
