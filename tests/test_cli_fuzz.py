@@ -701,8 +701,8 @@ def test_named_hostile_inputs(capsys: pytest.CaptureFixture[str], argv: tuple[st
     assert outcome.code == (0 if argv in GOOD_NAMED else 2), (outcome.code, outcome.err)
 
 
-GOOD_NAMED = {("study", "--shoes", "2", "--decks", "1", "--edge-sort", "")}
-"""Named cases that are good requests (every rank its own group): they must run within the budgets."""
+GOOD_NAMED: set[tuple[str, ...]] = set()
+"""Named cases that are good requests: they must run within the budgets."""
 
 
 def _limits(megabytes: int, seconds: int) -> Callable[[], None]:

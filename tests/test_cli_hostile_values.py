@@ -114,3 +114,53 @@ def test_exact_numbers_drop_leading_zeros_before_their_length_is_counted() -> No
     assert validate.PAYOUT.parse("0" * 50 + "11:1", "tie win") == 11
     assert validate.THRESHOLD.parse("-" + ZEROS + "2.5e0" + ZEROS + "1", "--thresholds") == -25.0
     assert validate.without_leading_zeros("10.05") == "10.05"
+
+
+# ---------------------------------------------------------------- empty and invisible values
+
+EMPTY = [
+    (("sidebets", "--bet="), "--bet must not be empty"),
+    (("sidebets", "--bet=,"), "--bet ',' names an empty bet"),
+    (("eor", "--bet", "banker,,tie"), "--bet 'banker,,tie' names an empty bet"),
+    (("odds", "--decks", "1", "--known", "1=7|"), "an empty card in '7|'"),
+    (("advantage", "--decks", "1", "--known", "1=|7"), "an empty card in '|7'"),
+    (("advantage", "--groups", ""), "--groups must not be empty"),
+    (("advantage", "--groups", "high=6||9"), "an empty card in '6||9'"),
+    (("study", "--shoes", "1", "--decks", "1", "--edge-sort", ""), "--edge-sort must not be empty"),
+    (("study", "--shoes", "1", "--decks", "1", "--edge-sort", " "), "--edge-sort must not be empty"),
+    (("count", "--count", "", "--shoes", "1"), "--count must not be empty"),
+    (("verify", "--counts", ""), "--counts must not be empty"),
+    (("parsheet", "--bet", ""), "--bet must not be empty"),
+    (("session", "--bet", " "), "--bet must not be empty"),
+]
+
+
+@pytest.mark.parametrize(("argv", "words"), EMPTY, ids=lambda x: " ".join(x) if isinstance(x, tuple) else "")
+def test_empty_values_are_refused(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], words: str) -> None:
+    assert one_line_error(*run(capsys, *argv), words)
+
+
+CONTROL = [
+    ("study", "--shoes", "1", "--decks", "1", "--count", "4|5=1, name=a\x1b[31mb, bet=dragon-7, tc>=1"),
+    ("count", "--shoes", "1", "--decks", "1", "--count", "name=x\ny, 4|5=1, bet=dragon-7, tc>=1"),
+    ("advantage", "--groups", "hi\x07gh=6|7|8|9"),
+    ("study", "--shoes", "1", "--decks", "1", "--edge-sort", "hi\u2028gh=6|7|8|9"),
+    ("sidebets", "--bet", "banker\x1b"),
+    ("odds", "--known", "1=7\x85"),
+]
+
+
+@pytest.mark.parametrize("argv", CONTROL, ids=lambda a: a[-2])
+def test_control_characters_in_names_from_the_command_line_are_refused(capsys: pytest.CaptureFixture[str],
+                                                                       argv: tuple[str, ...]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert one_line_error(code, out, err, "must not contain a control character")
+    assert "\x1b" not in err and "\x07" not in err and "\u2028" not in err
+
+
+def test_an_impossible_trailing_card_of_a_recorded_shoe_is_refused(capsys: pytest.CaptureFixture[str],
+                                                                 tmp_path: Path) -> None:
+    record = tmp_path / "shoe.txt"
+    record.write_text(" ".join(f"{r}{s}" for r in "A23456789TJQK" for s in "shdc") + "\nAs\n")
+    assert one_line_error(*run(capsys, "study", "--input", str(record), "--decks", "1"), "card 53 (As)",
+                          "no A left in the shoe")

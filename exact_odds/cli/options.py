@@ -352,7 +352,8 @@ def add_bets_option(parser: argparse.ArgumentParser) -> None:
 
 def add_bet_option(parser: argparse.ArgumentParser, help: str) -> None:
     """--bet NAME ...: bet names, several after one --bet or comma-separated, and --bet repeated; they add up."""
-    parser.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME", help=help)
+    parser.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME", type=validate.spec_option,
+                        help=help)
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,7 +423,8 @@ KNOWN_HELP = ("what is known of the next coup's cards: POSITION=CARDS, several s
 
 def add_known_option(parser: argparse.ArgumentParser) -> None:
     """--known SPEC (repeatable: the pieces of knowledge add up), of ``advantage`` and ``odds``."""
-    parser.add_argument("--known", action="append", default=[], metavar="SPEC", help=KNOWN_HELP)
+    parser.add_argument("--known", action="append", default=[], metavar="SPEC", type=validate.spec_option,
+                        help=KNOWN_HELP)
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:
@@ -476,9 +478,15 @@ def add_hidden_alias(parser: argparse._ActionsContainer, option: str, dest: str,
     parser.add_argument(option, dest=dest, help=argparse.SUPPRESS, default=argparse.SUPPRESS, **kwargs)
 
 
-def bet_names(values: Sequence[str]) -> list[str]:
-    """The names in --bet values: each value may hold several, comma-separated."""
-    return [name.strip() for value in values for name in value.split(",") if name.strip()]
+def bet_names(values: Sequence[str], option: str = "--bet") -> list[str]:
+    """The names in --bet values: each value may hold several, comma-separated; an empty name (``--bet=,``,
+    ``banker,,tie``) is refused, never read as no bet at all (which would be the default bets)."""
+    names = [name.strip() for value in values for name in value.split(",")]
+    if "" in names:
+        empty = next(value for value in values if "" in (name.strip() for name in value.split(",")))
+        raise InputError(f"{option} {validate.shown(empty)} names an empty bet (write names comma-separated, "
+                         "e.g. banker,player)")
+    return names
 
 
 def read_input(path: str, what: str = "input") -> str:

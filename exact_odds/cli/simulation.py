@@ -94,7 +94,7 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
     works as it did: the values in order, a file giving every bet it defines. A value that is a file
     and a bet name at once is refused rather than guessed.
     """
-    values = bet_names(args.bet_files)
+    values = bet_names(args.bet_files, "--bets")
     choice = bets_from_args(args, files=())
     names = [v for v in values if not v.lower().endswith(".toml") and not exists(v)]
     clash = [v for v in values if v not in names and not v.lower().endswith(".toml") and v in choice.known]
@@ -242,7 +242,7 @@ def _add_session(sub: Subparsers) -> None:
         **examples('exact-odds session --bet banker --hands 30 --sessions 300 --bankroll 10 --seed 3',
                    'exact-odds session --bet tie --hands 3 --sessions 0 --distribution'))
     add_shoe_options(p)
-    p.add_argument("--bet", required=True, metavar="NAME",
+    p.add_argument("--bet", required=True, metavar="NAME", type=validate.spec_option,
                    help="the bet backed with one unit every hand (banker, player, tie: those of --config or the "
                         "game)")
     add_config_option(p, "the pay table of banker, player and tie")

@@ -384,6 +384,35 @@ def name(text: object, what: str, error: type[InputError] = InputError, *, examp
     return text.strip()
 
 
+def spec(text: str, what: str, error: type[InputError] = InputError) -> str:
+    """A value made of names and numbers that the user typed (``--bet``, ``--known``, ``--groups``,
+    ``--count``): not empty or blank (which would read as "nothing" or "the default"), no control
+    character (:func:`control_character`: a name from it is printed, as a file's names are).
+
+    >>> spec("high=6|7|8|9", "--groups")
+    'high=6|7|8|9'
+    >>> spec(" ", "--groups")
+    Traceback (most recent call last):
+    ...
+    exact_odds.inputs.errors.InputError: --groups must not be empty, got ' '
+    """
+    subject = f"{what} must" if what else "must"
+    if not text.strip():
+        raise error(f"{subject} not be empty, got {shown(text)}")
+    bad = control_character(text)
+    if bad is not None:
+        raise error(f"{subject} not contain a control character ({bad}), got {shown(text)}")
+    return text
+
+
+def spec_option(text: str) -> str:
+    """An argparse ``type=``: :func:`spec`, its error the option's (``--groups must not be empty ...``)."""
+    try:
+        return spec(text, "")
+    except InputError as err:
+        raise _option(err) from None
+
+
 DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "inproc")
 """The schemes of a Dask scheduler's address that ``distributed`` itself can connect with (``ucx://``
 needs a package of its own, whose absence ``distributed`` reports as a ``TypeError``)."""

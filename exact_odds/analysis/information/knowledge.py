@@ -96,9 +96,10 @@ def positions_of(text: str) -> tuple[int, ...]:
 
 def card_set(text: str) -> CardSet:
     """Cards from ``"7"``, ``"7h"`` or ``"7|8|9"`` (``|`` separates alternatives)."""
-    parts = [p for p in text.split("|") if p.strip()]
-    if not parts:
-        raise InformationError(f"no card in {text!r} (write e.g. 7, 7h or 7|8|9)")
+    parts = text.split("|")
+    if not all(p.strip() for p in parts):
+        what = "no card" if not text.strip() else "an empty card"
+        raise InformationError(f"{what} in {shown(text)} (write e.g. 7, 7h or 7|8|9)")
     return frozenset(parse_card(p) for p in parts)
 
 
