@@ -10,7 +10,8 @@ numbers taken for options.
 - **Empty values** (``--bet=``, ``--known '1=7|'``, ``--groups ''``, an empty group) are refused,
   never read as "the default" or "nothing"; a control character in a name given on the command line
   is refused as in a file.
-- **Messages** quote a bad value at most some 60 characters long, with its length.
+- **Messages** quote a bad value at most some 60 characters long, with its length (the rest of a message,
+  such as the list of known names, is bounded by what it lists).
 - **Negative numbers** are values of the options that take numbers (``--thresholds 1e6 -1e6 0``).
 """
 
@@ -164,3 +165,70 @@ def test_an_impossible_trailing_card_of_a_recorded_shoe_is_refused(capsys: pytes
     record.write_text(" ".join(f"{r}{s}" for r in "A23456789TJQK" for s in "shdc") + "\nAs\n")
     assert one_line_error(*run(capsys, "study", "--input", str(record), "--decks", "1"), "card 53 (As)",
                           "no A left in the shoe")
+
+
+# ---------------------------------------------------------------- messages of bounded length
+
+LONG = "x" * 100_000
+LONG_VALUES = [
+    ("sidebets", "--bet", LONG),
+    ("sidebets", "--bet", "banker," + LONG),
+    ("advantage", "--groups", LONG),
+    ("advantage", "--groups", f"a={LONG}"),
+    ("advantage", "--position", LONG),
+    ("odds", "--known", LONG),
+    ("odds", "--known", f"1=7 {LONG}=8"),
+    ("odds", "--dealt", f"Q: {LONG}"),
+    ("odds", "--shoe", LONG),
+    ("odds", "--remove", LONG),
+    ("count", "--count", f"{LONG}, bet=dragon-7, tc>=4", "--shoes", "1"),
+    ("count", "--count", f"4|5=1, bet=dragon-7, tc>={LONG}", "--shoes", "1"),
+    ("verify", "--counts", f"banker={LONG}"),
+    ("odds", "--config", LONG),
+    ("chemin-de-fer", "--model", LONG),
+    ("bunco", "--scoring", LONG),
+]
+
+
+@pytest.mark.parametrize("argv", LONG_VALUES, ids=lambda a: f"{a[0]} {a[1]}")
+def test_a_long_bad_value_is_quoted_short_with_its_length(capsys: pytest.CaptureFixture[str],
+                                                          argv: tuple[str, ...]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert one_line_error(code, out, err) and "x" * 61 not in err and len(err) < 1000, err[:600]
+
+
+FILE_VALUES = {
+    "bets: a long name with a tab": f'[[bet]]\nname = "{LONG}\\t"\nsource = "s"\n[[bet.line]]\npays = "1"\n',
+    "bets: a long list": "[[bet]]\nname = \"b\"\nsource = \"s\"\n[[bet.line]]\npays = \"1\"\nwinner = [" +
+                         ", ".join(['"x"'] * 20_000) + "]\n",
+    "bets: a long condition": f'[[bet]]\nname = "b"\nsource = "s"\n[[bet.line]]\npays = "1"\nbanker_total = "{LONG}"\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(FILE_VALUES))
+def test_a_long_bad_value_in_a_file_is_quoted_short(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                    name: str) -> None:
+    path = tmp_path / "bets.toml"
+    path.write_text(FILE_VALUES[name])
+    code, out, err = run(capsys, "sidebets", "--bets", str(path))
+    assert one_line_error(code, out, err) and "x" * 61 not in err and len(err) < 1000, err[:600]
+
+
+# ---------------------------------------------------------------- negative numbers are values
+
+
+@pytest.mark.parametrize("text", ["-1", "-1e6", "-1E+6", "-0.5", "-.5", "-2.", "-1/2", "-0001"])
+def test_every_parser_takes_a_negative_number_for_a_value(text: str) -> None:
+    assert all(parser._negative_number_matcher.match(text) for parser in COMMANDS.values())
+
+
+@pytest.mark.parametrize("text", ["-x", "-1x", "--1", "-e6", "-"])
+def test_an_option_is_no_negative_number(text: str) -> None:
+    assert not any(parser._negative_number_matcher.match(text) for parser in COMMANDS.values())
+
+
+def test_negative_thresholds_and_bounds_are_values(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "study", "--shoes", "1", "--decks", "1", "--seed", "1", "--thresholds", "1e6", "-1e6",
+                         "-2.5", "0", "--format", "json")
+    assert code == 0 and err == "" and '"true_count": -1000000' in out.replace(".0", "")
+    assert run(capsys, "bunco", "--more-than", "-5", "--simulate", "10", "--seed", "1")[0] == 0

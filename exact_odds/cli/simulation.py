@@ -43,6 +43,7 @@ from exact_odds.dealing import shoe_coup, shoe_winners
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import exists
+from exact_odds.inputs.validate import shown
 from exact_odds.report import (
     card_label,
     deal_json,
@@ -99,7 +100,7 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
     names = [v for v in values if not v.lower().endswith(".toml") and not exists(v)]
     clash = [v for v in values if v not in names and not v.lower().endswith(".toml") and v in choice.known]
     if clash:
-        raise InputError(f"--bets {clash[0]!r} is both a file and a bet name: give bet names with --bet and "
+        raise InputError(f"--bets {shown(clash[0])} is both a file and a bet name: give bet names with --bet and "
                          f"files with --bets (e.g. --bets ./{clash[0]})")
     if names:  # the old spelling: the values in order, a file giving every bet it defines
 

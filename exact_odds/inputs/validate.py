@@ -98,19 +98,31 @@ _LONG = r"[+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?(?:\s*(?:/|:|to)\s*[0-9.]+(?:[eE][+-]?
 """A number written with more characters or a longer exponent than an exact number may have."""
 
 
-def shown(value: object, limit: int = 40) -> str:
-    """A value as a message quotes it: its ``repr``, cut short past ``limit`` characters (a 5,000-digit
-    number is not copied into a message, and is never converted to text).
+SHOWN = 60
+"""The most characters of a value that a message quotes whole; a longer one is cut to :data:`SHOWN_START`,
+with its length."""
+SHOWN_START = 40
+
+
+def shown(value: object, limit: int = SHOWN) -> str:
+    """A value as a message quotes it: its ``repr``, cut to its first :data:`SHOWN_START` characters with
+    ``…`` and its length past ``limit`` characters (a 5,000-digit number is not copied into a message, and
+    is never converted to text; a long list from a file is cut as its text is).
 
     >>> shown("x"), shown("9" * 5000)
-    ("'x'", "'99999999999999999999…' (5,000 characters)")
+    ("'x'", "'9999999999999999999999999999999999999999…' (5,000 characters)")
+    >>> shown(list(range(1000)))
+    '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1…(4,890 characters)'
     """
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
         return f"a number of {math.floor(value.bit_length() * math.log10(2)) + 1:,} digits or so"
-    if isinstance(value, str) and len(value) > limit:
-        start = repr(value[:20])
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        start = repr(value[:min(SHOWN_START, limit)])
         return f"{start[:-1]}…{start[-1]} ({len(value):,} characters)"
-    return repr(value)
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:min(SHOWN_START, limit)]}…({len(text):,} characters)"
 
 
 def _number(n: int) -> str:

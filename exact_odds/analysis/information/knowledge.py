@@ -90,7 +90,7 @@ def positions_of(text: str) -> tuple[int, ...]:
     if not out:
         raise InformationError("no position given (use 1-6, e.g. '1' or '1-4')")
     if len(set(out)) != len(out):
-        raise InformationError(f"a position is named twice in {text!r}")
+        raise InformationError(f"a position is named twice in {shown(text)}")
     return tuple(out)
 
 
@@ -144,7 +144,7 @@ class Known:
         cards: list[CardSet | None] = [None] * CARDS_PER_COUP
         for position, value in known.items():
             if position not in POSITIONS:
-                raise InformationError(f"unknown position {position!r} (use 1-6)")
+                raise InformationError(f"unknown position {shown(position)} (use 1-6)")
             if isinstance(value, str):
                 cards[position - 1] = card_set(value)
             elif isinstance(value, Rank):
@@ -164,10 +164,10 @@ class Known:
                 continue
             where, eq, what = entry.partition("=")
             if not eq:
-                raise InformationError(f"known card {entry!r} should look like POSITION=CARDS, e.g. 1=7 or 5=7h|8")
+                raise InformationError(f"known card {shown(entry)} should look like POSITION=CARDS, e.g. 1=7 or 5=7h|8")
             position = position_of(where)
             if position in known:
-                raise InformationError(f"position {position} is given twice in {spec!r}")
+                raise InformationError(f"position {position} is given twice in {shown(spec)}")
             known[position] = what
         return cls.of(known)
 
@@ -283,7 +283,8 @@ class Information:
             if entry:
                 label, eq, cards = entry.rpartition("=") if "=" in entry else ("in", "=", entry)
                 if not label or not eq or label in named:
-                    raise InformationError(f"group {entry!r}: write NAME=CARDS (e.g. high=6|7|8|9), each name once")
+                    raise InformationError(f"group {shown(entry)}: write NAME=CARDS (e.g. high=6|7|8|9), each name "
+                                           "once")
                 named[label] = cards
         return cls.grouped(where, named)
 
@@ -302,7 +303,7 @@ class Information:
         for position, groups, label in zip(self.positions, self.groups, case, strict=True):
             found = [c for name, c in groups if name == label]
             if not found:
-                raise InformationError(f"no group {label!r} at position {position}")
+                raise InformationError(f"no group {shown(label)} at position {position}")
             cards[position] = found[0]
         return Known.of(cards)
 
@@ -334,7 +335,7 @@ def _check_partition(groups: Sequence[tuple[str, CardSet]]) -> None:
         raise InformationError(f"a group label is used twice: {labels}")
     for label, cards in groups:
         if not cards:
-            raise InformationError(f"group {label!r} holds no card")
+            raise InformationError(f"group {shown(label)} holds no card")
     for rank in RANKS:
         for suit in SUITS:
             holders = [label for label, cards in groups if matches(cards, rank, suit)]
