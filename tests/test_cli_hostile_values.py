@@ -64,7 +64,7 @@ def test_the_numeric_options_are_found() -> None:
 def test_every_numeric_option_reads_any_number_of_leading_zeros(command: str, option: str) -> None:
     action = _action(command, option)
     bound = _bound(action)
-    assert bound is not None and action.type is not None
+    assert bound is not None and callable(action.type)
     plain = _inside(bound)
     assert action.type(ZEROS + plain) == action.type(plain)
 
@@ -72,7 +72,7 @@ def test_every_numeric_option_reads_any_number_of_leading_zeros(command: str, op
 @pytest.mark.parametrize(("command", "option"), NUMERIC)
 def test_every_numeric_option_refuses_a_long_number_by_its_length(command: str, option: str) -> None:
     action = _action(command, option)
-    assert action.type is not None
+    assert callable(action.type)
     with pytest.raises(argparse.ArgumentTypeError) as caught:
         action.type("9" * 5000)
     assert len(str(caught.value)) < 200 and "(5,000 characters)" in str(caught.value)
