@@ -66,6 +66,7 @@ from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import is_file, read_user_file
 from exact_odds.inputs.registry import name_key
 from exact_odds.inputs.sources import TomlText, parse_toml
+from exact_odds.inputs.validate import shown
 
 KEYS = ("name", "description", "source", "decks", "shoe", "tableau", "configuration", "side_bets", "procedure", "bet")
 """The keys of a game file, in the order the format lists them."""
@@ -211,7 +212,7 @@ def _built_in_file_or_table(doc: _Doc, key: str, built_in: Mapping[str, T], defa
     if name_key(value) in built_in:
         return built_in[name_key(value)]
     if not is_file(doc.path(value)):
-        raise doc.error(f"{key} {value!r} is neither a built-in {key} ({', '.join(built_in)}) nor a file", key)
+        raise doc.error(f"{key} {shown(value)} is neither a built-in {key} ({', '.join(built_in)}) nor a file", key)
     return load(doc.path(value))
 
 
@@ -243,7 +244,7 @@ def _side_bets(doc: _Doc) -> tuple[tuple[Bet, ...], tuple[Bet, ...]]:
         except InputError as err:
             raise doc.error(str(err), "side_bets") from None
         if is_main_bet(bet):
-            raise doc.error(f"side_bets names {name!r}, a main bet: the main bets come from configuration",
+            raise doc.error(f"side_bets names {shown(name)}, a main bet: the main bets come from configuration",
                             "side_bets")
         if bet not in offered:
             offered.append(bet)
@@ -263,13 +264,13 @@ def _procedure(doc: _Doc, shoe: Shoe) -> Procedure:
     burn, cut, last = (table.get(key, default) for key, default in zip(
         PROCEDURE_KEYS, (STANDARD_PROCEDURE.burn, STANDARD_PROCEDURE.cut, STANDARD_PROCEDURE.last_coup), strict=True))
     if not isinstance(burn, bool):
-        raise doc.error(f"burn must be true or false, got {burn!r}", "burn", "procedure")
+        raise doc.error(f"burn must be true or false, got {shown(burn)}", "burn", "procedure")
     try:
         cut = validate.CUT_CARD.check(cut, "cut_card")  # 0 to 520,000
     except InputError as err:
         raise doc.error(str(err), "cut_card", "procedure") from None
     if last not in ("one-more", "this"):
-        raise doc.error(f"last_coup must be \"one-more\" or \"this\", got {last!r}", "last_coup", "procedure")
+        raise doc.error(f"last_coup must be \"one-more\" or \"this\", got {shown(last)}", "last_coup", "procedure")
     procedure = Procedure(cut=cut, last_coup="this" if last == "this" else "one-more", burn=burn)
     if not shoe.infinite:
         try:

@@ -86,7 +86,7 @@ def test_players_who_keep_their_seats() -> None:
     (["round,player,wins,losses,bunco,mini_buncos,points"], "line 1: unknown column 'bunco' (did you mean 'buncos'?)"),
     (["round,player,wins,losses,mini_buncos,points"], "line 1: the tally sheet has no column buncos"),
     (["round,player,wins,losses,buncos,mini_buncos,points", "1,A,1,0,x,0,3"],
-     "line 2: buncos must be a whole number of at most 9 digits, got 'x'"),
+     "line 2: buncos must be a whole number from 0 to 999,999,999, got 'x'"),
     (["round,player,wins,losses,buncos,mini_buncos,points", "1,A,1,0"], "line 2: 4 fields, the header names 7"),
     (["round,player,wins,losses,buncos,mini_buncos,points", "0,A,1,0,0,0,0"],
      "line 2: rounds and tables are numbered from 1"),

@@ -314,8 +314,21 @@ SPECIAL_NUMBERS = (
 )
 UNICODE_DIGITS = "٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹０１２３４５６７８９²³¹⁰𝟎𝟏𝟐߀߁߂०१२"
 
+leading_zeros: st.SearchStrategy[str] = st.tuples(st.sampled_from(["", "-", "+"]), st.integers(1, 6000),
+                                                 st.sampled_from(["8", "1", "0", "19/20", "0.5", "1e3", "2:1", "9" * 9])
+                                                 ).map(lambda t: f"{t[0]}{'0' * t[1]}{t[2]}")
+"""A number after thousands of leading zeros: read as the number, never converted whole."""
+empty_values: st.SearchStrategy[str] = st.sampled_from(["", " ", ",", ",,", "|", "=", "a=", "1=7|", "1=|7", "high=",
+                                                        "high=6||7", "banker,", ",banker", "name=, bet=dragon-7"])
+"""Values that are empty, or hold an empty item: refused, never read as "nothing" or "the default"."""
+control_names: st.SearchStrategy[str] = st.tuples(
+    st.sampled_from(["banker", "high=6|7|8|9", "1=7", "name=n, 4|5=1, bet=dragon-7, tc>=4", "banker=5,player=4,tie=1"]),
+    st.sampled_from(["\x1b[31m", "\x07", "\n", "\r", "\t", "\x85", "\u2028", "\x7f", "\x1b]0;x\x07"]),
+    st.integers(0, 8)).map(lambda t: t[0][:t[2]] + t[1] + t[0][t[2]:])
+"""A name of the command line with a control character in it (refused, as in a file)."""
 numbers: st.SearchStrategy[str] = st.one_of(
     st.integers(-3, 60).map(str),
+    leading_zeros,
     st.sampled_from(SPECIAL_NUMBERS),
     st.integers(-(10**40), 10**40).map(str),
     st.integers(1, 8).map(lambda k: str(10 ** (6 * k))),
@@ -378,6 +391,8 @@ SHAPES: dict[str, st.SearchStrategy[str]] = {
     "--edge-sort": groups, "--position": positions, "--dask": dask_addresses,
 }
 """Options whose values have a shape of their own; every other option gets numbers or odd text."""
+SPEC_OPTIONS = ("--bet", "--known", "--count", "--counts", "--groups", "--edge-sort")
+"""Options made of names: they also get empty values and control characters."""
 
 # ---------------------------------------------------------------- hostile files
 
@@ -437,9 +452,14 @@ def mutated(draw: st.DrawFn, seed: str) -> bytes:
 deep_toml: st.SearchStrategy[bytes] = st.integers(1, 100_000).flatmap(lambda d: st.sampled_from([
     b"x = " + b"[" * d + b"]" * d,
     b"x = " + b"{a = " * d + b"1" + b"}" * d,
-    b"[" + b".".join([b"a"] * min(d, 20_000)) + b"]",
+    b"[" + b".".join([b"a"] * (3 * d)) + b"]",
+    b"[[" + b".".join([b"a"] * (3 * d)) + b"]]",
+    b".".join([b"a"] * d) + b" = 1",
+    b"x = { " + b".".join([b"a"] * d) + b" = 1 }",
+    b"[" + b".".join([b'"a.b"'] * min(d, 40)) + b"]\n" + b".".join([b"'[c]'"] * min(d, 40)) + b" = [[1.5]]",
     b"x = " + b"[" * d,
 ]))
+"""TOML nested deep by brackets, table headers (up to 300,000 parts) and dotted keys, quoted parts too."""
 generic_files: st.SearchStrategy[bytes] = st.one_of(
     st.binary(max_size=2000),
     st.text(max_size=300).map(lambda t: t.encode("utf-8", "surrogatepass")),
@@ -562,6 +582,8 @@ def value_strategy(action: argparse.Action) -> st.SearchStrategy[str | Content]:
         return SAFE_INTS[name]
     if name in WORK_SIZES:
         return sizes | odd_text
+    if name in SPEC_OPTIONS:
+        return SHAPES[name] | empty_values | control_names
     return SHAPES.get(name, numbers | odd_text)
 
 
@@ -686,6 +708,14 @@ NAMED: list[tuple[str, ...]] = [
     ("simulate", "--rounds", "100", "--bets", "x" * 300),
     ("study", "--shoes", "2", "--decks", "1", "--edge-sort", ""),
     ("advantage", "--position", "1-4"),
+    ("odds", "--decks", "0" * 5000 + "8"),
+    ("study", "--shoes", "2", "--decks", "1", "--thresholds", "1e6", "-1e6", "0"),
+    ("sidebets", "--bet="),
+    ("sidebets", "--bet=,"),
+    ("odds", "--known", "1=7|"),
+    ("advantage", "--groups", ""),
+    ("advantage", "--groups", "hi\x1b[31mgh=6|7|8|9"),
+    ("count", "--shoes", "2", "--decks", "1", "--count", "name=\x07, 4|5=1, bet=dragon-7, tc>=4"),
 ]
 """The hostile inputs the contract names, and what the fuzzing found, kept as explicit examples so that a
 regression reads well."""
@@ -701,8 +731,9 @@ def test_named_hostile_inputs(capsys: pytest.CaptureFixture[str], argv: tuple[st
     assert outcome.code == (0 if argv in GOOD_NAMED else 2), (outcome.code, outcome.err)
 
 
-GOOD_NAMED = {("study", "--shoes", "2", "--decks", "1", "--edge-sort", "")}
-"""Named cases that are good requests (every rank its own group): they must run within the budgets."""
+GOOD_NAMED = {("odds", "--decks", "0" * 5000 + "8"),
+              ("study", "--shoes", "2", "--decks", "1", "--thresholds", "1e6", "-1e6", "0")}
+"""Named cases that are good requests: they must run within the budgets."""
 
 
 def _limits(megabytes: int, seconds: int) -> Callable[[], None]:
@@ -717,6 +748,7 @@ SUBPROCESS_CASES: list[tuple[str, ...]] = [
     ("odds", "--rules", "/dev/zero"),
     ("batch", "--input", "/dev/urandom"),
     ("odds", "--rules", "deep.toml"),
+    ("odds", "--game", "deep-header.toml"),
     ("odds", "--decks", "9" * 5000),
     ("odds", "--output", "link-to-null"),
     ("session", "--bet", "banker", "--sessions", "10", "--plot", "dir"),
@@ -731,6 +763,7 @@ SUBPROCESS_MEMORY = 1500
 def test_subprocess_limits(argv: tuple[str, ...]) -> None:
     with case_directory() as workdir:
         (workdir / "deep.toml").write_text("x = " + "[" * 1000 + "]" * 1000)
+        (workdir / "deep-header.toml").write_text("[x" + ".a" * 300_000 + "]\n")
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
         start = time.monotonic()
         proc = subprocess.run([sys.executable, "-m", "exact_odds", *argv], cwd=workdir, capture_output=True,

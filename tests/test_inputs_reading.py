@@ -21,9 +21,44 @@ from exact_odds.inputs.sources import parse_toml, toml_depth
 def test_toml_depth_skips_strings_and_comments() -> None:
     assert toml_depth('a = "[[[[[[["\nb = \'[[[[\'\n# [[[[[[[[\nc = """\n[[[[[[[[\n"""\n', limit=2) == 0
     assert toml_depth("a = 1\nb = [[[1]]]\n", limit=2) == 2
-    with pytest.raises(InputError, match=r"^f.toml:1: arrays or inline tables nested more than 32 deep$"):
+    with pytest.raises(InputError, match=r"^f.toml:1: nested more than 32 deep \(tables, dotted keys, arrays"):
         parse_toml(DEEP, "f.toml")
-    assert parse_toml("x = " + "[" * 32 + "]" * 32, "f.toml")["x"] is not None
+    assert parse_toml("x = " + "[" * 31 + "]" * 31, "f.toml")["x"] is not None
+
+
+DEEP_KEYS = {
+    "header": "a = 1\n[x." + ".".join(["a"] * 300_000) + "]\n",
+    "array of tables": "a = 1\n[[x." + ".".join(["a"] * 300_000) + "]]\n",
+    "dotted key": "a = 1\n" + ".".join(["a"] * 50_000) + " = 1\n",
+    "dotted key in an inline table": "a = 1\nx = { " + ".".join(["a"] * 50_000) + " = 1 }\n",
+    "inline tables": "a = 1\nx = " + "{ a = " * 100_000 + "1" + " }" * 100_000 + "\n",
+    "under a header": "[" + ".".join(["a"] * 20) + "]\n" + ".".join(["b"] * 8) + " = [[[[[1]]]]]\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEEP_KEYS))
+def test_deep_tables_and_dotted_keys_are_refused_before_parsing(name: str) -> None:
+    """Headers and dotted keys of many parts kept tomllib busy for minutes or took gigabytes: the scan
+    counts their parts with the brackets, in one pass, and names the line and the limit."""
+    start = time.perf_counter()
+    with pytest.raises(InputError, match=r"^f.toml:2: nested more than 32 deep "):
+        parse_toml(DEEP_KEYS[name], "f.toml")
+    assert time.perf_counter() - start < 2
+
+
+@pytest.mark.parametrize("text", [
+    '["a.b.c.d.e"]\nx = 1\n', "[a]\n'b.c.d.e' = 1.5e3\n", "x = [1.5, 2.5, 3.5, 4.5, 5.5]\n",
+    "x = 1979-05-27T07:32:00.999\ny = 1.0\n", "a.b = { c = [1.0, 2.0] } # a.b.c.d.e.f\n",
+    'x = """\n[a.b.c.d.e.f]\n"""\ny = 1\n',
+])
+def test_dots_in_strings_comments_and_values_are_not_nesting(text: str) -> None:
+    assert toml_depth(text, limit=5) == 0 and parse_toml(text, "f.toml")
+
+
+def test_the_depth_adds_up_headers_keys_and_brackets() -> None:
+    text = "[a.b]\nc.d = [{ e.f = 1 }]\n"  # a, b, c, d, the array, the inline table, e, f
+    assert toml_depth(text, limit=7) == 2 and toml_depth(text, limit=8) == 0
+    assert toml_depth("[[a.b]]\nc = 1\n", limit=3) == 2 and toml_depth("[[a.b]]\nc = 1\n", limit=4) == 0
 
 
 def test_toml_numbers_too_long_to_read() -> None:

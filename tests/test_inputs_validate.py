@@ -89,7 +89,7 @@ def test_plain_ratios_read_as_the_regular_expressions_read_them(odds: bool) -> N
 
 def test_messages_quote_long_values_short() -> None:
     assert validate.shown("abc") == "'abc'"
-    assert validate.shown("9" * 5000) == "'99999999999999999999…' (5,000 characters)"
+    assert validate.shown("9" * 5000) == "'" + "9" * 40 + "…' (5,000 characters)"
     assert validate.shown(10**5000).startswith("a number of 5,001 digits")
 
 

@@ -41,6 +41,7 @@ from exact_odds.core.shoe import CARDS_PER_COUP, RANKS, SUITS, Card, Shoe, ShoeE
 from exact_odds.core.tableau import STANDARD_TABLEAU, Play, Tableau, play, play_totals
 from exact_odds.engine.enumerator import deal, third_stage, winners
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.validate import shown
 
 
 class DealtError(InputError):
@@ -78,12 +79,12 @@ def parse_dealt(text: str) -> Dealt:
         if side is not None:
             key = side.group(1)[0].lower()
             if key in sides:
-                raise DealtError(f"the {'player' if key == 'p' else 'banker'} is named twice in {text!r}")
+                raise DealtError(f"the {'player' if key == 'p' else 'banker'} is named twice in {shown(text)}")
             current = sides[key] = []
         elif token.endswith(":"):
-            raise DealtError(f"unknown side {token[:-1]!r} in {text!r} (use 'P:' and 'B:')")
+            raise DealtError(f"unknown side {token[:-1]!r} in {shown(text)} (use 'P:' and 'B:')")
         elif current is None:
-            raise DealtError(f"say whose cards come first: start with 'P:' or 'B:' (got {token!r})")
+            raise DealtError(f"say whose cards come first: start with 'P:' or 'B:' (got {shown(token)})")
         else:
             current.append(parse_card(token))
     if not sides:

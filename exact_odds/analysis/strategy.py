@@ -44,6 +44,7 @@ from exact_odds.core.choices import (
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe, falling
 from exact_odds.core.tableau import COLUMNS
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.validate import shown
 
 Number = int | Fraction
 Affine = tuple[Number, ...]
@@ -243,10 +244,10 @@ def affine_at(f: Affine, x: Sequence[Number]) -> Number:
 
 def _check_rules(information: Information, rules: ChoiceRules) -> None:
     if rules.banker_cards and not information.banker_sees_cards:
-        raise StrategyError(f"rules {rules.name!r} decide on the Banker's two cards, but under model "
+        raise StrategyError(f"rules {shown(rules.name)} decide on the Banker's two cards, but under model "
                             f"{information.value} the Banker sees only his total")
     if rules.player_cards and not information.player_sees_cards:
-        raise StrategyError(f"rules {rules.name!r} decide on the Player's two cards, but only under model 3 "
+        raise StrategyError(f"rules {shown(rules.name)} decide on the Player's two cards, but only under model 3 "
                             "does the Player see them")
 
 

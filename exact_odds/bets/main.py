@@ -176,7 +176,7 @@ class Configuration:
         for r, bet in zip(ROLES, self.bets, strict=True):
             if key in (r, name_key(bet.name)):
                 return bet
-        raise BetError(f"configuration {self.name!r} has no bet {role!r}; its bets: {', '.join(ROLES)}")
+        raise BetError(f"configuration {shown(self.name)} has no bet {shown(role)}; its bets: {', '.join(ROLES)}")
 
 
 def build_configuration(name: str, description: str, source: str, pays: Mapping[Winner, Pays], *,
@@ -310,11 +310,11 @@ def _special(item: object, role: Winner, index: int, doc: _Doc) -> Special:
         raise doc.error(f"{section} must be an array of tables ([[{section}]])", "special", role)
     unknown = sorted(set(item) - _SPECIAL_KEYS)
     if unknown:
-        raise doc.error(f"unknown key {unknown[0]!r} in [[{section}]] (use total, cards, pays)",
+        raise doc.error(f"unknown key {shown(unknown[0])} in [[{section}]] (use total, cards, pays)",
                         unknown[0], section, index)
     for key in ("total", "pays"):
         if key not in item:
-            raise doc.error(f"[[{section}]] needs {key!r}", None, section, index)
+            raise doc.error(f"[[{section}]] needs {shown(key)}", None, section, index)
     cards = item.get("cards")
     if cards is not None and role == "tie":
         raise doc.error("a tie special takes a total only, not cards", "cards", section, index)
@@ -338,7 +338,7 @@ def _bet_table(data: dict[str, object], role: Winner, doc: _Doc) -> Pays:
         raise doc.error(f"{role} must be a table ([{role}])", role)
     unknown = sorted(set(table) - _BET_KEYS[role])
     if unknown:
-        raise doc.error(f"unknown key {unknown[0]!r} in [{role}] (use {', '.join(sorted(_BET_KEYS[role]))})",
+        raise doc.error(f"unknown key {shown(unknown[0])} in [{role}] (use {', '.join(sorted(_BET_KEYS[role]))})",
                         unknown[0], role)
     if "win" not in table:
         raise doc.error(f"[{role}] needs win = \"...\" (the net payout of a win)", None, role)
@@ -376,11 +376,11 @@ def parse_configuration(text: str, *, source: str = "configuration") -> Configur
     data = parse_toml(text, source, BetError)
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
-        raise doc.error(f"unknown bet or key {unknown[0]!r} (a configuration has name, description, source "
+        raise doc.error(f"unknown bet or key {shown(unknown[0])} (a configuration has name, description, source "
                         f"and the bets {', '.join(ROLES)})", unknown[0])
     name = _text(data, "name", Path(source).stem, doc)
     if "/" in name:
-        raise doc.error(f"name {name!r} must not contain '/'", "name")
+        raise doc.error(f"name {shown(name)} must not contain '/'", "name")
     pays = {role: _bet_table(data, role, doc) for role in ROLES}
     description = _text(data, "description", "A pay table read from " + source, doc)
     return build_configuration(name, description, _text(data, "source", source, doc), pays)
@@ -404,5 +404,5 @@ def configuration_from(name_or_path: str) -> Configuration:
         return BUILTIN_CONFIGURATIONS[name_or_path]
     if exists(name_or_path) or name_or_path.endswith(".toml"):
         return load_configuration(name_or_path)
-    raise BetError(f"unknown configuration {name_or_path!r}; give one of {', '.join(BUILTIN_CONFIGURATIONS)} "
+    raise BetError(f"unknown configuration {shown(name_or_path)}; give one of {', '.join(BUILTIN_CONFIGURATIONS)} "
                    "or a TOML file")

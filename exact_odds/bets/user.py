@@ -235,7 +235,7 @@ def _int_values(key: str, field: Field, value: object) -> frozenset[object]:
         numbers = [value]
     elif isinstance(value, list):
         if len(value) != 2 or not all(_is_int(v) for v in value):
-            raise ValueError(f"{key} = [low, high] needs two whole numbers, got {value!r}")
+            raise ValueError(f"{key} = [low, high] needs two whole numbers, got {shown(value)}")
         low, high = value
         bad = [n for n in value if not field.low <= n <= field.high]  # before a range of any size is built
         if bad:
@@ -250,7 +250,7 @@ def _int_values(key: str, field: Field, value: object) -> frozenset[object]:
             raise ValueError(f"{key} = {{ one_of = [...] }} needs a non-empty list of whole numbers")
         numbers = [int(v) for v in listed]
     else:
-        raise ValueError(f"{key} must be a whole number, [low, high] or {{ one_of = [...] }}, got {value!r}")
+        raise ValueError(f"{key} must be a whole number, [low, high] or {{ one_of = [...] }}, got {shown(value)}")
     bad = [n for n in numbers if not field.low <= n <= field.high]
     if bad:
         raise ValueError(f"{key} must be {field.low}-{field.high}, got {shown(bad[0])}")
@@ -262,12 +262,13 @@ def _condition(key: str, value: object) -> frozenset[object]:
     field = FIELDS[key]
     if field.kind == "bool":
         if not isinstance(value, bool):
-            raise ValueError(f"{key} must be true or false, got {value!r}")
+            raise ValueError(f"{key} must be true or false, got {shown(value)}")
         return frozenset([value])
     if field.kind == "winner":
         names = value if isinstance(value, list) else [value]
         if not names or not all(isinstance(n, str) and n in WINNERS for n in names):
-            raise ValueError(f"winner must be \"banker\", \"player\" or \"tie\" (or a list of them), got {value!r}")
+            raise ValueError("winner must be \"banker\", \"player\" or \"tie\" (or a list of them), "
+                             f"got {shown(value)}")
         return frozenset(names)
     return _int_values(key, field, value)
 
@@ -352,9 +353,9 @@ def _bet(table: object, where: _Where, b: int) -> Bet:
         _printable(alias, "bet alias", where, b, None, "aliases")
     entries = table.get("line")
     if not isinstance(entries, list) or not entries:
-        raise where.error(f"bet {name!r} has no pay lines (add [[bet.line]] tables)", b)
+        raise where.error(f"bet {shown(name)} has no pay lines (add [[bet.line]] tables)", b)
     if len(entries) > MAX_LINES:
-        raise where.error(f"bet {name!r} has {len(entries):,} pay lines; at most {MAX_LINES} are allowed", b)
+        raise where.error(f"bet {shown(name)} has {len(entries):,} pay lines; at most {MAX_LINES} are allowed", b)
     parsed = [_pay_line(entry, where, b, j) for j, entry in enumerate(entries)]
     lines = tuple(line for line, _ in parsed)
     detail = max(d for _, d in parsed)
@@ -406,11 +407,12 @@ def _check_names(bets: tuple[Bet, ...], where: _Where, joining: Registry[Bet]) -
         for key in (bet.name, *bet.aliases):
             k = name_key(key)
             if k in seen:
-                raise where.error(f"bet name {key!r} is used twice in this file", b, None, "name")
+                raise where.error(f"bet name {shown(key)} is used twice in this file", b, None, "name")
             seen[k] = b
             existing = joining.get(key)
             if existing is not None and existing != bet:
-                raise where.error(f"bet name {key!r} is already taken by the bet {existing.name!r}; choose another",
+                raise where.error(f"bet name {shown(key)} is already taken by the bet {shown(existing.name)}; "
+                                  "choose another",
                                   b, None, "name" if key == bet.name else "aliases")
 
 

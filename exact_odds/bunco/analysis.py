@@ -23,6 +23,7 @@ from exact_odds.bunco.game import DEFAULT_ROUNDS, Game, play_game
 from exact_odds.bunco.scoring import ScoringRules
 from exact_odds.bunco.turn import DEFAULT_TARGET, Turn, play_turn
 from exact_odds.core.dist import Dist
+from exact_odds.inputs.validate import shown
 
 
 def _is_bunco(roll: Roll) -> bool:
@@ -83,7 +84,7 @@ def _check_tails(more_than: Sequence[int]) -> tuple[int, ...]:
     """The asked ``k`` of P(total > k) as a tuple, or a :class:`BuncoError` for one that is not whole."""
     for k in more_than:
         if not isinstance(k, int) or isinstance(k, bool):
-            raise BuncoError(f"k of P(total > k) must be a whole number, got {k!r}")
+            raise BuncoError(f"k of P(total > k) must be a whole number, got {shown(k)}")
     return tuple(more_than)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from exact_odds.core.dist import Dist
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.validate import shown
 
 
 class BuncoError(InputError):
@@ -28,7 +29,7 @@ def check_whole_number(name: str, value: object, low: int, high: int | None = No
     exact_odds.bunco.base.BuncoError: the number of dice must be at least 1, got 0
     """
     if not isinstance(value, int) or isinstance(value, bool):
-        raise BuncoError(f"{name} must be a whole number, got {value!r}")
+        raise BuncoError(f"{name} must be a whole number, got {shown(value)}")
     if value < low:
         raise BuncoError(f"{name} must be at least {low}, got {value}")
     if high is not None and value > high:

@@ -17,7 +17,7 @@ from functools import cache
 
 from exact_odds.bunco.base import BuncoError, check_whole_number
 from exact_odds.core.dist import Dist, Ways
-from exact_odds.inputs.validate import BUNCO_DICE
+from exact_odds.inputs.validate import BUNCO_DICE, shown
 
 MAX_DICE = BUNCO_DICE.high
 """The most dice a roll may have, 20 (the limits keep every exact computation to a second or two)."""
@@ -48,7 +48,7 @@ class Dice:
     def check_round(self, round_number: int) -> int:
         """``round_number`` if it is a face of these dice (1..sides), else a :class:`BuncoError`."""
         if not isinstance(round_number, int) or isinstance(round_number, bool):
-            raise BuncoError(f"the round number must be a whole number, got {round_number!r}")
+            raise BuncoError(f"the round number must be a whole number, got {shown(round_number)}")
         if not 1 <= round_number <= self.sides:
             raise BuncoError(f"the round number must be a face of the dice, 1 to {self.sides}, got {round_number}")
         return round_number

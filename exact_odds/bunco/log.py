@@ -105,18 +105,18 @@ class _Builder:
         for name in names:
             key = name.strip().lower()
             if key in self.columns:
-                raise BuncoError(f"line {line}: column {key!r} is given twice")
+                raise BuncoError(f"line {line}: column {shown(key)} is given twice")
             self.columns.append(key)
             if key not in COLUMNS:
                 self.ignored.append(name.strip())
         missing = [c for c in REQUIRED if c not in self.columns]
         if missing:
-            raise BuncoError(f"line {line}: the log has no {missing[0]!r} column (required: round, dice)")
+            raise BuncoError(f"line {line}: the log has no {shown(missing[0])} column (required: round, dice)")
 
     def add(self, fields: Mapping[str, str], line: int) -> None:
         for key in REQUIRED:
             if not fields.get(key, "").strip():
-                raise BuncoError(f"line {line}: column {key!r} is empty")
+                raise BuncoError(f"line {line}: column {shown(key)} is empty")
         try:
             key = "round"
             number = _whole(fields["round"], "a round (1, 2, 3, ...)", 1)
@@ -126,7 +126,7 @@ class _Builder:
             score = fields.get("score", "").strip() if "score" in self.columns else ""
             points = _whole(score, "a score (a whole number, 0 or more)", 0) if score else -1
         except ValueError as err:
-            raise BuncoError(f"line {line}: column {key!r}: {err}") from None
+            raise BuncoError(f"line {line}: column {shown(key)}: {err}") from None
         self.rounds.append(number)
         self.faces += faces
         self.scores.append(points)
@@ -174,7 +174,7 @@ def _json_rows(numbered: Iterable[tuple[int, str]], builder: _Builder) -> None:
         fields = {str(k).strip().lower(): _json_text(v) for k, v in obj.items()}
         if len(fields) < len(obj):  # keys that differ only in case or spaces: one would silently win
             twice = next(k for k in fields if sum(str(o).strip().lower() == k for o in obj) > 1)
-            raise BuncoError(f"line {line}: key {twice!r} is given twice")
+            raise BuncoError(f"line {line}: key {shown(twice)} is given twice")
         if not builder.columns:
             builder.header(obj, line)
         builder.add(fields, line)

@@ -46,6 +46,7 @@ from exact_odds.bunco.turn import MAX_TARGET
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.sources import TomlText, parse_toml
+from exact_odds.inputs.validate import shown
 
 KEYS = ("name", "players", "tables", "seats", "rounds", "dice", "sides", "target", "scoring", "bunco_ends_turn",
         "tie_break", "movement", "prizes")
@@ -135,7 +136,7 @@ def _unknown(key: str, known: tuple[str, ...], where: str) -> str:
 def _whole(doc: _Doc, key: str, default: int, low: int, high: int) -> int:
     value = doc.data.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise doc.error(f"{key} must be a whole number from {low} to {high:,}, got {value!r}", key)
+        raise doc.error(f"{key} must be a whole number from {low} to {high:,}, got {shown(value)}", key)
     return value
 
 
@@ -144,14 +145,14 @@ def _choice(doc: _Doc, data: dict[str, Any], key: str, default: str, choices: tu
     value = data.get(key, default)
     if value not in choices:
         named = " or ".join(f'"{c}"' for c in choices)
-        raise doc.error(f"{key} must be {named}, got {value!r}", key, table)
+        raise doc.error(f"{key} must be {named}, got {shown(value)}", key, table)
     return str(value)
 
 
 def _scoring(doc: _Doc) -> ScoringRules:
     name = doc.data.get("scoring", STANDARD_SCORING.name)
     if not isinstance(name, str):
-        raise doc.error(f"scoring must be the name of a rule set, got {name!r}", "scoring")
+        raise doc.error(f"scoring must be the name of a rule set, got {shown(name)}", "scoring")
     try:
         return find_scoring_rules(name)
     except InputError as err:
@@ -172,7 +173,7 @@ def _prizes(doc: _Doc) -> Prizes:
         if award not in AWARDS:
             close = difflib.get_close_matches(award, AWARDS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f" (choose from {', '.join(AWARDS)})"
-            raise doc.error(f"unknown prize {award!r}{hint}", "awards", "prizes")
+            raise doc.error(f"unknown prize {shown(award)}{hint}", "awards", "prizes")
     if len(set(awards)) < len(awards):
         raise doc.error("awards names a prize twice", "awards", "prizes")
     ties = _choice(doc, table, "ties", "split", ("split", "roll-off"), "prizes")
@@ -182,7 +183,7 @@ def _prizes(doc: _Doc) -> Prizes:
 def _bool(doc: _Doc, key: str) -> bool:
     value = doc.data.get(key, False)
     if not isinstance(value, bool):
-        raise doc.error(f"{key} must be true or false, got {value!r}", key)
+        raise doc.error(f"{key} must be true or false, got {shown(value)}", key)
     return value
 
 
@@ -207,7 +208,7 @@ def parse_party(text: str, *, source: str = "party") -> Party:
             raise doc.error(_unknown(key, KEYS, "a party file"), key)
     name = doc.data.get("name", Path(source).stem)
     if not isinstance(name, str) or not name.strip():
-        raise doc.error(f"name must be a non-empty string, got {name!r}", "name")
+        raise doc.error(f"name must be a non-empty string, got {shown(name)}", "name")
     tables, seats = _layout(doc)
     dice = Dice(_whole(doc, "dice", 3, 1, MAX_DICE), _whole(doc, "sides", 6, 1, MAX_SIDES))
     rounds = _whole(doc, "rounds", dice.sides, 1, MAX_ROUNDS)

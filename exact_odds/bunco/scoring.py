@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from exact_odds.bunco.base import BuncoError, ascending, check_whole_number
 from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
 from exact_odds.core.dist import Dist
+from exact_odds.inputs.validate import shown
 
 
 class UnknownScoringError(BuncoError):
@@ -99,7 +100,7 @@ def find_scoring_rules(name: str) -> ScoringRules:
     """
     key = name.strip().lower()
     if key not in SCORING_RULES:
-        raise UnknownScoringError(f"unknown Bunco scoring rules {name!r} (choose from {', '.join(SCORING_RULES)})")
+        raise UnknownScoringError(f"unknown Bunco scoring rules {shown(name)} (choose from {', '.join(SCORING_RULES)})")
     return SCORING_RULES[key]
 
 

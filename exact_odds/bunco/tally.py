@@ -51,6 +51,7 @@ from exact_odds.bunco.night import exact_tables
 from exact_odds.bunco.party import COMMON_PARTY, Party
 from exact_odds.core.verdict import Check, Tally, Verdict, Violation, deterministic_check, judge, named_check, overall
 from exact_odds.inputs.reading import user_lines
+from exact_odds.inputs.validate import BUNCO_TALLY
 
 COLUMNS = ("round", "table", "player", "wins", "losses", "buncos", "mini_buncos", "points")
 """The columns of a tally sheet (``table`` optional)."""
@@ -87,10 +88,7 @@ class TallySheet:
 
 
 def _whole(text: str, column: str, line: int) -> int:
-    value = text.strip()
-    if not value.isascii() or not value.isdigit() or len(value) > 9:
-        raise TallyError(f"line {line}: {column} must be a whole number of at most 9 digits, got {value[:40]!r}")
-    return int(value)
+    return BUNCO_TALLY.parse(text, f"line {line}: {column}", TallyError)
 
 
 def _header(names: list[str]) -> list[str]:

@@ -34,6 +34,7 @@ from typing import Any
 from exact_odds import __version__
 from exact_odds.cli.options import GAME_HELP, Handler, Parser, Subparsers
 from exact_odds.cli.signals import RECEIVED, Terminated, exit_now, signals_end_cleanly, stopping
+from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.report.files import atomic_file, check_output, committed_together, shown
 from exact_odds.report.plots import check_figure_path
@@ -281,7 +282,7 @@ def write_stdout(text: str) -> None:
     except UnicodeEncodeError as err:
         _discard_stdout()
         bad = err.object[err.start:err.end][:8]
-        raise InputError(f"cannot write to standard output: its encoding ({err.encoding}) has no {bad!r}; "
+        raise InputError(f"cannot write to standard output: its encoding ({err.encoding}) has no {shown(bad)}; "
                          "set PYTHONIOENCODING=utf-8 or write to a file with --output") from None
     except (OSError, ValueError) as err:
         _discard_stdout()
@@ -321,7 +322,8 @@ def _parse(words: list[str]) -> tuple[argparse.Namespace, Written]:
     parser = build_parser(words[0] if words else None)
     args, extra = parser.parse_known_args(words)
     if extra:
-        raise InputError(f"unrecognized arguments: {' '.join(extra)} (see '{PROG} {args.command} --help')")
+        words_shown = " ".join(w if len(w) <= validate.SHOWN else validate.shown(w) for w in extra)
+        raise InputError(f"unrecognized arguments: {words_shown} (see '{PROG} {args.command} --help')")
     written = _written_files(parser, args)
     _refuse_shared_files(written, args.command)
     return args, written

@@ -25,6 +25,7 @@ from exact_odds.cli.options import (
     shoe_from_args,
     tableau_from_args,
 )
+from exact_odds.inputs import validate
 from exact_odds.report.advantage import advantage_json, advantage_tables
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def _add_advantage(sub: Subparsers) -> None:
     p.add_argument("--position", default="1", metavar="POSITIONS",
                    help="the watched positions: 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, "
                         "6 the sixth), several as '1,3' or '1-4' (default 1)")
-    p.add_argument("--groups", metavar="SPEC",
+    p.add_argument("--groups", metavar="SPEC", type=validate.spec_option,
                    help="reveal only the group of each watched card: NAME=CARDS entries (e.g. 'high=6|7|8|9'; "
                         "cards in no group are 'other'), or just CARDS for 'in' vs 'other' (default: the rank)")
     add_known_option(p)

@@ -53,12 +53,13 @@ EDGE_SORT_HELP = ("edge sorting: the group of the first card of every coup is kn
 
 def add_count_option(parser: argparse.ArgumentParser) -> None:
     """--count SPEC (repeatable)."""
-    parser.add_argument("--count", dest="counts", action="append", default=[], metavar="SPEC", help=COUNT_HELP)
+    parser.add_argument("--count", dest="counts", action="append", default=[], metavar="SPEC",
+                        type=validate.spec_option, help=COUNT_HELP)
 
 
 def add_edge_sort_option(parser: argparse.ArgumentParser) -> None:
     """--edge-sort GROUPS."""
-    parser.add_argument("--edge-sort", metavar="GROUPS", help=EDGE_SORT_HELP)
+    parser.add_argument("--edge-sort", metavar="GROUPS", type=validate.spec_option, help=EDGE_SORT_HELP)
 
 
 def counts_from_args(args: argparse.Namespace, choice: CommandBets) -> list[Count]:

@@ -35,6 +35,7 @@ from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.optional import installed
 from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.registry import name_key
+from exact_odds.inputs.validate import shown
 from exact_odds.report import FORMATS, ProgressBar, render_json
 from exact_odds.report.concepts import procedure_json, shoe_json
 from exact_odds.report.document import render_document, render_text_document
@@ -52,6 +53,14 @@ Handler = Callable[[argparse.Namespace], str | Iterator[str]]
 """A command: its whole output, or its output piece by piece as it is computed (a long input)."""
 
 
+NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?:/[0-9]+)?$")
+"""An argument that is a negative number (``-1``, ``-1e6``, ``-0.5``, ``-1/2``): a value of the option before it."""
+
+
+_LONG_WORD = re.compile(rf"\S{{{validate.SHOWN + 1},}}")
+"""A word of an argparse message longer than a message quotes a value whole (:data:`validate.SHOWN`)."""
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line on stderr and exit status 2, and whose
     single-valued options may be given once: a second ``--seed`` is an error naming it, never
@@ -62,6 +71,9 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", WidthFormatter)
         super().__init__(*args, **kwargs)
+        # A negative number is a value, never an option, in every spelling the numbers take (``-1e6``,
+        # ``-0.5``, ``-1/2``), not only argparse's ``-1`` and ``-.5``: ``--thresholds 1e6 -1e6 0``.
+        self._negative_number_matcher = NEGATIVE_NUMBER
         for name, action in _ONCE.items():  # argument groups share the parser's registry
             self.register("action", name, action)
 
@@ -76,6 +88,9 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # A bad number reads as every command and file words it: "--shoes must be a whole number ...".
         message = re.sub(r"^argument ([^\s/:]+)(?:/[^\s:]+)*: must ", r"\1 must ", message)
+        # argparse quotes arguments whole ("unrecognized arguments: ...", "invalid choice: ..."): cut them short.
+        message = _LONG_WORD.sub(lambda m: f"{m.group()[:validate.SHOWN_START]}… ({len(m.group()):,} characters)",
+                                 message)
         raise InputError(f"{message} (see '{self.prog} --help')")
 
 
@@ -352,7 +367,8 @@ def add_bets_option(parser: argparse.ArgumentParser) -> None:
 
 def add_bet_option(parser: argparse.ArgumentParser, help: str) -> None:
     """--bet NAME ...: bet names, several after one --bet or comma-separated, and --bet repeated; they add up."""
-    parser.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME", help=help)
+    parser.add_argument("--bet", action="extend", nargs="+", default=[], metavar="NAME", type=validate.spec_option,
+                        help=help)
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,7 +402,8 @@ class CommandBets:
         try:
             bet = self.known.find(name)
         except InputError as err:
-            raise type(err)(f"configuration {config.name!r} has no bet {name!r} (its bets: banker, player, tie); "
+            raise type(err)(f"configuration {shown(config.name)} has no bet {shown(name)} "
+                            "(its bets: banker, player, tie); "
                             f"{err}") from None
         standard = STANDARD_CONFIG.bets
         return config.bets[standard.index(bet)] if bet in standard and "/" not in name else bet
@@ -422,7 +439,8 @@ KNOWN_HELP = ("what is known of the next coup's cards: POSITION=CARDS, several s
 
 def add_known_option(parser: argparse.ArgumentParser) -> None:
     """--known SPEC (repeatable: the pieces of knowledge add up), of ``advantage`` and ``odds``."""
-    parser.add_argument("--known", action="append", default=[], metavar="SPEC", help=KNOWN_HELP)
+    parser.add_argument("--known", action="append", default=[], metavar="SPEC", type=validate.spec_option,
+                        help=KNOWN_HELP)
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:
@@ -476,9 +494,15 @@ def add_hidden_alias(parser: argparse._ActionsContainer, option: str, dest: str,
     parser.add_argument(option, dest=dest, help=argparse.SUPPRESS, default=argparse.SUPPRESS, **kwargs)
 
 
-def bet_names(values: Sequence[str]) -> list[str]:
-    """The names in --bet values: each value may hold several, comma-separated."""
-    return [name.strip() for value in values for name in value.split(",") if name.strip()]
+def bet_names(values: Sequence[str], option: str = "--bet") -> list[str]:
+    """The names in --bet values: each value may hold several, comma-separated; an empty name (``--bet=,``,
+    ``banker,,tie``) is refused, never read as no bet at all (which would be the default bets)."""
+    names = [name.strip() for value in values for name in value.split(",")]
+    if "" in names:
+        empty = next(value for value in values if "" in (name.strip() for name in value.split(",")))
+        raise InputError(f"{option} {validate.shown(empty)} names an empty bet (write names comma-separated, "
+                         "e.g. banker,player)")
+    return names
 
 
 def read_input(path: str, what: str = "input") -> str:

@@ -37,6 +37,7 @@ from exact_odds.cli.options import (
 )
 from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.engine.enumerator import deal_winners, winners
+from exact_odds.inputs import validate
 from exact_odds.report import (
     closed_form_tables,
     dealt_odds_json,
@@ -154,7 +155,7 @@ def _add_parsheet(sub: Subparsers) -> None:
                        **examples('exact-odds parsheet --bet banker',
                                   'exact-odds parsheet --bet tie --config tie-9 --decks 6',
                                   'exact-odds parsheet --bet my-dragon-7 --bets examples/side_bets.toml --format csv'))
-    p.add_argument("--bet", required=True, metavar="NAME",
+    p.add_argument("--bet", required=True, metavar="NAME", type=validate.spec_option,
                    help="a registered bet (banker, super-6/banker, dragon-7, ...); banker, player and tie are those "
                         "of --config or the game")
     add_shoe_options(p)

@@ -43,6 +43,7 @@ from exact_odds.dealing import shoe_coup, shoe_winners
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import exists
+from exact_odds.inputs.validate import shown
 from exact_odds.report import (
     card_label,
     deal_json,
@@ -94,12 +95,12 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
     works as it did: the values in order, a file giving every bet it defines. A value that is a file
     and a bet name at once is refused rather than guessed.
     """
-    values = bet_names(args.bet_files)
+    values = bet_names(args.bet_files, "--bets")
     choice = bets_from_args(args, files=())
     names = [v for v in values if not v.lower().endswith(".toml") and not exists(v)]
     clash = [v for v in values if v not in names and not v.lower().endswith(".toml") and v in choice.known]
     if clash:
-        raise InputError(f"--bets {clash[0]!r} is both a file and a bet name: give bet names with --bet and "
+        raise InputError(f"--bets {shown(clash[0])} is both a file and a bet name: give bet names with --bet and "
                          f"files with --bets (e.g. --bets ./{clash[0]})")
     if names:  # the old spelling: the values in order, a file giving every bet it defines
 
@@ -242,7 +243,7 @@ def _add_session(sub: Subparsers) -> None:
         **examples('exact-odds session --bet banker --hands 30 --sessions 300 --bankroll 10 --seed 3',
                    'exact-odds session --bet tie --hands 3 --sessions 0 --distribution'))
     add_shoe_options(p)
-    p.add_argument("--bet", required=True, metavar="NAME",
+    p.add_argument("--bet", required=True, metavar="NAME", type=validate.spec_option,
                    help="the bet backed with one unit every hand (banker, player, tie: those of --config or the "
                         "game)")
     add_config_option(p, "the pay table of banker, player and tie")

@@ -78,7 +78,7 @@ def _add_verify(sub: Subparsers) -> None:
                    'exact-odds verify coups.csv --format json'))
     p.add_argument("log", nargs="?", metavar="LOG", help="the log file ('-': standard input)")
     add_input_option(p, "the log file, as LOG gives it")
-    p.add_argument("--counts", metavar="SPEC",
+    p.add_argument("--counts", metavar="SPEC", type=validate.spec_option,
                    help="totals only: banker=N,player=N,tie=N[,player-pair=N,banker-pair=N]; a pair count "
                         "is at most the coups, banker + player + tie")
     p.add_argument("--shoes", type=validate.SHOES.option, metavar="M",

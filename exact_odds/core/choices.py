@@ -45,7 +45,7 @@ from exact_odds.core.tableau import COLUMNS, Tableau, parse_tableau
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.sources import TomlText, parse_toml
-from exact_odds.inputs.validate import Exact, printable
+from exact_odds.inputs.validate import Exact, printable, shown
 
 Decision: TypeAlias = Fraction | None
 """A drawing probability from 0 (stand) to 1 (draw), or :data:`FREE`."""
@@ -109,7 +109,7 @@ class ChoiceRules:
     def from_tableau(cls, tableau: Tableau) -> ChoiceRules:
         """A tableau's rules, no cell free (its naturals must be 8 and 9, as chemin de fer's are)."""
         if tableau.naturals != NATURALS:
-            raise ChoiceRulesError(f"tableau {tableau.name!r}: chemin de fer's naturals are 8 and 9")
+            raise ChoiceRulesError(f"tableau {shown(tableau.name)}: chemin de fer's naturals are 8 and 9")
         return cls(tableau.name, tuple(Fraction(d) for d in tableau.player_draws),
                    tuple(tuple(Fraction(d) for d in row) for row in tableau.banker_draws))
 
@@ -164,7 +164,7 @@ def _hand(key: str, side: str, doc: TomlText, table: str) -> int | Pair:
                                    "be reached")
         return a, b
     if not re.fullmatch(r"[0-9]", key):
-        raise ChoiceRulesError(f"{at}: {side} total {printable(key, 'key')!r} does not exist (totals are 0-9, two "
+        raise ChoiceRulesError(f"{at}: {side} total {shown(printable(key, 'key'))} does not exist (totals are 0-9, two "
                                "cards are written like \"1+4\")")
     if int(key) in NATURALS:
         raise ChoiceRulesError(f"{at}: {side} {key} is a natural: the coup ends, so this decision cannot be reached")
@@ -204,7 +204,7 @@ def parse_choice_rules(text: str, *, source: str = "rules") -> ChoiceRules:
         return ChoiceRules.from_tableau(parse_tableau(text, source=source))
     unknown = sorted(set(data) - {"name", "player", "banker"})
     if unknown:
-        raise ChoiceRulesError(f"{doc.where(doc.top_level_key_line(unknown[0]))}: unknown key {unknown[0]!r} "
+        raise ChoiceRulesError(f"{doc.where(doc.top_level_key_line(unknown[0]))}: unknown key {shown(unknown[0])} "
                                "(a rules file has name, [player] and [banker])")
     rules = PARLOUR_RULES
     name = data.get("name", Path(source).stem)

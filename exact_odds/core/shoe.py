@@ -148,7 +148,7 @@ class Shoe:
             raise ShoeError(f"a shoe needs 13 rank counts, got {len(self.counts)}")
         for rank, n in zip(RANKS, self.counts, strict=True):
             if not isinstance(n, int) or isinstance(n, bool):
-                raise ShoeError(f"count of {rank.label} must be a whole number, got {n!r}")
+                raise ShoeError(f"count of {rank.label} must be a whole number, got {shown(n)}")
             if n < 0:
                 raise ShoeError(f"count of {rank.label} must not be negative, got {n}")
         if self.suited is not None:
@@ -167,7 +167,7 @@ class Shoe:
     def decks(cls, n: int) -> Shoe:
         """``n`` full 52-card decks."""
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise ShoeError(f"number of decks must be a whole number of at least 1, got {n!r}")
+            raise ShoeError(f"number of decks must be a whole number of at least 1, got {shown(n)}")
         return cls((4 * n,) * 13, ((n,) * 4,) * 13)
 
     @classmethod
@@ -198,7 +198,7 @@ class Shoe:
             if not part:
                 continue
             if "=" not in part:
-                raise ShoeError(f"shoe entry {part!r} should look like RANK=COUNT, e.g. K=32")
+                raise ShoeError(f"shoe entry {shown(part)} should look like RANK=COUNT, e.g. K=32")
             name, _, value = part.partition("=")
             rank = parse_rank(name)
             if rank in seen:

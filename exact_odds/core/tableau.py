@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.sources import TomlText, parse_toml
-from exact_odds.inputs.validate import printable
+from exact_odds.inputs.validate import printable, shown
 
 if TYPE_CHECKING:
     import numpy as np
@@ -168,10 +168,10 @@ def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
     unknown = set(data) - {"name", "naturals", "player_draws", "banker"}
     if unknown:
         key = sorted(unknown)[0]
-        raise _error(doc, rf"\s*{re.escape(key)}", f"unknown key {key!r}")
+        raise _error(doc, rf"\s*{re.escape(key)}", f"unknown key {shown(key)}")
     for key in ("naturals", "player_draws", "banker"):
         if key not in data:
-            raise TableauError(f"{source}: missing {key!r}")
+            raise TableauError(f"{source}: missing {shown(key)}")
     naturals = _totals(data["naturals"], "naturals", doc)
     player = _totals(data["player_draws"], "player_draws", doc)
     if player & naturals:
@@ -182,7 +182,7 @@ def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
     rows: dict[int, tuple[bool, ...]] = {}
     for key, value in banker.items():
         if not re.fullmatch(r"[0-9]", key):  # ASCII: "٣" is no row 3
-            raise _error(doc, rf"\s*\"?{re.escape(key)}\"?\s*=", f"banker row {key!r} is not a total 0-9")
+            raise _error(doc, rf"\s*\"?{re.escape(key)}\"?\s*=", f"banker row {shown(key)} is not a total 0-9")
         total = int(key)
         if total in naturals:
             raise _error(doc, rf"\s*\"?{total}\"?\s*=", f"banker row {total} is a natural and never draws")

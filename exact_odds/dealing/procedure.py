@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.dealing.cards import CARD_CODES, burn_value
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.validate import shown
 
 if TYPE_CHECKING:
     import numpy as np
@@ -73,7 +74,7 @@ class Procedure:
     def check(self, shoe: Shoe) -> None:
         """Raise :class:`DealingError` unless this procedure can deal from ``shoe``."""
         if self.last_coup not in ("one-more", "this"):
-            raise DealingError(f"last coup rule must be 'one-more' or 'this', got {self.last_coup!r}")
+            raise DealingError(f"last coup rule must be 'one-more' or 'this', got {shown(self.last_coup)}")
         if self.fresh:
             return
         if shoe.infinite:
@@ -82,7 +83,7 @@ class Procedure:
         if self.cut < self.min_cut:
             raise DealingError(
                 f"a cut card {self.cut} cards from the end can leave too few cards for the last coup "
-                f"(with the {self.last_coup!r} rule it needs at least {self.min_cut})")
+                f"(with the {shown(self.last_coup)} rule it needs at least {self.min_cut})")
         need = self.cut + (MAX_BURN if self.burn else 0) + CARDS_PER_COUP
         if shoe.size < need:
             raise DealingError(f"a shoe of {shoe.size} cards is too small for a cut card {self.cut} cards "

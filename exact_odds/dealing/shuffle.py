@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.dealing.cards import shoe_card_codes
 from exact_odds.dealing.procedure import DealingError
+from exact_odds.inputs.validate import shown
 
 if TYPE_CHECKING:
     import numpy as np
@@ -65,7 +66,7 @@ def random_seed() -> int:
 def check_seed(seed: int) -> None:
     """Raise :class:`DealingError` unless ``seed`` is a whole number of at least 0."""
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise DealingError(f"a seed must be a whole number of at least 0, got {seed!r}")
+        raise DealingError(f"a seed must be a whole number of at least 0, got {shown(seed)}")
 
 
 def block_rng(seed: int, block: int) -> np.random.Generator:

@@ -81,7 +81,8 @@ class Registry(Mapping[str, N]):
             if taken == item:
                 return
             if taken is not None:
-                raise self._error(f"{self._kind} name {name!r} is already taken by the {self._kind} {taken.name!r}")
+                raise self._error(f"{self._kind} name {shown(name)} is already taken by the {self._kind} "
+                                  f"{shown(taken.name)}")
         self._items[keys[0]] = item
         self._aliases.update((key, keys[0]) for key in keys[1:])
 

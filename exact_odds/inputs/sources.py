@@ -133,54 +133,144 @@ def toml_error_line(message: str) -> tuple[int, str]:
 
 
 MAX_TOML_DEPTH = 32
-"""The deepest nesting of arrays and inline tables a TOML file may have (``x = [[[...]]]``); a file
-nested deeper is refused before :mod:`tomllib` reads it (its recursion would otherwise fail)."""
+"""The deepest nesting a TOML file may have: the parts of a table header (``[a.b.c]``) or of a dotted key
+(``a.b.c = 1``), arrays and inline tables, added up along the way to a value. A file nested deeper is
+refused before :mod:`tomllib` reads it: its recursion would fail on ``x = [[[...]]]``, and a header or a
+dotted key of a few hundred thousand parts would keep it busy for minutes or take gigabytes."""
 
-_TOML_TOKEN = re.compile(r'"""|\'\'\'|["\'#\[\]{}\n]')
-_STRING_END = {'"""': re.compile(r'(?:[^\\]|\\.)*?"""', re.S), "'''": re.compile(r".*?'''", re.S),
+_TOML_TOKEN = re.compile(r'"""|\'\'\'|["\'#\[\]{}\n=,.]')
+_STRING_END = {'"""': re.compile(r'(?:[^\\]|\\.)*?"""', re.S), "\'\'\'": re.compile(r".*?\'\'\'", re.S),
                '"': re.compile(r'(?:[^"\\\n]|\\.)*"'), "'": re.compile(r"[^'\n]*'")}
 
 
+@dataclass(slots=True)
+class _Nesting:
+    """Where :func:`toml_depth` is: the depth of the table a line's keys go in (``header``), of the array
+    or inline table it is inside (``level``, with the levels of those around it in ``outer``), of the
+    value about to start (``value``), and the parts of the key being read (``parts``; 0: no key)."""
+
+    header: int = 0
+    level: int = 0
+    value: int = 0
+    parts: int = 1
+    outer: list[int] | None = None
+
+    def open(self) -> int:
+        """An array or an inline table starts: its level."""
+        if self.outer is None:
+            self.outer = []
+        self.outer.append(self.level)
+        self.level = self.value + 1
+        self.value = self.level
+        return self.level
+
+    def close(self) -> None:
+        """An array or an inline table ends (an extra closing bracket is tomllib's to report)."""
+        self.level = self.outer.pop() if self.outer else self.header
+        self.value, self.parts = self.level, 0
+
+    def inside(self) -> bool:
+        """Whether the scan is inside an array or an inline table."""
+        return bool(self.outer)
+
+
 def toml_depth(text: str, limit: int = MAX_TOML_DEPTH) -> int:
-    """The 1-based line where the nesting of brackets and braces in ``text`` first passes ``limit``
-    (strings and comments skipped), or 0 if it never does. One pass, whatever the text.
+    """The 1-based line where the nesting of ``text`` first passes ``limit`` (table headers and dotted keys
+    by their parts, arrays and inline tables by their brackets; strings and comments skipped), or 0 if it
+    never does. One pass over the text, whatever it holds.
 
     >>> toml_depth("a = [[1], [2]]\\nb = '[[['\\n"), toml_depth("x = " + "[" * 40 + "]" * 40)
     (0, 1)
+    >>> toml_depth("[a.b]\\nc.d = 1.5\\n", limit=3), toml_depth("[a.b]\\nc.d = 1.5\\n", limit=4)
+    (2, 0)
+    >>> toml_depth("['a.b.c']\\nx = { y.z = [1] }\\n", limit=3)
+    2
     """
-    depth, line, pos = 0, 1, 0
+    at, line, pos = _Nesting(), 1, 0
+    brackets: list[str] = []  # the open arrays and inline tables, "[" or "{"
     while (token := _TOML_TOKEN.search(text, pos)) is not None:
         kind, pos = token.group(), token.end()
-        if kind == "\n":
-            line += 1
-        elif kind == "#":
-            end = text.find("\n", pos)
-            pos = len(text) if end < 0 else end
-        elif kind in _STRING_END:
+        if kind in _STRING_END:
             close = _STRING_END[kind].match(text, pos)
             if close is None:  # an unclosed string: tomllib reports it
                 return 0
             line += text.count("\n", pos, close.end())
             pos = close.end()
-        elif kind in "[{":
-            depth += 1
+        elif kind == "#":
+            end = text.find("\n", pos)
+            pos = len(text) if end < 0 else end
+        elif kind == "\n":
+            line += 1
+            if not brackets:
+                at.level = at.value = at.header
+                at.parts = 1
+        elif kind == ".":
+            if at.parts:
+                at.parts += 1
+                if at.level + at.parts > limit:
+                    return line
+        elif kind == "=":
+            at.value, at.parts = at.level + at.parts, 0
+            if at.value > limit:
+                return line
+        elif kind == ",":
+            at.value, at.parts = at.level, 1 if brackets and brackets[-1] == "{" else 0
+        elif kind == "[" and not brackets and at.parts:  # a table header: its parts, one more for [[...]]
+            pos, depth = _header(text, pos, limit)
             if depth > limit:
                 return line
-        else:
-            depth = max(depth - 1, 0)
+            at.header = at.level = at.value = depth
+            at.parts = 0
+        elif kind in "[{":
+            brackets.append(kind)
+            if at.open() > limit:
+                return line
+            at.parts = 1 if kind == "{" else 0
+        else:  # "]" or "}"
+            if brackets:
+                brackets.pop()
+            at.close()
     return 0
+
+
+_HEADER_TOKEN = re.compile(r'["\'\].\n]')
+
+
+def _header(text: str, pos: int, limit: int) -> tuple[int, int]:
+    """Where the table header starting at ``pos`` (after its ``[``) ends, and its depth: its parts, and one
+    more for an array of tables (``[[a.b]]``); the scan stops once the depth passes ``limit``."""
+    array = text.startswith("[", pos)
+    depth = 1 + array
+    pos += array
+    while (token := _HEADER_TOKEN.search(text, pos)) is not None:
+        kind, pos = token.group(), token.end()
+        if kind == ".":
+            depth += 1
+            if depth > limit:
+                break
+        elif kind in "\"'":
+            close = _STRING_END[kind].match(text, pos)
+            if close is None:
+                break
+            pos = close.end()
+        else:  # "]" ends the header; a line break is tomllib's to report
+            if kind == "\n":
+                pos -= 1
+            break
+    return pos, depth
 
 
 def parse_toml(text: str, source: str, error: type[InputError] = InputError) -> dict[str, Any]:
     """The data of a TOML text the user wrote, every failure one line ``source:line: ...``.
 
-    Nesting deeper than :data:`MAX_TOML_DEPTH` is refused before parsing; a syntax error names
+    Nesting deeper than :data:`MAX_TOML_DEPTH` (:func:`toml_depth`) is refused before parsing; a syntax error names
     its line; a number too long to convert is refused.
     """
     where = TomlText.of("", source).where
     deep = toml_depth(text)
     if deep:
-        raise error(f"{where(deep)}: arrays or inline tables nested more than {MAX_TOML_DEPTH} deep")
+        raise error(f"{where(deep)}: nested more than {MAX_TOML_DEPTH} deep (tables, dotted keys, arrays and inline "
+                    "tables, counted together)")
 
     try:
         return tomllib.loads(text)

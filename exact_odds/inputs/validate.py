@@ -48,6 +48,7 @@ name                 bound                            what it bounds
 ``BUNCO_DICE``       1 to 20                          ``bunco --dice``
 ``BUNCO_SIZE``       1 to 100                         ``bunco --sides``, ``--round``, ``--rounds``
 ``BUNCO_K``          -1,000,000 to 1,000,000          ``bunco --more-than``
+``BUNCO_TALLY``      0 to 999,999,999                 a number of a Bunco tally sheet
 ===================  ===============================  =============================================
 
 Library functions check their own arguments too; these bounds are what a user may ask for.
@@ -90,23 +91,38 @@ _WHOLE = re.compile(r"[+-]?([0-9]+)")
 _DECIMAL = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,2})?"
 _EXACT = rf"({_DECIMAL})|([+-]?[0-9]+)\s*/\s*([0-9]+)"
 _ODDS = r"([0-9]+(?:\.[0-9]+)?)\s*(?::|to)\s*([0-9]+(?:\.[0-9]+)?)"
+_LEADING_ZEROS = re.compile(r"(?<![0-9.])0+(?=[0-9])")
+"""Zeros before the first digit of a run of digits (not after a decimal point): dropped before a number is
+read, so that any number of them costs one pass and no conversion (``0008`` is ``8``, ``1e-05`` is ``1e-5``)."""
 _LONG = r"[+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?(?:\s*(?:/|:|to)\s*[0-9.]+(?:[eE][+-]?[0-9]+)?)?"
 """A number written with more characters or a longer exponent than an exact number may have."""
 
 
-def shown(value: object, limit: int = 40) -> str:
-    """A value as a message quotes it: its ``repr``, cut short past ``limit`` characters (a 5,000-digit
-    number is not copied into a message, and is never converted to text).
+SHOWN = 60
+"""The most characters of a value that a message quotes whole; a longer one is cut to :data:`SHOWN_START`,
+with its length."""
+SHOWN_START = 40
+
+
+def shown(value: object, limit: int = SHOWN) -> str:
+    """A value as a message quotes it: its ``repr``, cut to its first :data:`SHOWN_START` characters with
+    ``…`` and its length past ``limit`` characters (a 5,000-digit number is not copied into a message, and
+    is never converted to text; a long list from a file is cut as its text is).
 
     >>> shown("x"), shown("9" * 5000)
-    ("'x'", "'99999999999999999999…' (5,000 characters)")
+    ("'x'", "'9999999999999999999999999999999999999999…' (5,000 characters)")
+    >>> shown(list(range(1000)))
+    '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1…(4,890 characters)'
     """
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
         return f"a number of {math.floor(value.bit_length() * math.log10(2)) + 1:,} digits or so"
-    if isinstance(value, str) and len(value) > limit:
-        start = repr(value[:20])
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        start = repr(value[:min(SHOWN_START, limit)])
         return f"{start[:-1]}…{start[-1]} ({len(value):,} characters)"
-    return repr(value)
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:min(SHOWN_START, limit)]}…({len(text):,} characters)"
 
 
 def _number(n: int) -> str:
@@ -151,10 +167,10 @@ class Whole:
         match = _WHOLE.fullmatch(text.strip())
         if match is None:
             raise self.error(text, what, error)
-        digits = match.group(1).lstrip("0")
+        digits = match.group(1).lstrip("0") or "0"  # leading zeros: never converted, however many
         if len(digits) > len(str(max(abs(self.low), abs(self.high)))):
             raise self.error(text, what, error)
-        value = int(match.group(0))
+        value = -int(digits) if match.group(0).startswith("-") else int(digits)
         if not self.low <= value <= self.high:
             raise self.error(text, what, error)
         return value
@@ -200,7 +216,7 @@ class Real:
 
     def parse(self, text: str, what: str, error: type[InputError] = InputError) -> float:
         """The number written in ``text``: a decimal with an optional two-digit exponent; no NaN or infinity."""
-        t = text.strip()
+        t = without_leading_zeros(text.strip())
         if len(t) > MAX_NUMBER_TEXT or re.fullmatch(_DECIMAL, t) is None:
             raise self.error(text, what, error)
         number = float(t)
@@ -246,7 +262,7 @@ class Exact:
                          "\"19/20\" or \"0.95\"" if self.odds else f"{self._where(what)}{value!r} is a float")
         if not isinstance(value, str):
             return error(f"{self._where(what)}expected a number or a string, got {type(value).__name__}")
-        text = value.strip()
+        text = without_leading_zeros(value.strip())
         if (len(text) > MAX_NUMBER_TEXT or re.search(r"[eE][+-]?[0-9]{3}", text)) and re.fullmatch(_LONG, text):
             return error(f"{self._where(what)}{shown(value)} is too long to be read exactly here (at most "
                          f"{MAX_NUMBER_TEXT} characters, exponents of at most two digits)")
@@ -294,8 +310,18 @@ def _below(value: str | int | Fraction, low: Fraction) -> bool:
     return number is not None and number < low
 
 
+def without_leading_zeros(text: str) -> str:
+    """``text`` without the zeros that start a run of digits (one pass; the number written is the same).
+
+    >>> [without_leading_zeros(t) for t in ("0008", "-00.50", "1e-05", "0")]
+    ['8', '-0.50', '1e-5', '0']
+    """
+    return _LEADING_ZEROS.sub("", text) if "0" in text else text
+
+
 def _exact_text(text: str, *, odds: bool) -> Fraction | None:
     """The exact number ``text`` writes (the forms of the module docstring), or None."""
+    text = without_leading_zeros(text)
     if len(text) > MAX_NUMBER_TEXT:
         return None
     plain = _plain_ratio(text, odds=odds)
@@ -370,6 +396,35 @@ def name(text: object, what: str, error: type[InputError] = InputError, *, examp
     return text.strip()
 
 
+def spec(text: str, what: str, error: type[InputError] = InputError) -> str:
+    """A value made of names and numbers that the user typed (``--bet``, ``--known``, ``--groups``,
+    ``--count``): not empty or blank (which would read as "nothing" or "the default"), no control
+    character (:func:`control_character`: a name from it is printed, as a file's names are).
+
+    >>> spec("high=6|7|8|9", "--groups")
+    'high=6|7|8|9'
+    >>> spec(" ", "--groups")
+    Traceback (most recent call last):
+    ...
+    exact_odds.inputs.errors.InputError: --groups must not be empty, got ' '
+    """
+    subject = f"{what} must" if what else "must"
+    if not text.strip():
+        raise error(f"{subject} not be empty, got {shown(text)}")
+    bad = control_character(text)
+    if bad is not None:
+        raise error(f"{subject} not contain a control character ({bad}), got {shown(text)}")
+    return text
+
+
+def spec_option(text: str) -> str:
+    """An argparse ``type=``: :func:`spec`, its error the option's (``--groups must not be empty ...``)."""
+    try:
+        return spec(text, "")
+    except InputError as err:
+        raise _option(err) from None
+
+
 DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "inproc")
 """The schemes of a Dask scheduler's address that ``distributed`` itself can connect with (``ucx://``
 needs a package of its own, whose absence ``distributed`` reports as a ``TypeError``)."""
@@ -424,6 +479,7 @@ BUNCO_POINTS = Whole(0, 10**6)
 BUNCO_DICE = Whole(1, 20)
 BUNCO_SIZE = Whole(1, 100)
 BUNCO_K = Whole(-10**6, 10**6)
+BUNCO_TALLY = Whole(0, 999_999_999)
 
 DECKS_OR_INF = Whole(DECKS.low, DECKS.high, " or 'inf'")
 """``--decks``: a whole number of decks, or ``inf`` (the infinite-deck limit)."""

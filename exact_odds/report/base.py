@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from exact_odds.core.coup import OUTCOMES
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.validate import shown
 
 if TYPE_CHECKING:
     from exact_odds.report.provenance import Provenance
@@ -203,7 +204,7 @@ def text_tables(tables: Sequence[Table], fmt: str) -> str:
         elif fmt == "csv":
             body = _csv(t) if len(tables) == 1 else f"# {t.title}\n{_csv(t)}"
         else:
-            raise InputError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
+            raise InputError(f"unknown format {shown(fmt)} (choose from {', '.join(FORMATS)})")
         parts.append(body)
     return "\n\n".join(parts) + "\n"
 

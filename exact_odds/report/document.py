@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.validate import shown
 from exact_odds.report.base import text_tables
 from exact_odds.report.html import html_page, html_tables
 from exact_odds.report.latex import latex_document, latex_tables
@@ -62,11 +63,11 @@ def render_document(tables: Sequence[Table], fmt: str, provenance: Provenance, *
         return latex_tables(tables) if fragment else latex_document(tables, provenance)
     if fmt == "html":
         return html_page(tables, provenance, figures)
-    raise InputError(f"unknown format {fmt!r} (choose from table, markdown, csv, latex, html)")
+    raise InputError(f"unknown format {shown(fmt)} (choose from table, markdown, csv, latex, html)")
 
 
 def render_text_document(text: str, fmt: str, provenance: Provenance) -> str:
     """A drawing or a story (``deal``, ``roads``) in plain text, headed by ``provenance``."""
     if fmt != "table":
-        raise InputError(f"unknown format {fmt!r} (choose from table, json)")
+        raise InputError(f"unknown format {shown(fmt)} (choose from table, json)")
     return provenance.text_block() + text

@@ -20,6 +20,7 @@ from exact_odds.core.coup import Detail, Payable
 from exact_odds.core.shoe import MIN_CARDS_PER_COUP, Shoe, ShoeError
 from exact_odds.dealing import Procedure, check_seed
 from exact_odds.inputs.errors import InputError, suits_unknown
+from exact_odds.inputs.validate import shown
 
 if TYPE_CHECKING:
     from exact_odds.analysis.information import Information
@@ -89,7 +90,7 @@ def check_play(bets: Sequence[Payable], counts: Sequence[Count], edge_sort: Info
     names = [b.name for b in bets]
     for count in counts:
         if count.bet not in names:
-            raise StudyError(f"count {count.name!r} bets {count.bet!r}, which is not among the study's bets "
+            raise StudyError(f"count {shown(count.name)} bets {shown(count.bet)}, which is not among the study's bets "
                              f"({', '.join(names)})")
     if edge_sort is None:
         return
@@ -111,10 +112,10 @@ def check_listening(address: str) -> None:
         parts = urlsplit(address if "://" in address else f"tcp://{address}")
         host, port = parts.hostname, parts.port
     except ValueError as err:  # a port out of range, a malformed IPv6 host
-        raise StudyError(f"cannot reach the Dask scheduler at {address!r}: {err}") from None
+        raise StudyError(f"cannot reach the Dask scheduler at {shown(address)}: {err}") from None
     if parts.scheme.lower() != "tcp" or host is None or port is None:
         return
     try:
         socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
     except OSError as err:
-        raise StudyError(f"cannot reach the Dask scheduler at {address!r}: {err.strerror or err}") from None
+        raise StudyError(f"cannot reach the Dask scheduler at {shown(address)}: {err.strerror or err}") from None

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from exact_odds.inputs.optional import require
+from exact_odds.inputs.validate import shown
 from exact_odds.study.checks import CONNECT_TIMEOUT, StudyError, check_listening
 
 DASK_TIMEOUT = 30
@@ -67,13 +68,13 @@ def _client(distributed: Any, address: str) -> Any:
     if made:
         return made[0]
     if thread.is_alive():
-        raise StudyError(f"{address!r} is not a Dask scheduler: the connection was not done within "
+        raise StudyError(f"{shown(address)} is not a Dask scheduler: the connection was not done within "
                          f"{DASK_TIMEOUT} s ({SCHEDULER_PORTS})")
     if isinstance(failed[0], MemoryError):  # another protocol's bytes read as the length of a message
-        raise StudyError(f"{address!r} is not a Dask scheduler: it answers in another protocol "
+        raise StudyError(f"{shown(address)} is not a Dask scheduler: it answers in another protocol "
                          f"({SCHEDULER_PORTS})") from None
     if isinstance(failed[0], Exception):  # whatever distributed raises: an OSError, a TypeError
-        raise StudyError(f"cannot reach the Dask scheduler at {address!r}: {_one_line(failed[0])}") from None
+        raise StudyError(f"cannot reach the Dask scheduler at {shown(address)}: {_one_line(failed[0])}") from None
     raise failed[0]
 
 
@@ -96,9 +97,9 @@ def check_scheduler(address: str) -> None:
         with socket.create_connection(where, timeout=CONNECT_TIMEOUT) as sock:
             problem = _greeting_problem(sock, time.monotonic() + GREETING_TIMEOUT)
     except OSError as err:
-        raise StudyError(f"cannot reach the Dask scheduler at {address!r}: {err.strerror or err}") from None
+        raise StudyError(f"cannot reach the Dask scheduler at {shown(address)}: {err.strerror or err}") from None
     if problem is not None:
-        raise StudyError(f"{address!r} is not a Dask scheduler: {problem} ({SCHEDULER_PORTS})")
+        raise StudyError(f"{shown(address)} is not a Dask scheduler: {problem} ({SCHEDULER_PORTS})")
 
 
 def _tcp_endpoint(address: str) -> tuple[str, int] | None:

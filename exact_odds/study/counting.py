@@ -100,16 +100,16 @@ class Count:
             key, value = _split_entry(entry)
             if key in ("bet", "tc", "name"):
                 if key in fields:
-                    raise CountError(f"{key!r} is given twice in count {spec!r}")
+                    raise CountError(f"{shown(key)} is given twice in count {shown(spec)}")
                 fields[key] = value
                 continue
             for rank in _ranks_of(key, entry):
                 if rank in tags:
-                    raise CountError(f"rank {RANK_LABELS[rank]} is tagged twice in count {spec!r}")
+                    raise CountError(f"rank {RANK_LABELS[rank]} is tagged twice in count {shown(spec)}")
                 tags[rank] = _tag_of(value, entry)
         for key, what in (("bet", "bet=NAME (e.g. bet=dragon-7)"), ("tc", "a trigger tc>=T (e.g. tc>=4)")):
             if key not in fields:
-                raise CountError(f"count {spec!r} needs {what}")
+                raise CountError(f"count {shown(spec)} needs {what}")
         label = name or fields.get("name") or f"{fields['bet']} count"
         return cls(label, tuple(tags.get(i, 0) for i in range(len(RANKS))), _trigger_of(fields["tc"]),
                    fields["bet"])
@@ -161,11 +161,11 @@ def _split_entry(entry: str) -> tuple[str, str]:
     """``KEY=VALUE`` or ``tc>=VALUE`` as (key, value); the trigger alone takes ``>=``."""
     match = re.fullmatch(r"([^=<>]+)(>=|=)(.+)", entry)
     if match is None:
-        raise CountError(f"count entry {entry!r} should look like RANKS=TAG (e.g. 8|9=+2), bet=NAME or tc>=T")
+        raise CountError(f"count entry {shown(entry)} should look like RANKS=TAG (e.g. 8|9=+2), bet=NAME or tc>=T")
     key, op, value = match.groups()
     key = key.strip().lower() if key.strip().lower() in ("bet", "tc", "name") else key.strip()
     if (key == "tc") != (op == ">="):
-        raise CountError(f"count entry {entry!r}: write the trigger as tc>=T and tags as RANKS=TAG")
+        raise CountError(f"count entry {shown(entry)}: write the trigger as tc>=T and tags as RANKS=TAG")
     return key, value.strip()
 
 
@@ -173,7 +173,7 @@ def _ranks_of(text: str, entry: str) -> list[int]:
     try:
         return [parse_rank(part) - 1 for part in text.split("|")]
     except ShoeError as err:
-        raise CountError(f"count entry {entry!r}: {err}") from None
+        raise CountError(f"count entry {shown(entry)}: {err}") from None
 
 
 def _tag_of(text: str, entry: str) -> int:
@@ -223,7 +223,7 @@ def find_count(text: str) -> Count:
     if key in PUBLISHED_COUNTS:
         return PUBLISHED_COUNTS[key]
     if "=" not in text:
-        raise CountError(f"unknown count {text.strip()!r} (published counts: {', '.join(PUBLISHED_COUNTS)}; "
+        raise CountError(f"unknown count {shown(text.strip())} (published counts: {', '.join(PUBLISHED_COUNTS)}; "
                          "or write a spec such as '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4')")
     return Count.parse(text)
 

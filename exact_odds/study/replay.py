@@ -77,8 +77,9 @@ def replay(cards: Sequence[Card], shoe: Shoe, *, bets: Sequence[Payable],
            tableau: Tableau = STANDARD_TABLEAU) -> Replay:
     """Replay the coups of a recorded shoe dealt from ``shoe``, with the exact edge of each bet before each.
 
-    Every card must be in the shoe; suited bets need suits on every card and a shoe whose
-    suits are known. Trailing cards that do not complete a coup are returned as ``leftover``.
+    Every card must be in the shoe, the trailing cards too (a 53rd card of one deck is refused, named
+    with its position); suited bets need suits on every card of a coup and a shoe whose suits are
+    known. Trailing cards that do not complete a coup are returned as ``leftover``.
     """
     if shoe.infinite:
         raise StudyError("a recorded shoe is dealt from a finite shoe")
@@ -96,21 +97,11 @@ def replay(cards: Sequence[Card], shoe: Shoe, *, bets: Sequence[Payable],
         compositions.append(list(counts))
         grids.append([list(row) for row in suits] if suits is not None else [])
         for k, card in enumerate(cards[pos:pos + used], pos + 1):
-            i = card.rank - 1
-            if counts[i] == 0:
-                raise StudyError(f"card {k} ({card}): no {card.rank.label} left in the shoe")
-            counts[i] -= 1
-            if suits is not None and card.suit is not None:
-                j = SUITS.index(card.suit)
-                if suits[i][j] == 0:
-                    raise StudyError(f"card {k} ({card}): no {card} left in the shoe")
-                suits[i][j] -= 1
-            elif suits is not None:
-                if suited_bets:
-                    raise StudyError(f"card {k} ({card}) has no suit; {suited_bets[0]} needs the suit of every card")
-                suits = None
+            suits = _take(card, k, counts, suits, suited_bets)
         played.append((pos, tuple(cards[pos:pos + used]), coup))
         pos += used
+    for k, card in enumerate(cards[pos:], pos + 1):  # the cards after the last coup were in the shoe too
+        suits = _take(card, k, counts, suits, ())
     if suited_bets and suits is None and played:
         raise ShoeError(suits_unknown(suited_bets[0]))
     ev = evaluate(compositions or [shoe.counts], bets=bets, tableau=tableau,
@@ -120,3 +111,23 @@ def replay(cards: Sequence[Card], shoe: Shoe, *, bets: Sequence[Payable],
                      tuple(ev.expectation(n - 1, j) for j in range(len(bets))) if ev is not None else ())
         for n, (_, hand, coup) in enumerate(played, 1))
     return Replay(shoe, tuple(b.name for b in bets), coups, tuple(cards[pos:]))
+
+
+def _take(card: Card, k: int, counts: list[int], suits: list[list[int]] | None,
+          suited_bets: Sequence[str]) -> list[list[int]] | None:
+    """Take ``card``, the ``k``-th of the record (1-based), from the shoe's ``counts`` (and ``suits``, when
+    known; they are returned, ``None`` once a card has no suit, which ``suited_bets`` refuse): a card the
+    shoe no longer holds is refused, naming it and its position."""
+    i = card.rank - 1
+    if counts[i] == 0:
+        raise StudyError(f"card {k} ({card}): no {card.rank.label} left in the shoe")
+    counts[i] -= 1
+    if suits is not None and card.suit is not None:
+        j = SUITS.index(card.suit)
+        if suits[i][j] == 0:
+            raise StudyError(f"card {k} ({card}): no {card} left in the shoe")
+        suits[i][j] -= 1
+        return suits
+    if suits is not None and suited_bets:
+        raise StudyError(f"card {k} ({card}) has no suit; {suited_bets[0]} needs the suit of every card")
+    return None

@@ -47,7 +47,7 @@ from itertools import product
 
 from exact_odds.core.shoe import CARDS_PER_COUP, RANKS, SUITS, Card, Rank, ShoeError, Suit, parse_card
 from exact_odds.inputs.errors import InputError, suits_unknown
-from exact_odds.inputs.validate import shown
+from exact_odds.inputs.validate import shown, without_leading_zeros
 
 POSITIONS: tuple[int, ...] = tuple(range(1, CARDS_PER_COUP + 1))
 """The six positions of a coup in dealing order, 1 to 6."""
@@ -69,7 +69,7 @@ class InformationError(InputError):
 
 def position_of(text: str) -> int:
     """A position from ``1``..``6`` (or ``P1``, ``B1``, ``P2``, ``B2``)."""
-    t = text.strip().lower()
+    t = without_leading_zeros(text.strip().lower())
     if t in _ALIASES:
         return _ALIASES[t]
     if t in {str(p) for p in POSITIONS}:  # ASCII digits only: "٣" is no position
@@ -90,15 +90,16 @@ def positions_of(text: str) -> tuple[int, ...]:
     if not out:
         raise InformationError("no position given (use 1-6, e.g. '1' or '1-4')")
     if len(set(out)) != len(out):
-        raise InformationError(f"a position is named twice in {text!r}")
+        raise InformationError(f"a position is named twice in {shown(text)}")
     return tuple(out)
 
 
 def card_set(text: str) -> CardSet:
     """Cards from ``"7"``, ``"7h"`` or ``"7|8|9"`` (``|`` separates alternatives)."""
-    parts = [p for p in text.split("|") if p.strip()]
-    if not parts:
-        raise InformationError(f"no card in {text!r} (write e.g. 7, 7h or 7|8|9)")
+    parts = text.split("|")
+    if not all(p.strip() for p in parts):
+        what = "no card" if not text.strip() else "an empty card"
+        raise InformationError(f"{what} in {shown(text)} (write e.g. 7, 7h or 7|8|9)")
     return frozenset(parse_card(p) for p in parts)
 
 
@@ -143,7 +144,7 @@ class Known:
         cards: list[CardSet | None] = [None] * CARDS_PER_COUP
         for position, value in known.items():
             if position not in POSITIONS:
-                raise InformationError(f"unknown position {position!r} (use 1-6)")
+                raise InformationError(f"unknown position {shown(position)} (use 1-6)")
             if isinstance(value, str):
                 cards[position - 1] = card_set(value)
             elif isinstance(value, Rank):
@@ -163,10 +164,10 @@ class Known:
                 continue
             where, eq, what = entry.partition("=")
             if not eq:
-                raise InformationError(f"known card {entry!r} should look like POSITION=CARDS, e.g. 1=7 or 5=7h|8")
+                raise InformationError(f"known card {shown(entry)} should look like POSITION=CARDS, e.g. 1=7 or 5=7h|8")
             position = position_of(where)
             if position in known:
-                raise InformationError(f"position {position} is given twice in {spec!r}")
+                raise InformationError(f"position {position} is given twice in {shown(spec)}")
             known[position] = what
         return cls.of(known)
 
@@ -282,7 +283,8 @@ class Information:
             if entry:
                 label, eq, cards = entry.rpartition("=") if "=" in entry else ("in", "=", entry)
                 if not label or not eq or label in named:
-                    raise InformationError(f"group {entry!r}: write NAME=CARDS (e.g. high=6|7|8|9), each name once")
+                    raise InformationError(f"group {shown(entry)}: write NAME=CARDS (e.g. high=6|7|8|9), each name "
+                                           "once")
                 named[label] = cards
         return cls.grouped(where, named)
 
@@ -301,7 +303,7 @@ class Information:
         for position, groups, label in zip(self.positions, self.groups, case, strict=True):
             found = [c for name, c in groups if name == label]
             if not found:
-                raise InformationError(f"no group {label!r} at position {position}")
+                raise InformationError(f"no group {shown(label)} at position {position}")
             cards[position] = found[0]
         return Known.of(cards)
 
@@ -333,7 +335,7 @@ def _check_partition(groups: Sequence[tuple[str, CardSet]]) -> None:
         raise InformationError(f"a group label is used twice: {labels}")
     for label, cards in groups:
         if not cards:
-            raise InformationError(f"group {label!r} holds no card")
+            raise InformationError(f"group {shown(label)} holds no card")
     for rank in RANKS:
         for suit in SUITS:
             holders = [label for label, cards in groups if matches(cards, rank, suit)]
