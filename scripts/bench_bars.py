@@ -1,4 +1,4 @@
-"""Issue 13's bar as a table: each figure the bench measures against a target, and whether it is met.
+"""The bar as a table: each figure the bench measures against its target, and whether it is met.
 
 ``scripts/bench.py --table`` sets :data:`BARS_ENV` to a file, each benchmark (in this process or in
 the child processes that measure on one BLAS thread) appends its figures there with :func:`bar`, and

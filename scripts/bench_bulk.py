@@ -5,10 +5,13 @@ the same run and the bound that one core's BLAS sets on the kernel's products (:
 from __future__ import annotations
 
 import os
+import statistics
+import subprocess
 import sys
 import tempfile
 from typing import Any
 
+from bench_bars import bar
 from bench_common import (
     in_child,
     kernel_paths,
@@ -22,6 +25,7 @@ from bench_common import (
 from bench_machine import blas_rate, kernel_products, products_bound
 
 from exact_odds.core.coup import Detail
+from exact_odds.study.blas import ONE_THREAD
 
 
 def batch_line(label: str, n: int, secs: float, reference: float) -> None:
@@ -123,10 +127,60 @@ def big_figures(repeat: int) -> None:
               f"{n / secs:,.0f} compositions/s")
 
 
+BEFORE_ENV = "EXACT_ODDS_BENCH_BEFORE"
+"""A checkout of an earlier tree (``scripts/bench.py --before DIR``) whose main-bet rate ``batch`` is held to."""
+
+TIMED = """
+import sys, time
+import numpy as np
+from exact_odds.batch import evaluate
+counts = np.load(sys.argv[1])
+evaluate(counts[:1000])
+start = time.process_time()
+evaluate(counts)
+print(time.process_time() - start)
+"""
+"""One timing of the main bets' counts of the compositions saved at ``argv[1]``, after a warm-up (the plans made,
+the compiled loops loaded): the same call in any tree since the kernel was written."""
+
+
+def _tree_seconds(tree: str, saved: str, setting: str) -> float:
+    """CPU seconds of :data:`TIMED` with the package of ``tree`` (a checkout's root), on one BLAS thread."""
+    env = {**os.environ, **ONE_THREAD, "PYTHONPATH": tree, "EXACT_ODDS_JIT": setting}
+    done = subprocess.run([sys.executable, "-c", TIMED, saved], env=env, check=True, capture_output=True, text=True)
+    return float(done.stdout.split()[-1])
+
+
+def before_figures(repeat: int) -> None:
+    """The main bets' rate of this tree beside the tree before (``$EXACT_ODDS_BENCH_BEFORE``), on each path,
+    alternated run by run in child processes: at least 85% of it is the target."""
+    import numpy as np
+
+    before = os.environ[BEFORE_ENV]
+    now = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    rows, _ = random_compositions(200_000, 1)
+    with tempfile.TemporaryDirectory() as tmp:
+        saved = os.path.join(tmp, "counts.npy")
+        np.save(saved, np.array(rows, dtype=np.int64))
+        for path, setting in kernel_paths():
+            times: dict[str, list[float]] = {now: [], before: []}
+            for _ in range(repeat):
+                for tree in times:
+                    times[tree].append(_tree_seconds(tree, saved, setting))
+            mine, theirs = (len(rows) / statistics.median(times[tree]) for tree in (now, before))
+            print(f"batch: main-bet counts, {path}, this tree {mine:,.0f}/s against {theirs:,.0f}/s for {before}, "
+                  f"alternated, medians of {repeat}: {mine / theirs:.2f}x")
+            bar(f"`batch`, main bets ({path}), against the tree before", f"{mine:,.0f}/s, {mine / theirs:.2f}x "
+                f"the {theirs:,.0f}/s of the tree before, alternated", ">= 0.85x", mine >= 0.85 * theirs)
+
+
 def bench_batch(repeat: int) -> None:
-    """Bulk evaluation: compositions per second per core, I/O excluded and included, all bets."""
+    """Bulk evaluation: compositions per second per core, I/O excluded and included, all bets; beside an
+    earlier tree when ``--before`` names one."""
     in_child(__file__, "batch_figures", repeat)
     batch_process_figure(repeat)
+    if os.environ.get(BEFORE_ENV):
+        before_figures(repeat)
 
 
 def bench_big_shoes(repeat: int) -> None:
