@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from exact_odds.analysis.information import Information, Known, advantage
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
+    Output,
     Subparsers,
     add_bet_option,
     add_bets_option,
@@ -37,7 +38,7 @@ def _bets(args: argparse.Namespace) -> list[Bet]:
     return choice.named(args.bet) or choice.main
 
 
-def _cmd_advantage(args: argparse.Namespace) -> str:
+def _cmd_advantage(args: argparse.Namespace) -> Output:
     shoe = shoe_from_args(args)
     information = Information.parse(args.position, args.groups)
     result = advantage(shoe, information, _bets(args), tableau_from_args(args),

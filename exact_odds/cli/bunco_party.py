@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from exact_odds.cli.options import render, seed_from_args
+from exact_odds.cli.options import Output, render, seed_from_args
 from exact_odds.inputs import validate
 
 ROLL_OPTIONS = {"dice": 3, "sides": 6, "round": 1, "rounds": 6, "scoring": "standard", "bunco_points": None,
@@ -29,7 +29,7 @@ def _refuse_roll_options(args: argparse.Namespace) -> None:
                          "(--party FILE); give them there")
 
 
-def party_command(args: argparse.Namespace) -> str:
+def party_command(args: argparse.Namespace) -> Output:
     """The report of a party: its exact tables, with --night N its simulated nights, or with --tally a sheet."""
     from exact_odds.bunco import BuncoError
     from exact_odds.bunco.party import COMMON_PARTY, load_party
@@ -45,7 +45,7 @@ def party_command(args: argparse.Namespace) -> str:
     return _party(args, party)
 
 
-def _party(args: argparse.Namespace, party: object) -> str:
+def _party(args: argparse.Namespace, party: object) -> Output:
     from contextlib import ExitStack
 
     from exact_odds import bunco
@@ -71,7 +71,7 @@ def _party(args: argparse.Namespace, party: object) -> str:
                   lambda: bunco_party_tables(party, race, table, means, night), configuration=party.scoring.name)
 
 
-def _tally(args: argparse.Namespace, party: object) -> str:
+def _tally(args: argparse.Namespace, party: object) -> Output:
     from exact_odds import bunco
     from exact_odds.bunco.party import Party
     from exact_odds.bunco.tally import load_tally, verify_tally

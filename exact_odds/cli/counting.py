@@ -16,6 +16,7 @@ from exact_odds.analysis.information import Information
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     CommandBets,
+    Output,
     Subparsers,
     add_bets_option,
     add_format_options,
@@ -98,7 +99,7 @@ def workers_from_args(args: argparse.Namespace) -> AbstractContextManager[Worker
     return study_workers(args.workers, args.shoes, shoe_from_args(args).size)
 
 
-def _cmd_count(args: argparse.Namespace) -> str:
+def _cmd_count(args: argparse.Namespace) -> Output:
     with workers_from_args(args) as workers:
         choice = bets_from_args(args)
         counts = counts_from_args(args, choice)

@@ -39,6 +39,7 @@ from exact_odds.report import FORMATS, ProgressBar, render_json
 from exact_odds.report.concepts import procedure_json, shoe_json
 from exact_odds.report.document import render_document, render_text_document
 from exact_odds.report.provenance import Provenance, with_provenance
+from exact_odds.report.xlsx import workbook_bytes
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet, Configuration, Registry
@@ -48,7 +49,10 @@ if TYPE_CHECKING:
     from exact_odds.report import Table
     from exact_odds.report.document import Figure
 
-Handler = Callable[[argparse.Namespace], str | Iterator[str]]
+Output: TypeAlias = str | bytes
+"""A command's whole output: text, or the bytes of a binary format (``xlsx``, written to ``--output`` only)."""
+
+Handler = Callable[[argparse.Namespace], Output | Iterator[str]]
 """A command: its whole output, or its output piece by piece as it is computed (a long input)."""
 
 
@@ -146,6 +150,7 @@ def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] |
     """--format, --output and, where LaTeX is one of the formats, --latex-fragment."""
     choices = list(formats or FORMATS)
     pages = "; html is one self-contained page, latex a whole document" if {"html", "latex"} <= set(choices) else ""
+    pages += "; xlsx a workbook, one sheet a table (it needs --output FILE)" if "xlsx" in choices else ""
     parser.add_argument("--format", default="table", type=_format_name, choices=choices,
                         help=f"output format (default table, the plain text; 'text' is another name for it){pages}")
     if "latex" in choices:
@@ -182,13 +187,17 @@ def add_text_format_options(parser: argparse.ArgumentParser) -> None:
 
 
 def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Callable[[], Sequence[Table]], *,
-           figures: Callable[[], Sequence[Figure]] | None = None, **given: Any) -> str:
+           figures: Callable[[], Sequence[Figure]] | None = None, **given: Any) -> Output:
     """A command's output in its --format, headed by its provenance (:func:`provenance_from_args`, with the
-    parts in ``given``): the JSON of ``as_json()`` (``"provenance"`` its first key), or the ``tables()`` as a
-    document. An HTML page also shows the ``figures()`` (drawn only for it, when the plot extra is installed)."""
+    parts in ``given``): the JSON of ``as_json()`` (``"provenance"`` its first key), the ``tables()`` as a
+    workbook (``xlsx``, bytes: :mod:`exact_odds.report.xlsx`), or the ``tables()`` as a document. An HTML page
+    also shows the ``figures()`` (drawn only for it, when the plot extra is installed)."""
     provenance = provenance_from_args(args, **given)
     if args.format == "json":
         return render_json(with_provenance(as_json(), provenance))
+    if args.format == "xlsx":
+        _latex_fragment(args)
+        return workbook_bytes(tables(), provenance)
     fragment = _latex_fragment(args)
     drawn = figures() if figures is not None and args.format == "html" and _can_draw() else ()
     return render_document(tables(), args.format, provenance, figures=drawn, fragment=fragment)

@@ -18,6 +18,7 @@ from exact_odds.bets.side import SIDE_BETS
 from exact_odds.cli.examples import examples
 from exact_odds.cli.figures import removal_figures
 from exact_odds.cli.options import (
+    Output,
     Subparsers,
     add_bet_option,
     add_bets_option,
@@ -66,7 +67,7 @@ if TYPE_CHECKING:
     from exact_odds.report import Table
 
 
-def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
+def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> Output:
     """``odds --known``: the odds and the main bets' expectations given what is known."""
     if args.dealt:
         raise InformationError("give either --dealt (cards on the table, by hand) or --known (cards by position), "
@@ -80,7 +81,7 @@ def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
                   lambda: known_odds_tables(shoe, known, odds, evs, args.format))
 
 
-def _cmd_odds(args: argparse.Namespace) -> str:
+def _cmd_odds(args: argparse.Namespace) -> Output:
     shoe = shoe_from_args(args)
     if args.known:
         return _known_odds(args, shoe, tableau_from_args(args))
@@ -98,7 +99,7 @@ def _custom_name(tableau: Tableau) -> str | None:
     return None if tableau == STANDARD_TABLEAU else tableau.name
 
 
-def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
+def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> Output:
     """``odds --dealt``: the exact odds given the cards already dealt in this coup."""
     dealt = parse_dealt(args.dealt)
     dist = winners(deal_dealt(shoe, dealing_order(dealt, tableau), tableau))
@@ -121,7 +122,7 @@ def _add_odds(sub: Subparsers) -> None:
     p.set_defaults(handler=_cmd_odds)
 
 
-def _cmd_edges(args: argparse.Namespace) -> str:
+def _cmd_edges(args: argparse.Namespace) -> Output:
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     sheets = [(config, configuration_sheets(shoe, config, tableau=tableau)) for config in configs_from_args(args)]
     return render(args, lambda: edges_json(shoe, sheets), lambda: [edges_table(str(shoe), sheets, args.format)])
@@ -141,7 +142,7 @@ def _add_edges(sub: Subparsers) -> None:
     p.set_defaults(handler=_cmd_edges)
 
 
-def _cmd_parsheet(args: argparse.Namespace) -> str:
+def _cmd_parsheet(args: argparse.Namespace) -> Output:
     bet = bets_from_args(args).find(args.bet)  # banker, player, tie: those of --config or the game
     sheet = par_sheet(shoe_from_args(args), bet, tableau=tableau_from_args(args))
     return render(args, lambda: par_sheet_json(sheet), lambda: [par_sheet_table(sheet, args.format)])
@@ -164,7 +165,7 @@ def _add_parsheet(sub: Subparsers) -> None:
     p.set_defaults(handler=_cmd_parsheet)
 
 
-def _cmd_symbolic(args: argparse.Namespace) -> str:
+def _cmd_symbolic(args: argparse.Namespace) -> Output:
     bets = [bet for bet, _ in distinct_bets([bet for config in configs_from_args(args) for bet in config.bets])]
     bar = progress_bar(args, "symbolic")
     try:
@@ -190,7 +191,7 @@ def _add_symbolic(sub: Subparsers) -> None:
     p.set_defaults(handler=_cmd_symbolic)
 
 
-def _cmd_report(args: argparse.Namespace) -> str:
+def _cmd_report(args: argparse.Namespace) -> Output:
     if args.game is not None:
         return _game_report(args)
 
@@ -211,7 +212,7 @@ def _cmd_report(args: argparse.Namespace) -> str:
     return render(args, as_json, tables, figures=figures)
 
 
-def _game_report(args: argparse.Namespace) -> str:
+def _game_report(args: argparse.Namespace) -> Output:
     """``report --game``: the casino's whole par sheet (:mod:`exact_odds.report.game`)."""
     game = effective_game(args)
     sheets = reference_sheets(game.shoe, game.side_bets, [game.configuration], tableau=game.tableau)
@@ -251,7 +252,7 @@ def _add_report(sub: Subparsers) -> None:
     p.set_defaults(handler=_cmd_report)
 
 
-def _cmd_sidebets(args: argparse.Namespace) -> str:
+def _cmd_sidebets(args: argparse.Namespace) -> Output:
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     choice = bets_from_args(args)
     named = choice.named(args.bet)

@@ -24,6 +24,7 @@ from exact_odds.cli.counting import (
 from exact_odds.cli.examples import examples
 from exact_odds.cli.figures import figure, removal_figures
 from exact_odds.cli.options import (
+    Output,
     Subparsers,
     add_bet_option,
     add_bets_option,
@@ -69,7 +70,7 @@ if TYPE_CHECKING:
     from exact_odds.study.run import Study
 
 
-def _cmd_eor(args: argparse.Namespace) -> str:
+def _cmd_eor(args: argparse.Namespace) -> Output:
     shoe = shoe_from_args(args)
     choice = bets_from_args(args)
     named = choice.named(args.bet) or list(choice.loaded)
@@ -172,7 +173,7 @@ def _add_batch(sub: Subparsers) -> None:
     p.set_defaults(handler=_cmd_batch)
 
 
-def _cmd_study(args: argparse.Namespace) -> str:
+def _cmd_study(args: argparse.Namespace) -> Output:
     with workers_from_args(args) as workers:
         shoe, tableau = shoe_from_args(args), tableau_from_args(args)
         choice = bets_from_args(args)
@@ -199,7 +200,7 @@ def _cmd_study(args: argparse.Namespace) -> str:
                   figures=figure("Player EV before each coup", lambda: _study_svg(study)))
 
 
-def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[Bet]) -> str:
+def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[Bet]) -> Output:
     """``study --input FILE``: the exact player EV of each bet before each coup of a recorded shoe."""
     if args.counts or args.edge_sort is not None:
         raise StudyError("--count and --edge-sort study dealt shoes (--shoes N), not a recorded shoe")
