@@ -150,7 +150,7 @@ def test_bash_completes_commands_options_choices_files_and_bets(capsys: pytest.C
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert [line.split() for line in proc.stdout.splitlines()] == [
-        ["odds"], ["--format"], ["csv", "html", "json", "latex", "markdown", "table"], ["--bet", "--bets"],
+        ["odds"], ["--format"], ["csv", "html", "json", "latex", "markdown", "table", "xlsx"], ["--bet", "--bets"],
         ["bash", "tcsh", "zsh"], ["examples/games/my-casino.toml"],
         ["dragon-7", "dragon-bonus-banker", "dragon-bonus-player"]]
 

@@ -34,7 +34,8 @@ from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.optional import installed
 from exact_odds.inputs.reading import read_user_file
-from exact_odds.inputs.registry import name_key
+from exact_odds.inputs.registry import name_key, nearest, unknown_name
+from exact_odds.inputs.validate import shown
 from exact_odds.report import FORMATS, ProgressBar, render_json
 from exact_odds.report.concepts import procedure_json, shoe_json
 from exact_odds.report.document import render_document, render_text_document
@@ -76,6 +77,20 @@ class Parser(argparse.ArgumentParser):
             many = action.nargs in (argparse.ONE_OR_MORE, argparse.ZERO_OR_MORE)
             raise argparse.ArgumentError(action, "expected at least one argument" if many else "expected one argument")
         return super()._get_values(action, arg_strings)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # A value that is none of the choices: one line suggesting the nearest (``sidebet``: ``sidebets``).
+        choices = action.choices
+        if choices is None or value in choices:
+            return
+        names = [str(choice) for choice in choices]
+        if isinstance(action, argparse._SubParsersAction):
+            raise argparse.ArgumentError(None, unknown_name("command", str(value), names,
+                                                            f" (choose from {', '.join(names)})"))
+        close = nearest(str(value), names)
+        if close is None:
+            super()._check_value(action, value)  # argparse's own words, listing the choices
+        raise argparse.ArgumentError(action, f"invalid choice: {shown(value)} (did you mean {close!r}?)")
 
     def error(self, message: str) -> NoReturn:
         # A bad number reads as every command and file words it: "--shoes must be a whole number ...".
