@@ -38,6 +38,7 @@ from exact_odds.cli.options import (
 )
 from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.engine.enumerator import deal_winners, winners
+from exact_odds.inputs import validate
 from exact_odds.report import (
     closed_form_tables,
     dealt_odds_json,
@@ -198,14 +199,15 @@ def _cmd_report(args: argparse.Namespace) -> Output:
     shoe, tableau, known = shoe_from_args(args), tableau_from_args(args), bets_from_args(args).known.values()
     others = [bet for bet in known if not is_main_bet(bet)]  # with --config, no other configuration's bets
     sheets = reference_sheets(shoe, others, configs_from_args(args), tableau=tableau)
-    eor = _removal_figures(shoe, known, tableau, every=True) if args.eor else None
+    eor = _removal_figures(shoe, known, tableau, every=True, max_tag=args.max_tag) if args.eor else None
 
     def as_json() -> dict[str, object]:
         more = {} if eor is None else {"eor": eor_json(shoe, eor.removals, eor.counts, omitted=eor.omitted)}
         return {**reference_json(sheets), **more}
 
     def tables() -> list[Table]:
-        more = [] if eor is None else eor_tables(str(shoe), eor.removals, eor.counts, args.format, omitted=eor.omitted)
+        more = [] if eor is None else eor_tables(str(shoe), eor.removals, eor.counts, args.format,
+                                                 omitted=eor.omitted, max_tag=eor.max_tag)
         return [*reference_tables(sheets, args.format, tableau=_custom_name(tableau)), *more]
 
     figures = None if eor is None else removal_figures(eor.removals, eor.counts, title=f"Effects of removal, {shoe}")
@@ -216,7 +218,7 @@ def _game_report(args: argparse.Namespace) -> Output:
     """``report --game``: the casino's whole par sheet (:mod:`exact_odds.report.game`)."""
     game = effective_game(args)
     sheets = reference_sheets(game.shoe, game.side_bets, [game.configuration], tableau=game.tableau)
-    eor = _removal_figures(game.shoe, game.bets, game.tableau, every=True) if args.eor else None
+    eor = _removal_figures(game.shoe, game.bets, game.tableau, every=True, max_tag=args.max_tag) if args.eor else None
     figures = None if eor is None else removal_figures(eor.removals, eor.counts,
                                                        title=f"Effects of removal, {game.shoe}")
     return render(args, lambda: game_json(game, sheets, eor), lambda: game_tables(game, sheets, args.format, eor),
@@ -229,7 +231,8 @@ def _removal_figures(shoe: Shoe, bets: Iterable[Bet], tableau: Tableau, *, every
     ``every`` the bets are a default set, and those the shoe cannot settle are left out (and named)."""
     chosen, left_out = usable_bets(shoe, bets) if every else (list(bets), [])
     removals = effects_of_removal(shoe, chosen, tableau=tableau)
-    return RemovalFigures(removals, [r.count(max_tag=max_tag) for r in removals], [bet.name for bet in left_out])
+    return RemovalFigures(removals, [r.count(max_tag=max_tag) for r in removals], [bet.name for bet in left_out],
+                          max_tag)
 
 
 def _add_report(sub: Subparsers) -> None:
@@ -248,6 +251,8 @@ def _add_report(sub: Subparsers) -> None:
     add_bets_option(p)
     p.add_argument("--eor", action="store_true",
                    help="also the effects of removal of every bet and the counts they suggest (as `eor` gives them)")
+    p.add_argument("--max-tag", type=validate.MAX_TAG.option, default=2, metavar="K",
+                   help="with --eor: largest tag of the suggested counts (default 2)")
     add_format_options(p)
     p.set_defaults(handler=_cmd_report)
 

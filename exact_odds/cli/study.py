@@ -90,7 +90,8 @@ def _cmd_eor(args: argparse.Namespace) -> Output:
     if args.plot:
         eor_figure(removals, counts, args.plot, title=f"Effects of removal, {shoe}")
     return render(args, lambda: eor_json(shoe, removals, counts, omitted=omitted),
-                  lambda: eor_tables(str(shoe), removals, counts, args.format, omitted=omitted),
+                  lambda: eor_tables(str(shoe), removals, counts, args.format, omitted=omitted,
+                                     max_tag=args.max_tag),
                   figures=removal_figures(removals, counts, title=f"Effects of removal, {shoe}"))
 
 
