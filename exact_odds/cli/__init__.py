@@ -3,8 +3,9 @@
 ``main(argv)`` returns the exit status, and every status but 0 and 1 comes with exactly one
 line on stderr (never a traceback):
 
-- 0 on success; 1 when a check fails (a FAIL verdict); after ``--output FILE`` a line on stderr
-  says what was written (``exact-odds: wrote 'FILE'``), unless the command was given ``--quiet``
+- 0 on success; 1 when a check fails (a FAIL verdict); after ``--output FILE``, ``--plot FILE`` or
+  ``--log FILE`` a line on stderr names each file written (``exact-odds: wrote 'FILE'``), unless the
+  command was given ``--quiet``
   (``--output -`` is standard output, as no ``--output`` is);
 - 2 on bad input, the line ending with a pointer to the command's help (``(see 'exact-odds
   odds --help')``; not when standard output fails), including an output that cannot be
@@ -222,16 +223,17 @@ def _same_file(path: str, other: str) -> bool:
 
 def _run_command(args: argparse.Namespace, written: Written) -> None:
     """Run the command and write its output; the files it writes (``written``) commit together, only when
-    every one of them and the output have been written (then ``--output`` is said on stderr)."""
+    every one of them and the output have been written (then each is named on stderr, ``--plot``,
+    ``--log`` and ``--output`` alike, in the order of the command's options)."""
     if not written:
         _emit(_handled(args), args)
         return
 
     with committed_together():
         _emit(_handled(args), args)
-    output: str | None = getattr(args, "output", None)
-    if output is not None and not getattr(args, "quiet", False):
-        _say(f"wrote {shown(output)}")
+    if not getattr(args, "quiet", False):
+        for _, path in written:
+            _say(f"wrote {shown(path)}")
 
 
 def _handled(args: argparse.Namespace) -> Output | Iterator[str]:

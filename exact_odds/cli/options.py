@@ -357,7 +357,7 @@ def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
         parts["procedure"] = procedure_json(procedure)
         parts["procedure_text"] = procedure.describe()
     parts.update(given)
-    if parts.get("procedure") is None:
+    if parts.get("procedure") is None and "procedure_text" not in given:
         parts["procedure_text"] = None
     return Provenance(**parts)
 

@@ -199,7 +199,7 @@ def _cmd_report(args: argparse.Namespace) -> Output:
     shoe, tableau, known = shoe_from_args(args), tableau_from_args(args), bets_from_args(args).known.values()
     others = [bet for bet in known if not is_main_bet(bet)]  # with --config, no other configuration's bets
     sheets = reference_sheets(shoe, others, configs_from_args(args), tableau=tableau)
-    eor = _removal_figures(shoe, known, tableau, every=True, max_tag=args.max_tag) if args.eor else None
+    eor = _removal_figures(args, shoe, known, tableau) if args.eor else None
 
     def as_json() -> dict[str, object]:
         more = {} if eor is None else {"eor": eor_json(shoe, eor.removals, eor.counts, omitted=eor.omitted)}
@@ -218,21 +218,24 @@ def _game_report(args: argparse.Namespace) -> Output:
     """``report --game``: the casino's whole par sheet (:mod:`exact_odds.report.game`)."""
     game = effective_game(args)
     sheets = reference_sheets(game.shoe, game.side_bets, [game.configuration], tableau=game.tableau)
-    eor = _removal_figures(game.shoe, game.bets, game.tableau, every=True, max_tag=args.max_tag) if args.eor else None
+    eor = _removal_figures(args, game.shoe, game.bets, game.tableau) if args.eor else None
     figures = None if eor is None else removal_figures(eor.removals, eor.counts,
                                                        title=f"Effects of removal, {game.shoe}")
     return render(args, lambda: game_json(game, sheets, eor), lambda: game_tables(game, sheets, args.format, eor),
                   figures=figures)
 
 
-def _removal_figures(shoe: Shoe, bets: Iterable[Bet], tableau: Tableau, *, every: bool,
-                     max_tag: int = 2) -> RemovalFigures:
-    """The effects of removal of ``bets`` and their suggested counts, as ``eor`` computes them. With
-    ``every`` the bets are a default set, and those the shoe cannot settle are left out (and named)."""
-    chosen, left_out = usable_bets(shoe, bets) if every else (list(bets), [])
-    removals = effects_of_removal(shoe, chosen, tableau=tableau)
-    return RemovalFigures(removals, [r.count(max_tag=max_tag) for r in removals], [bet.name for bet in left_out],
-                          max_tag)
+def _removal_figures(args: argparse.Namespace, shoe: Shoe, bets: Iterable[Bet], tableau: Tableau) -> RemovalFigures:
+    """The effects of removal of ``bets`` (a default set: those the shoe cannot settle are left out, and
+    named) and their suggested counts, as ``eor`` computes them, with its progress bar."""
+    chosen, left_out = usable_bets(shoe, bets)
+    bar = progress_bar(args, "eor")
+    try:
+        removals = effects_of_removal(shoe, chosen, tableau=tableau, progress=bar)
+    finally:
+        bar.close()
+    return RemovalFigures(removals, [r.count(max_tag=args.max_tag) for r in removals],
+                          [bet.name for bet in left_out], args.max_tag)
 
 
 def _add_report(sub: Subparsers) -> None:
@@ -253,6 +256,7 @@ def _add_report(sub: Subparsers) -> None:
                    help="also the effects of removal of every bet and the counts they suggest (as `eor` gives them)")
     p.add_argument("--max-tag", type=validate.MAX_TAG.option, default=2, metavar="K",
                    help="with --eor: largest tag of the suggested counts (default 2)")
+    add_quiet_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_report)
 

@@ -206,7 +206,12 @@ def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[B
     if args.counts or args.edge_sort is not None:
         raise StudyError("--count and --edge-sort study dealt shoes (--shoes N), not a recorded shoe")
     rep = replay(read_record(read_input(args.input, "record")), shoe, bets=bets, tableau=tableau)
-    return render(args, lambda: replay_json(rep), lambda: [replay_table(rep, args.format)])
+    return render(args, lambda: replay_json(rep), lambda: [replay_table(rep, args.format)],
+                  procedure=None, procedure_text=REPLAYED)
+
+
+REPLAYED = "the recorded shoe, replayed from its first card in the order recorded (no burn, no cut card)"
+"""How ``study --input`` deals, as its provenance says: the record's cards, from the first."""
 
 
 def _study_svg(study: Study) -> str:

@@ -195,10 +195,19 @@ def _study_title(study: Study) -> str:
     return f"{grouped(study.shoes)} shoes of {study.shoe}, seed {study.seed}"
 
 
+def percentile_head(q: float) -> str:
+    """The header of a percentile column: ``p1``, ``p25``, ``p99`` (the share of coups at or below it, in
+    percent), ``min`` and ``max`` at the ends; never ``q25``, which reads as a quartile.
+
+    >>> [percentile_head(q) for q in (0, 0.01, 0.25, 0.5, 1)]
+    ['min', 'p1', 'p25', 'p50', 'max']
+    """
+    return f"p{round(100 * q)}" if 0 < q < 1 else ("min" if q == 0 else "max")
+
+
 def study_tables(study: Study, fmt: str) -> list[Table]:
     """Edges per bet, count strategies, histograms, and the cut-card effect of a study."""
-    quantile_heads = [f"q{round(100 * q)}" if 0 < q < 1 else ("min" if q == 0 else "max")
-                      for q, _ in study.bets[0].quantiles]
+    quantile_heads = [percentile_head(q) for q, _ in study.bets[0].quantiles]
     rows: list[list[Cell]] = []
     for b in study.bets:
         rows.append([b.name, percent_text(b.expectation, 4), _float_percent(b.mean_player_ev),
