@@ -48,7 +48,6 @@ exact_odds.game.GameError: casino.toml:2: side_bets names 'banker', a main bet: 
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -64,7 +63,7 @@ from exact_odds.dealing import STANDARD_PROCEDURE, Procedure
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import is_file, read_user_file
-from exact_odds.inputs.registry import name_key
+from exact_odds.inputs.registry import name_key, unknown_name
 from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import shown
 
@@ -281,9 +280,7 @@ def _procedure(doc: _Doc, shoe: Shoe) -> Procedure:
 
 
 def _unknown(key: str, known: tuple[str, ...], where: str) -> str:
-    close = difflib.get_close_matches(key, known, n=1)
-    return f"unknown key {key!r} in {where}" + (f" (did you mean {close[0]!r}?)" if close else
-                                               f" (known: {', '.join(known)})")
+    return unknown_name("key", key, known, f" (known: {', '.join(known)})", where=f" in {where}")
 
 
 def parse_game(text: str, *, source: str = "game", base: str | Path = ".") -> Game:

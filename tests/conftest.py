@@ -97,8 +97,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 EXTRAS = frozenset({"matplotlib", "dask", "distributed", "numba", "jsonschema", "referencing", "nbclient",
-                    "nbformat", "ipykernel"})
-"""The optional packages ``.[test]`` installs (the plot, dask and fast extras, the schema and notebook checks);
+                    "nbformat", "ipykernel", "openpyxl"})
+"""The optional packages ``.[test]`` installs (the plot, dask, fast and xlsx extras, the schema and notebook checks);
 scipy, which the tests use where it happens to be installed, is not one of them."""
 IN_CI = bool(os.environ.get("CI"))
 

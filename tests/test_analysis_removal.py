@@ -13,12 +13,21 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from exact_odds.analysis import removal as removal_module
-from exact_odds.analysis.removal import _balance, correlation, effects_of_removal, suggest_count
+from exact_odds.analysis.removal import (
+    Removal,
+    _balance,
+    correlation,
+    effects_are_zero,
+    effects_of_removal,
+    larger_count,
+    suggest_count,
+)
 from exact_odds.bets import Bet, PayLine, find_bet, registered
 from exact_odds.bets.main import player_wins
 from exact_odds.core.coup import Detail, Payable
 from exact_odds.core.shoe import RANKS, Rank, Shoe, ShoeError, parse_cards
 from exact_odds.engine.enumerator import deal
+from exact_odds.report.study import eor_tables
 
 MAIN = ["banker", "player", "tie"]
 
@@ -241,3 +250,50 @@ def test_suggest_count_equals_the_first_one(case: tuple[list[Fraction | None], l
         expected = suggest_count(effects, composition, max_tag=max_tag)
         removal_module._suggested.cache_clear()
     assert count == expected
+
+
+# ---------------------------------------------------------------- a bet without a count says why, truly
+
+
+NINE = """[[bet]]
+name = "natural-nine"
+source = "a test: a player natural 9, whose effects are far from zero"
+[[bet.line]]
+pays = "8:1"
+player_total = 9
+natural = true
+"""
+
+
+def _nine_effects() -> list[Fraction]:
+    """Effects no count with tags up to 2 balances, that tags up to 4 do: A-8 +0.05%, the 9 −1.008%, T-K the rest."""
+    a, b = Fraction(1, 2000), Fraction(-1008, 100000)
+    return [a] * 8 + [b] + [-(32 * a + 4 * b) / 16] * 4
+
+
+def test_no_count_within_max_tag_is_not_every_effect_zero() -> None:
+    effects = _nine_effects()
+    assert not any(suggest_count(effects, [32] * 13).tags) and not effects_are_zero(effects)
+    found = larger_count(effects, [32] * 13, above=2)
+    assert found is not None and found[0] == 4
+    removal = Removal(find_bet("tie"), Shoe.decks(8), Fraction(0), tuple(effects))
+    _, counts = eor_tables("8 decks", [removal], [removal.count()], "table")
+    assert counts.rows[0][-1] == "none"
+    notes = " ".join(counts.notes)
+    assert "every effect is zero" not in notes
+    assert "tags up to ±2 (--max-tag 2)" in notes and "--max-tag 4 finds one (BC 0.9767)" in notes
+
+
+@pytest.mark.parametrize("command", ["eor", "report"])
+def test_the_command_line_names_max_tag(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
+    bets = tmp_path / "nine.toml"
+    bets.write_text(NINE, encoding="utf-8")
+    argv = ["eor", "--decks", "6", "--bets", str(bets)] if command == "eor" else [
+        "report", "--game", str(tmp_path / "game.toml"), "--eor"]
+    (tmp_path / "game.toml").write_text('decks = 6\nside_bets = []\n' + NINE, encoding="utf-8")
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    line = next(row for row in out.splitlines() if row.startswith("natural-nine") and row.endswith(("none", "n/a")))
+    assert line.endswith("none")
+    assert "every effect is zero" not in out
+    assert "natural-nine's effects are not zero, but no balanced count with tags up to ±2 (--max-tag 2)" in out

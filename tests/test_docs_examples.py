@@ -75,8 +75,8 @@ def _name(path: Path) -> str:
 
 SLOW_SHELLS = ("README.md", "docs/checking.md", "docs/bunco.md")
 """The documents whose shell examples take more than about 3 seconds together."""
-SHELL_EXTRAS = {"docs/study.md": "matplotlib"}
-"""The documents whose shell examples need an optional extra (``eor --plot``)."""
+SHELL_EXTRAS = {"docs/study.md": "matplotlib", "README.md": "openpyxl", "docs/formats.md": "openpyxl"}
+"""The documents whose shell examples need an optional extra (``eor --plot``, ``--format xlsx``)."""
 PYTHON_EXTRAS = {"docs/json.md": "jsonschema"}
 """The documents whose Python examples need an optional extra (a schema validated)."""
 

@@ -134,3 +134,51 @@ def test_the_same_command_gives_the_same_output_whatever_ran_before(capsys: pyte
     assert "9-over-7" in run(capsys, "report", "--decks", "1", "--bets", SIDE, "--format", "json")[1]
     again = [run(capsys, *argv) for argv in COMMANDS]
     assert again == first
+
+
+# ---------------------------------------------------------------- did you mean
+
+
+TYPOS = [
+    (("sidebet",), "unknown command 'sidebet' (did you mean 'sidebets'?)"),
+    (("parsheet", "--bet", "dragn7"), "unknown bet 'dragn7' (did you mean 'dragon-7'?)"),
+    (("parsheet", "--bet", "panda-9"), "unknown bet 'panda-9' (did you mean 'panda-8'?)"),
+    (("edges", "--config", "super6"), "unknown configuration 'super6' (did you mean 'super-6'?)"),
+    (("count", "--count", "jacobson-dragon7", "--shoes", "2"),
+     "unknown count 'jacobson-dragon7' (did you mean 'jacobson-dragon-7'?)"),
+    (("bunco", "--scoring", "artcle"), "unknown Bunco scoring rules 'artcle' (did you mean 'article'?)"),
+    (("odds", "--format", "xslx"), "invalid choice: 'xslx' (did you mean 'xlsx'?)"),
+    (("simulate", "--last-coup", "thes"), "invalid choice: 'thes' (did you mean 'this'?)"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), TYPOS, ids=[" ".join(argv) for argv, _ in TYPOS])
+def test_a_typo_gets_one_line_with_the_nearest_name(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
+                                                    message: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err.count("\n")) == (2, "", 1), err
+    assert message in err
+    assert "; known" not in err and "choose from" not in err  # the suggestion alone, not the whole list
+
+
+KEY_TYPOS = [
+    ("game.toml", "--game", 'decks = 6\nsidebets = ["dragon-7"]\n', "unknown key 'sidebets' in a game file "
+     "(did you mean 'side_bets'?)"),
+    ("pay.toml", "--config", 'name = "x"\n[banker]\nwin = "1"\nspecail = []\n[player]\nwin = "1"\n'
+     '[tie]\nwin = "8"\n', "unknown key 'specail' in [banker] (did you mean 'special'?)"),
+    ("pay.toml", "--config", 'name = "x"\n[banker]\nwin = "1"\n[[banker.special]]\ntotl = 6\npays = "1/2"\n'
+     '[player]\nwin = "1"\n[tie]\nwin = "8"\n', "unknown key 'totl' in [[banker.special]] (did you mean 'total'?)"),
+    ("pay.toml", "--config", 'nam = "x"\n[banker]\nwin = "1"\n[player]\nwin = "1"\n[tie]\nwin = "8"\n',
+     "unknown bet or key 'nam' (did you mean 'name'?)"),
+    ("rules.toml", "--rules", 'name = "x"\nnatural = [8, 9]\n', "unknown key 'natural' (did you mean 'naturals'?)"),
+]
+
+
+@pytest.mark.parametrize(("name", "option", "text", "message"), KEY_TYPOS, ids=[k[3][:30] for k in KEY_TYPOS])
+def test_a_misspelt_key_of_a_file_gets_the_nearest(capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str,
+                                                   option: str, text: str, message: str) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "edges", option, str(path))
+    assert (code, out, err.count("\n")) == (2, "", 1), err
+    assert message in err

@@ -206,7 +206,6 @@ COVERED_BY: dict[str, str] = {
     "report/edges.py": "test_cli_golden.py",
     "report/game.py": "test_game.py",
     "report/odds.py": "test_cli_golden.py",
-    "report/plots.py": "test_report_files.py",
     "report/roads.py": "test_analysis_roads.py",
     "report/sidebets.py": "test_cli_golden.py",
     "report/simulation.py": "test_cli_golden.py",

@@ -318,10 +318,40 @@ def suggest_count(effects: Sequence[Fraction | None], composition: Sequence[int]
     zero, ranks absent from the shoe tagged 0) with the least rounding distortion; among
     every scale the count with the highest betting correlation wins, ties going to the
     smaller tags. Ranks with equal effects get equal tags.
+
+    Every tag is 0 (and the correlation 0) in two cases: every effect is zero (:func:`effects_are_zero`:
+    no linear count helps), or no balanced count with tags up to ``max_tag`` exists for these effects
+    (:func:`larger_count` finds the smallest ``max_tag`` that gives one).
+
+    >>> a, b = Fraction(1, 2000), Fraction(-1008, 100000)  # ranks A-8, the 9; T-K balance them
+    >>> effects = [a] * 8 + [b] + [-(32 * a + 4 * b) / 16] * 4
+    >>> suggest_count(effects, [32] * 13).tags == (0,) * 13, effects_are_zero(effects)
+    (True, False)
+    >>> max_tag, count = larger_count(effects, [32] * 13, above=2)
+    >>> max_tag, count.tags
+    (4, (0, 0, 0, 0, 0, 0, 0, 0, -4, 1, 1, 1, 1))
     """
     if max_tag < 1:
         raise InputError(f"the largest tag must be at least 1, got {max_tag}")
     return _suggested(tuple(effects), tuple(composition), max_tag)
+
+
+def effects_are_zero(effects: Sequence[Fraction | None]) -> bool:
+    """Whether every effect is zero (or absent): no linear count can help, whatever its tags."""
+    return not any(effects)
+
+
+def larger_count(effects: Sequence[Fraction | None], composition: Sequence[int], *, above: int,
+                 up_to: int = 10) -> tuple[int, LinearCount] | None:
+    """The smallest largest tag past ``above`` (at most ``up_to``) for which :func:`suggest_count` finds a
+    count with a tag that is not 0, and that count; ``None`` if none does (or every effect is zero)."""
+    if effects_are_zero(effects):
+        return None
+    for max_tag in range(above + 1, up_to + 1):
+        count = suggest_count(effects, composition, max_tag=max_tag)
+        if any(count.tags):
+            return max_tag, count
+    return None
 
 
 @lru_cache(maxsize=64)

@@ -43,7 +43,7 @@ from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.core.coup import OUTCOMES, Coup, Winner
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import exists, read_user_file
-from exact_odds.inputs.registry import Registry, name_key
+from exact_odds.inputs.registry import Registry, name_key, unknown_name
 from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import name as checked_name
 from exact_odds.inputs.validate import printable, shown
@@ -310,8 +310,8 @@ def _special(item: object, role: Winner, index: int, doc: _Doc) -> Special:
         raise doc.error(f"{section} must be an array of tables ([[{section}]])", "special", role)
     unknown = sorted(set(item) - _SPECIAL_KEYS)
     if unknown:
-        raise doc.error(f"unknown key {shown(unknown[0])} in [[{section}]] (use total, cards, pays)",
-                        unknown[0], section, index)
+        raise doc.error(unknown_name("key", unknown[0], _SPECIAL_KEYS, " (use total, cards, pays)",
+                                     where=f" in [[{section}]]"), unknown[0], section, index)
     for key in ("total", "pays"):
         if key not in item:
             raise doc.error(f"[[{section}]] needs {shown(key)}", None, section, index)
@@ -338,7 +338,8 @@ def _bet_table(data: dict[str, object], role: Winner, doc: _Doc) -> Pays:
         raise doc.error(f"{role} must be a table ([{role}])", role)
     unknown = sorted(set(table) - _BET_KEYS[role])
     if unknown:
-        raise doc.error(f"unknown key {shown(unknown[0])} in [{role}] (use {', '.join(sorted(_BET_KEYS[role]))})",
+        raise doc.error(unknown_name("key", unknown[0], sorted(_BET_KEYS[role]),
+                                     f" (use {', '.join(sorted(_BET_KEYS[role]))})", where=f" in [{role}]"),
                         unknown[0], role)
     if "win" not in table:
         raise doc.error(f"[{role}] needs win = \"...\" (the net payout of a win)", None, role)
@@ -376,8 +377,9 @@ def parse_configuration(text: str, *, source: str = "configuration") -> Configur
     data = parse_toml(text, source, BetError)
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
-        raise doc.error(f"unknown bet or key {shown(unknown[0])} (a configuration has name, description, source "
-                        f"and the bets {', '.join(ROLES)})", unknown[0])
+        raise doc.error(unknown_name("bet or key", unknown[0], sorted(_TOP_KEYS),
+                                     f" (a configuration has name, description, source and the bets "
+                                     f"{', '.join(ROLES)})"), unknown[0])
     name = _text(data, "name", Path(source).stem, doc)
     if "/" in name:
         raise doc.error(f"name {shown(name)} must not contain '/'", "name")
@@ -404,5 +406,5 @@ def configuration_from(name_or_path: str) -> Configuration:
         return BUILTIN_CONFIGURATIONS[name_or_path]
     if exists(name_or_path) or name_or_path.endswith(".toml"):
         return load_configuration(name_or_path)
-    raise BetError(f"unknown configuration {shown(name_or_path)}; give one of {', '.join(BUILTIN_CONFIGURATIONS)} "
-                   "or a TOML file")
+    raise BetError(unknown_name("configuration", name_or_path, BUILTIN_CONFIGURATIONS,
+                                f"; give one of {', '.join(BUILTIN_CONFIGURATIONS)} or a TOML file"))

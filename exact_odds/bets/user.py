@@ -79,7 +79,6 @@ Errors name the file and line, e.g. ``bets.toml:12: banker_total must be 0-9, go
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -91,7 +90,7 @@ from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.core.coup import OUTCOMES, Coup, Detail, Winner
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import read_user_file
-from exact_odds.inputs.registry import Registry, name_key
+from exact_odds.inputs.registry import Registry, name_key, unknown_name
 from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import printable, shown
 
@@ -220,9 +219,7 @@ class _Where:
 
 
 def _unknown_key(key: str, known: tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(key, known, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(known)})"
-    return f"unknown key {key!r}{hint}"
+    return unknown_name("key", key, known, f" (known: {', '.join(known)})")
 
 
 def _is_int(value: object) -> bool:

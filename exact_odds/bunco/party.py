@@ -33,7 +33,6 @@ exact_odds.bunco.party.PartyError: p.toml:1: unknown key 'tabels' in a party fil
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -45,6 +44,7 @@ from exact_odds.bunco.scoring import STANDARD_SCORING, ScoringRules, find_scorin
 from exact_odds.bunco.turn import MAX_TARGET
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import read_user_file
+from exact_odds.inputs.registry import unknown_name
 from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import shown
 
@@ -128,9 +128,7 @@ class _Doc:
 
 
 def _unknown(key: str, known: tuple[str, ...], where: str) -> str:
-    close = difflib.get_close_matches(key, known, n=1)
-    return f"unknown key {key!r} in {where}" + (f" (did you mean {close[0]!r}?)" if close else
-                                               f" (known: {', '.join(known)})")
+    return unknown_name("key", key, known, f" (known: {', '.join(known)})", where=f" in {where}")
 
 
 def _whole(doc: _Doc, key: str, default: int, low: int, high: int) -> int:
@@ -171,9 +169,8 @@ def _prizes(doc: _Doc) -> Prizes:
         raise doc.error("awards must be a list of prize names", "awards", "prizes")
     for award in awards:
         if award not in AWARDS:
-            close = difflib.get_close_matches(award, AWARDS, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else f" (choose from {', '.join(AWARDS)})"
-            raise doc.error(f"unknown prize {shown(award)}{hint}", "awards", "prizes")
+            raise doc.error(unknown_name("prize", award, AWARDS, f" (choose from {', '.join(AWARDS)})"),
+                            "awards", "prizes")
     if len(set(awards)) < len(awards):
         raise doc.error("awards names a prize twice", "awards", "prizes")
     ties = _choice(doc, table, "ties", "split", ("split", "roll-off"), "prizes")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from exact_odds.bunco.base import BuncoError, ascending, check_whole_number
 from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
 from exact_odds.core.dist import Dist
-from exact_odds.inputs.validate import shown
+from exact_odds.inputs.registry import unknown_name
 
 
 class UnknownScoringError(BuncoError):
@@ -100,7 +100,8 @@ def find_scoring_rules(name: str) -> ScoringRules:
     """
     key = name.strip().lower()
     if key not in SCORING_RULES:
-        raise UnknownScoringError(f"unknown Bunco scoring rules {shown(name)} (choose from {', '.join(SCORING_RULES)})")
+        raise UnknownScoringError(unknown_name("Bunco scoring rules", name, SCORING_RULES,
+                                               f" (choose from {', '.join(SCORING_RULES)})"))
     return SCORING_RULES[key]
 
 

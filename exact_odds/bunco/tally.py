@@ -38,7 +38,6 @@ statistical p-value shares ``alpha`` with no other check.
 from __future__ import annotations
 
 import csv
-import difflib
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
@@ -51,6 +50,7 @@ from exact_odds.bunco.night import exact_tables
 from exact_odds.bunco.party import COMMON_PARTY, Party
 from exact_odds.core.verdict import Check, Tally, Verdict, Violation, deterministic_check, judge, named_check, overall
 from exact_odds.inputs.reading import user_lines
+from exact_odds.inputs.registry import unknown_name
 from exact_odds.inputs.validate import BUNCO_TALLY
 
 COLUMNS = ("round", "table", "player", "wins", "losses", "buncos", "mini_buncos", "points")
@@ -95,9 +95,7 @@ def _header(names: list[str]) -> list[str]:
     names = [n.strip().lower() for n in names]
     for name in names:
         if name not in COLUMNS:
-            close = difflib.get_close_matches(name, COLUMNS, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else f" (columns: {', '.join(COLUMNS)})"
-            raise TallyError(f"line 1: unknown column {name[:40]!r}{hint}")
+            raise TallyError("line 1: " + unknown_name("column", name, COLUMNS, f" (columns: {', '.join(COLUMNS)})"))
     missing = [c for c in COLUMNS if c != "table" and c not in names]
     if missing:
         raise TallyError(f"line 1: the tally sheet has no column {', '.join(missing)}")

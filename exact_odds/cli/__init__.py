@@ -3,8 +3,9 @@
 ``main(argv)`` returns the exit status, and every status but 0 and 1 comes with exactly one
 line on stderr (never a traceback):
 
-- 0 on success; 1 when a check fails (a FAIL verdict); after ``--output FILE`` a line on stderr
-  says what was written (``exact-odds: wrote 'FILE'``), unless the command was given ``--quiet``
+- 0 on success; 1 when a check fails (a FAIL verdict); after ``--output FILE``, ``--plot FILE`` or
+  ``--log FILE`` a line on stderr names each file written (``exact-odds: wrote 'FILE'``), unless the
+  command was given ``--quiet``
   (``--output -`` is standard output, as no ``--output`` is);
 - 2 on bad input, the line ending with a pointer to the command's help (``(see 'exact-odds
   odds --help')``; not when standard output fails), including an output that cannot be
@@ -32,11 +33,11 @@ from importlib import import_module
 from typing import Any
 
 from exact_odds import __version__
-from exact_odds.cli.options import GAME_HELP, Handler, Parser, Subparsers
+from exact_odds.cli.options import GAME_HELP, Handler, Output, Parser, Subparsers
 from exact_odds.cli.signals import RECEIVED, Terminated, exit_now, signals_end_cleanly, stopping
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
-from exact_odds.report.files import atomic_file, check_output, committed_together, shown
+from exact_odds.report.files import atomic_binary_file, atomic_file, check_output, committed_together, shown
 from exact_odds.report.plots import check_figure_path
 from exact_odds.study.blas import one_thread_unless_chosen
 
@@ -223,19 +224,20 @@ def _same_file(path: str, other: str) -> bool:
 
 def _run_command(args: argparse.Namespace, written: Written) -> None:
     """Run the command and write its output; the files it writes (``written``) commit together, only when
-    every one of them and the output have been written (then ``--output`` is said on stderr)."""
+    every one of them and the output have been written (then each is named on stderr, ``--plot``,
+    ``--log`` and ``--output`` alike, in the order of the command's options)."""
     if not written:
         _emit(_handled(args), args)
         return
 
     with committed_together():
         _emit(_handled(args), args)
-    output: str | None = getattr(args, "output", None)
-    if output is not None and not getattr(args, "quiet", False):
-        _say(f"wrote {shown(output)}")
+    if not getattr(args, "quiet", False):
+        for _, path in written:
+            _say(f"wrote {shown(path)}")
 
 
-def _handled(args: argparse.Namespace) -> str | Iterator[str]:
+def _handled(args: argparse.Namespace) -> Output | Iterator[str]:
     """The command's output, whole or piece by piece; a bad-input error points to the command's help."""
     handler: Handler = args.handler
     try:
@@ -244,11 +246,18 @@ def _handled(args: argparse.Namespace) -> str | Iterator[str]:
         raise _pointing_to_help(err, args.command) from None
 
 
-def _emit(text: str | Iterator[str], args: argparse.Namespace) -> None:
-    """Write a command's output (whole, or piece by piece) to its ``--output`` file or to stdout. The file
-    is staged when the last piece is written, and renamed into place with the command's other files."""
-    pieces = [text] if isinstance(text, str) else _pointing(text, args.command)
+def _emit(text: Output | Iterator[str], args: argparse.Namespace) -> None:
+    """Write a command's output (whole, or piece by piece) to its ``--output`` file or to stdout; a binary
+    output (a workbook) to its ``--output`` file alone. The file is staged when the last piece is written,
+    and renamed into place with the command's other files."""
     output: str | None = getattr(args, "output", None)
+    if isinstance(text, bytes):
+        if output is None:
+            raise InputError(f"--format {args.format} is binary: give --output FILE")
+        with atomic_binary_file(output) as binary:
+            binary.write(text)
+        return
+    pieces = [text] if isinstance(text, str) else _pointing(text, args.command)
     if output is not None:
         with atomic_file(output) as fh:
             for piece in pieces:
@@ -326,7 +335,20 @@ def _parse(words: list[str]) -> tuple[argparse.Namespace, Written]:
         raise InputError(f"unrecognized arguments: {words_shown} (see '{PROG} {args.command} --help')")
     written = _written_files(parser, args)
     _refuse_shared_files(written, args.command)
+    _refuse_binary_on_stdout(args)
     return args, written
+
+
+BINARY_FORMATS = frozenset({"xlsx"})
+"""Formats whose output is a file of bytes, never written to standard output."""
+
+
+def _refuse_binary_on_stdout(args: argparse.Namespace) -> None:
+    """Raise :class:`InputError` before any work when a binary ``--format`` has no ``--output FILE``."""
+    fmt = getattr(args, "format", None)
+    if fmt in BINARY_FORMATS and getattr(args, "output", None) is None:
+        raise InputError(f"--format {fmt} writes a binary workbook, not text: give --output FILE "
+                         f"(see '{PROG} {args.command} --help')")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,14 +13,17 @@ from typing import TYPE_CHECKING
 from exact_odds.analysis.information import Information, Known, advantage
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
+    Output,
     Subparsers,
     add_bet_option,
     add_bets_option,
     add_config_option,
     add_format_options,
     add_known_option,
+    add_quiet_option,
     add_shoe_options,
     bets_from_args,
+    progress_bar,
     render,
     shoe_from_args,
     tableau_from_args,
@@ -38,11 +41,15 @@ def _bets(args: argparse.Namespace) -> list[Bet]:
     return choice.named(args.bet) or choice.main
 
 
-def _cmd_advantage(args: argparse.Namespace) -> str:
+def _cmd_advantage(args: argparse.Namespace) -> Output:
     shoe = shoe_from_args(args)
     information = Information.parse(args.position, args.groups)
-    result = advantage(shoe, information, _bets(args), tableau_from_args(args),
-                       known=Known.parse(" ".join(args.known)), sit_out=not args.always_bet)
+    bar = progress_bar(args, "advantage", unit="cases")
+    try:
+        result = advantage(shoe, information, _bets(args), tableau_from_args(args),
+                           known=Known.parse(" ".join(args.known)), sit_out=not args.always_bet, progress=bar)
+    finally:
+        bar.close()
     return render(args, lambda: advantage_json(shoe, result), lambda: advantage_tables(shoe, result, args.format))
 
 
@@ -70,6 +77,7 @@ def _add_advantage(sub: Subparsers) -> None:
     add_shoe_options(p)
     add_config_option(p, "the pay table of banker, player and tie")
     add_bets_option(p)
+    add_quiet_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_advantage)
 

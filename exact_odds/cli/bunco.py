@@ -12,6 +12,7 @@ from exact_odds.bunco import write_games
 from exact_odds.cli.bunco_party import add_party_options, party_command, wants_party
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
+    Output,
     Subparsers,
     add_format_options,
     render,
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from exact_odds.bunco.simulation import GameRecorder
 
 
-def _cmd_bunco(args: argparse.Namespace) -> str:
+def _cmd_bunco(args: argparse.Namespace) -> Output:
     if wants_party(args):
         return party_command(args)
     if args.verify is not None:
@@ -60,7 +61,7 @@ def _games_writer(out: TextIO) -> GameRecorder:
     return record
 
 
-def _verify_rolls(args: argparse.Namespace) -> str:
+def _verify_rolls(args: argparse.Namespace) -> Output:
     """``bunco --verify LOG``: check a log of rolls against the exact roll distribution."""
     if args.simulate is not None or args.seed is not None or args.log is not None:
         raise bunco.BuncoError("--verify LOG checks a log of rolls: give it without --simulate, --seed or --log")

@@ -10,7 +10,7 @@ from exact_odds.bunco import BuncoError
 from exact_odds.bunco.night import exact_tables, night_means, sheet_writer, simulate_nights
 from exact_odds.bunco.party import COMMON_PARTY, Party, load_party
 from exact_odds.bunco.tally import load_tally, verify_tally
-from exact_odds.cli.options import render, seed_from_args
+from exact_odds.cli.options import Output, render, seed_from_args
 from exact_odds.inputs import validate
 from exact_odds.report.bunco_party import bunco_party_json, bunco_party_tables, tally_json, tally_tables
 from exact_odds.report.files import atomic_file
@@ -35,7 +35,7 @@ def _refuse_roll_options(args: argparse.Namespace) -> None:
                          "(--party FILE); give them there")
 
 
-def party_command(args: argparse.Namespace) -> str:
+def party_command(args: argparse.Namespace) -> Output:
     """The report of a party: its exact tables, with --night N its simulated nights, or with --tally a sheet."""
     _refuse_roll_options(args)
     party = load_party(args.party) if args.party is not None else COMMON_PARTY
@@ -48,7 +48,7 @@ def party_command(args: argparse.Namespace) -> str:
     return _party(args, party)
 
 
-def _party(args: argparse.Namespace, party: Party) -> str:
+def _party(args: argparse.Namespace, party: Party) -> Output:
     race, table = exact_tables(party.dice, party.scoring, party.target, party.bunco_ends_turn,
                                others=party.tables > 1)
     means = night_means(party, race)
@@ -65,7 +65,7 @@ def _party(args: argparse.Namespace, party: Party) -> str:
                   lambda: bunco_party_tables(party, race, table, means, night), configuration=party.scoring.name)
 
 
-def _tally(args: argparse.Namespace, party: Party) -> str:
+def _tally(args: argparse.Namespace, party: Party) -> Output:
     alpha = float(bunco.DEFAULT_ALPHA if args.alpha is None else args.alpha)
     result = verify_tally(load_tally(args.tally), party, alpha=alpha, max_violations=args.max_violations)
     if result.verdict == "FAIL":

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from exact_odds.analysis.equilibrium import solve
 from exact_odds.analysis.strategy import StrategyError, choice_game, parse_model
 from exact_odds.cli.examples import examples
-from exact_odds.cli.options import Subparsers, add_format_options, render, shoe_from_args
+from exact_odds.cli.options import Output, Subparsers, add_format_options, render, shoe_from_args
 from exact_odds.core.choices import PARLOUR_RULES, ChoiceRules, load_choice_rules
 from exact_odds.core.shoe import Shoe
 from exact_odds.report.chemin import chemin_json, chemin_tables
@@ -37,7 +37,7 @@ def _rules(args: argparse.Namespace) -> ChoiceRules:
     return PARLOUR_RULES if args.choice_rules is None else load_choice_rules(args.choice_rules)
 
 
-def _cmd_chemin_de_fer(args: argparse.Namespace) -> str:
+def _cmd_chemin_de_fer(args: argparse.Namespace) -> Output:
     with_replacement, information = parse_model(args.model)
     shoe = _shoe(args, with_replacement)
     rules = _rules(args)

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING
 
 from exact_odds.analysis.information import Information
 from exact_odds.cli.examples import examples
+from exact_odds.cli.figures import figure
 from exact_odds.cli.options import (
     CommandBets,
+    Output,
     Subparsers,
     add_bets_option,
     add_format_options,
@@ -33,6 +35,7 @@ from exact_odds.cli.options import (
 )
 from exact_odds.inputs import validate
 from exact_odds.report.advantage_play import count_json, count_tables
+from exact_odds.report.plots import count_figure, count_svg
 from exact_odds.study.counting import CountError, find_count
 from exact_odds.study.pool import study_workers
 from exact_odds.study.run import run_study
@@ -99,7 +102,7 @@ def workers_from_args(args: argparse.Namespace) -> AbstractContextManager[Worker
     return study_workers(args.workers, args.shoes, shoe_from_args(args).size)
 
 
-def _cmd_count(args: argparse.Namespace) -> str:
+def _cmd_count(args: argparse.Namespace) -> Output:
     with workers_from_args(args) as workers:
         choice = bets_from_args(args)
         counts = counts_from_args(args, choice)
@@ -113,11 +116,15 @@ def _cmd_count(args: argparse.Namespace) -> str:
                               seed=seed_from_args(args),
                               bets=with_count_bets([], counts, choice), tableau=tableau_from_args(args),
                               procedure=procedure_from_args(args), workers=args.workers, dask=args.dask,
-                              progress=bar, counts=counts, pool=workers)
+                              progress=bar, counts=counts, pool=workers,
+                              records=bool(args.plot) or args.format == "html")  # the figures drawn read them
         finally:
             bar.close()
 
-    return render(args, lambda: count_json(study), lambda: count_tables(study))
+    if args.plot:
+        count_figure(study, args.plot)
+    return render(args, lambda: count_json(study), lambda: count_tables(study),
+                  figures=figure("Player EV by true count", lambda: count_svg(study)))
 
 
 def add_count(sub: Subparsers) -> None:
@@ -138,6 +145,8 @@ def add_count(sub: Subparsers) -> None:
     add_procedure_options(p, fresh=False)
     add_bets_option(p)
     add_run_options(p)
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="also draw each count's mean exact player EV by true count (needs exact-odds[plot])")
     add_quiet_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_count)

@@ -34,12 +34,13 @@ from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.optional import installed
 from exact_odds.inputs.reading import read_user_file
-from exact_odds.inputs.registry import name_key
+from exact_odds.inputs.registry import name_key, nearest, unknown_name
 from exact_odds.inputs.validate import shown
 from exact_odds.report import FORMATS, ProgressBar, render_json
 from exact_odds.report.concepts import procedure_json, shoe_json
 from exact_odds.report.document import render_document, render_text_document
 from exact_odds.report.provenance import Provenance, with_provenance
+from exact_odds.report.xlsx import workbook_bytes
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet, Configuration, Registry
@@ -49,7 +50,10 @@ if TYPE_CHECKING:
     from exact_odds.report import Table
     from exact_odds.report.document import Figure
 
-Handler = Callable[[argparse.Namespace], str | Iterator[str]]
+Output: TypeAlias = str | bytes
+"""A command's whole output: text, or the bytes of a binary format (``xlsx``, written to ``--output`` only)."""
+
+Handler = Callable[[argparse.Namespace], Output | Iterator[str]]
 """A command: its whole output, or its output piece by piece as it is computed (a long input)."""
 
 
@@ -84,6 +88,20 @@ class Parser(argparse.ArgumentParser):
             many = action.nargs in (argparse.ONE_OR_MORE, argparse.ZERO_OR_MORE)
             raise argparse.ArgumentError(action, "expected at least one argument" if many else "expected one argument")
         return super()._get_values(action, arg_strings)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # A value that is none of the choices: one line suggesting the nearest (``sidebet``: ``sidebets``).
+        choices = action.choices
+        if choices is None or value in choices:
+            return
+        names = [str(choice) for choice in choices]
+        if isinstance(action, argparse._SubParsersAction):
+            raise argparse.ArgumentError(None, unknown_name("command", str(value), names,
+                                                            f" (choose from {', '.join(names)})"))
+        close = nearest(str(value), names)
+        if close is None:
+            super()._check_value(action, value)  # argparse's own words, listing the choices
+        raise argparse.ArgumentError(action, f"invalid choice: {shown(value)} (did you mean {close!r}?)")
 
     def error(self, message: str) -> NoReturn:
         # A bad number reads as every command and file words it: "--shoes must be a whole number ...".
@@ -161,6 +179,7 @@ def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] |
     """--format, --output and, where LaTeX is one of the formats, --latex-fragment."""
     choices = list(formats or FORMATS)
     pages = "; html is one self-contained page, latex a whole document" if {"html", "latex"} <= set(choices) else ""
+    pages += "; xlsx a workbook, one sheet a table (it needs --output FILE)" if "xlsx" in choices else ""
     parser.add_argument("--format", default="table", type=_format_name, choices=choices,
                         help=f"output format (default table, the plain text; 'text' is another name for it){pages}")
     if "latex" in choices:
@@ -197,13 +216,17 @@ def add_text_format_options(parser: argparse.ArgumentParser) -> None:
 
 
 def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Callable[[], Sequence[Table]], *,
-           figures: Callable[[], Sequence[Figure]] | None = None, **given: Any) -> str:
+           figures: Callable[[], Sequence[Figure]] | None = None, **given: Any) -> Output:
     """A command's output in its --format, headed by its provenance (:func:`provenance_from_args`, with the
-    parts in ``given``): the JSON of ``as_json()`` (``"provenance"`` its first key), or the ``tables()`` as a
-    document. An HTML page also shows the ``figures()`` (drawn only for it, when the plot extra is installed)."""
+    parts in ``given``): the JSON of ``as_json()`` (``"provenance"`` its first key), the ``tables()`` as a
+    workbook (``xlsx``, bytes: :mod:`exact_odds.report.xlsx`), or the ``tables()`` as a document. An HTML page
+    also shows the ``figures()`` (drawn only for it, when the plot extra is installed)."""
     provenance = provenance_from_args(args, **given)
     if args.format == "json":
         return render_json(with_provenance(as_json(), provenance))
+    if args.format == "xlsx":
+        _latex_fragment(args)
+        return workbook_bytes(tables(), provenance)
     fragment = _latex_fragment(args)
     drawn = figures() if figures is not None and args.format == "html" and _can_draw() else ()
     return render_document(tables(), args.format, provenance, figures=drawn, fragment=fragment)
@@ -348,7 +371,7 @@ def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
         parts["procedure"] = procedure_json(procedure)
         parts["procedure_text"] = procedure.describe()
     parts.update(given)
-    if parts.get("procedure") is None:
+    if parts.get("procedure") is None and "procedure_text" not in given:
         parts["procedure_text"] = None
     return Provenance(**parts)
 

@@ -18,6 +18,7 @@ from exact_odds.bets.side import SIDE_BETS
 from exact_odds.cli.examples import examples
 from exact_odds.cli.figures import removal_figures
 from exact_odds.cli.options import (
+    Output,
     Subparsers,
     add_bet_option,
     add_bets_option,
@@ -67,7 +68,7 @@ if TYPE_CHECKING:
     from exact_odds.report import Table
 
 
-def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
+def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> Output:
     """``odds --known``: the odds and the main bets' expectations given what is known."""
     if args.dealt:
         raise InformationError("give either --dealt (cards on the table, by hand) or --known (cards by position), "
@@ -81,7 +82,7 @@ def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
                   lambda: known_odds_tables(shoe, known, odds, evs, args.format))
 
 
-def _cmd_odds(args: argparse.Namespace) -> str:
+def _cmd_odds(args: argparse.Namespace) -> Output:
     shoe = shoe_from_args(args)
     if args.known:
         return _known_odds(args, shoe, tableau_from_args(args))
@@ -99,7 +100,7 @@ def _custom_name(tableau: Tableau) -> str | None:
     return None if tableau == STANDARD_TABLEAU else tableau.name
 
 
-def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> str:
+def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> Output:
     """``odds --dealt``: the exact odds given the cards already dealt in this coup."""
     dealt = parse_dealt(args.dealt)
     dist = winners(deal_dealt(shoe, dealing_order(dealt, tableau), tableau))
@@ -122,7 +123,7 @@ def _add_odds(sub: Subparsers) -> None:
     p.set_defaults(handler=_cmd_odds)
 
 
-def _cmd_edges(args: argparse.Namespace) -> str:
+def _cmd_edges(args: argparse.Namespace) -> Output:
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     sheets = [(config, configuration_sheets(shoe, config, tableau=tableau)) for config in configs_from_args(args)]
     return render(args, lambda: edges_json(shoe, sheets), lambda: [edges_table(str(shoe), sheets, args.format)])
@@ -142,7 +143,7 @@ def _add_edges(sub: Subparsers) -> None:
     p.set_defaults(handler=_cmd_edges)
 
 
-def _cmd_parsheet(args: argparse.Namespace) -> str:
+def _cmd_parsheet(args: argparse.Namespace) -> Output:
     bet = bets_from_args(args).find(args.bet)  # banker, player, tie: those of --config or the game
     sheet = par_sheet(shoe_from_args(args), bet, tableau=tableau_from_args(args))
     return render(args, lambda: par_sheet_json(sheet), lambda: [par_sheet_table(sheet, args.format)])
@@ -165,7 +166,7 @@ def _add_parsheet(sub: Subparsers) -> None:
     p.set_defaults(handler=_cmd_parsheet)
 
 
-def _cmd_symbolic(args: argparse.Namespace) -> str:
+def _cmd_symbolic(args: argparse.Namespace) -> Output:
     bets = [bet for bet, _ in distinct_bets([bet for config in configs_from_args(args) for bet in config.bets])]
     bar = progress_bar(args, "symbolic")
     try:
@@ -191,45 +192,50 @@ def _add_symbolic(sub: Subparsers) -> None:
     p.set_defaults(handler=_cmd_symbolic)
 
 
-def _cmd_report(args: argparse.Namespace) -> str:
+def _cmd_report(args: argparse.Namespace) -> Output:
     if args.game is not None:
         return _game_report(args)
 
     shoe, tableau, known = shoe_from_args(args), tableau_from_args(args), bets_from_args(args).known.values()
     others = [bet for bet in known if not is_main_bet(bet)]  # with --config, no other configuration's bets
     sheets = reference_sheets(shoe, others, configs_from_args(args), tableau=tableau)
-    eor = _removal_figures(shoe, known, tableau, every=True) if args.eor else None
+    eor = _removal_figures(args, shoe, known, tableau) if args.eor else None
 
     def as_json() -> dict[str, object]:
         more = {} if eor is None else {"eor": eor_json(shoe, eor.removals, eor.counts, omitted=eor.omitted)}
         return {**reference_json(sheets), **more}
 
     def tables() -> list[Table]:
-        more = [] if eor is None else eor_tables(str(shoe), eor.removals, eor.counts, args.format, omitted=eor.omitted)
+        more = [] if eor is None else eor_tables(str(shoe), eor.removals, eor.counts, args.format,
+                                                 omitted=eor.omitted, max_tag=eor.max_tag)
         return [*reference_tables(sheets, args.format, tableau=_custom_name(tableau)), *more]
 
     figures = None if eor is None else removal_figures(eor.removals, eor.counts, title=f"Effects of removal, {shoe}")
     return render(args, as_json, tables, figures=figures)
 
 
-def _game_report(args: argparse.Namespace) -> str:
+def _game_report(args: argparse.Namespace) -> Output:
     """``report --game``: the casino's whole par sheet (:mod:`exact_odds.report.game`)."""
     game = effective_game(args)
     sheets = reference_sheets(game.shoe, game.side_bets, [game.configuration], tableau=game.tableau)
-    eor = _removal_figures(game.shoe, game.bets, game.tableau, every=True) if args.eor else None
+    eor = _removal_figures(args, game.shoe, game.bets, game.tableau) if args.eor else None
     figures = None if eor is None else removal_figures(eor.removals, eor.counts,
                                                        title=f"Effects of removal, {game.shoe}")
     return render(args, lambda: game_json(game, sheets, eor), lambda: game_tables(game, sheets, args.format, eor),
                   figures=figures)
 
 
-def _removal_figures(shoe: Shoe, bets: Iterable[Bet], tableau: Tableau, *, every: bool,
-                     max_tag: int = 2) -> RemovalFigures:
-    """The effects of removal of ``bets`` and their suggested counts, as ``eor`` computes them. With
-    ``every`` the bets are a default set, and those the shoe cannot settle are left out (and named)."""
-    chosen, left_out = usable_bets(shoe, bets) if every else (list(bets), [])
-    removals = effects_of_removal(shoe, chosen, tableau=tableau)
-    return RemovalFigures(removals, [r.count(max_tag=max_tag) for r in removals], [bet.name for bet in left_out])
+def _removal_figures(args: argparse.Namespace, shoe: Shoe, bets: Iterable[Bet], tableau: Tableau) -> RemovalFigures:
+    """The effects of removal of ``bets`` (a default set: those the shoe cannot settle are left out, and
+    named) and their suggested counts, as ``eor`` computes them, with its progress bar."""
+    chosen, left_out = usable_bets(shoe, bets)
+    bar = progress_bar(args, "eor")
+    try:
+        removals = effects_of_removal(shoe, chosen, tableau=tableau, progress=bar)
+    finally:
+        bar.close()
+    return RemovalFigures(removals, [r.count(max_tag=args.max_tag) for r in removals],
+                          [bet.name for bet in left_out], args.max_tag)
 
 
 def _add_report(sub: Subparsers) -> None:
@@ -248,11 +254,14 @@ def _add_report(sub: Subparsers) -> None:
     add_bets_option(p)
     p.add_argument("--eor", action="store_true",
                    help="also the effects of removal of every bet and the counts they suggest (as `eor` gives them)")
+    p.add_argument("--max-tag", type=validate.MAX_TAG.option, default=2, metavar="K",
+                   help="with --eor: largest tag of the suggested counts (default 2)")
+    add_quiet_option(p)
     add_format_options(p)
     p.set_defaults(handler=_cmd_report)
 
 
-def _cmd_sidebets(args: argparse.Namespace) -> str:
+def _cmd_sidebets(args: argparse.Namespace) -> Output:
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     choice = bets_from_args(args)
     named = choice.named(args.bet)

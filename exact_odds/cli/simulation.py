@@ -15,6 +15,7 @@ from exact_odds.bets import load_bets
 from exact_odds.cli.examples import examples
 from exact_odds.cli.figures import figure
 from exact_odds.cli.options import (
+    Output,
     Subparsers,
     add_bet_option,
     add_bets_option,
@@ -69,7 +70,7 @@ if TYPE_CHECKING:
     from exact_odds.witness.verify import CoupLog
 
 
-def _cmd_simulate(args: argparse.Namespace) -> str:
+def _cmd_simulate(args: argparse.Namespace) -> Output:
     bets = _simulated_bets(args)
     reference = ((load_tableau(args.verify_rules) if args.verify_rules is not None else STANDARD_TABLEAU)
                  if args.verify else None)
@@ -196,7 +197,7 @@ def _add_deal(sub: Subparsers) -> None:
     p.set_defaults(handler=_cmd_deal)
 
 
-def _cmd_session(args: argparse.Namespace) -> str:
+def _cmd_session(args: argparse.Namespace) -> Output:
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     bet = bets_from_args(args).find(args.bet)  # a built-in bet, the game's, one of a --bets FILE
     bankroll = parse_bankroll(args.bankroll) if args.bankroll is not None else None

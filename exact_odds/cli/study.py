@@ -24,6 +24,7 @@ from exact_odds.cli.counting import (
 from exact_odds.cli.examples import examples
 from exact_odds.cli.figures import figure, removal_figures
 from exact_odds.cli.options import (
+    Output,
     Subparsers,
     add_bet_option,
     add_bets_option,
@@ -69,7 +70,7 @@ if TYPE_CHECKING:
     from exact_odds.study.run import Study
 
 
-def _cmd_eor(args: argparse.Namespace) -> str:
+def _cmd_eor(args: argparse.Namespace) -> Output:
     shoe = shoe_from_args(args)
     choice = bets_from_args(args)
     named = choice.named(args.bet) or list(choice.loaded)
@@ -89,7 +90,8 @@ def _cmd_eor(args: argparse.Namespace) -> str:
     if args.plot:
         eor_figure(removals, counts, args.plot, title=f"Effects of removal, {shoe}")
     return render(args, lambda: eor_json(shoe, removals, counts, omitted=omitted),
-                  lambda: eor_tables(str(shoe), removals, counts, args.format, omitted=omitted),
+                  lambda: eor_tables(str(shoe), removals, counts, args.format, omitted=omitted,
+                                     max_tag=args.max_tag),
                   figures=removal_figures(removals, counts, title=f"Effects of removal, {shoe}"))
 
 
@@ -172,7 +174,7 @@ def _add_batch(sub: Subparsers) -> None:
     p.set_defaults(handler=_cmd_batch)
 
 
-def _cmd_study(args: argparse.Namespace) -> str:
+def _cmd_study(args: argparse.Namespace) -> Output:
     with workers_from_args(args) as workers:
         shoe, tableau = shoe_from_args(args), tableau_from_args(args)
         choice = bets_from_args(args)
@@ -199,12 +201,17 @@ def _cmd_study(args: argparse.Namespace) -> str:
                   figures=figure("Player EV before each coup", lambda: _study_svg(study)))
 
 
-def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[Bet]) -> str:
+def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[Bet]) -> Output:
     """``study --input FILE``: the exact player EV of each bet before each coup of a recorded shoe."""
     if args.counts or args.edge_sort is not None:
         raise StudyError("--count and --edge-sort study dealt shoes (--shoes N), not a recorded shoe")
     rep = replay(read_record(read_input(args.input, "record")), shoe, bets=bets, tableau=tableau)
-    return render(args, lambda: replay_json(rep), lambda: [replay_table(rep, args.format)])
+    return render(args, lambda: replay_json(rep), lambda: [replay_table(rep, args.format)],
+                  procedure=None, procedure_text=REPLAYED)
+
+
+REPLAYED = "the recorded shoe, replayed from its first card in the order recorded (no burn, no cut card)"
+"""How ``study --input`` deals, as its provenance says: the record's cards, from the first."""
 
 
 def _study_svg(study: Study) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
+    Output,
     Subparsers,
     add_bets_option,
     add_config_option,
@@ -28,7 +29,7 @@ from exact_odds.report.verify import verify_command_tables, verify_json
 from exact_odds.witness.verify import LogVerification, load_log, parse_counts, verify_counts, verify_log
 
 
-def _cmd_verify(args: argparse.Namespace) -> str:
+def _cmd_verify(args: argparse.Namespace) -> Output:
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     if args.input is not None:
         if args.log is not None:

@@ -44,6 +44,7 @@ from typing import TypeAlias
 from exact_odds.core.tableau import COLUMNS, Tableau, parse_tableau
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import read_user_file
+from exact_odds.inputs.registry import unknown_name
 from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import Exact, printable, shown
 
@@ -204,8 +205,9 @@ def parse_choice_rules(text: str, *, source: str = "rules") -> ChoiceRules:
         return ChoiceRules.from_tableau(parse_tableau(text, source=source))
     unknown = sorted(set(data) - {"name", "player", "banker"})
     if unknown:
-        raise ChoiceRulesError(f"{doc.where(doc.top_level_key_line(unknown[0]))}: unknown key {shown(unknown[0])} "
-                               "(a rules file has name, [player] and [banker])")
+        raise ChoiceRulesError(f"{doc.where(doc.top_level_key_line(unknown[0]))}: "
+                               + unknown_name("key", unknown[0], ("name", "player", "banker"),
+                                              " (a rules file has name, [player] and [banker])"))
     rules = PARLOUR_RULES
     name = data.get("name", Path(source).stem)
     if not isinstance(name, str):

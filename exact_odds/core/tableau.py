@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import read_user_file
+from exact_odds.inputs.registry import unknown_name
 from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import printable, shown
 
@@ -168,7 +169,8 @@ def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
     unknown = set(data) - {"name", "naturals", "player_draws", "banker"}
     if unknown:
         key = sorted(unknown)[0]
-        raise _error(doc, rf"\s*{re.escape(key)}", f"unknown key {shown(key)}")
+        raise _error(doc, rf"\s*{re.escape(key)}",
+                     unknown_name("key", key, ("name", "naturals", "player_draws", "banker"), ""))
     for key in ("naturals", "player_draws", "banker"):
         if key not in data:
             raise TableauError(f"{source}: missing {shown(key)}")

@@ -1,5 +1,5 @@
-"""The optional extras, imported where they are used: ``plot`` (matplotlib), ``dask`` (dask.distributed)
-and ``fast`` (numba).
+"""The optional extras, imported where they are used: ``plot`` (matplotlib), ``dask`` (dask.distributed),
+``fast`` (numba) and ``xlsx`` (openpyxl).
 
 :func:`require` imports an extra's package and turns its absence into one
 :class:`~exact_odds.inputs.errors.InputError` (or the caller's subclass) that names the extra to
@@ -21,7 +21,7 @@ from types import ModuleType
 
 from exact_odds.inputs.errors import InputError
 
-EXTRAS = {"plot": "matplotlib", "dask": "distributed", "fast": "numba"}
+EXTRAS = {"plot": "matplotlib", "dask": "distributed", "fast": "numba", "xlsx": "openpyxl"}
 """Each optional extra of the package (``pip install 'exact-odds[EXTRA]'``) and the package it installs."""
 
 

@@ -8,6 +8,10 @@ Names compare through :func:`name_key`, the one normaliser of user-given names: 
 surrounding blanks and the difference between spaces, underscores and hyphens do not
 matter (``"Super 6"``, ``"super_6"`` and ``"super-6"`` are one name).
 
+Every name a user types that names nothing (a command, a choice, a bet, a configuration, a count, a
+scoring rule set, a key of a file) is told through :func:`unknown_name`: one line that suggests the
+nearest known name (:func:`nearest`, from :mod:`difflib`) or, when none is close, lists them.
+
 >>> from typing import NamedTuple
 >>> class Colour(NamedTuple):
 ...     name: str
@@ -19,10 +23,15 @@ matter (``"Super 6"``, ``"super_6"`` and ``"super-6"`` are one name).
 Traceback (most recent call last):
 ...
 exact_odds.inputs.errors.InputError: unknown colour 'green'; known colours: dark-red, blue
+>>> colours.find("blu")
+Traceback (most recent call last):
+...
+exact_odds.inputs.errors.InputError: unknown colour 'blu' (did you mean 'blue'?)
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Protocol, TypeVar
@@ -38,6 +47,40 @@ def name_key(name: str) -> str:
     'dragon-bonus-player'
     """
     return re.sub(r"[\s_]+", "-", name.strip().lower())
+
+
+NEAR = 0.6
+"""How close a known name must be to be suggested: :func:`difflib.get_close_matches`'s ratio, 0 to 1."""
+
+
+def nearest(name: str, names: Iterable[str]) -> str | None:
+    """The one of ``names`` closest to ``name`` (compared as :func:`name_key` gives them), or ``None``
+    when none is close (:data:`NEAR`).
+
+    >>> nearest("super6", ["standard", "super-6", "ez"]), nearest("sidebet", ["sidebets", "edges"])
+    ('super-6', 'sidebets')
+    >>> print(nearest("zzz", ["standard"]))
+    None
+    """
+    keys: dict[str, str] = {}
+    for known in names:
+        keys.setdefault(name_key(known), known)
+    close = difflib.get_close_matches(name_key(name)[:200], list(keys), n=1, cutoff=NEAR)
+    return keys[close[0]] if close else None
+
+
+def unknown_name(what: str, name: str, names: Iterable[str], listing: str, *, where: str = "") -> str:
+    """The one message for a ``name`` that is none of ``names``: ``unknown WHAT 'NAME'WHERE (did you mean
+    'X'?)`` with the nearest name, else ``unknown WHAT 'NAME'WHERE`` and the caller's ``listing`` of the
+    known ones (which opens with its own punctuation); ``where`` is e.g. ``" in [procedure]"``.
+
+    >>> unknown_name("command", "sidebet", ["odds", "sidebets"], " (choose from odds, sidebets)")
+    "unknown command 'sidebet' (did you mean 'sidebets'?)"
+    >>> unknown_name("key", "zz", ["tables"], " (known: tables)")
+    "unknown key 'zz' (known: tables)"
+    """
+    close = nearest(name, names)
+    return f"unknown {what} {shown(name)}{where}" + (listing if close is None else f" (did you mean {close!r}?)")
 
 
 class Named(Protocol):
@@ -107,12 +150,16 @@ class Registry(Mapping[str, N]):
     def find(self, name: str) -> N:
         """The value called ``name`` (or one of its aliases), in any spelling :func:`name_key` allows.
 
-        An unknown name raises the registry's error, listing the valid names.
+        An unknown name raises the registry's error, suggesting the nearest name (an alias suggests its
+        value's name), else listing the valid names (:func:`unknown_name`).
         """
         found = self.get(name)
         if found is None:
             names = sorted(self._items) if self._sort_listing else list(self._items)
-            raise self._error(f"unknown {self._kind} {shown(name)}; known {self._kind}s: {', '.join(names)}")
+            close = nearest(name, [*self._items, *self._aliases])
+            canonical = None if close is None else self._aliases.get(close, close)
+            known = names if canonical is None else [canonical]
+            raise self._error(unknown_name(self._kind, name, known, f"; known {self._kind}s: {', '.join(names)}"))
         return found
 
     def extended(self, more: Iterable[N]) -> Registry[N]:

@@ -5,8 +5,8 @@ Numbers are formatted here and nowhere else, from exact values: a decimal or per
 rounded from the :class:`~fractions.Fraction` itself, never through a float, so the
 printed digits are correctly rounded (half away from zero).
 
-Formats: ``table`` (plain text), ``markdown``, ``csv``, ``json``, ``latex``, ``html``; a whole
-document (provenance, LaTeX preamble, HTML page) is :mod:`.document`'s work.
+Formats: ``table`` (plain text), ``markdown``, ``csv``, ``json``, ``latex``, ``html``, ``xlsx``; a whole
+document (provenance, LaTeX preamble, HTML page, workbook) is :mod:`.document`'s work.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from exact_odds.inputs.validate import shown
 if TYPE_CHECKING:
     from exact_odds.report.provenance import Provenance
 
-FORMATS = ("table", "markdown", "csv", "json", "latex", "html")
+FORMATS = ("table", "markdown", "csv", "json", "latex", "html", "xlsx")
 Cell = str | int | Fraction
 
 
@@ -235,8 +235,8 @@ def document_title(tables: Sequence[Table], provenance: Provenance) -> str:
 
 
 def for_people(fmt: str) -> bool:
-    """True for the formats people read (rounded percentages); csv and json carry exact fractions."""
-    return fmt not in ("csv", "json")
+    """True for the formats people read (rounded percentages); csv, json and xlsx carry exact fractions."""
+    return fmt not in ("csv", "json", "xlsx")
 
 
 class ProgressBar:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from exact_odds.analysis.edges import ParSheet, ReferenceSheets
-from exact_odds.analysis.removal import LinearCount, Removal
+from exact_odds.analysis.removal import MAX_TAG, LinearCount, Removal
 from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.game import Game
 from exact_odds.report.base import Cell, Table, for_people
@@ -41,6 +41,7 @@ class RemovalFigures:
     removals: Sequence[Removal]
     counts: Sequence[LinearCount]
     omitted: Sequence[str] = ()
+    max_tag: int = MAX_TAG
 
 
 def game_parts(game: Game) -> list[tuple[str, str]]:
@@ -90,7 +91,7 @@ def game_tables(game: Game, sheets: ReferenceSheets, fmt: str, eor: RemovalFigur
         tables.append(side)
     tables += [par_sheet_table(sheet, fmt) for sheet in [*_main_sheets(sheets), *sheets.others]]
     if eor is not None:
-        tables += eor_tables(shoe, eor.removals, eor.counts, fmt, omitted=eor.omitted)
+        tables += eor_tables(shoe, eor.removals, eor.counts, fmt, omitted=eor.omitted, max_tag=eor.max_tag)
     return tables
 
 

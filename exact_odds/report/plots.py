@@ -1,6 +1,9 @@
 """Figures (optional extra ``exact-odds[plot]``): matplotlib is imported only when drawing.
 
-Each section belongs to the command that draws it; figures are written as PNG files.
+Each section belongs to the command that draws it; figures are written as PNG files. Every figure
+has one style (:data:`STYLE`, :func:`_panels`, :func:`_title`, :func:`_label`): matplotlib's
+constrained layout, which keeps every title and label inside the figure without a band of empty
+space, and titles wrapped to the width they have, never cut at the edges.
 """
 
 from __future__ import annotations
@@ -8,10 +11,12 @@ from __future__ import annotations
 import io
 import math
 import re
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from exact_odds.analysis.removal import effects_are_zero
 from exact_odds.core.shoe import RANK_LABELS
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.optional import installed, require
@@ -85,9 +90,49 @@ def _save(fig: Any, path: str | Path) -> None:
         _pyplot().close(fig)
 
 
-def _tight(fig: Any) -> None:
-    """Lay the panels out below the figure's title (about half an inch for it)."""
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
+STYLE = {"title": 12.0, "panel": 9.0, "label": 8.0, "ticks": 8.0, "legend": 7.0}
+"""Font sizes (points) of every figure: the figure's title, a panel's title, axis labels, tick labels, legends."""
+
+CHARACTER_WIDTH = 0.55
+"""The width of an average character of the figures' font, in ems: how many fit on a line of a given width."""
+
+
+def _panels(n: int, width: float, height: float) -> tuple[Any, list[Any]]:
+    """A figure of ``n`` panels of ``width`` x ``height`` inches in a grid (:func:`_grid`), laid out by
+    matplotlib's constrained layout; the unused cells of the grid are hidden."""
+    plt = _pyplot()
+    rows, cols = _grid(n)
+    fig, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False, layout="constrained")
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    return fig, list(axes.flat[:n])
+
+
+def _wrapped(text: str, inches: float, points: float) -> str:
+    """``text`` broken into lines that fit ``inches`` at a font of ``points``.
+
+    >>> _wrapped("Player EV before each coup: 20 shoes of 8 decks", 2.0, 12.0)
+    'Player EV before\neach coup: 20\nshoes of 8 decks'
+    """
+    characters = max(12, int(inches * 72 / (points * CHARACTER_WIDTH)))
+    return "\n".join(textwrap.wrap(text, characters)) or text
+
+
+def _title(fig: Any, text: str) -> None:
+    """The figure's title, wrapped to its width."""
+    fig.suptitle(_wrapped(text, fig.get_figwidth() * 0.95, STYLE["title"]), fontsize=STYLE["title"])
+
+
+def _label(ax: Any, title: str, xlabel: str | None, ylabel: str, *, legend: bool = False) -> None:
+    """A panel's title (wrapped to the panel's width), axis labels, tick labels and legend, in :data:`STYLE`."""
+    inches = ax.get_position().width * ax.figure.get_figwidth()
+    ax.set_title(_wrapped(title, inches, STYLE["panel"]), fontsize=STYLE["panel"])
+    if xlabel is not None:
+        ax.set_xlabel(_wrapped(xlabel, inches, STYLE["label"]), fontsize=STYLE["label"])
+    ax.set_ylabel(ylabel, fontsize=STYLE["label"])
+    ax.tick_params(labelsize=STYLE["ticks"])
+    if legend:
+        ax.legend(fontsize=STYLE["legend"])
 
 
 def _grid(n: int) -> tuple[int, int]:
@@ -115,21 +160,16 @@ def eor_svg(removals: Sequence[Removal], counts: Sequence[LinearCount], *, title
 
 
 def _eor_drawing(removals: Sequence[Removal], counts: Sequence[LinearCount], title: str) -> Any:
-    plt = _pyplot()
-    rows, cols = _grid(len(removals))
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 2.9 * rows), squeeze=False)
-    for ax in axes.flat[len(removals):]:
-        ax.set_visible(False)
-    for ax, removal, count in zip(axes.flat, removals, counts, strict=False):
+    fig, axes = _panels(len(removals), 4.2, 2.9)
+    for ax, removal, count in zip(axes, removals, counts, strict=True):
         values = [100 * float(e) if e is not None else 0.0 for e in removal.effects]
         ax.bar(list(RANK_LABELS), values, color=["tab:blue" if v >= 0 else "tab:red" for v in values])
         ax.axhline(0, color="black", linewidth=0.8)
-        bc = f"BC {float(count.correlation):.3f}" if any(count.tags) else "no linear count"
-        ax.set_title(f"{removal.bet.name} (EV {100 * float(removal.expectation):+.3f}%, {bc})", fontsize=9)
-        ax.set_ylabel("effect, % of stake", fontsize=8)
-        ax.tick_params(labelsize=8)
-    fig.suptitle(title)
-    _tight(fig)
+        bc = f"BC {float(count.correlation):.3f}" if any(count.tags) else (
+            "every effect zero" if effects_are_zero(removal.effects) else "no count within --max-tag")
+        _label(ax, f"{removal.bet.name} (EV {100 * float(removal.expectation):+.3f}%, {bc})", None,
+               "effect, % of stake")
+    _title(fig, title)
     return fig
 
 
@@ -163,23 +203,59 @@ def study_svg(study: Study) -> str:
 
 
 def _study_drawing(study: Study) -> Any:
-    plt = _pyplot()
-    rows, cols = _grid(len(study.bets))
-    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.2 * rows), squeeze=False)
-    for ax in axes.flat[len(study.bets):]:
-        ax.set_visible(False)
-    for j, (ax, bet) in enumerate(zip(axes.flat, study.bets, strict=False)):
+    fig, axes = _panels(len(study.bets), 4.6, 3.2)
+    for j, (ax, bet) in enumerate(zip(axes, study.bets, strict=True)):
         ax.hist(100 * study.records.edges[:, j], bins=60, color="tab:blue", log=True)
         ax.axvline(0, color="black", linewidth=0.8, label="break-even")
         ax.axvline(100 * float(bet.expectation), color="tab:red", linestyle="--", linewidth=1, label="full shoe")
         share = 100 * bet.favourable / max(study.coups, 1)
-        ax.set_title(f"{bet.name}: EV > 0 before {share:.3f}% of coups", fontsize=9)
-        ax.set_xlabel("exact player EV before the coup, % of stake", fontsize=8)
-        ax.set_ylabel("coups", fontsize=8)
-        ax.tick_params(labelsize=8)
-        ax.legend(fontsize=7)
-    fig.suptitle(f"Player EV before each coup: {study.shoes:,} shoes of {study.shoe}, seed {study.seed}")
-    _tight(fig)
+        _label(ax, f"{bet.name}: EV > 0 before {share:.3f}% of coups",
+               "exact player EV before the coup, % of stake", "coups", legend=True)
+    _title(fig, f"Player EV before each coup: {study.shoes:,} shoes of {study.shoe}, seed {study.seed}")
+    return fig
+
+
+def count_figure(study: Study, path: str | Path) -> None:
+    """One panel per count of one's own: the mean exact player EV of its bet before the coups dealt at each
+    true count (the running count per deck unseen, rounded down), with break-even and the trigger marked,
+    and how many coups were dealt at each true count."""
+    _save(_count_drawing(study), path)
+
+
+def count_svg(study: Study) -> str:
+    """:func:`count_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    return svg_text(_count_drawing(study))
+
+
+def _count_drawing(study: Study) -> Any:
+    import numpy as np
+
+    records, names = study.records, [bet.name for bet in study.bets]
+    fig, axes = _panels(len(study.counts), 4.8, 3.4)
+    for j, (ax, result) in enumerate(zip(axes, study.counts, strict=True)):
+        count = result.count
+        true = np.floor(52 * records.count_running[:, j] / np.maximum(records.unseen, 1)).astype(int)
+        edges = 100 * records.edges[:, names.index(count.bet)]
+        values, where = np.unique(true, return_inverse=True)
+        coups = np.bincount(where)
+        means = np.bincount(where, weights=edges) / coups
+        ax.plot(values, means, color="tab:blue", marker="o", markersize=3, linewidth=1.2,
+                label=f"mean exact player EV of {count.bet}")
+        ax.axhline(0, color="black", linewidth=0.8, label="break-even")
+        ax.axvline(float(count.trigger), color="tab:red", linestyle="--", linewidth=1,
+                   label=f"trigger: true count >= {float(count.trigger):g}")
+        dealt = ax.twinx()
+        dealt.bar(values, coups, width=0.8, color="tab:gray", alpha=0.25)
+        dealt.set_yscale("log")
+        dealt.set_ylabel("coups dealt", fontsize=STYLE["label"])
+        dealt.tick_params(labelsize=STYLE["ticks"])
+        ax.set_zorder(dealt.get_zorder() + 1)
+        ax.patch.set_visible(False)
+        _label(ax, f"{count.name}: BC {float(result.correlation):.3f}, triggers before "
+                   f"{100 * result.frequency.value:.2f}% of coups",
+               "true count before the coup (running count per deck unseen, rounded down)",
+               "player EV, % of stake", legend=True)
+    _title(fig, f"Counts of one's own: {study.shoes:,} shoes of {study.shoe}, seed {study.seed}")
     return fig
 
 
@@ -204,7 +280,6 @@ def session_svg(exact: SessionDist, sims: SimulatedSessions, *, title: str) -> s
 def _session_drawing(exact: SessionDist, sims: SimulatedSessions, title: str) -> Any:
     import numpy as np
 
-    plt = _pyplot()
     values = np.array([float(v) for v, _ in exact.items()])
     probs = np.array([w / exact.total for _, w in exact.items()])
     found = sims.tally.items()
@@ -227,7 +302,7 @@ def _session_drawing(exact: SessionDist, sims: SimulatedSessions, title: str) ->
     exact_mass, _ = np.histogram(values, bins=edges, weights=probs)
     sim_mass, _ = np.histogram(simulated, bins=edges, weights=sessions)
     centres = (edges[:-1] + edges[1:]) / 2
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, (ax,) = _panels(1, 8, 4.5)
     ax.bar(centres, sim_mass / sims.sessions, width=width * 0.92, color="tab:blue", alpha=0.45,
            label=f"simulated, {sims.sessions:,} sessions")
     ax.plot(centres, exact_mass, color="tab:red", marker="o", markersize=3, linewidth=1.2,
@@ -235,10 +310,7 @@ def _session_drawing(exact: SessionDist, sims: SimulatedSessions, title: str) ->
     ax.axvline(0, color="black", linewidth=0.8)
     ax.axvline(float(exact.mean()), color="tab:red", linestyle="--", linewidth=0.8,
                label=f"exact mean {float(exact.mean()):+.3f}")
-    ax.set_xlabel("net result after the session (units staked)")
-    ax.set_ylabel(f"probability per bin of {width:g} unit{'s' if width != 1 else ''}")
     ax.set_xlim(edges[0], edges[-1])
-    ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
+    _label(ax, title, "net result after the session (units staked)",
+           f"probability per bin of {width:g} unit{'s' if width != 1 else ''}", legend=True)
     return fig

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from exact_odds.analysis.removal import MAX_TAG, effects_are_zero, larger_count
 from exact_odds.core.shoe import RANK_LABELS
 from exact_odds.report.advantage_play import count_tables, edge_sort_tables, play_json
 from exact_odds.report.base import OUTCOME_ORDER, Cell, Table, decimal_text, fraction_text, grouped, percent_text
@@ -118,10 +119,13 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str, *, header
 
 
 def eor_tables(shoe_label: str, removals: Sequence[Removal], counts: Sequence[LinearCount], fmt: str, *,
-               omitted: Sequence[str] = ()) -> list[Table]:
-    """Effects of removal per bet and rank, and each bet's suggested count with its betting correlation.
+               omitted: Sequence[str] = (), max_tag: int = MAX_TAG) -> list[Table]:
+    """Effects of removal per bet and rank, and each bet's suggested count (tags up to ``max_tag``) with its
+    betting correlation.
 
-    For people: percentages of a unit staked; for programs (csv): exact fractions.
+    For people: percentages of a unit staked; for programs (csv): exact fractions. A bet without a count
+    says why (:func:`count_notes`): ``n/a`` when every effect is zero, ``none`` when no balanced count with
+    tags up to ``max_tag`` exists (naming the ``--max-tag`` that finds one).
     """
     people = fmt != "csv"
     ranks = list(_rank_labels())
@@ -139,14 +143,34 @@ def eor_tables(shoe_label: str, removals: Sequence[Removal], counts: Sequence[Li
     effects = Table(f"Effects of removal, {shoe_label}", ["bet", "EV", *ranks], rows, notes)
     count_rows: list[list[Cell]] = []
     for r, c in zip(removals, counts, strict=True):
-        bc = decimal_text(c.correlation.rounded(4), 4) if any(c.tags) else "n/a"
+        bc = decimal_text(c.correlation.rounded(4), 4) if any(c.tags) else (
+            "n/a" if effects_are_zero(r.effects) else "none")
         count_rows.append([r.bet.name, *(f"{t:+d}" if t else "0" for t in c.tags), bc])
-    count_notes = ["Balanced linear counts: tags proportional to the effects, one deck's tags sum to zero; "
-                   "BC = betting correlation (tags vs effects, weighted by the composition)."]
-    if any(not any(c.tags) for c in counts):
-        count_notes.append("n/a: every effect is zero (no linear count helps; such bets depend on the spread of "
-                           "the composition, not its level).")
-    return [effects, Table(f"Suggested counts, {shoe_label}", ["bet", *ranks, "BC"], count_rows, count_notes)]
+    return [effects, Table(f"Suggested counts, {shoe_label}", ["bet", *ranks, "BC"], count_rows,
+                           count_notes(removals, counts, max_tag))]
+
+
+def count_notes(removals: Sequence[Removal], counts: Sequence[LinearCount], max_tag: int) -> list[str]:
+    """The notes under the suggested counts: what they are, and why a bet has none, truly.
+
+    ``n/a`` when every effect of the bet is zero; ``none`` when its effects are not zero but no balanced
+    count with tags up to ``max_tag`` exists, with the ``--max-tag`` that finds one (if one up to 10 does).
+    """
+    notes = ["Balanced linear counts: tags proportional to the effects, one deck's tags sum to zero; "
+             "BC = betting correlation (tags vs effects, weighted by the composition)."]
+    without = [(r, c) for r, c in zip(removals, counts, strict=True) if not any(c.tags)]
+    if any(effects_are_zero(r.effects) for r, _ in without):
+        notes.append("n/a: every effect is zero (no linear count helps; such bets depend on the spread of "
+                     "the composition, not its level).")
+    for r, _ in without:
+        if effects_are_zero(r.effects):
+            continue
+        larger = larger_count(r.effects, r.shoe.counts, above=max_tag)
+        found = ("no larger --max-tag up to 10 finds one either" if larger is None else
+                 f"--max-tag {larger[0]} finds one (BC {decimal_text(larger[1].correlation.rounded(4), 4)})")
+        notes.append(f"none: {r.bet.name}'s effects are not zero, but no balanced count with tags up to "
+                     f"±{max_tag} (--max-tag {max_tag}) correlates with them; {found}.")
+    return notes
 
 
 def eor_json(shoe: Shoe, removals: Sequence[Removal], counts: Sequence[LinearCount], *,
@@ -173,10 +197,19 @@ def _study_title(study: Study) -> str:
     return f"{grouped(study.shoes)} shoes of {study.shoe}, seed {study.seed}"
 
 
+def percentile_head(q: float) -> str:
+    """The header of a percentile column: ``p1``, ``p25``, ``p99`` (the share of coups at or below it, in
+    percent), ``min`` and ``max`` at the ends; never ``q25``, which reads as a quartile.
+
+    >>> [percentile_head(q) for q in (0, 0.01, 0.25, 0.5, 1)]
+    ['min', 'p1', 'p25', 'p50', 'max']
+    """
+    return f"p{round(100 * q)}" if 0 < q < 1 else ("min" if q == 0 else "max")
+
+
 def study_tables(study: Study, fmt: str) -> list[Table]:
     """Edges per bet, count strategies, histograms, and the cut-card effect of a study."""
-    quantile_heads = [f"q{round(100 * q)}" if 0 < q < 1 else ("min" if q == 0 else "max")
-                      for q, _ in study.bets[0].quantiles]
+    quantile_heads = [percentile_head(q) for q, _ in study.bets[0].quantiles]
     rows: list[list[Cell]] = []
     for b in study.bets:
         rows.append([b.name, percent_text(b.expectation, 4), _float_percent(b.mean_player_ev),

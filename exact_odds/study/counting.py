@@ -54,6 +54,7 @@ import numpy as np
 from exact_odds.analysis.removal import Correlation, correlation
 from exact_odds.core.shoe import RANK_LABELS, RANKS, ShoeError, parse_rank
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.registry import unknown_name
 from exact_odds.inputs.validate import TAG, THRESHOLD_EXACT, shown
 from exact_odds.study.estimates import Estimate, mean, per_shoe, ratio, shoe_totals
 
@@ -223,8 +224,9 @@ def find_count(text: str) -> Count:
     if key in PUBLISHED_COUNTS:
         return PUBLISHED_COUNTS[key]
     if "=" not in text:
-        raise CountError(f"unknown count {shown(text.strip())} (published counts: {', '.join(PUBLISHED_COUNTS)}; "
-                         "or write a spec such as '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4')")
+        raise CountError(unknown_name("count", text.strip(), PUBLISHED_COUNTS,
+                                      f" (published counts: {', '.join(PUBLISHED_COUNTS)}; or write a spec such as "
+                                      "'4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4')"))
     return Count.parse(text)
 
 

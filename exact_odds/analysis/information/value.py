@@ -23,7 +23,7 @@ the bettor always makes the best bet, however bad.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -166,12 +166,14 @@ of four (28,561) some 20 s and 430 MB."""
 
 
 def advantage(shoe: Shoe, information: Information, bets: Sequence[Payable], tableau: Tableau = STANDARD_TABLEAU, *,
-              known: Known | None = None, sit_out: bool = True) -> Advantage:
+              known: Known | None = None, sit_out: bool = True,
+              progress: Callable[[int, int], None] | None = None) -> Advantage:
     """The best play in each case of ``information`` and its value per coup, exactly.
 
     ``bets`` are the bets one may make (bet values: resolve names in the caller);
     ``known`` is knowledge held in every case (the information comes on top of it). The
-    coups are dealt at the finest detail the bets need.
+    coups are dealt at the finest detail the bets need. ``progress(done, total)``, if given, is
+    called with the cases valued so far: once with none, when the coups are dealt, then after each.
     """
     if not bets:
         raise InformationError("name at least one bet to value the information")
@@ -187,9 +189,13 @@ def advantage(shoe: Shoe, information: Information, bets: Sequence[Payable], tab
     payouts: list[dict[Coup, Fraction]] = [{} for _ in bets]
     names = tuple(bet.name for bet in bets)
     cases = []
+    if progress is not None:
+        progress(0, len(split))
     for case, dist in split.items():
         ev = expectations(dist, bets, payouts)
         cases.append(CaseValue(case, information.known(case).and_(given), dist.total, total, ev,
                                best_of(ev, sit_out=sit_out), names))
+        if progress is not None:
+            progress(len(cases), len(split))
     flat = tuple(sum((c.probability * c.ev[i] for c in cases), Fraction(0)) for i in range(len(bets)))
     return Advantage(information, given, names, tuple(cases), flat, sit_out)
