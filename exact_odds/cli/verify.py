@@ -56,10 +56,13 @@ def _cmd_verify(args: argparse.Namespace) -> str:
         extra = (*(choice.side or ()), *(bet for bet in choice.loaded if bet not in (choice.side or ())))
         result = verify_log(load_log(args.log), shoe, tableau, alpha=args.alpha, max_violations=args.max_violations,
                             bets=extra, config=choice.configuration,
-                            source="standard input" if args.log == "-" else args.log)
+                            source="standard input" if args.log == "-" else args.log,
+                            procedure=procedure_from_args(args))
     if result.verdict == "FAIL":
         args.exit_status = 1
-    return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed))
+    given = {} if args.counts is not None or result.procedure is not None else {
+        "procedure_text": "not checked (the log cannot show it: see the notes)"}
+    return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed), **given)
 
 
 def _add_verify(sub: Subparsers) -> None:

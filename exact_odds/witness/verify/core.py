@@ -43,12 +43,14 @@ from exact_odds.core.coup import Detail, Payable
 from exact_odds.core.notebook import Approx, html_table
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.core.verdict import Check, Verdict, deterministic_check, judge, named_check, overall
+from exact_odds.core.verdict import Check, Verdict, Violation, deterministic_check, judge, named_check, overall
+from exact_odds.dealing.procedure import Procedure
 from exact_odds.inputs.errors import InputError
 from exact_odds.witness.verify.cards import CardTally
 from exact_odds.witness.verify.checks import Hands, accounting_check, bet_finder, hands_of, label_check, rules_check
 from exact_odds.witness.verify.log import CoupLog
 from exact_odds.witness.verify.odds import OutcomeTally
+from exact_odds.witness.verify.procedure import procedure_check, why_unchecked
 from exact_odds.witness.verify.read import rows_log
 from exact_odds.witness.verify.shoes import ShoeOrder, compositions, shoe_order, suit_compositions
 
@@ -74,6 +76,8 @@ class LogVerification:
     full shoe), ``"counts"`` or ``"counts over whole shoes"``. ``coups``: coups in the log;
     ``shoes``: shoes in it (``None`` without). ``checks`` in the order of the report;
     ``columns``: the log's columns as read; ``ignored``: the columns it did not know.
+    ``procedure``: the dealing procedure the ``procedure`` check held the log's shoes to (``None``
+    when none was checked: no procedure given, or a log that cannot show it; ``notes`` say why).
     ``player_ev``: for each bet :func:`verify_log` was asked to ``expect``, its exact player EV
     (net units per unit staked, from the bettor's side) over the coups of the outcomes check,
     each given the cards dealt before it: a ``Fraction`` when they all had one composition (a
@@ -92,6 +96,7 @@ class LogVerification:
     ignored: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
     player_ev: dict[str, Fraction | float] = field(default_factory=dict)
+    procedure: Procedure | None = None
 
     @property
     def verdict(self) -> Verdict:
@@ -120,7 +125,7 @@ def as_log(rows: CoupLog | Iterable[Mapping[str, object]]) -> CoupLog:
 def verify_log(rows: CoupLog | Iterable[Mapping[str, object]], shoe: Shoe | None = None,
                tableau: Tableau = STANDARD_TABLEAU, *, alpha: float = 0.001, max_violations: int = MAX_VIOLATIONS,
                bets: Sequence[Payable] = (), config: Configuration | None = None, expect: Sequence[Payable] = (),
-               source: str = "log") -> LogVerification:
+               source: str = "log", procedure: Procedure | None = None) -> LogVerification:
     """Check a log of coups against ``tableau`` and the exact odds of ``shoe`` (default 8 decks).
 
     ``rows``: a :class:`~exact_odds.witness.verify.log.CoupLog` (what a simulator builds with
@@ -130,11 +135,13 @@ def verify_log(rows: CoupLog | Iterable[Mapping[str, object]], shoe: Shoe | None
     ``alpha``: the significance level of the verdict. ``max_violations``: violations kept in
     full per check (all are counted). ``net:<bet>`` labels are looked up as ``config``'s
     banker/player/tie, then among ``bets``, then among the built-in bets. ``expect``: bets whose
-    exact player EV over the log's coups the result gives too (``player_ev``). A log too long to
-    hold at once is checked a block at a time by :class:`Verifier`, which this function uses.
+    exact player EV over the log's coups the result gives too (``player_ev``). ``procedure``: the
+    dealing procedure the log's shoes are held to, coup by coup (the ``procedure`` check), when the
+    log can show it (:mod:`~exact_odds.witness.verify.procedure`). A log too long to hold at once is
+    checked a block at a time by :class:`Verifier`, which this function uses.
     """
     verifier = Verifier(shoe, tableau, alpha=alpha, max_violations=max_violations, bets=bets, config=config,
-                        expect=expect, source=source)
+                        expect=expect, source=source, procedure=procedure)
     verifier.add(rows)
     return verifier.result()
 
@@ -160,7 +167,7 @@ class _Part:
     suits: NDArray[np.int64] | None
 
 
-DETERMINISTIC = (("rules", "coups"), ("labels", "labels"), ("accounting", "cards"))
+DETERMINISTIC = (("rules", "coups"), ("labels", "labels"), ("accounting", "cards"), ("procedure", "shoes"))
 """The deterministic checks and what they count, in the order of the report."""
 
 
@@ -177,7 +184,8 @@ class Verifier:
 
     def __init__(self, shoe: Shoe | None = None, tableau: Tableau = STANDARD_TABLEAU, *, alpha: float = 0.001,
                  max_violations: int = MAX_VIOLATIONS, bets: Sequence[Payable] = (),
-                 config: Configuration | None = None, expect: Sequence[Payable] = (), source: str = "log") -> None:
+                 config: Configuration | None = None, expect: Sequence[Payable] = (), source: str = "log",
+                 procedure: Procedure | None = None) -> None:
         if not 0 < alpha < 1:
             raise VerifyError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
         if max_violations < 0:
@@ -192,6 +200,9 @@ class Verifier:
         self.with_shoes: bool | None = None
         self.columns: tuple[str, ...] = ()
         self.ignored: tuple[str, ...] = ()
+        self.procedure = procedure
+        self.unchecked: str | None = None  # why the procedure is not checked (set by the first block)
+        self.stopped: Violation | None = None  # the latest block's last shoe stopped before its end
 
     def add(self, rows: CoupLog | Iterable[Mapping[str, object]]) -> None:
         """Check the next block of the log (a :class:`CoupLog`, or rows as :func:`verify_log` takes them)."""
@@ -203,18 +214,44 @@ class Verifier:
         for check in (rules_check(log, hands, shoes, self.tableau, keep=self.keep),
                       label_check(log, hands, shoes, self.tableau, self.find_bet, keep=self.keep), accounting):
             self._merge(check)
+        self._check_procedure(log, shoes)
         self._statistics(log, hands, shoes, usable)
         self.coups += len(log)
 
     def result(self) -> LogVerification:
         """The verification of every block added so far."""
+        checked = self.procedure is not None and self.unchecked is None
         found = tuple(self.found.get(name) or deterministic_check(name, 0, [], 0, unit=unit)
-                      for name, unit in DETERMINISTIC)
-        checks = (*found, *self.outcomes.checks(shoes=bool(self.with_shoes)), self.cards.check())
+                      for name, unit in DETERMINISTIC if checked or name != "procedure")
+        left_out = self.outcomes.left_out_note(self.coups, shoes=bool(self.with_shoes))
+        checks = (*found, *self.outcomes.checks(shoes=bool(self.with_shoes)), self.cards.check(left_out))
         return LogVerification(self.source, "shoes" if self.with_shoes else "fresh", self.shoe, self.tableau,
                                self.alpha, self.coups, self.shoes if self.with_shoes else None,
                                judge(checks, self.alpha), self.columns, self.ignored,
-                               player_ev=self.outcomes.player_ev())
+                               (*([] if left_out is None else [left_out]), *self._procedure_notes()),
+                               player_ev=self.outcomes.player_ev(), procedure=self.procedure if checked else None)
+
+    def _procedure_notes(self) -> tuple[str, ...]:
+        """What the report says of the procedure beside the checks: why it was not checked, or that the log
+        stops in the middle of its last shoe."""
+        if self.procedure is not None and self.unchecked is not None:
+            return (f"The dealing procedure is not checked: {self.unchecked}.",)
+        if self.stopped is not None and self.stopped.shoe is not None:
+            return (f"Shoe {self.stopped.shoe}, the log's last, stops before its last coup by the procedure "
+                    "(a log may stop in the middle of a shoe).",)
+        return ()
+
+    def _check_procedure(self, log: CoupLog, shoes: ShoeOrder) -> None:
+        """Add a block's ``procedure`` check, when the log shows the procedure (decided by its first block)."""
+        if self.procedure is None or self.unchecked is not None:
+            return
+        if self.stopped is not None:  # the shoe the block before stopped in was not the log's last
+            self.found["procedure"] = self._merged("procedure", 0, (self.stopped,), 1, (), "shoes")
+            self.stopped = None
+        found = procedure_check(log, shoes, self.procedure, self.shoe.size, keep=self.keep)
+        self._merge(found.check)
+        if found.open is not None:
+            self.stopped = replace(found.open, index=found.open.index + self.coups)
 
     def _begin(self, log: CoupLog) -> None:
         """Refuse a block that cannot go on from the blocks before it; count its shoes."""
@@ -222,9 +259,13 @@ class Verifier:
             raise VerifyError("an infinite deck is never depleted, so it has no shoes: drop the shoe column "
                               "or give a finite shoe (e.g. --decks 8)")
         if self.with_shoes is None:
-            self.with_shoes, self.columns, self.ignored = log.shoe is not None, log.columns, log.ignored
+            self.with_shoes = log.shoe is not None
+            self.unchecked = why_unchecked(log, self.procedure)
+            if self.procedure is not None and self.unchecked is None:
+                self.procedure.check(self.shoe)
         elif self.with_shoes != (log.shoe is not None):
             raise VerifyError("the blocks of one log must all have a shoe column, or none")
+        self.columns, self.ignored = log.columns, log.ignored  # a JSON line may add columns: the latest has all
         if log.shoe is not None:
             names = set(log.shoe_names)
             again = names & self.names
@@ -236,14 +277,18 @@ class Verifier:
     def _merge(self, check: Check) -> None:
         """Add a block's deterministic check to the checks so far (its violations' indices moved on)."""
         moved = tuple(replace(v, index=v.index + self.coups) for v in check.violations)
-        before = self.found.get(check.name)
+        self.found[check.name] = self._merged(check.name, check.checked, moved, check.violation_count, check.notes,
+                                              check.unit)
+
+    def _merged(self, name: str, checked: int, violations: tuple[Violation, ...], count: int,
+                notes: tuple[str, ...], unit: str) -> Check:
+        """The check ``name`` so far with more checked, violations (their indices in the log) and notes."""
+        before = self.found.get(name)
         if before is None:
-            self.found[check.name] = replace(check, violations=moved)
-            return
-        self.found[check.name] = deterministic_check(
-            check.name, before.checked + check.checked, (*before.violations, *moved)[: self.keep],
-            before.violation_count + check.violation_count, tuple(dict.fromkeys((*before.notes, *check.notes))),
-            unit=check.unit)
+            return deterministic_check(name, checked, violations[: self.keep], count, notes, unit=unit)
+        return deterministic_check(name, before.checked + checked, (*before.violations, *violations)[: self.keep],
+                                   before.violation_count + count, tuple(dict.fromkeys((*before.notes, *notes))),
+                                   unit=unit)
 
     def _statistics(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_]) -> None:
         """Add the block to the ``outcomes``, ``pairs`` and ``cards`` sums, in one pass over the
