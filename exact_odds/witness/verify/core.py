@@ -33,10 +33,13 @@ so a log dealt as the hypothesis says FAILs with probability at most about ``alp
 
 from __future__ import annotations
 
+import itertools
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
 
 from exact_odds.batch.compiled import expect, loops
 from exact_odds.core.coup import Detail, Payable
@@ -46,12 +49,13 @@ from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.core.verdict import Check, Verdict, Violation, deterministic_check, judge, named_check, overall
 from exact_odds.dealing.procedure import Procedure
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import STDIN, user_lines
 from exact_odds.witness.verify.cards import CardTally
 from exact_odds.witness.verify.checks import Hands, accounting_check, bet_finder, hands_of, label_check, rules_check
 from exact_odds.witness.verify.log import CoupLog
 from exact_odds.witness.verify.odds import OutcomeTally
 from exact_odds.witness.verify.procedure import procedure_check, why_unchecked
-from exact_odds.witness.verify.read import rows_log
+from exact_odds.witness.verify.read import Interleaved, LogError, read_blocks, read_log, rows_log
 from exact_odds.witness.verify.shoes import ShoeOrder, compositions, shoe_order, suit_compositions
 
 if TYPE_CHECKING:
@@ -146,6 +150,51 @@ def verify_log(rows: CoupLog | Iterable[Mapping[str, object]], shoe: Shoe | None
     return verifier.result()
 
 
+def verify_file(path: str | Path, shoe: Shoe | None = None, tableau: Tableau = STANDARD_TABLEAU, *,
+                alpha: float = 0.001, max_violations: int = MAX_VIOLATIONS, bets: Sequence[Payable] = (),
+                config: Configuration | None = None, expect: Sequence[Payable] = (),
+                procedure: Procedure | None = None) -> LogVerification:
+    """:func:`verify_log` of the log file at ``path`` (``"-"``: standard input), read and checked a block of
+    whole shoes at a time (:func:`~exact_odds.witness.verify.read.read_blocks`), so that memory stays that
+    of a block whatever the log's length. The same result as :func:`verify_log` of the whole log; a log
+    whose shoes are interleaved is read whole instead (standard input read so far is kept in a temporary
+    file to be read again).
+    """
+    source = "standard input" if str(path) == STDIN else str(path)
+
+    def check(one_log: bool) -> Verifier:
+        return Verifier(shoe, tableau, alpha=alpha, max_violations=max_violations, bets=bets, config=config,
+                        expect=expect, source=source, procedure=procedure, one_log=one_log)
+
+    lines = user_lines(path, "log", LogError, newline="")
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogateescape", newline="") as copy:
+        kept = copy if str(path) == STDIN else None
+        verifier = check(True)
+        try:
+            for block in read_blocks(_copied(lines, kept), source=source):
+                verifier.add(block)
+            return verifier.result()
+        except Interleaved:
+            if kept is None:
+                whole: Iterable[str] = user_lines(path, "log", LogError, newline="")
+            else:
+                kept.seek(0)
+                whole = itertools.chain(kept, lines)
+            verifier = check(False)
+            verifier.add(read_log(whole, source=source))
+            return verifier.result()
+
+
+def _copied(lines: Iterator[str], copy: IO[str] | None) -> Iterator[str]:
+    """``lines``, each written to ``copy`` (when given) before it is passed on."""
+    if copy is None:
+        yield from lines
+        return
+    for line in lines:
+        copy.write(line)
+        yield line
+
+
 KERNEL_ROWS = 1 << 18
 """Coups whose exact odds the compiled kernel evaluates in one call, at least (a simulator's block of shoes is
 one call; NumPy's kernel takes a block of :data:`~exact_odds.witness.verify.shoes.BLOCK` at a time, faster in its
@@ -176,6 +225,9 @@ class Verifier:
 
     :meth:`add` the blocks in the log's order, each holding whole shoes (a simulator deals a
     block of whole shoes at a time, or coups from fresh shoes), then take the :meth:`result`.
+    ``one_log``: the blocks are one log's coups in order, cut between shoes; the statistics then
+    cut them where :func:`verify_log` cuts the log read whole (the consecutive pairs of the cards
+    check leave out the pairs across those cuts), so that the result is the same to the last digit.
     The checks are those of :func:`verify_log` on the whole log: the deterministic ones add up
     their counts and keep the first violations; the statistical ones add up their sums of
     exact conditional probabilities, which are sums over coups (and cards) in any grouping.
@@ -185,7 +237,7 @@ class Verifier:
     def __init__(self, shoe: Shoe | None = None, tableau: Tableau = STANDARD_TABLEAU, *, alpha: float = 0.001,
                  max_violations: int = MAX_VIOLATIONS, bets: Sequence[Payable] = (),
                  config: Configuration | None = None, expect: Sequence[Payable] = (), source: str = "log",
-                 procedure: Procedure | None = None) -> None:
+                 procedure: Procedure | None = None, one_log: bool = False) -> None:
         if not 0 < alpha < 1:
             raise VerifyError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
         if max_violations < 0:
@@ -200,7 +252,7 @@ class Verifier:
         self.with_shoes: bool | None = None
         self.columns: tuple[str, ...] = ()
         self.ignored: tuple[str, ...] = ()
-        self.procedure = procedure
+        self.procedure, self.one_log = procedure, one_log
         self.unchecked: str | None = None  # why the procedure is not checked (set by the first block)
         self.stopped: Violation | None = None  # the latest block's last shoe stopped before its end
 
@@ -300,7 +352,7 @@ class Verifier:
         gather = KERNEL_ROWS if loops(len(log)) is not None else 0  # NumPy's kernel: a block at a time
         suits = self._suits(log, shoes)
         pending: list[_Part] = []
-        for start, stop, left, dealt, size in compositions(log, shoes, self.shoe.counts,
+        for start, stop, left, dealt, size in compositions(log, shoes, self.shoe.counts, offset=self._offset(),
                                                            deplete=not self.shoe.infinite):
             by_suit = None
             if self.suited_bets and not self.shoe.infinite:
@@ -334,4 +386,9 @@ class Verifier:
             return None
         if not log.suited:
             raise VerifyError("a bet that looks at suits needs the suit of every card of a log with shoes")
-        return suit_compositions(log, shoes, self.shoe.suited)
+        return suit_compositions(log, shoes, self.shoe.suited, offset=self._offset())
+
+    def _offset(self) -> int:
+        """Coups of the log before this block, when its blocks are cut as one log read whole would be cut
+        (``one_log``), else 0."""
+        return self.coups if self.one_log else 0
