@@ -74,9 +74,10 @@ def _verify(args: argparse.Namespace) -> str:
                              bets=extra, config=choice.configuration, procedure=procedure_from_args(args))
     if result.verdict == "FAIL":
         args.exit_status = 1
-    given = {} if args.counts is not None or result.procedure is not None else {
-        "procedure_text": "not checked (the log cannot show it: see the notes)"}
-    return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed), **given)
+    if args.counts is None and result.procedure is None:
+        return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed),
+                      procedure_text="not checked (the log cannot show it: see the notes)")
+    return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed))
 
 
 def _add_verify(sub: Subparsers) -> None:

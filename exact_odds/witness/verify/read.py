@@ -497,19 +497,20 @@ def read_log(lines: Iterable[str], *, source: str = "log") -> CoupLog:
     return builder.build()
 
 
-def read_blocks(lines: Iterable[str], *, source: str = "log", coups: int = BLOCK) -> Iterator[CoupLog]:
+def read_blocks(lines: Iterable[str], *, source: str = "log", coups: int | None = None) -> Iterator[CoupLog]:
     """Read a log as :func:`read_log` does, a block of whole shoes at a time: each block holds at least
-    ``coups`` coups (but the last), and the coups of a shoe are never split across blocks, so memory
-    stays that of a block whatever the log's length. A log whose shoes are interleaved raises
-    :class:`Interleaved` (:func:`read_log` reads those whole).
+    ``coups`` coups (default :data:`BLOCK`; but the last), and the coups of a shoe are never split
+    across blocks, so memory stays that of a block whatever the log's length. A log whose shoes are
+    interleaved raises :class:`Interleaved` (:func:`read_log` reads those whole).
 
     >>> lines = ["shoe,player,banker", *[f"{1 + i // 3},Kh 5d,7s Qd" for i in range(7)]]
     >>> [(len(b), b.shoe_names) for b in read_blocks(lines, coups=2)]
     [(6, ('1', '2')), (1, ('3',))]
     """
+    least = BLOCK if coups is None else coups
     builder = LogBuilder()
     for _ in _read(lines, builder):
-        if builder.held >= coups:
+        if builder.held >= least:
             taken = builder.take_shoes()
             if taken is not None:
                 yield taken
