@@ -22,7 +22,8 @@ The modules, one concept each:
 * :mod:`~exact_odds.bunco.chi_square` and :mod:`~exact_odds.bunco.simulation`: the seeded
   simulation and the tests that judge it (:func:`simulate`);
 * :mod:`~exact_odds.bunco.log` and :mod:`~exact_odds.bunco.verify`: a log of rolls that any program
-  made (:func:`read_rolls`, :func:`write_games`) and its check against the exact odds (:func:`verify_rolls`);
+  made (:func:`read_rolls`, :func:`write_games`) and its check against the exact odds (:func:`verify_rolls`;
+  :func:`verify_roll_file` reads a file of any length a block at a time);
 * :mod:`~exact_odds.bunco.base`: the error and the checks they share.
 
 Bunco knows nothing of cards: of the package it imports only :mod:`exact_odds.core.dist`,
@@ -45,7 +46,7 @@ from exact_odds.bunco.base import BuncoError
 from exact_odds.bunco.chi_square import DEFAULT_ALPHA, MIN_EXPECTED, Bin, ChiSquare, chi_square_test
 from exact_odds.bunco.dice import MAX_DICE, MAX_SIDES, Dice, Roll, roll_outcomes
 from exact_odds.bunco.game import DEFAULT_ROUNDS, MAX_GAME_WORK, MAX_ROUNDS, Game, play_game, round_numbers
-from exact_odds.bunco.log import RollLog, load_rolls, read_rolls, write_games
+from exact_odds.bunco.log import RollLog, load_rolls, read_roll_blocks, read_rolls, write_games
 from exact_odds.bunco.scoring import (
     ARTICLE_SCORING,
     SCORING_RULES,
@@ -57,7 +58,7 @@ from exact_odds.bunco.scoring import (
 )
 from exact_odds.bunco.simulation import Simulation, simulate, simulate_games, simulate_rolls, simulate_turns
 from exact_odds.bunco.turn import DEFAULT_TARGET, MAX_TARGET, Turn, play_turn
-from exact_odds.bunco.verify import RollVerification, verify_rolls
+from exact_odds.bunco.verify import RollTally, RollVerification, verify_roll_file, verify_rolls
 
 __all__ = [
     "ARTICLE_SCORING",
@@ -80,6 +81,7 @@ __all__ = [
     "Game",
     "Roll",
     "RollLog",
+    "RollTally",
     "RollVerification",
     "ScoringRules",
     "Simulation",
@@ -91,6 +93,7 @@ __all__ = [
     "load_rolls",
     "play_game",
     "play_turn",
+    "read_roll_blocks",
     "read_rolls",
     "roll_outcomes",
     "roll_scores",
@@ -99,6 +102,7 @@ __all__ = [
     "simulate_games",
     "simulate_rolls",
     "simulate_turns",
+    "verify_roll_file",
     "verify_rolls",
     "write_games",
 ]

@@ -100,6 +100,7 @@ class _Builder:
         self.faces: list[int] = []
         self.scores: list[int] = []
         self.lines: list[int] = []
+        self.count = 0  # rolls added, those taken by :meth:`take` included
 
     def header(self, names: Iterable[str], line: int) -> None:
         for name in names:
@@ -131,20 +132,36 @@ class _Builder:
         self.faces += faces
         self.scores.append(points)
         self.lines.append(line)
+        self.count += 1
 
     def build(self, source: str) -> RollLog:
+        """The rolls held (a log with none at all is an error naming ``source``)."""
+        self.some_rolls(source)
+        return self.take()
+
+    def some_rolls(self, source: str) -> None:
+        """Refuse a log without a single roll."""
+        if not self.count:
+            raise BuncoError(f"{source}: the log holds no rolls (expected a header line and one roll a line)")
+
+    def take(self) -> RollLog:
+        """The rolls held, taken out of the builder."""
         import numpy as np
 
-        if not self.rounds:
-            raise BuncoError(f"{source}: the log holds no rolls (expected a header line and one roll a line)")
         scores = np.array(self.scores, dtype=np.int64) if "score" in self.columns else None
-        return RollLog(np.array(self.rounds, dtype=np.int64),
-                       np.array(self.faces, dtype=np.int64).reshape(-1, self.dice.count), scores,
-                       np.array(self.lines, dtype=np.int64), tuple(self.columns), tuple(self.ignored))
+        log = RollLog(np.array(self.rounds, dtype=np.int64),
+                      np.array(self.faces, dtype=np.int64).reshape(-1, self.dice.count), scores,
+                      np.array(self.lines, dtype=np.int64), tuple(self.columns), tuple(self.ignored))
+        self.rounds, self.faces, self.scores, self.lines = [], [], [], []
+        return log
 
 
-def _csv_rows(first: int, header: str, lines: Iterator[str], builder: _Builder) -> None:
-    """Add the rows of a CSV log whose header is line ``first``."""
+BLOCK = 65_536
+"""Rolls read before a block of them is passed on (:func:`read_roll_blocks`)."""
+
+
+def _csv_rows(first: int, header: str, lines: Iterator[str], builder: _Builder) -> Iterator[None]:
+    """Add the rows of a CSV log whose header is line ``first`` (yields after every :data:`BLOCK` rows)."""
     reader = csv.reader(itertools.chain([header], lines))
     try:
         names = next(reader)
@@ -157,6 +174,8 @@ def _csv_rows(first: int, header: str, lines: Iterator[str], builder: _Builder) 
             if len(row) != len(keys):
                 raise BuncoError(f"line {line}: {len(row)} fields, but the header has {len(keys)}")
             builder.add(dict(zip(keys, row, strict=True)), line)
+            if len(builder.rounds) % BLOCK == 0:
+                yield
     except csv.Error as err:
         raise BuncoError(f"line {first + reader.line_num - 1}: {err}") from None
 
@@ -168,8 +187,9 @@ def _json_text(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def _json_rows(numbered: Iterable[tuple[int, str]], builder: _Builder) -> None:
-    """Add the rows of a JSON Lines log (the keys of its first object are its columns)."""
+def _json_rows(numbered: Iterable[tuple[int, str]], builder: _Builder) -> Iterator[None]:
+    """Add the rows of a JSON Lines log (the keys of its first object are its columns; yields after every
+    :data:`BLOCK` rows)."""
     for line, obj in json_objects(numbered, BuncoError, ("round", "dice")):
         fields = {str(k).strip().lower(): _json_text(v) for k, v in obj.items()}
         if len(fields) < len(obj):  # keys that differ only in case or spaces: one would silently win
@@ -178,20 +198,44 @@ def _json_rows(numbered: Iterable[tuple[int, str]], builder: _Builder) -> None:
         if not builder.columns:
             builder.header(obj, line)
         builder.add(fields, line)
+        if len(builder.rounds) % BLOCK == 0:
+            yield
 
 
 def read_rolls(lines: Iterable[str], dice: Dice, *, source: str = "log") -> RollLog:
     """Read a log of rolls of ``dice`` from its lines (a file object, ``sys.stdin``, a list of strings)."""
     builder = _Builder(dice)
+    for _ in _rows(lines, builder):
+        pass
+    return builder.build(source)
+
+
+def read_roll_blocks(lines: Iterable[str], dice: Dice, *, source: str = "log") -> Iterator[RollLog]:
+    """Read a log of rolls as :func:`read_rolls` does, a block of :data:`BLOCK` rolls at a time (the last
+    block may hold fewer), so that memory stays that of a block whatever the log's length; each block's
+    ``lines`` are the lines of the file.
+
+    >>> [len(b) for b in read_roll_blocks(["round,dice", "1,1 2 3", "2,4 5 6"], Dice(3, 6))]
+    [2]
+    """
+    builder = _Builder(dice)
+    for _ in _rows(lines, builder):
+        yield builder.take()
+    builder.some_rolls(source)
+    if builder.rounds:
+        yield builder.take()
+
+
+def _rows(lines: Iterable[str], builder: _Builder) -> Iterator[None]:
+    """Add the rows of the log of ``lines`` to ``builder``, yielding after every :data:`BLOCK` rows."""
     rest = iter(lines)
     for number, text in enumerate(rest, 1):
         if text.strip():
             if text.lstrip().startswith("{"):
-                _json_rows(itertools.chain([(number, text)], enumerate(rest, number + 1)), builder)
+                yield from _json_rows(itertools.chain([(number, text)], enumerate(rest, number + 1)), builder)
             else:
-                _csv_rows(number, text, rest, builder)
+                yield from _csv_rows(number, text, rest, builder)
             break
-    return builder.build(source)
 
 
 def load_rolls(path: str | Path, dice: Dice) -> RollLog:

@@ -33,12 +33,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from exact_odds.bunco.base import BuncoError
 from exact_odds.bunco.chi_square import MIN_EXPECTED, pool
 from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
-from exact_odds.bunco.log import RollLog
+from exact_odds.bunco.log import RollLog, read_roll_blocks
 from exact_odds.bunco.scoring import ScoringRules, roll_scores
 from exact_odds.bunco.simulation import score_rolls
 from exact_odds.core.dist import Dist
@@ -54,6 +55,7 @@ from exact_odds.core.verdict import (
     overall,
     statistical_check,
 )
+from exact_odds.inputs.reading import STDIN, user_lines
 
 if TYPE_CHECKING:
     import numpy as np
@@ -95,80 +97,146 @@ def _faces_of_rounds(log: RollLog, dice: Dice) -> NDArray[np.int64]:
     return (log.rounds - 1) % dice.sides + 1
 
 
-def _label_message(log: RollLog, i: int, face: int, true: int) -> str:
+def _label_message(log: RollLog, i: int, face: int, true: int, number: int) -> str:
     faces = [int(f) for f in log.faces[i]]
     roll = Roll(sum(f == face for f in faces), alike=len(set(faces)) == 1)
     kind = f": a {roll.kind}" if roll.kind != "plain" else ""
     assert log.scores is not None
-    return (f"roll {i + 1}: score is {int(log.scores[i])} in the log; the dice {' '.join(map(str, faces))} in "
+    return (f"roll {number}: score is {int(log.scores[i])} in the log; the dice {' '.join(map(str, faces))} in "
             f"round {int(log.rounds[i])} (playing for {face}s) score {true}{kind}")
 
 
-def label_check(log: RollLog, dice: Dice, rules: ScoringRules, *, keep: int = MAX_VIOLATIONS) -> Check:
-    """Every score the log gives against the rules (SKIP without a score column)."""
-    import numpy as np
+class RollTally:
+    """What the checks of :func:`verify_rolls` count, a block of rolls at a time: every sum is of whole
+    numbers (wrong scores, faces by die, scores by round face, Buncos), so blocks add up exactly and
+    the checks of a log read in blocks are those of the log read whole.
 
-    if log.scores is None:
-        return deterministic_check("labels", 0, [], 0, ["The log has no score column."], unit="scores")
-    face = _faces_of_rounds(log, dice)
-    true = score_rolls(log.faces, rules, face)
-    given = log.scores >= 0
-    wrong = np.flatnonzero(given & (log.scores != true))
-    violations = [Violation(i, int(log.lines[i]), None, i + 1, _label_message(log, i, int(face[i]), int(true[i])))
-                  for i in wrong[:keep].tolist()]
-    return deterministic_check("labels", int(given.sum()), violations, len(wrong),
-                               [f"Scores recomputed under the rules {rules}."], unit="scores")
+    >>> from exact_odds.bunco import STANDARD_SCORING, read_rolls
+    >>> tally = RollTally(Dice(3, 6), STANDARD_SCORING)
+    >>> tally.add(read_rolls(["round,dice,score", "1,1 1 1,25"], Dice(3, 6)))
+    >>> tally.add(read_rolls(["round,dice,score", "2,2 2 2,21"], Dice(3, 6)))
+    >>> [v.message[:24] for v in tally.label_check().violations]
+    ['roll 1: score is 25 in t']
+    """
 
+    def __init__(self, dice: Dice, rules: ScoringRules, *, keep: int = MAX_VIOLATIONS) -> None:
+        import numpy as np
 
-def faces_check(log: RollLog, dice: Dice) -> Check:
-    """The faces of all dice, and of each die of the rolls, against ``1 / sides`` each."""
-    import numpy as np
+        self.dice, self.rules, self.keep = dice, rules, keep
+        self.rolls = 0
+        self.scored = False  # the log has a score column
+        self.given = self.wrong = 0
+        self.violations: list[Violation] = []
+        self.by_die = np.zeros((dice.count, dice.sides), dtype=np.int64)
+        self.scores: dict[int, dict[int, int]] = {}  # round face -> score -> rolls
+        self.buncos = self.minis = 0
+        self.columns: tuple[str, ...] = ()
+        self.ignored: tuple[str, ...] = ()
 
-    names = [str(f) for f in range(1, dice.sides + 1)]
-    p = np.full(dice.sides, 1 / dice.sides)
-    every = IndicatorSum(names)
-    by_die = []
-    for j in range(dice.count):
-        seen = np.bincount(log.faces[:, j] - 1, minlength=dice.sides)
-        every.add_identical(p, np.diag(p), len(log), seen)
-        die = IndicatorSum(names)
-        die.add_identical(p, np.diag(p), len(log), seen)
-        by_die.append(die.test(f"die {j + 1}"))
-    tests = [every.test("faces of all dice"),
-             ChiSquare("die by die", sum(t.statistic for t in by_die), sum(t.df for t in by_die))]
-    return statistical_check("faces", len(log) * dice.count, tests, every.tallies(),
-                             [f"Expected: each face 1 in {dice.sides} for every die."], unit="dice", details=by_die)
+    def add(self, log: RollLog) -> None:
+        """Count the next block of rolls of the log."""
+        import numpy as np
 
+        self.columns, self.ignored = log.columns, log.ignored
+        face = _faces_of_rounds(log, self.dice)
+        true = score_rolls(log.faces, self.rules, face)
+        if log.scores is not None:
+            self.scored = True
+            given = log.scores >= 0
+            wrong = np.flatnonzero(given & (log.scores != true))
+            self.given += int(given.sum())
+            self.wrong += len(wrong)
+            room = max(0, self.keep - len(self.violations))
+            self.violations += [Violation(self.rolls + i, int(log.lines[i]), None, self.rolls + i + 1,
+                                          _label_message(log, i, int(face[i]), int(true[i]), self.rolls + i + 1))
+                                for i in wrong[:room].tolist()]
+        for j in range(self.dice.count):
+            self.by_die[j] += np.bincount(log.faces[:, j] - 1, minlength=self.dice.sides)
+        pairs, counts = np.unique(np.stack([face, true]), axis=1, return_counts=True)
+        for (f, score), n in zip(pairs.T.tolist(), counts.tolist(), strict=True):
+            by_score = self.scores.setdefault(f, {})
+            by_score[score] = by_score.get(score, 0) + n
+        alike = (log.faces == log.faces[:, :1]).all(axis=1)
+        bunco = alike & (log.faces[:, 0] == face)
+        self.buncos += int(bunco.sum())
+        self.minis += int((alike & ~bunco).sum())
+        self.rolls += len(log)
 
-def _score_bins(log: RollLog, dice: Dice, rules: ScoringRules,
-                faces: NDArray[np.int64]) -> tuple[list[tuple[int, int]], dict[int, Dist[int]]]:
-    """The scores' bins (low, high), pooled by their expected counts, and each round face's exact scores."""
-    exact = {f: roll_scores(dice, rules, round_number=f) for f in sorted(set(faces.tolist()))}
-    counts = {f: int((faces == f).sum()) for f in exact}
-    expected: dict[int, Fraction] = {}
-    for f, dist in exact.items():
-        for score, ways in dist.items():
-            expected[score] = expected.get(score, Fraction(0)) + Fraction(counts[f] * ways, dist.total)
-    return [(b.low, b.high) for b in pool(Dist({}), expected, MIN_EXPECTED)], exact
+    def label_check(self) -> Check:
+        """Every score the log gives against the rules (SKIP without a score column)."""
+        if not self.scored:
+            return deterministic_check("labels", 0, [], 0, ["The log has no score column."], unit="scores")
+        return deterministic_check("labels", self.given, self.violations, self.wrong,
+                                   [f"Scores recomputed under the rules {self.rules}."], unit="scores")
 
+    def faces_check(self) -> Check:
+        """The faces of all dice, and of each die of the rolls, against ``1 / sides`` each."""
+        import numpy as np
 
-def scores_check(log: RollLog, dice: Dice, rules: ScoringRules) -> Check:
-    """Each roll's score (from its dice) against the exact score distribution of its round."""
-    import numpy as np
+        dice = self.dice
+        names = [str(f) for f in range(1, dice.sides + 1)]
+        p = np.full(dice.sides, 1 / dice.sides)
+        every = IndicatorSum(names)
+        by_die = []
+        for j in range(dice.count):
+            seen = self.by_die[j]
+            every.add_identical(p, np.diag(p), self.rolls, seen)
+            die = IndicatorSum(names)
+            die.add_identical(p, np.diag(p), self.rolls, seen)
+            by_die.append(die.test(f"die {j + 1}"))
+        tests = [every.test("faces of all dice"),
+                 ChiSquare("die by die", sum(t.statistic for t in by_die), sum(t.df for t in by_die))]
+        return statistical_check("faces", self.rolls * dice.count, tests, every.tallies(),
+                                 [f"Expected: each face 1 in {dice.sides} for every die."], unit="dice",
+                                 details=by_die)
 
-    faces = _faces_of_rounds(log, dice)
-    scores = score_rolls(log.faces, rules, faces)
-    bins, exact = _score_bins(log, dice, rules, faces)
-    total = IndicatorSum([str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in bins])
-    for f, dist in exact.items():
-        p = np.array([float(sum(w for s, w in dist.items() if lo <= s <= hi) / dist.total) for lo, hi in bins])
-        mine = scores[faces == f]
-        seen = np.array([int(((mine >= lo) & (mine <= hi)).sum()) for lo, hi in bins])
-        total.add_identical(p, np.diag(p), len(mine), seen)
-    notes = [f"Expected: the exact score distribution of a roll of {dice} under the rules {rules.name}, for the "
-             f"face each roll's round plays for (round r plays for (r-1) mod {dice.sides} + 1); adjacent scores "
-             f"pooled until each bin expects at least {MIN_EXPECTED} rolls."]
-    return statistical_check("scores", len(log), [total.test("scores")], total.tallies(), notes, unit="rolls")
+    def _score_bins(self) -> tuple[list[tuple[int, int]], dict[int, Dist[int]]]:
+        """The scores' bins (low, high), pooled by their expected counts, and each round face's exact scores."""
+        exact = {f: roll_scores(self.dice, self.rules, round_number=f) for f in sorted(self.scores)}
+        expected: dict[int, Fraction] = {}
+        for f, dist in exact.items():
+            rolls = sum(self.scores[f].values())
+            for score, ways in dist.items():
+                expected[score] = expected.get(score, Fraction(0)) + Fraction(rolls * ways, dist.total)
+        return [(b.low, b.high) for b in pool(Dist({}), expected, MIN_EXPECTED)], exact
+
+    def scores_check(self) -> Check:
+        """Each roll's score (from its dice) against the exact score distribution of its round."""
+        import numpy as np
+
+        dice = self.dice
+        bins, exact = self._score_bins()
+        total = IndicatorSum([str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in bins])
+        for f, dist in exact.items():
+            p = np.array([float(sum(w for s, w in dist.items() if lo <= s <= hi) / dist.total) for lo, hi in bins])
+            mine = self.scores[f]
+            seen = np.array([sum(n for s, n in mine.items() if lo <= s <= hi) for lo, hi in bins])
+            total.add_identical(p, np.diag(p), sum(mine.values()), seen)
+        notes = [f"Expected: the exact score distribution of a roll of {dice} under the rules {self.rules.name}, for "
+                 f"the face each roll's round plays for (round r plays for (r-1) mod {dice.sides} + 1); adjacent "
+                 f"scores pooled until each bin expects at least {MIN_EXPECTED} rolls."]
+        return statistical_check("scores", self.rolls, [total.test("scores")], total.tallies(), notes, unit="rolls")
+
+    def buncos_check(self) -> Check:
+        """The numbers of Buncos and of mini Buncos, each against its exact binomial distribution."""
+        dice, n = self.dice, self.rolls
+        odds = roll_outcomes(dice)  # the same for every round number
+        tallies, tests = [], []
+        for kind, seen in (("Bunco", self.buncos), ("mini Bunco", self.minis)):
+            q = sum(w for r, w in odds.items() if r.kind == kind) / odds.total
+            tallies.append(Tally(kind, seen, n * q, n * q * (1 - q)))
+            tests.append(binomial_p_value(n, q, seen))
+        notes = [f"{t.name}: exact two-sided binomial test, p = {p:.3g}." for t, p in zip(tallies, tests, strict=True)]
+        notes.append(f"Expected: a roll of {dice} is a Bunco with probability 1/{dice.ways:,} and a mini Bunco with "
+                     f"probability {dice.sides - 1}/{dice.ways:,}, whatever its round.")
+        p_value = min(1.0, 2 * min(tests)) if n else None
+        return Check("buncos", "SKIP", n, "rolls", p_value=p_value, tallies=tuple(tallies), notes=tuple(notes))
+
+    def result(self, *, alpha: float, source: str) -> RollVerification:
+        """The verification of the rolls added so far."""
+        checks = (self.label_check(), self.faces_check(), self.scores_check(), self.buncos_check())
+        return RollVerification(source, self.dice, self.rules, float(alpha), self.rolls, judge(checks, float(alpha)),
+                                self.columns, self.ignored)
 
 
 def binomial_p_value(n: int, q: float, x: int) -> float:
@@ -199,24 +267,6 @@ def _tail(n: int, q: float, x: int, *, down: bool) -> float:
     return total
 
 
-def buncos_check(log: RollLog, dice: Dice) -> Check:
-    """The numbers of Buncos and of mini Buncos, each against its exact binomial distribution."""
-    faces = _faces_of_rounds(log, dice)
-    alike = (log.faces == log.faces[:, :1]).all(axis=1)
-    bunco = alike & (log.faces[:, 0] == faces)
-    odds = roll_outcomes(dice)  # the same for every round number
-    tallies, tests = [], []
-    for kind, seen in (("Bunco", int(bunco.sum())), ("mini Bunco", int((alike & ~bunco).sum()))):
-        q = sum(w for r, w in odds.items() if r.kind == kind) / odds.total
-        tallies.append(Tally(kind, seen, len(log) * q, len(log) * q * (1 - q)))
-        tests.append(binomial_p_value(len(log), q, seen))
-    notes = [f"{t.name}: exact two-sided binomial test, p = {p:.3g}." for t, p in zip(tallies, tests, strict=True)]
-    notes.append(f"Expected: a roll of {dice} is a Bunco with probability 1/{dice.ways:,} and a mini Bunco with "
-                 f"probability {dice.sides - 1}/{dice.ways:,}, whatever its round.")
-    p_value = min(1.0, 2 * min(tests)) if len(log) else None
-    return Check("buncos", "SKIP", len(log), "rolls", p_value=p_value, tallies=tuple(tallies), notes=tuple(notes))
-
-
 def verify_rolls(log: RollLog, dice: Dice, rules: ScoringRules, *, alpha: float = 0.001,
                  max_violations: int = MAX_VIOLATIONS, source: str = "log") -> RollVerification:
     """Check a log of rolls of ``dice`` against the exact roll distribution under ``rules``.
@@ -224,11 +274,27 @@ def verify_rolls(log: RollLog, dice: Dice, rules: ScoringRules, *, alpha: float 
     ``alpha``: the significance level of the verdict, shared by the statistical checks;
     ``max_violations``: wrong scores listed in full (all are counted).
     """
+    tally = _tally(dice, rules, alpha, max_violations)
+    tally.add(log)
+    return tally.result(alpha=alpha, source=source)
+
+
+def verify_roll_file(path: str | Path, dice: Dice, rules: ScoringRules, *, alpha: float = 0.001,
+                     max_violations: int = MAX_VIOLATIONS) -> RollVerification:
+    """:func:`verify_rolls` of the log file at ``path`` (``"-"``: standard input), read and counted a block of
+    rolls at a time (:func:`~exact_odds.bunco.log.read_roll_blocks`): memory stays that of a block whatever
+    the log's length, and the result is that of the log read whole."""
+    source = "standard input" if str(path) == STDIN else str(path)
+    tally = _tally(dice, rules, alpha, max_violations)
+    for block in read_roll_blocks(user_lines(path, "log", BuncoError, newline=""), dice, source=source):
+        tally.add(block)
+    return tally.result(alpha=alpha, source=source)
+
+
+def _tally(dice: Dice, rules: ScoringRules, alpha: float, max_violations: int) -> RollTally:
+    """An empty :class:`RollTally`, once the significance level and the violations to keep are known to be valid."""
     if not 0 < alpha < 1:
         raise BuncoError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
     if max_violations < 0:
         raise BuncoError(f"max_violations must be at least 0, got {max_violations}")
-    checks = (label_check(log, dice, rules, keep=max_violations), faces_check(log, dice),
-              scores_check(log, dice, rules), buncos_check(log, dice))
-    return RollVerification(source, dice, rules, float(alpha), len(log), judge(checks, float(alpha)), log.columns,
-                            log.ignored)
+    return RollTally(dice, rules, keep=max_violations)

@@ -68,10 +68,11 @@ def _verify_rolls(args: argparse.Namespace) -> Output:
     dice = bunco.Dice(args.dice, args.sides)
     rules = bunco.find_scoring_rules(args.scoring).with_points(
         bunco=args.bunco_points, mini=args.mini_points, per_die=args.point_per_die)
-    log = bunco.load_rolls(args.verify, dice)
     alpha = float(bunco.DEFAULT_ALPHA if args.alpha is None else args.alpha)
-    result = bunco.verify_rolls(log, dice, rules, alpha=alpha, max_violations=args.max_violations,
-                                source="standard input" if args.verify == "-" else args.verify)
+    try:
+        result = bunco.verify_roll_file(args.verify, dice, rules, alpha=alpha, max_violations=args.max_violations)
+    except MemoryError:
+        raise bunco.BuncoError("out of memory checking the log of rolls: give fewer --dice or --sides") from None
     if result.verdict == "FAIL":
         args.exit_status = 1
     return render(args, lambda: rolls_verification_json(result), lambda: rolls_verification_tables(result),

@@ -26,10 +26,26 @@ from exact_odds.cli.options import (
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.report.verify import verify_command_tables, verify_json
-from exact_odds.witness.verify import LogVerification, load_log, parse_counts, verify_counts, verify_log
+from exact_odds.witness.verify import LogVerification, parse_counts, verify_counts, verify_file
 
 
 def _cmd_verify(args: argparse.Namespace) -> Output:
+    try:
+        return _verify(args)
+    except MemoryError:
+        raise InputError(_out_of_memory(args)) from None
+
+
+def _out_of_memory(args: argparse.Namespace) -> Output:
+    """What to reduce when a verification runs out of memory."""
+    if args.counts is not None:
+        return "out of memory estimating the rates of whole shoes: give fewer --reference-shoes"
+    return ("out of memory checking the log: a log is read a block of whole shoes at a time unless its shoes "
+            "are interleaved or one shoe holds millions of coups; keep each shoe's coups together, or check a "
+            "shorter log")
+
+
+def _verify(args: argparse.Namespace) -> Output:
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     if args.input is not None:
         if args.log is not None:
@@ -55,11 +71,13 @@ def _cmd_verify(args: argparse.Namespace) -> Output:
             raise InputError("--shoes goes with --counts: a log gives its shoes in its shoe column")
         choice = bets_from_args(args)
         extra = (*(choice.side or ()), *(bet for bet in choice.loaded if bet not in (choice.side or ())))
-        result = verify_log(load_log(args.log), shoe, tableau, alpha=args.alpha, max_violations=args.max_violations,
-                            bets=extra, config=choice.configuration,
-                            source="standard input" if args.log == "-" else args.log)
+        result = verify_file(args.log, shoe, tableau, alpha=args.alpha, max_violations=args.max_violations,
+                             bets=extra, config=choice.configuration, procedure=procedure_from_args(args))
     if result.verdict == "FAIL":
         args.exit_status = 1
+    if args.counts is None and result.procedure is None:
+        return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed),
+                      procedure_text="not checked (the log cannot show it: see the notes)")
     return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed))
 
 

@@ -145,8 +145,8 @@ class CardTally:
         total.add_sums(int(gram[kinds, kinds] + 0.5), seen, expected, np.diag(expected), gram[:kinds, :kinds])
         return total
 
-    def check(self) -> Check:
-        """The ``cards`` check."""
+    def check(self, left_out: str | None = None) -> Check:
+        """The ``cards`` check (``left_out``: why some coups' cards are left out, if they are)."""
         step = len(RANK_NAMES) + 1
         groups = [self._collect(range(g * step, (g + 1) * step)) for g in range(GROUPS)]
         rows = [self._collect(range(r + 1, self.KEYS, step)) for r in range(len(RANK_NAMES))]
@@ -155,7 +155,8 @@ class CardTally:
         tests = [_total("ranks by position in the shoe", by_group), _total("consecutive pairs", by_row)]
         overall = self._collect(range(self.KEYS))
         notes = ["Expected: each card's exact rank probabilities given the cards seen before it in its shoe; "
-                 "consecutive pairs given the first card of each pair. The tallies are the ranks of all cards."]
+                 "consecutive pairs given the first card of each pair. The tallies are the ranks of all cards.",
+                 *([] if left_out is None else [left_out])]
         return statistical_check("cards", overall.trials, tests, overall.tallies(), notes, unit="cards",
                                  details=[*by_group, *by_row])
 

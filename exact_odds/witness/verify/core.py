@@ -33,23 +33,30 @@ so a log dealt as the hypothesis says FAILs with probability at most about ``alp
 
 from __future__ import annotations
 
+import itertools
+import os
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
 
 from exact_odds.batch.compiled import KERNEL, load, wanted
 from exact_odds.core.coup import Detail, Payable
 from exact_odds.core.notebook import Approx, html_table
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.core.verdict import Check, Verdict, deterministic_check, judge, named_check, overall
+from exact_odds.core.verdict import Check, Verdict, Violation, deterministic_check, judge, named_check, overall
+from exact_odds.dealing.procedure import Procedure
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.reading import STDIN, user_lines
 from exact_odds.witness.verify.cards import CardTally
 from exact_odds.witness.verify.checks import Hands, accounting_check, bet_finder, hands_of, label_check, rules_check
 from exact_odds.witness.verify.log import CoupLog
 from exact_odds.witness.verify.odds import OutcomeTally
-from exact_odds.witness.verify.read import rows_log
+from exact_odds.witness.verify.procedure import procedure_check, why_unchecked
+from exact_odds.witness.verify.read import Interleaved, LogError, read_blocks, read_log, rows_log
 from exact_odds.witness.verify.shoes import ShoeOrder, compositions, shoe_order, suit_compositions
 
 if TYPE_CHECKING:
@@ -74,6 +81,8 @@ class LogVerification:
     full shoe), ``"counts"`` or ``"counts over whole shoes"``. ``coups``: coups in the log;
     ``shoes``: shoes in it (``None`` without). ``checks`` in the order of the report;
     ``columns``: the log's columns as read; ``ignored``: the columns it did not know.
+    ``procedure``: the dealing procedure the ``procedure`` check held the log's shoes to (``None``
+    when none was checked: no procedure given, or a log that cannot show it; ``notes`` say why).
     ``player_ev``: for each bet :func:`verify_log` was asked to ``expect``, its exact player EV
     (net units per unit staked, from the bettor's side) over the coups of the outcomes check,
     each given the cards dealt before it: a ``Fraction`` when they all had one composition (a
@@ -92,6 +101,7 @@ class LogVerification:
     ignored: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
     player_ev: dict[str, Fraction | float] = field(default_factory=dict)
+    procedure: Procedure | None = None
 
     @property
     def verdict(self) -> Verdict:
@@ -120,7 +130,7 @@ def as_log(rows: CoupLog | Iterable[Mapping[str, object]]) -> CoupLog:
 def verify_log(rows: CoupLog | Iterable[Mapping[str, object]], shoe: Shoe | None = None,
                tableau: Tableau = STANDARD_TABLEAU, *, alpha: float = 0.001, max_violations: int = MAX_VIOLATIONS,
                bets: Sequence[Payable] = (), config: Configuration | None = None, expect: Sequence[Payable] = (),
-               source: str = "log") -> LogVerification:
+               source: str = "log", procedure: Procedure | None = None) -> LogVerification:
     """Check a log of coups against ``tableau`` and the exact odds of ``shoe`` (default 8 decks).
 
     ``rows``: a :class:`~exact_odds.witness.verify.log.CoupLog` (what a simulator builds with
@@ -130,13 +140,74 @@ def verify_log(rows: CoupLog | Iterable[Mapping[str, object]], shoe: Shoe | None
     ``alpha``: the significance level of the verdict. ``max_violations``: violations kept in
     full per check (all are counted). ``net:<bet>`` labels are looked up as ``config``'s
     banker/player/tie, then among ``bets``, then among the built-in bets. ``expect``: bets whose
-    exact player EV over the log's coups the result gives too (``player_ev``). A log too long to
-    hold at once is checked a block at a time by :class:`Verifier`, which this function uses.
+    exact player EV over the log's coups the result gives too (``player_ev``). ``procedure``: the
+    dealing procedure the log's shoes are held to, coup by coup (the ``procedure`` check), when the
+    log can show it (:mod:`~exact_odds.witness.verify.procedure`). A log too long to hold at once is
+    checked a block at a time by :class:`Verifier`, which this function uses.
     """
     verifier = Verifier(shoe, tableau, alpha=alpha, max_violations=max_violations, bets=bets, config=config,
-                        expect=expect, source=source)
+                        expect=expect, source=source, procedure=procedure)
     verifier.add(rows)
     return verifier.result()
+
+
+def verify_file(path: str | Path, shoe: Shoe | None = None, tableau: Tableau = STANDARD_TABLEAU, *,
+                alpha: float = 0.001, max_violations: int = MAX_VIOLATIONS, bets: Sequence[Payable] = (),
+                config: Configuration | None = None, expect: Sequence[Payable] = (),
+                procedure: Procedure | None = None) -> LogVerification:
+    """:func:`verify_log` of the log file at ``path`` (``"-"``: standard input), read and checked a block of
+    whole shoes at a time (:func:`~exact_odds.witness.verify.read.read_blocks`), so that memory stays that
+    of a block whatever the log's length. The same result as :func:`verify_log` of the whole log; a log
+    whose shoes are interleaved is read whole instead (standard input read so far is kept in a temporary
+    file to be read again).
+    """
+    source = "standard input" if str(path) == STDIN else str(path)
+    job = _expected_coups(path)
+
+    def check(one_log: bool) -> Verifier:
+        return Verifier(shoe, tableau, alpha=alpha, max_violations=max_violations, bets=bets, config=config,
+                        expect=expect, source=source, procedure=procedure, one_log=one_log, job=job)
+
+    lines = user_lines(path, "log", LogError, newline="")
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogateescape", newline="") as copy:
+        kept = copy if str(path) == STDIN else None
+        verifier = check(True)
+        try:
+            for block in read_blocks(_copied(lines, kept), source=source):
+                verifier.add(block)
+            return verifier.result()
+        except Interleaved:
+            if kept is None:
+                whole: Iterable[str] = user_lines(path, "log", LogError, newline="")
+            else:
+                kept.seek(0)
+                whole = itertools.chain(kept, lines)
+            verifier = check(False)
+            verifier.add(read_log(whole, source=source))
+            return verifier.result()
+
+
+BYTES_PER_COUP = 100
+"""About the bytes of one coup's line in a log with shoes, burns and cards: a file's size over this is the job that
+decides, from its first block, whether the compiled kernel runs."""
+
+
+def _expected_coups(path: str | Path) -> int:
+    """About how many coups the log file at ``path`` holds (0 for standard input or a file that cannot be sized)."""
+    try:
+        return 0 if str(path) == STDIN else os.stat(path).st_size // BYTES_PER_COUP
+    except OSError:
+        return 0
+
+
+def _copied(lines: Iterator[str], copy: IO[str] | None) -> Iterator[str]:
+    """``lines``, each written to ``copy`` (when given) before it is passed on."""
+    if copy is None:
+        yield from lines
+        return
+    for line in lines:
+        copy.write(line)
+        yield line
 
 
 KERNEL_ROWS = 1 << 18
@@ -160,7 +231,7 @@ class _Part:
     suits: NDArray[np.int64] | None
 
 
-DETERMINISTIC = (("rules", "coups"), ("labels", "labels"), ("accounting", "cards"))
+DETERMINISTIC = (("rules", "coups"), ("labels", "labels"), ("accounting", "cards"), ("procedure", "shoes"))
 """The deterministic checks and what they count, in the order of the report."""
 
 
@@ -169,6 +240,9 @@ class Verifier:
 
     :meth:`add` the blocks in the log's order, each holding whole shoes (a simulator deals a
     block of whole shoes at a time, or coups from fresh shoes), then take the :meth:`result`.
+    ``one_log``: the blocks are one log's coups in order, cut between shoes; the statistics then
+    cut them where :func:`verify_log` cuts the log read whole (the consecutive pairs of the cards
+    check leave out the pairs across those cuts), so that the result is the same to the last digit.
     The checks are those of :func:`verify_log` on the whole log: the deterministic ones add up
     their counts and keep the first violations; the statistical ones add up their sums of
     exact conditional probabilities, which are sums over coups (and cards) in any grouping.
@@ -179,7 +253,7 @@ class Verifier:
     def __init__(self, shoe: Shoe | None = None, tableau: Tableau = STANDARD_TABLEAU, *, alpha: float = 0.001,
                  max_violations: int = MAX_VIOLATIONS, bets: Sequence[Payable] = (),
                  config: Configuration | None = None, expect: Sequence[Payable] = (), source: str = "log",
-                 job: int = 0) -> None:
+                 procedure: Procedure | None = None, one_log: bool = False, job: int = 0) -> None:
         if not 0 < alpha < 1:
             raise VerifyError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
         if max_violations < 0:
@@ -194,6 +268,9 @@ class Verifier:
         self.with_shoes: bool | None = None
         self.columns: tuple[str, ...] = ()
         self.ignored: tuple[str, ...] = ()
+        self.procedure, self.one_log = procedure, one_log
+        self.unchecked: str | None = None  # why the procedure is not checked (set by the first block)
+        self.stopped: Violation | None = None  # the latest block's last shoe stopped before its end
 
     def add(self, rows: CoupLog | Iterable[Mapping[str, object]]) -> None:
         """Check the next block of the log (a :class:`CoupLog`, or rows as :func:`verify_log` takes them)."""
@@ -205,18 +282,44 @@ class Verifier:
         for check in (rules_check(log, hands, shoes, self.tableau, keep=self.keep),
                       label_check(log, hands, shoes, self.tableau, self.find_bet, keep=self.keep), accounting):
             self._merge(check)
+        self._check_procedure(log, shoes)
         self._statistics(log, hands, shoes, usable)
         self.coups += len(log)
 
     def result(self) -> LogVerification:
         """The verification of every block added so far."""
+        checked = self.procedure is not None and self.unchecked is None
         found = tuple(self.found.get(name) or deterministic_check(name, 0, [], 0, unit=unit)
-                      for name, unit in DETERMINISTIC)
-        checks = (*found, *self.outcomes.checks(shoes=bool(self.with_shoes)), self.cards.check())
+                      for name, unit in DETERMINISTIC if checked or name != "procedure")
+        left_out = self.outcomes.left_out_note(self.coups, shoes=bool(self.with_shoes))
+        checks = (*found, *self.outcomes.checks(shoes=bool(self.with_shoes)), self.cards.check(left_out))
         return LogVerification(self.source, "shoes" if self.with_shoes else "fresh", self.shoe, self.tableau,
                                self.alpha, self.coups, self.shoes if self.with_shoes else None,
                                judge(checks, self.alpha), self.columns, self.ignored,
-                               player_ev=self.outcomes.player_ev())
+                               (*([] if left_out is None else [left_out]), *self._procedure_notes()),
+                               player_ev=self.outcomes.player_ev(), procedure=self.procedure if checked else None)
+
+    def _procedure_notes(self) -> tuple[str, ...]:
+        """What the report says of the procedure beside the checks: why it was not checked, or that the log
+        stops in the middle of its last shoe."""
+        if self.procedure is not None and self.unchecked is not None:
+            return (f"The dealing procedure is not checked: {self.unchecked}.",)
+        if self.stopped is not None and self.stopped.shoe is not None:
+            return (f"Shoe {self.stopped.shoe}, the log's last, stops before its last coup by the procedure "
+                    "(a log may stop in the middle of a shoe).",)
+        return ()
+
+    def _check_procedure(self, log: CoupLog, shoes: ShoeOrder) -> None:
+        """Add a block's ``procedure`` check, when the log shows the procedure (decided by its first block)."""
+        if self.procedure is None or self.unchecked is not None:
+            return
+        if self.stopped is not None:  # the shoe the block before stopped in was not the log's last
+            self.found["procedure"] = self._merged("procedure", 0, (self.stopped,), 1, (), "shoes")
+            self.stopped = None
+        found = procedure_check(log, shoes, self.procedure, self.shoe.size, keep=self.keep)
+        self._merge(found.check)
+        if found.open is not None:
+            self.stopped = replace(found.open, index=found.open.index + self.coups)
 
     def _begin(self, log: CoupLog) -> None:
         """Refuse a block that cannot go on from the blocks before it; count its shoes."""
@@ -224,9 +327,13 @@ class Verifier:
             raise VerifyError("an infinite deck is never depleted, so it has no shoes: drop the shoe column "
                               "or give a finite shoe (e.g. --decks 8)")
         if self.with_shoes is None:
-            self.with_shoes, self.columns, self.ignored = log.shoe is not None, log.columns, log.ignored
+            self.with_shoes = log.shoe is not None
+            self.unchecked = why_unchecked(log, self.procedure)
+            if self.procedure is not None and self.unchecked is None:
+                self.procedure.check(self.shoe)
         elif self.with_shoes != (log.shoe is not None):
             raise VerifyError("the blocks of one log must all have a shoe column, or none")
+        self.columns, self.ignored = log.columns, log.ignored  # a JSON line may add columns: the latest has all
         if log.shoe is not None:
             names = set(log.shoe_names)
             again = names & self.names
@@ -238,14 +345,18 @@ class Verifier:
     def _merge(self, check: Check) -> None:
         """Add a block's deterministic check to the checks so far (its violations' indices moved on)."""
         moved = tuple(replace(v, index=v.index + self.coups) for v in check.violations)
-        before = self.found.get(check.name)
+        self.found[check.name] = self._merged(check.name, check.checked, moved, check.violation_count, check.notes,
+                                              check.unit)
+
+    def _merged(self, name: str, checked: int, violations: tuple[Violation, ...], count: int,
+                notes: tuple[str, ...], unit: str) -> Check:
+        """The check ``name`` so far with more checked, violations (their indices in the log) and notes."""
+        before = self.found.get(name)
         if before is None:
-            self.found[check.name] = replace(check, violations=moved)
-            return
-        self.found[check.name] = deterministic_check(
-            check.name, before.checked + check.checked, (*before.violations, *moved)[: self.keep],
-            before.violation_count + check.violation_count, tuple(dict.fromkeys((*before.notes, *check.notes))),
-            unit=check.unit)
+            return deterministic_check(name, checked, violations[: self.keep], count, notes, unit=unit)
+        return deterministic_check(name, before.checked + checked, (*before.violations, *violations)[: self.keep],
+                                   before.violation_count + count, tuple(dict.fromkeys((*before.notes, *notes))),
+                                   unit=unit)
 
     def _statistics(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_]) -> None:
         """Add the block to the ``outcomes``, ``pairs`` and ``cards`` sums, in one pass over the
@@ -257,7 +368,7 @@ class Verifier:
         gather = KERNEL_ROWS if jit else 0  # NumPy's kernel: a block at a time
         suits = self._suits(log, shoes)
         pending: list[_Part] = []
-        for start, stop, left, dealt, size in compositions(log, shoes, self.shoe.counts,
+        for start, stop, left, dealt, size in compositions(log, shoes, self.shoe.counts, offset=self._offset(),
                                                            deplete=not self.shoe.infinite):
             by_suit = None
             if self.suited_bets and not self.shoe.infinite:
@@ -291,4 +402,9 @@ class Verifier:
             return None
         if not log.suited:
             raise VerifyError("a bet that looks at suits needs the suit of every card of a log with shoes")
-        return suit_compositions(log, shoes, self.shoe.suited)
+        return suit_compositions(log, shoes, self.shoe.suited, offset=self._offset())
+
+    def _offset(self) -> int:
+        """Coups of the log before this block, when its blocks are cut as one log read whole would be cut
+        (``one_log``), else 0."""
+        return self.coups if self.one_log else 0

@@ -352,6 +352,17 @@ class OutcomeTally:
         n = max(self.outcomes.trials, 1)
         return {b.name: float(x) / n for b, x in zip(self.bets, self.ev.tolist(), strict=True)}
 
+    def left_out_note(self, coups: int, *, shoes: bool) -> str | None:
+        """Why the statistical checks ran on fewer of the log's ``coups`` than it holds, if they did: the coups
+        whose shoe (``shoes``: the log has a shoe column; else the coup itself) deals a card more often than the
+        shoe holds are left out."""
+        if not self.left_out:
+            return None
+        whose = "their shoes deal" if shoes else "each deals"
+        return (f"{self.left_out:,} of the log's {coups:,} coups are left out of the statistical checks: {whose} "
+                "a card more often than the shoe holds (see the accounting check), so the cards left before "
+                "them are unknown.")
+
     def checks(self, *, shoes: bool) -> tuple[Check, Check]:
         """The ``outcomes`` and ``pairs`` checks (``shoes``: the log has a shoe column)."""
         basis = ("given the cards seen before each coup in its shoe" if shoes
@@ -367,4 +378,6 @@ class OutcomeTally:
                 statistical_check("pairs", self.pairs.trials, [self.pairs.test("player pair, banker pair")],
                                   self.pairs.tallies(),
                                   ["A pair: the hand's first two cards share a rank. Expected: exact card "
-                                   "counting over the same compositions."]))
+                                   "counting over the same compositions.",
+                                   *([] if not self.left_out else [f"{self.left_out:,} coups of shoes that dealt "
+                                                                   "more cards than they hold are left out."])]))

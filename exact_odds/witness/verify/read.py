@@ -213,7 +213,8 @@ class LogBuilder:
         self.where = where
         self.columns: list[str] = []
         self.ignored: list[str] = []
-        self.count = 0
+        self.count = 0  # coups added
+        self.held = 0  # coups held in ``parts`` (those not yet taken by :meth:`take_shoes`)
         self.shoes: dict[str, int] = {}
         self.parts: dict[str, list[NDArray[Any]]] = {"ranks": [], "suits": [], "player_cards": [],
                                                      "banker_cards": [], "lines": []}
@@ -234,12 +235,12 @@ class LogBuilder:
             self.parts[key] = []
         elif key in _PARSERS:
             self.parsers[key] = _Column(_PARSERS[key], MISSING)
-            self.parts[key] = [np.full(self.count, MISSING, dtype=np.int8)]
+            self.parts[key] = [np.full(self.held, MISSING, dtype=np.int8)]
         elif key.startswith(NET):
             self.parsers[key] = _Column(_net, (float("nan"), 0))
-            self.parts[key] = [np.full((self.count, 2), (float("nan"), 0))]
+            self.parts[key] = [np.full((self.held, 2), (float("nan"), 0))]
         elif key == "burn":
-            self.parts[key] = [np.zeros((self.count, 7), dtype=np.int8)]
+            self.parts[key] = [np.zeros((self.held, 7), dtype=np.int8)]
         elif key not in KNOWN:
             self.ignored.append(name.strip())
 
@@ -281,14 +282,54 @@ class LogBuilder:
                            ("banker_cards", banker[:, 0]), ("lines", np.asarray(lines, dtype=np.int32))):
             self.parts[key].append(value)
         self.count += n
+        self.held += n
 
     def build(self) -> CoupLog:
-        """The log read so far."""
+        """The log read so far (of the coups :meth:`take_shoes` has not taken)."""
+        return self._log(self._joined(), tuple(self.shoes))
+
+    def take_shoes(self, *, every: bool = False) -> CoupLog | None:
+        """The whole shoes held but the last (``every``: all the coups held), taken out of the builder; ``None``
+        when there are none (a shoe is never split). Raises :class:`Interleaved` when a shoe held goes on after
+        another shoe began (its coups cannot be taken a block at a time)."""
+        import numpy as np
+
+        if not self.held:
+            return None
+        joined = self._joined()
+        names = tuple(self.shoes)
+        cut = self.held
+        if "shoe" in self.parts:
+            shoe = joined["shoe"]
+            if bool((shoe[1:] < shoe[:-1]).any()):
+                raise Interleaved("the log's shoes are interleaved")
+            if not every:
+                cut = int(np.searchsorted(shoe, shoe[-1]))
+            if not cut:
+                return None
+            present, local = np.unique(shoe[:cut], return_inverse=True)
+            joined["shoe"] = np.concatenate([local.astype(np.int32), shoe[cut:]])
+            names = tuple(names[i] for i in present.tolist())
+        self.parts = {key: [value[cut:]] for key, value in joined.items()}
+        self.held -= cut
+        return self._log({key: value[:cut] for key, value in joined.items()}, names)
+
+    def _joined(self) -> dict[str, NDArray[Any]]:
+        """Each column's parts as one array (coups along the first axis)."""
+        import numpy as np
+
+        joined: dict[str, NDArray[Any]] = {}
+        for key, parts in self.parts.items():
+            joined[key] = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+            self.parts[key] = [joined[key]]
+        return joined
+
+    def _log(self, parts: Mapping[str, NDArray[Any]], shoe_names: tuple[str, ...]) -> CoupLog:
+        """The log of the columns ``parts`` (as :meth:`_joined` gives them)."""
         import numpy as np
 
         def joined(key: str, dtype: type) -> NDArray[Any]:
-            parts = self.parts[key]
-            return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype=dtype)
+            return parts[key].astype(dtype, copy=False)
 
         ranks = joined("ranks", np.int8).reshape(-1, SLOTS)
         suits = joined("suits", np.int8).reshape(-1, SLOTS)
@@ -299,9 +340,13 @@ class LogBuilder:
                 for k in self.columns if k.startswith(NET)}
         burn = joined("burn", np.int8).reshape(-1, 7) if "burn" in self.parts else None
         return CoupLog(ranks, suits, joined("player_cards", np.int8), joined("banker_cards", np.int8), shoe,
-                       tuple(self.shoes), joined("lines", np.int32), labels, nets, tuple(self.columns),
+                       shoe_names, joined("lines", np.int32), labels, nets, tuple(self.columns),
                        tuple(self.ignored), None if burn is None else burn[:, 1:4].copy(),
                        None if burn is None else np.where(burn[:, 1:4] > 0, burn[:, 4:], MISSING).astype(np.int8))
+
+
+class Interleaved(LogError):
+    """A log whose shoes are interleaved, met while it is read a block at a time (:func:`read_blocks`)."""
 
 
 def _dealing_order(player: NDArray[np.int8], banker: NDArray[np.int8]) -> tuple[NDArray[Any], NDArray[Any]]:
@@ -322,8 +367,8 @@ def _dealing_order(player: NDArray[np.int8], banker: NDArray[np.int8]) -> tuple[
 # ---------------------------------------------------------------- readers
 
 
-def _add_rows(rows: Iterator[tuple[int, list[str]]], keys: Sequence[str], builder: LogBuilder) -> None:
-    """Add numbered CSV rows, a block at a time (blank rows skipped)."""
+def _add_rows(rows: Iterator[tuple[int, list[str]]], keys: Sequence[str], builder: LogBuilder) -> Iterator[None]:
+    """Add numbered CSV rows, a block at a time (blank rows skipped); yields after each block."""
     width = len(keys)
     block: list[list[str]] = []
     numbers: list[int] = []
@@ -336,9 +381,11 @@ def _add_rows(rows: Iterator[tuple[int, list[str]]], keys: Sequence[str], builde
         numbers.append(number)
         if len(block) == BLOCK:
             builder.add_block(dict(zip(keys, zip(*block, strict=True), strict=True)), numbers)
+            yield
             block, numbers = [], []
     if block:
         builder.add_block(dict(zip(keys, zip(*block, strict=True), strict=True)), numbers)
+        yield
 
 
 def _quoted_rows(first: int, lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
@@ -351,7 +398,7 @@ def _quoted_rows(first: int, lines: Iterable[str]) -> Iterator[tuple[int, list[s
         raise LogError(f"line {first + reader.line_num - 1}: {err}") from None
 
 
-def _plain_block(lines: list[str], first: int, keys: Sequence[str], builder: LogBuilder) -> None:
+def _plain_block(lines: list[str], first: int, keys: Sequence[str], builder: LogBuilder) -> Iterator[None]:
     """Add a block of lines without quotes: split at commas, the columns taken as slices of one list
     (lines with the wrong number of commas, or blank, go the slow way, which names the bad line)."""
     width = len(keys)
@@ -360,12 +407,15 @@ def _plain_block(lines: list[str], first: int, keys: Sequence[str], builder: Log
         fields = (text[:-1] if text.endswith("\n") else text).replace("\n", ",").split(",")
         if len(fields) == width * len(lines):
             builder.add_block({k: fields[j::width] for j, k in enumerate(keys)}, range(first, first + len(lines)))
+            yield
             return
-    _add_rows(((first + i, line.rstrip("\r\n").split(",")) for i, line in enumerate(lines)), keys, builder)
+    yield from _add_rows(((first + i, line.rstrip("\r\n").split(",")) for i, line in enumerate(lines)), keys,
+                         builder)
 
 
-def _read_csv(header: str, first: int, lines: Iterator[str], builder: LogBuilder) -> None:
-    """Read a CSV log whose header line ``header`` is line ``first``; ``lines`` are the lines after it.
+def _read_csv(header: str, first: int, lines: Iterator[str], builder: LogBuilder) -> Iterator[None]:
+    """Read a CSV log whose header line ``header`` is line ``first``; ``lines`` are the lines after it (yields
+    after each block of coups added to ``builder``).
 
     Blocks of plain lines are split at commas (fast); from the first quote on, the csv module reads
     the rest.
@@ -387,9 +437,9 @@ def _read_csv(header: str, first: int, lines: Iterator[str], builder: LogBuilder
         if '"' in "".join(block):
             rows = _quoted_rows(start, itertools.chain(block, lines))
             break
-        _plain_block(block, start, keys, builder)
+        yield from _plain_block(block, start, keys, builder)
         start += len(block)
-    _add_rows(rows, keys, builder)
+    yield from _add_rows(rows, keys, builder)
 
 
 def _json_text(value: object) -> str:
@@ -403,8 +453,9 @@ def _json_text(value: object) -> str:
     return str(value)
 
 
-def _add_objects(objects: Iterable[tuple[int, Mapping[str, object]]], builder: LogBuilder) -> None:
-    """Add coups given as objects (JSON lines, rows in memory), numbered; keys first met become columns."""
+def _add_objects(objects: Iterable[tuple[int, Mapping[str, object]]], builder: LogBuilder) -> Iterator[None]:
+    """Add coups given as objects (JSON lines, rows in memory), numbered; keys first met become columns (yields
+    after each block of coups added)."""
     known: dict[str, str] = {}
     rows: list[dict[str, str]] = []
     numbers: list[int] = []
@@ -427,8 +478,10 @@ def _add_objects(objects: Iterable[tuple[int, Mapping[str, object]]], builder: L
         numbers.append(number)
         if len(rows) == BLOCK:
             flush()
+            yield
     if rows:
         flush()
+        yield
 
 
 def read_log(lines: Iterable[str], *, source: str = "log") -> CoupLog:
@@ -438,18 +491,52 @@ def read_log(lines: Iterable[str], *, source: str = "log") -> CoupLog:
     A log with no coups at all is an error (``source`` names it).
     """
     builder = LogBuilder()
+    for _ in _read(lines, builder):
+        pass
+    _some_coups(builder, source)
+    return builder.build()
+
+
+def read_blocks(lines: Iterable[str], *, source: str = "log", coups: int | None = None) -> Iterator[CoupLog]:
+    """Read a log as :func:`read_log` does, a block of whole shoes at a time: each block holds at least
+    ``coups`` coups (default :data:`BLOCK`; but the last), and the coups of a shoe are never split
+    across blocks, so memory stays that of a block whatever the log's length. A log whose shoes are
+    interleaved raises :class:`Interleaved` (:func:`read_log` reads those whole).
+
+    >>> lines = ["shoe,player,banker", *[f"{1 + i // 3},Kh 5d,7s Qd" for i in range(7)]]
+    >>> [(len(b), b.shoe_names) for b in read_blocks(lines, coups=2)]
+    [(6, ('1', '2')), (1, ('3',))]
+    """
+    least = BLOCK if coups is None else coups
+    builder = LogBuilder()
+    for _ in _read(lines, builder):
+        if builder.held >= least:
+            taken = builder.take_shoes()
+            if taken is not None:
+                yield taken
+    _some_coups(builder, source)
+    rest = builder.take_shoes(every=True)
+    if rest is not None:
+        yield rest
+
+
+def _read(lines: Iterable[str], builder: LogBuilder) -> Iterator[None]:
+    """Read the log of ``lines`` into ``builder``, yielding after each block of coups added."""
     rest = iter(lines)
     for number, text in enumerate(rest, 1):
         if text.strip():
             if text.lstrip().startswith("{"):
                 numbered = itertools.chain([(number, text)], enumerate(rest, number + 1))
-                _add_objects(json_objects(numbered, LogError, ("player", "banker")), builder)
+                yield from _add_objects(json_objects(numbered, LogError, ("player", "banker")), builder)
             else:
-                _read_csv(text, number, rest, builder)
+                yield from _read_csv(text, number, rest, builder)
             break
+
+
+def _some_coups(builder: LogBuilder, source: str) -> None:
+    """Refuse a log with no coups at all."""
     if not builder.count:
         raise LogError(f"{source}: the log holds no coups (expected a header line and one coup a line)")
-    return builder.build()
 
 
 def load_log(path: str | Path) -> CoupLog:
@@ -474,7 +561,8 @@ def rows_log(rows: Iterable[Mapping[str, object]]) -> CoupLog:
     (('9h 4c 2d', 'Kd 5s'), [0])
     """
     builder = LogBuilder(where="row")
-    _add_objects(enumerate(rows, 1), builder)
+    for _ in _add_objects(enumerate(rows, 1), builder):
+        pass
     if not builder.count:
         raise LogError("the log holds no coups")
     return builder.build()

@@ -119,6 +119,20 @@ def _before_in_shoe(own: NDArray[Any], opens: NDArray[np.bool_], carry: NDArray[
     return before
 
 
+def bounds(n: int, block: int = BLOCK, offset: int = 0) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` of the blocks of ``n`` rows that are cut where rows ``offset`` on of a longer walk
+    would be cut in blocks of ``block`` (the rows before them being ``offset`` rows of that walk).
+
+    >>> list(bounds(5, 4)), list(bounds(5, 4, offset=2))
+    ([(0, 4), (4, 5)], [(0, 2), (2, 5)])
+    """
+    start = 0
+    while start < n:
+        stop = min(n, start + block - (offset + start) % block)
+        yield start, stop
+        start = stop
+
+
 def running_counts(kinds: NDArray[Any], n_kinds: int, first: NDArray[np.bool_], *,
                    block: int = BLOCK) -> Iterator[tuple[int, int, NDArray[np.int32], NDArray[np.int32]]]:
     """Walk coups in shoe order (``kinds``: each coup's cards as kinds 0..n_kinds-1, -1 for none;
@@ -138,22 +152,21 @@ def running_counts(kinds: NDArray[Any], n_kinds: int, first: NDArray[np.bool_], 
 
 
 def seen_before(kinds: NDArray[Any], burn: NDArray[Any] | None, n_kinds: int, first: NDArray[np.bool_], *,
-                block: int = BLOCK) -> Iterator[tuple[int, int, NDArray[np.int32]]]:
-    """Walk coups in shoe order and yield ``(start, stop, seen)`` per block: the counts of the cards
-    of each kind seen in a coup's shoe before its hands are dealt, those of the earlier coups'
-    hands and burns and of its own burn (``kinds``, ``burn``: each coup's hand and burn cards as
-    kinds, -1 for none; ``burn`` may be ``None``)."""
-    yield from _seen_before(kinds, burn, n_kinds, first, 1, block)
+                block: int = BLOCK, offset: int = 0) -> Iterator[tuple[int, int, NDArray[np.int32]]]:
+    """Walk coups in shoe order and yield ``(start, stop, seen)`` per block (cut as :func:`bounds` cuts):
+    the counts of the cards of each kind seen in a coup's shoe before its hands are dealt, those of the
+    earlier coups' hands and burns and of its own burn (``kinds``, ``burn``: each coup's hand and burn
+    cards as kinds, -1 for none; ``burn`` may be ``None``)."""
+    yield from _seen_before(kinds, burn, n_kinds, first, 1, block, offset)
 
 
 def _seen_before(kinds: NDArray[Any], burn: NDArray[Any] | None, n_kinds: int, first: NDArray[np.bool_],
-                 shift: int, block: int) -> Iterator[tuple[int, int, NDArray[np.int32]]]:
+                 shift: int, block: int, offset: int = 0) -> Iterator[tuple[int, int, NDArray[np.int32]]]:
     """:func:`seen_before` of kinds written ``k + 1 - shift`` (``shift`` 0: ranks 1-13, 0 for none)."""
     import numpy as np
 
     carry = np.zeros(n_kinds, dtype=np.int32)
-    for start in range(0, len(kinds), block):
-        stop = min(len(kinds), start + block)
+    for start, stop in bounds(len(kinds), block, offset):
         own = _row_counts(kinds[start:stop], n_kinds, shift)
         burned = None
         if burn is not None:
@@ -175,9 +188,10 @@ def _sparse_counts(values: NDArray[Any], n_kinds: int, shift: int) -> NDArray[np
 
 
 def compositions(log: CoupLog, shoes: ShoeOrder, counts: tuple[int, ...], *, deplete: bool = True,
-                 block: int = BLOCK) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64],
-                                                       NDArray[np.int64]]]:
-    """Yield ``(start, stop, composition, dealt, size)`` per block of coups in shoe order: the rank
+                 block: int = BLOCK, offset: int = 0) -> Iterator[tuple[int, int, NDArray[np.int64],
+                                                                         NDArray[np.int64], NDArray[np.int64]]]:
+    """Yield ``(start, stop, composition, dealt, size)`` per block of coups in shoe order (cut as
+    :func:`bounds` cuts, after ``offset`` coups of a longer log): the rank
     counts (A..K) left before each coup (``counts`` less the cards seen before it in its shoe, the
     burn cards the log shows included, or ``counts`` itself when the shoe is not depleted, as an
     infinite deck), how many cards its shoe had shown before it, and the composition's size."""
@@ -189,9 +203,9 @@ def compositions(log: CoupLog, shoes: ShoeOrder, counts: tuple[int, ...], *, dep
     burn = None if log.burn_ranks is None else np.take(log.burn_ranks, shoes.order, axis=0)
     fast = compiled_loops(len(ranks))
     if fast is not None:
-        yield from _compiled_compositions(fast, ranks, burn, shoes.first, base, deplete, block)
+        yield from _compiled_compositions(fast, ranks, burn, shoes.first, base, deplete, block, offset)
         return
-    for start, stop, before in _seen_before(ranks, burn, 13, shoes.first, 0, block):
+    for start, stop, before in _seen_before(ranks, burn, 13, shoes.first, 0, block, offset):
         dealt = _row_sums(before)
         if deplete:
             left = base - before
@@ -203,16 +217,15 @@ def compositions(log: CoupLog, shoes: ShoeOrder, counts: tuple[int, ...], *, dep
 
 def _compiled_compositions(fast: ModuleType, ranks: NDArray[np.int8], burn: NDArray[np.int8] | None,
                            first: NDArray[np.bool_], base: NDArray[np.int64], deplete: bool,
-                           block: int) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64],
-                                                         NDArray[np.int64]]]:
+                           block: int, offset: int) -> Iterator[tuple[int, int, NDArray[np.int64],
+                                                                      NDArray[np.int64], NDArray[np.int64]]]:
     """:func:`compositions` by the compiled loop (the same integers)."""
     import numpy as np
 
     seen = np.zeros(len(base), dtype=np.int64)
     shown = np.zeros((len(ranks), 0), dtype=np.int8) if burn is None else burn
     full = int(base.sum())
-    for start in range(0, len(ranks), block):
-        stop = min(len(ranks), start + block)
+    for start, stop in bounds(len(ranks), block, offset):
         left, dealt = np.empty((stop - start, len(base)), dtype=np.int64), np.empty(stop - start, dtype=np.int64)
         fast.compositions(ranks[start:stop], shown[start:stop], first[start:stop], base, seen, left, dealt)
         if deplete:
@@ -237,7 +250,7 @@ def card_kinds(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[np.i
 
 
 def suit_compositions(log: CoupLog, shoes: ShoeOrder, suited: tuple[tuple[int, ...], ...], *,
-                      block: int = BLOCK) -> Iterator[NDArray[np.int64]]:
+                      block: int = BLOCK, offset: int = 0) -> Iterator[NDArray[np.int64]]:
     """The counts by rank and suit, shape (b, 13, 4), left before each coup, block by block as
     :func:`compositions` walks them: ``suited`` less the cards seen before it in its shoe (for bets
     that look at suits; every card of the log carries its suit)."""
@@ -247,6 +260,6 @@ def suit_compositions(log: CoupLog, shoes: ShoeOrder, suited: tuple[tuple[int, .
     kinds = card_kinds(log.ranks, log.suits)[shoes.order]
     burn = None if log.burn_ranks is None or log.burn_suits is None else \
         card_kinds(log.burn_ranks, log.burn_suits)[shoes.order]
-    for _, _, before in seen_before(kinds, burn, 52, shoes.first, block=block):
+    for _, _, before in seen_before(kinds, burn, 52, shoes.first, block=block, offset=offset):
         yield np.asarray(base - before, dtype=np.int64).reshape(-1, 13, 4)
 
