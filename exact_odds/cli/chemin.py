@@ -9,14 +9,17 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from exact_odds.analysis.equilibrium import solve
-from exact_odds.analysis.strategy import StrategyError, choice_game, parse_model
+from exact_odds.analysis.equilibrium import Solution, solve, solve_by_decks
+from exact_odds.analysis.strategy import Information, StrategyError, choice_game, parse_model
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import Subparsers, add_format_options, render, shoe_from_args
 from exact_odds.core.choices import PARLOUR_RULES, ChoiceRules, load_choice_rules
 from exact_odds.core.shoe import Shoe
-from exact_odds.report.chemin import chemin_json, chemin_tables
+from exact_odds.inputs import validate
+from exact_odds.report.chemin import chemin_json, chemin_tables, decks_json, decks_tables
 from exact_odds.report.concepts import shoe_json
+
+DEFAULT_MODEL = "B3"
 
 
 def _shoe(args: argparse.Namespace, with_replacement: bool) -> Shoe:
@@ -37,10 +40,26 @@ def _rules(args: argparse.Namespace) -> ChoiceRules:
     return PARLOUR_RULES if args.choice_rules is None else load_choice_rules(args.choice_rules)
 
 
+def _by_decks(args: argparse.Namespace, rules: ChoiceRules) -> tuple[Solution, ...]:
+    """--decks-table D: every model (or the information of --model) for 1..D decks and the infinite deck."""
+    if args.shoe is not None or args.decks is not None or args.remove.strip():
+        raise StrategyError("--decks-table solves full shoes of 1 to D decks: give it without --decks, --shoe or "
+                            "--remove")
+    informations = list(Information) if args.model is None else [parse_model(args.model)[1]]
+    by_model = [solve_by_decks(args.decks_table, information, rules) for information in informations]
+    return tuple(s for row in zip(*by_model, strict=True) for s in row)
+
+
 def _cmd_chemin_de_fer(args: argparse.Namespace) -> str:
+    rules = _rules(args)
+    if args.decks_table is not None:
+        solutions = _by_decks(args, rules)
+        return render(args, lambda: decks_json(solutions), lambda: decks_tables(solutions, args.format),
+                      tableau=(rules.name, rules.key()), shoe=None)
+    if args.model is None:
+        args.model = DEFAULT_MODEL
     with_replacement, information = parse_model(args.model)
     shoe = _shoe(args, with_replacement)
-    rules = _rules(args)
     solution = solve(choice_game(shoe, information, rules))
     return render(args, lambda: chemin_json(solution),
                   lambda: chemin_tables(solution, args.format, with_costs=args.costs),
@@ -58,8 +77,9 @@ def _add_chemin_de_fer(sub: Subparsers) -> None:
         **examples('exact-odds chemin-de-fer --model A1',
                    'exact-odds chemin-de-fer --model B2 --decks 6',
                    'exact-odds chemin-de-fer --model B3 --format json',
-                   'exact-odds chemin-de-fer --model B1 --rules examples/chemin-de-fer/house.toml'))
-    p.add_argument("--model", default="B3", metavar="MODEL",
+                   'exact-odds chemin-de-fer --model B1 --rules examples/chemin-de-fer/house.toml',
+                   'exact-odds chemin-de-fer --decks-table 8'))
+    p.add_argument("--model", metavar="MODEL",
                    help="A1-A3: cards dealt with replacement; B1-B3: from the shoe. 1: each side sees his total; "
                         "2: the Banker sees his two cards, the Player his total; 3: each sees his own two cards "
                         "(default B3)")
@@ -70,6 +90,9 @@ def _add_chemin_de_fer(sub: Subparsers) -> None:
     p.add_argument("--rules", dest="choice_rules", metavar="FILE",
                    help="drawing rules with free decisions (TOML): D, S, F (free) or a drawing probability per "
                         "cell; a tableau file fixes every decision")
+    p.add_argument("--decks-table", type=validate.DECKS_TABLE.option, metavar="D",
+                   help="instead of one shoe: the value and both sides' mixed choices for 1, 2, ..., D decks and the "
+                        "infinite deck, under every model (or the information of --model)")
     p.add_argument("--costs", action="store_true", help="also print what each of the Banker's wrong choices costs")
     add_format_options(p)
     p.set_defaults(handler=_cmd_chemin_de_fer)

@@ -396,6 +396,7 @@ def dask_option(text: str) -> str:
 # ---------------------------------------------------------------- the bounds
 
 DECKS = Whole(1, 10_000)
+DECKS_TABLE = Whole(1, 64)
 RANK_COUNT = Whole(0, 40_000)
 CUT_CARD = Whole(0, 520_000)
 COUP = Whole(1, 130_000)

@@ -165,3 +165,66 @@ def _banker_json(hand: Hand, column: int | None, q: Fraction | None, free: bool,
     return {"hand": hand_text(hand), "column": _column_text(column), "draw": None if q is None else fraction_text(q),
             "free": free, "cost_draw": None if cost is None else fraction_text(cost.draw),
             "cost_stand": None if cost is None else fraction_text(cost.stand)}
+
+
+# ---------------------------------------------------------------- the value by the number of decks
+
+DECKS_NOTE = ("Each row is one shoe solved on its own (as --decks N would); the infinite deck is model A, the "
+              "limit as the decks grow. Player draws on 5: his chance of drawing in each of his free "
+              "information sets; Banker mixes: each cell where his optimal strategy draws with a chance "
+              "between 0 and 1.")
+
+
+def _decks_cell(solution: Solution) -> str:
+    return "∞" if solution.game.shoe.infinite else str(solution.game.shoe.size // 52)
+
+
+def player_draws_text(solution: Solution) -> str:
+    """The Player's drawing probabilities: ``9/11`` for one set, ``0+5 D, 1+4 1/19, ...`` for several."""
+    game = solution.game
+    if len(game.player_sets) == 1:
+        return fraction_text(solution.player[0])
+    return ", ".join(f"{hand_text(h)} {_draw_text(x)}" for h, x in zip(game.player_sets, solution.player, strict=True))
+
+
+def mixed_cells(solution: Solution) -> list[tuple[Hand, int | None, Fraction]]:
+    """The Banker's cells where his strategy draws with a chance strictly between 0 and 1."""
+    return [(b.hand, b.column, q) for b, q in zip(solution.game.banker_sets, solution.banker, strict=True)
+            if q is not None and 0 < q < 1]
+
+
+def _mixed_text(solution: Solution) -> str:
+    cells = mixed_cells(solution)
+    return "; ".join(f"{hand_text(h)} against {_column_text(c)}: {fraction_text(q)}" for h, c, q in cells) or "none"
+
+
+def decks_tables(solutions: Sequence[Solution], fmt: str) -> list[Table]:
+    """One row per shoe and model: the value, the Player's drawing probabilities on 5, the Banker's mixed cells."""
+    rows: list[list[Cell]] = []
+    for s in solutions:
+        rows.append([_decks_cell(s), s.game.model, _ev(s.value, fmt), fraction_text(s.value), player_draws_text(s),
+                     _mixed_text(s), "yes" if s.player_unique and s.banker_unique else "no",
+                     "yes" if s.certificate.holds else "NO"])
+    headers = ["decks", "model", "value (player_ev)", "value, exactly", "Player draws on 5", "Banker mixes",
+               "unique", "certified"]
+    rules = solutions[0].game.rules.name if solutions else ""
+    return [Table(f"Chemin de fer by the number of decks ({rules})", headers, rows, (PLAYER_EV_NOTE, DECKS_NOTE))]
+
+
+def decks_json(solutions: Sequence[Solution]) -> dict[str, object]:
+    """The ``chemin-de-fer --decks-table D --format json`` object; every figure an exact ``num/den`` string."""
+    return {
+        "rules": solutions[0].game.rules.name if solutions else "",
+        "solutions": [{
+            "decks": None if s.game.shoe.infinite else s.game.shoe.size // 52,
+            "model": s.game.model,
+            "value": fraction_text(s.value),
+            "player": [{"hand": hand_text(h), "draw": fraction_text(x)}
+                       for h, x in zip(s.game.player_sets, s.player, strict=True)],
+            "banker_mixed": [{"hand": hand_text(h), "column": _column_text(c), "draw": fraction_text(q)}
+                             for h, c, q in mixed_cells(s)],
+            "player_unique": s.player_unique,
+            "banker_unique": s.banker_unique,
+            "certified": s.certificate.holds,
+        } for s in solutions],
+    }
