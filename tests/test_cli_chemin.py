@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,28 @@ def test_the_decks_table_gives_every_model_by_decks(capsys: pytest.CaptureFixtur
                                   ("--decks-table", "2", "--remove", "5"), ("--decks-table", "x")])
 def test_bad_decks_tables_exit_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
     assert one_line_error(*run(capsys, "chemin-de-fer", *argv), "--decks-table")
+
+
+def test_the_casino_game_with_a_commission(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "chemin-de-fer", "--model", "A1", "--commission", "0.05", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["commission"] == "1/20" and data["unique"] and not data["continuum"]
+    (only,) = data["equilibria"]
+    assert only["player"] == [{"hand": "5", "draw": "179/214"}] and only["certificate"]["holds"]
+    assert Fraction(only["house_take"]) == -(Fraction(only["player_ev"]) + Fraction(only["banker_ev"])) > 0
+    code, out, _ = run(capsys, "chemin-de-fer", "--model", "B1", "--decks", "1", "--commission", "0", "--format",
+                       "json")
+    zero_sum = json.loads(run(capsys, "chemin-de-fer", "--model", "B1", "--decks", "1", "--format", "json")[1])
+    (only,) = json.loads(out)["equilibria"]
+    assert only["player_ev"] == zero_sum["value"] and only["house_take"] == "0"
+    code, out, _ = run(capsys, "chemin-de-fer", "--model", "B2", "--decks", "1", "--commission", "1/20")
+    assert code == 0 and "Banker's strategy at equilibrium 1" in out and "house's take" in out
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (("--commission", "1/5"), ("--commission", "1/10")), (("--commission", "x"), ("--commission",)),
+    (("--commission", "-0.01"), ("--commission",)),
+    (("--decks-table", "2", "--commission", "1/20"), ("--commission",))])
+def test_bad_commissions_exit_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
+                                words: tuple[str, ...]) -> None:
+    assert one_line_error(*run(capsys, "chemin-de-fer", "--model", "B1", *argv), *words)

@@ -93,6 +93,8 @@ CASES: list[tuple[str, tuple[str, ...]]] = [
     ("chemin-de-fer", ("chemin-de-fer", "--model", "B2", "--shoe", "A=4,2=4,3=4,5=2,6=3,9=1,T=4", "--rules",
                        str(EXAMPLES / "chemin-de-fer" / "house.toml"))),
     ("chemin-de-fer", ("chemin-de-fer", "--decks-table", "1")),
+    ("chemin-de-fer", ("chemin-de-fer", "--model", "B2", "--decks", "1", "--commission", "1/20")),
+    ("chemin-de-fer", ("chemin-de-fer", "--model", "A3", "--commission", "0")),
     ("verify", ("verify", str(EXAMPLES / "coups_log.csv"))),
     ("verify", ("verify", "--counts", "banker=45,player=44,tie=11", "--rules", WRONG)),
     ("verify", ("verify", "--counts", "banker=450,player=440,tie=110", "--shoes", "14", "--seed", "4",

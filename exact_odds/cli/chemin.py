@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from exact_odds.analysis.commission import commission_game, equilibria
 from exact_odds.analysis.equilibrium import Solution, solve, solve_by_decks
 from exact_odds.analysis.strategy import Information, StrategyError, choice_game, parse_model
 from exact_odds.cli.examples import examples
@@ -16,7 +17,14 @@ from exact_odds.cli.options import Subparsers, add_format_options, render, shoe_
 from exact_odds.core.choices import PARLOUR_RULES, ChoiceRules, load_choice_rules
 from exact_odds.core.shoe import Shoe
 from exact_odds.inputs import validate
-from exact_odds.report.chemin import chemin_json, chemin_tables, decks_json, decks_tables
+from exact_odds.report.chemin import (
+    chemin_json,
+    chemin_tables,
+    commission_json,
+    commission_tables,
+    decks_json,
+    decks_tables,
+)
 from exact_odds.report.concepts import shoe_json
 
 DEFAULT_MODEL = "B3"
@@ -53,6 +61,8 @@ def _by_decks(args: argparse.Namespace, rules: ChoiceRules) -> tuple[Solution, .
 def _cmd_chemin_de_fer(args: argparse.Namespace) -> str:
     rules = _rules(args)
     if args.decks_table is not None:
+        if args.commission is not None:
+            raise StrategyError("--decks-table solves the parlour game: give --commission with one shoe")
         solutions = _by_decks(args, rules)
         return render(args, lambda: decks_json(solutions), lambda: decks_tables(solutions, args.format),
                       tableau=(rules.name, rules.key()), shoe=None)
@@ -60,6 +70,10 @@ def _cmd_chemin_de_fer(args: argparse.Namespace) -> str:
         args.model = DEFAULT_MODEL
     with_replacement, information = parse_model(args.model)
     shoe = _shoe(args, with_replacement)
+    if args.commission is not None:
+        found = equilibria(commission_game(shoe, information, args.commission, rules))
+        return render(args, lambda: commission_json(found), lambda: commission_tables(found, args.format),
+                      tableau=(rules.name, rules.key()), shoe=shoe_json(shoe))
     solution = solve(choice_game(shoe, information, rules))
     return render(args, lambda: chemin_json(solution),
                   lambda: chemin_tables(solution, args.format, with_costs=args.costs),
@@ -78,7 +92,8 @@ def _add_chemin_de_fer(sub: Subparsers) -> None:
                    'exact-odds chemin-de-fer --model B2 --decks 6',
                    'exact-odds chemin-de-fer --model B3 --format json',
                    'exact-odds chemin-de-fer --model B1 --rules examples/chemin-de-fer/house.toml',
-                   'exact-odds chemin-de-fer --decks-table 8'))
+                   'exact-odds chemin-de-fer --decks-table 8',
+                   'exact-odds chemin-de-fer --model B2 --decks 6 --commission 1/20'))
     p.add_argument("--model", metavar="MODEL",
                    help="A1-A3: cards dealt with replacement; B1-B3: from the shoe. 1: each side sees his total; "
                         "2: the Banker sees his two cards, the Player his total; 3: each sees his own two cards "
@@ -93,6 +108,9 @@ def _add_chemin_de_fer(sub: Subparsers) -> None:
     p.add_argument("--decks-table", type=validate.DECKS_TABLE.option, metavar="D",
                    help="instead of one shoe: the value and both sides' mixed choices for 1, 2, ..., D decks and the "
                         "infinite deck, under every model (or the information of --model)")
+    p.add_argument("--commission", type=validate.COMMISSION.option, metavar="ALPHA",
+                   help="the casino game: the house takes ALPHA (0 to 1/10, e.g. 1/20) of the Banker's wins; prints "
+                        "every Nash equilibrium, each side's expectation there and the house's take")
     p.add_argument("--costs", action="store_true", help="also print what each of the Banker's wrong choices costs")
     add_format_options(p)
     p.set_defaults(handler=_cmd_chemin_de_fer)

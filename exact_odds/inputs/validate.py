@@ -230,7 +230,7 @@ class Exact(NamedTuple):
     def _range(self) -> str:
         if self.open:
             return f"strictly between {self.low} and {self.high}"
-        return f"from {_number(int(self.low))} to {_number(int(self.high))}"
+        return f"from {_exact_bound(self.low)} to {_exact_bound(self.high)}"
 
     def _where(self, what: str) -> str:
         return f"{what}: " if what else ""
@@ -282,6 +282,11 @@ class Exact(NamedTuple):
         except InputError:
             raise argparse.ArgumentTypeError(f"must be {self.noun} {self._range()} ({self.hint}), "
                                              f"got {shown(text)}") from None
+
+
+def _exact_bound(bound: Fraction) -> str:
+    """A bound of an :class:`Exact` as messages write it: ``10,000``, or a fraction such as ``1/10``."""
+    return _number(int(bound)) if bound.denominator == 1 else str(bound)
 
 
 def _below(value: str | int | Fraction, low: Fraction) -> bool:
@@ -418,6 +423,7 @@ THRESHOLD_EXACT = Exact(Fraction(-10**6), Fraction(10**6), hint="write a number 
 PAYOUT = Exact(Fraction(-1), Fraction(10**9), odds=True, hint='write e.g. "19/20", "0.95" or "11:1"')
 BANKROLL = Exact(Fraction(1), Fraction(10**9), hint="write e.g. 20 or 12.5")
 NET_RESULT = Exact(Fraction(-10**9), Fraction(10**9), hint="write e.g. 0.95, -1 or 19/20", noun="a number")
+COMMISSION = Exact(Fraction(0), Fraction(1, 10), hint="write e.g. 1/20 or 0.05", noun="a commission")
 BUNCO_COUNT = Whole(1, 10**8)
 BUNCO_POINTS = Whole(0, 10**6)
 BUNCO_DICE = Whole(1, 20)
