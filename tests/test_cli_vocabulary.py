@@ -257,7 +257,8 @@ SMALL_ARGUMENTS: dict[str, list[tuple[str, ...]]] = {
     "count": [("--count", "jacobson-dragon-7", "--shoes", "2", "--seed", "1", "--decks", "1", "-q")],
     "advantage": [("--decks", "1", "--bet", "banker,tie")],
     "chemin-de-fer": [("--model", "A1", "--costs"), ("--decks-table", "1", "--model", "B1"),
-                      ("--model", "B1", "--decks", "1", "--commission", "1/20")],
+                      ("--model", "B1", "--decks", "1", "--commission", "1/20"),
+                      ("--decks", "1", "--shoes", "1", "--seed", "2")],
     "verify": [(str(EXAMPLES / "coups_log.csv"),)],
 }
 

@@ -402,6 +402,7 @@ def dask_option(text: str) -> str:
 
 DECKS = Whole(1, 10_000)
 DECKS_TABLE = Whole(1, 64)
+CHEMIN_SHOES = Whole(1, 100)
 RANK_COUNT = Whole(0, 40_000)
 CUT_CARD = Whole(0, 520_000)
 COUP = Whole(1, 130_000)

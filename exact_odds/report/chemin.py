@@ -20,6 +20,7 @@ from exact_odds.core.choices import HANDS, TOTALS, pair_text, total
 from exact_odds.core.tableau import COLUMNS
 from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_text
 from exact_odds.report.concepts import shoe_json
+from exact_odds.study.chemin import CoupSolution
 
 PLAYER_EV_NOTE = ("player_ev: the Player's expectation per coup of the parlour game (he wins 1, loses 1, a tie "
                   "pushes); the Banker's is its opposite.")
@@ -326,4 +327,40 @@ def _equilibrium_json(game: ChoiceGame, e: Equilibrium) -> dict[str, object]:
                         "player_best_reply": fraction_text(cert.player_best_reply),
                         "banker": fraction_text(cert.banker),
                         "banker_best_reply": fraction_text(cert.banker_best_reply), "holds": cert.holds},
+    }
+
+
+# ---------------------------------------------------------------- as the shoe is dealt
+
+SHOE_NOTE = ("Before each coup, the game solved on the cards not yet dealt (the burned ones gone too); a coup's "
+             "cards are counted off as the standard tableau plays them.")
+
+
+def shoe_tables(rows: Sequence[CoupSolution], fmt: str, source: str) -> list[Table]:
+    """A summary (coups, the least and greatest value) and one row per coup: the value and the mixed choices."""
+    values = [r.value for r in rows]
+    model = rows[0].solution.game.model if rows else ""
+    summary: list[list[Cell]] = [["model", model], ["shoes", source], ["coups", str(len(rows))]]
+    if values:
+        summary += [["value, least (player_ev)", _ev(min(values), fmt)], ["value, greatest", _ev(max(values), fmt)]]
+    table: list[list[Cell]] = [
+        [str(r.shoe), str(r.coup), str(r.cards_left), _ev(r.value, fmt), fraction_text(r.value),
+         player_draws_text(r.solution.game, r.solution.player), _mixed_text(r.solution.game, r.solution.banker)]
+        for r in rows]
+    headers = ["shoe", "coup", "cards left", "value (player_ev)", "value, exactly", "Player draws on 5",
+               "Banker mixes"]
+    return [Table(f"Chemin de fer as the shoe is dealt, model {model}", ["figure", "value"], summary,
+                  (PLAYER_EV_NOTE,)),
+            Table(f"Before each coup, model {model}", headers, table, (SHOE_NOTE,))]
+
+
+def shoe_play_json(rows: Sequence[CoupSolution], source: str) -> dict[str, object]:
+    """The ``chemin-de-fer --shoes N`` / ``--input RECORD`` object; every figure an exact ``num/den`` string."""
+    return {
+        "model": rows[0].solution.game.model if rows else None,
+        "source": source,
+        "coups": [{"shoe": r.shoe, "coup": r.coup, "cards_left": r.cards_left, "value": fraction_text(r.value),
+                   "player": _player_json(r.solution.game, r.solution.player),
+                   "banker_mixed": _mixed_json(r.solution.game, r.solution.banker),
+                   "certified": r.solution.certificate.holds} for r in rows],
     }
