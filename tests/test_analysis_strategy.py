@@ -15,7 +15,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds.analysis.equilibrium import costs, expectation, solve
+from exact_odds.analysis.equilibrium import costs, expectation, solve, solve_by_decks
 from exact_odds.analysis.strategy import (
     Information,
     StrategyError,
@@ -209,3 +209,19 @@ def test_strategy_spaces_have_the_papers_sizes() -> None:
 def test_bad_rules_files(text: str, message: str) -> None:
     with pytest.raises(ChoiceRulesError, match=message):
         parse_choice_rules(text, source="house.toml")
+
+
+@pytest.mark.parametrize("information", list(Information))
+def test_the_decks_table_is_single_shoes_and_tends_to_model_a(information: Information) -> None:
+    """Each row equals the shoe solved alone; the last row IS model A, and the values approach it as d grows."""
+    solutions = solve_by_decks(3, information)
+    shoes = [Shoe.decks(1), Shoe.decks(2), Shoe.decks(3), Shoe.infinite_deck()]
+    assert [s.game.shoe for s in solutions] == shoes
+    for solution, shoe in zip(solutions, shoes, strict=True):
+        alone = solve(choice_game(shoe, information))
+        assert (solution.value, solution.player, solution.banker) == (alone.value, alone.player, alone.banker)
+        assert solution.certificate.holds
+    limit = solutions[-1]
+    assert limit.game.model == f"A{information.value}" and limit.value == Fraction(-679568, 53094899)
+    gaps = [abs(s.value - limit.value) for s in solutions[:-1]]
+    assert gaps == sorted(gaps, reverse=True) and gaps[-1] < gaps[0]

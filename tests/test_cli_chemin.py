@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,49 @@ def test_bad_rules_files_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Pa
                                   ("--model", "Z9",)])
 def test_models_and_shoes_that_disagree_exit_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
     assert one_line_error(*run(capsys, "chemin-de-fer", *argv), "model")
+
+
+def test_the_decks_table_gives_every_model_by_decks(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "chemin-de-fer", "--decks-table", "2", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["provenance"]["shoe"] is None
+    assert [(s["decks"], s["model"]) for s in data["solutions"]] == [
+        (1, "B1"), (1, "B2"), (1, "B3"), (2, "B1"), (2, "B2"), (2, "B3"), (None, "A1"), (None, "A2"), (None, "A3")]
+    a1 = data["solutions"][6]
+    assert a1["value"] == "-679568/53094899" and a1["player"] == [{"hand": "5", "draw": "9/11"}]
+    assert a1["banker_mixed"] == [{"hand": "6", "column": "stood", "draw": "859/2288"}]
+    one = json.loads(run(capsys, "chemin-de-fer", "--model", "B2", "--decks", "2", "--format", "json")[1])
+    assert data["solutions"][4]["value"] == one["value"]
+    code, out, _ = run(capsys, "chemin-de-fer", "--decks-table", "1", "--model", "B1", "--format", "csv")
+    assert code == 0 and "∞,A1," in out and "\n1,B1," in out and "B2" not in out
+
+
+@pytest.mark.parametrize("argv", [("--decks-table", "0"), ("--decks-table", "2", "--decks", "3"),
+                                  ("--decks-table", "2", "--remove", "5"), ("--decks-table", "x")])
+def test_bad_decks_tables_exit_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
+    assert one_line_error(*run(capsys, "chemin-de-fer", *argv), "--decks-table")
+
+
+def test_the_casino_game_with_a_commission(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "chemin-de-fer", "--model", "A1", "--commission", "0.05", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["commission"] == "1/20" and data["unique"] and not data["continuum"]
+    (only,) = data["equilibria"]
+    assert only["player"] == [{"hand": "5", "draw": "179/214"}] and only["certificate"]["holds"]
+    assert Fraction(only["house_take"]) == -(Fraction(only["player_ev"]) + Fraction(only["banker_ev"])) > 0
+    code, out, _ = run(capsys, "chemin-de-fer", "--model", "B1", "--decks", "1", "--commission", "0", "--format",
+                       "json")
+    zero_sum = json.loads(run(capsys, "chemin-de-fer", "--model", "B1", "--decks", "1", "--format", "json")[1])
+    (only,) = json.loads(out)["equilibria"]
+    assert only["player_ev"] == zero_sum["value"] and only["house_take"] == "0"
+    code, out, _ = run(capsys, "chemin-de-fer", "--model", "B2", "--decks", "1", "--commission", "1/20")
+    assert code == 0 and "Banker's strategy at equilibrium 1" in out and "house's take" in out
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (("--commission", "1/5"), ("--commission", "1/10")), (("--commission", "x"), ("--commission",)),
+    (("--commission", "-0.01"), ("--commission",)),
+    (("--decks-table", "2", "--commission", "1/20"), ("--commission",))])
+def test_bad_commissions_exit_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
+                                words: tuple[str, ...]) -> None:
+    assert one_line_error(*run(capsys, "chemin-de-fer", "--model", "B1", *argv), *words)

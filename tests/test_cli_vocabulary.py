@@ -256,7 +256,9 @@ SMALL_ARGUMENTS: dict[str, list[tuple[str, ...]]] = {
               ("--input", str(EXAMPLES / "shoe_record.txt"), "--bet", "banker")],
     "count": [("--count", "jacobson-dragon-7", "--shoes", "2", "--seed", "1", "--decks", "1", "-q")],
     "advantage": [("--decks", "1", "--bet", "banker,tie")],
-    "chemin-de-fer": [("--model", "A1", "--costs")],
+    "chemin-de-fer": [("--model", "A1", "--costs"), ("--decks-table", "1", "--model", "B1"),
+                      ("--model", "B1", "--decks", "1", "--commission", "1/20"),
+                      ("--decks", "1", "--shoes", "1", "--seed", "2")],
     "verify": [(str(EXAMPLES / "coups_log.csv"),)],
 }
 

@@ -27,11 +27,14 @@ from exact_odds.analysis.strategy import (
     Affine,
     ChoiceGame,
     Hand,
+    Information,
     Number,
     affine_add,
     affine_at,
+    choice_game,
 )
-from exact_odds.core.choices import DRAW, STAND, ChoiceRules, Decision
+from exact_odds.core.choices import DRAW, PARLOUR_RULES, STAND, ChoiceRules, Decision
+from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import COLUMNS
 
 
@@ -327,3 +330,18 @@ def costs(solution: Solution) -> tuple[Cost, ...]:
             d = Fraction(affine_at(bset.difference, x), 1) / game.total
             out.append(Cost("banker", bset.hand, bset.column, d * (1 - q), -d * q))
     return tuple(out)
+
+
+# ---------------------------------------------------------------- many shoes
+
+
+def solve_by_decks(max_decks: int, information: Information,
+                   rules: ChoiceRules = PARLOUR_RULES) -> tuple[Solution, ...]:
+    """The solutions for shoes of 1, 2, ..., ``max_decks`` full decks, then the infinite deck (model A: cards
+    dealt with replacement, the limit of the others as the decks grow).
+
+    >>> [str(s.game.shoe) for s in solve_by_decks(2, Information.TOTALS)]
+    ['1 deck', '2 decks', 'infinite deck']
+    """
+    shoes = [*(Shoe.decks(d) for d in range(1, max_decks + 1)), Shoe.infinite_deck()]
+    return tuple(solve(choice_game(shoe, information, rules)) for shoe in shoes)

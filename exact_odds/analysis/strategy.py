@@ -102,7 +102,10 @@ def parse_model(text: str) -> tuple[bool, Information]:
 
 # ---------------------------------------------------------------- payoffs of one shoe
 
-SIGN = tuple(tuple((p > b) - (p < b) for b in range(10)) for p in range(10))
+Score = tuple[tuple[int, ...], ...]
+"""What a coup is worth to one side, in whole units, by the final totals: ``score[player][banker]``."""
+
+SIGN: Score = tuple(tuple((p > b) - (p < b) for b in range(10)) for p in range(10))
 """``SIGN[p][b]``: the Player's result with final totals ``p`` and ``b``: +1 wins, -1 loses, 0 ties."""
 
 
@@ -147,8 +150,9 @@ def _take_pair(counts: Sequence[int], pair: Pair, depletes: int) -> tuple[int, S
 
 
 @lru_cache(maxsize=32)
-def payoff_table(shoe: Shoe) -> PayoffTable:
-    """The :class:`PayoffTable` of a shoe (the infinite deck: cards dealt with replacement).
+def payoff_table(shoe: Shoe, score: Score = SIGN) -> PayoffTable:
+    """The :class:`PayoffTable` of a shoe (the infinite deck: cards dealt with replacement), each coup scored
+    ``score[p][b]`` for final totals ``p`` and ``b`` (by default the Player's result, :data:`SIGN`).
 
     >>> table = payoff_table(Shoe.decks(1))
     >>> table.total == 52 * 51 * 50 * 49 * 48 * 47, len(table.cells)
@@ -160,7 +164,7 @@ def payoff_table(shoe: Shoe) -> PayoffTable:
     scale = [size ** (CARDS_PER_COUP - k) if shoe.infinite else falling(size - k, CARDS_PER_COUP - k)
              for k in range(CARDS_PER_COUP + 1)]
     # against[b][p]: the Player's result in ways when the Banker draws one card to b, the Player having p
-    against = [[sum(n * SIGN[p][(b + e) % 10] for e, n in enumerate(counts)) for p in range(10)] for b in range(10)]
+    against = [[sum(n * score[p][(b + e) % 10] for e, n in enumerate(counts)) for p in range(10)] for b in range(10)]
     naturals = 0
     cells: dict[tuple[Pair, Pair], tuple[Cell, ...]] = {}
     for player in PAIRS:
@@ -174,16 +178,16 @@ def payoff_table(shoe: Shoe) -> PayoffTable:
                 continue
             ways, b = ways_p * ways_b, total(banker)
             if p in NATURALS or b in NATURALS:
-                naturals += ways * SIGN[p][b] * scale[4]
+                naturals += ways * score[p][b] * scale[4]
                 continue
             gone = (*player, *banker) if depletes else ()
-            drawn = [against[b][q] - sum(SIGN[q][(b + u) % 10] for u in gone) for q in range(10)]
-            row = [Cell(ways * drawn[p] * scale[5], ways * SIGN[p][b] * scale[4], ways * scale[4])]
+            drawn = [against[b][q] - sum(score[q][(b + u) % 10] for u in gone) for q in range(10)]
+            row = [Cell(ways * drawn[p] * scale[5], ways * score[p][b] * scale[4], ways * scale[4])]
             for c in range(10):
                 w = ways * left[c]
                 q = (p + c) % 10
-                row.append(Cell(w * (drawn[q] - depletes * SIGN[q][(b + c) % 10]) * scale[6],
-                                w * SIGN[q][b] * scale[5], w * scale[5]))
+                row.append(Cell(w * (drawn[q] - depletes * score[q][(b + c) % 10]) * scale[6],
+                                w * score[q][b] * scale[5], w * scale[5]))
             cells[player, banker] = tuple(row)
     return PayoffTable(falling(size, CARDS_PER_COUP) if not shoe.infinite else size ** CARDS_PER_COUP,
                        naturals, cells)
@@ -251,10 +255,12 @@ def _check_rules(information: Information, rules: ChoiceRules) -> None:
                             "does the Player see them")
 
 
-def choice_game(shoe: Shoe, information: Information, rules: ChoiceRules = PARLOUR_RULES) -> ChoiceGame:
-    """The game with choices of a shoe under an information model and rules (default: the papers' game)."""
+def choice_game(shoe: Shoe, information: Information, rules: ChoiceRules = PARLOUR_RULES,
+                score: Score = SIGN) -> ChoiceGame:
+    """The game with choices of a shoe under an information model and rules (default: the papers' game),
+    its results counted by ``score`` (default: the Player's result, :data:`SIGN`)."""
     _check_rules(information, rules)
-    table = payoff_table(shoe)
+    table = payoff_table(shoe, score)
     player_key = (lambda h: h) if information.player_sees_cards else total
     banker_key = (lambda h: h) if information.banker_sees_cards else total
     sums: dict[tuple[Hand, Hand], list[list[int]]] = {}

@@ -9,14 +9,44 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from exact_odds.analysis.equilibrium import solve
-from exact_odds.analysis.strategy import StrategyError, choice_game, parse_model
+from exact_odds.analysis.commission import commission_game, equilibria
+from exact_odds.analysis.equilibrium import Solution, solve, solve_by_decks
+from exact_odds.analysis.strategy import Information, StrategyError, choice_game, parse_model
 from exact_odds.cli.examples import examples
-from exact_odds.cli.options import Output, Subparsers, add_format_options, render, shoe_from_args
+from exact_odds.cli.options import (
+    Output,
+    Subparsers,
+    add_format_options,
+    add_input_option,
+    add_quiet_option,
+    add_seed_option,
+    progress_bar,
+    read_input,
+    render,
+    seed_from_args,
+    shoe_from_args,
+)
 from exact_odds.core.choices import PARLOUR_RULES, ChoiceRules, load_choice_rules
 from exact_odds.core.shoe import Shoe
-from exact_odds.report.chemin import chemin_json, chemin_tables
-from exact_odds.report.concepts import shoe_json
+from exact_odds.dealing import STANDARD_PROCEDURE
+from exact_odds.inputs import validate
+from exact_odds.report.chemin import (
+    chemin_json,
+    chemin_tables,
+    commission_json,
+    commission_tables,
+    decks_json,
+    decks_tables,
+    shoe_play_json,
+    shoe_tables,
+)
+from exact_odds.report.concepts import procedure_json, shoe_json
+from exact_odds.study.chemin import CoupSolution, dealt_shoes, recorded_shoe
+from exact_odds.study.replay import read_record
+
+DEFAULT_MODEL = "B3"
+SHOE_MODEL = "B1"
+"""As the shoe is dealt the game is solved before every coup: the cheapest model unless --model says otherwise."""
 
 
 def _shoe(args: argparse.Namespace, with_replacement: bool) -> Shoe:
@@ -37,10 +67,66 @@ def _rules(args: argparse.Namespace) -> ChoiceRules:
     return PARLOUR_RULES if args.choice_rules is None else load_choice_rules(args.choice_rules)
 
 
+def _by_decks(args: argparse.Namespace, rules: ChoiceRules) -> tuple[Solution, ...]:
+    """--decks-table D: every model (or the information of --model) for 1..D decks and the infinite deck."""
+    if args.shoe is not None or args.decks is not None or args.remove.strip():
+        raise StrategyError("--decks-table solves full shoes of 1 to D decks: give it without --decks, --shoe or "
+                            "--remove")
+    informations = list(Information) if args.model is None else [parse_model(args.model)[1]]
+    by_model = [solve_by_decks(args.decks_table, information, rules) for information in informations]
+    return tuple(s for row in zip(*by_model, strict=True) for s in row)
+
+
+def _as_dealt(args: argparse.Namespace, rules: ChoiceRules) -> Output:
+    """--shoes N (dealt as study deals them) or --input RECORD: the game solved before every coup."""
+    if args.decks_table is not None or args.commission is not None:
+        raise StrategyError("--shoes and --input solve the parlour game before each coup: leave out --decks-table "
+                            "and --commission")
+    if args.shoes is not None and args.input is not None:
+        raise StrategyError("give --shoes N (shoes to deal) or --input FILE (a recorded shoe), not both")
+    with_replacement, information = parse_model(args.model or SHOE_MODEL)
+    if with_replacement:
+        raise StrategyError("a dealt shoe is a B model: cards dealt with replacement never deplete")
+    shoe = shoe_from_args(args)
+    bar = progress_bar(args, "chemin-de-fer", unit="coups")
+    try:
+        rows: tuple[CoupSolution, ...]
+        if args.input is not None:
+            rows = recorded_shoe(read_record(read_input(args.input, "record")), shoe, information, rules=rules,
+                                 progress=bar)
+            source = "a recorded shoe"
+        else:
+            seed = seed_from_args(args)
+            rows = dealt_shoes(shoe, args.shoes, seed, information, rules=rules, progress=bar)
+            source = f"{args.shoes} {'shoe' if args.shoes == 1 else 'shoes'} dealt with seed {seed}"
+    finally:
+        bar.close()
+    return render(args, lambda: shoe_play_json(rows, source), lambda: shoe_tables(rows, args.format, source),
+                  tableau=(rules.name, rules.key()), shoe=shoe_json(shoe),
+                  procedure=None if args.input is not None else procedure_json(STANDARD_PROCEDURE),
+                  procedure_text=None if args.input is not None else STANDARD_PROCEDURE.describe())
+
+
 def _cmd_chemin_de_fer(args: argparse.Namespace) -> Output:
+    rules = _rules(args)
+    if args.shoes is not None or args.input is not None:
+        return _as_dealt(args, rules)
+    if args.seed is not None:
+        raise StrategyError("--seed deals shoes: give it with --shoes N")
+    if args.decks_table is not None:
+        if args.commission is not None:
+            raise StrategyError("--decks-table solves the parlour game: give --commission with one shoe")
+        solutions = _by_decks(args, rules)
+        return render(args, lambda: decks_json(solutions), lambda: decks_tables(solutions, args.format),
+                      tableau=(rules.name, rules.key()), shoe=None)
+    if args.model is None:
+        args.model = DEFAULT_MODEL
     with_replacement, information = parse_model(args.model)
     shoe = _shoe(args, with_replacement)
-    rules = _rules(args)
+    if args.commission is not None:
+        found = equilibria(commission_game(shoe, information, args.commission, rules))
+        return render(args, lambda: commission_json(found), lambda: commission_tables(found, args.format),
+                      tableau=(rules.name, rules.key()), shoe=shoe_json(shoe))
     solution = solve(choice_game(shoe, information, rules))
     return render(args, lambda: chemin_json(solution),
                   lambda: chemin_tables(solution, args.format, with_costs=args.costs),
@@ -58,8 +144,11 @@ def _add_chemin_de_fer(sub: Subparsers) -> None:
         **examples('exact-odds chemin-de-fer --model A1',
                    'exact-odds chemin-de-fer --model B2 --decks 6',
                    'exact-odds chemin-de-fer --model B3 --format json',
-                   'exact-odds chemin-de-fer --model B1 --rules examples/chemin-de-fer/house.toml'))
-    p.add_argument("--model", default="B3", metavar="MODEL",
+                   'exact-odds chemin-de-fer --model B1 --rules examples/chemin-de-fer/house.toml',
+                   'exact-odds chemin-de-fer --decks-table 4 --model B2',
+                   'exact-odds chemin-de-fer --model B2 --decks 6 --commission 1/20',
+                   'exact-odds chemin-de-fer --decks 1 --shoes 2 --seed 7'))
+    p.add_argument("--model", metavar="MODEL",
                    help="A1-A3: cards dealt with replacement; B1-B3: from the shoe. 1: each side sees his total; "
                         "2: the Banker sees his two cards, the Player his total; 3: each sees his own two cards "
                         "(default B3)")
@@ -70,6 +159,19 @@ def _add_chemin_de_fer(sub: Subparsers) -> None:
     p.add_argument("--rules", dest="choice_rules", metavar="FILE",
                    help="drawing rules with free decisions (TOML): D, S, F (free) or a drawing probability per "
                         "cell; a tableau file fixes every decision")
+    p.add_argument("--decks-table", type=validate.DECKS_TABLE.option, metavar="D",
+                   help="instead of one shoe: the value and both sides' mixed choices for 1, 2, ..., D decks and the "
+                        "infinite deck, under every model (or the information of --model)")
+    p.add_argument("--commission", type=validate.COMMISSION.option, metavar="ALPHA",
+                   help="the casino game: the house takes ALPHA (0 to 1/10, e.g. 1/20) of the Banker's wins; prints "
+                        "every Nash equilibrium, each side's expectation there and the house's take")
+    p.add_argument("--shoes", type=validate.CHEMIN_SHOES.option, metavar="N",
+                   help="deal N shoes (as study deals them, by --seed) and solve the game before every coup on the "
+                        "cards left (default model B1 here)")
+    add_input_option(p, "a recorded shoe (cards in dealing order, e.g. 'Kh 3d 9s ...'; '-': standard input): the "
+                        "game solved before each of its coups")
+    add_seed_option(p)
+    add_quiet_option(p)
     p.add_argument("--costs", action="store_true", help="also print what each of the Banker's wrong choices costs")
     add_format_options(p)
     p.set_defaults(handler=_cmd_chemin_de_fer)

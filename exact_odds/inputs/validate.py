@@ -250,7 +250,7 @@ class Exact:
     def _range(self) -> str:
         if self.open:
             return f"strictly between {self.low} and {self.high}"
-        return f"from {_number(int(self.low))} to {_number(int(self.high))}"
+        return f"from {_exact_bound(self.low)} to {_exact_bound(self.high)}"
 
     def _where(self, what: str) -> str:
         return f"{what}: " if what else ""
@@ -302,6 +302,11 @@ class Exact:
         except InputError:
             raise argparse.ArgumentTypeError(f"must be {self.noun} {self._range()} ({self.hint}), "
                                              f"got {shown(text)}") from None
+
+
+def _exact_bound(bound: Fraction) -> str:
+    """A bound of an :class:`Exact` as messages write it: ``10,000``, or a fraction such as ``1/10``."""
+    return _number(int(bound)) if bound.denominator == 1 else str(bound)
 
 
 def _below(value: str | int | Fraction, low: Fraction) -> bool:
@@ -453,6 +458,8 @@ def dask_option(text: str) -> str:
 # ---------------------------------------------------------------- the bounds
 
 DECKS = Whole(1, 10_000)
+DECKS_TABLE = Whole(1, 64)
+CHEMIN_SHOES = Whole(1, 100)
 RANK_COUNT = Whole(0, 40_000)
 CUT_CARD = Whole(0, 520_000)
 COUP = Whole(1, 130_000)
@@ -474,6 +481,7 @@ THRESHOLD_EXACT = Exact(Fraction(-10**6), Fraction(10**6), hint="write a number 
 PAYOUT = Exact(Fraction(-1), Fraction(10**9), odds=True, hint='write e.g. "19/20", "0.95" or "11:1"')
 BANKROLL = Exact(Fraction(1), Fraction(10**9), hint="write e.g. 20 or 12.5")
 NET_RESULT = Exact(Fraction(-10**9), Fraction(10**9), hint="write e.g. 0.95, -1 or 19/20", noun="a number")
+COMMISSION = Exact(Fraction(0), Fraction(1, 10), hint="write e.g. 1/20 or 0.05", noun="a commission")
 BUNCO_COUNT = Whole(1, 10**8)
 BUNCO_POINTS = Whole(0, 10**6)
 BUNCO_DICE = Whole(1, 20)

@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from exact_odds.analysis.commission import Equilibria, Equilibrium
 from exact_odds.analysis.equilibrium import Cost, Solution, costs
-from exact_odds.analysis.strategy import Hand, model_code
+from exact_odds.analysis.strategy import ChoiceGame, Hand, model_code
 from exact_odds.core.choices import HANDS, TOTALS, pair_text, total
 from exact_odds.core.tableau import COLUMNS
 from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_text
 from exact_odds.report.concepts import shoe_json
+from exact_odds.study.chemin import CoupSolution
 
 PLAYER_EV_NOTE = ("player_ev: the Player's expectation per coup of the parlour game (he wins 1, loses 1, a tie "
                   "pushes); the Banker's is its opposite.")
@@ -80,10 +82,16 @@ def _player_table(solution: Solution, found: Sequence[Cost], fmt: str) -> Table 
 def banker_rows(solution: Solution) -> list[tuple[str, list[str]]]:
     """The Banker's strategy as tableau rows: one per total, or per two cards where the cards of a total
     are played differently."""
+    return tableau_rows(solution.game, solution.banker)
+
+
+def tableau_rows(game: ChoiceGame, banker: Sequence[Fraction | None]) -> list[tuple[str, list[str]]]:
+    """A Banker strategy (one drawing probability per set of ``game``) as rows of the tableau (see
+    :func:`banker_rows`)."""
     cells: dict[Hand, list[str]] = {}
-    for bset, q in zip(solution.game.banker_sets, solution.banker, strict=True):
+    for bset, q in zip(game.banker_sets, banker, strict=True):
         cells.setdefault(bset.hand, ["."] * len(COLUMNS))[COLUMNS.index(bset.column)] = _draw_text(q)
-    if not solution.game.information.banker_sees_cards:
+    if not game.information.banker_sees_cards:
         return [(str(t), cells[t]) for t in TOTALS if t in cells]
     rows: list[tuple[str, list[str]]] = []
     for t in TOTALS:
@@ -165,3 +173,194 @@ def _banker_json(hand: Hand, column: int | None, q: Fraction | None, free: bool,
     return {"hand": hand_text(hand), "column": _column_text(column), "draw": None if q is None else fraction_text(q),
             "free": free, "cost_draw": None if cost is None else fraction_text(cost.draw),
             "cost_stand": None if cost is None else fraction_text(cost.stand)}
+
+
+# ---------------------------------------------------------------- the value by the number of decks
+
+DECKS_NOTE = ("Each row is one shoe solved on its own (as --decks N would); the infinite deck is model A, the "
+              "limit as the decks grow. Player draws on 5: his chance of drawing in each of his free "
+              "information sets; Banker mixes: each cell where his optimal strategy draws with a chance "
+              "between 0 and 1.")
+
+
+def _decks_cell(solution: Solution) -> str:
+    return "∞" if solution.game.shoe.infinite else str(solution.game.shoe.size // 52)
+
+
+def player_draws_text(game: ChoiceGame, player: Sequence[Fraction]) -> str:
+    """The Player's drawing probabilities: ``9/11`` for one set, ``0+5 D, 1+4 1/19, ...`` for several."""
+    if len(game.player_sets) == 1:
+        return fraction_text(player[0])
+    return ", ".join(f"{hand_text(h)} {_draw_text(x)}" for h, x in zip(game.player_sets, player, strict=True))
+
+
+def mixed_cells(game: ChoiceGame, banker: Sequence[Fraction | None]) -> list[tuple[Hand, int | None, Fraction]]:
+    """The Banker's cells where his strategy draws with a chance strictly between 0 and 1."""
+    return [(b.hand, b.column, q) for b, q in zip(game.banker_sets, banker, strict=True)
+            if q is not None and 0 < q < 1]
+
+
+def _mixed_text(game: ChoiceGame, banker: Sequence[Fraction | None]) -> str:
+    cells = mixed_cells(game, banker)
+    return "; ".join(f"{hand_text(h)} against {_column_text(c)}: {fraction_text(q)}" for h, c, q in cells) or "none"
+
+
+def _player_json(game: ChoiceGame, player: Sequence[Fraction]) -> list[dict[str, object]]:
+    return [{"hand": hand_text(h), "draw": fraction_text(x)} for h, x in zip(game.player_sets, player, strict=True)]
+
+
+def _mixed_json(game: ChoiceGame, banker: Sequence[Fraction | None]) -> list[dict[str, object]]:
+    return [{"hand": hand_text(h), "column": _column_text(c), "draw": fraction_text(q)}
+            for h, c, q in mixed_cells(game, banker)]
+
+
+def decks_tables(solutions: Sequence[Solution], fmt: str) -> list[Table]:
+    """One row per shoe and model: the value, the Player's drawing probabilities on 5, the Banker's mixed cells."""
+    rows: list[list[Cell]] = []
+    for s in solutions:
+        rows.append([_decks_cell(s), s.game.model, _ev(s.value, fmt), fraction_text(s.value),
+                     player_draws_text(s.game, s.player), _mixed_text(s.game, s.banker),
+                     "yes" if s.player_unique and s.banker_unique else "no",
+                     "yes" if s.certificate.holds else "NO"])
+    headers = ["decks", "model", "value (player_ev)", "value, exactly", "Player draws on 5", "Banker mixes",
+               "unique", "certified"]
+    rules = solutions[0].game.rules.name if solutions else ""
+    return [Table(f"Chemin de fer by the number of decks ({rules})", headers, rows, (PLAYER_EV_NOTE, DECKS_NOTE))]
+
+
+def decks_json(solutions: Sequence[Solution]) -> dict[str, object]:
+    """The ``chemin-de-fer --decks-table D --format json`` object; every figure an exact ``num/den`` string."""
+    return {
+        "rules": solutions[0].game.rules.name if solutions else "",
+        "solutions": [{
+            "decks": None if s.game.shoe.infinite else s.game.shoe.size // 52,
+            "model": s.game.model,
+            "value": fraction_text(s.value),
+            "player": _player_json(s.game, s.player),
+            "banker_mixed": _mixed_json(s.game, s.banker),
+            "player_unique": s.player_unique,
+            "banker_unique": s.banker_unique,
+            "certified": s.certificate.holds,
+        } for s in solutions],
+    }
+
+
+# ---------------------------------------------------------------- the casino game, with a commission
+
+COMMISSION_NOTE = ("player_ev: the Player's expectation per coup (he wins 1, loses 1, a tie pushes); banker_ev: "
+                   "the Banker's, the commission on his wins paid; house's take: the commission collected per "
+                   "coup, -(player_ev + banker_ev).")
+
+
+def _commission_summary(found: Equilibria, fmt: str) -> Table:
+    game = found.game.player
+    rows: list[list[Cell]] = [
+        ["model", f"{game.model}: {'with replacement' if game.shoe.infinite else 'from the shoe'}; "
+                  f"{game.information.description}"],
+        ["rules", game.rules.name],
+        ["commission on the Banker's wins", _ev(found.game.commission, fmt) if for_people(fmt)
+         else found.game.commission],
+        ["Nash equilibria", str(len(found.equilibria)) + (", and every point between them" if found.continuum
+                                                          else "")],
+        ["unique", "yes" if found.unique else "no"],
+    ]
+    return Table(f"Chemin de fer with a commission, model {game.model}, {game.shoe}", ["figure", "value"], rows,
+                 (COMMISSION_NOTE,))
+
+
+def _equilibria_table(found: Equilibria, fmt: str) -> Table:
+    game = found.game.player
+    rows: list[list[Cell]] = []
+    for n, e in enumerate(found.equilibria, 1):
+        rows.append([str(n), player_draws_text(game, e.player), _mixed_text(game, e.banker), _ev(e.player_ev, fmt),
+                     _ev(e.banker_ev, fmt), _ev(e.house_take, fmt), "yes" if e.banker_unique else "no",
+                     "yes" if e.certificate.holds else "NO"])
+    headers = ["equilibrium", "Player draws on 5", "Banker mixes", "player_ev", "banker_ev", "house's take",
+               "Banker's strategy unique", "certified"]
+    return Table(f"Nash equilibria, model {game.model}, {game.shoe}", headers, rows,
+                 ("Certified: each strategy an exact best reply to the other, for each side's own payoff.",))
+
+
+def _equilibrium_tableau(found: Equilibria, n: int, e: Equilibrium) -> Table:
+    game = found.game.player
+    rows: list[list[Cell]] = [[label, *cells] for label, cells in tableau_rows(game, e.banker)]
+    return Table(f"Banker's strategy at equilibrium {n}, model {game.model}, {game.shoe}",
+                 ["banker", "-", *map(str, range(10))], rows, (COLUMNS_NOTE,))
+
+
+def commission_tables(found: Equilibria, fmt: str) -> list[Table]:
+    """The summary, every equilibrium with both sides' expectations and the house's take, and the Banker's
+    strategy as a tableau at each equilibrium."""
+    return [_commission_summary(found, fmt), _equilibria_table(found, fmt),
+            *(_equilibrium_tableau(found, n, e) for n, e in enumerate(found.equilibria, 1))]
+
+
+def commission_json(found: Equilibria) -> dict[str, object]:
+    """The ``chemin-de-fer --commission A --format json`` object; every figure an exact ``num/den`` string."""
+    game = found.game.player
+    return {
+        "model": model_code(game.shoe, game.information),
+        "information": game.information.description,
+        "with_replacement": game.shoe.infinite,
+        "shoe": shoe_json(game.shoe),
+        "rules": game.rules.name,
+        "commission": fraction_text(found.game.commission),
+        "unique": found.unique,
+        "continuum": found.continuum,
+        "equilibria": [_equilibrium_json(game, e) for e in found.equilibria],
+    }
+
+
+def _equilibrium_json(game: ChoiceGame, e: Equilibrium) -> dict[str, object]:
+    cert = e.certificate
+    return {
+        "player": _player_json(game, e.player),
+        "banker": [{"hand": hand_text(b.hand), "column": _column_text(b.column),
+                    "draw": None if q is None else fraction_text(q), "free": b.decision is None}
+                   for b, q in zip(game.banker_sets, e.banker, strict=True)],
+        "banker_mixed": _mixed_json(game, e.banker),
+        "player_ev": fraction_text(e.player_ev),
+        "banker_ev": fraction_text(e.banker_ev),
+        "house_take": fraction_text(e.house_take),
+        "banker_unique": e.banker_unique,
+        "certificate": {"player": fraction_text(cert.player),
+                        "player_best_reply": fraction_text(cert.player_best_reply),
+                        "banker": fraction_text(cert.banker),
+                        "banker_best_reply": fraction_text(cert.banker_best_reply), "holds": cert.holds},
+    }
+
+
+# ---------------------------------------------------------------- as the shoe is dealt
+
+SHOE_NOTE = ("Before each coup, the game solved on the cards not yet dealt (the burned ones gone too); a coup's "
+             "cards are counted off as the standard tableau plays them.")
+
+
+def shoe_tables(rows: Sequence[CoupSolution], fmt: str, source: str) -> list[Table]:
+    """A summary (coups, the least and greatest value) and one row per coup: the value and the mixed choices."""
+    values = [r.value for r in rows]
+    model = rows[0].solution.game.model if rows else ""
+    summary: list[list[Cell]] = [["model", model], ["shoes", source], ["coups", str(len(rows))]]
+    if values:
+        summary += [["value, least (player_ev)", _ev(min(values), fmt)], ["value, greatest", _ev(max(values), fmt)]]
+    table: list[list[Cell]] = [
+        [str(r.shoe), str(r.coup), str(r.cards_left), _ev(r.value, fmt), fraction_text(r.value),
+         player_draws_text(r.solution.game, r.solution.player), _mixed_text(r.solution.game, r.solution.banker)]
+        for r in rows]
+    headers = ["shoe", "coup", "cards left", "value (player_ev)", "value, exactly", "Player draws on 5",
+               "Banker mixes"]
+    return [Table(f"Chemin de fer as the shoe is dealt, model {model}", ["figure", "value"], summary,
+                  (PLAYER_EV_NOTE,)),
+            Table(f"Before each coup, model {model}", headers, table, (SHOE_NOTE,))]
+
+
+def shoe_play_json(rows: Sequence[CoupSolution], source: str) -> dict[str, object]:
+    """The ``chemin-de-fer --shoes N`` / ``--input RECORD`` object; every figure an exact ``num/den`` string."""
+    return {
+        "model": rows[0].solution.game.model if rows else None,
+        "source": source,
+        "coups": [{"shoe": r.shoe, "coup": r.coup, "cards_left": r.cards_left, "value": fraction_text(r.value),
+                   "player": _player_json(r.solution.game, r.solution.player),
+                   "banker_mixed": _mixed_json(r.solution.game, r.solution.banker),
+                   "certified": r.solution.certificate.holds} for r in rows],
+    }

@@ -1,0 +1,417 @@
+"""The casino game of chemin de fer: a commission on the Banker's wins, and every Nash equilibrium, exactly.
+
+In a casino the house takes a commission ``alpha`` (0 to 1/10, classically 5%) of what the Banker wins.
+The Player still wins 1, loses 1, a tie pushes; the Banker gets ``-1`` when the Player wins and
+``1 - alpha`` when he wins himself. The game is no longer zero-sum (Ethier and Lee, 2023, *A
+game-theoretic analysis of baccara chemin de fer, II*, Games 14:63, arXiv 2308.00118): the two sides'
+expectations add up to minus the house's take, ``alpha`` times the chance that the Banker wins.
+
+Both sides' payoffs are additive over the Banker's information sets and affine in the Player's free
+drawing probabilities ``x`` (:class:`~exact_odds.analysis.strategy.ChoiceGame`, one per side), so:
+
+- the Banker's best reply to ``x`` is chosen set by set: he draws where drawing is worth more to him,
+  and may mix only where his difference ``delta_I(x)`` is zero;
+- the Player's best reply to the Banker's ``q`` is chosen coordinate by coordinate, by the sign of his
+  gradient ``g(q)``, which is affine in ``q``.
+
+First the strictly dominated choices are removed, over and over (a Player coordinate whose gradient has
+one sign whatever the Banker does, a Banker set whose difference has one sign over what is left of the
+Player's box). Then every equilibrium ``x`` is found among the **vertices** of the arrangement cut in
+the Player's box by the hyperplanes ``delta_I(x) = 0`` and the box's faces: on a cell of that arrangement
+the Banker's best replies do not change, so the equilibria with ``x`` in a cell form the cell times a
+polytope of ``q``, and that polytope only grows towards the cell's vertices. At each vertex a small
+exact linear program asks for a ``q`` among the Banker's best replies against which ``x`` is a best
+reply for the Player. An equilibrium between two equilibrium vertices (a continuum) is looked for at
+their midpoint. Each equilibrium is certified by exact best replies on both sides.
+
+>>> from exact_odds.analysis.strategy import Information
+>>> from exact_odds.core.shoe import Shoe
+>>> game = commission_game(Shoe.infinite_deck(), Information.TOTALS, Fraction(1, 20))
+>>> found = equilibria(game)
+>>> len(found.equilibria), found.equilibria[0].player, found.equilibria[0].certificate.holds
+(1, (Fraction(179, 214),), True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations, product
+from math import lcm
+
+from exact_odds.analysis.equilibrium import expectation, player_best_reply
+from exact_odds.analysis.exact_lp import LPError, maximize
+from exact_odds.analysis.strategy import (
+    SIGN,
+    Affine,
+    ChoiceGame,
+    Information,
+    Number,
+    Score,
+    StrategyError,
+    affine_at,
+    choice_game,
+)
+from exact_odds.core.choices import DRAW, PARLOUR_RULES, STAND, ChoiceRules
+from exact_odds.core.shoe import Shoe
+
+MAX_COMMISSION = Fraction(1, 10)
+"""The largest commission studied (Ethier and Lee: 0 to 1/10)."""
+
+
+def banker_score(commission: Fraction) -> Score:
+    """The Banker's result by final totals, in units of ``1 / commission.denominator``: ``-1`` when the
+    Player wins, ``1 - commission`` when the Banker wins, 0 on a tie.
+
+    >>> banker_score(Fraction(1, 20))[0][9], banker_score(Fraction(1, 20))[9][0]
+    (19, -20)
+    """
+    unit = commission.denominator
+    return tuple(tuple(-unit * SIGN[p][b] - commission.numerator * (p < b) for b in range(10)) for p in range(10))
+
+
+@dataclass(frozen=True, slots=True)
+class CommissionGame:
+    """Chemin de fer with a commission on the Banker's wins: the Player's game (his result, as in the
+    parlour game) and the Banker's (his result in units of ``1 / commission.denominator``), the same
+    information sets in the same order."""
+
+    player: ChoiceGame
+    banker: ChoiceGame
+    commission: Fraction
+
+    @property
+    def unit(self) -> int:
+        """The Banker's results are counted in ``1 / unit`` of a stake."""
+        return self.commission.denominator
+
+
+def commission_game(shoe: Shoe, information: Information, commission: Fraction,
+                    rules: ChoiceRules = PARLOUR_RULES) -> CommissionGame:
+    """The casino game of a shoe under an information model, with ``commission`` (0 to 1/10) on the
+    Banker's wins."""
+    if not 0 <= commission <= MAX_COMMISSION:
+        raise StrategyError(f"a commission on the Banker's wins is from 0 to {MAX_COMMISSION}, got {commission}")
+    return CommissionGame(choice_game(shoe, information, rules), choice_game(shoe, information, rules,
+                                                                             banker_score(commission)), commission)
+
+
+@dataclass(frozen=True, slots=True)
+class BimatrixCertificate:
+    """Each side's expectation at a pair of strategies and the most each could get by a best reply to
+    the other; the pair is a Nash equilibrium when each pair is equal."""
+
+    player: Fraction
+    player_best_reply: Fraction
+    banker: Fraction
+    banker_best_reply: Fraction
+
+    @property
+    def holds(self) -> bool:
+        """Whether each strategy is a best reply to the other."""
+        return self.player == self.player_best_reply and self.banker == self.banker_best_reply
+
+
+@dataclass(frozen=True, slots=True)
+class Equilibrium:
+    """One Nash equilibrium: the Player's drawing probabilities (``game.player.player_sets``) and the
+    Banker's (``game.player.banker_sets``; ``None``: a set where nothing he does matters to either side);
+    each side's expectation per coup and the house's take (the commission collected per coup).
+    ``banker_unique``: whether this is the Banker's only strategy in equilibrium with this ``player``."""
+
+    player: tuple[Fraction, ...]
+    banker: tuple[Fraction | None, ...]
+    player_ev: Fraction
+    banker_ev: Fraction
+    house_take: Fraction
+    banker_unique: bool
+    certificate: BimatrixCertificate
+
+
+@dataclass(frozen=True, slots=True)
+class Equilibria:
+    """Every Nash equilibrium of a :class:`CommissionGame`: one per Player strategy, found at the vertices
+    of the arrangement (see the module); ``continuum``: whether equilibria also fill a segment between
+    two of them (then those listed are its ends)."""
+
+    game: CommissionGame
+    equilibria: tuple[Equilibrium, ...]
+    continuum: bool
+
+    @property
+    def unique(self) -> bool:
+        """Whether the game has exactly one Nash equilibrium."""
+        return len(self.equilibria) == 1 and not self.continuum and self.equilibria[0].banker_unique
+
+
+# ---------------------------------------------------------------- the two sides' affine pieces
+
+
+def _restricted_range(f: Affine, fixed: dict[int, Fraction]) -> tuple[Number, Number]:
+    """The least and greatest value of ``f`` over the box [0, 1]^k, the coordinates in ``fixed`` held."""
+    low: Number = f[0]
+    high: Number = f[0]
+    for j, c in enumerate(f[1:]):
+        if j in fixed:
+            low += c * fixed[j]
+            high += c * fixed[j]
+        else:
+            low += min(0, c)
+            high += max(0, c)
+    return low, high
+
+
+@dataclass(frozen=True, slots=True)
+class _Sides:
+    """The pieces the search needs: the free Banker sets, each one's difference for the Banker
+    (``delta``: draw less stand, positive where he draws) and for the Player (``effect``), and the
+    Player's gradient when the Banker stands in every free set (``gradient``: one affine function of q
+    per coordinate is ``gradient[j] + sum q_I effect_I[j + 1]``)."""
+
+    free: tuple[int, ...]
+    delta: tuple[tuple[int, ...], ...]
+    effect: tuple[tuple[int, ...], ...]
+    gradient: tuple[int, ...]
+
+    @classmethod
+    def of(cls, game: CommissionGame) -> _Sides:
+        """The pieces, in integers: each Banker difference scaled on its own, the Player's side all at once
+        (a positive factor changes no sign)."""
+        player, banker = game.player, game.banker
+        free = tuple(i for i, b in enumerate(player.banker_sets) if b.decision is None)
+        gradient = list(player.base[1:])
+        for i in free:
+            for j, c in enumerate(player.banker_sets[i].stand[1:]):
+                gradient[j] += c
+        effect = [player.banker_sets[i].difference for i in free]
+        scale = lcm(*(Fraction(v).denominator for f in (*effect, gradient) for v in f))
+        return cls(free, tuple(_integral(banker.banker_sets[i].difference) for i in free),
+                   tuple(tuple(int(v * scale) for v in f) for f in effect), tuple(int(v * scale) for v in gradient))
+
+    def gradient_range(self, j: int, fixed: dict[int, Fraction]) -> tuple[Number, Number]:
+        """The least and greatest of the Player's gradient ``j`` over the Banker's strategies left."""
+        low: Number = self.gradient[j]
+        high: Number = self.gradient[j]
+        for n, effect in enumerate(self.effect):
+            c = effect[j + 1]
+            q = fixed.get(n)
+            low += c * q if q is not None else min(0, c)
+            high += c * q if q is not None else max(0, c)
+        return low, high
+
+
+def _integral(f: Affine) -> tuple[int, ...]:
+    """``f`` times the least positive integer that makes every coefficient whole."""
+    scale = lcm(*(Fraction(v).denominator for v in f))
+    return tuple(int(v * scale) for v in f)
+
+
+def _dominance(sides: _Sides, k: int) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
+    """The Player coordinates and the Banker sets settled by iterated strict dominance."""
+    x: dict[int, Fraction] = {}
+    q: dict[int, Fraction] = {}
+    changed = True
+    while changed:
+        changed = False
+        for n, delta in enumerate(sides.delta):
+            if n not in q:
+                low, high = _restricted_range(delta, x)
+                if low > 0 or high < 0:
+                    q[n] = DRAW if low > 0 else STAND
+                    changed = True
+        for j in range(k):
+            if j not in x:
+                low, high = sides.gradient_range(j, q)
+                if low > 0 or high < 0:
+                    x[j] = DRAW if low > 0 else STAND
+                    changed = True
+    return x, q
+
+
+# ---------------------------------------------------------------- the candidates: vertices of the arrangement
+
+
+def _solve_square(rows: Sequence[Sequence[int]], rhs: Sequence[int]) -> tuple[tuple[int, ...], int] | None:
+    """The solution of a square integer system as numerators over one positive denominator (Cramer's rule by
+    Bareiss's fraction-free elimination, exact in integers); None if the system is singular."""
+    n = len(rows)
+    m = [[*row, b] for row, b in zip(rows, rhs, strict=True)]
+    previous = 1
+    for col in range(n):
+        pivot = next((r for r in range(col, n) if m[r][col] != 0), None)
+        if pivot is None:
+            return None
+        if pivot != col:
+            m[col], m[pivot] = m[pivot], m[col]
+        top = m[col]
+        for r in range(col + 1, n):
+            row = m[r]
+            m[r] = [(top[col] * row[c] - row[col] * top[c]) // previous if c > col else 0 for c in range(n + 1)]
+        previous = top[col]
+    det = m[n - 1][n - 1]
+    values = [0] * n
+    for i in reversed(range(n)):  # back substitution, every value a numerator over det
+        acc = m[i][n] * det - sum(m[i][c] * values[c] for c in range(i + 1, n))
+        values[i] = acc // m[i][i]
+    if det < 0:
+        return tuple(-v for v in values), -det
+    return tuple(values), det
+
+
+def _faces(free: Sequence[int]) -> Iterator[dict[int, Fraction | None]]:
+    """Every face of the box over the ``free`` coordinates: each at 0, at 1, or inside (``None``)."""
+    for values in product((STAND, DRAW, None), repeat=len(free)):
+        yield dict(zip(free, values, strict=True))
+
+
+def _vertices(sides: _Sides, k: int, x_fixed: dict[int, Fraction],
+              contested: Sequence[int]) -> set[tuple[Fraction, ...]]:
+    """Every vertex of the arrangement of the contested sets' hyperplanes ``delta = 0`` in the Player's box."""
+    free = [j for j in range(k) if j not in x_fixed]
+    found: set[tuple[Fraction, ...]] = set()
+    for face in _faces(free):
+        inside = [j for j in free if face[j] is None]
+        held = {**x_fixed, **{j: v for j, v in face.items() if v is not None}}
+        planes = []
+        for n in contested:
+            delta = sides.delta[n]
+            constant = int(delta[0] + sum(delta[j + 1] * v for j, v in held.items()))
+            coefficients = [int(delta[j + 1]) for j in inside]
+            if constant + sum(min(0, c) for c in coefficients) < 0 < constant + sum(max(0, c) for c in coefficients):
+                planes.append((coefficients, -constant))  # it crosses the inside of the face
+        for chosen in combinations(planes, len(inside)):
+            solved = _solve_square([c for c, _ in chosen], [b for _, b in chosen]) if chosen else ((), 1)
+            if solved is not None and all(0 < v < solved[1] for v in solved[0]):
+                x = dict(held)
+                x.update((j, Fraction(v, solved[1])) for j, v in zip(inside, solved[0], strict=True))
+                found.add(tuple(Fraction(x[j]) for j in range(k)))
+    return found
+
+
+# ---------------------------------------------------------------- the Banker's replies at one Player strategy
+
+
+@dataclass(frozen=True, slots=True)
+class _Replies:
+    """At one Player strategy: the Banker's choice in each free set (``None`` where he is indifferent) and
+    the linear constraints on the indifferent sets' drawing probabilities that make the Player's strategy
+    a best reply (``A q <= b``)."""
+
+    choice: tuple[Fraction | None, ...]
+    loose: tuple[int, ...]
+    rows: tuple[tuple[Number, ...], ...]
+    rhs: tuple[Number, ...]
+
+    def feasible(self) -> tuple[Fraction, ...] | None:
+        """A point of the constraints (an exact vertex), or None if they have none."""
+        if any(sum(min(0, c) for c in row) > b for row, b in zip(self.rows, self.rhs, strict=True)):
+            return None  # one constraint alone fails over the whole box
+        try:
+            return maximize([0] * len(self.loose), self.rows, self.rhs).point if self.loose else (
+                () if all(b >= 0 for b in self.rhs) else None)
+        except LPError:
+            return None
+
+    def fixed(self) -> bool:
+        """Whether the constraints leave one point only."""
+        m = len(self.loose)
+        for n in range(m):
+            axis = [int(i == n) for i in range(m)]
+            if maximize(axis, self.rows, self.rhs).value != -maximize([-a for a in axis], self.rows, self.rhs).value:
+                return False
+        return True
+
+
+def _scaled_at(f: Affine, numerators: Sequence[int], denominator: int) -> Number:
+    """``denominator * f(x)`` for ``x = numerators / denominator``: its sign, in integers."""
+    return f[0] * denominator + sum((c * v for c, v in zip(f[1:], numerators, strict=True)), 0)
+
+
+def _replies(sides: _Sides, x: Sequence[Fraction]) -> _Replies:
+    choice: list[Fraction | None] = []
+    loose: list[int] = []
+    gradient = list(sides.gradient)
+    denominator = lcm(*(v.denominator for v in x))
+    numerators = [int(v * denominator) for v in x]
+    for n, delta in enumerate(sides.delta):
+        at = _scaled_at(delta, numerators, denominator)
+        if at == 0:
+            choice.append(None)
+            if any(sides.effect[n]) or any(delta):
+                loose.append(n)
+            continue
+        choice.append(DRAW if at > 0 else STAND)
+        if at > 0:
+            gradient = [g + c for g, c in zip(gradient, sides.effect[n][1:], strict=True)]
+    m = len(loose)
+    rows: list[tuple[Number, ...]] = [tuple(int(i == j) for i in range(m)) for j in range(m)]
+    rhs: list[Number] = [1] * m
+    for j, xj in enumerate(x):  # g_j = gradient_j + sum q_n effect_n,j: 0 inside, <= 0 at 0, >= 0 at 1
+        slopes = tuple(sides.effect[n][j + 1] for n in loose)
+        if xj < 1:
+            rows.append(slopes)
+            rhs.append(-gradient[j])
+        if xj > 0:
+            rows.append(tuple(-s for s in slopes))
+            rhs.append(gradient[j])
+    return _Replies(tuple(choice), tuple(loose), tuple(rows), tuple(rhs))
+
+
+# ---------------------------------------------------------------- evaluating and certifying
+
+
+def banker_expectation(game: CommissionGame, player: Sequence[Number], banker: Sequence[Number | None]) -> Fraction:
+    """The Banker's exact expectation per coup, the commission paid, at a pair of strategies."""
+    return expectation(game.banker, player, banker) / game.unit
+
+
+def banker_best_reply(game: CommissionGame, player: Sequence[Number]) -> Fraction:
+    """The most the Banker can expect, the commission paid, when the Player plays ``player``."""
+    banker = game.banker
+    result: Number = affine_at(banker.base, player)
+    for bset in banker.banker_sets:
+        if bset.decision is None:
+            result += max(affine_at(bset.draw, player), affine_at(bset.stand, player))
+    return Fraction(result, 1) / banker.total / game.unit
+
+
+def certify(game: CommissionGame, player: Sequence[Number], banker: Sequence[Number | None]) -> BimatrixCertificate:
+    """The :class:`BimatrixCertificate` of a pair of strategies."""
+    return BimatrixCertificate(expectation(game.player, player, banker), player_best_reply(game.player, banker),
+                               banker_expectation(game, player, banker), banker_best_reply(game, player))
+
+
+def _equilibrium(game: CommissionGame, sides: _Sides, x: tuple[Fraction, ...]) -> Equilibrium | None:
+    replies = _replies(sides, x)
+    point = replies.feasible()
+    if point is None:
+        return None
+    free_choice = list(replies.choice)
+    for n, q in zip(replies.loose, point, strict=True):
+        free_choice[n] = q
+    banker: list[Fraction | None] = []
+    by_set = dict(zip(sides.free, free_choice, strict=True))
+    for i, bset in enumerate(game.player.banker_sets):
+        banker.append(bset.decision if bset.decision is not None else by_set[i])
+    player_ev = expectation(game.player, x, banker)
+    banker_ev = banker_expectation(game, x, banker)
+    return Equilibrium(x, tuple(banker), player_ev, banker_ev, -(player_ev + banker_ev), replies.fixed(),
+                       certify(game, x, banker))
+
+
+def equilibria(game: CommissionGame) -> Equilibria:
+    """Every Nash equilibrium of the casino game, exactly, each certified (see the module)."""
+    sides = _Sides.of(game)
+    k = len(game.player.player_sets)
+    x_fixed, q_fixed = _dominance(sides, k)
+    contested = [n for n in range(len(sides.free)) if n not in q_fixed]
+    found = {}
+    for x in sorted(_vertices(sides, k, x_fixed, contested)):
+        equilibrium = _equilibrium(game, sides, x)
+        if equilibrium is not None:
+            found[x] = equilibrium
+    points = sorted(found)
+    continuum = any(_equilibrium(game, sides, tuple((a + b) / 2 for a, b in zip(u, v, strict=True))) is not None
+                    for u, v in combinations(points, 2))
+    return Equilibria(game, tuple(found[x] for x in points), continuum)
