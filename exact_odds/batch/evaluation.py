@@ -286,7 +286,7 @@ def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, 
     at ``Detail.SUITS`` for shoes whose counts do not divide by 4, gives counts per rank and
     suit (shape (n, 13, 4)). The result equals ``[deal(Shoe(c), tableau, detail=detail) ...]``.
 
-    >>> distributions([[4] * 13])[0].total() == 52 * 51 * 50 * 49 * 48 * 47
+    >>> distributions([[4] * 13])[0].total == 52 * 51 * 50 * 49 * 48 * 47
     True
     """
     counts, sizes = _check_counts(compositions)
