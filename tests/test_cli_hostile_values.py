@@ -50,6 +50,8 @@ def _inside(bound: validate.Whole | validate.Real | validate.Exact) -> str:
     """A number within ``bound``, as text."""
     if isinstance(bound, validate.Whole):
         return str(max(bound.low, min(bound.high, 1)))
+    if isinstance(bound, validate.Exact) and bound.high < 1:
+        return str((bound.low + bound.high) / 2)  # a fraction, e.g. 1/20 for a commission up to 1/10
     if bound.open:
         return "0.5"
     return str(max(int(bound.low), 1))

@@ -88,8 +88,9 @@ def _class_vectors(detail: Detail, bets: tuple[Payable, ...],
     """Classes of codes with equal payouts; per bet its payout (suited: coefficient) per class,
     per class its winner (-1 unless points) and whether it counts toward the sequences.
 
-    At ``Detail.SUITS`` a variant code's coefficient is the Moebius sum of
-    :func:`~exact_odds.batch.suited.suited_coefficient`, on integer payout tables.
+    At ``Detail.SUITS`` a variant code's coefficient is a Moebius sum, on integer payout tables: with ``v_ab``
+    the value of the coup with suited flags a, b, the variant with bits x, y contributes
+    ``sum over a <= x, b <= y of (-1)^(x-a + y-b) v_ab`` a way (:func:`~exact_odds.batch.suited.suited_ways`).
     """
     x, y = codes // PLAYER_SUITED % 2, codes // BANKER_SUITED % 2
     base = codes - PLAYER_SUITED * x - BANKER_SUITED * y

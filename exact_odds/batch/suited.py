@@ -18,15 +18,14 @@ sums, and a bet's payouts enter as the matching signed combinations.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from fractions import Fraction
+from collections.abc import Iterator
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from exact_odds.batch.kinds import GG, TYPES, G
-from exact_odds.core.coup import BANKER_SUITED, PLAYER_SUITED, Coup, coup_of_code
+from exact_odds.core.coup import BANKER_SUITED, PLAYER_SUITED
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -65,23 +64,6 @@ def variant(code: int) -> tuple[int, int, int]:
     """(code with the suited bits cleared, player bit, banker bit)."""
     x, y = code // PLAYER_SUITED % 2, code // BANKER_SUITED % 2
     return code - PLAYER_SUITED * x - BANKER_SUITED * y, x, y
-
-
-def suited_coefficient(code: int, value: Callable[[Coup], Fraction]) -> Fraction:
-    """What a way of variant ``code`` contributes to the expectation of ``value``.
-
-    With ``X_xy`` the ways of the variant with bits x, y and ``v_ab`` the value of the coup
-    with suited flags a, b: the ways with flags exactly (a, b) are the Moebius inversion of
-    the ``X``, so ``sum_ab ways_ab v_ab = sum_xy X_xy c_xy`` with
-    ``c_xy = sum over a <= x, b <= y of (-1)^(x-a + y-b) v_ab``.
-    """
-    base, x, y = variant(code)
-    total = Fraction(0)
-    for a in range(x + 1):
-        for b in range(y + 1):
-            sign = -1 if (x - a + y - b) % 2 else 1
-            total += sign * value(coup_of_code(base + PLAYER_SUITED * a + BANKER_SUITED * b))
-    return total
 
 
 def suited_ways(variants: dict[int, int]) -> dict[int, int]:

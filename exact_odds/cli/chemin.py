@@ -142,9 +142,6 @@ def _add_chemin_de_fer(sub: Subparsers) -> None:
                     "Player's and the Banker's optimal strategies (the Banker's as a tableau), whether they are "
                     "unique, their exact certificate and what each wrong choice costs.",
         **examples('exact-odds chemin-de-fer --model A1',
-                   'exact-odds chemin-de-fer --model B2 --decks 6',
-                   'exact-odds chemin-de-fer --model B3 --format json',
-                   'exact-odds chemin-de-fer --model B1 --rules examples/chemin-de-fer/house.toml',
                    'exact-odds chemin-de-fer --decks-table 4 --model B2',
                    'exact-odds chemin-de-fer --model B2 --decks 6 --commission 1/20',
                    'exact-odds chemin-de-fer --decks 1 --shoes 2 --seed 7'))

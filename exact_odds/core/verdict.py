@@ -256,14 +256,6 @@ class IndicatorSum:
         expected = p.sum(axis=0)
         self.add_sums(int(p.shape[0]), observed, expected, np.diag(expected), p.T @ p)
 
-    def merge(self, other: IndicatorSum) -> None:
-        """Add the trials of ``other`` (the same events)."""
-        self.trials += other.trials
-        self.observed += other.observed
-        self.expected += other.expected
-        self.moments += other.moments
-        self.outer += other.outer
-
     @property
     def covariance(self) -> NDArray[np.float64]:
         import numpy as np

@@ -109,10 +109,10 @@ def _panels(n: int, width: float, height: float) -> tuple[Any, list[Any]]:
 
 
 def _wrapped(text: str, inches: float, points: float) -> str:
-    """``text`` broken into lines that fit ``inches`` at a font of ``points``.
+    r"""``text`` broken into lines that fit ``inches`` at a font of ``points``.
 
     >>> _wrapped("Player EV before each coup: 20 shoes of 8 decks", 2.0, 12.0)
-    'Player EV before\neach coup: 20\nshoes of 8 decks'
+    'Player EV before each\ncoup: 20 shoes of 8\ndecks'
     """
     characters = max(12, int(inches * 72 / (points * CHARACTER_WIDTH)))
     return "\n".join(textwrap.wrap(text, characters)) or text

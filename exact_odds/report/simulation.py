@@ -32,11 +32,6 @@ if TYPE_CHECKING:
 # Owned by the simulator's author; keep other sections out of it.
 
 
-def _float_text(x: float, digits: int = 1) -> str:
-    """A float with thousands separators and ``digits`` decimals (simulation figures only)."""
-    return f"{x:,.{digits}f}"
-
-
 def _ev_text(x: Fraction | float) -> str:
     """A player EV as a percentage with four decimals (exactly rounded when ``x`` is exact)."""
     return percent_text(x, 4) if isinstance(x, Fraction) else f"{x * 100:.4f}%"

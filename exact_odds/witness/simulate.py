@@ -403,7 +403,8 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     if not 0 < level < 1:
         raise SimulationError(f"the confidence level must lie strictly between 0 and 1, got {level}")
     job = target * len(shoe_card_codes(shoe)) // CARDS_PER_COUP if shoes is not None else target
-    verifier = None if reference is None else _verifier(shoe, reference, alpha, bets, job)
+    verifier = None if reference is None else _verifier(shoe, reference, alpha, bets, job,
+                                                        None if procedure.fresh else procedure)
     trackers = [_BetTracker(b) for b in bets]
     watchers = [*(t.add for t in trackers), *([each] if each is not None else [])]
     blocks = (_fresh_blocks(shoe, seed, target, tableau, detail, logs=logs) if procedure.fresh else
@@ -440,12 +441,15 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     )
 
 
-def _verifier(shoe: Shoe, reference: Tableau, alpha: float, bets: Sequence[Bet], job: int) -> Verifier:
-    """The verifier of a simulation's ``job`` coups: the exact values under ``reference``, and the bets' EVs."""
+def _verifier(shoe: Shoe, reference: Tableau, alpha: float, bets: Sequence[Bet], job: int,
+              procedure: Procedure | None) -> Verifier:
+    """The verifier of a simulation's ``job`` coups: the exact values under ``reference``, the bets' EVs, and
+    the dealing ``procedure`` of whole shoes (None for fresh shoes, whose coups show none), as ``verify``
+    checks the log the simulator writes."""
     # numpy-backed: single-shoe commands never load it
     from exact_odds.witness.verify import Verifier
 
-    return Verifier(shoe, reference, alpha=alpha, expect=bets, source="the coups dealt", job=job)
+    return Verifier(shoe, reference, alpha=alpha, expect=bets, source="the coups dealt", job=job, procedure=procedure)
 
 
 # ---------------------------------------------------------------- simulated sessions
