@@ -234,7 +234,7 @@ def _run_command(args: argparse.Namespace, written: Written) -> None:
         _emit(_handled(args), args)
     if not getattr(args, "quiet", False):
         for _, path in written:
-            _say(f"wrote {shown(path)}")
+            _say(f"wrote {str(path)!r}")  # whole: a file just written, its name at most the system's longest path
 
 
 def _handled(args: argparse.Namespace) -> Output | Iterator[str]:
