@@ -82,3 +82,17 @@ def test_module_entry_point() -> None:
     result = subprocess.run([sys.executable, "-m", "exact_odds", "odds", "--decks", "1", "--format", "csv"],
                             capture_output=True, text=True, check=True)
     assert "banker,6737232640,10526926/22903335," in result.stdout
+
+
+@pytest.mark.parametrize("error", [MemoryError(), OSError(12, "Cannot allocate memory")], ids=["memory", "mmap"])
+def test_running_out_of_memory_is_one_line_naming_what_to_reduce(monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str],
+                                                                 error: Exception) -> None:
+    """NumPy's allocations raise MemoryError, a failed ``mmap`` OSError ENOMEM: either is one line, status 2."""
+    def exhausted(*args: object, **kwargs: object) -> None:
+        raise error
+
+    monkeypatch.setattr("exact_odds.cli.study.run_study", exhausted)
+    code, out, err = run(capsys, "study", "--shoes", "2", "--decks", "1", "--seed", "1")
+    assert (code, out) == (2, "")
+    assert err == "exact-odds: error: out of memory: deal fewer --shoes, or smaller shoes\n"

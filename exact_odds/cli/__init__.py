@@ -23,6 +23,7 @@ line on stderr (never a traceback):
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import os
 import signal
@@ -369,12 +370,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         except Exception as err:
             if RECEIVED:  # the signal's own error, turned into another on its way
                 return _stopped(RECEIVED[0])
+            if isinstance(err, MemoryError) or (isinstance(err, OSError) and err.errno == errno.ENOMEM):
+                _say(f"error: out of memory: {_less(words)}")
+                return 2
             if not isinstance(err, InputError):
                 raise
             message = str(err).splitlines()[0] if str(err) else type(err).__name__
             _say(f"error: {message}")
             return 2
     return status
+
+
+LESS = {"study": "deal fewer --shoes, or smaller shoes",
+        "count": "deal fewer --shoes, or smaller shoes",
+        "simulate": "deal fewer --rounds or --shoes, or smaller shoes",
+        "session": "ask for fewer --sessions or --hands",
+        "batch": "give fewer compositions a run",
+        "advantage": "ask of fewer bets or positions",
+        "verify": "check a shorter log, or keep each shoe's coups together"}
+"""What to reduce, by command, when a command runs out of memory (one line, exit status 2, never a traceback)."""
+
+
+def _less(words: Sequence[str]) -> str:
+    """What to reduce for the command line ``words`` (:data:`LESS`; else fewer shoes, coups or decks)."""
+    command = next((word for word in words if not word.startswith("-")), "")
+    return LESS.get(command, "ask for less: fewer shoes, coups, rounds or decks")
 
 
 def _stopped(signum: int) -> int:
