@@ -140,6 +140,12 @@ def chemin_tables(solution: Solution, fmt: str, *, with_costs: bool = False) -> 
     return tables
 
 
+def game_json(game: ChoiceGame) -> dict[str, object]:
+    """What a game's JSON opens with: its model, information, shoe and rules."""
+    return {"model": model_code(game.shoe, game.information), "information": game.information.description,
+            "with_replacement": game.shoe.infinite, "shoe": shoe_json(game.shoe), "rules": game.rules.name}
+
+
 def chemin_json(solution: Solution) -> dict[str, object]:
     """The ``chemin-de-fer --format json`` object; every figure an exact ``num/den`` string."""
     game = solution.game
@@ -148,11 +154,7 @@ def chemin_json(solution: Solution) -> dict[str, object]:
     banker_costs = {(c.hand, c.column): c for c in found if c.side == "banker"}
     cert = solution.certificate
     return {
-        "model": model_code(game.shoe, game.information),
-        "information": game.information.description,
-        "with_replacement": game.shoe.infinite,
-        "shoe": shoe_json(game.shoe),
-        "rules": game.rules.name,
+        **game_json(game),
         "value": fraction_text(solution.value),
         "player": [{"hand": hand_text(h), "draw": fraction_text(x),
                     "cost_always_draw": fraction_text(player_costs[h].draw),
@@ -299,11 +301,7 @@ def commission_json(found: Equilibria) -> dict[str, object]:
     """The ``chemin-de-fer --commission A --format json`` object; every figure an exact ``num/den`` string."""
     game = found.game.player
     return {
-        "model": model_code(game.shoe, game.information),
-        "information": game.information.description,
-        "with_replacement": game.shoe.infinite,
-        "shoe": shoe_json(game.shoe),
-        "rules": game.rules.name,
+        **game_json(game),
         "commission": fraction_text(found.game.commission),
         "unique": found.unique,
         "continuum": found.continuum,
