@@ -111,3 +111,39 @@ def test_the_casino_game_with_a_commission(capsys: pytest.CaptureFixture[str]) -
 def test_bad_commissions_exit_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
                                 words: tuple[str, ...]) -> None:
     assert one_line_error(*run(capsys, "chemin-de-fer", "--model", "B1", *argv), *words)
+
+
+def test_baccara_banque_names_each_cooperative_equilibrium(capsys: pytest.CaptureFixture[str]) -> None:
+    """Even stakes: the Players must correlate (323/543, 110/543, 110/543, 0); stakes 1 to 2: each draws on 5
+    with 9/11 on his own, as Ethier and Lee find."""
+    code, out, _ = run(capsys, "chemin-de-fer", "--banque", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["share"] == "1/2" and data["certificate"]["holds"]
+    assert data["value"] == "-16655514960/1919414386513" == data["certificate"]["value"]
+    assert [p["chance"] for p in data["correlated_cooperative"]["pairs"]] == ["323/543", "110/543", "110/543", "0"]
+    assert data["correlated_cooperative"]["player_1_draws"] == "433/543"
+    assert data["independent_cooperative"] == {"exists": False, "player_1_draws": None, "player_2_draws": None}
+    assert data["banker_mixed"] == [{"banker": 6, "hand_1": "stood", "hand_2": "6", "draw": "5121/5792"},
+                                    {"banker": 6, "hand_1": "6", "hand_2": "stood", "draw": "5121/5792"}]
+    assert len(data["banker"]) == 1144
+    code, out, _ = run(capsys, "chemin-de-fer", "--banque", "--share", "1/3", "--model", "a1")
+    assert code == 0 and "exists: Player 1 draws on 5 with 9/11, Player 2 with 9/11" in out
+    assert "Nash equilibrium" in out and "-35173866176/3849433272399" in out and "2367821/10469888" in out
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (("--banque", "--share", "1"), ("--share", "strictly between 0 and 1")),
+    (("--banque", "--share", "0"), ("--share", "strictly between 0 and 1")),
+    (("--banque", "--share", "x"), ("--share", "1/2 or 0.4", "'x'")),
+    (("--share", "1/3"), ("--share", "--banque")),
+    (("--banque", "--model", "B1"), ("--banque", "model A1", "B1")),
+    (("--banque", "--model", "A2"), ("--banque", "model A1")),
+    (("--banque", "--decks", "6"), ("--banque", "--decks")),
+    (("--banque", "--remove", "5"), ("--banque", "--remove")),
+    (("--banque", "--decks-table", "2"), ("--banque", "--decks-table")),
+    (("--banque", "--commission", "1/20"), ("--banque", "--commission")),
+    (("--banque", "--rules", HOUSE), ("--banque", "--rules")),
+])
+def test_bad_banque_requests_exit_2(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
+                                    words: tuple[str, ...]) -> None:
+    assert one_line_error(*run(capsys, "chemin-de-fer", *argv), *words)

@@ -258,7 +258,7 @@ SMALL_ARGUMENTS: dict[str, list[tuple[str, ...]]] = {
     "advantage": [("--decks", "1", "--bet", "banker,tie")],
     "chemin-de-fer": [("--model", "A1", "--costs"), ("--decks-table", "1", "--model", "B1"),
                       ("--model", "B1", "--decks", "1", "--commission", "1/20"),
-                      ("--decks", "1", "--shoes", "1", "--seed", "2")],
+                      ("--decks", "1", "--shoes", "1", "--seed", "2"), ("--banque",)],
     "verify": [(str(EXAMPLES / "coups_log.csv"),)],
 }
 

@@ -95,6 +95,7 @@ CASES: list[tuple[str, tuple[str, ...]]] = [
     ("chemin-de-fer", ("chemin-de-fer", "--decks-table", "1")),
     ("chemin-de-fer", ("chemin-de-fer", "--model", "B2", "--decks", "1", "--commission", "1/20")),
     ("chemin-de-fer", ("chemin-de-fer", "--model", "A2", "--commission", "0")),
+    ("chemin-de-fer", ("chemin-de-fer", "--banque", "--share", "1/3")),
     ("chemin-de-fer", ("chemin-de-fer", "--decks", "1", "--shoes", "1", "--seed", "3")),
     ("chemin-de-fer", ("chemin-de-fer", "--decks", "1", "--input", str(EXAMPLES / "chemin-de-fer" / "one-deck.txt"),
                        "--model", "B2")),

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from fractions import Fraction
 
+from exact_odds.analysis.banque import banque_game, cooperative
 from exact_odds.analysis.commission import commission_game, equilibria
 from exact_odds.analysis.equilibrium import Solution, solve, solve_by_decks
 from exact_odds.analysis.strategy import Information, StrategyError, choice_game, parse_model
@@ -31,6 +33,8 @@ from exact_odds.core.shoe import Shoe
 from exact_odds.dealing import STANDARD_PROCEDURE
 from exact_odds.inputs import validate
 from exact_odds.report.chemin import (
+    banque_json,
+    banque_tables,
     chemin_json,
     chemin_tables,
     commission_json,
@@ -45,6 +49,10 @@ from exact_odds.study.chemin import CoupSolution, dealt_shoes, recorded_shoe
 from exact_odds.study.replay import read_record
 
 DEFAULT_MODEL = "B3"
+BANQUE_MODEL = "A1"
+"""Baccara banque deals with replacement, each Player seeing his own total."""
+BANQUE_SHARE = Fraction(1, 2)
+"""--banque's default share of the stakes on hand 1: even stakes."""
 SHOE_MODEL = "B1"
 """As the shoe is dealt the game is solved before every coup: the cheapest model unless --model says otherwise."""
 
@@ -107,8 +115,37 @@ def _as_dealt(args: argparse.Namespace, rules: ChoiceRules) -> Output:
                   procedure_text=None if args.input is not None else STANDARD_PROCEDURE.describe())
 
 
+BANQUE_ALONE = (("--decks", "decks"), ("--shoe", "shoe"), ("--decks-table", "decks_table"),
+                ("--commission", "commission"), ("--shoes", "shoes"), ("--input", "input"), ("--seed", "seed"))
+"""Options that ask for another game than baccara banque's (name, attribute)."""
+
+
+def _banque(args: argparse.Namespace, rules: ChoiceRules) -> Output:
+    """--banque: one Banker against two Player hands, cards dealt with replacement; the cooperative equilibria."""
+    given = [name for name, attr in BANQUE_ALONE if getattr(args, attr) is not None]
+    if args.remove.strip():
+        given.append("--remove")
+    if given:
+        raise StrategyError(f"--banque deals cards with replacement and solves its own game: leave out "
+                            f"{', '.join(given)}")
+    if args.model is not None and args.model.strip().upper() != BANQUE_MODEL:
+        raise StrategyError(f"--banque is solved under model {BANQUE_MODEL} (cards dealt with replacement, each "
+                            f"Player seeing his total), not {args.model}")
+    if args.choice_rules is not None:
+        raise StrategyError("--banque solves the game with every decision free: leave out --rules")
+    game = banque_game()
+    solution = cooperative(game, BANQUE_SHARE if args.share is None else args.share)
+    return render(args, lambda: banque_json(game, solution),
+                  lambda: banque_tables(game, solution, args.format),
+                  tableau=(rules.name, rules.key()), shoe=shoe_json(Shoe.infinite_deck()))
+
+
 def _cmd_chemin_de_fer(args: argparse.Namespace) -> Output:
     rules = _rules(args)
+    if args.banque:
+        return _banque(args, rules)
+    if args.share is not None:
+        raise StrategyError("--share is the stake on hand 1 of baccara banque: give it with --banque")
     if args.shoes is not None or args.input is not None:
         return _as_dealt(args, rules)
     if args.seed is not None:
@@ -144,7 +181,7 @@ def _add_chemin_de_fer(sub: Subparsers) -> None:
         **examples('exact-odds chemin-de-fer --model A1',
                    'exact-odds chemin-de-fer --decks-table 4 --model B2',
                    'exact-odds chemin-de-fer --model B2 --decks 6 --commission 1/20',
-                   'exact-odds chemin-de-fer --decks 1 --shoes 2 --seed 7'))
+                   'exact-odds chemin-de-fer --banque --share 1/3'))
     p.add_argument("--model", metavar="MODEL",
                    help="A1-A3: cards dealt with replacement; B1-B3: from the shoe. 1: each side sees his total; "
                         "2: the Banker sees his two cards, the Player his total; 3: each sees his own two cards "
@@ -162,6 +199,13 @@ def _add_chemin_de_fer(sub: Subparsers) -> None:
     p.add_argument("--commission", type=validate.COMMISSION.option, metavar="ALPHA",
                    help="the casino game: the house takes ALPHA (0 to 1/10, e.g. 1/20) of the Banker's wins; prints "
                         "every Nash equilibrium, each side's expectation there and the house's take")
+    p.add_argument("--banque", action="store_true",
+                   help="baccara banque instead: one Banker against two Player hands, cards dealt with replacement; "
+                        "prints the correlated and the independent cooperative equilibria (whether each exists), "
+                        "the value, the Players' chances of drawing on 5 and the Banker's mixed cells")
+    p.add_argument("--share", type=validate.BANQUE_SHARE.option, metavar="THETA",
+                   help="with --banque: the share of the stakes on hand 1, strictly between 0 and 1 (default 1/2); "
+                        "the rest is on hand 2")
     p.add_argument("--shoes", type=validate.CHEMIN_SHOES.option, metavar="N",
                    help="deal N shoes (as study deals them, by --seed) and solve the game before every coup on the "
                         "cards left (default model B1 here)")

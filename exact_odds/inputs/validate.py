@@ -482,6 +482,7 @@ PAYOUT = Exact(Fraction(-1), Fraction(10**9), odds=True, hint='write e.g. "19/20
 BANKROLL = Exact(Fraction(1), Fraction(10**9), hint="write e.g. 20 or 12.5")
 NET_RESULT = Exact(Fraction(-10**9), Fraction(10**9), hint="write e.g. 0.95, -1 or 19/20", noun="a number")
 COMMISSION = Exact(Fraction(0), Fraction(1, 10), hint="write e.g. 1/20 or 0.05", noun="a commission")
+BANQUE_SHARE = Exact(Fraction(0), Fraction(1), open=True, hint="write e.g. 1/2 or 0.4", noun="a share")
 BUNCO_COUNT = Whole(1, 10**8)
 BUNCO_POINTS = Whole(0, 10**6)
 BUNCO_DICE = Whole(1, 20)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from exact_odds.analysis.banque import NATURAL, PAIRS, BanqueGame, BanqueSet, Cooperative, State
 from exact_odds.analysis.commission import Equilibria, Equilibrium
 from exact_odds.analysis.equilibrium import Cost, Solution, costs
 from exact_odds.analysis.strategy import ChoiceGame, Hand, model_code
@@ -361,4 +362,121 @@ def shoe_play_json(rows: Sequence[CoupSolution], source: str) -> dict[str, objec
                    "player": _player_json(r.solution.game, r.solution.player),
                    "banker_mixed": _mixed_json(r.solution.game, r.solution.banker),
                    "certified": r.solution.certificate.holds} for r in rows],
+    }
+
+
+# ---------------------------------------------------------------- baccara banque
+
+BANQUE_INFORMATION = ("each Player sees his own total; the Banker sees his total and what each hand did (a natural, "
+                      "stood, or its third card), and draws or stands once for both hands")
+BANQUE_NOTE = ("value: the Players' expectation per unit staked in all (share on hand 1, the rest on hand 2); the "
+               "Banker's is its opposite. Correlated cooperative: the Players pool their stakes and may correlate "
+               "their choices on 5; independent cooperative: the same optimum reached by each Player choosing on "
+               "his own. The Nash equilibrium (each Player for his own hand) is not computed: its drawing "
+               "probabilities need not be rational numbers.")
+BANQUE_COLUMNS_NOTE = ("Hand 1, hand 2: what each did as the Banker sees it (a natural, stood, or the third card it "
+                       "drew). Every other cell the Banker draws (1) or stands (0), as the JSON's banker lists.")
+
+
+def state_text(state: State) -> str:
+    """What a Player hand did, as the Banker sees it: ``natural``, ``stood`` or its third card ``0``-``9``."""
+    return "natural" if state == NATURAL else _column_text(state)
+
+
+def _choice_word(draws: int) -> str:
+    return "draws" if draws else "stands"
+
+
+def independent_text(solution: Cooperative) -> str:
+    """Whether the independent cooperative equilibrium exists, and the Players' drawing chances there."""
+    if solution.independent is not None:
+        x1, x2 = solution.independent
+        return f"exists: Player 1 draws on 5 with {fraction_text(x1)}, Player 2 with {fraction_text(x2)}"
+    if solution.pairs_unique:
+        return "does not exist: the Players reach the optimum only by correlating their choices"
+    return "not decided: the Players' optimal correlation is not unique"
+
+
+def _draws_on_5(solution: Cooperative) -> tuple[Fraction, Fraction]:
+    """Each Player's chance of drawing on 5 at the correlated equilibrium (over the pure pairs he draws in)."""
+    return (sum((w for (d1, _), w in zip(PAIRS, solution.pairs, strict=True) if d1), Fraction(0)),
+            sum((w for (_, d2), w in zip(PAIRS, solution.pairs, strict=True) if d2), Fraction(0)))
+
+
+def _banque_summary(solution: Cooperative, fmt: str) -> Table:
+    x1, x2 = _draws_on_5(solution)
+    rows: list[list[Cell]] = [
+        ["cards", "dealt with replacement"],
+        ["share staked on hand 1", fraction_text(solution.theta)],
+        ["value (Players' expectation per unit staked)", _ev(solution.value, fmt)],
+        ["value, exactly", fraction_text(solution.value)],
+        ["value, decimal", decimal_text(solution.value, 12)],
+        ["hand 1, per unit staked on it", _ev(solution.hands.first, fmt)],
+        ["hand 2, per unit staked on it", _ev(solution.hands.second, fmt)],
+        ["correlated cooperative equilibrium", "found" + ("" if solution.pairs_unique else " (not unique)")],
+        ["Player 1 draws on 5", fraction_text(x1)],
+        ["Player 2 draws on 5", fraction_text(x2)],
+        ["independent cooperative equilibrium", independent_text(solution)],
+        ["Nash equilibrium", "not computed"],
+        ["certified (each side's strategy a best reply to the other)", "yes" if solution.certificate.holds else "NO"],
+    ]
+    return Table(f"Baccara banque, share {fraction_text(solution.theta)} on hand 1", ["figure", "value"], rows,
+                 (f"Information: {BANQUE_INFORMATION}.", BANQUE_NOTE))
+
+
+def _pairs_table(solution: Cooperative, fmt: str) -> Table:
+    rows: list[list[Cell]] = [[_choice_word(d1), _choice_word(d2), fraction_text(w),
+                               decimal_text(w, 4) if for_people(fmt) else w]
+                              for (d1, d2), w in zip(PAIRS, solution.pairs, strict=True)]
+    return Table("The Players' choices on 5, correlated cooperative equilibrium",
+                 ["Player 1", "Player 2", "chance", "chance, decimal"], rows,
+                 ("Both Players' choices on a two-card 5 drawn together, with these chances.",))
+
+
+def _banque_mixed(game: BanqueGame, solution: Cooperative) -> list[tuple[BanqueSet, Fraction]]:
+    return [(s, q) for s, q in zip(game.sets, solution.banker, strict=True) if 0 < q < 1]
+
+
+def _banque_banker_table(game: BanqueGame, solution: Cooperative, fmt: str) -> Table:
+    rows: list[list[Cell]] = [[str(s.banker), state_text(s.first), state_text(s.second), fraction_text(q),
+                               decimal_text(q, 4) if for_people(fmt) else q] for s, q in _banque_mixed(game, solution)]
+    return Table("Banker's mixed cells, correlated cooperative equilibrium",
+                 ["banker", "hand 1", "hand 2", "chance of drawing", "chance, decimal"], rows, (BANQUE_COLUMNS_NOTE,))
+
+
+def banque_tables(game: BanqueGame, solution: Cooperative, fmt: str) -> list[Table]:
+    """The summary (value, each equilibrium concept named), the Players' correlated choices on 5 and the
+    Banker's mixed cells."""
+    return [_banque_summary(solution, fmt), _pairs_table(solution, fmt),
+            _banque_banker_table(game, solution, fmt)]
+
+
+def banque_json(game: BanqueGame, solution: Cooperative) -> dict[str, object]:
+    """The ``chemin-de-fer --banque --format json`` object; every figure an exact ``num/den`` string."""
+    x1, x2 = _draws_on_5(solution)
+    cert = solution.certificate
+    independent = solution.independent
+    return {
+        "game": "baccara banque",
+        "information": BANQUE_INFORMATION,
+        "with_replacement": True,
+        "share": fraction_text(solution.theta),
+        "value": fraction_text(solution.value),
+        "hands": {"hand_1": fraction_text(solution.hands.first), "hand_2": fraction_text(solution.hands.second)},
+        "correlated_cooperative": {
+            "pairs": [{"player_1": _choice_word(d1), "player_2": _choice_word(d2), "chance": fraction_text(w)}
+                      for (d1, d2), w in zip(PAIRS, solution.pairs, strict=True)],
+            "player_1_draws": fraction_text(x1), "player_2_draws": fraction_text(x2),
+            "unique": solution.pairs_unique},
+        "independent_cooperative": {
+            "exists": True if independent is not None else False if solution.pairs_unique else None,
+            "player_1_draws": None if independent is None else fraction_text(independent[0]),
+            "player_2_draws": None if independent is None else fraction_text(independent[1])},
+        "banker": [{"banker": s.banker, "hand_1": state_text(s.first), "hand_2": state_text(s.second),
+                    "draw": fraction_text(q)} for s, q in zip(game.sets, solution.banker, strict=True)],
+        "banker_mixed": [{"banker": s.banker, "hand_1": state_text(s.first), "hand_2": state_text(s.second),
+                          "draw": fraction_text(q)} for s, q in _banque_mixed(game, solution)],
+        "certificate": {"value": fraction_text(cert.value),
+                        "players_best_reply": fraction_text(cert.players_best_reply),
+                        "banker_best_reply": fraction_text(cert.banker_best_reply), "holds": cert.holds},
     }
