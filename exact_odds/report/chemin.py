@@ -379,7 +379,11 @@ BANQUE_COLUMNS_NOTE = ("Hand 1, hand 2: what each did as the Banker sees it (a n
 
 
 def state_text(state: State) -> str:
-    """What a Player hand did, as the Banker sees it: ``natural``, ``stood`` or its third card ``0``-``9``."""
+    """What a Player hand did, as the Banker sees it: ``natural``, ``stood`` or its third card ``0``-``9``.
+
+    >>> state_text(NATURAL), state_text(None), state_text(3)
+    ('natural', 'stood', '3')
+    """
     return "natural" if state == NATURAL else _column_text(state)
 
 
