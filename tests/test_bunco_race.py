@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 
 from exact_odds.bunco import STANDARD_SCORING, BuncoError, Dice, ScoringRules
-from exact_odds.bunco.race import head_race, other_table, roll_steps
+from exact_odds.bunco.race import LEFTOVER, head_race, other_scores, other_table, roll_steps
 from exact_odds.core.dist import Dist
 
 SMALL = ScoringRules("small", bunco=3, mini=2, per_die=1)
@@ -196,3 +196,53 @@ def test_the_common_head_table() -> None:
     assert float(race.mean_rolls) == pytest.approx(49.859753155848395, abs=1e-12)
     assert race.horizon == 174 and race.beyond_horizon < Fraction(1, 10**12)
     assert min(race.team_scores(1)) == 0 and max(race.team_scores(1)) == 41
+
+
+def slow_other_scores(race: object) -> dict[tuple[int, int], Fraction]:
+    """Both teams' points at another table when the bell rings within the horizon, a dictionary a roll."""
+    steps: Dist[tuple[int, bool]] = race.steps  # type: ignore[attr-defined]
+    n: int = race.horizon  # type: ignore[attr-defined]
+    live: dict[tuple[int, int, int], Fraction] = {(0, 0, 0): Fraction(1)}
+    out: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
+    for t in range(1, n + 1):
+        new: dict[tuple[int, int, int], Fraction] = defaultdict(Fraction)
+        for (a, b, team), p in live.items():
+            for (x, passes), w in steps.items():
+                after = (a + x, b) if team == 0 else (a, b + x)
+                new[(*after, team ^ passes)] += p * Fraction(w, steps.total)
+        live = new
+        bell = race.rolls.probability(t)  # type: ignore[attr-defined]
+        for (a, b, _), p in live.items():
+            out[(a, b)] += bell * p
+    return {k: p for k, p in out.items() if p}
+
+
+@pytest.mark.parametrize(("dice", "rules", "target", "ends"), [
+    (Dice(2, 3), SMALL, 3, False), (Dice(2, 3), SMALL, 3, True), (Dice(2, 2), COIN, 2, True),
+])
+def test_other_scores_agree_with_a_dictionary_a_roll(dice: Dice, rules: ScoringRules, target: int,
+                                                     ends: bool) -> None:
+    race = head_race(dice, rules, target=target, bunco_ends_turn=ends)
+    joint = other_scores(race)
+    slow = slow_other_scores(race)
+    inside = {k: p for k, p in slow.items() if max(k) <= joint.cap}
+    assert {k: joint.scores.probability(k) for k in joint.scores if k is not LEFTOVER} == inside
+    assert joint.leftover == 1 - sum(inside.values(), Fraction(0))
+    assert race.beyond_horizon <= joint.leftover <= race.beyond_horizon + Fraction(1, 10**12)
+
+
+@pytest.mark.parametrize(("dice", "rules", "target", "ends"), [
+    (Dice(2, 3), SMALL, 4, False), (Dice(2, 3), SMALL, 3, True), (Dice(3, 3), SMALL, 5, False),
+])
+def test_the_lead_from_the_joint_scores_is_the_lead_less_the_leftover(dice: Dice, rules: ScoringRules,
+                                                                      target: int, ends: bool) -> None:
+    race = head_race(dice, rules, target=target, bunco_ends_turn=ends)
+    joint, table = other_scores(race), other_table(race)
+    scale = 1 - race.beyond_horizon
+    lead = {d: table.difference.probability(d) * scale for d in table.difference}
+    from_joint = joint.lead()
+    assert all(p <= lead[d] for d, p in from_joint.items())
+    assert sum(lead.values(), Fraction(0)) - sum(from_joint.values(), Fraction(0)) == \
+        joint.leftover - race.beyond_horizon
+    assert table.tied - joint.tied <= joint.leftover
+    assert joint.first_team_ahead + joint.tied + joint.second_team_ahead + joint.leftover == 1
