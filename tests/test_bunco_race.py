@@ -246,3 +246,54 @@ def test_the_lead_from_the_joint_scores_is_the_lead_less_the_leftover(dice: Dice
         joint.leftover - race.beyond_horizon
     assert table.tied - joint.tied <= joint.leftover
     assert joint.first_team_ahead + joint.tied + joint.second_team_ahead + joint.leftover == 1
+
+
+def walk_two_tables(dice: Dice, rules: ScoringRules, target: int, depth: int) -> dict[tuple[int, int], int]:
+    """Every pair of sequences of up to ``depth`` rolls of actual faces, the head table's and another table's in
+    step: ways of the other table's scores at the bell (over ``ways**(2 * depth)``)."""
+    faces = list(itertools.product(range(1, dice.sides + 1), repeat=dice.count))
+    out: dict[tuple[int, int], int] = defaultdict(int)
+
+    def score(f: tuple[int, ...]) -> int:
+        if len(set(f)) == 1:
+            return rules.bunco if f[0] == 1 else rules.mini
+        return rules.per_die * f.count(1)
+
+    def go(head: list[int], other: list[int], seats: tuple[int, int], t: int) -> None:
+        for f, g in itertools.product(faces, faces):
+            x, y = score(f), score(g)
+            h, o = head.copy(), other.copy()
+            h[seats[0] % 2] += x
+            o[seats[1] % 2] += y
+            after = ((seats[0] + 1) % 4 if x == 0 else seats[0], (seats[1] + 1) % 4 if y == 0 else seats[1])
+            if max(h) >= target:
+                out[(o[0], o[1])] += dice.ways ** (2 * (depth - t - 1))
+            elif t + 1 < depth:
+                go(h, o, after, t + 1)
+
+    go([0, 0], [0, 0], (0, 0), 0)
+    return dict(out)
+
+
+def test_other_scores_agree_with_every_pair_of_sequences_of_rolls() -> None:
+    dice, depth = Dice(2, 2), 4
+    race = head_race(dice, COIN, target=2)
+    joint = other_scores(race)
+    seen = walk_two_tables(dice, COIN, 2, depth)
+    total = dice.ways ** (2 * depth)
+    unfinished = 1 - Fraction(sum(seen.values()), total)
+    assert unfinished == 1 - sum((race.rolls.probability(t) for t in range(1, depth + 1)), Fraction(0))
+    for pair, p in ((k, joint.scores.probability(k)) for k in joint.scores if k is not LEFTOVER):
+        assert Fraction(seen.get(pair, 0), total) <= p <= Fraction(seen.get(pair, 0), total) + unfinished
+    assert all(max(pair) > joint.cap or pair in joint.scores for pair in seen)
+    assert len(seen) > 3 and unfinished < Fraction(1, 2)
+
+
+def test_the_common_other_table_window_agrees_with_its_lead() -> None:
+    """The joint window of the common party: its ties and leads never exceed the lead's, by the lumped rest."""
+    race = head_race(Dice(3, 6), STANDARD_SCORING)
+    table = other_table(race)
+    scores = table.scores
+    assert scores.cap == 41 and table.tied - scores.tied <= scores.leftover - race.beyond_horizon
+    assert table.first_team_ahead - scores.first_team_ahead + table.tied - scores.tied + \
+        table.second_team_ahead - scores.second_team_ahead == scores.leftover - race.beyond_horizon

@@ -254,12 +254,14 @@ class OtherTable:
 
     ``difference``: team 1's points minus team 2's -> ways over ``W**(2N)`` (``N`` the head table's
     horizon), for the bells that ring within the horizon; ``beyond_horizon`` the exact chance of the
-    others. ``mean_points``: each team's expected points at the bell, exact (no horizon).
+    others. ``mean_points``: each team's expected points at the bell, exact (no horizon). ``scores``: both
+    teams' points at the bell, jointly, for the pairs within :data:`SCORES_WINDOW` points (:func:`other_scores`).
     """
 
     difference: Dist[int]
     beyond_horizon: Fraction
     mean_points: tuple[Fraction, Fraction]
+    scores: OtherScores
 
     def _chance(self, keep: Callable[[int], bool]) -> Fraction:
         return self.difference.probability(keep) * (1 - self.beyond_horizon)
@@ -305,9 +307,11 @@ def other_table(race: HeadRace) -> OtherTable:
     coefficients, top = _packed_difference(race)
     low = -top * race.horizon
     difference = Dist((low + i, w) for i, w in enumerate(coefficients) if w)
-    return OtherTable(difference, race.beyond_horizon, _mean_points(race))
+    return OtherTable(difference, race.beyond_horizon, _mean_points(race), other_scores(race, SCORES_WINDOW))
 
 
+SCORES_WINDOW = 41
+"""The most points of either team for which :func:`other_table` lists both teams' points jointly (the rest lumped)."""
 LEFTOVER = None
 """The outcome of :attr:`OtherScores.scores` standing for "the bell after the horizon, or a team past the cap"."""
 
@@ -433,7 +437,7 @@ class OtherScores:
         return (Fraction(sum(k[0] * w for k, w in pairs), total), Fraction(sum(k[1] * w for k, w in pairs), total))
 
 
-def other_scores(race: HeadRace) -> OtherScores:
+def other_scores(race: HeadRace, cap: int | None = None) -> OtherScores:
     """Both teams' points at another table when the head table's ``race`` rings its bell, jointly.
 
     >>> from exact_odds.bunco import STANDARD_SCORING
@@ -441,7 +445,7 @@ def other_scores(race: HeadRace) -> OtherScores:
     >>> joint.tied + joint.first_team_ahead + joint.second_team_ahead + joint.leftover, joint.leftover < TAIL
     (Fraction(1, 1), True)
     """
-    cap = _score_cap(race)
+    cap = _score_cap(race) if cap is None else cap
     ways = _horner_scores(race, (cap, cap))
     total = race.steps.total ** (2 * race.horizon)
     pairs: list[tuple[tuple[int, int] | None, int]] = [
