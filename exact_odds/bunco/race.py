@@ -391,8 +391,7 @@ class OtherScores:
 
     ``scores``: (team 1's points, team 2's points) -> ways over ``W**(2N)`` (``N`` the head table's horizon)
     for the bells within the horizon with both teams at most ``cap`` points; the outcome :data:`LEFTOVER`
-    holds the rest exactly (the bell after the horizon, or a team past the cap). ``cap`` is the least with
-    P(the bell by the horizon with a team past it) at most :data:`TAIL` (by each team's own distribution).
+    holds the rest exactly (the bell after the horizon, or a team past the cap).
     """
 
     scores: Dist[tuple[int, int] | None]
@@ -430,15 +429,11 @@ class OtherScores:
                 out[key[0] - key[1]] += self.scores.probability(key)
         return dict(sorted(out.items()))
 
-    def means(self) -> tuple[Fraction, Fraction]:
-        """Each team's expected points over the pairs within the cap (the leftover counted as 0 points)."""
-        pairs = [(k, w) for k, w in self.scores.items() if k is not None]
-        total = self.scores.total
-        return (Fraction(sum(k[0] * w for k, w in pairs), total), Fraction(sum(k[1] * w for k, w in pairs), total))
-
 
 def other_scores(race: HeadRace, cap: int | None = None) -> OtherScores:
-    """Both teams' points at another table when the head table's ``race`` rings its bell, jointly.
+    """Both teams' points at another table when the head table's ``race`` rings its bell, jointly, both teams
+    within ``cap`` points: by default the cap of :func:`_score_cap` (the whole distribution but for a chance of
+    about :data:`TAIL`), or a smaller window whose rest the leftover lumps exactly.
 
     >>> from exact_odds.bunco import STANDARD_SCORING
     >>> joint = other_scores(head_race(Dice(3, 6), STANDARD_SCORING, target=1))
