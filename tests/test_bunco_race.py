@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 
 from exact_odds.bunco import STANDARD_SCORING, BuncoError, Dice, ScoringRules
-from exact_odds.bunco.race import head_race, other_table, roll_steps
+from exact_odds.bunco.race import LEFTOVER, head_race, other_scores, other_table, roll_steps
 from exact_odds.core.dist import Dist
 
 SMALL = ScoringRules("small", bunco=3, mini=2, per_die=1)
@@ -196,3 +196,104 @@ def test_the_common_head_table() -> None:
     assert float(race.mean_rolls) == pytest.approx(49.859753155848395, abs=1e-12)
     assert race.horizon == 174 and race.beyond_horizon < Fraction(1, 10**12)
     assert min(race.team_scores(1)) == 0 and max(race.team_scores(1)) == 41
+
+
+def slow_other_scores(race: object) -> dict[tuple[int, int], Fraction]:
+    """Both teams' points at another table when the bell rings within the horizon, a dictionary a roll."""
+    steps: Dist[tuple[int, bool]] = race.steps  # type: ignore[attr-defined]
+    n: int = race.horizon  # type: ignore[attr-defined]
+    live: dict[tuple[int, int, int], Fraction] = {(0, 0, 0): Fraction(1)}
+    out: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
+    for t in range(1, n + 1):
+        new: dict[tuple[int, int, int], Fraction] = defaultdict(Fraction)
+        for (a, b, team), p in live.items():
+            for (x, passes), w in steps.items():
+                after = (a + x, b) if team == 0 else (a, b + x)
+                new[(*after, team ^ passes)] += p * Fraction(w, steps.total)
+        live = new
+        bell = race.rolls.probability(t)  # type: ignore[attr-defined]
+        for (a, b, _), p in live.items():
+            out[(a, b)] += bell * p
+    return {k: p for k, p in out.items() if p}
+
+
+@pytest.mark.parametrize(("dice", "rules", "target", "ends"), [
+    (Dice(2, 3), SMALL, 3, False), (Dice(2, 3), SMALL, 3, True), (Dice(2, 2), COIN, 2, True),
+])
+def test_other_scores_agree_with_a_dictionary_a_roll(dice: Dice, rules: ScoringRules, target: int,
+                                                     ends: bool) -> None:
+    race = head_race(dice, rules, target=target, bunco_ends_turn=ends)
+    joint = other_scores(race)
+    slow = slow_other_scores(race)
+    inside = {k: p for k, p in slow.items() if max(k) <= joint.cap}
+    assert {k: joint.scores.probability(k) for k in joint.scores if k is not LEFTOVER} == inside
+    assert joint.leftover == 1 - sum(inside.values(), Fraction(0))
+    assert race.beyond_horizon <= joint.leftover <= race.beyond_horizon + Fraction(1, 10**12)
+
+
+@pytest.mark.parametrize(("dice", "rules", "target", "ends"), [
+    (Dice(2, 3), SMALL, 4, False), (Dice(2, 3), SMALL, 3, True), (Dice(3, 3), SMALL, 5, False),
+])
+def test_the_lead_from_the_joint_scores_is_the_lead_less_the_leftover(dice: Dice, rules: ScoringRules,
+                                                                      target: int, ends: bool) -> None:
+    race = head_race(dice, rules, target=target, bunco_ends_turn=ends)
+    joint, table = other_scores(race), other_table(race)
+    scale = 1 - race.beyond_horizon
+    lead = {d: table.difference.probability(d) * scale for d in table.difference}
+    from_joint = joint.lead()
+    assert all(p <= lead[d] for d, p in from_joint.items())
+    assert sum(lead.values(), Fraction(0)) - sum(from_joint.values(), Fraction(0)) == \
+        joint.leftover - race.beyond_horizon
+    assert table.tied - joint.tied <= joint.leftover
+    assert joint.first_team_ahead + joint.tied + joint.second_team_ahead + joint.leftover == 1
+
+
+def walk_two_tables(dice: Dice, rules: ScoringRules, target: int, depth: int) -> dict[tuple[int, int], int]:
+    """Every pair of sequences of up to ``depth`` rolls of actual faces, the head table's and another table's in
+    step: ways of the other table's scores at the bell (over ``ways**(2 * depth)``)."""
+    faces = list(itertools.product(range(1, dice.sides + 1), repeat=dice.count))
+    out: dict[tuple[int, int], int] = defaultdict(int)
+
+    def score(f: tuple[int, ...]) -> int:
+        if len(set(f)) == 1:
+            return rules.bunco if f[0] == 1 else rules.mini
+        return rules.per_die * f.count(1)
+
+    def go(head: list[int], other: list[int], seats: tuple[int, int], t: int) -> None:
+        for f, g in itertools.product(faces, faces):
+            x, y = score(f), score(g)
+            h, o = head.copy(), other.copy()
+            h[seats[0] % 2] += x
+            o[seats[1] % 2] += y
+            after = ((seats[0] + 1) % 4 if x == 0 else seats[0], (seats[1] + 1) % 4 if y == 0 else seats[1])
+            if max(h) >= target:
+                out[(o[0], o[1])] += dice.ways ** (2 * (depth - t - 1))
+            elif t + 1 < depth:
+                go(h, o, after, t + 1)
+
+    go([0, 0], [0, 0], (0, 0), 0)
+    return dict(out)
+
+
+def test_other_scores_agree_with_every_pair_of_sequences_of_rolls() -> None:
+    dice, depth = Dice(2, 2), 4
+    race = head_race(dice, COIN, target=2)
+    joint = other_scores(race)
+    seen = walk_two_tables(dice, COIN, 2, depth)
+    total = dice.ways ** (2 * depth)
+    unfinished = 1 - Fraction(sum(seen.values()), total)
+    assert unfinished == 1 - sum((race.rolls.probability(t) for t in range(1, depth + 1)), Fraction(0))
+    for pair, p in ((k, joint.scores.probability(k)) for k in joint.scores if k is not LEFTOVER):
+        assert Fraction(seen.get(pair, 0), total) <= p <= Fraction(seen.get(pair, 0), total) + unfinished
+    assert all(max(pair) > joint.cap or pair in joint.scores for pair in seen)
+    assert len(seen) > 3 and unfinished < Fraction(1, 2)
+
+
+def test_the_common_other_table_window_agrees_with_its_lead() -> None:
+    """The joint window of the common party: its ties and leads never exceed the lead's, by the lumped rest."""
+    race = head_race(Dice(3, 6), STANDARD_SCORING)
+    table = other_table(race)
+    scores = table.scores
+    assert scores.cap == 41 and table.tied - scores.tied <= scores.leftover - race.beyond_horizon
+    assert table.first_team_ahead - scores.first_team_ahead + table.tied - scores.tied + \
+        table.second_team_ahead - scores.second_team_ahead == scores.leftover - race.beyond_horizon

@@ -46,6 +46,9 @@ def test_the_leads_of_another_table_add_up() -> None:
     assert isinstance(lead, dict)
     total = sum(lead.values(), Fraction(0)) + data["lead_below"] + data["lead_above"]  # type: ignore[operator]
     assert total == 1 - race.beyond_horizon
+    scores = data["scores"]
+    assert isinstance(scores, dict) and scores["most_points"] == 41
+    assert sum((p["probability"] for p in scores["points"]), Fraction(0)) + scores["beyond"] == 1
     assert other_json(None) is None
 
 

@@ -33,6 +33,7 @@ the bell are exact with no horizon (Wald's identity and ``E[z^T]``).
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -253,12 +254,14 @@ class OtherTable:
 
     ``difference``: team 1's points minus team 2's -> ways over ``W**(2N)`` (``N`` the head table's
     horizon), for the bells that ring within the horizon; ``beyond_horizon`` the exact chance of the
-    others. ``mean_points``: each team's expected points at the bell, exact (no horizon).
+    others. ``mean_points``: each team's expected points at the bell, exact (no horizon). ``scores``: both
+    teams' points at the bell, jointly, for the pairs within :data:`SCORES_WINDOW` points (:func:`other_scores`).
     """
 
     difference: Dist[int]
     beyond_horizon: Fraction
     mean_points: tuple[Fraction, Fraction]
+    scores: OtherScores
 
     def _chance(self, keep: Callable[[int], bool]) -> Fraction:
         return self.difference.probability(keep) * (1 - self.beyond_horizon)
@@ -304,4 +307,143 @@ def other_table(race: HeadRace) -> OtherTable:
     coefficients, top = _packed_difference(race)
     low = -top * race.horizon
     difference = Dist((low + i, w) for i, w in enumerate(coefficients) if w)
-    return OtherTable(difference, race.beyond_horizon, _mean_points(race))
+    return OtherTable(difference, race.beyond_horizon, _mean_points(race), other_scores(race, SCORES_WINDOW))
+
+
+SCORES_WINDOW = 41
+"""The most points of either team for which :func:`other_table` lists both teams' points jointly (the rest lumped)."""
+LEFTOVER = None
+"""The outcome of :attr:`OtherScores.scores` standing for "the bell after the horizon, or a team past the cap"."""
+
+
+def _times(x: int, w: int) -> int:
+    return x if w == 1 else x * w
+
+
+def _horner_scores(race: HeadRace, caps: tuple[int, int]) -> list[int]:
+    """Ways of (team 1's points, team 2's points) at another table when the bell rings by the horizon, both
+    within ``caps`` (a cap of 0 ignores that team's points), over ``W**(2N)``: row-major, ``caps[1] + 1`` a row.
+
+    The table's ways after ``t`` rolls are ``M**t`` applied to (0, 0) with team 1 to roll, ``M`` one roll (a
+    pair of bivariate polynomials, one for each team to roll, each packed in one integer: a slot of whole
+    digits per pair of points, Kronecker substitution). ``sum_t a_t M**t`` with ``a_t = h_t W**(2(N - t))``
+    (``h_t`` the head table's ways of the bell at roll ``t``) is built by Horner's rule, so every step only
+    shifts, multiplies by a roll's ways and adds; points never fall, so the pairs past a cap are dropped
+    (masked) at every step without touching the others.
+    """
+    steps, n, total = race.steps, race.horizon, race.steps.total
+    top = max(points for points, _ in steps)
+    digit = sys.int_info.bits_per_digit
+    slot = -(-((n + 1) * total ** (2 * n)).bit_length() // (8 * digit)) * 8 * digit
+    rows, cols = caps[0] + 1, caps[1] + 1
+    stride = cols + (top if caps[1] else 0)
+    across, down = (slot * stride, slot if caps[1] else 0)
+    row = b"\xff" * (cols * slot // 8) + b"\x00" * ((stride - cols) * slot // 8)
+    mask = int.from_bytes(row * rows, "little")
+    rung = [race.rolls[t] // total ** (n - t) if t in race.rolls else 0 for t in range(1, n + 1)]
+
+    def roll(first: int, second: int) -> tuple[int, int]:
+        new = [0, 0]
+        for (points, passes), w in steps.items():
+            new[1 if passes else 0] += _times(first << across * points, w)
+            new[0 if passes else 1] += _times(second << down * points, w)
+        return new[0] & mask, new[1] & mask
+
+    first, second = rung[n - 1], 0
+    for t in range(n - 1, 0, -1):
+        first, second = roll(first, second)
+        first += rung[t - 1] * total ** (2 * (n - t))
+    first, second = roll(first, second)
+    data = (first + second).to_bytes(slot // 8 * stride * rows, "little")
+    width = slot // 8
+    return [int.from_bytes(data[(a * stride + b) * width:(a * stride + b + 1) * width], "little")
+            for a in range(rows) for b in range(cols)]
+
+
+def _score_cap(race: HeadRace) -> int:
+    """The cap: the least ``c`` whose chance of the bell by the horizon with team 1 past ``c``, plus that of team 2
+    past ``c``, is at most half :data:`TAIL` by a floating-point estimate (each team's points alone, a roll at a
+    time); the leftover it leaves is then computed exactly."""
+    import numpy as np
+
+    steps, n = race.steps, race.horizon
+    most = max(points for points, _ in steps) * n
+    p = [(points, passes, w / steps.total) for (points, passes), w in steps.items()]
+    tails = np.zeros(most + 2)
+    for team in (0, 1):
+        live = np.zeros((2, most + 1))
+        live[0, 0] = 1.0
+        for t in range(1, n + 1):
+            new = np.zeros_like(live)
+            for points, passes, w in p:
+                mine, other = (0, 1) if team == 0 else (1, 0)
+                new[mine ^ passes, points:] += w * live[mine, :most + 1 - points]
+                new[other ^ passes] += w * live[other]
+            live = new
+            tails[:-1] += float(race.rolls.probability(t)) * live.sum(axis=0)
+    past = np.cumsum(tails[::-1])[::-1][1:]
+    return int(np.argmax(past <= float(TAIL) / 2))
+
+
+@dataclass(frozen=True, slots=True)
+class OtherScores:
+    """Both teams' points at another table when the bell rings, jointly (every table rolls in step).
+
+    ``scores``: (team 1's points, team 2's points) -> ways over ``W**(2N)`` (``N`` the head table's horizon)
+    for the bells within the horizon with both teams at most ``cap`` points; the outcome :data:`LEFTOVER`
+    holds the rest exactly (the bell after the horizon, or a team past the cap).
+    """
+
+    scores: Dist[tuple[int, int] | None]
+    cap: int
+
+    def chance(self, keep: Callable[[int, int], bool]) -> Fraction:
+        """P(the bell rings within the horizon with both teams within the cap and ``keep(team 1, team 2)``)."""
+        return self.scores.probability(lambda k: k is not None and keep(*k))
+
+    @property
+    def leftover(self) -> Fraction:
+        """P(the bell after the horizon, or a team past the cap), exactly."""
+        return self.scores.probability(LEFTOVER)
+
+    @property
+    def first_team_ahead(self) -> Fraction:
+        """P(team 1 ahead at the bell), the leftover aside."""
+        return self.chance(lambda a, b: a > b)
+
+    @property
+    def tied(self) -> Fraction:
+        """P(the teams level at the bell), the leftover aside."""
+        return self.chance(lambda a, b: a == b)
+
+    @property
+    def second_team_ahead(self) -> Fraction:
+        """P(team 2 ahead at the bell), the leftover aside."""
+        return self.chance(lambda a, b: a < b)
+
+    def lead(self) -> dict[int, Fraction]:
+        """Team 1's points minus team 2's -> probability, from the pairs within the cap."""
+        out: dict[int, Fraction] = defaultdict(Fraction)
+        for key in self.scores:
+            if key is not None:
+                out[key[0] - key[1]] += self.scores.probability(key)
+        return dict(sorted(out.items()))
+
+
+def other_scores(race: HeadRace, cap: int | None = None) -> OtherScores:
+    """Both teams' points at another table when the head table's ``race`` rings its bell, jointly, both teams
+    within ``cap`` points: by default the cap of :func:`_score_cap` (the whole distribution but for a chance of
+    about :data:`TAIL`), or a smaller window whose rest the leftover lumps exactly.
+
+    >>> from exact_odds.bunco import STANDARD_SCORING
+    >>> joint = other_scores(head_race(Dice(3, 6), STANDARD_SCORING, target=1))
+    >>> joint.tied + joint.first_team_ahead + joint.second_team_ahead + joint.leftover, joint.leftover < TAIL
+    (Fraction(1, 1), True)
+    """
+    cap = _score_cap(race) if cap is None else cap
+    ways = _horner_scores(race, (cap, cap))
+    total = race.steps.total ** (2 * race.horizon)
+    pairs: list[tuple[tuple[int, int] | None, int]] = [
+        ((i // (cap + 1), i % (cap + 1)), w) for i, w in enumerate(ways) if w]
+    pairs.append((LEFTOVER, total - sum(ways)))
+    return OtherScores(Dist(pairs), cap)

@@ -18,13 +18,15 @@ from exact_odds.report.verify import checks_json, checks_table, figures_table, v
 if TYPE_CHECKING:
     from exact_odds.bunco.night import Estimate, Night, NightMeans
     from exact_odds.bunco.party import Party
-    from exact_odds.bunco.race import HeadRace, OtherTable
+    from exact_odds.bunco.race import HeadRace, OtherScores, OtherTable
     from exact_odds.bunco.tally import TallyVerification
 
 SHOWN = Fraction(1, 10**6)
 """The least probability of an outcome a text table lists (the JSON lists every one)."""
 LEAD_SHOWN = 41
 """The JSON lists team 1's lead at another table from -41 to 41 points, and lumps the rest exactly."""
+LIKELIEST = 10
+"""The text lists the most likely pairs of scores at another table (the JSON lists every pair in its window)."""
 
 
 def _counted(n: int, noun: str) -> str:
@@ -127,7 +129,26 @@ def other_json(table: OtherTable | None) -> dict[str, object] | None:
     return {"first_team_ahead": table.first_team_ahead, "tied": table.tied,
             "second_team_ahead": table.second_team_ahead, "first_team_wins": table.first_team_wins,
             "beyond_horizon": table.beyond_horizon, "mean_points": list(table.mean_points),
-            "lead": lead, "lead_below": low, "lead_above": high}
+            "lead": lead, "lead_below": low, "lead_above": high, "scores": _scores_json(table.scores)}
+
+
+def _scores_json(scores: OtherScores) -> dict[str, object]:
+    """Both teams' points at another table, jointly, within the window; the rest lumped exactly."""
+    return {"most_points": scores.cap, "beyond": scores.leftover,
+            "points": [{"team_1": k[0], "team_2": k[1], "probability": scores.scores.probability(k)}
+                       for k in scores.scores if k is not None]}
+
+
+def _scores_table(scores: OtherScores, race: HeadRace) -> Table:
+    pairs = sorted(((k, w) for k, w in scores.scores.items() if k is not None), key=lambda kw: (-kw[1], kw[0]))
+    rows: list[list[Cell]] = [[a, b, _p(scores.scores.probability((a, b)))] for (a, b), _ in pairs[:LIKELIEST]]
+    within = 1 - scores.leftover
+    notes = (f"Both teams at most {scores.cap} points, the bell within {race.horizon} rolls: probability "
+             f"{_p(within)}; the JSON lists every such pair.",
+             f"Within them: P(team 1 ahead) = {_p(scores.first_team_ahead)}, P(tied) = {_p(scores.tied)}, "
+             f"P(team 2 ahead) = {_p(scores.second_team_ahead)}.")
+    return Table(f"Another table: the {LIKELIEST} most likely scores when the bell rings",
+                 ["team 1", "team 2", "probability"], rows, notes)
 
 
 def _other_tables(table: OtherTable, race: HeadRace) -> list[Table]:
@@ -149,7 +170,8 @@ def _other_tables(table: OtherTable, race: HeadRace) -> list[Table]:
                               if table.difference.probability(d) * scale >= SHOWN]
     return [Table("Another table when the bell rings", ["quantity", "≈"], rows, notes),
             Table("Another table: team 1's lead when the bell rings", ["lead", "probability"], lead,
-                  (f"Leads whose chance is below {float(SHOWN):g} are not listed.",))]
+                  (f"Leads whose chance is below {float(SHOWN):g} are not listed.",)),
+            _scores_table(table.scores, race)]
 
 
 def means_json(means: NightMeans) -> dict[str, object]:
