@@ -16,11 +16,9 @@ from exact_odds.analysis.edges import distinct_bets, house_edge, par_sheet
 from exact_odds.analysis.symbolic import (
     CHECK_DECKS,
     FIT_DECKS,
-    TOTAL,
     TOTAL_COEFFICIENTS,
     TOTAL_CONTENT,
     TOTAL_FACTORS,
-    D,
     break_even,
     closed_form,
     edge_expression,
@@ -33,7 +31,7 @@ from exact_odds.analysis.symbolic import (
     pays_of,
     summary,
 )
-from exact_odds.analysis.symbolic_expressions import factored_expression, polynomial_expression
+from exact_odds.analysis.symbolic_expressions import D, factored_expression, polynomial_expression
 from exact_odds.bets import find_bet
 from exact_odds.bets.main import BUILTIN_CONFIGURATIONS, ROLES
 from exact_odds.core.coup import Coup, Detail
@@ -49,6 +47,9 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
 INFINITE = {"banker": Fraction(2212744, 4826809), "player": Fraction(2153464, 4826809),
             "tie": Fraction(460601, 4826809)}
 MAIN_BETS = [bet for bet, _ in distinct_bets([b for c in BUILTIN_CONFIGURATIONS.values() for b in c.bets])]
+
+TOTAL = sympy.Poly(list(reversed(TOTAL_COEFFICIENTS)), D)
+"""The ordered six-card sequences of a d-deck shoe as a polynomial in d."""
 
 
 def test_fit_and_check_decks_are_disjoint() -> None:

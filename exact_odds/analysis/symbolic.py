@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from exact_odds.analysis.edges import ParSheet, par_sheet
 from exact_odds.bets.core import Bet
@@ -76,21 +76,6 @@ TOTAL_COEFFICIENTS = falling_in_decks(DECK)
 
 TOTAL_CONTENT, TOTAL_FACTORS = sequence_factors(DECK)
 """52d (52d-1) ... (52d-5) = 416 d (52d-1) (26d-1) (52d-3) (13d-1) (52d-5): content and linear factors."""
-
-
-def __getattr__(name: str) -> Any:
-    """``D``, the symbol of the number of decks, and ``TOTAL``, the sequences as a SymPy ``Poly``
-    in it: made when first asked for, so that importing this module does not import SymPy."""
-    if name not in ("D", "TOTAL"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import sympy
-
-    # sympy-backed: single-shoe commands never load it
-    from exact_odds.analysis.symbolic_expressions import D
-
-    value = D if name == "D" else sympy.Poly(list(reversed(TOTAL_COEFFICIENTS)), D)
-    globals()[name] = value
-    return value
 
 
 # ---------------------------------------------------------------- payout symbols and break-even payouts

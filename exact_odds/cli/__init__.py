@@ -74,13 +74,6 @@ def subcommands() -> tuple[AddCommand, ...]:
     return tuple(add for family in FAMILIES for add in family_commands(family))
 
 
-def __getattr__(name: str) -> tuple[AddCommand, ...]:
-    """``SUBCOMMANDS``: :func:`subcommands`, computed when first asked for (it imports every family)."""
-    if name == "SUBCOMMANDS":
-        return subcommands()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def _command_of(add: AddCommand) -> str:
     """The command an add function registers, by its name (``_add_odds``, ``add_count``)."""
     return add.__name__.lstrip("_").removeprefix("add_").replace("_", "-")
