@@ -1,14 +1,8 @@
-"""The coup as a value, its one integer code, and payouts looked up by code.
+"""The coup as a value, its one integer code (:func:`encode`, :func:`coup_of_code`), and payouts by code.
 
-A :class:`Coup` is what a bet can see of one coup: the final totals, the cards in each
-hand, and (when dealt with enough :class:`Detail`) pair flags. Every module that needs a
-coup as a number (the bulk evaluator's coefficient tables, the vectorised dealers, the
-studies) uses :func:`encode` / :func:`coup_of_code`; there is no other encoding.
-
-The code of a coup is ``10 * player + banker`` (so ``73`` reads "player 7, banker 3")
-plus :data:`PLAYER_DREW` and :data:`BANKER_DREW` when a hand holds three cards, plus one
-bit per flag: :data:`PLAYER_PAIR`, :data:`BANKER_PAIR`, :data:`PLAYER_SUITED`,
-:data:`BANKER_SUITED`, :data:`TWIN_PAIR`; all codes are below :data:`COUP_CODES`.
+The code is ``10 * player + banker`` (``73``: player 7, banker 3), plus :data:`PLAYER_DREW` and
+:data:`BANKER_DREW` when a hand holds three cards, plus one bit per pair flag; all codes are below
+:data:`COUP_CODES`.
 
 >>> code = coup_code(Coup(7, 3, 3, 2, player_pair=True))
 >>> code, coup_of_code(code) == Coup(7, 3, 3, 2, player_pair=True)
@@ -31,19 +25,13 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 Winner: TypeAlias = "Literal['banker', 'player', 'tie']"
-"""Who wins a coup (for the type checker; at run time the alias is its text)."""
 OUTCOMES: tuple[Winner, ...] = ("banker", "player", "tie")
 """The three outcomes of a coup, in the order every table and array uses."""
 
 
 class Detail(IntEnum):
-    """How much of the first two cards of each hand a coup records.
-
-    ``POINTS``: totals and card counts only (main bets). ``RANKS``: also whether each
-    hand's first two cards pair by rank, and whether both hands pair in the same rank.
-    ``SUITS``: also whether they pair by rank and suit (needs a shoe whose suits are
-    known). Side-bet bookkeeping is paid only at the detail a bet asks for.
-    """
+    """How much of each hand's first two cards a coup records: ``POINTS`` (totals and card counts),
+    ``RANKS`` (also pairs and the twin pair), ``SUITS`` (also suited pairs; needs a shoe whose suits are known)."""
 
     POINTS = 0
     RANKS = 1
@@ -51,15 +39,9 @@ class Detail(IntEnum):
 
 
 class Coup(NamedTuple):
-    """The outcome of one coup.
-
-    ``player``/``banker``: final totals 0-9; ``player_cards``/``banker_cards``: 2 or 3;
-    ``player_pair``/``banker_pair``: the hand's first two cards have the same rank;
-    ``player_suited``/``banker_suited``: they are the same rank and suit;
-    ``twin_pair``: both hands pair, in the same rank (a "twin" or "identical" pair).
-    Pair fields are ``False`` unless the coup was dealt with enough :class:`Detail`
-    (pairs and twins from ``RANKS``, suited pairs from ``SUITS``).
-    """
+    """The outcome of one coup: final totals 0-9 and cards per hand (2 or 3); ``*_pair``: the hand's first
+    two cards have the same rank, ``*_suited``: also the same suit, ``twin_pair``: both hands pair in the
+    same rank. Pair fields are ``False`` unless the coup was dealt with enough :class:`Detail`."""
 
     player: int
     banker: int
@@ -73,7 +55,6 @@ class Coup(NamedTuple):
 
     @property
     def winner(self) -> Winner:
-        """``"banker"``, ``"player"`` or ``"tie"``."""
         if self.banker > self.player:
             return "banker"
         if self.player > self.banker:
@@ -82,17 +63,15 @@ class Coup(NamedTuple):
 
     @property
     def natural(self) -> bool:
-        """Whether the coup ended on the first four cards with an 8 or 9 (standard naturals)."""
+        """The coup ended on the first four cards with an 8 or 9 (standard naturals)."""
         return self.player_cards == 2 and self.banker_cards == 2 and max(self.player, self.banker) >= 8
 
     @property
     def cards(self) -> int:
-        """Number of cards dealt in the coup, 4 to 6."""
         return self.player_cards + self.banker_cards
 
 
 def winner_of(coup: Coup) -> Winner:
-    """The winner of ``coup`` (a function, for :meth:`exact_odds.core.dist.Dist.map`)."""
     return coup.winner
 
 
@@ -113,10 +92,7 @@ T = TypeVar("T")
 def encode(player: T, banker: T, player_drew: Any, banker_drew: Any, player_pair: Any = False,
            banker_pair: Any = False, player_suited: Any = False, banker_suited: Any = False,
            twin_pair: Any = False) -> T:
-    """The code of a coup from its parts; works on ints and bools or on NumPy arrays alike.
-
-    ``player_drew``/``banker_drew``: whether the hand holds a third card.
-    """
+    """The code of a coup from its parts (``*_drew``: the hand holds a third card); ints or NumPy arrays."""
     return (10 * player + banker + PLAYER_DREW * player_drew + BANKER_DREW * banker_drew  # type: ignore[operator,no-any-return]
             + PLAYER_PAIR * player_pair + BANKER_PAIR * banker_pair + PLAYER_SUITED * player_suited
             + BANKER_SUITED * banker_suited + TWIN_PAIR * twin_pair)
@@ -135,8 +111,7 @@ def coup_of_code(code: int) -> Coup:
 
 @lru_cache(maxsize=1)
 def coup_table() -> tuple[Coup, ...]:
-    """Every coup by its code: the parts of the code from its most significant (the twin pair's
-    flag) to its least (the banker's total), so that the codes come in increasing order."""
+    """Every coup by its code (the parts from the most significant, the twin flag, down, so codes increase)."""
     flag = (False, True)
     parts = itertools.product(flag, flag, flag, flag, flag, (2, 3), (2, 3), range(10), range(10))
     make = Coup._make
@@ -153,7 +128,6 @@ def codes_at(detail: Detail) -> list[int]:
 
 
 def totals_of(codes: Any) -> tuple[Any, Any]:
-    """(player total, banker total) of codes (ints or arrays)."""
     return codes % 100 // 10, codes % 10
 
 
@@ -182,22 +156,16 @@ class Payable(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class TabulatedBet:
-    """A bet as a table of exact payouts by coup code: hashable and picklable, for worker processes.
+    """A bet as a table of exact payouts by coup code (:func:`tabulate`): hashable and picklable, for workers.
 
-    Built by :func:`tabulate`; pays exactly what the original bet pays on every coup that
-    can be dealt at its detail. Two are equal when their names, details and payouts are:
-    compared through a SHA-256 digest of them (the payouts that are not zero, by code), computed
-    once (and carried by a pickled copy), because bulk evaluation keys its caches by bets and a
-    worker receives its own copies with every task (comparing the 12,800 payouts at every lookup
-    cost more than evaluating a task).
+    Equality and the hash compare a SHA-256 digest of the name, detail and nonzero payouts, computed once:
+    caches are keyed by bets, and comparing 12,800 payouts at every lookup would cost more than a task.
     """
 
     name: str = field(compare=False)
     detail: Detail = field(compare=False)
-    table: tuple[Fraction, ...] = field(compare=False)
-    """The payout by coup code (codes not recordable at ``detail`` pay 0)."""
+    table: tuple[Fraction, ...] = field(compare=False)  # by coup code; codes not recordable at detail pay 0
     _digest: bytes = field(init=False, repr=False)
-    """What equality and the hash compare: the SHA-256 digest of the name, the detail and the payouts."""
 
     def __post_init__(self) -> None:
         nonzero = [(code, x.numerator, x.denominator) for code, x in enumerate(self.table) if x]  # most pay 0
@@ -205,7 +173,6 @@ class TabulatedBet:
         object.__setattr__(self, "_digest", hashlib.sha256(content.encode("utf-8")).digest())
 
     def payout(self, coup: Coup, /) -> Fraction:
-        """Net result of one unit staked on ``coup``."""
         return self.table[coup_code(coup)]
 
 
@@ -218,11 +185,7 @@ def tabulate(bet: Payable) -> TabulatedBet:
 
 
 def payout_lookup(bet: Payable, detail: Detail = Detail.SUITS) -> tuple[NDArray[np.int64], int]:
-    """The bet's payout on every coup code that can occur at ``detail``, scaled to integers.
-
-    Returns (table, scale): ``table[code] / scale`` is the exact payout (codes that cannot
-    occur at ``detail`` hold 0).
-    """
+    """``(table, scale)``: ``table[code] / scale`` is the bet's exact payout (0 on codes ``detail`` cannot record)."""
     import numpy as np
 
     codes = codes_at(detail)

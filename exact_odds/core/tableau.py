@@ -1,25 +1,13 @@
 """Drawing rules of punto banco: THE rule, written once as data and executed in one place.
 
-A :class:`Tableau` says when a coup ends on the first four cards (naturals), when the
-player draws a third card, and when the banker draws, by banker total (0-7) and the
-player's third card (``None`` when the player stood, else its point value 0-9).
+A :class:`Tableau` says which two-card totals are naturals, when the player draws, and when the
+banker draws, by banker total and the player's third card (``None`` when the player stood).
+The scalar rule is :meth:`Tableau.player_draws_on` / :meth:`Tableau.banker_draws_given`;
+:func:`play` plays a coup from point values and :func:`play_many` many coups at once, through
+lookup arrays built from the scalar rule (so the two cannot disagree). No other module encodes a rule.
 
-Every module that needs to know what is drawn asks this one: the scalar rule is
-:meth:`Tableau.player_draws_on` / :meth:`Tableau.banker_draws_given` (naturals included),
-:func:`play` plays a whole coup from point values, and :func:`play_many` plays many coups
-at once through :class:`DrawLookup`, lookup arrays built by evaluating the scalar rule on
-every input (so the two cannot disagree). No other module encodes a drawing rule.
-
-The standard table, as printed on punto banco layouts and in Wizard of Odds' "Baccarat
-rules" (wizardofodds.com/games/baccarat/basics):
-
-    player: draws on 0-5, stands on 6-7
-    banker: 0-2 draws; 3 draws unless the player's third card is 8; 4 draws on 2-7;
-            5 draws on 4-7; 6 draws on 6-7; 7 stands; with no player third card the
-            banker draws on 0-5 and stands on 6-7
-    a natural (8 or 9 on two cards) in either hand ends the coup
-
-Another table can be loaded from TOML with :func:`load_tableau`; see ``STANDARD_TOML``.
+The standard table (``STANDARD_TOML``) is the one printed on punto banco layouts and in Wizard of
+Odds' "Baccarat rules" (wizardofodds.com/games/baccarat/basics); :func:`load_tableau` reads another.
 """
 
 from __future__ import annotations
@@ -41,9 +29,6 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-NO_THIRD = None
-"""Column key of the banker table when the player stood."""
-
 COLUMNS: tuple[int | None, ...] = (None, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 """Banker-table columns: the player stood, then the player's third card 0..9."""
 
@@ -54,36 +39,26 @@ class TableauError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class Tableau:
-    """Drawing rules.
-
-    ``naturals``: two-card totals that end the coup for both hands.
-    ``player_draws``: for each player two-card total 0..9, whether the player draws
-    (only totals that are not naturals are consulted).
-    ``banker_draws``: for each banker total 0..9, eleven booleans in ``COLUMNS`` order.
-    """
+    """Drawing rules: ``naturals`` end the coup; ``player_draws[total]`` for totals 0-9; ``banker_draws[total]``
+    holds eleven booleans in :data:`COLUMNS` order."""
 
     name: str
     naturals: frozenset[int]
     player_draws: tuple[bool, ...]
     banker_draws: tuple[tuple[bool, ...], ...]
 
-    def banker_draws_on(self, banker_total: int, player_third: int | None) -> bool:
-        """The banker table's entry: whether the banker draws with ``banker_total`` given the
-        player's third card (``None``: the player stood), naturals aside."""
-        return self.banker_draws[banker_total][COLUMNS.index(player_third)]
-
     def natural(self, player: int, banker: int) -> bool:
         """Whether two-card totals ``player`` and ``banker`` end the coup at once."""
         return player in self.naturals or banker in self.naturals
 
     def player_draws_on(self, player: int, banker: int) -> bool:
-        """Whether the player draws a third card on two-card totals (never after a natural)."""
+        """Whether the player draws on two-card totals (never after a natural)."""
         return not self.natural(player, banker) and self.player_draws[player]
 
     def banker_draws_given(self, player: int, banker: int, player_third: int | None) -> bool:
-        """Whether the banker draws on two-card totals, given the player's third card's point
-        value (``None`` when the player stood); never after a natural."""
-        return not self.natural(player, banker) and self.banker_draws_on(banker, player_third)
+        """Whether the banker draws on two-card totals, given the point value of the player's third card
+        (``None``: the player stood); never after a natural."""
+        return not self.natural(player, banker) and self.banker_draws[banker][COLUMNS.index(player_third)]
 
 
 def _row(draw_on: set[int | None]) -> tuple[bool, ...]:
@@ -134,7 +109,6 @@ player_draws = [0, 1, 2, 3, 4, 5]
 
 
 def _error(doc: TomlText, pattern: str, message: str) -> TableauError:
-    """``source:line: message``, the line being the first that ``pattern`` matches."""
     return TableauError(f"{doc.where(doc.first_match(pattern))}: {message}")
 
 
@@ -159,11 +133,8 @@ def _banker_row(total: int, value: object, doc: TomlText) -> tuple[bool, ...]:
 
 
 def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
-    """A :class:`Tableau` from TOML text in the format of ``STANDARD_TOML``.
-
-    Every banker total that can occur after no natural (0 to 7, less the naturals) needs a
-    row; a row for a natural total, a total outside 0-9 or an unknown key is refused.
-    """
+    """A :class:`Tableau` from TOML text in the format of ``STANDARD_TOML`` (a row for every total that is
+    not a natural; a row for a natural, a total outside 0-9 or an unknown key is refused)."""
     doc = TomlText.of(text, source)
     data = parse_toml(text, source, TableauError)
     unknown = set(data) - {"name", "naturals", "player_draws", "banker"}
@@ -218,7 +189,7 @@ def load_tableau(path: str | Path) -> Tableau:
 
 
 class IncompleteCoup(ValueError):
-    """Fewer point values than the coup draws (e.g. a record that ends mid-coup)."""
+    """Fewer point values than the coup draws."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,14 +203,12 @@ class Play:
 
     @property
     def cards(self) -> int:
-        """Cards the coup used, 4 to 6."""
         return self.player_cards + self.banker_cards
 
 
 def play(tableau: Tableau, points: Sequence[int]) -> Play:
-    """Play one coup from point values 0-9 in dealing order: P, B, P, B, then the draws.
-
-    Trailing values the coup does not draw are ignored; too few raise :class:`IncompleteCoup`.
+    """Play one coup from point values 0-9 in dealing order (P, B, P, B, then the draws; extra values
+    ignored, too few raise :class:`IncompleteCoup`).
 
     >>> play(STANDARD_TABLEAU, [3, 6, 2, 0, 4, 9])  # player 5 draws a 4; banker 6 stands on a 4
     Play(player=9, banker=6, player_cards=3, banker_cards=2)
@@ -251,18 +220,14 @@ def play(tableau: Tableau, points: Sequence[int]) -> Play:
 
 def play_totals(tableau: Tableau, player: int, banker: int, draws: Sequence[int]) -> Play:
     """Finish a coup from the two-card totals and the next point values in the shoe."""
-    used = 0
-    third: int | None = None
-    if tableau.player_draws_on(player, banker):
-        third = _next(draws, used)
-        used += 1
+    third = _next(draws, 0) if tableau.player_draws_on(player, banker) else None
     banker_draws = tableau.banker_draws_given(player, banker, third)
-    final_banker = (banker + _next(draws, used)) % 10 if banker_draws else banker
+    final_banker = (banker + _next(draws, third is not None)) % 10 if banker_draws else banker
     final_player = (player + third) % 10 if third is not None else player
     return Play(final_player, final_banker, 2 + (third is not None), 2 + banker_draws)
 
 
-def _next(draws: Sequence[int], i: int) -> int:
+def _next(draws: Sequence[int], i: int | bool) -> int:
     if i >= len(draws):
         raise IncompleteCoup("the coup draws more cards than were given")
     return draws[i]
@@ -274,11 +239,8 @@ STOOD = 10
 
 @dataclass(frozen=True, slots=True)
 class DrawLookup:
-    """The rule as NumPy lookup arrays, each entry computed by the scalar rule above.
-
-    ``player[p, b]``: the player draws on two-card totals ``p``, ``b``.
-    ``banker[p, b, c]``: the banker draws, with ``c`` the player's third card or :data:`STOOD`.
-    """
+    """The rule as NumPy arrays from the scalar rule: ``player[p, b]`` on two-card totals, ``banker[p, b, c]``
+    with ``c`` the player's third card or :data:`STOOD`."""
 
     player: NDArray[np.bool_]
     banker: NDArray[np.bool_]
@@ -286,7 +248,6 @@ class DrawLookup:
 
 @lru_cache(maxsize=16)
 def draw_lookup(tableau: Tableau) -> DrawLookup:
-    """The :class:`DrawLookup` of ``tableau`` (cached)."""
     import numpy as np
 
     player = np.array([[tableau.player_draws_on(p, b) for b in range(10)] for p in range(10)], dtype=bool)
@@ -306,11 +267,7 @@ class Plays:
 
 
 def play_many(tableau: Tableau, points: NDArray[Any]) -> Plays:
-    """:func:`play` for many coups: ``points`` has shape (6, n), point values in dealing order.
-
-    Values past the cards a coup draws are ignored (any value 0-9 will do there). The
-    results equal :func:`play` coup by coup (tests check every sequence of point values).
-    """
+    """:func:`play` for many coups: ``points`` has shape (6, n), point values 0-9 in dealing order."""
     import numpy as np
 
     lookup = draw_lookup(tableau)
