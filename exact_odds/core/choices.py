@@ -1,30 +1,11 @@
 """Drawing rules with free decisions (chemin de fer): each decision drawn, stood, left free, or mixed.
 
-In punto banco every decision is fixed by the tableau (:mod:`exact_odds.core.tableau`). In chemin de
-fer the Player may choose on some totals (classically a two-card 5) and the Banker wherever the house
-leaves him free. A :class:`ChoiceRules` holds, for each decision, its **drawing probability**: 1 draws,
-0 stands, a fraction between draws that often (a habit, or a mixed strategy), and ``None`` (:data:`FREE`)
-leaves it to the side that decides. The standard tableau is the case with no free cell
-(:meth:`ChoiceRules.from_tableau`).
-
-Decisions are keyed as the papers key them: the Player by his two-card total, or by his two cards'
-point values when he sees them (:data:`Pair`, e.g. ``(1, 4)``); the Banker by his total or his two
-cards, against the Player's third card's point value or ``None`` when the Player stood
-(:data:`~exact_odds.core.tableau.COLUMNS`). A natural (8 or 9 on two cards, either hand) ends the coup.
-
-:data:`PARLOUR_RULES` is the game of Kemeny and Snell (1957) and of the papers since: the Player draws
-on 0-4, stands on 6-7 and chooses on 5; the Banker chooses everywhere.
-
-A rules file (TOML) changes cells of :data:`PARLOUR_RULES`::
-
-    name = "house rules"
-    [player]                     # D draws, S stands, F free, or a drawing probability such as "9/11"
-    5 = "S"
-    "1+4" = "F"                  # by two cards (when the Player sees them)
-    [banker]                     # 11 cells: Player stood (-), then the Player's third card 0-9
-    #    -  0  1  2  3  4  5  6  7  8  9
-    3 = "D  D  D  D  D  D  D  D  D  S  D"
-    "0+5" = "D  S  S  S  S  F  D  D  D  S  S"
+A :class:`ChoiceRules` holds each decision's **drawing probability** (1 draws, 0 stands, a fraction
+between) or :data:`FREE`, left to the side that decides; a tableau is the case with no free cell. The
+Player's decisions are keyed by his total or his two cards' point values (:data:`Pair`), the Banker's
+by his total or two cards against the Player's third card (:data:`~exact_odds.core.tableau.COLUMNS`).
+:data:`PARLOUR_RULES` is Kemeny and Snell's game (1957); a rules file changes its cells
+(docs/chemin-de-fer.md, "Rules files").
 
 >>> rules = parse_choice_rules('[player]\\n5 = "9/11"\\n[banker]\\n7 = "S S S S S S S S S S S"')
 >>> rules.player_decision((2, 3)), rules.banker_decision((3, 4), None), rules.banker_decision((0, 3), 4) is None
@@ -39,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from exact_odds.core.tableau import COLUMNS, Tableau, parse_tableau
 from exact_odds.inputs.errors import InputError
@@ -93,12 +74,8 @@ def decision_text(decision: Decision) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ChoiceRules:
-    """Every decision of a coup as a drawing probability or :data:`FREE` (see the module).
-
-    ``player``: by Player total 0-9 (naturals unused). ``player_cards``: overrides by two cards.
-    ``banker``: by Banker total 0-9, one decision per column of :data:`COLUMNS`. ``banker_cards``:
-    whole rows by two cards, overriding the row of their total.
-    """
+    """Every decision as a drawing probability or :data:`FREE`: ``player`` by total 0-9, ``banker`` by total
+    (a row in :data:`COLUMNS` order); ``player_cards`` and ``banker_cards`` override them by two cards."""
 
     name: str
     player: tuple[Decision, ...]
@@ -154,9 +131,9 @@ def _cell(text: str, where: str) -> Decision:
         raise ChoiceRulesError(str(err)) from None
 
 
-def _hand(key: str, side: str, doc: TomlText, table: str) -> int | Pair:
+def _hand(key: str, side: str, doc: TomlText) -> int | Pair:
     """A row key: a total ``"5"`` or two cards ``"1+4"``; a natural or a total that does not exist is refused."""
-    at = doc.where(doc.table_key_line(key, table))
+    at = doc.where(doc.table_key_line(key, side))
     cards = re.fullmatch(r"([0-9])\s*\+\s*([0-9])", key)
     if cards:
         a, b = sorted((int(cards.group(1)), int(cards.group(2))))
@@ -213,40 +190,33 @@ def parse_choice_rules(text: str, *, source: str = "rules") -> ChoiceRules:
     if not isinstance(name, str):
         raise ChoiceRulesError(f"{doc.where(doc.top_level_key_line('name'))}: name must be a string")
     rules = replace(rules, name=printable(name, "rules name", ChoiceRulesError))
-    rules = _with_player(rules, _table(data, "player", doc), doc)
+    rules = _with_cells(rules, "player", _table(data, "player", doc), doc)
     banker = _table(data, "banker", doc)
-    rules = _with_banker(rules, banker, doc)
+    rules = _with_cells(rules, "banker", banker, doc)
     _check_reachable(rules, banker, doc)
     return rules
 
 
-def _with_player(rules: ChoiceRules, table: Mapping[str, object], doc: TomlText) -> ChoiceRules:
-    player = list(rules.player)
-    cards: dict[Pair, Decision] = {}
+def _with_cells(rules: ChoiceRules, side: str, table: Mapping[str, object], doc: TomlText) -> ChoiceRules:
+    """``rules`` with the cells (player) or rows (banker) of ``table``, by total or by two cards."""
+    totals: list[Any] = list(getattr(rules, side))
+    cards: dict[Pair, Any] = {}
     for key, value in table.items():
-        hand = _hand(key, "player", doc, "player")
-        where = doc.where(doc.table_key_line(key, "player"))
-        if not isinstance(value, str):
+        hand = _hand(key, side, doc)
+        where = doc.where(doc.table_key_line(key, side))
+        if side == "banker":
+            cell: Any = _banker_row(value, where)
+        elif isinstance(value, str):
+            cell = _cell(value, where)
+        else:
             raise ChoiceRulesError(f"{where}: a player cell is a string: D, S, F or a drawing probability")
-        decision = _cell(value, where)
         if isinstance(hand, int):
-            player[hand] = decision
+            totals[hand] = cell
         else:
-            cards[hand] = decision
-    return replace(rules, player=tuple(player), player_cards=tuple(sorted(cards.items())))
-
-
-def _with_banker(rules: ChoiceRules, table: Mapping[str, object], doc: TomlText) -> ChoiceRules:
-    banker = list(rules.banker)
-    cards: dict[Pair, tuple[Decision, ...]] = {}
-    for key, value in table.items():
-        hand = _hand(key, "banker", doc, "banker")
-        row = _banker_row(value, doc.where(doc.table_key_line(key, "banker")))
-        if isinstance(hand, int):
-            banker[hand] = row
-        else:
-            cards[hand] = row
-    return replace(rules, banker=tuple(banker), banker_cards=tuple(sorted(cards.items())))
+            cards[hand] = cell
+    if side == "banker":
+        return replace(rules, banker=tuple(totals), banker_cards=tuple(sorted(cards.items())))
+    return replace(rules, player=tuple(totals), player_cards=tuple(sorted(cards.items())))
 
 
 def _check_reachable(rules: ChoiceRules, written: Mapping[str, object], doc: TomlText) -> None:
@@ -255,7 +225,7 @@ def _check_reachable(rules: ChoiceRules, written: Mapping[str, object], doc: Tom
     never_draws = all(d == STAND for d in player)
     always_draws = all(d == DRAW for d in player)
     for key in written:
-        hand = _hand(key, "banker", doc, "banker")
+        hand = _hand(key, "banker", doc)
         row = rules.banker[hand] if isinstance(hand, int) else dict(rules.banker_cards)[hand]
         for column, decision in zip(COLUMNS, row, strict=True):
             unreached = never_draws if column is not None else always_draws

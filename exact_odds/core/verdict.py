@@ -1,15 +1,9 @@
 """Verdicts on a log: checks with verdicts, violations, tallies and chi-square tests.
 
-These types know nothing of cards or dice: :mod:`exact_odds.witness.verify` judges a log of coups
-with them and :mod:`exact_odds.bunco.verify` a log of dice rolls, so they sit at the bottom
-of the layers, beside :mod:`exact_odds.core.stats`, where Bunco may import them. A
-*deterministic* check (rules, labels, accounting) fails on its first violation; a
-*statistical* check (outcomes, pairs, cards) fails when its p-value falls below its
-``threshold``, the significance level ``alpha`` shared among the statistical checks of one
-verification (Bonferroni), so that a log dealt by a correct table FAILs with probability at
-most ``alpha`` in all.
-
-Floats are fine here: these figures judge a log, they are never exact results.
+They know nothing of cards or dice (:mod:`exact_odds.witness.verify` and :mod:`exact_odds.bunco.verify`
+use them). A *deterministic* check fails on its first violation; a *statistical* check fails when its
+p-value is below its share of ``alpha`` (Bonferroni), so a correct log FAILs with probability at most
+``alpha`` in all. Floats are fine here: these figures judge a log, they are never exact results.
 
 >>> test = ChiSquare("outcomes", 4.605170185988092, 2)
 >>> round(test.p_value, 6)
@@ -37,14 +31,8 @@ Verdict = Literal["PASS", "FAIL", "SKIP"]
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    """One thing a log got wrong, in words.
-
-    ``index``: the coup's position in the log (0-based); ``line``: the line of the log file
-    it was read from (``None`` for coups given in memory); ``shoe``: the log's ``shoe`` value
-    (``None`` without a shoe column); ``coup``: the coup's number in its shoe (1-based), or
-    in the log without shoes; ``message``: one line, e.g. ``"coup 12 of shoe 3: banker 6 drew
-    after player's third card 5; the table says stand"``.
-    """
+    """One thing a log got wrong, in words: ``index`` in the log (0-based), ``line`` of the file (``None`` in
+    memory), the log's ``shoe`` value (or ``None``), the ``coup``'s number in its shoe (1-based)."""
 
     index: int
     line: int | None
@@ -55,11 +43,7 @@ class Violation:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """The observed count of one event beside its expectation and variance under the hypothesis.
-
-    ``expected`` and ``variance`` are sums over the coups (or cards) of exact conditional
-    probabilities ``p`` and ``p (1 - p)``, rounded to floats.
-    """
+    """The observed count of one event beside its expectation and variance under the hypothesis."""
 
     name: str
     observed: int
@@ -68,13 +52,13 @@ class Tally:
 
     @property
     def z(self) -> float:
-        """The standardised difference ``(observed - expected) / sqrt(variance)`` (0 when the variance is 0)."""
+        """``(observed - expected) / sqrt(variance)`` (0 when the variance is 0)."""
         return (self.observed - self.expected) / math.sqrt(self.variance) if self.variance > 0 else 0.0
 
 
 @dataclass(frozen=True, slots=True)
 class ChiSquare:
-    """A chi-square statistic ``d^T V^-1 d`` with ``df`` degrees of freedom, labelled for reports."""
+    """A chi-square statistic with ``df`` degrees of freedom, labelled for reports."""
 
     label: str
     statistic: float
@@ -82,17 +66,13 @@ class ChiSquare:
 
     @property
     def p_value(self) -> float:
-        """``P(X >= statistic)`` for ``X`` chi-square with ``df`` degrees of freedom (1 when ``df`` is 0)."""
+        """``P(X >= statistic)`` (1 when ``df`` is 0)."""
         return chi_square_sf(self.statistic, self.df) if self.df > 0 else 1.0
 
 
 def chi_square(label: str, difference: NDArray[np.float64], covariance: NDArray[np.float64]) -> ChiSquare:
-    """The chi-square ``d^T V^+ d`` of a difference ``d`` from its expectation, with covariance ``V``.
-
-    ``V`` may be singular (the counts of all categories add up to a known total, or a category
-    never occurs): its pseudo-inverse is used on the subspace where it is positive, and the
-    degrees of freedom are the rank of ``V`` (eigenvalues below ``1e-9`` of the largest are
-    taken as zero).
+    """The chi-square ``d^T V^+ d`` of a difference ``d`` with covariance ``V`` (maybe singular): the
+    pseudo-inverse, with ``df`` the rank of ``V`` (eigenvalues below ``1e-9`` of the largest count as zero).
 
     >>> import numpy as np
     >>> p = np.array([0.5, 0.3, 0.2]); n = 100
@@ -114,15 +94,11 @@ def chi_square(label: str, difference: NDArray[np.float64], covariance: NDArray[
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """One check of a log: its verdict and what it rests on.
+    """One check of a log: its verdict and what it rests on, ``checked`` counting ``unit`` (coups or cards).
 
-    ``name``: ``rules``, ``labels``, ``accounting``, ``outcomes``, ``pairs`` or ``cards``.
-    ``checked``: how many ``unit`` (``"coups"`` or ``"cards"``) it examined. A deterministic
-    check lists its ``violations`` (the first few; ``violation_count`` counts them all). A
-    statistical check has a ``p_value`` (the smallest of its ``tests``' p-values times their
-    number, capped at 1: Bonferroni within the check) and FAILs when it is below
-    ``threshold``; ``tallies`` are the observed counts beside the expected ones, and
-    ``details`` the parts of its tests (e.g. one chi-square per group of positions) for reading.
+    A deterministic check lists the first few ``violations`` (``violation_count`` counts them all). A
+    statistical check's ``p_value`` is the smallest of its ``tests``' times their number, capped at 1;
+    ``details`` are parts of its tests, for reading.
     """
 
     name: str
@@ -141,7 +117,7 @@ class Check:
 
 def deterministic_check(name: str, checked: int, violations: Sequence[Violation], count: int,
                         notes: Sequence[str] = (), *, unit: str = "coups") -> Check:
-    """A check that PASSes when nothing was violated (SKIP when nothing was checked)."""
+    """PASS when nothing was violated (SKIP when nothing was checked)."""
     verdict: Verdict = "FAIL" if count else ("PASS" if checked else "SKIP")
     return Check(name, verdict, checked, unit, violations=tuple(violations), violation_count=count,
                  notes=tuple(notes))
@@ -178,7 +154,7 @@ def overall(checks: Sequence[Check]) -> Verdict:
 
 
 def named_check(checks: Sequence[Check], name: str) -> Check:
-    """The check of ``checks`` called ``name``; a ``KeyError`` that lists their names if none is.
+    """The check called ``name``; a ``KeyError`` listing the names if none is.
 
     >>> checks = [deterministic_check("rules", 3, [], 0), deterministic_check("labels", 0, [], 0)]
     >>> named_check(checks, "labels").verdict
@@ -195,14 +171,11 @@ def named_check(checks: Sequence[Check], name: str) -> Check:
 
 
 class IndicatorSum:
-    """The sum of indicator vectors, each independent of the others given the past, beside its law.
+    """A sum of indicator vectors of ``k`` events beside its law under the hypothesis.
 
-    For every trial ``i`` the hypothesis gives the exact conditional probabilities ``p_i`` of
-    ``k`` events (and the joint probabilities of pairs of them). The observed counts ``S``
-    have expectation ``sum p_i`` and, because ``x_i - p_i`` are martingale differences,
-    covariance ``sum (E[x_i x_i^T] - p_i p_i^T)``: for the outcomes of a coup (exclusive
-    events) ``E[x x^T] = diag(p)``. By the martingale central limit theorem
-    ``(S - E)^T V^+ (S - E)`` is asymptotically chi-square with rank(V) degrees of freedom.
+    Trial ``i`` has conditional probabilities ``p_i``; as ``x_i - p_i`` are martingale differences, the
+    counts have covariance ``sum (E[x_i x_i^T] - p_i p_i^T)`` and ``(S - E)^T V^+ (S - E)`` is
+    asymptotically chi-square with rank(V) degrees of freedom.
 
     >>> import numpy as np
     >>> s = IndicatorSum(["heads", "tails"])
@@ -222,14 +195,9 @@ class IndicatorSum:
         self.moments = np.zeros((k, k))  # sum of E[x x^T]
         self.outer = np.zeros((k, k))  # sum of p p^T
 
-    def add(self, p: NDArray[np.float64], moments: NDArray[np.float64], observed: NDArray[Any]) -> None:
-        """Add trials: ``p`` (m, k), the sum of their ``E[x x^T]`` (k, k), the observed counts (k,)."""
-        self.add_sums(int(p.shape[0]), observed, p.sum(axis=0), moments, p.T @ p)
-
     def add_sums(self, trials: int, observed: NDArray[Any], expected: NDArray[np.float64],
                  moments: NDArray[np.float64], outer: NDArray[np.float64]) -> None:
-        """Add trials by their sums: the observed counts (k,), ``sum p`` (k,), ``sum E[x x^T]`` and
-        ``sum p p^T`` (k, k) (for a caller that gets them at once, e.g. from one matrix product)."""
+        """Add trials by their sums: the observed counts (k,), ``sum p`` (k,), ``sum E[x x^T]`` and ``sum p p^T``."""
         import numpy as np
 
         self.trials += trials
@@ -243,14 +211,10 @@ class IndicatorSum:
         """Add ``count`` trials with the same probabilities ``p`` (k,) and ``E[x x^T]`` (k, k)."""
         import numpy as np
 
-        self.trials += count
-        self.observed += observed.astype(np.int64)
-        self.expected += count * p
-        self.moments += count * moments
-        self.outer += count * np.outer(p, p)
+        self.add_sums(count, observed, count * p, count * moments, count * np.outer(p, p))
 
     def add_exclusive(self, p: NDArray[np.float64], observed: NDArray[Any]) -> None:
-        """Add trials whose events exclude each other (``E[x x^T] = diag(p)``; ``sum p`` formed once)."""
+        """Add trials ``p`` (m, k) whose events exclude each other (``E[x x^T] = diag(p)``)."""
         import numpy as np
 
         expected = p.sum(axis=0)
