@@ -27,11 +27,7 @@ Ways = int
 
 
 class Dist(Generic[K]):
-    """An immutable finite distribution: outcome -> integer ways.
-
-    Outcomes with zero ways are dropped. ``total`` is the sum of all ways, so
-    ``probability(k) == Fraction(ways[k], total)``.
-    """
+    """An immutable finite distribution: outcome -> integer ways (outcomes with zero ways are dropped)."""
 
     __slots__ = ("_total", "_ways")
 
@@ -50,7 +46,6 @@ class Dist(Generic[K]):
 
     @property
     def total(self) -> Ways:
-        """The sum of the ways of every outcome."""
         return self._total
 
     def ways(self, event: K | Callable[[K], bool]) -> Ways:
@@ -78,7 +73,7 @@ class Dist(Generic[K]):
         return acc / self._total
 
     def variance(self, value: Callable[[K], int | Fraction]) -> Fraction:
-        """Exact variance of ``value(outcome)``: ``E[v^2] - E[v]^2`` (population variance).
+        """Exact (population) variance of ``value(outcome)``.
 
         >>> Dist({-1: 1, 1: 1}).variance(lambda x: x)
         Fraction(1, 1)
@@ -91,9 +86,7 @@ class Dist(Generic[K]):
         return Dist((f(k), n) for k, n in self._ways.items())
 
     def combine(self, other: Dist[J], f: Callable[[K, J], K]) -> Dist[K]:
-        """The distribution of ``f(a, b)`` for independent ``a`` from self and ``b`` from other.
-
-        Ways multiply, so the total is ``self.total * other.total``.
+        """The distribution of ``f(a, b)`` for independent ``a`` and ``b`` (ways multiply).
 
         >>> die = Dist({i: 1 for i in range(1, 7)})
         >>> two = die.combine(die, lambda a, b: a + b)
@@ -108,7 +101,6 @@ class Dist(Generic[K]):
         return Dist(out)
 
     def items(self) -> Iterator[tuple[K, Ways]]:
-        """(outcome, ways) pairs in insertion order."""
         return iter(self._ways.items())
 
     def __iter__(self) -> Iterator[K]:

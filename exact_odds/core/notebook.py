@@ -1,11 +1,8 @@
 """Results as tables in a notebook: the one small HTML table writer of the lower layers.
 
-Result objects (:class:`~exact_odds.core.dist.Dist`, par sheets, effects of removal, simulations,
-studies, Bunco games) define ``_repr_html_``, which Jupyter calls to show them; each builds its
-rows and hands them to :func:`html_table`. Every cell and caption is escaped. Exact numbers are
-written exactly (``-114753351728/10847218479825``); a column of approximations beside them is
-for reading only (:class:`Approx`, :class:`Percent`). The report layer, above, writes the
-command line's tables; this module stays at the bottom so that any layer may use it.
+Result objects define ``_repr_html_``, which Jupyter calls, with rows handed to :func:`html_table`.
+Every cell is escaped; exact numbers are written exactly, and :class:`Approx` or :class:`Percent`
+columns beside them are for reading only.
 
 >>> from fractions import Fraction
 >>> print(html_table(["outcome", "ways"], [["<tie>", 8], ["banker", Fraction(1, 2)]]))
@@ -21,6 +18,7 @@ command line's tables; this module stays at the bottom so that any layer may use
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
@@ -37,8 +35,7 @@ class Percent(float):
 
 
 def cell_text(value: object) -> str:
-    """The text of one cell (not yet escaped): integers with thousands separators, fractions exactly
-    as ``p/q``, :class:`Approx` and :class:`Percent` rounded, ``None`` as a dash.
+    """The text of one cell, not yet escaped.
 
     >>> [cell_text(v) for v in (1234567, Fraction(-3, 8), Fraction(4), Approx(1 / 3), Percent(-0.0105791), None)]
     ['1,234,567', '-3/8', '4', '0.333333', '-1.0579%', '–']
@@ -73,19 +70,13 @@ def html_table(columns: Sequence[str], rows: Iterable[Sequence[object]], *, capt
         out.append(f"<caption>{html.escape(caption)}</caption>")
     out.append("<thead><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in columns) + "</tr></thead>")
     out.append("<tbody>")
-    shown = 0
-    left = 0
-    for row in rows:
-        if shown < max_rows:
-            out.append("<tr>" + "".join(_cell(value) for value in row) + "</tr>")
-            shown += 1
-        else:
-            left += 1
+    rows = iter(rows)
+    out += ["<tr>" + "".join(_cell(value) for value in row) + "</tr>" for row in itertools.islice(rows, max_rows)]
+    left = sum(1 for _ in rows)
     if left:
         more = f"… and {left:,} more row{'s' if left > 1 else ''}"
         out.append(f'<tr><td colspan="{len(columns)}">{html.escape(more)}</td></tr>')
-    out.append("</tbody>")
-    out.append("</table>")
+    out += ["</tbody>", "</table>"]
     out += [f"<p>{html.escape(note)}</p>" for note in notes]
     return "\n".join(out)
 

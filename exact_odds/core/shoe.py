@@ -130,20 +130,14 @@ def falling(n: int, k: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Shoe:
-    """An immutable composition of cards.
-
-    ``counts[i]`` is the number of cards of rank ``RANKS[i]``. ``suited``, when not
-    ``None``, gives for each rank the counts of spades, hearts, diamonds, clubs.
-    ``infinite`` marks the infinite-deck limit: cards are drawn with the proportions of
-    ``counts`` and never depleted.
-    """
+    """An immutable composition: ``counts[i]`` cards of rank ``RANKS[i]``; ``suited`` (or ``None``) per rank
+    the counts of spades, hearts, diamonds, clubs; ``infinite``: drawn in these proportions, never depleted."""
 
     counts: tuple[int, ...]
     suited: tuple[tuple[int, ...], ...] | None = None
     infinite: bool = False
 
     def __post_init__(self) -> None:
-        """Refuse a composition that is not a shoe (see the messages)."""
         if len(self.counts) != 13:
             raise ShoeError(f"a shoe needs 13 rank counts, got {len(self.counts)}")
         for rank, n in zip(RANKS, self.counts, strict=True):
@@ -186,12 +180,8 @@ class Shoe:
 
     @classmethod
     def parse(cls, spec: str) -> Shoe:
-        """A shoe from ``"A=32,2=32,...,K=32"``; ranks not named count zero.
-
-        Ranks are case-insensitive and ``10`` is accepted for ``T``. A rank named twice,
-        a missing ``=`` or a count that is not a whole number from 0 to 40,000
-        (:data:`exact_odds.inputs.validate.RANK_COUNT`, in ASCII digits) is an error.
-        """
+        """A shoe from ``"A=32,2=32,...,K=32"`` (ranks not named count zero; counts as
+        :data:`~exact_odds.inputs.validate.RANK_COUNT` allows; a rank named twice is an error)."""
         counts = [0] * 13
         seen: set[Rank] = set()
         for part in re.split(r"[,\s]+", spec.strip()):
@@ -215,7 +205,6 @@ class Shoe:
         return sum(self.counts)
 
     def count(self, rank: Rank) -> int:
-        """Number of cards of one rank."""
         return self.counts[rank - 1]
 
     def point_counts(self) -> tuple[int, ...]:
@@ -226,11 +215,7 @@ class Shoe:
         return tuple(out)
 
     def without(self, cards: Iterable[Card | Rank]) -> Shoe:
-        """A new shoe with the given cards removed.
-
-        A card without a suit removes one card of that rank; the suits of the result are
-        then known only if they were equal across suits before and stay determined.
-        """
+        """A new shoe without ``cards`` (a card without a suit makes the result's suits unknown)."""
         if self.infinite:
             raise ShoeError("cards cannot be removed from an infinite deck")
         counts = list(self.counts)

@@ -19,7 +19,7 @@ def _log_gamma_prefactor(a: float, z: float) -> float:
 
 
 def _gamma_p_series(a: float, z: float) -> float:
-    """Regularized lower incomplete gamma P(a, z) by its power series (good for z < a + 1)."""
+    """Regularized lower incomplete gamma P(a, z) by its power series (for z < a + 1)."""
     term = total = 1.0 / a
     ap = a
     for _ in range(10_000):
@@ -54,10 +54,8 @@ def _gamma_q_fraction(a: float, z: float) -> float:
 
 
 def chi_square_sf(statistic: float, df: int) -> float:
-    """P(X >= statistic) for X chi-square with ``df`` degrees of freedom: Q(df/2, statistic/2).
-
-    Generic (no Bunco in it): the regularized upper incomplete gamma function, by its series or
-    continued fraction (Numerical Recipes, 3rd ed., section 6.2), accurate to about 1e-14.
+    """P(X >= statistic) for X chi-square with ``df`` degrees of freedom: Q(df/2, statistic/2), by series or
+    continued fraction (Numerical Recipes, 3rd ed., section 6.2), to about 1e-14.
 
     >>> round(chi_square_sf(3.841458820694124, 1), 6)
     0.05
@@ -73,8 +71,7 @@ def chi_square_sf(statistic: float, df: int) -> float:
 
 
 SUM_CHUNK = 1 << 24
-"""Values :func:`exact_sum` adds per pass: a pass's sums per exponent are then exact (26-bit
-halves: 2**24 * 2**26 < 2**53)."""
+"""Values :func:`exact_sum` adds per pass, so that sums of 26-bit halves stay exact (2**24 * 2**26 < 2**53)."""
 SPLIT = 2.0**27 + 1
 """Veltkamp's constant: ``x * SPLIT`` splits a float into two halves of 26 bits (Dekker, 1971)."""
 SPLIT_RANGE = (2.0**-969, 2.0**996)
@@ -82,14 +79,11 @@ SPLIT_RANGE = (2.0**-969, 2.0**996)
 
 
 def exact_sum(values: ArrayLike) -> float:
-    """The sum of floats rounded once, exactly as :func:`math.fsum` rounds it (the same float, bit
-    for bit), computed with NumPy: several times faster on a large array.
+    """The sum of floats rounded once, bit for bit as :func:`math.fsum` gives it, several times faster.
 
-    Each float is split into two halves of 26 bits (Veltkamp); the halves of the floats of one
-    binary exponent then add exactly in floats (a sum of up to :data:`SUM_CHUNK` of them needs
-    fewer than 53 bits), and ``math.fsum`` rounds the sum of these few exact partial sums once.
-    Floats outside :data:`SPLIT_RANGE` (zeros aside) or not finite, and an exact total of zero
-    (whose sign ``math.fsum`` decides), are left to ``math.fsum``.
+    Each float is split into 26-bit halves (Veltkamp), halves of one binary exponent add exactly, and
+    ``math.fsum`` rounds these few exact partial sums once. Floats outside :data:`SPLIT_RANGE` or not
+    finite, and an exact total of zero, are left to ``math.fsum``.
 
     >>> exact_sum([0.1] * 10), sum([0.1] * 10)
     (1.0, 0.9999999999999999)
@@ -102,13 +96,8 @@ def exact_sum(values: ArrayLike) -> float:
 
 
 def exact_parts(values: ArrayLike) -> NDArray[np.float64]:
-    """Nonzero floats whose exact sum is the sum of ``values``: a summary of a part of many floats,
-    a few dozen for a chunk of edges, that :func:`sum_exact_parts` adds to others'.
-
-    The parts of several arrays, added by :func:`sum_exact_parts`, give the float
-    :func:`exact_sum` gives of the arrays joined (both are the exact sum rounded once), except a
-    zero: an exact total of zero is returned as ``0.0`` whatever the sign ``math.fsum`` gives it.
-    Floats :func:`exact_sum` leaves to ``math.fsum`` are their own parts."""
+    """A few nonzero floats whose exact sum is the sum of ``values``; :func:`sum_exact_parts` of the parts of
+    several arrays is :func:`exact_sum` of them joined (but an exact zero is ``0.0``, whatever its sign)."""
     import numpy as np
 
     flat: NDArray[np.float64] = np.ascontiguousarray(values, dtype=np.float64).ravel()
@@ -127,7 +116,6 @@ def sum_exact_parts(parts: Iterable[NDArray[np.float64]]) -> float:
 
 
 def _exact_parts(chunk: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Floats whose exact sum is the sum of ``chunk`` (each one exact): its halves summed per exponent."""
     import numpy as np
 
     exponents = ((chunk.view(np.int64) >> 52) & 0x7FF).astype(np.intp)  # the binary exponent, biased
