@@ -1,10 +1,7 @@
 """Bets: pay tables over coup outcomes, the built-in bets and configurations as values, user bets.
 
-Nothing here is filled by side effect. :data:`BUILTIN_BETS` and
-:data:`BUILTIN_CONFIGURATIONS` are immutable registries built once from the definitions in
-:mod:`~exact_odds.bets.main` and :mod:`~exact_odds.bets.side`; reading a bets file
-(:func:`load_bets`) returns bets, and ``BUILTIN_BETS.extended(bets)`` is the set a
-command works with.
+:data:`BUILTIN_BETS` and :data:`BUILTIN_CONFIGURATIONS` are immutable; :func:`load_bets` returns bets,
+and ``BUILTIN_BETS.extended(bets)`` is the set a command works with.
 """
 
 from exact_odds.bets.builtin import BUILTIN_BETS, find_bet, registered

@@ -1,9 +1,7 @@
 """The built-in bets as one value: every configuration's main bets, then the side bets.
 
-:data:`BUILTIN_BETS` is built once, from the definitions in :mod:`exact_odds.bets.main`
-and :mod:`exact_odds.bets.side`, and never changes. A command that also knows the bets of
-a user's file works on ``BUILTIN_BETS.extended(bets)``, a new value; so what one command
-prints never depends on what another loaded before it in the same process.
+:data:`BUILTIN_BETS` never changes; a command that also knows a user's bets works on
+``BUILTIN_BETS.extended(bets)``, a new value.
 
 >>> find_bet("Banco") is find_bet("banker")
 True
@@ -27,11 +25,7 @@ BUILTIN_BETS: Registry[Bet] = Registry(
 
 
 def find_bet(name: str) -> Bet:
-    """The built-in bet called ``name`` (or one of its aliases), in any spelling of the name.
-
-    An unknown name raises :class:`BetError` listing the valid names. A bet of a user's
-    file is found in the registry that holds it: ``BUILTIN_BETS.extended(bets).find(name)``.
-    """
+    """The built-in bet called ``name`` or an alias, in any spelling (else a :class:`BetError` naming them)."""
     return BUILTIN_BETS.find(name)
 
 

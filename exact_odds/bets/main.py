@@ -1,35 +1,20 @@
 """The main bets (banker, player, tie) and the main-bet configurations of the casinos.
 
-Conventions (as in :mod:`exact_odds.bets.core`): a payout is the net result of one unit
-staked, a push is ``0``, a loss ``-1``; banker and player bets push on a tie unless a
-pay table says otherwise.
-
-A :class:`Configuration` is a named set of banker, player and tie bets: the pay table of
-one kind of table. The built-in ones are the registry :data:`BUILTIN_CONFIGURATIONS` (a
-value: nothing adds to it); their bets are among the built-in bets
-(:data:`exact_odds.bets.BUILTIN_BETS`) under qualified names (``"tie-9/tie"``,
-``"super-6/banker"``), except the standard ones, which keep the plain names ``banker``,
-``player`` and ``tie`` (``"standard/banker"`` is an alias). A casino's own pay table is
-read from a small TOML file by :func:`load_configuration`; see :data:`EXAMPLE_TOML`.
+Payouts are net units (:mod:`exact_odds.bets.core`); banker and player push on a tie unless a pay
+table says otherwise. A :class:`Configuration` is the pay table of one kind of table; the built-in
+ones (:data:`BUILTIN_CONFIGURATIONS`) name their bets ``"tie-9/tie"``, ``"super-6/banker"``...,
+except the standard ``banker``, ``player`` and ``tie``. :func:`load_configuration` reads a casino's
+own (:data:`EXAMPLE_TOML`).
 
 >>> find_configuration("super-6").bet("banker").payout(Coup(5, 6, 3, 3))
 Fraction(1, 2)
 >>> [c.name for c in BUILTIN_CONFIGURATIONS.values()]
 ['standard', 'tie-9', 'commission-4', 'super-6', 'ez']
 
-Sources of the pay tables:
-
-- standard (player 1:1, banker 19:20, tie 8:1), tie at 9:1 and the 4% commission found in
-  some casinos: Michael Shackleford, Wizard of Odds, "Baccarat"
-  (wizardofodds.com/games/baccarat/).
-- EZ Baccarat (no commission; a banker win with a three-card 7, the "Dragon 7", pushes):
-  Michael Shackleford, Wizard of Odds, "EZ Baccarat" (wizardofodds.com/games/ez-baccarat/),
-  8 decks: banker house edge 1.02%, banker wins with a three-card 7 in
-  112,633,011,329,024 of 4,998,398,275,503,360 sequences.
-- Super 6 / Punto 2000 (no commission; a banker win with a total of 6 pays 1:2): Eliot
-  Jacobson, "Card Counting the Super Six Baccarat Side Bet", American Casino Guide
-  (americancasinoguide.com/casino-news/card-counting-the-super-six-baccarat-side-bet.html),
-  8 decks: banker house edge 1.4581% (EZ: 1.0183%, standard: 1.0579%).
+Sources, cited by each configuration: Wizard of Odds, "Baccarat" and "EZ Baccarat" (8 decks: EZ
+banker edge 1.02%, a banker three-card 7 win in 112,633,011,329,024 of 4,998,398,275,503,360
+sequences); E. Jacobson, "Card Counting the Super Six Baccarat Side Bet" (8 decks: banker edge
+1.4581% for Super 6, 1.0183% for EZ, 1.0579% standard).
 """
 
 from __future__ import annotations
@@ -49,7 +34,7 @@ from exact_odds.inputs.validate import name as checked_name
 from exact_odds.inputs.validate import printable, shown
 
 ROLES: tuple[Winner, ...] = OUTCOMES
-"""The three main bets of a configuration, in this order (the outcomes they back)."""
+"""The three main bets of a configuration, in order."""
 
 WIZARD = "Wizard of Odds, Baccarat (wizardofodds.com/games/baccarat/)"
 WIZARD_EZ = "Wizard of Odds, EZ Baccarat (wizardofodds.com/games/ez-baccarat/)"
@@ -62,11 +47,8 @@ JACOBSON_SUPER_6 = ("E. Jacobson, Card Counting the Super Six Baccarat Side Bet,
 
 @dataclass(frozen=True, slots=True)
 class WinWith:
-    """The rule "``side`` wins", optionally with a given final total and number of cards.
-
-    ``side`` is ``"banker"``, ``"player"`` or ``"tie"`` (the hands tie); ``total`` is the
-    winning hand's final total (for a tie, the tied total); ``cards`` (2 or 3) is the
-    number of cards in the winning hand and is not used for a tie.
+    """The rule "``side`` wins" (or the hands tie), optionally with the winning (tied) ``total`` and the
+    winning hand's number of ``cards`` (not for a tie).
 
     >>> WinWith("banker", 7, 3)(Coup(player=5, banker=7, player_cards=3, banker_cards=3))
     True
@@ -96,11 +78,8 @@ class WinWith:
 
 
 banker_wins = WinWith("banker")
-"""The banker's total is higher."""
 player_wins = WinWith("player")
-"""The player's total is higher."""
 is_tie = WinWith("tie")
-"""The totals are equal."""
 
 
 def odds_text(pays: Fraction) -> str:
@@ -108,8 +87,7 @@ def odds_text(pays: Fraction) -> str:
     return f"{pays.numerator}:{pays.denominator}"
 
 
-def _phrase(line: PayLine) -> str:
-    """``"banker wins: 19:20"``, ``"tie: push"``."""
+def _phrase(line: PayLine) -> str:  # "banker wins: 19:20", "tie: push"
     return f"{line.label.removesuffix(' (push)')}: {odds_text(line.pays) if line.pays else 'push'}"
 
 
@@ -118,7 +96,7 @@ def _phrase(line: PayLine) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Special:
-    """A special pay line: a win of the bet's side with a given total (and number of cards)."""
+    """A win of the bet's side with a given total (and number of cards)."""
 
     total: int
     cards: int | None
@@ -127,8 +105,7 @@ class Special:
 
 @dataclass(frozen=True, slots=True)
 class Pays:
-    """The pay table of one main bet, in net units: a plain win, special wins tried first, and
-    (banker and player bets) the result when the hands tie, 0 for a push."""
+    """One main bet's pay table in net units: a win, special wins tried first, and (banker, player) a tie."""
 
     win: Fraction
     specials: tuple[Special, ...] = ()
@@ -141,10 +118,7 @@ def _line(rule: WinWith, pays: Fraction) -> PayLine:
 
 
 def main_bet(name: str, side: Winner, pays: Pays, *, source: str, aliases: tuple[str, ...] = ()) -> Bet:
-    """A bet on ``side``: its special lines first, then a plain win, then (banker, player) the tie.
-
-    The description is written from the lines.
-    """
+    """A bet on ``side``: its special lines, a plain win, then (banker, player) the tie; described from them."""
     lines = [_line(WinWith(side, s.total, s.cards), s.pays) for s in pays.specials]
     lines.append(_line(WinWith(side), pays.win))
     if side != "tie":
@@ -158,11 +132,7 @@ def main_bet(name: str, side: Winner, pays: Pays, *, source: str, aliases: tuple
 
 @dataclass(frozen=True, slots=True)
 class Configuration:
-    """A named pay table for the three main bets.
-
-    ``bets`` are the banker, player and tie bets in :data:`ROLES` order; ``source`` cites
-    where the pay table comes from; ``aliases`` are other names of the configuration.
-    """
+    """A named pay table: the banker, player and tie ``bets`` in :data:`ROLES` order, and its ``source``."""
 
     name: str
     description: str
@@ -225,10 +195,7 @@ CONFIGURATIONS = BUILTIN_CONFIGURATIONS
 
 
 def find_configuration(name: str) -> Configuration:
-    """The built-in configuration called ``name`` (any spelling :func:`~exact_odds.inputs.registry.name_key` allows).
-
-    An unknown name raises :class:`BetError` listing the valid names.
-    """
+    """The built-in configuration called ``name`` (in any spelling; else a :class:`BetError` naming them)."""
     return BUILTIN_CONFIGURATIONS.find(name)
 
 
@@ -269,23 +236,19 @@ _SPECIAL_KEYS = {"total", "cards", "pays"}
 
 
 class _Doc:
-    """The text of a configuration file, for error messages that name the line."""
+    """A configuration file's text, for error messages that name the line."""
 
     def __init__(self, text: str, source: str) -> None:
         self.text = TomlText.of(text, source)
 
     def line_of(self, key: str | None, section: str | None = None, index: int = 0) -> int:
-        """1-based line of ``key =`` in the ``index``-th table ``[section]`` (top level if None).
-
-        With ``key=None``, the line of that table's header; a top-level ``key`` is also
-        found as a table header ``[key]``. 0 if not found.
-        """
+        """1-based line of ``key =`` (or of the header, ``key=None``) in the ``index``-th ``[section]`` (top level
+        if None; a top-level ``key`` may be a header ``[key]``); 0 if not found."""
         if section is not None:
             return self.text.table_key_line(key, section, index)
         return self.text.top_level_key_line(key) if key is not None else 0
 
     def where(self, key: str | None, section: str | None = None, index: int = 0) -> str:
-        """``source:line`` of a key (just ``source`` when the line is not found)."""
         return self.text.where(self.line_of(key, section, index) or (self.line_of(None, section, index)
                                                                       if section else 0))
 
@@ -365,10 +328,8 @@ def _text(data: dict[str, object], key: str, default: str, doc: _Doc) -> str:
 
 
 def parse_configuration(text: str, *, source: str = "configuration") -> Configuration:
-    """A :class:`Configuration` from TOML text in the format of :data:`EXAMPLE_TOML`.
-
-    Bad TOML, an unknown bet or key, a float or inexact payout, or a special line with an
-    impossible total raise :class:`BetError` naming ``source`` and the line.
+    """A :class:`Configuration` from TOML text in the format of :data:`EXAMPLE_TOML` (a :class:`BetError`
+    naming ``source`` and the line for any mistake).
 
     >>> parse_configuration(EXAMPLE_TOML).bet("banker").payout(Coup(5, 6, 3, 3))
     Fraction(1, 2)
@@ -394,15 +355,10 @@ def load_configuration(path: str | Path) -> Configuration:
 
 
 def configuration_from(name_or_path: str) -> Configuration:
-    """A built-in configuration by name, or one read from a TOML file path.
-
-    A value that names no configuration and no file raises :class:`BetError` listing the
-    valid names; so does an empty value.
-    """
+    """A built-in configuration by name, or one read from a TOML file (else a :class:`BetError` naming them)."""
     checked_name(name_or_path, "the configuration", BetError,
                  examples=f"give one of {', '.join(BUILTIN_CONFIGURATIONS)} or a TOML file")
     if name_or_path in BUILTIN_CONFIGURATIONS:
-
         return BUILTIN_CONFIGURATIONS[name_or_path]
     if exists(name_or_path) or name_or_path.endswith(".toml"):
         return load_configuration(name_or_path)

@@ -1,34 +1,14 @@
 """The common baccarat side bets, each with its pay table and the source of that table.
 
-Conventions as in :mod:`exact_odds.bets.core`: a payout is the net result in units
-staked (``"11:1"`` wins 11, a push is 0, a coup no line matches loses the stake, -1).
-Pay lines are tried in order and the first that matches decides. A *pair* is a hand
-whose first two cards have the same rank (10, J, Q, K pair only with their own rank);
-a *perfect* (suited) pair also has the same suit; a *twin* pair is both hands pairing
-in the same rank. A hand's total is its final total 0-9, and "three-card" means the hand
-drew a third card. A *natural* is a coup that ended on the first four cards with an 8
-or a 9.
+Payouts are net units (:mod:`exact_odds.bets.core`). A *pair* is a hand whose first two cards have
+the same rank, a *perfect* pair also the same suit, a *twin* pair both hands pairing in one rank; a
+*natural* is a coup that ended on the first four cards with an 8 or a 9. Rules are plain functions
+or frozen dataclasses, so bets compare by value and pickle for workers; each bet asks the engine
+for the least :class:`~exact_odds.core.coup.Detail` it needs.
 
-Rules are plain functions or small frozen dataclasses (``WinWith`` from
-:mod:`exact_odds.bets.main`), so bets compare by value and can be pickled for workers.
-Each bet asks the engine for the least detail it needs (:class:`~exact_odds.core.coup.Detail`):
-totals-only bets stay on the fast ``POINTS`` path, pair bets need ``RANKS``, perfect
-pairs ``SUITS``.
-
-Sources (8-deck figures from them are checked in ``tests/test_bets_side.py``):
-
-- Pairs, either pair, big and small, dragon bonus: Wizard of Odds, "Baccarat side bets"
-  (wizardofodds.com/games/baccarat/side-bets/).
-- Perfect pairs: Wizard of Odds, "Perfect Pairs (Version 1)" and "(Version 2)"
-  (wizardofodds.com/games/baccarat/side-bets/perfect-pairs-ver1/, .../perfect-pairs-ver2/).
-- Dragon 7, Panda 8: Wizard of Odds, "EZ Baccarat" (wizardofodds.com/games/baccarat/ez-baccarat/).
-- Lucky 6: Wizard of Odds, "Lucky 6" (wizardofodds.com/games/baccarat/side-bets/lucky-6/).
-- Egalite: Wizard of Odds, "Egalite Bets in Baccarat" (wizardofodds.com/games/baccarat/side-bets/egalite/).
-- Tiger, Small Tiger, Big Tiger, Tiger Tie, Tiger Pair: the EZ Baccarat "Tiger" side
-  bets (DEQ Systems) with the pay tables posted on tables. Wizard of Odds' "Lucky 6" notes
-  that the Tiger is the Lucky 6 (Macau pay table); the Big Tiger's 8-deck house edge is
-  published by Eliot Jacobson (advancedadvantageplay.com). The Small Tiger, Tiger Tie and
-  Tiger Pair pay tables are not cross-checked against a published analysis here.
+Each bet's ``source`` cites its pay table: Wizard of Odds' pages, and for the EZ Baccarat Tiger bets
+the tables as posted (only the Big Tiger is cross-checked, against E. Jacobson's published edge).
+8-deck figures from the sources are checked in ``tests/test_bets_side.py``.
 
 >>> from exact_odds import Shoe, deal
 >>> -deal(Shoe.decks(8)).expectation(DRAGON_7.payout)
@@ -67,32 +47,26 @@ def line(label: str, rule: Callable[[Coup], bool], pays: str) -> PayLine:
 
 
 def player_pair(coup: Coup) -> bool:
-    """The player's first two cards have the same rank."""
     return coup.player_pair
 
 
 def banker_pair(coup: Coup) -> bool:
-    """The banker's first two cards have the same rank."""
     return coup.banker_pair
 
 
-def both_pairs(coup: Coup) -> bool:
-    """Both hands' first two cards pair (any ranks)."""
+def both_pairs(coup: Coup) -> bool:  # in any ranks
     return coup.player_pair and coup.banker_pair
 
 
 def twin_pair(coup: Coup) -> bool:
-    """Both hands pair, in the same rank."""
     return coup.twin_pair
 
 
 def both_perfect(coup: Coup) -> bool:
-    """Both hands' first two cards are the same rank and suit."""
     return coup.player_suited and coup.banker_suited
 
 
-def one_perfect(coup: Coup) -> bool:
-    """At least one hand's first two cards are the same rank and suit."""
+def one_perfect(coup: Coup) -> bool:  # at least one
     return coup.player_suited or coup.banker_suited
 
 
@@ -196,12 +170,10 @@ DRAGON_BONUS_BANKER = _dragon_bonus("banker")
 
 
 def five_or_six_cards(coup: Coup) -> bool:
-    """At least one hand drew a third card (five or six cards dealt)."""
     return coup.cards >= 5
 
 
 def four_cards(coup: Coup) -> bool:
-    """Neither hand drew (four cards dealt)."""
     return coup.cards == 4
 
 

@@ -1,67 +1,9 @@
 """Side bets defined by the user in TOML: pay lines as conditions over the coup outcome.
 
-No code is evaluated: a bet is a list of pay lines, and a pay line is a payout plus a
-set of conditions on the coup, every one of which must hold. Lines are tried in order;
-the first that matches decides, and a coup that no line matches loses the stake.
-
-Grammar
--------
-A bets file holds one ``[[bet]]`` table per bet::
-
-    [[bet]]
-    name = "my-dragon-7"          # required: the name to ask for (--bet my-dragon-7); must be new
-    source = "casino layout"      # required: where the pay table comes from
-    description = "..."           # optional: one sentence for reports
-    aliases = ["md7"]             # optional: other names
-
-    [[bet.line]]                  # one or more pay lines, tried in order
-    label = "banker three-card 7" # optional (default: the conditions in words)
-    pays = "40:1"                 # required, see below
-    winner = "banker"             # conditions, see below; none at all matches every coup
-    banker_total = 7
-    banker_cards = 3
-
-A bet has at most 200 pay lines, and a file at most 1,000 in all.
-
-``pays`` is the net result of one unit staked: odds ``"40:1"`` or ``"1 to 2"``, a
-fraction ``"19/20"``, a decimal string ``"0.95"``, a whole number, ``"push"`` (0) or
-``"lose"`` (-1); a negative amount down to -1 loses part or all of the stake. A TOML float
-(``0.95`` without quotes) is refused: it is not exact.
-
-Conditions (each optional; all given on a line must hold):
-
-============================================  ==========================================
-key                                           holds when
-============================================  ==========================================
-``winner``                                    ``"banker"``, ``"player"`` or ``"tie"``
-                                              (or a list of them) won
-``player_total``, ``banker_total``            the hand's final total is (0-9)
-``player_cards``, ``banker_cards``            the hand holds this many cards (2-3)
-``cards``                                     cards dealt in the coup (4-6)
-``margin``                                    the difference of the totals is (0-9)
-``natural``                                   true: the coup ended on the first four cards
-                                              with an 8 or 9 (false: it did not)
-``player_natural``, ``banker_natural``        true: that hand is a two-card 8 or 9
-``player_pair``, ``banker_pair``              true: the hand's first two cards pair by rank
-``twin_pair``                                 true: both hands pair, in the same rank
-``pairs``                                     how many hands pair (0-2)
-``player_suited_pair``, ``banker_suited_pair`` true: the hand's first two cards are the
-                                              same rank and suit (a perfect pair)
-``suited_pairs``                              how many hands have a perfect pair (0-2)
-============================================  ==========================================
-
-A number condition is a whole number (``banker_total = 7``), an inclusive range written
-as two numbers, low first (``margin = [4, 9]``), or a set (``banker_total = { one_of =
-[0, 5, 9] }``). A true/false condition takes ``true`` or ``false``.
-
-A bet asks the engine only for the detail its conditions need: totals and cards are
-cheap, pairs need ranks, suited pairs need a shoe whose suits are known.
-
-Reading a file changes nothing global: :func:`parse_bets` and :func:`load_bets` return the
-bets, checked against the set they will join (by default the built-in bets), and the
-caller makes that set with ``BUILTIN_BETS.extended(bets)``.
-
-Errors name the file and line, e.g. ``bets.toml:12: banker_total must be 0-9, got 10``.
+No code is evaluated: a ``[[bet]]`` holds ``[[bet.line]]`` pay lines, each a payout and conditions
+that must all hold (the keys of :data:`FIELDS`); the first line that matches decides, and a coup no
+line matches loses the stake. The format is in docs/formats.md, "Side bets of your own". Reading
+a file changes nothing global: the bets are returned, checked against the set they will join.
 
 >>> bets = parse_bets('''
 ... [[bet]]
@@ -84,6 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import TypeGuard
 
 from exact_odds.bets.builtin import BUILTIN_BETS
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
@@ -99,7 +42,7 @@ from exact_odds.inputs.validate import printable, shown
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """One condition key: how to read it off a coup, its values and the detail it needs."""
+    """One condition key: how to read it off a coup, its kind and range of values, the detail it needs."""
 
     read: Callable[[Coup], object]
     kind: str  # "int", "bool" or "winner"
@@ -148,10 +91,8 @@ MAX_FILE_LINES = 1000
 
 @dataclass(frozen=True, slots=True)
 class Conditions:
-    """A pay-line rule: ``(key, allowed values)`` pairs that must all hold.
-
-    Compared and hashed by value, so loading the same file twice gives equal bets.
-    """
+    """A pay-line rule: ``(key, allowed values)`` pairs that must all hold (equal by value, so loading the
+    same file twice gives equal bets)."""
 
     tests: tuple[tuple[str, frozenset[object]], ...]
 
@@ -160,7 +101,6 @@ class Conditions:
 
     @property
     def detail(self) -> Detail:
-        """The engine detail needed to evaluate every condition."""
         return max((FIELDS[key].detail for key, _ in self.tests), default=Detail.POINTS)
 
 
@@ -168,7 +108,6 @@ class Conditions:
 
 
 _TABLES = ("bet", "bet.line")
-"""The tables of a bets file: the ``[[bet]]`` and ``[[bet.line]]`` headers delimit what belongs to what."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,24 +161,18 @@ def _unknown_key(key: str, known: tuple[str, ...]) -> str:
     return unknown_name("key", key, known, f" (known: {', '.join(known)})")
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _int_values(key: str, field: Field, value: object) -> frozenset[object]:
     """The allowed numbers of a number condition: n, [low, high] or {one_of = [...]}."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    if _is_int(value):
         numbers = [value]
     elif isinstance(value, list):
         if len(value) != 2 or not all(_is_int(v) for v in value):
             raise ValueError(f"{key} = [low, high] needs two whole numbers, got {shown(value)}")
-        low, high = value
-        bad = [n for n in value if not field.low <= n <= field.high]  # before a range of any size is built
-        if bad:
-            raise ValueError(f"{key} must be {field.low}-{field.high}, got {shown(bad[0])}")
-        if low > high:
-            raise ValueError(f"{key} = [{low}, {high}] is empty: give the low end first")
-        numbers = list(range(low, high + 1))
+        numbers = value  # the two ends, checked below before the range is built
     elif isinstance(value, dict):
         listed = value.get("one_of")
         if set(value) != {"one_of"} or not isinstance(listed, list) or not listed or not all(
@@ -251,6 +184,11 @@ def _int_values(key: str, field: Field, value: object) -> frozenset[object]:
     bad = [n for n in numbers if not field.low <= n <= field.high]
     if bad:
         raise ValueError(f"{key} must be {field.low}-{field.high}, got {shown(bad[0])}")
+    if isinstance(value, list):
+        low, high = value
+        if low > high:
+            raise ValueError(f"{key} = [{low}, {high}] is empty: give the low end first")
+        return frozenset(range(low, high + 1))
     return frozenset(numbers)
 
 
@@ -360,17 +298,12 @@ def _bet(table: object, where: _Where, b: int) -> Bet:
 
 
 def _describe(lines: tuple[PayLine, ...]) -> str:
-    """A description from the pay lines: ``label: pays; ...`` (pays as net units)."""
     return "; ".join(f"{line.label}: pays {line.pays}" for line in lines) + "."
 
 
 def parse_bets(text: str, *, source: str = "bets", joining: Registry[Bet] = BUILTIN_BETS) -> tuple[Bet, ...]:
-    """The bets of a TOML bets file (see the module docstring); nothing global changes.
-
-    ``joining`` is the set the bets will join (default: the built-in bets). A name or
-    alias it already holds is an error, unless it is the very same bet (the same file
-    read again); every error is a :class:`BetError` naming the file and line.
-    """
+    """The bets of a TOML bets file; nothing global changes. A name or alias already in ``joining`` (the set
+    the bets will join) is an error unless it is the very same bet; every :class:`BetError` names the line."""
     where = _Where.of(text, source)
     data = parse_toml(text, source, BetError)
     unknown = [k for k in data if k != "bet"]
