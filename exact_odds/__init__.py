@@ -1,8 +1,7 @@
 """exact-odds: exact odds of casino games by full enumeration.
 
-The public API; see the README for examples. Each name is defined in the module it is imported
-from below (``Shoe`` in :mod:`exact_odds.core.shoe`); NumPy and SymPy are loaded only by the
-functions that need them, so that importing the package leaves them out.
+The public API; see the README for examples. NumPy and SymPy are loaded only by the functions that
+need them.
 """
 
 from __future__ import annotations
@@ -36,61 +35,11 @@ from exact_odds.witness.simulate import Simulation, SimulationCheck, simulate, s
 __version__ = "0.1.0"
 """The program's version (the package's metadata is built from it)."""
 
-__all__ = [
-    "ARTICLE_SCORING",
-    "RANKS",
-    "SCORING_RULES",
-    "STANDARD_SCORING",
-    "STANDARD_TABLEAU",
-    "SUITS",
-    "BuncoError",
-    "Card",
-    "Correlation",
-    "Coup",
-    "Dealt",
-    "Detail",
-    "Dice",
-    "Dist",
-    "InputError",
-    "LinearCount",
-    "ParLine",
-    "ParSheet",
-    "Procedure",
-    "Rank",
-    "Removal",
-    "Roads",
-    "ScoringRules",
-    "Shoe",
-    "ShoeError",
-    "Simulation",
-    "SimulationCheck",
-    "Suit",
-    "Tableau",
-    "TableauError",
-    "Ways",
-    "build_roads",
-    "deal",
-    "deal_given",
-    "effects_of_removal",
-    "explain_coup",
-    "find_scoring_rules",
-    "house_edge",
-    "load_tableau",
-    "one_hand",
-    "par_sheet",
-    "parse_card",
-    "parse_cards",
-    "parse_dealt",
-    "parse_results",
-    "parse_tableau",
-    "play_game",
-    "play_turn",
-    "roll_scores",
-    "ruin_probability",
-    "sequences",
-    "session_distribution",
-    "simulate",
-    "simulate_sessions",
-    "suggest_count",
-    "winners",
-]
+__all__ = ["ARTICLE_SCORING", "RANKS", "SCORING_RULES", "STANDARD_SCORING", "STANDARD_TABLEAU", "SUITS", "BuncoError",
+           "Card", "Correlation", "Coup", "Dealt", "Detail", "Dice", "Dist", "InputError", "LinearCount", "ParLine",
+           "ParSheet", "Procedure", "Rank", "Removal", "Roads", "ScoringRules", "Shoe", "ShoeError", "Simulation",
+           "SimulationCheck", "Suit", "Tableau", "TableauError", "Ways", "build_roads", "deal", "deal_given",
+           "effects_of_removal", "explain_coup", "find_scoring_rules", "house_edge", "load_tableau", "one_hand",
+           "par_sheet", "parse_card", "parse_cards", "parse_dealt", "parse_results", "parse_tableau", "play_game",
+           "play_turn", "roll_scores", "ruin_probability", "sequences", "session_distribution", "simulate",
+           "simulate_sessions", "suggest_count", "winners"]

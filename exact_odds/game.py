@@ -1,41 +1,9 @@
 """A casino's game in one TOML file: the shoe, the tableau, the pay table, the side bets, the dealing.
 
-A :class:`Game` gathers what a par sheet of one casino's table depends on; ``--game FILE``
-gives it to every baccarat command, and an option given beside it (``--decks``, ``--rules``,
-``--config``, ``--bets``, ``--cut-card``...) replaces that part. The format, every key
-optional (``examples/games/`` has a complete file per built-in configuration)::
-
-    name = "my-casino"              # default: the file's name without .toml
-    description = "..."             # one sentence for reports
-    source = "the casino's rules card"
-
-    decks = 8                       # the shoe: whole decks (or "inf"), default 8 ...
-    # shoe = "A=24,2=24,...,K=24"   # ... or a composition by rank, as --shoe takes it
-
-    tableau = "standard"            # the drawing rules: "standard", a rules file, or [tableau]
-    configuration = "tie-9"         # the main bets' pay table: a built-in name, a file, or [configuration]
-    side_bets = ["player-pair", "dragon-7"]   # built-in side bets offered, and every [[bet]] below
-
-    [procedure]                     # the dealing procedure (these are the defaults)
-    burn = true                     # turn the first card and burn as many as its value
-    cut_card = 16                   # cards behind the cut card
-    last_coup = "one-more"          # or "this": the coup in which the cut card comes out is the last
-
-    [[bet]]                         # side bets of the house, as in a bets file (exact_odds.bets.user)
-    name = "house-dragon"
-    source = "the casino's layout"
-    [[bet.line]]
-    pays = "40:1"
-    winner = "banker"
-    banker_total = 7
-    banker_cards = 3
-
-An inline ``[tableau]`` is written as a rules file is (:data:`exact_odds.core.tableau.STANDARD_TOML`),
-its banker rows under ``[tableau.banker]``; an inline ``[configuration]`` as a pay-table file
-is (:data:`exact_odds.bets.main.EXAMPLE_TOML`), its bets under ``[configuration.banker]``,
-``[[configuration.banker.special]]``, ``[configuration.player]`` and ``[configuration.tie]``.
-File names are relative to the game file. Every mistake names the file and line, the game's or
-that of the file it points to (``casino.toml:4: decks must be ...``).
+A :class:`Game` gathers what a par sheet of one casino's table depends on; ``--game FILE`` gives it to
+every baccarat command, and an option given beside it replaces that part. The format (every key
+optional) is in docs/formats.md, "A casino's game"; ``examples/games/`` has a file per built-in
+configuration. File names are relative to the game file, and every mistake names the file and line.
 
 >>> game = parse_game('decks = 6\\nconfiguration = "tie-9"\\nside_bets = ["dragon-7"]\\n', source="casino.toml")
 >>> game.name, game.shoe.size, game.configuration.name, [bet.name for bet in game.bets]
@@ -68,14 +36,8 @@ from exact_odds.inputs.sources import TomlText, parse_toml
 from exact_odds.inputs.validate import shown
 
 KEYS = ("name", "description", "source", "decks", "shoe", "tableau", "configuration", "side_bets", "procedure", "bet")
-"""The keys of a game file, in the order the format lists them."""
-
 PROCEDURE_KEYS = ("burn", "cut_card", "last_coup")
-"""The keys of its ``[procedure]`` table."""
-
 BUILTIN_TABLEAUX: dict[str, Tableau] = {STANDARD_TABLEAU.name: STANDARD_TABLEAU}
-"""The tableaux a game names without a file."""
-
 DEFAULT_DECKS = 8
 """Decks in the shoe of a game that names none (the command line's default too)."""
 
@@ -86,13 +48,8 @@ class GameError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """One casino's punto banco: what its par sheet depends on.
-
-    ``configuration`` is the pay table of the banker, player and tie bets; ``side_bets``
-    the side bets offered, in the file's order (those of ``side_bets``, then the file's own
-    ``[[bet]]`` definitions); ``defined`` the bets the file defines, which commands also
-    know by name; ``procedure`` how the cards reach the table.
-    """
+    """One casino's punto banco: ``configuration`` is the main bets' pay table, ``side_bets`` those offered
+    (named, then the file's own), ``defined`` the bets the file defines (commands know them by name)."""
 
     name: str
     shoe: Shoe
@@ -106,7 +63,7 @@ class Game:
 
     @property
     def bets(self) -> tuple[Bet, ...]:
-        """Every bet offered: the banker, player and tie bets of the pay table, then the side bets."""
+        """Every bet offered: the main bets, then the side bets."""
         return (*self.configuration.bets, *self.side_bets)
 
 
@@ -137,12 +94,8 @@ class _Doc:
         return path if path.is_absolute() else self.base / path
 
     def view(self, table: str, *, strip: bool) -> str:
-        """The text with only the tables ``[table]`` and ``[table.*]`` (``[[...]]`` too) kept.
-
-        Every other line is blank, so line numbers stay those of the game file. With
-        ``strip``, ``[table]`` itself is blanked and the sub-tables lose the prefix
-        (``[tableau.banker]`` becomes ``[banker]``): the text of a file of that kind.
-        """
+        """The text with only ``[table]`` and ``[table.*]`` kept, other lines blank (line numbers stay); with
+        ``strip``, ``[table]`` blanked and the prefix dropped (``[tableau.banker]`` becomes ``[banker]``)."""
         lines = self.text.lines
         out = [""] * len(lines)
         for i in self.text.headers():
@@ -201,8 +154,8 @@ T = TypeVar("T")
 
 def _built_in_file_or_table(doc: _Doc, key: str, built_in: Mapping[str, T], default: str,
                             parse: Callable[[str], T], load: Callable[[Path], T]) -> T:
-    """The value of ``key`` (``default`` if absent): a name of ``built_in`` (any spelling :func:`name_key`
-    allows), a file read by ``load``, or an inline ``[key]`` table of the file, whose text ``parse`` reads."""
+    """The value of ``key`` (``default`` if absent): a name of ``built_in``, a file read by ``load``, or an inline
+    ``[key]`` table, whose text ``parse`` reads."""
     value = doc.data.get(key, default)
     if isinstance(value, dict):
         return parse(doc.inline(key))
@@ -216,13 +169,11 @@ def _built_in_file_or_table(doc: _Doc, key: str, built_in: Mapping[str, T], defa
 
 
 def _tableau(doc: _Doc) -> Tableau:
-    """A built-in tableau by name, a rules file, or an inline ``[tableau]``."""
     return _built_in_file_or_table(doc, "tableau", BUILTIN_TABLEAUX, STANDARD_TABLEAU.name,
                                    lambda text: parse_tableau(text, source=doc.source), load_tableau)
 
 
 def _configuration(doc: _Doc) -> Configuration:
-    """A built-in configuration by name, a pay-table file, or an inline ``[configuration]``."""
     return _built_in_file_or_table(doc, "configuration", BUILTIN_CONFIGURATIONS, STANDARD_CONFIG.name,
                                    lambda text: parse_configuration(text, source=doc.source), load_configuration)
 
@@ -284,12 +235,7 @@ def _unknown(key: str, known: tuple[str, ...], where: str) -> str:
 
 
 def parse_game(text: str, *, source: str = "game", base: str | Path = ".") -> Game:
-    """A :class:`Game` from TOML text in the format of the module docstring.
-
-    ``source`` names the text in error messages (a path, usually); the files it names are
-    looked for in the folder ``base``. Every mistake raises an
-    :class:`~exact_odds.inputs.errors.InputError` naming the file and line.
-    """
+    """A :class:`Game` from TOML text; ``source`` names it in messages, and the files it names are in ``base``."""
     doc = _Doc(text, source, Path(base))
     for key in doc.data:
         if key not in KEYS:

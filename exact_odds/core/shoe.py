@@ -35,19 +35,7 @@ class ShoeError(InputError):
 class Rank(IntEnum):
     """The thirteen ranks, numbered ace = 1 to king = 13."""
 
-    ACE = 1
-    TWO = 2
-    THREE = 3
-    FOUR = 4
-    FIVE = 5
-    SIX = 6
-    SEVEN = 7
-    EIGHT = 8
-    NINE = 9
-    TEN = 10
-    JACK = 11
-    QUEEN = 12
-    KING = 13
+    ACE, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING = range(1, 14)
 
     @property
     def point(self) -> int:

@@ -1,9 +1,6 @@
-"""Cards as small integers: the codes every dealer, shuffle and study works with.
-
-A card is coded ``4 * (rank - 1) + suit`` (0-51; ranks ace = 1 to king = 13, suits in
-the order of :data:`~exact_odds.core.shoe.SUITS`: spades, hearts, diamonds, clubs). A shoe whose
-suits are unknown (rank counts not divisible by four) is dealt with every card coded as a
-spade, and then cannot settle suited bets.
+"""Cards as small integers: ``4 * (rank - 1) + suit`` (0-51, suits in the order of
+:data:`~exact_odds.core.shoe.SUITS`), the codes every dealer, shuffle and study works with. A shoe whose
+suits are unknown is dealt as spades, and then cannot settle suited bets.
 
 >>> from exact_odds.core.shoe import parse_card
 >>> card_code(parse_card("Kh")), code_card(49), card_point(49), burn_value(49)
@@ -22,11 +19,10 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 CARD_CODES = 52
-"""Number of card codes."""
 
 
 def card_code(card: Card) -> int:
-    """The code of a card: ``4 * (rank - 1) + suit index`` (a card without a suit counts as a spade)."""
+    """The code of a card (a card without a suit counts as a spade)."""
     return 4 * (card.rank - 1) + (SUITS.index(card.suit) if card.suit is not None else 0)
 
 
@@ -36,21 +32,19 @@ def code_card(code: int, *, suited: bool = True) -> Card:
 
 
 def card_point(code: int) -> int:
-    """The baccarat point value of a card code: ace 1, 2-9 the pip value, ten and court cards 0."""
+    """The baccarat point value of a card code."""
     return RANKS[code // 4].point
 
 
 def burn_value(code: int) -> int:
-    """How many cards a turned card orders burned: ace 1, 2-9 the pip value, ten and court cards 10.
-
-    The burn of Wizard of Odds, "Baccarat" rules (wizardofodds.com/games/baccarat/basics).
-    """
+    """How many cards a turned card orders burned: its point value, 10 for a ten or a court card (Wizard of
+    Odds, "Baccarat" rules, wizardofodds.com/games/baccarat/basics)."""
     return card_point(code) or 10
 
 
 @lru_cache(maxsize=1)
 def point_lookup() -> NDArray[np.int16]:
-    """:func:`card_point` of every card code, as an array indexed by code (for the vectorised dealer)."""
+    """:func:`card_point` of every card code, as a read-only array."""
     import numpy as np
 
     out: NDArray[np.int16] = np.array([card_point(c) for c in range(CARD_CODES)], dtype=np.int16)
@@ -60,14 +54,8 @@ def point_lookup() -> NDArray[np.int16]:
 
 def shoe_card_codes(shoe: Shoe) -> list[int]:
     """Every card of the shoe (one deck's worth of weight for the infinite deck) as codes, sorted."""
-    codes: list[int] = []
-    for i in range(13):
-        if shoe.suited is not None:
-            for s, n in enumerate(shoe.suited[i]):
-                codes += [4 * i + s] * n
-        else:
-            codes += [4 * i] * shoe.counts[i]
-    return codes
+    suited = shoe.suited or tuple((n, 0, 0, 0) for n in shoe.counts)  # unknown suits: all spades
+    return [4 * i + s for i, row in enumerate(suited) for s, n in enumerate(row) for _ in range(n)]
 
 
 def shoe_of_codes(codes: list[int], *, suited: bool) -> Shoe:

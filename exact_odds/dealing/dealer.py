@@ -1,11 +1,6 @@
-"""The one vectorised dealer: many coups, or many whole shoes in lockstep, at once.
-
-A coup is played by :func:`exact_odds.core.tableau.play_many` (the tableau's one vectorised
-form of its rule) from the cards' point values, and written as the one coup code of
-:func:`exact_odds.core.coup.encode`. :func:`play_shoes` deals whole shoes by the
-:class:`~exact_odds.dealing.procedure.Procedure` (burn, cut card, last coup). The scalar
-dealer of :mod:`exact_odds.dealing.simple` does the same one coup at a time; tests check
-that both agree on many random shoes and tableaux.
+"""The one vectorised dealer: many coups, or many whole shoes in lockstep, at once, through
+:func:`exact_odds.core.tableau.play_many` and :func:`exact_odds.core.coup.encode` (tested against the
+scalar dealer of :mod:`exact_odds.dealing.simple`).
 """
 
 from __future__ import annotations
@@ -32,12 +27,7 @@ Progress = Callable[[int, int], None]
 
 def deal_coups(cards: NDArray[np.integer], tableau: Tableau = STANDARD_TABLEAU,
                detail: Detail = Detail.POINTS) -> tuple[NDArray[np.int16], NDArray[np.int8]]:
-    """Deal many coups at once from ``cards`` of shape (6, n) (card codes in dealing order).
-
-    Returns the coup codes (:func:`exact_odds.core.coup.encode`) and the number of cards each
-    coup used (4 to 6). Pair flags are recorded as far as ``detail`` asks: pairs by rank and
-    the twin pair from ``RANKS``, suited pairs (the same card code) from ``SUITS``.
-    """
+    """Deal many coups from ``cards`` (6, n), card codes in dealing order: their codes and the cards each used."""
     import numpy as np
 
     plays = play_many(tableau, point_lookup()[cards])
@@ -57,13 +47,8 @@ def deal_coups(cards: NDArray[np.integer], tableau: Tableau = STANDARD_TABLEAU,
 
 @dataclass(frozen=True, slots=True)
 class ShoePlay:
-    """Coups dealt from a block of shoes, in order shoe by shoe.
-
-    ``codes``: coup codes; ``shoe``: the shoe (row) of each coup; ``start``: the index of
-    the coup's first card in its shoe; ``left``: when asked for, the cards left in the shoe
-    before each coup (the burn's cards are gone), counted by card code (shape (n, 52));
-    ``burn``: what the burn did to each shoe.
-    """
+    """Coups dealt from a block of shoes, shoe by shoe: each one's code, ``shoe`` (row), ``start`` (its first
+    card's index), and when asked for the cards ``left`` before it, by card code (n, 52)."""
 
     codes: NDArray[np.int16]
     shoe: NDArray[np.int32]
@@ -72,8 +57,7 @@ class ShoePlay:
     burn: Burn
 
     def unseen(self) -> NDArray[np.int64]:
-        """The cards not seen before each coup, by rank (shape (n, 13)): the cards left in the shoe and
-        those burned face down. The turned burn card and the cards of the shoe's earlier coups are seen."""
+        """The cards not seen before each coup, by rank (n, 13): those left and those burned face down."""
         import numpy as np
 
         hidden = self.burn.hidden.reshape(-1, len(RANKS), len(SUITS)).sum(axis=2, dtype=np.int64)
@@ -86,9 +70,8 @@ class ShoePlay:
         return self._add_left(np.zeros((len(self.shoe), len(RANKS)), dtype=np.int64))
 
     def _add_left(self, counts: NDArray[np.int64]) -> NDArray[np.int64]:
-        """``counts`` (n, 13) plus the cards left before each coup by rank, added in place suit by suit
-        (a reduction over the four suits, or a second array of the coups' size, takes several times as
-        long)."""
+        """``counts`` (n, 13) plus the cards left by rank, added in place suit by suit (several times faster
+        than a reduction over the suits)."""
         assert self.left is not None, "play the shoes with compositions=True"
         left = self.left.reshape(-1, len(RANKS), len(SUITS))
         for suit in range(len(SUITS)):
@@ -96,7 +79,7 @@ class ShoePlay:
         return counts
 
     def unseen_cards(self) -> NDArray[np.int64]:
-        """:meth:`unseen` by card code (shape (n, 52))."""
+        """:meth:`unseen` by card code (n, 52)."""
         assert self.left is not None, "play the shoes with compositions=True"
         import numpy as np
 
@@ -104,22 +87,14 @@ class ShoePlay:
 
 
 DEALT_PER_COMPOSITION = 10
-"""Coups the compiled dealer deals in the time it saves on one composition of the kernel (about 0.1 us
-a coup, against 1 us): it loads the compiled loops (about 0.6 s and 120 MB) only for runs ten times as
-large (a study that wants them for its compositions passes them itself)."""
-
-
+"""Coups the compiled dealer deals in the time it saves on one composition of the kernel."""
 LOCKSTEP_ROUND = 1000
-"""Coups the compiled dealer deals in the time a round of NumPy's lockstep dealer costs beside its coups
-(90 to 300 us: a round deals one coup of every shoe of a batch, so a batch of a few shoes of many cards
-takes about as many rounds as coups, a quarter of its cards at most)."""
+"""Coups the compiled dealer deals in the time a round of NumPy's lockstep dealer costs beside its coups."""
 
 
 def compiled_dealer(coups: int, shoes: int = 0, cards: int = 0) -> ModuleType | None:
-    """The compiled dealer (:mod:`exact_odds.dealing.loops`) for a run of about ``coups`` coups, from
-    ``shoes`` whole shoes of ``cards`` cards dealt in batches (:func:`exact_odds.dealing.batch_end`; none
-    for fresh coups), or None for NumPy's (:func:`exact_odds.batch.compiled.module` decides on the
-    coups and NumPy's rounds)."""
+    """The compiled dealer (:mod:`exact_odds.dealing.loops`) for about ``coups`` coups from ``shoes`` whole
+    shoes of ``cards`` cards (none for fresh coups), or None when NumPy's is as fast."""
     # numpy-backed: single-shoe commands never load it
     from exact_odds.batch.compiled import module
 
@@ -131,10 +106,8 @@ def compiled_dealer(coups: int, shoes: int = 0, cards: int = 0) -> ModuleType | 
 def play_shoes(cards: NDArray[np.integer], tableau: Tableau, procedure: Procedure,
                detail: Detail = Detail.POINTS, *, compositions: bool = False,
                loops: ModuleType | None = None) -> ShoePlay:
-    """Deal every shoe of ``cards`` (shape (shoes, cards per shoe), all shuffles of the same cards) in
-    lockstep, one coup per shoe a round, until the procedure's last coup of each. ``loops``: the
-    compiled loops (:mod:`exact_odds.dealing.loops`, from :func:`exact_odds.batch.compiled.module`),
-    which deal the same coups shoe by shoe in one pass (and count the cards left before each)."""
+    """Deal every shoe of ``cards`` (shoes, cards per shoe; shuffles of the same cards) in lockstep, a coup per
+    shoe a round, to each one's last coup; ``loops`` (:func:`compiled_dealer`) deal the same coups in one pass."""
     import numpy as np
 
     shoes, size = cards.shape
@@ -176,8 +149,7 @@ def play_shoes(cards: NDArray[np.integer], tableau: Tableau, procedure: Procedur
 
 def _compiled_play(loops: ModuleType, cards: NDArray[np.uint8], tableau: Tableau, procedure: Procedure,
                    detail: Detail, burnt: Burn, initial: NDArray[np.int16] | None) -> ShoePlay:
-    """:func:`play_shoes` by the compiled loops (the same coups; the cards left before each, from each
-    shoe's ``initial`` cards after the burn, if given)."""
+    """:func:`play_shoes` by the compiled loops (the cards left before each coup from ``initial``, if given)."""
     import numpy as np
 
     shoes, size = cards.shape

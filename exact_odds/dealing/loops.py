@@ -1,14 +1,7 @@
-"""The dealer's loops over whole shoes, compiled (numba): imported only through :mod:`exact_odds.batch.compiled`
-(:func:`exact_odds.dealing.dealer.play_shoes` and :func:`exact_odds.dealing.shuffle.shoe_orders` are
-handed them by their callers).
+"""The dealer's loops over whole shoes, compiled (numba); imported only through :mod:`exact_odds.batch.compiled`.
 
-:func:`play_shoes` deals each shoe coup by coup to its last, as the lockstep NumPy dealer of
-:func:`exact_odds.dealing.dealer.play_shoes` does round by round over every shoe: the same
-cards, the same tableau lookups (:func:`exact_odds.core.tableau.draw_lookup`) and the same coup
-codes (:func:`exact_odds.core.coup.encode`, a weighted sum of its parts), in one pass that stays in
-the processor's cache. :func:`shuffle_rows` shuffles rows of cards as NumPy's
-``Generator.permuted(x, axis=1)`` does, drawing the same numbers from the same generator. Compiled
-code is cached on disk, as :mod:`exact_odds.batch.loops`'s is.
+:func:`play_shoes` deals shoe by shoe the coups NumPy's lockstep dealer deals round by round (the same
+tableau lookups and coup codes); :func:`shuffle_rows` draws the same numbers as ``Generator.permuted``.
 """
 
 from __future__ import annotations
@@ -29,16 +22,10 @@ def play_shoes(cards: NDArray[np.uint8], start: NDArray[np.int64], points: NDArr
                player_draws: NDArray[np.bool_], banker_draws: NDArray[np.bool_], stood: int,
                weights: NDArray[np.int64], pairs: bool, suited: bool, limit: int, one_more: bool,
                codes: NDArray[np.int16], shoe: NDArray[np.int32], starts: NDArray[np.int32]) -> int:
-    """Deal every shoe of ``cards`` (shoes, cards per shoe: card codes ``4 * (rank - 1) + suit`` in
-    dealing order) from ``start[s]`` on, coup after coup, to its last: with ``one_more`` the coup
-    that starts at index ``limit`` (the cut card's) or later, else the coup whose cards pass
-    ``limit``. Cards past the shoe's end read as its last card. ``points``: each code's point value;
-    ``player_draws`` (10, 10) and ``banker_draws`` (10, 10, 11): the tableau's lookups by two-card
-    totals (and the player's third card's points, ``stood`` when the player stood); ``weights``: each
-    part's weight in the coup code, in the order of :func:`exact_odds.core.coup.encode`'s arguments;
-    ``pairs``: record the pairs by rank and the twin pair, ``suited``: the suited pairs. Each coup's
-    code, shoe (row) and first card's index go to ``codes``, ``shoe`` and ``starts``, shoe by shoe;
-    returns the number of coups."""
+    """Deal every shoe of ``cards`` from ``start[s]`` to its last coup (with ``one_more`` the one starting at
+    ``limit`` or later, else the one whose cards pass ``limit``; cards past the end read as the last).
+    ``weights``: each part's weight in the code, in :func:`exact_odds.core.coup.encode`'s order. Writes each
+    coup's code, shoe and first card's index; returns the number of coups."""
     last_card = cards.shape[1] - 1
     n = 0
     c = np.zeros(6, np.int64)  # the coup's six cards
@@ -73,10 +60,8 @@ def play_shoes(cards: NDArray[np.uint8], start: NDArray[np.int64], points: NDArr
 @_jit
 def cards_left(cards: NDArray[np.uint8], start: NDArray[np.int64], initial: NDArray[np.int16],
                shoe: NDArray[np.int32], starts: NDArray[np.int32], left: NDArray[np.int16]) -> None:
-    """``left[i]``: the cards left before coup ``i`` by card code, for coups in shoe order (``shoe``,
-    ``starts``: each coup's shoe and first card's index, as :func:`play_shoes` writes them): the shoe's
-    ``initial`` counts (after the burn) less its cards from ``start[shoe]`` up to the coup's first (an
-    index past the shoe's end reads its last card, as the coups' cards do)."""
+    """``left[i]``: the cards left before coup ``i`` (as :func:`play_shoes` wrote them), by card code: the
+    shoe's ``initial`` counts less its cards from ``start[shoe]`` up to the coup's first."""
     current = -1
     pos = 0
     last_card = cards.shape[1] - 1
@@ -94,11 +79,9 @@ def cards_left(cards: NDArray[np.uint8], start: NDArray[np.int64], initial: NDAr
 
 @_jit
 def shuffle_rows(next_uint32: Any, state: int, rows: NDArray[np.uint8]) -> None:
-    """Shuffle each row of ``rows`` in place, in order, as NumPy's ``Generator.permuted(rows, axis=1)``
-    does (rows of fewer than 2**32 items): a Fisher-Yates shuffle from the last item down, item ``i``
-    swapped with item ``j`` uniform in ``0..i``, drawn as NumPy's ``random_interval`` draws it: the
-    low bits of 32-bit draws (``next_uint32(state)``, the bit generator's own function and state from
-    its ``ctypes`` interface), as few as cover ``i``, until a value at most ``i`` comes."""
+    """Shuffle each row in place, in order, as ``Generator.permuted(rows, axis=1)`` does: Fisher-Yates from the
+    last item down, ``j`` drawn as NumPy's ``random_interval`` draws it (masked 32-bit draws, rejected
+    above ``i``) from the bit generator's ``ctypes`` ``next_uint32(state)``."""
     n = rows.shape[1]
     for r in range(rows.shape[0]):
         row = rows[r]

@@ -1,23 +1,12 @@
 """The dealing procedure: how cards reach the table (fresh shoes, or burn, cut card and last coup).
 
-After Wizard of Odds, "Baccarat" rules (wizardofodds.com/games/baccarat/basics) and
-Wikipedia, "Punto banco":
-
-- *Whole shoes* (the default). The whole shoe is shuffled. The burn: the first card is
-  turned face up and its value says how many further cards are burned face down (ace 1,
-  2-9 their pip value, a ten or a court card 10; :func:`~exact_odds.dealing.cards.burn_value`).
-  A cut card is placed with ``cut`` cards behind it (default 16). ``last_coup="one-more"``
-  (Wizard of Odds): when the cut card comes out during a coup, that coup is finished and one
-  more is dealt; when it comes out before the first card of a coup, that coup is the last.
-  ``last_coup="this"`` (Wikipedia's description, the cut card "in front of the seventh from
-  last card", ``cut=7``): the coup during which the cut card comes out is the last. Either
-  way the shoe is then finished.
-- *Fresh shoes* (``fresh=True``): every coup is the first six cards of a freshly shuffled
-  full shoe (no burn, no cut card). Fresh shoes also allow the infinite deck.
-
-The turned burn card is seen by everyone; the cards burned face down are never seen, so a
-bettor's exact expectation keeps them in the composition (by exchangeability):
-:func:`burn` says which cards the burn takes and which of them stay hidden.
+After Wizard of Odds, "Baccarat" rules (wizardofodds.com/games/baccarat/basics) and Wikipedia,
+"Punto banco". Whole shoes: the first card is turned and burns as many more face down as its
+:func:`~exact_odds.dealing.cards.burn_value`; a cut card lies ``cut`` cards from the end. With
+``last_coup="one-more"`` (Wizard of Odds) one more coup follows the coup during which it comes out
+(if it comes out before a coup's first card, that coup is the last); with ``"this"`` (Wikipedia,
+``cut=7``) that coup is the last. Fresh shoes: every coup is the first six cards of a freshly
+shuffled full shoe. The cards burned face down are never seen: :func:`burn` keeps them apart.
 
 >>> Procedure().describe()
 'whole shoes: burn by the first card, cut card 16 cards from the end, one more coup after the cut card'
@@ -41,7 +30,6 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 LastCoup = Literal["one-more", "this"]
-"""The last-coup rule: one more coup after the one with the cut card, or that coup is the last."""
 
 MAX_BURN = 11
 """The most cards the burn can take: the turned card and ten more."""
@@ -53,13 +41,8 @@ class DealingError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class Procedure:
-    """How cards reach the table (see the module docstring for the rules and their sources).
-
-    ``fresh``: every coup from a freshly shuffled full shoe. Otherwise ``burn`` says whether
-    the burn is done, ``cut`` how many cards lie behind the cut card, and ``last_coup``
-    whether one more coup follows the one in which the cut card comes out (``"one-more"``)
-    or that coup is the last (``"this"``).
-    """
+    """How cards reach the table (see the module): ``fresh`` shoes, or whole shoes with or without the
+    ``burn``, ``cut`` cards behind the cut card and the ``last_coup`` rule."""
 
     fresh: bool = False
     cut: int = 16
@@ -103,14 +86,11 @@ class Procedure:
         return f"{burn}, cut card {self.cut} cards from the end, {last}"
 
     def burned(self, turned: int) -> int:
-        """Cards the burn takes from a shoe whose first card has code ``turned``: that card and
-        :func:`~exact_odds.dealing.cards.burn_value` more (0 without a burn). The first coup
-        starts at this index."""
+        """Cards the burn takes when the first card is ``turned`` (0 without a burn): the first coup's index."""
         return 1 + burn_value(turned) if self.burn else 0
 
     def last(self, start: Any, used: Any, size: int) -> Any:
-        """Whether the coup dealt from index ``start`` with ``used`` cards is the shoe's last
-        (``size`` cards in the shoe); ints or NumPy arrays alike."""
+        """Whether the coup dealt from ``start`` with ``used`` cards is the last of ``size``; ints or arrays."""
         limit = size - self.cut
         return start >= limit if self.last_coup == "one-more" else start + used > limit
 
@@ -121,13 +101,8 @@ STANDARD_PROCEDURE = Procedure()
 
 @dataclass(frozen=True, slots=True)
 class Burn:
-    """What the burn does to each shoe of a block (arrays over shoes).
-
-    ``start``: (shoes,) index of the first card of the first coup (0 without a burn).
-    ``turned``: (shoes, 52) the card turned face up (seen by everyone), counted by card code.
-    ``hidden``: (shoes, 52) the cards burned face down (never seen), counted by card code.
-    The burn removes ``turned + hidden`` from the shoe before the first coup.
-    """
+    """The burn of each shoe: ``start`` (shoes,), the first coup's index; ``turned`` and ``hidden`` (shoes, 52),
+    the card turned face up and the cards burned face down, by card code."""
 
     start: NDArray[np.int64]
     turned: NDArray[np.int16]
@@ -142,11 +117,7 @@ def _burned_lookup(burn: bool) -> NDArray[np.int64]:
 
 
 def burn(cards: NDArray[np.integer], procedure: Procedure) -> Burn:
-    """The burn of every shoe of ``cards`` (shape (shoes, cards per shoe), card codes in order).
-
-    The one account of the burn: the vectorised dealer removes ``turned + hidden`` from
-    each shoe, and a study keeps ``hidden`` among the cards not yet seen.
-    """
+    """The burn of every shoe of ``cards`` (shoes, cards per shoe): the one account of it."""
     import numpy as np
 
     shoes = len(cards)

@@ -1,10 +1,5 @@
-"""The scalar reference dealer: one coup at a time, as a dealer at the table would.
-
-:func:`deal_coup_simple` plays a coup with :func:`exact_odds.core.tableau.play` (the tableau's
-one scalar rule) and :func:`play_shoe_simple` walks a whole shoe by the procedure; they are
-the reference the vectorised dealer (:mod:`exact_odds.dealing.dealer`) is tested against.
-:func:`shoe_coup` and :func:`shoe_winners` follow one seeded shoe for the ``deal`` and
-``roads`` commands: shoe ``index`` of a run with the same seed.
+"""The scalar reference dealer: one coup at a time through :func:`exact_odds.core.tableau.play`, the
+reference the vectorised dealer is tested against; and one seeded shoe followed coup by coup.
 """
 
 from __future__ import annotations
@@ -22,11 +17,7 @@ from exact_odds.dealing.shuffle import shoe_cards
 
 def deal_coup_simple(cards: Sequence[int], tableau: Tableau = STANDARD_TABLEAU,
                      detail: Detail = Detail.POINTS) -> tuple[Coup, int]:
-    """Deal one coup from card codes in order (P, B, P, B, then draws); return it and the cards used.
-
-    ``cards`` needs at least as many cards as the coup uses (else
-    :class:`~exact_odds.core.tableau.IncompleteCoup`). Pair flags as far as ``detail`` asks.
-    """
+    """Deal one coup from card codes in order (P, B, P, B, then draws): the coup and the cards it used."""
     hand = play(tableau, [card_point(c) for c in cards[:CARDS_PER_COUP]])
     p1, b1, p2, b2 = cards[:4]
     pairs = detail >= Detail.RANKS
@@ -41,11 +32,7 @@ def deal_coup_simple(cards: Sequence[int], tableau: Tableau = STANDARD_TABLEAU,
 def play_shoe_simple(cards: Sequence[int], tableau: Tableau = STANDARD_TABLEAU,
                      procedure: Procedure = STANDARD_PROCEDURE,
                      detail: Detail = Detail.POINTS) -> list[tuple[int, Coup]]:
-    """Deal a whole shuffled shoe one coup at a time; return (index of the coup's first card, coup).
-
-    The reference for the vectorised shoe dealer: burn, then coups until the procedure's
-    cut-card rule says the shoe is finished.
-    """
+    """Deal a whole shuffled shoe by the procedure, one coup at a time: (index of its first card, coup)."""
     pos = procedure.burned(cards[0])
     out: list[tuple[int, Coup]] = []
     while True:
@@ -59,13 +46,8 @@ def play_shoe_simple(cards: Sequence[int], tableau: Tableau = STANDARD_TABLEAU,
 
 @dataclass(frozen=True, slots=True)
 class ShoeCoup:
-    """One coup of a simulated shoe, with what came before it.
-
-    ``coup``: its number in the shoe (1-based) of ``coups`` dealt from the shoe; ``start``:
-    the index of its first card; ``burn``: the turned card and the cards it burned;
-    ``remaining``: the shoe just before the coup; ``cards``: the next six cards in dealing
-    order (the coup uses the first four to six).
-    """
+    """Coup number ``coup`` (1-based) of the ``coups`` of a simulated shoe: the index of its first card, the
+    burned cards, the shoe ``remaining`` before it, and the next six cards in dealing order."""
 
     coup: int
     coups: int
