@@ -168,16 +168,6 @@ def _built_in_file_or_table(doc: _Doc, key: str, built_in: Mapping[str, T], defa
     return load(doc.path(value))
 
 
-def _tableau(doc: _Doc) -> Tableau:
-    return _built_in_file_or_table(doc, "tableau", BUILTIN_TABLEAUX, STANDARD_TABLEAU.name,
-                                   lambda text: parse_tableau(text, source=doc.source), load_tableau)
-
-
-def _configuration(doc: _Doc) -> Configuration:
-    return _built_in_file_or_table(doc, "configuration", BUILTIN_CONFIGURATIONS, STANDARD_CONFIG.name,
-                                   lambda text: parse_configuration(text, source=doc.source), load_configuration)
-
-
 def _side_bets(doc: _Doc) -> tuple[tuple[Bet, ...], tuple[Bet, ...]]:
     """``(offered, defined)``: the bets of ``side_bets`` then the file's own ``[[bet]]`` s, and the latter."""
     defined: tuple[Bet, ...] = ()
@@ -242,9 +232,13 @@ def parse_game(text: str, *, source: str = "game", base: str | Path = ".") -> Ga
             raise doc.error(_unknown(key, KEYS, "a game file"), key)
     shoe = _shoe(doc)
     offered, defined = _side_bets(doc)
-    return Game(name=_text(doc, "name", Path(source).stem), shoe=shoe, tableau=_tableau(doc),
-                configuration=_configuration(doc), side_bets=offered, procedure=_procedure(doc, shoe),
-                defined=defined, description=_text(doc, "description", ""), source=_text(doc, "source", ""))
+    name = _text(doc, "name", Path(source).stem)
+    tableau = _built_in_file_or_table(doc, "tableau", BUILTIN_TABLEAUX, STANDARD_TABLEAU.name,
+                                      lambda text: parse_tableau(text, source=source), load_tableau)
+    configuration = _built_in_file_or_table(doc, "configuration", BUILTIN_CONFIGURATIONS, STANDARD_CONFIG.name,
+                                            lambda text: parse_configuration(text, source=source), load_configuration)
+    return Game(name, shoe, tableau, configuration, offered, _procedure(doc, shoe), defined,
+                _text(doc, "description", ""), _text(doc, "source", ""))
 
 
 def load_game(path: str | Path) -> Game:

@@ -51,14 +51,6 @@ class Field:
     detail: Detail
 
 
-def _player_natural(coup: Coup) -> bool:
-    return coup.player_cards == 2 and coup.player >= 8
-
-
-def _banker_natural(coup: Coup) -> bool:
-    return coup.banker_cards == 2 and coup.banker >= 8
-
-
 FIELDS: dict[str, Field] = {
     "winner": Field(lambda c: c.winner, "winner", 0, 0, Detail.POINTS),
     "player_total": Field(lambda c: c.player, "int", 0, 9, Detail.POINTS),
@@ -68,8 +60,8 @@ FIELDS: dict[str, Field] = {
     "cards": Field(lambda c: c.cards, "int", 4, 6, Detail.POINTS),
     "margin": Field(lambda c: abs(c.player - c.banker), "int", 0, 9, Detail.POINTS),
     "natural": Field(lambda c: c.natural, "bool", 0, 1, Detail.POINTS),
-    "player_natural": Field(_player_natural, "bool", 0, 1, Detail.POINTS),
-    "banker_natural": Field(_banker_natural, "bool", 0, 1, Detail.POINTS),
+    "player_natural": Field(lambda c: c.player_cards == 2 and c.player >= 8, "bool", 0, 1, Detail.POINTS),
+    "banker_natural": Field(lambda c: c.banker_cards == 2 and c.banker >= 8, "bool", 0, 1, Detail.POINTS),
     "player_pair": Field(lambda c: c.player_pair, "bool", 0, 1, Detail.RANKS),
     "banker_pair": Field(lambda c: c.banker_pair, "bool", 0, 1, Detail.RANKS),
     "twin_pair": Field(lambda c: c.twin_pair, "bool", 0, 1, Detail.RANKS),
@@ -178,7 +170,7 @@ def _int_values(key: str, field: Field, value: object) -> frozenset[object]:
         if set(value) != {"one_of"} or not isinstance(listed, list) or not listed or not all(
                 _is_int(v) for v in listed):
             raise ValueError(f"{key} = {{ one_of = [...] }} needs a non-empty list of whole numbers")
-        numbers = [int(v) for v in listed]
+        numbers = listed
     else:
         raise ValueError(f"{key} must be a whole number, [low, high] or {{ one_of = [...] }}, got {shown(value)}")
     bad = [n for n in numbers if not field.low <= n <= field.high]

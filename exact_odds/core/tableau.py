@@ -61,32 +61,8 @@ class Tableau:
         return not self.natural(player, banker) and self.banker_draws[banker][COLUMNS.index(player_third)]
 
 
-def _row(draw_on: set[int | None]) -> tuple[bool, ...]:
-    return tuple(c in draw_on for c in COLUMNS)
-
-
-_ALL = set(COLUMNS)
-STANDARD_TABLEAU = Tableau(
-    name="standard",
-    naturals=frozenset({8, 9}),
-    player_draws=tuple(t <= 5 for t in range(10)),
-    banker_draws=(
-        _row(_ALL),
-        _row(_ALL),
-        _row(_ALL),
-        _row(_ALL - {8}),
-        _row({None, 2, 3, 4, 5, 6, 7}),
-        _row({None, 4, 5, 6, 7}),
-        _row({6, 7}),
-        _row(set()),
-        _row(set()),
-        _row(set()),
-    ),
-)
-"""Standard punto banco drawing rules."""
-
 STANDARD_TOML = """\
-# Standard punto banco tableau.
+# Standard punto banco tableau (Wizard of Odds, "Baccarat rules": wizardofodds.com/games/baccarat/basics).
 name = "standard"
 # Two-card totals that end the coup at once for both hands.
 naturals = [8, 9]
@@ -125,10 +101,8 @@ def _totals(value: object, key: str, doc: TomlText) -> frozenset[int]:
 def _banker_row(total: int, value: object, doc: TomlText) -> tuple[bool, ...]:
     letters = value.split() if isinstance(value, str) else None
     if letters is None or len(letters) != len(COLUMNS) or any(x.upper() not in ("D", "S") for x in letters):
-        raise _error(
-            doc, rf"\s*\"?{total}\"?\s*=", f"banker row {total} must be 11 letters D or S "
-            "(player stood, then third card 0-9)"
-        )
+        raise _error(doc, rf"\s*\"?{total}\"?\s*=",
+                     f"banker row {total} must be 11 letters D or S (player stood, then third card 0-9)")
     return tuple(x.upper() == "D" for x in letters)
 
 
@@ -160,8 +134,7 @@ def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
         if total in naturals:
             raise _error(doc, rf"\s*\"?{total}\"?\s*=", f"banker row {total} is a natural and never draws")
         rows[total] = _banker_row(total, value, doc)
-    needed = [t for t in range(10) if t not in naturals]
-    missing = [t for t in needed if t not in rows]
+    missing = [t for t in range(10) if t not in naturals and t not in rows]
     if missing:
         raise _error(doc, r"\[banker\]", f"banker table has no row for total {missing[0]}")
     name = data.get("name", Path(source).stem)
@@ -183,6 +156,10 @@ def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
 def load_tableau(path: str | Path) -> Tableau:
     """Read a rule table from a TOML file (see :func:`parse_tableau`)."""
     return parse_tableau(read_user_file(path, "rules", TableauError), source=str(path))
+
+
+STANDARD_TABLEAU = parse_tableau(STANDARD_TOML)
+"""Standard punto banco drawing rules."""
 
 
 # ---------------------------------------------------------------- playing a coup
