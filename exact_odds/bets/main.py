@@ -235,25 +235,15 @@ _BET_KEYS = {"banker": {"win", "tie", "special"}, "player": {"win", "tie", "spec
 _SPECIAL_KEYS = {"total", "cards", "pays"}
 
 
-class _Doc:
-    """A configuration file's text, for error messages that name the line."""
+def _where(doc: TomlText, key: str | None, section: str | None = None, index: int = 0) -> str:
+    """``source:line`` of ``key =`` (else of the header) in the ``index``-th ``[section]``, or at the top level."""
+    if section is not None:
+        return doc.where(doc.table_key_line(key, section, index) or doc.table_key_line(None, section, index))
+    return doc.where(doc.top_level_key_line(key) if key is not None else 0)
 
-    def __init__(self, text: str, source: str) -> None:
-        self.text = TomlText.of(text, source)
 
-    def line_of(self, key: str | None, section: str | None = None, index: int = 0) -> int:
-        """1-based line of ``key =`` (or of the header, ``key=None``) in the ``index``-th ``[section]`` (top level
-        if None; a top-level ``key`` may be a header ``[key]``); 0 if not found."""
-        if section is not None:
-            return self.text.table_key_line(key, section, index)
-        return self.text.top_level_key_line(key) if key is not None else 0
-
-    def where(self, key: str | None, section: str | None = None, index: int = 0) -> str:
-        return self.text.where(self.line_of(key, section, index) or (self.line_of(None, section, index)
-                                                                      if section else 0))
-
-    def error(self, message: str, key: str | None, section: str | None = None, index: int = 0) -> BetError:
-        return BetError(f"{self.where(key, section, index)}: {message}")
+def _error(doc: TomlText, message: str, key: str | None, section: str | None = None, index: int = 0) -> BetError:
+    return BetError(f"{_where(doc, key, section, index)}: {message}")
 
 
 MAX_SPECIALS = 100
@@ -266,21 +256,21 @@ def _whole(value: object, what: str, allowed: range) -> int:
     return value
 
 
-def _special(item: object, role: Winner, index: int, doc: _Doc) -> Special:
+def _special(item: object, role: Winner, index: int, doc: TomlText) -> Special:
     """One ``[[ROLE.special]]`` table; its lines are looked up only for a message (a file of many stays linear)."""
     section = f"{role}.special"
     if not isinstance(item, dict):
-        raise doc.error(f"{section} must be an array of tables ([[{section}]])", "special", role)
+        raise _error(doc, f"{section} must be an array of tables ([[{section}]])", "special", role)
     unknown = sorted(set(item) - _SPECIAL_KEYS)
     if unknown:
-        raise doc.error(unknown_name("key", unknown[0], _SPECIAL_KEYS, " (use total, cards, pays)",
+        raise _error(doc, unknown_name("key", unknown[0], _SPECIAL_KEYS, " (use total, cards, pays)",
                                      where=f" in [[{section}]]"), unknown[0], section, index)
     for key in ("total", "pays"):
         if key not in item:
-            raise doc.error(f"[[{section}]] needs {shown(key)}", None, section, index)
+            raise _error(doc, f"[[{section}]] needs {shown(key)}", None, section, index)
     cards = item.get("cards")
     if cards is not None and role == "tie":
-        raise doc.error("a tie special takes a total only, not cards", "cards", section, index)
+        raise _error(doc, "a tie special takes a total only, not cards", "cards", section, index)
     key = "total"
     try:
         total = _whole(item["total"], f"{role} special total", range(10))
@@ -289,42 +279,42 @@ def _special(item: object, role: Winner, index: int, doc: _Doc) -> Special:
         key = "pays"
         return Special(total, count, exact_payout(item["pays"], where=f"{role} special pays"))
     except BetError as err:
-        raise doc.error(str(err), key, section, index) from None
+        raise _error(doc, str(err), key, section, index) from None
 
 
-def _bet_table(data: dict[str, object], role: Winner, doc: _Doc) -> Pays:
+def _bet_table(data: dict[str, object], role: Winner, doc: TomlText) -> Pays:
     """The pays of one bet's table; the tie entry only for banker and player."""
     table = data.get(role)
     if table is None:
-        raise doc.error(f"missing [{role}] (give at least: win = \"...\")", None)
+        raise _error(doc, f"missing [{role}] (give at least: win = \"...\")", None)
     if not isinstance(table, dict):
-        raise doc.error(f"{role} must be a table ([{role}])", role)
+        raise _error(doc, f"{role} must be a table ([{role}])", role)
     unknown = sorted(set(table) - _BET_KEYS[role])
     if unknown:
-        raise doc.error(unknown_name("key", unknown[0], sorted(_BET_KEYS[role]),
+        raise _error(doc, unknown_name("key", unknown[0], sorted(_BET_KEYS[role]),
                                      f" (use {', '.join(sorted(_BET_KEYS[role]))})", where=f" in [{role}]"),
                         unknown[0], role)
     if "win" not in table:
-        raise doc.error(f"[{role}] needs win = \"...\" (the net payout of a win)", None, role)
-    win = exact_payout(table["win"], where=f"{doc.where('win', role)}: {role} win")
-    tie = exact_payout(table.get("tie", 0), where=f"{doc.where('tie', role)}: {role} tie")
+        raise _error(doc, f"[{role}] needs win = \"...\" (the net payout of a win)", None, role)
+    win = exact_payout(table["win"], where=f"{_where(doc, 'win', role)}: {role} win")
+    tie = exact_payout(table.get("tie", 0), where=f"{_where(doc, 'tie', role)}: {role} tie")
     specials = table.get("special", [])
     if not isinstance(specials, list):
-        raise doc.error(f"{role}.special must be an array of tables ([[{role}.special]])", "special", role)
+        raise _error(doc, f"{role}.special must be an array of tables ([[{role}.special]])", "special", role)
     if len(specials) > MAX_SPECIALS:
-        raise doc.error(f"[{role}] has {len(specials):,} special lines; at most {MAX_SPECIALS} are allowed", None,
+        raise _error(doc, f"[{role}] has {len(specials):,} special lines; at most {MAX_SPECIALS} are allowed", None,
                         role)
     return Pays(win, tuple(_special(item, role, i, doc) for i, item in enumerate(specials)), tie)
 
 
-def _text(data: dict[str, object], key: str, default: str, doc: _Doc) -> str:
+def _text(data: dict[str, object], key: str, default: str, doc: TomlText) -> str:
     value = data.get(key, default)
     if not isinstance(value, str) or not value.strip():
-        raise doc.error(f"{key} must be a non-empty string", key)
+        raise _error(doc, f"{key} must be a non-empty string", key)
     try:
         return printable(value, f"configuration {key}").strip()
     except InputError as err:
-        raise doc.error(str(err), key) from None
+        raise _error(doc, str(err), key) from None
 
 
 def parse_configuration(text: str, *, source: str = "configuration") -> Configuration:
@@ -334,16 +324,16 @@ def parse_configuration(text: str, *, source: str = "configuration") -> Configur
     >>> parse_configuration(EXAMPLE_TOML).bet("banker").payout(Coup(5, 6, 3, 3))
     Fraction(1, 2)
     """
-    doc = _Doc(text, source)
+    doc = TomlText.of(text, source)
     data = parse_toml(text, source, BetError)
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
-        raise doc.error(unknown_name("bet or key", unknown[0], sorted(_TOP_KEYS),
+        raise _error(doc, unknown_name("bet or key", unknown[0], sorted(_TOP_KEYS),
                                      f" (a configuration has name, description, source and the bets "
                                      f"{', '.join(ROLES)})"), unknown[0])
     name = _text(data, "name", Path(source).stem, doc)
     if "/" in name:
-        raise doc.error(f"name {shown(name)} must not contain '/'", "name")
+        raise _error(doc, f"name {shown(name)} must not contain '/'", "name")
     pays = {role: _bet_table(data, role, doc) for role in ROLES}
     description = _text(data, "description", "A pay table read from " + source, doc)
     return build_configuration(name, description, _text(data, "source", source, doc), pays)
