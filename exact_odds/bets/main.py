@@ -164,6 +164,7 @@ _STANDARD_ALIASES: dict[Winner, tuple[str, ...]] = {
     "tie": ("t", "egalite", "standard/tie"),
 }
 
+
 def _pays(banker: str | int, player: str | int, tie: str | int, *,
           specials: tuple[Special, ...] = ()) -> dict[Winner, Pays]:
     """Main-bet pays with banker specials; banker and player push on a tie."""
@@ -264,7 +265,7 @@ def _special(item: object, role: Winner, index: int, doc: TomlText) -> Special:
     unknown = sorted(set(item) - _SPECIAL_KEYS)
     if unknown:
         raise _error(doc, unknown_name("key", unknown[0], _SPECIAL_KEYS, " (use total, cards, pays)",
-                                     where=f" in [[{section}]]"), unknown[0], section, index)
+                                       where=f" in [[{section}]]"), unknown[0], section, index)
     for key in ("total", "pays"):
         if key not in item:
             raise _error(doc, f"[[{section}]] needs {shown(key)}", None, section, index)
@@ -292,8 +293,8 @@ def _bet_table(data: dict[str, object], role: Winner, doc: TomlText) -> Pays:
     unknown = sorted(set(table) - _BET_KEYS[role])
     if unknown:
         raise _error(doc, unknown_name("key", unknown[0], sorted(_BET_KEYS[role]),
-                                     f" (use {', '.join(sorted(_BET_KEYS[role]))})", where=f" in [{role}]"),
-                        unknown[0], role)
+                                       f" (use {', '.join(sorted(_BET_KEYS[role]))})", where=f" in [{role}]"),
+                     unknown[0], role)
     if "win" not in table:
         raise _error(doc, f"[{role}] needs win = \"...\" (the net payout of a win)", None, role)
     win = exact_payout(table["win"], where=f"{_where(doc, 'win', role)}: {role} win")
@@ -302,8 +303,8 @@ def _bet_table(data: dict[str, object], role: Winner, doc: TomlText) -> Pays:
     if not isinstance(specials, list):
         raise _error(doc, f"{role}.special must be an array of tables ([[{role}.special]])", "special", role)
     if len(specials) > MAX_SPECIALS:
-        raise _error(doc, f"[{role}] has {len(specials):,} special lines; at most {MAX_SPECIALS} are allowed", None,
-                        role)
+        raise _error(doc, f"[{role}] has {len(specials):,} special lines; at most {MAX_SPECIALS} are allowed",
+                     None, role)
     return Pays(win, tuple(_special(item, role, i, doc) for i, item in enumerate(specials)), tie)
 
 
@@ -329,8 +330,8 @@ def parse_configuration(text: str, *, source: str = "configuration") -> Configur
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         raise _error(doc, unknown_name("bet or key", unknown[0], sorted(_TOP_KEYS),
-                                     f" (a configuration has name, description, source and the bets "
-                                     f"{', '.join(ROLES)})"), unknown[0])
+                                       f" (a configuration has name, description, source and the bets "
+                                       f"{', '.join(ROLES)})"), unknown[0])
     name = _text(data, "name", Path(source).stem, doc)
     if "/" in name:
         raise _error(doc, f"name {shown(name)} must not contain '/'", "name")
