@@ -10,8 +10,8 @@ from exact_odds.core.tableau import COLUMNS, STANDARD_TABLEAU, STANDARD_TOML, Ta
 
 def test_standard_table_matches_printed_rules() -> None:
     for total in range(8):
-        for column in COLUMNS:
-            assert STANDARD_TABLEAU.banker_draws_given(0, total, column) == banker_draws(total, column)  # player 0: no natural
+        for column in COLUMNS:  # with a player's 0, never a natural
+            assert STANDARD_TABLEAU.banker_draws_given(0, total, column) == banker_draws(total, column)
     assert [t for t in range(10) if STANDARD_TABLEAU.player_draws[t]] == [0, 1, 2, 3, 4, 5]
 
 

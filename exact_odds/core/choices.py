@@ -169,13 +169,8 @@ def _table(data: Mapping[str, object], key: str, doc: TomlText) -> Mapping[str, 
 
 
 def parse_choice_rules(text: str, *, source: str = "rules") -> ChoiceRules:
-    """:class:`ChoiceRules` from TOML text (see the module): cells of :data:`PARLOUR_RULES` replaced; a tableau
-    file (:func:`~exact_odds.core.tableau.parse_tableau`) gives its rule with no free cell.
-
-    Refused, each with one line: an unknown key, a Player or Banker total that does not exist or is a
-    natural, a probability outside [0, 1], a row of the wrong length, and a free Banker cell that cannot
-    be reached (a third-card column when the Player never draws, the 'stood' column when he always does).
-    """
+    """:class:`ChoiceRules` from TOML text: cells of :data:`PARLOUR_RULES` replaced (a tableau file gives its
+    rule, nothing free). A decision that cannot occur, or a free Banker cell that cannot be reached, is refused."""
     doc = TomlText.of(text, source)
     data = parse_toml(text, source, ChoiceRulesError)
     if "player_draws" in data or "naturals" in data:  # a tableau file: punto banco's rule, nothing free

@@ -94,12 +94,9 @@ def chi_square(label: str, difference: NDArray[np.float64], covariance: NDArray[
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """One check of a log: its verdict and what it rests on, ``checked`` counting ``unit`` (coups or cards).
-
-    A deterministic check lists the first few ``violations`` (``violation_count`` counts them all). A
-    statistical check's ``p_value`` is the smallest of its ``tests``' times their number, capped at 1;
-    ``details`` are parts of its tests, for reading.
-    """
+    """One check of a log and what it rests on: a deterministic check's first few ``violations`` (of
+    ``violation_count``), or a statistical check's ``p_value`` (its ``tests``' least times their number, at
+    most 1)."""
 
     name: str
     verdict: Verdict
