@@ -104,32 +104,19 @@ _TABLES = ("bet", "bet.line")
 
 @dataclass(frozen=True, slots=True)
 class _Where:
-    """Line numbers of a bets file: where each ``[[bet]]`` and ``[[bet.line]]`` starts."""
+    """A bets file's lines, to name the line of a ``[[bet]]`` or of one of its ``[[bet.line]]`` in a message."""
 
     text: TomlText
-    bets: tuple[int, ...]  # 0-based line index of each [[bet]]
-    lines: tuple[tuple[int, ...], ...]  # for each bet, the index of each [[bet.line]]
-
-    @classmethod
-    def of(cls, text: str, source: str) -> _Where:
-        located = TomlText.of(text, source)
-        bets: list[int] = []
-        lines: list[list[int]] = []
-        for i in located.headers(_TABLES):
-            if located.header_name(i) == "bet":
-                bets.append(i)
-                lines.append([])
-            elif lines:
-                lines[-1].append(i)
-        return cls(located, tuple(bets), tuple(tuple(x) for x in lines))
 
     def _block(self, bet: int, line: int | None) -> tuple[int, int]:
         """(first, end) line indexes of a bet's own keys, or of one of its pay lines."""
-        if bet >= len(self.bets):
+        bets = self.text.headers({"bet"})
+        if bet >= len(bets):
             return 0, 0
-        start = self.bets[bet]
+        start = bets[bet]
         if line is not None:
-            own = self.lines[bet]
+            end = self.text.block(start, {"bet"})[1]
+            own = [i for i in self.text.headers({"bet.line"}) if start < i < end]
             if line >= len(own):
                 return start, start + 1
             start = own[line]
@@ -296,7 +283,7 @@ def _describe(lines: tuple[PayLine, ...]) -> str:
 def parse_bets(text: str, *, source: str = "bets", joining: Registry[Bet] = BUILTIN_BETS) -> tuple[Bet, ...]:
     """The bets of a TOML bets file; nothing global changes. A name or alias already in ``joining`` (the set
     the bets will join) is an error unless it is the very same bet; every :class:`BetError` names the line."""
-    where = _Where.of(text, source)
+    where = _Where(TomlText.of(text, source))
     data = parse_toml(text, source, BetError)
     unknown = [k for k in data if k != "bet"]
     if unknown:
