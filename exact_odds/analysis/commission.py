@@ -1,28 +1,13 @@
 """The casino game of chemin de fer: a commission on the Banker's wins, and every Nash equilibrium, exactly.
 
-In a casino the house takes a commission ``alpha`` (0 to 1/10, classically 5%) of what the Banker wins.
-The Player still wins 1, loses 1, a tie pushes; the Banker gets ``-1`` when the Player wins and
-``1 - alpha`` when he wins himself. The game is no longer zero-sum (Ethier and Lee, 2023, *A
-game-theoretic analysis of baccara chemin de fer, II*, Games 14:63, arXiv 2308.00118): the two sides'
-expectations add up to minus the house's take, ``alpha`` times the chance that the Banker wins.
-
-Both sides' payoffs are additive over the Banker's information sets and affine in the Player's free
-drawing probabilities ``x`` (:class:`~exact_odds.analysis.strategy.ChoiceGame`, one per side), so:
-
-- the Banker's best reply to ``x`` is chosen set by set: he draws where drawing is worth more to him,
-  and may mix only where his difference ``delta_I(x)`` is zero;
-- the Player's best reply to the Banker's ``q`` is chosen coordinate by coordinate, by the sign of his
-  gradient ``g(q)``, which is affine in ``q``.
-
-First the strictly dominated choices are removed, over and over (a Player coordinate whose gradient has
-one sign whatever the Banker does, a Banker set whose difference has one sign over what is left of the
-Player's box). Then every equilibrium ``x`` is found among the **vertices** of the arrangement cut in
-the Player's box by the hyperplanes ``delta_I(x) = 0`` and the box's faces: on a cell of that arrangement
-the Banker's best replies do not change, so the equilibria with ``x`` in a cell form the cell times a
-polytope of ``q``, and that polytope only grows towards the cell's vertices. At each vertex a small
-exact linear program asks for a ``q`` among the Banker's best replies against which ``x`` is a best
-reply for the Player. An equilibrium between two equilibrium vertices (a continuum) is looked for at
-their midpoint. Each equilibrium is certified by exact best replies on both sides.
+The house takes a commission ``alpha`` (0 to 1/10, classically 5%) of what the Banker wins: he gets
+``-1`` when the Player wins and ``1 - alpha`` when he wins himself, so the game is no longer zero-sum
+(Ethier and Lee, 2023, *A game-theoretic analysis of baccara chemin de fer, II*, Games 14:63). Both
+sides' payoffs are additive over the Banker's information sets and affine in the Player's free drawing
+probabilities ``x`` (:class:`~exact_odds.analysis.strategy.ChoiceGame`, one per side). Dominated
+choices are removed, then every equilibrium is found among the vertices of the arrangement the
+Banker's indifference hyperplanes cut in the Player's box, each checked by an exact linear program and
+certified by exact best replies (``docs/chemin-de-fer.md``, "The casino game").
 
 >>> from exact_odds.analysis.strategy import Information
 >>> from exact_odds.core.shoe import Shoe
@@ -40,8 +25,8 @@ from fractions import Fraction
 from itertools import combinations, product
 from math import lcm
 
-from exact_odds.analysis.equilibrium import expectation, player_best_reply
-from exact_odds.analysis.exact_lp import LPError, maximize
+from exact_odds.analysis.equilibrium import expectation, player_best_reply, reply_constraints
+from exact_odds.analysis.exact_lp import LPError, maximize, single_valued
 from exact_odds.analysis.strategy import (
     SIGN,
     Affine,
@@ -51,6 +36,7 @@ from exact_odds.analysis.strategy import (
     Score,
     StrategyError,
     affine_at,
+    box_range,
     choice_game,
 )
 from exact_odds.core.choices import DRAW, PARLOUR_RULES, STAND, ChoiceRules
@@ -148,20 +134,6 @@ class Equilibria:
 # ---------------------------------------------------------------- the two sides' affine pieces
 
 
-def _restricted_range(f: Affine, fixed: dict[int, Fraction]) -> tuple[Number, Number]:
-    """The least and greatest value of ``f`` over the box [0, 1]^k, the coordinates in ``fixed`` held."""
-    low: Number = f[0]
-    high: Number = f[0]
-    for j, c in enumerate(f[1:]):
-        if j in fixed:
-            low += c * fixed[j]
-            high += c * fixed[j]
-        else:
-            low += min(0, c)
-            high += max(0, c)
-    return low, high
-
-
 @dataclass(frozen=True, slots=True)
 class _Sides:
     """The pieces the search needs: the free Banker sets, each one's difference for the Banker
@@ -191,14 +163,7 @@ class _Sides:
 
     def gradient_range(self, j: int, fixed: dict[int, Fraction]) -> tuple[Number, Number]:
         """The least and greatest of the Player's gradient ``j`` over the Banker's strategies left."""
-        low: Number = self.gradient[j]
-        high: Number = self.gradient[j]
-        for n, effect in enumerate(self.effect):
-            c = effect[j + 1]
-            q = fixed.get(n)
-            low += c * q if q is not None else min(0, c)
-            high += c * q if q is not None else max(0, c)
-        return low, high
+        return box_range((self.gradient[j], *(effect[j + 1] for effect in self.effect)), fixed)
 
 
 def _integral(f: Affine) -> tuple[int, ...]:
@@ -216,7 +181,7 @@ def _dominance(sides: _Sides, k: int) -> tuple[dict[int, Fraction], dict[int, Fr
         changed = False
         for n, delta in enumerate(sides.delta):
             if n not in q:
-                low, high = _restricted_range(delta, x)
+                low, high = box_range(delta, x)
                 if low > 0 or high < 0:
                     q[n] = DRAW if low > 0 else STAND
                     changed = True
@@ -300,8 +265,8 @@ class _Replies:
 
     choice: tuple[Fraction | None, ...]
     loose: tuple[int, ...]
-    rows: tuple[tuple[Number, ...], ...]
-    rhs: tuple[Number, ...]
+    rows: list[list[Number]]
+    rhs: list[Number]
 
     def feasible(self) -> tuple[Fraction, ...] | None:
         """A point of the constraints (an exact vertex), or None if they have none."""
@@ -315,12 +280,7 @@ class _Replies:
 
     def fixed(self) -> bool:
         """Whether the constraints leave one point only."""
-        m = len(self.loose)
-        for n in range(m):
-            axis = [int(i == n) for i in range(m)]
-            if maximize(axis, self.rows, self.rhs).value != -maximize([-a for a in axis], self.rows, self.rhs).value:
-                return False
-        return True
+        return single_valued(self.rows, self.rhs, range(len(self.loose)))
 
 
 def _scaled_at(f: Affine, numerators: Sequence[int], denominator: int) -> Number:
@@ -344,18 +304,8 @@ def _replies(sides: _Sides, x: Sequence[Fraction]) -> _Replies:
         choice.append(DRAW if at > 0 else STAND)
         if at > 0:
             gradient = [g + c for g, c in zip(gradient, sides.effect[n][1:], strict=True)]
-    m = len(loose)
-    rows: list[tuple[Number, ...]] = [tuple(int(i == j) for i in range(m)) for j in range(m)]
-    rhs: list[Number] = [1] * m
-    for j, xj in enumerate(x):  # g_j = gradient_j + sum q_n effect_n,j: 0 inside, <= 0 at 0, >= 0 at 1
-        slopes = tuple(sides.effect[n][j + 1] for n in loose)
-        if xj < 1:
-            rows.append(slopes)
-            rhs.append(-gradient[j])
-        if xj > 0:
-            rows.append(tuple(-s for s in slopes))
-            rhs.append(gradient[j])
-    return _Replies(tuple(choice), tuple(loose), tuple(rows), tuple(rhs))
+    rows, rhs = reply_constraints(x, gradient, [sides.effect[n][1:] for n in loose])
+    return _Replies(tuple(choice), tuple(loose), rows, rhs)
 
 
 # ---------------------------------------------------------------- evaluating and certifying

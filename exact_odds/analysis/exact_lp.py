@@ -16,7 +16,7 @@ Fraction(12, 1)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -111,6 +111,16 @@ def maximize(c: Sequence[Number], a: Sequence[Sequence[Number]], b: Sequence[Num
     table.optimise(objective, artificial)
     point = table.values(n)
     return LPSolution(sum((Fraction(ci) * yi for ci, yi in zip(c, point, strict=True)), Fraction(0)), tuple(point))
+
+
+def single_valued(a: Sequence[Sequence[Number]], b: Sequence[Number], axes: Iterable[int]) -> bool:
+    """Whether each variable of ``axes`` takes one value only over the (feasible) ``A y <= b``, ``y >= 0``."""
+    n = len(a[0]) if a else 0
+    for j in axes:
+        unit = [int(i == j) for i in range(n)]
+        if maximize(unit, a, b).value != -maximize([-u for u in unit], a, b).value:
+            return False
+    return True
 
 
 def _drive_out(table: _Tableau, artificial: int) -> None:
