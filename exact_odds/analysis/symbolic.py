@@ -1,29 +1,19 @@
 """Symbolic results: house edges in payout symbols, break-even payouts, closed forms in d.
 
-Every result is computed in integers and fractions, and SymPy (slow to import: about half a
-second) only when one is asked for as a SymPy expression (:mod:`exact_odds.analysis.symbolic_expressions`,
-the very expressions SymPy's own functions give): the command line's text, CSV, JSON, Markdown
-and HTML write them from their numbers (:mod:`exact_odds.report.expression_text`), and only a
-LaTeX document imports SymPy, to set them.
+Everything is computed in integers and fractions; SymPy (slow to import) is loaded only when a result
+is asked for as a SymPy expression (:mod:`exact_odds.analysis.symbolic_expressions`).
 
-*Payout symbols.* Each pay line of a bet gets one symbol, named from its label
-(``banker wins`` -> ``banker_wins``, ``tie (push)`` -> ``tie_push``). The house edge per
-unit staked is then ``P(loses) - sum of P(line) * symbol`` with the exact probabilities of
-the shoe, and the *break-even* payout of a line is the value of its symbol, the other
-lines paying as they do, at which the house edge is zero.
+*Payout symbols.* Each pay line of a bet gets one symbol, named from its label (``tie (push)`` ->
+``tie_push``). The house edge per unit staked is ``P(loses) - sum of P(line) * symbol``, and the
+*break-even* payout of a line is the value of its symbol, the other lines unchanged, at which it is zero.
 
-*Closed forms in the number of decks d.* In a shoe of ``d`` decks every card count is
-``4d`` (ten-valued ranks ``4d`` each, pooled ``16d``), and the ways of any coup outcome are
-sums of products of six falling-factorial factors, each linear in ``d``: a polynomial of
-degree at most 6 with integer coefficients. The total is ``52d (52d-1) ... (52d-5)``. Each
-polynomial is interpolated, in exact integers, from the enumerator's counts on d = 9..15
-(:data:`FIT_DECKS`: seven points fix a degree-6 polynomial); :func:`summary` then checks it
-against the enumerator on other shoes (d = 1..8, none of them in the fit) and, as d grows,
-against the infinite-deck enumeration (:meth:`ClosedForm.check`). The shoes are dealt once
-each, at the finest detail the bets need, and shared by every closed form. A rational function
-in d is factored from the integer factorisation of its numerator and the known linear factors of
-``52d (52d-1) ... (52d-5)`` (:func:`~exact_odds.engine.deck_polynomials.over_sequences`), as
-``sympy.factor`` factors it.
+*Closed forms in the number of decks d.* The ways of any coup outcome on a d-deck shoe are a
+polynomial in d of degree at most 6 with integer coefficients (sums of products of six falling
+factors, each linear in d), over the total ``52d (52d-1) ... (52d-5)``. Each is interpolated exactly
+from the enumerator's counts on :data:`FIT_DECKS` and checked on other shoes and, as d grows, against
+the infinite deck (:meth:`ClosedForm.check`). Each shoe is dealt once, at the finest detail the bets
+need; rational functions of d are factored as ``sympy.factor`` factors them
+(:func:`~exact_odds.engine.deck_polynomials.over_sequences`).
 
 >>> forms = outcome_closed_forms()
 >>> forms["banker"].limit
@@ -57,7 +47,6 @@ from exact_odds.engine.deck_polynomials import (
     falling_in_decks,
     interpolate,
     over_sequences,
-    sequence_factors,
 )
 from exact_odds.engine.enumerator import deal, sequences
 
@@ -74,16 +63,13 @@ DECK = 52
 TOTAL_COEFFICIENTS = falling_in_decks(DECK)
 """Ordered six-card sequences of a d-deck shoe, 52d (52d-1) ... (52d-5): coefficients, lowest power first."""
 
-TOTAL_CONTENT, TOTAL_FACTORS = sequence_factors(DECK)
-"""52d (52d-1) ... (52d-5) = 416 d (52d-1) (26d-1) (52d-3) (13d-1) (52d-5): content and linear factors."""
 
 
 # ---------------------------------------------------------------- payout symbols and break-even payouts
 
 
 def payout_names(bet: Bet) -> tuple[str, ...]:
-    """The name of each pay line's payout symbol: its label in lower case, words joined by ``_``
-    (made unique)."""
+    """The name of each pay line's payout symbol: its label in lower case, words joined by ``_`` (made unique)."""
     names: list[str] = []
     for line in bet.lines:
         name = re.sub(r"\W+", "_", line.label).strip("_").lower() or "line"
@@ -94,13 +80,6 @@ def payout_names(bet: Bet) -> tuple[str, ...]:
             name, n = f"{base}_{n}", n + 1
         names.append(name)
     return tuple(names)
-
-
-def payout_symbols(bet: Bet) -> tuple[sympy.Symbol, ...]:
-    """One symbol per pay line of ``bet``, named from the line's label (:func:`payout_names`)."""
-    import sympy
-
-    return tuple(sympy.Symbol(name) for name in payout_names(bet))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,31 +93,10 @@ class LinearForm:
 
 def edge_form(sheet: ParSheet) -> LinearForm:
     """The house edge of the sheet's bet in its payout symbols, ``P(loses) - sum(P(line) * symbol)``,
-    as numbers and names (:func:`edge_expression` as SymPy's)."""
+    as numbers and names (:attr:`BetForms.edge_expression` as SymPy's)."""
     *paid, loses = sheet.lines
     return LinearForm(loses.probability, tuple((-line.probability, name) for line, name in
                                                zip(paid, payout_names(sheet.bet), strict=True) if line.ways))
-
-
-def edge_expression(sheet: ParSheet) -> sympy.Expr:
-    """The house edge of the sheet's bet with every pay line's payout a symbol.
-
-    ``P(loses) - sum(P(line) * symbol)``; substituting the bet's own payouts gives
-    :attr:`ParSheet.house_edge`.
-    """
-    # sympy-backed: single-shoe commands never load it
-    from exact_odds.analysis.symbolic_expressions import linear_expression
-
-    form = edge_form(sheet)
-    return linear_expression(form.constant, form.terms)
-
-
-def pays_of(bet: Bet) -> dict[sympy.Symbol, sympy.Rational]:
-    """The bet's own payouts by symbol, for ``expr.subs(...)``."""
-    # sympy-backed: single-shoe commands never load it
-    from exact_odds.analysis.symbolic_expressions import rational
-
-    return {s: rational(line.pays) for s, line in zip(payout_symbols(bet), bet.lines, strict=True)}
 
 
 def line_index(bet: Bet, line: int | str) -> int:
@@ -156,9 +114,8 @@ def line_index(bet: Bet, line: int | str) -> int:
 def break_even(sheet: ParSheet, line: int | str = 0) -> Fraction | None:
     """The payout of one pay line at which the bet is fair, the other lines unchanged.
 
-    The solution of ``edge_expression(sheet) == 0`` for the line's symbol, found in fractions
-    (the edge is linear in it): ``(P(loses) - sum of the other lines' P * pays) / P(line)``;
-    ``None`` if the line cannot occur on this shoe (no payout makes the bet fair).
+    ``(P(loses) - sum of the other lines' P * pays) / P(line)``; ``None`` if the line cannot occur on
+    this shoe (no payout makes the bet fair).
 
     >>> from exact_odds.bets import find_bet
     >>> break_even(par_sheet(Shoe.infinite_deck(), find_bet("tie")))
@@ -330,26 +287,6 @@ def edge_factors(bet: Bet, forms: Sequence[ClosedForm]) -> Factored:
     return over_sequences([int(t * scale) for t in top], scale, DECK)
 
 
-def edge_in_decks(bet: Bet, forms: Sequence[ClosedForm], *, symbolic_pays: bool = False) -> sympy.Expr:
-    """The house edge of ``bet`` as a rational function of d (and of the payout symbols).
-
-    ``forms`` are :func:`line_closed_forms` of the bet. With ``symbolic_pays`` the payouts
-    stay symbols (``sympy.factor`` of the expression); otherwise the bet's own payouts are
-    substituted: :func:`edge_factors` as a SymPy expression.
-    """
-    # sympy-backed: single-shoe commands never load it
-    import sympy
-
-    from exact_odds.analysis.symbolic_expressions import D, factored_expression
-
-    if not symbolic_pays:
-        return factored_expression(edge_factors(bet, forms))
-    *paid, loses = forms
-    numerator = loses.ways.as_expr() - sum((s * f.ways.as_expr() for s, f in zip(payout_symbols(bet), paid,
-                                                                                 strict=True)), sympy.Integer(0))
-    return sympy.factor(numerator / sympy.Poly(list(reversed(TOTAL_COEFFICIENTS)), D).as_expr())
-
-
 def edge_limit(bet: Bet, forms: Sequence[ClosedForm]) -> Fraction:
     """The house edge of ``bet`` as d grows, from the closed forms' limits."""
     *paid, loses = forms
@@ -363,8 +300,8 @@ def edge_limit(bet: Bet, forms: Sequence[ClosedForm]) -> Fraction:
 class BetForms:
     """One bet's symbolic results: closed forms in d, and payout symbols on one shoe.
 
-    ``edge_factors`` and ``edge_form`` are the house edge in d and in payout symbols as numbers;
-    :attr:`edge_in_decks` and :attr:`edge_expression` the same as SymPy expressions.
+    ``edge_factors`` and ``edge_form`` are the house edge in d (the bet's own payouts substituted) and
+    in payout symbols, as numbers; :attr:`edge_in_decks` and :attr:`edge_expression` as SymPy expressions.
     """
 
     sheet: ParSheet
@@ -376,7 +313,7 @@ class BetForms:
 
     @cached_property
     def edge_in_decks(self) -> sympy.Expr:
-        """The house edge as a rational function of d (:func:`edge_in_decks`)."""
+        """The house edge as a rational function of d, factored."""
         # sympy-backed: single-shoe commands never load it
         from exact_odds.analysis.symbolic_expressions import factored_expression
 
@@ -384,7 +321,8 @@ class BetForms:
 
     @cached_property
     def edge_expression(self) -> sympy.Expr:
-        """The house edge in the payout symbols on the sheet's shoe (:func:`edge_expression`)."""
+        """The house edge in the payout symbols on the sheet's shoe; the bet's payouts substituted give
+        :attr:`ParSheet.house_edge`."""
         # sympy-backed: single-shoe commands never load it
         from exact_odds.analysis.symbolic_expressions import linear_expression
 
