@@ -1,19 +1,11 @@
 """The exact coup distribution given partial information about the next coup.
 
 :func:`deal_known` conditions on a :class:`~exact_odds.analysis.information.knowledge.Known`;
-:func:`deal_cases` splits the coups of a shoe by an
-:class:`~exact_odds.analysis.information.knowledge.Information`, one distribution per case, in a
-single enumeration; :func:`deal_dealt` is the odds of a coup under way (known cards in
-dealing order), counted like :func:`exact_odds.analysis.conditional.deal_given`.
-
-Ways count ordered six-card sequences of the shoe, unused cards included (the engine's
-convention); a position means that card of the shoe, used by the coup or not. So:
-
-- ``deal_known(shoe, Known())`` is ``deal(shoe)``;
-- the cases of an information add up, coup by coup, to ``deal(shoe)``; in particular
-  ``sum over ranks r of deal_known(shoe, Known.of({k: r}))`` is ``deal(shoe)`` for every
-  position ``k``;
-- the probability of a case is its total over ``deal(shoe).total``.
+:func:`deal_cases` splits the coups by the cases of an
+:class:`~exact_odds.analysis.information.knowledge.Information` in one enumeration; :func:`deal_dealt` is
+the odds of a coup under way. Ways count ordered six-card sequences, unused cards included (see the
+package): ``deal_known(shoe, Known())`` is ``deal(shoe)``, the cases of an information add up, coup by
+coup, to ``deal(shoe)``, and a case's probability is its total over ``deal(shoe).total``.
 
 >>> from exact_odds.engine.enumerator import winners
 >>> from exact_odds.core.shoe import Shoe

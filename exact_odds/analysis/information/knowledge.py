@@ -1,34 +1,12 @@
 """What is known of the next coup's six cards, and kinds of information that split it into cases.
 
-Positions. A coup is decided by the next six cards of the shoe, numbered in dealing order:
-
-====  ==========================================================================
- 1    the player's first card
- 2    the banker's first card
- 3    the player's second card
- 4    the banker's second card
- 5    the fifth card: the player's third card if the player draws; else the banker's
-      third card if the banker draws; else it is not used by this coup
- 6    the sixth card: the banker's third card after a player's third card; else unused
-====  ==========================================================================
-
-A position always means *that card of the shoe* (the published convention of known-card and
-edge-sorting analyses: E. Jacobson, "Baccarat: The Known Card", 2012). Knowing that the fifth
-card is a 7 says nothing about whether the coup will use it; when it is not used, it still
-is not in the shoe for the first four cards, so the knowledge still shifts the odds.
-
-A :class:`Known` says, for each position, which cards it may be: a rank (``7``), a card with
-its suit (``7h``), or a set of them (``7|8|9``). Written as a spec, positions are joined by
-commas or spaces::
-
-    1=7            the player's first card is a 7
-    5=7h           the fifth card is the seven of hearts
-    1=7|8|9 2=K    the first card is a 7, 8 or 9 and the second a king
-
-An :class:`Information` is a *kind* of information: for each watched position, a partition
-of the cards into labelled groups (the rank of card 1; whether card 1 is in {6, 7, 8, 9}, as
-sorted edges reveal). Each combination of groups is a *case*, and each case is a
-:class:`Known`, so the cases of an information split every coup exactly once.
+Positions 1 and 3 are the player's first two cards, 2 and 4 the banker's, 5 the fifth card (the
+player's third if he draws, else the banker's third if he draws, else unused) and 6 the sixth (the
+banker's third after a player's third, else unused); a position is *that card of the shoe*, used or not
+(see the package). A :class:`Known` says which cards each position may be: a rank (``7``), a card with
+its suit (``7h``) or alternatives (``7|8|9``), written ``1=7|8|9 2=K``. An :class:`Information` is a
+*kind* of information: for each watched position, a partition of the cards into labelled groups; each
+combination of groups is a *case*, a :class:`Known`, so the cases split every coup exactly once.
 
 >>> Known.parse("1=7|8|9, 5=7h")
 Known.parse('1=7|8|9 5=7h')

@@ -1,26 +1,14 @@
 """The enumeration behind partial information: every ordered six-card sequence that agrees with it.
 
-Counting convention (that of :func:`exact_odds.engine.enumerator.deal`): a coup is counted over
-*ordered six-card sequences* of the shoe, the cards a coup does not use included. Knowledge
-keeps the sequences whose card at each known position is one it allows; nothing is divided
-out. Hence the ways of a :class:`~exact_odds.analysis.information.knowledge.Known` are the brute-force
-count of the matching sequences, and the ways of the cases of an
-:class:`~exact_odds.analysis.information.knowledge.Information` add up, coup by coup, to ``deal``.
-
-How. Cards are pooled into *kinds*: cards alike in everything the question looks at (point
-value; rank when pairs matter; suit when a suit is known somewhere or a suited pair is
-asked for; and the label of the card at every position). A sequence of kinds is dealt in
-``prod_k n_k (n_k - 1) ...`` ways. The first four positions are walked over kinds, aggregated
-by what the rest of the coup needs (the two totals, the cards removed as far as the fifth and
-sixth positions can tell, pair flags, labels). The fifth and sixth positions are walked over
-*classes* (kinds pooled by point value and their labels at positions 5 and 6), asking the
-tableau what is drawn. Their ways are a polynomial of degree two in the cards the first four
-removed, so the first fours of equal totals, flags and labels are summed into three moments
-first (:class:`Moments`) and the last two positions are walked once per such sum, not once per
-composition left: the same integers (:func:`walk` with ``reference=True`` does it the plain
-way, and tests compare), in a fraction of the time. Suited pairs of a rank whose suits nothing
-else singles out are split by exact integer shares, as in the engine: given the ranks of the
-six cards, their suits are an exchangeable draw.
+Sequences are counted as :func:`exact_odds.engine.enumerator.deal` counts them, unused cards included;
+knowledge keeps those whose card at each known position is one it allows (nothing divided out).
+Cards are pooled into *kinds*, alike in everything the question looks at (point value; rank when pairs
+matter; suit when a suit is known or a suited pair asked; the label at every position): a sequence of
+kinds is dealt in ``prod_k n_k (n_k - 1) ...`` ways. The first four positions are walked over kinds and
+aggregated by what the rest of the coup needs; the ways of the last two are a polynomial of degree two
+in the cards the first four removed, so equal aggregates are summed into three moments
+(:class:`Moments`) and positions 5 and 6 are walked once per sum. Suited pairs of a rank whose suits
+nothing singles out are split by the engine's exact integer shares.
 """
 
 from __future__ import annotations
@@ -225,39 +213,6 @@ def classes_of(kinds: Sequence[_Kind]) -> tuple[Classes, list[int]]:
                    tuple(counts)), class_of
 
 
-def last_two(cl: Classes, left: Sequence[int], pt: int, bt: int, tableau: Tableau,
-             infinite: bool) -> dict[ThirdKey, Ways]:
-    """Ways of positions 5 and 6 given the first four: drawn by the tableau, or unused but counted."""
-    fin = 0 if infinite else 1
-    five = [c for c in range(len(left)) if left[c] and cl.five[c] is not EXCLUDED]
-    six = [c for c in range(len(left)) if left[c] and cl.six[c] is not EXCLUDED]
-    by_label: dict[Label, int] = {}
-    for c in six:
-        by_label[cl.six[c]] = by_label.get(cl.six[c], 0) + left[c]
-    out: dict[ThirdKey, Ways] = {}
-    player_draws = tableau.player_draws_on(pt, bt)
-    banker_alone = not player_draws and tableau.banker_draws_given(pt, bt, None)
-    for x in five:
-        px, nx, l5 = cl.point[x], left[x], cl.five[x]
-        if player_draws and tableau.banker_draws_given(pt, bt, px):
-            for y in six:
-                ny = left[y] - fin * (x == y)
-                if ny:
-                    key = ((pt + px) % 10, (bt + cl.point[y]) % 10, 3, 3, l5, cl.six[y])
-                    out[key] = out.get(key, 0) + nx * ny
-            continue
-        if player_draws:
-            coup = ((pt + px) % 10, bt, 3, 2)
-        else:
-            coup = (pt, (bt + px) % 10 if banker_alone else bt, 2, 3 if banker_alone else 2)
-        for l6, m in by_label.items():  # the sixth card is not used: any card left, by its label
-            m -= fin * (cl.six[x] == l6)
-            if m:
-                key = (*coup, l5, l6)
-                out[key] = out.get(key, 0) + nx * m
-    return out
-
-
 @dataclass
 class Moments:
     """The first four cards of one aggregate: their ways and the moments of the classes they removed.
@@ -335,20 +290,13 @@ def last_two_summed(cl: Classes, m: Moments, pt: int, bt: int, tableau: Tableau,
 # ---------------------------------------------------------------- the whole coup
 
 
-def walk(shoe: Shoe, scheme: Scheme, tableau: Tableau, detail: Detail, *,
-         reference: bool = False) -> dict[tuple[Label, ...], dict[Coup, Ways]]:
-    """Ways of every (labels at positions 1-6, coup) over the ordered six-card sequences allowed.
-
-    Sequences with a card labelled :data:`EXCLUDED` at its position are not counted. The first
-    fours are summed by their moments (:class:`Moments`); ``reference=True`` instead plays the
-    last two positions once per composition left (:func:`last_two`), the plain way, for tests.
-    """
+def walk(shoe: Shoe, scheme: Scheme, tableau: Tableau, detail: Detail) -> dict[tuple[Label, ...], dict[Coup, Ways]]:
+    """Ways of every (labels at positions 1-6, coup) over the ordered six-card sequences allowed (a card
+    labelled :data:`EXCLUDED` at its position is not counted)."""
     kinds = kinds_of(shoe, scheme, detail)
     cl, class_of = classes_of(kinds)
     splits = suit_splits(kinds, shoe.infinite) if detail is Detail.SUITS else {}
     four = first_four(kinds, class_of, detail, shoe.infinite)
-    if reference:
-        return _walk_reference(four, cl, splits, tableau, detail, shoe.infinite)
     groups: dict[tuple[int, int, Flags, tuple[Label, ...]], Moments] = {}
     for (pt, bt, removed, player, banker, labels), w4 in four.items():
         for flags, wf in (flag_shares(w4, player, banker, splits) if detail is not Detail.POINTS else
@@ -364,29 +312,6 @@ def walk(shoe: Shoe, scheme: Scheme, tableau: Tableau, detail: Detail, *,
             dist = out.setdefault((*labels, l5, l6), {})
             coup = Coup(p, b, pc, bc, *flags)
             dist[coup] = dist.get(coup, 0) + w
-    return out
-
-
-def _walk_reference(four: dict[FourKey, Ways], cl: Classes, splits: dict[int, _SuitSplit], tableau: Tableau,
-                    detail: Detail, infinite: bool) -> dict[tuple[Label, ...], dict[Coup, Ways]]:
-    """:func:`walk` the plain way: the last two positions played per composition left, then summed."""
-    stages: dict[tuple[int, int, tuple[int, ...]], dict[ThirdKey, Ways]] = {}
-    acc: dict[tuple[tuple[Label, ...], Flags, ThirdKey], Ways] = {}
-    for (pt, bt, removed, player, banker, labels), w4 in four.items():
-        stage = stages.get((pt, bt, removed))
-        if stage is None:
-            left = list(cl.count)
-            for c in removed:
-                left[c] -= 1
-            stage = stages[(pt, bt, removed)] = last_two(cl, left, pt, bt, tableau, infinite)
-        for flags, wf in flag_shares(w4, player, banker, splits) if detail is not Detail.POINTS else ((_NO_FLAGS, w4),):
-            for third, w in stage.items():
-                key = (labels, flags, third)
-                acc[key] = acc.get(key, 0) + wf * w
-    out: dict[tuple[Label, ...], dict[Coup, Ways]] = {}
-    for (labels, flags, (p, b, pc, bc, l5, l6)), w in acc.items():
-        if w:
-            out.setdefault((*labels, l5, l6), {})[Coup(p, b, pc, bc, *flags)] = w
     return out
 
 
