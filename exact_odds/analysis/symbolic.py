@@ -36,7 +36,7 @@ from exact_odds.analysis.edges import ParSheet, par_sheet
 from exact_odds.bets.core import Bet
 from exact_odds.bets.main import BANKER, ROLES
 from exact_odds.core.coup import Coup, Detail, Winner
-from exact_odds.core.dist import Dist, Ways
+from exact_odds.core.dist import Ways
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.engine.deck_polynomials import (
@@ -130,9 +130,7 @@ def break_even(sheet: ParSheet, line: int | str = 0) -> Fraction | None:
 
 
 def fair_commission(shoe: Shoe, *, tableau: Tableau = STANDARD_TABLEAU) -> Fraction | None:
-    """The banker commission at which the standard banker bet is fair: 1 - break-even win payout.
-
-    ``None`` if the banker never wins on this shoe.
+    """The banker commission at which the standard banker bet is fair (``None`` if the banker never wins).
 
     >>> fair_commission(Shoe.infinite_deck())
     Fraction(7410, 276593)
@@ -147,21 +145,15 @@ Measure = Callable[[Shoe], Ways]
 """The ways of some event on a shoe, counted by the engine."""
 
 
-@cache
-def _shoe(decks: int) -> Shoe:
-    """``Shoe.decks(decks)``, made once: the closed forms ask for the same few shoes many times."""
-    return Shoe.decks(decks)
+_shoe = cache(Shoe.decks)
+"""``Shoe.decks(decks)``, made once: the closed forms ask for the same few shoes many times."""
 
 
 @dataclass(frozen=True)  # not slotted: its cached properties keep a __dict__
 class ClosedForm:
-    """The ways of an event on a d-deck shoe as a polynomial in d.
-
-    ``coefficients / denominator`` is the polynomial (lowest power first; the denominator is 1
-    when every coefficient is an integer, as the ways must be, and it has degree at most 6);
-    the probability is ``ways / TOTAL``; ``measure`` counts the event on a shoe with the
-    engine (the points it is interpolated from, and the checks).
-    """
+    """The ways of an event on a d-deck shoe as the polynomial ``coefficients / denominator`` in d (lowest
+    power first; the denominator is 1 when the ways are an integer polynomial, as they must be), over
+    :data:`TOTAL_COEFFICIENTS`; ``measure`` counts the event with the engine (the fit and the checks)."""
 
     name: str
     coefficients: Coefficients
@@ -229,47 +221,34 @@ def class_measures(classes: int, class_of: Callable[[Coup], int], *, tableau: Ta
                    detail: Detail = Detail.POINTS) -> list[Measure]:
     """The ways of each class of coups ``class_of(coup)`` (0 to ``classes - 1``) on a shoe, counted
     by the engine at ``detail``: one deal per shoe for every class, each coup's class found once."""
-    class_by_coup: dict[Coup, int] = {}
-    counted: dict[Shoe, list[Ways]] = {}
+    class_by_coup = cache(class_of)
 
-    def count(dist: Dist[Coup]) -> list[Ways]:
+    @cache
+    def counts(shoe: Shoe) -> list[Ways]:
         out = [0] * classes
-        for coup, ways in dist.items():
-            c = class_by_coup.get(coup)
-            if c is None:
-                c = class_by_coup[coup] = class_of(coup)
-            out[c] += ways
+        for coup, ways in deal(shoe, tableau, detail=detail).items():
+            out[class_by_coup(coup)] += ways
         return out
 
     def measure(i: int) -> Measure:
-        def ways(shoe: Shoe) -> Ways:
-            if shoe not in counted:
-                counted[shoe] = count(deal(shoe, tableau, detail=detail))
-            return counted[shoe][i]
-        return ways
+        return lambda shoe: counts(shoe)[i]
 
     return [measure(i) for i in range(classes)]
 
 
 def outcome_closed_forms(*, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
                          detail: Detail = Detail.POINTS) -> dict[Winner, ClosedForm]:
-    """Banker, player and tie: ways and probabilities as functions of the number of decks.
-
-    Interpolated from the enumerator on ``fit`` decks, dealt at ``detail`` (any detail gives the
-    same counts: a finer one lets other closed forms share the deals); :func:`summary` checks
-    other shoes.
-    """
+    """Banker, player and tie: ways and probabilities as functions of the number of decks, interpolated
+    from the enumerator on ``fit`` decks (dealt at ``detail``: a finer one lets other closed forms share
+    the deals)."""
     measures = class_measures(len(ROLES), lambda coup: ROLES.index(coup.winner), tableau=tableau, detail=detail)
     return {outcome: closed_form(outcome, measure, fit=fit) for outcome, measure in zip(ROLES, measures, strict=True)}
 
 
 def line_closed_forms(bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
                       detail: Detail = Detail.POINTS) -> list[ClosedForm]:
-    """Each par-sheet line of ``bet`` (the pay lines, then "loses") as a closed form in d.
-
-    Interpolated as :func:`outcome_closed_forms` does, dealt at the bet's detail or ``detail``
-    if finer.
-    """
+    """Each par-sheet line of ``bet`` (the pay lines, then "loses") as a closed form in d, dealt at the bet's
+    detail or ``detail`` if finer."""
     labels = [line.label for line in bet.lines] + ["loses"]
     measures = class_measures(len(labels), bet.line_index, tableau=tableau, detail=max(detail, bet.detail))
     return [closed_form(f"{bet.name}: {label}", measure, fit=fit) for label, measure in zip(labels, measures,
@@ -331,10 +310,9 @@ class BetForms:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """Closed forms of banker, player and tie, and of each bet's house edge; payout symbols and
-    break-even payouts on ``shoe``; the closed forms are fitted on ``fit`` decks, and
-    ``disagreements`` lists where they differ from the enumerator on ``checked`` decks and the
-    infinite deck (empty when every closed form agrees exactly)."""
+    """Everything the ``symbolic`` command shows: the closed forms of banker, player and tie and of each
+    bet, fitted on ``fit`` decks; payout symbols and break-even payouts on ``shoe``; ``disagreements`` with
+    the enumerator on ``checked`` decks and the infinite deck (empty when every closed form agrees)."""
 
     shoe: Shoe
     outcomes: dict[Winner, ClosedForm]
@@ -359,9 +337,8 @@ def summary(shoe: Shoe, bets: Sequence[Bet], *, tableau: Tableau = STANDARD_TABL
             checked: Sequence[int] = CHECK_DECKS, progress: Callable[[int, int], None] | None = None) -> Summary:
     """Every symbolic result for ``bets``, with each closed form checked on ``checked`` decks.
 
-    ``progress(done, total)``, if given, is called after each step (the outcomes, each bet, the
-    checks): ``len(bets) + 2`` steps in all. Every shoe is dealt once, at the finest detail the
-    bets need, for all the closed forms.
+    ``progress(done, total)``, if given, is called after each of ``len(bets) + 2`` steps (the outcomes,
+    each bet, the checks). Every shoe is dealt once, at the finest detail the bets need.
     """
     steps = len(bets) + 2
     report = progress or (lambda done, total: None)
