@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from exact_odds.analysis.information.knowledge import (
+    POSITIONS,
     Information,
     InformationError,
     Known,
@@ -48,27 +49,22 @@ def scheme_of(shoe: Shoe, known: Known, information: Information | None = None) 
     split = suited_ranks(sets)
     require_suits(shoe.suited, split)
     watched = {p: i for i, p in enumerate(information.positions)} if information is not None else {}
-    labels: list[dict[tuple[Rank, Suit | None], Label]] = []
-    for position in range(1, CARDS_PER_COUP + 1):
+
+    def label(position: int, rank: Rank, suit: Suit | None) -> Label:
         allowed = known.cards_at(position)
-        at: dict[tuple[Rank, Suit | None], Label] = {}
-        for rank, suit in card_types(split):
-            if allowed is not None and not matches(allowed, rank, suit):
-                at[(rank, suit)] = EXCLUDED
-            elif information is not None and position in watched:
-                at[(rank, suit)] = information.label_of(watched[position], rank, suit)
-            else:
-                at[(rank, suit)] = None
-        labels.append(at)
-    return Scheme(split, tuple(labels))
+        if allowed is not None and not matches(allowed, rank, suit):
+            return EXCLUDED
+        if information is not None and position in watched:
+            return information.label_of(watched[position], rank, suit)
+        return None
+
+    return Scheme(split, tuple({(r, s): label(p, r, s) for r, s in card_types(split)} for p in POSITIONS))
 
 
 def deal_known(shoe: Shoe, known: Known, tableau: Tableau = STANDARD_TABLEAU, *,
                detail: Detail = Detail.POINTS) -> Dist[Coup]:
-    """Exact ways of every coup over the ordered six-card sequences of ``shoe`` that agree with ``known``.
-
-    A known position is that card of the shoe whether or not the coup uses it (see the
-    package docstring). Knowledge no sequence agrees with raises :class:`InformationError`.
+    """Exact ways of every coup over the ordered six-card sequences of ``shoe`` that agree with ``known``
+    (:class:`InformationError` if none does).
 
     >>> from exact_odds.core.shoe import Shoe
     >>> deal_known(Shoe.decks(1), Known.parse("1=9 3=9 2=K 4=K"))[Coup(8, 0, 2, 2)] == 4 * 4 * 3 * 3 * 48 * 47
@@ -83,11 +79,9 @@ def deal_known(shoe: Shoe, known: Known, tableau: Tableau = STANDARD_TABLEAU, *,
 
 def deal_cases(shoe: Shoe, information: Information, tableau: Tableau = STANDARD_TABLEAU, *,
                known: Known | None = None, detail: Detail = Detail.POINTS) -> dict[Case, Dist[Coup]]:
-    """The coups of ``shoe`` split by the cases of ``information``, in one enumeration.
-
-    Each case's distribution equals ``deal_known(shoe, information.known(case))`` (and
-    ``known`` too, when given: information on top of what is already known). Cases that
-    cannot happen are left out; the others are in the order of :meth:`Information.cases`.
+    """The coups of ``shoe`` split by the cases of ``information`` (on top of ``known``), in one enumeration:
+    each case's distribution is ``deal_known`` of the case, in the order of :meth:`Information.cases`
+    (cases that cannot happen left out).
 
     >>> from exact_odds.engine.enumerator import deal
     >>> from exact_odds.core.shoe import Shoe
@@ -110,24 +104,15 @@ def deal_cases(shoe: Shoe, information: Information, tableau: Tableau = STANDARD
     return out
 
 
-def _rest(shoe: Shoe, dealt: int) -> int:
-    """Sequences of the positions after ``dealt`` known cards: any cards left."""
-    rest = CARDS_PER_COUP - dealt
-    return shoe.size**rest if shoe.infinite else falling(shoe.size - dealt, rest)
-
-
 def deal_dealt(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_TABLEAU, *,
                detail: Detail = Detail.POINTS) -> Dist[Coup]:
     """The odds of a coup under way: ``cards`` are its first positions, in dealing order.
 
-    Counted like :func:`exact_odds.analysis.conditional.deal_given`: the ways of the *remaining*
-    positions from the remaining cards, adding up to ``(N-k) (N-k-1) ... (N-5)`` after ``k``
-    cards. That is :func:`deal_known` on the prefix divided by the ways of dealing the known
-    cards, which divides every coup's ways exactly (the rest of a sequence does not depend
-    on which of the allowed cards were dealt, only on how many of each rank). Whether the
-    rules let these cards be on the table is not checked here (see
-    :func:`exact_odds.analysis.conditional.dealing_order`). At ``Detail.SUITS`` the first four cards
-    need their suits, as for ``deal_given``.
+    The ways of the *remaining* positions from the remaining cards, adding up to ``(N-k) (N-k-1) ...
+    (N-5)`` after ``k`` cards: :func:`deal_known` on the prefix divided by the ways of dealing the known
+    cards, which divide every coup's ways exactly. Whether the rules allow these cards is checked by
+    :func:`exact_odds.analysis.conditional.deal_given`, not here. At ``Detail.SUITS`` the first four cards
+    need their suits.
 
     >>> from exact_odds.engine.enumerator import winners
     >>> from exact_odds.core.shoe import Shoe, parse_cards
@@ -141,7 +126,8 @@ def deal_dealt(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_TA
         # Which suits were dealt would change the suited pairs of the rest: not a whole number of ways.
         raise InformationError("suited pairs of a coup under way need the suits of the first four cards")
     dist = deal_known(shoe, Known.prefix(cards), tableau, detail=detail)
-    per, left = divmod(dist.total, _rest(shoe, len(cards)))
+    rest = CARDS_PER_COUP - len(cards)  # the positions after the known cards take any cards left
+    per, left = divmod(dist.total, shoe.size**rest if shoe.infinite else falling(shoe.size - len(cards), rest))
     if left or any(w % per for _, w in dist.items()):
         raise AssertionError("the ways of the known cards do not divide the ways of the coup")
     return Dist({coup: w // per for coup, w in dist.items()})

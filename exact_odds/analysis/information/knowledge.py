@@ -59,12 +59,9 @@ def position_of(text: str) -> int:
 def positions_of(text: str) -> tuple[int, ...]:
     """Positions from ``"1"``, ``"1,2"`` or a range ``"1-4"``; each at most once."""
     out: list[int] = []
-    for part in re.split(r"[,\s]+", text.strip()):
-        if not part:
-            continue
+    for part in filter(None, re.split(r"[,\s]+", text.strip())):
         first, dash, last = part.partition("-")
-        span = range(position_of(first), position_of(last) + 1) if dash else (position_of(first),)
-        out += list(span)
+        out += range(position_of(first), position_of(last if dash else first) + 1)
     if not out:
         raise InformationError("no position given (use 1-6, e.g. '1' or '1-4')")
     if len(set(out)) != len(out):
@@ -87,11 +84,8 @@ def card_set_text(cards: CardSet) -> str:
 
 
 def matches(cards: CardSet, rank: Rank, suit: Suit | None) -> bool:
-    """Whether a card of ``rank`` (of ``suit``; ``None``: a card whose suit is not told apart) is in ``cards``.
-
-    A card whose suit is not told apart matches only rank-wide entries: the caller tells
-    suits apart for every rank that some entry names with a suit.
-    """
+    """Whether a card of ``rank`` (of ``suit``; ``None``: a card whose suit is not told apart, which matches
+    only rank-wide entries) is in ``cards``."""
     return Card(rank) in cards or (suit is not None and Card(rank, suit) in cards)
 
 
@@ -102,11 +96,8 @@ def suited_ranks(sets: Iterable[CardSet]) -> frozenset[Rank]:
 
 @dataclass(frozen=True, slots=True)
 class Known:
-    """What is known of each of the six positions: the cards it may be (``None``: nothing).
-
-    Build it with :meth:`parse` or :meth:`of`; :meth:`cards_at` reads it. The empty
-    ``Known()`` knows nothing, and conditioning on it is dealing from the shoe.
-    """
+    """What is known of each of the six positions: the cards it may be (``None``: nothing); the empty
+    ``Known()`` knows nothing."""
 
     cards: tuple[CardSet | None, ...] = (None,) * CARDS_PER_COUP
 
@@ -172,7 +163,7 @@ class Known:
             if a is None or b is None:
                 cards.append(a if b is None else b)
                 continue
-            both = _intersection(a, b)
+            both = _cards(every=(a, b))
             if not both:
                 raise InformationError(f"position {position} cannot be both {card_set_text(a)} and {card_set_text(b)}")
             cards.append(both)
@@ -189,11 +180,12 @@ class Known:
         return f"Known.parse({self.spec()!r})"
 
 
-def _intersection(a: CardSet, b: CardSet) -> CardSet:
-    """The cards in both sets, written with as few entries as possible."""
+def _cards(every: Sequence[CardSet] = (), none: Sequence[CardSet] = ()) -> CardSet:
+    """The cards in every set of ``every`` and in none of ``none``, with as few entries as possible."""
     out: set[Card] = set()
     for rank in RANKS:
-        suits = [s for s in SUITS if matches(a, rank, s) and matches(b, rank, s)]
+        suits = [s for s in SUITS if all(matches(c, rank, s) for c in every) and
+                 not any(matches(c, rank, s) for c in none)]
         out |= {Card(rank)} if len(suits) == len(SUITS) else {Card(rank, s) for s in suits}
     return frozenset(out)
 
@@ -204,13 +196,8 @@ OTHER = "other"
 
 @dataclass(frozen=True, slots=True)
 class Information:
-    """A kind of information: at each watched position, which labelled group the card is in.
-
-    ``positions`` are watched in this order; ``groups[i]`` partitions the cards for
-    ``positions[i]`` as ``(label, cards)`` pairs. A *case* is one label per watched position;
-    :meth:`known` turns it into a :class:`Known`. Build with :meth:`rank_at`, :meth:`grouped`
-    or :meth:`parse`.
-    """
+    """A kind of information: ``groups[i]`` partitions the cards at ``positions[i]`` as ``(label, cards)``
+    pairs; a *case* is one label per watched position (:meth:`known` makes it a :class:`Known`)."""
 
     name: str
     positions: tuple[int, ...]
@@ -240,7 +227,7 @@ class Information:
                  for label, cards in groups.items()]
         if any(label == OTHER for label, _ in named):
             raise InformationError(f"{OTHER!r} is the label of the cards in no group; choose another name")
-        rest = _complement([cards for _, cards in named])
+        rest = _cards(none=[cards for _, cards in named])
         partition = tuple(named + ([(OTHER, rest)] if rest else []))
         desc = ", ".join(f"{label} = {card_set_text(cards)}" for label, cards in named)
         return cls(f"group of card {_positions_text(positions)} ({desc})", tuple(positions),
@@ -248,11 +235,8 @@ class Information:
 
     @classmethod
     def parse(cls, positions: str, groups: str | None = None) -> Information:
-        """From option text: positions ``"1"``/``"1,3"``/``"1-4"``; groups ``"high=6|7|8|9"`` or ``"6|7|8|9"``.
-
-        Without groups, the rank at each position. Several groups are separated by spaces or
-        commas; a group without a name is called ``in``.
-        """
+        """From option text: positions ``"1"``/``"1,3"``/``"1-4"``; groups ``"high=6|7|8|9"`` or ``"6|7|8|9"``
+        (a group without a name is ``in``), separated by spaces or commas; without groups, the rank."""
         where = positions_of(positions)
         if groups is None or not groups.strip():
             return cls.rank_at(*where)
@@ -295,15 +279,6 @@ class Information:
 
 def _positions_text(positions: Sequence[int]) -> str:
     return ", ".join(map(str, positions))
-
-
-def _complement(sets: Sequence[CardSet]) -> CardSet:
-    """The cards in none of ``sets``."""
-    out: set[Card] = set()
-    for rank in RANKS:
-        suits = [s for s in SUITS if not any(matches(c, rank, s) for c in sets)]
-        out |= {Card(rank)} if len(suits) == len(SUITS) else {Card(rank, s) for s in suits}
-    return frozenset(out)
 
 
 def _check_partition(groups: Sequence[tuple[str, CardSet]]) -> None:
