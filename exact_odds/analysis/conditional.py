@@ -54,16 +54,11 @@ _SIDE = re.compile(r"^(p|player|punto|b|banker|banco):?$", re.IGNORECASE)
 
 
 def parse_dealt(text: str) -> Dealt:
-    """The cards of ``"P: 9h 4c B: Kd"`` (sides ``P``/``Player``, ``B``/``Banker``; cards as in ``parse_card``).
-
-    Each side is named once, with its cards in the order they were dealt; a side may be
-    left out when it has no card yet.
-    """
+    """The cards of ``"P: 9h 4c B: Kd"`` (sides ``P``/``Player``, ``B``/``Banker``; cards as in ``parse_card``):
+    each side named once, with its cards in the order dealt, or left out when it has none yet."""
     sides: dict[str, list[Card]] = {}
     current: list[Card] | None = None
-    for token in re.split(r"[\s,]+", text.replace(":", ": ").strip()):
-        if not token:
-            continue
+    for token in filter(None, re.split(r"[\s,]+", text.replace(":", ": ").strip())):
         side = _SIDE.match(token)
         if side is not None:
             key = side.group(1)[0].lower()
@@ -119,7 +114,7 @@ def _banker_draws(tableau: Tableau, banker: int, third: int | None) -> bool:
 
 
 def player_rule(tableau: Tableau) -> str:
-    """The player's rule in words, e.g. ``"the player draws on 0-5 and stands on 6 or 7"``.
+    """The player's rule in words.
 
     >>> player_rule(STANDARD_TABLEAU)
     'the player draws on 0-5 and stands on 6 or 7'
@@ -135,9 +130,8 @@ def player_rule(tableau: Tableau) -> str:
 
 
 def banker_rule(tableau: Tableau, banker: int, third: int | None) -> str:
-    """The part of the banker's rule that decides banker total ``banker`` (not a natural), in words.
-
-    ``third`` is the player's third card's point value, ``None`` when the player stood.
+    """The part of the banker's rule that decides banker total ``banker`` (not a natural), in words, given the
+    player's third card's point value ``third`` (``None``: he stood).
 
     >>> banker_rule(STANDARD_TABLEAU, 6, 2)
     "with 6 the banker draws when the player's third card is 6 or 7"
@@ -154,10 +148,8 @@ def banker_rule(tableau: Tableau, banker: int, third: int | None) -> str:
 
 
 def dealing_order(dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU) -> tuple[Card, ...]:
-    """The dealt cards in dealing order (P, B, P, B, third cards), after checking the rules allow them.
-
-    A third card is accepted only where ``tableau`` draws it; the error says which rule forbids it.
-    """
+    """The dealt cards in dealing order (P, B, P, B, third cards), after checking that ``tableau`` allows
+    them (the error says which rule forbids a third card)."""
     p, b = dealt.player, dealt.banker
     if len(p) > 3 or len(b) > 3:
         raise DealtError("a hand has at most three cards")
@@ -204,12 +196,10 @@ def _check_in_shoe(shoe: Shoe, cards: Sequence[Card]) -> None:
 
 def deal_given(shoe: Shoe, dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU, *,
                detail: Detail = Detail.POINTS) -> Dist[Coup]:
-    """Exact ways of every coup outcome given the cards already dealt in this coup.
+    """Exact ways of every coup outcome given the cards already dealt in this coup (``shoe``: before them).
 
-    ``shoe`` is the shoe *before* the dealt cards. Ways count the ordered sequences of the coup's
-    remaining positions (see the module docstring): :func:`~exact_odds.analysis.information.deal_dealt`
-    of the cards in dealing order, once the rules and the shoe allow them. With no card dealt this is
-    :func:`exact_odds.engine.enumerator.deal`.
+    :func:`~exact_odds.analysis.information.deal_dealt` of the cards in dealing order, once the rules and
+    the shoe allow them; with no card dealt, :func:`exact_odds.engine.enumerator.deal`.
     """
     order = dealing_order(dealt, tableau)
     _check_in_shoe(shoe, order)
@@ -227,11 +217,8 @@ def _coup(end: Play) -> Coup:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One moment of a coup: what happened, why, and the exact odds after it.
-
-    ``cards``: the cards dealt so far (as :class:`Dealt`); ``odds``: the exact
-    distribution of the coup given them (``None`` once the coup is over).
-    """
+    """One moment of a coup: what happened and why, the cards dealt so far, and the exact distribution of
+    the coup given them (``None`` once the coup is over)."""
 
     text: str
     cards: Dealt
@@ -249,13 +236,10 @@ def explain_coup(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_
                  card_text: Callable[[Card], str] = str) -> tuple[list[Step], Coup]:
     """Deal one coup from ``cards`` (in dealing order) out of ``shoe`` and tell it step by step.
 
-    Returns the steps (before the coup, after the first four cards, after the player's
-    third card when there is one, the banker's decision) and the coup; the last step's
-    ``cards`` are the hands of the whole coup. What is drawn is
-    :func:`~exact_odds.core.tableau.play` of ``tableau``; the steps tell it, quoting the rule in
-    words (:func:`player_rule`, :func:`banker_rule`). Each step gives the exact distribution
-    given the cards seen; ``card_text`` writes a card in the text (e.g. ``Q♠`` or ``Qs``).
-    Too few cards for the coup raise :class:`~exact_odds.core.tableau.IncompleteCoup`.
+    Returns the steps (before the coup, after the first four cards, after the player's third card if any,
+    the banker's decision) and the coup, played by :func:`~exact_odds.core.tableau.play`; the last step's
+    ``cards`` are the whole coup's hands. ``card_text`` writes a card (``Q♠`` or ``Qs``). Too few cards
+    raise :class:`~exact_odds.core.tableau.IncompleteCoup`.
     """
     end = play(tableau, [_point(c) for c in cards])
     p: tuple[Card, ...] = (cards[0], cards[2])
