@@ -202,8 +202,8 @@ def banker_against(rules: ChoiceRules, hand: int = 1) -> BankerStrategy:
 
 @dataclass(frozen=True, slots=True)
 class CooperativeCertificate:
-    """The value checked from both sides: the most the Players can get against the Banker's strategy, and
-    the least the Banker can hold the Players' strategy to; equal to the value at an equilibrium."""
+    """The value, the most the Players can get against the Banker's strategy and the least the Banker can
+    hold theirs to: equal at an equilibrium."""
 
     value: Fraction
     players_best_reply: Fraction
@@ -217,12 +217,10 @@ class CooperativeCertificate:
 
 @dataclass(frozen=True, slots=True)
 class Cooperative:
-    """The correlated cooperative equilibrium for stakes ``theta``: the Players' value (their expectation per
-    unit staked in all, the Banker's being its opposite), their chances of the four pure pairs
-    (:data:`PAIRS`), whether those are the only optimal ones, the Banker's drawing probability per set
-    (``game.sets``), each hand's expectation per unit staked on it, and ``independent``: the Players'
-    drawing probabilities on 5 when the optimum is reached by independent choices (the independent
-    cooperative equilibrium), ``None`` when it is not (or, if the optimum is not unique, not decided)."""
+    """The correlated cooperative equilibrium for stakes ``theta``: the Players' value per unit staked in all,
+    their chances of the :data:`PAIRS` (and whether those are the only optimal ones), the Banker's drawing
+    probability per set, each hand's expectation, and ``independent``: the Players' drawing probabilities on
+    5 when independent choices reach the optimum (``None`` when not, or undecided if it is not unique)."""
 
     theta: Fraction
     value: Fraction
@@ -246,9 +244,9 @@ def _dot(row: Sequence[Number], weights: Sequence[Number]) -> Number:
 
 @dataclass(frozen=True, slots=True)
 class _Pooled:
-    """The zero-sum game of the pooled Players against the Banker, per pure pair: the coups he does not
-    decide (``base``), with the sets where one choice is his best whatever the Players do (``fixed``), and
-    the contested sets; ``draw`` and ``stand`` of every set."""
+    """The pooled Players against the Banker, per pure pair: the coups he does not decide (``base``), plus
+    the sets where one choice is his best whatever they do (``fixed``); the contested sets; every set's
+    ``draw`` and ``stand``."""
 
     base: tuple[Number, ...]
     fixed: tuple[Number, ...]
@@ -280,10 +278,9 @@ class _Pooled:
         return cls(base, tuple(fixed), tuple(choice), tuple(contested), tuple(draws), tuple(stands))
 
     def optimal_pairs(self, banker: Sequence[Fraction]) -> tuple[list[list[Number]], list[Number]]:
-        """``A pi <= b``: the Players' strategies that are best replies to ``banker`` and to which ``banker`` is a
-        best reply (every optimal strategy of a zero-sum game is such a pair with every optimal one of the other
-        side): pi in the simplex, on the pure pairs that do best against ``banker``, leaving the Banker
-        indifferent where he mixes and not preferring the other choice where he does not."""
+        """``A pi <= b``: the Players' strategies that are best replies to ``banker`` and to which ``banker`` is
+        a best reply (in a zero-sum game, every optimal one): pi in the simplex, on the pure pairs that do
+        best against ``banker``, leaving the Banker indifferent where he mixes and content where he does not."""
         results = self.results(banker)
         best = max(results)
         rows: list[list[Number]] = [[1] * len(PAIRS), [-1] * len(PAIRS)]

@@ -47,8 +47,7 @@ MAX_COMMISSION = Fraction(1, 10)
 
 
 def banker_score(commission: Fraction) -> Score:
-    """The Banker's result by final totals, in units of ``1 / commission.denominator``: ``-1`` when the
-    Player wins, ``1 - commission`` when the Banker wins, 0 on a tie.
+    """The Banker's result by final totals, in units of ``1 / commission.denominator``.
 
     >>> banker_score(Fraction(1, 20))[0][9], banker_score(Fraction(1, 20))[9][0]
     (19, -20)
@@ -59,9 +58,8 @@ def banker_score(commission: Fraction) -> Score:
 
 @dataclass(frozen=True, slots=True)
 class CommissionGame:
-    """Chemin de fer with a commission on the Banker's wins: the Player's game (his result, as in the
-    parlour game) and the Banker's (his result in units of ``1 / commission.denominator``), the same
-    information sets in the same order."""
+    """Chemin de fer with a commission on the Banker's wins: the Player's game and the Banker's (his result
+    in units of ``1 / unit``), with the same information sets in the same order."""
 
     player: ChoiceGame
     banker: ChoiceGame
@@ -69,14 +67,12 @@ class CommissionGame:
 
     @property
     def unit(self) -> int:
-        """The Banker's results are counted in ``1 / unit`` of a stake."""
         return self.commission.denominator
 
 
 def commission_game(shoe: Shoe, information: Information, commission: Fraction,
                     rules: ChoiceRules = PARLOUR_RULES) -> CommissionGame:
-    """The casino game of a shoe under an information model, with ``commission`` (0 to 1/10) on the
-    Banker's wins."""
+    """The casino game of a shoe under an information model, with ``commission`` (0 to 1/10)."""
     if not 0 <= commission <= MAX_COMMISSION:
         raise StrategyError(f"a commission on the Banker's wins is from 0 to {MAX_COMMISSION}, got {commission}")
     return CommissionGame(choice_game(shoe, information, rules), choice_game(shoe, information, rules,
@@ -101,10 +97,9 @@ class BimatrixCertificate:
 
 @dataclass(frozen=True, slots=True)
 class Equilibrium:
-    """One Nash equilibrium: the Player's drawing probabilities (``game.player.player_sets``) and the
-    Banker's (``game.player.banker_sets``; ``None``: a set where nothing he does matters to either side);
-    each side's expectation per coup and the house's take (the commission collected per coup).
-    ``banker_unique``: whether this is the Banker's only strategy in equilibrium with this ``player``."""
+    """One Nash equilibrium: both sides' drawing probabilities (the Banker's ``None`` where nothing he does
+    matters), each side's expectation per coup and the house's take; ``banker_unique``: whether this is the
+    Banker's only strategy in equilibrium with this ``player``."""
 
     player: tuple[Fraction, ...]
     banker: tuple[Fraction | None, ...]
@@ -117,9 +112,8 @@ class Equilibrium:
 
 @dataclass(frozen=True, slots=True)
 class Equilibria:
-    """Every Nash equilibrium of a :class:`CommissionGame`: one per Player strategy, found at the vertices
-    of the arrangement (see the module); ``continuum``: whether equilibria also fill a segment between
-    two of them (then those listed are its ends)."""
+    """Every Nash equilibrium of a :class:`CommissionGame`, one per Player strategy; ``continuum``: whether
+    equilibria also fill a segment between two of them (then those listed are its ends)."""
 
     game: CommissionGame
     equilibria: tuple[Equilibrium, ...]
@@ -136,10 +130,9 @@ class Equilibria:
 
 @dataclass(frozen=True, slots=True)
 class _Sides:
-    """The pieces the search needs: the free Banker sets, each one's difference for the Banker
-    (``delta``: draw less stand, positive where he draws) and for the Player (``effect``), and the
-    Player's gradient when the Banker stands in every free set (``gradient``: one affine function of q
-    per coordinate is ``gradient[j] + sum q_I effect_I[j + 1]``)."""
+    """The free Banker sets, each one's difference (draw less stand) for the Banker (``delta``) and for the
+    Player (``effect``), and the Player's gradient when the Banker stands in every free set: his gradient
+    ``j`` is ``gradient[j] + sum q_I effect_I[j + 1]``. All in integers (a positive factor changes no sign)."""
 
     free: tuple[int, ...]
     delta: tuple[tuple[int, ...], ...]
@@ -148,8 +141,6 @@ class _Sides:
 
     @classmethod
     def of(cls, game: CommissionGame) -> _Sides:
-        """The pieces, in integers: each Banker difference scaled on its own, the Player's side all at once
-        (a positive factor changes no sign)."""
         player, banker = game.player, game.banker
         free = tuple(i for i, b in enumerate(player.banker_sets) if b.decision is None)
         gradient = list(player.base[1:])
@@ -198,8 +189,8 @@ def _dominance(sides: _Sides, k: int) -> tuple[dict[int, Fraction], dict[int, Fr
 
 
 def _solve_square(rows: Sequence[Sequence[int]], rhs: Sequence[int]) -> tuple[tuple[int, ...], int] | None:
-    """The solution of a square integer system as numerators over one positive denominator (Cramer's rule by
-    Bareiss's fraction-free elimination, exact in integers); None if the system is singular."""
+    """The solution of a square integer system as numerators over one positive denominator (Bareiss's
+    fraction-free elimination); None if the system is singular."""
     n = len(rows)
     m = [[*row, b] for row, b in zip(rows, rhs, strict=True)]
     previous = 1
@@ -260,8 +251,7 @@ def _vertices(sides: _Sides, k: int, x_fixed: dict[int, Fraction],
 @dataclass(frozen=True, slots=True)
 class _Replies:
     """At one Player strategy: the Banker's choice in each free set (``None`` where he is indifferent) and
-    the linear constraints on the indifferent sets' drawing probabilities that make the Player's strategy
-    a best reply (``A q <= b``)."""
+    :func:`~exact_odds.analysis.equilibrium.reply_constraints` on the indifferent (``loose``) sets."""
 
     choice: tuple[Fraction | None, ...]
     loose: tuple[int, ...]

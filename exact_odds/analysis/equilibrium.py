@@ -37,9 +37,8 @@ from exact_odds.core.tableau import COLUMNS
 
 @dataclass(frozen=True, slots=True)
 class Certificate:
-    """The check of a solution, exactly: the Player's expectation at the pair of strategies, the least
-    the Banker can hold the Player's strategy to, and the most the Player can get against the Banker's.
-    The pair is an equilibrium when the three are equal."""
+    """The check of a solution: the Player's expectation at the pair of strategies, the least the Banker
+    can hold the Player's strategy to, and the most the Player can get against the Banker's."""
 
     expectation: Fraction
     banker_best_reply: Fraction
@@ -66,14 +65,9 @@ class Cost:
 
 @dataclass(frozen=True, slots=True)
 class Solution:
-    """Optimal strategies and the value (the Player's expectation per coup) of a :class:`ChoiceGame`.
-
-    ``player``: the drawing probability of each free Player set (``game.player_sets``). ``banker``: the
-    drawing probability of each Banker set (``game.banker_sets``): the rules' where fixed, the optimal
-    one where free, ``None`` where drawing and standing are equally good whatever the Player does (a set
-    never reached, or a tie throughout). ``player_unique`` and ``banker_unique``: whether no other optimal
-    strategy exists (sets that are never reached aside).
-    """
+    """Optimal strategies and the value (the Player's expectation per coup) of a :class:`ChoiceGame`: the
+    drawing probability of each free Player set and of each Banker set (``None`` where drawing and standing
+    are equally good whatever the Player does), and whether each side's is unique (unreached sets aside)."""
 
     game: ChoiceGame
     value: Fraction
@@ -222,12 +216,9 @@ def solve(game: ChoiceGame) -> Solution:
 
 def _player_unique(game: ChoiceGame, reduced: _Reduced, value: Number, x: Sequence[Fraction],
                    banker: Sequence[Fraction | None]) -> bool:
-    """Whether the Player's optimal strategy is unique (sets never reached aside).
-
-    Every optimal strategy is a best reply to the Banker's optimal one, so only the coordinates where
-    the Player is indifferent against it can move. One such coordinate moves iff the guaranteed result
-    does not fall strictly both ways from the optimum along it; several are settled by linear programs.
-    """
+    """Whether the Player's optimal strategy is unique (sets never reached aside): only the coordinates
+    where he is indifferent against the Banker's optimal strategy can move; one moves iff the guaranteed
+    result does not fall strictly both ways along it, several are settled by linear programs."""
     gradient = _against(game, banker)[1:]
     loose = [j for j, g in enumerate(gradient) if g == 0 and game.player_ways[j] > 0]
     if len(loose) > 1:
@@ -290,12 +281,9 @@ def certify(game: ChoiceGame, player: Sequence[Number], banker: Sequence[Number 
 
 
 def costs(solution: Solution) -> tuple[Cost, ...]:
-    """What each free choice costs against an optimal opponent, per coup (see :class:`Cost`).
-
-    The Banker's choice at one set costs the Player's gain there against the Player's optimal strategy;
-    the Player's habit on one set (always drawing, always standing) costs the value less what the Banker's
-    best reply to that habit holds him to.
-    """
+    """What each free choice costs against an optimal opponent, per coup (see :class:`Cost`): the Banker's,
+    the Player's gain there against the Player's optimal strategy; the Player's habit on one set, the value
+    less what the Banker's best reply to it holds him to."""
     game, x = solution.game, solution.player
     out = []
     for j, hand in enumerate(game.player_sets):
@@ -314,8 +302,7 @@ def costs(solution: Solution) -> tuple[Cost, ...]:
 
 def solve_by_decks(max_decks: int, information: Information,
                    rules: ChoiceRules = PARLOUR_RULES) -> tuple[Solution, ...]:
-    """The solutions for shoes of 1, 2, ..., ``max_decks`` full decks, then the infinite deck (model A: cards
-    dealt with replacement, the limit of the others as the decks grow).
+    """The solutions for shoes of 1, 2, ..., ``max_decks`` full decks, then the infinite deck (model A).
 
     >>> [str(s.game.shoe) for s in solve_by_decks(2, Information.TOTALS)]
     ['1 deck', '2 decks', 'infinite deck']

@@ -178,8 +178,7 @@ def payoff_table(shoe: Shoe, score: Score = SIGN) -> PayoffTable:
                 row.append(Cell(w * (drawn[q] - depletes * score[q][(b + c) % 10]) * scale[6],
                                 w * score[q][b] * scale[5], w * scale[5]))
             cells[player, banker] = tuple(row)
-    return PayoffTable(falling(size, CARDS_PER_COUP) if not shoe.infinite else size ** CARDS_PER_COUP,
-                       naturals, cells)
+    return PayoffTable(scale[0], naturals, cells)
 
 
 # ---------------------------------------------------------------- the game

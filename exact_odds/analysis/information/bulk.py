@@ -32,7 +32,7 @@ import numpy as np
 
 from exact_odds.analysis.information.knowledge import Information, InformationError
 from exact_odds.analysis.information.value import best_of
-from exact_odds.batch.coefficients import Coefficients, build_coefficients
+from exact_odds.batch.coefficients import build_coefficients
 from exact_odds.batch.plan import Plan, make_plan, ways
 from exact_odds.core.coup import COUP_CODES, Detail, Payable, coup_of_code
 from exact_odds.core.shoe import RANKS
@@ -61,10 +61,8 @@ def kind_cases(information: Information) -> tuple[Detail, tuple[int, ...]]:
     return Detail.RANKS, tuple(case_of_rank)
 
 
-@lru_cache(maxsize=8)
-def case_coefficients(tableau: Tableau, detail: Detail, case_of_kind: tuple[int, ...]) -> Coefficients:
-    """The bulk coefficients with the first card's case kept apart: coup ``case * COUP_CODES + code``."""
-    return build_coefficients(tableau, detail, case_of_kind)
+case_coefficients = lru_cache(maxsize=8)(build_coefficients)
+"""The bulk coefficients with the first card's case kept apart (coup ``case * COUP_CODES + code``), cached."""
 
 
 @dataclass(frozen=True, slots=True)
