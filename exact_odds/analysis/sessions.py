@@ -52,10 +52,8 @@ class SessionError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class OneHand:
-    """The result of one flat bet as integer steps: ``steps[i] / scale`` units with ``ways[i]`` ways.
-
-    ``total`` is the sum of the ways (reduced by their greatest common divisor).
-    """
+    """The result of one flat bet as integer steps: ``steps[i] / scale`` units with ``ways[i]`` ways (reduced
+    by their greatest common divisor)."""
 
     bet: str
     steps: tuple[int, ...]
@@ -105,9 +103,7 @@ def _check_work(one: OneHand, hands: int) -> None:
 def _object_zeros(n: int) -> Array:
     import numpy as np
 
-    out = np.empty(n, dtype=object)
-    out.fill(0)
-    return out
+    return np.zeros(n, dtype=object)
 
 
 def _one_more_hand(one: OneHand, ways: Array) -> Array:
@@ -125,11 +121,8 @@ def _units(net: Fraction) -> Fraction:
 
 @dataclass(frozen=True, slots=True)
 class SessionDist:
-    """The exact distribution of the net result after ``hands`` hands.
-
-    ``ways[i]`` is the number of ways of a net result of ``(low + i) / scale`` units, out
-    of ``total`` (``OneHand.total ** hands``).
-    """
+    """The exact distribution of the net result after ``hands`` hands: ``ways[i]`` ways of a net result of
+    ``(low + i) / scale`` units, out of ``total`` (``OneHand.total ** hands``)."""
 
     hands: int
     scale: int
@@ -191,12 +184,8 @@ def session_distribution(one: OneHand, hands: int) -> SessionDist:
 
 @dataclass(frozen=True, slots=True)
 class Ruin:
-    """The exact probability that a flat bettor with ``bankroll`` units is ruined within ``hands`` hands.
-
-    Ruined: fewer than one unit left, so the next stake cannot be covered.
-    ``ruined`` ways out of ``total``; ``by_hand[t]`` is the probability of ruin within
-    ``t + 1`` hands.
-    """
+    """The exact probability that a flat bettor with ``bankroll`` units is ruined (left with less than one
+    stake) within ``hands`` hands: ``ruined`` ways out of ``total``; ``by_hand[t]``: within ``t + 1`` hands."""
 
     bankroll: Fraction
     hands: int
@@ -211,12 +200,8 @@ class Ruin:
 
 
 def ruin_probability(one: OneHand, hands: int, bankroll: Fraction | int) -> Ruin:
-    """P(the bankroll falls below one unit within ``hands`` hands), exactly (an absorbing Markov chain).
-
-    The bankroll is in units; it must be at least one unit (one stake). States are the net
-    results in scaled units; a hand moves each state by every step with its ways, and what
-    leaves less than one unit is absorbed.
-    """
+    """P(the bankroll, in units and at least one, falls below one unit within ``hands`` hands), exactly: an
+    absorbing Markov chain on the scaled net results."""
     bankroll = Fraction(bankroll)
     if bankroll < 1:
         raise SessionError(f"the bankroll must be at least one unit (one stake), got {bankroll}")

@@ -40,12 +40,9 @@ EXCLUDED: Label = _Excluded()
 
 @dataclass(frozen=True, slots=True)
 class Scheme:
-    """What each of the six positions tells of a card: ``label(position index, rank, suit)``.
-
-    ``labels[i]`` maps each card type to its label at position ``i + 1``, or to
-    :data:`EXCLUDED`. A card type is ``(rank, suit)``, the suit ``None`` for a rank whose
-    suits are not told apart (``split`` holds the ranks whose suits are).
-    """
+    """What each of the six positions tells of a card: ``labels[i]`` maps each card type ``(rank, suit)`` (the
+    suit ``None`` for a rank not in ``split``, whose suits are not told apart) to its label at position
+    ``i + 1``, or to :data:`EXCLUDED`."""
 
     split: frozenset[Rank]
     labels: tuple[dict[tuple[Rank, Suit | None], Label], ...]
@@ -148,12 +145,8 @@ Flags = tuple[bool, bool, bool, bool, bool]
 
 def flag_shares(ways: Ways, player: _Hand, banker: _Hand,
                 splits: dict[int, _SuitSplit]) -> Iterator[tuple[Flags, Ways]]:
-    """The ways of four first cards split by the coup's pair flags (see :class:`~exact_odds.core.coup.Coup`).
-
-    A hand pairing in a rank whose suits are told apart knows whether it is suited; one
-    pairing in a rank whose suits are not is split by the exact shares of
-    :func:`exact_odds.engine.enumerator._suit_split` (jointly when both hands pair in that rank).
-    """
+    """The ways of four first cards split by the coup's pair flags: a hand pairing in a rank whose suits are
+    not told apart is split by the engine's exact suited shares (jointly when both hands pair in it)."""
     pp, bp = player[0] != 0, banker[0] != 0
     twin = pp and bp and player[0] == banker[0]
     if twin and player[1] < 0:
@@ -200,14 +193,10 @@ class Classes:
 def classes_of(kinds: Sequence[_Kind]) -> tuple[Classes, list[int]]:
     """The classes, and the class of each kind."""
     index: dict[tuple[int, Label, Label], int] = {}
-    counts: list[int] = []
-    class_of = []
-    for k in kinds:
-        c = index.setdefault((k.point, k.labels[4], k.labels[5]), len(index))
-        if c == len(counts):
-            counts.append(0)
+    class_of = [index.setdefault((k.point, k.labels[4], k.labels[5]), len(index)) for k in kinds]
+    counts = [0] * len(index)
+    for k, c in zip(kinds, class_of, strict=True):
         counts[c] += k.count
-        class_of.append(c)
     keys = list(index)
     return Classes(tuple(p for p, _, _ in keys), tuple(f for _, f, _ in keys), tuple(s for _, _, s in keys),
                    tuple(counts)), class_of
@@ -215,13 +204,8 @@ def classes_of(kinds: Sequence[_Kind]) -> tuple[Classes, list[int]]:
 
 @dataclass
 class Moments:
-    """The first four cards of one aggregate: their ways and the moments of the classes they removed.
-
-    ``s0`` is the sum of the ways ``w``; ``s1[c]`` the sum of ``w * r_c`` and ``s2[c * C + d]``
-    the sum of ``w * r_c * r_d``, ``r_c`` being how many cards of class ``c`` the first four
-    took (``C`` classes). The ways of the last two positions are a polynomial of degree two in
-    the ``r_c``, so these three sums are all the rest of the coup needs (:func:`last_two_summed`).
-    """
+    """The first four cards of one aggregate: ``s0`` the sum of their ways ``w``, ``s1[c]`` of ``w * r_c`` and
+    ``s2[c * C + d]`` of ``w * r_c * r_d``, ``r_c`` being the cards of class ``c`` they took (``C`` classes)."""
 
     s0: int
     s1: list[int]
@@ -243,14 +227,13 @@ class Moments:
 
 def last_two_summed(cl: Classes, m: Moments, pt: int, bt: int, tableau: Tableau,
                     infinite: bool) -> dict[ThirdKey, Ways]:
-    """:func:`last_two` summed over the first fours of ``m``, from their moments.
+    """The ways of positions 5 and 6 (drawn by the tableau, or unused but counted) summed over the first
+    fours of ``m``, from their moments.
 
-    With ``n_c = N_c - r_c`` cards of class ``c`` left, a fifth card ``x`` and a sixth ``y``
-    come in ``n_x (n_y - [x = y])`` ways; summed with the weights ``w`` of the first fours this is
-    ``N_x (N_y - d) s0 - N_x s1[y] - (N_y - d) s1[x] + s2[x, y]`` with ``d = [x = y]``. An unused
-    sixth card is summed over the classes of its label first. Identical integers to summing
-    :func:`last_two` entry by entry (tests compare them), at a cost independent of how many
-    first fours there are.
+    With ``n_c = N_c - r_c`` cards of class ``c`` left, a fifth card ``x`` and a sixth ``y`` come in
+    ``n_x (n_y - d)`` ways, ``d = [x = y]``; summed with the weights of the first fours this is
+    ``N_x (N_y - d) s0 - N_x s1[y] - (N_y - d) s1[x] + s2[x, y]``. An unused sixth card is summed over the
+    classes of its label first. The tests compare it with playing each composition left.
     """
     fin = 0 if infinite else 1
     size, count, s0, s1, s2 = len(cl.count), cl.count, m.s0, m.s1, m.s2
