@@ -72,16 +72,8 @@ class BanqueGame:
     sets: tuple[BanqueSet, ...]
 
 
-def _two_cards() -> tuple[int, ...]:
-    """Ways out of 169 of each two-card total."""
-    ways = [0] * 10
-    for a, wa in enumerate(POINT_WAYS):
-        for b, wb in enumerate(POINT_WAYS):
-            ways[(a + b) % 10] += wa * wb
-    return tuple(ways)
-
-
-TWO = _two_cards()
+TWO = tuple(sum(POINT_WAYS[a] * POINT_WAYS[(t - a) % 10] for a in range(10)) for t in range(10))
+"""Ways out of 169 of each two-card total."""
 
 
 def _hand(draws_on_5: int) -> dict[tuple[State, int], int]:

@@ -19,7 +19,7 @@ certified by exact best replies (``docs/chemin-de-fer.md``, "The casino game").
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, product
@@ -215,18 +215,13 @@ def _solve_square(rows: Sequence[Sequence[int]], rhs: Sequence[int]) -> tuple[tu
     return tuple(values), det
 
 
-def _faces(free: Sequence[int]) -> Iterator[dict[int, Fraction | None]]:
-    """Every face of the box over the ``free`` coordinates: each at 0, at 1, or inside (``None``)."""
-    for values in product((STAND, DRAW, None), repeat=len(free)):
-        yield dict(zip(free, values, strict=True))
-
-
 def _vertices(sides: _Sides, k: int, x_fixed: dict[int, Fraction],
               contested: Sequence[int]) -> set[tuple[Fraction, ...]]:
     """Every vertex of the arrangement of the contested sets' hyperplanes ``delta = 0`` in the Player's box."""
     free = [j for j in range(k) if j not in x_fixed]
     found: set[tuple[Fraction, ...]] = set()
-    for face in _faces(free):
+    for values in product((STAND, DRAW, None), repeat=len(free)):  # every face of the box: 0, 1 or inside
+        face = dict(zip(free, values, strict=True))
         inside = [j for j in free if face[j] is None]
         held = {**x_fixed, **{j: v for j, v in face.items() if v is not None}}
         planes = []
@@ -234,8 +229,9 @@ def _vertices(sides: _Sides, k: int, x_fixed: dict[int, Fraction],
             delta = sides.delta[n]
             constant = int(delta[0] + sum(delta[j + 1] * v for j, v in held.items()))
             coefficients = [int(delta[j + 1]) for j in inside]
-            if constant + sum(min(0, c) for c in coefficients) < 0 < constant + sum(max(0, c) for c in coefficients):
-                planes.append((coefficients, -constant))  # it crosses the inside of the face
+            low, high = box_range((constant, *coefficients))
+            if low < 0 < high:  # it crosses the inside of the face
+                planes.append((coefficients, -constant))
         for chosen in combinations(planes, len(inside)):
             solved = _solve_square([c for c, _ in chosen], [b for _, b in chosen]) if chosen else ((), 1)
             if solved is not None and all(0 < v < solved[1] for v in solved[0]):
@@ -273,19 +269,14 @@ class _Replies:
         return single_valued(self.rows, self.rhs, range(len(self.loose)))
 
 
-def _scaled_at(f: Affine, numerators: Sequence[int], denominator: int) -> Number:
-    """``denominator * f(x)`` for ``x = numerators / denominator``: its sign, in integers."""
-    return f[0] * denominator + sum((c * v for c, v in zip(f[1:], numerators, strict=True)), 0)
-
-
 def _replies(sides: _Sides, x: Sequence[Fraction]) -> _Replies:
     choice: list[Fraction | None] = []
     loose: list[int] = []
     gradient = list(sides.gradient)
     denominator = lcm(*(v.denominator for v in x))
     numerators = [int(v * denominator) for v in x]
-    for n, delta in enumerate(sides.delta):
-        at = _scaled_at(delta, numerators, denominator)
+    for n, delta in enumerate(sides.delta):  # the sign of delta(x), in integers: of denominator * delta(x)
+        at = delta[0] * denominator + sum(c * v for c, v in zip(delta[1:], numerators, strict=True))
         if at == 0:
             choice.append(None)
             if any(sides.effect[n]) or any(delta):
@@ -330,10 +321,8 @@ def _equilibrium(game: CommissionGame, sides: _Sides, x: tuple[Fraction, ...]) -
     free_choice = list(replies.choice)
     for n, q in zip(replies.loose, point, strict=True):
         free_choice[n] = q
-    banker: list[Fraction | None] = []
     by_set = dict(zip(sides.free, free_choice, strict=True))
-    for i, bset in enumerate(game.player.banker_sets):
-        banker.append(bset.decision if bset.decision is not None else by_set[i])
+    banker = [by_set.get(i, bset.decision) for i, bset in enumerate(game.player.banker_sets)]
     player_ev = expectation(game.player, x, banker)
     banker_ev = banker_expectation(game, x, banker)
     return Equilibrium(x, tuple(banker), player_ev, banker_ev, -(player_ev + banker_ev), replies.fixed(),

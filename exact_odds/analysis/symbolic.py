@@ -323,16 +323,6 @@ class Summary:
     disagreements: tuple[str, ...]
 
 
-def bet_forms(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
-              detail: Detail = Detail.POINTS) -> BetForms:
-    """A bet's closed forms in d (dealt at ``detail`` if finer than the bet's) and, on ``shoe``, its
-    edge in payout symbols and break-evens."""
-    forms = tuple(line_closed_forms(bet, tableau=tableau, fit=fit, detail=detail))
-    sheet = par_sheet(shoe, bet, tableau=tableau)
-    return BetForms(sheet, forms, edge_factors(bet, forms), edge_limit(bet, forms), edge_form(sheet),
-                    tuple(break_even(sheet, i) for i in range(len(bet.lines))))
-
-
 def summary(shoe: Shoe, bets: Sequence[Bet], *, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
             checked: Sequence[int] = CHECK_DECKS, progress: Callable[[int, int], None] | None = None) -> Summary:
     """Every symbolic result for ``bets``, with each closed form checked on ``checked`` decks.
@@ -348,7 +338,10 @@ def summary(shoe: Shoe, bets: Sequence[Bet], *, tableau: Tableau = STANDARD_TABL
     report(1, steps)
     per_bet: list[BetForms] = []
     for bet in bets:
-        per_bet.append(bet_forms(shoe, bet, tableau=tableau, fit=fit, detail=detail))
+        forms = tuple(line_closed_forms(bet, tableau=tableau, fit=fit, detail=detail))
+        sheet = par_sheet(shoe, bet, tableau=tableau)
+        per_bet.append(BetForms(sheet, forms, edge_factors(bet, forms), edge_limit(bet, forms), edge_form(sheet),
+                                tuple(break_even(sheet, i) for i in range(len(bet.lines)))))
         report(1 + len(per_bet), steps)
     every = [*outcomes.values(), *(form for b in per_bet for form in b.forms)]
     wrong = tuple(problem for form in every for problem in form.check((*fit, *checked)))
