@@ -1,12 +1,9 @@
 """Small linear programs solved exactly: the simplex method over :class:`~fractions.Fraction`.
 
-The games with choices (:mod:`exact_odds.analysis.strategy`) end in linear programs of a few dozen
-variables whose coefficients are integer counts of ways; a floating-point solver would round them.
-This one pivots a dense tableau of fractions with Bland's rule (so it never cycles) and finds a first
-feasible basis by the auxiliary problem of the two-phase method (Cormen et al., *Introduction to
-Algorithms*, 3rd ed., section 29.5).
-
-Convention: maximise ``c·y`` subject to ``A y <= b`` and ``y >= 0``.
+The games with choices end in linear programs of a few dozen variables whose coefficients are counts
+of ways, which a floating-point solver would round. This one pivots a dense tableau of fractions with
+Bland's rule (it never cycles), a first feasible basis found by the two-phase method (Cormen et al.,
+*Introduction to Algorithms*, 3rd ed., 29.5). Convention: maximise ``c·y`` over ``A y <= b``, ``y >= 0``.
 
 >>> maximize([3, 2], [[1, 1], [1, 3]], [4, 6]).value          # the optimum is y = (4, 0)
 Fraction(12, 1)

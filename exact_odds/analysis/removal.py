@@ -99,11 +99,8 @@ class LinearCount:
 
 @dataclass(frozen=True, slots=True)
 class Removal:
-    """The effects of removal of one bet for one shoe.
-
-    ``expectation``: EV of the full shoe; ``effects[i]``: EV(shoe less one card of rank
-    ``RANKS[i]``) - EV(shoe), or ``None`` when the shoe has no card of that rank.
-    """
+    """The effects of removal of one bet for one shoe: ``effects[i]`` is EV(shoe less one card of rank
+    ``RANKS[i]``) - ``expectation``, or ``None`` when the shoe has no card of that rank."""
 
     bet: Payable
     shoe: Shoe
@@ -184,11 +181,9 @@ def effects_of_removal(shoe: Shoe, bets: Iterable[Payable] | None = None, *,
                        progress: Callable[[int, int], None] | None = None) -> list[Removal]:
     """Exact effects of removal of every rank on each bet (default: every built-in bet).
 
-    Bets that look at suits need a shoe whose suits are known; with the default list they
-    are left out for a shoe without suits, and named explicitly they raise ShoeError
-    (see :func:`exact_odds.bets.usable_bets`). ``progress(done, total)``, if given, is called
-    with the bets evaluated so far: once with none done, then after each pass (the bets that
-    ignore suits in one, those that look at them in another).
+    Bets that look at suits need a shoe whose suits are known (:func:`exact_odds.bets.usable_bets`: left
+    out of the default list, an error when named). ``progress(done, total)``, if given, is called with the
+    bets evaluated so far: once with none, then after each pass (bets without suits, bets with them).
     """
     _check_shoe(shoe)
     choice: Iterable[Payable] = BUILTIN_BETS.values() if bets is None else bets
@@ -273,13 +268,10 @@ def suggest_count(effects: Sequence[Fraction | None], composition: Sequence[int]
                   max_tag: int = MAX_TAG) -> LinearCount:
     """The balanced linear count (tags at most ``max_tag``) best correlated with ``effects``.
 
-    Tags are proportional to the effects, rounded, then balanced (one deck's tags sum to
-    zero, ranks absent from the shoe tagged 0) with the least rounding distortion; among
-    every scale the count with the highest betting correlation wins, ties going to the
-    smaller tags. Ranks with equal effects get equal tags.
-
-    Every tag is 0 (and the correlation 0) in two cases: every effect is zero (:func:`effects_are_zero`:
-    no linear count helps), or no balanced count with tags up to ``max_tag`` exists for these effects
+    Tags are proportional to the effects (equal effects, equal tags), rounded, then balanced with the least
+    rounding distortion (one deck's tags sum to zero, absent ranks tagged 0); among every scale the highest
+    betting correlation wins, ties going to the smaller tags. Every tag is 0 when every effect is zero
+    (:func:`effects_are_zero`) or when no balanced count with tags up to ``max_tag`` exists
     (:func:`larger_count` finds the smallest ``max_tag`` that gives one).
 
     >>> a, b = Fraction(1, 2000), Fraction(-1008, 100000)  # ranks A-8, the 9; T-K balance them

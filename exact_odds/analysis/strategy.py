@@ -205,9 +205,9 @@ class BankerSet:
 
 @dataclass(frozen=True, slots=True)
 class ChoiceGame:
-    """A game with choices on one shoe: the Player's free information sets (his variables, in order)
-    and the ways reaching each, the fixed part of the Player's result (``base``: naturals and the Banker's
-    fixed cells, affine), and every Banker information set. Results are in ways out of ``total``."""
+    """A game with choices on one shoe: the Player's free information sets (his variables) and the ways
+    reaching each, the fixed part of his result (``base``, affine), and every Banker information set;
+    results are in ways out of ``total``."""
 
     shoe: Shoe
     information: Information
