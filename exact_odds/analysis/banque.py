@@ -28,7 +28,7 @@ from functools import cache
 
 from exact_odds.analysis.exact_lp import maximize, single_valued
 from exact_odds.analysis.strategy import SIGN, Number, StrategyError
-from exact_odds.core.choices import NATURALS, ChoiceRules, Decision
+from exact_odds.core.choices import NATURALS
 
 State = int | None
 """What a Player hand did, as the Banker sees it: its third card's point value 0-9, ``None`` (stood) or
@@ -172,21 +172,6 @@ def evaluate(game: BanqueGame, theta: Fraction, player: tuple[Fraction, Fraction
     and the Banker draws with ``banker(set)`` in each of his information sets."""
     _check_theta(theta)
     return _hands(game, theta, _pair_weights(*player), banker)
-
-
-def banker_against(rules: ChoiceRules, hand: int = 1) -> BankerStrategy:
-    """A Banker who plays chemin de fer's ``rules`` (no free cell) against hand ``hand`` (1 or 2), or against
-    the other hand when that one had a natural."""
-
-    def strategy(bset: BanqueSet) -> Fraction:
-        watched = (bset.first, bset.second) if hand == 1 else (bset.second, bset.first)
-        state = watched[0] if watched[0] != NATURAL else watched[1]
-        decision: Decision = rules.banker[bset.banker][0 if state is None else state + 1]
-        if decision is None:
-            raise BanqueError(f"rules {rules.name!r} leave the Banker's {bset.banker} free: fix every cell")
-        return decision
-
-    return strategy
 
 
 # ---------------------------------------------------------------- the cooperative equilibria
