@@ -32,9 +32,7 @@ from exact_odds.analysis.information import (
     player_ev,
 )
 from exact_odds.analysis.information.bulk import first_card_values
-from exact_odds.analysis.information.given import scheme_of
-from exact_odds.analysis.information.knowledge import matches
-from exact_odds.analysis.information.walk import (
+from exact_odds.analysis.information.given import (
     EXCLUDED,
     Classes,
     Flags,
@@ -45,9 +43,11 @@ from exact_odds.analysis.information.walk import (
     first_four,
     flag_shares,
     kinds_of,
+    scheme_of,
     suit_splits,
     walk,
 )
+from exact_odds.analysis.information.knowledge import matches
 from exact_odds.bets import find_bet
 from exact_odds.core.coup import Coup, Detail
 from exact_odds.core.dist import Dist, Ways
