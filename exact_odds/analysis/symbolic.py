@@ -64,7 +64,6 @@ TOTAL_COEFFICIENTS = falling_in_decks(DECK)
 """Ordered six-card sequences of a d-deck shoe, 52d (52d-1) ... (52d-5): coefficients, lowest power first."""
 
 
-
 # ---------------------------------------------------------------- payout symbols and break-even payouts
 
 
