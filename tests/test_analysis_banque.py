@@ -15,18 +15,33 @@ import pytest
 
 from exact_odds.analysis.banque import (
     NATURAL,
+    BankerStrategy,
     BanqueError,
     BanqueSet,
     State,
-    banker_against,
     banque_game,
     cooperative,
     evaluate,
 )
-from exact_odds.core.choices import ChoiceRules
+from exact_odds.core.choices import ChoiceRules, Decision
 from exact_odds.core.tableau import STANDARD_TABLEAU
 
 W = (4, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+
+
+def banker_against(rules: ChoiceRules, hand: int = 1) -> BankerStrategy:
+    """A Banker who plays chemin de fer's ``rules`` (no free cell) against hand ``hand`` (1 or 2), or against
+    the other hand when that one had a natural."""
+
+    def strategy(bset: BanqueSet) -> Fraction:
+        watched = (bset.first, bset.second) if hand == 1 else (bset.second, bset.first)
+        state = watched[0] if watched[0] != NATURAL else watched[1]
+        decision: Decision = rules.banker[bset.banker][0 if state is None else state + 1]
+        if decision is None:
+            raise BanqueError(f"rules {rules.name!r} leave the Banker's {bset.banker} free: fix every cell")
+        return decision
+
+    return strategy
 TWO = [sum(W[a] * W[b] for a in range(10) for b in range(10) if (a + b) % 10 == t) for t in range(10)]
 
 Banker = Callable[[int, State, State], Fraction]

@@ -12,32 +12,38 @@ from pathlib import Path
 import pytest
 import sympy
 
-from exact_odds.analysis.edges import distinct_bets, house_edge, par_sheet
+from exact_odds.analysis.edges import ParSheet, distinct_bets, house_edge, par_sheet
 from exact_odds.analysis.symbolic import (
     CHECK_DECKS,
+    DECK,
     FIT_DECKS,
     TOTAL_COEFFICIENTS,
-    TOTAL_CONTENT,
-    TOTAL_FACTORS,
+    ClosedForm,
     break_even,
     closed_form,
-    edge_expression,
-    edge_in_decks,
+    edge_factors,
+    edge_form,
     edge_limit,
     fair_commission,
     line_closed_forms,
     outcome_closed_forms,
-    payout_symbols,
-    pays_of,
+    payout_names,
     summary,
 )
-from exact_odds.analysis.symbolic_expressions import D, factored_expression, polynomial_expression
+from exact_odds.analysis.symbolic_expressions import (
+    D,
+    factored_expression,
+    linear_expression,
+    polynomial_expression,
+    rational,
+)
 from exact_odds.bets import find_bet
+from exact_odds.bets.core import Bet
 from exact_odds.bets.main import BUILTIN_CONFIGURATIONS, ROLES
 from exact_odds.core.coup import Coup, Detail
 from exact_odds.core.shoe import Shoe, falling
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, load_tableau
-from exact_odds.engine.deck_polynomials import evaluate, interpolate, over_sequences
+from exact_odds.engine.deck_polynomials import evaluate, interpolate, over_sequences, sequence_factors
 from exact_odds.engine.enumerator import deal, winners
 from exact_odds.report import decimal_text, percent_text
 
@@ -50,6 +56,36 @@ MAIN_BETS = [bet for bet, _ in distinct_bets([b for c in BUILTIN_CONFIGURATIONS.
 
 TOTAL = sympy.Poly(list(reversed(TOTAL_COEFFICIENTS)), D)
 """The ordered six-card sequences of a d-deck shoe as a polynomial in d."""
+
+TOTAL_CONTENT, TOTAL_FACTORS = sequence_factors(DECK)
+"""52d (52d-1) ... (52d-5) = 416 d (52d-1) (26d-1) (52d-3) (13d-1) (52d-5): content and linear factors."""
+
+
+def payout_symbols(bet: Bet) -> tuple[sympy.Symbol, ...]:
+    """One symbol per pay line of ``bet``, named from the line's label."""
+    return tuple(sympy.Symbol(name) for name in payout_names(bet))
+
+
+def pays_of(bet: Bet) -> dict[sympy.Symbol, sympy.Rational]:
+    """The bet's own payouts by symbol, for ``expr.subs(...)``."""
+    return {s: rational(line.pays) for s, line in zip(payout_symbols(bet), bet.lines, strict=True)}
+
+
+def edge_expression(sheet: ParSheet) -> sympy.Expr:
+    """The house edge of the sheet's bet with every pay line's payout a symbol."""
+    form = edge_form(sheet)
+    return linear_expression(form.constant, form.terms)
+
+
+def edge_in_decks(bet: Bet, forms: list[ClosedForm], *, symbolic_pays: bool = False) -> sympy.Expr:
+    """The house edge of ``bet`` as a rational function of d; with ``symbolic_pays``, of the payout symbols too
+    (``sympy.factor`` of the expression)."""
+    if not symbolic_pays:
+        return factored_expression(edge_factors(bet, forms))
+    *paid, loses = forms
+    numerator = loses.ways.as_expr() - sum((s * f.ways.as_expr() for s, f in zip(payout_symbols(bet), paid,
+                                                                                 strict=True)), sympy.Integer(0))
+    return sympy.factor(numerator / TOTAL.as_expr())
 
 
 def test_fit_and_check_decks_are_disjoint() -> None:

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 import sympy
+from test_analysis_symbolic import TOTAL_FACTORS, edge_expression
 
 from exact_odds.analysis.edges import distinct_bets, par_sheet
-from exact_odds.analysis.symbolic import TOTAL_COEFFICIENTS, TOTAL_FACTORS, edge_expression, edge_form, summary
+from exact_odds.analysis.symbolic import TOTAL_COEFFICIENTS, edge_form, summary
 from exact_odds.analysis.symbolic_expressions import D, factored_expression
 from exact_odds.bets import find_bet
 from exact_odds.bets.main import BUILTIN_CONFIGURATIONS

@@ -1,33 +1,17 @@
 """Baccara banque: one Banker against two Player hands, cards dealt with replacement (model A), exactly.
 
-In baccara banque (*baccara à deux tableaux*) the Banker plays one hand against two Player hands at
-once. The rules, as Ethier and Lee (2015, *On the three-person game baccara banque*, Games 6:57) give
-them: two cards each to Player 1, Player 2 and the Banker; if the Banker or both Players have a
-natural (8 or 9), play ends and each Player hand is settled against the Banker's; if one Player alone
-has a natural, his hand wins and play goes on between the other hand and the Banker. A Player draws on
-0-4, stands on 6-7 and chooses on 5, seeing his own total only (here each Player decides without
-regard to the other's third card, a simplifying assumption of the kind the paper makes); the Banker
-sees his total and what each hand did (a natural, stood, or the third card it drew) and draws or
-stands once, for both hands. A fraction ``theta`` of the money is staked on hand 1, ``1 - theta`` on
-hand 2; what the Players win the Banker loses (zero-sum).
+The rules are Ethier and Lee's (2015, *On the three-person game baccara banque*, Games 6:57), told in
+``docs/chemin-de-fer.md``: a Player chooses on 5, seeing his own total only (and not the other's third
+card); the Banker sees his total and what each hand did, and draws or stands once for both. A share
+``theta`` of the money is staked on hand 1, ``1 - theta`` on hand 2 (zero-sum). Every figure counts the
+ordered nine-card sequences of point values (three two-card hands, then three third cards, unused ones
+included), integer ways out of 13**9, divided once.
 
-Cards are dealt with replacement: each point value 0 (tens and court cards) with chance 4/13, 1-9
-with 1/13 each. Every figure counts the ordered nine-card sequences of point values (three two-card
-hands, then three third cards, unused ones included), integer ways out of 13**9, divided once.
-
-Each Player's choice on 5 is one number; a pair of pure choices (draw or stand on 5, for each) is one
-of :data:`PAIRS`, and every payoff is linear in the chances of the four pairs. So:
-
-- :func:`evaluate` prices any given strategies exactly (each Player's drawing probability, and the
-  Banker's in each of his information sets);
-- :func:`cooperative` solves the game where the two Players pool their stakes and correlate their
-  choices against the Banker (a two-person zero-sum game: the **correlated cooperative equilibrium**),
-  exactly, by two linear programs, and decides whether it is also reached by independent choices (the
-  **independent cooperative equilibrium**, which exists only for some ``theta``).
-
-The **Nash equilibrium** of the three-person game (each Player for his own hand) is not computed here:
-the Banker's indifference conditions are bilinear in the two Players' probabilities, and their
-solutions need not be rational numbers.
+The Players' pure choices on 5 make the four :data:`PAIRS`, and every payoff is linear in their chances:
+:func:`evaluate` prices given strategies; :func:`cooperative` solves the game where the Players pool their
+stakes and correlate their choices (the correlated cooperative equilibrium) by two exact linear programs,
+and decides whether independent choices reach it (the independent cooperative equilibrium). The
+three-person Nash equilibrium is not computed: its solutions need not be rational.
 
 >>> game = banque_game()
 >>> solution = cooperative(game, Fraction(1, 2))
@@ -42,9 +26,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from exact_odds.analysis.exact_lp import maximize
+from exact_odds.analysis.exact_lp import maximize, single_valued
 from exact_odds.analysis.strategy import SIGN, Number, StrategyError
-from exact_odds.core.choices import NATURALS, ChoiceRules, Decision
+from exact_odds.core.choices import NATURALS
 
 State = int | None
 """What a Player hand did, as the Banker sees it: its third card's point value 0-9, ``None`` (stood) or
@@ -88,16 +72,8 @@ class BanqueGame:
     sets: tuple[BanqueSet, ...]
 
 
-def _two_cards() -> tuple[int, ...]:
-    """Ways out of 169 of each two-card total."""
-    ways = [0] * 10
-    for a, wa in enumerate(POINT_WAYS):
-        for b, wb in enumerate(POINT_WAYS):
-            ways[(a + b) % 10] += wa * wb
-    return tuple(ways)
-
-
-TWO = _two_cards()
+TWO = tuple(sum(POINT_WAYS[a] * POINT_WAYS[(t - a) % 10] for a in range(10)) for t in range(10))
+"""Ways out of 169 of each two-card total."""
 
 
 def _hand(draws_on_5: int) -> dict[tuple[State, int], int]:
@@ -198,28 +174,13 @@ def evaluate(game: BanqueGame, theta: Fraction, player: tuple[Fraction, Fraction
     return _hands(game, theta, _pair_weights(*player), banker)
 
 
-def banker_against(rules: ChoiceRules, hand: int = 1) -> BankerStrategy:
-    """A Banker who plays chemin de fer's ``rules`` (no free cell) against hand ``hand`` (1 or 2), or against
-    the other hand when that one had a natural."""
-
-    def strategy(bset: BanqueSet) -> Fraction:
-        watched = (bset.first, bset.second) if hand == 1 else (bset.second, bset.first)
-        state = watched[0] if watched[0] != NATURAL else watched[1]
-        decision: Decision = rules.banker[bset.banker][0 if state is None else state + 1]
-        if decision is None:
-            raise BanqueError(f"rules {rules.name!r} leave the Banker's {bset.banker} free: fix every cell")
-        return decision
-
-    return strategy
-
-
 # ---------------------------------------------------------------- the cooperative equilibria
 
 
 @dataclass(frozen=True, slots=True)
 class CooperativeCertificate:
-    """The value checked from both sides: the most the Players can get against the Banker's strategy, and
-    the least the Banker can hold the Players' strategy to; equal to the value at an equilibrium."""
+    """The value, the most the Players can get against the Banker's strategy and the least the Banker can
+    hold theirs to: equal at an equilibrium."""
 
     value: Fraction
     players_best_reply: Fraction
@@ -233,12 +194,10 @@ class CooperativeCertificate:
 
 @dataclass(frozen=True, slots=True)
 class Cooperative:
-    """The correlated cooperative equilibrium for stakes ``theta``: the Players' value (their expectation per
-    unit staked in all, the Banker's being its opposite), their chances of the four pure pairs
-    (:data:`PAIRS`), whether those are the only optimal ones, the Banker's drawing probability per set
-    (``game.sets``), each hand's expectation per unit staked on it, and ``independent``: the Players'
-    drawing probabilities on 5 when the optimum is reached by independent choices (the independent
-    cooperative equilibrium), ``None`` when it is not (or, if the optimum is not unique, not decided)."""
+    """The correlated cooperative equilibrium for stakes ``theta``: the Players' value per unit staked in all,
+    their chances of the :data:`PAIRS` (and whether those are the only optimal ones), the Banker's drawing
+    probability per set, each hand's expectation, and ``independent``: the Players' drawing probabilities on
+    5 when independent choices reach the optimum (``None`` when not, or undecided if it is not unique)."""
 
     theta: Fraction
     value: Fraction
@@ -262,9 +221,9 @@ def _dot(row: Sequence[Number], weights: Sequence[Number]) -> Number:
 
 @dataclass(frozen=True, slots=True)
 class _Pooled:
-    """The zero-sum game of the pooled Players against the Banker, per pure pair: the coups he does not
-    decide (``base``), with the sets where one choice is his best whatever the Players do (``fixed``), and
-    the contested sets; ``draw`` and ``stand`` of every set."""
+    """The pooled Players against the Banker, per pure pair: the coups he does not decide (``base``), plus
+    the sets where one choice is his best whatever they do (``fixed``); the contested sets; every set's
+    ``draw`` and ``stand``."""
 
     base: tuple[Number, ...]
     fixed: tuple[Number, ...]
@@ -296,12 +255,10 @@ class _Pooled:
         return cls(base, tuple(fixed), tuple(choice), tuple(contested), tuple(draws), tuple(stands))
 
     def optimal_pairs(self, banker: Sequence[Fraction]) -> tuple[list[list[Number]], list[Number]]:
-        """``A pi <= b``: the Players' strategies that are best replies to ``banker`` and to which ``banker`` is a
-        best reply (every optimal strategy of a zero-sum game is such a pair with every optimal one of the other
-        side): pi in the simplex, on the pure pairs that do best against ``banker``, leaving the Banker
-        indifferent where he mixes and not preferring the other choice where he does not."""
-        results = [sum((q * self.draw[i][k] + (1 - q) * self.stand[i][k] for i, q in enumerate(banker)), Fraction(0))
-                   + self.base[k] for k in range(len(PAIRS))]
+        """``A pi <= b``: the Players' strategies that are best replies to ``banker`` and to which ``banker`` is
+        a best reply (in a zero-sum game, every optimal one): pi in the simplex, on the pure pairs that do
+        best against ``banker``, leaving the Banker indifferent where he mixes and content where he does not."""
+        results = self.results(banker)
         best = max(results)
         rows: list[list[Number]] = [[1] * len(PAIRS), [-1] * len(PAIRS)]
         rhs: list[Number] = [1, -1]
@@ -319,6 +276,11 @@ class _Pooled:
                 rows.append([-g for g in gain])
                 rhs.append(0)
         return rows, rhs
+
+    def results(self, banker: Sequence[Fraction]) -> list[Number]:
+        """The pooled Players' result per pure pair against the Banker's strategy."""
+        return [self.base[k] + sum((q * self.draw[i][k] + (1 - q) * self.stand[i][k] for i, q in enumerate(banker)),
+                                   Fraction(0)) for k in range(len(PAIRS))]
 
     def banker_program(self) -> tuple[list[Number], list[list[Number]], list[Number]]:
         """Minimise v (as ``-v+ + v-``) with every pure pair's result at most v, ``q_I`` in [0, 1]."""
@@ -351,27 +313,15 @@ def cooperative(game: BanqueGame, theta: Fraction) -> Cooperative:
     pairs = maximize([0] * len(PAIRS), rows, rhs).point
     unit = theta.denominator * TOTAL_WAYS
     value = -banker_lp.value / unit
-    certificate = CooperativeCertificate(value, Fraction(_players_best(pooled, banker), unit),
+    certificate = CooperativeCertificate(value, Fraction(max(pooled.results(banker)), unit),
                                          Fraction(_players_guaranteed(pooled, pairs), unit))
     by_set = dict(zip(game.sets, banker, strict=True))
     hands = _hands(game, theta, pairs, lambda bset: by_set[bset])
-    unique = _unique(rows, rhs)
+    unique = single_valued(rows, rhs, range(len(PAIRS)))  # the Players' optimal chances of the pure pairs
     independent = None
     if unique and pairs[0] * pairs[3] == pairs[1] * pairs[2]:
         independent = (pairs[0] + pairs[1], pairs[0] + pairs[2])
     return Cooperative(theta, value, pairs, unique, banker, hands, independent, certificate)
-
-
-def _players_best(pooled: _Pooled, banker: Sequence[Fraction]) -> Number:
-    """The most the pooled Players can get against the Banker's strategy: their best pure pair."""
-    best: Number | None = None
-    for k in range(len(PAIRS)):
-        result: Number = sum((q * pooled.draw[i][k] + (1 - q) * pooled.stand[i][k]
-                              for i, q in enumerate(banker)), Fraction(0))
-        result += pooled.base[k]
-        best = result if best is None or result > best else best
-    assert best is not None
-    return best
 
 
 def _players_guaranteed(pooled: _Pooled, pairs: Sequence[Fraction]) -> Number:
@@ -382,22 +332,9 @@ def _players_guaranteed(pooled: _Pooled, pairs: Sequence[Fraction]) -> Number:
     return result
 
 
-def _unique(rows: list[list[Number]], rhs: list[Number]) -> bool:
-    """Whether the Players' optimal strategy (their chances of the pure pairs) is unique: each chance's range
-    over the optimal ones (:meth:`_Pooled.optimal_pairs`) is one point."""
-    for k in range(len(PAIRS)):
-        axis = [int(j == k) for j in range(len(PAIRS))]
-        if maximize(axis, rows, rhs).value != -maximize([-a for a in axis], rows, rhs).value:
-            return False
-    return True
-
-
 def _hands(game: BanqueGame, theta: Fraction, pairs: Sequence[Fraction], banker: BankerStrategy) -> BanqueResult:
     """Each hand's expectation when the Players play the pure pairs with chances ``pairs``."""
-    hands = [Fraction(0), Fraction(0)]
-    for k, w in enumerate(pairs):
-        for i in (0, 1):
-            hands[i] += w * game.base[k][i]
+    hands = [sum((w * game.base[k][i] for k, w in enumerate(pairs)), Fraction(0)) for i in (0, 1)]
     for bset in game.sets:
         q = banker(bset)
         for k, w in enumerate(pairs):

@@ -1,28 +1,13 @@
 """The casino game of chemin de fer: a commission on the Banker's wins, and every Nash equilibrium, exactly.
 
-In a casino the house takes a commission ``alpha`` (0 to 1/10, classically 5%) of what the Banker wins.
-The Player still wins 1, loses 1, a tie pushes; the Banker gets ``-1`` when the Player wins and
-``1 - alpha`` when he wins himself. The game is no longer zero-sum (Ethier and Lee, 2023, *A
-game-theoretic analysis of baccara chemin de fer, II*, Games 14:63, arXiv 2308.00118): the two sides'
-expectations add up to minus the house's take, ``alpha`` times the chance that the Banker wins.
-
-Both sides' payoffs are additive over the Banker's information sets and affine in the Player's free
-drawing probabilities ``x`` (:class:`~exact_odds.analysis.strategy.ChoiceGame`, one per side), so:
-
-- the Banker's best reply to ``x`` is chosen set by set: he draws where drawing is worth more to him,
-  and may mix only where his difference ``delta_I(x)`` is zero;
-- the Player's best reply to the Banker's ``q`` is chosen coordinate by coordinate, by the sign of his
-  gradient ``g(q)``, which is affine in ``q``.
-
-First the strictly dominated choices are removed, over and over (a Player coordinate whose gradient has
-one sign whatever the Banker does, a Banker set whose difference has one sign over what is left of the
-Player's box). Then every equilibrium ``x`` is found among the **vertices** of the arrangement cut in
-the Player's box by the hyperplanes ``delta_I(x) = 0`` and the box's faces: on a cell of that arrangement
-the Banker's best replies do not change, so the equilibria with ``x`` in a cell form the cell times a
-polytope of ``q``, and that polytope only grows towards the cell's vertices. At each vertex a small
-exact linear program asks for a ``q`` among the Banker's best replies against which ``x`` is a best
-reply for the Player. An equilibrium between two equilibrium vertices (a continuum) is looked for at
-their midpoint. Each equilibrium is certified by exact best replies on both sides.
+The house takes a commission ``alpha`` (0 to 1/10, classically 5%) of what the Banker wins: he gets
+``-1`` when the Player wins and ``1 - alpha`` when he wins himself, so the game is no longer zero-sum
+(Ethier and Lee, 2023, *A game-theoretic analysis of baccara chemin de fer, II*, Games 14:63). Both
+sides' payoffs are additive over the Banker's information sets and affine in the Player's free drawing
+probabilities ``x`` (:class:`~exact_odds.analysis.strategy.ChoiceGame`, one per side). Dominated
+choices are removed, then every equilibrium is found among the vertices of the arrangement the
+Banker's indifference hyperplanes cut in the Player's box, each checked by an exact linear program and
+certified by exact best replies (``docs/chemin-de-fer.md``, "The casino game").
 
 >>> from exact_odds.analysis.strategy import Information
 >>> from exact_odds.core.shoe import Shoe
@@ -34,14 +19,14 @@ their midpoint. Each equilibrium is certified by exact best replies on both side
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, product
 from math import lcm
 
-from exact_odds.analysis.equilibrium import expectation, player_best_reply
-from exact_odds.analysis.exact_lp import LPError, maximize
+from exact_odds.analysis.equilibrium import expectation, player_best_reply, reply_constraints
+from exact_odds.analysis.exact_lp import LPError, maximize, single_valued
 from exact_odds.analysis.strategy import (
     SIGN,
     Affine,
@@ -51,6 +36,7 @@ from exact_odds.analysis.strategy import (
     Score,
     StrategyError,
     affine_at,
+    box_range,
     choice_game,
 )
 from exact_odds.core.choices import DRAW, PARLOUR_RULES, STAND, ChoiceRules
@@ -61,8 +47,7 @@ MAX_COMMISSION = Fraction(1, 10)
 
 
 def banker_score(commission: Fraction) -> Score:
-    """The Banker's result by final totals, in units of ``1 / commission.denominator``: ``-1`` when the
-    Player wins, ``1 - commission`` when the Banker wins, 0 on a tie.
+    """The Banker's result by final totals, in units of ``1 / commission.denominator``.
 
     >>> banker_score(Fraction(1, 20))[0][9], banker_score(Fraction(1, 20))[9][0]
     (19, -20)
@@ -73,9 +58,8 @@ def banker_score(commission: Fraction) -> Score:
 
 @dataclass(frozen=True, slots=True)
 class CommissionGame:
-    """Chemin de fer with a commission on the Banker's wins: the Player's game (his result, as in the
-    parlour game) and the Banker's (his result in units of ``1 / commission.denominator``), the same
-    information sets in the same order."""
+    """Chemin de fer with a commission on the Banker's wins: the Player's game and the Banker's (his result
+    in units of ``1 / unit``), with the same information sets in the same order."""
 
     player: ChoiceGame
     banker: ChoiceGame
@@ -83,14 +67,12 @@ class CommissionGame:
 
     @property
     def unit(self) -> int:
-        """The Banker's results are counted in ``1 / unit`` of a stake."""
         return self.commission.denominator
 
 
 def commission_game(shoe: Shoe, information: Information, commission: Fraction,
                     rules: ChoiceRules = PARLOUR_RULES) -> CommissionGame:
-    """The casino game of a shoe under an information model, with ``commission`` (0 to 1/10) on the
-    Banker's wins."""
+    """The casino game of a shoe under an information model, with ``commission`` (0 to 1/10)."""
     if not 0 <= commission <= MAX_COMMISSION:
         raise StrategyError(f"a commission on the Banker's wins is from 0 to {MAX_COMMISSION}, got {commission}")
     return CommissionGame(choice_game(shoe, information, rules), choice_game(shoe, information, rules,
@@ -115,10 +97,9 @@ class BimatrixCertificate:
 
 @dataclass(frozen=True, slots=True)
 class Equilibrium:
-    """One Nash equilibrium: the Player's drawing probabilities (``game.player.player_sets``) and the
-    Banker's (``game.player.banker_sets``; ``None``: a set where nothing he does matters to either side);
-    each side's expectation per coup and the house's take (the commission collected per coup).
-    ``banker_unique``: whether this is the Banker's only strategy in equilibrium with this ``player``."""
+    """One Nash equilibrium: both sides' drawing probabilities (the Banker's ``None`` where nothing he does
+    matters), each side's expectation per coup and the house's take; ``banker_unique``: whether this is the
+    Banker's only strategy in equilibrium with this ``player``."""
 
     player: tuple[Fraction, ...]
     banker: tuple[Fraction | None, ...]
@@ -131,9 +112,8 @@ class Equilibrium:
 
 @dataclass(frozen=True, slots=True)
 class Equilibria:
-    """Every Nash equilibrium of a :class:`CommissionGame`: one per Player strategy, found at the vertices
-    of the arrangement (see the module); ``continuum``: whether equilibria also fill a segment between
-    two of them (then those listed are its ends)."""
+    """Every Nash equilibrium of a :class:`CommissionGame`, one per Player strategy; ``continuum``: whether
+    equilibria also fill a segment between two of them (then those listed are its ends)."""
 
     game: CommissionGame
     equilibria: tuple[Equilibrium, ...]
@@ -148,26 +128,11 @@ class Equilibria:
 # ---------------------------------------------------------------- the two sides' affine pieces
 
 
-def _restricted_range(f: Affine, fixed: dict[int, Fraction]) -> tuple[Number, Number]:
-    """The least and greatest value of ``f`` over the box [0, 1]^k, the coordinates in ``fixed`` held."""
-    low: Number = f[0]
-    high: Number = f[0]
-    for j, c in enumerate(f[1:]):
-        if j in fixed:
-            low += c * fixed[j]
-            high += c * fixed[j]
-        else:
-            low += min(0, c)
-            high += max(0, c)
-    return low, high
-
-
 @dataclass(frozen=True, slots=True)
 class _Sides:
-    """The pieces the search needs: the free Banker sets, each one's difference for the Banker
-    (``delta``: draw less stand, positive where he draws) and for the Player (``effect``), and the
-    Player's gradient when the Banker stands in every free set (``gradient``: one affine function of q
-    per coordinate is ``gradient[j] + sum q_I effect_I[j + 1]``)."""
+    """The free Banker sets, each one's difference (draw less stand) for the Banker (``delta``) and for the
+    Player (``effect``), and the Player's gradient when the Banker stands in every free set: his gradient
+    ``j`` is ``gradient[j] + sum q_I effect_I[j + 1]``. All in integers (a positive factor changes no sign)."""
 
     free: tuple[int, ...]
     delta: tuple[tuple[int, ...], ...]
@@ -176,8 +141,6 @@ class _Sides:
 
     @classmethod
     def of(cls, game: CommissionGame) -> _Sides:
-        """The pieces, in integers: each Banker difference scaled on its own, the Player's side all at once
-        (a positive factor changes no sign)."""
         player, banker = game.player, game.banker
         free = tuple(i for i, b in enumerate(player.banker_sets) if b.decision is None)
         gradient = list(player.base[1:])
@@ -191,14 +154,7 @@ class _Sides:
 
     def gradient_range(self, j: int, fixed: dict[int, Fraction]) -> tuple[Number, Number]:
         """The least and greatest of the Player's gradient ``j`` over the Banker's strategies left."""
-        low: Number = self.gradient[j]
-        high: Number = self.gradient[j]
-        for n, effect in enumerate(self.effect):
-            c = effect[j + 1]
-            q = fixed.get(n)
-            low += c * q if q is not None else min(0, c)
-            high += c * q if q is not None else max(0, c)
-        return low, high
+        return box_range((self.gradient[j], *(effect[j + 1] for effect in self.effect)), fixed)
 
 
 def _integral(f: Affine) -> tuple[int, ...]:
@@ -216,7 +172,7 @@ def _dominance(sides: _Sides, k: int) -> tuple[dict[int, Fraction], dict[int, Fr
         changed = False
         for n, delta in enumerate(sides.delta):
             if n not in q:
-                low, high = _restricted_range(delta, x)
+                low, high = box_range(delta, x)
                 if low > 0 or high < 0:
                     q[n] = DRAW if low > 0 else STAND
                     changed = True
@@ -233,8 +189,8 @@ def _dominance(sides: _Sides, k: int) -> tuple[dict[int, Fraction], dict[int, Fr
 
 
 def _solve_square(rows: Sequence[Sequence[int]], rhs: Sequence[int]) -> tuple[tuple[int, ...], int] | None:
-    """The solution of a square integer system as numerators over one positive denominator (Cramer's rule by
-    Bareiss's fraction-free elimination, exact in integers); None if the system is singular."""
+    """The solution of a square integer system as numerators over one positive denominator (Bareiss's
+    fraction-free elimination); None if the system is singular."""
     n = len(rows)
     m = [[*row, b] for row, b in zip(rows, rhs, strict=True)]
     previous = 1
@@ -259,18 +215,13 @@ def _solve_square(rows: Sequence[Sequence[int]], rhs: Sequence[int]) -> tuple[tu
     return tuple(values), det
 
 
-def _faces(free: Sequence[int]) -> Iterator[dict[int, Fraction | None]]:
-    """Every face of the box over the ``free`` coordinates: each at 0, at 1, or inside (``None``)."""
-    for values in product((STAND, DRAW, None), repeat=len(free)):
-        yield dict(zip(free, values, strict=True))
-
-
 def _vertices(sides: _Sides, k: int, x_fixed: dict[int, Fraction],
               contested: Sequence[int]) -> set[tuple[Fraction, ...]]:
     """Every vertex of the arrangement of the contested sets' hyperplanes ``delta = 0`` in the Player's box."""
     free = [j for j in range(k) if j not in x_fixed]
     found: set[tuple[Fraction, ...]] = set()
-    for face in _faces(free):
+    for values in product((STAND, DRAW, None), repeat=len(free)):  # every face of the box: 0, 1 or inside
+        face = dict(zip(free, values, strict=True))
         inside = [j for j in free if face[j] is None]
         held = {**x_fixed, **{j: v for j, v in face.items() if v is not None}}
         planes = []
@@ -278,8 +229,9 @@ def _vertices(sides: _Sides, k: int, x_fixed: dict[int, Fraction],
             delta = sides.delta[n]
             constant = int(delta[0] + sum(delta[j + 1] * v for j, v in held.items()))
             coefficients = [int(delta[j + 1]) for j in inside]
-            if constant + sum(min(0, c) for c in coefficients) < 0 < constant + sum(max(0, c) for c in coefficients):
-                planes.append((coefficients, -constant))  # it crosses the inside of the face
+            low, high = box_range((constant, *coefficients))
+            if low < 0 < high:  # it crosses the inside of the face
+                planes.append((coefficients, -constant))
         for chosen in combinations(planes, len(inside)):
             solved = _solve_square([c for c, _ in chosen], [b for _, b in chosen]) if chosen else ((), 1)
             if solved is not None and all(0 < v < solved[1] for v in solved[0]):
@@ -295,13 +247,12 @@ def _vertices(sides: _Sides, k: int, x_fixed: dict[int, Fraction],
 @dataclass(frozen=True, slots=True)
 class _Replies:
     """At one Player strategy: the Banker's choice in each free set (``None`` where he is indifferent) and
-    the linear constraints on the indifferent sets' drawing probabilities that make the Player's strategy
-    a best reply (``A q <= b``)."""
+    :func:`~exact_odds.analysis.equilibrium.reply_constraints` on the indifferent (``loose``) sets."""
 
     choice: tuple[Fraction | None, ...]
     loose: tuple[int, ...]
-    rows: tuple[tuple[Number, ...], ...]
-    rhs: tuple[Number, ...]
+    rows: list[list[Number]]
+    rhs: list[Number]
 
     def feasible(self) -> tuple[Fraction, ...] | None:
         """A point of the constraints (an exact vertex), or None if they have none."""
@@ -315,17 +266,7 @@ class _Replies:
 
     def fixed(self) -> bool:
         """Whether the constraints leave one point only."""
-        m = len(self.loose)
-        for n in range(m):
-            axis = [int(i == n) for i in range(m)]
-            if maximize(axis, self.rows, self.rhs).value != -maximize([-a for a in axis], self.rows, self.rhs).value:
-                return False
-        return True
-
-
-def _scaled_at(f: Affine, numerators: Sequence[int], denominator: int) -> Number:
-    """``denominator * f(x)`` for ``x = numerators / denominator``: its sign, in integers."""
-    return f[0] * denominator + sum((c * v for c, v in zip(f[1:], numerators, strict=True)), 0)
+        return single_valued(self.rows, self.rhs, range(len(self.loose)))
 
 
 def _replies(sides: _Sides, x: Sequence[Fraction]) -> _Replies:
@@ -334,8 +275,8 @@ def _replies(sides: _Sides, x: Sequence[Fraction]) -> _Replies:
     gradient = list(sides.gradient)
     denominator = lcm(*(v.denominator for v in x))
     numerators = [int(v * denominator) for v in x]
-    for n, delta in enumerate(sides.delta):
-        at = _scaled_at(delta, numerators, denominator)
+    for n, delta in enumerate(sides.delta):  # the sign of delta(x), in integers: of denominator * delta(x)
+        at = delta[0] * denominator + sum(c * v for c, v in zip(delta[1:], numerators, strict=True))
         if at == 0:
             choice.append(None)
             if any(sides.effect[n]) or any(delta):
@@ -344,18 +285,8 @@ def _replies(sides: _Sides, x: Sequence[Fraction]) -> _Replies:
         choice.append(DRAW if at > 0 else STAND)
         if at > 0:
             gradient = [g + c for g, c in zip(gradient, sides.effect[n][1:], strict=True)]
-    m = len(loose)
-    rows: list[tuple[Number, ...]] = [tuple(int(i == j) for i in range(m)) for j in range(m)]
-    rhs: list[Number] = [1] * m
-    for j, xj in enumerate(x):  # g_j = gradient_j + sum q_n effect_n,j: 0 inside, <= 0 at 0, >= 0 at 1
-        slopes = tuple(sides.effect[n][j + 1] for n in loose)
-        if xj < 1:
-            rows.append(slopes)
-            rhs.append(-gradient[j])
-        if xj > 0:
-            rows.append(tuple(-s for s in slopes))
-            rhs.append(gradient[j])
-    return _Replies(tuple(choice), tuple(loose), tuple(rows), tuple(rhs))
+    rows, rhs = reply_constraints(x, gradient, [sides.effect[n][1:] for n in loose])
+    return _Replies(tuple(choice), tuple(loose), rows, rhs)
 
 
 # ---------------------------------------------------------------- evaluating and certifying
@@ -390,10 +321,8 @@ def _equilibrium(game: CommissionGame, sides: _Sides, x: tuple[Fraction, ...]) -
     free_choice = list(replies.choice)
     for n, q in zip(replies.loose, point, strict=True):
         free_choice[n] = q
-    banker: list[Fraction | None] = []
     by_set = dict(zip(sides.free, free_choice, strict=True))
-    for i, bset in enumerate(game.player.banker_sets):
-        banker.append(bset.decision if bset.decision is not None else by_set[i])
+    banker = [by_set.get(i, bset.decision) for i, bset in enumerate(game.player.banker_sets)]
     player_ev = expectation(game.player, x, banker)
     banker_ev = banker_expectation(game, x, banker)
     return Equilibrium(x, tuple(banker), player_ev, banker_ev, -(player_ev + banker_ev), replies.fixed(),

@@ -1,45 +1,34 @@
-"""Exact odds of a coup already under way: the distribution given the cards dealt so far.
+"""Exact odds of a coup already under way, and a coup told step by step.
 
-A coup is dealt P, B, P, B and then the third cards as the tableau says, so the cards
-already on the table are a *prefix* of the coup's six-card sequence. :func:`deal_given`
-removes them from the shoe and walks the rest of the coup: the missing first-four cards are
-enumerated over the kinds of card left, and then the third-card stage is
-:func:`exact_odds.engine.enumerator.third_stage` (or, after a player's third card, the rest of the coup
-played by :func:`exact_odds.core.tableau.play_totals`).
-
-Every decision (a natural, the player's draw, the banker's draw) is the tableau's own rule,
-asked through :meth:`~exact_odds.core.tableau.Tableau.natural`,
-:meth:`~exact_odds.core.tableau.Tableau.player_draws_on`,
-:meth:`~exact_odds.core.tableau.Tableau.banker_draws_given` and :func:`~exact_odds.core.tableau.play`,
-so a custom tableau is followed here exactly as everywhere else. The rule's *words* in the
-messages (:func:`player_rule`, :func:`banker_rule`) are read off the same questions.
-
-Convention: ways count the ordered sequences of the coup's *remaining* positions drawn from
-the remaining cards, unused positions included, so the ways of a coup with ``k`` cards dealt
-from an ``N``-card shoe add up to ``(N-k) (N-k-1) ... (N-5)``. This is the brute-force count
-of every ordered six-card sequence that starts with the dealt cards, divided by the ways of
-dealing those cards (tests check it on tiny shoes).
+The cards on the table are a *prefix* of the coup's dealing order (P, B, P, B, then the third
+cards). :func:`deal_given` checks that the tableau allows them (:func:`dealing_order`; every
+decision is the tableau's own rule, so a custom tableau is followed exactly) and counts the rest of
+the coup. Ways count the ordered sequences of the coup's *remaining* positions drawn from the
+remaining cards, unused positions included: after ``k`` cards from an ``N``-card shoe they add up
+to ``(N-k) (N-k-1) ... (N-5)``, the brute-force count divided by the ways of dealing those cards.
 
 >>> from exact_odds.core.shoe import Shoe
 >>> given = deal_given(Shoe.decks(8), parse_dealt("P: 9h 4c B: Kd"))
 >>> given.total == 413 * 412 * 411
 True
 
-:func:`explain_coup` tells why each third card was or was not drawn, rule by rule.
+:func:`explain_coup` tells why each third card was or was not drawn, quoting the rule in words
+(:func:`player_rule`, :func:`banker_rule`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from exact_odds.analysis.information import deal_dealt
 from exact_odds.core.coup import OUTCOMES, Coup, Detail, Winner
-from exact_odds.core.dist import Dist, Ways
-from exact_odds.core.shoe import CARDS_PER_COUP, RANKS, SUITS, Card, Shoe, ShoeError, falling, parse_card
-from exact_odds.core.tableau import STANDARD_TABLEAU, Play, Tableau, play, play_totals
-from exact_odds.engine.enumerator import deal, third_stage, winners
+from exact_odds.core.dist import Dist
+from exact_odds.core.shoe import SUITS, Card, Shoe, ShoeError, parse_card
+from exact_odds.core.tableau import STANDARD_TABLEAU, Play, Tableau, play
+from exact_odds.engine.enumerator import deal, winners
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import shown
 
@@ -65,16 +54,11 @@ _SIDE = re.compile(r"^(p|player|punto|b|banker|banco):?$", re.IGNORECASE)
 
 
 def parse_dealt(text: str) -> Dealt:
-    """The cards of ``"P: 9h 4c B: Kd"`` (sides ``P``/``Player``, ``B``/``Banker``; cards as in ``parse_card``).
-
-    Each side is named once, with its cards in the order they were dealt; a side may be
-    left out when it has no card yet.
-    """
+    """The cards of ``"P: 9h 4c B: Kd"`` (sides ``P``/``Player``, ``B``/``Banker``; cards as in ``parse_card``):
+    each side named once, with its cards in the order dealt, or left out when it has none yet."""
     sides: dict[str, list[Card]] = {}
     current: list[Card] | None = None
-    for token in re.split(r"[\s,]+", text.replace(":", ": ").strip()):
-        if not token:
-            continue
+    for token in filter(None, re.split(r"[\s,]+", text.replace(":", ": ").strip())):
         side = _SIDE.match(token)
         if side is not None:
             key = side.group(1)[0].lower()
@@ -130,7 +114,7 @@ def _banker_draws(tableau: Tableau, banker: int, third: int | None) -> bool:
 
 
 def player_rule(tableau: Tableau) -> str:
-    """The player's rule in words, e.g. ``"the player draws on 0-5 and stands on 6 or 7"``.
+    """The player's rule in words.
 
     >>> player_rule(STANDARD_TABLEAU)
     'the player draws on 0-5 and stands on 6 or 7'
@@ -146,9 +130,8 @@ def player_rule(tableau: Tableau) -> str:
 
 
 def banker_rule(tableau: Tableau, banker: int, third: int | None) -> str:
-    """The part of the banker's rule that decides banker total ``banker`` (not a natural), in words.
-
-    ``third`` is the player's third card's point value, ``None`` when the player stood.
+    """The part of the banker's rule that decides banker total ``banker`` (not a natural), in words, given the
+    player's third card's point value ``third`` (``None``: he stood).
 
     >>> banker_rule(STANDARD_TABLEAU, 6, 2)
     "with 6 the banker draws when the player's third card is 6 or 7"
@@ -165,10 +148,8 @@ def banker_rule(tableau: Tableau, banker: int, third: int | None) -> str:
 
 
 def dealing_order(dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU) -> tuple[Card, ...]:
-    """The dealt cards in dealing order (P, B, P, B, third cards), after checking the rules allow them.
-
-    A third card is accepted only where ``tableau`` draws it; the error says which rule forbids it.
-    """
+    """The dealt cards in dealing order (P, B, P, B, third cards), after checking that ``tableau`` allows
+    them (the error says which rule forbids a third card)."""
     p, b = dealt.player, dealt.banker
     if len(p) > 3 or len(b) > 3:
         raise DealtError("a hand has at most three cards")
@@ -197,151 +178,38 @@ def dealing_order(dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU) -> tuple[Ca
     return (*order, *p[2:], *b[2:])
 
 
-# ---------------------------------------------------------------- the enumeration
-
-
-_Kind = tuple[int, int, int]  # (point, rank value or -1, suit index or -1)
-
-
-@dataclass(frozen=True, slots=True)
-class _Rest:
-    """The cards left once the dealt cards are off the shoe (possibly fewer than a :class:`Shoe` allows)."""
-
-    counts: tuple[int, ...]
-    suited: tuple[tuple[int, ...], ...] | None
-    infinite: bool
-
-    @classmethod
-    def of(cls, shoe: Shoe, cards: Sequence[Card]) -> _Rest:
-        if shoe.infinite:
-            return cls(shoe.counts, shoe.suited, True)
-        counts = list(shoe.counts)
-        suited = [list(row) for row in shoe.suited] if shoe.suited is not None else None
-        for card in cards:
-            i = card.rank - 1
-            if counts[i] == 0:
-                raise ShoeError(f"cannot deal {card}: no {card.rank.label} left in the shoe")
-            counts[i] -= 1
-            if card.suit is None:
-                suited = None
-            elif suited is None:
-                if shoe.suited is None:
-                    raise ShoeError(f"cannot deal {card}: this shoe's suits are not known (leave the suit out)")
-            else:
-                j = SUITS.index(card.suit)
-                if suited[i][j] == 0:
-                    raise ShoeError(f"cannot deal {card}: none of that suit left in the shoe")
-                suited[i][j] -= 1
-        return cls(tuple(counts), tuple(tuple(r) for r in suited) if suited is not None else None, False)
-
-    def point_counts(self) -> tuple[int, ...]:
-        out = [0] * 10
-        for rank, n in zip(RANKS, self.counts, strict=True):
-            out[rank.point] += n
-        return tuple(out)
-
-    def kinds(self, detail: Detail) -> list[tuple[_Kind, int]]:
-        """Kinds of card told apart at ``detail``, with their counts."""
-        if detail is Detail.POINTS:
-            return [((p, -1, -1), n) for p, n in enumerate(self.point_counts()) if n]
-        if detail is Detail.RANKS:
-            return [((r.point, r.value, -1), n) for r, n in zip(RANKS, self.counts, strict=True) if n]
-        if self.suited is None:
-            raise ShoeError("suited pairs need the suits of the shoe and of every dealt card")
-        return [((r.point, r.value, s), n) for r, row in zip(RANKS, self.suited, strict=True)
-                for s, n in enumerate(row) if n]
-
-    def points_without(self, taken: Sequence[_Kind]) -> tuple[int, ...]:
-        left = list(self.point_counts())
-        if not self.infinite:
-            for kind in taken:
-                left[kind[0]] -= 1
-        return tuple(left)
-
-
-def _kind_of(card: Card, detail: Detail) -> _Kind:
-    rank = card.rank.value if detail >= Detail.RANKS else -1
-    suit = SUITS.index(card.suit) if detail is Detail.SUITS and card.suit is not None else -1
-    return (card.rank.point, rank, suit)
-
-
-def _completions(kinds: list[tuple[_Kind, int]], missing: int,
-                 infinite: bool) -> Iterator[tuple[tuple[_Kind, ...], int]]:
-    """Every ordered choice of ``missing`` kinds with its ways (counts fall as cards are taken)."""
-    if missing == 0:
-        yield (), 1
+def _check_in_shoe(shoe: Shoe, cards: Sequence[Card]) -> None:
+    """Refuse dealt cards the shoe does not hold (a suit named on a shoe whose suits are not known)."""
+    if shoe.infinite:
         return
-    for kind, n in kinds:
-        left = [(k, m - (not infinite and k == kind)) for k, m in kinds]
-        for rest, ways in _completions([(k, m) for k, m in left if m], missing - 1, infinite):
-            yield (kind, *rest), n * ways
-
-
-def _flags(first: Sequence[_Kind], detail: Detail) -> tuple[bool, bool, bool, bool, bool]:
-    """(player pair, banker pair, player suited, banker suited, twin) of the first four cards P, B, P, B."""
-    if detail is Detail.POINTS:
-        return (False,) * 5
-    p1, b1, p2, b2 = first
-    pp, bp = p1[1] == p2[1], b1[1] == b2[1]
-    suits = detail is Detail.SUITS
-    return pp, bp, suits and p1 == p2, suits and b1 == b2, pp and bp and p1[1] == b1[1]
+    for card in cards:
+        i = card.rank - 1
+        if sum(c.rank == card.rank for c in cards) > shoe.counts[i]:
+            raise ShoeError(f"cannot deal {card}: no {card.rank.label} left in the shoe")
+        if card.suit is None:
+            continue
+        if shoe.suited is None:
+            raise ShoeError(f"cannot deal {card}: this shoe's suits are not known (leave the suit out)")
+        if cards.count(card) > shoe.suited[i][SUITS.index(card.suit)]:
+            raise ShoeError(f"cannot deal {card}: none of that suit left in the shoe")
 
 
 def deal_given(shoe: Shoe, dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU, *,
                detail: Detail = Detail.POINTS) -> Dist[Coup]:
-    """Exact ways of every coup outcome given the cards already dealt in this coup.
+    """Exact ways of every coup outcome given the cards already dealt in this coup (``shoe``: before them).
 
-    ``shoe`` is the shoe *before* the dealt cards (they are removed here). Ways count the
-    ordered sequences of the coup's remaining positions (see the module docstring). With no
-    card dealt this is :func:`exact_odds.engine.enumerator.deal`.
+    :func:`~exact_odds.analysis.information.deal_dealt` of the cards in dealing order, once the rules and
+    the shoe allow them; with no card dealt, :func:`exact_odds.engine.enumerator.deal`.
     """
     order = dealing_order(dealt, tableau)
-    if not order:
-        return deal(shoe, tableau, detail=detail)
-    rest = _Rest.of(shoe, order)
+    _check_in_shoe(shoe, order)
     if detail is Detail.SUITS and any(c.suit is None for c in order[:4]):
         raise DealtError("suited pairs need the suits of the first four cards")
-    known = [_kind_of(c, detail) for c in order]
-    if len(order) > 4:
-        return _after_third(rest, dealt, known, tableau, detail)
-    stages: dict[tuple[int, int, tuple[int, ...]], dict[tuple[int, int, int, int], Ways]] = {}
-    out: dict[Coup, Ways] = {}
-    for extra, w4 in _completions(rest.kinds(detail), 4 - len(order), rest.infinite):
-        first = (*known, *extra)
-        pt = (first[0][0] + first[2][0]) % 10
-        bt = (first[1][0] + first[3][0]) % 10
-        key = (pt, bt, tuple(sorted(k[0] for k in extra)))
-        stage = stages.get(key)
-        if stage is None:
-            stage = stages[key] = third_stage(rest.points_without(extra), pt, bt, tableau, infinite=rest.infinite)
-        flags = _flags(first, detail)
-        for (p, b, pc, bc), w in stage.items():
-            coup = Coup(p, b, pc, bc, *flags)
-            out[coup] = out.get(coup, 0) + w4 * w
-    return Dist(out)
+    return deal_dealt(shoe, order, tableau, detail=detail)
 
 
-def _after_third(rest: _Rest, dealt: Dealt, known: Sequence[_Kind], tableau: Tableau, detail: Detail) -> Dist[Coup]:
-    """The coup once a third card is on the table: only the banker's draw, if any, is left.
-
-    With the player's third card down, the next card of the shoe (any of the cards left)
-    finishes the coup through :func:`~exact_odds.core.tableau.play_totals`; when the banker
-    stands it fills the unused sixth position, so every card counts once either way.
-    """
-    flags = _flags(known[:4], detail)
-    pc, bc = len(dealt.player), len(dealt.banker)
-    left = rest.point_counts()
-    if bc == 3:  # the coup is over; the unused positions take any of the cards left
-        size, unused = sum(left), CARDS_PER_COUP - pc - bc
-        coup = Coup(_total(dealt.player), _total(dealt.banker), pc, bc, *flags)
-        return Dist({coup: size**unused if rest.infinite else falling(size, unused)})
-    player, banker, third = _total(dealt.player[:2]), _total(dealt.banker), _point(dealt.player[2])
-    return Dist((_coup(play_totals(tableau, player, banker, (third, y)), flags), n) for y, n in enumerate(left))
-
-
-def _coup(end: Play, flags: tuple[bool, bool, bool, bool, bool] = (False,) * 5) -> Coup:
-    """The :class:`Coup` of a played coup, with the pair flags of its first four cards."""
-    return Coup(end.player, end.banker, end.player_cards, end.banker_cards, *flags)
+def _coup(end: Play) -> Coup:
+    return Coup(end.player, end.banker, end.player_cards, end.banker_cards)
 
 
 # ---------------------------------------------------------------- a coup told step by step
@@ -349,11 +217,8 @@ def _coup(end: Play, flags: tuple[bool, bool, bool, bool, bool] = (False,) * 5) 
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One moment of a coup: what happened, why, and the exact odds after it.
-
-    ``cards``: the cards dealt so far (as :class:`Dealt`); ``odds``: the exact
-    distribution of the coup given them (``None`` once the coup is over).
-    """
+    """One moment of a coup: what happened and why, the cards dealt so far, and the exact distribution of
+    the coup given them (``None`` once the coup is over)."""
 
     text: str
     cards: Dealt
@@ -371,13 +236,10 @@ def explain_coup(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_
                  card_text: Callable[[Card], str] = str) -> tuple[list[Step], Coup]:
     """Deal one coup from ``cards`` (in dealing order) out of ``shoe`` and tell it step by step.
 
-    Returns the steps (before the coup, after the first four cards, after the player's
-    third card when there is one, the banker's decision) and the coup; the last step's
-    ``cards`` are the hands of the whole coup. What is drawn is
-    :func:`~exact_odds.core.tableau.play` of ``tableau``; the steps tell it, quoting the rule in
-    words (:func:`player_rule`, :func:`banker_rule`). Each step gives the exact distribution
-    given the cards seen; ``card_text`` writes a card in the text (e.g. ``Q♠`` or ``Qs``).
-    Too few cards for the coup raise :class:`~exact_odds.core.tableau.IncompleteCoup`.
+    Returns the steps (before the coup, after the first four cards, after the player's third card if any,
+    the banker's decision) and the coup, played by :func:`~exact_odds.core.tableau.play`; the last step's
+    ``cards`` are the whole coup's hands. ``card_text`` writes a card (``Q♠`` or ``Qs``). Too few cards
+    raise :class:`~exact_odds.core.tableau.IncompleteCoup`.
     """
     end = play(tableau, [_point(c) for c in cards])
     p: tuple[Card, ...] = (cards[0], cards[2])

@@ -1,18 +1,12 @@
 """House edges and par sheets of any bet, exactly.
 
-Conventions: one unit is staked per coup; a payout is the net result (win > 0, push 0,
-loss -1). The *expected value* is the mean net result per unit staked, and the *house
-edge* is its negative (positive when the house wins). The house edge *per resolved bet*
-divides by the probability that the bet is decided (pushes excluded), the convention of
-"ties not counted" tables. Every figure is an exact :class:`~fractions.Fraction`;
-only the standard deviation is given as a float, for display (the exact variance is
-there too).
+One unit is staked per coup; a payout is the net result (win > 0, push 0, loss -1). The *expected
+value* is the mean net result per unit staked and the *house edge* its negative; the house edge *per
+resolved bet* divides by the chance that the bet is decided (pushes excluded). Every figure is an exact
+:class:`~fractions.Fraction`, but for the standard deviation (a float, for display).
 
-A :class:`ParSheet` lists each pay line of a bet with its combinations (ordered
-six-card sequences, as in :func:`exact_odds.engine.enumerator.deal`), probability, payout and
-contribution to the return, then the "loses" line; the return summed over the lines is
-the expected value. It works for any :class:`~exact_odds.bets.Bet` at the engine detail
-the bet asks for.
+A :class:`ParSheet` lists each pay line of a bet with its combinations (ordered six-card sequences),
+probability, payout and contribution to the return, then the "loses" line.
 
 >>> from exact_odds.bets import find_bet
 >>> sheet = par_sheet(Shoe.decks(8), find_bet("banker"))
@@ -28,7 +22,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, Bet, Configuration, usable_bets
 from exact_odds.bets.core import Rule, ways_by_line
@@ -150,11 +144,8 @@ class ParSheet:
 
 
 def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, detail: Detail = Detail.POINTS) -> ParSheet:
-    """The par sheet of ``bet`` on ``shoe`` under ``tableau``, counted by the engine.
-
-    The coups are dealt at the bet's own detail, or at ``detail`` if that is finer: the
-    counts are the same (a finer detail only splits outcomes), and bets of different
-    details can then share one cached enumeration.
+    """The par sheet of ``bet`` on ``shoe`` under ``tableau``, counted by the engine at the bet's detail, or
+    at ``detail`` if finer (the same counts: bets of different details can share one cached enumeration).
 
     >>> from exact_odds.bets import find_bet
     >>> sheet = par_sheet(Shoe.decks(8), find_bet("ez/banker"))
@@ -171,10 +162,8 @@ def par_sheet(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, deta
 
 @lru_cache(maxsize=256)
 def _ways_by_rules(shoe: Shoe, tableau: Tableau, detail: Detail, rules: tuple[Rule, ...]) -> tuple[Ways, ...]:
-    """The ways of the pay lines of ``rules`` (:func:`~exact_odds.bets.core.ways_by_line`) on ``deal(shoe,
-    tableau, detail=detail)``: counted once for all the bets whose lines have the same rules, their payouts
-    aside (the main bets of most configurations, bets that differ in their pay table alone); the last 256
-    kept."""
+    """The ways of the pay lines of ``rules`` (:func:`~exact_odds.bets.core.ways_by_line`): counted once for
+    the bets whose lines have the same rules, whatever their payouts."""
     return tuple(ways_by_line(rules, deal(shoe, tableau, detail=detail).items()))
 
 
@@ -196,11 +185,8 @@ def configuration_sheets(shoe: Shoe, config: Configuration, *, tableau: Tableau 
 
 
 def distinct_bets(bets: Sequence[Bet]) -> list[tuple[Bet, list[Bet]]]:
-    """Bets grouped by identical pay lines: (first bet, every bet with the same lines), in order.
-
-    Many configurations share a bet (``tie-9/banker`` is the standard banker bet); a
-    report shows one par sheet for each distinct pay table.
-    """
+    """Bets grouped by identical pay lines: (first bet, every bet with the same lines), in order (a report
+    shows one par sheet per distinct pay table: ``tie-9/banker`` is the standard banker bet)."""
     groups: dict[tuple[object, ...], list[Bet]] = {}
     for bet in bets:
         groups.setdefault((bet.lines, bet.detail), []).append(bet)
@@ -211,12 +197,10 @@ def distinct_bets(bets: Sequence[Bet]) -> list[tuple[Bet, list[Bet]]]:
 class ReferenceSheets:
     """Every figure of the reference report of one shoe (what ``exact-odds report`` prints).
 
-    ``counts``: the ways of each outcome (:data:`~exact_odds.core.coup.OUTCOMES` order) of
-    ``total`` ordered six-card sequences; ``configurations``: each configuration with the
-    par sheets of its banker, player and tie bets by role; ``main``: one par sheet per
-    distinct main-bet pay table, with every bet that shares it (the sheet's own bet first);
-    ``others``: the par sheets of the other bets the shoe can settle; ``omitted``: the
-    bets it cannot (suited bets on a shoe whose suits are unknown).
+    ``counts``: the ways of each outcome of ``total`` ordered six-card sequences; ``configurations``: each
+    configuration with its par sheets by role; ``main``: one par sheet per distinct main-bet pay table, with
+    every bet that shares it; ``others``: the other bets' par sheets; ``omitted``: the bets the shoe cannot
+    settle (suited bets on a shoe whose suits are unknown).
     """
 
     shoe: Shoe
@@ -250,9 +234,8 @@ def reference_sheets(shoe: Shoe, bets: Iterable[Bet] = BUILTIN_BETS.values(),
                      tableau: Tableau = STANDARD_TABLEAU) -> ReferenceSheets:
     """The reference sheets of ``shoe``: odds, every configuration's sheets, main par sheets, other bets.
 
-    ``bets`` is the set the report covers (default: the built-in bets); those that belong
-    to none of ``configurations`` are the other (side) bets. Each distinct bet's sheet is
-    counted once, at the bet's own detail (configurations share bets).
+    ``bets`` is the set the report covers; those in none of ``configurations`` are the other (side) bets.
+    Each distinct bet's sheet is counted once.
 
     >>> sheets = reference_sheets(Shoe.decks(8))
     >>> sheets.counts["tie"], [sheet.bet.name for sheet, _ in sheets.main][:3]
@@ -261,12 +244,10 @@ def reference_sheets(shoe: Shoe, bets: Iterable[Bet] = BUILTIN_BETS.values(),
     configs = tuple(configurations)
     main_bets = [bet for config in configs for bet in config.bets]
     others, omitted = usable_bets(shoe, [bet for bet in bets if bet not in main_bets])
-    sheets: dict[Bet, ParSheet] = {}
 
+    @cache
     def sheet(bet: Bet) -> ParSheet:
-        if bet not in sheets:
-            sheets[bet] = par_sheet(shoe, bet, tableau=tableau)
-        return sheets[bet]
+        return par_sheet(shoe, bet, tableau=tableau)
 
     dist = winners(deal(shoe, tableau))
     return ReferenceSheets(

@@ -1,13 +1,9 @@
 """Chemin de fer solved exactly: optimal strategies of both sides, the value, certificates, costs of choices.
 
 The Player's guaranteed expectation ``f(x) = sum over the Banker's free sets of min(draw(x), stand(x))``
-(:class:`~exact_odds.analysis.strategy.ChoiceGame`) is concave and piecewise linear in his free drawing
-probabilities ``x``. Its maximum is found exactly as Foster (1964) did: sets whose best reply does not
-depend on ``x`` over the box [0, 1]^k are settled first, and what remains is a small linear program
-(:mod:`exact_odds.analysis.exact_lp`). The Banker's optimal strategy mixes only where his two choices tie
-at the Player's optimum, with weights that make the Player's optimum a best reply (another small exact
-linear program). Each answer is certified: each strategy is an exact best reply to the other; and
-uniqueness is decided exactly.
+is concave and piecewise linear in his free drawing probabilities ``x``; it is maximised as Foster
+(1964) did, by small exact linear programs (:mod:`exact_odds.analysis.exact_lp`), and each answer is
+certified by exact best replies (``docs/chemin-de-fer.md``, "How it is computed").
 
 >>> from exact_odds.analysis.strategy import Information, choice_game
 >>> from exact_odds.core.shoe import Shoe
@@ -22,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from exact_odds.analysis.exact_lp import maximize
+from exact_odds.analysis.exact_lp import maximize, single_valued
 from exact_odds.analysis.strategy import (
     Affine,
     ChoiceGame,
@@ -31,6 +27,7 @@ from exact_odds.analysis.strategy import (
     Number,
     affine_add,
     affine_at,
+    box_range,
     choice_game,
 )
 from exact_odds.core.choices import DRAW, PARLOUR_RULES, STAND, ChoiceRules, Decision
@@ -40,9 +37,8 @@ from exact_odds.core.tableau import COLUMNS
 
 @dataclass(frozen=True, slots=True)
 class Certificate:
-    """The check of a solution, exactly: the Player's expectation at the pair of strategies, the least
-    the Banker can hold the Player's strategy to, and the most the Player can get against the Banker's.
-    The pair is an equilibrium when the three are equal."""
+    """The check of a solution: the Player's expectation at the pair of strategies, the least the Banker
+    can hold the Player's strategy to, and the most the Player can get against the Banker's."""
 
     expectation: Fraction
     banker_best_reply: Fraction
@@ -69,14 +65,9 @@ class Cost:
 
 @dataclass(frozen=True, slots=True)
 class Solution:
-    """Optimal strategies and the value (the Player's expectation per coup) of a :class:`ChoiceGame`.
-
-    ``player``: the drawing probability of each free Player set (``game.player_sets``). ``banker``: the
-    drawing probability of each Banker set (``game.banker_sets``): the rules' where fixed, the optimal
-    one where free, ``None`` where drawing and standing are equally good whatever the Player does (a set
-    never reached, or a tie throughout). ``player_unique`` and ``banker_unique``: whether no other optimal
-    strategy exists (sets that are never reached aside).
-    """
+    """Optimal strategies and the value (the Player's expectation per coup) of a :class:`ChoiceGame`: the
+    drawing probability of each free Player set and of each Banker set (``None`` where drawing and standing
+    are equally good whatever the Player does), and whether each side's is unique (unreached sets aside)."""
 
     game: ChoiceGame
     value: Fraction
@@ -113,15 +104,8 @@ class Solution:
 
 
 def _default_row(rules: ChoiceRules, hand: Hand) -> tuple[Decision, ...]:
-    if isinstance(hand, int):
-        return tuple(STAND if d is None else d for d in rules.banker[hand])
-    return tuple(STAND if rules.banker_decision(hand, c) is None else rules.banker_decision(hand, c)
-                 for c in COLUMNS)
-
-
-def _box_range(f: Affine) -> tuple[Number, Number]:
-    """The least and the greatest value of an affine function over the box [0, 1]^k."""
-    return (f[0] + sum(min(0, c) for c in f[1:]), f[0] + sum(max(0, c) for c in f[1:]))
+    row = rules.banker[hand] if isinstance(hand, int) else [rules.banker_decision(hand, c) for c in COLUMNS]
+    return tuple(STAND if d is None else d for d in row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,16 +136,9 @@ class _Reduced:
     def unique(self, k: int, value: Number, free: Sequence[int]) -> bool:
         """Whether the maximum is reached at one point only, the coordinates outside ``free`` held."""
         rows, rhs = self.constraints(k)
-        m = len(self.contested)
-        rows.append([-c for c in self.objective[1:]] + [1] * m)  # the result at least the value
+        rows.append([-c for c in self.objective[1:]] + [1] * len(self.contested))  # the result at least the value
         rhs.append(self.objective[0] - value)
-        for j in free:
-            direction = [int(i == j) for i in range(k + m)]
-            high = maximize(direction, rows, rhs).value
-            low = -maximize([-v for v in direction], rows, rhs).value
-            if high != low:
-                return False
-        return True
+        return single_valued(rows, rhs, free)
 
 
 def _reduce(game: ChoiceGame) -> _Reduced:
@@ -170,7 +147,7 @@ def _reduce(game: ChoiceGame) -> _Reduced:
     for bset in game.banker_sets:
         if bset.decision is not None:
             continue
-        low, high = _box_range(bset.difference)
+        low, high = box_range(bset.difference)
         if low >= 0:
             affine_add(objective, bset.stand)
         elif high <= 0:
@@ -181,46 +158,46 @@ def _reduce(game: ChoiceGame) -> _Reduced:
     return _Reduced(tuple(objective), tuple(contested))
 
 
+def reply_constraints(x: Sequence[Fraction], gradient: Sequence[Number],
+                      slopes: Sequence[Sequence[Number]]) -> tuple[list[list[Number]], list[Number]]:
+    """``A q <= b`` on the drawing probabilities ``q`` of the Banker's indifferent sets that make ``x`` a best
+    reply for the Player: ``q`` in [0, 1]^m, and his gradient ``g_j = gradient[j] + sum q_n slopes[n][j]`` is 0
+    where ``0 < x_j < 1``, at most 0 where ``x_j = 0``, at least 0 where ``x_j = 1``."""
+    m = len(slopes)
+    rows: list[list[Number]] = [[int(i == n) for i in range(m)] for n in range(m)]
+    rhs: list[Number] = [1] * m
+    for j, xj in enumerate(x):
+        column = [s[j] for s in slopes]
+        if xj < 1:
+            rows.append(column)
+            rhs.append(-gradient[j])
+        if xj > 0:
+            rows.append([-c for c in column])
+            rhs.append(gradient[j])
+    return rows, rhs
+
+
 def _banker_mix(game: ChoiceGame, x: Sequence[Fraction]) -> tuple[list[Fraction | None], list[int], list[list[Number]],
                                                                   list[Number]]:
-    """The Banker's best reply to ``x`` set by set, the sets where he is indifferent at ``x`` (contested),
-    and the constraints on their drawing probabilities that make ``x`` a best reply for the Player."""
-    k = len(x)
-    gradient: list[Number] = list(game.base[1:])
+    """The Banker's best reply to ``x`` set by set (standing where he is indifferent), the free sets where his
+    choice moves the Player's result but ties at ``x`` (contested), and :func:`reply_constraints` on them."""
+    gradient = list(game.base)
     choice: list[Fraction | None] = []
     contested: list[int] = []
     for i, bset in enumerate(game.banker_sets):
         if bset.decision is not None:
             choice.append(bset.decision)
             continue
-        d = bset.difference
-        at = affine_at(d, x)
-        if not any(d):  # drawing and standing alike whatever the Player does
+        at = affine_at(bset.difference, x)
+        affine_add(gradient, bset.draw if at < 0 else bset.stand)
+        if not any(bset.difference):  # drawing and standing alike whatever the Player does
             choice.append(None)
-            _gradient_add(gradient, bset.stand)
-        elif at != 0:
-            choice.append(STAND if at > 0 else DRAW)
-            _gradient_add(gradient, bset.stand if at > 0 else bset.draw)
-        else:
-            choice.append(STAND)
+            continue
+        choice.append(DRAW if at < 0 else STAND)
+        if at == 0:
             contested.append(i)
-            _gradient_add(gradient, bset.stand)
-    rows: list[list[Number]] = [[int(i == j) for i in range(len(contested))] for j in range(len(contested))]
-    rhs: list[Number] = [1] * len(contested)
-    for j in range(k):  # the gradient g_j = gradient_j + sum q_I d_I,j: 0 inside, <= 0 at 0, >= 0 at 1
-        slopes = [game.banker_sets[i].difference[j + 1] for i in contested]
-        if x[j] < 1:
-            rows.append(slopes)
-            rhs.append(-gradient[j])
-        if x[j] > 0:
-            rows.append([-s for s in slopes])
-            rhs.append(gradient[j])
+    rows, rhs = reply_constraints(x, gradient[1:], [game.banker_sets[i].difference[1:] for i in contested])
     return choice, contested, rows, rhs
-
-
-def _gradient_add(gradient: list[Number], f: Affine) -> None:
-    for j, c in enumerate(f[1:]):
-        gradient[j] += c
 
 
 def solve(game: ChoiceGame) -> Solution:
@@ -229,23 +206,19 @@ def solve(game: ChoiceGame) -> Solution:
     reduced = _reduce(game)
     value, x = reduced.maximum(k) if k else (reduced.objective[0], ())
     choice, contested, rows, rhs = _banker_mix(game, x)
-    m = len(contested)
-    for i, q in zip(contested, maximize([0] * m, rows, rhs).point if m else (), strict=True):
-        choice[i] = q
-    banker_unique = all(maximize([int(i == j) for i in range(m)], rows, rhs).value ==
-                        -maximize([-int(i == j) for i in range(m)], rows, rhs).value for j in range(m))
+    if contested:
+        for i, q in zip(contested, maximize([0] * len(contested), rows, rhs).point, strict=True):
+            choice[i] = q
     return Solution(game, Fraction(value, game.total), tuple(Fraction(v) for v in x), tuple(choice),
-                    certify(game, x, choice), _player_unique(game, reduced, value, x, choice), banker_unique)
+                    certify(game, x, choice), _player_unique(game, reduced, value, x, choice),
+                    single_valued(rows, rhs, range(len(contested))))
 
 
 def _player_unique(game: ChoiceGame, reduced: _Reduced, value: Number, x: Sequence[Fraction],
                    banker: Sequence[Fraction | None]) -> bool:
-    """Whether the Player's optimal strategy is unique (sets never reached aside).
-
-    Every optimal strategy is a best reply to the Banker's optimal one, so only the coordinates where
-    the Player is indifferent against it can move. One such coordinate moves iff the guaranteed result
-    does not fall strictly both ways from the optimum along it; several are settled by linear programs.
-    """
+    """Whether the Player's optimal strategy is unique (sets never reached aside): only the coordinates
+    where he is indifferent against the Banker's optimal strategy can move; one moves iff the guaranteed
+    result does not fall strictly both ways along it, several are settled by linear programs."""
     gradient = _against(game, banker)[1:]
     loose = [j for j, g in enumerate(gradient) if g == 0 and game.player_ways[j] > 0]
     if len(loose) > 1:
@@ -283,12 +256,7 @@ def _against(game: ChoiceGame, banker: Sequence[Number | None]) -> Affine:
 def expectation(game: ChoiceGame, player: Sequence[Number], banker: Sequence[Number | None]) -> Fraction:
     """The Player's exact expectation per coup when the free Player sets draw with probabilities ``player``
     and every Banker set with ``banker`` (``None``: stands)."""
-    result: Number = affine_at(game.base, player)
-    for bset, q in zip(game.banker_sets, banker, strict=True):
-        if bset.decision is None:
-            q = STAND if q is None else q
-            result += q * affine_at(bset.draw, player) + (1 - q) * affine_at(bset.stand, player)
-    return Fraction(result, 1) / game.total
+    return Fraction(affine_at(_against(game, banker), player)) / game.total
 
 
 def banker_best_reply(game: ChoiceGame, player: Sequence[Number]) -> Fraction:
@@ -303,7 +271,7 @@ def banker_best_reply(game: ChoiceGame, player: Sequence[Number]) -> Fraction:
 def player_best_reply(game: ChoiceGame, banker: Sequence[Number | None]) -> Fraction:
     """The most the Player can get when the Banker plays ``banker``: his result is affine in his drawing
     probabilities, so its maximum over the box takes each coefficient's positive part."""
-    return Fraction(_box_range(_against(game, banker))[1], 1) / game.total
+    return Fraction(box_range(_against(game, banker))[1]) / game.total
 
 
 def certify(game: ChoiceGame, player: Sequence[Number], banker: Sequence[Number | None]) -> Certificate:
@@ -313,12 +281,9 @@ def certify(game: ChoiceGame, player: Sequence[Number], banker: Sequence[Number 
 
 
 def costs(solution: Solution) -> tuple[Cost, ...]:
-    """What each free choice costs against an optimal opponent, per coup (see :class:`Cost`).
-
-    The Banker's choice at one set costs the Player's gain there against the Player's optimal strategy;
-    the Player's habit on one set (always drawing, always standing) costs the value less what the Banker's
-    best reply to that habit holds him to.
-    """
+    """What each free choice costs against an optimal opponent, per coup (see :class:`Cost`): the Banker's,
+    the Player's gain there against the Player's optimal strategy; the Player's habit on one set, the value
+    less what the Banker's best reply to it holds him to."""
     game, x = solution.game, solution.player
     out = []
     for j, hand in enumerate(game.player_sets):
@@ -337,8 +302,7 @@ def costs(solution: Solution) -> tuple[Cost, ...]:
 
 def solve_by_decks(max_decks: int, information: Information,
                    rules: ChoiceRules = PARLOUR_RULES) -> tuple[Solution, ...]:
-    """The solutions for shoes of 1, 2, ..., ``max_decks`` full decks, then the infinite deck (model A: cards
-    dealt with replacement, the limit of the others as the decks grow).
+    """The solutions for shoes of 1, 2, ..., ``max_decks`` full decks, then the infinite deck (model A).
 
     >>> [str(s.game.shoe) for s in solve_by_decks(2, Information.TOTALS)]
     ['1 deck', '2 decks', 'infinite deck']

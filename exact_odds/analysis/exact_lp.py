@@ -1,12 +1,9 @@
 """Small linear programs solved exactly: the simplex method over :class:`~fractions.Fraction`.
 
-The games with choices (:mod:`exact_odds.analysis.strategy`) end in linear programs of a few dozen
-variables whose coefficients are integer counts of ways; a floating-point solver would round them.
-This one pivots a dense tableau of fractions with Bland's rule (so it never cycles) and finds a first
-feasible basis by the auxiliary problem of the two-phase method (Cormen et al., *Introduction to
-Algorithms*, 3rd ed., section 29.5).
-
-Convention: maximise ``c·y`` subject to ``A y <= b`` and ``y >= 0``.
+The games with choices end in linear programs of a few dozen variables whose coefficients are counts
+of ways, which a floating-point solver would round. This one pivots a dense tableau of fractions with
+Bland's rule (it never cycles), a first feasible basis found by the two-phase method (Cormen et al.,
+*Introduction to Algorithms*, 3rd ed., 29.5). Convention: maximise ``c·y`` over ``A y <= b``, ``y >= 0``.
 
 >>> maximize([3, 2], [[1, 1], [1, 3]], [4, 6]).value          # the optimum is y = (4, 0)
 Fraction(12, 1)
@@ -16,7 +13,7 @@ Fraction(12, 1)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -111,6 +108,16 @@ def maximize(c: Sequence[Number], a: Sequence[Sequence[Number]], b: Sequence[Num
     table.optimise(objective, artificial)
     point = table.values(n)
     return LPSolution(sum((Fraction(ci) * yi for ci, yi in zip(c, point, strict=True)), Fraction(0)), tuple(point))
+
+
+def single_valued(a: Sequence[Sequence[Number]], b: Sequence[Number], axes: Iterable[int]) -> bool:
+    """Whether each variable of ``axes`` takes one value only over the (feasible) ``A y <= b``, ``y >= 0``."""
+    n = len(a[0]) if a else 0
+    for j in axes:
+        unit = [int(i == j) for i in range(n)]
+        if maximize(unit, a, b).value != -maximize([-u for u in unit], a, b).value:
+            return False
+    return True
 
 
 def _drive_out(table: _Tableau, artificial: int) -> None:

@@ -1,21 +1,14 @@
 """Effects of removal: how each rank taken out of the shoe moves each bet's expectation.
 
-Conventions. The expectation ``EV`` of a bet is the bettor's net result per unit staked
-(``deal(shoe, tableau, detail=bet.detail).expectation(bet.payout)``). The effect of removal
-of a rank ``r`` is ``EV(shoe without one card of rank r) - EV(shoe)``, exactly. When the
-bet looks at suits the card removed is one card of rank ``r`` of unknown suit: the result
-averages the removals of each suit, weighted by the number of cards of that suit.
+The expectation ``EV`` of a bet is the bettor's net result per unit staked; the effect of removal of a
+rank ``r`` is ``EV(shoe without one card of rank r) - EV(shoe)``, exactly (for a bet that looks at suits,
+the removals of each suit averaged, weighted by their counts). A random unseen card does not change the
+odds: ``sum over r of n_r * EV(shoe - r) == N * EV(shoe)``, so the effects weighted by the composition
+add up to zero.
 
-Identity (a random unseen card does not change the odds of the next coup):
-``sum over r of n_r * EV(shoe - r) == N * EV(shoe)``, so the effects weighted by the
-composition add up to zero.
-
-A *balanced linear count* turns the effects into small integer tags, one per rank, whose
-sum over one deck is zero: the running count adds the tag of every card seen, and a high
-count means the cards left favour the bettor. Its *betting correlation* is the Pearson
-correlation between the tags and the effects, weighted by the composition of the shoe
-(Griffin, *The Theory of Blackjack*, ch. 4). The correlation is irrational in general; it is
-kept exactly as its square and a sign.
+A *balanced linear count* turns the effects into small integer tags, one per rank, summing to zero over
+one deck; its *betting correlation* is the Pearson correlation of the tags and the effects, weighted by
+the composition (Griffin, *The Theory of Blackjack*, ch. 4), kept exactly as its square and a sign.
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.core.shoe import Shoe
@@ -67,27 +60,15 @@ class Correlation:
 
 
 def correlation(xs: Sequence[Fraction | int], ys: Sequence[Fraction | int], weights: Sequence[int]) -> Correlation:
-    """The weighted Pearson correlation of ``xs`` and ``ys``, exactly.
+    """The weighted Pearson correlation of ``xs`` and ``ys``, exactly (0 when either is constant).
 
-    A constant ``xs`` or ``ys`` has no correlation; it is reported as 0.
+    By integer moments: the values scaled to integers (a positive scale changes no correlation) and,
+    with ``S`` the total weight, ``S**2 cov = S Sxy - Sx Sy``, so the square is a ratio of integers.
     """
-    total = sum(weights)
-    if not total:
-        raise ValueError("correlation needs a positive total weight")
-    return _correlation(_integers(xs), _integers(ys), weights)
-
-
-def _integers(values: Sequence[Fraction | int]) -> list[int]:
-    """The values times the least common multiple of their denominators (a positive scale,
-    which leaves a correlation unchanged)."""
-    scale = math.lcm(*(Fraction(v).denominator for v in values))
-    return [int(Fraction(v) * scale) for v in values]
-
-
-def _correlation(xs: Sequence[int], ys: Sequence[int], weights: Sequence[int]) -> Correlation:
-    """:func:`correlation` of integers, by integer moments: with ``S`` the total weight,
-    ``S**2 cov = S Sxy - Sx Sy`` and likewise the variances, so the square is a ratio of integers."""
     s = sum(weights)
+    if not s:
+        raise ValueError("correlation needs a positive total weight")
+    xs, ys = _integers(xs), _integers(ys)
     sx = sum(w * x for w, x in zip(weights, xs, strict=True))
     sy = sum(w * y for w, y in zip(weights, ys, strict=True))
     cov = s * sum(w * x * y for w, x, y in zip(weights, xs, ys, strict=True)) - sx * sy
@@ -96,6 +77,12 @@ def _correlation(xs: Sequence[int], ys: Sequence[int], weights: Sequence[int]) -
     if not vx or not vy:
         return Correlation(Fraction(0), 0)
     return Correlation(Fraction(cov * cov, vx * vy), (cov > 0) - (cov < 0))
+
+
+def _integers(values: Sequence[Fraction | int]) -> list[int]:
+    """The values times the least common multiple of their denominators."""
+    scale = math.lcm(*(Fraction(v).denominator for v in values))
+    return [int(Fraction(v) * scale) for v in values]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,11 +99,8 @@ class LinearCount:
 
 @dataclass(frozen=True, slots=True)
 class Removal:
-    """The effects of removal of one bet for one shoe.
-
-    ``expectation``: EV of the full shoe; ``effects[i]``: EV(shoe less one card of rank
-    ``RANKS[i]``) - EV(shoe), or ``None`` when the shoe has no card of that rank.
-    """
+    """The effects of removal of one bet for one shoe: ``effects[i]`` is EV(shoe less one card of rank
+    ``RANKS[i]``) - ``expectation``, or ``None`` when the shoe has no card of that rank."""
 
     bet: Payable
     shoe: Shoe
@@ -159,46 +143,26 @@ Effects = list[tuple[Fraction, list[Fraction | None]]]
 """Per bet: the full-shoe EV and the effect of removal of each rank (None if absent)."""
 
 
-def _rank_effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau) -> Effects:
-    """EV and effects of removal by rank for bets that do not look at suits."""
+def _effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau, *, suits: bool) -> Effects:
+    """EV and effects of removal by rank, in one bulk evaluation; with ``suits``, a card of each suit
+    removed, weighted by the suit's count."""
     # numpy-backed: single-shoe commands never load it
     from exact_odds.batch import evaluate
 
-    present = [i for i, n in enumerate(shoe.counts) if n]
-    rows = [list(shoe.counts)]
-    for i in present:
-        row = list(shoe.counts)
-        row[i] -= 1
-        rows.append(row)
-    ev = evaluate(rows, bets=bets, tableau=tableau)
-    out: Effects = []
-    for j in range(len(bets)):
-        values = ev.expectations(j)
-        effects: list[Fraction | None] = [None] * len(RANKS)
-        for k, i in enumerate(present, 1):
-            effects[i] = values[k] - values[0]
-        out.append((values[0], effects))
-    return out
-
-
-def _suit_effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau) -> Effects:
-    """EV and effects of removal by rank, a card of each suit removed in proportion."""
-    # numpy-backed: single-shoe commands never load it
-    from exact_odds.batch import evaluate
-
-    if shoe.suited is None:
+    if suits and shoe.suited is None:
         raise ShoeError(suits_unknown())
-    suits = [[list(row) for row in shoe.suited]]
+    full = [list(row) for row in shoe.suited] if suits and shoe.suited else [[n] for n in shoe.counts]
+    grids = [full]
     removals: list[tuple[int, int]] = []
-    for i, row in enumerate(shoe.suited):
+    for i, row in enumerate(full):
         for s, n in enumerate(row):
             if n:
-                grid = [list(r) for r in shoe.suited]
+                grid = [list(r) for r in full]
                 grid[i][s] -= 1
-                suits.append(grid)
+                grids.append(grid)
                 removals.append((i, n))
-    counts = [[sum(r) for r in grid] for grid in suits]
-    ev = evaluate(counts, bets=bets, tableau=tableau, suits=suits)
+    ev = evaluate([[sum(r) for r in grid] for grid in grids], bets=bets, tableau=tableau,
+                  suits=grids if suits else None)
     out: Effects = []
     for j in range(len(bets)):
         values = ev.expectations(j)
@@ -217,11 +181,9 @@ def effects_of_removal(shoe: Shoe, bets: Iterable[Payable] | None = None, *,
                        progress: Callable[[int, int], None] | None = None) -> list[Removal]:
     """Exact effects of removal of every rank on each bet (default: every built-in bet).
 
-    Bets that look at suits need a shoe whose suits are known; with the default list they
-    are left out for a shoe without suits, and named explicitly they raise ShoeError
-    (see :func:`exact_odds.bets.usable_bets`). ``progress(done, total)``, if given, is called
-    with the bets evaluated so far: once with none done, then after each pass (the bets that
-    ignore suits in one, those that look at them in another).
+    Bets that look at suits need a shoe whose suits are known (:func:`exact_odds.bets.usable_bets`: left
+    out of the default list, an error when named). ``progress(done, total)``, if given, is called with the
+    bets evaluated so far: once with none, then after each pass (bets without suits, bets with them).
     """
     _check_shoe(shoe)
     choice: Iterable[Payable] = BUILTIN_BETS.values() if bets is None else bets
@@ -231,12 +193,10 @@ def effects_of_removal(shoe: Shoe, bets: Iterable[Payable] | None = None, *,
     report = progress or (lambda done, total: None)
     report(0, len(chosen))
     results: dict[str, tuple[Fraction, list[Fraction | None]]] = {}
-    if plain:
-        results.update(zip((b.name for b in plain), _rank_effects(shoe, plain, tableau), strict=True))
-        report(len(plain), len(chosen))
-    if suited:
-        results.update(zip((b.name for b in suited), _suit_effects(shoe, suited, tableau), strict=True))
-        report(len(chosen), len(chosen))
+    for group, suits in ((plain, False), (suited, True)):
+        if group:
+            results.update(zip((b.name for b in group), _effects(shoe, group, tableau, suits=suits), strict=True))
+            report(len(results), len(chosen))
     return [Removal(b, shoe, results[b.name][0], tuple(results[b.name][1])) for b in chosen]
 
 
@@ -262,20 +222,14 @@ def _scales(groups: Sequence[tuple[Fraction, list[int]]], max_tag: int) -> list[
 
 
 def _balance(numerators: list[int], denominator: int, sizes: list[int], max_tag: int) -> list[int] | None:
-    """Integer tags nearest to the targets ``numerators[g] / denominator`` (weighted by group
-    size) whose weighted sum is 0.
+    """Integer tags (:func:`_tags`) nearest to the targets ``numerators[g] / denominator``, weighted by
+    group size, whose weighted sum is 0: the least ``sum of size * |tag - target|``, then the smallest last
+    tag, and so on.
 
-    A small dynamic programme over the groups: state = weighted sum so far, cost = the sum of
-    ``size * |tag - target|``. Each group's tag is one of the integers within 2 of its target
-    rounded half away from zero, and at most ``max_tag`` in absolute value. The answer has the
-    least cost and, among those, the smallest last tag, then the smallest tag before, and so on.
-    States the remaining groups' least and greatest sums cannot bring back to 0 are dropped.
-
-    A layer is a list of codes by state, from its least state on: the exact cost in units of
-    ``1 / denominator``, shifted left 3 bits a group, plus in the bits below the index of each
-    group's tag on the way to the state, the last group's highest (at bits ``3 g``, counting from
-    group 0), so that ``min`` takes the least cost, then the smallest last tag, and so on; codes
-    of ``none`` and above stand for states not reached.
+    A dynamic programme over the groups whose state is the weighted sum so far (states the remaining
+    groups cannot bring back to 0 dropped). A layer is a list of codes by state: the exact cost in units
+    of ``1 / denominator`` shifted left 3 bits a group, plus the index of each group's tag at bits ``3 g``,
+    so that ``min`` orders them as wanted; codes of ``none`` and above are states not reached.
     """
     shift = 3 * len(sizes)
     choices = [[(m * t, (m * abs(t * denominator - a) << shift) + (j << 3 * g))
@@ -314,13 +268,10 @@ def suggest_count(effects: Sequence[Fraction | None], composition: Sequence[int]
                   max_tag: int = MAX_TAG) -> LinearCount:
     """The balanced linear count (tags at most ``max_tag``) best correlated with ``effects``.
 
-    Tags are proportional to the effects, rounded, then balanced (one deck's tags sum to
-    zero, ranks absent from the shoe tagged 0) with the least rounding distortion; among
-    every scale the count with the highest betting correlation wins, ties going to the
-    smaller tags. Ranks with equal effects get equal tags.
-
-    Every tag is 0 (and the correlation 0) in two cases: every effect is zero (:func:`effects_are_zero`:
-    no linear count helps), or no balanced count with tags up to ``max_tag`` exists for these effects
+    Tags are proportional to the effects (equal effects, equal tags), rounded, then balanced with the least
+    rounding distortion (one deck's tags sum to zero, absent ranks tagged 0); among every scale the highest
+    betting correlation wins, ties going to the smaller tags. Every tag is 0 when every effect is zero
+    (:func:`effects_are_zero`) or when no balanced count with tags up to ``max_tag`` exists
     (:func:`larger_count` finds the smallest ``max_tag`` that gives one).
 
     >>> a, b = Fraction(1, 2000), Fraction(-1008, 100000)  # ranks A-8, the 9; T-K balance them
@@ -375,7 +326,7 @@ def _suggested(effects: tuple[Fraction | None, ...], composition: tuple[int, ...
         for t, (_, ranks) in zip(tags, groups, strict=True):
             for i in ranks:
                 per_rank[i] = t
-        corr = _correlation(per_rank, values, weights)
+        corr = correlation(per_rank, values, weights)
         signed = corr.squared * corr.sign
         rank = (signed, -max(abs(t) for t in per_rank), -sum(abs(t) for t in per_rank))
         if best is None or rank > best[0]:

@@ -1,9 +1,7 @@
 """Baccarat scoreboards ("roads"): the bead plate, the big road and the three derived roads.
 
-The rules, as casino scoreboards draw them (Wizard of Odds, "Baccarat Score Boards",
-wizardofodds.com/games/baccarat/; the derived-road rules as printed on Macau scorecards,
-summarised in the Chinese saying "first look at evenness, then at presence or a straight
-drop"):
+The rules (Wizard of Odds, "Baccarat Score Boards"; the derived roads as printed on Macau
+scorecards: "first look at evenness, then at presence or a straight drop"):
 
 - **Bead plate**: every coup (banker ``B``, player ``P``, tie ``T``) in order, down columns
   of six cells, left to right.
@@ -38,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Literal
 
 from exact_odds.inputs.errors import InputError
@@ -64,12 +63,8 @@ _TOO_MANY = f"more than {MAX_RESULTS:,} results; roads are drawn for at most {MA
 
 
 def parse_results(text: str, *, source: str = "results") -> tuple[Result, ...]:
-    """Coup results from text: ``B``/``P``/``T`` or ``banker``/``player``/``tie``.
-
-    Tokens may be separated by white space or commas, or written together (``BBPTB``);
-    ``#`` starts a comment that runs to the end of the line. At most :data:`MAX_RESULTS`
-    results: more raise :class:`RoadsError` naming the line where they pass the bound.
-    """
+    """Coup results from text: ``B``/``P``/``T`` or ``banker``/``player``/``tie``, separated by white space or
+    commas or written together (``BBPTB``); ``#`` starts a comment. At most :data:`MAX_RESULTS` results."""
     out: list[Result] = []
     for number, line in enumerate(text.splitlines(), 1):
         for token in re.split(r"[\s,;]+", line.split("#", 1)[0].strip()):
@@ -143,22 +138,9 @@ def derived(columns: Sequence[Sequence[object]], k: int) -> list[Colour]:
     return out
 
 
-def _runs(marks: Sequence[str]) -> list[list[str]]:
-    columns: list[list[str]] = []
-    for m in marks:
-        if columns and columns[-1][-1] == m:
-            columns[-1].append(m)
-        else:
-            columns.append([m])
-    return columns
-
-
 def place(columns: Sequence[Sequence[object]], rows: int = ROWS) -> dict[tuple[int, int], object]:
-    """Grid positions (column, row) of every item of the streaks, with dragon tails.
-
-    Streak ``i`` starts at the top of grid column ``i``; it goes down while the cell below
-    is free and inside the grid, then turns right for good along its row.
-    """
+    """Grid positions (column, row) of every item of the streaks: streak ``i`` starts at the top of column
+    ``i`` and goes down while the cell below is free and inside the grid, then right for good (a dragon tail)."""
     grid: dict[tuple[int, int], object] = {}
     for i, column in enumerate(columns):
         x, y, turned = i, 0, False
@@ -201,9 +183,9 @@ class Roads:
         return {
             "bead plate": bead_plate(self.results),
             "big road": place(self.streaks),
-            "big eye boy": place(_runs(self.big_eye_boy)),
-            "small road": place(_runs(self.small_road)),
-            "cockroach road": place(_runs(self.cockroach)),
+            "big eye boy": place([list(run) for _, run in groupby(self.big_eye_boy)]),
+            "small road": place([list(run) for _, run in groupby(self.small_road)]),
+            "cockroach road": place([list(run) for _, run in groupby(self.cockroach)]),
         }
 
 

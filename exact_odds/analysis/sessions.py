@@ -1,26 +1,13 @@
 """A flat bettor's session, exactly: the net result after n hands and the risk of ruin.
 
-Conventions. The bettor stakes one unit on the same bet every hand. The hands are taken as
-*independent*, each with the exact one-hand distribution of the bet from the full shoe (the
-off-the-top probabilities); a real shoe's coups are slightly dependent, which the simulated
-sessions beside these figures show. Results are in units staked.
-
-Exactness. The one-hand result distribution is a :class:`~exact_odds.core.dist.Dist` of exact
-payouts (``Fraction``). Scaled by the least common denominator of the payouts (20 for a
-banker bet paying 19:20) every result is an integer *step*, and after reducing the ways
-by their greatest common divisor each hand has ``T`` ways in all. Then
-
-- the session distribution is the ``n``-fold convolution of the steps: integer ways over
-  ``T**n`` (:func:`session_distribution`);
-- the ruin probability is a Markov chain on the bankroll (in scaled units) that absorbs
-  when fewer than one unit is left, because a flat bettor can then no longer cover the
-  stake (:func:`ruin_probability`); the absorbed ways are carried along multiplied by
-  ``T`` each hand, so everything stays an integer over ``T**n``.
-
-The arrays are NumPy object arrays of Python integers (exact, no overflow); each hand is
-one shifted multiply-add per distinct payout. The integers grow by ``log2(T)`` bits a hand
-(43 bits for a banker bet from 8 decks), so the work grows with the cube of the number of
-hands; :data:`MAX_WORK` bounds it, and a larger request is refused with a message.
+The bettor stakes one unit on the same bet every hand; the hands are taken as *independent*, each with
+the exact off-the-top distribution of the bet (a real shoe's slight dependence shows in the simulated
+sessions beside these figures). Results are in units staked. Scaled by the least common denominator of
+the payouts (20 for a banker bet paying 19:20) every result is an integer *step*, and each hand has
+``T`` ways in all (reduced by their greatest common divisor): the session distribution is the ``n``-fold
+convolution of the steps, integer ways over ``T**n``, and the ruin probability a Markov chain on the
+bankroll that absorbs below one unit (the absorbed ways multiplied by ``T`` each hand). The integers
+grow by ``log2(T)`` bits a hand, so the work grows with the cube of the hands: :data:`MAX_WORK` bounds it.
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.core.shoe import Shoe
@@ -65,10 +52,8 @@ class SessionError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class OneHand:
-    """The result of one flat bet as integer steps: ``steps[i] / scale`` units with ``ways[i]`` ways.
-
-    ``total`` is the sum of the ways (reduced by their greatest common divisor).
-    """
+    """The result of one flat bet as integer steps: ``steps[i] / scale`` units with ``ways[i]`` ways (reduced
+    by their greatest common divisor)."""
 
     bet: str
     steps: tuple[int, ...]
@@ -104,6 +89,8 @@ def one_hand(shoe: Shoe, bet: Bet, tableau: Tableau = STANDARD_TABLEAU) -> OneHa
 
 
 def _check_work(one: OneHand, hands: int) -> None:
+    if hands < 1:
+        raise SessionError(f"the number of hands must be at least 1, got {hands}")
     span = one.steps[-1] - one.steps[0]
     bits = math.log2(one.total)
     work = len(one.steps) * span * bits * hands**3 / 2
@@ -116,8 +103,15 @@ def _check_work(one: OneHand, hands: int) -> None:
 def _object_zeros(n: int) -> Array:
     import numpy as np
 
-    out = np.empty(n, dtype=object)
-    out.fill(0)
+    return np.zeros(n, dtype=object)
+
+
+def _one_more_hand(one: OneHand, ways: Array) -> Array:
+    """The ways of each scaled net result after one more hand (index 0: the least, moved by the least step)."""
+    out = _object_zeros(len(ways) + one.steps[-1] - one.steps[0])
+    for s, w in zip(one.steps, one.ways, strict=True):
+        off = s - one.steps[0]
+        out[off:off + len(ways)] += ways * w
     return out
 
 
@@ -127,11 +121,8 @@ def _units(net: Fraction) -> Fraction:
 
 @dataclass(frozen=True, slots=True)
 class SessionDist:
-    """The exact distribution of the net result after ``hands`` hands.
-
-    ``ways[i]`` is the number of ways of a net result of ``(low + i) / scale`` units, out
-    of ``total`` (``OneHand.total ** hands``).
-    """
+    """The exact distribution of the net result after ``hands`` hands: ``ways[i]`` ways of a net result of
+    ``(low + i) / scale`` units, out of ``total`` (``OneHand.total ** hands``)."""
 
     hands: int
     scale: int
@@ -178,40 +169,23 @@ class SessionDist:
 
     def quantile(self, q: Fraction) -> Fraction:
         """The smallest net result ``x`` with ``P(net <= x) >= q`` (0 < q <= 1)."""
-        need = q * self.total
-        seen = 0
-        for v, w in self.items():
-            seen += w
-            if seen >= need:
-                return v
-        return self.items()[-1][0]
+        return next((v for v, _, below in self.cumulative() if below >= q), self.items()[-1][0])
 
 
 def session_distribution(one: OneHand, hands: int) -> SessionDist:
     """The exact distribution of the net result after ``hands`` independent hands (a convolution)."""
-    if hands < 1:
-        raise SessionError(f"the number of hands must be at least 1, got {hands}")
     _check_work(one, hands)
-    low, span = one.steps[0], one.steps[-1] - one.steps[0]
     ways = _object_zeros(1)
     ways[0] = 1
     for _ in range(hands):
-        nxt = _object_zeros(len(ways) + span)
-        for s, w in zip(one.steps, one.ways, strict=True):
-            off = s - low
-            nxt[off:off + len(ways)] += ways * w
-        ways = nxt
-    return SessionDist(hands, one.scale, hands * low, tuple(int(x) for x in ways), one.total**hands)
+        ways = _one_more_hand(one, ways)
+    return SessionDist(hands, one.scale, hands * one.steps[0], tuple(int(x) for x in ways), one.total**hands)
 
 
 @dataclass(frozen=True, slots=True)
 class Ruin:
-    """The exact probability that a flat bettor with ``bankroll`` units is ruined within ``hands`` hands.
-
-    Ruined: fewer than one unit left, so the next stake cannot be covered.
-    ``ruined`` ways out of ``total``; ``by_hand[t]`` is the probability of ruin within
-    ``t + 1`` hands.
-    """
+    """The exact probability that a flat bettor with ``bankroll`` units is ruined (left with less than one
+    stake) within ``hands`` hands: ``ruined`` ways out of ``total``; ``by_hand[t]``: within ``t + 1`` hands."""
 
     bankroll: Fraction
     hands: int
@@ -226,32 +200,22 @@ class Ruin:
 
 
 def ruin_probability(one: OneHand, hands: int, bankroll: Fraction | int) -> Ruin:
-    """P(the bankroll falls below one unit within ``hands`` hands), exactly (an absorbing Markov chain).
-
-    The bankroll is in units; it must be at least one unit (one stake). States are the net
-    results in scaled units; a hand moves each state by every step with its ways, and what
-    leaves less than one unit is absorbed.
-    """
+    """P(the bankroll, in units and at least one, falls below one unit within ``hands`` hands), exactly: an
+    absorbing Markov chain on the scaled net results."""
     bankroll = Fraction(bankroll)
     if bankroll < 1:
         raise SessionError(f"the bankroll must be at least one unit (one stake), got {bankroll}")
-    if hands < 1:
-        raise SessionError(f"the number of hands must be at least 1, got {hands}")
     _check_work(one, hands)
     # Ruined when bankroll + net / scale < 1: for an integer scaled net, when net < floor.
     floor = math.ceil((1 - bankroll) * one.scale)
-    low, span = one.steps[0], one.steps[-1] - one.steps[0]
     base = 0  # alive[i] holds the ways of a scaled net result of base + i
     alive = _object_zeros(1)
     alive[0] = 1
     ruined, total = 0, 1
     by_hand: list[Fraction] = []
     for _ in range(hands):
-        nxt = _object_zeros(len(alive) + span)
-        for s, w in zip(one.steps, one.ways, strict=True):
-            off = s - low
-            nxt[off:off + len(alive)] += alive * w
-        base += low
+        nxt = _one_more_hand(one, alive)
+        base += one.steps[0]
         cut = max(0, min(len(nxt), floor - base))  # entries with less than one unit left are ruined
         ruined = ruined * one.total + int(sum(nxt[:cut]))
         alive = nxt[cut:]

@@ -1,23 +1,12 @@
 """Games with choices (chemin de fer): information models, and the exact payoffs of every decision.
 
-The parlour game of Kemeny and Snell (1957): the Player wins 1, loses 1, a tie pushes (zero-sum). The
-Player must draw on 0-4 and stand on 6-7, a natural ends the coup, and whatever the rules
-(:class:`~exact_odds.core.choices.ChoiceRules`) leave free is chosen by the side that decides, each side
-seeing what its **information model** lets it see:
-
-- the cards are dealt with replacement (model **A**, the infinite deck) or from a given shoe (**B**);
-- **1**: each side sees its own total; **2**: the Banker sees his two cards, the Player his total;
-  **3**: each side sees his own two cards.
-
-A **strategy** gives each information set a drawing probability. The Player's information sets are his
-totals (or two-card hands under model 3), the Banker's his total (or two cards under 2 and 3) against the
-Player's third card or "Player stood": 2 x 2^88 pure strategies under A1, 2^5 x 2^484 under B3. No pure
-strategy is enumerated: the Player's expectation is additive over the Banker's information sets, each
-term affine in the Player's free drawing probabilities, and a :class:`ChoiceGame` holds those affine
-terms. :mod:`exact_odds.analysis.equilibrium` solves it.
-
-All figures count the ordered six-card sequences of the shoe (:data:`~exact_odds.core.shoe.CARDS_PER_COUP`),
-so a result is an integer count of ways over the shoe's total, divided once.
+The parlour game of Kemeny and Snell (1957) and the papers' models A1-B3 are told in
+``docs/chemin-de-fer.md``; what the rules (:class:`~exact_odds.core.choices.ChoiceRules`) leave free is
+chosen by the side that decides. A **strategy** gives each information set a drawing probability. No
+pure strategy is enumerated: the Player's expectation is additive over the Banker's information sets,
+each term affine in the Player's free drawing probabilities, and a :class:`ChoiceGame` holds those
+affine terms (:mod:`exact_odds.analysis.equilibrium` solves it). Figures count the ordered six-card
+sequences of the shoe: integer ways over the shoe's total, divided once.
 
 >>> game = choice_game(Shoe.infinite_deck(), Information.TOTALS)
 >>> game.model, game.player_sets, len(game.banker_sets), game.total == 52**6
@@ -26,7 +15,7 @@ so a result is an integer count of ways over the shoe's total, divided once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
@@ -189,8 +178,7 @@ def payoff_table(shoe: Shoe, score: Score = SIGN) -> PayoffTable:
                 row.append(Cell(w * (drawn[q] - depletes * score[q][(b + c) % 10]) * scale[6],
                                 w * score[q][b] * scale[5], w * scale[5]))
             cells[player, banker] = tuple(row)
-    return PayoffTable(falling(size, CARDS_PER_COUP) if not shoe.infinite else size ** CARDS_PER_COUP,
-                       naturals, cells)
+    return PayoffTable(scale[0], naturals, cells)
 
 
 # ---------------------------------------------------------------- the game
@@ -217,9 +205,9 @@ class BankerSet:
 
 @dataclass(frozen=True, slots=True)
 class ChoiceGame:
-    """A game with choices on one shoe: the Player's free information sets (his variables, in order)
-    and the ways reaching each, the fixed part of the Player's result (``base``: naturals and the Banker's
-    fixed cells, affine), and every Banker information set. Results are in ways out of ``total``."""
+    """A game with choices on one shoe: the Player's free information sets (his variables) and the ways
+    reaching each, the fixed part of his result (``base``, affine), and every Banker information set;
+    results are in ways out of ``total``."""
 
     shoe: Shoe
     information: Information
@@ -244,6 +232,14 @@ def affine_add(a: list[Number], b: Affine, weight: Number = 1) -> None:
 
 def affine_at(f: Affine, x: Sequence[Number]) -> Number:
     return f[0] + sum((c * v for c, v in zip(f[1:], x, strict=True)), 0)
+
+
+def box_range(f: Affine, fixed: Mapping[int, Number] | None = None) -> tuple[Number, Number]:
+    """The least and the greatest value of ``f`` over the box [0, 1]^k, the coordinates in ``fixed`` held."""
+    held = fixed or {}
+    constant = f[0] + sum((c * held[j] for j, c in enumerate(f[1:]) if j in held), 0)
+    free = [c for j, c in enumerate(f[1:]) if j not in held]
+    return constant + sum(min(0, c) for c in free), constant + sum(max(0, c) for c in free)
 
 
 def _check_rules(information: Information, rules: ChoiceRules) -> None:

@@ -1,29 +1,19 @@
 """Symbolic results: house edges in payout symbols, break-even payouts, closed forms in d.
 
-Every result is computed in integers and fractions, and SymPy (slow to import: about half a
-second) only when one is asked for as a SymPy expression (:mod:`exact_odds.analysis.symbolic_expressions`,
-the very expressions SymPy's own functions give): the command line's text, CSV, JSON, Markdown
-and HTML write them from their numbers (:mod:`exact_odds.report.expression_text`), and only a
-LaTeX document imports SymPy, to set them.
+Everything is computed in integers and fractions; SymPy (slow to import) is loaded only when a result
+is asked for as a SymPy expression (:mod:`exact_odds.analysis.symbolic_expressions`).
 
-*Payout symbols.* Each pay line of a bet gets one symbol, named from its label
-(``banker wins`` -> ``banker_wins``, ``tie (push)`` -> ``tie_push``). The house edge per
-unit staked is then ``P(loses) - sum of P(line) * symbol`` with the exact probabilities of
-the shoe, and the *break-even* payout of a line is the value of its symbol, the other
-lines paying as they do, at which the house edge is zero.
+*Payout symbols.* Each pay line of a bet gets one symbol, named from its label (``tie (push)`` ->
+``tie_push``). The house edge per unit staked is ``P(loses) - sum of P(line) * symbol``, and the
+*break-even* payout of a line is the value of its symbol, the other lines unchanged, at which it is zero.
 
-*Closed forms in the number of decks d.* In a shoe of ``d`` decks every card count is
-``4d`` (ten-valued ranks ``4d`` each, pooled ``16d``), and the ways of any coup outcome are
-sums of products of six falling-factorial factors, each linear in ``d``: a polynomial of
-degree at most 6 with integer coefficients. The total is ``52d (52d-1) ... (52d-5)``. Each
-polynomial is interpolated, in exact integers, from the enumerator's counts on d = 9..15
-(:data:`FIT_DECKS`: seven points fix a degree-6 polynomial); :func:`summary` then checks it
-against the enumerator on other shoes (d = 1..8, none of them in the fit) and, as d grows,
-against the infinite-deck enumeration (:meth:`ClosedForm.check`). The shoes are dealt once
-each, at the finest detail the bets need, and shared by every closed form. A rational function
-in d is factored from the integer factorisation of its numerator and the known linear factors of
-``52d (52d-1) ... (52d-5)`` (:func:`~exact_odds.engine.deck_polynomials.over_sequences`), as
-``sympy.factor`` factors it.
+*Closed forms in the number of decks d.* The ways of any coup outcome on a d-deck shoe are a
+polynomial in d of degree at most 6 with integer coefficients (sums of products of six falling
+factors, each linear in d), over the total ``52d (52d-1) ... (52d-5)``. Each is interpolated exactly
+from the enumerator's counts on :data:`FIT_DECKS` and checked on other shoes and, as d grows, against
+the infinite deck (:meth:`ClosedForm.check`). Each shoe is dealt once, at the finest detail the bets
+need; rational functions of d are factored as ``sympy.factor`` factors them
+(:func:`~exact_odds.engine.deck_polynomials.over_sequences`).
 
 >>> forms = outcome_closed_forms()
 >>> forms["banker"].limit
@@ -46,7 +36,7 @@ from exact_odds.analysis.edges import ParSheet, par_sheet
 from exact_odds.bets.core import Bet
 from exact_odds.bets.main import BANKER, ROLES
 from exact_odds.core.coup import Coup, Detail, Winner
-from exact_odds.core.dist import Dist, Ways
+from exact_odds.core.dist import Ways
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.engine.deck_polynomials import (
@@ -57,7 +47,6 @@ from exact_odds.engine.deck_polynomials import (
     falling_in_decks,
     interpolate,
     over_sequences,
-    sequence_factors,
 )
 from exact_odds.engine.enumerator import deal, sequences
 
@@ -74,16 +63,12 @@ DECK = 52
 TOTAL_COEFFICIENTS = falling_in_decks(DECK)
 """Ordered six-card sequences of a d-deck shoe, 52d (52d-1) ... (52d-5): coefficients, lowest power first."""
 
-TOTAL_CONTENT, TOTAL_FACTORS = sequence_factors(DECK)
-"""52d (52d-1) ... (52d-5) = 416 d (52d-1) (26d-1) (52d-3) (13d-1) (52d-5): content and linear factors."""
-
 
 # ---------------------------------------------------------------- payout symbols and break-even payouts
 
 
 def payout_names(bet: Bet) -> tuple[str, ...]:
-    """The name of each pay line's payout symbol: its label in lower case, words joined by ``_``
-    (made unique)."""
+    """The name of each pay line's payout symbol: its label in lower case, words joined by ``_`` (made unique)."""
     names: list[str] = []
     for line in bet.lines:
         name = re.sub(r"\W+", "_", line.label).strip("_").lower() or "line"
@@ -94,13 +79,6 @@ def payout_names(bet: Bet) -> tuple[str, ...]:
             name, n = f"{base}_{n}", n + 1
         names.append(name)
     return tuple(names)
-
-
-def payout_symbols(bet: Bet) -> tuple[sympy.Symbol, ...]:
-    """One symbol per pay line of ``bet``, named from the line's label (:func:`payout_names`)."""
-    import sympy
-
-    return tuple(sympy.Symbol(name) for name in payout_names(bet))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,31 +92,10 @@ class LinearForm:
 
 def edge_form(sheet: ParSheet) -> LinearForm:
     """The house edge of the sheet's bet in its payout symbols, ``P(loses) - sum(P(line) * symbol)``,
-    as numbers and names (:func:`edge_expression` as SymPy's)."""
+    as numbers and names (:attr:`BetForms.edge_expression` as SymPy's)."""
     *paid, loses = sheet.lines
     return LinearForm(loses.probability, tuple((-line.probability, name) for line, name in
                                                zip(paid, payout_names(sheet.bet), strict=True) if line.ways))
-
-
-def edge_expression(sheet: ParSheet) -> sympy.Expr:
-    """The house edge of the sheet's bet with every pay line's payout a symbol.
-
-    ``P(loses) - sum(P(line) * symbol)``; substituting the bet's own payouts gives
-    :attr:`ParSheet.house_edge`.
-    """
-    # sympy-backed: single-shoe commands never load it
-    from exact_odds.analysis.symbolic_expressions import linear_expression
-
-    form = edge_form(sheet)
-    return linear_expression(form.constant, form.terms)
-
-
-def pays_of(bet: Bet) -> dict[sympy.Symbol, sympy.Rational]:
-    """The bet's own payouts by symbol, for ``expr.subs(...)``."""
-    # sympy-backed: single-shoe commands never load it
-    from exact_odds.analysis.symbolic_expressions import rational
-
-    return {s: rational(line.pays) for s, line in zip(payout_symbols(bet), bet.lines, strict=True)}
 
 
 def line_index(bet: Bet, line: int | str) -> int:
@@ -156,9 +113,8 @@ def line_index(bet: Bet, line: int | str) -> int:
 def break_even(sheet: ParSheet, line: int | str = 0) -> Fraction | None:
     """The payout of one pay line at which the bet is fair, the other lines unchanged.
 
-    The solution of ``edge_expression(sheet) == 0`` for the line's symbol, found in fractions
-    (the edge is linear in it): ``(P(loses) - sum of the other lines' P * pays) / P(line)``;
-    ``None`` if the line cannot occur on this shoe (no payout makes the bet fair).
+    ``(P(loses) - sum of the other lines' P * pays) / P(line)``; ``None`` if the line cannot occur on
+    this shoe (no payout makes the bet fair).
 
     >>> from exact_odds.bets import find_bet
     >>> break_even(par_sheet(Shoe.infinite_deck(), find_bet("tie")))
@@ -173,9 +129,7 @@ def break_even(sheet: ParSheet, line: int | str = 0) -> Fraction | None:
 
 
 def fair_commission(shoe: Shoe, *, tableau: Tableau = STANDARD_TABLEAU) -> Fraction | None:
-    """The banker commission at which the standard banker bet is fair: 1 - break-even win payout.
-
-    ``None`` if the banker never wins on this shoe.
+    """The banker commission at which the standard banker bet is fair (``None`` if the banker never wins).
 
     >>> fair_commission(Shoe.infinite_deck())
     Fraction(7410, 276593)
@@ -190,21 +144,15 @@ Measure = Callable[[Shoe], Ways]
 """The ways of some event on a shoe, counted by the engine."""
 
 
-@cache
-def _shoe(decks: int) -> Shoe:
-    """``Shoe.decks(decks)``, made once: the closed forms ask for the same few shoes many times."""
-    return Shoe.decks(decks)
+_shoe = cache(Shoe.decks)
+"""``Shoe.decks(decks)``, made once: the closed forms ask for the same few shoes many times."""
 
 
 @dataclass(frozen=True)  # not slotted: its cached properties keep a __dict__
 class ClosedForm:
-    """The ways of an event on a d-deck shoe as a polynomial in d.
-
-    ``coefficients / denominator`` is the polynomial (lowest power first; the denominator is 1
-    when every coefficient is an integer, as the ways must be, and it has degree at most 6);
-    the probability is ``ways / TOTAL``; ``measure`` counts the event on a shoe with the
-    engine (the points it is interpolated from, and the checks).
-    """
+    """The ways of an event on a d-deck shoe as the polynomial ``coefficients / denominator`` in d (lowest
+    power first; the denominator is 1 when the ways are an integer polynomial, as they must be), over
+    :data:`TOTAL_COEFFICIENTS`; ``measure`` counts the event with the engine (the fit and the checks)."""
 
     name: str
     coefficients: Coefficients
@@ -272,47 +220,34 @@ def class_measures(classes: int, class_of: Callable[[Coup], int], *, tableau: Ta
                    detail: Detail = Detail.POINTS) -> list[Measure]:
     """The ways of each class of coups ``class_of(coup)`` (0 to ``classes - 1``) on a shoe, counted
     by the engine at ``detail``: one deal per shoe for every class, each coup's class found once."""
-    class_by_coup: dict[Coup, int] = {}
-    counted: dict[Shoe, list[Ways]] = {}
+    class_by_coup = cache(class_of)
 
-    def count(dist: Dist[Coup]) -> list[Ways]:
+    @cache
+    def counts(shoe: Shoe) -> list[Ways]:
         out = [0] * classes
-        for coup, ways in dist.items():
-            c = class_by_coup.get(coup)
-            if c is None:
-                c = class_by_coup[coup] = class_of(coup)
-            out[c] += ways
+        for coup, ways in deal(shoe, tableau, detail=detail).items():
+            out[class_by_coup(coup)] += ways
         return out
 
     def measure(i: int) -> Measure:
-        def ways(shoe: Shoe) -> Ways:
-            if shoe not in counted:
-                counted[shoe] = count(deal(shoe, tableau, detail=detail))
-            return counted[shoe][i]
-        return ways
+        return lambda shoe: counts(shoe)[i]
 
     return [measure(i) for i in range(classes)]
 
 
 def outcome_closed_forms(*, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
                          detail: Detail = Detail.POINTS) -> dict[Winner, ClosedForm]:
-    """Banker, player and tie: ways and probabilities as functions of the number of decks.
-
-    Interpolated from the enumerator on ``fit`` decks, dealt at ``detail`` (any detail gives the
-    same counts: a finer one lets other closed forms share the deals); :func:`summary` checks
-    other shoes.
-    """
+    """Banker, player and tie: ways and probabilities as functions of the number of decks, interpolated
+    from the enumerator on ``fit`` decks (dealt at ``detail``: a finer one lets other closed forms share
+    the deals)."""
     measures = class_measures(len(ROLES), lambda coup: ROLES.index(coup.winner), tableau=tableau, detail=detail)
     return {outcome: closed_form(outcome, measure, fit=fit) for outcome, measure in zip(ROLES, measures, strict=True)}
 
 
 def line_closed_forms(bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
                       detail: Detail = Detail.POINTS) -> list[ClosedForm]:
-    """Each par-sheet line of ``bet`` (the pay lines, then "loses") as a closed form in d.
-
-    Interpolated as :func:`outcome_closed_forms` does, dealt at the bet's detail or ``detail``
-    if finer.
-    """
+    """Each par-sheet line of ``bet`` (the pay lines, then "loses") as a closed form in d, dealt at the bet's
+    detail or ``detail`` if finer."""
     labels = [line.label for line in bet.lines] + ["loses"]
     measures = class_measures(len(labels), bet.line_index, tableau=tableau, detail=max(detail, bet.detail))
     return [closed_form(f"{bet.name}: {label}", measure, fit=fit) for label, measure in zip(labels, measures,
@@ -330,26 +265,6 @@ def edge_factors(bet: Bet, forms: Sequence[ClosedForm]) -> Factored:
     return over_sequences([int(t * scale) for t in top], scale, DECK)
 
 
-def edge_in_decks(bet: Bet, forms: Sequence[ClosedForm], *, symbolic_pays: bool = False) -> sympy.Expr:
-    """The house edge of ``bet`` as a rational function of d (and of the payout symbols).
-
-    ``forms`` are :func:`line_closed_forms` of the bet. With ``symbolic_pays`` the payouts
-    stay symbols (``sympy.factor`` of the expression); otherwise the bet's own payouts are
-    substituted: :func:`edge_factors` as a SymPy expression.
-    """
-    # sympy-backed: single-shoe commands never load it
-    import sympy
-
-    from exact_odds.analysis.symbolic_expressions import D, factored_expression
-
-    if not symbolic_pays:
-        return factored_expression(edge_factors(bet, forms))
-    *paid, loses = forms
-    numerator = loses.ways.as_expr() - sum((s * f.ways.as_expr() for s, f in zip(payout_symbols(bet), paid,
-                                                                                 strict=True)), sympy.Integer(0))
-    return sympy.factor(numerator / sympy.Poly(list(reversed(TOTAL_COEFFICIENTS)), D).as_expr())
-
-
 def edge_limit(bet: Bet, forms: Sequence[ClosedForm]) -> Fraction:
     """The house edge of ``bet`` as d grows, from the closed forms' limits."""
     *paid, loses = forms
@@ -363,8 +278,8 @@ def edge_limit(bet: Bet, forms: Sequence[ClosedForm]) -> Fraction:
 class BetForms:
     """One bet's symbolic results: closed forms in d, and payout symbols on one shoe.
 
-    ``edge_factors`` and ``edge_form`` are the house edge in d and in payout symbols as numbers;
-    :attr:`edge_in_decks` and :attr:`edge_expression` the same as SymPy expressions.
+    ``edge_factors`` and ``edge_form`` are the house edge in d (the bet's own payouts substituted) and
+    in payout symbols, as numbers; :attr:`edge_in_decks` and :attr:`edge_expression` as SymPy expressions.
     """
 
     sheet: ParSheet
@@ -376,7 +291,7 @@ class BetForms:
 
     @cached_property
     def edge_in_decks(self) -> sympy.Expr:
-        """The house edge as a rational function of d (:func:`edge_in_decks`)."""
+        """The house edge as a rational function of d, factored."""
         # sympy-backed: single-shoe commands never load it
         from exact_odds.analysis.symbolic_expressions import factored_expression
 
@@ -384,7 +299,8 @@ class BetForms:
 
     @cached_property
     def edge_expression(self) -> sympy.Expr:
-        """The house edge in the payout symbols on the sheet's shoe (:func:`edge_expression`)."""
+        """The house edge in the payout symbols on the sheet's shoe; the bet's payouts substituted give
+        :attr:`ParSheet.house_edge`."""
         # sympy-backed: single-shoe commands never load it
         from exact_odds.analysis.symbolic_expressions import linear_expression
 
@@ -393,10 +309,9 @@ class BetForms:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """Closed forms of banker, player and tie, and of each bet's house edge; payout symbols and
-    break-even payouts on ``shoe``; the closed forms are fitted on ``fit`` decks, and
-    ``disagreements`` lists where they differ from the enumerator on ``checked`` decks and the
-    infinite deck (empty when every closed form agrees exactly)."""
+    """Everything the ``symbolic`` command shows: the closed forms of banker, player and tie and of each
+    bet, fitted on ``fit`` decks; payout symbols and break-even payouts on ``shoe``; ``disagreements`` with
+    the enumerator on ``checked`` decks and the infinite deck (empty when every closed form agrees)."""
 
     shoe: Shoe
     outcomes: dict[Winner, ClosedForm]
@@ -407,23 +322,12 @@ class Summary:
     disagreements: tuple[str, ...]
 
 
-def bet_forms(shoe: Shoe, bet: Bet, *, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
-              detail: Detail = Detail.POINTS) -> BetForms:
-    """A bet's closed forms in d (dealt at ``detail`` if finer than the bet's) and, on ``shoe``, its
-    edge in payout symbols and break-evens."""
-    forms = tuple(line_closed_forms(bet, tableau=tableau, fit=fit, detail=detail))
-    sheet = par_sheet(shoe, bet, tableau=tableau)
-    return BetForms(sheet, forms, edge_factors(bet, forms), edge_limit(bet, forms), edge_form(sheet),
-                    tuple(break_even(sheet, i) for i in range(len(bet.lines))))
-
-
 def summary(shoe: Shoe, bets: Sequence[Bet], *, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
             checked: Sequence[int] = CHECK_DECKS, progress: Callable[[int, int], None] | None = None) -> Summary:
     """Every symbolic result for ``bets``, with each closed form checked on ``checked`` decks.
 
-    ``progress(done, total)``, if given, is called after each step (the outcomes, each bet, the
-    checks): ``len(bets) + 2`` steps in all. Every shoe is dealt once, at the finest detail the
-    bets need, for all the closed forms.
+    ``progress(done, total)``, if given, is called after each of ``len(bets) + 2`` steps (the outcomes,
+    each bet, the checks). Every shoe is dealt once, at the finest detail the bets need.
     """
     steps = len(bets) + 2
     report = progress or (lambda done, total: None)
@@ -433,7 +337,10 @@ def summary(shoe: Shoe, bets: Sequence[Bet], *, tableau: Tableau = STANDARD_TABL
     report(1, steps)
     per_bet: list[BetForms] = []
     for bet in bets:
-        per_bet.append(bet_forms(shoe, bet, tableau=tableau, fit=fit, detail=detail))
+        forms = tuple(line_closed_forms(bet, tableau=tableau, fit=fit, detail=detail))
+        sheet = par_sheet(shoe, bet, tableau=tableau)
+        per_bet.append(BetForms(sheet, forms, edge_factors(bet, forms), edge_limit(bet, forms), edge_form(sheet),
+                                tuple(break_even(sheet, i) for i in range(len(bet.lines)))))
         report(1 + len(per_bet), steps)
     every = [*outcomes.values(), *(form for b in per_bet for form in b.forms)]
     wrong = tuple(problem for form in every for problem in form.check((*fit, *checked)))

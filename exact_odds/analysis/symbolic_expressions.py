@@ -1,11 +1,9 @@
 """SymPy expressions of the symbolic results, built from their exact data as SymPy would build them.
 
-:mod:`exact_odds.analysis.symbolic` computes closed forms, house edges and their factors in integers and
-fractions, without SymPy (slow to import); this module, imported only when an expression is asked
-for (the library's functions, a LaTeX document), turns them into SymPy objects: the very objects
-``Poly.as_expr``, ``sympy.factor`` and SymPy's arithmetic give (tests compare them, ``srepr``
-too). Sums are put together in SymPy's canonical order without being simplified again, which would
-load SymPy's tensor module (about 40 ms) for nothing.
+:mod:`exact_odds.analysis.symbolic` computes in integers and fractions; this module, imported only when
+an expression is asked for, turns its results into the very objects ``Poly.as_expr``, ``sympy.factor``
+and SymPy's arithmetic give (tests compare their ``srepr``), put together in SymPy's canonical order
+without simplifying again (which would load SymPy's tensor module for nothing).
 """
 
 from __future__ import annotations

@@ -1,34 +1,14 @@
 """Partial information about the next coup, exactly: known cards, groups of cards, and their value.
 
-What is known. The next coup is decided by the next six cards of the shoe, numbered in
-dealing order: 1 and 3 go to the player, 2 and 4 to the banker, 5 is the fifth card (the
-player's third if the player draws, else the banker's third if the banker draws, else not
-used) and 6 the sixth (the banker's third after a player's third, else not used). A
-:class:`Known` says which cards some positions may be: a rank, a card with its suit, or a set
-of them (``Known.parse("1=7|8|9 5=7h")``). An :class:`Information` is a kind of information,
-a partition of the cards at one or more positions into labelled groups (the rank of card 1;
-high or low, as sorted edges reveal), whose *cases* are :class:`Known` values.
-
-The convention for unused positions. A position is *that card of the shoe*, whether or not the
-coup uses it: knowing that the fifth card is a 7 means the 7 is fifth in the shoe; if nobody
-draws, the coup ends on four cards that were dealt from a shoe holding one 7 fewer, and the 7
-stays where it is. This is the convention of the published known-card analyses (E. Jacobson,
-"Baccarat: The Known Card", 2012: knowing the fifth card of an 8-deck shoe is worth 8.973%),
-and the one under which the cases of any information add up to the odds of the shoe.
-
-How it is counted. As in :func:`exact_odds.engine.enumerator.deal`: ordered six-card sequences, unused
-cards included; the ways of a piece of knowledge are the sequences that agree with it, so
-nothing is divided out and every figure is an integer. Probabilities and expectations are
-exact fractions of them.
-
-- :func:`deal_known`: the coup distribution given a :class:`Known`;
-- :func:`deal_cases`: the coups split by the cases of an :class:`Information`, one enumeration;
-- :func:`deal_dealt`: a coup under way (a prefix of the dealing order), counted over the
-  positions still to come like :func:`exact_odds.analysis.conditional.deal_given` (same integers);
-- :func:`advantage`: the best bet (or sitting out) in each case and the value per coup,
-  ``E[max(EV, 0)]``; :func:`player_ev`: bets' expectations over a distribution;
-- :func:`~exact_odds.analysis.information.bulk.first_card_values`: the first card's group for many
-  compositions at once (for studies of edge sorting), with the bulk evaluator's kernel.
+The next coup is decided by the next six cards of the shoe, positions 1-6 in dealing order. A
+:class:`Known` says which cards some positions may be (``Known.parse("1=7|8|9 5=7h")``); an
+:class:`Information` partitions the cards at one or more positions into labelled groups (the rank of card
+1; high or low, as sorted edges reveal), whose *cases* are :class:`Known` values. A position is *that card
+of the shoe*, used by the coup or not (the convention of the published known-card analyses: E. Jacobson,
+"Baccarat: The Known Card", 2012), so the cases of any information add up to the odds of the shoe.
+Ways count the ordered six-card sequences that agree with the knowledge, unused cards included, as
+:func:`exact_odds.engine.enumerator.deal` does: every figure is an integer (``docs/study.md``, "Known
+cards and edge sorting").
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.report import percent_text
@@ -39,10 +19,6 @@ exact fractions of them.
 [(('high',), 'player', '11.736%'), (('other',), 'banker', '4.555%')]
 >>> percent_text(worth.value, 3)
 '6.765%'
-
-Modules: :mod:`~exact_odds.analysis.information.knowledge` (positions, specs, kinds of information),
-:mod:`~exact_odds.analysis.information.walk` (the enumeration), :mod:`~exact_odds.analysis.information.given`,
-:mod:`~exact_odds.analysis.information.value`, :mod:`~exact_odds.analysis.information.bulk`.
 """
 
 from exact_odds.analysis.information.given import Case, deal_cases, deal_dealt, deal_known

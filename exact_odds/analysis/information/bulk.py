@@ -1,18 +1,11 @@
 """The first card's group for many compositions at once: what a study of edge sorting needs.
 
-A study deals many shoes and, before every coup, wants each bet's exact expectation given
-the *group* of the coup's first card (high or low, as sorted edges reveal), and the value of
-knowing it. :func:`~exact_odds.analysis.information.value.advantage` does one composition in a few
-hundredths of a second; :func:`first_card_values` does many at once with the bulk
-evaluator's kernel (:mod:`exact_odds.batch`), to the same integers.
-
-How. The bulk evaluator writes every coup count as ``sum_S C[S, coup] * monomial_S(n)``,
-``C[S, coup]`` counting the arrangements of a multiset ``S`` of six kinds of card that deal the
-coup, and it finds ``C`` by playing every sequence of kinds *first kind by first kind*. Keeping
-the first kind's group apart gives ``C_g[S, coup]``, the arrangements whose first card is in
-group ``g``; the same kernel then returns, per composition, the ways of every (group, class of
-coups with equal payouts). Kinds are point classes when every group is a union of them (high
-and low are), ranks otherwise. Suits are not supported here (nor needed by edge sorting).
+:func:`first_card_values` gives, per composition, each bet's exact expectation given the *group* of the
+coup's first card (high or low, as sorted edges reveal), the integers of
+:func:`~exact_odds.analysis.information.value.advantage`, with the bulk evaluator's kernel
+(:mod:`exact_odds.batch`): its coefficients ``C[S, coup]`` (the arrangements of a multiset ``S`` of six
+kinds of card that deal the coup) are built with the first kind's group kept apart. Kinds are point
+classes when every group is a union of them (high and low are), ranks otherwise; suits are not supported.
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.analysis.information import deal_known
@@ -38,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from exact_odds.analysis.information.knowledge import Information, InformationError
-from exact_odds.batch.coefficients import Coefficients, build_coefficients
+from exact_odds.analysis.information.value import best_of
+from exact_odds.batch.coefficients import build_coefficients
 from exact_odds.batch.plan import Plan, make_plan, ways
 from exact_odds.core.coup import COUP_CODES, Detail, Payable, coup_of_code
 from exact_odds.core.shoe import RANKS
@@ -67,10 +61,8 @@ def kind_cases(information: Information) -> tuple[Detail, tuple[int, ...]]:
     return Detail.RANKS, tuple(case_of_rank)
 
 
-@lru_cache(maxsize=8)
-def case_coefficients(tableau: Tableau, detail: Detail, case_of_kind: tuple[int, ...]) -> Coefficients:
-    """The bulk coefficients with the first card's case kept apart: coup ``case * COUP_CODES + code``."""
-    return build_coefficients(tableau, detail, case_of_kind)
+case_coefficients = lru_cache(maxsize=8)(build_coefficients)
+"""The bulk coefficients with the first card's case kept apart (coup ``case * COUP_CODES + code``), cached."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +87,9 @@ def _case_plan(tableau: Tableau, detail: Detail, case_of_kind: tuple[int, ...],
 
 @dataclass(frozen=True, slots=True)
 class FirstCardValues:
-    """Exact results of :func:`first_card_values` for ``n`` compositions, ``g`` groups, ``k`` bets.
-
-    ``ways[i, g]``: ordered six-card sequences of composition ``i`` whose first card is in
-    group ``g``; ``numerators[i, g, b] / (scales[b] * ways[i, g])`` is bet ``b``'s expectation
-    given the group (Python integers where int64 could overflow).
-    """
+    """Exact results of :func:`first_card_values`: ``ways[i, g]`` ordered six-card sequences of composition
+    ``i`` whose first card is in group ``g``; ``numerators[i, g, b] / (scales[b] * ways[i, g])`` is bet
+    ``b``'s expectation given the group (Python integers where int64 could overflow)."""
 
     labels: tuple[str, ...]
     bet_names: tuple[str, ...]
@@ -117,9 +106,7 @@ class FirstCardValues:
         """The bet of highest expectation (first on equal ones); ``None`` to sit out (or no such card)."""
         if not self.ways[i, group]:
             return None
-        ev = [self.expectation(i, group, b) for b in range(len(self.bet_names))]
-        top = max(range(len(ev)), key=lambda b: (ev[b], -b))
-        return top if ev[top] > 0 or not sit_out else None
+        return best_of([self.expectation(i, group, b) for b in range(len(self.bet_names))], sit_out=sit_out)
 
     def value(self, i: int, *, sit_out: bool = True) -> Fraction:
         """The value of knowing the group for composition ``i``: ``E[max(EV, 0)]`` per coup."""

@@ -1,19 +1,19 @@
 """The exact coup distribution given partial information about the next coup.
 
 :func:`deal_known` conditions on a :class:`~exact_odds.analysis.information.knowledge.Known`;
-:func:`deal_cases` splits the coups of a shoe by an
-:class:`~exact_odds.analysis.information.knowledge.Information`, one distribution per case, in a
-single enumeration; :func:`deal_dealt` is the odds of a coup under way (known cards in
-dealing order), counted like :func:`exact_odds.analysis.conditional.deal_given`.
+:func:`deal_cases` splits the coups by the cases of an
+:class:`~exact_odds.analysis.information.knowledge.Information` in one enumeration; :func:`deal_dealt` is
+the odds of a coup under way. Ways count ordered six-card sequences, unused cards included (see the
+package): ``deal_known(shoe, Known())`` is ``deal(shoe)``, the cases of an information add up, coup by
+coup, to ``deal(shoe)``, and a case's probability is its total over ``deal(shoe).total``.
 
-Ways count ordered six-card sequences of the shoe, unused cards included (the engine's
-convention); a position means that card of the shoe, used by the coup or not. So:
-
-- ``deal_known(shoe, Known())`` is ``deal(shoe)``;
-- the cases of an information add up, coup by coup, to ``deal(shoe)``; in particular
-  ``sum over ranks r of deal_known(shoe, Known.of({k: r}))`` is ``deal(shoe)`` for every
-  position ``k``;
-- the probability of a case is its total over ``deal(shoe).total``.
+How: cards are pooled into *kinds*, alike in everything the question looks at (point value; rank when
+pairs matter; suit when a suit is known or a suited pair asked; the label at every position), and a
+sequence of kinds is dealt in ``prod_k n_k (n_k - 1) ...`` ways. The first four positions are walked
+over kinds and aggregated by what the rest of the coup needs; the ways of the last two are a polynomial
+of degree two in the cards the first four removed, so equal aggregates are summed into three moments
+(:class:`Moments`) and positions 5 and 6 are walked once per sum. Suited pairs of a rank whose suits
+nothing singles out are split by the engine's exact integer shares.
 
 >>> from exact_odds.engine.enumerator import winners
 >>> from exact_odds.core.shoe import Shoe
@@ -26,9 +26,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass
 
 from exact_odds.analysis.information.knowledge import (
+    POSITIONS,
     Information,
     InformationError,
     Known,
@@ -36,12 +38,292 @@ from exact_odds.analysis.information.knowledge import (
     require_suits,
     suited_ranks,
 )
-from exact_odds.analysis.information.walk import EXCLUDED, Label, Scheme, card_types, walk
 from exact_odds.core.coup import Coup, Detail
-from exact_odds.core.dist import Dist
-from exact_odds.core.shoe import CARDS_PER_COUP, Card, Rank, Shoe, Suit, falling
+from exact_odds.core.dist import Dist, Ways
+from exact_odds.core.shoe import CARDS_PER_COUP, RANKS, SUITS, Card, Rank, Shoe, ShoeError, Suit, falling
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.engine.enumerator import deal
+from exact_odds.engine.enumerator import _suit_split, _SuitSplit, deal
+from exact_odds.inputs.errors import suits_unknown
+
+Label = Hashable
+"""What a position reveals of a card (``None`` at a position nobody watches)."""
+
+
+class _Excluded:
+    """The label of a card a position may not be."""
+
+    def __repr__(self) -> str:
+        return "EXCLUDED"
+
+
+EXCLUDED: Label = _Excluded()
+"""Label of the cards that knowledge rules out at a position (such sequences are not counted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scheme:
+    """What each of the six positions tells of a card: ``labels[i]`` maps each card type ``(rank, suit)`` (the
+    suit ``None`` for a rank not in ``split``, whose suits are not told apart) to its label at position
+    ``i + 1``, or to :data:`EXCLUDED`."""
+
+    split: frozenset[Rank]
+    labels: tuple[dict[tuple[Rank, Suit | None], Label], ...]
+
+
+def card_types(split: frozenset[Rank]) -> list[tuple[Rank, Suit | None]]:
+    """Every card type: the ranks, with the ranks of ``split`` one type per suit."""
+    return [(r, s) for r in RANKS for s in (SUITS if r in split else (None,))]
+
+
+@dataclass(frozen=True, slots=True)
+class _Kind:
+    """Cards alike in everything the enumeration asks: see the module docstring."""
+
+    point: int
+    rank: int  # rank value when pairs matter, else 0
+    suit: int  # suit index when this kind is one suit of a rank at ``Detail.SUITS``, else -1
+    labels: tuple[Label, ...]  # per position
+    count: int
+    suits: tuple[int, ...] | None  # counts per suit, for suited-pair shares (``Detail.SUITS``)
+
+
+def _type_count(shoe: Shoe, rank: Rank, suit: Suit | None) -> int:
+    if suit is None:
+        return shoe.counts[rank - 1]
+    if shoe.suited is None:
+        raise ShoeError(suits_unknown(f"a known {rank.label} of one suit"))
+    return shoe.suited[rank - 1][SUITS.index(suit)]
+
+
+def kinds_of(shoe: Shoe, scheme: Scheme, detail: Detail) -> list[_Kind]:
+    """The kinds of card of ``shoe`` under ``scheme`` at ``detail`` (empty kinds left out)."""
+    if detail is Detail.SUITS and shoe.suited is None:
+        raise ShoeError(suits_unknown())
+    merged: dict[tuple[int, int, int, tuple[Label, ...]], int] = {}
+    suits: dict[tuple[int, int, int, tuple[Label, ...]], tuple[int, ...] | None] = {}
+    for rank, suit in card_types(scheme.split):
+        n = _type_count(shoe, rank, suit)
+        if not n:
+            continue
+        one_suit = detail is Detail.SUITS and suit is not None
+        key = (rank.point, rank.value if detail >= Detail.RANKS else 0, SUITS.index(suit) if one_suit else -1,
+               tuple(labels[(rank, suit)] for labels in scheme.labels))
+        merged[key] = merged.get(key, 0) + n
+        if detail is Detail.SUITS and shoe.suited is not None:
+            suits[key] = None if one_suit else shoe.suited[rank - 1]
+    return [_Kind(p, r, s, labels, n, suits.get((p, r, s, labels))) for (p, r, s, labels), n in merged.items()]
+
+
+# ---------------------------------------------------------------- the first four cards
+
+_Hand = tuple[int, int]  # (rank the hand's first two cards pair in, or 0; suited: 1 yes, 0 no, -1 by shares)
+FourKey = tuple[int, int, tuple[int, ...], _Hand, _Hand, tuple[Label, ...]]
+"""(player total, banker total, classes removed (sorted), player hand, banker hand, labels 1-4)."""
+
+
+def _hand(a: _Kind, b: _Kind, detail: Detail) -> _Hand:
+    if detail is Detail.POINTS or a.rank != b.rank:
+        return (0, 0)
+    if detail is Detail.RANKS:
+        return (a.rank, 0)
+    return (a.rank, -1) if a.suit < 0 else (a.rank, int(a.suit == b.suit))
+
+
+def first_four(kinds: Sequence[_Kind], class_of: Sequence[int], detail: Detail,
+               infinite: bool) -> dict[FourKey, Ways]:
+    """Ways of the first four positions (P, B, P, B) over kinds, aggregated for the rest of the coup."""
+    allowed = [[i for i, k in enumerate(kinds) if k.labels[p] is not EXCLUDED] for p in range(4)]
+    n = [k.count for k in kinds]
+    fin = 0 if infinite else 1
+    out: dict[FourKey, Ways] = {}
+    for i1 in allowed[0]:
+        k1, w1 = kinds[i1], n[i1]
+        for i2 in allowed[1]:
+            w2 = w1 * (n[i2] - fin * (i2 == i1))
+            if not w2:
+                continue
+            k2 = kinds[i2]
+            for i3 in allowed[2]:
+                w3 = w2 * (n[i3] - fin * ((i3 == i1) + (i3 == i2)))
+                if not w3:
+                    continue
+                k3 = kinds[i3]
+                pt, player = (k1.point + k3.point) % 10, _hand(k1, k3, detail)
+                for i4 in allowed[3]:
+                    w4 = w3 * (n[i4] - fin * ((i4 == i1) + (i4 == i2) + (i4 == i3)))
+                    if not w4:
+                        continue
+                    k4 = kinds[i4]
+                    removed = () if infinite else tuple(sorted((class_of[i1], class_of[i2], class_of[i3],
+                                                                class_of[i4])))
+                    key = (pt, (k2.point + k4.point) % 10, removed, player, _hand(k2, k4, detail),
+                           (k1.labels[0], k2.labels[1], k3.labels[2], k4.labels[3]))
+                    out[key] = out.get(key, 0) + w4
+    return out
+
+
+Flags = tuple[bool, bool, bool, bool, bool]
+
+
+def flag_shares(ways: Ways, player: _Hand, banker: _Hand,
+                splits: dict[int, _SuitSplit]) -> Iterator[tuple[Flags, Ways]]:
+    """The ways of four first cards split by the coup's pair flags: a hand pairing in a rank whose suits are
+    not told apart is split by the engine's exact suited shares (jointly when both hands pair in it)."""
+    pp, bp = player[0] != 0, banker[0] != 0
+    twin = pp and bp and player[0] == banker[0]
+    if twin and player[1] < 0:
+        split = splits[player[0]].twin
+        unit = ways // sum(split)
+        for (ps, bs), w in zip(((False, False), (True, False), (False, True), (True, True)), split, strict=True):
+            yield (True, True, ps, bs, True), unit * w
+        return
+    p_opts, b_opts = _shares(player, splits), _shares(banker, splits)
+    unit = ways // (sum(w for _, w in p_opts) * sum(w for _, w in b_opts))
+    for ps, pw in p_opts:
+        for bs, bw in b_opts:
+            yield (pp, bp, ps, bs, twin), unit * pw * bw
+
+
+def _shares(hand: _Hand, splits: dict[int, _SuitSplit]) -> tuple[tuple[bool, int], ...]:
+    if hand[1] >= 0:
+        return ((bool(hand[1]), 1),)
+    s = splits[hand[0]]
+    return ((False, s.pair - s.suited), (True, s.suited))
+
+
+def suit_splits(kinds: Sequence[_Kind], infinite: bool) -> dict[int, _SuitSplit]:
+    """Suited-pair shares of every rank whose suits are not told apart (``Detail.SUITS``)."""
+    return {k.rank: _suit_split(k.suits, infinite) for k in kinds if k.suits is not None and k.suit < 0}
+
+
+# ---------------------------------------------------------------- the fifth and sixth cards
+
+ThirdKey = tuple[int, int, int, int, Label, Label]
+"""(player total, banker total, player cards, banker cards, label at 5, label at 6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Classes:
+    """Kinds pooled by point value and labels at positions 5 and 6."""
+
+    point: tuple[int, ...]
+    five: tuple[Label, ...]
+    six: tuple[Label, ...]
+    count: tuple[int, ...]
+
+
+def classes_of(kinds: Sequence[_Kind]) -> tuple[Classes, list[int]]:
+    """The classes, and the class of each kind."""
+    index: dict[tuple[int, Label, Label], int] = {}
+    class_of = [index.setdefault((k.point, k.labels[4], k.labels[5]), len(index)) for k in kinds]
+    counts = [0] * len(index)
+    for k, c in zip(kinds, class_of, strict=True):
+        counts[c] += k.count
+    keys = list(index)
+    return Classes(tuple(p for p, _, _ in keys), tuple(f for _, f, _ in keys), tuple(s for _, _, s in keys),
+                   tuple(counts)), class_of
+
+
+@dataclass
+class Moments:
+    """The first four cards of one aggregate: ``s0`` the sum of their ways ``w``, ``s1[c]`` of ``w * r_c`` and
+    ``s2[c * C + d]`` of ``w * r_c * r_d``, ``r_c`` being the cards of class ``c`` they took (``C`` classes)."""
+
+    s0: int
+    s1: list[int]
+    s2: list[int]
+
+    @classmethod
+    def empty(cls, classes: int) -> Moments:
+        return cls(0, [0] * classes, [0] * (classes * classes))
+
+    def add(self, ways: Ways, removed: Sequence[int]) -> None:
+        """Add the ways of first four cards that removed one card of each class in ``removed``."""
+        self.s0 += ways
+        size = len(self.s1)
+        for c in removed:
+            self.s1[c] += ways
+            for d in removed:
+                self.s2[c * size + d] += ways
+
+
+def last_two_summed(cl: Classes, m: Moments, pt: int, bt: int, tableau: Tableau,
+                    infinite: bool) -> dict[ThirdKey, Ways]:
+    """The ways of positions 5 and 6 (drawn by the tableau, or unused but counted) summed over the first
+    fours of ``m``, from their moments.
+
+    With ``n_c = N_c - r_c`` cards of class ``c`` left, a fifth card ``x`` and a sixth ``y`` come in
+    ``n_x (n_y - d)`` ways, ``d = [x = y]``; summed with the weights of the first fours this is
+    ``N_x (N_y - d) s0 - N_x s1[y] - (N_y - d) s1[x] + s2[x, y]``. An unused sixth card is summed over the
+    classes of its label first. The tests compare it with playing each composition left.
+    """
+    fin = 0 if infinite else 1
+    size, count, s0, s1, s2 = len(cl.count), cl.count, m.s0, m.s1, m.s2
+    five = [c for c in range(size) if count[c] and cl.five[c] is not EXCLUDED]
+    six = [c for c in range(size) if count[c] and cl.six[c] is not EXCLUDED]
+    by_label: dict[Label, list[int]] = {}
+    for c in six:
+        by_label.setdefault(cl.six[c], []).append(c)
+    totals = {label: (sum(count[y] for y in ys), sum(s1[y] for y in ys)) for label, ys in by_label.items()}
+    out: dict[ThirdKey, Ways] = {}
+    player_draws = tableau.player_draws_on(pt, bt)
+    banker_alone = not player_draws and tableau.banker_draws_given(pt, bt, None)
+    for x in five:
+        px, nx, s1x, row, l5 = cl.point[x], count[x], s1[x], x * size, cl.five[x]
+        if player_draws and tableau.banker_draws_given(pt, bt, px):
+            for y in six:
+                ny = count[y] - fin * (x == y)
+                w = nx * ny * s0 - nx * s1[y] - ny * s1x + s2[row + y]
+                if w:
+                    key = ((pt + px) % 10, (bt + cl.point[y]) % 10, 3, 3, l5, cl.six[y])
+                    out[key] = out.get(key, 0) + w
+            continue
+        if player_draws:
+            coup = ((pt + px) % 10, bt, 3, 2)
+        else:
+            coup = (pt, (bt + px) % 10 if banker_alone else bt, 2, 3 if banker_alone else 2)
+        for l6, ys in by_label.items():  # the sixth card is not used: any card left, by its label
+            total, r1 = totals[l6]
+            my = total - fin * (cl.six[x] == l6)
+            w = nx * my * s0 - nx * r1 - my * s1x + sum(s2[row + y] for y in ys)
+            if w:
+                key = (*coup, l5, l6)
+                out[key] = out.get(key, 0) + w
+    return out
+
+
+# ---------------------------------------------------------------- the whole coup
+
+
+def walk(shoe: Shoe, scheme: Scheme, tableau: Tableau, detail: Detail) -> dict[tuple[Label, ...], dict[Coup, Ways]]:
+    """Ways of every (labels at positions 1-6, coup) over the ordered six-card sequences allowed (a card
+    labelled :data:`EXCLUDED` at its position is not counted)."""
+    kinds = kinds_of(shoe, scheme, detail)
+    cl, class_of = classes_of(kinds)
+    splits = suit_splits(kinds, shoe.infinite) if detail is Detail.SUITS else {}
+    four = first_four(kinds, class_of, detail, shoe.infinite)
+    groups: dict[tuple[int, int, Flags, tuple[Label, ...]], Moments] = {}
+    for (pt, bt, removed, player, banker, labels), w4 in four.items():
+        for flags, wf in (flag_shares(w4, player, banker, splits) if detail is not Detail.POINTS else
+                          ((_NO_FLAGS, w4),)):
+            key = (pt, bt, flags, labels)
+            moments = groups.get(key)
+            if moments is None:
+                moments = groups[key] = Moments.empty(len(cl.count))
+            moments.add(wf, removed)
+    out: dict[tuple[Label, ...], dict[Coup, Ways]] = {}
+    for (pt, bt, flags, labels), moments in groups.items():
+        for (p, b, pc, bc, l5, l6), w in last_two_summed(cl, moments, pt, bt, tableau, shoe.infinite).items():
+            dist = out.setdefault((*labels, l5, l6), {})
+            coup = Coup(p, b, pc, bc, *flags)
+            dist[coup] = dist.get(coup, 0) + w
+    return out
+
+
+_NO_FLAGS: Flags = (False,) * 5
+
+
+# ---------------------------------------------------------------- knowledge and cases
 
 Case = tuple[str, ...]
 """One label per watched position of an information."""
@@ -56,27 +338,22 @@ def scheme_of(shoe: Shoe, known: Known, information: Information | None = None) 
     split = suited_ranks(sets)
     require_suits(shoe.suited, split)
     watched = {p: i for i, p in enumerate(information.positions)} if information is not None else {}
-    labels: list[dict[tuple[Rank, Suit | None], Label]] = []
-    for position in range(1, CARDS_PER_COUP + 1):
+
+    def label(position: int, rank: Rank, suit: Suit | None) -> Label:
         allowed = known.cards_at(position)
-        at: dict[tuple[Rank, Suit | None], Label] = {}
-        for rank, suit in card_types(split):
-            if allowed is not None and not matches(allowed, rank, suit):
-                at[(rank, suit)] = EXCLUDED
-            elif information is not None and position in watched:
-                at[(rank, suit)] = information.label_of(watched[position], rank, suit)
-            else:
-                at[(rank, suit)] = None
-        labels.append(at)
-    return Scheme(split, tuple(labels))
+        if allowed is not None and not matches(allowed, rank, suit):
+            return EXCLUDED
+        if information is not None and position in watched:
+            return information.label_of(watched[position], rank, suit)
+        return None
+
+    return Scheme(split, tuple({(r, s): label(p, r, s) for r, s in card_types(split)} for p in POSITIONS))
 
 
 def deal_known(shoe: Shoe, known: Known, tableau: Tableau = STANDARD_TABLEAU, *,
                detail: Detail = Detail.POINTS) -> Dist[Coup]:
-    """Exact ways of every coup over the ordered six-card sequences of ``shoe`` that agree with ``known``.
-
-    A known position is that card of the shoe whether or not the coup uses it (see the
-    package docstring). Knowledge no sequence agrees with raises :class:`InformationError`.
+    """Exact ways of every coup over the ordered six-card sequences of ``shoe`` that agree with ``known``
+    (:class:`InformationError` if none does).
 
     >>> from exact_odds.core.shoe import Shoe
     >>> deal_known(Shoe.decks(1), Known.parse("1=9 3=9 2=K 4=K"))[Coup(8, 0, 2, 2)] == 4 * 4 * 3 * 3 * 48 * 47
@@ -91,11 +368,9 @@ def deal_known(shoe: Shoe, known: Known, tableau: Tableau = STANDARD_TABLEAU, *,
 
 def deal_cases(shoe: Shoe, information: Information, tableau: Tableau = STANDARD_TABLEAU, *,
                known: Known | None = None, detail: Detail = Detail.POINTS) -> dict[Case, Dist[Coup]]:
-    """The coups of ``shoe`` split by the cases of ``information``, in one enumeration.
-
-    Each case's distribution equals ``deal_known(shoe, information.known(case))`` (and
-    ``known`` too, when given: information on top of what is already known). Cases that
-    cannot happen are left out; the others are in the order of :meth:`Information.cases`.
+    """The coups of ``shoe`` split by the cases of ``information`` (on top of ``known``), in one enumeration:
+    each case's distribution is ``deal_known`` of the case, in the order of :meth:`Information.cases`
+    (cases that cannot happen left out).
 
     >>> from exact_odds.engine.enumerator import deal
     >>> from exact_odds.core.shoe import Shoe
@@ -118,24 +393,15 @@ def deal_cases(shoe: Shoe, information: Information, tableau: Tableau = STANDARD
     return out
 
 
-def _rest(shoe: Shoe, dealt: int) -> int:
-    """Sequences of the positions after ``dealt`` known cards: any cards left."""
-    rest = CARDS_PER_COUP - dealt
-    return shoe.size**rest if shoe.infinite else falling(shoe.size - dealt, rest)
-
-
 def deal_dealt(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_TABLEAU, *,
                detail: Detail = Detail.POINTS) -> Dist[Coup]:
     """The odds of a coup under way: ``cards`` are its first positions, in dealing order.
 
-    Counted like :func:`exact_odds.analysis.conditional.deal_given`: the ways of the *remaining*
-    positions from the remaining cards, adding up to ``(N-k) (N-k-1) ... (N-5)`` after ``k``
-    cards. That is :func:`deal_known` on the prefix divided by the ways of dealing the known
-    cards, which divides every coup's ways exactly (the rest of a sequence does not depend
-    on which of the allowed cards were dealt, only on how many of each rank). Whether the
-    rules let these cards be on the table is not checked here (see
-    :func:`exact_odds.analysis.conditional.dealing_order`). At ``Detail.SUITS`` the first four cards
-    need their suits, as for ``deal_given``.
+    The ways of the *remaining* positions from the remaining cards, adding up to ``(N-k) (N-k-1) ...
+    (N-5)`` after ``k`` cards: :func:`deal_known` on the prefix divided by the ways of dealing the known
+    cards, which divide every coup's ways exactly. Whether the rules allow these cards is checked by
+    :func:`exact_odds.analysis.conditional.deal_given`, not here. At ``Detail.SUITS`` the first four cards
+    need their suits.
 
     >>> from exact_odds.engine.enumerator import winners
     >>> from exact_odds.core.shoe import Shoe, parse_cards
@@ -149,7 +415,8 @@ def deal_dealt(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_TA
         # Which suits were dealt would change the suited pairs of the rest: not a whole number of ways.
         raise InformationError("suited pairs of a coup under way need the suits of the first four cards")
     dist = deal_known(shoe, Known.prefix(cards), tableau, detail=detail)
-    per, left = divmod(dist.total, _rest(shoe, len(cards)))
+    rest = CARDS_PER_COUP - len(cards)  # the positions after the known cards take any cards left
+    per, left = divmod(dist.total, shoe.size**rest if shoe.infinite else falling(shoe.size - len(cards), rest))
     if left or any(w % per for _, w in dist.items()):
         raise AssertionError("the ways of the known cards do not divide the ways of the coup")
     return Dist({coup: w // per for coup, w in dist.items()})

@@ -1,34 +1,12 @@
 """What is known of the next coup's six cards, and kinds of information that split it into cases.
 
-Positions. A coup is decided by the next six cards of the shoe, numbered in dealing order:
-
-====  ==========================================================================
- 1    the player's first card
- 2    the banker's first card
- 3    the player's second card
- 4    the banker's second card
- 5    the fifth card: the player's third card if the player draws; else the banker's
-      third card if the banker draws; else it is not used by this coup
- 6    the sixth card: the banker's third card after a player's third card; else unused
-====  ==========================================================================
-
-A position always means *that card of the shoe* (the published convention of known-card and
-edge-sorting analyses: E. Jacobson, "Baccarat: The Known Card", 2012). Knowing that the fifth
-card is a 7 says nothing about whether the coup will use it; when it is not used, it still
-is not in the shoe for the first four cards, so the knowledge still shifts the odds.
-
-A :class:`Known` says, for each position, which cards it may be: a rank (``7``), a card with
-its suit (``7h``), or a set of them (``7|8|9``). Written as a spec, positions are joined by
-commas or spaces::
-
-    1=7            the player's first card is a 7
-    5=7h           the fifth card is the seven of hearts
-    1=7|8|9 2=K    the first card is a 7, 8 or 9 and the second a king
-
-An :class:`Information` is a *kind* of information: for each watched position, a partition
-of the cards into labelled groups (the rank of card 1; whether card 1 is in {6, 7, 8, 9}, as
-sorted edges reveal). Each combination of groups is a *case*, and each case is a
-:class:`Known`, so the cases of an information split every coup exactly once.
+Positions 1 and 3 are the player's first two cards, 2 and 4 the banker's, 5 the fifth card (the
+player's third if he draws, else the banker's third if he draws, else unused) and 6 the sixth (the
+banker's third after a player's third, else unused); a position is *that card of the shoe*, used or not
+(see the package). A :class:`Known` says which cards each position may be: a rank (``7``), a card with
+its suit (``7h``) or alternatives (``7|8|9``), written ``1=7|8|9 2=K``. An :class:`Information` is a
+*kind* of information: for each watched position, a partition of the cards into labelled groups; each
+combination of groups is a *case*, a :class:`Known`, so the cases split every coup exactly once.
 
 >>> Known.parse("1=7|8|9, 5=7h")
 Known.parse('1=7|8|9 5=7h')
@@ -81,12 +59,9 @@ def position_of(text: str) -> int:
 def positions_of(text: str) -> tuple[int, ...]:
     """Positions from ``"1"``, ``"1,2"`` or a range ``"1-4"``; each at most once."""
     out: list[int] = []
-    for part in re.split(r"[,\s]+", text.strip()):
-        if not part:
-            continue
+    for part in filter(None, re.split(r"[,\s]+", text.strip())):
         first, dash, last = part.partition("-")
-        span = range(position_of(first), position_of(last) + 1) if dash else (position_of(first),)
-        out += list(span)
+        out += range(position_of(first), position_of(last if dash else first) + 1)
     if not out:
         raise InformationError("no position given (use 1-6, e.g. '1' or '1-4')")
     if len(set(out)) != len(out):
@@ -109,11 +84,8 @@ def card_set_text(cards: CardSet) -> str:
 
 
 def matches(cards: CardSet, rank: Rank, suit: Suit | None) -> bool:
-    """Whether a card of ``rank`` (of ``suit``; ``None``: a card whose suit is not told apart) is in ``cards``.
-
-    A card whose suit is not told apart matches only rank-wide entries: the caller tells
-    suits apart for every rank that some entry names with a suit.
-    """
+    """Whether a card of ``rank`` (of ``suit``; ``None``: a card whose suit is not told apart, which matches
+    only rank-wide entries) is in ``cards``."""
     return Card(rank) in cards or (suit is not None and Card(rank, suit) in cards)
 
 
@@ -124,11 +96,8 @@ def suited_ranks(sets: Iterable[CardSet]) -> frozenset[Rank]:
 
 @dataclass(frozen=True, slots=True)
 class Known:
-    """What is known of each of the six positions: the cards it may be (``None``: nothing).
-
-    Build it with :meth:`parse` or :meth:`of`; :meth:`cards_at` reads it. The empty
-    ``Known()`` knows nothing, and conditioning on it is dealing from the shoe.
-    """
+    """What is known of each of the six positions: the cards it may be (``None``: nothing); the empty
+    ``Known()`` knows nothing."""
 
     cards: tuple[CardSet | None, ...] = (None,) * CARDS_PER_COUP
 
@@ -194,7 +163,7 @@ class Known:
             if a is None or b is None:
                 cards.append(a if b is None else b)
                 continue
-            both = _intersection(a, b)
+            both = _cards(every=(a, b))
             if not both:
                 raise InformationError(f"position {position} cannot be both {card_set_text(a)} and {card_set_text(b)}")
             cards.append(both)
@@ -211,11 +180,12 @@ class Known:
         return f"Known.parse({self.spec()!r})"
 
 
-def _intersection(a: CardSet, b: CardSet) -> CardSet:
-    """The cards in both sets, written with as few entries as possible."""
+def _cards(every: Sequence[CardSet] = (), none: Sequence[CardSet] = ()) -> CardSet:
+    """The cards in every set of ``every`` and in none of ``none``, with as few entries as possible."""
     out: set[Card] = set()
     for rank in RANKS:
-        suits = [s for s in SUITS if matches(a, rank, s) and matches(b, rank, s)]
+        suits = [s for s in SUITS if all(matches(c, rank, s) for c in every) and
+                 not any(matches(c, rank, s) for c in none)]
         out |= {Card(rank)} if len(suits) == len(SUITS) else {Card(rank, s) for s in suits}
     return frozenset(out)
 
@@ -226,13 +196,8 @@ OTHER = "other"
 
 @dataclass(frozen=True, slots=True)
 class Information:
-    """A kind of information: at each watched position, which labelled group the card is in.
-
-    ``positions`` are watched in this order; ``groups[i]`` partitions the cards for
-    ``positions[i]`` as ``(label, cards)`` pairs. A *case* is one label per watched position;
-    :meth:`known` turns it into a :class:`Known`. Build with :meth:`rank_at`, :meth:`grouped`
-    or :meth:`parse`.
-    """
+    """A kind of information: ``groups[i]`` partitions the cards at ``positions[i]`` as ``(label, cards)``
+    pairs; a *case* is one label per watched position (:meth:`known` makes it a :class:`Known`)."""
 
     name: str
     positions: tuple[int, ...]
@@ -262,7 +227,7 @@ class Information:
                  for label, cards in groups.items()]
         if any(label == OTHER for label, _ in named):
             raise InformationError(f"{OTHER!r} is the label of the cards in no group; choose another name")
-        rest = _complement([cards for _, cards in named])
+        rest = _cards(none=[cards for _, cards in named])
         partition = tuple(named + ([(OTHER, rest)] if rest else []))
         desc = ", ".join(f"{label} = {card_set_text(cards)}" for label, cards in named)
         return cls(f"group of card {_positions_text(positions)} ({desc})", tuple(positions),
@@ -270,11 +235,8 @@ class Information:
 
     @classmethod
     def parse(cls, positions: str, groups: str | None = None) -> Information:
-        """From option text: positions ``"1"``/``"1,3"``/``"1-4"``; groups ``"high=6|7|8|9"`` or ``"6|7|8|9"``.
-
-        Without groups, the rank at each position. Several groups are separated by spaces or
-        commas; a group without a name is called ``in``.
-        """
+        """From option text: positions ``"1"``/``"1,3"``/``"1-4"``; groups ``"high=6|7|8|9"`` or ``"6|7|8|9"``
+        (a group without a name is ``in``), separated by spaces or commas; without groups, the rank."""
         where = positions_of(positions)
         if groups is None or not groups.strip():
             return cls.rank_at(*where)
@@ -317,15 +279,6 @@ class Information:
 
 def _positions_text(positions: Sequence[int]) -> str:
     return ", ".join(map(str, positions))
-
-
-def _complement(sets: Sequence[CardSet]) -> CardSet:
-    """The cards in none of ``sets``."""
-    out: set[Card] = set()
-    for rank in RANKS:
-        suits = [s for s in SUITS if not any(matches(c, rank, s) for c in sets)]
-        out |= {Card(rank)} if len(suits) == len(SUITS) else {Card(rank, s) for s in suits}
-    return frozenset(out)
 
 
 def _check_partition(groups: Sequence[tuple[str, CardSet]]) -> None:

@@ -1,16 +1,10 @@
 """What information is worth: the best bet in each case and the value per coup, exactly.
 
-Conventions: one unit is staked per coup on at most one bet; expectations are the
-bettor's (``player_ev``: positive when the bettor wins), a push is 0, a loss -1. In each
-case of an :class:`~exact_odds.analysis.information.knowledge.Information` the bettor makes the bet
-of highest expectation, or sits out (expectation 0) when none is positive. The *value* of
-the information is the expectation per coup of that play,
-
-    value = sum over cases c of P(c) * max(EV_c(bet 1), ..., EV_c(bet n), 0),
-
-the figure the published known-card and edge-sorting analyses give (E. Jacobson, "Baccarat:
-The Known Card", 2012: knowing card 1, 8 decks, 6.765%). Without sitting out (``sit_out=False``)
-the bettor always makes the best bet, however bad.
+One unit is staked per coup on at most one bet; expectations are the bettor's (``player_ev``). In each
+case of an :class:`~exact_odds.analysis.information.knowledge.Information` the bettor makes the bet of
+highest expectation, or sits out when none is positive; the *value* of the information is
+``sum over cases c of P(c) * max(EV_c(bet 1), ..., EV_c(bet n), 0)``, the figure of the published
+known-card and edge-sorting analyses (without sitting out, ``sit_out=False``, the best bet however bad).
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.report import percent_text
@@ -26,6 +20,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 from exact_odds.analysis.information.given import Case, deal_cases
 from exact_odds.analysis.information.knowledge import Information, InformationError, Known
@@ -38,12 +33,9 @@ from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 
 @dataclass(frozen=True, slots=True)
 class CaseValue:
-    """One case of an information: how often it happens, every bet's expectation, the best play.
-
-    ``ways`` of ``total`` sequences fall in this case; ``ev[i]`` is the exact expectation
-    of ``bets[i]`` (of the :class:`Advantage`) given the case; ``best`` indexes the bet
-    made, ``None`` to sit out.
-    """
+    """One case of an information: ``ways`` of ``total`` sequences fall in it; ``ev[i]`` is the exact
+    expectation of the :class:`Advantage`'s ``bets[i]`` given it; ``best`` indexes the bet made (``None``: sit
+    out)."""
 
     case: Case
     known: Known
@@ -71,11 +63,8 @@ class CaseValue:
 
 @dataclass(frozen=True, slots=True)
 class Advantage:
-    """The value of an information on one shoe for a set of bets (see the module docstring).
-
-    ``flat[i]`` is the expectation of ``bets[i]`` without the information (given ``known``
-    alone), the weighted mean of the cases' expectations.
-    """
+    """The value of an information on one shoe for a set of bets; ``flat[i]`` is the expectation of
+    ``bets[i]`` without the information (given ``known`` alone)."""
 
     information: Information
     known: Known
@@ -137,27 +126,14 @@ def best_of(ev: Sequence[Fraction], *, sit_out: bool = True) -> int | None:
     return best if ev[best] > 0 or not sit_out else None
 
 
-def expectations(dist: Dist[Coup], bets: Sequence[Payable],
-                 payouts: list[dict[Coup, Fraction]]) -> tuple[Fraction, ...]:
-    """Each bet's exact expectation over ``dist``; ``payouts`` caches each bet's payout by coup."""
-    out = []
-    for bet, cache in zip(bets, payouts, strict=True):
-        acc = Fraction(0)
-        for coup, w in dist.items():
-            pay = cache.get(coup)
-            if pay is None:
-                pay = cache[coup] = bet.payout(coup)
-            acc += w * pay
-        out.append(acc / dist.total)
-    return tuple(out)
-
-
 def player_ev(dist: Dist[Coup], bets: Sequence[Payable]) -> tuple[Fraction, ...]:
-    """Each bet's exact expectation over ``dist`` (e.g. :func:`~exact_odds.analysis.information.given.deal_known`'s).
+    """Each bet's exact expectation over ``dist`` (e.g. :func:`~exact_odds.analysis.information.given.deal_known`'s),
+    the coups dealt at the detail the bets need."""
+    return _expectations(dist, [bet.payout for bet in bets])
 
-    The coups must be dealt at the detail the bets need (``max(bet.detail for bet in bets)``).
-    """
-    return expectations(dist, bets, [{} for _ in bets])
+
+def _expectations(dist: Dist[Coup], payouts: Sequence[Callable[[Coup], Fraction]]) -> tuple[Fraction, ...]:
+    return tuple(sum((w * pay(coup) for coup, w in dist.items()), Fraction(0)) / dist.total for pay in payouts)
 
 
 MAX_CASES = 2_500
@@ -170,10 +146,9 @@ def advantage(shoe: Shoe, information: Information, bets: Sequence[Payable], tab
               progress: Callable[[int, int], None] | None = None) -> Advantage:
     """The best play in each case of ``information`` and its value per coup, exactly.
 
-    ``bets`` are the bets one may make (bet values: resolve names in the caller);
-    ``known`` is knowledge held in every case (the information comes on top of it). The
-    coups are dealt at the finest detail the bets need. ``progress(done, total)``, if given, is
-    called with the cases valued so far: once with none, when the coups are dealt, then after each.
+    ``bets`` are the bets one may make; ``known`` is knowledge held in every case (the information comes
+    on top of it). ``progress(done, total)``, if given, is called with the cases valued so far: once with
+    none, when the coups are dealt, then after each.
     """
     if not bets:
         raise InformationError("name at least one bet to value the information")
@@ -186,13 +161,13 @@ def advantage(shoe: Shoe, information: Information, bets: Sequence[Payable], tab
     given = known or Known()
     split = deal_cases(shoe, information, tableau, known=given, detail=detail)
     total = sum(d.total for d in split.values())
-    payouts: list[dict[Coup, Fraction]] = [{} for _ in bets]
+    paying = [cache(bet.payout) for bet in bets]  # each coup's payout found once for every case
     names = tuple(bet.name for bet in bets)
     cases = []
     if progress is not None:
         progress(0, len(split))
     for case, dist in split.items():
-        ev = expectations(dist, bets, payouts)
+        ev = _expectations(dist, paying)
         cases.append(CaseValue(case, information.known(case).and_(given), dist.total, total, ev,
                                best_of(ev, sit_out=sit_out), names))
         if progress is not None:
