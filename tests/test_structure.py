@@ -164,7 +164,6 @@ COVERED_BY: dict[str, str] = {
     # Bunco: every exact distribution against brute force from the printed rules, in one module.
     "bunco/analysis.py": "test_bunco.py",
     "bunco/base.py": "test_bunco.py",
-    "bunco/chi_square.py": "test_bunco.py",
     "bunco/dice.py": "test_bunco.py",
     "bunco/game.py": "test_bunco.py",
     "bunco/log.py": "test_bunco.py",

@@ -1,7 +1,4 @@
-"""One analysis for the reports: the roll, the game and the turn of one configuration, and asked tails.
-
-Everything ``exact-odds bunco`` prints is a property of :class:`Analysis`; the report layer only
-formats it. Every figure is an exact ``Fraction``.
+"""Everything ``exact-odds bunco`` prints, exactly: the roll, the game and the turn of one configuration.
 
 >>> from exact_odds.bunco import STANDARD_SCORING, Dice
 >>> a = analyse(Dice(3, 6), STANDARD_SCORING, more_than=(3, 10))
@@ -17,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact_odds.bunco.base import BuncoError, ascending, points
+from exact_odds.bunco.base import BuncoError, ascending
 from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
 from exact_odds.bunco.game import DEFAULT_ROUNDS, Game, play_game
 from exact_odds.bunco.scoring import ScoringRules
@@ -26,13 +23,9 @@ from exact_odds.core.dist import Dist
 from exact_odds.inputs.validate import shown
 
 
-def _is_bunco(roll: Roll) -> bool:
-    return roll.kind == "Bunco"
-
-
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    """Everything ``exact-odds bunco`` reports: the roll, the game, the turn, and the asked tails."""
+    """The roll, the game, the turn, and the asked tails P(total > k)."""
 
     dice: Dice
     rules: ScoringRules
@@ -50,7 +43,7 @@ class Analysis:
     @property
     def bunco_probability(self) -> Fraction:
         """P(a roll is a Bunco): ``1 / sides**count``."""
-        return self.roll.probability(_is_bunco)
+        return self.roll.probability(lambda r: r.kind == "Bunco")
 
     @property
     def mini_probability(self) -> Fraction:
@@ -60,19 +53,19 @@ class Analysis:
     @property
     def roll_mean(self) -> Fraction:
         """Expected points of one roll."""
-        return self.scores.expectation(points)
+        return self.scores.expectation(lambda score: score)
 
     @property
     def roll_variance(self) -> Fraction:
-        """Variance of one roll's points (population variance of the exact distribution)."""
-        return self.scores.variance(points)
+        """Variance of one roll's points."""
+        return self.scores.variance(lambda score: score)
 
     @property
     def game_bunco_probability(self) -> Fraction:
         """P(at least one Bunco in the game's rounds): one minus the product of P(no Bunco) per round."""
         none = Fraction(1)
         for number in self.game.round_numbers:
-            none *= 1 - roll_outcomes(self.dice, round_number=number).probability(_is_bunco)
+            none *= 1 - roll_outcomes(self.dice, round_number=number).probability(lambda r: r.kind == "Bunco")
         return 1 - none
 
     def tails(self) -> dict[int, Fraction]:
@@ -80,18 +73,12 @@ class Analysis:
         return {k: self.game.more_than(k) for k in self.more_than}
 
 
-def _check_tails(more_than: Sequence[int]) -> tuple[int, ...]:
-    """The asked ``k`` of P(total > k) as a tuple, or a :class:`BuncoError` for one that is not whole."""
-    for k in more_than:
-        if not isinstance(k, int) or isinstance(k, bool):
-            raise BuncoError(f"k of P(total > k) must be a whole number, got {shown(k)}")
-    return tuple(more_than)
-
-
 def analyse(dice: Dice, rules: ScoringRules, *, round_number: int = 1, rounds: int = DEFAULT_ROUNDS,
             target: int = DEFAULT_TARGET, more_than: Sequence[int] = (3,)) -> Analysis:
     """Roll, game and turn for one configuration; ``more_than`` lists the k of P(total > k)."""
-    tails = _check_tails(more_than)
+    for k in more_than:
+        if not isinstance(k, int) or isinstance(k, bool):
+            raise BuncoError(f"k of P(total > k) must be a whole number, got {shown(k)}")
     return Analysis(dice, rules, round_number, roll_outcomes(dice, round_number=round_number),
                     play_game(dice, rules, rounds=rounds),
-                    play_turn(dice, rules, round_number=round_number, target=target), tails)
+                    play_turn(dice, rules, round_number=round_number, target=target), tuple(more_than))

@@ -1,6 +1,8 @@
-"""What every Bunco module shares: its error, the whole-number check, and outcomes in increasing order."""
+"""What every Bunco module shares: its error, the checks of whole numbers and of a significance level."""
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 from exact_odds.core.dist import Dist
 from exact_odds.inputs.errors import InputError
@@ -8,21 +10,12 @@ from exact_odds.inputs.validate import shown
 
 
 class BuncoError(InputError):
-    """A bad Bunco input: dice, round number, points, rounds, target or simulation options.
-
-    Like every :class:`~exact_odds.inputs.errors.InputError` its message is one line, which the command
-    line prints before it exits with status 2.
-    """
+    """A bad Bunco input (dice, round number, points, rounds, target, simulation options); one line."""
 
 
 def check_whole_number(name: str, value: object, low: int, high: int | None = None) -> int:
-    """``value`` if it is an ``int`` within ``low..high`` (no upper bound if ``high`` is None).
+    """``value`` if it is an ``int`` (not a ``bool``) within ``low..high`` (``high`` None: no bound).
 
-    Anything else raises a one-line :class:`BuncoError` that names ``name``. A ``bool`` is refused
-    although Python counts it as an ``int``: ``True`` dice is a mistake, not one die.
-
-    >>> check_whole_number("the number of dice", 3, 1, 20)
-    3
     >>> check_whole_number("the number of dice", 0, 1, 20)
     Traceback (most recent call last):
     ...
@@ -37,19 +30,16 @@ def check_whole_number(name: str, value: object, low: int, high: int | None = No
     return value
 
 
+def check_alpha(alpha: float | Fraction) -> None:
+    """Refuse a significance level that is not strictly between 0 and 1."""
+    if not 0 < alpha < 1:
+        raise BuncoError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
+
+
 def ascending(dist: Dist[int]) -> Dist[int]:
-    """The same ways with the outcomes in increasing order, the order in which reports list them.
+    """The same ways with the outcomes in increasing order, as reports list them.
 
     >>> ascending(Dist({21: 1, 0: 120, 5: 5}))
     Dist({0: 120, 5: 5, 21: 1})
     """
     return Dist(sorted(dist.items()))
-
-
-def points(value: int) -> int:
-    """The points themselves: the value whose mean and variance a points distribution reports.
-
-    >>> Dist({0: 1, 2: 1}).expectation(points)
-    Fraction(1, 1)
-    """
-    return value

@@ -1,9 +1,8 @@
 """The dice and one roll of them, classified by what the rules look at.
 
-A roll of ``count`` fair dice with ``sides`` faces (numbered 1..sides) has ``sides**count``
-equally likely *ways*: the ordered tuples of faces. The rules look at two things only: how many
-dice show the round number, and whether every die shows the same face. :class:`Roll` is that
-pair, and :func:`roll_outcomes` counts the ways of each class without listing a single tuple.
+A roll of ``count`` fair dice of ``sides`` faces has ``sides**count`` equally likely *ways* (ordered
+tuples of faces). The rules look only at how many dice show the round number and whether all dice
+show the same face: that pair is a :class:`Roll`, and :func:`roll_outcomes` counts the ways of each.
 
 >>> roll_outcomes(Dice(3, 6)).map(lambda roll: roll.kind)
 Dist({'plain': 210, 'mini Bunco': 5, 'Bunco': 1})
@@ -61,14 +60,11 @@ class Dice:
 class Roll:
     """The class of one roll: how many dice show the round number, and whether all dice are alike.
 
-    ``alike and matches`` is a Bunco (then ``matches`` is the number of dice), ``alike and not
-    matches`` a mini Bunco, anything else a plain roll, which scores per matching die. Rolls are
-    ordered as the pairs ``(matches, alike)`` are, and only against rolls.
+    Alike with matches is a Bunco, alike without a mini Bunco, anything else a plain roll scoring
+    per matching die. Rolls are ordered as the pairs ``(matches, alike)``.
 
     >>> Roll(3, alike=True).kind, Roll(0, alike=True).kind, Roll(2, alike=False).describe()
     ('Bunco', 'mini Bunco', '2 dice show the round number')
-    >>> sorted([Roll(1, alike=False), Roll(0, alike=True), Roll(0, alike=False)])[0]
-    Roll(matches=0, alike=False)
     """
 
     matches: int
@@ -90,29 +86,22 @@ class Roll:
         return f"{self.matches} {'die shows' if self.matches == 1 else 'dice show'} the round number"
 
 
-def _matching_ways(dice: Dice, k: int) -> Ways:
-    """Rolls in which exactly ``k`` dice show the round number: ``C(count, k) * (sides-1)**(count-k)``."""
-    misses: Ways = (dice.sides - 1) ** (dice.count - k)  # the other dice, each on any other face
-    return math.comb(dice.count, k) * misses
-
-
 @cache
 def roll_outcomes(dice: Dice, *, round_number: int = 1) -> Dist[Roll]:
-    """The classes of one roll with their ways (total ``sides**count``), by counting, not enumerating.
+    """The classes of one roll with their ways (total ``sides**count``), counted, not enumerated.
 
-    Of the rolls in which ``k`` dice show the round number (:func:`_matching_ways`), the single
-    ``k = count`` roll is the Bunco, and ``sides - 1`` of the ``k = 0`` rolls (every die on one
-    other face) are mini Buncos. With one die every face is trivially "all alike", so the round
-    number is a Bunco and any other face a mini Bunco: the rules read literally. By symmetry the
-    result does not depend on the round number (the tests check this, it is not assumed).
+    ``k`` dice show the round number in ``C(count, k) * (sides-1)**(count-k)`` rolls; the one roll
+    with ``k = count`` is the Bunco, and ``sides - 1`` of the ``k = 0`` rolls are mini Buncos (with
+    one die, any other face). The result does not depend on the round number (tested, not assumed).
 
     >>> roll_outcomes(Dice(3, 6))[Roll(0, alike=True)]
     5
     """
     dice.check_round(round_number)
     n, minis = dice.count, dice.sides - 1
-    ways: dict[Roll, int] = {Roll(k, alike=False): _matching_ways(dice, k) for k in range(1, n)}
-    ways[Roll(0, alike=False)] = _matching_ways(dice, 0) - minis
-    ways[Roll(0, alike=True)] = minis
-    ways[Roll(n, alike=True)] = _matching_ways(dice, n)
-    return Dist(sorted(ways.items()))
+    ways = [math.comb(n, k) * minis ** (n - k) for k in range(n + 1)]
+    outcomes = {Roll(k, alike=False): ways[k] for k in range(1, n)}
+    outcomes[Roll(0, alike=False)] = ways[0] - minis
+    outcomes[Roll(0, alike=True)] = minis
+    outcomes[Roll(n, alike=True)] = ways[n]
+    return Dist(sorted(outcomes.items()))

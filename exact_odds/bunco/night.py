@@ -34,7 +34,7 @@ from statistics import NormalDist
 from typing import TYPE_CHECKING, TextIO
 
 from exact_odds.bunco.base import BuncoError, check_whole_number
-from exact_odds.bunco.chi_square import DEFAULT_ALPHA, ChiSquare, chi_square_test
+from exact_odds.bunco.simulation import DEFAULT_ALPHA, ChiSquare, chi_square_test
 from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
 from exact_odds.bunco.game import round_numbers
 from exact_odds.bunco.party import Party

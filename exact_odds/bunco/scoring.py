@@ -1,16 +1,10 @@
 """Scoring rule sets: what a Bunco, a mini Bunco and each matching die are worth, by name.
 
-The rules, for a round whose *round number* is one of the faces:
-
-* a **Bunco**: every die shows the round number;
-* a **mini Bunco**: every die shows one and the same other face;
-* otherwise each die that shows the round number scores ``per_die`` points.
-
-Points are non-negative whole numbers. Two rule sets are built in (:data:`SCORING_RULES`):
-``standard`` (:data:`STANDARD_SCORING`: Bunco 21, mini Bunco 5, 1 point per die), as Bunco is
-commonly played (e.g. the "How to play" page of Bunco Babz, buncobabz.com, and the text of
-Dave Taylor, "Shell Scripting a Bunco Game", Linux Journal, 21 January 2018), and ``article``
-(:data:`ARTICLE_SCORING`), what that article's shell script actually does: a Bunco scores 25.
+A **Bunco**: every die shows the round number; a **mini Bunco**: every die shows one other face;
+otherwise each die showing the round number scores ``per_die``. Two rule sets are built in
+(:data:`SCORING_RULES`): ``standard`` (Bunco 21, mini Bunco 5, 1 point per die, as commonly played)
+and ``article``, what the shell script of Dave Taylor's Linux Journal article (2018) does: a Bunco
+scores 25.
 
 >>> roll_scores(Dice(3, 6), STANDARD_SCORING).probability(21)
 Fraction(1, 216)
@@ -18,7 +12,7 @@ Fraction(1, 216)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from exact_odds.bunco.base import BuncoError, ascending, check_whole_number
 from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
@@ -32,9 +26,9 @@ class UnknownScoringError(BuncoError):
 
 @dataclass(frozen=True, slots=True)
 class ScoringRules:
-    """Points for a Bunco, a mini Bunco and each die showing the round number (non-negative ints).
+    """Points for a Bunco, a mini Bunco and each die showing the round number (whole, at least 0).
 
-    ``source`` says where the numbers come from; it does not take part in equality (nor the hash).
+    ``source`` says where the numbers come from; it takes no part in equality.
 
     >>> rules = ScoringRules("mine", bunco=30, mini=10, per_die=2)
     >>> rules.score(Roll(3, alike=True)), rules.score(Roll(0, alike=True)), rules.score(Roll(2, alike=False))
@@ -67,12 +61,11 @@ class ScoringRules:
         >>> STANDARD_SCORING.with_points(bunco=21) is STANDARD_SCORING, STANDARD_SCORING.with_points(bunco=25).name
         (True, 'custom')
         """
-        new = ScoringRules(self.name, self.bunco if bunco is None else bunco, self.mini if mini is None else mini,
-                           self.per_die if per_die is None else per_die, self.source)
+        new = replace(self, bunco=self.bunco if bunco is None else bunco, mini=self.mini if mini is None else mini,
+                      per_die=self.per_die if per_die is None else per_die)
         if new == self:
             return self
-        return ScoringRules("custom", new.bunco, new.mini, new.per_die,
-                            f"{self.name} rules with points given by the user")
+        return replace(new, name="custom", source=f"{self.name} rules with points given by the user")
 
     def __str__(self) -> str:
         unit = "point" if self.per_die == 1 else "points"

@@ -1,12 +1,9 @@
 """A turn at the table: roll while each roll scores, and stop at the points target.
 
-The table rule: a player keeps rolling while each roll scores; a roll scoring nothing ends the
-turn, and reaching ``target`` points (21 by default) ends the turn and the round. Points are
-capped at the target (a Bunco worth 25 still ends a turn at 21).
-
-Counting convention: ``Turn.outcomes`` counts sequences of ``max_rolls`` rolls, so its total is
-``(sides**count)**max_rolls``; rolls after the turn has ended count too, just as the baccarat
-tables count the cards a coup does not use. That keeps every way an integer over one common total.
+A roll scoring nothing ends the turn; reaching ``target`` points (21 by default) ends the turn and
+the round. Points are capped at the target (a Bunco worth 25 still ends a turn at 21). Ways count
+sequences of ``max_rolls`` rolls, those after the turn ended too (as the baccarat tables count the
+cards a coup does not use), so every way is an integer over ``(sides**count)**max_rolls``.
 
 >>> from exact_odds.bunco import STANDARD_SCORING
 >>> turn = play_turn(Dice(3, 6), STANDARD_SCORING)
@@ -37,11 +34,7 @@ PointsWays = dict[int, int]
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """One player's turn: keep rolling while each roll scores; stop at ``target`` points (capped).
-
-    ``outcomes`` maps (points, rolls) to ways over sequences of ``max_rolls`` rolls
-    (total ``(sides**count)**max_rolls``; rolls after the turn ended count too).
-    """
+    """One player's turn: ``outcomes`` maps (points, rolls) to ways over sequences of ``max_rolls`` rolls."""
 
     dice: Dice
     rules: ScoringRules
@@ -76,7 +69,6 @@ class Turn:
         return self.outcomes.expectation(operator.itemgetter(1))
 
     def _repr_html_(self) -> str:
-        """The turn as a table in a notebook: the points at its end, with the chance of reaching the target."""
         points = self.points
         rows = [[p, w, Fraction(w, points.total), Approx(w / points.total)] for p, w in points.items()]
         notes = [f"P(reach {self.target}) = {self.reach_probability} ≈ {float(self.reach_probability):.6g}; "
@@ -87,10 +79,7 @@ class Turn:
 
 
 def most_rolls(scores: Dist[int], target: int) -> int:
-    """The longest a turn can last: ``ceil(target / m)`` rolls, ``m`` the least positive score.
-
-    Every roll that lets the turn go on adds at least ``m`` points, so after that many rolls the
-    target is reached. If no roll scores, every turn is one roll.
+    """The longest a turn can last: ``ceil(target / m)`` rolls, ``m`` the least positive score (1 if none).
 
     >>> most_rolls(Dist({0: 120, 1: 75, 2: 15, 5: 5, 21: 1}), 21), most_rolls(Dist({0: 1, 3: 1}), 7)
     (21, 3)
@@ -101,9 +90,6 @@ def most_rolls(scores: Dist[int], target: int) -> int:
 
 def roll_once_more(live: PointsWays, scores: Dist[int], target: int) -> tuple[PointsWays, PointsWays]:
     """Every turn still going rolls once more: (the turns still going, the turns that end on this roll).
-
-    From ``p`` points a roll scoring 0 ends the turn at ``p``; a roll scoring ``x > 0`` moves it to
-    ``min(p + x, target)``, and reaching the target ends it. Ways multiply by the roll's ways.
 
     >>> roll_once_more({0: 1}, Dist({0: 1, 1: 1, 2: 1}), 2)
     ({1: 1}, {0: 1, 2: 1})
@@ -119,13 +105,8 @@ def roll_once_more(live: PointsWays, scores: Dist[int], target: int) -> tuple[Po
 
 
 def play_turn(dice: Dice, rules: ScoringRules, *, round_number: int = 1, target: int = DEFAULT_TARGET) -> Turn:
-    """The exact distribution of one turn under the table rule.
-
-    The turn is a Markov chain on points 0..target (:func:`roll_once_more`). Points only grow while
-    the turn goes on, so the chain has no cycles and a turn has at most :func:`most_rolls` rolls:
-    rolling every live turn forward that many times is exact and finite, with no series to sum.
-    A turn that ends after ``n`` rolls stands for ``(sides**count)**(max_rolls - n)`` sequences of
-    ``max_rolls`` rolls (the unused rolls count, see the module's counting convention).
+    """The exact distribution of one turn: a Markov chain on points 0..target with no cycles (points
+    only grow), so rolling every live turn forward :func:`most_rolls` times is exact.
 
     To 2 points, a turn gets there at once (a roll of 2, 5 or 21: 21 ways of 216) or after a
     1-point roll (75 ways) by any scoring roll (96 ways):

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from exact_odds.bunco.base import BuncoError
-from exact_odds.bunco.chi_square import MIN_EXPECTED, pool
+from exact_odds.bunco.simulation import MIN_EXPECTED, pool
 from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
 from exact_odds.bunco.log import RollLog, read_roll_blocks
 from exact_odds.bunco.scoring import ScoringRules, roll_scores
