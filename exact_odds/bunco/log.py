@@ -1,18 +1,10 @@
 """A log of dice rolls, one roll a line: the format ``exact-odds bunco --verify`` reads and ``--log`` writes.
 
-The format: CSV with a header, or JSON Lines with the same keys (when the first line that is
-not blank starts with ``{``). Column names are case-insensitive.
-
-- ``round`` (required): the round of the game the roll was made in, 1, 2, 3, ...; round ``r``
-  plays for the face ``(r - 1) mod sides + 1``, as in :func:`exact_odds.bunco.game.round_numbers`
-  (six rounds of six-sided dice play for 1 to 6, a seventh for 1 again).
-- ``dice`` (required): the faces rolled, separated by spaces (``3 5 3``; commas inside a quoted
-  field, or a JSON list, do too), each a whole number 1..sides, as many as the game rolls dice.
-- ``score`` (optional): the points the log's program gave the roll; checked against the rules.
-- ``game`` (optional): the game the roll belongs to (written by ``--log``; not tested).
-
-Other columns are ignored and listed. A blank line is skipped; a line that cannot be read
-raises a :class:`~exact_odds.bunco.base.BuncoError` naming its line number.
+CSV with a header, or JSON Lines with the same keys (when the first line that is not blank starts
+with ``{``); column names are case-insensitive. ``round`` (required; round ``r`` plays for the face
+``(r - 1) mod sides + 1``), ``dice`` (required: the faces, ``3 5 3``), ``score`` (optional, checked
+against the rules) and ``game`` (optional, not tested); other columns are ignored and listed (docs/bunco.md).
+A line that cannot be read raises a :class:`~exact_odds.bunco.base.BuncoError` naming its line.
 
 >>> log = read_rolls(["round,dice,score", "1,1 1 1,21", '2,"3,5,3",0'], Dice(3, 6))
 >>> log.rounds.tolist(), log.faces.tolist(), log.scores.tolist() if log.scores is not None else None
@@ -49,9 +41,8 @@ REQUIRED = ("round", "dice")
 
 @dataclass(frozen=True, eq=False, slots=True)
 class RollLog:
-    """Rolls as NumPy columns: ``rounds`` (n,), ``faces`` (n, dice), ``scores`` (n,; -1 where the log
-    gave none, ``None`` without a score column), ``lines`` (n,) the line each roll was read from.
-    ``columns``: the log's columns as read; ``ignored``: those it did not know."""
+    """Rolls as NumPy columns: ``rounds``, ``faces`` (n, dice), ``scores`` (-1 where the log gave none,
+    ``None`` without a score column), ``lines`` read from; the log's ``columns`` and those ``ignored``."""
 
     rounds: NDArray[np.int64]
     faces: NDArray[np.int64]
@@ -65,7 +56,6 @@ class RollLog:
 
 
 def _whole(text: str, what: str, low: int) -> int:
-    """``text`` as a whole number of at least ``low``, else a ``ValueError`` saying what it should be."""
     key = text.strip()
     if not re.fullmatch(r"[+-]?[0-9]{1,18}", key):  # ASCII digits, never a number too long to convert
         raise ValueError(f"{shown(key)} is not {what}")
@@ -134,18 +124,11 @@ class _Builder:
         self.lines.append(line)
         self.count += 1
 
-    def build(self, source: str) -> RollLog:
-        """The rolls held (a log with none at all is an error naming ``source``)."""
-        self.some_rolls(source)
-        return self.take()
-
     def some_rolls(self, source: str) -> None:
-        """Refuse a log without a single roll."""
         if not self.count:
             raise BuncoError(f"{source}: the log holds no rolls (expected a header line and one roll a line)")
 
     def take(self) -> RollLog:
-        """The rolls held, taken out of the builder."""
         import numpy as np
 
         scores = np.array(self.scores, dtype=np.int64) if "score" in self.columns else None
@@ -161,7 +144,7 @@ BLOCK = 65_536
 
 
 def _csv_rows(first: int, header: str, lines: Iterator[str], builder: _Builder) -> Iterator[None]:
-    """Add the rows of a CSV log whose header is line ``first`` (yields after every :data:`BLOCK` rows)."""
+    """Add the rows of a CSV log whose header is line ``first``, yielding after every :data:`BLOCK` rows."""
     reader = csv.reader(itertools.chain([header], lines))
     try:
         names = next(reader)
@@ -181,15 +164,13 @@ def _csv_rows(first: int, header: str, lines: Iterator[str], builder: _Builder) 
 
 
 def _json_text(value: object) -> str:
-    """A JSON value as the text of a field (a list of faces joined by spaces)."""
     if isinstance(value, list):
         return " ".join(map(str, value))
     return "" if value is None else str(value)
 
 
 def _json_rows(numbered: Iterable[tuple[int, str]], builder: _Builder) -> Iterator[None]:
-    """Add the rows of a JSON Lines log (the keys of its first object are its columns; yields after every
-    :data:`BLOCK` rows)."""
+    """Add the rows of a JSON Lines log (its first object's keys are its columns), as :func:`_csv_rows`."""
     for line, obj in json_objects(numbered, BuncoError, ("round", "dice")):
         fields = {str(k).strip().lower(): _json_text(v) for k, v in obj.items()}
         if len(fields) < len(obj):  # keys that differ only in case or spaces: one would silently win
@@ -207,13 +188,12 @@ def read_rolls(lines: Iterable[str], dice: Dice, *, source: str = "log") -> Roll
     builder = _Builder(dice)
     for _ in _rows(lines, builder):
         pass
-    return builder.build(source)
+    builder.some_rolls(source)
+    return builder.take()
 
 
 def read_roll_blocks(lines: Iterable[str], dice: Dice, *, source: str = "log") -> Iterator[RollLog]:
-    """Read a log of rolls as :func:`read_rolls` does, a block of :data:`BLOCK` rolls at a time (the last
-    block may hold fewer), so that memory stays that of a block whatever the log's length; each block's
-    ``lines`` are the lines of the file.
+    """Read a log of rolls as :func:`read_rolls` does, a block of :data:`BLOCK` rolls at a time.
 
     >>> [len(b) for b in read_roll_blocks(["round,dice", "1,1 2 3", "2,4 5 6"], Dice(3, 6))]
     [2]
@@ -239,17 +219,15 @@ def _rows(lines: Iterable[str], builder: _Builder) -> Iterator[None]:
 
 
 def load_rolls(path: str | Path, dice: Dice) -> RollLog:
-    """Read the log file at ``path`` (``"-"``: standard input), line by line: a regular file only, each line
-    at most 1 MiB and UTF-8, or :class:`BuncoError` naming the file and line
-    (:func:`exact_odds.inputs.reading.user_lines`)."""
+    """Read the log file at ``path`` (``"-"``: standard input; :func:`exact_odds.inputs.reading.user_lines`)."""
     source = "standard input" if str(path) == "-" else str(path)
     return read_rolls(user_lines(path, "log", BuncoError, newline=""), dice, source=source)
 
 
 def write_games(out: TextIO, faces: NDArray[np.int64], scores: NDArray[np.int64], *, first_game: int = 1,
                 header: bool = True) -> None:
-    """Write games of rolls as a log: ``faces`` (games, rounds, dice) and their ``scores`` (games, rounds),
-    game ``g`` (0-based) numbered ``first_game + g``, its rounds 1, 2, ...; ``header`` writes the header line.
+    """Write games of rolls as a log: ``faces`` (games, rounds, dice), ``scores`` (games, rounds), games
+    numbered from ``first_game``.
 
     >>> import io, numpy as np
     >>> buf = io.StringIO()

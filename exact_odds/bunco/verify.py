@@ -1,9 +1,7 @@
 """Verify a log of dice rolls against the exact roll distribution: faces, scores and Buncos.
 
-The hypothesis under test: every roll of the log is ``count`` fair dice of ``sides`` faces,
-independent of each other and of every other roll, and each score the log gives is what the
-rules say. Four checks in the report style of ``exact-odds verify`` (:mod:`exact_odds.core.verdict`),
-each PASS, FAIL, or SKIP when the log gives it nothing to test:
+The hypothesis: every roll is ``count`` fair, independent dice and each score the log gives is what
+the rules say. Four checks in the style of ``exact-odds verify`` (:mod:`exact_odds.core.verdict`):
 
 ======  ==========================================================  ===============================
 check   what                                                        test
@@ -14,12 +12,8 @@ scores  each roll's score against its round's exact distribution    chi-square, 
 buncos  the numbers of Buncos and of mini Buncos                     exact binomial, two-sided
 ======  ==========================================================  ===============================
 
-The statistical checks share the significance level ``alpha`` (each is judged at ``alpha / 3``),
-so an honest log FAILs with probability at most about ``alpha``. A score's exact probabilities
-come from :func:`~exact_odds.bunco.scoring.roll_scores` for the face the roll's round plays
-for; adjacent scores are pooled until each bin expects at least 5 rolls (as the simulation's
-tests do). Buncos are rare (1 roll in 216 with three six-sided dice), so their counts get an
-exact binomial test rather than a chi-square: its p-value is twice the smaller tail.
+The statistical checks share ``alpha`` (each is judged at ``alpha / 3``). Buncos are rare, so their
+counts get an exact binomial test (twice the smaller tail) rather than a chi-square.
 
 >>> from exact_odds.bunco import STANDARD_SCORING, read_rolls
 >>> log = read_rolls(["round,dice,score", "1,1 1 1,25", "2,3 5 3,0"], Dice(3, 6))
@@ -36,7 +30,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from exact_odds.bunco.base import BuncoError
+from exact_odds.bunco.base import BuncoError, check_alpha
 from exact_odds.bunco.simulation import MIN_EXPECTED, pool
 from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
 from exact_odds.bunco.log import RollLog, read_roll_blocks
@@ -58,9 +52,6 @@ from exact_odds.core.verdict import (
 from exact_odds.inputs.reading import STDIN, user_lines
 
 if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
-
     from exact_odds.core.verdict import Verdict
 
 MAX_VIOLATIONS = 10
@@ -69,9 +60,7 @@ MAX_VIOLATIONS = 10
 
 @dataclass(frozen=True, slots=True)
 class RollVerification:
-    """The result of :func:`verify_rolls`: the ``checks`` (``labels``, ``faces``, ``scores``,
-    ``buncos``) of a log of ``rolls`` rolls of ``dice`` under ``rules``; ``columns``: the log's
-    columns; ``ignored``: those it did not know."""
+    """The ``checks`` of a log of ``rolls`` rolls of ``dice`` under ``rules`` (:func:`verify_rolls`)."""
 
     source: str
     dice: Dice
@@ -92,11 +81,6 @@ class RollVerification:
         return named_check(self.checks, name)
 
 
-def _faces_of_rounds(log: RollLog, dice: Dice) -> NDArray[np.int64]:
-    """The face each roll's round plays for: ``(round - 1) mod sides + 1``."""
-    return (log.rounds - 1) % dice.sides + 1
-
-
 def _label_message(log: RollLog, i: int, face: int, true: int, number: int) -> str:
     faces = [int(f) for f in log.faces[i]]
     roll = Roll(sum(f == face for f in faces), alike=len(set(faces)) == 1)
@@ -107,9 +91,8 @@ def _label_message(log: RollLog, i: int, face: int, true: int, number: int) -> s
 
 
 class RollTally:
-    """What the checks of :func:`verify_rolls` count, a block of rolls at a time: every sum is of whole
-    numbers (wrong scores, faces by die, scores by round face, Buncos), so blocks add up exactly and
-    the checks of a log read in blocks are those of the log read whole.
+    """What the checks of :func:`verify_rolls` count, a block of rolls at a time: whole numbers, so a
+    log read in blocks gets the checks of the log read whole.
 
     >>> from exact_odds.bunco import STANDARD_SCORING, read_rolls
     >>> tally = RollTally(Dice(3, 6), STANDARD_SCORING)
@@ -138,7 +121,7 @@ class RollTally:
         import numpy as np
 
         self.columns, self.ignored = log.columns, log.ignored
-        face = _faces_of_rounds(log, self.dice)
+        face = (log.rounds - 1) % self.dice.sides + 1  # the face each roll's round plays for
         true = score_rolls(log.faces, self.rules, face)
         if log.scores is not None:
             self.scored = True
@@ -191,7 +174,7 @@ class RollTally:
                                  details=by_die)
 
     def _score_bins(self) -> tuple[list[tuple[int, int]], dict[int, Dist[int]]]:
-        """The scores' bins (low, high), pooled by their expected counts, and each round face's exact scores."""
+        """The scores' bins (low, high), pooled by expected counts, and each round face's exact scores."""
         exact = {f: roll_scores(self.dice, self.rules, round_number=f) for f in sorted(self.scores)}
         expected: dict[int, Fraction] = {}
         for f, dist in exact.items():
@@ -240,8 +223,7 @@ class RollTally:
 
 
 def binomial_p_value(n: int, q: float, x: int) -> float:
-    """The two-sided p-value of ``x`` successes in ``n`` trials of probability ``q``: twice the
-    smaller tail, at most 1 (floats, from the log-probabilities of the terms).
+    """The two-sided p-value of ``x`` successes in ``n`` trials of probability ``q``: twice the smaller tail.
 
     >>> round(binomial_p_value(10, 0.5, 2), 6)  # 2 * P(X <= 2) = 2 * 56/1024
     0.109375
@@ -252,8 +234,7 @@ def binomial_p_value(n: int, q: float, x: int) -> float:
 
 
 def _tail(n: int, q: float, x: int, *, down: bool) -> float:
-    """P(X <= x) (``down``) or P(X >= x) for X binomial(n, q), summed from ``x`` away from the mean
-    until the terms stop counting (a tail that holds the mean is one minus the other tail)."""
+    """P(X <= x) (``down``) or P(X >= x), X binomial(n, q), summed away from the mean while terms count."""
     if (x >= n * q) if down else (x <= n * q):
         return 1.0 - (_tail(n, q, x + 1, down=False) if down else _tail(n, q, x - 1, down=True))
     log_q, log_r, log_n = math.log(q), math.log1p(-q), math.lgamma(n + 1)
@@ -269,11 +250,7 @@ def _tail(n: int, q: float, x: int, *, down: bool) -> float:
 
 def verify_rolls(log: RollLog, dice: Dice, rules: ScoringRules, *, alpha: float = 0.001,
                  max_violations: int = MAX_VIOLATIONS, source: str = "log") -> RollVerification:
-    """Check a log of rolls of ``dice`` against the exact roll distribution under ``rules``.
-
-    ``alpha``: the significance level of the verdict, shared by the statistical checks;
-    ``max_violations``: wrong scores listed in full (all are counted).
-    """
+    """Check a log of rolls of ``dice`` under ``rules``; ``max_violations`` wrong scores are listed in full."""
     tally = _tally(dice, rules, alpha, max_violations)
     tally.add(log)
     return tally.result(alpha=alpha, source=source)
@@ -281,9 +258,7 @@ def verify_rolls(log: RollLog, dice: Dice, rules: ScoringRules, *, alpha: float 
 
 def verify_roll_file(path: str | Path, dice: Dice, rules: ScoringRules, *, alpha: float = 0.001,
                      max_violations: int = MAX_VIOLATIONS) -> RollVerification:
-    """:func:`verify_rolls` of the log file at ``path`` (``"-"``: standard input), read and counted a block of
-    rolls at a time (:func:`~exact_odds.bunco.log.read_roll_blocks`): memory stays that of a block whatever
-    the log's length, and the result is that of the log read whole."""
+    """:func:`verify_rolls` of the log file at ``path`` (``"-"``: standard input), read a block at a time."""
     source = "standard input" if str(path) == STDIN else str(path)
     tally = _tally(dice, rules, alpha, max_violations)
     for block in read_roll_blocks(user_lines(path, "log", BuncoError, newline=""), dice, source=source):
@@ -292,9 +267,7 @@ def verify_roll_file(path: str | Path, dice: Dice, rules: ScoringRules, *, alpha
 
 
 def _tally(dice: Dice, rules: ScoringRules, alpha: float, max_violations: int) -> RollTally:
-    """An empty :class:`RollTally`, once the significance level and the violations to keep are known to be valid."""
-    if not 0 < alpha < 1:
-        raise BuncoError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
+    check_alpha(alpha)
     if max_violations < 0:
         raise BuncoError(f"max_violations must be at least 0, got {max_violations}")
     return RollTally(dice, rules, keep=max_violations)
