@@ -1,26 +1,8 @@
 """A Bunco party described in a TOML file: players, tables, seats, rounds, the head table's bell and prizes.
 
-Every key is optional; the defaults are the common game (:data:`COMMON_PARTY`)::
-
-    name = "friday"                  # default: the file's name without .toml
-    players = 12                     # tables * seats
-    tables = 3                       # the first is the head table, the last the foot
-    seats = 4                        # a table; partners sit opposite: seats 1 and 3 against 2 and 4
-    rounds = 6                       # a whole number of sets of one round per face (6, 12, 18...)
-    dice = 3
-    sides = 6
-    target = 21                      # the head table's bell: a team reaches it and the round ends
-    scoring = "standard"             # a built-in rule set by name (standard, article)
-    bunco_ends_turn = false          # true: a Bunco passes the dice as a roll scoring 0 does
-    tie_break = "roll-off"           # a tie at another table: a roll-off, each team's chance 1/2
-    movement = "standard"            # winners up, the head table's losers to the foot, partners change;
-                                     # "none": everyone keeps their seat
-    [prizes]
-    awards = ["most-buncos", "most-wins", "most-losses", "most-mini-buncos", "most-points"]
-    ties = "split"                   # or "roll-off": a prize tied between players
-
-Every mistake is one line naming the file and line (``party.toml:3: tables must be ...``), and an
-unknown key suggests the nearest (``did you mean 'tables'?``).
+Every key is optional; the defaults are the common game (:data:`COMMON_PARTY`), and
+``examples/bunco_party.toml`` spells out every key (docs/bunco.md, "A party"). A mistake is one line
+naming the file and line, and an unknown key suggests the nearest.
 
 >>> party = parse_party('tables = 2\\nplayers = 8\\n[prizes]\\nties = "roll-off"\\n', source="small.toml")
 >>> party.name, party.players, party.tables, party.prizes.ties
@@ -78,11 +60,8 @@ class Prizes:
 
 @dataclass(frozen=True, slots=True)
 class Party:
-    """A night of Bunco: ``tables`` tables of ``seats`` players, ``rounds`` rounds, the head table first.
-
-    Seats are numbered 1..seats; odd seats are one team, even seats the other (partners opposite).
-    Round r plays for the face ``(r - 1) % sides + 1``. The head table's round ends the moment a
-    team's points reach ``target``; the other tables stop at that bell.
+    """A night of Bunco: ``tables`` tables of ``seats`` players (odd seats one team, even seats the
+    other), ``rounds`` rounds; the head table's bell at ``target`` points stops every table.
 
     >>> COMMON_PARTY.players, COMMON_PARTY.teams, str(COMMON_PARTY.dice)
     (12, 6, '3d6')
@@ -116,7 +95,7 @@ COMMON_PARTY = Party()
 
 
 class _Doc:
-    """The data of a party file and its lines, for messages naming the line of a mistake."""
+    """The data of a party file, and its lines for messages naming the line of a mistake."""
 
     def __init__(self, text: str, source: str) -> None:
         self.data = parse_toml(text, source, PartyError)
