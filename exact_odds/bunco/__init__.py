@@ -5,10 +5,10 @@ count ordered tuples of faces, as the baccarat engine counts cards: a roll has `
 equally likely ways, a game of R rounds ``sides**(count*R)``. Probabilities are ``Fraction``; floats
 appear only in the seeded simulations and their p-values.
 
-Modules: ``dice`` (a roll's class), ``scoring``, ``game``, ``turn``, ``analysis`` (what the ``bunco``
-command reports), ``simulation`` (the seeded witness and its chi-square tests), ``log`` and ``verify``
-(a log of rolls checked), ``party``, ``race`` (the head table, exactly), ``night`` (a simulated night)
-and ``tally`` (a host's tally sheet checked). Bunco knows nothing of cards (an import contract).
+Modules: ``dice`` (a roll's class and its scoring), ``analysis`` (a game, a turn, and what the
+``bunco`` command reports), ``simulation`` (the seeded witness and its chi-square tests), ``log`` and
+``verify`` (a log of rolls checked), ``party``, ``race`` (the head table, exactly), ``night`` (a
+simulated night) and ``tally`` (a host's tally sheet checked). Bunco knows nothing of cards.
 
 >>> from exact_odds.bunco import STANDARD_SCORING, Dice, play_game, roll_scores
 >>> dice = Dice(3, 6)
@@ -20,20 +20,36 @@ Fraction(151, 36)
 
 from __future__ import annotations
 
-from exact_odds.bunco.analysis import Analysis, analyse
-from exact_odds.bunco.base import BuncoError
-from exact_odds.bunco.dice import MAX_DICE, MAX_SIDES, Dice, Roll, roll_outcomes
-from exact_odds.bunco.game import DEFAULT_ROUNDS, MAX_GAME_WORK, MAX_ROUNDS, Game, play_game, round_numbers
-from exact_odds.bunco.log import RollLog, load_rolls, read_roll_blocks, read_rolls, write_games
-from exact_odds.bunco.scoring import (
+from exact_odds.bunco.analysis import (
+    DEFAULT_ROUNDS,
+    DEFAULT_TARGET,
+    MAX_GAME_WORK,
+    MAX_ROUNDS,
+    MAX_TARGET,
+    Analysis,
+    Game,
+    Turn,
+    analyse,
+    play_game,
+    play_turn,
+    round_numbers,
+)
+from exact_odds.bunco.dice import (
     ARTICLE_SCORING,
+    MAX_DICE,
+    MAX_SIDES,
     SCORING_RULES,
     STANDARD_SCORING,
+    BuncoError,
+    Dice,
+    Roll,
     ScoringRules,
     UnknownScoringError,
     find_scoring_rules,
+    roll_outcomes,
     roll_scores,
 )
+from exact_odds.bunco.log import RollLog, load_rolls, read_roll_blocks, read_rolls, write_games
 from exact_odds.bunco.simulation import (
     DEFAULT_ALPHA,
     MIN_EXPECTED,
@@ -46,7 +62,6 @@ from exact_odds.bunco.simulation import (
     simulate_rolls,
     simulate_turns,
 )
-from exact_odds.bunco.turn import DEFAULT_TARGET, MAX_TARGET, Turn, play_turn
 from exact_odds.bunco.verify import RollTally, RollVerification, verify_roll_file, verify_rolls
 
 __all__ = [

@@ -4,7 +4,7 @@ CSV with a header, or JSON Lines with the same keys (when the first line that is
 with ``{``); column names are case-insensitive. ``round`` (required; round ``r`` plays for the face
 ``(r - 1) mod sides + 1``), ``dice`` (required: the faces, ``3 5 3``), ``score`` (optional, checked
 against the rules) and ``game`` (optional, not tested); other columns are ignored and listed (docs/bunco.md).
-A line that cannot be read raises a :class:`~exact_odds.bunco.base.BuncoError` naming its line.
+A line that cannot be read raises a :class:`~exact_odds.bunco.dice.BuncoError` naming its line.
 
 >>> log = read_rolls(["round,dice,score", "1,1 1 1,21", '2,"3,5,3",0'], Dice(3, 6))
 >>> log.rounds.tolist(), log.faces.tolist(), log.scores.tolist() if log.scores is not None else None
@@ -12,7 +12,7 @@ A line that cannot be read raises a :class:`~exact_odds.bunco.base.BuncoError` n
 >>> read_rolls(["round,dice", "1,1 7 1"], Dice(3, 6))
 Traceback (most recent call last):
   ...
-exact_odds.bunco.base.BuncoError: line 2: column 'dice': 7 is not a face of 3d6 (1 to 6)
+exact_odds.bunco.dice.BuncoError: line 2: column 'dice': 7 is not a face of 3d6 (1 to 6)
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from exact_odds.bunco.base import BuncoError
-from exact_odds.bunco.dice import Dice
+from exact_odds.bunco.dice import BuncoError, Dice
 from exact_odds.inputs.reading import json_objects, user_lines
 from exact_odds.inputs.validate import shown
 

@@ -19,11 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from exact_odds.bunco.base import BuncoError
-from exact_odds.bunco.dice import MAX_DICE, MAX_SIDES, Dice
-from exact_odds.bunco.game import MAX_ROUNDS
-from exact_odds.bunco.scoring import STANDARD_SCORING, ScoringRules, find_scoring_rules
-from exact_odds.bunco.turn import MAX_TARGET
+from exact_odds.bunco.analysis import MAX_ROUNDS, MAX_TARGET
+from exact_odds.bunco.dice import (
+    MAX_DICE,
+    MAX_SIDES,
+    STANDARD_SCORING,
+    BuncoError,
+    Dice,
+    ScoringRules,
+    find_scoring_rules,
+)
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.registry import unknown_name

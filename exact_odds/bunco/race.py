@@ -28,10 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact_odds.bunco.base import BuncoError, check_whole_number
-from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
-from exact_odds.bunco.scoring import ScoringRules
-from exact_odds.bunco.turn import MAX_TARGET
+from exact_odds.bunco.analysis import MAX_TARGET
+from exact_odds.bunco.dice import BuncoError, Dice, Roll, ScoringRules, check_whole_number, roll_outcomes
 from exact_odds.core.dist import Dist
 
 TAIL = Fraction(1, 10**12)
@@ -59,14 +57,6 @@ def roll_steps(dice: Dice, rules: ScoringRules, *, bunco_ends_turn: bool = False
     return Dist(sorted(roll_outcomes(dice).map(step).items()))
 
 
-def _pass_chance(steps: Dist[Step]) -> Fraction:
-    """P(a roll scores 0), refusing rules under which no roll ever scores (the bell would never ring)."""
-    q = steps.probability(lambda s: s[0] == 0)
-    if q == 1:
-        raise BuncoError("no roll scores under these rules: the head table's bell would never ring")
-    return q
-
-
 def _visits(m1: Fraction, m2: Fraction, q: Fraction, z: Fraction) -> tuple[Fraction, Fraction]:
     """Expected (z-weighted) rolls of team 1 and team 2 at one pair of points, from the mass arriving
     with each to roll: ``n1 = (m1 + z q m2) / (1 - z² q²)``, ``q`` the chance of a pass.
@@ -78,16 +68,12 @@ def _visits(m1: Fraction, m2: Fraction, q: Fraction, z: Fraction) -> tuple[Fract
     return (m1 + z * q * m2) / d, (m2 + z * q * m1) / d
 
 
-@dataclass(frozen=True, slots=True)
-class _Flow:
-
-    bell: dict[tuple[int, int], Fraction]
-    visits: Fraction
-
-
-def _flow(steps: Dist[Step], target: int, z: Fraction) -> _Flow:
-    """Push the mass from (0, 0), team 1 to roll, through the pairs of points in increasing sum."""
-    q = _pass_chance(steps)
+def _flow(steps: Dist[Step], target: int, z: Fraction) -> tuple[dict[tuple[int, int], Fraction], Fraction]:
+    """Push the mass from (0, 0), team 1 to roll, through the pairs of points in increasing sum: the mass
+    absorbed at the bell by the scores then, and the expected (z-weighted) rolls."""
+    q = steps.probability(lambda s: s[0] == 0)
+    if q == 1:
+        raise BuncoError("no roll scores under these rules: the head table's bell would never ring")
     moves = [(points, passes, Fraction(w, steps.total)) for (points, passes), w in steps.items() if points]
     arriving: dict[tuple[int, int], list[Fraction]] = defaultdict(lambda: [Fraction(0), Fraction(0)])
     arriving[(0, 0)][0] = Fraction(1)
@@ -107,7 +93,7 @@ def _flow(steps: Dist[Step], target: int, z: Fraction) -> _Flow:
                     bell[after] += mass
                 else:
                     arriving[after][team ^ passes] += mass
-    return _Flow(dict(sorted(bell.items())), visits)
+    return dict(sorted(bell.items())), visits
 
 
 def _tick(live: dict[State, int], steps: Dist[Step], target: int) -> tuple[dict[State, int], int]:
@@ -182,16 +168,16 @@ class HeadRace:
 
     def rolls_pgf(self, z: Fraction) -> Fraction:
         """``E[z^T]``, exactly, for ``-1 <= z <= 1`` (no horizon)."""
-        return sum(_flow(self.steps, self.target, z).bell.values(), Fraction(0))
+        return sum(_flow(self.steps, self.target, z)[0].values(), Fraction(0))
 
 
 def head_race(dice: Dice, rules: ScoringRules, *, target: int = 21, bunco_ends_turn: bool = False) -> HeadRace:
     """The head table's race to ``target`` points, exactly (see the module's docstring)."""
     check_whole_number("the head table's target", target, 1, MAX_TARGET)
     steps = roll_steps(dice, rules, bunco_ends_turn=bunco_ends_turn)
-    flow = _flow(steps, target, Fraction(1))
+    bell, visits = _flow(steps, target, Fraction(1))
     rolls, horizon = bell_rolls(steps, target)
-    return HeadRace(dice, rules, target, bunco_ends_turn, steps, flow.bell, flow.visits, rolls, horizon)
+    return HeadRace(dice, rules, target, bunco_ends_turn, steps, bell, visits, rolls, horizon)
 
 
 def _packed_difference(race: HeadRace) -> tuple[list[int], int]:

@@ -26,18 +26,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from exact_odds.bunco.base import ascending, check_alpha, check_whole_number
-from exact_odds.bunco.dice import Dice
-from exact_odds.bunco.game import round_numbers
-from exact_odds.bunco.scoring import ScoringRules
+from exact_odds.bunco.analysis import Analysis, round_numbers
+from exact_odds.bunco.dice import Dice, ScoringRules, ascending, check_alpha, check_whole_number
 from exact_odds.core.dist import Dist
 from exact_odds.core.stats import chi_square_sf
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
-
-    from exact_odds.bunco.analysis import Analysis
 
 DEFAULT_ALPHA = Fraction(1, 1000)
 """Significance level of the simulation's verdicts (as for the baccarat simulator)."""

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
 
-from exact_odds.bunco.base import BuncoError, check_alpha
+from exact_odds.bunco.dice import BuncoError, check_alpha
 from exact_odds.bunco.night import exact_tables
 from exact_odds.bunco.party import COMMON_PARTY, Party
 from exact_odds.bunco.verify import MAX_VIOLATIONS

@@ -30,10 +30,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from exact_odds.bunco.base import BuncoError, check_alpha
-from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
+from exact_odds.bunco.dice import BuncoError, Dice, Roll, ScoringRules, check_alpha, roll_outcomes, roll_scores
 from exact_odds.bunco.log import RollLog, read_roll_blocks
-from exact_odds.bunco.scoring import ScoringRules, roll_scores
 from exact_odds.bunco.simulation import MIN_EXPECTED, pool, score_rolls
 from exact_odds.core.dist import Dist
 from exact_odds.core.verdict import (
