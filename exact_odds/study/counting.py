@@ -37,7 +37,8 @@ from exact_odds.core.shoe import RANK_LABELS, RANKS, ShoeError, parse_rank
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.registry import unknown_name
 from exact_odds.inputs.validate import TAG, THRESHOLD_EXACT, shown
-from exact_odds.study.estimates import Estimate, mean, per_shoe, ratio, shoe_totals
+from exact_odds.study.estimates import Estimate, mean, per_coup, per_shoe, ratio, shoe_totals
+from exact_odds.study.records import DECK
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -45,9 +46,6 @@ if TYPE_CHECKING:
     from exact_odds.analysis.removal import Removal
 
     Array = npt.NDArray[Any]
-
-DECK = 52
-"""Cards per deck: the true count is the running count per deck unseen."""
 
 
 class CountError(InputError):
@@ -105,14 +103,6 @@ class Count:
             if tag:
                 by_tag.setdefault(tag, []).append(label)
         return [f"{'|'.join(labels)}={tag:+d}" for tag, labels in sorted(by_tag.items())]
-
-    def renamed(self, name: str) -> Count:
-        """The same count under another name."""
-        return replace(self, name=name)
-
-    def running(self, seen: Array) -> Array:
-        """Running counts of rows of cards seen per rank (shape (n, 13)): ``seen @ tags``."""
-        return np.asarray(np.asarray(seen, dtype=np.int64) @ np.array(self.tags, dtype=np.int64))
 
     def triggered(self, running: Array, unseen: Array) -> Array:
         """Whether the true count is at least the trigger ``T``, exactly: whether ``52 * running`` reaches
@@ -182,7 +172,7 @@ def numbered(counts: Sequence[Count]) -> tuple[Count, ...]:
         while name in names:
             k += 1
             name = f"{count.name} ({k})"
-        out.append(count.renamed(name))
+        out.append(replace(count, name=name))
     return tuple(out)
 
 
@@ -260,21 +250,12 @@ def study_count(count: Count, removal: Removal, columns: CountColumns) -> CountS
     """A count's results over the coups of a study (see :class:`CountStudy`)."""
     c = columns
     bet = count.triggered(c.running, c.unseen).astype(np.float64)
-    every = np.ones(len(bet))
     expected, realised = c.player_ev * bet, c.result * bet
-    frequency = ratio(bet, every, c.shoe, c.shoes)
-    assert frequency is not None  # every study deals at least one coup
     return CountStudy(
-        count, removal.expectation, count_correlation(count, removal), frequency,
+        count, removal.expectation, count_correlation(count, removal), per_coup(bet, c.shoe, c.shoes),
         ratio(expected, bet, c.shoe, c.shoes), ratio(realised, bet, c.shoe, c.shoes),
-        _per_coup(expected, c), _per_coup(realised, c), per_shoe(expected, c.shoe, c.shoes),
+        per_coup(expected, c.shoe, c.shoes), per_coup(realised, c.shoe, c.shoes), per_shoe(expected, c.shoe, c.shoes),
         per_shoe(realised, c.shoe, c.shoes), per_shoe(bet, c.shoe, c.shoes))
-
-
-def _per_coup(values: Array, c: CountColumns) -> Estimate:
-    est = ratio(values, np.ones(len(values)), c.shoe, c.shoes)
-    assert est is not None
-    return est
 
 
 def compare_counts(first: Count, a: CountColumns, second: Count, b: CountColumns) -> CountComparison:

@@ -30,7 +30,7 @@ import numpy as np
 from exact_odds.analysis.information.bulk import FirstCardValues, first_card_values
 from exact_odds.core.shoe import RANKS, SUITS
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.study.estimates import Estimate, per_shoe, ratio
+from exact_odds.study.estimates import Estimate, per_coup, per_shoe
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -137,12 +137,9 @@ class SortColumns:
 
 
 def _play(name: str, bet: Array | None, expected: Array, realised: Array, c: SortColumns) -> Play:
-    ones = np.ones(len(expected))
-    per_coup = ratio(expected, ones, c.shoe, c.shoes)
-    realised_per_coup = ratio(realised, ones, c.shoe, c.shoes)
-    assert per_coup is not None and realised_per_coup is not None  # a study deals at least one coup
-    return Play(name, None if bet is None else float(np.mean(bet)), per_coup, realised_per_coup,
-                per_shoe(expected, c.shoe, c.shoes), per_shoe(realised, c.shoe, c.shoes))
+    return Play(name, None if bet is None else float(np.mean(bet)), per_coup(expected, c.shoe, c.shoes),
+                per_coup(realised, c.shoe, c.shoes), per_shoe(expected, c.shoe, c.shoes),
+                per_shoe(realised, c.shoe, c.shoes))
 
 
 def _made(choice: Array, c: SortColumns) -> tuple[Array, Array]:

@@ -81,6 +81,15 @@ def ratio_of_totals(y: Array, n: Array, shoes: int) -> Estimate | None:
     return Estimate(value, math.sqrt(math.fsum(resid * resid) / (shoes * (shoes - 1))) / (total / shoes))
 
 
+def per_coup(values: Array, shoe: Array, shoes: int) -> Estimate:
+    """The mean of ``values`` per coup dealt (a study deals at least one coup)."""
+    import numpy as np
+
+    est = ratio(values, np.ones(len(values)), shoe, shoes)
+    assert est is not None
+    return est
+
+
 def per_shoe(values: Array, shoe: Array, shoes: int) -> Estimate:
     """The mean over shoes of the per-shoe total of ``values`` (e.g. units won per shoe)."""
     return mean(shoe_totals(values, shoe, shoes))

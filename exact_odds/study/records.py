@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     Array = npt.NDArray[Any]
 
 DECK = 52
-"""Cards per deck: a true count is the running count per deck of cards not yet seen."""
+"""Cards per deck: a true count is the running count per deck unseen."""
 ALIGN = 64
 """Bytes each field's array starts on in a shared buffer."""
 QUANTILES = (0.0, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 1.0)
@@ -129,7 +129,7 @@ class RecordStore:
 
     @staticmethod
     def attached(path: str, layout: Layout, rows: int) -> RecordStore:
-        """In a worker process: the shared store at ``path`` (:func:`shared_store`)."""
+        """In a worker process: the shared store at ``path`` (:func:`records_store`)."""
         return RecordStore.over(mapped(path), layout, rows)
 
     def put(self, part: CoupRecords, at: int) -> None:
@@ -144,13 +144,6 @@ class RecordStore:
         if source is not self or first != at:
             for name, array in self.arrays.items():
                 array[at:at + rows] = source.arrays[name][first:first + rows]
-
-
-@contextmanager
-def shared_store(layout: Layout, rows: int) -> Iterator[tuple[str, RecordStore]]:
-    """A store in shared memory and its path for the workers (:meth:`RecordStore.attached`)."""
-    with shared_buffer(_offsets(layout, rows)[1]) as (path, buffer):
-        yield path, RecordStore.over(buffer, layout, rows)
 
 
 Piece = tuple[RecordStore, int, int]
@@ -240,13 +233,13 @@ def spreads(parts: RecordParts, workers: Workers | None, shared: tuple[tuple[str
 @contextmanager
 def records_store(workers: Workers | None, layout: Layout,
                   rows: int) -> Iterator[tuple[tuple[str, Layout, int], RecordStore] | None]:
-    """Where the ``workers`` write their records: what a task needs to find it (path, layout, rows) and
-    the shared store; None without workers."""
+    """Where the ``workers`` write their records, in shared memory: what a task needs to find it (path,
+    layout, rows) and the store; None without workers."""
     if workers is None:
         yield None
         return
-    with shared_store(layout, rows) as (path, store):
-        yield (path, layout, rows), store
+    with shared_buffer(_offsets(layout, rows)[1]) as (path, buffer):
+        yield (path, layout, rows), RecordStore.over(buffer, layout, rows)
 
 
 # ---------------------------------------------------------------- the sums of a part
