@@ -164,7 +164,6 @@ COVERED_BY: dict[str, str] = {
     # Bunco: every exact distribution against brute force from the printed rules, in one module.
     "bunco/analysis.py": "test_bunco.py",
     "bunco/dice.py": "test_bunco.py",
-    "bunco/log.py": "test_bunco.py",
     "bunco/simulation.py": "test_bunco.py",
     "bunco/verify.py": "test_bunco.py",
     # Command families: each command is run (outputs, formats, bad input) with the analysis it shows;

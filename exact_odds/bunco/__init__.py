@@ -6,9 +6,9 @@ equally likely ways, a game of R rounds ``sides**(count*R)``. Probabilities are 
 appear only in the seeded simulations and their p-values.
 
 Modules: ``dice`` (a roll's class and its scoring), ``analysis`` (a game, a turn, and what the
-``bunco`` command reports), ``simulation`` (the seeded witness and its chi-square tests), ``log`` and
-``verify`` (a log of rolls checked), ``party``, ``race`` (the head table, exactly), ``night`` (a
-simulated night) and ``tally`` (a host's tally sheet checked). Bunco knows nothing of cards.
+``bunco`` command reports), ``simulation`` (the seeded witness and its chi-square tests), ``verify``
+(a log of rolls and its check), ``party``, ``race`` (the head table, exactly), ``night`` (a simulated
+night) and ``tally`` (a host's tally sheet checked). Bunco knows nothing of cards.
 
 >>> from exact_odds.bunco import STANDARD_SCORING, Dice, play_game, roll_scores
 >>> dice = Dice(3, 6)
@@ -49,7 +49,6 @@ from exact_odds.bunco.dice import (
     roll_outcomes,
     roll_scores,
 )
-from exact_odds.bunco.log import RollLog, load_rolls, read_roll_blocks, read_rolls, write_games
 from exact_odds.bunco.simulation import (
     DEFAULT_ALPHA,
     MIN_EXPECTED,
@@ -62,7 +61,17 @@ from exact_odds.bunco.simulation import (
     simulate_rolls,
     simulate_turns,
 )
-from exact_odds.bunco.verify import RollTally, RollVerification, verify_roll_file, verify_rolls
+from exact_odds.bunco.verify import (
+    RollLog,
+    RollTally,
+    RollVerification,
+    load_rolls,
+    read_roll_blocks,
+    read_rolls,
+    verify_roll_file,
+    verify_rolls,
+    write_games,
+)
 
 __all__ = [
     "ARTICLE_SCORING",
