@@ -1,13 +1,8 @@
 """The exact odds ``exact-odds bunco`` reports: a game of rounds, a turn at the table, and their analysis.
 
-**A game** (the Linux Journal article's): one roll a round, round ``r`` (1-based) playing for the face
-``(r - 1) % sides + 1``; rounds are independent, so the total is the convolution of the rounds'
-scores, with ways over the ``sides**(count*rounds)`` sequences of faces.
-
-**A turn**: a player rolls while each roll scores; a roll scoring nothing ends the turn, and reaching
-``target`` points (21 by default) ends the turn and the round, points capped at the target. Ways count
-sequences of ``max_rolls`` rolls, those after the turn ended too (as the baccarat tables count the
-cards a coup does not use), so every way is an integer over ``(sides**count)**max_rolls``.
+A game: one roll a round, round ``r`` playing for the face ``(r - 1) % sides + 1``. A turn: roll while
+each roll scores, until the points ``target`` (capped there). Ways count every sequence of faces, the
+rolls after a turn ended included (docs/bunco.md), so each is an integer over one common total.
 
 >>> from exact_odds.bunco import STANDARD_SCORING
 >>> game = play_game(Dice(3, 6), STANDARD_SCORING)

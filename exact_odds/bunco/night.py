@@ -1,12 +1,9 @@
 """A whole night of Bunco by seeded simulation, vectorised over nights, witnessed by the exact tables.
 
-Every table rolls in step, one roll a tick (the timing model of :mod:`~exact_odds.bunco.race`), until
-a team at the head table reaches the target; elsewhere more points win, a tie by a fair coin (the
-roll-off). Players then move as the party says (docs/bunco.md, "A party"); player ``p`` (0-based)
-starts at table ``p // seats``, seat ``p % seats``. Every figure has a 95% confidence interval (Wilson's
-for a chance, the normal one for a mean); the rounds are checked against the exact tables of
-:mod:`~exact_odds.bunco.race` by chi-square tests sharing ``alpha`` (Bonferroni), and the night's mean
-Buncos, mini Buncos and points are exact too (Wald's identity). numpy is imported only here.
+Every table rolls in step (the timing model of :mod:`~exact_odds.bunco.race`) until the head table's
+bell; elsewhere more points win, a tie by a fair coin; players then move as the party says
+(docs/bunco.md). Every figure has a 95% interval (Wilson's for a chance, normal for a mean), and the
+rounds are checked against the exact tables by chi-square tests sharing ``alpha``.
 
 >>> from exact_odds.bunco.party import Party
 >>> night = simulate_nights(Party(tables=2), nights=200, seed=1)
@@ -165,15 +162,12 @@ class _Round:
 
 @dataclass(frozen=True, slots=True)
 class _RoundResult:
-    """Every night's round at the bell: rolls, each table's team points, each seat's (points, Buncos, minis)."""
-
     rolls: Ints
     points: NDArray[np.int32]
     tally: NDArray[np.int32]
 
 
 def _draw(rng: np.random.Generator, rolls: _Rolls, shape: tuple[int, int]) -> Ints:
-    """Codes of rolled faces: uniform for fair dice, by ``rolls.chances`` for loaded ones."""
     import numpy as np
 
     if rolls.chances is None:
@@ -235,7 +229,6 @@ def _play_round(rng: np.random.Generator, party: Party, rolls: _Rolls, nights: i
 
 
 def _winners(rng: np.random.Generator, points: NDArray[np.int32]) -> Ints:
-    """The winning team (0 or 1) at every table: more points; a tie by a roll-off (a fair coin)."""
     import numpy as np
 
     lead = points[..., 0] - points[..., 1]
@@ -259,7 +252,6 @@ def _moved(party: Party, seat_of: Ints, winner: Ints) -> Ints:
 
 @dataclass(frozen=True, slots=True)
 class _Played:
-
     tallies: Ints
     wins: Ints
     rolls: Ints
@@ -315,7 +307,6 @@ _PAIR = 10_000
 
 
 def _ways(chances: dict[int, Fraction]) -> Dist[int]:
-    """Exact chances as integer ways over their common denominator."""
     d = math.lcm(*(p.denominator for p in chances.values()))
     return Dist({k: int(p * d) for k, p in sorted(chances.items()) if p})
 

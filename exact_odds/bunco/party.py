@@ -100,8 +100,6 @@ COMMON_PARTY = Party()
 
 
 class _Doc:
-    """The data of a party file, and its lines for messages naming the line of a mistake."""
-
     def __init__(self, text: str, source: str) -> None:
         self.data = parse_toml(text, source, PartyError)
         self.text = TomlText.of(text, source)
@@ -169,7 +167,6 @@ def _bool(doc: _Doc, key: str) -> bool:
 
 
 def _layout(doc: _Doc) -> tuple[int, int]:
-    """Tables and seats, checked against players."""
     tables = _whole(doc, "tables", COMMON_PARTY.tables, 1, MAX_TABLES)
     seats = _whole(doc, "seats", COMMON_PARTY.seats, 2, MAX_SEATS)
     if seats % 2:

@@ -1,18 +1,12 @@
 """The head table's race to the bell, exactly, and where the other tables stand when it rings.
 
-Seats roll in turn, a turn going on while each roll scores; partners sit opposite, so a table is a
-Markov chain on (team 1's points, team 2's points, the team rolling), and at the head table the
-first team to reach the target rings the bell (docs/bunco.md, "The head table, exactly").
-
-Points never fall and a roll that leaves them alone passes the dice, so taking the pairs of points in
-increasing sum, each pair's visits follow from the mass arriving there by one 2x2 solve
-(:func:`_visits`). With ``z = 1`` the mass absorbed at the bell is the distribution of the scores
-when it rings; with any ``z`` it is ``E[z^T]``, ``T`` the rolls until the bell.
-
-The other tables roll in step, one roll a tick, so each has rolled ``T`` times at the bell. ``T`` has
-no bound, so its distribution and the other tables' are exact up to the *horizon* ``N``, the first
-roll count with ``P(T > N) <= 10**-12`` (at most :data:`MAX_HORIZON`), and ``P(T > N)`` is given
-exactly; the means at the bell are exact with no horizon (Wald's identity and ``E[z^T]``).
+A table is a Markov chain on (team 1's points, team 2's points, the team rolling); at the head table
+the first team to the target rings the bell (docs/bunco.md, "The head table, exactly"). Points never
+fall, so the pairs of points are solved in increasing sum, each by one 2x2 solve (:func:`_visits`);
+with a weight ``z`` a roll, the mass absorbed at the bell is ``E[z^T]``, ``T`` the rolls until it. The
+other tables roll in step, so each has rolled ``T`` times at the bell; ``T`` has no bound, so the
+distributions are exact up to the *horizon* ``N``, the first with ``P(T > N) <= 10**-12``, and
+``P(T > N)`` is given exactly.
 
 >>> from exact_odds.bunco import STANDARD_SCORING, Dice
 >>> race = head_race(Dice(3, 6), STANDARD_SCORING, target=2)
@@ -97,7 +91,6 @@ def _flow(steps: Dist[Step], target: int, z: Fraction) -> tuple[dict[tuple[int, 
 
 
 def _tick(live: dict[State, int], steps: Dist[Step], target: int) -> tuple[dict[State, int], int]:
-    """Every race still going rolls once: (the races still going, the ways of those the bell ends)."""
     going: dict[State, int] = defaultdict(int)
     rung = 0
     for (a, b, team), ways in live.items():

@@ -1,13 +1,8 @@
 """The seeded simulation of rolls, games and turns, each judged against its exact distribution.
 
-A witness, never a source: floats live here only. Each part (rolls, games, turns) draws from its own
-stream, ``SeedSequence(seed).spawn(3)`` of numpy's default generator (PCG64), so the same seed gives
-the same counts. numpy is imported only when a simulation runs.
-
-Pearson's chi-square test (:func:`chi_square_test`) judges the counts: the statistic is exact, the
-p-value a float (:func:`exact_odds.core.stats.chi_square_sf`); adjacent outcomes are pooled until each
-bin expects at least :data:`MIN_EXPECTED` observations (Cochran, Biometrics 10, 1954), and the degrees
-of freedom are ``bins - 1``.
+A witness, never a source: floats live here only. Rolls, games and turns each draw from their own
+stream of ``SeedSequence(seed).spawn(3)`` (PCG64), so a seed gives the same counts. Pearson's
+chi-square test (:func:`chi_square_test`) judges them (docs/bunco.md, "The simulation").
 
 >>> from exact_odds.bunco import STANDARD_SCORING, Dice, analyse
 >>> sim = simulate(analyse(Dice(3, 6), STANDARD_SCORING), trials=2_000, seed=4)
@@ -131,7 +126,6 @@ def chi_square_test(observed: Dist[int], expected: Dist[int], *, alpha: Fraction
 
 
 def _batches(trials: int, count: int) -> Iterator[int]:
-    """Sizes of the batches that make up ``trials`` trials of ``count`` dice each."""
     size = max(1, _CHUNK_CELLS // count)
     for start in range(0, trials, size):
         yield min(size, trials - start)

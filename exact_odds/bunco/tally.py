@@ -1,12 +1,9 @@
 """A host's tally of a night checked: what the rules make impossible, and frequencies far from the exact ones.
 
 CSV with a header, one line per round and player (``round,table,player,wins,losses,buncos,
-mini_buncos,points``; ``table`` optional). The checks, in the style of ``exact-odds verify``
-(docs/bunco.md, "Checking a host's tally sheet"): ``rounds``, ``points``, ``tables`` and ``movement``
-are rules (the last two SKIP without a table column); ``counts`` compares the night's Buncos, mini
-Buncos and points with their exact means: every table rolls ``T`` times a round, so a round's total
-of a roll's figure ``x`` over ``k`` tables has mean ``k E[T] E[x]`` and variance ``k E[T] Var(x) +
-k² E[x]² Var(T)``, judged as normal (two-sided).
+mini_buncos,points``, ``table`` optional); the checks are described in docs/bunco.md. ``counts``:
+a round's total of a roll's figure ``x`` over ``k`` tables, each rolling ``T`` times, has mean
+``k E[T] E[x]`` and variance ``k E[T] Var(x) + k² E[x]² Var(T)``, judged as normal (two-sided).
 
 >>> sheet = read_tally(["round,player,wins,losses,buncos,mini_buncos,points", "1,Ann,1,1,0,0,3"])
 >>> result = verify_tally(sheet, COMMON_PARTY)
@@ -197,7 +194,6 @@ def tables_check(sheet: TallySheet, party: Party, keep: int) -> Check:
 
 
 def _destination(row: Row, tables: int) -> int:
-    """Where the standard movement sends a player next round."""
     table = row.table or 1
     if table == 1:
         return 1 if row.wins else tables

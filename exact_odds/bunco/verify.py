@@ -1,10 +1,10 @@
 """A log of dice rolls, one roll a line (what ``bunco --verify`` reads and ``--log`` writes), and its check.
 
-CSV with a header, or JSON Lines with the same keys (when the first line that is not blank starts
-with ``{``); column names are case-insensitive. ``round`` (required; round ``r`` plays for the face
-``(r - 1) mod sides + 1``), ``dice`` (required: the faces, ``3 5 3``), ``score`` (optional, checked
-against the rules) and ``game`` (optional, not tested); other columns are ignored and listed (docs/bunco.md).
-A line that cannot be read raises a :class:`~exact_odds.bunco.dice.BuncoError` naming its line.
+The format (CSV with a header, or JSON Lines: ``round``, ``dice``, optional ``score`` and ``game``) and
+the four checks (labels, faces, scores, buncos) are described in docs/bunco.md, "Checking a log of
+rolls". A line that cannot be read is a :class:`~exact_odds.bunco.dice.BuncoError` naming it. The
+statistical checks share ``alpha`` (each judged at ``alpha / 3``); Buncos, rare, get an exact binomial
+test (twice the smaller tail) rather than a chi-square.
 
 >>> log = read_rolls(["round,dice,score", "1,1 1 1,21", '2,"3,5,3",0'], Dice(3, 6))
 >>> log.rounds.tolist(), log.faces.tolist(), log.scores.tolist() if log.scores is not None else None
@@ -13,21 +13,6 @@ A line that cannot be read raises a :class:`~exact_odds.bunco.dice.BuncoError` n
 Traceback (most recent call last):
   ...
 exact_odds.bunco.dice.BuncoError: line 2: column 'dice': 7 is not a face of 3d6 (1 to 6)
-
-The check's hypothesis: every roll is ``count`` fair, independent dice and each score the log gives is what
-the rules say. Four checks in the style of ``exact-odds verify`` (:mod:`exact_odds.core.verdict`):
-
-======  ==========================================================  ===============================
-check   what                                                        test
-======  ==========================================================  ===============================
-labels  every score the log gives, recomputed from the dice        roll by roll
-faces   every die's face against 1/sides: all dice; die by die       chi-square, (sides - 1) df each
-scores  each roll's score against its round's exact distribution    chi-square, bins expecting >= 5
-buncos  the numbers of Buncos and of mini Buncos                     exact binomial, two-sided
-======  ==========================================================  ===============================
-
-The statistical checks share ``alpha`` (each is judged at ``alpha / 3``). Buncos are rare, so their
-counts get an exact binomial test (twice the smaller tail) rather than a chi-square.
 
 >>> from exact_odds.bunco import STANDARD_SCORING
 >>> log = read_rolls(["round,dice,score", "1,1 1 1,25", "2,3 5 3,0"], Dice(3, 6))
@@ -104,7 +89,6 @@ def _whole(text: str, what: str, low: int) -> int:
 
 
 def _faces(text: str, dice: Dice) -> list[int]:
-    """The faces of one roll, ``"3 5 3"`` (or ``"3,5,3"``), checked against the dice."""
     tokens = text.replace(",", " ").split()
     if len(tokens) != dice.count:
         raise ValueError(f"{len(tokens)} dice; the game rolls {dice.count}")
@@ -118,8 +102,6 @@ def _faces(text: str, dice: Dice) -> list[int]:
 
 
 class _Builder:
-    """Rolls added a row at a time from their fields (texts), checked as they come."""
-
     def __init__(self, dice: Dice) -> None:
         self.dice = dice
         self.columns: list[str] = []
@@ -245,7 +227,6 @@ def read_roll_blocks(lines: Iterable[str], dice: Dice, *, source: str = "log") -
 
 
 def _rows(lines: Iterable[str], builder: _Builder) -> Iterator[None]:
-    """Add the rows of the log of ``lines`` to ``builder``, yielding after every :data:`BLOCK` rows."""
     rest = iter(lines)
     for number, text in enumerate(rest, 1):
         if text.strip():

@@ -77,7 +77,6 @@ def _client(distributed: Any, address: str) -> Any:
 
 
 def _one_line(err: BaseException) -> str:
-    """An exception's message on one line (its type's name if it has none)."""
     return " ".join(str(err).split()) or type(err).__name__
 
 

@@ -1,16 +1,10 @@
 """Counts of one's own: tags per rank, a true-count trigger and a bet, judged by exact expectations.
 
-A *count* tags every rank with an integer; the running count adds the tags of the cards seen (the
-turned burn card and the coups dealt, never the cards burned face down), the *true count* is
-``running * 52 / unseen``, and the count *triggers* a one-unit bet on its bet when the true count is
-at least its trigger ``t``: ``52 * running >= t * unseen``, compared in integers. A spec reads
-``4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4`` (optional ``name=LABEL``; ranks not named are tagged 0),
-and two published counts are built in (:data:`PUBLISHED_COUNTS`); docs/study.md, "Counts of your own".
-
-A study reports of a count (:class:`CountStudy`) its betting correlation with the exact effects of
-removal of its bet, how often it triggers, the exact ``player_ev`` of the coups it triggers, and its
-gains per coup and per shoe, expected and realised, with 95% intervals over shoes
-(:mod:`exact_odds.study.estimates`); two counts are compared shoe by shoe (:class:`CountComparison`).
+A count tags every rank; the running count adds the tags of the cards seen, the *true count* is
+``running * 52 / unseen``, and the count bets one unit when the true count reaches its trigger,
+compared in integers. Specs (``4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4``), the published counts
+(:data:`PUBLISHED_COUNTS`) and what a study reports of a count (:class:`CountStudy`, with intervals
+over shoes) are described in docs/study.md.
 
 >>> count = Count.parse("4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4")
 >>> count.tags, count.trigger, count.bet

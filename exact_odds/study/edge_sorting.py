@@ -1,12 +1,10 @@
 """Edge sorting over dealt shoes: what knowing the group of the first card of every coup is worth.
 
-Sorted card backs tell the bettor, before each coup, which *group* the coup's first card is in (high,
-6 to 9, or low, say): the bettor makes the best bet for that group, or sits out when none has a
-positive expectation. Before every coup this module finds, exactly (integers compared), each bet's
-expectation given the cards seen and the group (:func:`exact_odds.analysis.information.bulk.first_card_values`),
-the value ``E[max(EV, 0)]`` over the groups, and the same without the group. Over a study's shoes
-(:class:`EdgeSortStudy`) each way of playing is judged beside flat betting, expected and realised, with
-95% intervals over shoes. The cards seen are the study's (:mod:`exact_odds.study.run`).
+Sorted card backs tell the bettor the *group* of each coup's first card (high, 6 to 9, or low, say):
+the bettor makes the best bet for that group, or sits out. Before every coup the value
+``E[max(EV, 0)]`` over the groups and the best play without the group are found exactly (integers
+compared); over a study's shoes (:class:`EdgeSortStudy`) each way of playing is set beside flat
+betting, with intervals over shoes. The cards seen are the study's.
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.analysis.information import Information
@@ -58,7 +56,6 @@ def _scaled(values: FirstCardValues) -> tuple[Array, int]:
 
 
 def _best(scaled: Array) -> tuple[Array, Array]:
-    """The best bet along the last axis (first on equal values) and its scaled numerator."""
     best = np.argmax(scaled, axis=-1)
     return best, np.take_along_axis(scaled, best[..., None], axis=-1)[..., 0]
 
@@ -143,7 +140,6 @@ def _play(name: str, bet: Array | None, expected: Array, realised: Array, c: Sor
 
 
 def _made(choice: Array, c: SortColumns) -> tuple[Array, Array]:
-    """Whether a bet was made and what it paid, for one choice per coup."""
     made = choice != SIT_OUT
     return made, np.where(made, c.result[np.arange(len(choice)), np.maximum(choice, 0)], 0.0)
 

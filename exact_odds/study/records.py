@@ -203,13 +203,11 @@ def _half(edges: Array, histogram: bool) -> tuple[Array, ...]:
 
 
 def _gathered(store: RecordStore, slots: Sequence[tuple[int, int]], bet: int) -> Array:
-    """The player EVs of bet ``bet`` in the ``slots`` (first row, rows) of ``store``, in one new array."""
     edges = store.arrays["edges"]
     return np.concatenate([edges[first:first + rows, bet] for first, rows in slots])
 
 
 def _shared_half(part: _SpreadPart) -> tuple[Array, ...]:
-    """In a worker process: :func:`_half` of a bet's player EVs in the shared store."""
     where, slots, bet, histogram = part
     return _half(_gathered(RecordStore.attached(*where), slots, bet), histogram)
 

@@ -222,7 +222,6 @@ def _play_studies(study_bets: Sequence[Payable], removals: Sequence[Removal], re
                   counts: Sequence[Count], edge_sort: Information | None,
                   sort_bets: Sequence[Payable]) -> tuple[tuple[CountStudy, ...], tuple[CountComparison, ...],
                                                          EdgeSortStudy | None]:
-    """The counts of one's own, their pairwise comparisons, and edge sorting, from the records."""
     names = [b.name for b in study_bets]
     columns = [CountColumns(records.count_running[:, i], records.unseen, records.edges[:, names.index(c.bet)],
                             records.results[:, names.index(c.bet)], records.shoe, shoes)
@@ -240,7 +239,6 @@ def _play_studies(study_bets: Sequence[Payable], removals: Sequence[Removal], re
 
 
 def _progress(progress: Progress | None, shoes: int) -> Callable[[int], None]:
-    """The running total of shoes done for ``progress`` (called at once with 0)."""
     done = 0
 
     def advance(k: int) -> None:

@@ -140,7 +140,6 @@ def run_task(task: Task) -> CoupRecords:
 
 
 def _run_shared(task: Task) -> tuple[int, PartSums]:
-    """In a worker process: run one task into its slot of the shared store; its coups and sums."""
     assert task.store is not None
     part = run_task(task)
     RecordStore.attached(*task.store).put(part, task.slot)

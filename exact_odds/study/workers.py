@@ -84,7 +84,6 @@ def _held_interrupts() -> Iterator[Callable[[], None]]:
 
 @contextmanager
 def _blocked_interrupts() -> Iterator[None]:
-    """Block SIGINT in this thread (and so in the processes it spawns) during the block."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
@@ -129,7 +128,6 @@ SHARED_DIRECTORY = "/dev/shm"
 
 
 def _shared_directory(size: int) -> str:
-    """:data:`SHARED_DIRECTORY` if it has ``size`` bytes free, else the temporary directory."""
     try:
         found = os.statvfs(SHARED_DIRECTORY)
     except OSError:
