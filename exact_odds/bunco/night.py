@@ -237,7 +237,8 @@ def _winners(rng: np.random.Generator, points: NDArray[np.int32]) -> Ints:
 
 
 def _moved(party: Party, seat_of: Ints, winner: Ints) -> Ints:
-    """Where everyone sits next round (see the module's docstring): stayers first, then arrivals."""
+    """Where everyone sits next round: the head table's winners stay and its losers go to the foot, elsewhere
+    winners go up; at each table those who stayed take the first seats, those who arrived the others."""
     import numpy as np
 
     if party.movement == "none":

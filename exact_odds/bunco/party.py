@@ -68,8 +68,8 @@ class Party:
     """A night of Bunco: ``tables`` tables of ``seats`` players (odd seats one team, even seats the
     other), ``rounds`` rounds; the head table's bell at ``target`` points stops every table.
 
-    >>> COMMON_PARTY.players, COMMON_PARTY.teams, str(COMMON_PARTY.dice)
-    (12, 6, '3d6')
+    >>> COMMON_PARTY.players, str(COMMON_PARTY.dice)
+    (12, '3d6')
     """
 
     name: str = "common"
@@ -88,11 +88,6 @@ class Party:
     def players(self) -> int:
         """Everyone at the party: ``tables * seats``."""
         return self.tables * self.seats
-
-    @property
-    def teams(self) -> int:
-        """Teams in one round: two a table."""
-        return 2 * self.tables
 
 
 COMMON_PARTY = Party()
@@ -179,7 +174,7 @@ def _layout(doc: _Doc) -> tuple[int, int]:
 
 
 def parse_party(text: str, *, source: str = "party") -> Party:
-    """A :class:`Party` from TOML text in the format of the module docstring; ``source`` names it in messages."""
+    """A :class:`Party` from TOML text (``examples/bunco_party.toml``); ``source`` names it in messages."""
     doc = _Doc(text, source)
     for key in doc.data:
         if key not in KEYS:

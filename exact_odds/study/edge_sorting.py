@@ -38,8 +38,6 @@ if TYPE_CHECKING:
 
     Array = npt.NDArray[Any]
 
-VALUES = 2
-"""Columns of :func:`coup_values`'s values: with the group, without it."""
 SIT_OUT = -1
 """The choice of sitting out."""
 
