@@ -462,10 +462,8 @@ def test_a_connection_distributed_cannot_make_is_refused_in_time(capsys: pytest.
                                                                  monkeypatch: pytest.MonkeyPatch, server: str) -> None:
     """Past the greeting's check (as at a ``tls`` or ``ws`` address), the connection itself is bounded:
     distributed waits for a handshake without end, or reads another protocol's bytes as a length."""
-    from exact_odds.study.checks import check_listening
-
     pytest.importorskip("distributed")
-    monkeypatch.setattr("exact_odds.study.cluster.check_scheduler", check_listening)
+    monkeypatch.setattr("exact_odds.study.cluster._greeting_problem", lambda sock, deadline: None)
     monkeypatch.setattr("exact_odds.study.cluster.DASK_TIMEOUT", 1)
     refused_in_time(capsys, STUDY, NOT_SCHEDULERS[server][0], 8, "is not a Dask scheduler")
 

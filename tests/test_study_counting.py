@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -109,7 +110,7 @@ def test_betting_correlation_is_the_suggested_counts() -> None:
 def played() -> Study:
     bets = [*MAIN, find_bet("dragon-7"), find_bet("player-pair")]
     return run_study(Shoe.decks(2), shoes=30, seed=3, bets=bets, shoes_per_task=7, edge_sort=HIGH,
-                     sort_bets=["banker", "player", "tie"], counts=[DRAGON, DRAGON.renamed("again"),
+                     sort_bets=["banker", "player", "tie"], counts=[DRAGON, replace(DRAGON, name="again"),
                                                                     Count.parse("bet=tie, tc>=0")])
 
 
@@ -170,7 +171,7 @@ def test_a_count_of_zeros_triggers_always_or_never(played: Study) -> None:
 def test_same_seed_same_results_whatever_the_workers(played: Study) -> None:
     again = run_study(Shoe.decks(2), shoes=30, seed=3, bets=[*MAIN, find_bet("dragon-7"), find_bet("player-pair")],
                       shoes_per_task=11, workers=2, edge_sort=HIGH, sort_bets=["banker", "player", "tie"],
-                      counts=[DRAGON, DRAGON.renamed("again"), Count.parse("bet=tie, tc>=0")])
+                      counts=[DRAGON, replace(DRAGON, name="again"), Count.parse("bet=tie, tc>=0")])
     for field in CoupRecords.__dataclass_fields__:
         assert np.array_equal(getattr(again.records, field), getattr(played.records, field)), field
     assert again.counts == played.counts and again.comparisons == played.comparisons

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from conftest import one_line_error, run
 
-import exact_odds.bunco.log as roll_reading
+import exact_odds.bunco.verify as roll_reading
 import exact_odds.witness.verify.read as reading
 from exact_odds.batch.compiled import JIT_ENV
 

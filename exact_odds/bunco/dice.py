@@ -1,28 +1,71 @@
-"""The dice and one roll of them, classified by what the rules look at.
+"""The dice, one roll of them classified by what the rules look at, and the scoring rule sets.
 
-A roll of ``count`` fair dice with ``sides`` faces (numbered 1..sides) has ``sides**count``
-equally likely *ways*: the ordered tuples of faces. The rules look at two things only: how many
-dice show the round number, and whether every die shows the same face. :class:`Roll` is that
-pair, and :func:`roll_outcomes` counts the ways of each class without listing a single tuple.
+A roll of ``count`` fair dice of ``sides`` faces has ``sides**count`` equally likely *ways* (ordered
+tuples of faces). The rules look only at how many dice show the round number and whether all dice
+show the same face: that pair is a :class:`Roll`, and :func:`roll_outcomes` counts the ways of each.
+A **Bunco** (every die shows the round number) and a **mini Bunco** (every die one other face) score
+fixed points, any other roll ``per_die`` for each die showing the round number. Two rule sets are
+built in (:data:`SCORING_RULES`, sources in docs/bunco.md): ``standard`` (Bunco 21, mini Bunco 5,
+1 point per die) and ``article``, what the Linux Journal article's script does (a Bunco scores 25).
 
 >>> roll_outcomes(Dice(3, 6)).map(lambda roll: roll.kind)
 Dist({'plain': 210, 'mini Bunco': 5, 'Bunco': 1})
+>>> roll_scores(Dice(3, 6), STANDARD_SCORING).probability(21)
+Fraction(1, 216)
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import cache
 
-from exact_odds.bunco.base import BuncoError, check_whole_number
 from exact_odds.core.dist import Dist, Ways
+from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.registry import unknown_name
 from exact_odds.inputs.validate import BUNCO_DICE, shown
 
 MAX_DICE = BUNCO_DICE.high
 """The most dice a roll may have, 20 (the limits keep every exact computation to a second or two)."""
 MAX_SIDES = 100
 """The most faces a die may have."""
+
+
+class BuncoError(InputError):
+    """A bad Bunco input (dice, round number, points, rounds, target, simulation options); one line."""
+
+
+def check_whole_number(name: str, value: object, low: int, high: int | None = None) -> int:
+    """``value`` if it is an ``int`` (not a ``bool``) within ``low..high`` (``high`` None: no bound).
+
+    >>> check_whole_number("the number of dice", 0, 1, 20)
+    Traceback (most recent call last):
+    ...
+    exact_odds.bunco.dice.BuncoError: the number of dice must be at least 1, got 0
+    """
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BuncoError(f"{name} must be a whole number, got {shown(value)}")
+    if value < low:
+        raise BuncoError(f"{name} must be at least {low}, got {value}")
+    if high is not None and value > high:
+        raise BuncoError(f"{name} must be at most {high}, got {value}")
+    return value
+
+
+def check_alpha(alpha: float | Fraction) -> None:
+    """Refuse a significance level that is not strictly between 0 and 1."""
+    if not 0 < alpha < 1:
+        raise BuncoError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
+
+
+def ascending(dist: Dist[int]) -> Dist[int]:
+    """The same ways with the outcomes in increasing order, as reports list them.
+
+    >>> ascending(Dist({21: 1, 0: 120, 5: 5}))
+    Dist({0: 120, 5: 5, 21: 1})
+    """
+    return Dist(sorted(dist.items()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,14 +104,11 @@ class Dice:
 class Roll:
     """The class of one roll: how many dice show the round number, and whether all dice are alike.
 
-    ``alike and matches`` is a Bunco (then ``matches`` is the number of dice), ``alike and not
-    matches`` a mini Bunco, anything else a plain roll, which scores per matching die. Rolls are
-    ordered as the pairs ``(matches, alike)`` are, and only against rolls.
+    Alike with matches is a Bunco, alike without a mini Bunco, anything else a plain roll scoring
+    per matching die. Rolls are ordered as the pairs ``(matches, alike)``.
 
     >>> Roll(3, alike=True).kind, Roll(0, alike=True).kind, Roll(2, alike=False).describe()
     ('Bunco', 'mini Bunco', '2 dice show the round number')
-    >>> sorted([Roll(1, alike=False), Roll(0, alike=True), Roll(0, alike=False)])[0]
-    Roll(matches=0, alike=False)
     """
 
     matches: int
@@ -90,29 +130,109 @@ class Roll:
         return f"{self.matches} {'die shows' if self.matches == 1 else 'dice show'} the round number"
 
 
-def _matching_ways(dice: Dice, k: int) -> Ways:
-    """Rolls in which exactly ``k`` dice show the round number: ``C(count, k) * (sides-1)**(count-k)``."""
-    misses: Ways = (dice.sides - 1) ** (dice.count - k)  # the other dice, each on any other face
-    return math.comb(dice.count, k) * misses
-
-
 @cache
 def roll_outcomes(dice: Dice, *, round_number: int = 1) -> Dist[Roll]:
-    """The classes of one roll with their ways (total ``sides**count``), by counting, not enumerating.
+    """The classes of one roll with their ways (total ``sides**count``), counted, not enumerated.
 
-    Of the rolls in which ``k`` dice show the round number (:func:`_matching_ways`), the single
-    ``k = count`` roll is the Bunco, and ``sides - 1`` of the ``k = 0`` rolls (every die on one
-    other face) are mini Buncos. With one die every face is trivially "all alike", so the round
-    number is a Bunco and any other face a mini Bunco: the rules read literally. By symmetry the
-    result does not depend on the round number (the tests check this, it is not assumed).
+    ``k`` dice show the round number in ``C(count, k) * (sides-1)**(count-k)`` rolls; the one roll
+    with ``k = count`` is the Bunco, and ``sides - 1`` of the ``k = 0`` rolls are mini Buncos (with
+    one die, any other face). The result does not depend on the round number (tested, not assumed).
 
     >>> roll_outcomes(Dice(3, 6))[Roll(0, alike=True)]
     5
     """
     dice.check_round(round_number)
     n, minis = dice.count, dice.sides - 1
-    ways: dict[Roll, int] = {Roll(k, alike=False): _matching_ways(dice, k) for k in range(1, n)}
-    ways[Roll(0, alike=False)] = _matching_ways(dice, 0) - minis
-    ways[Roll(0, alike=True)] = minis
-    ways[Roll(n, alike=True)] = _matching_ways(dice, n)
-    return Dist(sorted(ways.items()))
+    ways = [math.comb(n, k) * minis ** (n - k) for k in range(n + 1)]
+    outcomes = {Roll(k, alike=False): ways[k] for k in range(1, n)}
+    outcomes[Roll(0, alike=False)] = ways[0] - minis
+    outcomes[Roll(0, alike=True)] = minis
+    outcomes[Roll(n, alike=True)] = ways[n]
+    return Dist(sorted(outcomes.items()))
+
+
+class UnknownScoringError(BuncoError):
+    """A scoring rule set name that is not in :data:`SCORING_RULES`."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringRules:
+    """Points for a Bunco, a mini Bunco and each die showing the round number (whole, at least 0).
+
+    ``source`` says where the numbers come from; it takes no part in equality.
+
+    >>> rules = ScoringRules("mine", bunco=30, mini=10, per_die=2)
+    >>> rules.score(Roll(3, alike=True)), rules.score(Roll(0, alike=True)), rules.score(Roll(2, alike=False))
+    (30, 10, 4)
+    >>> rules == ScoringRules("mine", 30, 10, 2, source="my notes")
+    True
+    """
+
+    name: str
+    bunco: int
+    mini: int
+    per_die: int
+    source: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        check_whole_number("Bunco points", self.bunco, 0)
+        check_whole_number("mini Bunco points", self.mini, 0)
+        check_whole_number("points per die", self.per_die, 0)
+
+    def score(self, roll: Roll) -> int:
+        """The points of one roll under these rules."""
+        if roll.alike:
+            return self.bunco if roll.matches else self.mini
+        return roll.matches * self.per_die
+
+    def with_points(self, *, bunco: int | None = None, mini: int | None = None,
+                    per_die: int | None = None) -> ScoringRules:
+        """These rules with some points replaced; named ``custom`` if anything changed.
+
+        >>> STANDARD_SCORING.with_points(bunco=21) is STANDARD_SCORING, STANDARD_SCORING.with_points(bunco=25).name
+        (True, 'custom')
+        """
+        new = replace(self, bunco=self.bunco if bunco is None else bunco, mini=self.mini if mini is None else mini,
+                      per_die=self.per_die if per_die is None else per_die)
+        if new == self:
+            return self
+        return replace(new, name="custom", source=f"{self.name} rules with points given by the user")
+
+    def __str__(self) -> str:
+        unit = "point" if self.per_die == 1 else "points"
+        return (f"{self.name} (Bunco {self.bunco}, mini Bunco {self.mini}, {self.per_die} {unit} per die "
+                f"showing the round number)")
+
+
+STANDARD_SCORING = ScoringRules("standard", 21, 5, 1, source=(
+    "Bunco as commonly played: Bunco 21, mini (baby) Bunco 5, 1 point per die showing the round number "
+    "(e.g. buncobabz.com 'How to play'; the text of D. Taylor, Linux Journal, 21 January 2018)"))
+"""Bunco 21, mini Bunco 5, 1 point per die showing the round number: the game as commonly played."""
+ARTICLE_SCORING = ScoringRules("article", 25, 5, 1, source=(
+    "the shell script of D. Taylor, 'Shell Scripting a Bunco Game', Linux Journal, 21 January 2018, "
+    "which sets score=25 for a Bunco although the article's text says 21"))
+"""Bunco 25, mini Bunco 5, 1 point per die: what the Linux Journal article's script does."""
+SCORING_RULES: dict[str, ScoringRules] = {rules.name: rules for rules in (STANDARD_SCORING, ARTICLE_SCORING)}
+"""The built-in scoring rule sets by name."""
+
+
+def find_scoring_rules(name: str) -> ScoringRules:
+    """The rule set called ``name`` (case-insensitive); an unknown name lists the valid ones.
+
+    >>> find_scoring_rules(" Article ").bunco
+    25
+    """
+    key = name.strip().lower()
+    if key not in SCORING_RULES:
+        raise UnknownScoringError(unknown_name("Bunco scoring rules", name, SCORING_RULES,
+                                               f" (choose from {', '.join(SCORING_RULES)})"))
+    return SCORING_RULES[key]
+
+
+def roll_scores(dice: Dice, rules: ScoringRules, *, round_number: int = 1) -> Dist[int]:
+    """One roll's score: points -> ways, total ``sides**count``, scores in increasing order.
+
+    >>> roll_scores(Dice(3, 6), STANDARD_SCORING)
+    Dist({0: 120, 1: 75, 2: 15, 5: 5, 21: 1})
+    """
+    return ascending(roll_outcomes(dice, round_number=round_number).map(rules.score))

@@ -1,20 +1,9 @@
 """A whole night of Bunco by seeded simulation, vectorised over nights, witnessed by the exact tables.
 
-Each round every table rolls in step, one roll a tick (the timing model of :mod:`~exact_odds.bunco.race`),
-until a team at the head table reaches the target: the bell. A roll is one of the ``sides**count``
-ordered tuples of faces drawn at random (numpy's PCG64, seeded), scored for the round's number by
-:func:`~exact_odds.bunco.simulation.score_rolls` once for every tuple. At the other tables the team
-with more points wins; a tie goes to a roll-off, which each team wins with chance 1/2 (both roll
-alike), drawn as a fair coin. Between rounds players move as the party says (``standard``: the head
-table's winners stay and its losers go to the foot; elsewhere winners go up a table and losers stay;
-at every table the players who stayed take the first half of the seats and those who arrived the
-second, so partners change). Player ``p`` (0-based) starts at table ``p // seats``, seat ``p % seats``.
-
-Every figure comes with a 95% confidence interval (Wilson's for a chance, the normal one for a mean);
-the rounds are checked against the exact figures of :mod:`~exact_odds.bunco.race` by chi-square
-tests (who rings the bell, the rolls until it, the scores at it, the second table's lead at it),
-each at ``alpha / 4`` (Bonferroni), and the night's mean Buncos, mini Buncos and points are exact too
-(Wald's identity: every table rolls ``T`` times). numpy is imported only here.
+Every table rolls in step (the timing model of :mod:`~exact_odds.bunco.race`) until the head table's
+bell; elsewhere more points win, a tie by a fair coin; players then move as the party says
+(docs/bunco.md). Every figure has a 95% interval (Wilson's for a chance, normal for a mean), and the
+rounds are checked against the exact tables by chi-square tests sharing ``alpha``.
 
 >>> from exact_odds.bunco.party import Party
 >>> night = simulate_nights(Party(tables=2), nights=200, seed=1)
@@ -33,14 +22,11 @@ from functools import cache
 from statistics import NormalDist
 from typing import TYPE_CHECKING, TextIO
 
-from exact_odds.bunco.base import BuncoError, check_whole_number
-from exact_odds.bunco.chi_square import DEFAULT_ALPHA, ChiSquare, chi_square_test
-from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
-from exact_odds.bunco.game import round_numbers
+from exact_odds.bunco.analysis import round_numbers
+from exact_odds.bunco.dice import BuncoError, Dice, ScoringRules, check_whole_number, roll_outcomes
 from exact_odds.bunco.party import Party
 from exact_odds.bunco.race import HeadRace, OtherTable, head_race, other_table
-from exact_odds.bunco.scoring import ScoringRules
-from exact_odds.bunco.simulation import score_rolls
+from exact_odds.bunco.simulation import DEFAULT_ALPHA, ChiSquare, chi_square_test, observed_counts, score_rolls
 from exact_odds.core.dist import Dist
 
 if TYPE_CHECKING:
@@ -91,7 +77,7 @@ def mean(values: NDArray[np.int64] | NDArray[np.float64], exact: Fraction | None
 
 @dataclass(frozen=True, slots=True)
 class PrizeOdds:
-    """One prize: the chance one player has the most outright, else a tie (split or rolled off)."""
+    """One prize: the chance one player has the most outright, and the mean number of players tied."""
 
     award: str
     outright: Estimate
@@ -100,13 +86,9 @@ class PrizeOdds:
 
 @dataclass(frozen=True, slots=True)
 class Night:
-    """Simulated nights of a party and what they show, each figure with its interval.
-
-    ``prizes``: one per award; ``buncos``, ``minis``, ``points``: per night (points per player);
-    ``bunco_counts``: nights by their number of Buncos; ``wins``: P(a player wins k rounds of the
-    night), k = 0..rounds (losses are ``rounds - wins``), as the mean over nights of the share of the
-    players who do; ``checks``: (what, chi-square) of the rounds against the exact tables.
-    """
+    """Simulated nights of a party, each figure with its interval: ``buncos``, ``minis`` and ``points``
+    (per player) a night; ``bunco_counts``, nights by their Buncos; ``wins``, P(a player wins k rounds),
+    k = 0..rounds; ``checks``, (what, chi-square) of the rounds against the exact tables."""
 
     party: Party
     nights: int
@@ -129,8 +111,8 @@ class Night:
 
 @dataclass(frozen=True, slots=True)
 class _Rolls:
-    """One roll by the code of its faces, for one round number: its points, what it is (0 plain, 1 Bunco,
-    2 mini Bunco) and whether it passes the dice; the codes' chances when the faces are loaded."""
+    """One roll by the code of its faces, for one round number: its points, its kind (0 plain, 1 Bunco,
+    2 mini Bunco), whether it passes the dice; the codes' chances when the faces are loaded."""
 
     score: NDArray[np.int32]
     kind: NDArray[np.int8]
@@ -139,10 +121,8 @@ class _Rolls:
 
 
 def _rolls(party: Party, number: int, weights: tuple[float, ...] | None) -> _Rolls:
-    """Every tuple of faces (code ``sum (face_i - 1) * sides**i``) scored for ``number`` by
-    :func:`~exact_odds.bunco.simulation.score_rolls`; the codes' chances when ``weights`` load the faces."""
+    """Every tuple of faces (code ``sum (face_i - 1) * sides**i``) scored for ``number``."""
     import numpy as np
-
 
     dice = party.dice
     codes = np.arange(dice.ways)
@@ -161,9 +141,8 @@ def _rolls(party: Party, number: int, weights: tuple[float, ...] | None) -> _Rol
 
 @dataclass(slots=True)
 class _Round:
-    """The nights still playing a round: their teams' points, the seat rolling, each seat's points, Buncos
-    and mini Buncos (by night, table and seat), which nights have not rung the bell, and ``cells``, the
-    number of each (night, table)."""
+    """The nights still playing a round: teams' points, the seat rolling, each seat's points, Buncos and
+    mini Buncos, which nights have not rung the bell, and ``cells``, the number of each (night, table)."""
 
     ids: Ints
     points: NDArray[np.int32]
@@ -183,15 +162,12 @@ class _Round:
 
 @dataclass(frozen=True, slots=True)
 class _RoundResult:
-    """Every night's round at the bell: rolls, each table's team points, each seat's (points, Buncos, minis)."""
-
     rolls: Ints
     points: NDArray[np.int32]
     tally: NDArray[np.int32]
 
 
 def _draw(rng: np.random.Generator, rolls: _Rolls, shape: tuple[int, int]) -> Ints:
-    """Codes of rolled faces: uniform for fair dice, by ``rolls.chances`` for loaded ones."""
     import numpy as np
 
     if rolls.chances is None:
@@ -226,11 +202,8 @@ def _roll_tick(rng: np.random.Generator, party: Party, rolls: _Rolls, state: _Ro
 
 
 def _play_round(rng: np.random.Generator, party: Party, rolls: _Rolls, nights: int) -> _RoundResult:
-    """Roll every table of every night in step until each night's head table rings its bell.
-
-    A night whose bell has rung keeps rolling, unrecorded, until one in eight of those left has rung:
-    then they are dropped together (fewer copies than dropping them tick by tick).
-    """
+    """Roll every table of every night in step until each night's head table rings its bell (a night
+    rung keeps rolling, unrecorded, until one in eight has rung: they are then dropped together)."""
     import numpy as np
 
     k, s = party.tables, party.seats
@@ -256,7 +229,6 @@ def _play_round(rng: np.random.Generator, party: Party, rolls: _Rolls, nights: i
 
 
 def _winners(rng: np.random.Generator, points: NDArray[np.int32]) -> Ints:
-    """The winning team (0 or 1) at every table: more points; a tie by a roll-off (a fair coin)."""
     import numpy as np
 
     lead = points[..., 0] - points[..., 1]
@@ -265,7 +237,8 @@ def _winners(rng: np.random.Generator, points: NDArray[np.int32]) -> Ints:
 
 
 def _moved(party: Party, seat_of: Ints, winner: Ints) -> Ints:
-    """Where everyone sits next round (see the module's docstring): stayers first, then arrivals."""
+    """Where everyone sits next round: the head table's winners stay and its losers go to the foot, elsewhere
+    winners go up; at each table those who stayed take the first seats, those who arrived the others."""
     import numpy as np
 
     if party.movement == "none":
@@ -280,8 +253,6 @@ def _moved(party: Party, seat_of: Ints, winner: Ints) -> Ints:
 
 @dataclass(frozen=True, slots=True)
 class _Played:
-    """What the checks and the estimates read: per night and player, and per night and round."""
-
     tallies: Ints
     wins: Ints
     rolls: Ints
@@ -324,14 +295,10 @@ def _play_nights(party: Party, nights: int, seed: int, weights: tuple[float, ...
     return _Played(tallies, wins, rolls, head, lead)
 
 
-def _kind(roll: Roll) -> str:
-    return roll.kind
-
-
 @cache
 def exact_tables(dice: Dice, rules: ScoringRules, target: int, bunco_ends_turn: bool, *,
                  others: bool) -> tuple[HeadRace, OtherTable | None]:
-    """The head table's race and, if there are ``others``, another table at its bell (computed once a process)."""
+    """The head table's race and, with ``others``, another table at its bell (once a process)."""
     race = head_race(dice, rules, target=target, bunco_ends_turn=bunco_ends_turn)
     return race, other_table(race) if others else None
 
@@ -341,16 +308,8 @@ _PAIR = 10_000
 
 
 def _ways(chances: dict[int, Fraction]) -> Dist[int]:
-    """Exact chances as integer ways over their common denominator."""
     d = math.lcm(*(p.denominator for p in chances.values()))
     return Dist({k: int(p * d) for k, p in sorted(chances.items()) if p})
-
-
-def _observed(values: Ints) -> Dist[int]:
-    import numpy as np
-
-    keys, counts = np.unique(values, return_counts=True)
-    return Dist((int(a), int(c)) for a, c in zip(keys, counts, strict=True))
 
 
 def _checks(party: Party, race: HeadRace, table: OtherTable | None, played: _Played,
@@ -361,10 +320,10 @@ def _checks(party: Party, race: HeadRace, table: OtherTable | None, played: _Pla
     first = race.first_team_wins
     rolls = np.minimum(played.rolls, race.horizon + 1)
     pairs = _ways({a * _PAIR + b: p for (a, b), p in race.bell_scores.items()})
-    tests = [("the team that rings the head table's bell (1 or 2)",
-              _observed(np.where(played.head // _PAIR >= party.target, 1, 2)), _ways({1: first, 2: 1 - first})),
-             (f"rolls until the bell (more than {race.horizon}: {race.horizon + 1})", _observed(rolls), race.rolls),
-             (f"the head table's scores at the bell (team 1 * {_PAIR:,} + team 2)", _observed(played.head), pairs)]
+    ringer = np.where(played.head // _PAIR >= party.target, 1, 2)
+    tests = [("the team that rings the head table's bell (1 or 2)", ringer, _ways({1: first, 2: 1 - first})),
+             (f"rolls until the bell (more than {race.horizon}: {race.horizon + 1})", rolls, race.rolls),
+             (f"the head table's scores at the bell (team 1 * {_PAIR:,} + team 2)", played.head, pairs)]
     if table is not None:
         beyond = max(table.difference) + 1
         lead = np.where(played.rolls > race.horizon, beyond, played.lead)
@@ -372,9 +331,9 @@ def _checks(party: Party, race: HeadRace, table: OtherTable | None, played: _Pla
         exact = Dist([*table.difference.items(), *([(beyond, int(scale - table.difference.total))]
                                                    if table.beyond_horizon else [])])
         tests.append((f"team 1's lead at table 2 when the bell rings (bell after roll {race.horizon}: {beyond})",
-                      _observed(lead), exact))
+                      lead, exact))
     each = alpha / len(tests)
-    return tuple((what, chi_square_test(seen, expected, alpha=each)) for what, seen, expected in tests)
+    return tuple((what, chi_square_test(observed_counts(seen), expected, alpha=each)) for what, seen, expected in tests)
 
 
 _TALLY = {"most-points": 0, "most-buncos": 1, "most-mini-buncos": 2}
@@ -396,11 +355,9 @@ def simulate_nights(party: Party, *, nights: int, seed: int, alpha: Fraction = D
                     weights: tuple[float, ...] | None = None, record: SheetRecorder | None = None) -> Night:
     """Play ``nights`` nights of ``party`` (seeded) and check their rounds against the exact tables.
 
-    ``weights`` loads the dice: the relative chance of each face (fair dice when None), for tests
-    of the checks. ``record``, if given, receives every round of the first night (:func:`sheet_writer`
-    writes them as a host's tally sheet).
+    ``weights``: each face's relative chance (loaded dice, for tests); ``record`` receives every round
+    of the first night (:func:`sheet_writer`).
     """
-
     check_whole_number("the number of nights", nights, 1, MAX_NIGHTS)
     check_whole_number("the seed", seed, 0)
     if weights is not None and (len(weights) != party.dice.sides or min(weights) < 0 or not sum(weights)):
@@ -412,7 +369,7 @@ def simulate_nights(party: Party, *, nights: int, seed: int, alpha: Fraction = D
     wins = [mean((played.wins == w).mean(axis=1)) for w in range(party.rounds + 1)]
     return Night(party, nights, seed, race, table, _prizes(party, played), mean(per_night[:, 1], means.buncos),
                  mean(per_night[:, 2], means.minis), mean(played.tallies[:, :, 0].ravel(), means.points),
-                 _observed(per_night[:, 1]), tuple(wins), _checks(party, race, table, played, alpha))
+                 observed_counts(per_night[:, 1]), tuple(wins), _checks(party, race, table, played, alpha))
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,8 +382,7 @@ class NightMeans:
 
 
 def night_means(party: Party, race: HeadRace) -> NightMeans:
-    """Exact means of a night: every table rolls ``T`` times a round, so by Wald's identity a night
-    expects ``rounds * tables * E[T]`` rolls, each a Bunco, a mini Bunco and its points as one roll is.
+    """Exact means of a night: by Wald's identity it expects ``rounds * tables * E[T]`` rolls.
 
     >>> from exact_odds.bunco.party import COMMON_PARTY
     >>> race, _ = exact_tables(COMMON_PARTY.dice, COMMON_PARTY.scoring, 21, False, others=False)
@@ -434,14 +390,14 @@ def night_means(party: Party, race: HeadRace) -> NightMeans:
     4.154979
     """
     rolled = party.rounds * party.tables * race.mean_rolls
-    kinds = roll_outcomes(party.dice).map(_kind)
+    kinds = roll_outcomes(party.dice).map(lambda roll: roll.kind)
     mu = race.steps.expectation(lambda step: step[0])
     return NightMeans(rolled * kinds.probability("Bunco"), rolled * kinds.probability("mini Bunco"),
                       rolled * mu / party.players)
 
+
 def sheet_writer(out: TextIO) -> SheetRecorder:
-    """A recorder writing the first night as a tally sheet (:mod:`~exact_odds.bunco.tally`'s format) to ``out``;
-    players are named ``P1``, ``P2``..., tables numbered from 1, the head table first."""
+    """A recorder writing the first night to ``out`` as a tally sheet, players named ``P1``, ``P2``..."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(("round", "table", "player", "wins", "losses", "buncos", "mini_buncos", "points"))
 

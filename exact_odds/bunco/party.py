@@ -1,26 +1,8 @@
 """A Bunco party described in a TOML file: players, tables, seats, rounds, the head table's bell and prizes.
 
-Every key is optional; the defaults are the common game (:data:`COMMON_PARTY`)::
-
-    name = "friday"                  # default: the file's name without .toml
-    players = 12                     # tables * seats
-    tables = 3                       # the first is the head table, the last the foot
-    seats = 4                        # a table; partners sit opposite: seats 1 and 3 against 2 and 4
-    rounds = 6                       # a whole number of sets of one round per face (6, 12, 18...)
-    dice = 3
-    sides = 6
-    target = 21                      # the head table's bell: a team reaches it and the round ends
-    scoring = "standard"             # a built-in rule set by name (standard, article)
-    bunco_ends_turn = false          # true: a Bunco passes the dice as a roll scoring 0 does
-    tie_break = "roll-off"           # a tie at another table: a roll-off, each team's chance 1/2
-    movement = "standard"            # winners up, the head table's losers to the foot, partners change;
-                                     # "none": everyone keeps their seat
-    [prizes]
-    awards = ["most-buncos", "most-wins", "most-losses", "most-mini-buncos", "most-points"]
-    ties = "split"                   # or "roll-off": a prize tied between players
-
-Every mistake is one line naming the file and line (``party.toml:3: tables must be ...``), and an
-unknown key suggests the nearest (``did you mean 'tables'?``).
+Every key is optional; the defaults are the common game (:data:`COMMON_PARTY`), and
+``examples/bunco_party.toml`` spells out every key (docs/bunco.md, "A party"). A mistake is one line
+naming the file and line, and an unknown key suggests the nearest.
 
 >>> party = parse_party('tables = 2\\nplayers = 8\\n[prizes]\\nties = "roll-off"\\n', source="small.toml")
 >>> party.name, party.players, party.tables, party.prizes.ties
@@ -37,11 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from exact_odds.bunco.base import BuncoError
-from exact_odds.bunco.dice import MAX_DICE, MAX_SIDES, Dice
-from exact_odds.bunco.game import MAX_ROUNDS
-from exact_odds.bunco.scoring import STANDARD_SCORING, ScoringRules, find_scoring_rules
-from exact_odds.bunco.turn import MAX_TARGET
+from exact_odds.bunco.analysis import MAX_ROUNDS, MAX_TARGET
+from exact_odds.bunco.dice import (
+    MAX_DICE,
+    MAX_SIDES,
+    STANDARD_SCORING,
+    BuncoError,
+    Dice,
+    ScoringRules,
+    find_scoring_rules,
+)
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.registry import unknown_name
@@ -78,14 +65,11 @@ class Prizes:
 
 @dataclass(frozen=True, slots=True)
 class Party:
-    """A night of Bunco: ``tables`` tables of ``seats`` players, ``rounds`` rounds, the head table first.
+    """A night of Bunco: ``tables`` tables of ``seats`` players (odd seats one team, even seats the
+    other), ``rounds`` rounds; the head table's bell at ``target`` points stops every table.
 
-    Seats are numbered 1..seats; odd seats are one team, even seats the other (partners opposite).
-    Round r plays for the face ``(r - 1) % sides + 1``. The head table's round ends the moment a
-    team's points reach ``target``; the other tables stop at that bell.
-
-    >>> COMMON_PARTY.players, COMMON_PARTY.teams, str(COMMON_PARTY.dice)
-    (12, 6, '3d6')
+    >>> COMMON_PARTY.players, str(COMMON_PARTY.dice)
+    (12, '3d6')
     """
 
     name: str = "common"
@@ -105,19 +89,12 @@ class Party:
         """Everyone at the party: ``tables * seats``."""
         return self.tables * self.seats
 
-    @property
-    def teams(self) -> int:
-        """Teams in one round: two a table."""
-        return 2 * self.tables
-
 
 COMMON_PARTY = Party()
 """The common game: 12 players at 3 tables of 4, 6 rounds of 3d6, the bell at 21, standard scoring."""
 
 
 class _Doc:
-    """The data of a party file and its lines, for messages naming the line of a mistake."""
-
     def __init__(self, text: str, source: str) -> None:
         self.data = parse_toml(text, source, PartyError)
         self.text = TomlText.of(text, source)
@@ -185,7 +162,6 @@ def _bool(doc: _Doc, key: str) -> bool:
 
 
 def _layout(doc: _Doc) -> tuple[int, int]:
-    """Tables and seats, checked against players."""
     tables = _whole(doc, "tables", COMMON_PARTY.tables, 1, MAX_TABLES)
     seats = _whole(doc, "seats", COMMON_PARTY.seats, 2, MAX_SEATS)
     if seats % 2:
@@ -198,7 +174,7 @@ def _layout(doc: _Doc) -> tuple[int, int]:
 
 
 def parse_party(text: str, *, source: str = "party") -> Party:
-    """A :class:`Party` from TOML text in the format of the module docstring; ``source`` names it in messages."""
+    """A :class:`Party` from TOML text (``examples/bunco_party.toml``); ``source`` names it in messages."""
     doc = _Doc(text, source)
     for key in doc.data:
         if key not in KEYS:

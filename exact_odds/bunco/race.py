@@ -1,29 +1,12 @@
 """The head table's race to the bell, exactly, and where the other tables stand when it rings.
 
-The table rule: seat 1 rolls first, then 2, 3, 4, 1, ...; a player's turn goes on while each roll
-scores and passes on a roll scoring 0 (and on a Bunco, if the party says a Bunco ends the turn).
-Partners sit opposite, so the odd seats are team 1 and the even seats team 2, and the team to roll
-changes exactly when the dice pass: a table is a Markov chain on (team 1's points, team 2's points,
-the team rolling). At the head table the round ends the moment a team's points reach the target,
-and that team wins.
-
-**The head table, exactly.** Points never fall, and a roll that leaves them alone passes the dice,
-so from each pair of points the chain can only go round the two-state cycle of passes (team 1, team
-2, team 1...) or move on to more points. Taking the pairs of points in increasing order of their
-sum, the expected visits of each state follow from the mass that arrives there by one 2x2 solve
-(:func:`_visits`): ``n1 = (m1 + z q m2) / (1 - z² q²)``, ``q`` the chance of a roll scoring 0.
-With ``z = 1`` the mass absorbed at the bell is the exact distribution of the scores when it rings
-(whence who wins), and the visits sum to the mean number of rolls; with any ``z`` the absorbed mass
-is ``E[z^T]``, ``T`` the rolls until the bell.
-
-**Timing model of the other tables.** Every table rolls in step, one roll a tick, and the bell
-rings after the head table's ``T``-th roll: every other table has then rolled exactly ``T`` times
-(its points have no cap). The tables' dice are independent, so a table's state at the bell is its
-state after ``t`` rolls weighted by ``P(T = t)``. ``T`` has no upper bound (rolls scoring 0 can go on
-for ever), so the distribution of ``T`` and of the other tables' scores is given exactly for every
-bell up to the *horizon*, the first roll count ``N`` with ``P(T > N) <= 10**-12`` (at most
-:data:`MAX_HORIZON`), and the exact remaining chance ``P(T > N)`` is reported as such. The means at
-the bell are exact with no horizon (Wald's identity and ``E[z^T]``).
+A table is a Markov chain on (team 1's points, team 2's points, the team rolling); at the head table
+the first team to the target rings the bell (docs/bunco.md, "The head table, exactly"). Points never
+fall, so the pairs of points are solved in increasing sum, each by one 2x2 solve (:func:`_visits`);
+with a weight ``z`` a roll, the mass absorbed at the bell is ``E[z^T]``, ``T`` the rolls until it. The
+other tables roll in step, so each has rolled ``T`` times at the bell; ``T`` has no bound, so the
+distributions are exact up to the *horizon* ``N``, the first with ``P(T > N) <= 10**-12``, and
+``P(T > N)`` is given exactly.
 
 >>> from exact_odds.bunco import STANDARD_SCORING, Dice
 >>> race = head_race(Dice(3, 6), STANDARD_SCORING, target=2)
@@ -39,10 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact_odds.bunco.base import BuncoError, check_whole_number
-from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
-from exact_odds.bunco.scoring import ScoringRules
-from exact_odds.bunco.turn import MAX_TARGET
+from exact_odds.bunco.analysis import MAX_TARGET
+from exact_odds.bunco.dice import BuncoError, Dice, Roll, ScoringRules, check_whole_number, roll_outcomes
 from exact_odds.core.dist import Dist
 
 TAIL = Fraction(1, 10**12)
@@ -57,9 +38,7 @@ State = tuple[int, int, int]
 
 
 def roll_steps(dice: Dice, rules: ScoringRules, *, bunco_ends_turn: bool = False) -> Dist[Step]:
-    """One roll's (points, passes the dice) with its ways (total ``sides**count``).
-
-    A roll scoring 0 passes the dice; with ``bunco_ends_turn`` a Bunco does too.
+    """One roll's (points, passes the dice) with its ways: a roll scoring 0 passes, a Bunco too if it ends turns.
 
     >>> from exact_odds.bunco import STANDARD_SCORING
     >>> roll_steps(Dice(3, 6), STANDARD_SCORING, bunco_ends_turn=True)
@@ -72,17 +51,9 @@ def roll_steps(dice: Dice, rules: ScoringRules, *, bunco_ends_turn: bool = False
     return Dist(sorted(roll_outcomes(dice).map(step).items()))
 
 
-def _pass_chance(steps: Dist[Step]) -> Fraction:
-    """P(a roll scores 0), refusing rules under which no roll ever scores (the bell would never ring)."""
-    q = steps.probability(lambda s: s[0] == 0)
-    if q == 1:
-        raise BuncoError("no roll scores under these rules: the head table's bell would never ring")
-    return q
-
-
 def _visits(m1: Fraction, m2: Fraction, q: Fraction, z: Fraction) -> tuple[Fraction, Fraction]:
-    """Expected (z-weighted) rolls made by team 1 and team 2 at one pair of points, given the mass
-    arriving with team 1 and team 2 to roll: the 2x2 cycle of passes solved in closed form.
+    """Expected (z-weighted) rolls of team 1 and team 2 at one pair of points, from the mass arriving
+    with each to roll: ``n1 = (m1 + z q m2) / (1 - z² q²)``, ``q`` the chance of a pass.
 
     >>> _visits(Fraction(1), Fraction(0), Fraction(1, 2), Fraction(1))
     (Fraction(4, 3), Fraction(2, 3))
@@ -91,17 +62,12 @@ def _visits(m1: Fraction, m2: Fraction, q: Fraction, z: Fraction) -> tuple[Fract
     return (m1 + z * q * m2) / d, (m2 + z * q * m1) / d
 
 
-@dataclass(frozen=True, slots=True)
-class _Flow:
-    """What the flow through the head table's chain gives for one ``z``."""
-
-    bell: dict[tuple[int, int], Fraction]
-    visits: Fraction
-
-
-def _flow(steps: Dist[Step], target: int, z: Fraction) -> _Flow:
-    """Push the mass from (0, 0), team 1 to roll, through the pairs of points in increasing sum."""
-    q = _pass_chance(steps)
+def _flow(steps: Dist[Step], target: int, z: Fraction) -> tuple[dict[tuple[int, int], Fraction], Fraction]:
+    """Push the mass from (0, 0), team 1 to roll, through the pairs of points in increasing sum: the mass
+    absorbed at the bell by the scores then, and the expected (z-weighted) rolls."""
+    q = steps.probability(lambda s: s[0] == 0)
+    if q == 1:
+        raise BuncoError("no roll scores under these rules: the head table's bell would never ring")
     moves = [(points, passes, Fraction(w, steps.total)) for (points, passes), w in steps.items() if points]
     arriving: dict[tuple[int, int], list[Fraction]] = defaultdict(lambda: [Fraction(0), Fraction(0)])
     arriving[(0, 0)][0] = Fraction(1)
@@ -121,11 +87,10 @@ def _flow(steps: Dist[Step], target: int, z: Fraction) -> _Flow:
                     bell[after] += mass
                 else:
                     arriving[after][team ^ passes] += mass
-    return _Flow(dict(sorted(bell.items())), visits)
+    return dict(sorted(bell.items())), visits
 
 
 def _tick(live: dict[State, int], steps: Dist[Step], target: int) -> tuple[dict[State, int], int]:
-    """Every race still going rolls once: (the races still going, the ways of those the bell ends)."""
     going: dict[State, int] = defaultdict(int)
     rung = 0
     for (a, b, team), ways in live.items():
@@ -140,9 +105,7 @@ def _tick(live: dict[State, int], steps: Dist[Step], target: int) -> tuple[dict[
 
 def bell_rolls(steps: Dist[Step], target: int) -> tuple[Dist[int], int]:
     """Rolls until the head table's bell, and the horizon ``N``: ways over the ``W**N`` sequences of ``N``
-    rolls (``W = sides**count``); the outcome ``N + 1``, if present, stands for "more than N rolls".
-
-    With a coin for a die (heads scores 1) and a target of 1, the bell rings on the first head:
+    rolls; the outcome ``N + 1`` stands for "more than N rolls". A coin, heads scoring 1, to 1 point:
 
     >>> rolls, horizon = bell_rolls(Dist({(0, True): 1, (1, False): 1}), 1)
     >>> horizon, rolls.probability(1), rolls.probability(horizon + 1) == Fraction(1, 2**horizon)
@@ -166,12 +129,8 @@ def bell_rolls(steps: Dist[Step], target: int) -> tuple[Dist[int], int]:
 
 @dataclass(frozen=True, slots=True)
 class HeadRace:
-    """The head table's round, exactly: who rings the bell, after how many rolls, with what scores.
-
-    ``bell_scores``: (team 1's points, team 2's points) when the bell rings -> probability (one of them
-    at least ``target``); ``rolls`` and ``horizon``: :func:`bell_rolls`; ``mean_rolls``: E[T], exact;
-    ``steps``: one roll's (points, passes) ways.
-    """
+    """The head table's round, exactly: ``bell_scores`` (both teams' points when the bell rings ->
+    probability), ``mean_rolls`` E[T], ``rolls`` and ``horizon`` (:func:`bell_rolls`), one roll's ``steps``."""
 
     dice: Dice
     rules: ScoringRules
@@ -202,37 +161,29 @@ class HeadRace:
 
     def rolls_pgf(self, z: Fraction) -> Fraction:
         """``E[z^T]``, exactly, for ``-1 <= z <= 1`` (no horizon)."""
-        return sum(_flow(self.steps, self.target, z).bell.values(), Fraction(0))
+        return sum(_flow(self.steps, self.target, z)[0].values(), Fraction(0))
 
 
 def head_race(dice: Dice, rules: ScoringRules, *, target: int = 21, bunco_ends_turn: bool = False) -> HeadRace:
     """The head table's race to ``target`` points, exactly (see the module's docstring)."""
     check_whole_number("the head table's target", target, 1, MAX_TARGET)
     steps = roll_steps(dice, rules, bunco_ends_turn=bunco_ends_turn)
-    flow = _flow(steps, target, Fraction(1))
+    bell, visits = _flow(steps, target, Fraction(1))
     rolls, horizon = bell_rolls(steps, target)
-    return HeadRace(dice, rules, target, bunco_ends_turn, steps, flow.bell, flow.visits, rolls, horizon)
-
-
-def _slot_bytes(total: int, horizon: int) -> int:
-    """Bytes of one coefficient in the packed polynomials: room for ``(horizon + 1) * total**(2 * horizon)``."""
-    return int((horizon + 1) * total ** (2 * horizon)).bit_length() // 8 + 1
+    return HeadRace(dice, rules, target, bunco_ends_turn, steps, bell, visits, rolls, horizon)
 
 
 def _packed_difference(race: HeadRace) -> tuple[list[int], int]:
     """Ways of (team 1's points - team 2's points) at another table when the bell rings by the horizon.
 
-    Each tick, the table's ways by difference are two polynomials (one for each team to roll) packed
-    in one integer each, a slot of ``_slot_bytes`` bytes per difference (Kronecker substitution): a
-    roll scoring ``x`` shifts team 1's polynomial up ``x`` slots and team 2's down ``x``; every tick
-    the window grows by the largest score, so no difference ever falls below slot 0. The sum over
-    ``t`` of the head table's ways ``h_t`` times the table's ways after ``t`` rolls is built by
-    Horner's rule over the common total ``W**(2N)``. Returns the coefficients (slot 0 is the
-    difference ``-top * N``) and ``top``, the largest score.
+    The table's ways by difference are two polynomials (one for each team to roll), each packed in one
+    integer (Kronecker substitution): a roll scoring ``x`` shifts team 1's up ``x`` slots and team 2's
+    down ``x``, the window growing by the largest score ``top`` a tick. Summed over ``t`` with the head
+    table's ways by Horner's rule, over ``W**(2N)``. Returns the coefficients (slot 0 is ``-top * N``), ``top``.
     """
     steps, n, total = race.steps, race.horizon, race.steps.total
     top = max(points for points, _ in steps)
-    slot = 8 * _slot_bytes(total, n)
+    slot = 8 * (((n + 1) * total ** (2 * n)).bit_length() // 8 + 1)
     rung = [race.rolls[t] // total ** (n - t) if t in race.rolls else 0 for t in range(1, n + 1)]
     first, second, acc = 1, 0, 0
     for t in range(1, n + 1):
@@ -250,13 +201,9 @@ def _packed_difference(race: HeadRace) -> tuple[list[int], int]:
 
 @dataclass(frozen=True, slots=True)
 class OtherTable:
-    """Another table when the head table's bell rings (every table rolls in step, one roll a tick).
-
-    ``difference``: team 1's points minus team 2's -> ways over ``W**(2N)`` (``N`` the head table's
-    horizon), for the bells that ring within the horizon; ``beyond_horizon`` the exact chance of the
-    others. ``mean_points``: each team's expected points at the bell, exact (no horizon). ``scores``: both
-    teams' points at the bell, jointly, for the pairs within :data:`SCORES_WINDOW` points (:func:`other_scores`).
-    """
+    """Another table when the head table's bell rings: ``difference`` (team 1's points minus team 2's ->
+    ways over ``W**(2N)``, bells within the horizon), ``beyond_horizon`` (the chance of the others),
+    each team's exact ``mean_points``, and both teams' ``scores`` within :data:`SCORES_WINDOW` points."""
 
     difference: Dist[int]
     beyond_horizon: Fraction
@@ -290,9 +237,8 @@ class OtherTable:
 def _mean_points(race: HeadRace) -> tuple[Fraction, Fraction]:
     """Each team's expected points at another table when the bell rings.
 
-    The roll number ``s`` (from 0) is team 1's with chance ``(1 + r**s) / 2``, ``r = 1 - 2 P(pass)``, and
-    its points are independent of who rolls, so team 1 expects ``mu * E[sum_{s<T} (1 + r**s) / 2]``:
-    ``mu * (E[T] + (1 - E[r**T]) / (1 - r)) / 2`` (``E[T]`` when ``r = 1``, which no rules give).
+    Roll ``s`` (from 0) is team 1's with chance ``(1 + r**s) / 2``, ``r = 1 - 2 P(pass)``, so team 1
+    expects ``mu * (E[T] + (1 - E[r**T]) / (1 - r)) / 2``.
     """
     steps = race.steps
     mu = steps.expectation(lambda s: s[0])
@@ -321,15 +267,12 @@ def _times(x: int, w: int) -> int:
 
 
 def _horner_scores(race: HeadRace, caps: tuple[int, int]) -> list[int]:
-    """Ways of (team 1's points, team 2's points) at another table when the bell rings by the horizon, both
-    within ``caps`` (a cap of 0 ignores that team's points), over ``W**(2N)``: row-major, ``caps[1] + 1`` a row.
+    """Ways of both teams' points at another table when the bell rings by the horizon, both within
+    ``caps`` (a cap of 0 ignores that team), over ``W**(2N)``: row-major, ``caps[1] + 1`` a row.
 
-    The table's ways after ``t`` rolls are ``M**t`` applied to (0, 0) with team 1 to roll, ``M`` one roll (a
-    pair of bivariate polynomials, one for each team to roll, each packed in one integer: a slot of whole
-    digits per pair of points, Kronecker substitution). ``sum_t a_t M**t`` with ``a_t = h_t W**(2(N - t))``
-    (``h_t`` the head table's ways of the bell at roll ``t``) is built by Horner's rule, so every step only
-    shifts, multiplies by a roll's ways and adds; points never fall, so the pairs past a cap are dropped
-    (masked) at every step without touching the others.
+    ``sum_t h_t W**(2(N - t)) M**t`` applied to (0, 0), ``M`` one roll as a pair of bivariate polynomials
+    packed in integers (a slot of whole digits per pair of points), by Horner's rule; points never fall,
+    so the pairs past a cap are masked off at every step.
     """
     steps, n, total = race.steps, race.horizon, race.steps.total
     top = max(points for points, _ in steps)
@@ -361,9 +304,8 @@ def _horner_scores(race: HeadRace, caps: tuple[int, int]) -> list[int]:
 
 
 def _score_cap(race: HeadRace) -> int:
-    """The cap: the least ``c`` whose chance of the bell by the horizon with team 1 past ``c``, plus that of team 2
-    past ``c``, is at most half :data:`TAIL` by a floating-point estimate (each team's points alone, a roll at a
-    time); the leftover it leaves is then computed exactly."""
+    """The least cap ``c`` whose chance of a team past it by the horizon is at most ``TAIL / 2``, estimated
+    in floats (the leftover it leaves is then exact)."""
     import numpy as np
 
     steps, n = race.steps, race.horizon
@@ -387,12 +329,8 @@ def _score_cap(race: HeadRace) -> int:
 
 @dataclass(frozen=True, slots=True)
 class OtherScores:
-    """Both teams' points at another table when the bell rings, jointly (every table rolls in step).
-
-    ``scores``: (team 1's points, team 2's points) -> ways over ``W**(2N)`` (``N`` the head table's horizon)
-    for the bells within the horizon with both teams at most ``cap`` points; the outcome :data:`LEFTOVER`
-    holds the rest exactly (the bell after the horizon, or a team past the cap).
-    """
+    """Both teams' points at another table when the bell rings: (team 1, team 2) -> ways over ``W**(2N)``
+    with both at most ``cap``; the outcome :data:`LEFTOVER` holds the rest exactly."""
 
     scores: Dist[tuple[int, int] | None]
     cap: int
@@ -431,9 +369,8 @@ class OtherScores:
 
 
 def other_scores(race: HeadRace, cap: int | None = None) -> OtherScores:
-    """Both teams' points at another table when the head table's ``race`` rings its bell, jointly, both teams
-    within ``cap`` points: by default the cap of :func:`_score_cap` (the whole distribution but for a chance of
-    about :data:`TAIL`), or a smaller window whose rest the leftover lumps exactly.
+    """Both teams' points at another table when the bell rings, within ``cap`` points (default: all but
+    about :data:`TAIL`, :func:`_score_cap`), the rest lumped exactly.
 
     >>> from exact_odds.bunco import STANDARD_SCORING
     >>> joint = other_scores(head_race(Dice(3, 6), STANDARD_SCORING, target=1))

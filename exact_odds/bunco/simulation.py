@@ -1,43 +1,131 @@
-"""The seeded simulation: rolls, games and turns drawn with numpy, each judged by a chi-square test.
+"""The seeded simulation of rolls, games and turns, each judged against its exact distribution.
 
-A witness, never a source: the simulated counts are compared with the exact distributions of
-:class:`~exact_odds.bunco.analysis.Analysis`, never used in their place. Floats live here only.
-Each part (rolls, games, turns) draws from its own stream, ``SeedSequence(seed).spawn(3)`` of
-numpy's default generator (PCG64), so the same seed gives the same counts, and the rolls do not
-depend on how many games are simulated. numpy is imported only when a simulation runs.
+A witness, never a source: floats live here only. Rolls, games and turns each draw from their own
+stream of ``SeedSequence(seed).spawn(3)`` (PCG64), so a seed gives the same counts. Pearson's
+chi-square test (:func:`chi_square_test`) judges them (docs/bunco.md, "The simulation").
 
 >>> from exact_odds.bunco import STANDARD_SCORING, Dice, analyse
 >>> sim = simulate(analyse(Dice(3, 6), STANDARD_SCORING), trials=2_000, seed=4)
 >>> sim.roll.trials, sim.seed, sim == simulate(analyse(Dice(3, 6), STANDARD_SCORING), trials=2_000, seed=4)
 (2000, 4, True)
+>>> test = chi_square_test(Dist({0: 48, 1: 52}), Dist({0: 1, 1: 1}))
+>>> test.statistic, test.df, test.verdict
+(Fraction(4, 25), 1, 'PASS')
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from exact_odds.bunco.analysis import Analysis
-from exact_odds.bunco.base import BuncoError, ascending, check_whole_number
-from exact_odds.bunco.chi_square import DEFAULT_ALPHA, ChiSquare, chi_square_test
-from exact_odds.bunco.dice import Dice
-from exact_odds.bunco.game import round_numbers
-from exact_odds.bunco.scoring import ScoringRules
+from exact_odds.bunco.analysis import Analysis, round_numbers
+from exact_odds.bunco.dice import Dice, ScoringRules, ascending, check_alpha, check_whole_number
 from exact_odds.core.dist import Dist
+from exact_odds.core.stats import chi_square_sf
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+DEFAULT_ALPHA = Fraction(1, 1000)
+"""Significance level of the simulation's verdicts (as for the baccarat simulator)."""
+MIN_EXPECTED = 5
+"""The least expected count of a bin; smaller bins are pooled with their neighbours."""
 _CHUNK_CELLS = 1 << 22
-"""Dice per vectorised batch (bounds memory; a fixed constant, so the output depends only on the seed)."""
+"""Dice per vectorised batch (bounds memory; a constant, so the output depends only on the seed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bin:
+    """Adjacent outcomes ``low..high`` pooled for the chi-square test; ``expected`` is an exact count."""
+
+    low: int
+    high: int
+    observed: int
+    expected: Fraction
+
+    @property
+    def contribution(self) -> Fraction:
+        """(observed - expected)² / expected, exactly."""
+        return (self.observed - self.expected) ** 2 / self.expected
+
+    def joined(self, after: Bin) -> Bin:
+        """This bin and the next one pooled into one."""
+        return Bin(self.low, after.high, self.observed + after.observed, self.expected + after.expected)
+
+
+@dataclass(frozen=True, slots=True)
+class ChiSquare:
+    """Pearson's chi-square test of observed counts against exact probabilities.
+
+    ``impossible`` counts observations of outcomes of exact probability 0 (any fails the test).
+    """
+
+    trials: int
+    bins: tuple[Bin, ...]
+    statistic: Fraction
+    df: int
+    p_value: float
+    alpha: Fraction
+    impossible: int
+
+    @property
+    def passed(self) -> bool:
+        """True if nothing impossible was seen and the p-value is at least ``alpha``."""
+        return self.impossible == 0 and self.p_value >= self.alpha
+
+    @property
+    def verdict(self) -> str:
+        """``"PASS"`` or ``"FAIL"``."""
+        return "PASS" if self.passed else "FAIL"
+
+
+def pool(observed: Dist[int], expected: dict[int, Fraction], minimum: int) -> list[Bin]:
+    """Bins of adjacent outcomes, each expecting at least ``minimum``; a short tail joins the last bin.
+
+    >>> [(b.low, b.high) for b in pool(Dist({0: 5, 1: 4}), {0: Fraction(6), 1: Fraction(2), 2: Fraction(1)}, 5)]
+    [(0, 2)]
+    """
+    bins: list[Bin] = []
+    open_bin: Bin | None = None
+    for key in sorted(set(expected) | set(observed)):
+        outcome = Bin(key, key, observed[key], expected.get(key, Fraction(0)))
+        open_bin = outcome if open_bin is None else open_bin.joined(outcome)
+        if open_bin.expected >= minimum:
+            bins.append(open_bin)
+            open_bin = None
+    if open_bin is not None:
+        bins.append(bins.pop().joined(open_bin) if bins else open_bin)
+    return bins
+
+
+def chi_square_test(observed: Dist[int], expected: Dist[int], *, alpha: Fraction = DEFAULT_ALPHA,
+                    min_expected: int = MIN_EXPECTED) -> ChiSquare:
+    """Compare observed counts with an exact distribution (expected count ``trials * ways / total``).
+
+    An observed outcome the exact distribution never gives sets the p-value to 0; a single bin
+    (df 0) leaves nothing to test and passes.
+    """
+    trials = observed.total
+    if trials < 1:
+        raise ValueError("a chi-square test needs at least one observation")
+    if not 0 < alpha < 1:
+        raise ValueError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
+    counts = {k: trials * Fraction(w, expected.total) for k, w in expected.items()}
+    impossible = sum(n for k, n in observed.items() if k not in counts)
+    bins = tuple(pool(observed, counts, min_expected))
+    statistic = sum((b.contribution for b in bins if b.expected), Fraction(0))
+    df = len(bins) - 1
+    p_value = chi_square_sf(float(statistic), df) if df else 1.0
+    if impossible:
+        p_value = 0.0
+    return ChiSquare(trials, bins, statistic, df, p_value, alpha, impossible)
 
 
 def _batches(trials: int, count: int) -> Iterator[int]:
-    """Sizes of the batches that make up ``trials`` trials of ``count`` dice each."""
     size = max(1, _CHUNK_CELLS // count)
     for start in range(0, trials, size):
         yield min(size, trials - start)
@@ -45,8 +133,7 @@ def _batches(trials: int, count: int) -> Iterator[int]:
 
 def score_rolls(faces: NDArray[np.int64], rules: ScoringRules,
                 round_number: int | NDArray[np.int64]) -> NDArray[np.int64]:
-    """Scores of rolls (rows of ``faces``) played for ``round_number`` (one, or one per roll),
-    vectorised: the same rule as :meth:`ScoringRules.score`.
+    """Scores of rolls (rows of ``faces``) for ``round_number`` (one, or one per roll), vectorised.
 
     >>> import numpy as np
     >>> from exact_odds.bunco import STANDARD_SCORING
@@ -62,18 +149,11 @@ def score_rolls(faces: NDArray[np.int64], rules: ScoringRules,
     return np.asarray(np.where(alike, special, matches * rules.per_die), dtype=np.int64)
 
 
-def _simulated_faces(rng: np.random.Generator, m: int, dice: Dice) -> NDArray[np.int64]:
-    """The faces of ``m`` simulated rolls, shape (m, dice)."""
+def _faces(rng: np.random.Generator, m: int, dice: Dice) -> NDArray[np.int64]:
     return rng.integers(1, dice.sides + 1, size=(m, dice.count))
 
 
-def _simulated_scores(rng: np.random.Generator, m: int, dice: Dice, rules: ScoringRules,
-                      round_number: int) -> NDArray[np.int64]:
-    """Scores of ``m`` simulated rolls."""
-    return score_rolls(_simulated_faces(rng, m, dice), rules, round_number)
-
-
-def _counts(values: NDArray[np.int64]) -> Dist[int]:
+def observed_counts(values: NDArray[np.int64]) -> Dist[int]:
     """How many times each value occurs."""
     import numpy as np
 
@@ -81,8 +161,7 @@ def _counts(values: NDArray[np.int64]) -> Dist[int]:
     return Dist((int(k), int(c)) for k, c in zip(keys, counts, strict=True))
 
 
-def _merge(parts: list[Dist[int]]) -> Dist[int]:
-    """The counts of all batches together, outcomes in increasing order."""
+def _merged(parts: Iterable[Dist[int]]) -> Dist[int]:
     return ascending(Dist(pair for part in parts for pair in part.items()))
 
 
@@ -90,8 +169,8 @@ def simulate_rolls(dice: Dice, rules: ScoringRules, *, round_number: int, trials
                    rng: np.random.Generator) -> Dist[int]:
     """Observed counts of each score in ``trials`` simulated rolls."""
     dice.check_round(round_number)
-    return _merge([_counts(_simulated_scores(rng, m, dice, rules, round_number))
-                   for m in _batches(trials, dice.count)])
+    return _merged(observed_counts(score_rolls(_faces(rng, m, dice), rules, round_number))
+                   for m in _batches(trials, dice.count))
 
 
 GameRecorder = Callable[["NDArray[np.int64]", "NDArray[np.int64]"], None]
@@ -100,10 +179,7 @@ GameRecorder = Callable[["NDArray[np.int64]", "NDArray[np.int64]"], None]
 
 def simulate_games(dice: Dice, rules: ScoringRules, *, rounds: int, trials: int,
                    rng: np.random.Generator, record: GameRecorder | None = None) -> Dist[int]:
-    """Observed counts of each total in ``trials`` simulated games (real round numbers, cycling).
-
-    ``record``, if given, receives every batch of games' rolls (to write them as a log).
-    """
+    """Observed counts of each total in ``trials`` simulated games; ``record`` receives every batch's rolls."""
     import numpy as np
 
     parts = []
@@ -111,7 +187,7 @@ def simulate_games(dice: Dice, rules: ScoringRules, *, rounds: int, trials: int,
         totals = np.zeros(m, dtype=np.int64)
         rolled, scored = [], []
         for number in round_numbers(rounds, dice.sides):
-            faces = _simulated_faces(rng, m, dice)
+            faces = _faces(rng, m, dice)
             scores = score_rolls(faces, rules, number)
             totals += scores
             if record is not None:
@@ -119,16 +195,13 @@ def simulate_games(dice: Dice, rules: ScoringRules, *, rounds: int, trials: int,
                 scored.append(scores)
         if record is not None:
             record(np.stack(rolled, axis=1), np.stack(scored, axis=1))
-        parts.append(_counts(totals))
-    return _merge(parts)
+        parts.append(observed_counts(totals))
+    return _merged(parts)
 
 
 def simulate_turns(dice: Dice, rules: ScoringRules, *, round_number: int, target: int, trials: int,
                    rng: np.random.Generator) -> Dist[int]:
-    """Observed counts of each turn's points (capped at ``target``) in ``trials`` simulated turns.
-
-    Every turn still going rolls again; a turn stops on a roll that scores nothing or reaches the target.
-    """
+    """Observed counts of each turn's points (capped at ``target``) in ``trials`` simulated turns."""
     import numpy as np
 
     dice.check_round(round_number)
@@ -137,12 +210,12 @@ def simulate_turns(dice: Dice, rules: ScoringRules, *, round_number: int, target
         points = np.zeros(m, dtype=np.int64)
         active = np.arange(m)
         while active.size:
-            score = _simulated_scores(rng, active.size, dice, rules, round_number)
+            score = score_rolls(_faces(rng, active.size, dice), rules, round_number)
             reached = np.minimum(points[active] + score, target)
             points[active] = reached
             active = active[(score > 0) & (reached < target)]
-        parts.append(_counts(points))
-    return _merge(parts)
+        parts.append(observed_counts(points))
+    return _merged(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,27 +234,18 @@ class Simulation:
         return self.roll.passed and self.game.passed and self.turn.passed
 
 
-def _checked_seed(seed: int | None) -> int:
-    """``seed``, or with none a fresh one from the operating system's entropy (reports print it)."""
-    if seed is None:
-        seed = secrets.randbits(32)
-    return check_whole_number("the seed", seed, 0)
-
-
 def simulate(analysis: Analysis, *, trials: int, seed: int | None = None,
              alpha: Fraction = DEFAULT_ALPHA, record: GameRecorder | None = None) -> Simulation:
-    """Simulate ``trials`` rolls, games and turns with numpy (seeded) and chi-square-test each.
+    """Simulate ``trials`` rolls, games and turns (seeded) and chi-square-test each.
 
-    Each part draws from its own stream (``SeedSequence(seed).spawn(3)``). With no seed, one is
-    drawn from the operating system's entropy and recorded in the result. ``record`` receives the
-    games' rolls (see :func:`simulate_games`).
+    With no seed, one is drawn from the operating system's entropy and recorded in the result.
+    ``record`` receives the games' rolls (:func:`simulate_games`).
     """
     import numpy as np
 
     check_whole_number("the number of simulated trials", trials, 1)
-    seed = _checked_seed(seed)
-    if not 0 < alpha < 1:
-        raise BuncoError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
+    seed = check_whole_number("the seed", secrets.randbits(32) if seed is None else seed, 0)
+    check_alpha(alpha)
     a = analysis
     streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3)]
     rolls = simulate_rolls(a.dice, a.rules, round_number=a.round_number, trials=trials, rng=streams[0])

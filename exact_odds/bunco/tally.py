@@ -1,33 +1,9 @@
 """A host's tally of a night checked: what the rules make impossible, and frequencies far from the exact ones.
 
-The sheet is CSV with a header, one line per round and player::
-
-    round,table,player,wins,losses,buncos,mini_buncos,points
-    1,1,Ann,1,0,1,0,27
-
-``table`` (1 is the head table) is optional; ``player`` is any name; the other columns are whole
-numbers. Other columns are an error that suggests the nearest name. The checks, in the report style
-of ``exact-odds verify`` (:mod:`exact_odds.core.verdict`):
-
-========  =================================================================================  ===========
-check     what                                                                               kind
-========  =================================================================================  ===========
-rounds    every player plays once a round: one win or one loss; half the players win         rule
-points    points cover the Buncos and mini Buncos, the rest a multiple of the points per die  rule
-tables    seats players a table, half of them winners; the head table's losers short of the  rule
-          target (no Bunco among them that reaches it), its winners at it; elsewhere the
-          winners' points at least the losers'
-movement  winners up a table, the head table's winners stay and its losers go to the foot    rule
-counts    the night's Buncos, mini Buncos and points against their exact means               statistical
-========  =================================================================================  ===========
-
-``tables`` and ``movement`` need the ``table`` column (SKIP without it); ``movement`` only applies to
-the ``standard`` movement. **counts**: every table rolls ``T`` times a round (``T`` the head table's
-rolls until the bell), so a round's total of a roll's figure ``x`` (a Bunco: 1 or 0; points) over
-``k`` tables has mean ``k E[T] E[x]`` and variance ``k E[T] Var(x) + k² E[x]² Var(T)`` (exact at the
-other tables, whose rolls ``T`` does not depend on; taken as the same at the head table); the
-rounds are independent, and the standardised difference is judged as normal (two-sided). The
-statistical p-value shares ``alpha`` with no other check.
+CSV with a header, one line per round and player (``round,table,player,wins,losses,buncos,
+mini_buncos,points``, ``table`` optional); the checks are described in docs/bunco.md. ``counts``:
+a round's total of a roll's figure ``x`` over ``k`` tables, each rolling ``T`` times, has mean
+``k E[T] E[x]`` and variance ``k E[T] Var(x) + k² E[x]² Var(T)``, judged as normal (two-sided).
 
 >>> sheet = read_tally(["round,player,wins,losses,buncos,mini_buncos,points", "1,Ann,1,1,0,0,3"])
 >>> result = verify_tally(sheet, COMMON_PARTY)
@@ -45,9 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
 
-from exact_odds.bunco.base import BuncoError
+from exact_odds.bunco.dice import BuncoError, check_alpha
 from exact_odds.bunco.night import exact_tables
 from exact_odds.bunco.party import COMMON_PARTY, Party
+from exact_odds.bunco.verify import MAX_VIOLATIONS
 from exact_odds.core.verdict import Check, Tally, Verdict, Violation, deterministic_check, judge, named_check, overall
 from exact_odds.inputs.reading import user_lines
 from exact_odds.inputs.registry import unknown_name
@@ -55,8 +32,6 @@ from exact_odds.inputs.validate import BUNCO_TALLY
 
 COLUMNS = ("round", "table", "player", "wins", "losses", "buncos", "mini_buncos", "points")
 """The columns of a tally sheet (``table`` optional)."""
-MAX_VIOLATIONS = 10
-"""Violations kept in full by default."""
 
 
 class TallyError(BuncoError):
@@ -87,10 +62,6 @@ class TallySheet:
     has_tables: bool
 
 
-def _whole(text: str, column: str, line: int) -> int:
-    return BUNCO_TALLY.parse(text, f"line {line}: {column}", TallyError)
-
-
 def _header(names: list[str]) -> list[str]:
     names = [n.strip().lower() for n in names]
     for name in names:
@@ -105,8 +76,9 @@ def _header(names: list[str]) -> list[str]:
 
 
 def _row(fields: dict[str, str], line: int) -> Row:
-    number = {c: _whole(fields[c], c, line) for c in COLUMNS if c not in ("player", "table") and c in fields}
-    table = _whole(fields["table"], "table", line) if "table" in fields else None
+    columns = [c for c in COLUMNS if c not in ("player", "table")] + ["table"]  # the table read last
+    number = {c: BUNCO_TALLY.parse(fields[c], f"line {line}: {c}", TallyError) for c in columns if c in fields}
+    table = number.get("table")
     player = fields["player"].strip()
     if not player:
         raise TallyError(f"line {line}: no player named")
@@ -222,7 +194,6 @@ def tables_check(sheet: TallySheet, party: Party, keep: int) -> Check:
 
 
 def _destination(row: Row, tables: int) -> int:
-    """Where the standard movement sends a player next round."""
     table = row.table or 1
     if table == 1:
         return 1 if row.wins else tables
@@ -296,8 +267,7 @@ class TallyVerification:
 def verify_tally(sheet: TallySheet, party: Party = COMMON_PARTY, *, alpha: float = 0.001,
                  max_violations: int = MAX_VIOLATIONS) -> TallyVerification:
     """Check a tally sheet against ``party`` (see the module's docstring)."""
-    if not 0 < alpha < 1:
-        raise BuncoError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
+    check_alpha(alpha)
     keep = max_violations
     checks: Sequence[Check] = (rounds_check(sheet, keep), points_check(sheet, party, keep),
                                tables_check(sheet, party, keep), movement_check(sheet, party, keep),

@@ -1,27 +1,20 @@
-"""Verify a log of dice rolls against the exact roll distribution: faces, scores and Buncos.
+"""A log of dice rolls, one roll a line (what ``bunco --verify`` reads and ``--log`` writes), and its check.
 
-The hypothesis under test: every roll of the log is ``count`` fair dice of ``sides`` faces,
-independent of each other and of every other roll, and each score the log gives is what the
-rules say. Four checks in the report style of ``exact-odds verify`` (:mod:`exact_odds.core.verdict`),
-each PASS, FAIL, or SKIP when the log gives it nothing to test:
+The format (CSV with a header, or JSON Lines: ``round``, ``dice``, optional ``score`` and ``game``) and
+the four checks (labels, faces, scores, buncos) are described in docs/bunco.md, "Checking a log of
+rolls". A line that cannot be read is a :class:`~exact_odds.bunco.dice.BuncoError` naming it. The
+statistical checks share ``alpha`` (each judged at ``alpha / 3``); Buncos, rare, get an exact binomial
+test (twice the smaller tail) rather than a chi-square.
 
-======  ==========================================================  ===============================
-check   what                                                        test
-======  ==========================================================  ===============================
-labels  every score the log gives, recomputed from the dice        roll by roll
-faces   every die's face against 1/sides: all dice; die by die       chi-square, (sides - 1) df each
-scores  each roll's score against its round's exact distribution    chi-square, bins expecting >= 5
-buncos  the numbers of Buncos and of mini Buncos                     exact binomial, two-sided
-======  ==========================================================  ===============================
+>>> log = read_rolls(["round,dice,score", "1,1 1 1,21", '2,"3,5,3",0'], Dice(3, 6))
+>>> log.rounds.tolist(), log.faces.tolist(), log.scores.tolist() if log.scores is not None else None
+([1, 2], [[1, 1, 1], [3, 5, 3]], [21, 0])
+>>> read_rolls(["round,dice", "1,1 7 1"], Dice(3, 6))
+Traceback (most recent call last):
+  ...
+exact_odds.bunco.dice.BuncoError: line 2: column 'dice': 7 is not a face of 3d6 (1 to 6)
 
-The statistical checks share the significance level ``alpha`` (each is judged at ``alpha / 3``),
-so an honest log FAILs with probability at most about ``alpha``. A score's exact probabilities
-come from :func:`~exact_odds.bunco.scoring.roll_scores` for the face the roll's round plays
-for; adjacent scores are pooled until each bin expects at least 5 rolls (as the simulation's
-tests do). Buncos are rare (1 roll in 216 with three six-sided dice), so their counts get an
-exact binomial test rather than a chi-square: its p-value is twice the smaller tail.
-
->>> from exact_odds.bunco import STANDARD_SCORING, read_rolls
+>>> from exact_odds.bunco import STANDARD_SCORING
 >>> log = read_rolls(["round,dice,score", "1,1 1 1,25", "2,3 5 3,0"], Dice(3, 6))
 >>> result = verify_rolls(log, Dice(3, 6), STANDARD_SCORING)
 >>> result.check("labels").violations[0].message
@@ -30,18 +23,18 @@ exact binomial test rather than a chi-square: its p-value is twice the smaller t
 
 from __future__ import annotations
 
+import csv
+import itertools
 import math
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
-from exact_odds.bunco.base import BuncoError
-from exact_odds.bunco.chi_square import MIN_EXPECTED, pool
-from exact_odds.bunco.dice import Dice, Roll, roll_outcomes
-from exact_odds.bunco.log import RollLog, read_roll_blocks
-from exact_odds.bunco.scoring import ScoringRules, roll_scores
-from exact_odds.bunco.simulation import score_rolls
+from exact_odds.bunco.dice import BuncoError, Dice, Roll, ScoringRules, check_alpha, roll_outcomes, roll_scores
+from exact_odds.bunco.simulation import MIN_EXPECTED, pool, score_rolls
 from exact_odds.core.dist import Dist
 from exact_odds.core.verdict import (
     Check,
@@ -55,7 +48,8 @@ from exact_odds.core.verdict import (
     overall,
     statistical_check,
 )
-from exact_odds.inputs.reading import STDIN, user_lines
+from exact_odds.inputs.reading import STDIN, json_objects, user_lines
+from exact_odds.inputs.validate import shown
 
 if TYPE_CHECKING:
     import numpy as np
@@ -63,15 +57,221 @@ if TYPE_CHECKING:
 
     from exact_odds.core.verdict import Verdict
 
+COLUMNS = ("game", "round", "dice", "score")
+"""The columns a log of rolls may have, in the order ``--log`` writes them."""
+REQUIRED = ("round", "dice")
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class RollLog:
+    """Rolls as NumPy columns: ``rounds``, ``faces`` (n, dice), ``scores`` (-1 where the log gave none,
+    ``None`` without a score column), ``lines`` read from; the log's ``columns`` and those ``ignored``."""
+
+    rounds: NDArray[np.int64]
+    faces: NDArray[np.int64]
+    scores: NDArray[np.int64] | None
+    lines: NDArray[np.int64]
+    columns: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        return int(self.rounds.shape[0])
+
+
+def _whole(text: str, what: str, low: int) -> int:
+    key = text.strip()
+    if not re.fullmatch(r"[+-]?[0-9]{1,18}", key):  # ASCII digits, never a number too long to convert
+        raise ValueError(f"{shown(key)} is not {what}")
+    value = int(key)
+    if value < low:
+        raise ValueError(f"{value} is not {what}")
+    return value
+
+
+def _faces(text: str, dice: Dice) -> list[int]:
+    tokens = text.replace(",", " ").split()
+    if len(tokens) != dice.count:
+        raise ValueError(f"{len(tokens)} dice; the game rolls {dice.count}")
+    faces = []
+    for token in tokens:
+        face = _whole(token, f"a face of {dice} (1 to {dice.sides})", 1)
+        if face > dice.sides:
+            raise ValueError(f"{face} is not a face of {dice} (1 to {dice.sides})")
+        faces.append(face)
+    return faces
+
+
+class _Builder:
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+        self.columns: list[str] = []
+        self.ignored: list[str] = []
+        self.rounds: list[int] = []
+        self.faces: list[int] = []
+        self.scores: list[int] = []
+        self.lines: list[int] = []
+        self.count = 0  # rolls added, those taken by :meth:`take` included
+
+    def header(self, names: Iterable[str], line: int) -> None:
+        for name in names:
+            key = name.strip().lower()
+            if key in self.columns:
+                raise BuncoError(f"line {line}: column {shown(key)} is given twice")
+            self.columns.append(key)
+            if key not in COLUMNS:
+                self.ignored.append(name.strip())
+        missing = [c for c in REQUIRED if c not in self.columns]
+        if missing:
+            raise BuncoError(f"line {line}: the log has no {shown(missing[0])} column (required: round, dice)")
+
+    def add(self, fields: Mapping[str, str], line: int) -> None:
+        for key in REQUIRED:
+            if not fields.get(key, "").strip():
+                raise BuncoError(f"line {line}: column {shown(key)} is empty")
+        try:
+            key = "round"
+            number = _whole(fields["round"], "a round (1, 2, 3, ...)", 1)
+            key = "dice"
+            faces = _faces(fields["dice"], self.dice)
+            key = "score"
+            score = fields.get("score", "").strip() if "score" in self.columns else ""
+            points = _whole(score, "a score (a whole number, 0 or more)", 0) if score else -1
+        except ValueError as err:
+            raise BuncoError(f"line {line}: column {shown(key)}: {err}") from None
+        self.rounds.append(number)
+        self.faces += faces
+        self.scores.append(points)
+        self.lines.append(line)
+        self.count += 1
+
+    def some_rolls(self, source: str) -> None:
+        if not self.count:
+            raise BuncoError(f"{source}: the log holds no rolls (expected a header line and one roll a line)")
+
+    def take(self) -> RollLog:
+        import numpy as np
+
+        scores = np.array(self.scores, dtype=np.int64) if "score" in self.columns else None
+        log = RollLog(np.array(self.rounds, dtype=np.int64),
+                      np.array(self.faces, dtype=np.int64).reshape(-1, self.dice.count), scores,
+                      np.array(self.lines, dtype=np.int64), tuple(self.columns), tuple(self.ignored))
+        self.rounds, self.faces, self.scores, self.lines = [], [], [], []
+        return log
+
+
+BLOCK = 65_536
+"""Rolls read before a block of them is passed on (:func:`read_roll_blocks`)."""
+
+
+def _csv_rows(first: int, header: str, lines: Iterator[str], builder: _Builder) -> Iterator[None]:
+    """Add the rows of a CSV log whose header is line ``first``, yielding after every :data:`BLOCK` rows."""
+    reader = csv.reader(itertools.chain([header], lines))
+    try:
+        names = next(reader)
+        builder.header(names, first)
+        keys = [n.strip().lower() for n in names]
+        for row in reader:
+            line = first + reader.line_num - 1
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue
+            if len(row) != len(keys):
+                raise BuncoError(f"line {line}: {len(row)} fields, but the header has {len(keys)}")
+            builder.add(dict(zip(keys, row, strict=True)), line)
+            if len(builder.rounds) % BLOCK == 0:
+                yield
+    except csv.Error as err:
+        raise BuncoError(f"line {first + reader.line_num - 1}: {err}") from None
+
+
+def _json_text(value: object) -> str:
+    if isinstance(value, list):
+        return " ".join(map(str, value))
+    return "" if value is None else str(value)
+
+
+def _json_rows(numbered: Iterable[tuple[int, str]], builder: _Builder) -> Iterator[None]:
+    """Add the rows of a JSON Lines log (its first object's keys are its columns), as :func:`_csv_rows`."""
+    for line, obj in json_objects(numbered, BuncoError, ("round", "dice")):
+        fields = {str(k).strip().lower(): _json_text(v) for k, v in obj.items()}
+        if len(fields) < len(obj):  # keys that differ only in case or spaces: one would silently win
+            twice = next(k for k in fields if sum(str(o).strip().lower() == k for o in obj) > 1)
+            raise BuncoError(f"line {line}: key {shown(twice)} is given twice")
+        if not builder.columns:
+            builder.header(obj, line)
+        builder.add(fields, line)
+        if len(builder.rounds) % BLOCK == 0:
+            yield
+
+
+def read_rolls(lines: Iterable[str], dice: Dice, *, source: str = "log") -> RollLog:
+    """Read a log of rolls of ``dice`` from its lines (a file object, ``sys.stdin``, a list of strings)."""
+    builder = _Builder(dice)
+    for _ in _rows(lines, builder):
+        pass
+    builder.some_rolls(source)
+    return builder.take()
+
+
+def read_roll_blocks(lines: Iterable[str], dice: Dice, *, source: str = "log") -> Iterator[RollLog]:
+    """Read a log of rolls as :func:`read_rolls` does, a block of :data:`BLOCK` rolls at a time.
+
+    >>> [len(b) for b in read_roll_blocks(["round,dice", "1,1 2 3", "2,4 5 6"], Dice(3, 6))]
+    [2]
+    """
+    builder = _Builder(dice)
+    for _ in _rows(lines, builder):
+        yield builder.take()
+    builder.some_rolls(source)
+    if builder.rounds:
+        yield builder.take()
+
+
+def _rows(lines: Iterable[str], builder: _Builder) -> Iterator[None]:
+    rest = iter(lines)
+    for number, text in enumerate(rest, 1):
+        if text.strip():
+            if text.lstrip().startswith("{"):
+                yield from _json_rows(itertools.chain([(number, text)], enumerate(rest, number + 1)), builder)
+            else:
+                yield from _csv_rows(number, text, rest, builder)
+            break
+
+
+def load_rolls(path: str | Path, dice: Dice) -> RollLog:
+    """Read the log file at ``path`` (``"-"``: standard input; :func:`exact_odds.inputs.reading.user_lines`)."""
+    source = "standard input" if str(path) == "-" else str(path)
+    return read_rolls(user_lines(path, "log", BuncoError, newline=""), dice, source=source)
+
+
+def write_games(out: TextIO, faces: NDArray[np.int64], scores: NDArray[np.int64], *, first_game: int = 1,
+                header: bool = True) -> None:
+    """Write games of rolls as a log: ``faces`` (games, rounds, dice), ``scores`` (games, rounds), games
+    numbered from ``first_game``.
+
+    >>> import io, numpy as np
+    >>> buf = io.StringIO()
+    >>> write_games(buf, np.array([[[1, 1, 1], [3, 5, 3]]]), np.array([[21, 0]]))
+    >>> print(buf.getvalue().strip())
+    game,round,dice,score
+    1,1,1 1 1,21
+    1,2,3 5 3,0
+    """
+    if header:
+        out.write(",".join(COLUMNS) + "\n")
+    games, rounds = scores.shape
+    rolls = [" ".join(map(str, roll)) for roll in faces.reshape(games * rounds, -1).tolist()]
+    points = scores.reshape(-1).tolist()
+    out.writelines(f"{first_game + i // rounds},{i % rounds + 1},{rolls[i]},{points[i]}\n"
+                   for i in range(games * rounds))
+
+
 MAX_VIOLATIONS = 10
 """Violations kept in full by default."""
 
 
 @dataclass(frozen=True, slots=True)
 class RollVerification:
-    """The result of :func:`verify_rolls`: the ``checks`` (``labels``, ``faces``, ``scores``,
-    ``buncos``) of a log of ``rolls`` rolls of ``dice`` under ``rules``; ``columns``: the log's
-    columns; ``ignored``: those it did not know."""
+    """The ``checks`` of a log of ``rolls`` rolls of ``dice`` under ``rules`` (:func:`verify_rolls`)."""
 
     source: str
     dice: Dice
@@ -92,11 +292,6 @@ class RollVerification:
         return named_check(self.checks, name)
 
 
-def _faces_of_rounds(log: RollLog, dice: Dice) -> NDArray[np.int64]:
-    """The face each roll's round plays for: ``(round - 1) mod sides + 1``."""
-    return (log.rounds - 1) % dice.sides + 1
-
-
 def _label_message(log: RollLog, i: int, face: int, true: int, number: int) -> str:
     faces = [int(f) for f in log.faces[i]]
     roll = Roll(sum(f == face for f in faces), alike=len(set(faces)) == 1)
@@ -107,9 +302,8 @@ def _label_message(log: RollLog, i: int, face: int, true: int, number: int) -> s
 
 
 class RollTally:
-    """What the checks of :func:`verify_rolls` count, a block of rolls at a time: every sum is of whole
-    numbers (wrong scores, faces by die, scores by round face, Buncos), so blocks add up exactly and
-    the checks of a log read in blocks are those of the log read whole.
+    """What the checks of :func:`verify_rolls` count, a block of rolls at a time: whole numbers, so a
+    log read in blocks gets the checks of the log read whole.
 
     >>> from exact_odds.bunco import STANDARD_SCORING, read_rolls
     >>> tally = RollTally(Dice(3, 6), STANDARD_SCORING)
@@ -138,7 +332,7 @@ class RollTally:
         import numpy as np
 
         self.columns, self.ignored = log.columns, log.ignored
-        face = _faces_of_rounds(log, self.dice)
+        face = (log.rounds - 1) % self.dice.sides + 1  # the face each roll's round plays for
         true = score_rolls(log.faces, self.rules, face)
         if log.scores is not None:
             self.scored = True
@@ -191,7 +385,7 @@ class RollTally:
                                  details=by_die)
 
     def _score_bins(self) -> tuple[list[tuple[int, int]], dict[int, Dist[int]]]:
-        """The scores' bins (low, high), pooled by their expected counts, and each round face's exact scores."""
+        """The scores' bins (low, high), pooled by expected counts, and each round face's exact scores."""
         exact = {f: roll_scores(self.dice, self.rules, round_number=f) for f in sorted(self.scores)}
         expected: dict[int, Fraction] = {}
         for f, dist in exact.items():
@@ -240,8 +434,7 @@ class RollTally:
 
 
 def binomial_p_value(n: int, q: float, x: int) -> float:
-    """The two-sided p-value of ``x`` successes in ``n`` trials of probability ``q``: twice the
-    smaller tail, at most 1 (floats, from the log-probabilities of the terms).
+    """The two-sided p-value of ``x`` successes in ``n`` trials of probability ``q``: twice the smaller tail.
 
     >>> round(binomial_p_value(10, 0.5, 2), 6)  # 2 * P(X <= 2) = 2 * 56/1024
     0.109375
@@ -252,8 +445,7 @@ def binomial_p_value(n: int, q: float, x: int) -> float:
 
 
 def _tail(n: int, q: float, x: int, *, down: bool) -> float:
-    """P(X <= x) (``down``) or P(X >= x) for X binomial(n, q), summed from ``x`` away from the mean
-    until the terms stop counting (a tail that holds the mean is one minus the other tail)."""
+    """P(X <= x) (``down``) or P(X >= x), X binomial(n, q), summed away from the mean while terms count."""
     if (x >= n * q) if down else (x <= n * q):
         return 1.0 - (_tail(n, q, x + 1, down=False) if down else _tail(n, q, x - 1, down=True))
     log_q, log_r, log_n = math.log(q), math.log1p(-q), math.lgamma(n + 1)
@@ -269,11 +461,7 @@ def _tail(n: int, q: float, x: int, *, down: bool) -> float:
 
 def verify_rolls(log: RollLog, dice: Dice, rules: ScoringRules, *, alpha: float = 0.001,
                  max_violations: int = MAX_VIOLATIONS, source: str = "log") -> RollVerification:
-    """Check a log of rolls of ``dice`` against the exact roll distribution under ``rules``.
-
-    ``alpha``: the significance level of the verdict, shared by the statistical checks;
-    ``max_violations``: wrong scores listed in full (all are counted).
-    """
+    """Check a log of rolls of ``dice`` under ``rules``; ``max_violations`` wrong scores are listed in full."""
     tally = _tally(dice, rules, alpha, max_violations)
     tally.add(log)
     return tally.result(alpha=alpha, source=source)
@@ -281,9 +469,7 @@ def verify_rolls(log: RollLog, dice: Dice, rules: ScoringRules, *, alpha: float 
 
 def verify_roll_file(path: str | Path, dice: Dice, rules: ScoringRules, *, alpha: float = 0.001,
                      max_violations: int = MAX_VIOLATIONS) -> RollVerification:
-    """:func:`verify_rolls` of the log file at ``path`` (``"-"``: standard input), read and counted a block of
-    rolls at a time (:func:`~exact_odds.bunco.log.read_roll_blocks`): memory stays that of a block whatever
-    the log's length, and the result is that of the log read whole."""
+    """:func:`verify_rolls` of the log file at ``path`` (``"-"``: standard input), read a block at a time."""
     source = "standard input" if str(path) == STDIN else str(path)
     tally = _tally(dice, rules, alpha, max_violations)
     for block in read_roll_blocks(user_lines(path, "log", BuncoError, newline=""), dice, source=source):
@@ -292,9 +478,7 @@ def verify_roll_file(path: str | Path, dice: Dice, rules: ScoringRules, *, alpha
 
 
 def _tally(dice: Dice, rules: ScoringRules, alpha: float, max_violations: int) -> RollTally:
-    """An empty :class:`RollTally`, once the significance level and the violations to keep are known to be valid."""
-    if not 0 < alpha < 1:
-        raise BuncoError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
+    check_alpha(alpha)
     if max_violations < 0:
         raise BuncoError(f"max_violations must be at least 0, got {max_violations}")
     return RollTally(dice, rules, keep=max_violations)

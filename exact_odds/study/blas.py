@@ -1,11 +1,8 @@
 """How many threads the BLAS library behind NumPy may run, set before NumPy loads.
 
-The bulk paths multiply in pieces of at most about 10**6 multiply-adds (``batch.fused.BLAS_WORK``),
-small enough to stay in cache, where a second BLAS thread gains little on an idle machine and costs
-much on a busy one: its threads wait for each other by spinning, so a process holding two of them
-beside other work takes two to three times the CPU (``simulate --verify`` of a singular shoe on a
-loaded two-core machine: 5.8 s of CPU with two threads, 1.9 s with one). A whole process of the
-command line therefore runs one BLAS thread, as each worker process does, unless the user chose.
+The bulk paths multiply in pieces small enough to stay in cache, where a second BLAS thread gains
+little and, its threads spinning, takes two to three times the CPU on a busy machine. So a process of
+the command line runs one BLAS thread, as each worker process does, unless the user chose.
 """
 
 from __future__ import annotations
@@ -20,9 +17,8 @@ ONE_THREAD = dict.fromkeys(BLAS_THREADS, "1")
 
 
 def one_thread_unless_chosen(environ: MutableMapping[str, str] = os.environ) -> bool:
-    """Set every variable of :data:`BLAS_THREADS` to 1 in ``environ``, unless one of them is set already
-    (the user's choice then stands, whole); return whether they were set. Effective only before NumPy
-    is imported, and inherited by the processes this one starts."""
+    """Set every variable of :data:`BLAS_THREADS` to 1 in ``environ`` unless one is set already (the user's
+    choice); return whether they were set. Effective before NumPy is imported, and inherited."""
     if any(k in environ for k in BLAS_THREADS):
         return False
     environ.update(ONE_THREAD)

@@ -1,20 +1,14 @@
 """What a study may be asked: the checks :func:`exact_odds.study.run.run_study` makes before dealing.
 
-Besides the arguments' sense (shoes, workers, bets, a shoe a cut card can deal, the counts' and
-edge sorting's bets, a Dask scheduler that answers), the memory: a study keeps a record of
-every coup it deals (the exact probabilities and each bet's player EV, result, count;
-:class:`exact_odds.study.run.CoupRecords`) for its quantiles, thresholds and comparisons, so what
-it needs grows with ``shoes``. A study whose records would take more than
-:data:`RECORD_MEMORY` is refused before any work, with the figure and the number of shoes that
-fit.
+Besides the arguments' sense, the memory: a study keeps a record of every coup it deals
+(:class:`exact_odds.study.records.CoupRecords`), and one whose records would take more than
+:data:`RECORD_MEMORY` is refused before any work, with the number of shoes that fit.
 """
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from exact_odds.core.coup import Detail, Payable
 from exact_odds.core.shoe import MIN_CARDS_PER_COUP, Shoe, ShoeError
@@ -44,9 +38,9 @@ BET_BYTES = 25
 """Bytes of a coup's record per bet: player EV, running count and result (8 each), favourable (1)."""
 
 WORKING_COPIES = 3
-"""The records are held about three times over at the peak: the tasks' parts, the joined arrays,
-and the sorted copies the quantiles and thresholds read (measured: 34 KB a shoe of 8 decks for
-131 bytes a coup and about 81 coups a shoe)."""
+"""The records are held about three times over at the peak: the tasks' parts, the joined arrays, and
+the sorted copies the quantiles read (measured: 34 KB a shoe of 8 decks, 131 bytes a coup, 81 coups)."""
+
 
 def record_bytes(shoe: Shoe, bets: int, counts: int, sorting: bool) -> int:
     """An upper bound of the memory (bytes) one shoe's records need at the peak."""
@@ -98,24 +92,3 @@ def check_play(bets: Sequence[Payable], counts: Sequence[Count], edge_sort: Info
         raise StudyError("edge sorting over shoes watches the first card of each coup (position 1)")
     if not sort_bets or any(b.detail is Detail.SUITS for b in sort_bets):
         raise StudyError("edge sorting chooses among one or more bets that do not look at suits")
-
-
-CONNECT_TIMEOUT = 3
-"""Seconds to wait for a TCP connection to a Dask scheduler's address before anything else: an
-address where nothing listens is refused at once, not after distributed's retries."""
-
-
-def check_listening(address: str) -> None:
-    """Raise :class:`StudyError` when nothing accepts a connection at a ``tcp://HOST:PORT`` address (a
-    refused connection, an unknown host, a port out of range); other schemes are left to distributed."""
-    try:
-        parts = urlsplit(address if "://" in address else f"tcp://{address}")
-        host, port = parts.hostname, parts.port
-    except ValueError as err:  # a port out of range, a malformed IPv6 host
-        raise StudyError(f"cannot reach the Dask scheduler at {shown(address)}: {err}") from None
-    if parts.scheme.lower() != "tcp" or host is None or port is None:
-        return
-    try:
-        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
-    except OSError as err:
-        raise StudyError(f"cannot reach the Dask scheduler at {shown(address)}: {err.strerror or err}") from None

@@ -1,16 +1,9 @@
 """Chemin de fer as the shoe is dealt: the optimal strategies and the value of what is left, before every coup.
 
-A shoe's composition changes coup by coup, and with it the solution of the game with choices
-(:mod:`exact_odds.analysis.equilibrium`). Here shoes are dealt as ``study`` deals them (the same seed gives
-the same shoes: :func:`~exact_odds.dealing.shoe_cards`, burn and cut card by the
-:class:`~exact_odds.dealing.Procedure`), or a recorded shoe is read as ``study --input`` reads it
-(:func:`~exact_odds.study.replay.read_record`), and the game is solved on the cards not yet dealt before
-each coup.
-
-A record holds the cards, not the players' choices, so the cards of each coup are counted off as the
-standard tableau plays them (as ``study`` does); a Player who stood on 5, or a Banker who chose
-otherwise, would have split the cards differently. The solution before a coup depends only on the
-cards already gone.
+Shoes are dealt as ``study`` deals them (the same seed, the same shoes), or a recorded shoe is read as
+``study --input`` reads it, and the game with choices (:mod:`exact_odds.analysis.equilibrium`) is solved
+on the cards not yet dealt before each coup. A record holds the cards, not the choices, so each coup's
+cards are counted off as the standard tableau plays them.
 
 >>> from exact_odds.study.replay import read_record
 >>> rows = recorded_shoe(read_record("Kh 3d 9s 2c  5h 5d 7c 4s"), Shoe.decks(1), Information.TOTALS)
@@ -39,8 +32,7 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True, slots=True)
 class CoupSolution:
-    """The game before one coup: shoe ``shoe`` (1-based; 1 for a record), coup ``coup`` of it, the cards
-    not yet dealt, and the solution on them (value: the Player's expectation per coup)."""
+    """The game before coup ``coup`` of shoe ``shoe`` (1-based): the cards left and the solution on them."""
 
     shoe: int
     coup: int
@@ -71,8 +63,8 @@ def _solve_each(shoes: Sequence[tuple[int, int, Shoe]], information: Information
 def dealt_shoes(shoe: Shoe, shoes: int, seed: int, information: Information, *,
                 procedure: Procedure = STANDARD_PROCEDURE,
                 rules: ChoiceRules = PARLOUR_RULES, progress: Progress | None = None) -> tuple[CoupSolution, ...]:
-    """Deal ``shoes`` shoes with ``seed`` (shoe ``i`` as ``study --seed`` deals its shoe ``i``) and solve the
-    game before every coup of each, on the cards not yet dealt (the burned ones are gone too)."""
+    """Deal ``shoes`` shoes with ``seed`` as ``study`` does and solve the game before every coup, on the cards
+    not yet dealt (the burned ones are gone too)."""
     if shoe.infinite:
         raise StrategyError("shoes are dealt from a finite shoe: give --decks N or --shoe")
     procedure.check(shoe)

@@ -1,11 +1,10 @@
 """Connecting to a Dask scheduler (``study --dask``, ``count --dask``): within a bounded time, or one
 clear error.
 
-An address that is not a scheduler's must not hang the command nor end it in a traceback: a web
-server (the dashboard's port given for the scheduler's) waits to be spoken to, and another
-protocol's bytes read as the length of a message ask for exabytes. So a ``tcp`` address is first
-checked to greet a new connection with a message of Dask's shape (:func:`check_scheduler`), and
-the client is then made with a deadline (:func:`connect`).
+An address that is not a scheduler's must neither hang the command nor end it in a traceback: a web
+server (the dashboard's port) waits to be spoken to, and another protocol's bytes read as a length ask
+for exabytes. So a ``tcp`` address must first greet a new connection with a message of Dask's shape
+(:func:`check_scheduler`), and the client is then made with a deadline (:func:`connect`).
 """
 
 from __future__ import annotations
@@ -19,40 +18,39 @@ from urllib.parse import urlsplit
 
 from exact_odds.inputs.optional import require
 from exact_odds.inputs.validate import shown
-from exact_odds.study.checks import CONNECT_TIMEOUT, StudyError, check_listening
+from exact_odds.study.checks import StudyError
 
+CONNECT_TIMEOUT = 3
+"""Seconds to wait for a TCP connection to a Dask scheduler's address: where nothing listens, the
+address is refused at once, not after distributed's retries."""
 DASK_TIMEOUT = 30
 """Seconds to wait for a Dask scheduler to answer."""
 
 GREETING_TIMEOUT = 10.0
-"""Seconds a Dask scheduler's ``tcp`` address has to greet a new connection. A scheduler sends its
-handshake as soon as it accepts one (milliseconds); a service that waits to be spoken to, such as
-the dashboard's web server, sends nothing."""
+"""Seconds a Dask scheduler's ``tcp`` address has to greet a new connection (a scheduler takes
+milliseconds; a service that waits to be spoken to sends nothing)."""
 
 GREETING_BYTES = 2**20
-"""The most bytes a scheduler's greeting may announce (it takes about a hundred): more is taken for
-another protocol's bytes read as a length, never allocated."""
+"""The most bytes a scheduler's greeting may announce (it takes about a hundred); more is another protocol."""
 
 _FRAME = struct.Struct("Q")
 """A length in Dask's TCP protocol: a message is its size, then its number of frames and their sizes."""
 
 SCHEDULER_PORTS = "the dashboard's port, usually 8787, is not the scheduler's, usually 8786"
-"""The likeliest mistake behind an address that is not a scheduler's, as the messages say it."""
+"""The likeliest mistake behind an address that is not a scheduler's."""
 
 
 def connect(address: str) -> Any:
     """A ``distributed.Client`` of the Dask scheduler at ``address``, or :class:`StudyError` within about
-    :data:`DASK_TIMEOUT` seconds: the dask extra missing, nothing listening, something else than a
-    scheduler answering (:func:`check_scheduler`), or the connection failing or not done in time."""
+    :data:`DASK_TIMEOUT` seconds."""
     distributed: Any = require("distributed", "dask", "--dask needs the dask extra", StudyError)
     check_scheduler(address)
     return _client(distributed, address)
 
 
 def _client(distributed: Any, address: str) -> Any:
-    """``distributed.Client(address)``, made in a daemon thread given :data:`DASK_TIMEOUT` seconds and a
-    few more: distributed bounds the connection but not the handshake after it, which a service
-    that is not a scheduler can leave unanswered. Its failures are :class:`StudyError`."""
+    """``distributed.Client(address)``, made in a daemon thread given :data:`DASK_TIMEOUT` seconds and a few
+    more (distributed does not bound the handshake after the connection); failures are :class:`StudyError`."""
     made: list[Any] = []
     failed: list[BaseException] = []
 
@@ -79,22 +77,22 @@ def _client(distributed: Any, address: str) -> Any:
 
 
 def _one_line(err: BaseException) -> str:
-    """An exception's message on one line (its type's name if it has none)."""
     return " ".join(str(err).split()) or type(err).__name__
 
 
 def check_scheduler(address: str) -> None:
-    """Raise :class:`StudyError` unless a Dask scheduler seems to answer at ``address``: nothing
-    listening (:func:`exact_odds.study.checks.check_listening`), or at a ``tcp`` address, a service
-    that does not greet a new connection with a message of Dask's protocol within
-    :data:`GREETING_TIMEOUT` seconds (a web server, which waits to be spoken to; a service that
-    answers in another protocol, or hangs up). Other schemes are left to :func:`_client`."""
-    check_listening(address)
-    where = _tcp_endpoint(address)
-    if where is None:
+    """Raise :class:`StudyError` unless a Dask scheduler seems to answer at a ``tcp://HOST:PORT`` address:
+    nothing listening (refused, an unknown host, a port out of range), or no greeting of Dask's shape
+    within :data:`GREETING_TIMEOUT` seconds. Other schemes are left to :func:`_client`."""
+    try:
+        parts = urlsplit(address if "://" in address else f"tcp://{address}")
+        host, port = parts.hostname, parts.port
+    except ValueError as err:  # a port out of range, a malformed IPv6 host
+        raise StudyError(f"cannot reach the Dask scheduler at {shown(address)}: {err}") from None
+    if parts.scheme.lower() != "tcp" or host is None or port is None:
         return
     try:
-        with socket.create_connection(where, timeout=CONNECT_TIMEOUT) as sock:
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT) as sock:
             problem = _greeting_problem(sock, time.monotonic() + GREETING_TIMEOUT)
     except OSError as err:
         raise StudyError(f"cannot reach the Dask scheduler at {shown(address)}: {err.strerror or err}") from None
@@ -102,19 +100,9 @@ def check_scheduler(address: str) -> None:
         raise StudyError(f"{shown(address)} is not a Dask scheduler: {problem} ({SCHEDULER_PORTS})")
 
 
-def _tcp_endpoint(address: str) -> tuple[str, int] | None:
-    """The host and port of a ``tcp://HOST:PORT`` or ``HOST:PORT`` address; None for another scheme
-    (the address was parsed by :func:`exact_odds.study.checks.check_listening` already)."""
-    parts = urlsplit(address if "://" in address else f"tcp://{address}")
-    if parts.scheme.lower() != "tcp" or parts.hostname is None or parts.port is None:
-        return None
-    return parts.hostname, parts.port
-
-
 def _greeting_problem(sock: socket.socket, deadline: float) -> str | None:
-    """What is wrong with the first message a service sends on ``sock`` before ``deadline`` (a
-    ``time.monotonic`` time), as a scheduler's greeting; None if it has the shape of one: its size,
-    then a few frames whose sizes fit it."""
+    """What is wrong with the first message sent on ``sock`` before ``deadline`` (``time.monotonic``) as a
+    scheduler's greeting; None if it has the shape of one: its size, then a few frames whose sizes fit it."""
     head, ended = _receive(sock, _FRAME.size, deadline)
     if not head:
         return "it hung up without a word" if ended else (
@@ -137,8 +125,8 @@ def _greeting_problem(sock: socket.socket, deadline: float) -> str | None:
 
 
 def _receive(sock: socket.socket, size: int, deadline: float) -> tuple[bytes, bool]:
-    """Up to ``size`` bytes from ``sock``, read until ``deadline`` (a ``time.monotonic`` time), and
-    whether the other side ended the connection (closed or reset) before they all came."""
+    """Up to ``size`` bytes from ``sock`` read until ``deadline``, and whether the other side ended the
+    connection before they all came."""
     got = bytearray()
     while len(got) < size:
         left = deadline - time.monotonic()

@@ -1,35 +1,10 @@
 """Counts of one's own: tags per rank, a true-count trigger and a bet, judged by exact expectations.
 
-A *count* gives every rank an integer tag. The running count adds the tag of every card
-seen (the turned burn card and the cards of the coups dealt so far; the cards burned face
-down are never seen); the *true count* is the running count per deck not yet seen,
-``running * 52 / unseen``; the count *triggers* before a coup when the true count is at
-least its trigger ``t``, and then one unit is bet on its bet. Compared exactly: a coup
-triggers when ``52 * running >= t * unseen`` in integers (``t`` a fraction), never through a
-rounded quotient.
-
-Written as a spec, a count is comma- or space-separated entries::
-
-    4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4
-
-``RANKS=TAG`` tags ranks (``A``, ``2``..``9``, ``T``, ``J``, ``Q``, ``K``; ranks not named are
-tagged 0), ``bet=NAME`` names the bet, ``tc>=T`` is the trigger and an optional ``name=LABEL``
-names the count in reports. Two published counts are built in (:data:`PUBLISHED_COUNTS`):
-
-- ``jacobson-dragon-7``: 4, 5, 6, 7 = -1, 8, 9 = +2, the rest 0; bet the Dragon 7 at a true
-  count of 4 or more (E. Jacobson, "Card Counting the Dragon Side Bet in EZ Baccarat",
-  Wizard of Odds, 2011);
-- ``wizard-panda-8``: A, 2, tens and courts = +1, 3, 4, 5, 8 = -2, 6, 7 = -1, 9 = +4; bet
-  the Panda 8 at a true count of 11 or more (M. Shackleford, "Card Counting the Panda 8
-  Bet", Wizard of Odds, baccarat appendix 8).
-
-What a study reports of a count (:class:`CountStudy`): its *betting correlation* with the
-exact effects of removal of its bet (:mod:`exact_odds.analysis.removal`), how often it triggers, the
-average exact ``player_ev`` of the coups it triggers (the bettor's expectation, exact before
-each coup given the cards seen), and its gain per coup dealt and per shoe, expected (the
-exact expectations of the coups bet, added up) and realised (what the coups bet paid), each
-with a 95% confidence interval over shoes (:mod:`exact_odds.study.estimates`). Two counts are
-compared on the same shoes by the per-shoe difference of their gains (:class:`CountComparison`).
+A count tags every rank; the running count adds the tags of the cards seen, the *true count* is
+``running * 52 / unseen``, and the count bets one unit when the true count reaches its trigger,
+compared in integers. Specs (``4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4``), the published counts
+(:data:`PUBLISHED_COUNTS`) and what a study reports of a count (:class:`CountStudy`, with intervals
+over shoes) are described in docs/study.md.
 
 >>> count = Count.parse("4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4")
 >>> count.tags, count.trigger, count.bet
@@ -56,7 +31,8 @@ from exact_odds.core.shoe import RANK_LABELS, RANKS, ShoeError, parse_rank
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.registry import unknown_name
 from exact_odds.inputs.validate import TAG, THRESHOLD_EXACT, shown
-from exact_odds.study.estimates import Estimate, mean, per_shoe, ratio, shoe_totals
+from exact_odds.study.estimates import Estimate, mean, per_coup, per_shoe, ratio, shoe_totals
+from exact_odds.study.records import DECK
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -65,9 +41,6 @@ if TYPE_CHECKING:
 
     Array = npt.NDArray[Any]
 
-DECK = 52
-"""Cards per deck: the true count is the running count per deck unseen."""
-
 
 class CountError(InputError):
     """A count spec that cannot be read, or a count that cannot be studied; the message says why."""
@@ -75,10 +48,8 @@ class CountError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class Count:
-    """A count of one's own: ``tags`` per rank (A..K), bet ``bet`` when the true count >= ``trigger``.
-
-    ``name`` labels it in reports; ``source`` says where it was published (empty for one's own).
-    """
+    """A count: ``tags`` per rank (A..K), bet ``bet`` when the true count >= ``trigger``; ``source`` says
+    where it was published (empty for one's own)."""
 
     name: str
     tags: tuple[int, ...]
@@ -107,13 +78,13 @@ class Count:
             for rank in _ranks_of(key, entry):
                 if rank in tags:
                     raise CountError(f"rank {RANK_LABELS[rank]} is tagged twice in count {shown(spec)}")
-                tags[rank] = _tag_of(value, entry)
+                tags[rank] = TAG.parse(value, f"count entry {shown(entry)}: a tag", CountError)
         for key, what in (("bet", "bet=NAME (e.g. bet=dragon-7)"), ("tc", "a trigger tc>=T (e.g. tc>=4)")):
             if key not in fields:
                 raise CountError(f"count {shown(spec)} needs {what}")
         label = name or fields.get("name") or f"{fields['bet']} count"
-        return cls(label, tuple(tags.get(i, 0) for i in range(len(RANKS))), _trigger_of(fields["tc"]),
-                   fields["bet"])
+        trigger = THRESHOLD_EXACT.parse(fields["tc"], "trigger tc>=T", CountError)
+        return cls(label, tuple(tags.get(i, 0) for i in range(len(RANKS))), trigger, fields["bet"])
 
     def spec(self) -> str:
         """The count as a spec that :meth:`parse` reads back (ranks of equal tags grouped)."""
@@ -127,19 +98,10 @@ class Count:
                 by_tag.setdefault(tag, []).append(label)
         return [f"{'|'.join(labels)}={tag:+d}" for tag, labels in sorted(by_tag.items())]
 
-    def renamed(self, name: str) -> Count:
-        """The same count under another name."""
-        return replace(self, name=name)
-
-    def running(self, seen: Array) -> Array:
-        """Running counts of rows of cards seen per rank (shape (n, 13)): ``seen @ tags``."""
-        return np.asarray(np.asarray(seen, dtype=np.int64) @ np.array(self.tags, dtype=np.int64))
-
     def triggered(self, running: Array, unseen: Array) -> Array:
-        """Whether the true count ``52 * running / unseen`` is at least the trigger ``T``, exactly: whether
-        the whole number ``52 * running`` reaches ``ceil(T * unseen)``, made in Python integers once per
-        number of cards unseen met (a trigger of many digits, ``tc>=1e-17``, has a denominator whose
-        products with the counts wrapped around in int64: wrong coups triggered, or an overflow)."""
+        """Whether the true count is at least the trigger ``T``, exactly: whether ``52 * running`` reaches
+        ``ceil(T * unseen)``, made in Python integers once per number of cards unseen (a trigger of many
+        digits, ``tc>=1e-17``, would overflow int64)."""
         run = np.asarray(running, dtype=np.int64)
         left = np.asarray(unseen, dtype=np.int64)
         if left.size == 0:
@@ -177,16 +139,6 @@ def _ranks_of(text: str, entry: str) -> list[int]:
         raise CountError(f"count entry {shown(entry)}: {err}") from None
 
 
-def _tag_of(text: str, entry: str) -> int:
-    """A tag: a whole number from -1,000 to 1,000 in ASCII digits (:data:`exact_odds.inputs.validate.TAG`)."""
-    return TAG.parse(text, f"count entry {shown(entry)}: a tag", CountError)
-
-
-def _trigger_of(text: str) -> Fraction:
-    """A trigger: an exact number from -1,000,000 to 1,000,000 (:data:`exact_odds.inputs.validate.THRESHOLD_EXACT`)."""
-    return THRESHOLD_EXACT.parse(text, "trigger tc>=T", CountError)
-
-
 def _number_text(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else str(float(x)) if (x * 10**6).denominator == 1 else str(x)
 
@@ -214,7 +166,7 @@ def numbered(counts: Sequence[Count]) -> tuple[Count, ...]:
         while name in names:
             k += 1
             name = f"{count.name} ({k})"
-        out.append(count.renamed(name))
+        out.append(replace(count, name=name))
     return tuple(out)
 
 
@@ -235,15 +187,12 @@ def find_count(text: str) -> Count:
 
 @dataclass(frozen=True, slots=True)
 class CountStudy:
-    """What a count did over the shoes of a study (bettor's side, units staked; see the module docstring).
+    """What a count did over the shoes of a study (bettor's side, units staked).
 
-    ``expectation``: the bet's exact ``player_ev`` in the full shoe. ``correlation``: betting
-    correlation of the tags with the bet's exact effects of removal. ``frequency``: share of
-    coups dealt on which the count triggers. ``player_ev``: mean exact expectation of the
-    coups it triggers (``None`` if it never does); ``realised_ev``: their mean result.
-    ``gain_per_coup`` / ``realised_per_coup``: expected / realised result per coup dealt
-    (nothing staked when the count does not trigger); ``gain_per_shoe`` /
-    ``realised_per_shoe``: per shoe; ``bets_per_shoe``: coups bet per shoe.
+    ``expectation``: the bet's exact ``player_ev`` in the full shoe; ``frequency``: share of coups on
+    which it triggers; ``player_ev`` / ``realised_ev``: mean exact expectation / result of those
+    (``None`` if none); ``gain_*`` / ``realised_*``: expected / realised result per coup dealt and per
+    shoe; ``bets_per_shoe``: coups bet per shoe.
     """
 
     count: Count
@@ -261,11 +210,8 @@ class CountStudy:
 
 @dataclass(frozen=True, slots=True)
 class CountComparison:
-    """Two counts on the same shoes: ``first`` minus ``second``, per shoe (paired, shoe by shoe).
-
-    ``both``: share of coups on which both trigger. ``gain_per_shoe`` / ``realised_per_shoe``:
-    the mean per-shoe difference of the expected / realised gains, with its standard error.
-    """
+    """Two counts on the same shoes, ``first`` minus ``second`` shoe by shoe: ``both``, the share of coups
+    on which both trigger, and the mean per-shoe difference of the expected and realised gains."""
 
     first: str
     second: str
@@ -276,12 +222,8 @@ class CountComparison:
 
 @dataclass(frozen=True, slots=True)
 class CountColumns:
-    """What a study recorded of one count's bet, coup by coup (one entry per coup dealt).
-
-    ``running``: the count's running count; ``unseen``: cards not yet seen; ``player_ev``: the
-    bet's exact expectation (as a float, sign exact); ``result``: what one unit on the bet paid;
-    ``shoe``: the shoe of each coup, of ``shoes``.
-    """
+    """What a study recorded of one count's bet, coup by coup: the count's ``running`` count, cards
+    ``unseen``, the bet's exact ``player_ev`` (float, sign exact), its ``result``, and each coup's ``shoe``."""
 
     running: Array
     unseen: Array
@@ -292,8 +234,7 @@ class CountColumns:
 
 
 def count_correlation(count: Count, removal: Removal) -> Correlation:
-    """Betting correlation of the count's tags with the exact effects of removal of its bet,
-    weighted by the composition of the shoe (ranks the shoe lacks weigh nothing)."""
+    """Betting correlation of the tags with the exact effects of removal of the bet, weighted by the shoe."""
     weights = [n if e is not None else 0 for n, e in zip(removal.shoe.counts, removal.effects, strict=True)]
     values = [e if e is not None else Fraction(0) for e in removal.effects]
     return correlation(list(count.tags), values, weights)
@@ -303,21 +244,12 @@ def study_count(count: Count, removal: Removal, columns: CountColumns) -> CountS
     """A count's results over the coups of a study (see :class:`CountStudy`)."""
     c = columns
     bet = count.triggered(c.running, c.unseen).astype(np.float64)
-    every = np.ones(len(bet))
     expected, realised = c.player_ev * bet, c.result * bet
-    frequency = ratio(bet, every, c.shoe, c.shoes)
-    assert frequency is not None  # every study deals at least one coup
     return CountStudy(
-        count, removal.expectation, count_correlation(count, removal), frequency,
+        count, removal.expectation, count_correlation(count, removal), per_coup(bet, c.shoe, c.shoes),
         ratio(expected, bet, c.shoe, c.shoes), ratio(realised, bet, c.shoe, c.shoes),
-        _per_coup(expected, c), _per_coup(realised, c), per_shoe(expected, c.shoe, c.shoes),
+        per_coup(expected, c.shoe, c.shoes), per_coup(realised, c.shoe, c.shoes), per_shoe(expected, c.shoe, c.shoes),
         per_shoe(realised, c.shoe, c.shoes), per_shoe(bet, c.shoe, c.shoes))
-
-
-def _per_coup(values: Array, c: CountColumns) -> Estimate:
-    est = ratio(values, np.ones(len(values)), c.shoe, c.shoes)
-    assert est is not None
-    return est
 
 
 def compare_counts(first: Count, a: CountColumns, second: Count, b: CountColumns) -> CountComparison:

@@ -1,25 +1,10 @@
 """Edge sorting over dealt shoes: what knowing the group of the first card of every coup is worth.
 
-Sorted card backs (or any marking) tell the bettor, before each coup, which *group* the
-coup's first card is in: high (6, 7, 8, 9) or low, say. With it the bettor makes the best
-bet for that group, or sits out when no bet has a positive expectation. Before every coup
-of every shoe of a study, this module finds, exactly:
-
-- for each group, each bet's expectation given the cards seen and the group of the first
-  card (:func:`exact_odds.analysis.information.bulk.first_card_values`, the bulk evaluator's kernel),
-  the best bet and the value of the information, ``E[max(EV, 0)]`` over the groups;
-- the same without the group: the best bet given the cards seen alone, or sitting out.
-
-Every decision (which bet is best, whether it is positive) compares exact integers; the
-values are then kept as floats for the statistics. Over the shoes of a study
-(:class:`EdgeSortStudy`), each way of playing is judged per coup dealt and per shoe, expected
-(the exact expectations of the bets made, added up) and realised (what they paid), with 95%
-confidence intervals over shoes (:mod:`exact_odds.study.estimates`), beside flat betting (one unit
-on the same bet every coup) and as paired differences against it.
-
-The convention of the cards seen is the study's (:mod:`exact_odds.study.run`): the turned burn
-card and the earlier coups of the shoe are seen; the cards burned face down are not. The
-first card's group is the one fact the bettor learns about the coup to come.
+Sorted card backs tell the bettor the *group* of each coup's first card (high, 6 to 9, or low, say):
+the bettor makes the best bet for that group, or sits out. Before every coup the value
+``E[max(EV, 0)]`` over the groups and the best play without the group are found exactly (integers
+compared); over a study's shoes (:class:`EdgeSortStudy`) each way of playing is set beside flat
+betting, with intervals over shoes. The cards seen are the study's.
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.analysis.information import Information
@@ -43,7 +28,7 @@ import numpy as np
 from exact_odds.analysis.information.bulk import FirstCardValues, first_card_values
 from exact_odds.core.shoe import RANKS, SUITS
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.study.estimates import Estimate, per_shoe, ratio
+from exact_odds.study.estimates import Estimate, per_coup, per_shoe
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -53,17 +38,13 @@ if TYPE_CHECKING:
 
     Array = npt.NDArray[Any]
 
-VALUES = 2
-"""Columns of :func:`coup_values`'s values: with the group, without it."""
 SIT_OUT = -1
 """The choice of sitting out."""
 
 
 def _scaled(values: FirstCardValues) -> tuple[Array, int]:
-    """Numerators over a common denominator: ``EV(i, g, b) = scaled[i, g, b] / (lcm * ways[i, g])``.
-
-    Python integers (object arrays) when int64 could overflow.
-    """
+    """Numerators over a common denominator, ``EV(i, g, b) = scaled[i, g, b] / (lcm * ways[i, g])``
+    (Python integers when int64 could overflow)."""
     lcm = math.lcm(*values.scales)
     factors = [lcm // s for s in values.scales]
     num = values.numerators
@@ -73,20 +54,15 @@ def _scaled(values: FirstCardValues) -> tuple[Array, int]:
 
 
 def _best(scaled: Array) -> tuple[Array, Array]:
-    """The best bet along the last axis (first on equal values) and its scaled numerator."""
     best = np.argmax(scaled, axis=-1)
     return best, np.take_along_axis(scaled, best[..., None], axis=-1)[..., 0]
 
 
 def coup_values(compositions: object, information: Information, bets: Sequence[Payable],
                 tableau: Tableau = STANDARD_TABLEAU) -> tuple[Array, Array]:
-    """Per composition (13 rank counts a row): the values of the best play with and without the group.
-
-    Returns ``values`` (n, 2) floats: ``E[max(EV, 0)]`` over the groups of the first card,
-    and ``max(EV, 0)`` of the best bet without the group; and ``choices`` (n, groups + 1):
-    the index of the bet made for each group, then without the group (:data:`SIT_OUT` when
-    no bet is positive, or the composition holds no card of the group).
-    """
+    """Per composition (13 rank counts a row): ``values`` (n, 2), ``E[max(EV, 0)]`` over the groups of the
+    first card and ``max(EV, 0)`` without the group; ``choices`` (n, groups + 1), the bet made for each
+    group, then without it (:data:`SIT_OUT` when no bet is positive or the group holds no card)."""
     found = first_card_values(compositions, information, bets, tableau)
     scaled, lcm = _scaled(found)
     best, top = _best(scaled)
@@ -107,14 +83,9 @@ def coup_values(compositions: object, information: Information, bets: Sequence[P
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """One way of betting over a study, bettor's side in units staked.
-
-    ``bet_share``: share of coups with a bet (``None`` for a difference of two plays).
-    ``expected_*``: the exact expectation of the play before each coup, added up (for edge
-    sorting ``E[max(EV, 0)]`` over the groups, before the first card's group is seen);
-    ``realised_*``: what the bets made paid; per coup dealt and per shoe, each with its
-    standard error over shoes.
-    """
+    """One way of betting over a study (bettor's side, units staked): ``bet_share`` of coups bet (``None``
+    for a difference of two plays), the exact expectations added up (``expected_*``) and what the bets
+    paid (``realised_*``), per coup dealt and per shoe."""
 
     name: str
     bet_share: float | None
@@ -135,13 +106,9 @@ class Choice:
 
 @dataclass(frozen=True, slots=True)
 class EdgeSortStudy:
-    """Edge sorting over the shoes of a study.
-
-    ``plays``: edge sorting (the best play given the group), the best play without the group,
-    then flat betting on each bet. ``gains``: edge sorting minus the best flat bet and minus
-    the best play without the group, coup by coup (paired). ``choices``: what the sorted
-    first card said and what was bet.
-    """
+    """Edge sorting over the shoes of a study: ``plays`` (given the group, without it, then flat betting on
+    each bet), ``gains`` (edge sorting minus the best flat bet and minus no group, paired), and
+    ``choices`` (what the sorted first card said and what was bet)."""
 
     information: Information
     bets: tuple[str, ...]
@@ -152,13 +119,8 @@ class EdgeSortStudy:
 
 @dataclass(frozen=True, slots=True)
 class SortColumns:
-    """What a study recorded for edge sorting, coup by coup (m coups, k bets, g groups).
-
-    ``values`` (m, 2) and ``choices`` (m, g + 1): :func:`coup_values` before each coup;
-    ``first``: the code (0-51) of each coup's first card; ``player_ev`` (m, k): each bet's
-    exact expectation; ``result`` (m, k): what one unit on each bet paid; ``shoe``: the shoe
-    of each coup, of ``shoes``.
-    """
+    """What a study recorded for edge sorting, coup by coup: :func:`coup_values`'s ``values`` and ``choices``,
+    the ``first`` card's code, each bet's ``player_ev`` and ``result``, and each coup's ``shoe``."""
 
     values: Array
     choices: Array
@@ -170,16 +132,12 @@ class SortColumns:
 
 
 def _play(name: str, bet: Array | None, expected: Array, realised: Array, c: SortColumns) -> Play:
-    ones = np.ones(len(expected))
-    per_coup = ratio(expected, ones, c.shoe, c.shoes)
-    realised_per_coup = ratio(realised, ones, c.shoe, c.shoes)
-    assert per_coup is not None and realised_per_coup is not None  # a study deals at least one coup
-    return Play(name, None if bet is None else float(np.mean(bet)), per_coup, realised_per_coup,
-                per_shoe(expected, c.shoe, c.shoes), per_shoe(realised, c.shoe, c.shoes))
+    return Play(name, None if bet is None else float(np.mean(bet)), per_coup(expected, c.shoe, c.shoes),
+                per_coup(realised, c.shoe, c.shoes), per_shoe(expected, c.shoe, c.shoes),
+                per_shoe(realised, c.shoe, c.shoes))
 
 
 def _made(choice: Array, c: SortColumns) -> tuple[Array, Array]:
-    """Whether a bet was made and what it paid, for one choice per coup."""
     made = choice != SIT_OUT
     return made, np.where(made, c.result[np.arange(len(choice)), np.maximum(choice, 0)], 0.0)
 

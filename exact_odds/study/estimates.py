@@ -1,17 +1,10 @@
 """Estimates over dealt shoes, with the shoes as the sampling units.
 
-The coups of one shoe are not independent: they are dealt from the same cards, and a count
-or a sorted edge that favours one coup favours its neighbours. The shoes are. So every
-statistical error of a study is computed from per-shoe totals (the "cluster" or ratio
-estimator of survey sampling, Cochran, *Sampling Techniques*, 3rd ed., §6.3):
-
-- a mean *per coup* (or per triggered coup) is a ratio ``R = sum_s y_s / sum_s n_s`` of the
-  per-shoe totals ``y_s`` of a quantity and ``n_s`` of the coups it is averaged over, with
-  standard error ``sqrt(sum_s (y_s - R n_s)**2 / (S (S - 1))) / mean_s(n_s)``;
-- a mean *per shoe* is the plain mean of ``y_s`` with standard error ``sd(y_s) / sqrt(S)``.
-
-The confidence intervals are the normal ones, ``value ± 1.96 standard errors`` (95%). Floats
-are fine here: these figures describe simulations; the exact values they average are exact.
+The coups of one shoe are not independent (a count that favours one coup favours its neighbours);
+the shoes are. So every error is computed from per-shoe totals (the ratio estimator of survey
+sampling, Cochran, *Sampling Techniques*, 3rd ed., §6.3): a mean *per coup* is ``R = sum_s y_s /
+sum_s n_s`` with standard error ``sqrt(sum_s (y_s - R n_s)**2 / (S (S - 1))) / mean_s(n_s)``; a mean
+*per shoe* is the plain mean of ``y_s``, error ``sd(y_s) / sqrt(S)``. Intervals are ``value ± 1.96 errors``.
 
 >>> import numpy as np
 >>> shoe = np.array([0, 0, 1, 1, 1])
@@ -64,17 +57,20 @@ class Estimate:
 
 
 def shoe_totals(values: Array, shoe: Array, shoes: int) -> Array:
-    """The total of ``values`` (one per coup) in each of ``shoes`` shoes (shoe indices ``shoe``)."""
+    """The total of ``values`` (one per coup) in each of ``shoes`` shoes (``shoe``: each coup's)."""
     import numpy as np
 
     return np.bincount(shoe, weights=np.asarray(values, dtype=np.float64), minlength=shoes)
 
 
 def ratio(values: Array, weights: Array, shoe: Array, shoes: int) -> Estimate | None:
-    """``sum(values) / sum(weights)`` over every coup, e.g. a mean per coup (weights 1) or per
-    coup bet (weights 1 on the coups bet); ``None`` when the weights add up to nothing."""
-    y = shoe_totals(values, shoe, shoes)
-    n = shoe_totals(weights, shoe, shoes)
+    """``sum(values) / sum(weights)`` over every coup, e.g. a mean per coup (weights 1) or per coup bet
+    (weights 1 on the coups bet); ``None`` when the weights add up to nothing."""
+    return ratio_of_totals(shoe_totals(values, shoe, shoes), shoe_totals(weights, shoe, shoes), shoes)
+
+
+def ratio_of_totals(y: Array, n: Array, shoes: int) -> Estimate | None:
+    """``sum(y) / sum(n)`` of per-shoe totals ``y`` and ``n``; ``None`` when ``n`` adds up to nothing."""
     total = math.fsum(n)
     if total <= 0:
         return None
@@ -83,6 +79,15 @@ def ratio(values: Array, weights: Array, shoe: Array, shoes: int) -> Estimate | 
         return Estimate(value, None)
     resid = y - value * n
     return Estimate(value, math.sqrt(math.fsum(resid * resid) / (shoes * (shoes - 1))) / (total / shoes))
+
+
+def per_coup(values: Array, shoe: Array, shoes: int) -> Estimate:
+    """The mean of ``values`` per coup dealt (a study deals at least one coup)."""
+    import numpy as np
+
+    est = ratio(values, np.ones(len(values)), shoe, shoes)
+    assert est is not None
+    return est
 
 
 def per_shoe(values: Array, shoe: Array, shoes: int) -> Estimate:

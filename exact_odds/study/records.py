@@ -1,18 +1,12 @@
 """A study's records of every coup, where they are kept, and the sums made of each task's part.
 
-The records (:class:`CoupRecords`, one row per coup) are kept in one array per field, sized for
-the most coups the study's shoes can deal (:class:`RecordStore`), every field or only those the
-figures read (:func:`record_layout`). With worker processes the workers' arrays live in shared
-memory (:func:`exact_odds.study.workers.shared_buffer`) and this process's in its own: each task writes
-its rows into its own slot (the rows its shoes could fill at most), and they are joined in the
-order of the shoes only when asked for (:class:`RecordParts`); nothing larger than the sums
-travels through a pipe.
-
-The sums (:class:`PartSums`) are what the statistics need of every coup beyond the quantiles:
-the exact parts of sums of player EVs (:func:`exact_odds.core.stats.exact_parts`, added exactly
-whatever the split) and per-shoe sums of floats, each made in the order of the coups of its shoe
-as before. So a task computes them where it runs (a worker), and the printed figures are the
-same floats, bit for bit, whatever the number of workers.
+The records (:class:`CoupRecords`, a row per coup) are kept in one array per field, sized for the most
+coups the shoes can deal (:class:`RecordStore`), every field or only those the figures read. With
+worker processes their arrays live in shared memory (:func:`exact_odds.study.workers.shared_buffer`);
+each task writes its rows into its own slot, and they are joined in the order of the shoes only when
+asked for (:class:`RecordParts`). The sums (:class:`PartSums`) are made where a task runs, as exact
+parts (:func:`exact_odds.core.stats.exact_parts`) and per-shoe sums in the order of each shoe's coups,
+so the printed figures are the same floats, bit for bit, whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -37,7 +31,7 @@ if TYPE_CHECKING:
     Array = npt.NDArray[Any]
 
 DECK = 52
-"""Cards per deck: a true count is the running count per deck of cards not yet seen."""
+"""Cards per deck: a true count is the running count per deck unseen."""
 ALIGN = 64
 """Bytes each field's array starts on in a shared buffer."""
 QUANTILES = (0.0, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 1.0)
@@ -48,17 +42,13 @@ HISTOGRAM_BINS = 20
 
 @dataclass(frozen=True, slots=True)
 class CoupRecords:
-    """One row per coup dealt (arrays in shoe order, then dealing order).
+    """One row per coup dealt, in the order of the shoes and of the deal (m coups, k bets).
 
-    ``shoe``: shoe index; ``unseen``: cards not yet seen before the coup; ``edges``: (m, k)
-    expectation of each bet (float, sign exact); ``favourable``: (m, k) expectation > 0,
-    exactly; ``running``: (m, k) running count of each bet's count; ``probabilities``: (m, 3)
-    exact banker/player/tie probabilities as floats; ``winner``: 0 banker, 1 player, 2 tie.
-    ``results``: (m, k) what one unit on each bet paid; ``first``: the code (0-51) of the
-    coup's first card; ``count_running``: (m, c) running count of each count of one's own;
-    ``sort_values`` (m, 2) and ``sort_choices`` (m, groups + 1): edge sorting's values and
-    choices before the coup (:func:`exact_odds.study.edge_sorting.coup_values`; no columns
-    without edge sorting).
+    ``unseen``: cards not seen before the coup; ``edges`` (m, k): each bet's player EV (float, sign
+    exact); ``favourable``: EV > 0, exactly; ``running``: each bet's running count; ``probabilities``
+    (m, 3): banker, player, tie; ``winner``: 0 banker, 1 player, 2 tie; ``results``: what one unit on
+    each bet paid; ``first``: the code (0-51) of the first card; ``count_running`` (m, c): the counts of
+    one's own; ``sort_values`` and ``sort_choices``: :func:`exact_odds.study.edge_sorting.coup_values`.
     """
 
     shoe: Array
@@ -74,11 +64,9 @@ class CoupRecords:
     sort_values: Array
     sort_choices: Array
 
-    def true_counts(self, bet: int | None = None) -> Array:
-        """Running count per deck unseen, shape (m, k), or (m,) for the bet numbered ``bet`` alone."""
-        if bet is not None:
-            return true_counts(self.running[:, bet], self.unseen)
-        return np.asarray(self.running * DECK / self.unseen[:, None], dtype=np.float64)
+    def true_counts(self, bet: int) -> Array:
+        """The running count of bet number ``bet`` per deck unseen."""
+        return true_counts(self.running[:, bet], self.unseen)
 
 
 def true_counts(running: Array, unseen: Array) -> Array:
@@ -98,28 +86,16 @@ records themselves."""
 
 def record_layout(bets: int, counts: int, sort_columns: tuple[int, int], every: bool = True) -> Layout:
     """The fields of the records of ``bets`` bets, ``counts`` counts of one's own and edge sorting's
-    ``sort_columns`` (values, choices; (0, 0) without edge sorting): ``every`` field, or only
-    :data:`FIGURE_FIELDS`."""
-    fields = _fields(bets, counts, sort_columns)
+    ``sort_columns`` (values, choices; (0, 0) without it): ``every`` field, or only :data:`FIGURE_FIELDS`."""
+    fields = (("shoe", "i8", None), ("unseen", "i8", None), ("edges", "f8", bets), ("favourable", "?", bets),
+              ("running", "i8", bets), ("probabilities", "f8", 3), ("winner", "i8", None), ("results", "f8", bets),
+              ("first", "i8", None), ("count_running", "i8", counts), ("sort_values", "f8", sort_columns[0]),
+              ("sort_choices", "i1", sort_columns[1]))
     return fields if every else tuple(field for field in fields if field[0] in FIGURE_FIELDS)
 
 
-def _fields(bets: int, counts: int, sort_columns: tuple[int, int]) -> Layout:
-    """Every field of the records (:func:`record_layout`)."""
-    return (("shoe", "i8", None), ("unseen", "i8", None), ("edges", "f8", bets), ("favourable", "?", bets),
-            ("running", "i8", bets), ("probabilities", "f8", 3), ("winner", "i8", None), ("results", "f8", bets),
-            ("first", "i8", None), ("count_running", "i8", counts), ("sort_values", "f8", sort_columns[0]),
-            ("sort_choices", "i1", sort_columns[1]))
-
-
 def _shape(rows: int, columns: int | None) -> tuple[int, ...]:
-    """The shape of a field's array of ``rows`` rows."""
     return (rows,) if columns is None else (rows, columns)
-
-
-def _values(rows: int, columns: int | None) -> int:
-    """The values in a field's array of ``rows`` rows."""
-    return rows if columns is None else rows * columns
 
 
 def _offsets(layout: Layout, rows: int) -> tuple[list[int], int]:
@@ -127,12 +103,12 @@ def _offsets(layout: Layout, rows: int) -> tuple[list[int], int]:
     starts, at = [], 0
     for _, dtype, columns in layout:
         starts.append(at)
-        at += -(-_values(rows, columns) * np.dtype(dtype).itemsize // ALIGN) * ALIGN
+        at += -(-math.prod(_shape(rows, columns)) * np.dtype(dtype).itemsize // ALIGN) * ALIGN
     return starts, at
 
 
 class RecordStore:
-    """The records of a study being filled: one array per field with room for ``rows`` coups."""
+    """The records of a study being filled: one array per field, with room for ``rows`` coups."""
 
     def __init__(self, arrays: dict[str, Array]) -> None:
         self.arrays = arrays
@@ -146,13 +122,14 @@ class RecordStore:
     def over(buffer: Any, layout: Layout, rows: int) -> RecordStore:
         """A store viewing ``buffer`` (of the bytes :func:`_offsets` gives at least)."""
         starts, _ = _offsets(layout, rows)
-        return RecordStore({name: np.frombuffer(buffer, dtype=dtype, count=_values(rows, columns), offset=start)
+        return RecordStore({name: np.frombuffer(buffer, dtype=dtype, count=math.prod(_shape(rows, columns)),
+                                                offset=start)
                             .reshape(_shape(rows, columns))
                             for (name, dtype, columns), start in zip(layout, starts, strict=True)})
 
     @staticmethod
     def attached(path: str, layout: Layout, rows: int) -> RecordStore:
-        """In a worker process: the shared store at ``path`` (:func:`shared_store`)."""
+        """In a worker process: the shared store at ``path`` (:func:`records_store`)."""
         return RecordStore.over(mapped(path), layout, rows)
 
     def put(self, part: CoupRecords, at: int) -> None:
@@ -160,10 +137,6 @@ class RecordStore:
         for name, array in self.arrays.items():
             values = getattr(part, name)
             array[at:at + len(values)] = values
-
-    def put_edges(self, edges: Array, at: int) -> None:
-        """Write the player EVs ``edges`` (m, k) from row ``at`` on (the other fields left as they are)."""
-        self.arrays["edges"][at:at + len(edges)] = edges
 
     def take(self, source: RecordStore, first: int, at: int, rows: int) -> None:
         """Copy ``rows`` rows of ``source`` from row ``first`` on to row ``at`` on (``at <= first`` when
@@ -173,21 +146,13 @@ class RecordStore:
                 array[at:at + rows] = source.arrays[name][first:first + rows]
 
 
-@contextmanager
-def shared_store(layout: Layout, rows: int) -> Iterator[tuple[str, RecordStore]]:
-    """A store in shared memory and its path for the workers (:meth:`RecordStore.attached`)."""
-    with shared_buffer(_offsets(layout, rows)[1]) as (path, buffer):
-        yield path, RecordStore.over(buffer, layout, rows)
-
-
 Piece = tuple[RecordStore, int, int]
 """The records of one task: the store they are in, their first row there, and their rows."""
 
 
 class RecordParts:
-    """A study's records as its tasks left them (``pieces``, in the order of the shoes): each task's
-    rows in its slot of this process's store (``own``) or of the store the workers wrote. They are
-    joined in ``own``, in order, when first asked for (:meth:`joined`; the rows only move down)."""
+    """A study's records as its tasks left them (``pieces``, in the order of the shoes), in this
+    process's store (``own``) or the workers'; joined in ``own`` when first asked for (rows only move down)."""
 
     def __init__(self, own: RecordStore, pieces: Sequence[Piece]) -> None:
         self.own = own
@@ -200,8 +165,7 @@ class RecordParts:
         return len(self.own.arrays) == len(CoupRecords.__dataclass_fields__)
 
     def columns(self) -> dict[str, Array]:
-        """Each field kept, all the rows in order: the first :attr:`rows` rows of ``own`` (views),
-        moved there once."""
+        """Each field kept, every row in order (views of ``own``, the rows moved there once)."""
         at = 0
         for source, first, rows in self.pieces:
             self.own.take(source, first, at, rows)
@@ -226,48 +190,36 @@ def realised(bets: Sequence[TabulatedBet], payouts: Array, codes: Array) -> Arra
 Spread = tuple["Array", "Array", "Array"]
 """A bet's player EVs: their :data:`QUANTILES`, and their histogram's counts and bounds."""
 
-
-def spread(edges: Array) -> Spread:
-    """The spread of one bet's player EVs (``np.quantile``, ``np.histogram``)."""
-    counts, bounds = np.histogram(edges, bins=HISTOGRAM_BINS)
-    return np.quantile(edges, QUANTILES), counts, bounds
-
-
 _SpreadPart = tuple[tuple[str, Layout, int], tuple[tuple[int, int], ...], int, bool]
-"""One half of the spread of a bet over a shared store: the store (path, layout, rows), where each
-task's rows are in it (first row, rows), the bet, and whether the half is the histogram (else the
-quantiles)."""
+"""Half the spread of a bet in a shared store: the store (path, layout, rows), each task's (first row,
+rows), the bet, and whether the half is the histogram (else the quantiles)."""
 
 
 def _half(edges: Array, histogram: bool) -> tuple[Array, ...]:
-    """The histogram's counts and bounds of ``edges``, or their quantiles (:func:`spread`; ``edges``
-    is a copy of the player EVs, reordered in place)."""
+    """The histogram's counts and bounds of ``edges``, or their quantiles (``edges`` is reordered)."""
     if histogram:
         return tuple(np.histogram(edges, bins=HISTOGRAM_BINS))
     return (np.quantile(edges, QUANTILES, overwrite_input=True),)
 
 
 def _gathered(store: RecordStore, slots: Sequence[tuple[int, int]], bet: int) -> Array:
-    """The player EVs of bet ``bet`` in the ``slots`` (first row, rows) of ``store``, in one array."""
     edges = store.arrays["edges"]
     return np.concatenate([edges[first:first + rows, bet] for first, rows in slots])
 
 
 def _shared_half(part: _SpreadPart) -> tuple[Array, ...]:
-    """In a worker process: :func:`_half` of a bet's player EVs in the shared store."""
     where, slots, bet, histogram = part
     return _half(_gathered(RecordStore.attached(*where), slots, bet), histogram)
 
 
 def spreads(parts: RecordParts, workers: Workers | None, shared: tuple[tuple[str, Layout, int], RecordStore] | None,
             bets: int) -> list[Spread]:
-    """The spread of each of ``bets`` bets: its quantiles and its histogram found at the same time in
-    this process and by the ``workers``, from the player EVs of every task in the ``shared`` store
-    (where, store); all here without workers. The spreads depend on the values alone, not on their
-    order."""
+    """The spread of each of ``bets`` bets, its quantiles and histogram found in this process and by the
+    ``workers`` at once from the ``shared`` store (where, store); here alone without workers."""
     if workers is None or shared is None:
         edges = parts.columns()["edges"]
-        return [spread(edges[:, j]) for j in range(bets)]
+        return [(np.quantile(edges[:, j], QUANTILES), *np.histogram(edges[:, j], bins=HISTOGRAM_BINS))
+                for j in range(bets)]
     where, store = shared
     slots = tuple((first, rows) for _, first, rows in parts.pieces)
     halves = [(where, slots, j, histogram) for histogram in (False, True) for j in range(bets)]
@@ -279,13 +231,13 @@ def spreads(parts: RecordParts, workers: Workers | None, shared: tuple[tuple[str
 @contextmanager
 def records_store(workers: Workers | None, layout: Layout,
                   rows: int) -> Iterator[tuple[tuple[str, Layout, int], RecordStore] | None]:
-    """Where the ``workers`` write their records: shared memory, and what a task needs to find it
-    (path, layout, rows); None without workers."""
+    """Where the ``workers`` write their records, in shared memory: what a task needs to find it (path,
+    layout, rows) and the store; None without workers."""
     if workers is None:
         yield None
         return
-    with shared_store(layout, rows) as (path, store):
-        yield (path, layout, rows), store
+    with shared_buffer(_offsets(layout, rows)[1]) as (path, buffer):
+        yield (path, layout, rows), RecordStore.over(buffer, layout, rows)
 
 
 # ---------------------------------------------------------------- the sums of a part
@@ -295,11 +247,9 @@ def records_store(workers: Workers | None, layout: Layout,
 class PartSums:
     """What the statistics need of the coups of some shoes besides the records themselves.
 
-    Per bet: ``edges``, the exact parts of the sum of its player EVs; ``favourable``, the coups
-    with a positive EV and ``favourable_edges`` the parts of their sum; ``thresholds``, per
-    true-count threshold the coups at or above it and the parts of their sum (none for a bet
-    without a count). ``shoes`` (shoes, 7): per shoe its coups, the sums of the three exact
-    probabilities and the number of banker, player and tie wins (floats, as ``np.bincount`` adds).
+    Per bet, the exact parts of sums of player EVs: all (``edges``), of the ``favourable`` coups, and per
+    true-count threshold (coups, parts; none without a count). ``shoes`` (shoes, 7): per shoe its coups,
+    the sums of the three probabilities and the banker, player and tie wins (floats).
     """
 
     coups: int
@@ -312,8 +262,7 @@ class PartSums:
 
 def part_sums(part: CoupRecords, first: int, stop: int, thresholds: Sequence[float],
               counted: Sequence[bool]) -> PartSums:
-    """The sums of ``part``, the records of shoes ``first`` to ``stop - 1``; ``counted[j]``: whether
-    bet ``j`` has a count (its thresholds are then summed)."""
+    """The sums of ``part``, the records of shoes ``first`` to ``stop - 1``; ``counted[j]``: bet ``j`` has a count."""
     edges, favourable = part.edges, part.favourable
     by_threshold = []
     for j, has in enumerate(counted):
@@ -331,7 +280,7 @@ def part_sums(part: CoupRecords, first: int, stop: int, thresholds: Sequence[flo
 
 
 def joined_sums(parts: Sequence[PartSums]) -> PartSums:
-    """The sums of all the parts, in order (parts of sums are kept, to be added once)."""
+    """The sums of all the parts, in order (their exact parts are kept, to be added once)."""
     bets = range(len(parts[0].edges))
 
     def joined(arrays: Sequence[Array]) -> Array:
@@ -350,13 +299,3 @@ def total(parts: Array, values: Callable[[], Array]) -> float:
     ``values()`` (called only for a total of zero, whose sign depends on the values)."""
     found = sum_exact_parts([parts])
     return found if found else exact_sum(values())
-
-
-def ratio_error(n: Array, s: Array, shoes: int) -> tuple[float, float | None]:
-    """Mean over coups of values whose sums per shoe are ``s`` (``n`` coups per shoe, as floats) and
-    its standard error (``None`` for one shoe), shoes taken as the sampling units."""
-    ratio = math.fsum(s) / math.fsum(n)
-    if shoes < 2:
-        return ratio, None
-    resid = s - ratio * n
-    return ratio, math.sqrt(math.fsum(resid * resid) / (shoes * (shoes - 1))) / (math.fsum(n) / shoes)

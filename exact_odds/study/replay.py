@@ -1,11 +1,8 @@
 """Recorded shoes replayed: the exact edge of each bet before every coup of a real shoe.
 
-A record lists the cards of a shoe in dealing order (P, B, P, B, then the third cards as
-drawn), e.g. ``Kh 3d 9s 2c ...``. :func:`replay` plays the coups one after another with the
-tableau's one scalar rule (:func:`exact_odds.core.tableau.play`) and gives each bet's exact
-expectation given the cards dealt before the coup (one bulk evaluation,
-:mod:`exact_odds.batch`). Edges are the bettor's expectation in units staked (positive = the
-bettor's advantage).
+A record lists a shoe's cards in dealing order (P, B, P, B, then the draws), e.g. ``Kh 3d 9s 2c ...``.
+:func:`replay` plays the coups by the tableau's rule (:func:`exact_odds.core.tableau.play`) and gives
+each bet's exact expectation (the bettor's) given the cards dealt before the coup.
 
 >>> from exact_odds.core.shoe import Shoe
 >>> rep = replay(read_record("Kh 3d 9s 2c  5h 5d 7c 4s  2h"), Shoe.decks(8), bets=())
@@ -29,11 +26,8 @@ from exact_odds.study.checks import StudyError
 
 
 def play_cards(cards: Sequence[Card], tableau: Tableau = STANDARD_TABLEAU) -> tuple[Coup, int] | None:
-    """Play one coup from cards in dealing order (P, B, P, B, then draws) by the tableau's rule.
-
-    Returns the coup (with pair flags by rank, suited flags when both cards have suits,
-    and the twin flag) and the number of cards used, or ``None`` if the cards run out.
-    """
+    """One coup from cards in dealing order, with its pair, suited and twin flags, and the cards it used;
+    ``None`` if the cards run out."""
     try:
         hand = play(tableau, [c.rank.point for c in cards[:CARDS_PER_COUP]])
     except IncompleteCoup:
@@ -77,9 +71,9 @@ def replay(cards: Sequence[Card], shoe: Shoe, *, bets: Sequence[Payable],
            tableau: Tableau = STANDARD_TABLEAU) -> Replay:
     """Replay the coups of a recorded shoe dealt from ``shoe``, with the exact edge of each bet before each.
 
-    Every card must be in the shoe, the trailing cards too (a 53rd card of one deck is refused, named
-    with its position); suited bets need suits on every card of a coup and a shoe whose suits are
-    known. Trailing cards that do not complete a coup are returned as ``leftover``.
+    Every card must be in the shoe, the trailing cards too (a 53rd card of one deck is refused); suited
+    bets need suits on every card and a shoe whose suits are known. Cards that complete no coup are
+    the ``leftover``.
     """
     if shoe.infinite:
         raise StudyError("a recorded shoe is dealt from a finite shoe")
@@ -115,9 +109,8 @@ def replay(cards: Sequence[Card], shoe: Shoe, *, bets: Sequence[Payable],
 
 def _take(card: Card, k: int, counts: list[int], suits: list[list[int]] | None,
           suited_bets: Sequence[str]) -> list[list[int]] | None:
-    """Take ``card``, the ``k``-th of the record (1-based), from the shoe's ``counts`` (and ``suits``, when
-    known; they are returned, ``None`` once a card has no suit, which ``suited_bets`` refuse): a card the
-    shoe no longer holds is refused, naming it and its position."""
+    """Take ``card``, the ``k``-th of the record, from the shoe's ``counts`` and ``suits`` (returned; ``None``
+    once a card has no suit, which ``suited_bets`` refuse), refusing a card the shoe no longer holds."""
     i = card.rank - 1
     if counts[i] == 0:
         raise StudyError(f"card {k} ({card}): no {card.rank.label} left in the shoe")

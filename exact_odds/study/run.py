@@ -1,35 +1,16 @@
 """Composition-dependent studies: the exact edge of each bet before every coup of many shoes.
 
-A study deals shuffled shoes down to the cut card and, before every coup, evaluates the
-exact expectation of each chosen bet given the cards seen so far (all compositions of all
-shoes are one bulk evaluation, :mod:`exact_odds.batch`). From these it reports, per bet,
-the distribution of edges, how often a bet has a positive expectation, what betting only
-those coups would gain (perfect information), what a balanced linear count from the effects
-of removal (:mod:`exact_odds.analysis.removal`) gains at chosen true-count thresholds, and the
-cut-card effect (outcome frequencies averaged over dealt coups versus the full-shoe odds).
+A study deals shuffled shoes down to the cut card and, before every coup, evaluates each bet's exact
+expectation given the cards seen (one bulk evaluation, :mod:`exact_odds.batch`). It reports, per bet,
+the spread of the edges, how often a bet is favourable, what betting only those coups would gain, what
+a balanced linear count from the effects of removal gains at chosen true-count thresholds, and the
+cut-card effect; with ``counts`` (:mod:`exact_odds.study.counting`) counts of one's own, and with
+``edge_sort`` (:mod:`exact_odds.study.edge_sorting`) what knowing each first card's group is worth.
 
-Conventions. Edges are the bettor's expectation in units staked (positive = the bettor's
-advantage). "Gain per coup" is averaged over every coup dealt, betting one unit on the
-coups selected and nothing on the others. The true count is the running count (the sum of
-the tags of every card seen) divided by the decks not yet seen (unseen cards / 52).
-
-With ``counts`` (:mod:`exact_odds.study.counting`) it also judges counts of one's own (tags, a
-true-count trigger, a bet) by the exact expectations of the coups they trigger, and with
-``edge_sort`` (:mod:`exact_odds.study.edge_sorting`) what knowing the group of each coup's first
-card is worth, beside flat betting; both with confidence intervals over shoes.
-
-Dealing is the simulator's: the one :class:`~exact_odds.dealing.Procedure` (burn, cut card,
-last-coup rule, after Wizard of Odds, "Baccarat" basics) and the one vectorised dealer
-(:func:`exact_odds.dealing.play_shoes`). The turned burn card is seen; the cards burned face
-down are never seen (:func:`exact_odds.dealing.burn`), so they stay in the composition the
-edges are computed from (by exchangeability that is the bettor's exact expectation given
-what was seen).
-
-Randomness: shoe ``i`` (0-based) is shoe ``i`` of ``exact-odds simulate --shoes`` with the
-same seed (:func:`exact_odds.dealing.shoe_orders`). Each shoe depends only on the seed and
-its index, so the results are identical whatever the number of workers or Dask tasks.
-
-A recorded shoe is replayed by :mod:`exact_odds.study.replay`.
+Edges are the bettor's (positive = the bettor's advantage); "gain per coup" is averaged over every
+coup dealt, one unit bet on the coups selected. The true count is the running count per deck unseen.
+The turned burn card is seen, the cards burned face down never. Shoe ``i`` is shoe ``i`` of
+``exact-odds simulate --shoes`` with the same seed, so the results do not depend on the workers.
 """
 
 from __future__ import annotations
@@ -62,17 +43,14 @@ from exact_odds.study.counting import (
     study_count,
 )
 from exact_odds.study.edge_sorting import EdgeSortStudy, SortColumns, study_edge_sort
+from exact_odds.study.estimates import ratio_of_totals
 from exact_odds.study.pool import Workers, process_share, study_workers, task_size
-from exact_odds.study.records import (
-    HISTOGRAM_BINS as HISTOGRAM_BINS,
-)
 from exact_odds.study.records import (
     QUANTILES,
     PartSums,
     RecordParts,
     RecordStore,
     Spread,
-    ratio_error,
     record_layout,
     records_store,
     spreads,
@@ -94,9 +72,8 @@ DEFAULT_THRESHOLDS = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 @contextmanager
 def _started(workers: Workers | None, count: int, dask: str | None, shoe: Shoe, shoes: int,
              per_task: int) -> Iterator[Workers | None]:
-    """The processes that work beside this one: ``workers`` if they were started already, else
-    (``count`` processes in all, none with ``dask``) started now, so that they import and
-    prepare while this process computes the effects of removal."""
+    """The processes that work beside this one: ``workers`` if started already, else (``count`` in all,
+    none with ``dask``) started now, to prepare while this process computes the effects of removal."""
     if workers is not None or dask is not None or count <= 1:
         yield workers
         return
@@ -109,11 +86,8 @@ def _started(workers: Workers | None, count: int, dask: str | None, shoe: Shoe, 
 
 @dataclass(frozen=True, slots=True)
 class Threshold:
-    """Betting one unit only when the true count is at least ``threshold``.
-
-    ``coups``: coups bet; ``gain``: mean result per coup dealt; ``player_ev``: mean result per
-    coup bet, the bettor's side (``None`` if none).
-    """
+    """Betting one unit only when the true count is at least ``threshold``: ``coups`` bet, ``gain`` per
+    coup dealt, ``player_ev`` per coup bet (``None`` if none)."""
 
     threshold: float
     coups: int
@@ -123,14 +97,12 @@ class Threshold:
 
 @dataclass(frozen=True, slots=True)
 class BetStudy:
-    """The player EV of one bet before every coup of a study (the bettor's side: negative when the house wins).
+    """The player EV of one bet before every coup of a study (negative when the house wins).
 
-    ``expectation``: exact EV of the full shoe. ``mean_player_ev``: player EV averaged over coups dealt.
-    ``quantiles``: (q, player EV) pairs. ``histogram``: (low, high, coups) bins. ``favourable``:
-    coups with a positive EV. ``perfect_gain``: mean result per coup dealt when betting only
-    those (perfect information); ``perfect_player_ev``: per coup bet. ``count``: the balanced
-    linear count from the effects of removal (``None`` when they are all zero) and its
-    results at each threshold.
+    ``expectation``: the full shoe's, exact; ``quantiles``: (q, player EV); ``histogram``: (low, high,
+    coups); ``favourable``: coups with a positive EV, and ``perfect_gain`` betting only those, per coup
+    dealt (``perfect_player_ev`` per coup bet); ``count``: the linear count from the effects of removal
+    (``None`` when they are all zero) and its results at each threshold.
     """
 
     name: str
@@ -147,8 +119,8 @@ class BetStudy:
 
 @dataclass(frozen=True, slots=True)
 class CutCardEffect:
-    """One outcome: full-shoe probability, the mean exact probability per coup dealt, and the
-    observed frequency, each mean with its standard error (computed over shoes)."""
+    """One outcome: full-shoe probability, the mean exact probability per coup dealt, and the observed
+    frequency, each with its standard error over shoes."""
 
     outcome: str
     full: Fraction
@@ -160,8 +132,8 @@ class CutCardEffect:
 
 @dataclass(frozen=True, slots=True)
 class Study:
-    """The results of :func:`run_study`: per bet, the cut-card effect, and, when asked for, the
-    counts of one's own (each pair of them compared on the same shoes) and edge sorting."""
+    """The results of :func:`run_study`: per bet, the cut-card effect, and when asked for the counts of
+    one's own (each pair compared on the same shoes) and edge sorting."""
 
     shoe: Shoe
     shoes: int
@@ -177,8 +149,7 @@ class Study:
 
     @property
     def records(self) -> CoupRecords:
-        """One row per coup dealt, in the order of the shoes (joined from the tasks' parts when first
-        asked for); kept unless :func:`run_study` was told ``records=False``."""
+        """One row per coup dealt, in the order of the shoes; kept unless ``run_study(records=False)``."""
         if not self.parts.complete:
             raise StudyError("this study kept only what its figures need, not its records (run_study(records=True))")
         return self.parts.joined()
@@ -189,7 +160,6 @@ class Study:
         return self.parts.rows
 
     def _repr_html_(self) -> str:
-        """The study as tables in a notebook: each bet's player EV over the coups dealt, and the cut-card effect."""
         coups = self.coups
         bets = html_table(
             ["bet", "player_ev (full shoe)", "≈", "mean player_ev per coup", "coups with player_ev > 0",
@@ -206,8 +176,8 @@ class Study:
 
 def _bet_study(name: str, expectation: Fraction, j: int, parts: RecordParts, sums: PartSums, found: Spread,
                count: LinearCount | None, thresholds: Sequence[float]) -> BetStudy:
-    """The study of bet ``j``: its quantiles and histogram (``found``), the rest from the sums (the
-    records are read only for a sum of zero, whose sign depends on the values)."""
+    """The study of bet ``j``: its spread (``found``), the rest from the sums (the records are read only for
+    a sum of zero, whose sign depends on the values)."""
     m = parts.rows  # every shoe deals at least one coup: m > 0
     values, counts, bounds = found
     histogram = tuple((float(lo), float(hi), int(c)) for lo, hi, c in zip(bounds[:-1], bounds[1:], counts,
@@ -218,7 +188,7 @@ def _bet_study(name: str, expectation: Fraction, j: int, parts: RecordParts, sum
         columns = parts.columns()
         return np.asarray(columns["edges"][columns["favourable"][:, j], j])
 
-    gained = _total(sums.favourable_edges[j], favourable, favoured)
+    gained = total(sums.favourable_edges[j], favoured) if favourable else 0.0
     results: list[Threshold] = []
     if count is not None:
         for t, (chosen, summed) in zip(thresholds, sums.thresholds[j], strict=True):
@@ -226,30 +196,25 @@ def _bet_study(name: str, expectation: Fraction, j: int, parts: RecordParts, sum
                 columns = parts.columns()
                 return np.asarray(columns["edges"][true_counts(columns["running"][:, j], columns["unseen"]) >= t, j])
 
-            won = _total(summed, chosen, above)
+            won = total(summed, above) if chosen else 0.0
             results.append(Threshold(t, chosen, won / m, won / chosen if chosen else None))
     return BetStudy(name, expectation, total(sums.edges[j], lambda: parts.columns()["edges"][:, j]) / m,
                     tuple(zip(QUANTILES, map(float, values), strict=True)), histogram, favourable,
                     gained / m, gained / favourable if favourable else None, count, tuple(results))
 
 
-def _total(parts: Array, coups: int, values: Callable[[], Array]) -> float:
-    """The sum of ``coups`` values whose exact parts are ``parts`` (:func:`exact_odds.study.records.total`):
-    0.0 for none, without reading the records."""
-    return total(parts, values) if coups else 0.0
-
-
 def _cut_card_effect(shoe: Shoe, tableau: Tableau, packed: bytes, sums: PartSums,
                      shoes: int) -> tuple[CutCardEffect, ...]:
-    """Per outcome: the full shoe's probability, and the mean probability and frequency per coup dealt
-    (the full shoe evaluated with the tasks' bets on points, ``packed``, whose plan this process has made)."""
+    """Per outcome: the full shoe's probability (with the tasks' bets on points, whose plan is made), and
+    the mean probability and frequency per coup dealt."""
     full = evaluate([shoe.counts], bets=[b for b in unpack(packed)[0] if b.detail is Detail.POINTS], tableau=tableau)
     out = []
     for i, name in enumerate(OUTCOMES):
-        mean, mean_err = ratio_error(sums.shoes[:, 0], sums.shoes[:, 1 + i], shoes)
-        obs, obs_err = ratio_error(sums.shoes[:, 0], sums.shoes[:, 4 + i], shoes)
+        mean = ratio_of_totals(sums.shoes[:, 1 + i], sums.shoes[:, 0], shoes)
+        seen = ratio_of_totals(sums.shoes[:, 4 + i], sums.shoes[:, 0], shoes)
+        assert mean is not None and seen is not None  # every shoe deals a coup
         out.append(CutCardEffect(name, Fraction(int(full.outcomes[0, i]), int(full.sequences[0])),
-                                 mean, mean_err, obs, obs_err))
+                                 mean.value, mean.error, seen.value, seen.error))
     return tuple(out)
 
 
@@ -257,7 +222,6 @@ def _play_studies(study_bets: Sequence[Payable], removals: Sequence[Removal], re
                   counts: Sequence[Count], edge_sort: Information | None,
                   sort_bets: Sequence[Payable]) -> tuple[tuple[CountStudy, ...], tuple[CountComparison, ...],
                                                          EdgeSortStudy | None]:
-    """The counts of one's own, their pairwise comparisons, and edge sorting, from the records."""
     names = [b.name for b in study_bets]
     columns = [CountColumns(records.count_running[:, i], records.unseen, records.edges[:, names.index(c.bet)],
                             records.results[:, names.index(c.bet)], records.shoe, shoes)
@@ -275,7 +239,6 @@ def _play_studies(study_bets: Sequence[Payable], removals: Sequence[Removal], re
 
 
 def _progress(progress: Progress | None, shoes: int) -> Callable[[int], None]:
-    """The running total of shoes done for ``progress`` (called at once with 0)."""
     done = 0
 
     def advance(k: int) -> None:
@@ -296,19 +259,13 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
               sort_bets: Sequence[str] | None = None, pool: Workers | None = None, records: bool = True) -> Study:
     """Deal ``shoes`` shuffled shoes by ``procedure`` and study the exact edges of ``bets`` before every coup.
 
-    ``workers`` > 1 runs tasks of ``shoes_per_task`` shoes (default: :func:`task_size`) in that
-    many processes (this one and ``workers - 1`` spawned; ``pool``: those processes, started
-    already by :func:`exact_odds.study.pool.study_workers`); ``dask`` is the address of a Dask
-    scheduler to run them on instead. ``progress`` is called with (shoes done, shoes) as tasks
-    finish. The results depend only on the arguments, not on ``workers`` or ``dask``.
-
-    ``counts``: counts of one's own (:mod:`exact_odds.study.counting`), each betting one of
-    ``bets`` (by name). ``edge_sort``: the groups of the first card that sorted edges reveal
-    (:mod:`exact_odds.study.edge_sorting`), choosing among ``sort_bets`` (names; default every bet).
-
-    ``records=False`` keeps of each coup only what the figures may need (:attr:`Study.records` is
-    then refused; counts of one's own and edge sorting keep every record whatever it says): about
-    half the memory, and less to write.
+    ``workers`` > 1 runs tasks of ``shoes_per_task`` shoes (default :func:`task_size`) in that many
+    processes (``pool``: those started already by :func:`exact_odds.study.pool.study_workers`); ``dask``
+    is a Dask scheduler's address to run them on instead. ``progress`` gets (shoes done, shoes).
+    ``counts``: counts of one's own, each betting one of ``bets`` by name; ``edge_sort``: the groups of
+    the first card that sorted edges reveal, choosing among ``sort_bets`` (names; default every bet).
+    ``records=False`` keeps only what the figures need (about half the memory; :attr:`Study.records`
+    is then refused, unless counts or edge sorting keep every record).
     """
     check_study(shoe, shoes, seed, bets, procedure, workers)
     sorting = [b for b in bets if sort_bets is None or b.name in sort_bets]

@@ -1,13 +1,9 @@
-"""A study's tasks: dealing and evaluating some shoes, and running them in this process, in
-worker processes beside it, or on Dask (:func:`gather`).
+"""A study's tasks: dealing and evaluating some shoes, run in this process, in worker processes beside
+it, or on Dask (:func:`gather`).
 
-Each task writes its records (:class:`~exact_odds.study.records.CoupRecords`) into its own slot of
-a store (:mod:`exact_odds.study.records`) and returns their sums. With workers, a worker writes into
-the shared store; this process writes its own tasks' records into its own memory (whose pages
-are taken faster than shared ones) and only their player EVs into the shared store too, where
-the spreads are found by both processes at the end. Nothing is moved while the tasks run: the
-records are joined in the order of the shoes only if they are asked for
-(:class:`~exact_odds.study.records.RecordParts`).
+Each task writes its records into its own slot of a store (:mod:`exact_odds.study.records`) and returns
+their sums. Beside workers, this process keeps its own tasks' records in its own memory (whose pages
+are taken faster) and writes only their player EVs into the shared store too, for the spreads.
 """
 
 from __future__ import annotations
@@ -50,6 +46,7 @@ if TYPE_CHECKING:
 
     Array = npt.NDArray[Any]
 
+
 @dataclass(frozen=True, slots=True)
 class Dealt:
     """The coups of some shoes: which shoe, where each coup starts, who won, what was not seen."""
@@ -65,13 +62,8 @@ class Dealt:
 
 def deal_shoes(seed: int, first: int, stop: int, procedure: Procedure, tableau: Tableau, codes: Sequence[int],
                detail: Detail = Detail.POINTS, *, jit: bool = False) -> Dealt:
-    """Deal shoes ``first`` to ``stop - 1`` of a study with the simulator's shoes and dealer.
-
-    The cards seen before a coup are the turned burn card (if any) and the cards of the
-    earlier coups of the shoe; the cards burned face down are never seen. The compiled dealer deals
-    them where this process uses compiled loops (``jit``, or :func:`exact_odds.dealing.compiled_dealer`): the
-    same shoes and coups.
-    """
+    """Deal shoes ``first`` to ``stop - 1`` of a study with the simulator's shoes and dealer (compiled with
+    ``jit`` or where :func:`exact_odds.dealing.compiled_dealer` says: the same coups)."""
     coups = (stop - first) * len(codes) // MIN_CARDS_PER_COUP
     loops = load("exact_odds.dealing.loops") if jit else compiled_dealer(coups, stop - first, len(codes))
     orders = shoe_orders(codes, seed, first, stop, loops=loops)
@@ -101,35 +93,31 @@ class Task:
     store: tuple[str, Layout, int] | None = None  # a worker's records: the shared store's path, layout, rows
 
     def sums(self, part: CoupRecords) -> PartSums:
-        """The sums of this task's records (:func:`exact_odds.study.records.part_sums`)."""
+        """The sums of this task's records."""
         return part_sums(part, self.first, self.stop, self.thresholds,
                          [bool(self.tags[:, j].any()) for j in range(self.tags.shape[1])])
 
     @property
     def slot(self) -> int:
-        """The first row of this task's records in a shared store: room for the most coups of the shoes before."""
+        """The first row of this task's records in a store: room for the most coups of the shoes before."""
         return self.first * (len(self.codes) // MIN_CARDS_PER_COUP)
 
 
 def pack(bets: Sequence[Payable], sort_bets: Sequence[Payable]) -> bytes:
-    """The tabulated bets and edge sorting's, as the few KB a task carries (their pickle takes hundreds)."""
+    """The tabulated bets and edge sorting's, as the few KB a task carries (a plain pickle takes hundreds)."""
     return zlib.compress(pickle.dumps((tuple(map(tabulate, bets)), tuple(map(tabulate, sort_bets)))))
 
 
 @lru_cache(maxsize=4)
 def unpack(packed: bytes) -> tuple[tuple[TabulatedBet, ...], tuple[TabulatedBet, ...], Array]:
-    """The bets and edge sorting's packed by :func:`pack`, and each bet's payout by coup code as
-    floats (k, COUP_CODES), for the results of the coups: once per process and study."""
+    """The bets and edge sorting's packed by :func:`pack`, and each bet's payout by coup code as floats."""
     bets, sort_bets = pickle.loads(zlib.decompress(packed))
     return bets, sort_bets, np.array([[float(x) for x in t.table] for t in bets], dtype=np.float64)
 
 
 STUDY_JIT_MIN = 250_000
-"""Coups from which a process of a study loads the compiled loops (the ``worth`` it gives
-:func:`exact_odds.batch.compiled.wanted`): they save about 3.5 us a coup of a study (its dealing as
-well as its compositions), against about 1 us a composition of the kernel alone
-(:data:`exact_odds.batch.compiled.JIT_MIN`), and take 0.6 to 1 s to load (measured on a 2-core
-machine: 1,250 shoes of 8 decks in 0.54 to 0.66 s of CPU with NumPy, 0.22 to 0.24 s compiled)."""
+"""Coups from which a process of a study loads the compiled loops (the ``worth`` of
+:func:`exact_odds.batch.compiled.wanted`): they save about 3.5 us a coup and take 0.6 to 1 s to load."""
 
 
 def run_task(task: Task) -> CoupRecords:
@@ -152,8 +140,6 @@ def run_task(task: Task) -> CoupRecords:
 
 
 def _run_shared(task: Task) -> tuple[int, PartSums]:
-    """In a worker process: run one task and write its records into its slot of the shared store;
-    their number and their sums (a few KB through the pipe, not MB)."""
     assert task.store is not None
     part = run_task(task)
     RecordStore.attached(*task.store).put(part, task.slot)
@@ -161,21 +147,17 @@ def _run_shared(task: Task) -> tuple[int, PartSums]:
 
 
 def _run_local(own: RecordStore, shared: RecordStore, task: Task) -> tuple[int, PartSums]:
-    """In this process, beside workers: run one task and write its records into its slot of this
-    process's ``own`` store, and their player EVs into the ``shared`` store too (whose pages are
-    taken dearer: only what the spreads need); their number and their sums."""
+    """In this process, beside workers: run one task into ``own``, its player EVs into ``shared`` too."""
     part = run_task(task)
     own.put(part, task.slot)
-    shared.put_edges(part.edges, task.slot)
+    shared.arrays["edges"][task.slot:task.slot + len(part.edges)] = part.edges
     return len(part.shoe), task.sums(part)
 
 
 def gather(tasks: Sequence[Task], own: RecordStore, shared: RecordStore | None, *, workers: Workers | None,
            dask: str | None, progress: Callable[[int], None]) -> tuple[RecordParts, PartSums]:
-    """Run the tasks and return their records and their sums in the order of the shoes: in this
-    process and the ``workers`` (this process's records in its ``own`` store, the workers' in the
-    ``shared`` one, each task's in its slot), on Dask, or in this process alone (one after another
-    in ``own``)."""
+    """Run the tasks in this process and the ``workers`` (each task's records in its slot of ``own`` or
+    ``shared``), on Dask, or here alone; their records and sums in the order of the shoes."""
     if workers is not None and shared is not None:
         done: dict[int, tuple[int, PartSums]] = {}
         here: set[int] = set()  # the first shoes of the tasks run in this process
@@ -190,7 +172,7 @@ def gather(tasks: Sequence[Task], own: RecordStore, shared: RecordStore | None, 
         pieces = [(own if t.first in here else shared, t.slot, done[i][0]) for i, t in enumerate(tasks)]
         return RecordParts(own, pieces), joined_sums([done[i][1] for i in range(len(tasks))])
     at, sums, pieces = 0, list[PartSums](), list[tuple[RecordStore, int, int]]()
-    for task, part in zip(tasks, results(tasks, dask=dask), strict=True):
+    for task, part in zip(tasks, _results(tasks, dask), strict=True):
         own.put(part, at)
         pieces.append((own, at, len(part.shoe)))
         at += len(part.shoe)
@@ -199,8 +181,7 @@ def gather(tasks: Sequence[Task], own: RecordStore, shared: RecordStore | None, 
     return RecordParts(own, pieces), joined_sums(sums)
 
 
-def results(tasks: Sequence[Task], *, dask: str | None) -> Iterator[CoupRecords]:
-    """The records of the tasks in order: from a Dask cluster, or run in this process."""
+def _results(tasks: Sequence[Task], dask: str | None) -> Iterator[CoupRecords]:
     if dask is not None:
         with connect(dask) as client:
             for future in client.map(run_task, tasks, pure=False):
@@ -210,10 +191,8 @@ def results(tasks: Sequence[Task], *, dask: str | None) -> Iterator[CoupRecords]
 
 
 def warm_up(share: int) -> None:
-    """In a worker process, as it starts: prepare for the coups it will evaluate (:data:`STUDY_JIT_MIN`)
-    with one small evaluation of the main bets as tasks carry them, tabulated (the
-    compiled loops loaded, if they will be used; the plans of a study of the main bets, which are
-    cached by bets)."""
+    """In a worker process, as it starts: one small evaluation of the main bets, tabulated as tasks carry
+    them (the compiled loops loaded if they will be used, the plans of a study of the main bets made)."""
     evaluate(np.full((1, 13), 4, dtype=np.int64), bets=map(tabulate, STANDARD_CONFIG.bets),
              jit=wanted(share, worth=STUDY_JIT_MIN))
 

@@ -1,24 +1,13 @@
-"""Worker processes for the analyses that deal many shoes (``study``, ``count``): a pool that
-stops cleanly, and memory they share with this process.
+"""Worker processes for the analyses that deal many shoes (``study``, ``count``): a pool that stops
+cleanly, and memory shared with this process.
 
-The pool's processes are spawned (a fresh interpreter each, safe beside threads), use one
-BLAS thread each (the pool supplies the parallelism), and ignore Ctrl-C: the terminal sends
-SIGINT to every process of the foreground group, and without this each worker would print
-its own ``KeyboardInterrupt`` traceback. The parent alone is interrupted; leaving the
-``with`` block terminates the workers, so nothing is left running.
+The pool's processes are spawned, use one BLAS thread each, and ignore Ctrl-C (the terminal sends it to
+the whole foreground group): the parent alone is interrupted, and leaving the ``with`` block terminates
+the workers. They are spawned while this thread blocks SIGINT, which they inherit; this process holds a
+Ctrl-C meanwhile (:func:`_held_interrupts`) and raises it once the pool exists to be terminated.
 
-How the workers are kept from Ctrl-C from their first instruction: they are spawned while
-this thread blocks SIGINT, and a spawned process inherits the blocked signal (it never
-unblocks it; its initializer ignores SIGINT as well). This process never ignores SIGINT: a
-Ctrl-C while the workers spawn may be taken by any of its threads (a BLAS library's, say),
-and an ignored signal would then be lost. It is held instead (:func:`_held_interrupts`) and
-raised again once the pool exists to be terminated.
-
-Shared memory (:func:`shared_buffer`): a file in ``/dev/shm`` (or the temporary directory when
-it has no room) that this process and the workers map (:func:`mapped`), so that what workers
-compute is written once where this process reads it, not pickled through a pipe. The file is
-removed when the block ends, however it ends (and by multiprocessing's resource tracker should
-this process be killed); the memory lives on as long as arrays view it.
+Shared memory (:func:`shared_buffer`) is a file in ``/dev/shm`` (or the temporary directory) that this
+process and the workers map (:func:`mapped`); it is removed when the block ends, however it ends.
 """
 
 from __future__ import annotations
@@ -59,10 +48,9 @@ def single_threaded_blas() -> Iterator[None]:
 
 
 def ignore_interrupts(ready: Callable[..., object] | None = None, *args: Any) -> None:
-    """In a worker process: leave Ctrl-C to the parent, which terminates the pool; then run
-    ``ready(*args)`` (the worker's preparation, if any). The preparation only saves time, so its
-    failure is left to the tasks: the first meets it again and reports it to the parent (a pool
-    whose initializer raises starts a new process for ever, and its tasks never run)."""
+    """In a worker process: leave Ctrl-C to the parent, then run ``ready(*args)``, the preparation. It only
+    saves time, so its failure is left to the first task to meet again (a pool whose initializer raises
+    starts a new process for ever)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if ready is not None:
         with suppress(Exception):
@@ -71,8 +59,8 @@ def ignore_interrupts(ready: Callable[..., object] | None = None, *args: Any) ->
 
 @contextmanager
 def _held_interrupts() -> Iterator[Callable[[], None]]:
-    """Hold a Ctrl-C that arrives in the block until the function given is called (or the block
-    ends): the handler is then restored and a Ctrl-C held is raised again, as if it came then."""
+    """Hold a Ctrl-C that arrives in the block until the function given is called (or the block ends),
+    then restore the handler and raise a Ctrl-C held again."""
     held: list[int] = []
 
     def hold(signum: int, frame: FrameType | None) -> None:
@@ -96,7 +84,6 @@ def _held_interrupts() -> Iterator[Callable[[], None]]:
 
 @contextmanager
 def _blocked_interrupts() -> Iterator[None]:
-    """Block SIGINT in this thread (and so in the processes it spawns) during the block."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
@@ -108,11 +95,9 @@ def _blocked_interrupts() -> Iterator[None]:
 
 
 def _start_tracker() -> None:
-    """Start multiprocessing's resource tracker now: starting it unblocks SIGINT in the thread
-    that starts it, and the workers spawned after that would not inherit the block. It starts with
-    SIGHUP blocked, which it keeps: it ignores SIGINT and SIGTERM itself, but a SIGHUP to the
-    process group (a terminal closing) killed it, and this process's cleanup then printed its
-    successor's tracebacks. A SIGHUP for this process meanwhile waits, and comes after."""
+    """Start multiprocessing's resource tracker now (starting it unblocks SIGINT in its thread, which the
+    workers spawned after would inherit), with SIGHUP blocked, which it keeps: a terminal closing
+    killed it, and this process's cleanup then printed its successor's tracebacks."""
     hangup = {signal.SIGHUP} if hasattr(signal, "SIGHUP") and hasattr(signal, "pthread_sigmask") else set()
     saved = signal.pthread_sigmask(signal.SIG_BLOCK, hangup) if hangup else None
     try:
@@ -124,15 +109,12 @@ def _start_tracker() -> None:
 
 @contextmanager
 def worker_pool(workers: int, ready: Callable[..., object] | None = None, *args: Any) -> Iterator[Any]:
-    """A ``multiprocessing`` pool of ``workers`` spawned processes that ignore Ctrl-C, each of
-    which runs ``ready(*args)`` as it starts (importing and preparing while this process
-    works); the pool is terminated when the block ends, however it ends.
-
-    A Ctrl-C while the pool starts is raised inside the block, once the pool exists.
-    """
+    """A ``multiprocessing`` pool of ``workers`` spawned processes that ignore Ctrl-C, each running
+    ``ready(*args)`` as it starts; terminated when the block ends (a Ctrl-C while it starts is raised
+    inside the block)."""
     _start_tracker()
     main = threading.current_thread() is threading.main_thread()  # handlers are set there only
-    with _held_interrupts() if main else nullcontext(_nothing) as release:
+    with _held_interrupts() if main else nullcontext(lambda: None) as release:
         with _blocked_interrupts(), single_threaded_blas():
             pool = multiprocessing.get_context("spawn").Pool(workers, initializer=ignore_interrupts,
                                                              initargs=(ready, *args))
@@ -141,16 +123,11 @@ def worker_pool(workers: int, ready: Callable[..., object] | None = None, *args:
             yield pool
 
 
-def _nothing() -> None:
-    """Nothing to release: outside the main thread no Ctrl-C is held."""
-
-
 SHARED_DIRECTORY = "/dev/shm"
 """Where shared buffers go when there is room: memory, not disk."""
 
 
 def _shared_directory(size: int) -> str:
-    """:data:`SHARED_DIRECTORY` when it exists with ``size`` bytes free, else the temporary directory."""
     try:
         found = os.statvfs(SHARED_DIRECTORY)
     except OSError:
@@ -160,8 +137,7 @@ def _shared_directory(size: int) -> str:
 
 @contextmanager
 def shared_buffer(size: int) -> Iterator[tuple[str, mmap.mmap]]:
-    """A buffer of ``size`` bytes (zeros) that worker processes map too, by the path given
-    (:func:`mapped`); the file is removed when the block ends, the memory when no array views it."""
+    """A buffer of ``size`` zero bytes that workers map too by the path given (:func:`mapped`)."""
     _start_tracker()
     fd, path = tempfile.mkstemp(prefix="exact-odds-shared-", dir=_shared_directory(size))
     name = "/" + os.path.basename(path) if os.path.dirname(path) == SHARED_DIRECTORY else None
@@ -188,14 +164,9 @@ def mapped(path: str) -> mmap.mmap:
         return mmap.mmap(file.fileno(), 0)
 
 
-def _answer() -> None:
-    """In a worker process: nothing; its answer tells that the process is ready (:func:`shared_work`)."""
-
-
 class _Split:
-    """Which items are still to be taken: the pool takes them from the first on, this process from
-    the last on; the pool's processes (``processes``) hold two items each while more than two each
-    are left, then one."""
+    """Which items are still to be taken: the pool from the first on, this process from the last on; the
+    pool's ``processes`` hold two items each while more than two each are left, then one."""
 
     def __init__(self, items: int, processes: int) -> None:
         self.lock = threading.Lock()
@@ -230,17 +201,13 @@ class _Split:
 def shared_work(pool: Any, processes: int, remote: Callable[[T], R], local: Callable[[T], R],
                 items: Sequence[T]) -> Iterator[tuple[int, R]]:
     """Work on ``items`` in the ``processes`` processes of ``pool`` (``remote``) and in this process
-    (``local``): the pool takes them from the first on, this process from the last on, until they
-    meet; yield (index, result) as each ends (a worker's error is raised here).
+    (``local``), the pool from the first on, this process from the last on; yield (index, result) as
+    each ends (a worker's error is raised here).
 
-    The pool is given items only once its processes answer (each has run its preparation, which
-    takes about a second for a study's): until then this process takes them all, so that no item
-    waits for a worker still starting while this process could do it (a small job ends as soon as
-    it would without workers). Then each process of the pool has two items given at any time: as
-    one ends, the pool's result thread gives the next (whatever this process is doing), so the
-    workers never wait for it. Only when few items are left (no more than two per process of the
-    pool) does the pool get one item per process, so that no item waits in the pool while this
-    process has run out."""
+    The pool is given items only once its processes answer (ready after their preparation), so no item
+    waits for a worker still starting. Then the pool's result thread keeps two items given to each
+    process, one when few are left, so that no item waits in the pool while this process has run out.
+    """
     split = _Split(len(items), processes)
     ended: queue.SimpleQueue[tuple[int, Any, BaseException | None]] = queue.SimpleQueue()
 
@@ -268,7 +235,7 @@ def shared_work(pool: Any, processes: int, remote: Callable[[T], R], local: Call
 
     for _ in range(processes):
         with suppress(ValueError):  # the pool is closing: this process is leaving the block
-            pool.apply_async(_answer, (), callback=answered, error_callback=answered)
+            pool.apply_async(int, (), callback=answered, error_callback=answered)  # ready when it answers
     done = 0
     while done < len(items):
         try:
