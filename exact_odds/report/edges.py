@@ -30,7 +30,7 @@ def _exact_or_na(x: Fraction | None) -> str:
     return fraction_text(x) if x is not None else ""
 
 
-def _edge_cells(sheet: ParSheet, fmt: str) -> list[Cell]:
+def edge_cells(sheet: ParSheet, fmt: str) -> list[Cell]:
     """House edge, per resolved bet, win, push, loss, std dev (+ player EV and variance for programs)."""
     if for_people(fmt):
         return [percent_text(sheet.house_edge), _percent_or_na(sheet.house_edge_resolved),
@@ -41,7 +41,7 @@ def _edge_cells(sheet: ParSheet, fmt: str) -> list[Cell]:
             fraction_text(sheet.variance), f"{sheet.std_dev:.10f}"]
 
 
-def _edge_headers(fmt: str) -> list[str]:
+def edge_headers(fmt: str) -> list[str]:
     if for_people(fmt):
         return ["house edge", "excl. pushes", "win", "push", "loss", "std dev"]
     return ["house_edge", "house_edge_resolved", "win", "push", "loss", "player_ev", "variance", "std_dev"]
@@ -57,11 +57,11 @@ ConfigSheets = Sequence[tuple["Configuration", Mapping[str, "ParSheet"]]]
 
 def edges_table(shoe_label: str, configs: ConfigSheets, fmt: str) -> Table:
     """The house edges of the banker, player and tie bets of each configuration."""
-    rows = [[config.name, role, *_edge_cells(sheet, fmt)] for config, sheets in configs for role, sheet in
+    rows = [[config.name, role, *edge_cells(sheet, fmt)] for config, sheets in configs for role, sheet in
             sheets.items()]
     notes = [EDGE_NOTE] if for_people(fmt) else []
     notes += [f"{config.name}: {config.description} Source: {config.source}." for config, _ in configs]
-    return Table(f"House edges of the main bets, {shoe_label}", ["configuration", "bet", *_edge_headers(fmt)],
+    return Table(f"House edges of the main bets, {shoe_label}", ["configuration", "bet", *edge_headers(fmt)],
                  rows, notes if fmt != "csv" else ())
 
 
@@ -227,9 +227,9 @@ def edges_by_decks_tables(by_decks: Sequence[tuple[str, ConfigSheets]], fmt: str
     each bet that can push); for programs, one long table with every exact figure.
     """
     if not for_people(fmt):
-        rows = [[config.name, label, role, *_edge_cells(sheet, fmt)]
+        rows = [[config.name, label, role, *edge_cells(sheet, fmt)]
                 for label, configs in by_decks for config, sheets in configs for role, sheet in sheets.items()]
-        return [Table("House edges by number of decks", ["configuration", "decks", "bet", *_edge_headers(fmt)], rows)]
+        return [Table("House edges by number of decks", ["configuration", "decks", "bet", *edge_headers(fmt)], rows)]
     tables = []
     for i, (config, sheets) in enumerate(by_decks[0][1]):
         column = [(label, configs[i][1]) for label, configs in by_decks]
