@@ -1,4 +1,5 @@
-"""Rows for ``sidebets`` and tables/sidebets.*: one row per bet from its par sheet."""
+"""Tables and JSON for ``sidebets`` and tables/sidebets.*: one row per bet from its par sheet (percentages for
+people, exact fractions for programs)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,11 @@ from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_text
 from exact_odds.report.concepts import shoe_json
+from exact_odds.report.edges import lines_json
 
 if TYPE_CHECKING:
     from exact_odds.analysis.edges import ParSheet
     from exact_odds.core.shoe import Shoe
-
-
-# ---------------------------------------------------------------- side bets
-# One row per bet from its par sheet (exact_odds.analysis.edges.ParSheet): exact fractions for
-# programs (csv, json), percentages for people.
 
 
 def odds_text(pays: Fraction) -> str:
@@ -56,7 +53,6 @@ SIDE_BETS_NOTE = ("House edge: expected loss per unit staked per coup (positive:
 
 
 def _sources_notes(sheets: Sequence[ParSheet]) -> list[str]:
-    """One note per source, naming the bets whose pay table it gives."""
     by_source: dict[str, list[str]] = {}
     for sheet in sheets:
         by_source.setdefault(sheet.bet.source, []).append(sheet.bet.name)
@@ -82,33 +78,18 @@ def side_bets_table(shoe_label: str, sheets: Sequence[ParSheet], fmt: str, *,
 
 
 def side_bet_json(sheet: ParSheet) -> dict[str, object]:
-    """One bet for JSON: exact figures as ``"num/den"`` (``house_edge`` positive when the house wins,
-    ``player_ev`` the bettor's expectation), its pay lines with their combinations (finite shoes)."""
-    lines = []
-    for line in sheet.lines:
-        entry: dict[str, object] = {"outcome": line.label}
-        if not sheet.shoe.infinite:
-            entry["combinations"] = line.ways
-        lines.append({**entry, "probability": line.probability, "pays": line.pays, "return": line.contribution})
+    """One bet for JSON: its exact figures, pay table and pay lines."""
     return {
-        "house_edge": sheet.house_edge,
-        "house_edge_resolved": sheet.house_edge_resolved,
-        "player_ev": sheet.expected_value,
-        "win": sheet.win,
-        "push": sheet.push,
-        "loss": sheet.loss,
-        "variance": sheet.variance,
-        "std_dev": sheet.std_dev,
-        "pays": pay_table_text(sheet),
-        "description": sheet.bet.description,
-        "source": sheet.bet.source,
-        "detail": sheet.bet.detail.name.lower(),
-        "lines": lines,
+        "house_edge": sheet.house_edge, "house_edge_resolved": sheet.house_edge_resolved,
+        "player_ev": sheet.expected_value, "win": sheet.win, "push": sheet.push, "loss": sheet.loss,
+        "variance": sheet.variance, "std_dev": sheet.std_dev, "pays": pay_table_text(sheet),
+        "description": sheet.bet.description, "source": sheet.bet.source, "detail": sheet.bet.detail.name.lower(),
+        "lines": lines_json(sheet),
     }
 
 
 def side_bets_json(shoe: Shoe, sheets: Sequence[ParSheet], *, omitted: Sequence[str] = ()) -> dict[str, object]:
-    """The ``sidebets --format json`` object: ``{"shoe", "side_bets": {name: figures}, "sequences", "omitted"}``."""
+    """The ``sidebets --format json`` object: the shoe, each bet's figures, ``sequences`` and ``omitted``."""
     out: dict[str, object] = {"shoe": shoe_json(shoe), "side_bets": {s.bet.name: side_bet_json(s) for s in sheets}}
     if sheets and not sheets[0].shoe.infinite:
         out["sequences"] = sheets[0].total
