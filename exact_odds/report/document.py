@@ -1,10 +1,5 @@
-"""A command's whole output in a format people read or a program parses: provenance, then tables.
-
-:func:`render_document` heads the tables (:func:`render_tables`) with the
-:class:`~exact_odds.report.provenance.Provenance` in the way of each format: a block of
-``label  value`` lines (``table``), a list (``markdown``), ``#`` comment lines (``csv``), a
-complete LaTeX document (:mod:`.latex`) or a self-contained HTML page (:mod:`.html`, with the
-command's figures inline as SVG). JSON is :func:`~exact_odds.report.provenance.with_provenance`.
+"""A command's whole output: its :class:`~exact_odds.report.provenance.Provenance`, then its tables, in each
+format (JSON is :func:`~exact_odds.report.provenance.with_provenance`; a workbook :mod:`.xlsx`).
 """
 
 from __future__ import annotations
@@ -33,12 +28,7 @@ class Figure:
 
 
 def render_tables(tables: Sequence[Table], fmt: str) -> str:
-    """Render tables as ``table``, ``markdown``, ``csv``, ``latex`` or ``html`` text (ends with a newline).
-
-    LaTeX (``booktabs`` and ``longtable``) and HTML give the tables alone (a fragment);
-    :func:`render_document` makes a whole document with the provenance. The text formats are
-    :func:`~exact_odds.report.base.text_tables`'.
-    """
+    """Render tables alone as ``table``, ``markdown``, ``csv``, ``latex`` or ``html`` text (ends with a newline)."""
     if fmt == "latex":
         return latex_tables(tables)
     if fmt == "html":
@@ -48,11 +38,8 @@ def render_tables(tables: Sequence[Table], fmt: str) -> str:
 
 def render_document(tables: Sequence[Table], fmt: str, provenance: Provenance, *,
                     figures: Sequence[Figure] = (), fragment: bool = False) -> str:
-    """``tables`` in format ``fmt``, headed by ``provenance`` (see the module); ends with a newline.
-
-    ``fragment``: LaTeX tables without the document around them (and without the provenance).
-    ``figures`` appear in HTML only.
-    """
+    """``tables`` in format ``fmt`` headed by ``provenance`` (ends with a newline); ``fragment``: LaTeX tables
+    alone; ``figures`` appear in HTML only."""
     if fmt == "table":
         return provenance.text_block() + text_tables(tables, fmt)
     if fmt == "markdown":

@@ -1,9 +1,5 @@
-"""HTML output: one self-contained page (inline CSS, figures inline as SVG, nothing fetched).
-
-The page reads on a phone (a viewport, tables that scroll sideways inside their box, text that
-wraps) and prints (a print style sheet: no scrolling, smaller type, rows kept whole). Each table
-has its title as a ``<caption>``; a column whose cells are all numbers (``1,234``, ``-0.5``,
-``1.0579%``, ``8/9``, ``1.6e-08``) is right-aligned. Every text is escaped with :func:`html.escape`.
+"""HTML output: one self-contained page (inline CSS, figures inline as SVG, nothing fetched) that reads on a
+phone and prints. A column whose cells are all numbers is right-aligned; every text is escaped.
 """
 
 from __future__ import annotations
@@ -61,7 +57,7 @@ def _numeric(value: Cell) -> bool:
 
 
 def _numeric_columns(table: Table) -> list[bool]:
-    """For each column, whether every body cell is a number (and at least one is not empty)."""
+    """For each column, whether every body cell is a number (at least one not empty)."""
     out = []
     for i in range(len(table.headers)):
         cells = [row[i] for row in table.rows if i < len(row)]

@@ -1,18 +1,10 @@
-"""LaTeX output: ``booktabs`` tables in ``longtable`` environments, and a complete document around them.
+"""LaTeX output: ``booktabs`` rules in ``longtable`` environments, and a complete document around them.
 
-Every table is a ``longtable`` (it breaks across pages and carries its ``\\caption``) with
-``booktabs`` rules; the first column is left-aligned and the others right-aligned. A wide table
-is set in a smaller font (from the width of its longest cells), the widest on a landscape page,
-so that it fits an A4 page with 1.5 cm margins.
-
-Text is escaped for LaTeX, and the characters pdflatex rejects are converted: ``≈`` becomes
-``$\\approx$``, ``×`` ``$\\times$``, ``−`` ``$-$``, ``♣`` ``$\\clubsuit$``, an accented letter its
-accent command; any other character outside ASCII becomes ``?``. A :class:`~exact_odds.report.base.Math`
-cell (a closed form) is set as mathematics through ``sympy.latex`` (SymPy is imported only then).
-
-The document compiles with ``pdflatex`` and the packages of TeX Live's ``latex-base`` and
-``latex-recommended`` collections (``booktabs``, ``longtable``, ``geometry``, ``pdflscape``, ``amssymb``).
-Run it twice, as for any ``longtable``: the second run aligns the columns of a table's pages.
+A wide table is set in a smaller font, the widest on a landscape page, to fit A4 with 1.5 cm margins.
+Text is escaped, and the characters pdflatex rejects are converted (``≈`` to ``$\\approx$``, an accented
+letter to its accent command, anything else outside ASCII to ``?``); a :class:`~exact_odds.report.base.Math`
+cell is set through ``sympy.latex``. The document compiles with pdflatex and TeX Live's ``latex-base`` and
+``latex-recommended`` (run it twice, as for any ``longtable``).
 """
 
 from __future__ import annotations
@@ -40,7 +32,6 @@ _ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303"
 
 
 def _char(c: str) -> str:
-    """One character as LaTeX text (see the module)."""
     if c in _SPECIAL:
         return _SPECIAL[c]
     if c.isascii():
@@ -79,7 +70,7 @@ def _cell(value: object) -> str:
 
 
 _SIZES = ((80, ""), (92, r"\small"), (105, r"\footnotesize"), (125, r"\scriptsize"), (150, r"\tiny"))
-"""(characters across, font size command): the smallest size whose width fits the table."""
+"""(characters across, font size command): the first size whose width fits the table is used."""
 
 
 def _layout(table: Table) -> tuple[str, bool]:
