@@ -1,11 +1,7 @@
-"""Rows and text for counts of one's own and edge sorting over dealt shoes (``count``, ``study``).
+"""Tables and JSON for counts of one's own and edge sorting over dealt shoes (``count``, ``study``).
 
-The figures come from :mod:`exact_odds.study.counting` and :mod:`exact_odds.study.edge_sorting` through
-a :class:`~exact_odds.study.run.Study`. Signs are the bettor's: ``player_ev`` is the bettor's
-expectation per unit staked, and every gain is the bettor's. A simulated figure is shown
-with its 95% confidence interval, ``value ± 1.96 standard errors``, the shoes taken as the
-sampling units (:mod:`exact_odds.study.estimates`); JSON gives the value, the standard error and
-the interval.
+Signs are the bettor's. A simulated figure is shown with its 95% confidence interval (1.96 standard
+errors, shoes as the sampling units); JSON gives the value, the standard error and the interval.
 """
 
 from __future__ import annotations
@@ -25,8 +21,7 @@ CI_NOTE = "± 95% confidence interval (1.96 standard errors), shoes as the sampl
 
 
 def estimate_text(est: Estimate | None, *, percent: bool = True, digits: int = 4, signed: bool = True) -> str:
-    """``+1.2345% ± 0.0123%`` (plain units with ``percent=False``, no ``+`` with ``signed=False``);
-    ``n/a`` for no estimate."""
+    """``+1.2345% ± 0.0123%`` (plain units with ``percent=False``, no ``+`` with ``signed=False``), or ``n/a``."""
     if est is None:
         return "n/a"
     scale, unit = (100, "%") if percent else (1, "")
