@@ -70,16 +70,12 @@ def _summary(solution: Solution, fmt: str) -> Table:
                  (PLAYER_EV_NOTE,))
 
 
-def _player_table(solution: Solution, found: Sequence[Cost], fmt: str) -> Table | None:
+def _player_table(solution: Solution, found: Sequence[Cost], fmt: str) -> Table:
     game = solution.game
-    if not game.player_sets:
-        return None
     by_hand = {c.hand: c for c in found if c.side == "player"}
-    rows: list[list[Cell]] = []
-    for hand, x in zip(game.player_sets, solution.player, strict=True):
-        cost = by_hand[hand]
-        rows.append([hand_text(hand), _draw_text(x), _decimal(x, fmt), percent_cell(cost.draw, fmt),
-                     percent_cell(cost.stand, fmt)])
+    rows: list[list[Cell]] = [[hand_text(hand), _draw_text(x), _decimal(x, fmt), percent_cell(by_hand[hand].draw, fmt),
+                               percent_cell(by_hand[hand].stand, fmt)]
+                              for hand, x in zip(game.player_sets, solution.player, strict=True)]
     headers = ["player", "draws", "chance of drawing", "cost of always drawing", "cost of always standing"]
     return Table(f"Player's optimal strategy, model {game.model}, {game.shoe}", headers, rows,
                  ("Costs: the value less what the Banker's best reply holds that habit to, per coup.",))
@@ -128,9 +124,8 @@ def chemin_tables(solution: Solution, fmt: str, *, with_costs: bool = False) -> 
     choices cost."""
     found = costs(solution)
     tables = [_summary(solution, fmt)]
-    player = _player_table(solution, found, fmt)
-    if player is not None:
-        tables.append(player)
+    if solution.game.player_sets:
+        tables.append(_player_table(solution, found, fmt))
     tables.append(_tableau_table("Banker's optimal strategy", solution.game, solution.banker))
     if with_costs:
         tables.append(_banker_costs(solution, found, fmt))
@@ -186,10 +181,6 @@ DECKS_NOTE = ("Each row is one shoe solved on its own (as --decks N would); the 
               "between 0 and 1.")
 
 
-def _decks_cell(solution: Solution) -> str:
-    return "∞" if solution.game.shoe.infinite else str(solution.game.shoe.size // 52)
-
-
 def player_draws_text(game: ChoiceGame, player: Sequence[Fraction]) -> str:
     """The Player's drawing probabilities: ``9/11`` for one set, ``0+5 D, 1+4 1/19, ...`` for several."""
     if len(game.player_sets) == 1:
@@ -219,11 +210,10 @@ def _mixed_json(game: ChoiceGame, banker: Sequence[Fraction | None]) -> list[dic
 
 def decks_tables(solutions: Sequence[Solution], fmt: str) -> list[Table]:
     """One row per shoe and model: the value, the Player's drawing probabilities on 5, the Banker's mixed cells."""
-    rows: list[list[Cell]] = []
-    for s in solutions:
-        rows.append([_decks_cell(s), s.game.model, percent_cell(s.value, fmt), fraction_text(s.value),
-                     player_draws_text(s.game, s.player), _mixed_text(s.game, s.banker),
-                     yes_no(s.player_unique and s.banker_unique), _certified(s.certificate.holds)])
+    rows: list[list[Cell]] = [
+        ["∞" if s.game.shoe.infinite else str(s.game.shoe.size // 52), s.game.model, percent_cell(s.value, fmt),
+         fraction_text(s.value), player_draws_text(s.game, s.player), _mixed_text(s.game, s.banker),
+         yes_no(s.player_unique and s.banker_unique), _certified(s.certificate.holds)] for s in solutions]
     headers = ["decks", "model", "value (player_ev)", "value, exactly", "Player draws on 5", "Banker mixes",
                "unique", "certified"]
     rules = solutions[0].game.rules.name if solutions else ""
@@ -265,11 +255,10 @@ def _commission_summary(found: Equilibria, fmt: str) -> Table:
 
 def _equilibria_table(found: Equilibria, fmt: str) -> Table:
     game = found.game.player
-    rows: list[list[Cell]] = []
-    for n, e in enumerate(found.equilibria, 1):
-        rows.append([str(n), player_draws_text(game, e.player), _mixed_text(game, e.banker),
-                     *(percent_cell(x, fmt) for x in (e.player_ev, e.banker_ev, e.house_take)),
-                     yes_no(e.banker_unique), _certified(e.certificate.holds)])
+    rows: list[list[Cell]] = [[str(n), player_draws_text(game, e.player), _mixed_text(game, e.banker),
+                               *(percent_cell(x, fmt) for x in (e.player_ev, e.banker_ev, e.house_take)),
+                               yes_no(e.banker_unique), _certified(e.certificate.holds)]
+                              for n, e in enumerate(found.equilibria, 1)]
     headers = ["equilibrium", "Player draws on 5", "Banker mixes", "player_ev", "banker_ev", "house's take",
                "Banker's strategy unique", "certified"]
     return Table(f"Nash equilibria, model {game.model}, {game.shoe}", headers, rows,
@@ -335,8 +324,7 @@ def shoe_tables(rows: Sequence[CoupSolution], fmt: str, source: str) -> list[Tab
 def shoe_play_json(rows: Sequence[CoupSolution], source: str) -> dict[str, object]:
     """The ``chemin-de-fer --shoes N`` / ``--input RECORD`` object; every figure an exact ``num/den`` string."""
     return {
-        "model": rows[0].solution.game.model if rows else None,
-        "source": source,
+        "model": rows[0].solution.game.model if rows else None, "source": source,
         "coups": [{"shoe": r.shoe, "coup": r.coup, "cards_left": r.cards_left, "value": fraction_text(r.value),
                    "player": _player_json(r.solution.game, r.solution.player),
                    "banker_mixed": _mixed_json(r.solution.game, r.solution.banker),
