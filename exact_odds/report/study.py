@@ -1,4 +1,4 @@
-"""Rows and text for ``eor``, ``batch`` and ``study`` (exact_odds.analysis.removal, .batch, .study)."""
+"""Tables, text and JSON for ``eor``, ``batch`` and ``study``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from exact_odds.analysis.removal import LinearCount, Removal
     from exact_odds.batch import Evaluation
-    from exact_odds.core.coup import Coup, Payable
+    from exact_odds.core.coup import Payable
     from exact_odds.core.shoe import Shoe
     from exact_odds.study.replay import Replay
     from exact_odds.study.run import Study
@@ -108,23 +108,19 @@ def eor_tables(shoe_label: str, removals: Sequence[Removal], counts: Sequence[Li
     """
     people = fmt != "csv"
     ranks = list(RANK_LABELS)
-    rows: list[list[Cell]] = []
-    for r in removals:
-        cells: list[Cell] = [r.bet.name, percent_text(r.expectation, 4) if people else r.expectation]
-        for e in r.effects:
-            cells.append("n/a" if e is None else (signed_percent(e, 5) if people else e))
-        rows.append(cells)
+    rows: list[list[Cell]] = [[r.bet.name, percent_text(r.expectation, 4) if people else r.expectation,
+                               *("n/a" if e is None else signed_percent(e, 5) if people else e for e in r.effects)]
+                              for r in removals]
     notes = [f"Effect of removal: EV(shoe less one card of the rank) - EV(shoe), bettor's side, "
              f"{'% of a unit staked' if people else 'units staked'}; a removed card of unknown suit for suited bets.",
              "Identity: the effects weighted by the composition add up to zero, exactly."]
     if omitted:
         notes.append(f"Left out (suits unknown): {', '.join(omitted)}.")
     effects = Table(f"Effects of removal, {shoe_label}", ["bet", "EV", *ranks], rows, notes)
-    count_rows: list[list[Cell]] = []
-    for r, c in zip(removals, counts, strict=True):
-        bc = decimal_text(c.correlation.rounded(4), 4) if any(c.tags) else (
-            "n/a" if effects_are_zero(r.effects) else "none")
-        count_rows.append([r.bet.name, *(f"{t:+d}" if t else "0" for t in c.tags), bc])
+    count_rows: list[list[Cell]] = [
+        [r.bet.name, *(f"{t:+d}" if t else "0" for t in c.tags), decimal_text(c.correlation.rounded(4), 4)
+         if any(c.tags) else "n/a" if effects_are_zero(r.effects) else "none"]
+        for r, c in zip(removals, counts, strict=True)]
     return [effects, Table(f"Suggested counts, {shoe_label}", ["bet", *ranks, "BC"], count_rows,
                            count_notes(removals, counts, max_tag))]
 
@@ -180,46 +176,37 @@ def percentile_head(q: float) -> str:
 def study_tables(study: Study, fmt: str) -> list[Table]:
     """Edges per bet, count strategies, histograms, and the cut-card effect of a study."""
     quantile_heads = [percentile_head(q) for q, _ in study.bets[0].quantiles]
-    rows: list[list[Cell]] = []
-    for b in study.bets:
-        rows.append([b.name, percent_text(b.expectation, 4), _float_percent(b.mean_player_ev),
-                     *(_float_percent(v, 3) for _, v in b.quantiles),
-                     f"{100 * b.favourable / study.coups:.4f}%", _float_percent(b.perfect_gain, 5),
-                     _float_percent(b.perfect_player_ev, 3)])
+    rows: list[list[Cell]] = [[b.name, percent_text(b.expectation, 4), _float_percent(b.mean_player_ev),
+                               *(_float_percent(v, 3) for _, v in b.quantiles),
+                               f"{100 * b.favourable / study.coups:.4f}%", _float_percent(b.perfect_gain, 5),
+                               _float_percent(b.perfect_player_ev, 3)] for b in study.bets]
     evs = Table(f"Exact player EV before each coup, {study_title(study)}",
                 ["bet", "full shoe", "mean", *quantile_heads, "EV > 0", "gain/coup", "player EV when > 0"], rows,
                   [dealing_note(study),
                    "Player EV: the bettor's expectation given the cards seen (negative when the house wins); mean = "
-                   "average over coups dealt. gain/coup: "
-                   "betting one unit only when EV > 0 (perfect information), averaged over every coup dealt."])
+                   "average over coups dealt. gain/coup: betting one unit only when EV > 0 (perfect information), "
+                   "averaged over every coup dealt."])
     count_rows: list[list[Cell]] = []
     for b in study.bets:
         if b.count is None:
             count_rows.append([b.name, "none (effects all zero)", "", "", "", "", ""])
             continue
-        tags = " ".join(f"{lab}:{t:+d}" if t else f"{lab}:0" for lab, t in zip(RANK_LABELS, b.count.tags,
-                                                                                strict=True))
-        for t in b.thresholds:
-            count_rows.append([b.name, tags, decimal_text(b.count.correlation.rounded(3), 3), f"{t.threshold:g}",
-                               f"{100 * t.coups / study.coups:.3f}%", _float_percent(t.gain, 5),
-                               _float_percent(t.player_ev, 3)])
+        tags = " ".join(f"{lab}:{t:+d}" if t else f"{lab}:0" for lab, t in zip(RANK_LABELS, b.count.tags, strict=True))
+        count_rows += [[b.name, tags, decimal_text(b.count.correlation.rounded(3), 3), f"{t.threshold:g}",
+                        f"{100 * t.coups / study.coups:.3f}%", _float_percent(t.gain, 5),
+                        _float_percent(t.player_ev, 3)] for t in b.thresholds]
     counts = Table("Counting: bet one unit when the true count is at least the threshold",
                    ["bet", "tags", "BC", "true count >=", "coups bet", "gain/coup", "player EV per bet"], count_rows,
                    ["True count: running count per deck unseen. gain/coup: mean result per coup dealt."])
-    hist_rows: list[list[Cell]] = []
-    for b in study.bets:
-        for lo, hi, n in b.histogram:
-            hist_rows.append([b.name, _float_percent(lo, 3), _float_percent(hi, 3), n,
-                              f"{100 * n / study.coups:.3f}%"])
+    hist_rows: list[list[Cell]] = [[b.name, _float_percent(lo, 3), _float_percent(hi, 3), n,
+                                    f"{100 * n / study.coups:.3f}%"] for b in study.bets for lo, hi, n in b.histogram]
     histogram = Table("Distribution of the player EV (histogram)", ["bet", "from", "to", "coups", "share"], hist_rows)
-    cut_rows: list[list[Cell]] = []
-    for c in study.cut_card:
-        cut_rows.append([c.outcome, decimal_text(c.full, 6), _with_error(c.mean, c.mean_error),
-                         _with_error(c.observed, c.observed_error), f"{c.mean - float(c.full):+.6f}"])
+    cut_rows: list[list[Cell]] = [[c.outcome, decimal_text(c.full, 6), _with_error(c.mean, c.mean_error),
+                                   _with_error(c.observed, c.observed_error), f"{c.mean - float(c.full):+.6f}"]
+                                  for c in study.cut_card]
     cut = Table("Cut-card effect: outcome frequencies over coups dealt versus the full shoe",
                 ["outcome", "full shoe", "mean exact per coup", "observed", "mean - full"], cut_rows,
                 ["± one standard error, shoes as sampling units."])
-
     return [evs, counts, histogram, cut, *count_tables(study), *edge_sort_tables(study)]
 
 
@@ -242,8 +229,7 @@ def study_json(study: Study) -> dict[str, object]:
         bets[b.name] = entry
     return {
         "shoe": shoe_json(study.shoe), "shoes": study.shoes, "seed": study.seed, "coups": study.coups,
-        "procedure": procedure_json(study.procedure),
-        "bets": bets,
+        "procedure": procedure_json(study.procedure), "bets": bets,
         "cut_card_effect": {c.outcome: {"full": c.full, "mean": c.mean, "mean_error": c.mean_error,
                                         "observed": c.observed, "observed_error": c.observed_error}
                             for c in study.cut_card},
@@ -251,18 +237,12 @@ def study_json(study: Study) -> dict[str, object]:
     }
 
 
-def _coup_text(coup: Coup) -> str:
-    return f"{coup.winner} {coup.player}-{coup.banker}"
-
-
 def replay_table(rep: Replay, fmt: str) -> Table:
     """The exact player EV of each bet before each coup of a recorded shoe."""
     people = fmt != "csv"
-    rows: list[list[Cell]] = []
-    for c in rep.coups:
-        cards = " ".join(str(card) for card in c.cards)
-        rows.append([str(c.number), str(c.unseen), cards, _coup_text(c.coup),
-                     *((percent_text(x, 4) if people else x) for x in c.expectations)])
+    rows: list[list[Cell]] = [[str(c.number), str(c.unseen), " ".join(map(str, c.cards)),
+                               f"{c.coup.winner} {c.coup.player}-{c.coup.banker}",
+                               *((percent_text(x, 4) if people else x) for x in c.expectations)] for c in rep.coups]
     notes = [f"Shoe {rep.shoe}; player EV: the bettor's exact expectation before the coup (negative when the house "
              "wins), given the cards dealt so far."]
     if rep.leftover:
@@ -276,7 +256,6 @@ def replay_json(rep: Replay) -> dict[str, object]:
     """The ``study --record --format json`` object."""
     return {"shoe": shoe_json(rep.shoe), "bets": list(rep.bets),
             "coups": [{"coup": c.number, "unseen": c.unseen, "cards": [str(card) for card in c.cards],
-                       "winner": c.coup.winner, "player_total": c.coup.player,
-                       "banker_total": c.coup.banker,
+                       "winner": c.coup.winner, "player_total": c.coup.player, "banker_total": c.coup.banker,
                        "player_ev": dict(zip(rep.bets, c.expectations, strict=True))} for c in rep.coups],
             "leftover": [str(c) for c in rep.leftover]}
