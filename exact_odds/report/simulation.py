@@ -211,21 +211,15 @@ def _figure_text(figure: Figure, value: Fraction | float | None) -> str:
     return f"{value:.4f}"
 
 
-def _z_text(figure: Figure) -> str:
-    return "" if figure.z is None else f"{figure.z:+.2f}"
-
-
 def session_tables(comparison: SessionComparison, shoe_label: str, *, distribution: bool = False) -> list[Table]:
     """The tables of ``session``: exact figures beside simulated ones, and the one-hand results."""
     one, exact, sims = comparison.one, comparison.exact, comparison.simulated
     title = f"Flat bet on {one.bet}, {exact.hands:,} hands, {shoe_label}"
     headers = ["figure", "exact"] + ([f"simulated ({grouped(sims.sessions)} sessions)", "z"] if sims else [])
-    rows: list[list[Cell]] = []
-    for figure in comparison.figures:
-        row: list[Cell] = [_figure_label(figure, comparison.ruin), _figure_text(figure, figure.exact)]
-        if sims is not None:
-            row += [_figure_text(figure, figure.simulated), _z_text(figure)]
-        rows.append(row)
+    rows: list[list[Cell]] = [
+        [_figure_label(f, comparison.ruin), _figure_text(f, f.exact),
+         *([_figure_text(f, f.simulated), "" if f.z is None else f"{f.z:+.2f}"] if sims is not None else [])]
+        for f in comparison.figures]
     notes = [f"Exact: the {exact.hands:,} hands taken as independent, each with the exact one-hand distribution of "
              f"the full shoe; integer ways over {one.total:,}^{exact.hands:,}.",
              "Ruin: the bankroll falls below one unit, so the next stake cannot be covered."]
