@@ -86,26 +86,16 @@ def _new_file_directory(name: str, directory: Path) -> None:
 def check_output(path: str) -> str:
     """``path`` unchanged if a command may write it, for an argparse ``type=``: a file is made in its directory
     and removed at once, so that one that only looks writable (``/proc`` to root) is refused before any work."""
-    target, _ = output_target(path)
-    _try_new_file(path, target.parent)
-    return path
-
-
-def _try_new_file(name: str | Path, directory: Path) -> None:
+    directory = output_target(path)[0].parent
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=".exact-odds.", suffix=".tmp")
     except OSError as err:
-        raise _refuse(name, f"directory {shown(directory)} does not take new files "
+        raise _refuse(path, f"directory {shown(directory)} does not take new files "
                             f"({err.strerror or type(err).__name__})") from None
     os.close(fd)
     with suppress(OSError):
         os.unlink(tmp)
-
-
-def _new_file_mode() -> int:
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
+    return path
 
 
 def _give_mode(fd: int, st: os.stat_result | None) -> None:
@@ -115,7 +105,12 @@ def _give_mode(fd: int, st: os.stat_result | None) -> None:
     if st is not None and (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
         with suppress(OSError):  # only root may give the file back to its owner
             os.fchown(fd, st.st_uid, st.st_gid)
-    os.fchmod(fd, stat.S_IMODE(st.st_mode) if st is not None else _new_file_mode())
+    if st is not None:
+        os.fchmod(fd, stat.S_IMODE(st.st_mode))
+    else:  # a new file's mode under the umask, as the shell's > gives
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
 
 
 @contextmanager

@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from exact_odds.report.base import Math, Table, cell_text, document_title
+from exact_odds.report.base import Cell, Math, Table, cell_text, document_title
 
 if TYPE_CHECKING:
     from exact_odds.report.provenance import Provenance
@@ -54,19 +54,15 @@ def latex_escape(text: str) -> str:
     return "".join(map(_char, text))
 
 
-def _math(cell: Math) -> str:
+def _cell(value: Cell) -> str:
+    if not isinstance(value, Math):
+        return latex_escape(cell_text(value))
     import sympy  # lazy: only a closed form needs it
 
     try:
-        return f"${sympy.latex(cell.expr)}$"
+        return f"${sympy.latex(value.expr)}$"
     except Exception:  # an expression sympy cannot set: its text, escaped
-        return latex_escape(str(cell))
-
-
-def _cell(value: object) -> str:
-    if isinstance(value, Math):
-        return _math(value)
-    return latex_escape(cell_text(value))  # type: ignore[arg-type]
+        return latex_escape(str(value))
 
 
 _SIZES = ((80, ""), (92, r"\small"), (105, r"\footnotesize"), (125, r"\scriptsize"), (150, r"\tiny"))

@@ -36,18 +36,12 @@ class Provenance:
 
     def fields(self) -> list[tuple[str, str]]:
         """(label, value) of each part given, for people: program first, then tableau ... seed."""
-        out = [("program", f"{PROGRAM} {self.version}, command {self.command}")]
-        if self.tableau is not None:
-            out.append(("tableau", f"{self.tableau[0]} (sha256 {self.tableau[1]})"))
-        if self.configuration is not None:
-            out.append(("configuration", self.configuration))
-        if self.shoe is not None:
-            out.append(("shoe", str(self.shoe["description"])))
-        if self.procedure_text is not None:
-            out.append(("procedure", self.procedure_text))
-        if self.seed is not None:
-            out.append(("seed", str(self.seed)))
-        return out
+        parts = [("program", f"{PROGRAM} {self.version}, command {self.command}"),
+                 ("tableau", None if self.tableau is None else f"{self.tableau[0]} (sha256 {self.tableau[1]})"),
+                 ("configuration", self.configuration),
+                 ("shoe", None if self.shoe is None else str(self.shoe["description"])),
+                 ("procedure", self.procedure_text), ("seed", None if self.seed is None else str(self.seed))]
+        return [(label, value) for label, value in parts if value is not None]
 
     def comment_lines(self) -> str:
         """``# label: value`` lines (each ending with a newline), for the top of a CSV file."""

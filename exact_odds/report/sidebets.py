@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import groupby
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_text
@@ -26,25 +27,15 @@ def odds_text(pays: Fraction) -> str:
         return "push"
     if pays < 0:
         return fraction_text(pays)
-    den = pays.denominator
-    while den % 2 == 0:
-        den //= 2
-    while den % 5 == 0:
-        den //= 5
-    if den == 1:  # a terminating decimal: "0.54:1"
-        digits = next(d for d in range(12) if (pays * 10**d).denominator == 1)
+    digits = next((d for d in range(12) if (pays * 10**d).denominator == 1), None)
+    if digits is not None:  # a terminating decimal: "0.54:1"
         return f"{decimal_text(pays, digits)}:1"
     return f"{pays.numerator}:{pays.denominator}"
 
 
 def pay_table_text(sheet: ParSheet) -> str:
     """The bet's pays in line order, e.g. ``"200:1 / 25:1"`` (repeats of one payout shown once)."""
-    seen: list[str] = []
-    for line in sheet.lines[:-1]:  # the last line is "loses"
-        text = odds_text(line.pays)
-        if not seen or seen[-1] != text:
-            seen.append(text)
-    return " / ".join(seen)
+    return " / ".join(text for text, _ in groupby(odds_text(line.pays) for line in sheet.lines[:-1]))  # not "loses"
 
 
 SIDE_BETS_NOTE = ("House edge: expected loss per unit staked per coup (positive: the house wins); win: the "
