@@ -2,7 +2,7 @@
 
 The only module that imports tabulate (lazily). A decimal or percent is rounded from the exact
 :class:`~fractions.Fraction`, never through a float (half away from zero). A whole document
-(provenance, LaTeX, HTML, workbook) is :mod:`.document`'s work.
+(provenance, LaTeX, HTML) is :mod:`.document`'s work.
 """
 
 from __future__ import annotations
@@ -14,13 +14,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import shown
-
-if TYPE_CHECKING:
-    from exact_odds.report.provenance import Provenance
 
 FORMATS = ("table", "markdown", "csv", "json", "latex", "html", "xlsx")
 Cell = str | int | Fraction
@@ -219,11 +216,6 @@ def jsonable(value: object) -> object:
 def render_json(value: object) -> str:
     """Pretty JSON text (with a final newline) of a result; see :func:`jsonable`."""
     return json.dumps(jsonable(value), indent=2, ensure_ascii=False) + "\n"
-
-
-def document_title(tables: Sequence[Table], provenance: Provenance) -> str:
-    """A document's title: the first table's title (else the command's name)."""
-    return tables[0].title if tables else f"exact-odds {provenance.command}"
 
 
 class ProgressBar:
