@@ -30,11 +30,8 @@ def _exact_and_approx(p: Fraction) -> list[Cell]:
 
 
 def _roll_table(a: bunco.Analysis) -> Table:
-    scores = a.scores
-    rows: list[list[Cell]] = []
-    for score, ways in scores.items():
-        how = "; ".join(r.describe() for r in a.roll if a.rules.score(r) == score)
-        rows.append([score, how, ways, *_exact_and_approx(scores.probability(score))])
+    rows: list[list[Cell]] = [[score, "; ".join(r.describe() for r in a.roll if a.rules.score(r) == score), ways,
+                               *_exact_and_approx(a.scores.probability(score))] for score, ways in a.scores.items()]
     notes = (f"Scoring: {a.rules}.",
              f"Ways: ordered rolls of the dice, {a.dice.sides}^{a.dice.count} = {grouped(a.dice.ways)} in all.")
     return Table(f"Bunco: one roll of {a.dice}, round {a.round_number}",
@@ -120,12 +117,10 @@ def _chi_square_note(test: bunco.ChiSquare) -> str:
 
 
 def _simulation_table(what: str, label: str, test: bunco.ChiSquare, seed: int) -> Table:
-    rows: list[list[Cell]] = []
-    for b in test.bins:
-        outcome = str(b.low) if b.low == b.high else f"{b.low}–{b.high}"
-        rows.append([outcome, b.observed, _grouped_decimal(b.expected, 2),
-                     decimal_text(Fraction(b.observed, test.trials), 6), decimal_text(b.expected / test.trials, 6),
-                     decimal_text(b.contribution, 4)])
+    rows: list[list[Cell]] = [
+        [str(b.low) if b.low == b.high else f"{b.low}–{b.high}", b.observed, _grouped_decimal(b.expected, 2),
+         decimal_text(Fraction(b.observed, test.trials), 6), decimal_text(b.expected / test.trials, 6),
+         decimal_text(b.contribution, 4)] for b in test.bins]
     notes = (_chi_square_note(test),
              "Outcomes with an expected count below 5 are pooled with their neighbours (in increasing order).")
     return Table(f"Bunco simulation: {grouped(test.trials)} {what} (seed {seed}), observed vs exact",

@@ -8,6 +8,7 @@ of probability at least :data:`SHOWN`; the JSON carries every figure, exactly.
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped
@@ -82,13 +83,9 @@ def _head_tables(race: HeadRace) -> list[Table]:
              f"Exactly: expected rolls = {fraction_text(race.mean_rolls)}.",
              "Rolls are counted at the head table: every roll of every player, until the one that reaches "
              f"{race.target}.")
-    below = Fraction(0)
-    rolls: list[list[Cell]] = []
-    for t in range(1, n + 1):
-        p = race.rolls.probability(t)
-        below += p
-        if p >= SHOWN:
-            rolls.append([t, _p(p), _p(below)])
+    chances = [race.rolls.probability(t) for t in range(1, n + 1)]
+    cumulative = zip(range(1, n + 1), chances, accumulate(chances), strict=True)
+    rolls: list[list[Cell]] = [[t, _p(p), _p(below)] for t, p, below in cumulative if p >= SHOWN]
     one, two = race.team_scores(1), race.team_scores(2)
     points: list[list[Cell]] = [[x, _p(one.get(x, Fraction(0))), _p(two.get(x, Fraction(0)))]
                                 for x in sorted(set(one) | set(two))]
@@ -213,10 +210,9 @@ def _night_tables(night: Night) -> list[Table]:
                                 ["mini Buncos in a night", *_estimate_cells(night.minis)],
                                 ["points of a player in a night", *_estimate_cells(night.points)]]
     tie = "split" if party.prizes.ties == "split" else "rolled off"
-    prizes: list[list[Cell]] = []
-    for p in night.prizes:
-        prizes.append([f"{p.award}: won outright", *_estimate_cells(p.outright)])
-        prizes.append([f"{p.award}: players tied for it", *_estimate_cells(p.mean_tied)])
+    prizes: list[list[Cell]] = [row for p in night.prizes for row in (
+        [f"{p.award}: won outright", *_estimate_cells(p.outright)],
+        [f"{p.award}: players tied for it", *_estimate_cells(p.mean_tied)])]
     wins: list[list[Cell]] = [[f"{counted(k, 'win')}, {counted(party.rounds - k, 'loss')}", *_estimate_cells(e)]
                               for k, e in enumerate(night.wins)]
     buncos: list[list[Cell]] = [[k, n, f"{n / night.nights:.6f}"] for k, n in night.bunco_counts.items()]

@@ -79,10 +79,8 @@ def par_sheet_table(sheet: ParSheet, fmt: str, *, title: str | None = None) -> T
     def number(x: Fraction) -> Cell:
         return decimal_text(x, 10) if people else x
 
-    rows: list[list[Cell]] = []
-    for line in sheet.lines:
-        rows.append([line.label, *([line.ways] if counts else []), number(line.probability), line.pays,
-                     number(line.contribution)])
+    rows: list[list[Cell]] = [[line.label, *([line.ways] if counts else []), number(line.probability), line.pays,
+                               number(line.contribution)] for line in sheet.lines]
     rows.append(["total", *([sheet.total] if counts else []), number(Fraction(1)), "", number(sheet.expected_value)])
     headers = ["outcome", *(["combinations"] if counts else []), "probability", "pays", "return"]
     notes: list[str] = []
@@ -225,11 +223,8 @@ def par_sheets_tables(sheets: Sequence[ParSheet], fmt: str) -> list[Table]:
     """Par sheets of several bets and shoes: one table each for people, one long table for programs."""
     if for_people(fmt):
         return [par_sheet_table(sheet, fmt) for sheet in sheets]
-    rows: list[list[Cell]] = []
-    for sheet in sheets:
-        for line in sheet.lines:
-            rows.append([str(sheet.shoe), sheet.bet.name, line.label, line.ways, line.probability, line.pays,
-                         line.contribution])
+    rows: list[list[Cell]] = [[str(sheet.shoe), sheet.bet.name, line.label, line.ways, line.probability, line.pays,
+                               line.contribution] for sheet in sheets for line in sheet.lines]
     return [Table("Par sheets", ["shoe", "bet", "outcome", "combinations", "probability", "pays", "return"], rows)]
 
 
