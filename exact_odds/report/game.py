@@ -32,20 +32,16 @@ class RemovalFigures:
     max_tag: int = MAX_TAG
 
 
-def game_parts(game: Game) -> list[tuple[str, str]]:
-    """What the game is, part by part, in words: shoe, tableau, pay table, side bets, dealing, source."""
-    config = game.configuration
-    parts = [("shoe", str(game.shoe)), ("tableau", game.tableau.name),
-             ("pay table", f"{config.name}: {config.description}"),
-             ("side bets", ", ".join(bet.name for bet in game.side_bets) or "none"),
-             ("dealing", game.procedure.describe())]
-    return parts + ([("source", game.source)] if game.source else [])
-
-
 def game_table(game: Game) -> Table:
-    """The game's parts (:func:`game_parts`) as a two-column table, its description as a note."""
-    return Table(f"Game: {game.name}", ["part", "value"], [[part, value] for part, value in game_parts(game)],
-                 [game.description] if game.description else [])
+    """What the game is, part by part (shoe, tableau, pay table, side bets, dealing, source), its description
+    as a note."""
+    config = game.configuration
+    rows: list[list[Cell]] = [
+        ["shoe", str(game.shoe)], ["tableau", game.tableau.name], ["pay table", f"{config.name}: {config.description}"],
+        ["side bets", ", ".join(bet.name for bet in game.side_bets) or "none"], ["dealing", game.procedure.describe()]]
+    if game.source:
+        rows.append(["source", game.source])
+    return Table(f"Game: {game.name}", ["part", "value"], rows, [game.description] if game.description else [])
 
 
 def side_edges_table(shoe_label: str, sheets: Sequence[ParSheet], fmt: str) -> Table:
@@ -57,7 +53,6 @@ def side_edges_table(shoe_label: str, sheets: Sequence[ParSheet], fmt: str) -> T
 
 
 def _main_sheets(sheets: ReferenceSheets) -> list[ParSheet]:
-    """The par sheets of the game's banker, player and tie bets, in that order."""
     return [sheet for _, by_role in sheets.configurations for sheet in by_role.values()]
 
 

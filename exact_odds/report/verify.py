@@ -36,17 +36,12 @@ def _mode_text(result: LogVerification) -> str:
     return f"counts of {grouped(result.coups)} coups from {grouped(result.shoes or 0)} whole shoes"
 
 
-def _violations_cell(check: Check) -> Cell:
-    if check.p_value is not None or check.verdict == "SKIP":
-        return ""
-    return check.violation_count
-
-
 def checks_table(checks: Sequence[Check], title: str, notes: Sequence[str] = ()) -> Table:
     """One row per check: verdict, what it examined, p-value and threshold, violations."""
     rows: list[list[Cell]] = [
         [c.name, c.verdict, f"{grouped(c.checked)} {c.unit}", p_text(c.p_value),
-         "" if c.threshold is None else f"{c.threshold:.3g}", _violations_cell(c)]
+         "" if c.threshold is None else f"{c.threshold:.3g}",
+         "" if c.p_value is not None or c.verdict == "SKIP" else c.violation_count]
         for c in checks]
     return Table(title, ["check", "verdict", "checked", "p-value", "threshold", "violations"], rows, notes)
 
