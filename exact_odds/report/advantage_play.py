@@ -38,10 +38,12 @@ def estimate_json(est: Estimate | None) -> dict[str, float | None] | None:
 
 
 def study_title(study: Study) -> str:
+    """``"1,000 shoes of 8 decks, seed 1"``."""
     return f"{grouped(study.shoes)} shoes of {study.shoe}, seed {study.seed}"
 
 
 def dealing_note(study: Study) -> str:
+    """How many coups were dealt, and the rules of the shoe."""
     return (f"{grouped(study.coups)} coups dealt ({study.coups / study.shoes:.2f} per shoe); "
             f"{study.procedure.shoe_rules()}.")
 

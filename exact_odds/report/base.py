@@ -86,6 +86,7 @@ def percent_cell(x: Fraction, fmt: str, digits: int = 4, *, signed: bool = False
 
 
 def yes_no(flag: bool) -> str:
+    """``"yes"`` or ``"no"``."""
     return "yes" if flag else "no"
 
 

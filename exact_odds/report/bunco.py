@@ -21,6 +21,7 @@ def counted(n: int, noun: str) -> str:
 
 
 def scoring_json(rules: bunco.ScoringRules) -> dict[str, object]:
+    """The scoring rules as JSON: their name and the points of a Bunco, a mini Bunco and a matching die."""
     return {"name": rules.name, "bunco": rules.bunco, "mini": rules.mini, "per_die": rules.per_die}
 
 
