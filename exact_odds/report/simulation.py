@@ -169,18 +169,12 @@ def deal_json(sc: ShoeCoup, seed: int, shoe: Shoe, steps: Sequence[Step], coup: 
         "burn": [str(c) for c in sc.burn], "cards_left": sc.remaining.size,
         "player": {"cards": [str(c) for c in hands.player], "total": coup.player},
         "banker": {"cards": [str(c) for c in hands.banker], "total": coup.banker},
-        "winner": coup.winner,
-        "steps": [_step_json(s) for s in steps],
+        "winner": coup.winner, "steps": [_step_json(s) for s in steps],
     }
 
 
-_FIGURE_LABELS = {
-    "mean": "mean net result (units)",
-    "sd": "standard deviation (units)",
-    "ahead": "P(ahead: net > 0)",
-    "even": "P(even: net = 0)",
-    "behind": "P(behind: net < 0)",
-}
+_FIGURE_LABELS = {"mean": "mean net result (units)", "sd": "standard deviation (units)", "ahead": "P(ahead: net > 0)",
+                  "even": "P(even: net = 0)", "behind": "P(behind: net < 0)"}
 
 
 def figure_key(figure: Figure) -> str:
