@@ -64,7 +64,7 @@ def _cases() -> list[tuple[str, tuple[str, ...]]]:
                                      "banker,player,tie", *f)),
         ]
     # A page with a figure (eor, session, study) is left out: the drawing's bytes depend on matplotlib's
-    # version (tests/test_report_html.py renders such pages).
+    # version (tests/test_report_document_html.py renders such pages).
     cases = [(name, argv) for name, argv in cases if name not in FIGURE_PAGES]
     for fmt in ("text", "json"):
         f = ("--format", fmt)

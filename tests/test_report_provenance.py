@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from conftest import run
 
+from exact_odds import __version__
 from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
 from exact_odds.engine.store import tableau_key
-from exact_odds.report.provenance import Provenance, program_version, with_provenance
+from exact_odds.report.provenance import Provenance, with_provenance
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 WRONG = str(EXAMPLES / "wrong_banker_6.toml")
@@ -69,7 +70,7 @@ def test_json_provenance_comes_first(capsys: pytest.CaptureFixture[str], argv: t
     assert next(iter(value)) == "provenance"
     provenance = value["provenance"]
     assert isinstance(provenance, dict) and list(provenance) == KEYS
-    assert provenance["program"] == "exact-odds" and provenance["version"] == program_version()
+    assert provenance["program"] == "exact-odds" and provenance["version"] == __version__
     assert provenance["command"] == argv[0]
     for key, want in expected.items():
         assert provenance[key] == want, key
@@ -105,7 +106,7 @@ def test_every_format_heads_with_the_provenance(capsys: pytest.CaptureFixture[st
         assert part in head, part
     if fmt == "csv":
         lines = out.splitlines()
-        assert lines[0] == f"# program: exact-odds {program_version()}, command simulate"
+        assert lines[0] == f"# program: exact-odds {__version__}, command simulate"
         assert lines[5] == "# seed: 12"
 
 

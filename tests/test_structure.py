@@ -172,7 +172,7 @@ COVERED_BY: dict[str, str] = {
     "cli/completion.py": "test_cli_usability.py",
     "cli/counting.py": "test_study_counting.py",
     "cli/options.py": "test_cli_vocabulary.py",  # one vocabulary: what every option means
-    "cli/figures.py": "test_report_html.py",
+    "cli/figures.py": "test_report_document_html.py",
     "cli/simulation.py": "test_witness_simulate.py",
     "cli/study.py": "test_study.py",
     "cli/verify.py": "test_witness_verify.py",
@@ -194,7 +194,6 @@ COVERED_BY: dict[str, str] = {
     "report/base.py": "test_cli_printable_names.py",
     "report/bunco.py": "test_cli_golden.py",
     "report/concepts.py": "test_report_schemas.py",
-    "report/document.py": "test_cli_golden.py",
     "report/edges.py": "test_cli_golden.py",
     "report/game.py": "test_game.py",
     "report/odds.py": "test_cli_golden.py",

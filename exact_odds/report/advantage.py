@@ -1,28 +1,17 @@
-"""Rows for ``odds --known`` and ``advantage``: odds given partial information, and what it is worth.
-
-Presentation only: the figures come from :mod:`exact_odds.analysis.information`. People's formats
-show rounded percentages; csv and json carry exact fractions.
-"""
+"""Tables and JSON for ``odds --known`` and ``advantage``: odds given partial information, and its worth."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 from exact_odds.analysis.information.knowledge import Known
 from exact_odds.analysis.information.value import Advantage, CaseValue
-from exact_odds.core.coup import Winner
+from exact_odds.core.coup import OUTCOMES, Winner
 from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import Shoe
-from exact_odds.report.base import (
-    OUTCOME_ORDER,
-    Cell,
-    Table,
-    for_people,
-    fraction_text,
-    grouped,
-    percent_text,
-)
+from exact_odds.report.base import Cell, Table, fraction_text, grouped, percent_cell
 from exact_odds.report.concepts import shoe_json
 from exact_odds.report.odds import odds_json, odds_table
 
@@ -30,36 +19,25 @@ POSITION_NOTE = ("Positions are the next six cards of the shoe in dealing order:
                  "the banker's, 5 the fifth card (the player's third if the player draws, else the banker's third if "
                  "the banker draws, else unused), 6 the sixth (the banker's third after a player's third, else "
                  "unused). A position is that card of the shoe whether or not the coup uses it.")
-"""The convention of positions, as every report of partial information states it."""
 
 PLAYER_EV_NOTE = "player_ev: the bettor's exact expectation per unit staked (positive: the bettor wins; a push is 0)."
 BEST_PLAY_NOTE = "Best play: the bet of highest expectation, or sitting out (0) when none is positive."
 
 
-def _signed(x: Fraction, fmt: str, digits: int = 4) -> Cell:
-    if not for_people(fmt):
-        return x
-    text = percent_text(x, digits)
-    return text if text.startswith("-") or x == 0 else "+" + text
-
-
-def _share(x: Fraction, fmt: str) -> Cell:
-    return percent_text(x, 4) if for_people(fmt) else x
-
-
-# ---------------------------------------------------------------- odds --known
+def _signed(x: Fraction, fmt: str) -> Cell:
+    return percent_cell(x, fmt, signed=True)
 
 
 def known_odds_tables(shoe: Shoe, known: Known, dist: Dist[Winner], player_ev: Sequence[tuple[str, Fraction]],
                       fmt: str) -> list[Table]:
     """``odds --known``: banker, player and tie given the knowledge, then each main bet's expectation."""
-    counts = {k: dist[k] for k in OUTCOME_ORDER}
+    counts = {k: dist[k] for k in OUTCOMES}
     table = odds_table(f"{shoe}, given {known}", counts, dist.total, infinite=shoe.infinite)
     note = ("Combinations are the ordered six-card sequences of the shoe whose card at each known position is one "
             f"it may be ({grouped(dist.total)} in all), unused cards included." if not shoe.infinite else
             "Infinite deck: every card independent (a 0-valued card 4/13, each of 1-9 1/13), so a known position "
             "changes nothing but itself.")
-    odds = Table(table.title, table.headers, table.rows, (note, POSITION_NOTE))
+    odds = replace(table, notes=(note, POSITION_NOTE))
     rows: list[list[Cell]] = [[name, _signed(ev, fmt)] for name, ev in player_ev]
     bets = Table(f"Expectation given {known}, {shoe}", ["bet", "player_ev"], rows, (PLAYER_EV_NOTE,))
     return [odds, bets]
@@ -68,17 +46,13 @@ def known_odds_tables(shoe: Shoe, known: Known, dist: Dist[Winner], player_ev: S
 def known_odds_json(shoe: Shoe, known: Known, dist: Dist[Winner],
                     player_ev: Sequence[tuple[str, Fraction]]) -> dict[str, object]:
     """The ``odds --known --format json`` object: ``known``, ``shoe``, the odds and ``player_ev`` by bet."""
-    counts: dict[str, int] = {k: dist[k] for k in OUTCOME_ORDER}
-    odds = odds_json(shoe, counts, dist.total)
-    return {**odds, "known": known.spec(),
+    counts: dict[str, int] = {k: dist[k] for k in OUTCOMES}
+    return {**odds_json(shoe, counts, dist.total), "known": known.spec(),
             "player_ev": {name: fraction_text(ev) for name, ev in player_ev}}
 
 
-# ---------------------------------------------------------------- advantage
-
-
 def _case_row(case: CaseValue, fmt: str) -> list[Cell]:
-    return [*case.case, _share(case.probability, fmt), *(_signed(ev, fmt) for ev in case.ev),
+    return [*case.case, percent_cell(case.probability, fmt), *(_signed(ev, fmt) for ev in case.ev),
             case.best_bet or "sit out", _signed(case.best_ev, fmt)]
 
 
@@ -89,7 +63,7 @@ def advantage_tables(shoe: Shoe, result: Advantage, fmt: str) -> list[Table]:
     headers = [*(f"card {p}" for p in info.positions), "probability", *(f"{n} EV" for n in result.bet_names),
                "best play", "play EV"]
     rows = [_case_row(case, fmt) for case in result.cases]
-    rows.append(["all", *([""] * (len(info.positions) - 1)), _share(Fraction(1), fmt),
+    rows.append(["all", *([""] * (len(info.positions) - 1)), percent_cell(Fraction(1), fmt),
                  *(_signed(ev, fmt) for ev in result.flat), "(by case)", _signed(result.value, fmt)])
     notes = (PLAYER_EV_NOTE, BEST_PLAY_NOTE, POSITION_NOTE)
     cases = Table(f"Best play by the {info.name}, {shoe}{given}", headers, rows, notes)
@@ -97,7 +71,7 @@ def advantage_tables(shoe: Shoe, result: Advantage, fmt: str) -> list[Table]:
     summary_rows: list[list[Cell]] = [
         ["value per coup: E[max(EV, 0)]" if result.sit_out else "value per coup: E[max EV]",
          _signed(result.value, fmt)],
-        ["chance of betting", _share(result.betting_frequency, fmt)],
+        ["chance of betting", percent_cell(result.betting_frequency, fmt)],
         ["player_ev per unit staked when betting", "n/a" if edge is None else _signed(edge, fmt)],
         ["best flat play without the information", _signed(result.flat_value, fmt)],
         ["gain from the information", _signed(result.gain, fmt)],

@@ -1,11 +1,7 @@
-"""Rows and text for counts of one's own and edge sorting over dealt shoes (``count``, ``study``).
+"""Tables and JSON for counts of one's own and edge sorting over dealt shoes (``count``, ``study``).
 
-The figures come from :mod:`exact_odds.study.counting` and :mod:`exact_odds.study.edge_sorting` through
-a :class:`~exact_odds.study.run.Study`. Signs are the bettor's: ``player_ev`` is the bettor's
-expectation per unit staked, and every gain is the bettor's. A simulated figure is shown
-with its 95% confidence interval, ``value ± 1.96 standard errors``, the shoes taken as the
-sampling units (:mod:`exact_odds.study.estimates`); JSON gives the value, the standard error and
-the interval.
+Signs are the bettor's. A simulated figure is shown with its 95% confidence interval (1.96 standard
+errors, shoes as the sampling units); JSON gives the value, the standard error and the interval.
 """
 
 from __future__ import annotations
@@ -25,8 +21,7 @@ CI_NOTE = "± 95% confidence interval (1.96 standard errors), shoes as the sampl
 
 
 def estimate_text(est: Estimate | None, *, percent: bool = True, digits: int = 4, signed: bool = True) -> str:
-    """``+1.2345% ± 0.0123%`` (plain units with ``percent=False``, no ``+`` with ``signed=False``);
-    ``n/a`` for no estimate."""
+    """``+1.2345% ± 0.0123%`` (plain units with ``percent=False``, no ``+`` with ``signed=False``), or ``n/a``."""
     if est is None:
         return "n/a"
     scale, unit = (100, "%") if percent else (1, "")
@@ -42,11 +37,13 @@ def estimate_json(est: Estimate | None) -> dict[str, float | None] | None:
     return {"value": est.value, "standard_error": est.error, "ci95_low": low, "ci95_high": high}
 
 
-def _title(study: Study) -> str:
+def study_title(study: Study) -> str:
+    """``"1,000 shoes of 8 decks, seed 1"``."""
     return f"{grouped(study.shoes)} shoes of {study.shoe}, seed {study.seed}"
 
 
-def _dealing_note(study: Study) -> str:
+def dealing_note(study: Study) -> str:
+    """How many coups were dealt, and the rules of the shoe."""
     return (f"{grouped(study.coups)} coups dealt ({study.coups / study.shoes:.2f} per shoe); "
             f"{study.procedure.shoe_rules()}.")
 
@@ -68,10 +65,10 @@ def count_tables(study: Study) -> list[Table]:
         Table("Counts of one's own", ["count", "bet", "tags", "true count >=", "BC", "full-shoe player_ev"], defs,
               ["True count: running count (tags of the cards seen: the turned burn card and the coups dealt) per "
                "deck unseen. BC: betting correlation of the tags with the bet's exact effects of removal."]),
-        Table(f"Counts over {_title(study)}",
+        Table(f"Counts over {study_title(study)}",
               ["count", "triggered", "bets/shoe", "player_ev when triggered", "gain/coup", "gain/shoe",
                "realised gain/shoe"], rows,
-              [_dealing_note(study),
+              [dealing_note(study),
                "triggered: share of coups dealt with the true count at the trigger or above (one unit bet); "
                "player_ev: the bet's exact expectation before the coup, given the cards seen; gain: the exact "
                "expectations of the coups bet, per coup dealt and per shoe; realised: what those bets paid "
@@ -100,10 +97,10 @@ def edge_sort_tables(study: Study) -> list[Table]:
     sort = study.edge_sort
     if sort is None:
         return []
-    plays = Table(f"Edge sorting over {_title(study)}: {sort.information.name}",
+    plays = Table(f"Edge sorting over {study_title(study)}: {sort.information.name}",
                   ["play", "coups bet", "expected/coup", "realised/coup", "expected/shoe", "realised/shoe"],
                   [_play_row(p) for p in (*sort.plays, *sort.gains)],
-                  [_dealing_note(study),
+                  [dealing_note(study),
                    f"Choosing among {', '.join(sort.bets)}, or sitting out when none has a positive expectation. "
                    "expected: the exact value of the play before each coup (for edge sorting E[max(player_ev, 0)] "
                    "over the groups of the first card, given the cards seen); realised: what the bets made paid; "

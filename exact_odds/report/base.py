@@ -1,12 +1,8 @@
-"""The base of the report layer: tables, number formats, JSON, a progress bar (files: :mod:`.files`).
+"""The base of the report layer: tables, their text formats, number formats, JSON, a progress bar.
 
-This is the only module that imports tabulate (lazily, so the command line starts fast).
-Numbers are formatted here and nowhere else, from exact values: a decimal or percent is
-rounded from the :class:`~fractions.Fraction` itself, never through a float, so the
-printed digits are correctly rounded (half away from zero).
-
-Formats: ``table`` (plain text), ``markdown``, ``csv``, ``json``, ``latex``, ``html``, ``xlsx``; a whole
-document (provenance, LaTeX preamble, HTML page, workbook) is :mod:`.document`'s work.
+The only module that imports tabulate (lazily). A decimal or percent is rounded from the exact
+:class:`~fractions.Fraction`, never through a float (half away from zero). A whole document
+(provenance, LaTeX, HTML) is :mod:`.document`'s work.
 """
 
 from __future__ import annotations
@@ -18,23 +14,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
-from exact_odds.core.coup import OUTCOMES
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import shown
-
-if TYPE_CHECKING:
-    from exact_odds.report.provenance import Provenance
 
 FORMATS = ("table", "markdown", "csv", "json", "latex", "html", "xlsx")
 Cell = str | int | Fraction
 
 
 class Math(str):
-    """A cell holding a mathematical expression: its text is the expression in program syntax
-    (``8*d**4/13``; ``str(expr)`` unless ``text`` gives it), and :attr:`expr` the expression
-    itself, which LaTeX sets as mathematics (``None`` where only the text is shown)."""
+    """A cell holding an expression: its text in program syntax (``8*d**4/13``), and :attr:`expr`, which
+    LaTeX sets as mathematics (``None`` where only the text is shown)."""
 
     expr: object
 
@@ -60,25 +51,43 @@ def fraction_text(x: Fraction | int) -> str:
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
-def _round_half_away(x: Fraction, digits: int) -> tuple[bool, int]:
-    scaled = abs(x) * 10**digits
+def decimal_text(x: Fraction | int, digits: int = 6) -> str:
+    """``x`` rounded to ``digits`` decimal places (half away from zero), computed exactly."""
+    scaled = abs(Fraction(x)) * 10**digits
     q, r = divmod(scaled.numerator, scaled.denominator)
     if 2 * r >= scaled.denominator:
         q += 1
-    return x < 0, q
-
-
-def decimal_text(x: Fraction | int, digits: int = 6) -> str:
-    """``x`` rounded to ``digits`` decimal places, computed exactly."""
-    negative, q = _round_half_away(Fraction(x), digits)
     whole, frac = divmod(q, 10**digits)
     text = f"{whole}.{frac:0{digits}d}" if digits else str(whole)
-    return f"-{text}" if negative and q else text
+    return f"-{text}" if x < 0 and q else text
 
 
 def percent_text(x: Fraction | int, digits: int = 4) -> str:
     """``x`` as a percentage with ``digits`` decimals, e.g. ``"1.0579%"``."""
     return decimal_text(Fraction(x) * 100, digits) + "%"
+
+
+def signed_percent(x: Fraction, digits: int = 4) -> str:
+    """:func:`percent_text` with a ``+`` before a positive figure: ``"+1.2346%"``."""
+    text = percent_text(x, digits)
+    return text if text.startswith("-") or x == 0 else "+" + text
+
+
+def for_people(fmt: str) -> bool:
+    """True for the formats people read (rounded percentages); csv, json and xlsx carry exact fractions."""
+    return fmt not in ("csv", "json", "xlsx")
+
+
+def percent_cell(x: Fraction, fmt: str, digits: int = 4, *, signed: bool = False) -> Cell:
+    """``x`` as a percentage in the formats people read (:func:`signed_percent` if ``signed``), else exact."""
+    if not for_people(fmt):
+        return x
+    return signed_percent(x, digits) if signed else percent_text(x, digits)
+
+
+def yes_no(flag: bool) -> str:
+    """``"yes"`` or ``"no"``."""
+    return "yes" if flag else "no"
 
 
 def scientific_text(x: Fraction | int, digits: int = 4) -> str:
@@ -113,10 +122,6 @@ def cell_text(value: Cell) -> str:
     return value
 
 
-def _plain_rows(table: Table) -> list[list[str]]:
-    return [[cell_text(c) for c in row] for row in table.rows]
-
-
 def markdown_cell(text: str) -> str:
     r"""A cell's text for a Markdown (GitHub) table: each ``|`` escaped as ``\|``, so it does not
     end the cell, with the backslashes just before it doubled (``a\|b`` stays ``a\|b`` when rendered).
@@ -124,14 +129,11 @@ def markdown_cell(text: str) -> str:
     >>> print(markdown_cell("4|5|6|7=-1"), markdown_cell("a\\|b"), markdown_cell("a\\b"))
     4\|5\|6\|7=-1 a\\\|b a\b
     """
-    if "|" not in text:
-        return text
-
     return re.sub(r"(\\*)\|", lambda m: m.group(1) * 2 + "\\|", text)
 
 
 def _tabulate(table: Table, tablefmt: str) -> str:
-    rows = _plain_rows(table)
+    rows = [[cell_text(c) for c in row] for row in table.rows]
     headers = list(table.headers)
     if tablefmt == "github":  # Markdown: every table goes through here
         headers = [markdown_cell(h) for h in headers]
@@ -145,20 +147,14 @@ def _tabulate(table: Table, tablefmt: str) -> str:
 
 
 NARROW = frozenset(map(chr, range(32, 127))) | frozenset("≈±–—²³×−♠♥♦♣…§·°")
-"""Characters one column wide for tabulate (whose width function, wcwidth, agrees): printable
-ASCII and the reports' symbols."""
+"""Characters tabulate (wcwidth) counts one column wide: printable ASCII and the reports' symbols."""
 
 
 def plain_layout(headers: list[str], rows: list[list[str]], tablefmt: str) -> str | None:
-    """tabulate's ``simple`` or ``github`` layout of string cells (``disable_numparse``), written out.
+    """tabulate's ``simple`` or ``github`` layout of string cells (``disable_numparse``), without importing it.
 
-    Importing tabulate costs more than a whole ``odds`` command, so the common case is laid out
-    here: a header and at least one row, every cell one line of printable ASCII or of the few
-    one-column symbols the reports use (:data:`NARROW`). Cells are
-    stripped and left-aligned in columns as wide as the widest cell or the header plus two;
-    ``simple`` joins columns with two spaces and strips trailing blanks, ``github`` pads each
-    with a space between bars. Anything else returns ``None`` (tabulate then does it); a test
-    compares the two on random tables.
+    Only for a header and rows of one-line :data:`NARROW` cells; anything else returns ``None`` (tabulate
+    then does it). A test compares the two on random tables.
     """
     if tablefmt not in ("simple", "github") or not rows or not headers:
         return None
@@ -188,11 +184,9 @@ def _csv(table: Table) -> str:
 
 
 def text_tables(tables: Sequence[Table], fmt: str) -> str:
-    """Render tables as ``table``, ``markdown`` or ``csv`` text (ends with a newline); the other formats
-    are :func:`exact_odds.report.document.render_tables`'.
+    """Render tables as ``table``, ``markdown`` or ``csv`` text (ends with a newline).
 
-    CSV keeps integers ungrouped and fractions as ``num/den`` so programs can read them
-    exactly; several CSV tables are separated by a blank line after a ``# title`` line.
+    CSV keeps integers ungrouped and fractions as ``num/den``; several CSV tables each get a ``# title`` line.
     """
     parts: list[str] = []
     for t in tables:
@@ -225,26 +219,10 @@ def render_json(value: object) -> str:
     return json.dumps(jsonable(value), indent=2, ensure_ascii=False) + "\n"
 
 
-OUTCOME_ORDER = OUTCOMES
-"""The order in which every report lists the outcomes of a coup (:data:`exact_odds.core.coup.OUTCOMES`)."""
-
-
-def document_title(tables: Sequence[Table], provenance: Provenance) -> str:
-    """A document's title: the first table's title (else the command's name)."""
-    return tables[0].title if tables else f"exact-odds {provenance.command}"
-
-
-def for_people(fmt: str) -> bool:
-    """True for the formats people read (rounded percentages); csv, json and xlsx carry exact fractions."""
-    return fmt not in ("csv", "json", "xlsx")
-
-
 class ProgressBar:
-    """A one-line progress bar on a stream, redrawn in place; silent unless ``enabled``.
+    """A one-line progress bar on a stream, redrawn in place by ``bar(done, total)``; silent unless ``enabled``.
 
-    Call it as ``bar(done, total)`` (a progress callback of the simulator or a study); ``close()``
-    clears it. The bar ends with the share done (``" 42%"``), or with ``done/total unit`` when a
-    ``unit`` is given (``"1,000/5,000 shoes"``).
+    It ends with the share done (``" 42%"``), or ``"1,000/5,000 shoes"`` with a ``unit``; ``close()`` clears it.
     """
 
     def __init__(self, stream: TextIO, label: str, *, enabled: bool, unit: str | None = None) -> None:

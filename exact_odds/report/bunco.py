@@ -1,9 +1,7 @@
-"""Tables and JSON for ``exact-odds bunco``: formatting only, every figure is computed in :mod:`exact_odds.bunco`.
+"""Tables and JSON for ``bunco``: one roll, the game's total, its means, variances and tails, the turn, and
+with a simulation one observed-against-exact table per part.
 
-Probabilities are shown twice: as an exact fraction and as a 10-decimal approximation (scientific
-notation below 1/10,000, so that a small probability never prints as 0). The tables are, in
-order: one roll, the game's total, the game's means, variances and tails, the turn and its
-summary, then, with a simulation, one observed-against-exact table per part (rolls, games, turns).
+A probability is shown exactly and to 10 decimals (in scientific notation below 1/10,000, never as 0).
 """
 
 from __future__ import annotations
@@ -12,36 +10,29 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped, scientific_text
-from exact_odds.report.verify import checks_json, checks_table, figures_table, violations_table
+from exact_odds.report.verify import checks_json, verification_tables
 
 if TYPE_CHECKING:
     from exact_odds import bunco
 
-_DIGITS = 10
-"""Decimals of the approximate probabilities."""
+def counted(n: int, noun: str) -> str:
+    """``"1 round"``, ``"6 rounds"``, ``"2 losses"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}{'es' if noun.endswith('s') else 's'}"
 
 
-def _counted(n: int, noun: str) -> str:
-    """``"1 round"``, ``"6 rounds"``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def _approx(x: Fraction) -> str:
-    """10 decimals, or scientific notation for a small non-zero value (so that it does not print as 0)."""
-    return decimal_text(x, _DIGITS) if not x or abs(x) >= Fraction(1, 10**4) else scientific_text(x, 4)
+def scoring_json(rules: bunco.ScoringRules) -> dict[str, object]:
+    """The scoring rules as JSON: their name and the points of a Bunco, a mini Bunco and a matching die."""
+    return {"name": rules.name, "bunco": rules.bunco, "mini": rules.mini, "per_die": rules.per_die}
 
 
 def _exact_and_approx(p: Fraction) -> list[Cell]:
-    """The exact and the approximate cells of one probability."""
-    return [fraction_text(p), _approx(p)]
+    approx = decimal_text(p, 10) if not p or abs(p) >= Fraction(1, 10**4) else scientific_text(p, 4)
+    return [fraction_text(p), approx]
 
 
 def _roll_table(a: bunco.Analysis) -> Table:
-    scores = a.scores
-    rows: list[list[Cell]] = []
-    for score, ways in scores.items():
-        how = "; ".join(r.describe() for r in a.roll if a.rules.score(r) == score)
-        rows.append([score, how, ways, *_exact_and_approx(scores.probability(score))])
+    rows: list[list[Cell]] = [[score, "; ".join(r.describe() for r in a.roll if a.rules.score(r) == score), ways,
+                               *_exact_and_approx(a.scores.probability(score))] for score, ways in a.scores.items()]
     notes = (f"Scoring: {a.rules}.",
              f"Ways: ordered rolls of the dice, {a.dice.sides}^{a.dice.count} = {grouped(a.dice.ways)} in all.")
     return Table(f"Bunco: one roll of {a.dice}, round {a.round_number}",
@@ -56,14 +47,14 @@ def _game_table(a: bunco.Analysis) -> Table:
     numbers = ", ".join(str(n) for n in game.round_numbers)
     notes = (f"One roll per round, played for the round numbers {numbers} (round r plays for face (r-1) mod "
              f"{a.dice.sides} + 1). By symmetry a roll's odds do not depend on the round number.",
-             f"Ways: sequences of {_counted(game.rounds, 'roll')}, {grouped(a.dice.ways)}^{game.rounds} = "
+             f"Ways: sequences of {counted(game.rounds, 'roll')}, {grouped(a.dice.ways)}^{game.rounds} = "
              f"{grouped(game.totals.total)} in all.")
-    return Table(f"Bunco: {_counted(game.rounds, 'round')} of {a.dice}, one roll each: total points",
+    return Table(f"Bunco: {counted(game.rounds, 'round')} of {a.dice}, one roll each: total points",
                  ["total", "ways", "P(total = t)", "P(total = t) ≈", "P(total > t)", "P(total > t) ≈"], rows, notes)
 
 
 def _summary_table(a: bunco.Analysis) -> Table:
-    r = _counted(a.game.rounds, "round")
+    r = counted(a.game.rounds, "round")
     rows: list[list[Cell]] = [
         ["P(Bunco) per roll", *_exact_and_approx(a.bunco_probability)],
         ["P(mini Bunco) per roll", *_exact_and_approx(a.mini_probability)],
@@ -98,11 +89,6 @@ def _turn_tables(a: bunco.Analysis) -> list[Table]:
                   (f"Scoring: {a.rules}.",))]
 
 
-def _p_value_text(p: float) -> str:
-    """A p-value to 4 significant digits; one that underflowed to 0 as ``< 1e-300``."""
-    return f"{p:.4g}" if p > 0 else "< 1e-300"
-
-
 def _level_text(alpha: Fraction) -> str:
     """A significance level as its shortest exact decimal (``0.001``), else as a fraction."""
     for digits in range(1, 13):
@@ -119,12 +105,12 @@ def _grouped_decimal(x: Fraction, digits: int) -> str:
 
 
 def _chi_square_note(test: bunco.ChiSquare) -> str:
-    """The verdict of one test in a sentence: statistic, degrees of freedom, p-value, level."""
     if test.df == 0:
         return (f"All outcomes pooled into one bin (df 0): nothing to test; {test.verdict} at significance level "
                 f"{_level_text(test.alpha)}.")
+    p_value = f"{test.p_value:.4g}" if test.p_value > 0 else "< 1e-300"
     note = (f"Chi-square {decimal_text(test.statistic, 4)} on {test.df} degrees of freedom, p-value "
-            f"{_p_value_text(test.p_value)}: {test.verdict} at significance level "
+            f"{p_value}: {test.verdict} at significance level "
             f"{_level_text(test.alpha)}.")
     if test.impossible:
         note += f" {grouped(test.impossible)} observations of impossible outcomes."
@@ -132,12 +118,10 @@ def _chi_square_note(test: bunco.ChiSquare) -> str:
 
 
 def _simulation_table(what: str, label: str, test: bunco.ChiSquare, seed: int) -> Table:
-    rows: list[list[Cell]] = []
-    for b in test.bins:
-        outcome = str(b.low) if b.low == b.high else f"{b.low}–{b.high}"
-        rows.append([outcome, b.observed, _grouped_decimal(b.expected, 2),
-                     decimal_text(Fraction(b.observed, test.trials), 6), decimal_text(b.expected / test.trials, 6),
-                     decimal_text(b.contribution, 4)])
+    rows: list[list[Cell]] = [
+        [str(b.low) if b.low == b.high else f"{b.low}–{b.high}", b.observed, _grouped_decimal(b.expected, 2),
+         decimal_text(Fraction(b.observed, test.trials), 6), decimal_text(b.expected / test.trials, 6),
+         decimal_text(b.contribution, 4)] for b in test.bins]
     notes = (_chi_square_note(test),
              "Outcomes with an expected count below 5 are pooled with their neighbours (in increasing order).")
     return Table(f"Bunco simulation: {grouped(test.trials)} {what} (seed {seed}), observed vs exact",
@@ -148,7 +132,7 @@ def bunco_tables(a: bunco.Analysis, sim: bunco.Simulation | None = None) -> list
     """The ``bunco`` report: roll, game (distribution and summary), turn (and the simulation if given)."""
     tables = [_roll_table(a), _game_table(a), _summary_table(a), *_turn_tables(a)]
     if sim is not None:
-        games = f"games of {_counted(a.game.rounds, 'round')}"
+        games = f"games of {counted(a.game.rounds, 'round')}"
         tables += [_simulation_table("rolls", "score", sim.roll, sim.seed),
                    _simulation_table(games, "total", sim.game, sim.seed),
                    _simulation_table("turns", "points", sim.turn, sim.seed)]
@@ -156,43 +140,29 @@ def bunco_tables(a: bunco.Analysis, sim: bunco.Simulation | None = None) -> list
 
 
 def _test_json(test: bunco.ChiSquare) -> dict[str, object]:
-    """One chi-square test as JSON: bins, statistic, df, p-value, impossible observations, verdict."""
-    return {
-        "bins": [{"low": b.low, "high": b.high, "observed": b.observed, "expected": b.expected} for b in test.bins],
-        "statistic": test.statistic,
-        "df": test.df,
-        "p_value": test.p_value,
-        "impossible": test.impossible,
-        "verdict": test.verdict,
-    }
+    return {"bins": [{"low": b.low, "high": b.high, "observed": b.observed, "expected": b.expected}
+                     for b in test.bins],
+            "statistic": test.statistic, "df": test.df, "p_value": test.p_value, "impossible": test.impossible,
+            "verdict": test.verdict}
 
 
 def bunco_json(a: bunco.Analysis, sim: bunco.Simulation | None = None) -> dict[str, object]:
     """The ``bunco --format json`` object: dice, scoring, roll, game and turn (and simulation)."""
     turn = a.turn
     out: dict[str, object] = {
-        "dice": a.dice.count,
-        "sides": a.dice.sides,
-        "round": a.round_number,
-        "scoring": {"name": a.rules.name, "bunco": a.rules.bunco, "mini": a.rules.mini, "per_die": a.rules.per_die},
+        "dice": a.dice.count, "sides": a.dice.sides, "round": a.round_number, "scoring": scoring_json(a.rules),
         "roll": {str(s): a.scores.probability(s) for s in a.scores},
         "roll_summary": {"bunco": a.bunco_probability, "mini": a.mini_probability, "mean": a.roll_mean,
                          "variance": a.roll_variance},
         "game": {
-            "rounds": a.game.rounds,
-            "round_numbers": list(a.game.round_numbers),
-            "mean": a.game.mean,
-            "variance": a.game.variance,
-            "bunco_at_least_once": a.game_bunco_probability,
+            "rounds": a.game.rounds, "round_numbers": list(a.game.round_numbers), "mean": a.game.mean,
+            "variance": a.game.variance, "bunco_at_least_once": a.game_bunco_probability,
             "more_than": {str(k): p for k, p in a.tails().items()},
             "distribution": {str(t): a.game.totals.probability(t) for t in a.game.totals},
         },
         "turn": {
-            "target": turn.target,
-            "max_rolls": turn.max_rolls,
-            "reach_probability": turn.reach_probability,
-            "expected_points": turn.expected_points,
-            "expected_rolls": turn.expected_rolls,
+            "target": turn.target, "max_rolls": turn.max_rolls, "reach_probability": turn.reach_probability,
+            "expected_points": turn.expected_points, "expected_rolls": turn.expected_rolls,
             "distribution": {str(p): turn.points.probability(p) for p in turn.points},
             "rolls": {str(n): turn.rolls.probability(n) for n in turn.rolls},
         },
@@ -211,28 +181,21 @@ ROLL_FIGURES = ("faces", "scores", "buncos")
 
 
 def rolls_verification_tables(result: bunco.RollVerification) -> list[Table]:
-    """The ``bunco --verify`` report, in the style of ``exact-odds verify``: a verdict per check,
-    the wrong scores in full, and the observed against the expected counts of each statistical check."""
+    """The ``bunco --verify`` report, in the style of ``verify``."""
     notes = [f"Log: {result.source}; {grouped(result.rolls)} rolls of {result.dice}.",
              f"Hypothesis: fair dice, independent rolls, scored by the rules {result.rules}.",
              f"Significance level {float(result.alpha):g}, shared by the statistical checks (each FAILs below its "
              "threshold); the labels check FAILs on its first wrong score."]
     if result.ignored:
         notes.append(f"Columns ignored: {', '.join(result.ignored)}.")
-    tables = [checks_table(result.checks, f"Verification: {result.verdict}", notes)]
-    violations = violations_table(result.checks)
-    if violations is not None:
-        tables.append(violations)
-    return tables + [figures_table(c) for c in result.checks if c.name in ROLL_FIGURES and c.tallies]
+    return verification_tables(result.checks, f"Verification: {result.verdict}", notes, ROLL_FIGURES)
 
 
 def rolls_verification_json(result: bunco.RollVerification) -> dict[str, object]:
-    """The ``bunco --verify --format json`` object: ``verdict``, ``checks`` by name, the figures, the ``log`` read
-    and the ``hypothesis`` (the dice and the scoring rules) it was checked against."""
+    """The ``bunco --verify --format json`` object: the checks, the ``log`` read and the ``hypothesis``."""
     return {"verdict": result.verdict, **checks_json(result.checks, ROLL_FIGURES),
             "log": {"source": result.source, "rolls": result.rolls, "columns": list(result.columns),
                     "ignored_columns": list(result.ignored)},
             "alpha": result.alpha,
             "hypothesis": {"dice": result.dice.count, "sides": result.dice.sides,
-                           "scoring": {"name": result.rules.name, "bunco": result.rules.bunco,
-                                       "mini": result.rules.mini, "per_die": result.rules.per_die}}}
+                           "scoring": scoring_json(result.rules)}}

@@ -1,19 +1,19 @@
-"""Tables and JSON for ``exact-odds bunco --party/--night/--tally``: formatting only.
+"""Tables and JSON for ``bunco --party/--night/--tally``: the party, the head table's race, another table at
+its bell, the night's exact means, the simulated nights, a tally sheet's checks.
 
-Every figure comes from :mod:`exact_odds.bunco` (the party, the head table's race, another table at
-its bell, the night's exact means, the simulated nights, a tally sheet's checks). Text tables show
-probabilities to 10 decimals and name the key exact fractions in their notes; the JSON carries every
-exact figure as ``"num/den"``. Long distributions list in the text tables only the outcomes of
-probability at least :data:`SHOWN`; the JSON lists them all.
+Text tables show probabilities to 10 decimals (the key fractions in their notes) and list only outcomes
+of probability at least :data:`SHOWN`; the JSON carries every figure, exactly.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped
-from exact_odds.report.verify import checks_json, checks_table, figures_table, violations_table
+from exact_odds.report.bunco import counted, scoring_json
+from exact_odds.report.verify import checks_json, verification_tables
 
 if TYPE_CHECKING:
     from exact_odds.bunco.night import Estimate, Night, NightMeans
@@ -29,21 +29,15 @@ LIKELIEST = 10
 """The text lists the most likely pairs of scores at another table (the JSON lists every pair in its window)."""
 
 
-def _counted(n: int, noun: str) -> str:
-    """``"1 win"``, ``"2 losses"``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}{'es' if noun.endswith('s') else 's'}"
-
-
 def _p(x: Fraction) -> str:
     return decimal_text(x, 10)
 
 
 def party_json(party: Party) -> dict[str, object]:
     """The party's settings as JSON."""
-    rules = party.scoring
     return {"name": party.name, "players": party.players, "tables": party.tables, "seats": party.seats,
             "rounds": party.rounds, "dice": party.dice.count, "sides": party.dice.sides, "target": party.target,
-            "scoring": {"name": rules.name, "bunco": rules.bunco, "mini": rules.mini, "per_die": rules.per_die},
+            "scoring": scoring_json(party.scoring),
             "bunco_ends_turn": party.bunco_ends_turn, "tie_break": party.tie_break, "movement": party.movement,
             "prizes": {"awards": list(party.prizes.awards), "ties": party.prizes.ties}}
 
@@ -69,14 +63,10 @@ def _party_table(party: Party) -> Table:
 def head_json(race: HeadRace) -> dict[str, object]:
     """The head table's race as JSON: exact chances, rolls until the bell, scores at the bell."""
     return {
-        "first_team_wins": race.first_team_wins,
-        "second_team_wins": 1 - race.first_team_wins,
-        "mean_rolls": race.mean_rolls,
-        "horizon": race.horizon,
-        "beyond_horizon": race.beyond_horizon,
+        "first_team_wins": race.first_team_wins, "second_team_wins": 1 - race.first_team_wins,
+        "mean_rolls": race.mean_rolls, "horizon": race.horizon, "beyond_horizon": race.beyond_horizon,
         "rolls": {str(t): race.rolls.probability(t) for t in race.rolls if t <= race.horizon},
-        "team_1_points": race.team_scores(1),
-        "team_2_points": race.team_scores(2),
+        "team_1_points": race.team_scores(1), "team_2_points": race.team_scores(2),
         "points": [{"team_1": a, "team_2": b, "probability": p} for (a, b), p in race.bell_scores.items()],
     }
 
@@ -93,13 +83,9 @@ def _head_tables(race: HeadRace) -> list[Table]:
              f"Exactly: expected rolls = {fraction_text(race.mean_rolls)}.",
              "Rolls are counted at the head table: every roll of every player, until the one that reaches "
              f"{race.target}.")
-    below = Fraction(0)
-    rolls: list[list[Cell]] = []
-    for t in range(1, n + 1):
-        p = race.rolls.probability(t)
-        below += p
-        if p >= SHOWN:
-            rolls.append([t, _p(p), _p(below)])
+    chances = [race.rolls.probability(t) for t in range(1, n + 1)]
+    cumulative = zip(range(1, n + 1), chances, accumulate(chances), strict=True)
+    rolls: list[list[Cell]] = [[t, _p(p), _p(below)] for t, p, below in cumulative if p >= SHOWN]
     one, two = race.team_scores(1), race.team_scores(2)
     points: list[list[Cell]] = [[x, _p(one.get(x, Fraction(0))), _p(two.get(x, Fraction(0)))]
                                 for x in sorted(set(one) | set(two))]
@@ -114,8 +100,7 @@ def other_json(table: OtherTable | None) -> dict[str, object] | None:
     """Another table when the bell rings, as JSON (None for a party of one table)."""
     if table is None:
         return None
-    low = Fraction(0)
-    high = Fraction(0)
+    low = high = Fraction(0)
     lead: dict[str, Fraction] = {}
     scale = 1 - table.beyond_horizon
     for d in table.difference:
@@ -133,7 +118,6 @@ def other_json(table: OtherTable | None) -> dict[str, object] | None:
 
 
 def _scores_json(scores: OtherScores) -> dict[str, object]:
-    """Both teams' points at another table, jointly, within the window; the rest lumped exactly."""
     return {"most_points": scores.cap, "beyond": scores.leftover,
             "points": [{"team_1": k[0], "team_2": k[1], "probability": scores.scores.probability(k)}
                        for k in scores.scores if k is not None]}
@@ -189,12 +173,10 @@ def _means_table(party: Party, means: NightMeans) -> Table:
 
 
 def _estimate_json(e: Estimate) -> dict[str, object]:
-    """An estimate in the shared shape (``common.json#/$defs/estimate``)."""
     return {"value": e.value, "standard_error": e.standard_error, "ci95_low": e.low, "ci95_high": e.high}
 
 
 def _compared_json(e: Estimate) -> dict[str, object]:
-    """A simulated figure beside its exact value."""
     return {"simulated": _estimate_json(e), "exact": e.exact}
 
 
@@ -228,11 +210,10 @@ def _night_tables(night: Night) -> list[Table]:
                                 ["mini Buncos in a night", *_estimate_cells(night.minis)],
                                 ["points of a player in a night", *_estimate_cells(night.points)]]
     tie = "split" if party.prizes.ties == "split" else "rolled off"
-    prizes: list[list[Cell]] = []
-    for p in night.prizes:
-        prizes.append([f"{p.award}: won outright", *_estimate_cells(p.outright)])
-        prizes.append([f"{p.award}: players tied for it", *_estimate_cells(p.mean_tied)])
-    wins: list[list[Cell]] = [[f"{_counted(k, 'win')}, {_counted(party.rounds - k, 'loss')}", *_estimate_cells(e)]
+    prizes: list[list[Cell]] = [row for p in night.prizes for row in (
+        [f"{p.award}: won outright", *_estimate_cells(p.outright)],
+        [f"{p.award}: players tied for it", *_estimate_cells(p.mean_tied)])]
+    wins: list[list[Cell]] = [[f"{counted(k, 'win')}, {counted(party.rounds - k, 'loss')}", *_estimate_cells(e)]
                               for k, e in enumerate(night.wins)]
     buncos: list[list[Cell]] = [[k, n, f"{n / night.nights:.6f}"] for k, n in night.bunco_counts.items()]
     checks: list[list[Cell]] = [[what, len(t.bins), t.df, f"{float(t.statistic):.4f}", f"{t.p_value:.4g}",
@@ -260,8 +241,7 @@ def bunco_party_json(party: Party, race: HeadRace, table: OtherTable | None, mea
 
 def bunco_party_tables(party: Party, race: HeadRace, table: OtherTable | None, means: NightMeans,
                        night: Night | None = None) -> list[Table]:
-    """The ``bunco --party/--night`` report: the party, the head table, another table, the night's means
-    (and the simulated nights)."""
+    """The ``bunco --party/--night`` report (see the module)."""
     tables = [_party_table(party), *_head_tables(race)]
     if table is not None:
         tables += _other_tables(table, race)
@@ -274,16 +254,12 @@ TALLY_FIGURES = ("counts",)
 
 
 def tally_tables(result: TallyVerification) -> list[Table]:
-    """The ``bunco --tally`` report, in the style of ``exact-odds verify``."""
+    """The ``bunco --tally`` report, in the style of ``verify``."""
     notes = [f"Sheet: {result.source}; {grouped(result.rows)} rows.",
              f"Party: {result.party.name!r} ({result.party.tables} tables of {result.party.seats}, the bell at "
              f"{result.party.target}, {result.party.scoring.name} scoring).",
              f"Significance level {result.alpha:g}; a rule check FAILs on its first violation."]
-    tables = [checks_table(result.checks, f"Tally sheet: {result.verdict}", notes)]
-    violations = violations_table(result.checks)
-    if violations is not None:
-        tables.append(violations)
-    return tables + [figures_table(c) for c in result.checks if c.name in TALLY_FIGURES and c.tallies]
+    return verification_tables(result.checks, f"Tally sheet: {result.verdict}", notes, TALLY_FIGURES)
 
 
 def tally_json(result: TallyVerification) -> dict[str, object]:

@@ -1,11 +1,9 @@
 """Tables and JSON of ``chemin-de-fer``: the value, both sides' optimal strategies, their certificate, and
 what each wrong choice costs.
 
-Presentation only: the figures come from :mod:`exact_odds.analysis.equilibrium`. The Banker's strategy is
-printed as the tableau is (rows: his total or two cards; columns: the Player stood, then the Player's
-third card 0-9) with ``D`` (draws), ``S`` (stands), the drawing probability of a mixed cell, or ``.``
-where drawing and standing are equally good. People's formats round percentages; csv and json carry
-exact fractions.
+The Banker's strategy is printed as the tableau is (rows: his total or two cards; columns: the Player
+stood, then the Player's third card 0-9): ``D`` draws, ``S`` stands, a fraction the chance of drawing,
+``.`` either.
 """
 
 from __future__ import annotations
@@ -19,7 +17,7 @@ from exact_odds.analysis.equilibrium import Cost, Solution, costs
 from exact_odds.analysis.strategy import ChoiceGame, Hand, model_code
 from exact_odds.core.choices import HANDS, TOTALS, pair_text, total
 from exact_odds.core.tableau import COLUMNS
-from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_text
+from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_cell, yes_no
 from exact_odds.report.concepts import shoe_json
 from exact_odds.study.chemin import CoupSolution
 
@@ -27,6 +25,7 @@ PLAYER_EV_NOTE = ("player_ev: the Player's expectation per coup of the parlour g
                   "pushes); the Banker's is its opposite.")
 COLUMNS_NOTE = "Columns: the Player stood (-), then the Player's third card 0-9. D draws, S stands, a fraction is " \
                "the chance of drawing, '.' either (the set is never reached, or both choices are worth the same)."
+BANKER_HEADERS = ["banker", "-", *map(str, range(10))]
 
 
 def hand_text(hand: Hand) -> str:
@@ -44,51 +43,47 @@ def _draw_text(q: Fraction | None) -> str:
     return {Fraction(1): "D", Fraction(0): "S"}.get(q, fraction_text(q))
 
 
-def _ev(x: Fraction, fmt: str) -> Cell:
-    return percent_text(x, 4) if for_people(fmt) else x
+def _decimal(x: Fraction, fmt: str) -> Cell:
+    return decimal_text(x, 4) if for_people(fmt) else x
+
+
+def _certified(holds: bool) -> str:
+    return "yes" if holds else "NO"
+
+
+def _model_rows(game: ChoiceGame) -> list[list[Cell]]:
+    return [["model", f"{game.model}: {'with replacement' if game.shoe.infinite else 'from the shoe'}; "
+                      f"{game.information.description}"], ["rules", game.rules.name]]
 
 
 def _summary(solution: Solution, fmt: str) -> Table:
     game = solution.game
-    cert = solution.certificate
     rows: list[list[Cell]] = [
-        ["model", f"{game.model}: {'with replacement' if game.shoe.infinite else 'from the shoe'}; "
-                  f"{game.information.description}"],
-        ["rules", game.rules.name],
-        ["value (player_ev)", _ev(solution.value, fmt)],
+        *_model_rows(game),
+        ["value (player_ev)", percent_cell(solution.value, fmt)],
         ["value, exactly", fraction_text(solution.value)],
-        ["certified (each strategy a best reply to the other)", "yes" if cert.holds else "NO"],
-        ["Player's optimal strategy unique", "yes" if solution.player_unique else "no"],
-        ["Banker's optimal strategy unique", "yes" if solution.banker_unique else "no"],
+        ["certified (each strategy a best reply to the other)", _certified(solution.certificate.holds)],
+        ["Player's optimal strategy unique", yes_no(solution.player_unique)],
+        ["Banker's optimal strategy unique", yes_no(solution.banker_unique)],
     ]
     return Table(f"Chemin de fer, model {game.model}, {game.shoe}", ["figure", "value"], rows,
                  (PLAYER_EV_NOTE,))
 
 
-def _player_table(solution: Solution, found: Sequence[Cost], fmt: str) -> Table | None:
+def _player_table(solution: Solution, found: Sequence[Cost], fmt: str) -> Table:
     game = solution.game
-    if not game.player_sets:
-        return None
     by_hand = {c.hand: c for c in found if c.side == "player"}
-    rows: list[list[Cell]] = []
-    for hand, x in zip(game.player_sets, solution.player, strict=True):
-        cost = by_hand[hand]
-        rows.append([hand_text(hand), _draw_text(x) if x in (0, 1) else fraction_text(x),
-                     decimal_text(x, 4) if for_people(fmt) else x, _ev(cost.draw, fmt), _ev(cost.stand, fmt)])
+    rows: list[list[Cell]] = [[hand_text(hand), _draw_text(x), _decimal(x, fmt), percent_cell(by_hand[hand].draw, fmt),
+                               percent_cell(by_hand[hand].stand, fmt)]
+                              for hand, x in zip(game.player_sets, solution.player, strict=True)]
     headers = ["player", "draws", "chance of drawing", "cost of always drawing", "cost of always standing"]
     return Table(f"Player's optimal strategy, model {game.model}, {game.shoe}", headers, rows,
                  ("Costs: the value less what the Banker's best reply holds that habit to, per coup.",))
 
 
-def banker_rows(solution: Solution) -> list[tuple[str, list[str]]]:
-    """The Banker's strategy as tableau rows: one per total, or per two cards where the cards of a total
-    are played differently."""
-    return tableau_rows(solution.game, solution.banker)
-
-
 def tableau_rows(game: ChoiceGame, banker: Sequence[Fraction | None]) -> list[tuple[str, list[str]]]:
-    """A Banker strategy (one drawing probability per set of ``game``) as rows of the tableau (see
-    :func:`banker_rows`)."""
+    """A Banker strategy (a drawing probability per set of ``game``) as tableau rows: one per total, or per
+    two cards where the cards of a total are played differently."""
     cells: dict[Hand, list[str]] = {}
     for bset, q in zip(game.banker_sets, banker, strict=True):
         cells.setdefault(bset.hand, ["."] * len(COLUMNS))[COLUMNS.index(bset.column)] = _draw_text(q)
@@ -105,11 +100,9 @@ def tableau_rows(game: ChoiceGame, banker: Sequence[Fraction | None]) -> list[tu
     return rows
 
 
-def _banker_table(solution: Solution) -> Table:
-    game = solution.game
-    rows: list[list[Cell]] = [[label, *cells] for label, cells in banker_rows(solution)]
-    return Table(f"Banker's optimal strategy, model {game.model}, {game.shoe}",
-                 ["banker", "-", *map(str, range(10))], rows, (COLUMNS_NOTE,))
+def _tableau_table(title: str, game: ChoiceGame, banker: Sequence[Fraction | None]) -> Table:
+    rows: list[list[Cell]] = [[label, *cells] for label, cells in tableau_rows(game, banker)]
+    return Table(f"{title}, model {game.model}, {game.shoe}", BANKER_HEADERS, rows, (COLUMNS_NOTE,))
 
 
 def _banker_costs(solution: Solution, found: Sequence[Cost], fmt: str) -> Table:
@@ -118,24 +111,22 @@ def _banker_costs(solution: Solution, found: Sequence[Cost], fmt: str) -> Table:
     for cost in found:
         if cost.side == "banker":
             wrong = max(cost.draw, cost.stand)
-            cells.setdefault(cost.hand, ["."] * len(COLUMNS))[COLUMNS.index(cost.column)] = _ev(wrong, fmt)
+            cells.setdefault(cost.hand, ["."] * len(COLUMNS))[COLUMNS.index(cost.column)] = percent_cell(wrong, fmt)
     rows: list[list[Cell]] = [[hand_text(h), *row] for h, row in cells.items()]
-    return Table(f"What the Banker's wrong choice costs, model {game.model}, {game.shoe}",
-                 ["banker", "-", *map(str, range(10))], rows,
+    return Table(f"What the Banker's wrong choice costs, model {game.model}, {game.shoe}", BANKER_HEADERS, rows,
                  ("The Player's gain per coup when the Banker takes the other choice in that cell alone (a mixed "
                   "cell: the worse pure choice), against the Player's optimal strategy; '.' a fixed or "
                   "indifferent cell.",))
 
 
 def chemin_tables(solution: Solution, fmt: str, *, with_costs: bool = False) -> list[Table]:
-    """The summary, the Player's strategy (with what each habit costs), the Banker's strategy as a tableau,
-    and with ``with_costs`` what each of the Banker's wrong choices costs."""
+    """The summary, both sides' strategies (the Banker's as a tableau), and ``with_costs`` what his wrong
+    choices cost."""
     found = costs(solution)
     tables = [_summary(solution, fmt)]
-    player = _player_table(solution, found, fmt)
-    if player is not None:
-        tables.append(player)
-    tables.append(_banker_table(solution))
+    if solution.game.player_sets:
+        tables.append(_player_table(solution, found, fmt))
+    tables.append(_tableau_table("Banker's optimal strategy", solution.game, solution.banker))
     if with_costs:
         tables.append(_banker_costs(solution, found, fmt))
     return tables
@@ -152,7 +143,6 @@ def chemin_json(solution: Solution) -> dict[str, object]:
     game = solution.game
     found = costs(solution)
     player_costs = {c.hand: c for c in found if c.side == "player"}
-    banker_costs = {(c.hand, c.column): c for c in found if c.side == "banker"}
     cert = solution.certificate
     return {
         **game_json(game),
@@ -161,21 +151,26 @@ def chemin_json(solution: Solution) -> dict[str, object]:
                     "cost_always_draw": fraction_text(player_costs[h].draw),
                     "cost_always_stand": fraction_text(player_costs[h].stand)}
                    for h, x in zip(game.player_sets, solution.player, strict=True)],
-        "banker": [_banker_json(b.hand, b.column, q, b.decision is None, banker_costs.get((b.hand, b.column)))
-                   for b, q in zip(game.banker_sets, solution.banker, strict=True)],
-        "player_unique": solution.player_unique,
-        "banker_unique": solution.banker_unique,
+        "banker": _banker_json(game, solution.banker, {(c.hand, c.column): c for c in found if c.side == "banker"}),
+        "player_unique": solution.player_unique, "banker_unique": solution.banker_unique,
         "certificate": {"expectation": fraction_text(cert.expectation),
                         "banker_best_reply": fraction_text(cert.banker_best_reply),
                         "player_best_reply": fraction_text(cert.player_best_reply), "holds": cert.holds},
     }
 
 
-def _banker_json(hand: Hand, column: int | None, q: Fraction | None, free: bool,
-                 cost: Cost | None) -> dict[str, object]:
-    return {"hand": hand_text(hand), "column": _column_text(column), "draw": None if q is None else fraction_text(q),
-            "free": free, "cost_draw": None if cost is None else fraction_text(cost.draw),
-            "cost_stand": None if cost is None else fraction_text(cost.stand)}
+def _banker_json(game: ChoiceGame, banker: Sequence[Fraction | None],
+                 costs: dict[tuple[Hand, int | None], Cost] | None = None) -> list[dict[str, object]]:
+    out: list[dict[str, object]] = []
+    for b, q in zip(game.banker_sets, banker, strict=True):
+        entry: dict[str, object] = {"hand": hand_text(b.hand), "column": _column_text(b.column),
+                                    "draw": None if q is None else fraction_text(q), "free": b.decision is None}
+        if costs is not None:
+            cost = costs.get((b.hand, b.column))
+            entry.update(cost_draw=None if cost is None else fraction_text(cost.draw),
+                         cost_stand=None if cost is None else fraction_text(cost.stand))
+        out.append(entry)
+    return out
 
 
 # ---------------------------------------------------------------- the value by the number of decks
@@ -184,10 +179,6 @@ DECKS_NOTE = ("Each row is one shoe solved on its own (as --decks N would); the 
               "limit as the decks grow. Player draws on 5: his chance of drawing in each of his free "
               "information sets; Banker mixes: each cell where his optimal strategy draws with a chance "
               "between 0 and 1.")
-
-
-def _decks_cell(solution: Solution) -> str:
-    return "∞" if solution.game.shoe.infinite else str(solution.game.shoe.size // 52)
 
 
 def player_draws_text(game: ChoiceGame, player: Sequence[Fraction]) -> str:
@@ -219,12 +210,10 @@ def _mixed_json(game: ChoiceGame, banker: Sequence[Fraction | None]) -> list[dic
 
 def decks_tables(solutions: Sequence[Solution], fmt: str) -> list[Table]:
     """One row per shoe and model: the value, the Player's drawing probabilities on 5, the Banker's mixed cells."""
-    rows: list[list[Cell]] = []
-    for s in solutions:
-        rows.append([_decks_cell(s), s.game.model, _ev(s.value, fmt), fraction_text(s.value),
-                     player_draws_text(s.game, s.player), _mixed_text(s.game, s.banker),
-                     "yes" if s.player_unique and s.banker_unique else "no",
-                     "yes" if s.certificate.holds else "NO"])
+    rows: list[list[Cell]] = [
+        ["∞" if s.game.shoe.infinite else str(s.game.shoe.size // 52), s.game.model, percent_cell(s.value, fmt),
+         fraction_text(s.value), player_draws_text(s.game, s.player), _mixed_text(s.game, s.banker),
+         yes_no(s.player_unique and s.banker_unique), _certified(s.certificate.holds)] for s in solutions]
     headers = ["decks", "model", "value (player_ev)", "value, exactly", "Player draws on 5", "Banker mixes",
                "unique", "certified"]
     rules = solutions[0].game.rules.name if solutions else ""
@@ -236,14 +225,10 @@ def decks_json(solutions: Sequence[Solution]) -> dict[str, object]:
     return {
         "rules": solutions[0].game.rules.name if solutions else "",
         "solutions": [{
-            "decks": None if s.game.shoe.infinite else s.game.shoe.size // 52,
-            "model": s.game.model,
-            "value": fraction_text(s.value),
-            "player": _player_json(s.game, s.player),
-            "banker_mixed": _mixed_json(s.game, s.banker),
-            "player_unique": s.player_unique,
-            "banker_unique": s.banker_unique,
-            "certified": s.certificate.holds,
+            "decks": None if s.game.shoe.infinite else s.game.shoe.size // 52, "model": s.game.model,
+            "value": fraction_text(s.value), "player": _player_json(s.game, s.player),
+            "banker_mixed": _mixed_json(s.game, s.banker), "player_unique": s.player_unique,
+            "banker_unique": s.banker_unique, "certified": s.certificate.holds,
         } for s in solutions],
     }
 
@@ -258,14 +243,11 @@ COMMISSION_NOTE = ("player_ev: the Player's expectation per coup (he wins 1, los
 def _commission_summary(found: Equilibria, fmt: str) -> Table:
     game = found.game.player
     rows: list[list[Cell]] = [
-        ["model", f"{game.model}: {'with replacement' if game.shoe.infinite else 'from the shoe'}; "
-                  f"{game.information.description}"],
-        ["rules", game.rules.name],
-        ["commission on the Banker's wins", _ev(found.game.commission, fmt) if for_people(fmt)
-         else found.game.commission],
+        *_model_rows(game),
+        ["commission on the Banker's wins", percent_cell(found.game.commission, fmt)],
         ["Nash equilibria", str(len(found.equilibria)) + (", and every point between them" if found.continuum
                                                           else "")],
-        ["unique", "yes" if found.unique else "no"],
+        ["unique", yes_no(found.unique)],
     ]
     return Table(f"Chemin de fer with a commission, model {game.model}, {game.shoe}", ["figure", "value"], rows,
                  (COMMISSION_NOTE,))
@@ -273,38 +255,28 @@ def _commission_summary(found: Equilibria, fmt: str) -> Table:
 
 def _equilibria_table(found: Equilibria, fmt: str) -> Table:
     game = found.game.player
-    rows: list[list[Cell]] = []
-    for n, e in enumerate(found.equilibria, 1):
-        rows.append([str(n), player_draws_text(game, e.player), _mixed_text(game, e.banker), _ev(e.player_ev, fmt),
-                     _ev(e.banker_ev, fmt), _ev(e.house_take, fmt), "yes" if e.banker_unique else "no",
-                     "yes" if e.certificate.holds else "NO"])
+    rows: list[list[Cell]] = [[str(n), player_draws_text(game, e.player), _mixed_text(game, e.banker),
+                               *(percent_cell(x, fmt) for x in (e.player_ev, e.banker_ev, e.house_take)),
+                               yes_no(e.banker_unique), _certified(e.certificate.holds)]
+                              for n, e in enumerate(found.equilibria, 1)]
     headers = ["equilibrium", "Player draws on 5", "Banker mixes", "player_ev", "banker_ev", "house's take",
                "Banker's strategy unique", "certified"]
     return Table(f"Nash equilibria, model {game.model}, {game.shoe}", headers, rows,
                  ("Certified: each strategy an exact best reply to the other, for each side's own payoff.",))
 
 
-def _equilibrium_tableau(found: Equilibria, n: int, e: Equilibrium) -> Table:
-    game = found.game.player
-    rows: list[list[Cell]] = [[label, *cells] for label, cells in tableau_rows(game, e.banker)]
-    return Table(f"Banker's strategy at equilibrium {n}, model {game.model}, {game.shoe}",
-                 ["banker", "-", *map(str, range(10))], rows, (COLUMNS_NOTE,))
-
-
 def commission_tables(found: Equilibria, fmt: str) -> list[Table]:
-    """The summary, every equilibrium with both sides' expectations and the house's take, and the Banker's
-    strategy as a tableau at each equilibrium."""
+    """The summary, every equilibrium (both sides' expectations, the house's take) and its Banker's tableau."""
     return [_commission_summary(found, fmt), _equilibria_table(found, fmt),
-            *(_equilibrium_tableau(found, n, e) for n, e in enumerate(found.equilibria, 1))]
+            *(_tableau_table(f"Banker's strategy at equilibrium {n}", found.game.player, e.banker)
+              for n, e in enumerate(found.equilibria, 1))]
 
 
 def commission_json(found: Equilibria) -> dict[str, object]:
     """The ``chemin-de-fer --commission A --format json`` object; every figure an exact ``num/den`` string."""
     game = found.game.player
     return {
-        **game_json(game),
-        "commission": fraction_text(found.game.commission),
-        "unique": found.unique,
+        **game_json(game), "commission": fraction_text(found.game.commission), "unique": found.unique,
         "continuum": found.continuum,
         "equilibria": [_equilibrium_json(game, e) for e in found.equilibria],
     }
@@ -313,14 +285,9 @@ def commission_json(found: Equilibria) -> dict[str, object]:
 def _equilibrium_json(game: ChoiceGame, e: Equilibrium) -> dict[str, object]:
     cert = e.certificate
     return {
-        "player": _player_json(game, e.player),
-        "banker": [{"hand": hand_text(b.hand), "column": _column_text(b.column),
-                    "draw": None if q is None else fraction_text(q), "free": b.decision is None}
-                   for b, q in zip(game.banker_sets, e.banker, strict=True)],
-        "banker_mixed": _mixed_json(game, e.banker),
-        "player_ev": fraction_text(e.player_ev),
-        "banker_ev": fraction_text(e.banker_ev),
-        "house_take": fraction_text(e.house_take),
+        "player": _player_json(game, e.player), "banker": _banker_json(game, e.banker),
+        "banker_mixed": _mixed_json(game, e.banker), "player_ev": fraction_text(e.player_ev),
+        "banker_ev": fraction_text(e.banker_ev), "house_take": fraction_text(e.house_take),
         "banker_unique": e.banker_unique,
         "certificate": {"player": fraction_text(cert.player),
                         "player_best_reply": fraction_text(cert.player_best_reply),
@@ -341,9 +308,10 @@ def shoe_tables(rows: Sequence[CoupSolution], fmt: str, source: str) -> list[Tab
     model = rows[0].solution.game.model if rows else ""
     summary: list[list[Cell]] = [["model", model], ["shoes", source], ["coups", str(len(rows))]]
     if values:
-        summary += [["value, least (player_ev)", _ev(min(values), fmt)], ["value, greatest", _ev(max(values), fmt)]]
+        summary += [["value, least (player_ev)", percent_cell(min(values), fmt)],
+                    ["value, greatest", percent_cell(max(values), fmt)]]
     table: list[list[Cell]] = [
-        [str(r.shoe), str(r.coup), str(r.cards_left), _ev(r.value, fmt), fraction_text(r.value),
+        [str(r.shoe), str(r.coup), str(r.cards_left), percent_cell(r.value, fmt), fraction_text(r.value),
          player_draws_text(r.solution.game, r.solution.player), _mixed_text(r.solution.game, r.solution.banker)]
         for r in rows]
     headers = ["shoe", "coup", "cards left", "value (player_ev)", "value, exactly", "Player draws on 5",
@@ -356,8 +324,7 @@ def shoe_tables(rows: Sequence[CoupSolution], fmt: str, source: str) -> list[Tab
 def shoe_play_json(rows: Sequence[CoupSolution], source: str) -> dict[str, object]:
     """The ``chemin-de-fer --shoes N`` / ``--input RECORD`` object; every figure an exact ``num/den`` string."""
     return {
-        "model": rows[0].solution.game.model if rows else None,
-        "source": source,
+        "model": rows[0].solution.game.model if rows else None, "source": source,
         "coups": [{"shoe": r.shoe, "coup": r.coup, "cards_left": r.cards_left, "value": fraction_text(r.value),
                    "player": _player_json(r.solution.game, r.solution.player),
                    "banker_mixed": _mixed_json(r.solution.game, r.solution.banker),
@@ -412,25 +379,24 @@ def _banque_summary(solution: Cooperative, fmt: str) -> Table:
     rows: list[list[Cell]] = [
         ["cards", "dealt with replacement"],
         ["share staked on hand 1", fraction_text(solution.theta)],
-        ["value (Players' expectation per unit staked)", _ev(solution.value, fmt)],
+        ["value (Players' expectation per unit staked)", percent_cell(solution.value, fmt)],
         ["value, exactly", fraction_text(solution.value)],
         ["value, decimal", decimal_text(solution.value, 12)],
-        ["hand 1, per unit staked on it", _ev(solution.hands.first, fmt)],
-        ["hand 2, per unit staked on it", _ev(solution.hands.second, fmt)],
+        ["hand 1, per unit staked on it", percent_cell(solution.hands.first, fmt)],
+        ["hand 2, per unit staked on it", percent_cell(solution.hands.second, fmt)],
         ["correlated cooperative equilibrium", "found" + ("" if solution.pairs_unique else " (not unique)")],
         ["Player 1 draws on 5", fraction_text(x1)],
         ["Player 2 draws on 5", fraction_text(x2)],
         ["independent cooperative equilibrium", independent_text(solution)],
         ["Nash equilibrium", "not computed"],
-        ["certified (each side's strategy a best reply to the other)", "yes" if solution.certificate.holds else "NO"],
+        ["certified (each side's strategy a best reply to the other)", _certified(solution.certificate.holds)],
     ]
     return Table(f"Baccara banque, share {fraction_text(solution.theta)} on hand 1", ["figure", "value"], rows,
                  (f"Information: {BANQUE_INFORMATION}.", BANQUE_NOTE))
 
 
 def _pairs_table(solution: Cooperative, fmt: str) -> Table:
-    rows: list[list[Cell]] = [[_choice_word(d1), _choice_word(d2), fraction_text(w),
-                               decimal_text(w, 4) if for_people(fmt) else w]
+    rows: list[list[Cell]] = [[_choice_word(d1), _choice_word(d2), fraction_text(w), _decimal(w, fmt)]
                               for (d1, d2), w in zip(PAIRS, solution.pairs, strict=True)]
     return Table("The Players' choices on 5, correlated cooperative equilibrium",
                  ["Player 1", "Player 2", "chance", "chance, decimal"], rows,
@@ -443,14 +409,13 @@ def _banque_mixed(game: BanqueGame, solution: Cooperative) -> list[tuple[BanqueS
 
 def _banque_banker_table(game: BanqueGame, solution: Cooperative, fmt: str) -> Table:
     rows: list[list[Cell]] = [[str(s.banker), state_text(s.first), state_text(s.second), fraction_text(q),
-                               decimal_text(q, 4) if for_people(fmt) else q] for s, q in _banque_mixed(game, solution)]
+                               _decimal(q, fmt)] for s, q in _banque_mixed(game, solution)]
     return Table("Banker's mixed cells, correlated cooperative equilibrium",
                  ["banker", "hand 1", "hand 2", "chance of drawing", "chance, decimal"], rows, (BANQUE_COLUMNS_NOTE,))
 
 
 def banque_tables(game: BanqueGame, solution: Cooperative, fmt: str) -> list[Table]:
-    """The summary (value, each equilibrium concept named), the Players' correlated choices on 5 and the
-    Banker's mixed cells."""
+    """The summary, the Players' correlated choices on 5 and the Banker's mixed cells."""
     return [_banque_summary(solution, fmt), _pairs_table(solution, fmt),
             _banque_banker_table(game, solution, fmt)]
 
@@ -461,11 +426,8 @@ def banque_json(game: BanqueGame, solution: Cooperative) -> dict[str, object]:
     cert = solution.certificate
     independent = solution.independent
     return {
-        "game": "baccara banque",
-        "information": BANQUE_INFORMATION,
-        "with_replacement": True,
-        "share": fraction_text(solution.theta),
-        "value": fraction_text(solution.value),
+        "game": "baccara banque", "information": BANQUE_INFORMATION, "with_replacement": True,
+        "share": fraction_text(solution.theta), "value": fraction_text(solution.value),
         "hands": {"hand_1": fraction_text(solution.hands.first), "hand_2": fraction_text(solution.hands.second)},
         "correlated_cooperative": {
             "pairs": [{"player_1": _choice_word(d1), "player_2": _choice_word(d2), "chance": fraction_text(w)}
@@ -476,11 +438,13 @@ def banque_json(game: BanqueGame, solution: Cooperative) -> dict[str, object]:
             "exists": True if independent is not None else False if solution.pairs_unique else None,
             "player_1_draws": None if independent is None else fraction_text(independent[0]),
             "player_2_draws": None if independent is None else fraction_text(independent[1])},
-        "banker": [{"banker": s.banker, "hand_1": state_text(s.first), "hand_2": state_text(s.second),
-                    "draw": fraction_text(q)} for s, q in zip(game.sets, solution.banker, strict=True)],
-        "banker_mixed": [{"banker": s.banker, "hand_1": state_text(s.first), "hand_2": state_text(s.second),
-                          "draw": fraction_text(q)} for s, q in _banque_mixed(game, solution)],
+        "banker": [_banque_set_json(s, q) for s, q in zip(game.sets, solution.banker, strict=True)],
+        "banker_mixed": [_banque_set_json(s, q) for s, q in _banque_mixed(game, solution)],
         "certificate": {"value": fraction_text(cert.value),
                         "players_best_reply": fraction_text(cert.players_best_reply),
                         "banker_best_reply": fraction_text(cert.banker_best_reply), "holds": cert.holds},
     }
+
+
+def _banque_set_json(s: BanqueSet, q: Fraction) -> dict[str, object]:
+    return {"banker": s.banker, "hand_1": state_text(s.first), "hand_2": state_text(s.second), "draw": fraction_text(q)}

@@ -1,9 +1,5 @@
-"""Writing tables of integers as CSV, compiled (numba): imported only through :mod:`exact_odds.batch.compiled`.
-
-:func:`write_int_csv` does in one pass what :func:`exact_odds.report.study.int_csv` does in several
-vectorised NumPy passes, with the same bytes written (the tests compare both). Tables are C-contiguous
-``int64`` arrays of shape (rows, columns); text is a one-dimensional ``uint8`` buffer to fill.
-"""
+"""Writing tables of integers as CSV, compiled (numba; imported only through :mod:`exact_odds.batch.compiled`):
+in one pass the bytes :func:`exact_odds.report.study.int_csv` writes in several NumPy passes."""
 
 from __future__ import annotations
 

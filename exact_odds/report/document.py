@@ -1,26 +1,32 @@
-"""A command's whole output in a format people read or a program parses: provenance, then tables.
+"""A command's whole output: its :class:`~exact_odds.report.provenance.Provenance`, then its tables, in each
+format (JSON is :func:`~exact_odds.report.provenance.with_provenance`; a workbook :mod:`.xlsx`).
 
-:func:`render_document` heads the tables (:func:`render_tables`) with the
-:class:`~exact_odds.report.provenance.Provenance` in the way of each format: a block of
-``label  value`` lines (``table``), a list (``markdown``), ``#`` comment lines (``csv``), a
-complete LaTeX document (:mod:`.latex`) or a self-contained HTML page (:mod:`.html`, with the
-command's figures inline as SVG). JSON is :func:`~exact_odds.report.provenance.with_provenance`.
+LaTeX: ``booktabs`` rules in ``longtable`` environments; a wide table is set in a smaller font, the widest
+on a landscape page, to fit A4 with 1.5 cm margins. Text is escaped, and the characters pdflatex rejects
+are converted (``≈`` to ``$\\approx$``, an accented letter to its accent command, anything else outside
+ASCII to ``?``); a :class:`~exact_odds.report.base.Math` cell is set through ``sympy.latex``. The document
+compiles with pdflatex and TeX Live's ``latex-base`` and ``latex-recommended`` (run it twice, as for any
+``longtable``).
+
+HTML: one self-contained page (inline CSS, figures inline as SVG, nothing fetched) that reads on a phone
+and prints. A column whose cells are all numbers is right-aligned; every text is escaped.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from html import escape
 from typing import TYPE_CHECKING
 
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import shown
-from exact_odds.report.base import text_tables
-from exact_odds.report.html import html_page, html_tables
-from exact_odds.report.latex import latex_document, latex_tables
+from exact_odds.report.base import Cell, Math, Table, cell_text, text_tables
 
 if TYPE_CHECKING:
-    from exact_odds.report.base import Table
     from exact_odds.report.provenance import Provenance
 
 
@@ -33,12 +39,7 @@ class Figure:
 
 
 def render_tables(tables: Sequence[Table], fmt: str) -> str:
-    """Render tables as ``table``, ``markdown``, ``csv``, ``latex`` or ``html`` text (ends with a newline).
-
-    LaTeX (``booktabs`` and ``longtable``) and HTML give the tables alone (a fragment);
-    :func:`render_document` makes a whole document with the provenance. The text formats are
-    :func:`~exact_odds.report.base.text_tables`'.
-    """
+    """Render tables alone as ``table``, ``markdown``, ``csv``, ``latex`` or ``html`` text (ends with a newline)."""
     if fmt == "latex":
         return latex_tables(tables)
     if fmt == "html":
@@ -48,11 +49,8 @@ def render_tables(tables: Sequence[Table], fmt: str) -> str:
 
 def render_document(tables: Sequence[Table], fmt: str, provenance: Provenance, *,
                     figures: Sequence[Figure] = (), fragment: bool = False) -> str:
-    """``tables`` in format ``fmt``, headed by ``provenance`` (see the module); ends with a newline.
-
-    ``fragment``: LaTeX tables without the document around them (and without the provenance).
-    ``figures`` appear in HTML only.
-    """
+    """``tables`` in format ``fmt`` headed by ``provenance`` (ends with a newline); ``fragment``: LaTeX tables
+    alone; ``figures`` appear in HTML only."""
     if fmt == "table":
         return provenance.text_block() + text_tables(tables, fmt)
     if fmt == "markdown":
@@ -71,3 +69,219 @@ def render_text_document(text: str, fmt: str, provenance: Provenance) -> str:
     if fmt != "table":
         raise InputError(f"unknown format {shown(fmt)} (choose from table, json)")
     return provenance.text_block() + text
+
+
+def document_title(tables: Sequence[Table], provenance: Provenance) -> str:
+    """A document's title: the first table's title (else the command's name)."""
+    return tables[0].title if tables else f"exact-odds {provenance.command}"
+
+
+# ---------------------------------------------------------------- LaTeX
+
+_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+            "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+            "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "\n": " "}
+_UNICODE = {"≈": r"$\approx$", "×": r"$\times$", "−": r"$-$", "→": r"$\rightarrow$", "←": r"$\leftarrow$",
+            "♣": r"$\clubsuit$", "♠": r"$\spadesuit$", "♥": r"$\heartsuit$", "♦": r"$\diamondsuit$",
+            "±": r"$\pm$", "–": "--", "—": "---", "²": r"\textsuperscript{2}", "³": r"\textsuperscript{3}",
+            "…": r"\ldots{}", "§": r"\S{}", "·": r"$\cdot$", "°": r"$^\circ$", "≤": r"$\leq$", "≥": r"$\geq$",
+            "≠": r"$\neq$", "∞": r"$\infty$", "√": r"$\surd$", "≱": "?", "‘": "`", "’": "'", "“": "``",
+            "”": "''", "\u00a0": "~", "µ": r"$\mu$", "σ": r"$\sigma$", "χ": r"$\chi$", "α": r"$\alpha$",
+            "Δ": r"$\Delta$"}
+_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~", "\u0327": "c "}
+
+
+def _char(c: str) -> str:
+    if c in _SPECIAL:
+        return _SPECIAL[c]
+    if c.isascii():
+        return c
+    if c in _UNICODE:
+        return _UNICODE[c]
+    decomposed = unicodedata.normalize("NFD", c)
+    base, marks = decomposed[0], decomposed[1:]
+    if base.isascii() and base.isalpha() and marks in _ACCENTS:
+        return f"\\{_ACCENTS[marks]}{{{base}}}"
+    return "?"
+
+
+def latex_escape(text: str) -> str:
+    """``text`` as LaTeX source that pdflatex accepts: special characters escaped, others converted.
+
+    >>> latex_escape("≈ 1.06% × 2 & d_1")
+    '$\\\\approx$ 1.06\\\\% $\\\\times$ 2 \\\\& d\\\\_1'
+    """
+    return "".join(map(_char, text))
+
+
+def _latex_cell(value: Cell) -> str:
+    if not isinstance(value, Math):
+        return latex_escape(cell_text(value))
+    import sympy  # lazy: only a closed form needs it
+
+    try:
+        return f"${sympy.latex(value.expr)}$"
+    except Exception:  # an expression sympy cannot set: its text, escaped
+        return latex_escape(str(value))
+
+
+_SIZES = ((80, ""), (92, r"\small"), (105, r"\footnotesize"), (125, r"\scriptsize"), (150, r"\tiny"))
+"""(characters across, font size command): the first size whose width fits the table is used."""
+
+
+def _latex_layout(table: Table) -> tuple[str, bool]:
+    """The font size command of ``table`` and whether it needs a landscape page, from its widest cells."""
+    columns = [table.headers, *table.rows]
+    widths = [max((len(str(row[i])) // (2 if isinstance(row[i], Math) else 1) for row in columns if i < len(row)),
+                  default=0) for i in range(len(table.headers))]
+    across = sum(widths) + 4 * len(widths)  # and the space between columns
+    for landscape in (False, True):  # a landscape page is about 1.45 times as wide
+        for limit, size in _SIZES:
+            if across <= limit * (1.45 if landscape else 1):
+                return size, landscape
+    return r"\tiny", True
+
+
+def latex_table(table: Table) -> str:
+    """One table as a ``longtable`` with ``booktabs`` rules, its title as the caption, its notes below."""
+    size, landscape = _latex_layout(table)
+    cols = "l" + "r" * (len(table.headers) - 1)
+    head = " & ".join(latex_escape(h) for h in table.headers) + r" \\"
+    math = any(isinstance(c, Math) for row in table.rows for c in row)
+    stretch = r"\renewcommand{\arraystretch}{2.6}" if math else ""  # room for fractions: rows apart
+    lines = [r"\begin{landscape}" if landscape else "", "{" + size + stretch + r"\setlength{\tabcolsep}{4pt}",
+             f"\\begin{{longtable}}{{{cols}}}", f"\\caption{{{latex_escape(table.title)}}}\\\\",
+             r"\toprule", head, r"\midrule", r"\endfirsthead", r"\toprule", head, r"\midrule", r"\endhead",
+             r"\bottomrule", r"\endlastfoot"]
+    lines += [" & ".join(_latex_cell(c) for c in row) + r" \\" for row in table.rows]
+    lines += [r"\end{longtable}", "}"]
+    lines += [f"\\par\\noindent{{\\small {latex_escape(note)}}}\\par" for note in table.notes]
+    lines.append(r"\end{landscape}" if landscape else "")
+    return "\n".join(line for line in lines if line)
+
+
+def latex_tables(tables: Sequence[Table]) -> str:
+    """The tables alone (to ``\\input`` in a document that loads ``booktabs`` and ``longtable``)."""
+    return "\n\n".join(latex_table(t) for t in tables) + "\n"
+
+
+PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
+\usepackage[T1]{fontenc}
+\usepackage[utf8]{inputenc}
+\usepackage{lmodern}
+\usepackage[margin=1.5cm]{geometry}
+\usepackage{amsmath,amssymb}
+\usepackage{booktabs}
+\usepackage{longtable}
+\usepackage{pdflscape}
+\setlength{\LTcapwidth}{\textwidth}
+\setlength{\parindent}{0pt}
+\pagestyle{plain}
+\sloppy
+\setlength{\emergencystretch}{3em}"""
+"""The packages the document loads (all in TeX Live's latex-base and latex-recommended)."""
+
+
+def latex_document(tables: Sequence[Table], provenance: Provenance) -> str:
+    """A complete LaTeX document: a title, the provenance as a list, then every table."""
+    fields = "\n".join(f"  \\item[{latex_escape(label)}] {latex_escape(value)}"
+                       for label, value in provenance.fields())
+    return "\n".join([
+        PREAMBLE, r"\begin{document}", f"\\section*{{{latex_escape(document_title(tables, provenance))}}}",
+        r"\begin{description}\small", fields.replace("(sha256 ", r"(sha256 \allowbreak "), r"\end{description}",
+        "", latex_tables(tables), r"\end{document}", ""])
+
+
+# ---------------------------------------------------------------- HTML
+
+STYLE = """
+:root{color-scheme:light}
+*{box-sizing:border-box}
+body{margin:0;padding:1rem;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;
+color:#111;background:#fff}
+main{max-width:80rem;margin:0 auto}
+h1{font-size:1.3rem;margin:0 0 .6rem}
+dl.provenance{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.15rem .8rem;margin:0 0 1.2rem;
+padding:.6rem .8rem;background:#f4f5f7;border-radius:6px;font-size:.85rem}
+dl.provenance dt{font-weight:600}
+dl.provenance dd{margin:0;overflow-wrap:anywhere}
+section{margin:0 0 1.5rem}
+.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%;border:1px solid #e2e4e8;border-radius:6px}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:.88rem;min-width:100%}
+caption{caption-side:top;text-align:left;font-weight:600;padding:.5rem .6rem;white-space:normal}
+th,td{padding:.3rem .6rem;border-top:1px solid #e2e4e8;white-space:nowrap;text-align:left;vertical-align:top}
+thead th{border-top:0;border-bottom:2px solid #444;background:#fafbfc}
+td.num,th.num{text-align:right}
+td.math{white-space:normal;min-width:20rem;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.8rem}
+p.note{margin:.4rem 0 0;font-size:.85rem;color:#333}
+figure{margin:1rem 0}
+figure svg{display:block;max-width:100%;height:auto}
+figcaption{font-size:.85rem;color:#333}
+@media (max-width:40rem){body{padding:.5rem;font-size:14px}dl.provenance{grid-template-columns:1fr}}
+@media print{body{padding:0;font-size:10pt}main{max-width:none}.scroll{overflow:visible;border:0}
+table{font-size:8pt}th,td{white-space:normal;padding:.15rem .3rem}tr,figure{break-inside:avoid}
+thead{display:table-header-group}dl.provenance{background:none;padding:0}}
+"""
+"""The page's style sheet: layout on screens of any width, and for print."""
+
+_NUMBER = re.compile(r"[+\-−]?(\d[\d,]*(\.\d+)?|\.\d+)(e[+\-]\d+)?%?(/\d+)?|[+\-−]?\d+/\d+|n/a|—|-|")
+"""A cell that reads as a number (or is empty, or a dash): such a column is right-aligned."""
+
+
+def _numeric(value: Cell) -> bool:
+    if isinstance(value, (int, Fraction)):
+        return True
+    return _NUMBER.fullmatch(value.strip()) is not None
+
+
+def _numeric_columns(table: Table) -> list[bool]:
+    """For each column, whether every body cell is a number (at least one not empty)."""
+    out = []
+    for i in range(len(table.headers)):
+        cells = [row[i] for row in table.rows if i < len(row)]
+        out.append(bool(cells) and all(map(_numeric, cells))
+                   and any(cell_text(c).strip() not in ("", "-", "—", "n/a") for c in cells))
+    return out
+
+
+def _html_row(cells: Sequence[Cell], numeric: Sequence[bool]) -> str:
+    out = []
+    for value, num in zip(cells, numeric, strict=False):
+        kind = " class=\"num\"" if num else " class=\"math\"" if isinstance(value, Math) else ""
+        out.append(f"<td{kind}>{escape(cell_text(value))}</td>")
+    return "<tr>" + "".join(out) + "</tr>"
+
+
+def html_table(table: Table) -> str:
+    """One table in its scrolling box, its title as the caption and its notes below."""
+    numeric = _numeric_columns(table)
+    right = ' class="num"'
+    head = "".join(f"<th scope=\"col\"{right if num else ''}>{escape(h)}</th>"
+                   for h, num in zip(table.headers, numeric, strict=True))
+    body = "\n".join(_html_row(row, numeric) for row in table.rows)
+    notes = "".join(f"\n<p class=\"note\">{escape(note)}</p>" for note in table.notes)
+    return (f"<section>\n<div class=\"scroll\"><table>\n<caption>{escape(table.title)}</caption>\n"
+            f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table></div>{notes}\n</section>")
+
+
+def html_tables(tables: Sequence[Table]) -> str:
+    """The tables alone, as HTML sections (ends with a newline)."""
+    return "\n".join(html_table(t) for t in tables) + "\n"
+
+
+def _html_figure(figure: Figure) -> str:
+    return f"<figure>\n{figure.svg.strip()}\n<figcaption>{escape(figure.title)}</figcaption>\n</figure>"
+
+
+def html_page(tables: Sequence[Table], provenance: Provenance, figures: Sequence[Figure] = ()) -> str:
+    """A complete, self-contained HTML page: title, provenance, tables, then figures."""
+    title = escape(document_title(tables, provenance))
+    fields = "\n".join(f"<dt>{escape(label)}</dt><dd>{escape(value)}</dd>" for label, value in provenance.fields())
+    parts = [
+        "<!DOCTYPE html>", "<html lang=\"en\">", "<head>", "<meta charset=\"utf-8\">",
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+        f"<meta name=\"generator\" content=\"{escape(provenance.fields()[0][1])}\">",
+        f"<title>{title}</title>", f"<style>{STYLE}</style>", "</head>", "<body>", "<main>",
+        f"<h1>{title}</h1>", f"<dl class=\"provenance\">\n{fields}\n</dl>", html_tables(tables).rstrip("\n"),
+        *(_html_figure(f) for f in figures), "</main>", "</body>", "</html>", ""]
+    return "\n".join(parts)

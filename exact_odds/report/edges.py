@@ -1,4 +1,5 @@
-"""Rows for ``edges``, ``parsheet`` and ``symbolic``: house edges, par sheets, closed forms, break-even payouts."""
+"""Tables and JSON for ``edges``, ``parsheet`` and ``symbolic``: house edges, par sheets, closed forms, break-even
+payouts. Percentages and decimals for people; exact fractions where a program reads (csv, json, xlsx)."""
 
 from __future__ import annotations
 
@@ -17,31 +18,21 @@ if TYPE_CHECKING:
     from exact_odds.core.shoe import Shoe
 
 
-# ---------------------------------------------------------------- house edges and par sheets
-# Rows for `edges`, `parsheet`, `symbolic` and `report`. Number formats are chosen here: exact
-# fractions where a program reads the output (csv, json), percentages and decimals for people.
-
-
 def _percent_or_na(x: Fraction | None) -> str:
     return percent_text(x) if x is not None else "n/a"
 
 
-def _exact_or_na(x: Fraction | None) -> str:
-    return fraction_text(x) if x is not None else ""
-
-
-def _edge_cells(sheet: ParSheet, fmt: str) -> list[Cell]:
+def edge_cells(sheet: ParSheet, fmt: str) -> list[Cell]:
     """House edge, per resolved bet, win, push, loss, std dev (+ player EV and variance for programs)."""
     if for_people(fmt):
         return [percent_text(sheet.house_edge), _percent_or_na(sheet.house_edge_resolved),
-                percent_text(sheet.win), percent_text(sheet.push), percent_text(sheet.loss),
-                f"{sheet.std_dev:.4f}"]
-    return [fraction_text(sheet.house_edge), _exact_or_na(sheet.house_edge_resolved), fraction_text(sheet.win),
-            fraction_text(sheet.push), fraction_text(sheet.loss), fraction_text(sheet.expected_value),
-            fraction_text(sheet.variance), f"{sheet.std_dev:.10f}"]
+                *map(percent_text, (sheet.win, sheet.push, sheet.loss)), f"{sheet.std_dev:.4f}"]
+    resolved = "" if sheet.house_edge_resolved is None else fraction_text(sheet.house_edge_resolved)
+    return [fraction_text(sheet.house_edge), resolved, *map(fraction_text, (sheet.win, sheet.push, sheet.loss,
+            sheet.expected_value, sheet.variance)), f"{sheet.std_dev:.10f}"]
 
 
-def _edge_headers(fmt: str) -> list[str]:
+def edge_headers(fmt: str) -> list[str]:
     if for_people(fmt):
         return ["house edge", "excl. pushes", "win", "push", "loss", "std dev"]
     return ["house_edge", "house_edge_resolved", "win", "push", "loss", "player_ev", "variance", "std_dev"]
@@ -57,31 +48,20 @@ ConfigSheets = Sequence[tuple["Configuration", Mapping[str, "ParSheet"]]]
 
 def edges_table(shoe_label: str, configs: ConfigSheets, fmt: str) -> Table:
     """The house edges of the banker, player and tie bets of each configuration."""
-    rows = [[config.name, role, *_edge_cells(sheet, fmt)] for config, sheets in configs for role, sheet in
+    rows = [[config.name, role, *edge_cells(sheet, fmt)] for config, sheets in configs for role, sheet in
             sheets.items()]
     notes = [EDGE_NOTE] if for_people(fmt) else []
     notes += [f"{config.name}: {config.description} Source: {config.source}." for config, _ in configs]
-    return Table(f"House edges of the main bets, {shoe_label}", ["configuration", "bet", *_edge_headers(fmt)],
+    return Table(f"House edges of the main bets, {shoe_label}", ["configuration", "bet", *edge_headers(fmt)],
                  rows, notes if fmt != "csv" else ())
 
 
 def edge_json(sheet: ParSheet) -> dict[str, object]:
-    """One bet's exact figures for JSON (``std_dev`` a float, the rest ``"num/den"``).
-
-    ``house_edge`` is positive when the house wins; ``player_ev`` is its negative, the bettor's
-    expectation per unit staked; ``house_edge_resolved`` is per resolved bet (``null`` when
-    the bet always pushes).
-    """
-    return {
-        "house_edge": sheet.house_edge,
-        "house_edge_resolved": sheet.house_edge_resolved,
-        "std_dev": sheet.std_dev,
-        "player_ev": sheet.expected_value,
-        "win": sheet.win,
-        "push": sheet.push,
-        "loss": sheet.loss,
-        "variance": sheet.variance,
-    }
+    """One bet's exact figures for JSON (``std_dev`` a float; ``house_edge_resolved`` ``null`` when the bet
+    always pushes)."""
+    return {"house_edge": sheet.house_edge, "house_edge_resolved": sheet.house_edge_resolved,
+            "std_dev": sheet.std_dev, "player_ev": sheet.expected_value, "win": sheet.win, "push": sheet.push,
+            "loss": sheet.loss, "variance": sheet.variance}
 
 
 def edges_json(shoe: Shoe, configs: ConfigSheets) -> dict[str, object]:
@@ -92,20 +72,15 @@ def edges_json(shoe: Shoe, configs: ConfigSheets) -> dict[str, object]:
 
 
 def par_sheet_table(sheet: ParSheet, fmt: str, *, title: str | None = None) -> Table:
-    """A par sheet: each line's combinations, probability, pays and return, then the total.
-
-    Combinations are left out for the infinite deck (its weights are not counts).
-    """
+    """A par sheet: each line's combinations (finite shoes), probability, pays and return, then the total."""
     people = for_people(fmt)
     counts = not sheet.shoe.infinite
 
     def number(x: Fraction) -> Cell:
         return decimal_text(x, 10) if people else x
 
-    rows: list[list[Cell]] = []
-    for line in sheet.lines:
-        rows.append([line.label, *([line.ways] if counts else []), number(line.probability), line.pays,
-                     number(line.contribution)])
+    rows: list[list[Cell]] = [[line.label, *([line.ways] if counts else []), number(line.probability), line.pays,
+                               number(line.contribution)] for line in sheet.lines]
     rows.append(["total", *([sheet.total] if counts else []), number(Fraction(1)), "", number(sheet.expected_value)])
     headers = ["outcome", *(["combinations"] if counts else []), "probability", "pays", "return"]
     notes: list[str] = []
@@ -119,25 +94,24 @@ def par_sheet_table(sheet: ParSheet, fmt: str, *, title: str | None = None) -> T
 
 def par_sheet_json(sheet: ParSheet) -> dict[str, object]:
     """A par sheet for JSON: the lines (exact) and the bet's figures."""
-    lines = []
-    for line in sheet.lines:
-        entry: dict[str, object] = {"outcome": line.label, "probability": line.probability, "pays": line.pays,
-                                    "return": line.contribution}
-        if not sheet.shoe.infinite:
-            entry = {"outcome": line.label, "combinations": line.ways, **entry}
-        lines.append(entry)
     head: dict[str, object] = {"bet": sheet.bet.name, "shoe": shoe_json(sheet.shoe),
-                               "description": sheet.bet.description,
-                               "source": sheet.bet.source, "lines": lines}
+                               "description": sheet.bet.description, "source": sheet.bet.source,
+                               "lines": lines_json(sheet)}
     if not sheet.shoe.infinite:
         head["sequences"] = sheet.total
     return {**head, **edge_json(sheet)}
 
 
+def lines_json(sheet: ParSheet) -> list[dict[str, object]]:
+    """Each pay line's outcome, combinations (finite shoes), probability, pays and return."""
+    return [{"outcome": line.label, **({} if sheet.shoe.infinite else {"combinations": line.ways}),
+             "probability": line.probability, "pays": line.pays, "return": line.contribution}
+            for line in sheet.lines]
+
+
 def _expression(text: str, fmt: str, owner: object, name: str) -> str:
-    """An expression's text (code-quoted in Markdown, where ``*`` would mean emphasis; a
-    :class:`~exact_odds.report.base.Math` cell in LaTeX and HTML, which LaTeX sets as mathematics:
-    its SymPy expression is ``owner``'s attribute ``name``, asked for in LaTeX only)."""
+    """An expression's text: code-quoted in Markdown; a :class:`~exact_odds.report.base.Math` cell in LaTeX
+    (``owner``'s SymPy attribute ``name``, set as mathematics) and HTML."""
     if fmt in ("latex", "html"):
         return Math(getattr(owner, name) if fmt == "latex" else None, text)
     return f"`{text}`" if fmt == "markdown" else text
@@ -201,9 +175,7 @@ def payout_symbol_tables(summary: Summary, fmt: str) -> list[Table]:
 def symbolic_json(summary: Summary) -> dict[str, object]:
     """The ``symbolic --format json`` object (expressions as sympy text, numbers exact)."""
     return {
-        "decks_symbol": "d",
-        "fit_decks": list(summary.fit),
-        "checked_decks": list(summary.checked),
+        "decks_symbol": "d", "fit_decks": list(summary.fit), "checked_decks": list(summary.checked),
         "disagreements": list(summary.disagreements),
         "outcomes": {name: {"combinations": polynomial_text(form.fractions),
                             "probability": factored_text(form.factors),
@@ -221,15 +193,12 @@ def symbolic_json(summary: Summary) -> dict[str, object]:
 
 
 def edges_by_decks_tables(by_decks: Sequence[tuple[str, ConfigSheets]], fmt: str) -> list[Table]:
-    """House edges of every configuration on several shoes (``by_decks``: shoe label, sheets).
-
-    For people, one table per configuration (a row per shoe; an "excl. pushes" column for
-    each bet that can push); for programs, one long table with every exact figure.
-    """
+    """House edges of every configuration on several shoes (``by_decks``: shoe label, sheets): for people a table
+    per configuration (a row per shoe), for programs one long table with every exact figure."""
     if not for_people(fmt):
-        rows = [[config.name, label, role, *_edge_cells(sheet, fmt)]
+        rows = [[config.name, label, role, *edge_cells(sheet, fmt)]
                 for label, configs in by_decks for config, sheets in configs for role, sheet in sheets.items()]
-        return [Table("House edges by number of decks", ["configuration", "decks", "bet", *_edge_headers(fmt)], rows)]
+        return [Table("House edges by number of decks", ["configuration", "decks", "bet", *edge_headers(fmt)], rows)]
     tables = []
     for i, (config, sheets) in enumerate(by_decks[0][1]):
         column = [(label, configs[i][1]) for label, configs in by_decks]
@@ -254,11 +223,8 @@ def par_sheets_tables(sheets: Sequence[ParSheet], fmt: str) -> list[Table]:
     """Par sheets of several bets and shoes: one table each for people, one long table for programs."""
     if for_people(fmt):
         return [par_sheet_table(sheet, fmt) for sheet in sheets]
-    rows: list[list[Cell]] = []
-    for sheet in sheets:
-        for line in sheet.lines:
-            rows.append([str(sheet.shoe), sheet.bet.name, line.label, line.ways, line.probability, line.pays,
-                         line.contribution])
+    rows: list[list[Cell]] = [[str(sheet.shoe), sheet.bet.name, line.label, line.ways, line.probability, line.pays,
+                               line.contribution] for sheet in sheets for line in sheet.lines]
     return [Table("Par sheets", ["shoe", "bet", "outcome", "combinations", "probability", "pays", "return"], rows)]
 
 

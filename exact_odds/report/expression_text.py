@@ -1,22 +1,12 @@
-"""The text SymPy's ``str`` gives the expressions ``exact-odds symbolic`` shows, written from their
-exact data, without SymPy (slow to import) or its printer (which orders terms and factors by its
-general sort keys: a few milliseconds an expression).
+"""The text SymPy's ``str`` gives the expressions ``symbolic`` shows, written from their exact data without
+SymPy (slow to import and to print).
 
-The expressions have plain shapes, whose orders are plain too:
+- A *sum* of rational multiples of powers of single symbols: terms in descending lexicographic order of
+  their exponents, symbols by name (a constant last), but a positive number before one negative term.
+- A *product* (:class:`~exact_odds.engine.deck_polynomials.Factored`): the number, the power of d, then
+  the powers of sums by their number of terms and term by term, in numerator and denominator.
 
-- a *sum* of rational multiples of powers of single symbols (a polynomial in d; a house edge
-  linear in payout symbols): its terms in descending lexicographic order of their exponents,
-  the symbols taken by name, so a constant comes last; but a positive number and one negative
-  multiple of a power are written number first (``5/7 - 3*tie/7``);
-- a *product* of a rational number and integer powers of d and of sums in d (a factored rational
-  function, :class:`~exact_odds.engine.deck_polynomials.Factored`): the number, then the power of d,
-  then the powers of sums by their number of terms and then term by term (each term by its
-  exponent and then its coefficient, a constant before any power); the numerator and the
-  denominator keep that order.
-
-A product that SymPy writes otherwise (a lone sum times 1 or -1, which it expands; a lone power
-with an exponent below -1) is left to SymPy. Tests compare every text with ``str`` of the SymPy
-expression on every expression the command shows and on many random ones.
+The few products SymPy writes otherwise are left to SymPy; tests compare every text with SymPy's.
 """
 
 from __future__ import annotations
@@ -25,10 +15,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from exact_odds.engine.deck_polynomials import Factored
+from exact_odds.report.base import fraction_text
 
 Term = tuple[Fraction, str, int]
 """A sum's term: coefficient, symbol name and exponent (``""`` and 0 for a constant)."""
-
 SYMBOL = "d"
 """The name of the number of decks."""
 
@@ -41,11 +31,6 @@ def polynomial_text(coefficients: Sequence[int | Fraction]) -> str:
 def linear_text(constant: Fraction, terms: Sequence[tuple[Fraction, str]]) -> str:
     """``constant + sum(coefficient * symbol)`` (distinct names, coefficients not zero), as SymPy writes it."""
     return sum_text([*([(constant, "", 0)] if constant else []), *((c, name, 1) for c, name in terms)])
-
-
-def _rational(x: Fraction) -> str:
-    """A rational number as SymPy writes it: ``-3/4``, ``5``."""
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
 def _ordered(terms: Sequence[Term]) -> list[Term]:
@@ -61,7 +46,7 @@ def _ordered(terms: Sequence[Term]) -> list[Term]:
 def _term_text(term: Term) -> str:
     coefficient, name, k = term
     if not k:
-        return _rational(coefficient)
+        return fraction_text(coefficient)
     sign, c = ("-", -coefficient) if coefficient < 0 else ("", coefficient)
     power = name if k == 1 else f"{name}**{k}"
     numerator = [*([str(c.numerator)] if c.numerator != 1 else []), power]
@@ -90,12 +75,10 @@ def _factor(coefficients: tuple[int, ...], k: int) -> tuple[tuple[object, ...], 
 
 
 def factored_text(value: Factored) -> str:
-    """A factored rational function of d, as ``str`` of
-    :func:`exact_odds.analysis.symbolic_expressions.factored_expression`
-    (``sympy.factor``'s expression) writes it, as SymPy's ``_print_Mul`` does."""
+    """A factored rational function of d as ``str`` of its SymPy expression (``_print_Mul``) writes it."""
     number, factors = value.number, value.factors
     if not factors:
-        return _rational(number)
+        return fraction_text(number)
     if len(factors) == 1 and ((abs(number) == 1 and factors[0][1] == 1 and factors[0][0] != (1, 0))
                               or (number == 1 and factors[0][1] < -1)):
         # sympy-backed: single-shoe commands never load it

@@ -1,28 +1,14 @@
-"""Writing the files a command makes (``--output``, ``--plot``, ``simulate --log``), safely.
+"""Writing the files a command makes (``--output``, ``--plot``, ``simulate --log``), atomically.
 
-A file is written *atomically*: to a temporary file beside the target, renamed over it only
-when the whole text is written, so that a reader sees the old file or the whole new one.
-Because the rename *replaces* the target, only two kinds of target are accepted:
+A file is written to a temporary file beside its target, renamed over it once whole: a reader sees the
+old file or the whole new one. The target must be a regular file we may write (the new file keeps its
+mode and, when we may, its owner) or a new path in an existing directory (mode ``0o666 & ~umask``); a
+device, FIFO, socket, directory, missing directory or bad name is refused with one
+:class:`~exact_odds.inputs.errors.InputError`. A symbolic link is followed. The temporary file is removed
+on any exit but SIGKILL (the command line turns SIGTERM and SIGHUP into exceptions).
 
-- a new path in an existing directory, which gets the mode the umask gives a new file
-  (``0o666 & ~umask``, as the shell's ``>`` would);
-- an existing regular file that we may write, whose mode (and, when we may, its owner) the
-  new file keeps.
-
-Anything else is refused with one line (:class:`~exact_odds.inputs.errors.InputError`): a device
-such as ``/dev/null`` (run as root, replacing it would break the system), a FIFO, a socket, a
-directory, a missing directory, an empty or over-long name. A symbolic link is followed:
-the file it names is replaced and the link stays. Write to standard output (no ``--output``)
-to send the text to a device or a pipe.
-
-The temporary file is removed on any exit from the ``with`` block: an error, Ctrl-C
-(``KeyboardInterrupt``) or, through the command line's handler, SIGTERM and SIGHUP. Only
-SIGKILL can leave a ``.NAME.*.tmp`` file behind.
-
-The files of one command commit together (:func:`committed_together`): inside that block a
-finished temporary file waits, and every one is renamed into place only when the whole block
-(the command, its report included) has succeeded. If anything fails, no target is created or
-replaced and no temporary file is left.
+The files of one command commit together (:func:`committed_together`): renamed into place only when the
+whole block has succeeded, else no target is created or replaced.
 """
 
 from __future__ import annotations
@@ -38,7 +24,7 @@ from typing import BinaryIO, TextIO
 from exact_odds.inputs.errors import InputError
 
 SHOWN_NAME = 80
-"""Characters of a file name quoted in a message; a longer name is cut (the message stays readable)."""
+"""Characters of a file name quoted in a message; a longer name is cut."""
 
 
 def shown(name: str | Path) -> str:
@@ -60,11 +46,8 @@ def _refuse(name: str | Path, why: str) -> InputError:
 
 
 def output_target(path: str | Path) -> tuple[Path, os.stat_result | None]:
-    """The file that writing ``path`` replaces, and its status (``None`` for a new file).
-
-    ``path`` itself, or the file a symbolic link names. Raises :class:`InputError` (one line)
-    for any target but a regular file or a new path in a writable directory (see the module).
-    """
+    """The file that writing ``path`` replaces (a symbolic link followed), and its status (``None`` for a new
+    file); :class:`InputError` for any other target (see the module)."""
     name = str(path)
     if not name:
         raise _refuse(name, "no file name given")
@@ -90,7 +73,6 @@ def output_target(path: str | Path) -> tuple[Path, os.stat_result | None]:
 
 
 def _new_file_directory(name: str, directory: Path) -> None:
-    """Check that a file can be created in ``directory``."""
     try:
         st = os.stat(directory)
     except OSError as err:
@@ -102,33 +84,18 @@ def _new_file_directory(name: str, directory: Path) -> None:
 
 
 def check_output(path: str) -> str:
-    """``path`` unchanged if a command may write it (see :func:`output_target`), for an argparse ``type=``.
-
-    Its directory must also take a new file now: one is made there and removed at once, so that a
-    directory that only looks writable (``/proc`` or ``/sys`` to root) is refused before any work.
-    """
-    target, _ = output_target(path)
-    _try_new_file(path, target.parent)
-    return path
-
-
-def _try_new_file(name: str | Path, directory: Path) -> None:
-    """Make a temporary file in ``directory`` and remove it; raise :class:`InputError` if it cannot be made."""
+    """``path`` unchanged if a command may write it, for an argparse ``type=``: a file is made in its directory
+    and removed at once, so that one that only looks writable (``/proc`` to root) is refused before any work."""
+    directory = output_target(path)[0].parent
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=".exact-odds.", suffix=".tmp")
     except OSError as err:
-        raise _refuse(name, f"directory {shown(directory)} does not take new files "
+        raise _refuse(path, f"directory {shown(directory)} does not take new files "
                             f"({err.strerror or type(err).__name__})") from None
     os.close(fd)
     with suppress(OSError):
         os.unlink(tmp)
-
-
-def _new_file_mode() -> int:
-    """The mode a new file gets under the current umask: ``0o666 & ~umask``."""
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
+    return path
 
 
 def _give_mode(fd: int, st: os.stat_result | None) -> None:
@@ -138,7 +105,12 @@ def _give_mode(fd: int, st: os.stat_result | None) -> None:
     if st is not None and (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
         with suppress(OSError):  # only root may give the file back to its owner
             os.fchown(fd, st.st_uid, st.st_gid)
-    os.fchmod(fd, stat.S_IMODE(st.st_mode) if st is not None else _new_file_mode())
+    if st is not None:
+        os.fchmod(fd, stat.S_IMODE(st.st_mode))
+    else:  # a new file's mode under the umask, as the shell's > gives
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
 
 
 @contextmanager
@@ -166,12 +138,7 @@ def _replacing(path: str | Path) -> Iterator[int]:
 
 @contextmanager
 def atomic_file(path: str | Path) -> Iterator[TextIO]:
-    """A UTF-8 text file to write ``path`` through, so that readers see the old file or the whole new one.
-
-    The text goes to a temporary file beside ``path``, renamed over it when the ``with`` block
-    ends, and removed if the block raises (nothing is left half-written). ``path`` must be a
-    regular file or a new path (see the module).
-    """
+    """A UTF-8 text file to write ``path`` through: renamed over it when the block ends, removed if it raises."""
     with _replacing(path) as fd, os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
         yield fh
 
@@ -197,7 +164,6 @@ _GROUPS: list[list[Staged]] = []
 
 
 def _stage(staged: list[Staged], item: Staged) -> None:
-    """Add a finished temporary file to the block's; a second file for the same target is refused."""
     if any(target == item[1] for _, target, _ in staged):
         Path(item[0]).unlink(missing_ok=True)
         raise _refuse(item[2], "the command writes this file twice")
@@ -206,12 +172,8 @@ def _stage(staged: list[Staged], item: Staged) -> None:
 
 @contextmanager
 def committed_together() -> Iterator[None]:
-    """Hold back the files :func:`atomic_file` writes in the block; rename them all into place at its end.
-
-    When the block raises, every temporary file is removed and no target is created or replaced.
-    When a rename fails, the targets already renamed get their old file back (or are removed if
-    they were new). A block inside another joins the outer one.
-    """
+    """Hold back the files written in the block and rename them all into place at its end; if a rename fails,
+    the targets already renamed get their old file back (or are removed). A nested block joins the outer one."""
     if _GROUPS:
         yield
         return
@@ -228,7 +190,6 @@ def committed_together() -> Iterator[None]:
 
 
 def _discard(staged: list[Staged]) -> None:
-    """Remove the temporary files of ``staged`` (those not renamed)."""
     for tmp, _, _ in staged:
         Path(tmp).unlink(missing_ok=True)
 
@@ -260,8 +221,7 @@ def _commit(staged: list[Staged]) -> None:
 
 
 def _backup(target: Path) -> Backup:
-    """A hard link to the file at ``target`` beside it (``None`` if links cannot be made), to put back
-    should the commit fail; ``(False, None)`` when there is no file at ``target`` yet."""
+    """A hard link to the file at ``target`` beside it, to put back should the commit fail (see :data:`Backup`)."""
     if not os.path.lexists(target):
         return False, None
     for _ in range(100):

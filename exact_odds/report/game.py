@@ -1,17 +1,13 @@
-"""Tables for ``report --game``: one casino's whole par sheet, from one game file.
+"""Tables and JSON for ``report --game``: one casino's whole par sheet, from one game file.
 
-Presentation only. The figures come from :func:`exact_odds.analysis.edges.reference_sheets` (the odds,
-the par sheets of the game's banker, player and tie bets and of its side bets) and, with
-``--eor``, from :func:`exact_odds.analysis.removal.effects_of_removal`. Each table is the one the
-separate command prints (``odds``, ``edges``, ``parsheet``, ``eor``, each with ``--game``),
-so a figure reads the same, to the last digit of its fraction, in either; the house edges of
-the side bets get one table in the layout of ``edges``.
+Each table is the one the separate command prints (``odds``, ``edges``, ``parsheet``, ``eor``, each with
+``--game``), so a figure reads the same in either; the side bets' house edges take the layout of ``edges``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from exact_odds.analysis.edges import ParSheet, ReferenceSheets
 from exact_odds.analysis.removal import MAX_TAG, LinearCount, Removal
@@ -19,24 +15,16 @@ from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.game import Game
 from exact_odds.report.base import Cell, Table, for_people
 from exact_odds.report.concepts import procedure_json, shoe_json
-from exact_odds.report.edges import (
-    EDGE_NOTE,
-    _edge_cells,
-    _edge_headers,
-    edges_json,
-    edges_table,
-    par_sheet_json,
-    par_sheet_table,
-)
-from exact_odds.report.odds import odds_json, odds_table
-from exact_odds.report.sidebets import pay_table_text, side_bet_json
+from exact_odds.report.edges import EDGE_NOTE, edge_cells, edge_headers, edges_table, par_sheet_table
+from exact_odds.report.odds import odds_table, reference_json
+from exact_odds.report.sidebets import pay_table_text
 from exact_odds.report.study import eor_json, eor_tables
 
 
 @dataclass(frozen=True, slots=True)
 class RemovalFigures:
-    """The effects of removal of a report (``report --eor``): per bet, its removal effects and the
-    count they suggest, and the names of the bets left out (suits unknown), as ``eor`` gives them."""
+    """The effects of removal of ``report --eor``, as ``eor`` gives them: per bet, its effects and the count
+    they suggest, and the bets left out (suits unknown)."""
 
     removals: Sequence[Removal]
     counts: Sequence[LinearCount]
@@ -44,33 +32,27 @@ class RemovalFigures:
     max_tag: int = MAX_TAG
 
 
-def game_parts(game: Game) -> list[tuple[str, str]]:
-    """What the game is, part by part, in words: shoe, tableau, pay table, side bets, dealing, source."""
-    config = game.configuration
-    parts = [("shoe", str(game.shoe)), ("tableau", game.tableau.name),
-             ("pay table", f"{config.name}: {config.description}"),
-             ("side bets", ", ".join(bet.name for bet in game.side_bets) or "none"),
-             ("dealing", game.procedure.describe())]
-    return parts + ([("source", game.source)] if game.source else [])
-
-
 def game_table(game: Game) -> Table:
-    """The game's parts (:func:`game_parts`) as a two-column table, its description as a note."""
-    return Table(f"Game: {game.name}", ["part", "value"], [[part, value] for part, value in game_parts(game)],
-                 [game.description] if game.description else [])
+    """What the game is, part by part (shoe, tableau, pay table, side bets, dealing, source), its description
+    as a note."""
+    config = game.configuration
+    rows: list[list[Cell]] = [
+        ["shoe", str(game.shoe)], ["tableau", game.tableau.name], ["pay table", f"{config.name}: {config.description}"],
+        ["side bets", ", ".join(bet.name for bet in game.side_bets) or "none"], ["dealing", game.procedure.describe()]]
+    if game.source:
+        rows.append(["source", game.source])
+    return Table(f"Game: {game.name}", ["part", "value"], rows, [game.description] if game.description else [])
 
 
 def side_edges_table(shoe_label: str, sheets: Sequence[ParSheet], fmt: str) -> Table:
-    """The house edge of each side bet, per coup and per resolved bet, its win, push and loss
-    chances and standard deviation (the columns of ``edges``), with its pay table."""
-    rows: list[list[Cell]] = [[sheet.bet.name, pay_table_text(sheet), *_edge_cells(sheet, fmt)] for sheet in sheets]
+    """Each side bet's pay table and the columns of ``edges``."""
+    rows: list[list[Cell]] = [[sheet.bet.name, pay_table_text(sheet), *edge_cells(sheet, fmt)] for sheet in sheets]
     notes = [EDGE_NOTE] if for_people(fmt) else []
-    return Table(f"House edges of the side bets, {shoe_label}", ["bet", "pays", *_edge_headers(fmt)], rows,
+    return Table(f"House edges of the side bets, {shoe_label}", ["bet", "pays", *edge_headers(fmt)], rows,
                  notes if fmt != "csv" else ())
 
 
 def _main_sheets(sheets: ReferenceSheets) -> list[ParSheet]:
-    """The par sheets of the game's banker, player and tie bets, in that order."""
     return [sheet for _, by_role in sheets.configurations for sheet in by_role.values()]
 
 
@@ -87,7 +69,7 @@ def game_tables(game: Game, sheets: ReferenceSheets, fmt: str, eor: RemovalFigur
         side = side_edges_table(shoe, sheets.others, fmt)
         if omitted and fmt != "csv":
             note = f"Not shown: {', '.join(omitted)} (suited bets need a shoe whose suits are known)."
-            side = Table(side.title, side.headers, side.rows, [*side.notes, note])
+            side = replace(side, notes=[*side.notes, note])
         tables.append(side)
     tables += [par_sheet_table(sheet, fmt) for sheet in [*_main_sheets(sheets), *sheets.others]]
     if eor is not None:
@@ -96,20 +78,15 @@ def game_tables(game: Game, sheets: ReferenceSheets, fmt: str, eor: RemovalFigur
 
 
 def game_json(game: Game, sheets: ReferenceSheets, eor: RemovalFigures | None = None) -> dict[str, object]:
-    """The ``report --game --format json`` object: the ``game``, then as ``report`` prints them ``odds``,
-    ``house_edges``, the main bets' ``par_sheets`` (by bet name, as ``parsheet`` prints each), the ``side_bets``
-    (as ``sidebets`` prints each), the ``skipped_bets``, and with ``eor`` the object ``eor`` prints."""
+    """The ``report --game --format json`` object: the ``game``, then :func:`~.odds.reference_json` with every
+    main bet's par sheet, and with ``eor`` the object ``eor`` prints."""
     shoe = sheets.shoe
     out: dict[str, object] = {
         "game": {"name": game.name, "description": game.description, "source": game.source,
                  "shoe": shoe_json(shoe),
                  "tableau": game.tableau.name, "configuration": game.configuration.name,
                  "side_bets": [bet.name for bet in game.side_bets], "procedure": procedure_json(game.procedure)},
-        "odds": odds_json(shoe, sheets.counts, sheets.total),
-        "house_edges": edges_json(shoe, sheets.configurations),
-        "par_sheets": {sheet.bet.name: par_sheet_json(sheet) for sheet in _main_sheets(sheets)},
-        "side_bets": {sheet.bet.name: side_bet_json(sheet) for sheet in sheets.others},
-        "skipped_bets": [bet.name for bet in sheets.omitted],
+        **reference_json(sheets, _main_sheets(sheets)),
     }
     if eor is not None:
         out["eor"] = eor_json(shoe, eor.removals, eor.counts, omitted=eor.omitted)

@@ -1,22 +1,18 @@
-"""Tables for ``odds`` (and ``odds --dealt``) and for the whole reference report of ``report``.
-
-Presentation only: the figures come from the library (:func:`exact_odds.engine.enumerator.winners`,
-:func:`exact_odds.analysis.conditional.deal_given`, :func:`exact_odds.analysis.edges.reference_sheets`);
-these functions lay them out as :class:`~exact_odds.report.base.Table` s and JSON objects
-that :mod:`exact_odds.report.base` renders in every format.
-"""
+"""Tables and JSON for ``odds`` (and ``odds --dealt``) and for the whole reference report of ``report``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Protocol
 
 from exact_odds.analysis.conditional import Dealt
-from exact_odds.analysis.edges import ReferenceSheets
-from exact_odds.core.coup import Winner
+from exact_odds.analysis.edges import ParSheet, ReferenceSheets
+from exact_odds.core.coup import OUTCOMES, Winner
 from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import Shoe
-from exact_odds.report.base import OUTCOME_ORDER, Cell, Table, decimal_text, fraction_text, grouped
+from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped
 from exact_odds.report.concepts import shoe_json
 from exact_odds.report.edges import edges_json, edges_table, par_sheet_json, par_sheet_table
 from exact_odds.report.sidebets import side_bet_json, side_bets_table
@@ -32,19 +28,12 @@ def odds_table(shoe_label: str, counts: OutcomeWays, total: int, *, infinite: bo
                tableau: str | None = None) -> Table:
     """Banker, player and tie: combinations (finite shoes), exact probability, decimal. ``tableau``: the
     name of a drawing rule other than the standard one, which the title then names."""
-    headers = ["outcome", "probability", "decimal"] if infinite else ["outcome", "combinations", "probability",
-                                                                        "decimal"]
-    rows: list[list[Cell]] = []
-    for name in OUTCOME_ORDER:
-        p = Fraction(counts[name], total)
-        row: list[Cell] = [name, fraction_text(p), decimal_text(p, 10)]
-        if not infinite:
-            row.insert(1, counts[name])
-        rows.append(row)
-    total_row: list[Cell] = ["total", "1", decimal_text(1, 10)]
-    if not infinite:
-        total_row.insert(1, total)
-    rows.append(total_row)
+    def row(name: str, ways: int) -> list[Cell]:
+        p = Fraction(ways, total)
+        return [name, *([] if infinite else [ways]), fraction_text(p), decimal_text(p, 10)]
+
+    headers = ["outcome", *([] if infinite else ["combinations"]), "probability", "decimal"]
+    rows = [row(name, counts[name]) for name in OUTCOMES] + [row("total", total)]
     note = "Infinite deck: every card independent, a 0-valued card 4/13, each of 1-9 1/13." if infinite else (
         f"Combinations are ordered six-card sequences ({grouped(total)} in all).")
     game = "Punto banco odds" if tableau is None else f"Odds under the tableau {tableau!r}"
@@ -53,12 +42,9 @@ def odds_table(shoe_label: str, counts: OutcomeWays, total: int, *, infinite: bo
 
 def _outcomes_json(counts: OutcomeWays, total: int, *, finite: bool) -> dict[str, object]:
     """Each outcome's ``combinations`` (finite shoes), exact ``probability`` and ``decimal``."""
-    outcomes: dict[str, object] = {}
-    for name in OUTCOME_ORDER:
-        p = Fraction(counts[name], total)
-        entry: dict[str, object] = {"probability": fraction_text(p), "decimal": float(p)}
-        outcomes[name] = {"combinations": counts[name], **entry} if finite else entry
-    return outcomes
+    return {name: {**({"combinations": counts[name]} if finite else {}),
+                   "probability": fraction_text(Fraction(counts[name], total)),
+                   "decimal": float(Fraction(counts[name], total))} for name in OUTCOMES}
 
 
 def odds_json(shoe: Shoe, counts: OutcomeWays, total: int) -> dict[str, object]:
@@ -69,28 +55,24 @@ def odds_json(shoe: Shoe, counts: OutcomeWays, total: int) -> dict[str, object]:
             "outcomes": _outcomes_json(counts, total, finite=finite)}
 
 
-def reference_json(sheets: ReferenceSheets) -> dict[str, object]:
-    """The ``report --format json`` object: ``odds`` and ``house_edges`` (the objects ``odds`` and ``edges`` print), the
-    main bets' ``par_sheets`` by bet name (one per distinct pay table), the ``side_bets`` (as ``sidebets``
-    prints each) and the ``skipped_bets``."""
+def reference_json(sheets: ReferenceSheets, main: Sequence[ParSheet] | None = None) -> dict[str, object]:
+    """The ``report --format json`` object: ``odds`` and ``house_edges`` (as ``odds`` and ``edges`` print them),
+    the ``par_sheets`` of the main bets (``main``; by default one per distinct pay table), the ``side_bets``
+    (as ``sidebets`` prints each) and the ``skipped_bets``."""
     shoe = sheets.shoe
     return {
         "odds": odds_json(shoe, sheets.counts, sheets.total),
         "house_edges": edges_json(shoe, sheets.configurations),
-        "par_sheets": {sheet.bet.name: par_sheet_json(sheet) for sheet, _ in sheets.main},
+        "par_sheets": {sheet.bet.name: par_sheet_json(sheet)
+                       for sheet in (main if main is not None else [sheet for sheet, _ in sheets.main])},
         "side_bets": {sheet.bet.name: side_bet_json(sheet) for sheet in sheets.others},
         "skipped_bets": [bet.name for bet in sheets.omitted],
     }
 
 
 def reference_tables(sheets: ReferenceSheets, fmt: str, *, tableau: str | None = None) -> list[Table]:
-    """The reference report of one shoe as tables: odds, every configuration's edges, par sheets, other bets.
-
-    A par sheet is shown once per distinct pay table, its title naming the other bets that
-    share it (``tie-9/banker`` is the standard banker bet); the other bets get one row each
-    in a last table, whose notes name the bets left out (see
-    :func:`exact_odds.analysis.edges.reference_sheets`). ``tableau``: a drawing rule other than the standard one.
-    """
+    """The reference report of one shoe: odds, every configuration's edges, a par sheet per distinct pay table
+    (its title naming the bets that share it), and a row for each other bet. ``tableau``: a non-standard rule."""
     shoe = str(sheets.shoe)
     tables = [odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite, tableau=tableau),
               edges_table(shoe, sheets.configurations, fmt)]
@@ -107,8 +89,8 @@ def _cards_left(shoe: Shoe, dealt: Dealt) -> int | None:
 
 
 def dealt_odds_json(shoe: Shoe, dealt: Dealt, dist: Dist[Winner]) -> dict[str, object]:
-    """The ``odds --dealt --format json`` object: the shoe, the cards dealt, the cards left (``null`` for the
-    infinite deck), and the odds of the rest of the coup (``combinations``: ordered sequences of the rest)."""
+    """The ``odds --dealt --format json`` object: the shoe, the cards dealt and left (``null`` for the
+    infinite deck), and the odds of the rest of the coup."""
     left = _cards_left(shoe, dealt)
     return {"shoe": shoe_json(shoe), "dealt": str(dealt), "cards_left": left,
             "sequences": dist.total if left is not None else None,
@@ -123,4 +105,4 @@ def dealt_odds_table(shoe: Shoe, dealt: Dealt, dist: Dist[Winner], *, tableau: s
     note = (f"Given the cards dealt, the rest of the coup is {positions} card position{'s' if positions != 1 else ''}; "
             + (f"combinations are their ordered sequences from the {grouped(left)} cards left "
                f"({grouped(dist.total)} in all)." if left is not None else "each card is drawn independently."))
-    return Table(table.title, table.headers, table.rows, (note,))
+    return replace(table, notes=(note,))

@@ -1,9 +1,7 @@
-"""Figures (optional extra ``exact-odds[plot]``): matplotlib is imported only when drawing.
+"""Figures (optional extra ``exact-odds[plot]``; matplotlib imported only when drawing), to a file or inline SVG.
 
-Each section belongs to the command that draws it; figures are written as PNG files. Every figure
-has one style (:data:`STYLE`, :func:`_panels`, :func:`_title`, :func:`_label`): matplotlib's
-constrained layout, which keeps every title and label inside the figure without a band of empty
-space, and titles wrapped to the width they have, never cut at the edges.
+Every figure has one style (:data:`STYLE`, :func:`_panels`, :func:`_label`): matplotlib's constrained
+layout, and titles wrapped to the width they have.
 """
 
 from __future__ import annotations
@@ -30,7 +28,6 @@ if TYPE_CHECKING:
 
 
 def _pyplot() -> Any:
-    """matplotlib's pyplot with the file-only Agg backend, or a one-line error if it is missing."""
     matplotlib = require("matplotlib", "plot", "plots need matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -39,21 +36,15 @@ def _pyplot() -> Any:
 
 
 NEEDS_LATEX = {"pgf"}
-"""Figure formats matplotlib writes only with a LaTeX installation; refused, so that a figure never fails late."""
-
-
+"""Figure formats matplotlib writes only with LaTeX installed: refused, so that a figure never fails late."""
 EVERY_MATPLOTLIB = frozenset({"eps", "jpeg", "jpg", "pdf", "png", "ps", "raw", "rgba", "svg", "svgz", "tif", "tiff",
                                "webp"})
-"""Figure formats that every matplotlib the plot extra admits (3.8 and later) writes without LaTeX."""
+"""Figure formats every matplotlib the plot extra admits (3.8 and later) writes, known without importing it."""
 
 
 def figure_format(path: str | Path) -> str:
-    """The format of a figure file, from its extension (``png`` when it has none).
-
-    An extension matplotlib cannot write (``eor.txt``) raises :class:`InputError`, one line
-    that lists the formats it can. No extension, or one of :data:`EVERY_MATPLOTLIB`, is answered
-    without importing matplotlib (a quarter of a second), only looked for.
-    """
+    """The format of a figure file, from its extension (``png`` when it has none); :class:`InputError`, listing
+    the formats matplotlib writes, for any other (``eor.txt``)."""
     extension = Path(path).suffix[1:].lower()
     if extension in EVERY_MATPLOTLIB | {""} and installed("matplotlib"):
         return extension or "png"
@@ -68,11 +59,7 @@ def figure_format(path: str | Path) -> str:
 
 
 def check_figure_path(path: str) -> str:
-    """``path`` unchanged if a figure can be written there (a known format, a regular or new file).
-
-    For an argparse ``type=``, so that ``--plot eor.txt`` is refused before any work is done, and a
-    mistake elsewhere on the line at once (:func:`figure_format` leaves matplotlib unloaded).
-    """
+    """``path`` unchanged if a figure can be written there, for an argparse ``type=`` (refused before any work)."""
     if path == "-":
         raise InputError("a picture goes to a file: name one ('-', standard output, takes none)")
     figure_format(path)
@@ -80,8 +67,6 @@ def check_figure_path(path: str) -> str:
 
 
 def _save(fig: Any, path: str | Path) -> None:
-    """Write ``fig`` to ``path`` atomically (:func:`exact_odds.report.files.atomic_binary_file`): the exact
-    file named, in the format of its extension."""
     try:
         fmt = figure_format(path)
         with atomic_binary_file(path) as fh:
@@ -91,17 +76,16 @@ def _save(fig: Any, path: str | Path) -> None:
 
 
 STYLE = {"title": 12.0, "panel": 9.0, "label": 8.0, "ticks": 8.0, "legend": 7.0}
-"""Font sizes (points) of every figure: the figure's title, a panel's title, axis labels, tick labels, legends."""
-
+"""Font sizes (points) of the figure's title, a panel's title, axis labels, tick labels and legends."""
 CHARACTER_WIDTH = 0.55
-"""The width of an average character of the figures' font, in ems: how many fit on a line of a given width."""
+"""The width of an average character of the figures' font, in ems."""
 
 
 def _panels(n: int, width: float, height: float) -> tuple[Any, list[Any]]:
-    """A figure of ``n`` panels of ``width`` x ``height`` inches in a grid (:func:`_grid`), laid out by
-    matplotlib's constrained layout; the unused cells of the grid are hidden."""
+    """A figure of ``n`` panels of ``width`` x ``height`` inches in a grid, up to 3 (5 past 9) across."""
     plt = _pyplot()
-    rows, cols = _grid(n)
+    cols = min(n, 3 if n <= 9 else 5)
+    rows = math.ceil(n / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False, layout="constrained")
     for ax in axes.flat[n:]:
         ax.set_visible(False)
@@ -119,7 +103,6 @@ def _wrapped(text: str, inches: float, points: float) -> str:
 
 
 def _title(fig: Any, text: str) -> None:
-    """The figure's title, wrapped to its width."""
     fig.suptitle(_wrapped(text, fig.get_figwidth() * 0.95, STYLE["title"]), fontsize=STYLE["title"])
 
 
@@ -135,27 +118,18 @@ def _label(ax: Any, title: str, xlabel: str | None, ylabel: str, *, legend: bool
         ax.legend(fontsize=STYLE["legend"])
 
 
-def _grid(n: int) -> tuple[int, int]:
-    cols = min(n, 3 if n <= 9 else 5)
-    return math.ceil(n / cols), cols
-
-
-# ---------------------------------------------------------------- composition-dependent study
-# `eor --plot` and `study --plot`.
+# ---------------------------------------------------------------- eor, study and count --plot
 
 
 def eor_figure(removals: Sequence[Removal], counts: Sequence[LinearCount], path: str | Path, *,
                title: str) -> None:
-    """One bar chart per bet: the effect of removing one card of each rank, in % of a unit staked.
-
-    Bars above zero: removing the rank helps the bettor. Each panel names the suggested
-    count's betting correlation (BC).
-    """
+    """One bar chart per bet: the effect of removing one card of each rank, in % of a unit staked (above
+    zero: it helps the bettor), and the suggested count's betting correlation (BC)."""
     _save(_eor_drawing(removals, counts, title), path)
 
 
 def eor_svg(removals: Sequence[Removal], counts: Sequence[LinearCount], *, title: str) -> str:
-    """:func:`eor_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    """:func:`eor_figure` as one ``<svg>`` element (:func:`svg_text`)."""
     return svg_text(_eor_drawing(removals, counts, title))
 
 
@@ -174,11 +148,8 @@ def _eor_drawing(removals: Sequence[Removal], counts: Sequence[LinearCount], tit
 
 
 def svg_text(fig: Any) -> str:
-    """``fig`` as one ``<svg>`` element to put inline in a page, and closed.
-
-    Deterministic and self-contained: glyphs drawn as paths (no font to fetch), fixed element
-    ids (``svg.hashsalt``), and no metadata (no date, no links to licence or type URIs).
-    """
+    """``fig`` as one ``<svg>`` element to put inline in a page (then closed): deterministic and self-contained
+    (glyphs as paths, fixed ids, no metadata)."""
     matplotlib = require("matplotlib", "plot", "plots need matplotlib")
     buf = io.StringIO()
     try:
@@ -192,13 +163,13 @@ def svg_text(fig: Any) -> str:
 
 
 def study_figure(study: Study, path: str | Path) -> None:
-    """One histogram per bet of the exact player EV before each coup (the bettor's side, log scale),
-    with zero and the full shoe's player EV marked."""
+    """One histogram per bet of the exact player EV before each coup (log scale), zero and the full shoe's
+    player EV marked."""
     _save(_study_drawing(study), path)
 
 
 def study_svg(study: Study) -> str:
-    """:func:`study_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    """:func:`study_figure` as one ``<svg>`` element (:func:`svg_text`)."""
     return svg_text(_study_drawing(study))
 
 
@@ -216,14 +187,13 @@ def _study_drawing(study: Study) -> Any:
 
 
 def count_figure(study: Study, path: str | Path) -> None:
-    """One panel per count of one's own: the mean exact player EV of its bet before the coups dealt at each
-    true count (the running count per deck unseen, rounded down), with break-even and the trigger marked,
-    and how many coups were dealt at each true count."""
+    """One panel per count of one's own: the mean exact player EV of its bet, and the coups dealt, at each true
+    count (rounded down), break-even and the trigger marked."""
     _save(_count_drawing(study), path)
 
 
 def count_svg(study: Study) -> str:
-    """:func:`count_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    """:func:`count_figure` as one ``<svg>`` element (:func:`svg_text`)."""
     return svg_text(_count_drawing(study))
 
 
@@ -259,21 +229,17 @@ def _count_drawing(study: Study) -> Any:
     return fig
 
 
-# ---------------------------------------------------------------- simulator
-# `session --plot`: the simulated sessions' net results with the exact distribution drawn over them.
+# ---------------------------------------------------------------- session --plot
 
 
 def session_figure(exact: SessionDist, sims: SimulatedSessions, path: str | Path, *, title: str) -> None:
-    """A histogram of the simulated sessions' net results, with the exact distribution's mass per bin over it.
-
-    Both are probabilities per bin, so they can be read against each other directly; the
-    exact curve takes the hands as independent (see :mod:`exact_odds.analysis.sessions`).
-    """
+    """A histogram of the simulated sessions' net results, the exact distribution's mass per bin over it (the
+    hands taken as independent)."""
     _save(_session_drawing(exact, sims, title), path)
 
 
 def session_svg(exact: SessionDist, sims: SimulatedSessions, *, title: str) -> str:
-    """:func:`session_figure` as one ``<svg>`` element, for an HTML page (see :func:`svg_text`)."""
+    """:func:`session_figure` as one ``<svg>`` element (:func:`svg_text`)."""
     return svg_text(_session_drawing(exact, sims, title))
 
 

@@ -1,16 +1,6 @@
-"""Provenance: which game, rules and program produced an output, stated at the top of every format.
-
-A :class:`Provenance` names the program and its version, the command, the tableau (its name and
-the SHA-256 of its decisions, so that two files writing the same rule share a key), the pay table
-of the main bets (the configuration), the shoe, the dealing procedure and the seed. Each part a
-command does not use is ``None`` (JSON ``null``): Bunco has no tableau, ``odds`` no seed.
-
-It is deterministic: no date and no host, so the same command line gives the same bytes.
-
-- JSON: :meth:`Provenance.as_json` is the ``"provenance"`` object, the first key of the top-level
-  object (:func:`with_provenance`; a list is wrapped as ``{"provenance": ..., "results": [...]}``).
-- CSV: ``#`` comment lines (:meth:`Provenance.comment_lines`).
-- Text, Markdown, LaTeX, HTML: a header block built from :meth:`Provenance.fields`.
+"""Provenance: which program, command, tableau (name and SHA-256 of its decisions), pay table, shoe, dealing
+procedure and seed produced an output, at the top of every format. A part a command does not use is
+``None`` (JSON ``null``). No date and no host: the same command line gives the same bytes.
 """
 
 from __future__ import annotations
@@ -21,13 +11,6 @@ from dataclasses import dataclass
 from exact_odds import __version__
 
 PROGRAM = "exact-odds"
-"""The program's name, as the provenance gives it."""
-
-
-def program_version() -> str:
-    """The program's version (``"0.1.0"``): :data:`exact_odds.__version__`, which the package's metadata
-    is built from."""
-    return __version__
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +25,10 @@ class Provenance:
     procedure: Mapping[str, object] | None = None
     procedure_text: str | None = None
     seed: int | None = None
-    version: str = program_version()
+    version: str = __version__
 
     def as_json(self) -> dict[str, object]:
-        """The ``"provenance"`` object of the JSON outputs (keys in a fixed order)."""
+        """The ``"provenance"`` object of the JSON outputs, the first key of each (:func:`with_provenance`)."""
         tableau = None if self.tableau is None else {"name": self.tableau[0], "key": self.tableau[1]}
         return {"program": PROGRAM, "version": self.version, "command": self.command, "tableau": tableau,
                 "configuration": self.configuration, "shoe": None if self.shoe is None else dict(self.shoe),
@@ -53,18 +36,12 @@ class Provenance:
 
     def fields(self) -> list[tuple[str, str]]:
         """(label, value) of each part given, for people: program first, then tableau ... seed."""
-        out = [("program", f"{PROGRAM} {self.version}, command {self.command}")]
-        if self.tableau is not None:
-            out.append(("tableau", f"{self.tableau[0]} (sha256 {self.tableau[1]})"))
-        if self.configuration is not None:
-            out.append(("configuration", self.configuration))
-        if self.shoe is not None:
-            out.append(("shoe", str(self.shoe["description"])))
-        if self.procedure_text is not None:
-            out.append(("procedure", self.procedure_text))
-        if self.seed is not None:
-            out.append(("seed", str(self.seed)))
-        return out
+        parts = [("program", f"{PROGRAM} {self.version}, command {self.command}"),
+                 ("tableau", None if self.tableau is None else f"{self.tableau[0]} (sha256 {self.tableau[1]})"),
+                 ("configuration", self.configuration),
+                 ("shoe", None if self.shoe is None else str(self.shoe["description"])),
+                 ("procedure", self.procedure_text), ("seed", None if self.seed is None else str(self.seed))]
+        return [(label, value) for label, value in parts if value is not None]
 
     def comment_lines(self) -> str:
         """``# label: value`` lines (each ending with a newline), for the top of a CSV file."""

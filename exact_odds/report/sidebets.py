@@ -1,22 +1,20 @@
-"""Rows for ``sidebets`` and tables/sidebets.*: one row per bet from its par sheet."""
+"""Tables and JSON for ``sidebets`` and tables/sidebets.*: one row per bet from its par sheet (percentages for
+people, exact fractions for programs)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import groupby
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_text
 from exact_odds.report.concepts import shoe_json
+from exact_odds.report.edges import lines_json
 
 if TYPE_CHECKING:
     from exact_odds.analysis.edges import ParSheet
     from exact_odds.core.shoe import Shoe
-
-
-# ---------------------------------------------------------------- side bets
-# One row per bet from its par sheet (exact_odds.analysis.edges.ParSheet): exact fractions for
-# programs (csv, json), percentages for people.
 
 
 def odds_text(pays: Fraction) -> str:
@@ -29,25 +27,15 @@ def odds_text(pays: Fraction) -> str:
         return "push"
     if pays < 0:
         return fraction_text(pays)
-    den = pays.denominator
-    while den % 2 == 0:
-        den //= 2
-    while den % 5 == 0:
-        den //= 5
-    if den == 1:  # a terminating decimal: "0.54:1"
-        digits = next(d for d in range(12) if (pays * 10**d).denominator == 1)
+    digits = next((d for d in range(12) if (pays * 10**d).denominator == 1), None)
+    if digits is not None:  # a terminating decimal: "0.54:1"
         return f"{decimal_text(pays, digits)}:1"
     return f"{pays.numerator}:{pays.denominator}"
 
 
 def pay_table_text(sheet: ParSheet) -> str:
     """The bet's pays in line order, e.g. ``"200:1 / 25:1"`` (repeats of one payout shown once)."""
-    seen: list[str] = []
-    for line in sheet.lines[:-1]:  # the last line is "loses"
-        text = odds_text(line.pays)
-        if not seen or seen[-1] != text:
-            seen.append(text)
-    return " / ".join(seen)
+    return " / ".join(text for text, _ in groupby(odds_text(line.pays) for line in sheet.lines[:-1]))  # not "loses"
 
 
 SIDE_BETS_NOTE = ("House edge: expected loss per unit staked per coup (positive: the house wins); win: the "
@@ -56,7 +44,6 @@ SIDE_BETS_NOTE = ("House edge: expected loss per unit staked per coup (positive:
 
 
 def _sources_notes(sheets: Sequence[ParSheet]) -> list[str]:
-    """One note per source, naming the bets whose pay table it gives."""
     by_source: dict[str, list[str]] = {}
     for sheet in sheets:
         by_source.setdefault(sheet.bet.source, []).append(sheet.bet.name)
@@ -82,33 +69,18 @@ def side_bets_table(shoe_label: str, sheets: Sequence[ParSheet], fmt: str, *,
 
 
 def side_bet_json(sheet: ParSheet) -> dict[str, object]:
-    """One bet for JSON: exact figures as ``"num/den"`` (``house_edge`` positive when the house wins,
-    ``player_ev`` the bettor's expectation), its pay lines with their combinations (finite shoes)."""
-    lines = []
-    for line in sheet.lines:
-        entry: dict[str, object] = {"outcome": line.label}
-        if not sheet.shoe.infinite:
-            entry["combinations"] = line.ways
-        lines.append({**entry, "probability": line.probability, "pays": line.pays, "return": line.contribution})
+    """One bet for JSON: its exact figures, pay table and pay lines."""
     return {
-        "house_edge": sheet.house_edge,
-        "house_edge_resolved": sheet.house_edge_resolved,
-        "player_ev": sheet.expected_value,
-        "win": sheet.win,
-        "push": sheet.push,
-        "loss": sheet.loss,
-        "variance": sheet.variance,
-        "std_dev": sheet.std_dev,
-        "pays": pay_table_text(sheet),
-        "description": sheet.bet.description,
-        "source": sheet.bet.source,
-        "detail": sheet.bet.detail.name.lower(),
-        "lines": lines,
+        "house_edge": sheet.house_edge, "house_edge_resolved": sheet.house_edge_resolved,
+        "player_ev": sheet.expected_value, "win": sheet.win, "push": sheet.push, "loss": sheet.loss,
+        "variance": sheet.variance, "std_dev": sheet.std_dev, "pays": pay_table_text(sheet),
+        "description": sheet.bet.description, "source": sheet.bet.source, "detail": sheet.bet.detail.name.lower(),
+        "lines": lines_json(sheet),
     }
 
 
 def side_bets_json(shoe: Shoe, sheets: Sequence[ParSheet], *, omitted: Sequence[str] = ()) -> dict[str, object]:
-    """The ``sidebets --format json`` object: ``{"shoe", "side_bets": {name: figures}, "sequences", "omitted"}``."""
+    """The ``sidebets --format json`` object: the shoe, each bet's figures, ``sequences`` and ``omitted``."""
     out: dict[str, object] = {"shoe": shoe_json(shoe), "side_bets": {s.bet.name: side_bet_json(s) for s in sheets}}
     if sheets and not sheets[0].shoe.infinite:
         out["sequences"] = sheets[0].total

@@ -6,20 +6,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from exact_odds.report.base import (
-    OUTCOME_ORDER,
-    Cell,
-    Table,
-    decimal_text,
-    fraction_text,
-    grouped,
-    percent_text,
-)
+from exact_odds.core.coup import OUTCOMES
+from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped, percent_text, yes_no
 from exact_odds.report.concepts import procedure_json, shoe_json
 from exact_odds.report.verify import checks_json, verify_tables
 
 if TYPE_CHECKING:
-    from exact_odds.analysis.conditional import Dealt, Step
+    from exact_odds.analysis.conditional import Step
     from exact_odds.analysis.sessions import Ruin
     from exact_odds.core.coup import Coup, Winner
     from exact_odds.core.shoe import Card, Shoe
@@ -28,23 +21,17 @@ if TYPE_CHECKING:
     from exact_odds.witness.simulate import Simulation, SimulationCheck
 
 
-# ---------------------------------------------------------------- simulation (simulate, session, deal, roads)
-# Owned by the simulator's author; keep other sections out of it.
-
-
-def _ev_text(x: Fraction | float) -> str:
-    """A player EV as a percentage with four decimals (exactly rounded when ``x`` is exact)."""
+def _percent(x: Fraction | float) -> str:
     return percent_text(x, 4) if isinstance(x, Fraction) else f"{x * 100:.4f}%"
 
 
 def _winner_counts(sim: Simulation) -> dict[Winner, int]:
     counts = sim.winners()
-    return {w: counts.ways(w) for w in counts} | {w: 0 for w in OUTCOME_ORDER if w not in counts}
+    return {w: counts.ways(w) for w in counts} | {w: 0 for w in OUTCOMES if w not in counts}
 
 
 def run_table(title: str, rows: Sequence[tuple[str, Cell]]) -> Table:
-    """A two-column table of how a run was made and what it concluded (seed, procedure, verdict...),
-    so that every format, csv included, carries them (the seed as text: never grouped)."""
+    """How a run was made and what it concluded, as a table that every format carries (a seed as text)."""
     return Table(title, ["figure", "value"], [[name, value] for name, value in rows])
 
 
@@ -58,11 +45,10 @@ def _simulation_run(sim: Simulation) -> Table:
 
 
 def simulation_tables(sim: Simulation) -> list[Table]:
-    """The tables of ``exact-odds simulate``: the run (seed, verdict), outcomes, flat bets, and the check
-    against exact values (the tables of ``exact-odds verify`` for the coups dealt, and the bets' player EV)."""
+    """The tables of ``simulate``: the run, outcomes, flat bets, and the check against exact values."""
     counts = _winner_counts(sim)
     mode = f"{grouped(sim.n)} coups" + (f" from {grouped(sim.shoes)} shoes" if sim.shoes else "")
-    rows: list[list[Cell]] = [[w, counts[w], percent_text(Fraction(counts[w], sim.n), 4)] for w in OUTCOME_ORDER]
+    rows: list[list[Cell]] = [[w, counts[w], percent_text(Fraction(counts[w], sim.n), 4)] for w in OUTCOMES]
     rows.append(["total", sim.n, percent_text(1, 4)])
     notes = [f"Dealt with tableau {sim.tableau!r}: {sim.procedure.describe()}.",
              f"Seed {sim.seed} (numpy PCG64 through SeedSequence); the same seed and options give the same output."]
@@ -73,7 +59,7 @@ def simulation_tables(sim: Simulation) -> list[Table]:
             won = r.results.ways(lambda v: v > 0)
             pushed = r.results.ways(lambda v: v == 0)
             bet_rows.append([r.bet.name, r.coups, won, pushed, r.coups - won - pushed, decimal_text(r.net, 2),
-                             _ev_text(r.mean()), decimal_text(r.low, 2), decimal_text(r.high, 2)])
+                             _percent(r.mean()), decimal_text(r.low, 2), decimal_text(r.high, 2)])
         tables.append(Table("Flat bets of one unit on every coup",
                             ["bet", "coups", "won", "pushed", "lost", "net (units)", "player EV", "lowest", "highest"],
                             bet_rows, ["Player EV: net result per coup per unit staked (negative when the house "
@@ -85,13 +71,12 @@ def simulation_tables(sim: Simulation) -> list[Table]:
 
 
 def _check_tables(check: SimulationCheck) -> list[Table]:
-    """The check of the coups dealt: ``exact-odds verify``'s tables, then the bets' player EV."""
     tables = verify_tables(check.log)
     if check.player_evs:
         level = f"{check.level * 100:g}%"
         ev_rows: list[list[Cell]] = [
-            [e.bet, _ev_text(e.simulated), f"{e.low * 100:.4f}% to {e.high * 100:.4f}%", _ev_text(e.exact),
-             "yes" if e.covered else "no", e.note] for e in check.player_evs]
+            [e.bet, _percent(e.simulated), f"{e.low * 100:.4f}% to {e.high * 100:.4f}%", _percent(e.exact),
+             yes_no(e.covered), e.note] for e in check.player_evs]
         tables.append(Table(f"Player EV: simulated with {level} confidence interval, and exact",
                             ["bet", "simulated", f"{level} interval", "exact", "inside", "exact value"], ev_rows,
                             ["Player EV: mean result per unit staked, the bettor's side (negative when the house "
@@ -100,12 +85,11 @@ def _check_tables(check: SimulationCheck) -> list[Table]:
 
 
 def simulation_json(sim: Simulation) -> dict[str, object]:
-    """The ``simulate --format json`` object; with a check, ``verdict``, the ``checks`` of ``exact-odds
-    verify`` (with their chi-square tests, and the ``pairs`` and ``cards`` tallies), each outcome's
-    expected count, and each bet's simulated ``player_ev`` beside the exact one (``player_ev_check``)."""
+    """The ``simulate --format json`` object; a check adds ``verify``'s ``checks``, each outcome's expected
+    count, and each bet's simulated ``player_ev`` beside the exact one (``player_ev_check``)."""
     counts = _winner_counts(sim)
     outcomes: dict[str, dict[str, object]] = {
-        w: {"count": counts[w], "share": counts[w] / sim.n} for w in OUTCOME_ORDER}
+        w: {"count": counts[w], "share": counts[w] / sim.n} for w in OUTCOMES}
     out: dict[str, object] = {
         "shoe": shoe_json(sim.shoe), "seed": sim.seed, "tableau": sim.tableau,
         "procedure": procedure_json(sim.procedure),
@@ -139,26 +123,13 @@ def card_label(card: Card, *, ascii_only: bool = False) -> str:
     return rank + (card.suit.value if ascii_only else card.suit.symbol)
 
 
-def _odds_line(odds: dict[Winner, Fraction]) -> str:
-    return "  ".join(f"{w} {percent_text(p, 4)}" for w, p in odds.items())
-
-
-def _odds_json(odds: dict[Winner, Fraction]) -> dict[str, object]:
-    return {w: {"probability": p, "decimal": float(p)} for w, p in odds.items()}
-
-
-def _hands(steps: Sequence[Step]) -> Dealt:
-    """The player's and the banker's cards of the whole coup: those of its last step."""
-    return steps[-1].cards
-
-
 def deal_text(sc: ShoeCoup, seed: int, shoe_label: str, steps: Sequence[Step], coup: Coup, *,
               ascii_only: bool) -> str:
-    """The text of ``exact-odds deal``: the cards, the hands, the winner, and the coup step by step."""
+    """The text of ``deal``: the cards, the hands, the winner, and the coup step by step."""
     def label(card: Card) -> str:
         return card_label(card, ascii_only=ascii_only)
 
-    hands = _hands(steps)
+    hands = steps[-1].cards
     burn = (f"burn: {label(sc.burn[0])} turned face up, {len(sc.burn) - 1} card{'s' if len(sc.burn) != 2 else ''} "
             f"burned face down" if sc.burn else "no burn")
     winner = coup.winner
@@ -178,40 +149,36 @@ def deal_text(sc: ShoeCoup, seed: int, shoe_label: str, steps: Sequence[Step], c
         lines.append(f"  {step.text}")
         odds = step.winner_odds()
         if odds is not None:
-            lines.append(f"      {_odds_line(odds)}")
+            lines.append("      " + "  ".join(f"{w} {percent_text(p, 4)}" for w, p in odds.items()))
     return "\n".join(lines) + "\n"
 
 
 def _step_json(step: Step) -> dict[str, object]:
     odds = step.winner_odds()
-    return {"text": step.text, "dealt": str(step.cards), **({"odds": _odds_json(odds)} if odds is not None else {})}
+    if odds is None:
+        return {"text": step.text, "dealt": str(step.cards)}
+    return {"text": step.text, "dealt": str(step.cards),
+            "odds": {w: {"probability": p, "decimal": float(p)} for w, p in odds.items()}}
 
 
 def deal_json(sc: ShoeCoup, seed: int, shoe: Shoe, steps: Sequence[Step], coup: Coup) -> dict[str, object]:
     """The ``deal --format json`` object (``first_card``: the position in the shoe of the coup's first card)."""
-    hands = _hands(steps)
+    hands = steps[-1].cards
     return {
         "shoe": shoe_json(shoe), "seed": seed, "coup": sc.coup, "coups_in_shoe": sc.coups, "first_card": sc.start,
         "burn": [str(c) for c in sc.burn], "cards_left": sc.remaining.size,
         "player": {"cards": [str(c) for c in hands.player], "total": coup.player},
         "banker": {"cards": [str(c) for c in hands.banker], "total": coup.banker},
-        "winner": coup.winner,
-        "steps": [_step_json(s) for s in steps],
+        "winner": coup.winner, "steps": [_step_json(s) for s in steps],
     }
 
 
-_FIGURE_LABELS = {
-    "mean": "mean net result (units)",
-    "sd": "standard deviation (units)",
-    "ahead": "P(ahead: net > 0)",
-    "even": "P(even: net = 0)",
-    "behind": "P(behind: net < 0)",
-}
+_FIGURE_LABELS = {"mean": "mean net result (units)", "sd": "standard deviation (units)", "ahead": "P(ahead: net > 0)",
+                  "even": "P(even: net = 0)", "behind": "P(behind: net < 0)"}
 
 
 def figure_key(figure: Figure) -> str:
-    """The JSON key of a session figure: ``mean``, ``std_dev``, ``p_ahead``, ``p_even``, ``p_behind``,
-    ``quantile_5`` (the 5% quantile), ..., ``p_ruin``."""
+    """The JSON key of a session figure: ``mean``, ``std_dev``, ``p_ahead``, ``quantile_5``, ``p_ruin``..."""
     if figure.kind == "quantile":
         assert figure.q is not None
         return f"quantile_{decimal_text(figure.q * 100, 0)}"
@@ -232,36 +199,21 @@ def _figure_text(figure: Figure, value: Fraction | float | None) -> str:
     if value is None:
         return ""
     if figure.is_probability:
-        return percent_text(value, 4) if isinstance(value, Fraction) else f"{value * 100:.4f}%"
+        return _percent(value)
     if isinstance(value, Fraction):
         return decimal_text(value, 4)
     return f"{value:.4f}"
 
 
-def _z_text(figure: Figure) -> str:
-    return "" if figure.z is None else f"{figure.z:+.2f}"
-
-
-def session_figures(comparison: SessionComparison) -> list[tuple[str, Fraction | float, Fraction | float | None, str]]:
-    """(label, exact value, simulated value, z as text) of every figure of ``exact-odds session``.
-
-    Values are in units or probabilities as :class:`~exact_odds.witness.sessions.Figure` says; z is
-    written with two decimals and a sign, blank where it is not defined.
-    """
-    return [(_figure_label(f, comparison.ruin), f.exact, f.simulated, _z_text(f)) for f in comparison.figures]
-
-
 def session_tables(comparison: SessionComparison, shoe_label: str, *, distribution: bool = False) -> list[Table]:
-    """The tables of ``exact-odds session``: exact figures beside simulated ones, and the one-hand results."""
+    """The tables of ``session``: exact figures beside simulated ones, and the one-hand results."""
     one, exact, sims = comparison.one, comparison.exact, comparison.simulated
     title = f"Flat bet on {one.bet}, {exact.hands:,} hands, {shoe_label}"
     headers = ["figure", "exact"] + ([f"simulated ({grouped(sims.sessions)} sessions)", "z"] if sims else [])
-    rows: list[list[Cell]] = []
-    for figure in comparison.figures:
-        row: list[Cell] = [_figure_label(figure, comparison.ruin), _figure_text(figure, figure.exact)]
-        if sims is not None:
-            row += [_figure_text(figure, figure.simulated), _z_text(figure)]
-        rows.append(row)
+    rows: list[list[Cell]] = [
+        [_figure_label(f, comparison.ruin), _figure_text(f, f.exact),
+         *([_figure_text(f, f.simulated), "" if f.z is None else f"{f.z:+.2f}"] if sims is not None else [])]
+        for f in comparison.figures]
     notes = [f"Exact: the {exact.hands:,} hands taken as independent, each with the exact one-hand distribution of "
              f"the full shoe; integer ways over {one.total:,}^{exact.hands:,}.",
              "Ruin: the bankroll falls below one unit, so the next stake cannot be covered."]
@@ -288,13 +240,7 @@ def session_tables(comparison: SessionComparison, shoe_label: str, *, distributi
 
 
 def session_json(comparison: SessionComparison, shoe: Shoe, *, distribution: bool = False) -> dict[str, object]:
-    """The ``session --format json`` object (exact values as fractions, simulated ones beside).
-
-    ``player_ev``: the bettor's expectation of one hand per unit staked (negative when the house
-    wins); ``figures`` by key (:func:`figure_key`), each with its ``label`` in words, ``exact``,
-    and with simulated sessions ``simulated`` and ``z`` (a number, ``null`` where undefined);
-    ``seed`` is ``null`` without simulated sessions.
-    """
+    """The ``session --format json`` object (exact values as fractions, simulated ones beside; see docs/json.md)."""
     one, exact, ruin, sims = comparison.one, comparison.exact, comparison.ruin, comparison.simulated
     figures = {figure_key(f): {"label": _figure_label(f, ruin), "exact": f.exact,
                                **({"simulated": f.simulated, "z": f.z} if sims is not None else {})}

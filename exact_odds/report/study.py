@@ -1,16 +1,16 @@
-"""Rows and text for ``eor``, ``batch`` and ``study`` (exact_odds.analysis.removal, .batch, .study)."""
+"""Tables, text and JSON for ``eor``, ``batch`` and ``study``."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from exact_odds.analysis.removal import MAX_TAG, effects_are_zero, larger_count
+from exact_odds.core.coup import OUTCOMES
 from exact_odds.core.shoe import RANK_LABELS
-from exact_odds.report.advantage_play import count_tables, edge_sort_tables, play_json
-from exact_odds.report.base import OUTCOME_ORDER, Cell, Table, decimal_text, fraction_text, grouped, percent_text
+from exact_odds.report.advantage_play import count_tables, dealing_note, edge_sort_tables, play_json, study_title
+from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, percent_text, signed_percent
 from exact_odds.report.concepts import procedure_json, shoe_json
 
 if TYPE_CHECKING:
@@ -19,23 +19,10 @@ if TYPE_CHECKING:
 
     from exact_odds.analysis.removal import LinearCount, Removal
     from exact_odds.batch import Evaluation
-    from exact_odds.core.coup import Coup, Payable
+    from exact_odds.core.coup import Payable
     from exact_odds.core.shoe import Shoe
     from exact_odds.study.replay import Replay
     from exact_odds.study.run import Study
-
-
-# ---------------------------------------------------------------- composition-dependent study
-# Rows and text for `eor`, `batch` and `study` (exact_odds.analysis.removal, .batch, .study).
-
-
-def _rank_labels() -> str:
-    return RANK_LABELS
-
-
-def _signed_percent(x: Fraction, digits: int) -> str:
-    text = percent_text(x, digits)
-    return text if text.startswith("-") or x == 0 else "+" + text
 
 
 def _float_percent(x: float | None, digits: int = 4) -> str:
@@ -45,9 +32,8 @@ def _float_percent(x: float | None, digits: int = 4) -> str:
 def int_csv(table: npt.NDArray[np.int64], head: str = "", jit: bool | None = None) -> str:
     """Rows of non-negative int64 as comma-separated decimal lines after ``head`` (ASCII), vectorised.
 
-    Each value is written as five groups of four digits (a table of the 10,000 groups), right
-    aligned in 20 bytes followed by its separator; leading zeros are then dropped by one mask.
-    A large table (or with ``jit``) is written in one compiled pass instead (:mod:`exact_odds.report.csvloops`).
+    Each value is written as five groups of four digits, right-aligned in 20 bytes, then one mask drops
+    the leading zeros. A large table (or ``jit``) is written in one compiled pass (:mod:`.csvloops`).
     """
     # numpy-backed: single-shoe commands never load it
     import numpy as np
@@ -80,17 +66,14 @@ def batch_header(bets: Sequence[Payable], fmt: str) -> str:
     """The header row of :func:`batch_text`'s CSV (empty for ``jsonl``)."""
     if fmt == "jsonl":
         return ""
-    return ",".join(["line", *OUTCOME_ORDER, "sequences", *(f"player_ev:{bet.name}" for bet in bets)]) + "\n"
+    return ",".join(["line", *OUTCOMES, "sequences", *(f"player_ev:{bet.name}" for bet in bets)]) + "\n"
 
 
 def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str, *, header: bool = True,
                jit: bool | None = None) -> str:
-    """One line per composition: ``csv`` (with a header row, unless ``header`` is false: a later
-    block of a long input) or ``jsonl`` (one JSON object a line); ``jit``: whether to write with
-    the compiled loops (None: for a large table).
-
-    Columns: the input line number, banker, player and tie ways, the number of ordered
-    six-card sequences, and the exact expectation of each bet as ``num/den``.
+    """One line per composition, ``csv`` (a header row unless not ``header``) or ``jsonl``: the input line,
+    banker, player and tie ways, the ordered six-card sequences, each bet's exact expectation as ``num/den``.
+    ``jit``: write with the compiled loops (None: for a large table).
     """
     names = [bet.name for bet in evaluation.bets]
     head = batch_header(evaluation.bets, fmt) if header else ""
@@ -120,42 +103,31 @@ def batch_text(evaluation: Evaluation, lines: Sequence[int], fmt: str, *, header
 
 def eor_tables(shoe_label: str, removals: Sequence[Removal], counts: Sequence[LinearCount], fmt: str, *,
                omitted: Sequence[str] = (), max_tag: int = MAX_TAG) -> list[Table]:
-    """Effects of removal per bet and rank, and each bet's suggested count (tags up to ``max_tag``) with its
-    betting correlation.
-
-    For people: percentages of a unit staked; for programs (csv): exact fractions. A bet without a count
-    says why (:func:`count_notes`): ``n/a`` when every effect is zero, ``none`` when no balanced count with
-    tags up to ``max_tag`` exists (naming the ``--max-tag`` that finds one).
+    """Effects of removal per bet and rank (percentages; exact fractions for csv), and each bet's suggested
+    count (tags up to ``max_tag``) with its betting correlation, or why it has none (:func:`count_notes`).
     """
     people = fmt != "csv"
-    ranks = list(_rank_labels())
-    rows: list[list[Cell]] = []
-    for r in removals:
-        cells: list[Cell] = [r.bet.name, percent_text(r.expectation, 4) if people else r.expectation]
-        for e in r.effects:
-            cells.append("n/a" if e is None else (_signed_percent(e, 5) if people else e))
-        rows.append(cells)
+    ranks = list(RANK_LABELS)
+    rows: list[list[Cell]] = [[r.bet.name, percent_text(r.expectation, 4) if people else r.expectation,
+                               *("n/a" if e is None else signed_percent(e, 5) if people else e for e in r.effects)]
+                              for r in removals]
     notes = [f"Effect of removal: EV(shoe less one card of the rank) - EV(shoe), bettor's side, "
              f"{'% of a unit staked' if people else 'units staked'}; a removed card of unknown suit for suited bets.",
              "Identity: the effects weighted by the composition add up to zero, exactly."]
     if omitted:
         notes.append(f"Left out (suits unknown): {', '.join(omitted)}.")
     effects = Table(f"Effects of removal, {shoe_label}", ["bet", "EV", *ranks], rows, notes)
-    count_rows: list[list[Cell]] = []
-    for r, c in zip(removals, counts, strict=True):
-        bc = decimal_text(c.correlation.rounded(4), 4) if any(c.tags) else (
-            "n/a" if effects_are_zero(r.effects) else "none")
-        count_rows.append([r.bet.name, *(f"{t:+d}" if t else "0" for t in c.tags), bc])
+    count_rows: list[list[Cell]] = [
+        [r.bet.name, *(f"{t:+d}" if t else "0" for t in c.tags), decimal_text(c.correlation.rounded(4), 4)
+         if any(c.tags) else "n/a" if effects_are_zero(r.effects) else "none"]
+        for r, c in zip(removals, counts, strict=True)]
     return [effects, Table(f"Suggested counts, {shoe_label}", ["bet", *ranks, "BC"], count_rows,
                            count_notes(removals, counts, max_tag))]
 
 
 def count_notes(removals: Sequence[Removal], counts: Sequence[LinearCount], max_tag: int) -> list[str]:
-    """The notes under the suggested counts: what they are, and why a bet has none, truly.
-
-    ``n/a`` when every effect of the bet is zero; ``none`` when its effects are not zero but no balanced
-    count with tags up to ``max_tag`` exists, with the ``--max-tag`` that finds one (if one up to 10 does).
-    """
+    """The notes under the suggested counts: ``n/a`` when every effect of a bet is zero; ``none`` when no
+    balanced count with tags up to ``max_tag`` exists, with the ``--max-tag`` that finds one (up to 10)."""
     notes = ["Balanced linear counts: tags proportional to the effects, one deck's tags sum to zero; "
              "BC = betting correlation (tags vs effects, weighted by the composition)."]
     without = [(r, c) for r, c in zip(removals, counts, strict=True) if not any(c.tags)]
@@ -175,13 +147,12 @@ def count_notes(removals: Sequence[Removal], counts: Sequence[LinearCount], max_
 
 def eor_json(shoe: Shoe, removals: Sequence[Removal], counts: Sequence[LinearCount], *,
              omitted: Sequence[str] = ()) -> dict[str, object]:
-    """The ``eor --format json`` object: ``{"shoe", "player_ev": {bet: "num/den"}, "effects_of_removal": {bet:
-    {"A": "num/den", ...}}, "count", "omitted"}``; effects are changes of the player EV per unit staked."""
+    """The ``eor --format json`` object; effects are changes of the player EV per unit staked."""
     return {
         "shoe": shoe_json(shoe),
         "player_ev": {r.bet.name: r.expectation for r in removals},
         "effects_of_removal": {r.bet.name: r.as_dict() for r in removals},
-        "count": {r.bet.name: {"tags": dict(zip(_rank_labels(), c.tags, strict=True)),
+        "count": {r.bet.name: {"tags": dict(zip(RANK_LABELS, c.tags, strict=True)),
                                "betting_correlation": float(decimal_text(c.correlation.rounded(6), 6)),
                                "betting_correlation_squared": c.correlation.squared}
                   for r, c in zip(removals, counts, strict=True)},
@@ -193,13 +164,8 @@ def _with_error(value: float, error: float | None) -> str:
     return f"{value:.6f}" if error is None else f"{value:.6f} ± {error:.6f}"
 
 
-def _study_title(study: Study) -> str:
-    return f"{grouped(study.shoes)} shoes of {study.shoe}, seed {study.seed}"
-
-
 def percentile_head(q: float) -> str:
-    """The header of a percentile column: ``p1``, ``p25``, ``p99`` (the share of coups at or below it, in
-    percent), ``min`` and ``max`` at the ends; never ``q25``, which reads as a quartile.
+    """The header of a percentile column (never ``q25``, which reads as a quartile).
 
     >>> [percentile_head(q) for q in (0, 0.01, 0.25, 0.5, 1)]
     ['min', 'p1', 'p25', 'p50', 'max']
@@ -210,47 +176,37 @@ def percentile_head(q: float) -> str:
 def study_tables(study: Study, fmt: str) -> list[Table]:
     """Edges per bet, count strategies, histograms, and the cut-card effect of a study."""
     quantile_heads = [percentile_head(q) for q, _ in study.bets[0].quantiles]
-    rows: list[list[Cell]] = []
-    for b in study.bets:
-        rows.append([b.name, percent_text(b.expectation, 4), _float_percent(b.mean_player_ev),
-                     *(_float_percent(v, 3) for _, v in b.quantiles),
-                     f"{100 * b.favourable / study.coups:.4f}%", _float_percent(b.perfect_gain, 5),
-                     _float_percent(b.perfect_player_ev, 3)])
-    evs = Table(f"Exact player EV before each coup, {_study_title(study)}",
+    rows: list[list[Cell]] = [[b.name, percent_text(b.expectation, 4), _float_percent(b.mean_player_ev),
+                               *(_float_percent(v, 3) for _, v in b.quantiles),
+                               f"{100 * b.favourable / study.coups:.4f}%", _float_percent(b.perfect_gain, 5),
+                               _float_percent(b.perfect_player_ev, 3)] for b in study.bets]
+    evs = Table(f"Exact player EV before each coup, {study_title(study)}",
                 ["bet", "full shoe", "mean", *quantile_heads, "EV > 0", "gain/coup", "player EV when > 0"], rows,
-                  [f"{grouped(study.coups)} coups dealt ({study.coups / study.shoes:.2f} per shoe); "
-                   f"{study.procedure.shoe_rules()}.",
+                  [dealing_note(study),
                    "Player EV: the bettor's expectation given the cards seen (negative when the house wins); mean = "
-                   "average over coups dealt. gain/coup: "
-                   "betting one unit only when EV > 0 (perfect information), averaged over every coup dealt."])
+                   "average over coups dealt. gain/coup: betting one unit only when EV > 0 (perfect information), "
+                   "averaged over every coup dealt."])
     count_rows: list[list[Cell]] = []
     for b in study.bets:
         if b.count is None:
             count_rows.append([b.name, "none (effects all zero)", "", "", "", "", ""])
             continue
-        tags = " ".join(f"{lab}:{t:+d}" if t else f"{lab}:0" for lab, t in zip(_rank_labels(), b.count.tags,
-                                                                                strict=True))
-        for t in b.thresholds:
-            count_rows.append([b.name, tags, decimal_text(b.count.correlation.rounded(3), 3), f"{t.threshold:g}",
-                               f"{100 * t.coups / study.coups:.3f}%", _float_percent(t.gain, 5),
-                               _float_percent(t.player_ev, 3)])
+        tags = " ".join(f"{lab}:{t:+d}" if t else f"{lab}:0" for lab, t in zip(RANK_LABELS, b.count.tags, strict=True))
+        count_rows += [[b.name, tags, decimal_text(b.count.correlation.rounded(3), 3), f"{t.threshold:g}",
+                        f"{100 * t.coups / study.coups:.3f}%", _float_percent(t.gain, 5),
+                        _float_percent(t.player_ev, 3)] for t in b.thresholds]
     counts = Table("Counting: bet one unit when the true count is at least the threshold",
                    ["bet", "tags", "BC", "true count >=", "coups bet", "gain/coup", "player EV per bet"], count_rows,
                    ["True count: running count per deck unseen. gain/coup: mean result per coup dealt."])
-    hist_rows: list[list[Cell]] = []
-    for b in study.bets:
-        for lo, hi, n in b.histogram:
-            hist_rows.append([b.name, _float_percent(lo, 3), _float_percent(hi, 3), n,
-                              f"{100 * n / study.coups:.3f}%"])
+    hist_rows: list[list[Cell]] = [[b.name, _float_percent(lo, 3), _float_percent(hi, 3), n,
+                                    f"{100 * n / study.coups:.3f}%"] for b in study.bets for lo, hi, n in b.histogram]
     histogram = Table("Distribution of the player EV (histogram)", ["bet", "from", "to", "coups", "share"], hist_rows)
-    cut_rows: list[list[Cell]] = []
-    for c in study.cut_card:
-        cut_rows.append([c.outcome, decimal_text(c.full, 6), _with_error(c.mean, c.mean_error),
-                         _with_error(c.observed, c.observed_error), f"{c.mean - float(c.full):+.6f}"])
+    cut_rows: list[list[Cell]] = [[c.outcome, decimal_text(c.full, 6), _with_error(c.mean, c.mean_error),
+                                   _with_error(c.observed, c.observed_error), f"{c.mean - float(c.full):+.6f}"]
+                                  for c in study.cut_card]
     cut = Table("Cut-card effect: outcome frequencies over coups dealt versus the full shoe",
                 ["outcome", "full shoe", "mean exact per coup", "observed", "mean - full"], cut_rows,
                 ["± one standard error, shoes as sampling units."])
-
     return [evs, counts, histogram, cut, *count_tables(study), *edge_sort_tables(study)]
 
 
@@ -266,15 +222,14 @@ def study_json(study: Study) -> dict[str, object]:
             "perfect_player_ev_per_bet": b.perfect_player_ev,
         }
         if b.count is not None:
-            entry["count"] = {"tags": dict(zip(_rank_labels(), b.count.tags, strict=True)),
+            entry["count"] = {"tags": dict(zip(RANK_LABELS, b.count.tags, strict=True)),
                               "betting_correlation": float(b.count.correlation),
                               "thresholds": [{"true_count": t.threshold, "coups": t.coups, "gain_per_coup": t.gain,
                                               "player_ev_per_bet": t.player_ev} for t in b.thresholds]}
         bets[b.name] = entry
     return {
         "shoe": shoe_json(study.shoe), "shoes": study.shoes, "seed": study.seed, "coups": study.coups,
-        "procedure": procedure_json(study.procedure),
-        "bets": bets,
+        "procedure": procedure_json(study.procedure), "bets": bets,
         "cut_card_effect": {c.outcome: {"full": c.full, "mean": c.mean, "mean_error": c.mean_error,
                                         "observed": c.observed, "observed_error": c.observed_error}
                             for c in study.cut_card},
@@ -282,18 +237,12 @@ def study_json(study: Study) -> dict[str, object]:
     }
 
 
-def _coup_text(coup: Coup) -> str:
-    return f"{coup.winner} {coup.player}-{coup.banker}"
-
-
 def replay_table(rep: Replay, fmt: str) -> Table:
     """The exact player EV of each bet before each coup of a recorded shoe."""
     people = fmt != "csv"
-    rows: list[list[Cell]] = []
-    for c in rep.coups:
-        cards = " ".join(str(card) for card in c.cards)
-        rows.append([str(c.number), str(c.unseen), cards, _coup_text(c.coup),
-                     *((percent_text(x, 4) if people else x) for x in c.expectations)])
+    rows: list[list[Cell]] = [[str(c.number), str(c.unseen), " ".join(map(str, c.cards)),
+                               f"{c.coup.winner} {c.coup.player}-{c.coup.banker}",
+                               *((percent_text(x, 4) if people else x) for x in c.expectations)] for c in rep.coups]
     notes = [f"Shoe {rep.shoe}; player EV: the bettor's exact expectation before the coup (negative when the house "
              "wins), given the cards dealt so far."]
     if rep.leftover:
@@ -307,7 +256,6 @@ def replay_json(rep: Replay) -> dict[str, object]:
     """The ``study --record --format json`` object."""
     return {"shoe": shoe_json(rep.shoe), "bets": list(rep.bets),
             "coups": [{"coup": c.number, "unseen": c.unseen, "cards": [str(card) for card in c.cards],
-                       "winner": c.coup.winner, "player_total": c.coup.player,
-                       "banker_total": c.coup.banker,
+                       "winner": c.coup.winner, "player_total": c.coup.player, "banker_total": c.coup.banker,
                        "player_ev": dict(zip(rep.bets, c.expectations, strict=True))} for c in rep.coups],
             "leftover": [str(c) for c in rep.leftover]}

@@ -1,8 +1,5 @@
-"""Tables and JSON for ``exact-odds verify``: a verdict per check, the first violations, the figures.
-
-Presentation only: every figure comes from a :class:`~exact_odds.witness.verify.LogVerification`.
-Floats here are test statistics (never exact results), shown rounded.
-"""
+"""Tables and JSON for ``verify`` (and any check of a log): a verdict per check, the first violations, the
+figures. Floats here are test statistics (never exact results), shown rounded."""
 
 from __future__ import annotations
 
@@ -21,7 +18,7 @@ FIGURE_CHECKS = ("outcomes", "pairs", "cards")
 
 
 def p_text(p: float | None) -> str:
-    """A p-value to three significant digits (``"< 1e-300"`` below the smallest float that is meant)."""
+    """A p-value to three significant digits (``"< 1e-300"`` where it underflowed to 0)."""
     if p is None:
         return ""
     if p <= 0.0:
@@ -39,18 +36,12 @@ def _mode_text(result: LogVerification) -> str:
     return f"counts of {grouped(result.coups)} coups from {grouped(result.shoes or 0)} whole shoes"
 
 
-def _violations_cell(check: Check) -> Cell:
-    if check.p_value is not None or check.verdict == "SKIP":
-        return ""
-    return check.violation_count
-
-
 def checks_table(checks: Sequence[Check], title: str, notes: Sequence[str] = ()) -> Table:
-    """One row per check: verdict, what it examined, p-value and threshold, violations (any checks:
-    a log of coups, of dice rolls)."""
+    """One row per check: verdict, what it examined, p-value and threshold, violations."""
     rows: list[list[Cell]] = [
         [c.name, c.verdict, f"{grouped(c.checked)} {c.unit}", p_text(c.p_value),
-         "" if c.threshold is None else f"{c.threshold:.3g}", _violations_cell(c)]
+         "" if c.threshold is None else f"{c.threshold:.3g}",
+         "" if c.p_value is not None or c.verdict == "SKIP" else c.violation_count]
         for c in checks]
     return Table(title, ["check", "verdict", "checked", "p-value", "threshold", "violations"], rows, notes)
 
@@ -95,8 +86,7 @@ def figures_table(check: Check) -> Table:
 
 
 def chi_square_table(checks: Sequence[Check]) -> Table | None:
-    """Every chi-square test the statistical checks rest on (statistic, degrees of freedom, p-value),
-    or ``None`` when no check ran one."""
+    """Every chi-square test the statistical checks rest on, or ``None`` when no check ran one."""
     rows: list[list[Cell]] = [[c.name, t.label, f"{t.statistic:.2f}", t.df, p_text(t.p_value)]
                               for c in checks for t in c.tests]
     if not rows:
@@ -105,9 +95,8 @@ def chi_square_table(checks: Sequence[Check]) -> Table | None:
 
 
 def run_table(result: LogVerification, seed: int | None = None) -> Table:
-    """How a verification was made and its verdict, as a table (so that csv carries it too): the
-    verdict, the significance level, the hypothesis (tableau, shoe), the log, and the ``seed`` of
-    the reference shoes dealt to estimate the rates of whole shoes, when there were any."""
+    """How a verification was made and its verdict, as a table (so that csv carries it too); ``seed``: of the
+    reference shoes dealt to estimate the rates of whole shoes, if any."""
     rows: list[list[Cell]] = [["verdict", result.verdict], ["significance level", f"{result.alpha:g}"],
                               ["tableau", result.tableau.name], ["shoe", str(result.shoe)],
                               ["log", f"{result.source}; {_mode_text(result)}"]]
@@ -117,18 +106,24 @@ def run_table(result: LogVerification, seed: int | None = None) -> Table:
 
 
 def verify_command_tables(result: LogVerification, seed: int | None = None) -> list[Table]:
-    """The tables of ``exact-odds verify``: :func:`verify_tables` with the run (verdict, seed) after the verdicts."""
+    """:func:`verify_tables` with the run (verdict, seed) after the verdicts."""
     first, *rest = verify_tables(result)
     return [first, run_table(result, seed), *rest]
 
 
 def verify_tables(result: LogVerification) -> list[Table]:
-    """The tables of ``exact-odds verify``: the verdict of each check, the violations, the chi-square tests
-    and the figures."""
-    tables = [checks_table(result.checks, f"Verification: {result.verdict}", _notes(result))]
-    tables += [t for t in (violations_table(result.checks), chi_square_table(result.checks)) if t is not None]
-    tables += [figures_table(c) for c in result.checks if c.name in FIGURE_CHECKS and c.tallies]
-    return tables
+    """The tables of ``verify``: the verdict of each check, the violations, the chi-square tests, the figures."""
+    return verification_tables(result.checks, f"Verification: {result.verdict}", _notes(result), FIGURE_CHECKS,
+                               chi_square=True)
+
+
+def verification_tables(checks: Sequence[Check], title: str, notes: Sequence[str], figures: Sequence[str], *,
+                        chi_square: bool = False) -> list[Table]:
+    """The verdict of each check, the violations, (``chi_square``) the tests, and the figures of the checks
+    named in ``figures``."""
+    found = (violations_table(checks), chi_square_table(checks) if chi_square else None)
+    return [checks_table(checks, title, notes), *(t for t in found if t is not None),
+            *(figures_table(c) for c in checks if c.name in figures and c.tallies)]
 
 
 def _check_json(check: Check) -> dict[str, object]:
@@ -156,8 +151,7 @@ def _tallies_json(check: Check) -> dict[str, object]:
 
 
 def checks_json(checks: Sequence[Check], figures: Sequence[str] = FIGURE_CHECKS) -> dict[str, object]:
-    """``{name: {"verdict", "p_value"?, "violations"?, ...}}`` of any checks, and the tallies of the
-    checks named in ``figures`` under their names: the JSON of a verification without its provenance."""
+    """The ``checks`` by name, and the tallies of those named in ``figures``: a verification's JSON, in part."""
     out: dict[str, object] = {"checks": {c.name: _check_json(c) for c in checks}}
     for c in checks:
         if c.name in figures and c.tallies:
@@ -166,9 +160,7 @@ def checks_json(checks: Sequence[Check], figures: Sequence[str] = FIGURE_CHECKS)
 
 
 def verify_json(result: LogVerification, seed: int | None = None) -> dict[str, object]:
-    """The ``verify --format json`` object: ``verdict``, ``checks`` by name (each statistical one with its
-    chi-square ``tests``), the figures, the ``log`` read, the ``hypothesis`` it was checked against, and the
-    ``seed`` of the reference shoes dealt for counts over whole shoes (``null`` when none were dealt)."""
+    """The ``verify --format json`` object (see docs/json.md)."""
     out: dict[str, object] = {"verdict": result.verdict, "seed": seed, **checks_json(result.checks)}
     out.update(log={"source": result.source, "mode": result.mode, "coups": result.coups, "shoes": result.shoes,
                     "columns": list(result.columns), "ignored_columns": list(result.ignored)},

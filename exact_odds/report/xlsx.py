@@ -1,16 +1,10 @@
-"""Spreadsheet output (``--format xlsx``): one workbook, a sheet for the provenance, then one sheet a table.
+"""Spreadsheet output (``--format xlsx``, with openpyxl): a sheet for the provenance, then one sheet a table.
 
-Written with openpyxl, which also reads a workbook back (the tests compare every cell with the
-command's JSON). A sheet holds its table's title in its first cell, the headers on the second
-row and the rows below, then the table's notes; its name is the title cut to the 31 characters
-a sheet name may have (made unique with a number).
-
-Numbers are stored as numbers, never as text: an integer with a thousands format (``#,##0``),
-a fraction as the nearest double with a percentage format (``0.0000%``) when its column is a
-probability, an edge, an expectation or a return, else a decimal format (``0.0000000000``).
-Beside each column holding fractions, a text column ``HEADER (exact)`` keeps each fraction
-exactly (``"139963802512/305162919061"``), as the JSON does. A cell a table gives as text that
-is a number (``"0.9076722455"``, ``"1,234"``, ``"1.0579%"``) becomes that number.
+A sheet holds its table's title (A1), the headers (row 2), the rows, then the notes; its name is the
+title cut to 31 characters (made unique). Numbers are stored as numbers: an integer with a thousands
+format, a fraction as the nearest double (a percentage when its header reads as one), and beside each
+column of fractions a text column ``HEADER (exact)`` keeps them exactly. Text that is a number
+(``"1,234"``, ``"1.0579%"``) becomes that number.
 
 >>> from fractions import Fraction
 >>> book = workbook_bytes([Table("Odds", ["outcome", "probability"], [["tie", Fraction(1, 8)]])],
@@ -23,7 +17,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +36,6 @@ EXACT_SUFFIX = " (exact)"
 
 SHEET_NAME = 31
 """The longest name a worksheet may have."""
-
 _PERCENT_WORDS = re.compile(r"probab|edge|ev\b|return|win|push|loss|chance|effect|share|%|rate|advantage",
                             re.IGNORECASE)
 """Words of a header whose fractions read as percentages."""
@@ -87,10 +80,8 @@ def _sheet_name(title: str, taken: set[str]) -> str:
 
 
 def exact_columns(table: Table) -> tuple[list[str], list[list[Cell]]]:
-    """The headers and rows of ``table`` with a text column ``HEADER (exact)`` after each column that holds a
-    fraction (a :class:`~fractions.Fraction`, or its ``num/den`` text as CSV tables give it): there each
-    exact cell is the fraction (the number) then its ``num/den`` text; a cell that is no exact number keeps
-    its text, with a blank beside it.
+    """The headers and rows of ``table`` with a text column ``HEADER (exact)`` after each column holding a
+    fraction (or its ``num/den`` text): the number, then its exact text (a blank beside any other cell).
 
     >>> exact_columns(Table("t", ["bet", "edge"], [["tie", "-1/8"], ["none", "n/a"]]))
     (['bet', 'edge', 'edge (exact)'], [['tie', Fraction(-1, 8), '-1/8'], ['none', 'n/a', '']])
@@ -120,7 +111,6 @@ _INTEGER_TEXT = re.compile(r"-?\d+")
 
 
 def _is_fraction(value: Cell) -> bool:
-    """Whether a cell is a fraction: a :class:`~fractions.Fraction` or ``num/den`` text."""
     return (isinstance(value, Fraction) or
             (isinstance(value, str) and not isinstance(value, Math) and bool(_FRACTION_TEXT.fullmatch(value))))
 
@@ -139,8 +129,8 @@ def _exact(value: Cell) -> Fraction | None:
 def _fill(sheet: Worksheet, title: str, headers: Sequence[str], rows: Sequence[Sequence[Cell]],
           notes: Sequence[str] = ()) -> None:
     """Write the title (A1, bold), the headers (row 2, bold, frozen) and the rows of one sheet, then its notes."""
-    openpyxl_styles = require("openpyxl.styles", "xlsx", "--format xlsx needs openpyxl")
-    bold = openpyxl_styles.Font(bold=True)
+    openpyxl = require("openpyxl", "xlsx", "--format xlsx needs openpyxl")
+    bold = openpyxl.styles.Font(bold=True)
     sheet.cell(row=1, column=1, value=title).font = bold
     for column, header in enumerate(headers, start=1):
         sheet.cell(row=2, column=column, value=header).font = bold
@@ -153,8 +143,10 @@ def _fill(sheet: Worksheet, title: str, headers: Sequence[str], rows: Sequence[S
     for offset, note in enumerate(notes, start=len(rows) + 4):
         sheet.cell(row=offset, column=1, value=note)
     sheet.freeze_panes = "A3"
-    for column, width in _widths(headers, rows):
-        sheet.column_dimensions[_letter(column)].width = width
+    for i, header in enumerate(headers):  # each column as wide as its widest text, between 8 and 60
+        texts = [header, *(str(row[i]) for row in rows if i < len(row))]
+        width = float(min(60, max(8, *(len(t) + 2 for t in texts))))
+        sheet.column_dimensions[openpyxl.utils.get_column_letter(i + 1)].width = width
 
 
 def spreadsheet_value(value: Cell, header: str) -> tuple[Any, str | None]:
@@ -182,23 +174,3 @@ def spreadsheet_value(value: Cell, header: str) -> tuple[Any, str | None]:
     if number.denominator == 1 and "." not in text and "e" not in text.lower():
         return int(number), THOUSANDS_FORMAT
     return float(number), DECIMAL_FORMAT
-
-
-def _widths(headers: Sequence[str], rows: Sequence[Sequence[Cell]]) -> Iterator[tuple[int, float]]:
-    """Each column's width in characters: its widest text, between 8 and 60."""
-    for i, header in enumerate(headers):
-        texts = [header, *(str(row[i]) for row in rows if i < len(row))]
-        yield i + 1, float(min(60, max(8, *(len(t) + 2 for t in texts))))
-
-
-def _letter(column: int) -> str:
-    """A column's letters: 1 is ``A``, 27 ``AA``.
-
-    >>> _letter(1), _letter(26), _letter(27)
-    ('A', 'Z', 'AA')
-    """
-    letters = ""
-    while column:
-        column, rest = divmod(column - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters

@@ -15,7 +15,7 @@ import pytest
 from conftest import needed_tool, run
 
 from exact_odds.report.base import Math, Table
-from exact_odds.report.latex import latex_escape, latex_table
+from exact_odds.report.document import latex_escape, latex_table
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 PDFLATEX = shutil.which("pdflatex")
@@ -100,7 +100,7 @@ def test_a_math_cell_goes_through_sympy() -> None:
 
 
 def test_every_character_of_a_title_compiles(tmp_path: Path) -> None:
-    from exact_odds.report.latex import latex_document
+    from exact_odds.report.document import latex_document
     from exact_odds.report.provenance import Provenance
 
     title = "Odds ≈ 1.06% × 2 − 3 → ♣♠♥♦ ± – — … § · ° ≤ ≥ ≠ ∞ Égalité & $ # _ { } ~ ^ \\ < > |"

@@ -19,7 +19,7 @@ import pytest
 from conftest import needed_tool, needs, run
 
 from exact_odds.report.base import Table
-from exact_odds.report.html import html_page, html_table
+from exact_odds.report.document import html_page, html_table
 from exact_odds.report.provenance import Provenance
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
