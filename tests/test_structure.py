@@ -177,9 +177,7 @@ COVERED_BY: dict[str, str] = {
     "cli/advantage.py": "test_analysis_information.py",
     "cli/bunco.py": "test_bunco.py",
     "cli/completion.py": "test_cli_usability.py",
-    "cli/counting.py": "test_study_counting.py",
     "cli/options.py": "test_cli_vocabulary.py",  # one vocabulary: what every option means
-    "cli/figures.py": "test_report_html.py",
     "cli/simulation.py": "test_witness_simulate.py",
     "cli/study.py": "test_study.py",
     "cli/verify.py": "test_witness_verify.py",

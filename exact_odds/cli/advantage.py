@@ -1,14 +1,9 @@
-"""Partial information about the next coup: ``advantage``, and ``odds --known`` / ``odds --dealt``.
-
-No arithmetic here: the figures come from :mod:`exact_odds.analysis.information`, the tables from
-:mod:`exact_odds.report.advantage`.
-"""
+"""Partial information about the next coup: ``advantage`` (:mod:`exact_odds.analysis.information`)."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from exact_odds.analysis.information import Information, Known, advantage
 from exact_odds.cli.examples import examples
@@ -16,11 +11,9 @@ from exact_odds.cli.options import (
     Output,
     Subparsers,
     add_bet_option,
-    add_bets_option,
     add_config_option,
     add_format_options,
     add_known_option,
-    add_quiet_option,
     add_shoe_options,
     bets_from_args,
     progress_bar,
@@ -31,25 +24,15 @@ from exact_odds.cli.options import (
 from exact_odds.inputs import validate
 from exact_odds.report.advantage import advantage_json, advantage_tables
 
-if TYPE_CHECKING:
-    from exact_odds.bets import Bet
-
-def _bets(args: argparse.Namespace) -> list[Bet]:
-    """The bets to choose among: --bet names (banker/player/tie from --config or the game when given),
-    else the configuration's three main bets."""
-    choice = bets_from_args(args)
-    return choice.named(args.bet) or choice.main
-
 
 def _cmd_advantage(args: argparse.Namespace) -> Output:
     shoe = shoe_from_args(args)
     information = Information.parse(args.position, args.groups)
-    bar = progress_bar(args, "advantage", unit="cases")
-    try:
-        result = advantage(shoe, information, _bets(args), tableau_from_args(args),
+    choice = bets_from_args(args)
+    bets = choice.named(args.bet) or choice.main  # banker, player and tie: of --config or the game
+    with progress_bar(args, "advantage", unit="cases") as bar:
+        result = advantage(shoe, information, bets, tableau_from_args(args),
                            known=Known.parse(" ".join(args.known)), sit_out=not args.always_bet, progress=bar)
-    finally:
-        bar.close()
     return render(args, lambda: advantage_json(shoe, result), lambda: advantage_tables(shoe, result, args.format))
 
 
@@ -75,12 +58,9 @@ def _add_advantage(sub: Subparsers) -> None:
     p.add_argument("--always-bet", action="store_true",
                    help="always make the best bet, even at a negative expectation (default: sit out then)")
     add_shoe_options(p)
-    add_config_option(p, "the pay table of banker, player and tie")
-    add_bets_option(p)
-    add_quiet_option(p)
-    add_format_options(p)
+    add_config_option(p, "the pay table of banker, player and tie", bets=True)
+    add_format_options(p, quiet=True)
     p.set_defaults(handler=_cmd_advantage)
 
 
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_advantage,)
-"""Functions adding one subcommand each, in the order of the help."""

@@ -1,8 +1,4 @@
-"""Games where the players choose: ``chemin-de-fer``.
-
-No arithmetic here: the solution comes from :mod:`exact_odds.analysis.equilibrium`, the tables from
-:mod:`exact_odds.report.chemin`.
-"""
+"""Games where the players choose: ``chemin-de-fer`` (:mod:`exact_odds.analysis.equilibrium`)."""
 
 from __future__ import annotations
 
@@ -23,7 +19,6 @@ from exact_odds.cli.options import (
     add_quiet_option,
     add_seed_option,
     progress_bar,
-    read_input,
     render,
     seed_from_args,
     shoe_from_args,
@@ -32,6 +27,7 @@ from exact_odds.core.choices import PARLOUR_RULES, ChoiceRules, load_choice_rule
 from exact_odds.core.shoe import Shoe
 from exact_odds.dealing import STANDARD_PROCEDURE
 from exact_odds.inputs import validate
+from exact_odds.inputs.reading import read_user_file
 from exact_odds.report.chemin import (
     banque_json,
     banque_tables,
@@ -96,19 +92,16 @@ def _as_dealt(args: argparse.Namespace, rules: ChoiceRules) -> Output:
     if with_replacement:
         raise StrategyError("a dealt shoe is a B model: cards dealt with replacement never deplete")
     shoe = shoe_from_args(args)
-    bar = progress_bar(args, "chemin-de-fer", unit="coups")
-    try:
+    with progress_bar(args, "chemin-de-fer", unit="coups") as bar:
         rows: tuple[CoupSolution, ...]
         if args.input is not None:
-            rows = recorded_shoe(read_record(read_input(args.input, "record")), shoe, information, rules=rules,
-                                 progress=bar)
+            record = read_record(read_user_file(args.input, "record", stdin=True))
+            rows = recorded_shoe(record, shoe, information, rules=rules, progress=bar)
             source = "a recorded shoe"
         else:
             seed = seed_from_args(args)
             rows = dealt_shoes(shoe, args.shoes, seed, information, rules=rules, progress=bar)
             source = f"{args.shoes} {'shoe' if args.shoes == 1 else 'shoes'} dealt with seed {seed}"
-    finally:
-        bar.close()
     return render(args, lambda: shoe_play_json(rows, source), lambda: shoe_tables(rows, args.format, source),
                   tableau=(rules.name, rules.key()), shoe=shoe_json(shoe),
                   procedure=None if args.input is not None else procedure_json(STANDARD_PROCEDURE),
@@ -219,4 +212,3 @@ def _add_chemin_de_fer(sub: Subparsers) -> None:
 
 
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_chemin_de_fer,)
-"""Functions adding one subcommand each, in the order of the help."""

@@ -76,4 +76,3 @@ def _add_completion(sub: Subparsers) -> None:
 
 
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_completion,)
-"""Functions adding one subcommand each, in the order of the help."""

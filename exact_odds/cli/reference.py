@@ -16,12 +16,10 @@ from exact_odds.bets import usable_bets
 from exact_odds.bets.main import STANDARD_CONFIG, is_main_bet
 from exact_odds.bets.side import SIDE_BETS
 from exact_odds.cli.examples import examples
-from exact_odds.cli.figures import removal_figures
 from exact_odds.cli.options import (
     Output,
     Subparsers,
     add_bet_option,
-    add_bets_option,
     add_config_option,
     add_format_options,
     add_known_option,
@@ -32,6 +30,7 @@ from exact_odds.cli.options import (
     configs_from_args,
     effective_game,
     progress_bar,
+    removal_figures,
     render,
     shoe_from_args,
     tableau_from_args,
@@ -66,6 +65,7 @@ if TYPE_CHECKING:
     from exact_odds.core.shoe import Shoe
     from exact_odds.core.tableau import Tableau
     from exact_odds.report import Table
+    from exact_odds.report.document import Figure
 
 
 def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> Output:
@@ -83,12 +83,11 @@ def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> Outpu
 
 
 def _cmd_odds(args: argparse.Namespace) -> Output:
-    shoe = shoe_from_args(args)
+    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     if args.known:
-        return _known_odds(args, shoe, tableau_from_args(args))
+        return _known_odds(args, shoe, tableau)
     if args.dealt:
-        return _dealt_odds(args, shoe, tableau_from_args(args))
-    tableau = tableau_from_args(args)
+        return _dealt_odds(args, shoe, tableau)
     dist = deal_winners(shoe, tableau)
     return render(args, lambda: odds_json(shoe, dist, dist.total),
                   lambda: [odds_table(str(shoe), dist, dist.total, infinite=shoe.infinite,
@@ -96,7 +95,7 @@ def _cmd_odds(args: argparse.Namespace) -> Output:
 
 
 def _custom_name(tableau: Tableau) -> str | None:
-    """The name of a drawing rule other than the standard one (None for the standard rule), for titles."""
+    """The name of a drawing rule other than the standard one, for titles."""
     return None if tableau == STANDARD_TABLEAU else tableau.name
 
 
@@ -160,19 +159,15 @@ def _add_parsheet(sub: Subparsers) -> None:
                    help="a registered bet (banker, super-6/banker, dragon-7, ...); banker, player and tie are those "
                         "of --config or the game")
     add_shoe_options(p)
-    add_config_option(p, "the pay table of banker, player and tie")
-    add_bets_option(p)
+    add_config_option(p, "the pay table of banker, player and tie", bets=True)
     add_format_options(p)
     p.set_defaults(handler=_cmd_parsheet)
 
 
 def _cmd_symbolic(args: argparse.Namespace) -> Output:
     bets = [bet for bet, _ in distinct_bets([bet for config in configs_from_args(args) for bet in config.bets])]
-    bar = progress_bar(args, "symbolic")
-    try:
+    with progress_bar(args, "symbolic") as bar:
         result = summary(shoe_from_args(args), bets, tableau=tableau_from_args(args), progress=bar)
-    finally:
-        bar.close()
     return render(args, lambda: symbolic_json(result),
                    lambda: [*closed_form_tables(result, args.format), *payout_symbol_tables(result, args.format)])
 
@@ -210,8 +205,7 @@ def _cmd_report(args: argparse.Namespace) -> Output:
                                                  omitted=eor.omitted, max_tag=eor.max_tag)
         return [*reference_tables(sheets, args.format, tableau=_custom_name(tableau)), *more]
 
-    figures = None if eor is None else removal_figures(eor.removals, eor.counts, title=f"Effects of removal, {shoe}")
-    return render(args, as_json, tables, figures=figures)
+    return render(args, as_json, tables, figures=_figures(eor, shoe))
 
 
 def _game_report(args: argparse.Namespace) -> Output:
@@ -219,23 +213,22 @@ def _game_report(args: argparse.Namespace) -> Output:
     game = effective_game(args)
     sheets = reference_sheets(game.shoe, game.side_bets, [game.configuration], tableau=game.tableau)
     eor = _removal_figures(args, game.shoe, game.bets, game.tableau) if args.eor else None
-    figures = None if eor is None else removal_figures(eor.removals, eor.counts,
-                                                       title=f"Effects of removal, {game.shoe}")
     return render(args, lambda: game_json(game, sheets, eor), lambda: game_tables(game, sheets, args.format, eor),
-                  figures=figures)
+                  figures=_figures(eor, game.shoe))
 
 
 def _removal_figures(args: argparse.Namespace, shoe: Shoe, bets: Iterable[Bet], tableau: Tableau) -> RemovalFigures:
     """The effects of removal of ``bets`` (a default set: those the shoe cannot settle are left out, and
     named) and their suggested counts, as ``eor`` computes them, with its progress bar."""
     chosen, left_out = usable_bets(shoe, bets)
-    bar = progress_bar(args, "eor")
-    try:
+    with progress_bar(args, "eor") as bar:
         removals = effects_of_removal(shoe, chosen, tableau=tableau, progress=bar)
-    finally:
-        bar.close()
     return RemovalFigures(removals, [r.count(max_tag=args.max_tag) for r in removals],
                           [bet.name for bet in left_out], args.max_tag)
+
+
+def _figures(eor: RemovalFigures | None, shoe: Shoe) -> Callable[[], list[Figure]] | None:
+    return None if eor is None else removal_figures(eor.removals, eor.counts, title=f"Effects of removal, {shoe}")
 
 
 def _add_report(sub: Subparsers) -> None:
@@ -250,14 +243,12 @@ def _add_report(sub: Subparsers) -> None:
                    'exact-odds report --game examples/games/my-casino.toml',
                    'exact-odds report --decks 1 --eor --format markdown --output report.md'))
     add_shoe_options(p)
-    add_config_option(p, "only this configuration, or in place of the game's pay table")
-    add_bets_option(p)
+    add_config_option(p, "only this configuration, or in place of the game's pay table", bets=True)
     p.add_argument("--eor", action="store_true",
                    help="also the effects of removal of every bet and the counts they suggest (as `eor` gives them)")
     p.add_argument("--max-tag", type=validate.MAX_TAG.option, default=2, metavar="K",
                    help="with --eor: largest tag of the suggested counts (default 2)")
-    add_quiet_option(p)
-    add_format_options(p)
+    add_format_options(p, quiet=True)
     p.set_defaults(handler=_cmd_report)
 
 
@@ -285,12 +276,10 @@ def _add_sidebets(sub: Subparsers) -> None:
                    'exact-odds sidebets --decks 6 --bets examples/side_bets.toml'))
     add_shoe_options(p)
     add_bet_option(p, "only these bets (repeatable, or comma-separated); any registered bet name or alias")
-    add_config_option(p, "the pay table of banker, player and tie, if named with --bet")
-    add_bets_option(p)
+    add_config_option(p, "the pay table of banker, player and tie, if named with --bet", bets=True)
     add_format_options(p)
     p.set_defaults(handler=_cmd_sidebets)
 
 
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report, _add_sidebets)
-"""Functions adding one subcommand each, in the order of the help."""

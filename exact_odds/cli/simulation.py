@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import replace
+from itertools import count
 from typing import TYPE_CHECKING, TextIO
 
 from exact_odds.analysis.conditional import explain_coup
@@ -13,26 +14,23 @@ from exact_odds.analysis.roads import build_roads, from_winners, parse_results
 from exact_odds.analysis.sessions import one_hand, parse_bankroll, ruin_probability, session_distribution
 from exact_odds.bets import load_bets
 from exact_odds.cli.examples import examples
-from exact_odds.cli.figures import figure
 from exact_odds.cli.options import (
     Output,
     Subparsers,
     add_bet_option,
-    add_bets_option,
     add_config_option,
     add_format_options,
     add_hidden_alias,
     add_input_option,
     add_procedure_options,
-    add_quiet_option,
     add_seed_option,
     add_shoe_options,
-    add_text_format_options,
     bet_names,
     bets_from_args,
+    failed_if,
+    figure,
     procedure_from_args,
     progress_bar,
-    read_input,
     render,
     render_text,
     seed_from_args,
@@ -43,7 +41,7 @@ from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
 from exact_odds.dealing import shoe_coup, shoe_winners
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
-from exact_odds.inputs.reading import exists
+from exact_odds.inputs.reading import exists, read_user_file
 from exact_odds.inputs.validate import shown
 from exact_odds.report import (
     card_label,
@@ -77,25 +75,19 @@ def _cmd_simulate(args: argparse.Namespace) -> Output:
 
     with ExitStack() as stack:
         record = _log_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
-        bar = progress_bar(args, "simulate")
-        stack.callback(bar.close)
+        bar = stack.enter_context(progress_bar(args, "simulate"))
         sim = simulate(shoe_from_args(args), seed=seed_from_args(args),
                        coups=args.coups if args.shoes is None else None, shoes=args.shoes,
                        tableau=tableau_from_args(args), procedure=procedure_from_args(args), bets=bets,
                        reference=reference, alpha=args.alpha, record=record, progress=bar)
-    if sim.check is not None and sim.check.verdict == "FAIL":
-        args.exit_status = 1
+    failed_if(args, sim.check is not None and sim.check.verdict == "FAIL")
     return render(args, lambda: simulation_json(sim), lambda: simulation_tables(sim))
 
 
 def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
     """The bets backed on every coup: the --bet names, else every bet of the --bets files, else banker,
-    player and tie (of --config or the game when given).
-
-    The old spelling, names and files mixed after --bets (``--bets banker player-pair my.toml``), still
-    works as it did: the values in order, a file giving every bet it defines. A value that is a file
-    and a bet name at once is refused rather than guessed.
-    """
+    player and tie. The old spelling, names and files mixed after --bets, still works; a value that is a
+    file and a bet name at once is refused rather than guessed."""
     values = bet_names(args.bet_files, "--bets")
     choice = bets_from_args(args, files=())
     names = [v for v in values if not v.lower().endswith(".toml") and not exists(v)]
@@ -104,7 +96,6 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
         raise InputError(f"--bets {shown(clash[0])} is both a file and a bet name: give bet names with --bet and "
                          f"files with --bets (e.g. --bets ./{clash[0]})")
     if names:  # the old spelling: the values in order, a file giving every bet it defines
-
         bets = choice.named(args.bet)
         for value in values:
             if value in names:
@@ -120,14 +111,8 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
 
 def _log_writer(out: TextIO) -> Callable[[CoupLog], None]:
     """Write the blocks of coups a simulation deals to ``out`` as one log (a header, then the coups)."""
-    blocks = 0
-
-    def record(log: CoupLog) -> None:
-        nonlocal blocks
-        write_log(log, out, header=blocks == 0)
-        blocks += 1
-
-    return record
+    blocks = count()
+    return lambda log: write_log(log, out, header=next(blocks) == 0)
 
 
 def _add_simulate(sub: Subparsers) -> None:
@@ -145,11 +130,11 @@ def _add_simulate(sub: Subparsers) -> None:
                    'exact-odds simulate --shoes 2 --seed 3 --bet banker,dragon-7 --log coups.csv',
                    'exact-odds simulate --fresh --coups 1000 --seed 2 --format json'))
     add_shoe_options(p)
-    count = p.add_mutually_exclusive_group()
-    count.add_argument("--coups", type=validate.COUPS.option, default=100_000, metavar="N",
-                       help="coups to deal (default 100000)")
-    add_hidden_alias(count, "--rounds", "coups", type=validate.COUPS.option)
-    count.add_argument("--shoes", type=validate.SHOES.option, metavar="M", help="deal M whole shoes instead")
+    amount = p.add_mutually_exclusive_group()
+    amount.add_argument("--coups", type=validate.COUPS.option, default=100_000, metavar="N",
+                        help="coups to deal (default 100000)")
+    add_hidden_alias(amount, "--rounds", "coups", type=validate.COUPS.option)
+    amount.add_argument("--shoes", type=validate.SHOES.option, metavar="M", help="deal M whole shoes instead")
     add_seed_option(p)
     add_procedure_options(p)
     add_bet_option(p, "bets to back with one unit on every coup (repeatable, or comma-separated; default: the "
@@ -163,8 +148,7 @@ def _add_simulate(sub: Subparsers) -> None:
                    help="significance level of the verdict (default 0.001)")
     p.add_argument("--log", metavar="FILE",
                    help="write every coup dealt to FILE, one a line, in the CSV format `exact-odds verify` reads")
-    add_quiet_option(p)
-    add_format_options(p)
+    add_format_options(p, quiet=True)
     p.set_defaults(handler=_cmd_simulate)
 
 
@@ -193,7 +177,7 @@ def _add_deal(sub: Subparsers) -> None:
                    help="deal the K-th coup of the shoe (default 1)")
     p.add_argument("--ascii", action="store_true", help="write cards as Qs 3h instead of Q♠ 3♥")
     add_procedure_options(p, fresh=False)
-    add_text_format_options(p)
+    add_format_options(p, ["table", "json"])
     p.set_defaults(handler=_cmd_deal)
 
 
@@ -208,13 +192,10 @@ def _cmd_session(args: argparse.Namespace) -> Output:
     ruin = ruin_probability(one, args.hands, bankroll) if bankroll is not None else None
     sims = None
     if args.sessions:
-        bar = progress_bar(args, "session")
-        try:
+        with progress_bar(args, "session") as bar:
             sims = simulate_sessions(shoe, bet, hands=args.hands, sessions=args.sessions, bankroll=bankroll,
                                      seed=seed_from_args(args), tableau=tableau,
                                      procedure=procedure_from_args(args), progress=bar)
-        finally:
-            bar.close()
     figures = _session_figures(args, exact, sims, title=f"{bet.name}: net result after {args.hands:,} hands, {shoe}")
     comparison = compare_sessions(one, exact, ruin, sims)
     return render(args, lambda: session_json(comparison, shoe, distribution=args.distribution),
@@ -226,7 +207,6 @@ def _session_figures(args: argparse.Namespace, exact: SessionDist, sims: Simulat
     """Draw --plot (simulated sessions only); the figures of an HTML page."""
     if sims is None:
         return None
-
     if args.plot:
         session_figure(exact, sims, args.plot, title=title)
     return figure(title, lambda: session_svg(exact, sims, title=title))
@@ -247,8 +227,7 @@ def _add_session(sub: Subparsers) -> None:
     p.add_argument("--bet", required=True, metavar="NAME", type=validate.spec_option,
                    help="the bet backed with one unit every hand (banker, player, tie: those of --config or the "
                         "game)")
-    add_config_option(p, "the pay table of banker, player and tie")
-    add_bets_option(p)
+    add_config_option(p, "the pay table of banker, player and tie", bets=True)
     p.add_argument("--hands", type=validate.HANDS.option, default=100, metavar="N",
                    help="hands in a session (default 100)")
     p.add_argument("--bankroll", metavar="B", help="bankroll in units, e.g. 20 or 12.5: adds the risk of ruin")
@@ -258,8 +237,7 @@ def _add_session(sub: Subparsers) -> None:
     add_procedure_options(p)
     p.add_argument("--plot", metavar="FILE.png", help="draw the simulated and exact distributions (exact-odds[plot])")
     p.add_argument("--distribution", action="store_true", help="also list the whole exact distribution")
-    add_quiet_option(p)
-    add_format_options(p)
+    add_format_options(p, quiet=True)
     p.set_defaults(handler=_cmd_session)
 
 
@@ -267,8 +245,7 @@ def _cmd_roads(args: argparse.Namespace) -> str:
     if args.input is not None:
         if args.seed is not None:
             raise InputError("give either --seed (a simulated shoe) or --input FILE (recorded results), not both")
-        results = parse_results(read_input(args.input, "results"), source=args.input)
-
+        results = parse_results(read_user_file(args.input, "results", stdin=True), source=args.input)
         heading = f"Roads of the results in {args.input}"
     else:
         shoe = shoe_from_args(args)
@@ -296,9 +273,8 @@ def _add_roads(sub: Subparsers) -> None:
     add_input_option(p, "recorded results instead of a simulated shoe ('-': stdin)", old="--results")
     add_procedure_options(p, fresh=False)
     p.add_argument("--color", action="store_true", help="colour the marks (red, blue, green) with ANSI escapes")
-    add_text_format_options(p)
+    add_format_options(p, ["table", "json"])
     p.set_defaults(handler=_cmd_roads)
 
 
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_simulate, _add_deal, _add_session, _add_roads)
-"""Functions adding one subcommand each, in the order of the help."""

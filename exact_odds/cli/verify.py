@@ -9,7 +9,6 @@ from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
     Output,
     Subparsers,
-    add_bets_option,
     add_config_option,
     add_format_options,
     add_input_option,
@@ -17,6 +16,7 @@ from exact_odds.cli.options import (
     add_seed_option,
     add_shoe_options,
     bets_from_args,
+    failed_if,
     procedure_from_args,
     render,
     seed_from_args,
@@ -36,8 +36,7 @@ def _cmd_verify(args: argparse.Namespace) -> Output:
         raise InputError(_out_of_memory(args)) from None
 
 
-def _out_of_memory(args: argparse.Namespace) -> Output:
-    """What to reduce when a verification runs out of memory."""
+def _out_of_memory(args: argparse.Namespace) -> str:
     if args.counts is not None:
         return "out of memory estimating the rates of whole shoes: give fewer --reference-shoes"
     return ("out of memory checking the log: a log is read a block of whole shoes at a time unless its shoes "
@@ -73,12 +72,10 @@ def _verify(args: argparse.Namespace) -> Output:
         extra = (*(choice.side or ()), *(bet for bet in choice.loaded if bet not in (choice.side or ())))
         result = verify_file(args.log, shoe, tableau, alpha=args.alpha, max_violations=args.max_violations,
                              bets=extra, config=choice.configuration, procedure=procedure_from_args(args))
-    if result.verdict == "FAIL":
-        args.exit_status = 1
-    if args.counts is None and result.procedure is None:
-        return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed),
-                      procedure_text="not checked (the log cannot show it: see the notes)")
-    return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed))
+    failed_if(args, result.verdict == "FAIL")
+    unchecked = args.counts is None and result.procedure is None
+    given = {"procedure_text": "not checked (the log cannot show it: see the notes)"} if unchecked else {}
+    return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed), **given)
 
 
 def _add_verify(sub: Subparsers) -> None:
@@ -109,8 +106,7 @@ def _add_verify(sub: Subparsers) -> None:
                    help="with --counts --shoes: shoes dealt to estimate the rates (default: M, at least "
                         "4,000 and at most 16,000)")
     add_shoe_options(p)
-    add_config_option(p, "pay table of the net:banker, net:player and net:tie columns")
-    add_bets_option(p)
+    add_config_option(p, "pay table of the net:banker, net:player and net:tie columns", bets=True)
     add_procedure_options(p, fresh=False)
     add_seed_option(p)
     p.add_argument("--alpha", type=validate.ALPHA.option, default=0.001,
@@ -122,4 +118,3 @@ def _add_verify(sub: Subparsers) -> None:
 
 
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_verify,)
-"""Functions adding one subcommand each, in the order of the help."""
