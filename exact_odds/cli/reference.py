@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from exact_odds import report
 from exact_odds.analysis.conditional import dealing_order, parse_dealt
 from exact_odds.analysis.edges import configuration_sheets, distinct_bets, par_sheet, reference_sheets
 from exact_odds.analysis.information import InformationError, Known, deal_dealt, deal_known, player_ev
@@ -38,25 +39,6 @@ from exact_odds.cli.options import (
 from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.engine.enumerator import deal_winners, winners
 from exact_odds.inputs import validate
-from exact_odds.report import (
-    closed_form_tables,
-    dealt_odds_json,
-    dealt_odds_table,
-    edges_json,
-    edges_table,
-    eor_json,
-    eor_tables,
-    odds_json,
-    odds_table,
-    par_sheet_json,
-    par_sheet_table,
-    payout_symbol_tables,
-    reference_json,
-    reference_tables,
-    side_bets_json,
-    side_bets_table,
-    symbolic_json,
-)
 from exact_odds.report.advantage import known_odds_json, known_odds_tables
 from exact_odds.report.game import RemovalFigures, game_json, game_tables
 
@@ -89,8 +71,8 @@ def _cmd_odds(args: argparse.Namespace) -> Output:
     if args.dealt:
         return _dealt_odds(args, shoe, tableau)
     dist = deal_winners(shoe, tableau)
-    return render(args, lambda: odds_json(shoe, dist, dist.total),
-                  lambda: [odds_table(str(shoe), dist, dist.total, infinite=shoe.infinite,
+    return render(args, lambda: report.odds_json(shoe, dist, dist.total),
+                  lambda: [report.odds_table(str(shoe), dist, dist.total, infinite=shoe.infinite,
                                       tableau=_custom_name(tableau))])
 
 
@@ -103,8 +85,8 @@ def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> Outpu
     """``odds --dealt``: the exact odds given the cards already dealt in this coup."""
     dealt = parse_dealt(args.dealt)
     dist = winners(deal_dealt(shoe, dealing_order(dealt, tableau), tableau))
-    return render(args, lambda: dealt_odds_json(shoe, dealt, dist),
-                  lambda: [dealt_odds_table(shoe, dealt, dist, tableau=_custom_name(tableau))])
+    return render(args, lambda: report.dealt_odds_json(shoe, dealt, dist),
+                  lambda: [report.dealt_odds_table(shoe, dealt, dist, tableau=_custom_name(tableau))])
 
 
 def _add_odds(sub: Subparsers) -> None:
@@ -125,7 +107,8 @@ def _add_odds(sub: Subparsers) -> None:
 def _cmd_edges(args: argparse.Namespace) -> Output:
     shoe, tableau = shoe_from_args(args), tableau_from_args(args)
     sheets = [(config, configuration_sheets(shoe, config, tableau=tableau)) for config in configs_from_args(args)]
-    return render(args, lambda: edges_json(shoe, sheets), lambda: [edges_table(str(shoe), sheets, args.format)])
+    return render(args, lambda: report.edges_json(shoe, sheets),
+                  lambda: [report.edges_table(str(shoe), sheets, args.format)])
 
 
 def _add_edges(sub: Subparsers) -> None:
@@ -145,7 +128,7 @@ def _add_edges(sub: Subparsers) -> None:
 def _cmd_parsheet(args: argparse.Namespace) -> Output:
     bet = bets_from_args(args).find(args.bet)  # banker, player, tie: those of --config or the game
     sheet = par_sheet(shoe_from_args(args), bet, tableau=tableau_from_args(args))
-    return render(args, lambda: par_sheet_json(sheet), lambda: [par_sheet_table(sheet, args.format)])
+    return render(args, lambda: report.par_sheet_json(sheet), lambda: [report.par_sheet_table(sheet, args.format)])
 
 
 def _add_parsheet(sub: Subparsers) -> None:
@@ -168,8 +151,8 @@ def _cmd_symbolic(args: argparse.Namespace) -> Output:
     bets = [bet for bet, _ in distinct_bets([bet for config in configs_from_args(args) for bet in config.bets])]
     with progress_bar(args, "symbolic") as bar:
         result = summary(shoe_from_args(args), bets, tableau=tableau_from_args(args), progress=bar)
-    return render(args, lambda: symbolic_json(result),
-                   lambda: [*closed_form_tables(result, args.format), *payout_symbol_tables(result, args.format)])
+    return render(args, lambda: report.symbolic_json(result), lambda: [
+        *report.closed_form_tables(result, args.format), *report.payout_symbol_tables(result, args.format)])
 
 
 def _add_symbolic(sub: Subparsers) -> None:
@@ -197,13 +180,13 @@ def _cmd_report(args: argparse.Namespace) -> Output:
     eor = _removal_figures(args, shoe, known, tableau) if args.eor else None
 
     def as_json() -> dict[str, object]:
-        more = {} if eor is None else {"eor": eor_json(shoe, eor.removals, eor.counts, omitted=eor.omitted)}
-        return {**reference_json(sheets), **more}
+        more = {} if eor is None else {"eor": report.eor_json(shoe, eor.removals, eor.counts, omitted=eor.omitted)}
+        return {**report.reference_json(sheets), **more}
 
     def tables() -> list[Table]:
-        more = [] if eor is None else eor_tables(str(shoe), eor.removals, eor.counts, args.format,
-                                                 omitted=eor.omitted, max_tag=eor.max_tag)
-        return [*reference_tables(sheets, args.format, tableau=_custom_name(tableau)), *more]
+        more = [] if eor is None else report.eor_tables(str(shoe), eor.removals, eor.counts, args.format,
+                                                        omitted=eor.omitted, max_tag=eor.max_tag)
+        return [*report.reference_tables(sheets, args.format, tableau=_custom_name(tableau)), *more]
 
     return render(args, as_json, tables, figures=_figures(eor, shoe))
 
@@ -260,8 +243,8 @@ def _cmd_sidebets(args: argparse.Namespace) -> Output:
     usable, left_out = usable_bets(shoe, named or choice.loaded or default, strict=bool(named))
     omitted = [bet.name for bet in left_out]
     sheets = [par_sheet(shoe, bet, tableau=tableau) for bet in usable]
-    return render(args, lambda: side_bets_json(shoe, sheets, omitted=omitted),
-                   lambda: [side_bets_table(str(shoe), sheets, args.format, omitted=omitted)])
+    return render(args, lambda: report.side_bets_json(shoe, sheets, omitted=omitted),
+                  lambda: [report.side_bets_table(str(shoe), sheets, args.format, omitted=omitted)])
 
 
 def _add_sidebets(sub: Subparsers) -> None:

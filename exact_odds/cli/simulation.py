@@ -9,6 +9,7 @@ from dataclasses import replace
 from itertools import count
 from typing import TYPE_CHECKING, TextIO
 
+from exact_odds import report
 from exact_odds.analysis.conditional import explain_coup
 from exact_odds.analysis.roads import build_roads, from_winners, parse_results
 from exact_odds.analysis.sessions import one_hand, parse_bankroll, ruin_probability, session_distribution
@@ -43,17 +44,6 @@ from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import exists, read_user_file
 from exact_odds.inputs.validate import shown
-from exact_odds.report import (
-    card_label,
-    deal_json,
-    deal_text,
-    roads_json,
-    roads_text,
-    session_json,
-    session_tables,
-    simulation_json,
-    simulation_tables,
-)
 from exact_odds.report.files import atomic_file
 from exact_odds.report.plots import session_figure, session_svg
 from exact_odds.witness.sessions import compare_sessions
@@ -81,7 +71,7 @@ def _cmd_simulate(args: argparse.Namespace) -> Output:
                        tableau=tableau_from_args(args), procedure=procedure_from_args(args), bets=bets,
                        reference=reference, alpha=args.alpha, record=record, progress=bar)
     failed_if(args, sim.check is not None and sim.check.verdict == "FAIL")
-    return render(args, lambda: simulation_json(sim), lambda: simulation_tables(sim))
+    return render(args, lambda: report.simulation_json(sim), lambda: report.simulation_tables(sim))
 
 
 def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
@@ -157,9 +147,9 @@ def _cmd_deal(args: argparse.Namespace) -> str:
     seed = seed_from_args(args)
     sc = shoe_coup(shoe, seed, coup=args.coup, tableau=tableau, procedure=procedure_from_args(args))
     steps, coup = explain_coup(sc.remaining, sc.cards, tableau,
-                               card_text=lambda c: card_label(c, ascii_only=args.ascii))
-    return render_text(args, lambda: deal_json(sc, seed, shoe, steps, coup),
-                       lambda: deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii))
+                               card_text=lambda c: report.card_label(c, ascii_only=args.ascii))
+    return render_text(args, lambda: report.deal_json(sc, seed, shoe, steps, coup),
+                       lambda: report.deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii))
 
 
 def _add_deal(sub: Subparsers) -> None:
@@ -198,8 +188,8 @@ def _cmd_session(args: argparse.Namespace) -> Output:
                                      procedure=procedure_from_args(args), progress=bar)
     figures = _session_figures(args, exact, sims, title=f"{bet.name}: net result after {args.hands:,} hands, {shoe}")
     comparison = compare_sessions(one, exact, ruin, sims)
-    return render(args, lambda: session_json(comparison, shoe, distribution=args.distribution),
-                  lambda: session_tables(comparison, str(shoe), distribution=args.distribution), figures=figures)
+    return render(args, lambda: report.session_json(comparison, shoe, distribution=args.distribution),
+                  lambda: report.session_tables(comparison, str(shoe), distribution=args.distribution), figures=figures)
 
 
 def _session_figures(args: argparse.Namespace, exact: SessionDist, sims: SimulatedSessions | None, *,
@@ -255,8 +245,8 @@ def _cmd_roads(args: argparse.Namespace) -> str:
         heading = f"Roads of a shoe of {shoe} shuffled with seed {seed} (the first shoe of simulate --seed {seed})"
     roads = build_roads(results)
     recorded = {"tableau": None, "shoe": None, "procedure": None} if args.input is not None else {}
-    return render_text(args, lambda: roads_json(roads, heading), lambda: roads_text(roads, heading, color=args.color),
-                       **recorded)
+    return render_text(args, lambda: report.roads_json(roads, heading),
+                       lambda: report.roads_text(roads, heading, color=args.color), **recorded)
 
 
 def _add_roads(sub: Subparsers) -> None:

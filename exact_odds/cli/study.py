@@ -11,6 +11,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from exact_odds import report
 from exact_odds.analysis.information import Information
 from exact_odds.analysis.removal import effects_of_removal
 from exact_odds.batch import evaluate, parse_compositions
@@ -44,16 +45,6 @@ from exact_odds.cli.options import (
 )
 from exact_odds.inputs import validate
 from exact_odds.inputs.reading import read_user_file, user_blocks
-from exact_odds.report import (
-    batch_header,
-    batch_text,
-    eor_json,
-    eor_tables,
-    replay_json,
-    replay_table,
-    study_json,
-    study_tables,
-)
 from exact_odds.report.advantage_play import count_json, count_tables
 from exact_odds.report.plots import count_figure, count_svg, eor_figure, study_figure, study_svg
 from exact_odds.study.counting import CountError, find_count
@@ -86,9 +77,9 @@ def _cmd_eor(args: argparse.Namespace) -> Output:
             bar(len(removals) + len(counts), 2 * len(removals))
     if args.plot:
         eor_figure(removals, counts, args.plot, title=f"Effects of removal, {shoe}")
-    return render(args, lambda: eor_json(shoe, removals, counts, omitted=omitted),
-                  lambda: eor_tables(str(shoe), removals, counts, args.format, omitted=omitted,
-                                     max_tag=args.max_tag),
+    return render(args, lambda: report.eor_json(shoe, removals, counts, omitted=omitted),
+                  lambda: report.eor_tables(str(shoe), removals, counts, args.format, omitted=omitted,
+                                            max_tag=args.max_tag),
                   figures=removal_figures(removals, counts, title=f"Effects of removal, {shoe}"))
 
 
@@ -119,7 +110,7 @@ def _cmd_batch(args: argparse.Namespace) -> Iterator[str]:
     if args.format == "jsonl":  # the first line: the provenance, then one composition a line
         opening = json.dumps({"provenance": provenance.as_json()}) + "\n"
     else:
-        opening = provenance.comment_lines() + batch_header(bets, args.format)
+        opening = provenance.comment_lines() + report.batch_header(bets, args.format)
     blocks = user_blocks(args.input, "compositions")
     return _batch_lines(opening, blocks, args.input, bets, tableau, args.format)
 
@@ -132,7 +123,7 @@ def _batch_lines(opening: str, blocks: Iterator[tuple[int, str]], source: str, b
     for first, text in blocks:  # the opening goes with the first block's lines: nothing is written before
         lines, counts = parse_compositions(text, source=source, first_line=first, header=first == 1, jit=jit)
         found = evaluate(counts, bets=bets, tableau=tableau, lines=lines, jit=jit) if lines else None
-        yield opening + ("" if found is None else batch_text(found, lines, fmt, header=False, jit=jit))
+        yield opening + ("" if found is None else report.batch_text(found, lines, fmt, header=False, jit=jit))
         opening = ""
     if opening:  # an empty input
         yield opening
@@ -181,7 +172,7 @@ def _cmd_study(args: argparse.Namespace) -> Output:
                        max_tag=args.max_tag, edge_sort=edge_sort, sort_bets=[b.name for b in bets])
     if args.plot:
         study_figure(study, args.plot)
-    return render(args, lambda: study_json(study), lambda: study_tables(study, args.format),
+    return render(args, lambda: report.study_json(study), lambda: report.study_tables(study, args.format),
                   figures=figure("Player EV before each coup", lambda: study_svg(study)))
 
 
@@ -201,7 +192,7 @@ def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[B
     if args.counts or args.edge_sort is not None:
         raise StudyError("--count and --edge-sort study dealt shoes (--shoes N), not a recorded shoe")
     rep = replay(read_record(read_user_file(args.input, "record", stdin=True)), shoe, bets=bets, tableau=tableau)
-    return render(args, lambda: replay_json(rep), lambda: [replay_table(rep, args.format)],
+    return render(args, lambda: report.replay_json(rep), lambda: [report.replay_table(rep, args.format)],
                   procedure=None, procedure_text=REPLAYED)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import Any
 
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import (
@@ -73,8 +74,9 @@ def _verify(args: argparse.Namespace) -> Output:
         result = verify_file(args.log, shoe, tableau, alpha=args.alpha, max_violations=args.max_violations,
                              bets=extra, config=choice.configuration, procedure=procedure_from_args(args))
     failed_if(args, result.verdict == "FAIL")
-    unchecked = args.counts is None and result.procedure is None
-    given = {"procedure_text": "not checked (the log cannot show it: see the notes)"} if unchecked else {}
+    given: dict[str, Any] = {}
+    if args.counts is None and result.procedure is None:
+        given["procedure_text"] = "not checked (the log cannot show it: see the notes)"
     return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed), **given)
 
 
