@@ -95,10 +95,19 @@ def build_parser(only: str | None = None) -> Parser:
         add(sub)
     if chosen and only not in sub.choices:  # a function not named after its command: build them all
         return build_parser()
-    for command in {id(p): p for p in sub.choices.values()}.values():  # once each, aliases aside
+    for command in command_parsers(parser):
         _check_written_files(command)
         _name_game_parts(command)
     return parser
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[Parser]:
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def command_parsers(parser: argparse.ArgumentParser) -> list[Parser]:
+    """The parser of every subcommand of ``parser``, once each (aliases aside)."""
+    return list({id(p): p for p in _subparsers(parser).choices.values()}.values())
 
 
 def version() -> str:
@@ -170,8 +179,8 @@ Written = list[tuple[str, str]]
 
 
 def _written_files(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Written:
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    given = [(_written_option(a), getattr(args, a.dest, None)) for a in sub.choices[args.command]._actions]
+    command = _subparsers(parser).choices[args.command]
+    given = [(_written_option(a), getattr(args, a.dest, None)) for a in command._actions]
     return [(option, str(value)) for option, value in given if option is not None and value is not None]
 
 

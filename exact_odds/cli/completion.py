@@ -1,10 +1,5 @@
-"""``exact-odds completion SHELL``: the shell's completion script for every command, option and choice.
-
-The script is written by ``shtab`` from the parser itself, so it never lags behind the options;
-it is static (the shell reads it once), and nothing of it runs when a command starts. Options that
-name a file (``--game``, ``--rules``, ``--input``, ``--output``...) complete file names, and
-``--bet`` the built-in bets' names.
-"""
+"""``exact-odds completion SHELL``: the shell's completion script for every command, option and choice,
+written by ``shtab`` from the parser itself; file options complete file names, ``--bet`` the built-in bets."""
 
 from __future__ import annotations
 
@@ -14,7 +9,7 @@ from collections.abc import Callable
 import shtab
 
 from exact_odds.bets import BUILTIN_BETS
-from exact_odds.cli import build_parser
+from exact_odds.cli import build_parser, command_parsers
 from exact_odds.cli.examples import examples
 from exact_odds.cli.options import Subparsers, add_output_option
 
@@ -39,7 +34,7 @@ def _bet_completion() -> tuple[dict[str, str], dict[str, str]]:
 def _cmd_completion(args: argparse.Namespace) -> str:
     parser = build_parser()
     bets, preamble = _bet_completion()
-    for command in [parser, *_subparsers(parser)]:
+    for command in [parser, *command_parsers(parser)]:
         for action in command._actions:
             if action.metavar in FILE_METAVARS:
                 action.complete = shtab.FILE  # type: ignore[attr-defined]
@@ -49,16 +44,6 @@ def _cmd_completion(args: argparse.Namespace) -> str:
     lines = [f"# Completion of {parser.prog} for {args.shell}, written by '{parser.prog} completion {args.shell}'."
              if line.startswith("# AUTOMATICALLY GENERATED") else line for line in script.splitlines()]
     return "\n".join(lines) + "\n"
-
-
-def _subparsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
-    """The parser of every subcommand of ``parser``, aliases once."""
-    found: dict[int, argparse.ArgumentParser] = {}
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for sub in action.choices.values():
-                found.setdefault(id(sub), sub)
-    return list(found.values())
 
 
 def _add_completion(sub: Subparsers) -> None:

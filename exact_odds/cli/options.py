@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, configuration_from, load_bets
 from exact_odds.bets.main import STANDARD_CONFIG
-from exact_odds.cli.examples import WidthFormatter
+from exact_odds.cli.examples import HelpFormatter
 from exact_odds.core.shoe import Shoe, ShoeError, parse_cards
 from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
 from exact_odds.dealing import STANDARD_PROCEDURE, random_seed
@@ -62,10 +62,10 @@ _LONG_WORD = re.compile(rf"\S{{{validate.SHOWN + 1},}}")
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line on stderr and exit status 2, whose single-valued options
     may be given once (options that gather values use ``action="append"`` or ``"extend"``), and whose help
-    is wrapped by :class:`~exact_odds.cli.examples.WidthFormatter` unless another is given."""
+    is wrapped by :class:`~exact_odds.cli.examples.HelpFormatter` unless another is given."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", WidthFormatter)
+        kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
         # A negative number is a value, never an option, in every spelling the numbers take (``-1e6``,
         # ``-0.5``, ``-1/2``), not only argparse's ``-1`` and ``-.5``: ``--thresholds 1e6 -1e6 0``.
