@@ -14,8 +14,8 @@ from exact_odds.bunco import BuncoError, write_games
 from exact_odds.bunco.night import exact_tables, night_means, sheet_writer, simulate_nights
 from exact_odds.bunco.party import COMMON_PARTY, Party, load_party
 from exact_odds.bunco.tally import load_tally, verify_tally
+from exact_odds.cli import options
 from exact_odds.cli.examples import examples
-from exact_odds.cli.options import Output, Subparsers, add_format_options, failed_if, render, seed_from_args
 from exact_odds.inputs import validate
 from exact_odds.report import bunco_json, bunco_tables, rolls_verification_json, rolls_verification_tables
 from exact_odds.report.bunco_party import bunco_party_json, bunco_party_tables, tally_json, tally_tables
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from exact_odds.bunco.simulation import GameRecorder
 
 
-def _cmd_bunco(args: argparse.Namespace) -> Output:
+def _cmd_bunco(args: argparse.Namespace) -> options.Output:
     if args.party is not None or args.night is not None or args.tally is not None:
         return _party_command(args)
     if args.verify is not None:
@@ -40,9 +40,9 @@ def _cmd_bunco(args: argparse.Namespace) -> Output:
         with ExitStack() as stack:
             record = _games_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
             sim = bunco.simulate(analysis, trials=args.simulate, seed=args.seed, alpha=_alpha(args), record=record)
-        failed_if(args, not sim.passed)
-    return render(args, lambda: bunco_json(analysis, sim), lambda: bunco_tables(analysis, sim),
-                  configuration=rules.name, seed=None if sim is None else sim.seed)
+        options.failed_if(args, not sim.passed)
+    return options.render(args, lambda: bunco_json(analysis, sim), lambda: bunco_tables(analysis, sim),
+                          configuration=rules.name, seed=None if sim is None else sim.seed)
 
 
 def _dice_and_rules(args: argparse.Namespace) -> tuple[bunco.Dice, bunco.ScoringRules]:
@@ -75,7 +75,7 @@ ROLL_OPTIONS = {"dice": 3, "sides": 6, "round": 1, "rounds": 6, "scoring": "stan
 --party, --night or --tally they must keep their defaults."""
 
 
-def _party_command(args: argparse.Namespace) -> Output:
+def _party_command(args: argparse.Namespace) -> options.Output:
     """The report of a party: its exact tables, with --night N its simulated nights, or with --tally a sheet."""
     given = [name for name, default in ROLL_OPTIONS.items() if getattr(args, name) != default]
     if given:
@@ -92,28 +92,30 @@ def _party_command(args: argparse.Namespace) -> Output:
     return _party(args, party)
 
 
-def _party(args: argparse.Namespace, party: Party) -> Output:
+def _party(args: argparse.Namespace, party: Party) -> options.Output:
     race, table = exact_tables(party.dice, party.scoring, party.target, party.bunco_ends_turn,
                                others=party.tables > 1)
     means = night_means(party, race)
     night = None
     if args.night is not None:
-        seed = seed_from_args(args)
+        seed = options.seed_from_args(args)
         with ExitStack() as stack:
             record = sheet_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
             night = simulate_nights(party, nights=args.night, seed=seed, alpha=_alpha(args), record=record)
-        failed_if(args, not night.passed)
-    return render(args, lambda: bunco_party_json(party, race, table, means, night),
-                  lambda: bunco_party_tables(party, race, table, means, night), configuration=party.scoring.name)
+        options.failed_if(args, not night.passed)
+    return options.render(args, lambda: bunco_party_json(party, race, table, means, night),
+                          lambda: bunco_party_tables(party, race, table, means, night),
+                          configuration=party.scoring.name)
 
 
-def _tally(args: argparse.Namespace, party: Party) -> Output:
+def _tally(args: argparse.Namespace, party: Party) -> options.Output:
     result = verify_tally(load_tally(args.tally), party, alpha=float(_alpha(args)), max_violations=args.max_violations)
-    failed_if(args, result.verdict == "FAIL")
-    return render(args, lambda: tally_json(result), lambda: tally_tables(result), configuration=party.scoring.name)
+    options.failed_if(args, result.verdict == "FAIL")
+    return options.render(args, lambda: tally_json(result), lambda: tally_tables(result),
+                          configuration=party.scoring.name)
 
 
-def _verify_rolls(args: argparse.Namespace) -> Output:
+def _verify_rolls(args: argparse.Namespace) -> options.Output:
     """``bunco --verify LOG``: check a log of rolls against the exact roll distribution."""
     if args.simulate is not None or args.seed is not None or args.log is not None:
         raise bunco.BuncoError("--verify LOG checks a log of rolls: give it without --simulate, --seed or --log")
@@ -123,12 +125,12 @@ def _verify_rolls(args: argparse.Namespace) -> Output:
                                         max_violations=args.max_violations)
     except MemoryError:
         raise bunco.BuncoError("out of memory checking the log of rolls: give fewer --dice or --sides") from None
-    failed_if(args, result.verdict == "FAIL")
-    return render(args, lambda: rolls_verification_json(result), lambda: rolls_verification_tables(result),
-                  configuration=rules.name)
+    options.failed_if(args, result.verdict == "FAIL")
+    return options.render(args, lambda: rolls_verification_json(result), lambda: rolls_verification_tables(result),
+                          configuration=rules.name)
 
 
-def _add_bunco(sub: Subparsers) -> None:
+def _add_bunco(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "bunco", help="exact odds of the dice game Bunco: a roll, a game of rounds, a turn at the table",
         description="Exact odds of Bunco: one roll's score; the total of a game of one roll per round (round r "
@@ -180,8 +182,8 @@ def _add_bunco(sub: Subparsers) -> None:
     p.add_argument("--tally", metavar="FILE",
                    help="check a host's tally sheet (CSV: round,[table,]player,wins,losses,buncos,mini_buncos,points) "
                         "against the party's rules and exact means")
-    add_format_options(p)
+    options.add_format_options(p)
     p.set_defaults(handler=_cmd_bunco)
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_bunco,)
+COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_bunco,)

@@ -9,9 +9,8 @@ from collections.abc import Callable
 import shtab
 
 from exact_odds.bets import BUILTIN_BETS
-from exact_odds.cli import build_parser, command_parsers
+from exact_odds.cli import build_parser, command_parsers, options
 from exact_odds.cli.examples import examples
-from exact_odds.cli.options import Subparsers, add_output_option
 
 SHELLS = ("bash", "zsh", "tcsh")
 """The shells a script is written for."""
@@ -46,7 +45,7 @@ def _cmd_completion(args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _add_completion(sub: Subparsers) -> None:
+def _add_completion(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "completion", help="print the shell completion script (bash, zsh or tcsh)",
         description="Print a completion script for the shell: subcommands, options, their choices and file "
@@ -56,8 +55,8 @@ def _add_completion(sub: Subparsers) -> None:
         **examples("exact-odds completion bash",
                    "exact-odds completion zsh --output _exact-odds"))
     p.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or tcsh")
-    add_output_option(p)
+    options.add_output_option(p)
     p.set_defaults(handler=_cmd_completion)
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_completion,)
+COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_completion,)
