@@ -31,7 +31,7 @@ from itertools import combinations
 from typing import Any
 
 from exact_odds import __version__
-from exact_odds.cli.options import GAME_HELP, Handler, Output, Parser, Subparsers
+from exact_odds.cli.options import GAME_HELP, Handler, Parser, Subparsers
 from exact_odds.cli.signals import RECEIVED, Terminated, exit_now, signals_end_cleanly, stopping
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
@@ -206,24 +206,21 @@ def _run_command(args: argparse.Namespace, written: Written) -> None:
     """Run the command and write its output; the ``written`` files commit together, and then each is
     named on stderr, in the order of the command's options."""
     with committed_together() if written else nullcontext():
-        _emit(_handled(args), args)
+        _emit(args)
     if written and not getattr(args, "quiet", False):
         for _, path in written:
             _say(f"wrote {str(path)!r}")  # whole: a file just written, its name at most the system's longest path
 
 
-def _handled(args: argparse.Namespace) -> Output | Iterator[str]:
-    """The command's output, whole or piece by piece; a bad-input error points to the command's help."""
+def _emit(args: argparse.Namespace) -> None:
+    """Run the command and write its output to its ``--output`` file (staged, then renamed into place) or to
+    stdout, a binary output (a workbook) to its ``--output`` file alone; a bad-input error met while the
+    output is computed points to the command's help (not one met writing it)."""
     handler: Handler = args.handler
     try:
-        return handler(args)
+        text = handler(args)
     except InputError as err:
         raise _pointing_to_help(err, args.command) from None
-
-
-def _emit(text: Output | Iterator[str], args: argparse.Namespace) -> None:
-    """Write a command's output to its ``--output`` file (staged, then renamed into place) or to stdout;
-    a binary output (a workbook) to its ``--output`` file alone."""
     output: str | None = getattr(args, "output", None)
     if isinstance(text, bytes):
         if output is None:

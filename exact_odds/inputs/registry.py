@@ -117,11 +117,6 @@ class Registry(Mapping[str, N]):
         self._items[keys[0]] = item
         self._aliases.update((key, keys[0]) for key in keys[1:])
 
-    @property
-    def kind(self) -> str:
-        """What the registry holds, in the singular: ``"bet"``, ``"configuration"``."""
-        return self._kind
-
     def __getitem__(self, name: str) -> N:
         key = name_key(name)
         return self._items[self._aliases.get(key, key)]
