@@ -3,7 +3,7 @@
 Every file a command reads is opened here. Only a **regular file** is read: a FIFO, a device, a socket
 or a directory is refused at once, without blocking (``stat`` first, opened with ``O_NONBLOCK``, then
 ``fstat``); ``-`` is standard input where a command says so. A file read whole holds at most its kind's
-cap (:data:`CAPS`); a log is streamed line by line (:func:`user_lines`) and batch compositions in blocks
+cap (:data:`CAP`); a log is streamed line by line (:func:`user_lines`) and batch compositions in blocks
 of whole lines (:func:`user_blocks`), each line at most :data:`MAX_LINE`. Bytes that are not UTF-8 are
 reported with their line. Every refusal is one :class:`~exact_odds.inputs.errors.InputError` (or the
 caller's subclass) naming the file.
@@ -17,6 +17,7 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import IO
 
@@ -25,12 +26,8 @@ from exact_odds.inputs.validate import shown
 
 MiB = 1 << 20
 
-TOML_CAP = MiB
-"""The most bytes of a TOML file the user writes (rules, configuration, bets, game)."""
-
-CAPS: dict[str, int] = {"rules": TOML_CAP, "configuration": TOML_CAP, "bets": TOML_CAP, "game": TOML_CAP,
-                        "record": MiB, "results": MiB}
-"""The most bytes of a file of each kind read whole (a kind not listed: :data:`TOML_CAP`)."""
+CAP = MiB
+"""The most bytes of a file read whole: rules, configuration, bets, game, a recorded shoe, results."""
 
 MAX_LINE = MiB
 """The most bytes of one line of a file read line by line (a log)."""
@@ -113,9 +110,9 @@ def _decoded(data: bytes, name: str, what: str, error: type[InputError], first_l
 
 def read_user_file(path: str | Path, what: str, error: type[InputError] = InputError, *,
                    cap: int | None = None, stdin: bool = False) -> str:
-    """The UTF-8 text of a file the user named, read whole under the cap of its kind (:data:`CAPS`);
-    with ``stdin``, ``-`` reads standard input."""
-    limit = CAPS.get(what, TOML_CAP) if cap is None else cap
+    """The UTF-8 text of a file the user named, read whole under :data:`CAP` (else ``cap``); with ``stdin``,
+    ``-`` reads standard input."""
+    limit = CAP if cap is None else cap
     name = str(path)
     if stdin and name == STDIN:
         return _read_stdin(what, error, limit)
@@ -150,7 +147,7 @@ def user_blocks(path: str | Path, what: str, error: type[InputError] = InputErro
     name = str(path)
     shown_name = "on standard input" if name == STDIN else shown(name, _NAME)
     raw = _stdin_bytes() if name == STDIN else open_user_file(path, what, error)
-    try:
+    with nullcontext(raw) if name == STDIN else raw:  # standard input stays open
         first, pending, opening = 1, b"", True
         while True:
             try:
@@ -170,9 +167,6 @@ def user_blocks(path: str | Path, what: str, error: type[InputError] = InputErro
             if whole:
                 yield first, _decoded(whole, shown_name, what, error, first)
                 first += whole.count(b"\n")
-    finally:
-        if name != STDIN:
-            raw.close()
 
 
 def _stdin_bytes() -> IO[bytes]:

@@ -18,7 +18,7 @@ import re
 import tomllib
 from bisect import bisect_right
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -139,11 +139,9 @@ class _Nesting:
     level: int = 0
     value: int = 0
     parts: int = 1
-    outer: list[int] | None = None
+    outer: list[int] = field(default_factory=list)
 
     def open(self) -> int:
-        if self.outer is None:
-            self.outer = []
         self.outer.append(self.level)
         self.level = self.value + 1
         self.value = self.level
