@@ -18,15 +18,12 @@ def _cmd_verify(args: argparse.Namespace) -> options.Output:
     try:
         return _verify(args)
     except MemoryError:
-        raise InputError(_out_of_memory(args)) from None
-
-
-def _out_of_memory(args: argparse.Namespace) -> str:
-    if args.counts is not None:
-        return "out of memory estimating the rates of whole shoes: give fewer --reference-shoes"
-    return ("out of memory checking the log: a log is read a block of whole shoes at a time unless its shoes "
-            "are interleaved or one shoe holds millions of coups; keep each shoe's coups together, or check a "
-            "shorter log")
+        if args.counts is not None:
+            raise InputError("out of memory estimating the rates of whole shoes: give fewer "
+                             "--reference-shoes") from None
+        raise InputError("out of memory checking the log: a log is read a block of whole shoes at a time unless its "
+                         "shoes are interleaved or one shoe holds millions of coups; keep each shoe's coups together, "
+                         "or check a shorter log") from None
 
 
 def _verify(args: argparse.Namespace) -> options.Output:
