@@ -175,7 +175,6 @@ COVERED_BY: dict[str, str] = {
     # Command families: each command is run (outputs, formats, bad input) with the analysis it shows;
     # every command and format is also pinned byte for byte by test_cli_golden.py.
     "cli/advantage.py": "test_analysis_information.py",
-    "cli/bunco.py": "test_bunco.py",
     "cli/completion.py": "test_cli_usability.py",
     "cli/options.py": "test_cli_vocabulary.py",  # one vocabulary: what every option means
     "cli/simulation.py": "test_witness_simulate.py",
