@@ -168,11 +168,8 @@ COVERED_BY: dict[str, str] = {
     # Command families: each command is run (outputs, formats, bad input) with the analysis it shows;
     # every command and format is also pinned byte for byte by test_cli_golden.py.
     "cli/advantage.py": "test_analysis_information.py",
-    "cli/bunco.py": "test_bunco.py",
     "cli/completion.py": "test_cli_usability.py",
-    "cli/counting.py": "test_study_counting.py",
     "cli/options.py": "test_cli_vocabulary.py",  # one vocabulary: what every option means
-    "cli/figures.py": "test_report_document_html.py",
     "cli/simulation.py": "test_witness_simulate.py",
     "cli/study.py": "test_study.py",
     "cli/verify.py": "test_witness_verify.py",

@@ -3,21 +3,17 @@
 ``main(argv)`` returns the exit status, and every status but 0 and 1 comes with exactly one
 line on stderr (never a traceback):
 
-- 0 on success; 1 when a check fails (a FAIL verdict); after ``--output FILE``, ``--plot FILE`` or
-  ``--log FILE`` a line on stderr names each file written (``exact-odds: wrote 'FILE'``), unless the
-  command was given ``--quiet``
-  (``--output -`` is standard output, as no ``--output`` is);
+- 0 on success; 1 when a check fails (a FAIL verdict). Each file written by ``--output``, ``--plot``
+  or ``--log`` is named on stderr (``exact-odds: wrote 'FILE'``) unless ``--quiet``; ``--output -``
+  is standard output;
 - 2 on bad input, the line ending with a pointer to the command's help (``(see 'exact-odds
-  odds --help')``; not when standard output fails), including an output that cannot be
-  written: an ``--output``, ``--plot`` or ``--log`` target that is not a regular file or a new
-  path in a directory that takes new files, or two of them naming the same file (checked before
-  any work, see :mod:`exact_odds.report.files`), or a standard output
-  that fails (a full disk, a closed stdout, a broken pipe, an encoding that cannot write the
-  text). 2 rather than 1, so that a script never reads a failed write as a failed check. The
-  files a command writes commit together: if one of them or its report fails, none is created
-  or replaced (:func:`exact_odds.report.files.committed_together`);
-- 130 when interrupted (Ctrl-C, with worker processes or Dask too), 143 on SIGTERM and 129
-  on SIGHUP: the command stops, its temporary files are removed, its workers terminated.
+  odds --help')``), and on an output that cannot be written: a target that is not a regular file
+  or a new path in a writable directory, two options naming one file (both checked before any
+  work, see :mod:`exact_odds.report.files`), or a failing standard output (no pointer then).
+  2 rather than 1, so that a script never reads a failed write as a failed check. The files a
+  command writes commit together: if one fails, none is created or replaced;
+- 130 when interrupted (Ctrl-C), 143 on SIGTERM and 129 on SIGHUP: temporary files are removed,
+  workers terminated (:mod:`exact_odds.cli.signals`).
 """
 
 from __future__ import annotations
@@ -29,12 +25,13 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from importlib import import_module
+from itertools import combinations
 from typing import Any
 
 from exact_odds import __version__
-from exact_odds.cli.options import GAME_HELP, Handler, Output, Parser, Subparsers
+from exact_odds.cli.options import GAME_HELP, Handler, Parser, Subparsers
 from exact_odds.cli.signals import RECEIVED, Terminated, exit_now, signals_end_cleanly, stopping
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
@@ -57,8 +54,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "verify": ("verify",),
     "completion": ("completion",),
 }
-"""The module of :mod:`exact_odds.cli` declaring each command, in the order of the help. A command
-imports its own family's module alone (a test checks this table against the modules' ``COMMANDS``)."""
+"""The module of :mod:`exact_odds.cli` declaring each command, in the order of the help (a test checks it)."""
 
 FAMILY_OF = {command: family for family, commands in FAMILIES.items() for command in commands}
 
@@ -82,15 +78,13 @@ def _command_of(add: AddCommand) -> str:
 def build_parser(only: str | None = None) -> Parser:
     """The argument parser with every subcommand, or with command ``only`` alone when it names one.
 
-    A command's arguments need only its own parser, and building all two dozen (importing every
-    family module) costs more than a whole ``odds`` command: :func:`main` asks for the command named
-    first on its command line, whose family module (:data:`FAMILIES`) is then the only one imported.
-    ``--version`` needs none. Anything else (no command, another option, an unknown or misspelt
-    name) gets every subcommand.
+    Building all two dozen costs more than a whole ``odds`` command, so :func:`main` asks for the
+    command named first, whose family module alone is imported; ``--version`` needs none.
     """
     parser = Parser(prog=PROG, description="Exact odds of casino games by full enumeration of the shoe.",
                     epilog=f"Run '{PROG} COMMAND --help' for a command's options and examples.")
-    parser.add_argument("--version", action=VersionAction, help="print the version and exit")
+    parser.add_argument("--version", action=VersionAction, nargs=0, dest=argparse.SUPPRESS,
+                        default=argparse.SUPPRESS, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     if only == "--version":
@@ -101,23 +95,28 @@ def build_parser(only: str | None = None) -> Parser:
         add(sub)
     if chosen and only not in sub.choices:  # a function not named after its command: build them all
         return build_parser()
-    for command in {id(p): p for p in sub.choices.values()}.values():  # once each, aliases aside
+    for command in command_parsers(parser):
         _check_written_files(command)
         _name_game_parts(command)
     return parser
 
 
+def _subparsers(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[Parser]:
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def command_parsers(parser: argparse.ArgumentParser) -> list[Parser]:
+    """The parser of every subcommand of ``parser``, once each (aliases aside)."""
+    return list({id(p): p for p in _subparsers(parser).choices.values()}.values())
+
+
 def version() -> str:
-    """The version of exact-odds (:data:`exact_odds.__version__`, which the package's metadata is built from)."""
+    """The version of exact-odds (:data:`exact_odds.__version__`)."""
     return __version__
 
 
 class VersionAction(argparse.Action):
-    """``--version``: print ``exact-odds <version>`` and exit 0; the metadata is read only when asked."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
-                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
-        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+    """``--version``: print ``exact-odds <version>`` and exit 0."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
@@ -125,16 +124,8 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
-def _output_check(text: str) -> str:
-    return check_output(text)
-
-
-def _figure_check(text: str) -> str:
-    return check_figure_path(text)
-
-
-WRITTEN_FILES: dict[str, Callable[[str], str]] = {"--output": _output_check, "--log": _output_check,
-                                                  "--plot": _figure_check}
+WRITTEN_FILES: dict[str, Callable[[str], str]] = {"--output": check_output, "--log": check_output,
+                                                  "--plot": check_figure_path}
 """Options naming a file a command writes, and the check each gets at parse time, before any work."""
 
 
@@ -144,8 +135,7 @@ GAME_PARTS = (("--decks", "--decks/--shoe"), ("--rules", "--rules"), ("--config"
 
 
 def _name_game_parts(parser: argparse.ArgumentParser) -> None:
-    """--game's help, once the command's options are all there: the options that replace a part of the
-    game, and --bets, named only where the command has them."""
+    """--game's help names the command's options that replace a part of the game, and --bets."""
     options = {o for action in parser._actions for o in action.option_strings}
     game = next((a for a in parser._actions if "--game" in a.option_strings), None)
     if game is None:
@@ -156,12 +146,16 @@ def _name_game_parts(parser: argparse.ArgumentParser) -> None:
         ", --bets adds bets" if "--bets" in options else "")
 
 
+def _written_option(action: argparse.Action) -> str | None:
+    return next((o for o in action.option_strings if o in WRITTEN_FILES), None)
+
+
 def _check_written_files(parser: argparse.ArgumentParser) -> None:
     """Give every option of :data:`WRITTEN_FILES` its check (after the option's own ``type=``, if any)."""
     for action in parser._actions:
-        check = next((WRITTEN_FILES[o] for o in action.option_strings if o in WRITTEN_FILES), None)
-        if check is not None:
-            action.type = _argument_type(action.type, check)
+        option = _written_option(action)
+        if option is not None:
+            action.type = _argument_type(action.type, WRITTEN_FILES[option])
 
 
 def _argument_type(first: Any, check: Callable[[str], str]) -> Callable[[str], Any]:
@@ -185,29 +179,21 @@ Written = list[tuple[str, str]]
 
 
 def _written_files(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Written:
-    """The files the command of ``args`` will write, by the option naming each (its long spelling)."""
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    written: Written = []
-    for action in sub.choices[args.command]._actions:
-        option = next((o for o in action.option_strings if o in WRITTEN_FILES), None)
-        value = getattr(args, action.dest, None) if option is not None else None
-        if option is not None and value is not None:
-            written.append((option, str(value)))
-    return written
+    command = _subparsers(parser).choices[args.command]
+    given = [(_written_option(a), getattr(args, a.dest, None)) for a in command._actions]
+    return [(option, str(value)) for option, value in given if option is not None and value is not None]
 
 
 def _refuse_shared_files(written: Written, command: str) -> None:
     """Raise :class:`InputError` if two options of ``written`` name the same file (after links)."""
-    for i, (first, path) in enumerate(written):
-        for second, other in written[i + 1:]:
-            if _same_file(path, other):
-                names = shown(path) if path == other else f"{shown(path)} and {shown(other)}"
-                raise InputError(f"{first} and {second} name the same file ({names}): give each its own file "
-                                 f"(see '{PROG} {command} --help')")
+    for (first, path), (second, other) in combinations(written, 2):
+        if _same_file(path, other):
+            names = shown(path) if path == other else f"{shown(path)} and {shown(other)}"
+            raise InputError(f"{first} and {second} name the same file ({names}): give each its own file "
+                             f"(see '{PROG} {command} --help')")
 
 
 def _same_file(path: str, other: str) -> bool:
-    """Whether two names reach the same file: the same path once links are resolved, or one file twice."""
     if os.path.realpath(path) == os.path.realpath(other):
         return True
     try:
@@ -217,33 +203,24 @@ def _same_file(path: str, other: str) -> bool:
 
 
 def _run_command(args: argparse.Namespace, written: Written) -> None:
-    """Run the command and write its output; the files it writes (``written``) commit together, only when
-    every one of them and the output have been written (then each is named on stderr, ``--plot``,
-    ``--log`` and ``--output`` alike, in the order of the command's options)."""
-    if not written:
-        _emit(_handled(args), args)
-        return
-
-    with committed_together():
-        _emit(_handled(args), args)
-    if not getattr(args, "quiet", False):
+    """Run the command and write its output; the ``written`` files commit together, and then each is
+    named on stderr, in the order of the command's options."""
+    with committed_together() if written else nullcontext():
+        _emit(args)
+    if written and not getattr(args, "quiet", False):
         for _, path in written:
             _say(f"wrote {str(path)!r}")  # whole: a file just written, its name at most the system's longest path
 
 
-def _handled(args: argparse.Namespace) -> Output | Iterator[str]:
-    """The command's output, whole or piece by piece; a bad-input error points to the command's help."""
+def _emit(args: argparse.Namespace) -> None:
+    """Run the command and write its output to its ``--output`` file (staged, then renamed into place) or to
+    stdout, a binary output (a workbook) to its ``--output`` file alone; a bad-input error met while the
+    output is computed points to the command's help (not one met writing it)."""
     handler: Handler = args.handler
     try:
-        return handler(args)
+        text = handler(args)
     except InputError as err:
         raise _pointing_to_help(err, args.command) from None
-
-
-def _emit(text: Output | Iterator[str], args: argparse.Namespace) -> None:
-    """Write a command's output (whole, or piece by piece) to its ``--output`` file or to stdout; a binary
-    output (a workbook) to its ``--output`` file alone. The file is staged when the last piece is written,
-    and renamed into place with the command's other files."""
     output: str | None = getattr(args, "output", None)
     if isinstance(text, bytes):
         if output is None:
@@ -254,8 +231,7 @@ def _emit(text: Output | Iterator[str], args: argparse.Namespace) -> None:
     pieces = [text] if isinstance(text, str) else _pointing(text, args.command)
     if output is not None:
         with atomic_file(output) as fh:
-            for piece in pieces:
-                fh.write(piece)
+            fh.writelines(pieces)
     else:
         for piece in pieces:
             write_stdout(piece)
@@ -270,12 +246,8 @@ def _pointing(pieces: Iterator[str], command: str) -> Iterator[str]:
 
 
 def write_stdout(text: str) -> None:
-    """Write ``text`` to standard output, or raise :class:`InputError` (one line) if it cannot take it.
-
-    A full disk (``> /dev/full``), a closed standard output (``>&-``), a reader that went away
-    (a broken pipe) and an encoding that cannot write the text (``PYTHONIOENCODING=ascii``) all
-    end the command with exit status 2 and say so.
-    """
+    """Write ``text`` to standard output, or raise :class:`InputError` (one line, exit status 2) if it
+    cannot take it: a full disk, a closed stdout, a broken pipe, an encoding that lacks a character."""
     stream = sys.stdout
     if stream is None:
         raise InputError("cannot write to standard output: it is closed")
@@ -294,21 +266,24 @@ def write_stdout(text: str) -> None:
 
 
 def _discard_stdout() -> None:
-    """Point the process's standard output at the null device, so that the text still buffered is
-    dropped at exit instead of failing a second time (with Python's "Exception ignored" message)."""
+    """Point standard output at the null device, so that the text still buffered is dropped at exit
+    instead of failing a second time (with Python's "Exception ignored" message)."""
     stdout = sys.stdout
     if stdout is not sys.__stdout__ or stdout is None:
         return
-
     with suppress(OSError, ValueError):
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, stdout.fileno())
         os.close(null)
 
 
+def _first_line(err: Exception) -> str:
+    return str(err).splitlines()[0] if str(err) else type(err).__name__
+
+
 def _pointing_to_help(err: InputError, command: str) -> InputError:
     """``err`` as one line ending in a pointer to the command's help (usage errors have one already)."""
-    message = str(err).splitlines()[0] if str(err) else type(err).__name__
+    message = _first_line(err)
     return err if "--help')" in message else InputError(f"{message} (see '{PROG} {command} --help')")
 
 
@@ -320,8 +295,8 @@ def _say(message: str) -> None:
 
 
 def _parse(words: list[str]) -> tuple[argparse.Namespace, Written]:
-    """The command line parsed, and the files it writes; words no option of the command takes, or two
-    options naming the same file, are an error pointing to its help."""
+    """The command line parsed, and the files it writes; words no option of the command takes, two
+    options naming one file or a binary format without --output are an error pointing to its help."""
     parser = build_parser(words[0] if words else None)
     args, extra = parser.parse_known_args(words)
     if extra:
@@ -329,20 +304,15 @@ def _parse(words: list[str]) -> tuple[argparse.Namespace, Written]:
         raise InputError(f"unrecognized arguments: {words_shown} (see '{PROG} {args.command} --help')")
     written = _written_files(parser, args)
     _refuse_shared_files(written, args.command)
-    _refuse_binary_on_stdout(args)
+    fmt = getattr(args, "format", None)
+    if fmt in BINARY_FORMATS and getattr(args, "output", None) is None:
+        raise InputError(f"--format {fmt} writes a binary workbook, not text: give --output FILE "
+                         f"(see '{PROG} {args.command} --help')")
     return args, written
 
 
 BINARY_FORMATS = frozenset({"xlsx"})
 """Formats whose output is a file of bytes, never written to standard output."""
-
-
-def _refuse_binary_on_stdout(args: argparse.Namespace) -> None:
-    """Raise :class:`InputError` before any work when a binary ``--format`` has no ``--output FILE``."""
-    fmt = getattr(args, "format", None)
-    if fmt in BINARY_FORMATS and getattr(args, "output", None) is None:
-        raise InputError(f"--format {fmt} writes a binary workbook, not text: give --output FILE "
-                         f"(see '{PROG} {args.command} --help')")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -368,8 +338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 2
             if not isinstance(err, InputError):
                 raise
-            message = str(err).splitlines()[0] if str(err) else type(err).__name__
-            _say(f"error: {message}")
+            _say(f"error: {_first_line(err)}")
             return 2
     return status
 
@@ -381,11 +350,10 @@ LESS = {"study": "deal fewer --shoes, or smaller shoes",
         "batch": "give fewer compositions a run",
         "advantage": "ask of fewer bets or positions",
         "verify": "check a shorter log, or keep each shoe's coups together"}
-"""What to reduce, by command, when a command runs out of memory (one line, exit status 2, never a traceback)."""
+"""What to reduce, by command, when a command runs out of memory."""
 
 
 def _less(words: Sequence[str]) -> str:
-    """What to reduce for the command line ``words`` (:data:`LESS`; else fewer shoes, coups or decks)."""
     command = next((word for word in words if not word.startswith("-")), "")
     return LESS.get(command, "ask for less: fewer shoes, coups, rounds or decks")
 
@@ -398,12 +366,10 @@ def _stopped(signum: int) -> int:
 
 
 def run() -> None:
-    """:func:`main` as a whole process: the ``exact-odds`` script and ``python -m exact_odds``
-    (:func:`exact_odds.__main__.start`, which first makes the collector run less often).
+    """:func:`main` as a whole process (the ``exact-odds`` script, ``python -m exact_odds``).
 
-    What is alive when the command ends is left to the process's exit: ``gc.freeze()`` spares the
-    interpreter's last collections a walk through every module and result (a tenth of a short
-    command's time). In-process callers use :func:`main`, which leaves the collector alone.
+    ``gc.freeze()`` spares the interpreter's last collections a walk through every module and result
+    (a tenth of a short command's time); in-process callers use :func:`main`.
     """
     status = main()
     gc.freeze()

@@ -1,59 +1,30 @@
-"""Partial information about the next coup: ``advantage``, and ``odds --known`` / ``odds --dealt``.
-
-No arithmetic here: the figures come from :mod:`exact_odds.analysis.information`, the tables from
-:mod:`exact_odds.report.advantage`.
-"""
+"""Partial information about the next coup: ``advantage`` (:mod:`exact_odds.analysis.information`)."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from exact_odds.analysis.information import Information, Known, advantage
+from exact_odds.cli import options
 from exact_odds.cli.examples import examples
-from exact_odds.cli.options import (
-    Output,
-    Subparsers,
-    add_bet_option,
-    add_bets_option,
-    add_config_option,
-    add_format_options,
-    add_known_option,
-    add_quiet_option,
-    add_shoe_options,
-    bets_from_args,
-    progress_bar,
-    render,
-    shoe_from_args,
-    tableau_from_args,
-)
 from exact_odds.inputs import validate
 from exact_odds.report.advantage import advantage_json, advantage_tables
 
-if TYPE_CHECKING:
-    from exact_odds.bets import Bet
 
-def _bets(args: argparse.Namespace) -> list[Bet]:
-    """The bets to choose among: --bet names (banker/player/tie from --config or the game when given),
-    else the configuration's three main bets."""
-    choice = bets_from_args(args)
-    return choice.named(args.bet) or choice.main
-
-
-def _cmd_advantage(args: argparse.Namespace) -> Output:
-    shoe = shoe_from_args(args)
+def _cmd_advantage(args: argparse.Namespace) -> options.Output:
+    shoe = options.shoe_from_args(args)
     information = Information.parse(args.position, args.groups)
-    bar = progress_bar(args, "advantage", unit="cases")
-    try:
-        result = advantage(shoe, information, _bets(args), tableau_from_args(args),
+    choice = options.bets_from_args(args)
+    bets = choice.named(args.bet) or choice.main  # banker, player and tie: of --config or the game
+    with options.progress_bar(args, "advantage", unit="cases") as bar:
+        result = advantage(shoe, information, bets, options.tableau_from_args(args),
                            known=Known.parse(" ".join(args.known)), sit_out=not args.always_bet, progress=bar)
-    finally:
-        bar.close()
-    return render(args, lambda: advantage_json(shoe, result), lambda: advantage_tables(shoe, result, args.format))
+    return options.render(args, lambda: advantage_json(shoe, result),
+                          lambda: advantage_tables(shoe, result, args.format))
 
 
-def _add_advantage(sub: Subparsers) -> None:
+def _add_advantage(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "advantage", help="what knowing a card (or its group) of the next coup is worth, exactly",
         description="For a kind of information about the next coup (the rank of the card at a position, or which "
@@ -69,18 +40,15 @@ def _add_advantage(sub: Subparsers) -> None:
     p.add_argument("--groups", metavar="SPEC", type=validate.spec_option,
                    help="reveal only the group of each watched card: NAME=CARDS entries (e.g. 'high=6|7|8|9'; "
                         "cards in no group are 'other'), or just CARDS for 'in' vs 'other' (default: the rank)")
-    add_known_option(p)
-    add_bet_option(p, "bets one may make (repeatable or comma-separated; default: banker, player and tie of the "
-                      "configuration)")
+    options.add_known_option(p)
+    options.add_bet_option(p, "bets one may make (repeatable or comma-separated; default: banker, player and tie "
+                              "of the configuration)")
     p.add_argument("--always-bet", action="store_true",
                    help="always make the best bet, even at a negative expectation (default: sit out then)")
-    add_shoe_options(p)
-    add_config_option(p, "the pay table of banker, player and tie")
-    add_bets_option(p)
-    add_quiet_option(p)
-    add_format_options(p)
+    options.add_shoe_options(p)
+    options.add_config_option(p, "the pay table of banker, player and tie", bets=True)
+    options.add_format_options(p, quiet=True)
     p.set_defaults(handler=_cmd_advantage)
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_advantage,)
-"""Functions adding one subcommand each, in the order of the help."""
+COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_advantage,)

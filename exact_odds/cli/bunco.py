@@ -1,52 +1,59 @@
-"""The dice game's command: ``bunco``."""
+"""The dice game's command: ``bunco``, with ``--party FILE``, ``--night N`` and ``--tally FILE`` (a party of
+tables, Bunco as it is played)."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
 from contextlib import ExitStack
+from fractions import Fraction
 from typing import TYPE_CHECKING, TextIO
 
 from exact_odds import bunco
-from exact_odds.bunco import write_games
-from exact_odds.cli.bunco_party import add_party_options, party_command, wants_party
+from exact_odds.bunco import BuncoError, write_games
+from exact_odds.bunco.night import exact_tables, night_means, sheet_writer, simulate_nights
+from exact_odds.bunco.party import COMMON_PARTY, Party, load_party
+from exact_odds.bunco.tally import load_tally, verify_tally
+from exact_odds.cli import options
 from exact_odds.cli.examples import examples
-from exact_odds.cli.options import (
-    Output,
-    Subparsers,
-    add_format_options,
-    render,
-)
 from exact_odds.inputs import validate
 from exact_odds.report import bunco_json, bunco_tables, rolls_verification_json, rolls_verification_tables
+from exact_odds.report.bunco_party import bunco_party_json, bunco_party_tables, tally_json, tally_tables
 from exact_odds.report.files import atomic_file
 
 if TYPE_CHECKING:
     from exact_odds.bunco.simulation import GameRecorder
 
 
-def _cmd_bunco(args: argparse.Namespace) -> Output:
-    if wants_party(args):
-        return party_command(args)
+def _cmd_bunco(args: argparse.Namespace) -> options.Output:
+    if args.party is not None or args.night is not None or args.tally is not None:
+        return _party_command(args)
     if args.verify is not None:
         return _verify_rolls(args)
     if args.simulate is None and (args.seed is not None or args.alpha is not None or args.log is not None):
         raise bunco.BuncoError("--seed, --alpha and --log need --simulate N")
-    dice = bunco.Dice(args.dice, args.sides)
-    rules = bunco.find_scoring_rules(args.scoring).with_points(
-        bunco=args.bunco_points, mini=args.mini_points, per_die=args.point_per_die)
+    dice, rules = _dice_and_rules(args)
     analysis = bunco.analyse(dice, rules, round_number=args.round, rounds=args.rounds, target=args.target,
                              more_than=args.more_than or [3])
     sim = None
     if args.simulate is not None:
-        alpha = bunco.DEFAULT_ALPHA if args.alpha is None else args.alpha
         with ExitStack() as stack:
             record = _games_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
-            sim = bunco.simulate(analysis, trials=args.simulate, seed=args.seed, alpha=alpha, record=record)
-        if not sim.passed:
-            args.exit_status = 1
-    return render(args, lambda: bunco_json(analysis, sim), lambda: bunco_tables(analysis, sim),
-                  configuration=rules.name, seed=None if sim is None else sim.seed)
+            sim = bunco.simulate(analysis, trials=args.simulate, seed=args.seed, alpha=_alpha(args), record=record)
+        options.failed_if(args, not sim.passed)
+    return options.render(args, lambda: bunco_json(analysis, sim), lambda: bunco_tables(analysis, sim),
+                          configuration=rules.name, seed=None if sim is None else sim.seed)
+
+
+def _dice_and_rules(args: argparse.Namespace) -> tuple[bunco.Dice, bunco.ScoringRules]:
+    rules = bunco.find_scoring_rules(args.scoring).with_points(
+        bunco=args.bunco_points, mini=args.mini_points, per_die=args.point_per_die)
+    return bunco.Dice(args.dice, args.sides), rules
+
+
+def _alpha(args: argparse.Namespace) -> Fraction:
+    alpha: Fraction = bunco.DEFAULT_ALPHA if args.alpha is None else args.alpha
+    return alpha
 
 
 def _games_writer(out: TextIO) -> GameRecorder:
@@ -61,27 +68,70 @@ def _games_writer(out: TextIO) -> GameRecorder:
     return record
 
 
-def _verify_rolls(args: argparse.Namespace) -> Output:
+ROLL_OPTIONS = {"dice": 3, "sides": 6, "round": 1, "rounds": 6, "scoring": "standard", "bunco_points": None,
+                "mini_points": None, "point_per_die": None, "target": 21, "more_than": None, "simulate": None,
+                "verify": None}
+"""The options of one roll, game and turn, with their defaults: a party file gives these, so beside
+--party, --night or --tally they must keep their defaults."""
+
+
+def _party_command(args: argparse.Namespace) -> options.Output:
+    """The report of a party: its exact tables, with --night N its simulated nights, or with --tally a sheet."""
+    given = [name for name, default in ROLL_OPTIONS.items() if getattr(args, name) != default]
+    if given:
+        named = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise BuncoError(f"{named}: a party's dice, rounds, target and scoring come from its party file "
+                         "(--party FILE); give them there")
+    party = load_party(args.party) if args.party is not None else COMMON_PARTY
+    if args.tally is not None:
+        if args.night is not None or args.seed is not None or args.log is not None:
+            raise BuncoError("--tally FILE checks a host's sheet: give it without --night, --seed or --log")
+        return _tally(args, party)
+    if args.night is None and (args.seed is not None or args.alpha is not None or args.log is not None):
+        raise BuncoError("--seed, --alpha and --log need --simulate N or --night N")
+    return _party(args, party)
+
+
+def _party(args: argparse.Namespace, party: Party) -> options.Output:
+    race, table = exact_tables(party.dice, party.scoring, party.target, party.bunco_ends_turn,
+                               others=party.tables > 1)
+    means = night_means(party, race)
+    night = None
+    if args.night is not None:
+        seed = options.seed_from_args(args)
+        with ExitStack() as stack:
+            record = sheet_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
+            night = simulate_nights(party, nights=args.night, seed=seed, alpha=_alpha(args), record=record)
+        options.failed_if(args, not night.passed)
+    return options.render(args, lambda: bunco_party_json(party, race, table, means, night),
+                          lambda: bunco_party_tables(party, race, table, means, night),
+                          configuration=party.scoring.name)
+
+
+def _tally(args: argparse.Namespace, party: Party) -> options.Output:
+    result = verify_tally(load_tally(args.tally), party, alpha=float(_alpha(args)), max_violations=args.max_violations)
+    options.failed_if(args, result.verdict == "FAIL")
+    return options.render(args, lambda: tally_json(result), lambda: tally_tables(result),
+                          configuration=party.scoring.name)
+
+
+def _verify_rolls(args: argparse.Namespace) -> options.Output:
     """``bunco --verify LOG``: check a log of rolls against the exact roll distribution."""
     if args.simulate is not None or args.seed is not None or args.log is not None:
         raise bunco.BuncoError("--verify LOG checks a log of rolls: give it without --simulate, --seed or --log")
-    dice = bunco.Dice(args.dice, args.sides)
-    rules = bunco.find_scoring_rules(args.scoring).with_points(
-        bunco=args.bunco_points, mini=args.mini_points, per_die=args.point_per_die)
-    alpha = float(bunco.DEFAULT_ALPHA if args.alpha is None else args.alpha)
+    dice, rules = _dice_and_rules(args)
     try:
-        result = bunco.verify_roll_file(args.verify, dice, rules, alpha=alpha, max_violations=args.max_violations)
+        result = bunco.verify_roll_file(args.verify, dice, rules, alpha=float(_alpha(args)),
+                                        max_violations=args.max_violations)
     except MemoryError:
         raise bunco.BuncoError("out of memory checking the log of rolls: give fewer --dice or --sides") from None
-    if result.verdict == "FAIL":
-        args.exit_status = 1
-    return render(args, lambda: rolls_verification_json(result), lambda: rolls_verification_tables(result),
-                  configuration=rules.name)
+    options.failed_if(args, result.verdict == "FAIL")
+    return options.render(args, lambda: rolls_verification_json(result), lambda: rolls_verification_tables(result),
+                          configuration=rules.name)
 
 
-def _add_bunco(sub: Subparsers) -> None:
+def _add_bunco(sub: options.Subparsers) -> None:
     p = sub.add_parser(
-
         "bunco", help="exact odds of the dice game Bunco: a roll, a game of rounds, a turn at the table",
         description="Exact odds of Bunco: one roll's score; the total of a game of one roll per round (round r "
                     "uses face (r-1) mod sides + 1); and one turn at the table (roll while each roll scores, stop "
@@ -123,10 +173,17 @@ def _add_bunco(sub: Subparsers) -> None:
                    help="check a log of rolls ('-': standard input) against the exact roll distribution")
     p.add_argument("--max-violations", type=validate.VIOLATIONS.option, default=10, metavar="N",
                    help="with --verify: wrong scores listed in full (default 10; all are counted)")
-    add_party_options(p)
-    add_format_options(p)
+    p.add_argument("--party", metavar="FILE",
+                   help="a party file (TOML: players, tables, rounds, the head table's target, scoring, movement, "
+                        "prizes; every key optional): the head table's race and the other tables at its bell, exactly")
+    p.add_argument("--night", type=validate.BUNCO_COUNT.option, metavar="N",
+                   help="simulate N nights of the party (default: the common game), each round checked against the "
+                        "exact tables (exit status 1 on FAIL); --log FILE writes the first night's tally sheet")
+    p.add_argument("--tally", metavar="FILE",
+                   help="check a host's tally sheet (CSV: round,[table,]player,wins,losses,buncos,mini_buncos,points) "
+                        "against the party's rules and exact means")
+    options.add_format_options(p)
     p.set_defaults(handler=_cmd_bunco)
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_bunco,)
-"""Functions adding one subcommand each, in the order of the help."""
+COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_bunco,)

@@ -1,8 +1,4 @@
-"""Games where the players choose: ``chemin-de-fer``.
-
-No arithmetic here: the solution comes from :mod:`exact_odds.analysis.equilibrium`, the tables from
-:mod:`exact_odds.report.chemin`.
-"""
+"""Games where the players choose: ``chemin-de-fer`` (:mod:`exact_odds.analysis.equilibrium`)."""
 
 from __future__ import annotations
 
@@ -14,36 +10,14 @@ from exact_odds.analysis.banque import banque_game, cooperative
 from exact_odds.analysis.commission import commission_game, equilibria
 from exact_odds.analysis.equilibrium import Solution, solve, solve_by_decks
 from exact_odds.analysis.strategy import Information, StrategyError, choice_game, parse_model
+from exact_odds.cli import options
 from exact_odds.cli.examples import examples
-from exact_odds.cli.options import (
-    Output,
-    Subparsers,
-    add_format_options,
-    add_input_option,
-    add_quiet_option,
-    add_seed_option,
-    progress_bar,
-    read_input,
-    render,
-    seed_from_args,
-    shoe_from_args,
-)
 from exact_odds.core.choices import PARLOUR_RULES, ChoiceRules, load_choice_rules
 from exact_odds.core.shoe import Shoe
 from exact_odds.dealing import STANDARD_PROCEDURE
 from exact_odds.inputs import validate
-from exact_odds.report.chemin import (
-    banque_json,
-    banque_tables,
-    chemin_json,
-    chemin_tables,
-    commission_json,
-    commission_tables,
-    decks_json,
-    decks_tables,
-    shoe_play_json,
-    shoe_tables,
-)
+from exact_odds.inputs.reading import read_user_file
+from exact_odds.report import chemin
 from exact_odds.report.concepts import procedure_json, shoe_json
 from exact_odds.study.chemin import CoupSolution, dealt_shoes, recorded_shoe
 from exact_odds.study.replay import read_record
@@ -65,7 +39,7 @@ def _shoe(args: argparse.Namespace, with_replacement: bool) -> Shoe:
             raise StrategyError(f"model {args.model.upper()} deals cards with replacement (the infinite deck); give "
                                 f"model B{args.model[-1]} for a shoe")
         return Shoe.infinite_deck()
-    shoe = shoe_from_args(args)
+    shoe = options.shoe_from_args(args)
     if shoe.infinite:
         raise StrategyError(f"--decks inf deals cards with replacement: that is model A{args.model[-1]}")
     return shoe
@@ -85,7 +59,7 @@ def _by_decks(args: argparse.Namespace, rules: ChoiceRules) -> tuple[Solution, .
     return tuple(s for row in zip(*by_model, strict=True) for s in row)
 
 
-def _as_dealt(args: argparse.Namespace, rules: ChoiceRules) -> Output:
+def _as_dealt(args: argparse.Namespace, rules: ChoiceRules) -> options.Output:
     """--shoes N (dealt as study deals them) or --input RECORD: the game solved before every coup."""
     if args.decks_table is not None or args.commission is not None:
         raise StrategyError("--shoes and --input solve the parlour game before each coup: leave out --decks-table "
@@ -95,24 +69,22 @@ def _as_dealt(args: argparse.Namespace, rules: ChoiceRules) -> Output:
     with_replacement, information = parse_model(args.model or SHOE_MODEL)
     if with_replacement:
         raise StrategyError("a dealt shoe is a B model: cards dealt with replacement never deplete")
-    shoe = shoe_from_args(args)
-    bar = progress_bar(args, "chemin-de-fer", unit="coups")
-    try:
+    shoe = options.shoe_from_args(args)
+    with options.progress_bar(args, "chemin-de-fer", unit="coups") as bar:
         rows: tuple[CoupSolution, ...]
         if args.input is not None:
-            rows = recorded_shoe(read_record(read_input(args.input, "record")), shoe, information, rules=rules,
-                                 progress=bar)
+            record = read_record(read_user_file(args.input, "record", stdin=True))
+            rows = recorded_shoe(record, shoe, information, rules=rules, progress=bar)
             source = "a recorded shoe"
         else:
-            seed = seed_from_args(args)
+            seed = options.seed_from_args(args)
             rows = dealt_shoes(shoe, args.shoes, seed, information, rules=rules, progress=bar)
             source = f"{args.shoes} {'shoe' if args.shoes == 1 else 'shoes'} dealt with seed {seed}"
-    finally:
-        bar.close()
-    return render(args, lambda: shoe_play_json(rows, source), lambda: shoe_tables(rows, args.format, source),
-                  tableau=(rules.name, rules.key()), shoe=shoe_json(shoe),
-                  procedure=None if args.input is not None else procedure_json(STANDARD_PROCEDURE),
-                  procedure_text=None if args.input is not None else STANDARD_PROCEDURE.describe())
+    return options.render(args, lambda: chemin.shoe_play_json(rows, source),
+                          lambda: chemin.shoe_tables(rows, args.format, source),
+                          tableau=(rules.name, rules.key()), shoe=shoe_json(shoe),
+                          procedure=None if args.input is not None else procedure_json(STANDARD_PROCEDURE),
+                          procedure_text=None if args.input is not None else STANDARD_PROCEDURE.describe())
 
 
 BANQUE_ALONE = (("--decks", "decks"), ("--shoe", "shoe"), ("--decks-table", "decks_table"),
@@ -120,7 +92,7 @@ BANQUE_ALONE = (("--decks", "decks"), ("--shoe", "shoe"), ("--decks-table", "dec
 """Options that ask for another game than baccara banque's (name, attribute)."""
 
 
-def _banque(args: argparse.Namespace, rules: ChoiceRules) -> Output:
+def _banque(args: argparse.Namespace, rules: ChoiceRules) -> options.Output:
     """--banque: one Banker against two Player hands, cards dealt with replacement; the cooperative equilibria."""
     given = [name for name, attr in BANQUE_ALONE if getattr(args, attr) is not None]
     if args.remove.strip():
@@ -135,12 +107,12 @@ def _banque(args: argparse.Namespace, rules: ChoiceRules) -> Output:
         raise StrategyError("--banque solves the game with every decision free: leave out --rules")
     game = banque_game()
     solution = cooperative(game, BANQUE_SHARE if args.share is None else args.share)
-    return render(args, lambda: banque_json(game, solution),
-                  lambda: banque_tables(game, solution, args.format),
-                  tableau=(rules.name, rules.key()), shoe=shoe_json(Shoe.infinite_deck()))
+    return options.render(args, lambda: chemin.banque_json(game, solution),
+                          lambda: chemin.banque_tables(game, solution, args.format),
+                          tableau=(rules.name, rules.key()), shoe=shoe_json(Shoe.infinite_deck()))
 
 
-def _cmd_chemin_de_fer(args: argparse.Namespace) -> Output:
+def _cmd_chemin_de_fer(args: argparse.Namespace) -> options.Output:
     rules = _rules(args)
     if args.banque:
         return _banque(args, rules)
@@ -154,23 +126,25 @@ def _cmd_chemin_de_fer(args: argparse.Namespace) -> Output:
         if args.commission is not None:
             raise StrategyError("--decks-table solves the parlour game: give --commission with one shoe")
         solutions = _by_decks(args, rules)
-        return render(args, lambda: decks_json(solutions), lambda: decks_tables(solutions, args.format),
-                      tableau=(rules.name, rules.key()), shoe=None)
+        return options.render(args, lambda: chemin.decks_json(solutions),
+                              lambda: chemin.decks_tables(solutions, args.format),
+                              tableau=(rules.name, rules.key()), shoe=None)
     if args.model is None:
         args.model = DEFAULT_MODEL
     with_replacement, information = parse_model(args.model)
     shoe = _shoe(args, with_replacement)
     if args.commission is not None:
         found = equilibria(commission_game(shoe, information, args.commission, rules))
-        return render(args, lambda: commission_json(found), lambda: commission_tables(found, args.format),
-                      tableau=(rules.name, rules.key()), shoe=shoe_json(shoe))
+        return options.render(args, lambda: chemin.commission_json(found),
+                              lambda: chemin.commission_tables(found, args.format),
+                              tableau=(rules.name, rules.key()), shoe=shoe_json(shoe))
     solution = solve(choice_game(shoe, information, rules))
-    return render(args, lambda: chemin_json(solution),
-                  lambda: chemin_tables(solution, args.format, with_costs=args.costs),
-                  tableau=(rules.name, rules.key()), shoe=shoe_json(shoe))
+    return options.render(args, lambda: chemin.chemin_json(solution),
+                          lambda: chemin.chemin_tables(solution, args.format, with_costs=args.costs),
+                          tableau=(rules.name, rules.key()), shoe=shoe_json(shoe))
 
 
-def _add_chemin_de_fer(sub: Subparsers) -> None:
+def _add_chemin_de_fer(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "chemin-de-fer", help="chemin de fer solved exactly: both sides' optimal strategies and the value",
         description="The parlour game of chemin de fer (the Player wins 1, loses 1, a tie pushes) solved exactly: "
@@ -209,14 +183,13 @@ def _add_chemin_de_fer(sub: Subparsers) -> None:
     p.add_argument("--shoes", type=validate.CHEMIN_SHOES.option, metavar="N",
                    help="deal N shoes (as study deals them, by --seed) and solve the game before every coup on the "
                         "cards left (default model B1 here)")
-    add_input_option(p, "a recorded shoe (cards in dealing order, e.g. 'Kh 3d 9s ...'; '-': standard input): the "
-                        "game solved before each of its coups")
-    add_seed_option(p)
-    add_quiet_option(p)
+    options.add_input_option(p, "a recorded shoe (cards in dealing order, e.g. 'Kh 3d 9s ...'; '-': standard "
+                                "input): the game solved before each of its coups")
+    options.add_seed_option(p)
+    options.add_quiet_option(p)
     p.add_argument("--costs", action="store_true", help="also print what each of the Banker's wrong choices costs")
-    add_format_options(p)
+    options.add_format_options(p)
     p.set_defaults(handler=_cmd_chemin_de_fer)
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_chemin_de_fer,)
-"""Functions adding one subcommand each, in the order of the help."""
+COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_chemin_de_fer,)

@@ -1,10 +1,5 @@
-"""``exact-odds completion SHELL``: the shell's completion script for every command, option and choice.
-
-The script is written by ``shtab`` from the parser itself, so it never lags behind the options;
-it is static (the shell reads it once), and nothing of it runs when a command starts. Options that
-name a file (``--game``, ``--rules``, ``--input``, ``--output``...) complete file names, and
-``--bet`` the built-in bets' names.
-"""
+"""``exact-odds completion SHELL``: the shell's completion script for every command, option and choice,
+written by ``shtab`` from the parser itself; file options complete file names, ``--bet`` the built-in bets."""
 
 from __future__ import annotations
 
@@ -14,9 +9,8 @@ from collections.abc import Callable
 import shtab
 
 from exact_odds.bets import BUILTIN_BETS
-from exact_odds.cli import build_parser
+from exact_odds.cli import build_parser, command_parsers, options
 from exact_odds.cli.examples import examples
-from exact_odds.cli.options import Subparsers, add_output_option
 
 SHELLS = ("bash", "zsh", "tcsh")
 """The shells a script is written for."""
@@ -39,7 +33,7 @@ def _bet_completion() -> tuple[dict[str, str], dict[str, str]]:
 def _cmd_completion(args: argparse.Namespace) -> str:
     parser = build_parser()
     bets, preamble = _bet_completion()
-    for command in [parser, *_subparsers(parser)]:
+    for command in [parser, *command_parsers(parser)]:
         for action in command._actions:
             if action.metavar in FILE_METAVARS:
                 action.complete = shtab.FILE  # type: ignore[attr-defined]
@@ -51,17 +45,7 @@ def _cmd_completion(args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _subparsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
-    """The parser of every subcommand of ``parser``, aliases once."""
-    found: dict[int, argparse.ArgumentParser] = {}
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for sub in action.choices.values():
-                found.setdefault(id(sub), sub)
-    return list(found.values())
-
-
-def _add_completion(sub: Subparsers) -> None:
+def _add_completion(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "completion", help="print the shell completion script (bash, zsh or tcsh)",
         description="Print a completion script for the shell: subcommands, options, their choices and file "
@@ -71,9 +55,8 @@ def _add_completion(sub: Subparsers) -> None:
         **examples("exact-odds completion bash",
                    "exact-odds completion zsh --output _exact-odds"))
     p.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or tcsh")
-    add_output_option(p)
+    options.add_output_option(p)
     p.set_defaults(handler=_cmd_completion)
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_completion,)
-"""Functions adding one subcommand each, in the order of the help."""
+COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_completion,)

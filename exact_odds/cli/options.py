@@ -1,16 +1,9 @@
 """Options shared by the commands, and turning them into library values; no arithmetic here.
 
-Every command declares its options through these helpers so that one option means one
-thing everywhere: ``--game FILE`` a casino's game, ``--decks``/``--shoe``/``--remove`` the
-shoe, ``--rules FILE`` the tableau, ``--config NAME|FILE`` the pay table of the main bets,
-``--bet NAME`` bet names (they accumulate), ``--bets FILE`` bets files, ``--input FILE`` the
-file a command reads, ``--seed``, ``--format`` (``table`` the plain one) and ``--output``.
-A single-valued option given twice is an error (:class:`Parser`).
-
-Each part of the game a command plays is resolved here, in one way: the command line's
-option, else the game's part (``--game``), else the standard one (:func:`shoe_from_args`,
-:func:`tableau_from_args`, :func:`config_from_args`, :func:`bets_from_args`,
-:func:`procedure_from_args`; :func:`effective_game` gathers them).
+Every command declares its options through these helpers, so that one option means one thing
+everywhere; a single-valued option given twice is an error (:class:`Parser`). Each part of the game
+is the command line's option, else the game's (``--game``), else the standard one
+(:func:`effective_game` gathers them).
 """
 
 from __future__ import annotations
@@ -19,12 +12,13 @@ import argparse
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, configuration_from, load_bets
 from exact_odds.bets.main import STANDARD_CONFIG
-from exact_odds.cli.examples import WidthFormatter
+from exact_odds.cli.examples import HelpFormatter
 from exact_odds.core.shoe import Shoe, ShoeError, parse_cards
 from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
 from exact_odds.dealing import STANDARD_PROCEDURE, random_seed
@@ -33,22 +27,22 @@ from exact_odds.game import STANDARD_GAME, load_game
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.optional import installed
-from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.registry import name_key, nearest, unknown_name
 from exact_odds.inputs.validate import shown
 from exact_odds.report import FORMATS, ProgressBar, render_json
 from exact_odds.report.concepts import procedure_json, shoe_json
-from exact_odds.report.document import render_document, render_text_document
+from exact_odds.report.document import Figure, render_document, render_text_document
+from exact_odds.report.plots import eor_svg
 from exact_odds.report.provenance import Provenance, with_provenance
 from exact_odds.report.xlsx import workbook_bytes
 
 if TYPE_CHECKING:
+    from exact_odds.analysis.removal import LinearCount, Removal
     from exact_odds.bets import Bet, Configuration, Registry
     from exact_odds.core.tableau import Tableau
     from exact_odds.dealing import Procedure
     from exact_odds.game import Game
     from exact_odds.report import Table
-    from exact_odds.report.document import Figure
 
 Output: TypeAlias = str | bytes
 """A command's whole output: text, or the bytes of a binary format (``xlsx``, written to ``--output`` only)."""
@@ -66,14 +60,12 @@ _LONG_WORD = re.compile(rf"\S{{{validate.SHOWN + 1},}}")
 
 
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line on stderr and exit status 2, and whose
-    single-valued options may be given once: a second ``--seed`` is an error naming it, never
-    a silent overwrite (options that gather values, ``--bet``, ``--bets``, ``--known``..., use
-    ``action="append"`` or ``"extend"`` and accumulate). Its help is wrapped by
-    :class:`~exact_odds.cli.examples.WidthFormatter` unless another is given."""
+    """An ArgumentParser whose errors are one line on stderr and exit status 2, whose single-valued options
+    may be given once (options that gather values use ``action="append"`` or ``"extend"``), and whose help
+    is wrapped by :class:`~exact_odds.cli.examples.HelpFormatter` unless another is given."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", WidthFormatter)
+        kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
         # A negative number is a value, never an option, in every spelling the numbers take (``-1e6``,
         # ``-0.5``, ``-1/2``), not only argparse's ``-1`` and ``-.5``: ``--thresholds 1e6 -1e6 0``.
@@ -116,41 +108,34 @@ _GIVEN = "_options_given"
 """Namespace attribute: the single-valued options given so far, by destination, with the spelling used."""
 
 
-def _given_once(namespace: argparse.Namespace, dest: str, option: str | None) -> None:
-    """Note that ``option`` (stored in ``dest``) was given; raise if an option of that ``dest`` already was."""
-    if option is None:  # a positional argument: argparse gives it once
-        return
-    given: dict[str, str] = namespace.__dict__.setdefault(_GIVEN, {})
-    if dest in given:
-        also = "" if given[dest] == option else f" (first as {given[dest]})"
-        raise argparse.ArgumentError(None, f"argument {option}: given twice{also}; give it once")
-    given[dest] = option
-
-
-class StoreOnce(argparse._StoreAction):
-    """``action="store"`` that refuses a second occurrence."""
+class _Once(argparse.Action):
+    """A single-valued action that refuses a second occurrence of its ``dest``."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
-        _given_once(namespace, self.dest, option_string)
+        if option_string is not None:  # a positional argument: argparse gives it once
+            given: dict[str, str] = namespace.__dict__.setdefault(_GIVEN, {})
+            if self.dest in given:
+                also = "" if given[self.dest] == option_string else f" (first as {given[self.dest]})"
+                raise argparse.ArgumentError(None, f"argument {option_string}: given twice{also}; give it once")
+            given[self.dest] = option_string
         super().__call__(parser, namespace, values, option_string)
 
 
-class StoreConstOnce(argparse._StoreConstAction):
-    """``action="store_const"`` that refuses a second occurrence."""
+class StoreOnce(_Once, argparse._StoreAction):
+    """``action="store"``, once."""
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        _given_once(namespace, self.dest, option_string)
-        super().__call__(parser, namespace, values, option_string)
+
+class StoreConstOnce(_Once, argparse._StoreConstAction):
+    """``action="store_const"``, once."""
 
 
 class StoreTrueOnce(argparse._StoreTrueAction, StoreConstOnce):
-    """``action="store_true"`` that refuses a second occurrence."""
+    """``action="store_true"``, once."""
 
 
 class StoreFalseOnce(argparse._StoreFalseAction, StoreConstOnce):
-    """``action="store_false"`` that refuses a second occurrence."""
+    """``action="store_false"``, once."""
 
 
 _ONCE: dict[str | None, type[argparse.Action]] = {
@@ -161,6 +146,7 @@ _ONCE: dict[str | None, type[argparse.Action]] = {
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 """What a family module adds its subcommands to."""
+
 
 def add_shoe_options(parser: argparse.ArgumentParser) -> None:
     """--game / --decks / --shoe / --remove / --rules."""
@@ -175,8 +161,11 @@ def add_shoe_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", metavar="FILE", help="drawing rules (tableau) from a TOML file")
 
 
-def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] | None = None) -> None:
-    """--format, --output and, where LaTeX is one of the formats, --latex-fragment."""
+def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] | None = None, *,
+                       quiet: bool = False) -> None:
+    """--format, --output and, where LaTeX is one of the formats, --latex-fragment; ``quiet``: --quiet first."""
+    if quiet:
+        add_quiet_option(parser)
     choices = list(formats or FORMATS)
     pages = "; html is one self-contained page, latex a whole document" if {"html", "latex"} <= set(choices) else ""
     pages += "; xlsx a workbook, one sheet a table (it needs --output FILE)" if "xlsx" in choices else ""
@@ -190,8 +179,7 @@ def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] |
 
 
 def _format_name(name: str) -> str:
-    """A --format value, ``text`` read as ``table``: the plain format has one name everywhere."""
-    return "table" if name == "text" else name
+    return "table" if name == "text" else name  # the plain format has one name everywhere
 
 
 def add_output_option(parser: argparse.ArgumentParser) -> None:
@@ -201,7 +189,6 @@ def add_output_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _file_or_stdout(text: str) -> str | None:
-    """An --output value: the file named, or ``None`` (standard output) for ``-``."""
     return None if text == "-" else text
 
 
@@ -210,54 +197,51 @@ def add_quiet_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
 
-def add_text_format_options(parser: argparse.ArgumentParser) -> None:
-    """--format table|json and --output, for commands whose output is a drawing or a story, not a table."""
-    add_format_options(parser, ["table", "json"])
-
-
 def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Callable[[], Sequence[Table]], *,
            figures: Callable[[], Sequence[Figure]] | None = None, **given: Any) -> Output:
     """A command's output in its --format, headed by its provenance (:func:`provenance_from_args`, with the
-    parts in ``given``): the JSON of ``as_json()`` (``"provenance"`` its first key), the ``tables()`` as a
-    workbook (``xlsx``, bytes: :mod:`exact_odds.report.xlsx`), or the ``tables()`` as a document. An HTML page
-    also shows the ``figures()`` (drawn only for it, when the plot extra is installed)."""
+    parts in ``given``): the JSON of ``as_json()``, the ``tables()`` as a workbook (``xlsx``, bytes) or as a
+    document. An HTML page also shows the ``figures()`` (drawn only for it, when matplotlib is installed)."""
     provenance = provenance_from_args(args, **given)
     if args.format == "json":
         return render_json(with_provenance(as_json(), provenance))
-    if args.format == "xlsx":
-        _latex_fragment(args)
-        return workbook_bytes(tables(), provenance)
-    fragment = _latex_fragment(args)
-    drawn = figures() if figures is not None and args.format == "html" and _can_draw() else ()
-    return render_document(tables(), args.format, provenance, figures=drawn, fragment=fragment)
-
-
-def _latex_fragment(args: argparse.Namespace) -> bool:
-    """--latex-fragment, refused beside any format but latex."""
     fragment = bool(getattr(args, "latex_fragment", False))
     if fragment and args.format != "latex":
         raise InputError("--latex-fragment needs --format latex")
-    return fragment
-
-
-def _can_draw() -> bool:
-    """Whether the figures of an HTML page can be drawn (matplotlib, the plot extra, is installed)."""
-    return installed("matplotlib")
+    if args.format == "xlsx":
+        return workbook_bytes(tables(), provenance)
+    drawn = figures() if figures is not None and args.format == "html" and installed("matplotlib") else ()
+    return render_document(tables(), args.format, provenance, figures=drawn, fragment=fragment)
 
 
 def render_text(args: argparse.Namespace, as_json: Callable[[], object], text: Callable[[], str],
                 **given: Any) -> str:
-    """A drawing or a story (``deal``, ``roads``) in its --format, table or json, headed by its provenance
-    as :func:`render` heads tables."""
+    """A drawing or a story (``deal``, ``roads``) in its --format, table or json, headed as :func:`render`'s."""
     provenance = provenance_from_args(args, **given)
     if args.format == "json":
         return render_json(with_provenance(as_json(), provenance))
     return render_text_document(text(), args.format, provenance)
 
 
+def figure(title: str, draw: Callable[[], str]) -> Callable[[], list[Figure]]:
+    """The figures of an HTML page: one drawing, ``draw()`` giving its ``<svg>`` (called only for the page)."""
+    return lambda: [Figure(title, draw())]
+
+
+def removal_figures(removals: Sequence[Removal], counts: Sequence[LinearCount], *,
+                    title: str) -> Callable[[], list[Figure]]:
+    """The figures of a page that shows effects of removal: one bar chart per bet."""
+    return figure(title, lambda: eor_svg(removals, counts, title=title))
+
+
+def failed_if(args: argparse.Namespace, failed: bool) -> None:
+    """A failed check: the command's exit status is 1."""
+    if failed:
+        args.exit_status = 1
+
+
 def seed_from_args(args: argparse.Namespace) -> int:
-    """--seed, else a seed drawn at random (:func:`exact_odds.dealing.random_seed`); kept in ``args.seed``
-    either way, so that the output's provenance names the seed that was used."""
+    """--seed, else a seed drawn at random; kept in ``args.seed``, so that the provenance names it."""
     if args.seed is None:
         args.seed = random_seed()
     seed: int = args.seed
@@ -284,14 +268,16 @@ def tableau_from_args(args: argparse.Namespace) -> Tableau:
     game = game_from_args(args)
     if args.rules is not None:  # --rules '' is refused, not ignored
         return load_tableau(args.rules)
-
     return game.tableau if game is not None else STANDARD_TABLEAU
 
 
-def add_config_option(parser: argparse.ArgumentParser, what: str) -> None:
+def add_config_option(parser: argparse.ArgumentParser, what: str, *, bets: bool = False) -> None:
+    """--config NAME|FILE, its help opening with ``what``; ``bets``: then --bets FILE."""
     parser.add_argument("--config", metavar="NAME|FILE",
                         help=f"{what}: a configuration (standard, tie-9, commission-4, super-6, ez) or a TOML "
                              "file with a casino's pay table")
+    if bets:
+        add_bets_option(parser)
 
 
 def configs_from_args(args: argparse.Namespace) -> list[Configuration]:
@@ -309,25 +295,20 @@ def config_from_args(args: argparse.Namespace) -> Configuration | None:
 
 
 def add_seed_option(parser: argparse.ArgumentParser) -> None:
-    """--seed S: without it the command draws a seed at random (:func:`exact_odds.dealing.random_seed`)
-    and prints it, so that every run can be repeated."""
+    """--seed S: without it the command draws a seed at random and prints it, so that every run can be repeated."""
     parser.add_argument("--seed", type=validate.SEED.option, metavar="S",
                         help="seed of the random generator (default: chosen at random and printed)")
 
 
 def add_procedure_options(parser: argparse.ArgumentParser, *, fresh: bool = True) -> None:
-    """--fresh / --cut-card / --last-coup / --no-burn: how the cards reach the table (a
-    :class:`~exact_odds.dealing.Procedure`, read back by :func:`procedure_from_args`).
-
-    Commands that deal whole shoes only (``deal``, ``roads``, ``study``) pass ``fresh=False``.
-    """
+    """--fresh / --cut-card / --last-coup / --no-burn: how the cards reach the table (read back by
+    :func:`procedure_from_args`). Commands that deal whole shoes only pass ``fresh=False``."""
     if fresh:
         parser.add_argument("--fresh", action="store_true",
                             help="deal every coup from a freshly shuffled full shoe (no burn, no cut card)")
     else:
         parser.set_defaults(fresh=False)
     parser.add_argument("--cut-card", dest="cut", type=validate.CUT_CARD.option, metavar="N",
-
                         help="cards behind the cut card (default 16, or the game's; 7 with --last-coup this is "
                              "the 'seventh-last card' procedure)")
     parser.add_argument("--last-coup", choices=["one-more", "this"],
@@ -338,8 +319,8 @@ def add_procedure_options(parser: argparse.ArgumentParser, *, fresh: bool = True
 
 
 def procedure_from_args(args: argparse.Namespace) -> Procedure:
-    """The dealing procedure of the options of :func:`add_procedure_options`; each one not given is the
-    game's (else the standard procedure's)."""
+    """The dealing procedure of :func:`add_procedure_options`; each option not given is the game's
+    (else the standard procedure's)."""
     game = game_from_args(args)
     base = game.procedure if game is not None else STANDARD_PROCEDURE
     cut, last_coup, no_burn = (getattr(args, name, None) for name in ("cut", "last_coup", "no_burn"))
@@ -353,9 +334,8 @@ _ALL_CONFIGURATIONS = frozenset({"edges", "report", "symbolic"})
 
 
 def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
-    """What produced a command's output: its tableau, configuration, shoe, procedure and seed, each as
-    the command's options (else its game's, else the standard) give it; None where the command has
-    none. Keywords in ``given`` replace a part (``shoe=None`` for recorded results)."""
+    """What produced a command's output: its tableau, configuration, shoe, procedure and seed as the
+    command's options give them (None where it has none); ``given`` replaces a part (``shoe=None``)."""
     parts: dict[str, Any] = {"command": args.command, "seed": getattr(args, "seed", None)}
     if hasattr(args, "rules"):
         tableau = tableau_from_args(args)
@@ -376,9 +356,9 @@ def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
     return Provenance(**parts)
 
 
-def progress_bar(args: argparse.Namespace, label: str, *, unit: str | None = None) -> ProgressBar:
-    """A progress bar on stderr: shown only on a terminal and without --quiet."""
-    return ProgressBar(sys.stderr, label, enabled=sys.stderr.isatty() and not args.quiet, unit=unit)
+def progress_bar(args: argparse.Namespace, label: str, *, unit: str | None = None) -> closing[ProgressBar]:
+    """A progress bar on stderr, shown only on a terminal and without --quiet; closed when its block ends."""
+    return closing(ProgressBar(sys.stderr, label, enabled=sys.stderr.isatty() and not args.quiet, unit=unit))
 
 
 def add_bets_option(parser: argparse.ArgumentParser) -> None:
@@ -396,13 +376,9 @@ def add_bet_option(parser: argparse.ArgumentParser, help: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class CommandBets:
-    """The bets one command knows.
-
-    ``known``: the built-in bets, those the game defines and those of the command's --bets files
-    (in the order given); ``loaded``: the files' bets alone; ``configuration``: the pay table of
-    --config or of the game (None: neither), whose bets the names banker, player and tie mean;
-    ``side``: the game's side bets (None without a game). Nothing outside the command sees them.
-    """
+    """The bets one command knows: ``known``, the built-in ones, the game's and those of its --bets files
+    (``loaded``, alone); ``configuration``, the pay table of --config or the game (the bets banker, player
+    and tie mean); ``side``, the game's side bets (None without a game)."""
 
     known: Registry[Bet]
     loaded: tuple[Bet, ...]
@@ -415,8 +391,8 @@ class CommandBets:
         return list((self.configuration or STANDARD_CONFIG).bets)
 
     def find(self, name: str) -> Bet:
-        """The bet called ``name``. With a configuration, banker, player and tie (and their aliases, and
-        the configuration's own bet names) are its bets; a qualified name (``tie-9/tie``) is that bet."""
+        """The bet called ``name``: with a configuration, banker, player and tie (and the configuration's
+        own names) are its bets; a qualified name (``tie-9/tie``) is that bet."""
         config = self.configuration
         if config is None:
             return self.known.find(name)
@@ -426,23 +402,18 @@ class CommandBets:
             bet = self.known.find(name)
         except InputError as err:
             raise type(err)(f"configuration {shown(config.name)} has no bet {shown(name)} "
-                            "(its bets: banker, player, tie); "
-                            f"{err}") from None
+                            f"(its bets: banker, player, tie); {err}") from None
         standard = STANDARD_CONFIG.bets
         return config.bets[standard.index(bet)] if bet in standard and "/" not in name else bet
 
     def named(self, values: Sequence[str]) -> list[Bet]:
-        """Bets named in --bet values (repeatable, several names each, or comma-separated), as :meth:`find`."""
+        """Bets named in --bet values, as :meth:`find`."""
         return [self.find(name) for name in bet_names(values)]
 
 
 def bets_from_args(args: argparse.Namespace, *, files: Sequence[str] | None = None) -> CommandBets:
     """The bets a command knows: the built-in ones, the game's and those of every --bets FILE (or of
-    ``files``) on its own command line.
-
-    The one way a command builds its set of bets, so that the same command line gives the same output
-    whatever ran before it in the process. A file may not reuse a name of a bet it joins.
-    """
+    ``files``) on its own command line, whatever ran before in the process. A file may not reuse a name."""
     game = game_from_args(args)
     known = BUILTIN_BETS.extended(game.defined) if game is not None else BUILTIN_BETS
     loaded: list[Bet] = []
@@ -453,22 +424,20 @@ def bets_from_args(args: argparse.Namespace, *, files: Sequence[str] | None = No
     return CommandBets(known, tuple(loaded), config_from_args(args), None if game is None else game.side_bets)
 
 
-KNOWN_HELP = ("what is known of the next coup's cards: POSITION=CARDS, several separated by spaces or commas. "
-              "Positions 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, 6 the sixth; "
-              "P1 B1 P2 B2 also work); cards a rank (7), a card with its suit (7h), or alternatives with | "
-              "(7|8|9). E.g. '1=7', '5=7h', '1=7|8|9 2=K'. A position is that card of the shoe, used by the coup "
-              "or not")
-
-
 def add_known_option(parser: argparse.ArgumentParser) -> None:
     """--known SPEC (repeatable: the pieces of knowledge add up), of ``advantage`` and ``odds``."""
-    parser.add_argument("--known", action="append", default=[], metavar="SPEC", type=validate.spec_option,
-                        help=KNOWN_HELP)
+    parser.add_argument(
+        "--known", action="append", default=[], metavar="SPEC", type=validate.spec_option,
+        help="what is known of the next coup's cards: POSITION=CARDS, several separated by spaces or commas. "
+             "Positions 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, 6 the sixth; "
+             "P1 B1 P2 B2 also work); cards a rank (7), a card with its suit (7h), or alternatives with | "
+             "(7|8|9). E.g. '1=7', '5=7h', '1=7|8|9 2=K'. A position is that card of the shoe, used by the coup "
+             "or not")
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:
-    """--game FILE: a casino's game (:mod:`exact_odds.game`); every option given beside it replaces its part
-    (its help names the command's own: :func:`exact_odds.cli._name_game_parts`)."""
+    """--game FILE: a casino's game; the options given beside it replace its parts (its help names them:
+    :func:`exact_odds.cli._name_game_parts`)."""
     parser.add_argument("--game", metavar="FILE", help=GAME_HELP)
 
 
@@ -480,9 +449,7 @@ _LOADED_GAME = "_loaded_game"
 
 
 def game_from_args(args: argparse.Namespace) -> Game | None:
-    """The game of --game as its file gives it (None without --game). The other helpers here
-    (:func:`shoe_from_args`, :func:`tableau_from_args`, :func:`config_from_args`, :func:`bets_from_args`,
-    :func:`procedure_from_args`) take each part from the command line first, then from this game."""
+    """The game of --game as its file gives it (None without --game)."""
     path = getattr(args, "game", None)
     if path is None:
         return None
@@ -512,26 +479,16 @@ def add_input_option(parser: argparse.ArgumentParser, help: str, *, old: str | N
 
 
 def add_hidden_alias(parser: argparse._ActionsContainer, option: str, dest: str, **kwargs: Any) -> None:
-    """An old name of an option, kept working but left out of --help: the same ``dest``, no default of its own
-    (giving both names is giving the option twice)."""
+    """An old name of an option, kept working but left out of --help (giving both is giving it twice)."""
     parser.add_argument(option, dest=dest, help=argparse.SUPPRESS, default=argparse.SUPPRESS, **kwargs)
 
 
 def bet_names(values: Sequence[str], option: str = "--bet") -> list[str]:
-    """The names in --bet values: each value may hold several, comma-separated; an empty name (``--bet=,``,
-    ``banker,,tie``) is refused, never read as no bet at all (which would be the default bets)."""
+    """The names in --bet values, each comma-separated; an empty name (``--bet=,``) is refused, never
+    read as no bet at all (which would be the default bets)."""
     names = [name.strip() for value in values for name in value.split(",")]
     if "" in names:
         empty = next(value for value in values if "" in (name.strip() for name in value.split(",")))
         raise InputError(f"{option} {validate.shown(empty)} names an empty bet (write names comma-separated, "
                          "e.g. banker,player)")
     return names
-
-
-def read_input(path: str, what: str = "input") -> str:
-    """The text of an --input FILE ('-': standard input) of the kind ``what`` (``"compositions"``, ``"results"``,
-    ``"record"``): a regular file under that kind's size cap, UTF-8
-    (:func:`exact_odds.inputs.reading.read_user_file`)."""
-    return read_user_file(path, what, stdin=True)
-
-

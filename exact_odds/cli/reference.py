@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from exact_odds import report
 from exact_odds.analysis.conditional import dealing_order, parse_dealt
 from exact_odds.analysis.edges import configuration_sheets, distinct_bets, par_sheet, reference_sheets
 from exact_odds.analysis.information import InformationError, Known, deal_dealt, deal_known, player_ev
@@ -15,49 +16,11 @@ from exact_odds.analysis.symbolic import summary
 from exact_odds.bets import usable_bets
 from exact_odds.bets.main import STANDARD_CONFIG, is_main_bet
 from exact_odds.bets.side import SIDE_BETS
+from exact_odds.cli import options
 from exact_odds.cli.examples import examples
-from exact_odds.cli.figures import removal_figures
-from exact_odds.cli.options import (
-    Output,
-    Subparsers,
-    add_bet_option,
-    add_bets_option,
-    add_config_option,
-    add_format_options,
-    add_known_option,
-    add_quiet_option,
-    add_shoe_options,
-    bets_from_args,
-    config_from_args,
-    configs_from_args,
-    effective_game,
-    progress_bar,
-    render,
-    shoe_from_args,
-    tableau_from_args,
-)
 from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.engine.enumerator import deal_winners, winners
 from exact_odds.inputs import validate
-from exact_odds.report import (
-    closed_form_tables,
-    dealt_odds_json,
-    dealt_odds_table,
-    edges_json,
-    edges_table,
-    eor_json,
-    eor_tables,
-    odds_json,
-    odds_table,
-    par_sheet_json,
-    par_sheet_table,
-    payout_symbol_tables,
-    reference_json,
-    reference_tables,
-    side_bets_json,
-    side_bets_table,
-    symbolic_json,
-)
 from exact_odds.report.advantage import known_odds_json, known_odds_tables
 from exact_odds.report.game import RemovalFigures, game_json, game_tables
 
@@ -66,70 +29,72 @@ if TYPE_CHECKING:
     from exact_odds.core.shoe import Shoe
     from exact_odds.core.tableau import Tableau
     from exact_odds.report import Table
+    from exact_odds.report.document import Figure
 
 
-def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> Output:
+def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> options.Output:
     """``odds --known``: the odds and the main bets' expectations given what is known."""
     if args.dealt:
         raise InformationError("give either --dealt (cards on the table, by hand) or --known (cards by position), "
                                "not both; --known '1=9 2=K' says what --dealt 'P: 9 B: K' says")
     known = Known.parse(" ".join(args.known))
     dist = deal_known(shoe, known, tableau)
-    bets = (config_from_args(args) or STANDARD_CONFIG).bets  # the game's pay table with --game
+    bets = (options.config_from_args(args) or STANDARD_CONFIG).bets  # the game's pay table with --game
     evs = list(zip((bet.name for bet in bets), player_ev(dist, bets), strict=True))
     odds = winners(dist)
-    return render(args, lambda: known_odds_json(shoe, known, odds, evs),
-                  lambda: known_odds_tables(shoe, known, odds, evs, args.format))
+    return options.render(args, lambda: known_odds_json(shoe, known, odds, evs),
+                          lambda: known_odds_tables(shoe, known, odds, evs, args.format))
 
 
-def _cmd_odds(args: argparse.Namespace) -> Output:
-    shoe = shoe_from_args(args)
+def _cmd_odds(args: argparse.Namespace) -> options.Output:
+    shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
     if args.known:
-        return _known_odds(args, shoe, tableau_from_args(args))
+        return _known_odds(args, shoe, tableau)
     if args.dealt:
-        return _dealt_odds(args, shoe, tableau_from_args(args))
-    tableau = tableau_from_args(args)
+        return _dealt_odds(args, shoe, tableau)
     dist = deal_winners(shoe, tableau)
-    return render(args, lambda: odds_json(shoe, dist, dist.total),
-                  lambda: [odds_table(str(shoe), dist, dist.total, infinite=shoe.infinite,
-                                      tableau=_custom_name(tableau))])
+    return options.render(args, lambda: report.odds_json(shoe, dist, dist.total),
+                          lambda: [report.odds_table(str(shoe), dist, dist.total, infinite=shoe.infinite,
+                                                     tableau=_custom_name(tableau))])
 
 
 def _custom_name(tableau: Tableau) -> str | None:
-    """The name of a drawing rule other than the standard one (None for the standard rule), for titles."""
+    """The name of a drawing rule other than the standard one, for titles."""
     return None if tableau == STANDARD_TABLEAU else tableau.name
 
 
-def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> Output:
+def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> options.Output:
     """``odds --dealt``: the exact odds given the cards already dealt in this coup."""
     dealt = parse_dealt(args.dealt)
     dist = winners(deal_dealt(shoe, dealing_order(dealt, tableau), tableau))
-    return render(args, lambda: dealt_odds_json(shoe, dealt, dist),
-                  lambda: [dealt_odds_table(shoe, dealt, dist, tableau=_custom_name(tableau))])
+    return options.render(args, lambda: report.dealt_odds_json(shoe, dealt, dist),
+                          lambda: [report.dealt_odds_table(shoe, dealt, dist, tableau=_custom_name(tableau))])
 
 
-def _add_odds(sub: Subparsers) -> None:
+def _add_odds(sub: options.Subparsers) -> None:
     p = sub.add_parser("odds", help="exact banker, player and tie odds of a shoe",
                        description="Exact banker, player and tie odds of one coup from a shoe.",
                        **examples('exact-odds odds --decks 6',
                                   'exact-odds odds --decks 1 --remove 5,5,K,9 --format json',
                                   "exact-odds odds --dealt 'P: 9h 4c B: Kd'",
                                   "exact-odds odds --known '1=7|8|9'"))
-    add_shoe_options(p)
+    options.add_shoe_options(p)
     p.add_argument("--dealt", metavar="CARDS",
                    help="cards already dealt in this coup, e.g. 'P: 9h 4c B: Kd': the odds of the rest of the coup")
-    add_known_option(p)
-    add_format_options(p)
+    options.add_known_option(p)
+    options.add_format_options(p)
     p.set_defaults(handler=_cmd_odds)
 
 
-def _cmd_edges(args: argparse.Namespace) -> Output:
-    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
-    sheets = [(config, configuration_sheets(shoe, config, tableau=tableau)) for config in configs_from_args(args)]
-    return render(args, lambda: edges_json(shoe, sheets), lambda: [edges_table(str(shoe), sheets, args.format)])
+def _cmd_edges(args: argparse.Namespace) -> options.Output:
+    shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
+    configs = options.configs_from_args(args)
+    sheets = [(config, configuration_sheets(shoe, config, tableau=tableau)) for config in configs]
+    return options.render(args, lambda: report.edges_json(shoe, sheets),
+                          lambda: [report.edges_table(str(shoe), sheets, args.format)])
 
 
-def _add_edges(sub: Subparsers) -> None:
+def _add_edges(sub: options.Subparsers) -> None:
     p = sub.add_parser("edges", help="house edges of the main bets in every configuration",
                        description="Exact house edge (per coup and per resolved bet), win/push/loss probabilities "
                                    "and standard deviation of the banker, player and tie bets of every "
@@ -137,19 +102,20 @@ def _add_edges(sub: Subparsers) -> None:
                        **examples('exact-odds edges --decks 6',
                                   'exact-odds edges --config tie-9 --format markdown',
                                   'exact-odds edges --game examples/games/my-casino.toml'))
-    add_shoe_options(p)
-    add_config_option(p, "only this configuration")
-    add_format_options(p)
+    options.add_shoe_options(p)
+    options.add_config_option(p, "only this configuration")
+    options.add_format_options(p)
     p.set_defaults(handler=_cmd_edges)
 
 
-def _cmd_parsheet(args: argparse.Namespace) -> Output:
-    bet = bets_from_args(args).find(args.bet)  # banker, player, tie: those of --config or the game
-    sheet = par_sheet(shoe_from_args(args), bet, tableau=tableau_from_args(args))
-    return render(args, lambda: par_sheet_json(sheet), lambda: [par_sheet_table(sheet, args.format)])
+def _cmd_parsheet(args: argparse.Namespace) -> options.Output:
+    bet = options.bets_from_args(args).find(args.bet)  # banker, player, tie: those of --config or the game
+    sheet = par_sheet(options.shoe_from_args(args), bet, tableau=options.tableau_from_args(args))
+    return options.render(args, lambda: report.par_sheet_json(sheet),
+                          lambda: [report.par_sheet_table(sheet, args.format)])
 
 
-def _add_parsheet(sub: Subparsers) -> None:
+def _add_parsheet(sub: options.Subparsers) -> None:
     p = sub.add_parser("parsheet", help="par sheet of one bet",
                        description="The par sheet of a bet: each pay line's combinations, probability, payout "
                                    "and return, the losing line and the total (the house edge).",
@@ -159,25 +125,21 @@ def _add_parsheet(sub: Subparsers) -> None:
     p.add_argument("--bet", required=True, metavar="NAME", type=validate.spec_option,
                    help="a registered bet (banker, super-6/banker, dragon-7, ...); banker, player and tie are those "
                         "of --config or the game")
-    add_shoe_options(p)
-    add_config_option(p, "the pay table of banker, player and tie")
-    add_bets_option(p)
-    add_format_options(p)
+    options.add_shoe_options(p)
+    options.add_config_option(p, "the pay table of banker, player and tie", bets=True)
+    options.add_format_options(p)
     p.set_defaults(handler=_cmd_parsheet)
 
 
-def _cmd_symbolic(args: argparse.Namespace) -> Output:
-    bets = [bet for bet, _ in distinct_bets([bet for config in configs_from_args(args) for bet in config.bets])]
-    bar = progress_bar(args, "symbolic")
-    try:
-        result = summary(shoe_from_args(args), bets, tableau=tableau_from_args(args), progress=bar)
-    finally:
-        bar.close()
-    return render(args, lambda: symbolic_json(result),
-                   lambda: [*closed_form_tables(result, args.format), *payout_symbol_tables(result, args.format)])
+def _cmd_symbolic(args: argparse.Namespace) -> options.Output:
+    bets = [bet for bet, _ in distinct_bets([bet for config in options.configs_from_args(args) for bet in config.bets])]
+    with options.progress_bar(args, "symbolic") as bar:
+        result = summary(options.shoe_from_args(args), bets, tableau=options.tableau_from_args(args), progress=bar)
+    return options.render(args, lambda: report.symbolic_json(result), lambda: [
+        *report.closed_form_tables(result, args.format), *report.payout_symbol_tables(result, args.format)])
 
 
-def _add_symbolic(sub: Subparsers) -> None:
+def _add_symbolic(sub: options.Subparsers) -> None:
     p = sub.add_parser("symbolic", help="closed forms in the number of decks; break-even payouts",
                        description="Banker, player and tie probabilities and each bet's house edge as exact "
                                    "rational functions of the number of decks d (checked against the enumerator "
@@ -185,60 +147,61 @@ def _add_symbolic(sub: Subparsers) -> None:
                                    "symbols and the break-even payout of each line.",
                        **examples('exact-odds symbolic --config standard',
                                   'exact-odds symbolic --config tie-9 --decks 6 --format json'))
-    add_shoe_options(p)
-    add_config_option(p, "only this configuration's bets")
-    add_format_options(p)
-    add_quiet_option(p)
+    options.add_shoe_options(p)
+    options.add_config_option(p, "only this configuration's bets")
+    options.add_format_options(p)
+    options.add_quiet_option(p)
     p.set_defaults(handler=_cmd_symbolic)
 
 
-def _cmd_report(args: argparse.Namespace) -> Output:
+def _cmd_report(args: argparse.Namespace) -> options.Output:
     if args.game is not None:
         return _game_report(args)
 
-    shoe, tableau, known = shoe_from_args(args), tableau_from_args(args), bets_from_args(args).known.values()
+    shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
+    known = options.bets_from_args(args).known.values()
     others = [bet for bet in known if not is_main_bet(bet)]  # with --config, no other configuration's bets
-    sheets = reference_sheets(shoe, others, configs_from_args(args), tableau=tableau)
+    sheets = reference_sheets(shoe, others, options.configs_from_args(args), tableau=tableau)
     eor = _removal_figures(args, shoe, known, tableau) if args.eor else None
 
     def as_json() -> dict[str, object]:
-        more = {} if eor is None else {"eor": eor_json(shoe, eor.removals, eor.counts, omitted=eor.omitted)}
-        return {**reference_json(sheets), **more}
+        more = {} if eor is None else {"eor": report.eor_json(shoe, eor.removals, eor.counts, omitted=eor.omitted)}
+        return {**report.reference_json(sheets), **more}
 
     def tables() -> list[Table]:
-        more = [] if eor is None else eor_tables(str(shoe), eor.removals, eor.counts, args.format,
-                                                 omitted=eor.omitted, max_tag=eor.max_tag)
-        return [*reference_tables(sheets, args.format, tableau=_custom_name(tableau)), *more]
+        more = [] if eor is None else report.eor_tables(str(shoe), eor.removals, eor.counts, args.format,
+                                                        omitted=eor.omitted, max_tag=eor.max_tag)
+        return [*report.reference_tables(sheets, args.format, tableau=_custom_name(tableau)), *more]
 
-    figures = None if eor is None else removal_figures(eor.removals, eor.counts, title=f"Effects of removal, {shoe}")
-    return render(args, as_json, tables, figures=figures)
+    return options.render(args, as_json, tables, figures=_figures(eor, shoe))
 
 
-def _game_report(args: argparse.Namespace) -> Output:
+def _game_report(args: argparse.Namespace) -> options.Output:
     """``report --game``: the casino's whole par sheet (:mod:`exact_odds.report.game`)."""
-    game = effective_game(args)
+    game = options.effective_game(args)
     sheets = reference_sheets(game.shoe, game.side_bets, [game.configuration], tableau=game.tableau)
     eor = _removal_figures(args, game.shoe, game.bets, game.tableau) if args.eor else None
-    figures = None if eor is None else removal_figures(eor.removals, eor.counts,
-                                                       title=f"Effects of removal, {game.shoe}")
-    return render(args, lambda: game_json(game, sheets, eor), lambda: game_tables(game, sheets, args.format, eor),
-                  figures=figures)
+    return options.render(args, lambda: game_json(game, sheets, eor),
+                          lambda: game_tables(game, sheets, args.format, eor), figures=_figures(eor, game.shoe))
 
 
 def _removal_figures(args: argparse.Namespace, shoe: Shoe, bets: Iterable[Bet], tableau: Tableau) -> RemovalFigures:
     """The effects of removal of ``bets`` (a default set: those the shoe cannot settle are left out, and
     named) and their suggested counts, as ``eor`` computes them, with its progress bar."""
     chosen, left_out = usable_bets(shoe, bets)
-    bar = progress_bar(args, "eor")
-    try:
+    with options.progress_bar(args, "eor") as bar:
         removals = effects_of_removal(shoe, chosen, tableau=tableau, progress=bar)
-    finally:
-        bar.close()
     return RemovalFigures(removals, [r.count(max_tag=args.max_tag) for r in removals],
                           [bet.name for bet in left_out], args.max_tag)
 
 
-def _add_report(sub: Subparsers) -> None:
+def _figures(eor: RemovalFigures | None, shoe: Shoe) -> Callable[[], list[Figure]] | None:
+    if eor is None:
+        return None
+    return options.removal_figures(eor.removals, eor.counts, title=f"Effects of removal, {shoe}")
+
+
+def _add_report(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "report", help="the full reference report (8 decks unless told otherwise), or a casino's par sheet (--game)",
         description="Odds, the house edges of every configuration (or of --config's), the par sheets of the main "
@@ -249,31 +212,29 @@ def _add_report(sub: Subparsers) -> None:
         **examples('exact-odds report --decks 6',
                    'exact-odds report --game examples/games/my-casino.toml',
                    'exact-odds report --decks 1 --eor --format markdown --output report.md'))
-    add_shoe_options(p)
-    add_config_option(p, "only this configuration, or in place of the game's pay table")
-    add_bets_option(p)
+    options.add_shoe_options(p)
+    options.add_config_option(p, "only this configuration, or in place of the game's pay table", bets=True)
     p.add_argument("--eor", action="store_true",
                    help="also the effects of removal of every bet and the counts they suggest (as `eor` gives them)")
     p.add_argument("--max-tag", type=validate.MAX_TAG.option, default=2, metavar="K",
                    help="with --eor: largest tag of the suggested counts (default 2)")
-    add_quiet_option(p)
-    add_format_options(p)
+    options.add_format_options(p, quiet=True)
     p.set_defaults(handler=_cmd_report)
 
 
-def _cmd_sidebets(args: argparse.Namespace) -> Output:
-    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
-    choice = bets_from_args(args)
+def _cmd_sidebets(args: argparse.Namespace) -> options.Output:
+    shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
+    choice = options.bets_from_args(args)
     named = choice.named(args.bet)
     default = choice.side if choice.side is not None else SIDE_BETS  # the game's side bets, else the built-in
     usable, left_out = usable_bets(shoe, named or choice.loaded or default, strict=bool(named))
     omitted = [bet.name for bet in left_out]
     sheets = [par_sheet(shoe, bet, tableau=tableau) for bet in usable]
-    return render(args, lambda: side_bets_json(shoe, sheets, omitted=omitted),
-                   lambda: [side_bets_table(str(shoe), sheets, args.format, omitted=omitted)])
+    return options.render(args, lambda: report.side_bets_json(shoe, sheets, omitted=omitted),
+                          lambda: [report.side_bets_table(str(shoe), sheets, args.format, omitted=omitted)])
 
 
-def _add_sidebets(sub: Subparsers) -> None:
+def _add_sidebets(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "sidebets", help="house edges of the side bets (pairs, Dragon 7, Panda 8, Egalite, ...) on a shoe",
         description="Exact house edges of the built-in side bets on a shoe (of the game's side bets with --game), "
@@ -283,14 +244,12 @@ def _add_sidebets(sub: Subparsers) -> None:
         **examples('exact-odds sidebets --decks 8',
                    'exact-odds sidebets --bet dragon-7,panda-8 --format csv',
                    'exact-odds sidebets --decks 6 --bets examples/side_bets.toml'))
-    add_shoe_options(p)
-    add_bet_option(p, "only these bets (repeatable, or comma-separated); any registered bet name or alias")
-    add_config_option(p, "the pay table of banker, player and tie, if named with --bet")
-    add_bets_option(p)
-    add_format_options(p)
+    options.add_shoe_options(p)
+    options.add_bet_option(p, "only these bets (repeatable, or comma-separated); any registered bet name or alias")
+    options.add_config_option(p, "the pay table of banker, player and tie, if named with --bet", bets=True)
+    options.add_format_options(p)
     p.set_defaults(handler=_cmd_sidebets)
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
+COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (
     _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report, _add_sidebets)
-"""Functions adding one subcommand each, in the order of the help."""

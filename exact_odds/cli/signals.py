@@ -2,19 +2,12 @@
 main thread, so that ``with`` blocks clean up (temporary files, workers), and the command line
 ends with one line and the status 128 + the signal (see :mod:`exact_odds.cli`).
 
-A signal can arrive anywhere, and the exception its handler raises does not always reach the
-command line as itself, so each is also recorded (:data:`RECEIVED`):
-
-- raised while a module is imported, it may surface as another error: an ImportError from a
-  compiled extension whose initialisation it broke, a RuntimeError from a class being made;
-- raised in a callback from compiled code (the compiler behind the ``fast`` extra calls back
-  while it loads its code), it is printed as "ignored" and dropped, and the command would go
-  on: it is then delivered again, once the callback has returned (:func:`_send_again`); and
-  swallowed anywhere else, it is sent again every second until the command line has stopped on
-  it (:data:`WATCH_INTERVAL`; while the command unwinds, a signal sent again is only recorded);
-- raised in code the interpreter ran through its ``PyRun`` functions, it makes ``python -m`` end
-  the process by SIGINT at exit, whatever the status: after Ctrl-C the process ends itself
-  (:func:`exit_now`).
+The exception a handler raises does not always reach the command line as itself, so each signal
+is also recorded (:data:`RECEIVED`): raised while a module is imported it may surface as another
+error; raised in a callback from compiled code (numba) it is printed as "ignored" and dropped, and
+is then delivered again (:func:`_send_again`); swallowed anywhere else, it is sent again every
+:data:`WATCH_INTERVAL` until the command line has stopped on it. After Ctrl-C, ``python -m`` would
+end the process by SIGINT at exit whatever the status, so the process ends itself (:func:`exit_now`).
 """
 
 from __future__ import annotations
@@ -24,7 +17,8 @@ import os
 import signal
 import sys
 import threading
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from typing import Any
 
 
@@ -43,18 +37,17 @@ RECEIVED: list[int] = []
 """The signals received while :func:`signals_end_cleanly` ran, in order (it empties the list first)."""
 
 REDELIVERY_DELAY = 0.01
-"""Seconds after a dropped signal's exception before the signal is sent again (time for the
-callback that dropped it to return; if it lands in one again, it is dropped and sent again)."""
-
+"""Seconds after a dropped signal's exception before the signal is sent again (time for the callback
+that dropped it to return)."""
 
 WATCH_INTERVAL = 1.0
-"""Seconds after a signal's exception is raised before the signal is sent again, should the command
-line not have stopped on it by then (an exception swallowed on its way), and so on until it has."""
+"""Seconds after a signal's exception before the signal is sent again, should the command line not
+have stopped on it by then (an exception swallowed on its way), and so on until it has."""
 
 
 class _Watch:
     """Whether :func:`signals_end_cleanly` is running, and whether the command line has stopped on
-    the signals received (:func:`stopping`): until then each is sent again every :data:`WATCH_INTERVAL`."""
+    the signals received (:func:`stopping`)."""
 
     active = False
     stopped = False
@@ -81,9 +74,8 @@ def _send_again(signum: int, delay: float) -> None:
 
 
 def _record(signum: int, stop: BaseException) -> None:
-    """Record ``signum`` as received and raise ``stop``; but while an exception is already being
-    handled after an earlier signal (the command is unwinding: cleanup in ``finally`` and ``with``
-    blocks must not be cut short), only record it and look again later."""
+    """Record ``signum`` and raise ``stop``; but while the command is already unwinding after an earlier
+    signal (cleanup must not be cut short), only record it and look again later."""
     RECEIVED.append(signum)
     _send_again(signum, WATCH_INTERVAL)
     if len(RECEIVED) > 1 and sys.exc_info()[1] is not None:
@@ -91,66 +83,56 @@ def _record(signum: int, stop: BaseException) -> None:
     raise stop
 
 
-def signals_end_cleanly() -> _EndCleanly:
+@contextmanager
+def signals_end_cleanly() -> Iterator[None]:
     """While the block runs: Ctrl-C raises KeyboardInterrupt, :data:`TERMINATING` signals raise
     :class:`Terminated`; each is recorded in :data:`RECEIVED`, and sent again if dropped (see the module).
 
-    Signals the process ignores (as under ``nohup``) stay ignored, and a SIGINT handler other than
-    Python's own (a caller's) is left alone; outside the main thread, where Python cannot set
-    handlers (``signal.signal`` raises ValueError there), nothing changes.
+    Signals the process ignores (under ``nohup``) stay ignored, a SIGINT handler other than Python's
+    own is left alone, and outside the main thread nothing changes. The previous handlers (and the hook
+    of unraisable exceptions) are given back however the block ends.
     """
-    return _EndCleanly()
+    previous: dict[int, Any] = {}
+    hook = sys.unraisablehook
 
+    def interrupt(signum: int, frame: object) -> None:
+        _record(signum, KeyboardInterrupt())
 
-class _EndCleanly:
-    """The context of :func:`signals_end_cleanly`: the handlers set on entering, the previous ones (and
-    the hook of unraisable exceptions) given back on leaving, however the block ends."""
+    def terminate(signum: int, frame: object) -> None:
+        _record(signum, Terminated(signum))
 
-    def __init__(self) -> None:
-        self.previous: dict[int, Any] = {}
-        self.hook = sys.unraisablehook
+    def dropped(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, (KeyboardInterrupt, Terminated)) and RECEIVED:
+            # A signal arriving while the timer starts raises here, inside the hook, where Python would
+            # print it: it was recorded, and its own watch sends it again (_record), so it is dropped.
+            with suppress(KeyboardInterrupt, Terminated):
+                _send_again(RECEIVED[-1], REDELIVERY_DELAY)
+        else:
+            hook(unraisable)
 
-    def __enter__(self) -> None:
-        hook = self.hook
-
-        def interrupt(signum: int, frame: object) -> None:
-            _record(signum, KeyboardInterrupt())
-
-        def terminate(signum: int, frame: object) -> None:
-            _record(signum, Terminated(signum))
-
-        def dropped(unraisable: Any) -> None:
-            if isinstance(unraisable.exc_value, (KeyboardInterrupt, Terminated)) and RECEIVED:
-                # A signal arriving while the timer starts raises here, inside the hook, where Python would
-                # print it: it was recorded, and its own watch sends it again (_record), so it is dropped.
-                with suppress(KeyboardInterrupt, Terminated):
-                    _send_again(RECEIVED[-1], REDELIVERY_DELAY)
-            else:
-                hook(unraisable)
-
-        RECEIVED.clear()
-        _Watch.active, _Watch.stopped, _Watch.run = True, False, _Watch.run + 1
-        try:
-            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-                self.previous[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)
-            for sig in TERMINATING:
-                if signal.getsignal(sig) != signal.SIG_IGN:
-                    self.previous[sig] = signal.signal(sig, terminate)
-        except ValueError:  # not the main thread (checked without importing threading)
-            pass
-        sys.unraisablehook = dropped
-
-    def __exit__(self, *exc_info: object) -> None:
+    RECEIVED.clear()
+    _Watch.active, _Watch.stopped, _Watch.run = True, False, _Watch.run + 1
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            previous[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)
+        for sig in TERMINATING:
+            if signal.getsignal(sig) != signal.SIG_IGN:
+                previous[sig] = signal.signal(sig, terminate)
+    except ValueError:  # not the main thread (checked without importing threading)
+        pass
+    sys.unraisablehook = dropped
+    try:
+        yield
+    finally:
         _Watch.active = False
-        sys.unraisablehook = self.hook
-        for sig, handler in self.previous.items():
+        sys.unraisablehook = hook
+        for sig, handler in previous.items():
             signal.signal(sig, signal.SIG_DFL if handler is None else handler)
 
 
 def exit_now(status: int) -> None:
     """End the process with ``status`` at once: exit handlers run (workers' semaphores released,
-    temporary directories removed), standard streams flushed, and no more (see the module: after
-    Ctrl-C, ``python -m`` might otherwise end the process by SIGINT)."""
+    temporary directories removed), standard streams flushed, and no more (see the module)."""
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         if stream is not None:

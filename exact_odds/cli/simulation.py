@@ -6,56 +6,22 @@ import argparse
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import replace
+from itertools import count
 from typing import TYPE_CHECKING, TextIO
 
+from exact_odds import report
 from exact_odds.analysis.conditional import explain_coup
 from exact_odds.analysis.roads import build_roads, from_winners, parse_results
 from exact_odds.analysis.sessions import one_hand, parse_bankroll, ruin_probability, session_distribution
 from exact_odds.bets import load_bets
+from exact_odds.cli import options
 from exact_odds.cli.examples import examples
-from exact_odds.cli.figures import figure
-from exact_odds.cli.options import (
-    Output,
-    Subparsers,
-    add_bet_option,
-    add_bets_option,
-    add_config_option,
-    add_format_options,
-    add_hidden_alias,
-    add_input_option,
-    add_procedure_options,
-    add_quiet_option,
-    add_seed_option,
-    add_shoe_options,
-    add_text_format_options,
-    bet_names,
-    bets_from_args,
-    procedure_from_args,
-    progress_bar,
-    read_input,
-    render,
-    render_text,
-    seed_from_args,
-    shoe_from_args,
-    tableau_from_args,
-)
 from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
 from exact_odds.dealing import shoe_coup, shoe_winners
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
-from exact_odds.inputs.reading import exists
+from exact_odds.inputs.reading import exists, read_user_file
 from exact_odds.inputs.validate import shown
-from exact_odds.report import (
-    card_label,
-    deal_json,
-    deal_text,
-    roads_json,
-    roads_text,
-    session_json,
-    session_tables,
-    simulation_json,
-    simulation_tables,
-)
 from exact_odds.report.files import atomic_file
 from exact_odds.report.plots import session_figure, session_svg
 from exact_odds.witness.sessions import compare_sessions
@@ -70,41 +36,34 @@ if TYPE_CHECKING:
     from exact_odds.witness.verify import CoupLog
 
 
-def _cmd_simulate(args: argparse.Namespace) -> Output:
+def _cmd_simulate(args: argparse.Namespace) -> options.Output:
     bets = _simulated_bets(args)
     reference = ((load_tableau(args.verify_rules) if args.verify_rules is not None else STANDARD_TABLEAU)
                  if args.verify else None)
 
     with ExitStack() as stack:
         record = _log_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
-        bar = progress_bar(args, "simulate")
-        stack.callback(bar.close)
-        sim = simulate(shoe_from_args(args), seed=seed_from_args(args),
+        bar = stack.enter_context(options.progress_bar(args, "simulate"))
+        sim = simulate(options.shoe_from_args(args), seed=options.seed_from_args(args),
                        coups=args.coups if args.shoes is None else None, shoes=args.shoes,
-                       tableau=tableau_from_args(args), procedure=procedure_from_args(args), bets=bets,
+                       tableau=options.tableau_from_args(args), procedure=options.procedure_from_args(args), bets=bets,
                        reference=reference, alpha=args.alpha, record=record, progress=bar)
-    if sim.check is not None and sim.check.verdict == "FAIL":
-        args.exit_status = 1
-    return render(args, lambda: simulation_json(sim), lambda: simulation_tables(sim))
+    options.failed_if(args, sim.check is not None and sim.check.verdict == "FAIL")
+    return options.render(args, lambda: report.simulation_json(sim), lambda: report.simulation_tables(sim))
 
 
 def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
     """The bets backed on every coup: the --bet names, else every bet of the --bets files, else banker,
-    player and tie (of --config or the game when given).
-
-    The old spelling, names and files mixed after --bets (``--bets banker player-pair my.toml``), still
-    works as it did: the values in order, a file giving every bet it defines. A value that is a file
-    and a bet name at once is refused rather than guessed.
-    """
-    values = bet_names(args.bet_files, "--bets")
-    choice = bets_from_args(args, files=())
+    player and tie. The old spelling, names and files mixed after --bets, still works; a value that is a
+    file and a bet name at once is refused rather than guessed."""
+    values = options.bet_names(args.bet_files, "--bets")
+    choice = options.bets_from_args(args, files=())
     names = [v for v in values if not v.lower().endswith(".toml") and not exists(v)]
     clash = [v for v in values if v not in names and not v.lower().endswith(".toml") and v in choice.known]
     if clash:
         raise InputError(f"--bets {shown(clash[0])} is both a file and a bet name: give bet names with --bet and "
                          f"files with --bets (e.g. --bets ./{clash[0]})")
     if names:  # the old spelling: the values in order, a file giving every bet it defines
-
         bets = choice.named(args.bet)
         for value in values:
             if value in names:
@@ -114,23 +73,17 @@ def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
                 choice = replace(choice, known=choice.known.extended(loaded))
                 bets += loaded
         return bets
-    choice = bets_from_args(args, files=values)
+    choice = options.bets_from_args(args, files=values)
     return choice.named(args.bet) or list(choice.loaded) or choice.main
 
 
 def _log_writer(out: TextIO) -> Callable[[CoupLog], None]:
     """Write the blocks of coups a simulation deals to ``out`` as one log (a header, then the coups)."""
-    blocks = 0
-
-    def record(log: CoupLog) -> None:
-        nonlocal blocks
-        write_log(log, out, header=blocks == 0)
-        blocks += 1
-
-    return record
+    blocks = count()
+    return lambda log: write_log(log, out, header=next(blocks) == 0)
 
 
-def _add_simulate(sub: Subparsers) -> None:
+def _add_simulate(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "simulate", help="deal coups from shuffled shoes; check them against the exact values",
         description="Deal coups from seeded, shuffled shoes (burn, cut card) or fresh shoes, bet flat on each "
@@ -144,41 +97,40 @@ def _add_simulate(sub: Subparsers) -> None:
         **examples('exact-odds simulate --coups 2000 --seed 1 --verify',
                    'exact-odds simulate --shoes 2 --seed 3 --bet banker,dragon-7 --log coups.csv',
                    'exact-odds simulate --fresh --coups 1000 --seed 2 --format json'))
-    add_shoe_options(p)
-    count = p.add_mutually_exclusive_group()
-    count.add_argument("--coups", type=validate.COUPS.option, default=100_000, metavar="N",
-                       help="coups to deal (default 100000)")
-    add_hidden_alias(count, "--rounds", "coups", type=validate.COUPS.option)
-    count.add_argument("--shoes", type=validate.SHOES.option, metavar="M", help="deal M whole shoes instead")
-    add_seed_option(p)
-    add_procedure_options(p)
-    add_bet_option(p, "bets to back with one unit on every coup (repeatable, or comma-separated; default: the "
-                      "bets of --bets files, else banker, player and tie)")
+    options.add_shoe_options(p)
+    amount = p.add_mutually_exclusive_group()
+    amount.add_argument("--coups", type=validate.COUPS.option, default=100_000, metavar="N",
+                        help="coups to deal (default 100000)")
+    options.add_hidden_alias(amount, "--rounds", "coups", type=validate.COUPS.option)
+    amount.add_argument("--shoes", type=validate.SHOES.option, metavar="M", help="deal M whole shoes instead")
+    options.add_seed_option(p)
+    options.add_procedure_options(p)
+    options.add_bet_option(p, "bets to back with one unit on every coup (repeatable, or comma-separated; default: "
+                              "the bets of --bets files, else banker, player and tie)")
     p.add_argument("--bets", dest="bet_files", action="extend", nargs="+", default=[], metavar="FILE",
                    help="also load the side bets defined in this TOML file (repeatable); see examples/side_bets.toml")
-    add_config_option(p, "the pay table of banker, player and tie")
+    options.add_config_option(p, "the pay table of banker, player and tie")
     p.add_argument("--verify", action="store_true", help="compare with the exact values and give a verdict")
     p.add_argument("--verify-rules", metavar="FILE", help="tableau the exact values assume (default: standard)")
     p.add_argument("--alpha", type=validate.ALPHA.option, default=0.001,
                    help="significance level of the verdict (default 0.001)")
     p.add_argument("--log", metavar="FILE",
                    help="write every coup dealt to FILE, one a line, in the CSV format `exact-odds verify` reads")
-    add_quiet_option(p)
-    add_format_options(p)
+    options.add_format_options(p, quiet=True)
     p.set_defaults(handler=_cmd_simulate)
 
 
 def _cmd_deal(args: argparse.Namespace) -> str:
-    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
-    seed = seed_from_args(args)
-    sc = shoe_coup(shoe, seed, coup=args.coup, tableau=tableau, procedure=procedure_from_args(args))
+    shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
+    seed = options.seed_from_args(args)
+    sc = shoe_coup(shoe, seed, coup=args.coup, tableau=tableau, procedure=options.procedure_from_args(args))
     steps, coup = explain_coup(sc.remaining, sc.cards, tableau,
-                               card_text=lambda c: card_label(c, ascii_only=args.ascii))
-    return render_text(args, lambda: deal_json(sc, seed, shoe, steps, coup),
-                       lambda: deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii))
+                               card_text=lambda c: report.card_label(c, ascii_only=args.ascii))
+    return options.render_text(args, lambda: report.deal_json(sc, seed, shoe, steps, coup),
+                               lambda: report.deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii))
 
 
-def _add_deal(sub: Subparsers) -> None:
+def _add_deal(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "deal", help="deal one coup from a shuffled shoe and explain it, with the exact odds as it unfolds",
         description="Shuffle a shoe (the first shoe of `exact-odds simulate` with the same seed), burn, and deal "
@@ -187,19 +139,19 @@ def _add_deal(sub: Subparsers) -> None:
                     "and given the player's third card.",
         **examples('exact-odds deal --seed 7',
                    'exact-odds deal --seed 7 --coup 3 --ascii --no-burn'))
-    add_shoe_options(p)
-    add_seed_option(p)
+    options.add_shoe_options(p)
+    options.add_seed_option(p)
     p.add_argument("--coup", type=validate.COUP.option, default=1, metavar="K",
                    help="deal the K-th coup of the shoe (default 1)")
     p.add_argument("--ascii", action="store_true", help="write cards as Qs 3h instead of Q♠ 3♥")
-    add_procedure_options(p, fresh=False)
-    add_text_format_options(p)
+    options.add_procedure_options(p, fresh=False)
+    options.add_format_options(p, ["table", "json"])
     p.set_defaults(handler=_cmd_deal)
 
 
-def _cmd_session(args: argparse.Namespace) -> Output:
-    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
-    bet = bets_from_args(args).find(args.bet)  # a built-in bet, the game's, one of a --bets FILE
+def _cmd_session(args: argparse.Namespace) -> options.Output:
+    shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
+    bet = options.bets_from_args(args).find(args.bet)  # a built-in bet, the game's, one of a --bets FILE
     bankroll = parse_bankroll(args.bankroll) if args.bankroll is not None else None
     if args.plot and not args.sessions:
         raise InputError("--plot draws the simulated sessions: give --sessions M (at least 1)")
@@ -208,17 +160,15 @@ def _cmd_session(args: argparse.Namespace) -> Output:
     ruin = ruin_probability(one, args.hands, bankroll) if bankroll is not None else None
     sims = None
     if args.sessions:
-        bar = progress_bar(args, "session")
-        try:
+        with options.progress_bar(args, "session") as bar:
             sims = simulate_sessions(shoe, bet, hands=args.hands, sessions=args.sessions, bankroll=bankroll,
-                                     seed=seed_from_args(args), tableau=tableau,
-                                     procedure=procedure_from_args(args), progress=bar)
-        finally:
-            bar.close()
+                                     seed=options.seed_from_args(args), tableau=tableau,
+                                     procedure=options.procedure_from_args(args), progress=bar)
     figures = _session_figures(args, exact, sims, title=f"{bet.name}: net result after {args.hands:,} hands, {shoe}")
     comparison = compare_sessions(one, exact, ruin, sims)
-    return render(args, lambda: session_json(comparison, shoe, distribution=args.distribution),
-                  lambda: session_tables(comparison, str(shoe), distribution=args.distribution), figures=figures)
+    return options.render(args, lambda: report.session_json(comparison, shoe, distribution=args.distribution),
+                          lambda: report.session_tables(comparison, str(shoe), distribution=args.distribution),
+                          figures=figures)
 
 
 def _session_figures(args: argparse.Namespace, exact: SessionDist, sims: SimulatedSessions | None, *,
@@ -226,13 +176,12 @@ def _session_figures(args: argparse.Namespace, exact: SessionDist, sims: Simulat
     """Draw --plot (simulated sessions only); the figures of an HTML page."""
     if sims is None:
         return None
-
     if args.plot:
         session_figure(exact, sims, args.plot, title=title)
-    return figure(title, lambda: session_svg(exact, sims, title=title))
+    return options.figure(title, lambda: session_svg(exact, sims, title=title))
 
 
-def _add_session(sub: Subparsers) -> None:
+def _add_session(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "session", help="a flat bettor's session: the exact net result after n hands and risk of ruin, "
                         "beside simulated sessions",
@@ -243,23 +192,21 @@ def _add_session(sub: Subparsers) -> None:
                     "over it (needs exact-odds[plot]).",
         **examples('exact-odds session --bet banker --hands 30 --sessions 300 --bankroll 10 --seed 3',
                    'exact-odds session --bet tie --hands 3 --sessions 0 --distribution'))
-    add_shoe_options(p)
+    options.add_shoe_options(p)
     p.add_argument("--bet", required=True, metavar="NAME", type=validate.spec_option,
                    help="the bet backed with one unit every hand (banker, player, tie: those of --config or the "
                         "game)")
-    add_config_option(p, "the pay table of banker, player and tie")
-    add_bets_option(p)
+    options.add_config_option(p, "the pay table of banker, player and tie", bets=True)
     p.add_argument("--hands", type=validate.HANDS.option, default=100, metavar="N",
                    help="hands in a session (default 100)")
     p.add_argument("--bankroll", metavar="B", help="bankroll in units, e.g. 20 or 12.5: adds the risk of ruin")
     p.add_argument("--sessions", type=validate.SESSIONS.option, default=10_000, metavar="M",
                    help="simulated sessions beside the exact figures (default 10000; 0: exact only)")
-    add_seed_option(p)
-    add_procedure_options(p)
+    options.add_seed_option(p)
+    options.add_procedure_options(p)
     p.add_argument("--plot", metavar="FILE.png", help="draw the simulated and exact distributions (exact-odds[plot])")
     p.add_argument("--distribution", action="store_true", help="also list the whole exact distribution")
-    add_quiet_option(p)
-    add_format_options(p)
+    options.add_format_options(p, quiet=True)
     p.set_defaults(handler=_cmd_session)
 
 
@@ -267,22 +214,21 @@ def _cmd_roads(args: argparse.Namespace) -> str:
     if args.input is not None:
         if args.seed is not None:
             raise InputError("give either --seed (a simulated shoe) or --input FILE (recorded results), not both")
-        results = parse_results(read_input(args.input, "results"), source=args.input)
-
+        results = parse_results(read_user_file(args.input, "results", stdin=True), source=args.input)
         heading = f"Roads of the results in {args.input}"
     else:
-        shoe = shoe_from_args(args)
-        seed = seed_from_args(args)
-        results = from_winners(shoe_winners(shoe, seed, tableau=tableau_from_args(args),
-                                            procedure=procedure_from_args(args)))
+        shoe = options.shoe_from_args(args)
+        seed = options.seed_from_args(args)
+        results = from_winners(shoe_winners(shoe, seed, tableau=options.tableau_from_args(args),
+                                            procedure=options.procedure_from_args(args)))
         heading = f"Roads of a shoe of {shoe} shuffled with seed {seed} (the first shoe of simulate --seed {seed})"
     roads = build_roads(results)
     recorded = {"tableau": None, "shoe": None, "procedure": None} if args.input is not None else {}
-    return render_text(args, lambda: roads_json(roads, heading), lambda: roads_text(roads, heading, color=args.color),
-                       **recorded)
+    return options.render_text(args, lambda: report.roads_json(roads, heading),
+                               lambda: report.roads_text(roads, heading, color=args.color), **recorded)
 
 
-def _add_roads(sub: Subparsers) -> None:
+def _add_roads(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "roads", help="draw the bead plate, big road and derived roads of a shoe",
         description="Draw a shoe's scoreboards in the terminal: the bead plate, the big road (ties marked on the "
@@ -291,14 +237,13 @@ def _add_roads(sub: Subparsers) -> None:
                     "results (--input FILE: B, P, T or banker, player, tie).",
         **examples('exact-odds roads --seed 2',
                    'exact-odds roads --input examples/results.txt --color'))
-    add_shoe_options(p)
-    add_seed_option(p)
-    add_input_option(p, "recorded results instead of a simulated shoe ('-': stdin)", old="--results")
-    add_procedure_options(p, fresh=False)
+    options.add_shoe_options(p)
+    options.add_seed_option(p)
+    options.add_input_option(p, "recorded results instead of a simulated shoe ('-': stdin)", old="--results")
+    options.add_procedure_options(p, fresh=False)
     p.add_argument("--color", action="store_true", help="colour the marks (red, blue, green) with ANSI escapes")
-    add_text_format_options(p)
+    options.add_format_options(p, ["table", "json"])
     p.set_defaults(handler=_cmd_roads)
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_simulate, _add_deal, _add_session, _add_roads)
-"""Functions adding one subcommand each, in the order of the help."""
+COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_simulate, _add_deal, _add_session, _add_roads)

@@ -1,4 +1,5 @@
-"""Composition-dependent commands: ``eor``, ``batch``, ``study``."""
+"""Composition-dependent commands: ``eor``, ``batch``, ``study`` (with ``--count`` and ``--edge-sort``),
+``count``. No arithmetic here: the figures come from :mod:`exact_odds.study`."""
 
 from __future__ import annotations
 
@@ -6,60 +7,24 @@ import argparse
 import json
 import os
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
+from exact_odds import report
+from exact_odds.analysis.information import Information
 from exact_odds.analysis.removal import effects_of_removal
 from exact_odds.batch import evaluate, parse_compositions
 from exact_odds.batch.compiled import wanted
 from exact_odds.bets import usable_bets
-from exact_odds.cli.counting import (
-    add_count,
-    add_count_option,
-    add_edge_sort_option,
-    counts_from_args,
-    edge_sort_from_args,
-    with_count_bets,
-    workers_from_args,
-)
+from exact_odds.cli import options
 from exact_odds.cli.examples import examples
-from exact_odds.cli.figures import figure, removal_figures
-from exact_odds.cli.options import (
-    Output,
-    Subparsers,
-    add_bet_option,
-    add_bets_option,
-    add_config_option,
-    add_format_options,
-    add_game_option,
-    add_input_option,
-    add_output_option,
-    add_procedure_options,
-    add_quiet_option,
-    add_seed_option,
-    add_shoe_options,
-    bets_from_args,
-    procedure_from_args,
-    progress_bar,
-    provenance_from_args,
-    read_input,
-    render,
-    seed_from_args,
-    shoe_from_args,
-    tableau_from_args,
-)
 from exact_odds.inputs import validate
-from exact_odds.inputs.reading import user_blocks
-from exact_odds.report import (
-    batch_header,
-    batch_text,
-    eor_json,
-    eor_tables,
-    replay_json,
-    replay_table,
-    study_json,
-    study_tables,
-)
-from exact_odds.report.plots import eor_figure, study_figure, study_svg
+from exact_odds.inputs.reading import read_user_file, user_blocks
+from exact_odds.report.advantage_play import count_json, count_tables
+from exact_odds.report.plots import count_figure, count_svg, eor_figure, study_figure, study_svg
+from exact_odds.study.counting import CountError, find_count
+from exact_odds.study.pool import study_workers
 from exact_odds.study.replay import read_record, replay
 from exact_odds.study.run import StudyError, run_study
 
@@ -67,35 +32,34 @@ if TYPE_CHECKING:
     from exact_odds.bets import Bet
     from exact_odds.core.shoe import Shoe
     from exact_odds.core.tableau import Tableau
+    from exact_odds.study.counting import Count
+    from exact_odds.study.pool import Workers
     from exact_odds.study.run import Study
 
 
-def _cmd_eor(args: argparse.Namespace) -> Output:
-    shoe = shoe_from_args(args)
-    choice = bets_from_args(args)
+def _cmd_eor(args: argparse.Namespace) -> options.Output:
+    shoe = options.shoe_from_args(args)
+    choice = options.bets_from_args(args)
     named = choice.named(args.bet) or list(choice.loaded)
     every = choice.known.values() if choice.side is None else [*choice.main, *choice.side]  # a game: its bets
     bets, left_out = (named, []) if named else usable_bets(shoe, every)
     omitted = [bet.name for bet in left_out]
-    bar = progress_bar(args, "eor")
-    try:  # the effects of each bet, then the count each suggests: two steps a bet
-        removals = effects_of_removal(shoe, bets, tableau=tableau_from_args(args),
+    with options.progress_bar(args, "eor") as bar:  # the effects of each bet, then the count each suggests
+        removals = effects_of_removal(shoe, bets, tableau=options.tableau_from_args(args),
                                       progress=lambda done, total: bar(done, 2 * total))
         counts = []
         for removal in removals:
             counts.append(removal.count(max_tag=args.max_tag))
             bar(len(removals) + len(counts), 2 * len(removals))
-    finally:
-        bar.close()
     if args.plot:
         eor_figure(removals, counts, args.plot, title=f"Effects of removal, {shoe}")
-    return render(args, lambda: eor_json(shoe, removals, counts, omitted=omitted),
-                  lambda: eor_tables(str(shoe), removals, counts, args.format, omitted=omitted,
-                                     max_tag=args.max_tag),
-                  figures=removal_figures(removals, counts, title=f"Effects of removal, {shoe}"))
+    return options.render(args, lambda: report.eor_json(shoe, removals, counts, omitted=omitted),
+                          lambda: report.eor_tables(str(shoe), removals, counts, args.format, omitted=omitted,
+                                                    max_tag=args.max_tag),
+                          figures=options.removal_figures(removals, counts, title=f"Effects of removal, {shoe}"))
 
 
-def _add_eor(sub: Subparsers) -> None:
+def _add_eor(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "eor", help="exact effects of removal of each rank on every bet, and the counts they suggest",
         description="For every bet (or those named with --bet) and each rank: EV(shoe less one card of the rank) "
@@ -103,29 +67,26 @@ def _add_eor(sub: Subparsers) -> None:
                     "the effects suggest and its betting correlation.",
         **examples('exact-odds eor --decks 1 --bet banker,player,tie',
                    'exact-odds eor --decks 2 --bets examples/side_bets.toml --format csv'))
-    add_shoe_options(p)
-    add_bet_option(p, "only these bets (names or aliases; repeatable or comma-separated; default: every bet, the "
-                      "game's bets with --game, or only the bets of --bets FILE)")
-    add_config_option(p, "the pay table of banker, player and tie")
-    add_bets_option(p)
+    options.add_shoe_options(p)
+    options.add_bet_option(p, "only these bets (names or aliases; repeatable or comma-separated; default: every bet, "
+                              "the game's bets with --game, or only the bets of --bets FILE)")
+    options.add_config_option(p, "the pay table of banker, player and tie", bets=True)
     p.add_argument("--max-tag", type=validate.MAX_TAG.option, default=2, metavar="K",
                    help="largest tag of the suggested counts (default 2)")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the effects as bar charts (needs exact-odds[plot])")
-    add_quiet_option(p)
-    add_format_options(p)
+    options.add_format_options(p, quiet=True)
     p.set_defaults(handler=_cmd_eor)
 
 
 def _cmd_batch(args: argparse.Namespace) -> Iterator[str]:
-    choice = bets_from_args(args)
+    choice = options.bets_from_args(args)
     bets = choice.named(args.bet) or list(choice.loaded)
-    tableau = tableau_from_args(args)
-    provenance = provenance_from_args(args)
+    tableau = options.tableau_from_args(args)
+    provenance = options.provenance_from_args(args)
     if args.format == "jsonl":  # the first line: the provenance, then one composition a line
-
         opening = json.dumps({"provenance": provenance.as_json()}) + "\n"
     else:
-        opening = provenance.comment_lines() + batch_header(bets, args.format)
+        opening = provenance.comment_lines() + report.batch_header(bets, args.format)
     blocks = user_blocks(args.input, "compositions")
     return _batch_lines(opening, blocks, args.input, bets, tableau, args.format)
 
@@ -138,7 +99,7 @@ def _batch_lines(opening: str, blocks: Iterator[tuple[int, str]], source: str, b
     for first, text in blocks:  # the opening goes with the first block's lines: nothing is written before
         lines, counts = parse_compositions(text, source=source, first_line=first, header=first == 1, jit=jit)
         found = evaluate(counts, bets=bets, tableau=tableau, lines=lines, jit=jit) if lines else None
-        yield opening + ("" if found is None else batch_text(found, lines, fmt, header=False, jit=jit))
+        yield opening + ("" if found is None else report.batch_text(found, lines, fmt, header=False, jit=jit))
         opening = ""
     if opening:  # an empty input
         yield opening
@@ -153,7 +114,7 @@ def _expected_lines(path: str) -> int:
         return 0
 
 
-def _add_batch(sub: Subparsers) -> None:
+def _add_batch(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "batch", help="exact banker/player/tie counts (and bet EVs) of many compositions at once",
         description="Read one composition per line (13 comma-separated counts A,2,...,9,T,J,Q,K; '#' comments and "
@@ -164,61 +125,58 @@ def _add_batch(sub: Subparsers) -> None:
         **examples('exact-odds batch --input examples/compositions.csv --bet banker,player',
                    'exact-odds batch --input examples/compositions.csv --format jsonl --output evs.jsonl'))
     p.add_argument("--input", "-i", required=True, metavar="FILE", help="compositions file ('-' for stdin)")
-    add_bet_option(p, "also the exact EV of these bets (repeatable or comma-separated)")
-    add_game_option(p)
-    add_config_option(p, "the pay table of banker, player and tie")
-    add_bets_option(p)
+    options.add_bet_option(p, "also the exact EV of these bets (repeatable or comma-separated)")
+    options.add_game_option(p)
+    options.add_config_option(p, "the pay table of banker, player and tie", bets=True)
     p.add_argument("--rules", metavar="FILE", help="drawing rules (tableau) from a TOML file (default: the game's)")
     p.add_argument("--format", default="csv", choices=["csv", "jsonl"], help="output format (default csv)")
-    add_output_option(p)
+    options.add_output_option(p)
     p.set_defaults(handler=_cmd_batch)
 
 
-def _cmd_study(args: argparse.Namespace) -> Output:
+def _cmd_study(args: argparse.Namespace) -> options.Output:
     with workers_from_args(args) as workers:
-        shoe, tableau = shoe_from_args(args), tableau_from_args(args)
-        choice = bets_from_args(args)
+        shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
+        choice = options.bets_from_args(args)
         bets = choice.named(args.bet) or list(choice.loaded) or choice.main
         if args.input is not None:  # --input '' is refused, not ignored
             return _replay(args, shoe, tableau, bets)
         if args.shoes is None:
             raise StudyError("give --shoes N (shoes to deal) or --input FILE (a recorded shoe)")
-        counts = counts_from_args(args, choice)
-        bar = progress_bar(args, "study", unit="shoes")
-        try:
-            study = run_study(shoe, shoes=args.shoes, seed=seed_from_args(args),
-                              bets=with_count_bets(bets, counts, choice), tableau=tableau,
-                              procedure=procedure_from_args(args), thresholds=args.thresholds, max_tag=args.max_tag,
-                              workers=args.workers, dask=args.dask, progress=bar, counts=counts,
-                              edge_sort=edge_sort_from_args(args), sort_bets=[b.name for b in bets], pool=workers,
-                              records=bool(args.plot) or args.format == "html")  # the figures drawn read them
-        finally:
-            bar.close()
-
+        edge_sort = None if args.edge_sort is None else Information.parse("1", args.edge_sort)  # the first card
+        study = _dealt(args, "study", choice, bets, counts_from_args(args, choice), workers, thresholds=args.thresholds,
+                       max_tag=args.max_tag, edge_sort=edge_sort, sort_bets=[b.name for b in bets])
     if args.plot:
         study_figure(study, args.plot)
-    return render(args, lambda: study_json(study), lambda: study_tables(study, args.format),
-                  figures=figure("Player EV before each coup", lambda: _study_svg(study)))
+    return options.render(args, lambda: report.study_json(study), lambda: report.study_tables(study, args.format),
+                          figures=options.figure("Player EV before each coup", lambda: study_svg(study)))
 
 
-def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[Bet]) -> Output:
+def _dealt(args: argparse.Namespace, label: str, choice: options.CommandBets, bets: list[Bet], counts: list[Count],
+           workers: Workers | None, **more: Any) -> Study:
+    """The study of --shoes dealt shoes (``study``, ``count``), with its progress bar."""
+    with options.progress_bar(args, label, unit="shoes") as bar:
+        return run_study(options.shoe_from_args(args), shoes=args.shoes, seed=options.seed_from_args(args),
+                         bets=with_count_bets(bets, counts, choice), tableau=options.tableau_from_args(args),
+                         procedure=options.procedure_from_args(args), workers=args.workers, dask=args.dask,
+                         progress=bar, counts=counts, pool=workers,
+                         records=bool(args.plot) or args.format == "html", **more)  # the figures drawn read them
+
+
+def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[Bet]) -> options.Output:
     """``study --input FILE``: the exact player EV of each bet before each coup of a recorded shoe."""
     if args.counts or args.edge_sort is not None:
         raise StudyError("--count and --edge-sort study dealt shoes (--shoes N), not a recorded shoe")
-    rep = replay(read_record(read_input(args.input, "record")), shoe, bets=bets, tableau=tableau)
-    return render(args, lambda: replay_json(rep), lambda: [replay_table(rep, args.format)],
-                  procedure=None, procedure_text=REPLAYED)
+    rep = replay(read_record(read_user_file(args.input, "record", stdin=True)), shoe, bets=bets, tableau=tableau)
+    return options.render(args, lambda: report.replay_json(rep), lambda: [report.replay_table(rep, args.format)],
+                          procedure=None, procedure_text=REPLAYED)
 
 
 REPLAYED = "the recorded shoe, replayed from its first card in the order recorded (no burn, no cut card)"
-"""How ``study --input`` deals, as its provenance says: the record's cards, from the first."""
+"""How ``study --input`` deals, as its provenance says."""
 
 
-def _study_svg(study: Study) -> str:
-    return study_svg(study)
-
-
-def _add_study(sub: Subparsers) -> None:
+def _add_study(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "study", help="deal shoes and study the exact player EV of each bet before every coup (or replay a record)",
         description="Deal --shoes shuffled shoes to the cut card and evaluate the exact player EV (the bettor's "
@@ -230,31 +188,106 @@ def _add_study(sub: Subparsers) -> None:
         **examples('exact-odds study --shoes 4 --seed 5',
                    'exact-odds study --shoes 4 --seed 5 --bet banker,dragon-7 --count jacobson-dragon-7',
                    'exact-odds study --input examples/shoe_record.txt --bet banker,player,tie'))
-    add_shoe_options(p)
+    options.add_shoe_options(p)
     p.add_argument("--shoes", type=validate.SHOES.option, metavar="N", help="number of shoes to deal")
-    add_seed_option(p)
-    add_procedure_options(p, fresh=False)
-    add_bet_option(p, "bets to study (default: banker player tie, of --config or the game, or the bets of --bets "
-                      "FILE; repeatable or comma-separated)")
-    add_config_option(p, "the pay table of banker, player and tie")
-    add_bets_option(p)
+    options.add_seed_option(p)
+    options.add_procedure_options(p, fresh=False)
+    options.add_bet_option(p, "bets to study (default: banker player tie, of --config or the game, or the bets of "
+                              "--bets FILE; repeatable or comma-separated)")
+    options.add_config_option(p, "the pay table of banker, player and tie", bets=True)
     p.add_argument("--thresholds", type=validate.THRESHOLD.option, nargs="+", default=[0, 4, 8, 12, 16, 20],
                    metavar="T",
                    help="true-count thresholds of the count strategies (default 0 4 8 12 16 20)")
     p.add_argument("--max-tag", type=validate.MAX_TAG.option, default=2, metavar="K",
                    help="largest tag of the counts (default 2)")
-    p.add_argument("--workers", type=validate.WORKERS.option, default=1, metavar="W",
-                   help="processes working on the shoes, in all (default 1)")
-    p.add_argument("--dask", type=validate.dask_option, metavar="ADDRESS",
-                   help="run on the Dask scheduler at ADDRESS (exact-odds[dask])")
-    add_input_option(p, "replay the cards of a recorded shoe instead ('-' for stdin)", old="--record")
+    add_run_options(p)
+    options.add_input_option(p, "replay the cards of a recorded shoe instead ('-' for stdin)", old="--record")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the distribution of the player EV (exact-odds[plot])")
     add_count_option(p)
-    add_edge_sort_option(p)
-    add_quiet_option(p)
-    add_format_options(p)
+    p.add_argument("--edge-sort", metavar="GROUPS", type=validate.spec_option,
+                   help="edge sorting: the group of the first card of every coup is known (NAME=CARDS entries, e.g. "
+                        "'high=6|7|8|9'; the other cards are 'other'); the best play given the group, or sitting "
+                        "out, is set beside flat betting, choosing among the studied bets (--bet)")
+    options.add_format_options(p, quiet=True)
     p.set_defaults(handler=_cmd_study)
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_eor, _add_batch, _add_study, add_count)
-"""Functions adding one subcommand each, in the order of the help."""
+def add_count_option(parser: argparse.ArgumentParser) -> None:
+    """--count SPEC (repeatable)."""
+    parser.add_argument(
+        "--count", dest="counts", action="append", default=[], metavar="SPEC", type=validate.spec_option,
+        help="a count of one's own: a published one by name (jacobson-dragon-7, wizard-panda-8) or a spec "
+             "'RANKS=TAG, ..., bet=NAME, tc>=T' (e.g. '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4'; ranks not "
+             "named are tagged 0; optional name=LABEL): bet one unit on NAME when the true count (running "
+             "count per deck unseen) is at least T; repeatable, and the counts are compared on the same shoes")
+
+
+def counts_from_args(args: argparse.Namespace, choice: options.CommandBets) -> list[Count]:
+    """The --count values, each count's bet named as the registry names it (aliases resolved)."""
+    return [replace(count, bet=choice.known.find(count.bet).name) for count in map(find_count, args.counts)]
+
+
+def with_count_bets(bets: list[Bet], counts: list[Count], choice: options.CommandBets) -> list[Bet]:
+    """The studied bets, then each count's bet not among them (in the order of the counts)."""
+    out = list(bets)
+    for count in counts:
+        if all(b.name != count.bet for b in out):
+            out.append(choice.known.find(count.bet))
+    return out
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """--workers and --dask: where the tasks of a study run."""
+    parser.add_argument("--workers", type=validate.WORKERS.option, default=1, metavar="W",
+                        help="processes working on the shoes, in all (default 1)")
+    parser.add_argument("--dask", type=validate.dask_option, metavar="ADDRESS",
+                        help="run on the Dask scheduler at ADDRESS (exact-odds[dask])")
+
+
+def workers_from_args(args: argparse.Namespace) -> AbstractContextManager[Workers | None]:
+    """The worker processes of a study of --shoes with --workers W > 1 (not --dask, not a replayed
+    --input), started before this process reads the shoe and the bets, so that they import meanwhile."""
+    if args.workers <= 1 or args.dask is not None or args.shoes is None or getattr(args, "input", None) is not None:
+        return nullcontext()
+    return study_workers(args.workers, args.shoes, options.shoe_from_args(args).size)
+
+
+def _cmd_count(args: argparse.Namespace) -> options.Output:
+    with workers_from_args(args) as workers:
+        choice = options.bets_from_args(args)
+        counts = counts_from_args(args, choice)
+        if not counts:
+            raise CountError("give one or more --count (a published count's name or a spec)")
+        if args.shoes is None:
+            raise CountError("give --shoes N (shoes to deal)")
+        study = _dealt(args, "count", choice, [], counts, workers)
+    if args.plot:
+        count_figure(study, args.plot)
+    return options.render(args, lambda: count_json(study), lambda: count_tables(study),
+                          figures=options.figure("Player EV by true count", lambda: count_svg(study)))
+
+
+def _add_count(sub: options.Subparsers) -> None:
+    p = sub.add_parser(
+        "count", help="evaluate counts of one's own (tags, a true-count trigger, a bet) over dealt shoes, exactly",
+        description="Deal --shoes shuffled shoes to the cut card (the shoes of 'study' and 'simulate' with the same "
+                    "--seed) and judge each --count by the exact expectation of its bet before every coup: its "
+                    "betting correlation with the exact effects of removal, how often it triggers, the average "
+                    "player_ev when it does, and its gain per coup and per shoe (expected and realised), with 95% "
+                    "confidence intervals over shoes; several counts are compared on the same shoes.",
+        **examples('exact-odds count --count jacobson-dragon-7 --shoes 4 --seed 1',
+                   "exact-odds count --count '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4' --shoes 4 --seed 1"))
+    add_count_option(p)
+    options.add_shoe_options(p)
+    p.add_argument("--shoes", type=validate.SHOES.option, metavar="N", help="number of shoes to deal")
+    options.add_seed_option(p)
+    options.add_procedure_options(p, fresh=False)
+    options.add_bets_option(p)
+    add_run_options(p)
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="also draw each count's mean exact player EV by true count (needs exact-odds[plot])")
+    options.add_format_options(p, quiet=True)
+    p.set_defaults(handler=_cmd_count)
+
+
+COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_eor, _add_batch, _add_study, _add_count)

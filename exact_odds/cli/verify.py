@@ -4,49 +4,30 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import Any
 
+from exact_odds.cli import options
 from exact_odds.cli.examples import examples
-from exact_odds.cli.options import (
-    Output,
-    Subparsers,
-    add_bets_option,
-    add_config_option,
-    add_format_options,
-    add_input_option,
-    add_procedure_options,
-    add_seed_option,
-    add_shoe_options,
-    bets_from_args,
-    procedure_from_args,
-    render,
-    seed_from_args,
-    shoe_from_args,
-    tableau_from_args,
-)
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.report.verify import verify_command_tables, verify_json
 from exact_odds.witness.verify import LogVerification, parse_counts, verify_counts, verify_file
 
 
-def _cmd_verify(args: argparse.Namespace) -> Output:
+def _cmd_verify(args: argparse.Namespace) -> options.Output:
     try:
         return _verify(args)
     except MemoryError:
-        raise InputError(_out_of_memory(args)) from None
+        if args.counts is not None:
+            raise InputError("out of memory estimating the rates of whole shoes: give fewer "
+                             "--reference-shoes") from None
+        raise InputError("out of memory checking the log: a log is read a block of whole shoes at a time unless its "
+                         "shoes are interleaved or one shoe holds millions of coups; keep each shoe's coups together, "
+                         "or check a shorter log") from None
 
 
-def _out_of_memory(args: argparse.Namespace) -> Output:
-    """What to reduce when a verification runs out of memory."""
-    if args.counts is not None:
-        return "out of memory estimating the rates of whole shoes: give fewer --reference-shoes"
-    return ("out of memory checking the log: a log is read a block of whole shoes at a time unless its shoes "
-            "are interleaved or one shoe holds millions of coups; keep each shoe's coups together, or check a "
-            "shorter log")
-
-
-def _verify(args: argparse.Namespace) -> Output:
-    shoe, tableau = shoe_from_args(args), tableau_from_args(args)
+def _verify(args: argparse.Namespace) -> options.Output:
+    shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
     if args.input is not None:
         if args.log is not None:
             raise InputError("give the log as LOG or as --input LOG, not both")
@@ -60,28 +41,27 @@ def _verify(args: argparse.Namespace) -> Output:
         if args.shoes is None:
             result = verify_counts(counts, shoe, tableau, alpha=args.alpha)
         else:
-            seed = seed_from_args(args)
+            seed = options.seed_from_args(args)
             result = verify_counts(counts, shoe, tableau, alpha=args.alpha, shoes=args.shoes,
-                                   procedure=procedure_from_args(args), seed=seed,
+                                   procedure=options.procedure_from_args(args), seed=seed,
                                    reference_shoes=args.reference_shoes)
     else:
         if args.log is None:
             raise InputError("give a LOG file ('-' for standard input) or --counts")
         if args.shoes is not None:
             raise InputError("--shoes goes with --counts: a log gives its shoes in its shoe column")
-        choice = bets_from_args(args)
+        choice = options.bets_from_args(args)
         extra = (*(choice.side or ()), *(bet for bet in choice.loaded if bet not in (choice.side or ())))
         result = verify_file(args.log, shoe, tableau, alpha=args.alpha, max_violations=args.max_violations,
-                             bets=extra, config=choice.configuration, procedure=procedure_from_args(args))
-    if result.verdict == "FAIL":
-        args.exit_status = 1
+                             bets=extra, config=choice.configuration, procedure=options.procedure_from_args(args))
+    options.failed_if(args, result.verdict == "FAIL")
+    given: dict[str, Any] = {}
     if args.counts is None and result.procedure is None:
-        return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed),
-                      procedure_text="not checked (the log cannot show it: see the notes)")
-    return render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed))
+        given["procedure_text"] = "not checked (the log cannot show it: see the notes)"
+    return options.render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed), **given)
 
 
-def _add_verify(sub: Subparsers) -> None:
+def _add_verify(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "verify", help="check a log of coups that any program dealt (or its counts) against the exact values",
         description="Check a log of coups, one a line (CSV with a header, or JSON Lines: columns player and "
@@ -96,7 +76,7 @@ def _add_verify(sub: Subparsers) -> None:
                    'exact-odds simulate --coups 500 --seed 1 --log coups.csv --quiet',
                    'exact-odds verify coups.csv --format json'))
     p.add_argument("log", nargs="?", metavar="LOG", help="the log file ('-': standard input)")
-    add_input_option(p, "the log file, as LOG gives it")
+    options.add_input_option(p, "the log file, as LOG gives it")
     p.add_argument("--counts", metavar="SPEC", type=validate.spec_option,
                    help="totals only: banker=N,player=N,tie=N[,player-pair=N,banker-pair=N]; a pair count "
                         "is at most the coups, banker + player + tie")
@@ -108,18 +88,16 @@ def _add_verify(sub: Subparsers) -> None:
     p.add_argument("--reference-shoes", type=validate.REFERENCE_SHOES.option, metavar="K",
                    help="with --counts --shoes: shoes dealt to estimate the rates (default: M, at least "
                         "4,000 and at most 16,000)")
-    add_shoe_options(p)
-    add_config_option(p, "pay table of the net:banker, net:player and net:tie columns")
-    add_bets_option(p)
-    add_procedure_options(p, fresh=False)
-    add_seed_option(p)
+    options.add_shoe_options(p)
+    options.add_config_option(p, "pay table of the net:banker, net:player and net:tie columns", bets=True)
+    options.add_procedure_options(p, fresh=False)
+    options.add_seed_option(p)
     p.add_argument("--alpha", type=validate.ALPHA.option, default=0.001,
                    help="significance level of the verdict, shared by the statistical checks (default 0.001)")
     p.add_argument("--max-violations", type=validate.VIOLATIONS.option, default=10, metavar="N",
                    help="violations listed in full per check (default 10; all are counted)")
-    add_format_options(p)
+    options.add_format_options(p)
     p.set_defaults(handler=_cmd_verify)
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_verify,)
-"""Functions adding one subcommand each, in the order of the help."""
+COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_verify,)

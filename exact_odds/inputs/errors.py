@@ -1,10 +1,5 @@
-"""The one exception type for bad user input, and the messages shared by several modules.
-
-Every error a user can cause (a bad shoe, rule table, bet file, option value) is an
-:class:`InputError` or a subclass, whose message is one line that says what is wrong.
-The command line prints it on stderr and exits with status 2. A mistake that several
-modules can detect is worded once, here (:func:`suits_unknown`).
-"""
+"""The one exception type for bad user input (:class:`InputError`, one line; the command line prints it
+and exits with status 2), and the messages several modules share (:func:`suits_unknown`)."""
 
 from __future__ import annotations
 
@@ -18,11 +13,8 @@ SUITS_HINT = "give whole decks, or counts divisible by 4, and remove cards with 
 
 
 def suits_unknown(bet: str | None = None, *, where: str = "", hint: str = SUITS_HINT) -> str:
-    """The one message for a bet that looks at suits on a shoe whose suits are unknown.
-
-    ``bet`` names the bet (default: suited bets in general); ``where`` prefixes a position
-    (``"line 4"``); ``hint`` says how to give the suits. Raise it as a
-    :class:`~exact_odds.core.shoe.ShoeError`.
+    """The one message for a bet (default: suited bets) that looks at suits on a shoe whose suits are
+    unknown; ``where`` prefixes a position, ``hint`` says how to give the suits.
 
     >>> suits_unknown("perfect-pair", hint="")
     'perfect-pair needs a shoe whose suits are known'

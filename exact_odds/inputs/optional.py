@@ -1,9 +1,6 @@
 """The optional extras, imported where they are used: ``plot`` (matplotlib), ``dask`` (dask.distributed),
-``fast`` (numba) and ``xlsx`` (openpyxl).
-
-:func:`require` imports an extra's package and turns its absence into one
-:class:`~exact_odds.inputs.errors.InputError` (or the caller's subclass) that names the extra to
-install; :func:`installed` says whether a package is there without importing it.
+``fast`` (numba) and ``xlsx`` (openpyxl); a missing one is an :class:`~exact_odds.inputs.errors.InputError`
+naming the extra to install.
 
 >>> installed("json"), installed("no_such_package")
 (True, False)

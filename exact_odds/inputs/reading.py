@@ -1,24 +1,12 @@
 """Reading the files a user names, safely: regular files only, a size cap per kind, UTF-8 checked by line.
 
-Every file a command reads (rules, pay tables, bets, games, compositions, records, results,
-logs) is opened here, and:
-
-- only a **regular file** is read: a FIFO, a device (``/dev/zero``, ``/dev/urandom``), a socket
-  or a directory is refused at once, without blocking: the path is looked at with ``stat``
-  first and opened with ``O_NONBLOCK`` (then checked again with ``fstat``). ``-`` is standard
-  input where a command says so, read under the same caps;
-- a file read whole may hold at most its kind's cap of bytes (:data:`CAPS`): 1 MiB for the
-  TOML files (rules, configuration, bets, game), a recorded shoe (``study --input``) and roads
-  results. A log (``verify LOG``) is streamed line by line instead, and batch compositions in
-  blocks of whole lines (:func:`user_blocks`), so that they may be of any size: each line at
-  most :data:`MAX_LINE` characters;
-
-- bytes that are not UTF-8 are reported with the number of the line that holds them.
-
-The lines of a log in JSON Lines become objects in :func:`json_objects`, for rolls and coups alike.
-
-Every refusal is one :class:`~exact_odds.inputs.errors.InputError` (or the caller's subclass) naming
-the file.
+Every file a command reads is opened here. Only a **regular file** is read: a FIFO, a device, a socket
+or a directory is refused at once, without blocking (``stat`` first, opened with ``O_NONBLOCK``, then
+``fstat``); ``-`` is standard input where a command says so. A file read whole holds at most its kind's
+cap (:data:`CAP`); a log is streamed line by line (:func:`user_lines`) and batch compositions in blocks
+of whole lines (:func:`user_blocks`), each line at most :data:`MAX_LINE`. Bytes that are not UTF-8 are
+reported with their line. Every refusal is one :class:`~exact_odds.inputs.errors.InputError` (or the
+caller's subclass) naming the file.
 """
 
 from __future__ import annotations
@@ -29,6 +17,7 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import IO
 
@@ -37,12 +26,8 @@ from exact_odds.inputs.validate import shown
 
 MiB = 1 << 20
 
-TOML_CAP = MiB
-"""The most bytes of a TOML file the user writes (rules, configuration, bets, game)."""
-
-CAPS: dict[str, int] = {"rules": TOML_CAP, "configuration": TOML_CAP, "bets": TOML_CAP, "game": TOML_CAP,
-                        "record": MiB, "results": MiB}
-"""The most bytes of a file of each kind read whole (a kind not listed: :data:`TOML_CAP`)."""
+CAP = MiB
+"""The most bytes of a file read whole: rules, configuration, bets, game, a recorded shoe, results."""
 
 MAX_LINE = MiB
 """The most bytes of one line of a file read line by line (a log)."""
@@ -69,12 +54,8 @@ def _not_regular(mode: int) -> str | None:
 
 
 def is_file(path: str | Path) -> bool:
-    """Whether ``path`` names a regular file (after links); ``False``, never an error, for a name
-    that cannot be looked at: too long, a NUL in it, a loop of links, no permission.
-
-    For a value that may be a name or a file (``--bets banker``, ``--config standard``); reading
-    the file is :func:`open_user_file`'s job, which says what is wrong with it.
-    """
+    """Whether ``path`` names a regular file (after links); ``False``, never an error, for a name that cannot
+    be looked at. For a value that may be a name or a file (``--config standard``)."""
     try:
         return stat.S_ISREG(os.stat(path).st_mode)
     except (OSError, ValueError):
@@ -82,12 +63,8 @@ def is_file(path: str | Path) -> bool:
 
 
 def exists(path: str | Path) -> bool:
-    """Whether ``path`` names anything (a file, a FIFO, a device, a directory; links followed); ``False``,
-    never an error, for a name that cannot be looked at (see :func:`is_file`).
-
-    For a value that may be a name or a file: what exists is read as a file, so that a FIFO or a
-    device is refused as one (:func:`open_user_file`) rather than taken for a name.
-    """
+    """Whether ``path`` names anything (a FIFO, a device too: read as a file, it is refused as one rather
+    than taken for a name); ``False``, never an error, for a name that cannot be looked at."""
     try:
         os.stat(path)
     except (OSError, ValueError):
@@ -96,10 +73,8 @@ def exists(path: str | Path) -> bool:
 
 
 def open_user_file(path: str | Path, what: str, error: type[InputError] = InputError) -> IO[bytes]:
-    """The file ``path`` opened for reading in binary, if it is a regular file.
-
-    ``what`` names the kind of file in messages (``"rules"`` gives ``cannot read rules file ...``).
-    """
+    """The file ``path`` opened for reading in binary, if it is a regular file; ``what`` names the kind
+    of file in messages (``"rules"`` gives ``cannot read rules file ...``)."""
     name = str(path)
     if not name:
         raise error(f"no {what} file named (the file name is empty)")
@@ -120,13 +95,11 @@ def open_user_file(path: str | Path, what: str, error: type[InputError] = InputE
 
 
 BOM = b"\xef\xbb\xbf"
-"""The byte-order mark some programs (spreadsheets among them) write at the start of UTF-8 text: read as
-nothing there."""
+"""The byte-order mark some programs (spreadsheets) write at the start of UTF-8 text: read as nothing."""
 
 
 def _decoded(data: bytes, name: str, what: str, error: type[InputError], first_line: int = 1) -> str:
-    """``data`` as UTF-8 text with universal newlines; a bad byte names its line (``name``: the file as
-    messages name it; ``first_line``: the number of the first line of ``data``)."""
+    """``data`` as UTF-8 text with universal newlines; a bad byte names its line."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -137,13 +110,9 @@ def _decoded(data: bytes, name: str, what: str, error: type[InputError], first_l
 
 def read_user_file(path: str | Path, what: str, error: type[InputError] = InputError, *,
                    cap: int | None = None, stdin: bool = False) -> str:
-    """The UTF-8 text of a file the user named, read whole under the cap of its kind (:data:`CAPS`).
-
-    With ``stdin``, ``-`` reads standard input (under the same cap). A file that cannot be read,
-    is not a regular file, is larger than the cap or is not UTF-8 raises ``error``: one line that
-    names the file.
-    """
-    limit = CAPS.get(what, TOML_CAP) if cap is None else cap
+    """The UTF-8 text of a file the user named, read whole under :data:`CAP` (else ``cap``); with ``stdin``,
+    ``-`` reads standard input."""
+    limit = CAP if cap is None else cap
     name = str(path)
     if stdin and name == STDIN:
         return _read_stdin(what, error, limit)
@@ -159,16 +128,11 @@ def read_user_file(path: str | Path, what: str, error: type[InputError] = InputE
 
 
 def _read_stdin(what: str, error: type[InputError], limit: int) -> str:
-    buffer = getattr(sys.stdin, "buffer", None)
-    if buffer is None:  # standard input replaced by text (tests)
-        text: str = sys.stdin.read(limit + 1)
-        if len(text) > limit:
-            raise error(f"standard input is larger than {_size_text(limit)}, the most a {what} file may hold")
-        return text
-    data = buffer.read(limit + 1)
+    buffer = getattr(sys.stdin, "buffer", None)  # None: standard input replaced by text (tests)
+    data: str | bytes = sys.stdin.read(limit + 1) if buffer is None else buffer.read(limit + 1)
     if len(data) > limit:
         raise error(f"standard input is larger than {_size_text(limit)}, the most a {what} file may hold")
-    return _decoded(data.removeprefix(BOM), "on standard input", what, error)
+    return data if isinstance(data, str) else _decoded(data.removeprefix(BOM), "on standard input", what, error)
 
 
 BLOCK = 8 * MiB
@@ -177,17 +141,13 @@ BLOCK = 8 * MiB
 
 def user_blocks(path: str | Path, what: str, error: type[InputError] = InputError, *, block: int | None = None,
                 max_line: int = MAX_LINE) -> Iterator[tuple[int, str]]:
-    """The text of a file the user named (``-``: standard input) in blocks of whole lines, each
-    with the number of its first line: a file of any size in bounded memory.
-
-    A block holds about ``block`` bytes (default :data:`BLOCK`; more only to finish its last line). A line longer
-    than ``max_line`` bytes, or bytes that are not UTF-8, raise ``error`` naming the file and
-    the line. Ends of line are ``\n`` (``\r\n`` and ``\r`` are read as ``\n``).
-    """
+    """The text of a file the user named (``-``: standard input) in blocks of about ``block`` bytes of whole
+    lines, each with the number of its first line: a file of any size in bounded memory. Ends of line are
+    read as ``\n``."""
     name = str(path)
     shown_name = "on standard input" if name == STDIN else shown(name, _NAME)
     raw = _stdin_bytes() if name == STDIN else open_user_file(path, what, error)
-    try:
+    with nullcontext(raw) if name == STDIN else raw:  # standard input stays open
         first, pending, opening = 1, b"", True
         while True:
             try:
@@ -207,9 +167,6 @@ def user_blocks(path: str | Path, what: str, error: type[InputError] = InputErro
             if whole:
                 yield first, _decoded(whole, shown_name, what, error, first)
                 first += whole.count(b"\n")
-    finally:
-        if name != STDIN:
-            raw.close()
 
 
 def _stdin_bytes() -> IO[bytes]:
@@ -220,12 +177,8 @@ def _stdin_bytes() -> IO[bytes]:
 
 def user_lines(path: str | Path, what: str, error: type[InputError] = InputError, *, newline: str | None = None,
                max_line: int = MAX_LINE) -> Iterator[str]:
-    """The lines of a file the user named (``-``: standard input), read one at a time.
-
-    Each line keeps its end of line (``newline`` as :func:`open` takes it: ``""`` for CSV). A
-    line longer than ``max_line`` characters, or one that is not UTF-8, raises ``error`` naming
-    the file and the line; nothing else is held in memory.
-    """
+    """The lines of a file the user named (``-``: standard input), read one at a time, each with its end
+    of line (``newline`` as :func:`open` takes it: ``""`` for CSV)."""
     name = str(path)
     if name != STDIN:
         with open_user_file(path, what, error) as raw, io.TextIOWrapper(
@@ -264,7 +217,7 @@ def _checked_lines(text: IO[str], name: str, what: str, error: type[InputError],
 
 
 class _RepeatedKey(Exception):
-    """A key met twice in one JSON object (raised by :func:`_unique_keys`, caught by :func:`json_objects`)."""
+    """A key met twice in one JSON object."""
 
     def __init__(self, key: str) -> None:
         super().__init__(key)
@@ -272,7 +225,6 @@ class _RepeatedKey(Exception):
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    """The object of a JSON line from its pairs, each key once (the ``object_pairs_hook`` of :func:`json_objects`)."""
     obj = dict(pairs)
     if len(obj) < len(pairs):
         seen: set[str] = set()
@@ -284,7 +236,6 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
 
 
 def _json_line(text: str, line: int, error: type[InputError]) -> object:
-    """The JSON value of one line; anything that is not valid JSON raises ``error`` naming the line."""
     try:
         return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as err:
@@ -299,11 +250,8 @@ def _json_line(text: str, line: int, error: type[InputError]) -> object:
 
 def json_objects(numbered: Iterable[tuple[int, str]], error: type[InputError],
                  keys: Iterable[str]) -> Iterator[tuple[int, dict[str, object]]]:
-    """Each line of a log in JSON Lines that is not blank, as its number (1-based) and its object.
-
-    ``numbered``: the lines with their numbers; ``keys``: the first keys such an object has, named
-    when a line holds something else. A line that is not JSON (nested too deeply, a number too
-    long to read), not an object, or with a key given twice in one object, raises ``error``.
+    """Each line of a log in JSON Lines that is not blank, as its number and its object; ``keys``, the first
+    keys such an object has, are named when a line holds something else.
 
     >>> list(json_objects([(1, '{"round": 1}'), (2, "  ")], InputError, ["round", "dice"]))
     [(1, {'round': 1})]

@@ -1,16 +1,9 @@
 """Registries as values: named things (bets, configurations) looked up by name, never mutated.
 
-A :class:`Registry` maps names to values in the order they were given. It is immutable:
-:meth:`Registry.extended` returns a new registry, so loading a user's file produces a new
-set of bets and changes nothing that another command (or test) in the same process sees.
-
-Names compare through :func:`name_key`, the one normaliser of user-given names: case,
-surrounding blanks and the difference between spaces, underscores and hyphens do not
-matter (``"Super 6"``, ``"super_6"`` and ``"super-6"`` are one name).
-
-Every name a user types that names nothing (a command, a choice, a bet, a configuration, a count, a
-scoring rule set, a key of a file) is told through :func:`unknown_name`: one line that suggests the
-nearest known name (:func:`nearest`, from :mod:`difflib`) or, when none is close, lists them.
+A :class:`Registry` maps names to values in the order given; :meth:`Registry.extended` returns a new
+one, so loading a user's file changes nothing another command in the process sees. Names compare
+through :func:`name_key` (``"Super 6"``, ``"super_6"`` and ``"super-6"`` are one name). Every name a
+user types that names nothing is told through :func:`unknown_name`, which suggests the nearest.
 
 >>> from typing import NamedTuple
 >>> class Colour(NamedTuple):
@@ -54,8 +47,7 @@ NEAR = 0.6
 
 
 def nearest(name: str, names: Iterable[str]) -> str | None:
-    """The one of ``names`` closest to ``name`` (compared as :func:`name_key` gives them), or ``None``
-    when none is close (:data:`NEAR`).
+    """The one of ``names`` closest to ``name`` (by :func:`name_key`), or ``None`` when none is :data:`NEAR`.
 
     >>> nearest("super6", ["standard", "super-6", "ez"]), nearest("sidebet", ["sidebets", "edges"])
     ('super-6', 'sidebets')
@@ -70,9 +62,8 @@ def nearest(name: str, names: Iterable[str]) -> str | None:
 
 
 def unknown_name(what: str, name: str, names: Iterable[str], listing: str, *, where: str = "") -> str:
-    """The one message for a ``name`` that is none of ``names``: ``unknown WHAT 'NAME'WHERE (did you mean
-    'X'?)`` with the nearest name, else ``unknown WHAT 'NAME'WHERE`` and the caller's ``listing`` of the
-    known ones (which opens with its own punctuation); ``where`` is e.g. ``" in [procedure]"``.
+    """The one message for a ``name`` that is none of ``names``: ``unknown WHAT 'NAME'WHERE`` and the nearest
+    name, else the caller's ``listing`` (which opens with its own punctuation); ``where``: ``" in [x]"``.
 
     >>> unknown_name("command", "sidebet", ["odds", "sidebets"], " (choose from odds, sidebets)")
     "unknown command 'sidebet' (did you mean 'sidebets'?)"
@@ -99,12 +90,9 @@ N = TypeVar("N", bound=Named)
 class Registry(Mapping[str, N]):
     """Named values by canonical name (:func:`name_key`), in registration order; immutable.
 
-    Iterating gives the canonical names; ``registry[name]`` and ``name in registry`` take
-    any spelling of a name or an alias. :meth:`find` is the lookup for user input: an
-    unknown name raises ``error`` (an :class:`~exact_odds.inputs.errors.InputError`) whose message
-    lists the valid names, sorted when ``sort_listing`` is true, else in registration order.
-    Two values may not share a name or alias, unless they are equal (then the later one is
-    the same value given again, and is skipped).
+    ``registry[name]`` and ``name in registry`` take any spelling of a name or an alias; :meth:`find`
+    is the lookup for user input, its error listing the names (sorted with ``sort_listing``). Two values
+    may not share a name or alias unless they are equal (the later one is then skipped).
     """
 
     __slots__ = ("_aliases", "_error", "_items", "_kind", "_sort_listing")
@@ -129,11 +117,6 @@ class Registry(Mapping[str, N]):
         self._items[keys[0]] = item
         self._aliases.update((key, keys[0]) for key in keys[1:])
 
-    @property
-    def kind(self) -> str:
-        """What the registry holds, in the singular: ``"bet"``, ``"configuration"``."""
-        return self._kind
-
     def __getitem__(self, name: str) -> N:
         key = name_key(name)
         return self._items[self._aliases.get(key, key)]
@@ -148,11 +131,8 @@ class Registry(Mapping[str, N]):
         return f"Registry({self._kind!r}: {', '.join(self._items)})"
 
     def find(self, name: str) -> N:
-        """The value called ``name`` (or one of its aliases), in any spelling :func:`name_key` allows.
-
-        An unknown name raises the registry's error, suggesting the nearest name (an alias suggests its
-        value's name), else listing the valid names (:func:`unknown_name`).
-        """
+        """The value called ``name`` or an alias of it; an unknown name raises the registry's error,
+        suggesting the nearest name (an alias suggests its value's name), else listing the names."""
         found = self.get(name)
         if found is None:
             names = sorted(self._items) if self._sort_listing else list(self._items)
@@ -163,9 +143,6 @@ class Registry(Mapping[str, N]):
         return found
 
     def extended(self, more: Iterable[N]) -> Registry[N]:
-        """A new registry with ``more`` after these values (this one is unchanged).
-
-        A name or alias already taken by a different value raises the registry's error.
-        """
+        """A new registry with ``more`` after these values; a name already taken by another value is an error."""
         return Registry(self._kind, [*self._items.values(), *more], error=self._error,
                         sort_listing=self._sort_listing)

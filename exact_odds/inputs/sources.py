@@ -1,14 +1,9 @@
 """Where a key sits in a TOML file the user wrote: 1-based line numbers for error messages.
 
-Every reader of a user's TOML file (rule tables, configurations, bet files) names the file
-and line of a mistake as ``source:line: message`` (just ``source: message`` when no line
-fits). :class:`TomlText` is the one locator they share: it finds the line of a pattern,
-of a table header, or of a ``key =`` inside one table, from the raw text, since
-:mod:`tomllib` keeps no line numbers.
-
-Conventions: line *indexes* (``start``, ``end``, header positions) are 0-based, as in a
-list of lines; the line *numbers* returned for messages are 1-based, and 0 means "not
-found".
+Every reader of a user's TOML file names a mistake as ``source:line: message`` (``source: message``
+when no line fits). :class:`TomlText` finds the line of a pattern, a table header or a ``key =`` in one
+table from the raw text, since :mod:`tomllib` keeps no line numbers. Line *indexes* (``start``,
+``end``, header positions) are 0-based; the line *numbers* returned are 1-based, 0 meaning "not found".
 
 >>> text = TomlText.of('name = "x"\\n\\n[banker]\\nwin = "1"\\n', "casino.toml")
 >>> text.where(text.key_line("win", *text.block(text.headers({"banker"})[0])))
@@ -23,7 +18,7 @@ import re
 import tomllib
 from bisect import bisect_right
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -42,9 +37,8 @@ class TomlText:
 
     @classmethod
     def of(cls, text: str, source: str) -> TomlText:
-        """The locator of ``text``, reported as ``source``. Its lines end where TOML's do, at LF or
-        CRLF only (not at U+2028, U+0085 and the other breaks of :meth:`str.splitlines`, which a TOML
-        string may hold): line numbers are tomllib's, and a table cut out of the text parses as it did."""
+        """The locator of ``text``, reported as ``source``; its lines end at LF or CRLF only, as TOML's do
+        (not at the other breaks of :meth:`str.splitlines`, which a TOML string may hold)."""
         lines = [line.removesuffix("\r") for line in text.split("\n")] if text else []
         return cls(source, tuple(lines[:-1] if text.endswith("\n") else lines))
 
@@ -65,8 +59,7 @@ class TomlText:
 
     @cached_property
     def _headers(self) -> tuple[tuple[int, str], ...]:
-        """(index, table name) of every header line, in order: the text read once, so that finding
-        tables stays linear in a long file (thousands of ``[[...]]`` tables)."""
+        """(index, table name) of every header line, in order, read once (thousands of tables stay linear)."""
         found = []
         for i, line in enumerate(self.lines):
             header = _HEADER.match(line)
@@ -87,11 +80,8 @@ class TomlText:
         return [i for i, name in self._headers if names is None or name in names]
 
     def block(self, header: int, among: Collection[str] | None = None) -> tuple[int, int]:
-        """``(start, end)``: the lines of the table whose header is at index ``header``.
-
-        The table ends at the next header (the next one of the tables ``among``, if given)
-        or at the end of the text.
-        """
+        """``(start, end)``: the lines of the table whose header is at index ``header``, up to the next
+        header (of the tables ``among``, if given) or the end of the text."""
         headers = self._headers
         for k in range(bisect_right(headers, (header, "\U0010ffff")), len(headers)):
             i, name = headers[k]
@@ -109,10 +99,8 @@ class TomlText:
         return next((i + 1 for i in headers if (self.header_name(i) or "").split(".")[0] == key), 0)
 
     def table_key_line(self, key: str | None, table: str, index: int = 0) -> int:
-        """1-based line of ``key =`` in the ``index``-th table ``[table]`` (of its header if ``key`` is None).
-
-        0 if there is no such table or key.
-        """
+        """1-based line of ``key =`` in the ``index``-th table ``[table]`` (of its header if ``key`` is None);
+        0 if there is no such table or key."""
         starts = self.headers({table})
         if index >= len(starts):
             return 0
@@ -121,9 +109,8 @@ class TomlText:
 
 
 def toml_error_line(message: str) -> tuple[int, str]:
-    """The line of a :class:`tomllib.TOMLDecodeError` and its message without ``(at line N, column M)``.
-
-    Python 3.11's error has no line attribute; the line is read from the message (0 if absent).
+    """The line of a :class:`tomllib.TOMLDecodeError` (read from its message: Python 3.11's error has no line
+    attribute; 0 if absent) and its message without ``(at line N, column M)``.
 
     >>> toml_error_line("Expected '=' after a key in a key/value pair (at line 3, column 5)")
     (3, "Expected '=' after a key in a key/value pair")
@@ -133,10 +120,9 @@ def toml_error_line(message: str) -> tuple[int, str]:
 
 
 MAX_TOML_DEPTH = 32
-"""The deepest nesting a TOML file may have: the parts of a table header (``[a.b.c]``) or of a dotted key
-(``a.b.c = 1``), arrays and inline tables, added up along the way to a value. A file nested deeper is
-refused before :mod:`tomllib` reads it: its recursion would fail on ``x = [[[...]]]``, and a header or a
-dotted key of a few hundred thousand parts would keep it busy for minutes or take gigabytes."""
+"""The deepest nesting a TOML file may have: the parts of table headers and dotted keys, arrays and inline
+tables, added up along the way to a value. Deeper is refused before :mod:`tomllib` reads it, whose
+recursion fails on ``x = [[[...]]]`` and which a header of many parts keeps busy for minutes."""
 
 _TOML_TOKEN = re.compile(r'"""|\'\'\'|["\'#\[\]{}\n=,.]')
 _STRING_END = {'"""': re.compile(r'(?:[^\\]|\\.)*?"""', re.S), "\'\'\'": re.compile(r".*?\'\'\'", re.S),
@@ -145,39 +131,31 @@ _STRING_END = {'"""': re.compile(r'(?:[^\\]|\\.)*?"""', re.S), "\'\'\'": re.comp
 
 @dataclass(slots=True)
 class _Nesting:
-    """Where :func:`toml_depth` is: the depth of the table a line's keys go in (``header``), of the array
-    or inline table it is inside (``level``, with the levels of those around it in ``outer``), of the
-    value about to start (``value``), and the parts of the key being read (``parts``; 0: no key)."""
+    """Where :func:`toml_depth` is: the depth of the table a line's keys go in (``header``), of the array or
+    inline table it is inside (``level``; ``outer``, those around it), of the value about to start
+    (``value``), and the parts of the key being read (``parts``; 0: no key)."""
 
     header: int = 0
     level: int = 0
     value: int = 0
     parts: int = 1
-    outer: list[int] | None = None
+    outer: list[int] = field(default_factory=list)
 
     def open(self) -> int:
-        """An array or an inline table starts: its level."""
-        if self.outer is None:
-            self.outer = []
         self.outer.append(self.level)
         self.level = self.value + 1
         self.value = self.level
         return self.level
 
     def close(self) -> None:
-        """An array or an inline table ends (an extra closing bracket is tomllib's to report)."""
+        # an extra closing bracket is tomllib's to report
         self.level = self.outer.pop() if self.outer else self.header
         self.value, self.parts = self.level, 0
 
-    def inside(self) -> bool:
-        """Whether the scan is inside an array or an inline table."""
-        return bool(self.outer)
-
 
 def toml_depth(text: str, limit: int = MAX_TOML_DEPTH) -> int:
-    """The 1-based line where the nesting of ``text`` first passes ``limit`` (table headers and dotted keys
-    by their parts, arrays and inline tables by their brackets; strings and comments skipped), or 0 if it
-    never does. One pass over the text, whatever it holds.
+    """The 1-based line where the nesting of ``text`` first passes ``limit`` (see :data:`MAX_TOML_DEPTH`;
+    strings and comments skipped), or 0 if it never does; one pass over the text.
 
     >>> toml_depth("a = [[1], [2]]\\nb = '[[['\\n"), toml_depth("x = " + "[" * 40 + "]" * 40)
     (0, 1)
@@ -237,8 +215,8 @@ _HEADER_TOKEN = re.compile(r'["\'\].\n]')
 
 
 def _header(text: str, pos: int, limit: int) -> tuple[int, int]:
-    """Where the table header starting at ``pos`` (after its ``[``) ends, and its depth: its parts, and one
-    more for an array of tables (``[[a.b]]``); the scan stops once the depth passes ``limit``."""
+    """Where the table header starting at ``pos`` (after its ``[``) ends, and its depth: its parts, one more
+    for ``[[a.b]]``; the scan stops once the depth passes ``limit``."""
     array = text.startswith("[", pos)
     depth = 1 + array
     pos += array
@@ -261,17 +239,13 @@ def _header(text: str, pos: int, limit: int) -> tuple[int, int]:
 
 
 def parse_toml(text: str, source: str, error: type[InputError] = InputError) -> dict[str, Any]:
-    """The data of a TOML text the user wrote, every failure one line ``source:line: ...``.
-
-    Nesting deeper than :data:`MAX_TOML_DEPTH` (:func:`toml_depth`) is refused before parsing; a syntax error names
-    its line; a number too long to convert is refused.
-    """
+    """The data of a TOML text the user wrote, every failure (too deep, bad syntax, a number too long) one
+    line ``source:line: ...``."""
     where = TomlText.of("", source).where
     deep = toml_depth(text)
     if deep:
         raise error(f"{where(deep)}: nested more than {MAX_TOML_DEPTH} deep (tables, dotted keys, arrays and inline "
                     "tables, counted together)")
-
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

@@ -1,57 +1,20 @@
 """The one check of the numbers and names a user gives: ASCII digits, finite values, stated bounds.
 
-Every number a command reads from its options (the argparse ``type=`` functions are the
-``option`` methods below) or from a file (shoe specs, compositions, pay tables, bets, counts,
-logs) goes through this module, so the same bad number gets the same one-line message from
-every command, and a number is refused *before* it is built when it could not be: digits
-are counted before ``int()`` (whose limit is 4,300 digits), exponents are bounded before a
-:class:`~fractions.Fraction` computes ``10**e``, and NaN and infinities are refused.
+Every number a command reads from its options (the argparse ``type=`` functions are the ``option``
+methods below) or from a file goes through this module, so the same bad number gets the same one-line
+message everywhere, and a number is refused *before* it is built when it could not be: digits are
+counted before ``int()``, exponents bounded before a :class:`~fractions.Fraction` computes ``10**e``,
+and NaN and infinities refused.
 
-How numbers are written:
-
-- a **whole number**: ASCII digits ``0-9`` with an optional sign (``12``, ``+3``, ``-1``); no
-  other digits (``٣``, ``²``), no underscores, no exponent;
+- a **whole number**: ASCII digits ``0-9`` with an optional sign; no other digits (``٣``, ``²``), no
+  underscores, no exponent;
 - a **real number**: a decimal with an optional exponent (``0.001``, ``1e-3``), finite;
-- an **exact number**: a whole number, a decimal (``0.95``, ``1e3``), a fraction (``19/20``)
-  and, for payouts, odds (``11:1``, ``1 to 2``); at most :data:`MAX_NUMBER_TEXT` characters
-  and exponents of at most two digits. A Python ``float`` is refused (it is not exact).
+- an **exact number**: a whole number, a decimal (``0.95``, ``1e3``), a fraction (``19/20``) and, for
+  payouts, odds (``11:1``, ``1 to 2``); at most :data:`MAX_NUMBER_TEXT` characters and exponents of at
+  most two digits. A Python ``float`` is refused (it is not exact).
 
-The bounds (inclusive unless said), each a named value here:
-
-===================  ===============================  =============================================
-name                 bound                            what it bounds
-===================  ===============================  =============================================
-``DECKS``            1 to 10,000                      ``--decks``, a game's ``decks``
-``RANK_COUNT``       0 to 40,000                      one rank's count in ``--shoe`` or a batch line
-``CUT_CARD``         0 to 520,000                     ``--cut-card`` (cards behind the cut card)
-``COUP``             1 to 130,000                     ``deal --coup``
-``COUPS``            1 to 1,000,000,000               ``simulate --coups``
-``SHOES``            1 to 10,000,000                  ``--shoes`` of simulate, study, count, verify
-``REFERENCE_SHOES``  2 to 10,000,000                  ``verify --reference-shoes``
-``SESSIONS``         0 to 10,000,000                  ``session --sessions``
-``HANDS``            1 to 100,000                     ``session --hands``
-``WORKERS``          1 to 256                         ``--workers``
-``SEED``             0 to 2**64 - 1                   ``--seed``
-``MAX_TAG``          1 to 10                          ``--max-tag`` (each tag within -10..10)
-``TAG``              -1,000 to 1,000                  a tag of ``--count``
-``VIOLATIONS``       0 to 1,000,000                   ``verify --max-violations``
-``OBSERVED``         0 to 10**15                      a count of ``verify --counts``
-``THRESHOLD``        -1,000,000 to 1,000,000, finite  ``study --thresholds`` (``THRESHOLD_EXACT``: a
-                                                      count's ``tc>=T``, exact)
-``ALPHA``            strictly between 0 and 1         ``--alpha`` of simulate and verify
-                                                      (``EXACT_ALPHA``: of bunco, exact)
-``PAYOUT``           -1 to 1,000,000,000, exact       every payout: pay tables and bets
-``NET_RESULT``       ±1,000,000,000, exact            a ``net:<bet>`` column of a log
-``BANKROLL``         1 to 1,000,000,000, exact        ``session --bankroll``
-``BUNCO_COUNT``      1 to 100,000,000                 ``bunco --simulate``
-``BUNCO_POINTS``     0 to 1,000,000                   Bunco's points options and ``--target``
-``BUNCO_DICE``       1 to 20                          ``bunco --dice``
-``BUNCO_SIZE``       1 to 100                         ``bunco --sides``, ``--round``, ``--rounds``
-``BUNCO_K``          -1,000,000 to 1,000,000          ``bunco --more-than``
-``BUNCO_TALLY``      0 to 999,999,999                 a number of a Bunco tally sheet
-===================  ===============================  =============================================
-
-Library functions check their own arguments too; these bounds are what a user may ask for.
+The bounds (inclusive unless said) are named values at the end of the module; library functions
+check their own arguments too, these are what a user may ask for.
 
 >>> DECKS.parse("8", "--decks")
 8
@@ -71,8 +34,10 @@ import argparse
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 from exact_odds.inputs.errors import InputError
 
@@ -83,17 +48,13 @@ number of leading zeros, but no more digits than its bound)."""
 MAX_NAME = 4096
 """The most characters of a name (a configuration, or a file name given in its place: a path's longest)."""
 
-_WHOLE = re.compile(r"[+-]?([0-9]+)")
-"""A whole number (compiled now: every count of a compositions file is read with it)."""
-
-# The other forms are pattern strings, compiled by :mod:`re` on first use (and cached there), so
-# that a command reading no such number does not compile them at start.
+_WHOLE = re.compile(r"[+-]?([0-9]+)")  # compiled now: every count of a compositions file is read with it
+# The other forms are compiled by :mod:`re` on first use, so that a command reading none does not compile them.
 _DECIMAL = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,2})?"
 _EXACT = rf"({_DECIMAL})|([+-]?[0-9]+)\s*/\s*([0-9]+)"
 _ODDS = r"([0-9]+(?:\.[0-9]+)?)\s*(?::|to)\s*([0-9]+(?:\.[0-9]+)?)"
 _LEADING_ZEROS = re.compile(r"(?<![0-9.])0+(?=[0-9])")
-"""Zeros before the first digit of a run of digits (not after a decimal point): dropped before a number is
-read, so that any number of them costs one pass and no conversion (``0008`` is ``8``, ``1e-05`` is ``1e-5``)."""
+"""Zeros before the first digit of a run of digits (not after a decimal point), dropped in one pass."""
 _LONG = r"[+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?(?:\s*(?:/|:|to)\s*[0-9.]+(?:[eE][+-]?[0-9]+)?)?"
 """A number written with more characters or a longer exponent than an exact number may have."""
 
@@ -103,11 +64,12 @@ SHOWN = 60
 with its length."""
 SHOWN_START = 40
 
+T = TypeVar("T")
+
 
 def shown(value: object, limit: int = SHOWN) -> str:
     """A value as a message quotes it: its ``repr``, cut to its first :data:`SHOWN_START` characters with
-    ``…`` and its length past ``limit`` characters (a 5,000-digit number is not copied into a message, and
-    is never converted to text; a long list from a file is cut as its text is).
+    ``…`` and its length past ``limit`` characters (a huge number is never converted to text).
 
     >>> shown("x"), shown("9" * 5000)
     ("'x'", "'9999999999999999999999999999999999999999…' (5,000 characters)")
@@ -132,10 +94,17 @@ def _number(n: int) -> str:
     return f"{n:,}"
 
 
-def _option(err: InputError) -> argparse.ArgumentTypeError:
-    """An option's error as argparse reports it: ``argument --shoes: must be ...`` (the command line's
-    parser writes it ``--shoes must be ...``)."""
-    return argparse.ArgumentTypeError(str(err))
+def _must(what: str) -> str:
+    return f"{what} must" if what else "must"
+
+
+def _as_option(parse: Callable[[str], T], text: str) -> T:
+    """An argparse ``type=``: ``parse(text)``, its error argparse's (``argument --shoes: must be ...``, which
+    the command line's parser writes ``--shoes must be ...``)."""
+    try:
+        return parse(text)
+    except InputError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,14 +115,10 @@ class Whole:
     high: int
     also: str = ""
 
-    def rule(self, what: str) -> str:
-        """``WHAT must be a whole number from LOW to HIGH``: the start of every message about this bound."""
-        subject = f"{what} must" if what else "must"
-        return f"{subject} be a whole number from {_number(self.low)} to {_number(self.high)}{self.also}"
-
     def error(self, value: object, what: str, error: type[InputError] = InputError) -> InputError:
         """The one error for a value outside this bound (or not a whole number)."""
-        return error(f"{self.rule(what)}, got {shown(value)}")
+        return error(f"{_must(what)} be a whole number from {_number(self.low)} to {_number(self.high)}{self.also}, "
+                     f"got {shown(value)}")
 
     def check(self, value: object, what: str, error: type[InputError] = InputError) -> int:
         """``value`` if it is an ``int`` (not a ``bool``) within the bound (e.g. read from TOML)."""
@@ -162,8 +127,8 @@ class Whole:
         raise self.error(value, what, error)
 
     def parse(self, text: str, what: str, error: type[InputError] = InputError) -> int:
-        """The whole number written in ``text`` (ASCII digits, optional sign, spaces around allowed),
-        refused before conversion when it has more digits than the bound."""
+        """The whole number written in ``text`` (spaces around allowed), refused before conversion when it
+        has more digits than the bound."""
         match = _WHOLE.fullmatch(text.strip())
         if match is None:
             raise self.error(text, what, error)
@@ -176,11 +141,8 @@ class Whole:
         return value
 
     def option(self, text: str) -> int:
-        """An argparse ``type=``: :meth:`parse`, its error the option's (``--shoes must be ...``)."""
-        try:
-            return self.parse(text, "")
-        except InputError as err:
-            raise _option(err) from None
+        """An argparse ``type=``: :meth:`parse`."""
+        return _as_option(lambda t: self.parse(t, ""), text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,28 +153,13 @@ class Real:
     high: float
     open: bool = False
 
-    def rule(self, what: str) -> str:
-        """``WHAT must be a finite number from LOW to HIGH`` (or ``strictly between``)."""
-        subject = f"{what} must" if what else "must"
-        if self.open:
-            return f"{subject} be a number strictly between {self.low:g} and {self.high:g}"
-        return f"{subject} be a finite number from {_number(int(self.low))} to {_number(int(self.high))}"
-
     def error(self, value: object, what: str, error: type[InputError] = InputError) -> InputError:
         """The one error for a value outside this bound (or not a finite number)."""
-        return error(f"{self.rule(what)}, got {shown(value)}")
-
-    def inside(self, value: float) -> bool:
-        """Whether a finite ``value`` lies within the bound."""
-        return self.low < value < self.high if self.open else self.low <= value <= self.high
-
-    def check(self, value: object, what: str, error: type[InputError] = InputError) -> float:
-        """``value`` (an int or a float) as a float, if finite and within the bound."""
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            number = float(value) if not isinstance(value, int) or value.bit_length() < 1000 else math.inf
-            if math.isfinite(number) and self.inside(number):
-                return number
-        raise self.error(value, what, error)
+        if self.open:
+            return error(f"{_must(what)} be a number strictly between {self.low:g} and {self.high:g}, "
+                         f"got {shown(value)}")
+        return error(f"{_must(what)} be a finite number from {_number(int(self.low))} to {_number(int(self.high))}, "
+                     f"got {shown(value)}")
 
     def parse(self, text: str, what: str, error: type[InputError] = InputError) -> float:
         """The number written in ``text``: a decimal with an optional two-digit exponent; no NaN or infinity."""
@@ -220,16 +167,14 @@ class Real:
         if len(t) > MAX_NUMBER_TEXT or re.fullmatch(_DECIMAL, t) is None:
             raise self.error(text, what, error)
         number = float(t)
-        if not (math.isfinite(number) and self.inside(number)):
+        inside = self.low < number < self.high if self.open else self.low <= number <= self.high
+        if not (math.isfinite(number) and inside):
             raise self.error(text, what, error)
         return number
 
     def option(self, text: str) -> float:
         """An argparse ``type=``: :meth:`parse`."""
-        try:
-            return self.parse(text, "")
-        except InputError as err:
-            raise _option(err) from None
+        return _as_option(lambda t: self.parse(t, ""), text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,27 +197,26 @@ class Exact:
             return f"strictly between {self.low} and {self.high}"
         return f"from {_exact_bound(self.low)} to {_exact_bound(self.high)}"
 
-    def _where(self, what: str) -> str:
-        return f"{what}: " if what else ""
-
     def not_exact(self, value: object, what: str, error: type[InputError] = InputError) -> InputError:
         """The error for a value that is not an exact number at all."""
+        where = f"{what}: " if what else ""
         if isinstance(value, float):
-            return error(f"{self._where(what)}{value!r} is a float; write it as a string such as "
-                         "\"19/20\" or \"0.95\"" if self.odds else f"{self._where(what)}{value!r} is a float")
+            return error(f"{where}{value!r} is a float; write it as a string such as \"19/20\" or \"0.95\""
+                         if self.odds else f"{where}{value!r} is a float")
         if not isinstance(value, str):
-            return error(f"{self._where(what)}expected a number or a string, got {type(value).__name__}")
+            return error(f"{where}expected a number or a string, got {type(value).__name__}")
         text = without_leading_zeros(value.strip())
         if (len(text) > MAX_NUMBER_TEXT or re.search(r"[eE][+-]?[0-9]{3}", text)) and re.fullmatch(_LONG, text):
-            return error(f"{self._where(what)}{shown(value)} is too long to be read exactly here (at most "
+            return error(f"{where}{shown(value)} is too long to be read exactly here (at most "
                          f"{MAX_NUMBER_TEXT} characters, exponents of at most two digits)")
-        return error(f"{self._where(what)}{shown(value)} is not {self.noun} ({self.hint})")
+        return error(f"{where}{shown(value)} is not {self.noun} ({self.hint})")
 
     def out_of_range(self, value: object, what: str, error: type[InputError] = InputError) -> InputError:
         """The error for an exact number outside the bound."""
+        where = f"{what}: " if what else ""
         if self.odds and self.low == -1 and isinstance(value, (str, int, Fraction)) and _below(value, self.low):
-            return error(f"{self._where(what)}{shown(value)} loses more than the stake (the least is -1)")
-        return error(f"{self._where(what)}{shown(value)} is out of range: it must be {self._range()}")
+            return error(f"{where}{shown(value)} loses more than the stake (the least is -1)")
+        return error(f"{where}{shown(value)} is out of range: it must be {self._range()}")
 
     def check(self, value: Fraction, what: str, error: type[InputError] = InputError,
               original: object = None) -> Fraction:
@@ -305,12 +249,10 @@ class Exact:
 
 
 def _exact_bound(bound: Fraction) -> str:
-    """A bound of an :class:`Exact` as messages write it: ``10,000``, or a fraction such as ``1/10``."""
-    return _number(int(bound)) if bound.denominator == 1 else str(bound)
+    return _number(int(bound)) if bound.denominator == 1 else str(bound)  # 10,000 or 1/10
 
 
 def _below(value: str | int | Fraction, low: Fraction) -> bool:
-    """Whether ``value`` (as given) is a number below ``low``."""
     number = value if not isinstance(value, str) else _exact_text(value.strip(), odds=True)
     return number is not None and number < low
 
@@ -334,9 +276,8 @@ def _exact_text(text: str, *, odds: bool) -> Fraction | None:
 
 
 def _plain_ratio(text: str, *, odds: bool) -> Fraction | None:
-    """The number ``text`` writes when it is ASCII digits, or two runs of them around ``/`` (around ``:``
-    too, for odds), as :func:`_written_number` reads them; otherwise None, as for a zero divisor (the
-    common forms, those of the built-in pay tables, read without regular expressions)."""
+    """The number of ASCII digits, or of two runs of them around ``/`` (``:`` too, for odds), read without
+    regular expressions (the built-in pay tables' forms); otherwise None, as for a zero divisor."""
     top, sep, bottom = text.partition(":" if odds and ":" in text else "/")
     if not (top.isascii() and top.isdigit()) or (sep and not (bottom.isascii() and bottom.isdigit())):
         return None
@@ -345,8 +286,7 @@ def _plain_ratio(text: str, *, odds: bool) -> Fraction | None:
 
 
 def _written_number(text: str, *, odds: bool) -> Fraction | None:
-    """The exact number ``text`` (at most :data:`MAX_NUMBER_TEXT` characters) writes, read by regular
-    expressions (the forms of the module docstring), or None."""
+    """The exact number ``text`` writes, read by regular expressions, or None."""
     if odds:
         match = re.fullmatch(_ODDS, text)
         if match:
@@ -367,8 +307,8 @@ _CONTROL_NAMES = {"\n": "a line break", "\r": "a line break", "\v": "a line brea
 
 def control_character(text: str) -> str | None:
     """The first control character of ``text`` in words (``"a line break"``, ``"a tab"``, ``"U+0007"``),
-    or ``None``: Unicode's controls (category Cc, C0 and C1 and DEL) and line and paragraph separators
-    (Zl, Zp: U+2028, U+2029), which would break a line of text, a CSV comment or a Markdown table."""
+    or ``None``: Unicode's controls (Cc) and line and paragraph separators (Zl, Zp), which would break a
+    line of text, a CSV comment or a Markdown table."""
     for ch in text:
         if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
             if unicodedata.category(ch) != "Cc":
@@ -378,12 +318,8 @@ def control_character(text: str) -> str | None:
 
 
 def printable(text: str, what: str, error: type[InputError] = InputError) -> str:
-    """``text`` (a name, label, description or source from a user's file, which reports print) if it
-    holds no control character (:func:`control_character`); else ``error``, one line that names
-    ``what`` and quotes ``text`` with its escapes::
-
-        bet name 'nl\\nnewline' contains a control character (a line break)
-    """
+    """``text`` (a name, label or source from a user's file, which reports print) if it holds no control
+    character; else ``error``: ``bet name 'nl\\nnewline' contains a control character (a line break)``."""
     bad = control_character(text)
     if bad is not None:
         raise error(f"{what} {shown(text)} contains a control character ({bad})")
@@ -392,7 +328,7 @@ def printable(text: str, what: str, error: type[InputError] = InputError) -> str
 
 def name(text: object, what: str, error: type[InputError] = InputError, *, examples: str = "") -> str:
     """A name the user gave (a configuration, a file): not empty, at most :data:`MAX_NAME` characters,
-    no control characters (:func:`control_character`); returned stripped of surrounding spaces."""
+    no control characters; returned stripped of surrounding spaces."""
     hint = f" ({examples})" if examples else ""
     if not isinstance(text, str) or not text.strip():
         raise error(f"{what} must not be empty{hint}, got {shown(text)}")
@@ -402,9 +338,8 @@ def name(text: object, what: str, error: type[InputError] = InputError, *, examp
 
 
 def spec(text: str, what: str, error: type[InputError] = InputError) -> str:
-    """A value made of names and numbers that the user typed (``--bet``, ``--known``, ``--groups``,
-    ``--count``): not empty or blank (which would read as "nothing" or "the default"), no control
-    character (:func:`control_character`: a name from it is printed, as a file's names are).
+    """A value of names and numbers the user typed (``--bet``, ``--known``, ``--groups``, ``--count``): not
+    blank (which would read as "the default"), no control character.
 
     >>> spec("high=6|7|8|9", "--groups")
     'high=6|7|8|9'
@@ -413,85 +348,75 @@ def spec(text: str, what: str, error: type[InputError] = InputError) -> str:
     ...
     exact_odds.inputs.errors.InputError: --groups must not be empty, got ' '
     """
-    subject = f"{what} must" if what else "must"
     if not text.strip():
-        raise error(f"{subject} not be empty, got {shown(text)}")
+        raise error(f"{_must(what)} not be empty, got {shown(text)}")
     bad = control_character(text)
     if bad is not None:
-        raise error(f"{subject} not contain a control character ({bad}), got {shown(text)}")
+        raise error(f"{_must(what)} not contain a control character ({bad}), got {shown(text)}")
     return text
 
 
 def spec_option(text: str) -> str:
-    """An argparse ``type=``: :func:`spec`, its error the option's (``--groups must not be empty ...``)."""
-    try:
-        return spec(text, "")
-    except InputError as err:
-        raise _option(err) from None
+    """An argparse ``type=``: :func:`spec`."""
+    return _as_option(lambda t: spec(t, ""), text)
 
 
 DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "inproc")
-"""The schemes of a Dask scheduler's address that ``distributed`` itself can connect with (``ucx://``
-needs a package of its own, whose absence ``distributed`` reports as a ``TypeError``)."""
+"""The schemes of a Dask scheduler's address that ``distributed`` itself can connect with."""
 _DASK = r"(?:([A-Za-z][A-Za-z0-9+.-]*)://)?([^\s/]+)"
 
 
 def dask_address(text: str, what: str = "") -> str:
     """A Dask scheduler's address (``tcp://HOST:PORT``, or ``HOST:PORT``), checked for its shape and a
     scheme of :data:`DASK_SCHEMES`; whether a scheduler answers there is for the connection to say."""
-    rule = f"{what} must" if what else "must"
-    rule += f" be a scheduler address such as tcp://HOST:PORT ({', '.join(DASK_SCHEMES)}), got {shown(text)}"
     match = re.fullmatch(_DASK, text.strip()) if len(text) <= MAX_NAME else None
     if match is None or (match.group(1) or "tcp").lower() not in DASK_SCHEMES:
-        raise InputError(rule)
+        raise InputError(f"{_must(what)} be a scheduler address such as tcp://HOST:PORT ({', '.join(DASK_SCHEMES)}), "
+                         f"got {shown(text)}")
     return text.strip()
 
 
 def dask_option(text: str) -> str:
-    """An argparse ``type=``: :func:`dask_address`, its error the option's (``--dask must be ...``)."""
-    try:
-        return dask_address(text)
-    except InputError as err:
-        raise _option(err) from None
+    """An argparse ``type=``: :func:`dask_address`."""
+    return _as_option(dask_address, text)
 
 
 # ---------------------------------------------------------------- the bounds
 
-DECKS = Whole(1, 10_000)
-DECKS_TABLE = Whole(1, 64)
-CHEMIN_SHOES = Whole(1, 100)
-RANK_COUNT = Whole(0, 40_000)
-CUT_CARD = Whole(0, 520_000)
-COUP = Whole(1, 130_000)
-COUPS = Whole(1, 10**9)
-SHOES = Whole(1, 10**7)
-REFERENCE_SHOES = Whole(2, 10**7)
-SESSIONS = Whole(0, 10**7)
-HANDS = Whole(1, 100_000)
-WORKERS = Whole(1, 256)
-SEED = Whole(0, 2**64 - 1)
-MAX_TAG = Whole(1, 10)
-TAG = Whole(-1_000, 1_000)
-VIOLATIONS = Whole(0, 10**6)
-OBSERVED = Whole(0, 10**15)
-THRESHOLD = Real(-1e6, 1e6)
-ALPHA = Real(0.0, 1.0, open=True)
-EXACT_ALPHA = Exact(Fraction(0), Fraction(1), open=True, hint="write e.g. 0.001 or 1/1000")
-THRESHOLD_EXACT = Exact(Fraction(-10**6), Fraction(10**6), hint="write a number such as 4, -1.5 or 11/2")
+DECKS = Whole(1, 10_000)  # --decks, a game's decks
+DECKS_TABLE = Whole(1, 64)  # chemin-de-fer --decks-table
+CHEMIN_SHOES = Whole(1, 100)  # chemin-de-fer --shoes
+RANK_COUNT = Whole(0, 40_000)  # one rank's count in --shoe or a batch line
+CUT_CARD = Whole(0, 520_000)  # --cut-card: cards behind the cut card
+COUP = Whole(1, 130_000)  # deal --coup
+COUPS = Whole(1, 10**9)  # simulate --coups
+SHOES = Whole(1, 10**7)  # --shoes of simulate, study, count, verify
+REFERENCE_SHOES = Whole(2, 10**7)  # verify --reference-shoes
+SESSIONS = Whole(0, 10**7)  # session --sessions
+HANDS = Whole(1, 100_000)  # session --hands
+WORKERS = Whole(1, 256)  # --workers
+SEED = Whole(0, 2**64 - 1)  # --seed
+MAX_TAG = Whole(1, 10)  # --max-tag (each tag within -10..10)
+TAG = Whole(-1_000, 1_000)  # a tag of --count
+VIOLATIONS = Whole(0, 10**6)  # --max-violations
+OBSERVED = Whole(0, 10**15)  # a count of verify --counts
+THRESHOLD = Real(-1e6, 1e6)  # study --thresholds
+ALPHA = Real(0.0, 1.0, open=True)  # --alpha of simulate and verify
+EXACT_ALPHA = Exact(Fraction(0), Fraction(1), open=True, hint="write e.g. 0.001 or 1/1000")  # bunco --alpha
+THRESHOLD_EXACT = Exact(Fraction(-10**6), Fraction(10**6), hint="write a number such as 4, -1.5 or 11/2")  # tc>=T
 PAYOUT = Exact(Fraction(-1), Fraction(10**9), odds=True, hint='write e.g. "19/20", "0.95" or "11:1"')
-BANKROLL = Exact(Fraction(1), Fraction(10**9), hint="write e.g. 20 or 12.5")
-NET_RESULT = Exact(Fraction(-10**9), Fraction(10**9), hint="write e.g. 0.95, -1 or 19/20", noun="a number")
+BANKROLL = Exact(Fraction(1), Fraction(10**9), hint="write e.g. 20 or 12.5")  # session --bankroll
+NET_RESULT = Exact(Fraction(-10**9), Fraction(10**9), hint="write e.g. 0.95, -1 or 19/20", noun="a number")  # net:<bet>
 COMMISSION = Exact(Fraction(0), Fraction(1, 10), hint="write e.g. 1/20 or 0.05", noun="a commission")
 BANQUE_SHARE = Exact(Fraction(0), Fraction(1), open=True, hint="write e.g. 1/2 or 0.4", noun="a share")
-BUNCO_COUNT = Whole(1, 10**8)
-BUNCO_POINTS = Whole(0, 10**6)
-BUNCO_DICE = Whole(1, 20)
-BUNCO_SIZE = Whole(1, 100)
-BUNCO_K = Whole(-10**6, 10**6)
-BUNCO_TALLY = Whole(0, 999_999_999)
+BUNCO_COUNT = Whole(1, 10**8)  # bunco --simulate, --night
+BUNCO_POINTS = Whole(0, 10**6)  # Bunco's points options and --target
+BUNCO_DICE = Whole(1, 20)  # bunco --dice
+BUNCO_SIZE = Whole(1, 100)  # bunco --sides, --round, --rounds
+BUNCO_K = Whole(-10**6, 10**6)  # bunco --more-than
+BUNCO_TALLY = Whole(0, 999_999_999)  # a number of a Bunco tally sheet
 
 DECKS_OR_INF = Whole(DECKS.low, DECKS.high, " or 'inf'")
-"""``--decks``: a whole number of decks, or ``inf`` (the infinite-deck limit)."""
 INFINITE = ("inf", "infinite", "infinity")
 """The words ``--decks`` takes for the infinite-deck limit (any case)."""
 
