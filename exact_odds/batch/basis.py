@@ -1,12 +1,8 @@
-"""Few functionals for many bets: a basis of non-negative weights that spans every bet's numerator.
+"""Few functionals for many bets: non-negative weights whose span holds every bet's numerator.
 
-Many bets pay on the same events (banker wins, ties of each total, a banker six...), so their
-numerators ``sum over coups of payout * ways`` are linear combinations of a few *functionals*:
-non-negative integer weights on classes of coups (most of them events, weight 0/1). The kernel
-evaluates only the functionals (a few thousand multiply-adds each), and each bet's numerator
-follows exactly as a rational combination of them and of the total number of sequences.
-
-Everything here is exact (``Fraction``), on vectors indexed by classes of coups (a few dozen).
+Many bets pay on the same events (banker wins, ties of each total...), so their numerators ``sum
+over coups of payout * ways`` are exact rational combinations of a few *functionals* (integer
+weights on classes of coups, most of them 0/1 events) and of the total number of sequences.
 
 >>> span = Span(3)
 >>> span.add([1, 0, 0]), span.add([0, 1, 1])
@@ -27,7 +23,7 @@ Vector = Sequence[Fraction | int]
 
 
 def _integers(vector: Vector) -> list[int]:
-    """The vector scaled to integers (its direction is all that membership depends on)."""
+    """The vector scaled to integers (membership depends on its direction alone)."""
     if all(isinstance(x, int) for x in vector):
         return list(vector)  # type: ignore[arg-type]
     scale = math.lcm(*(Fraction(x).denominator for x in vector))
@@ -35,8 +31,8 @@ def _integers(vector: Vector) -> list[int]:
 
 
 class Span:
-    """The span of the vectors added so far: integer echelon rows for membership (fast), and
-    rational rows remembering their combination of the members for :meth:`solve`."""
+    """The span of the vectors added: integer echelon rows for membership, and rational rows with
+    their combination of the members for :meth:`solve`."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -72,7 +68,7 @@ class Span:
         return v, combo
 
     def _add_echelon(self, vector: Vector) -> bool:
-        """Extend the integer rows only (membership tests of a trial span)."""
+        """Extend the integer rows only; whether ``vector`` was outside the span."""
         rest = self._rest(vector)
         pivot = next((i for i, x in enumerate(rest) if x), None)
         if pivot is not None:
@@ -81,11 +77,8 @@ class Span:
 
     def add(self, vector: Vector) -> bool:
         """Add ``vector`` as a member if it is not in the span yet; whether it was added."""
-        rest = self._rest(vector)
-        pivot = next((i for i, x in enumerate(rest) if x), None)
-        if pivot is None:
+        if not self._add_echelon(vector):
             return False
-        self._echelon.append((pivot, rest))
         row, combo = self._reduce(vector)
         self.members.append([Fraction(x) for x in vector])
         for _, _, coeffs in self._rows:
@@ -117,10 +110,9 @@ def choose_functionals(vectors: Sequence[Vector], start: Sequence[Vector], total
                        shift: bool) -> list[list[int]]:
     """Non-negative integer functionals whose span, with ``total``, holds every vector.
 
-    ``start`` are evaluated in any case (the outcomes, or the total for the check). A vector not
-    yet in the span adds the events (0/1 weights) of its values, rarest first, until it is in
-    the span, if one suffices or ``shift`` is false; otherwise (every class counted by
-    ``total``) the vector itself shifted to non-negative integers (:func:`integer_weights`).
+    ``start`` are evaluated in any case. A vector not yet in the span adds the events (0/1) of its
+    values, rarest first, until it is in; if that takes more than one and ``shift`` (every class
+    counted by ``total``), the vector itself shifted to non-negative integers instead.
     """
     span = Span(len(total))
     chosen: list[list[int]] = []
@@ -134,8 +126,7 @@ def choose_functionals(vectors: Sequence[Vector], start: Sequence[Vector], total
         levels = sorted({Fraction(x) for x in vector} - {Fraction(0)})
         events = sorted(([int(Fraction(x) == level) for x in vector] for level in levels), key=sum)
         trial = Span(span.size)
-        for pivot, row in span._echelon:
-            trial._echelon.append((pivot, row))
+        trial._echelon = list(span._echelon)
         missing = [e for e in events if not trial.contains(vector) and trial._add_echelon(e)]
         if len(missing) > 1 and shift:
             missing = [integer_weights(vector)]
@@ -146,8 +137,7 @@ def choose_functionals(vectors: Sequence[Vector], start: Sequence[Vector], total
 
 
 def combinations(functionals: Sequence[Vector], total: Vector, vectors: Sequence[Vector]) -> list[list[Fraction]]:
-    """Each vector as coefficients of the functionals and, last, of ``total`` (exact); a vector
-    met before (many bets pay alike) solved once."""
+    """Each vector as exact coefficients of the functionals and, last, of ``total``."""
     span = Span(len(total))
     for f in functionals:
         if not span.add(f):
