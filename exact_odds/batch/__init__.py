@@ -22,10 +22,11 @@ forces the compiled loops on or off. Each composition's ways are checked to add 
 ([2292252566437888, 2230518282592256, 475627426473216], 4998398275503360)
 """
 
-from exact_odds.batch.coefficients import FLOAT_MAX_CARDS, INT64_MAX_CARDS
+from exact_odds.batch.coefficients import INT64_MAX_CARDS
 from exact_odds.batch.evaluation import Evaluation, distributions, evaluate, evaluate_shoes
 from exact_odds.batch.io import CompositionError, parse_compositions
 from exact_odds.batch.plan import CHUNK
+from exact_odds.engine.polynomial import FLOAT_MAX_CARDS
 
 __all__ = [
     "CHUNK",

@@ -17,8 +17,8 @@ Suited pairs, which rank counts cannot tell apart, are counted through *variants
 hand pairs may carry a designation restricting that pair to one suit (``G``: ``sum_s falling(n_s,
 2)`` ordered suited pairs, the other cards of the rank taking the ``n_k - 2`` left; ``GG``: both
 hands' pairs of one rank suited, ``n_k - 4`` left). In the suited tables the bits ``PLAYER_SUITED``
-and ``BANKER_SUITED`` of a coup code name the variant ``X_xy``; the suited flags follow by Moebius
-inversion (:func:`suited_ways`).
+and ``BANKER_SUITED`` of a coup code name the variant; the suited flags follow by Moebius inversion
+(:func:`exact_odds.engine.polynomial.suited_ways`, shared with the single-shoe tables).
 
 Pairs concern only the first four cards, so a functional that depends on the pair flags alone is
 ``(N-4)(N-5)`` times a sum over multisets of four kinds (:func:`leading_table`). A monomial's factors
@@ -60,8 +60,6 @@ DESIGNATION_UNITS = (0, 1, 2)
 DESIGNATION_CARDS = (0, 2, 4)
 DIGITS = TYPES * (CARDS_PER_COUP + 1)
 
-FLOAT_MAX_CARDS = 456
-"""Largest shoe whose part values float64 holds exactly: ``456**6 <= 2**53 < 457**6``."""
 INT64_MAX_CARDS = 1448
 """Largest shoe whose sequences int64 holds: ``1448**6 < 2**63 <= 1449**6``."""
 
@@ -207,27 +205,6 @@ def suited_variants(seq: Array) -> Iterator[tuple[Array, bool, bool, Array]]:
             designations[0, same] = seq[0, same] * TYPES + GG
             designations[1, same] = -1
         yield rows, ps, bs, designations
-
-
-def variant(code: int) -> tuple[int, int, int]:
-    """(code with the suited bits cleared, player bit, banker bit)."""
-    x, y = code // PLAYER_SUITED % 2, code // BANKER_SUITED % 2
-    return code - PLAYER_SUITED * x - BANKER_SUITED * y, x, y
-
-
-def suited_ways(variants: dict[int, int]) -> dict[int, int]:
-    """Ways of each coup code from those of the variants: both suited ``X11``, the player's only
-    ``X10 - X11``, the banker's only ``X01 - X11``, neither ``X00 - X10 - X01 + X11``."""
-    out: dict[int, int] = {}
-    for code, ways in variants.items():
-        base, x, y = variant(code)
-        if x or y:
-            continue
-        p, b = base + PLAYER_SUITED, base + BANKER_SUITED
-        x10, x01, x11 = variants.get(p, 0), variants.get(b, 0), variants.get(p + BANKER_SUITED, 0)
-        out[base] = ways - x10 - x01 + x11
-        out[p], out[b], out[p + BANKER_SUITED] = x10 - x11, x01 - x11, x11
-    return out
 
 
 # ---------------------------------------------------------------- the six-card table

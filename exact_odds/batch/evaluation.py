@@ -26,9 +26,7 @@ from exact_odds.batch.coefficients import (
     coefficients,
     factor_table,
     kind_counts,
-    suited_ways,
     table_codes,
-    variant,
 )
 from exact_odds.batch.coefficients import sequences as all_sequences
 from exact_odds.batch.plan import Layout, Plan, make_layout, make_weighted_plan, part_rows, part_values, ways
@@ -36,6 +34,7 @@ from exact_odds.core.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUI
 from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe, ShoeError
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.engine.polynomial import suited_ways, variant
 from exact_odds.inputs.errors import suits_unknown
 
 if TYPE_CHECKING:
@@ -84,7 +83,7 @@ def _class_vectors(detail: Detail, bets: tuple[Payable, ...],
                    codes: IntArray) -> tuple[IntArray, list[list[Fraction]], list[int], list[int]]:
     """Classes of codes with equal payouts; per bet its payout per class, per class its winner (-1
     unless points) and whether it counts toward the sequences. At ``Detail.SUITS`` a variant code's
-    coefficient is the Moebius sum of :func:`~exact_odds.batch.coefficients.suited_ways`."""
+    coefficient is the Moebius sum of :func:`~exact_odds.engine.polynomial.suited_ways`."""
     x, y = codes // PLAYER_SUITED % 2, codes // BANKER_SUITED % 2
     base = codes - PLAYER_SUITED * x - BANKER_SUITED * y
     suited = detail is Detail.SUITS

@@ -24,7 +24,6 @@ import numpy as np
 
 from exact_odds.batch.coefficients import (
     DIGITS,
-    FLOAT_MAX_CARDS,
     LEADING_CARDS,
     TYPES,
     Coefficients,
@@ -40,6 +39,7 @@ from exact_odds.batch.coefficients import (
 from exact_odds.batch.compiled import KERNEL, chosen
 from exact_odds.batch.fused import compiled_rows
 from exact_odds.core.shoe import CARDS_PER_COUP
+from exact_odds.engine.polynomial import FLOAT_MAX_CARDS
 
 if TYPE_CHECKING:
     import numpy.typing as npt
