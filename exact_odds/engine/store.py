@@ -93,12 +93,6 @@ def as_array(values: list[int]) -> array[int]:
     return array(typecode_for(max(values, default=0)), values)
 
 
-def _header(name: str, key: str, arrays: Mapping[str, array[int]]) -> bytes:
-    """The header lines covered by the checksum."""
-    fields = " ".join(f"{n}:{a.typecode}:{len(a)}" for n, a in arrays.items())
-    return f"format {FORMAT_VERSION}\ntable {name}\ntableau {key}\narrays {fields}\n".encode("ascii")
-
-
 def encode(name: str, key: str, arrays: Mapping[str, array[int]]) -> bytes:
     """The bytes of a table file holding ``arrays`` for the tableau of ``key``."""
     parts = []
@@ -110,7 +104,8 @@ def encode(name: str, key: str, arrays: Mapping[str, array[int]]) -> bytes:
             a.byteswap()
         parts.append(a.tobytes())
     payload = zlib.compress(b"".join(parts), 9)
-    header = _header(name, key, arrays)
+    fields = " ".join(f"{n}:{a.typecode}:{len(a)}" for n, a in arrays.items())
+    header = f"format {FORMAT_VERSION}\ntable {name}\ntableau {key}\narrays {fields}\n".encode("ascii")
     return MAGIC + header + f"crc32 {zlib.crc32(payload, zlib.crc32(header)):08x}\n\n".encode("ascii") + payload
 
 
