@@ -438,10 +438,10 @@ def test_the_derived_tie_is_checked_on_a_sample() -> None:
     sequences = np.array([falling(int(n), 6) for n in counts.sum(axis=1)], dtype=np.int64)
     found = _outcomes(ways(compiled.plan, counts, None, counts.sum(axis=1)), sequences)
     assert found[:2].tolist() == [reference_winners([32] * 13), reference_winners([4] * 13)]
-    _sampled_check(compiled, counts, found)
+    _sampled_check(compiled.check, counts, found)
     found[SAMPLE, 2] += 1  # a wrong tie where the sample looks
     with pytest.raises(AssertionError, match="lost ways"):
-        _sampled_check(compiled, counts, found)
+        _sampled_check(compiled.check, counts, found)
     banker_and_player = np.array([[3, 4], [5, 6]], dtype=np.int64)
     assert _outcomes(banker_and_player, np.array([7, 12])).tolist() == [[3, 4, 0], [5, 6, 1]]
     for dtype in (np.int64, object):  # ways of banker and player past the sequences: a negative tie

@@ -51,15 +51,14 @@ if TYPE_CHECKING:
 class _BetPass:
     """The functionals one pass evaluates, and how the bets' numerators follow from them.
 
-    At ``Detail.POINTS`` (``outcomes``) the plan evaluates banker and player and the tie is the
-    sequences less them (a third less arithmetic); ``check`` evaluates all three on a sample
-    (:func:`_sampled_check`). Otherwise functional 0 counts every sequence, the check.
+    At ``Detail.POINTS`` the plan evaluates banker and player, the tie being the sequences less them
+    (a third less arithmetic), and ``check`` evaluates all three on a sample (:func:`_sampled_check`).
+    Otherwise ``check`` is None and functional 0 counts every sequence, the check.
     ``combination[j]``: bet ``j``'s numerator (``sum of ways * payout * scale``) as integer
     coefficients of the plan's functionals and, last, of the sequences, over ``divisor[j]``.
     """
 
     plan: Plan
-    outcomes: bool
     scales: tuple[int, ...]
     combination: tuple[tuple[int, ...], ...]
     divisor: tuple[int, ...]
@@ -124,12 +123,13 @@ def _bet_pass(tableau: Tableau, detail: Detail, bets: tuple[Payable, ...]) -> _B
         divisor.append(d)
     weights = np.array(chosen, dtype=np.int64).T[class_of]
     largest = tuple(max(abs(v) for v in vals) for vals in scaled)
-    if not outcomes:
-        return _BetPass(make_weighted_plan(co, weights), False, tuple(scales), tuple(combination), tuple(divisor),
-                        largest)
-    plan = make_weighted_plan(co, np.delete(weights, TIE, axis=1))
-    return _BetPass(plan, True, tuple(scales), tuple(map(_without_tie, combination)), tuple(divisor),
-                    largest, make_weighted_plan(co, weights[:, :TIE + 1]))
+    check = None
+    if outcomes:
+        check = make_weighted_plan(co, weights[:, :TIE + 1])
+        weights = np.delete(weights, TIE, axis=1)
+        combination = [_without_tie(c) for c in combination]
+    return _BetPass(make_weighted_plan(co, weights), tuple(scales), tuple(combination), tuple(divisor), largest,
+                    check)
 
 
 def _without_tie(combo: tuple[int, ...]) -> tuple[int, ...]:
@@ -158,13 +158,13 @@ def _outcomes(found: Array, sequences: Array) -> Array:
     return out
 
 
-def _sampled_check(compiled: _BetPass, counts: IntArray, found: Array) -> None:
+def _sampled_check(check: Plan, counts: IntArray, found: Array) -> None:
     """Banker, player and tie counted directly on a sample (one in :data:`SAMPLE`, and the last) must
     equal ``found``."""
-    if compiled.check is None or not len(counts):
+    if not len(counts):
         return
     rows = np.r_[np.arange(0, len(counts) - 1, SAMPLE), len(counts) - 1]
-    direct = ways(compiled.check, counts[rows], None)
+    direct = ways(check, counts[rows], None)
     if not (direct == found[rows]).all():
         raise AssertionError(LOST)
 
@@ -396,9 +396,9 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
         compiled = _bet_pass(tableau, detail, tuple(bet_list[j] for j in members))
         suit_counts = _check_suits(counts, suits, lines) if detail is Detail.SUITS else None
         found = ways(compiled.plan, counts, suit_counts, sizes, jit=jit)
-        if compiled.outcomes:
+        if compiled.check is not None:
             outcomes = _outcomes(found, sequences)
-            _sampled_check(compiled, counts, outcomes)
+            _sampled_check(compiled.check, counts, outcomes)
         else:
             _checked(found[:, :1], sequences)
         if not members:

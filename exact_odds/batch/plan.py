@@ -337,28 +337,27 @@ def _finish(plan: Plan, stage_sums: list[Array], sizes: Array, out: Array, rows:
             out[rows[:, None], columns] = found
 
 
-def _suits_of(suits: IntArray | None, chunk: IntArray | slice) -> IntArray | None:
-    """A chunk's suit counts as (13, 4, b), or None."""
-    return None if suits is None else suits[chunk].transpose(1, 2, 0)
-
-
-def _float_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray,
-                out: Array) -> list[IntArray]:
-    """Evaluate ``rows`` (shoes of at most 456 cards) in float64 with NumPy; return the rows whose
-    sums reached ``2**53`` (not proven exact)."""
+def _numpy_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray, out: Array,
+                *, floats: bool) -> list[IntArray]:
+    """Evaluate ``rows`` with NumPy a chunk at a time: in float64 (shoes of at most 456 cards), returning
+    the rows whose sums reached ``2**53`` (not proven exact); else smallest first, in int64 where
+    ``w N**6`` fits (no BLAS), else in Python integers."""
+    top = max(plan.weights, default=1)
     failed: list[IntArray] = []
-    for chunk in _chunks(rows):
-        sums = run(plan, factor_table(plan.space, kinds[:, chunk].astype(np.float64), _suits_of(suits, chunk)))
-        bad = np.zeros(sums[0].shape[1], dtype=bool)
-        if max(plan.weights, default=1) * int(sizes[chunk].max()) ** CARDS_PER_COUP >= FLOAT_EXACT:  # else proven exact
-            for s in sums:
-                bad |= (s >= FLOAT_EXACT).any(axis=0)
-        if bad.any():
-            ids = np.arange(chunk.start, chunk.stop) if isinstance(chunk, slice) else chunk
-            failed.append(ids[bad])
-            sums = [s[:, ~bad] for s in sums]
-            chunk = ids[~bad]
-        _finish(plan, [s.astype(np.int64).astype(out.dtype, copy=False) for s in sums], sizes[chunk], out, chunk)
+    for chunk in _chunks(rows if floats else rows[np.argsort(sizes[rows], kind="stable")]):
+        bound = top * int(sizes[chunk].max()) ** CARDS_PER_COUP
+        dtype = np.float64 if floats else np.int64 if bound < INT64_EXACT else object
+        chunk_suits = None if suits is None else suits[chunk].transpose(1, 2, 0)
+        sums = run(plan, factor_table(plan.space, kinds[:, chunk].astype(dtype), chunk_suits))
+        if floats and bound >= FLOAT_EXACT:  # else proven exact
+            bad = np.logical_or.reduce([(s >= FLOAT_EXACT).any(axis=0) for s in sums])
+            if bad.any():
+                ids = np.arange(chunk.start, chunk.stop) if isinstance(chunk, slice) else chunk
+                failed.append(ids[bad])
+                sums = [s[:, ~bad] for s in sums]
+                chunk = ids[~bad]
+        exact = [s.astype(np.int64 if floats else out.dtype, copy=False).astype(out.dtype, copy=False) for s in sums]
+        _finish(plan, exact, sizes[chunk].astype(out.dtype, copy=False), out, chunk)
     return failed
 
 
@@ -370,9 +369,8 @@ def _width(plan: Plan) -> int:
 
 def _compiled_float_rows(plan: Plan, rows: IntArray, counts: IntArray, suits: IntArray | None, sizes: IntArray,
                          out: Array, fast: ModuleType) -> list[IntArray]:
-    """:func:`_float_rows` (rank counts ``counts``, suit counts ``suits`` for a suited plan) by the
-    compiled chunks of :mod:`exact_odds.batch.fused`, written straight into ``out`` when it holds
-    every row in int64."""
+    """The float64 rows of :func:`_numpy_rows` by the compiled chunks of :mod:`exact_odds.batch.fused`,
+    written straight into ``out`` when it holds every row in int64."""
     whole = len(rows) == counts.shape[0]
     target = out if whole and out.dtype == np.int64 else np.zeros((len(rows), plan.classes), dtype=np.int64)
     chosen_suits = None if suits is None else np.ascontiguousarray(suits if whole else suits[rows], dtype=np.int64)
@@ -381,17 +379,6 @@ def _compiled_float_rows(plan: Plan, rows: IntArray, counts: IntArray, suits: In
     if target is not out:
         out[rows] = target
     return [rows[bad]]
-
-
-def _exact_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray,
-                out: Array) -> None:
-    """Evaluate ``rows`` smallest first, a chunk at a time: in int64 where ``w N**6`` fits (no BLAS),
-    else in Python integers."""
-    top = max(plan.weights, default=1)
-    for chunk in _chunks(rows[np.argsort(sizes[rows], kind="stable")]):
-        dtype = np.int64 if top * int(sizes[chunk].max()) ** CARDS_PER_COUP < INT64_EXACT else object
-        sums = run(plan, factor_table(plan.space, kinds[:, chunk].astype(dtype), _suits_of(suits, chunk)))
-        _finish(plan, [s.astype(out.dtype, copy=False) for s in sums], sizes[chunk].astype(out.dtype), out, chunk)
 
 
 def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray | None = None, *,
@@ -415,11 +402,11 @@ def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray |
         failed = _compiled_float_rows(plan, np.flatnonzero(small), counts, suits, sizes, out, fast)
     else:
         kinds = kind_counts(counts, plan.space.detail)
-        failed = _float_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out)
+        failed = _numpy_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out, floats=True)
     rest = np.concatenate([np.flatnonzero(~small), *failed]).astype(np.int64)
     if len(rest):
-        _exact_rows(plan, rest, kind_counts(counts, plan.space.detail) if kinds is None else kinds, suits, sizes,
-                    out)
+        kinds = kind_counts(counts, plan.space.detail) if kinds is None else kinds
+        _numpy_rows(plan, rest, kinds, suits, sizes, out, floats=False)
     for functional, twin in plan.copies:
         out[:, functional] = out[:, twin]
     return out

@@ -50,12 +50,6 @@ def _kinds(shoe: Shoe, detail: Detail) -> list[_Kind]:
     ]
 
 
-def _hand_pairs(kinds: list[_Kind]) -> Iterator[tuple[_Pair, int]]:
-    """Unordered two-card hands with their number of orderings (1 or 2)."""
-    for a, b in combinations_with_replacement(kinds, 2):
-        yield (a, b), 1 if a is b else 2
-
-
 def _removal_ways(cards: tuple[_Kind, ...], infinite: bool) -> int:
     """Ways to draw these cards in a fixed order: a product over kinds of falling factorials."""
     taken: dict[tuple[int, ...], int] = {}
@@ -107,7 +101,7 @@ def first_four_by_kind(shoe: Shoe, detail: Detail = Detail.POINTS) -> dict[First
 def _four_cards(shoe: Shoe, kinds: list[_Kind]) -> Iterator[tuple[_Pair, _Pair, int, int, tuple[int, ...], Ways]]:
     """Every (player hand, banker hand) over ``kinds`` with nonzero ways: the hands, their totals, the
     point values removed (sorted) and the ways of dealing the four cards P, B, P, B."""
-    hands = list(_hand_pairs(kinds))
+    hands = [((a, b), 1 if a is b else 2) for a, b in combinations_with_replacement(kinds, 2)]  # (hand, orderings)
     for player, p_orders in hands:
         pt = (player[0][0] + player[1][0]) % 10
         for banker, b_orders in hands:
