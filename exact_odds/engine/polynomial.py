@@ -305,30 +305,19 @@ def _sums_for(tableau: Tableau, shoe: Shoe, detail: Detail) -> dict[int, int]:
     return points if detail is Detail.POINTS else {**points, **pairs}
 
 
-def coup_ways(tableau: Tableau, shoe: Shoe, detail: Detail) -> dict[int, int]:
-    """Ways of every coup code for ``shoe`` at ``detail`` (zeros included)."""
-    slot = _sums_for(tableau, shoe, detail)
-    size = shoe.size
-    unused = [size ** (CARDS_PER_COUP - u) if shoe.infinite else falling(size - u, CARDS_PER_COUP - u)
-              for u in range(CARDS_PER_COUP + 1)]
-    out: dict[int, int] = {}
-    for code in sorted(s for s in slot if s < BASE_CODES):
-        factor = unused[4 + code // PLAYER_DREW % 2 + code // BANKER_DREW % 2]
-        for full, ways in _split(code, slot, detail).items():
-            out[full] = ways * factor
-    return out
+def _unused(shoe: Shoe) -> list[int]:
+    """Ways of the cards a coup of ``u`` cards leaves unused, by ``u``: ``(N-u) ... (N-5)``, or ``N**(6-u)``."""
+    return [shoe.size ** (CARDS_PER_COUP - u) if shoe.infinite else falling(shoe.size - u, CARDS_PER_COUP - u)
+            for u in range(CARDS_PER_COUP + 1)]
 
 
 @lru_cache(maxsize=64)
 def winners_by_tables(shoe: Shoe, tableau: Tableau) -> Dist[Winner]:
     """``winners(deal_by_tables(shoe, tableau))`` from table ``single-winners``, less than half the work."""
-    slot = sums(tables(tableau, "winners"), shoe, range(1))
-    size = shoe.size
+    unused = _unused(shoe)
     ways = dict.fromkeys(OUTCOMES, 0)
-    for code, value in slot.items():
-        used = code % 10
-        ways[OUTCOMES[code // 10]] += value * (
-            size ** (CARDS_PER_COUP - used) if shoe.infinite else falling(size - used, CARDS_PER_COUP - used))
+    for code, value in sums(tables(tableau, "winners"), shoe, range(1)).items():
+        ways[OUTCOMES[code // 10]] += value * unused[code % 10]
     return Dist(ways)
 
 
@@ -336,7 +325,13 @@ def deal_by_tables(shoe: Shoe, tableau: Tableau, detail: Detail = Detail.POINTS)
     """:func:`exact_odds.engine.enumerator.deal` by evaluating the single-shoe tables of ``tableau``: the same Dist."""
     if detail is Detail.SUITS and shoe.suited is None:
         raise ShoeError(suits_unknown())
-    return Dist({_coup(code): ways for code, ways in coup_ways(tableau, shoe, detail).items() if ways})
+    slot = _sums_for(tableau, shoe, detail)
+    unused = _unused(shoe)
+    ways: dict[Coup, int] = {}
+    for code in sorted(s for s in slot if s < BASE_CODES):
+        factor = unused[4 + code // PLAYER_DREW % 2 + code // BANKER_DREW % 2]
+        ways.update((_coup(full), w * factor) for full, w in _split(code, slot, detail).items() if w)
+    return Dist(ways)
 
 
 # ---------------------------------------------------------------- building the tables from a drawing rule
