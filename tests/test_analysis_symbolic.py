@@ -209,8 +209,7 @@ def _table_polynomials(classes: int, class_of: Callable[[Coup], int], detail: De
     most, through its exact ways on 1 to 7 decks."""
     import numpy as np
 
-    from exact_odds.batch.coefficients import coefficients
-    from exact_odds.batch.monomials import table_codes
+    from exact_odds.batch.coefficients import coefficients, table_codes
     from exact_odds.batch.plan import make_plan, ways
     from exact_odds.core.coup import COUP_CODES, coup_of_code
 

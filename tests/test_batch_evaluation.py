@@ -22,7 +22,7 @@ from exact_odds.batch import (
     evaluate_shoes,
     parse_compositions,
 )
-from exact_odds.batch.kinds import DESIGNATION_CARDS, DESIGNATION_UNITS, TYPES, part_code, parts_of
+from exact_odds.batch.coefficients import DESIGNATION_CARDS, DESIGNATION_UNITS, TYPES, part_code, parts_of
 from exact_odds.bets import find_bet, registered
 from exact_odds.core.coup import COUP_CODES, Coup, Detail, coup_code, coup_of_code, tabulate
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe, ShoeError, falling, parse_cards
@@ -438,10 +438,10 @@ def test_the_derived_tie_is_checked_on_a_sample() -> None:
     sequences = np.array([falling(int(n), 6) for n in counts.sum(axis=1)], dtype=np.int64)
     found = _outcomes(ways(compiled.plan, counts, None, counts.sum(axis=1)), sequences)
     assert found[:2].tolist() == [reference_winners([32] * 13), reference_winners([4] * 13)]
-    _sampled_check(compiled, counts, found)
+    _sampled_check(compiled.check, counts, found)
     found[SAMPLE, 2] += 1  # a wrong tie where the sample looks
     with pytest.raises(AssertionError, match="lost ways"):
-        _sampled_check(compiled, counts, found)
+        _sampled_check(compiled.check, counts, found)
     banker_and_player = np.array([[3, 4], [5, 6]], dtype=np.int64)
     assert _outcomes(banker_and_player, np.array([7, 12])).tolist() == [[3, 4, 0], [5, 6, 1]]
     for dtype in (np.int64, object):  # ways of banker and player past the sequences: a negative tie
@@ -488,17 +488,17 @@ def test_a_table_out_of_order_has_the_same_monomials() -> None:
 
     import numpy as np
 
-    from exact_odds.batch import monomials
+    import exact_odds.batch.coefficients as tables
     from exact_odds.batch.coefficients import coefficients
 
     co = coefficients(STANDARD_TABLEAU, Detail.RANKS)
     order = np.random.default_rng(3).permutation(len(co.a))
     shuffled = dataclasses.replace(co, a=co.a[order], b=co.b[order], coup=co.coup[order], count=co.count[order])
     weights = np.random.default_rng(4).integers(0, 5, size=(COUP_CODES, 3)).astype(np.int64)
-    sums = monomials.monomial_sums
+    sums = tables.monomial_sums
     for left, right in zip(sums(co, weights), sums(shuffled, weights), strict=True):
         assert np.array_equal(left, right)
-    assert np.array_equal(monomials.table_codes(co), monomials.table_codes(shuffled))
+    assert np.array_equal(tables.table_codes(co), tables.table_codes(shuffled))
 
 
 def test_counts_past_2_to_the_53_summed_in_integers() -> None:
@@ -507,22 +507,22 @@ def test_counts_past_2_to_the_53_summed_in_integers() -> None:
 
     import numpy as np
 
-    from exact_odds.batch import monomials
+    import exact_odds.batch.coefficients as tables
     from exact_odds.batch.coefficients import coefficients
 
     co = coefficients(STANDARD_TABLEAU, Detail.POINTS)
     scaled = dataclasses.replace(co, count=co.count << 34)
     assert int(scaled.count.sum()) >= 2**53
     weights = np.random.default_rng(5).integers(0, 4, size=(COUP_CODES, 3)).astype(np.int64)
-    digits, summed = monomials.monomial_sums(co, weights)
-    digits_big, summed_big = monomials.monomial_sums(scaled, weights)
+    digits, summed = tables.monomial_sums(co, weights)
+    digits_big, summed_big = tables.monomial_sums(scaled, weights)
     assert np.array_equal(digits, digits_big) and np.array_equal(summed << 34, summed_big)
 
 
 def first_layout(space: Any, parts: tuple[set[tuple[int, ...]], set[tuple[int, ...]]]) -> tuple[Any, ...]:
     """The first :func:`~exact_odds.batch.plan.make_layout`, a part at a time, kept as an oracle:
     (parent, factor, levels, spans, codes, rows)."""
-    from exact_odds.batch.kinds import DIGITS
+    from exact_odds.batch.coefficients import DIGITS
 
     def code(p: tuple[int, ...]) -> int:
         return sum(d * DIGITS**i for i, d in enumerate(p))
@@ -558,7 +558,7 @@ def first_layout(space: Any, parts: tuple[set[tuple[int, ...]], set[tuple[int, .
 @given(st.sampled_from(list(Detail)), st.integers(0, 2**32 - 1))
 def test_layout_equals_the_first_one(detail: Detail, seed: int) -> None:
     """Random sets of parts (some groups empty), laid out in arrays as a part at a time."""
-    from exact_odds.batch.kinds import space_of
+    from exact_odds.batch.coefficients import space_of
     from exact_odds.batch.plan import make_layout
 
     space = space_of(detail)

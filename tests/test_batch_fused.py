@@ -140,13 +140,14 @@ def test_weighed_sums_past_the_float_limit_redone(monkeypatch: pytest.MonkeyPatc
     with jit_setting("1"):
         expected = evaluate(counts).outcomes.tolist()
         redone: list[int] = []
-        exact_rows = plan_module._exact_rows
+        numpy_rows = plan_module._numpy_rows
 
-        def spy(plan: object, rows: np.ndarray, *args: object) -> None:
-            redone.extend(rows.tolist())
-            exact_rows(plan, rows, *args)  # type: ignore[arg-type]
+        def spy(plan: object, rows: np.ndarray, *args: object, floats: bool) -> list[np.ndarray]:
+            if not floats:
+                redone.extend(rows.tolist())
+            return numpy_rows(plan, rows, *args, floats=floats)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(plan_module, "_exact_rows", spy)
+        monkeypatch.setattr(plan_module, "_numpy_rows", spy)
         monkeypatch.setattr(plan_module, "FLOAT_EXACT", 2**40)
         found = evaluate(counts).outcomes.tolist()
     assert sorted(set(redone)) == list(range(len(counts)))

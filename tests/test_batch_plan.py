@@ -1,4 +1,4 @@
-"""Exact arithmetic by shoe size (:mod:`exact_odds.batch.plan` and :mod:`exact_odds.batch.kernel`): the one
+"""Exact arithmetic by shoe size (:mod:`exact_odds.batch.plan`): the one
 kernel in float64 (shoes of at most 456 cards, sums checked below ``2**53``), in int64 (sums below ``2**63``)
 and in Python integers (any shoe), each against the reference enumerator, with NumPy alone and with the
 compiled loops (``EXACT_ODDS_JIT=0`` and ``1``)."""
@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact_odds.batch import FLOAT_MAX_CARDS, INT64_MAX_CARDS, evaluate
-from exact_odds.batch.kernel import falling_table, sequences
+from exact_odds.batch.coefficients import falling_table, sequences
 from exact_odds.bets import find_bet, registered
 from exact_odds.core.coup import Detail, Payable
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe, falling

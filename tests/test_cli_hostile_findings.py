@@ -10,7 +10,8 @@ run), in under 5 seconds of CPU and 500 MB.
   whether it is a file: :func:`exact_odds.inputs.reading.is_file` says no, never raises;
 - ``study --edge-sort`` with every rank its own group (once ``''``, now refused as empty) took 1.3 GB and
   10 s for two shoes of one deck: the coefficient plan of a dozen groups summed every functional at once;
-  it now sums a few at a time (:func:`exact_odds.batch.monomials.monomial_sums`), the same integers in bounded memory;
+  it now sums a few at a time (:func:`exact_odds.batch.coefficients.monomial_sums`), the same integers in
+  bounded memory;
 - ``advantage --position 1-4`` (the ranks of four cards: 28,561 cases) ran 17 s in 430 MB, and
   ``1-6`` without end: at most :data:`exact_odds.analysis.information.value.MAX_CASES` (2,500) cases are
   valued (the ranks of three cards, 2,197 cases, take about 4 s), more is refused at once;

@@ -144,11 +144,7 @@ COVERED_BY: dict[str, str] = {
     "batch/basis.py": "test_batch_evaluation.py",
     "batch/coefficients.py": "test_batch_plan.py",
     "batch/io.py": "test_batch_textloops.py",
-    "batch/kernel.py": "test_batch_plan.py",
-    "batch/kinds.py": "test_batch_plan.py",
     "batch/loops.py": "test_batch_compiled.py",
-    "batch/monomials.py": "test_batch_plan.py",
-    "batch/suited.py": "test_batch_evaluation.py",
     # Games with choices: the rules with free cells, the solver and its report, tested as one game.
     "analysis/equilibrium.py": "test_analysis_strategy.py",
     "core/choices.py": "test_analysis_strategy.py",

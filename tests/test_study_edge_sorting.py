@@ -74,7 +74,7 @@ def test_edge_sorting_plan_sums_in_bounded_pieces() -> None:
     """The plan's sums are the same integers whether the functionals are summed at once or a few at a time."""
     import numpy as np
 
-    from exact_odds.batch import monomials
+    import exact_odds.batch.coefficients as tables
     from exact_odds.batch.coefficients import coefficients
     from exact_odds.core.coup import Detail
     from exact_odds.core.tableau import STANDARD_TABLEAU
@@ -82,13 +82,13 @@ def test_edge_sorting_plan_sums_in_bounded_pieces() -> None:
     co = coefficients(STANDARD_TABLEAU, Detail.POINTS)
     rng = np.random.default_rng(1)
     weights = rng.integers(0, 3, size=(int(co.coup.max()) + 1, 40)).astype(np.int64)
-    digits, summed = monomials.monomial_sums(co, weights)
-    saved = monomials._CHUNK
+    digits, summed = tables.monomial_sums(co, weights)
+    saved = tables._CHUNK
     try:
-        monomials._CHUNK = 1  # one functional at a time
-        digits_1, summed_1 = monomials.monomial_sums(co, weights)
+        tables._CHUNK = 1  # one functional at a time
+        digits_1, summed_1 = tables.monomial_sums(co, weights)
     finally:
-        monomials._CHUNK = saved
-    m = monomials._monomials(co)
+        tables._CHUNK = saved
+    m = tables._monomials(co)
     whole = np.add.reduceat(m.count[:, None] * weights[m.coup], m.starts, axis=0)
     assert (digits == digits_1).all() and (summed == whole).all() and (summed_1 == whole).all()

@@ -1,12 +1,8 @@
-"""Few functionals for many bets: a basis of non-negative weights that spans every bet's numerator.
+"""Few functionals for many bets: non-negative weights whose span holds every bet's numerator.
 
-Many bets pay on the same events (banker wins, ties of each total, a banker six...), so their
-numerators ``sum over coups of payout * ways`` are linear combinations of a few *functionals*:
-non-negative integer weights on classes of coups (most of them events, weight 0/1). The kernel
-evaluates only the functionals (a few thousand multiply-adds each), and each bet's numerator
-follows exactly as a rational combination of them and of the total number of sequences.
-
-Everything here is exact (``Fraction``), on vectors indexed by classes of coups (a few dozen).
+Many bets pay on the same events (banker wins, ties of each total...), so their numerators ``sum
+over coups of payout * ways`` are exact rational combinations of a few *functionals* (integer
+weights on classes of coups, most of them 0/1 events) and of the total number of sequences.
 
 >>> span = Span(3)
 >>> span.add([1, 0, 0]), span.add([0, 1, 1])
@@ -26,42 +22,16 @@ from fractions import Fraction
 Vector = Sequence[Fraction | int]
 
 
-def _integers(vector: Vector) -> list[int]:
-    """The vector scaled to integers (its direction is all that membership depends on)."""
-    if all(isinstance(x, int) for x in vector):
-        return list(vector)  # type: ignore[arg-type]
-    scale = math.lcm(*(Fraction(x).denominator for x in vector))
-    return [int(Fraction(x) * scale) for x in vector]
-
-
 class Span:
-    """The span of the vectors added so far: integer echelon rows for membership (fast), and
-    rational rows remembering their combination of the members for :meth:`solve`."""
+    """The span of the vectors added, as rational echelon rows, each with its combination of the members."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.members: list[list[Fraction]] = []
-        self._echelon: list[tuple[int, list[int]]] = []  # pivot, primitive integer row
         self._rows: list[tuple[int, list[Fraction], list[Fraction]]] = []  # pivot, row, combination
 
-    def _rest(self, vector: Vector) -> list[int]:
-        """The integer vector less multiples of the echelon rows (zero iff in the span)."""
-        v = _integers(vector)
-        for pivot, row in self._echelon:
-            if v[pivot]:
-                a, b = row[pivot], v[pivot]
-                v = [a * x - b * y for x, y in zip(v, row, strict=True)]
-                common = math.gcd(*v)
-                if common > 1:
-                    v = [x // common for x in v]
-        return v
-
-    def contains(self, vector: Vector) -> bool:
-        """Whether ``vector`` is in the span."""
-        return not any(self._rest(vector))
-
     def _reduce(self, vector: Vector) -> tuple[list[Fraction], list[Fraction]]:
-        """The vector less its projection on the rational rows, and the combination removed."""
+        """The vector less its projection on the rows (zero iff in the span), and the combination removed."""
         v = [Fraction(x) for x in vector]
         combo = [Fraction(0)] * len(self.members)
         for pivot, row, coeffs in self._rows:
@@ -71,36 +41,26 @@ class Span:
                 combo = [c + factor * d for c, d in zip(combo, coeffs, strict=True)]
         return v, combo
 
-    def _add_echelon(self, vector: Vector) -> bool:
-        """Extend the integer rows only (membership tests of a trial span)."""
-        rest = self._rest(vector)
-        pivot = next((i for i, x in enumerate(rest) if x), None)
-        if pivot is not None:
-            self._echelon.append((pivot, rest))
-        return pivot is not None
+    def contains(self, vector: Vector) -> bool:
+        """Whether ``vector`` is in the span."""
+        return not any(self._reduce(vector)[0])
 
     def add(self, vector: Vector) -> bool:
         """Add ``vector`` as a member if it is not in the span yet; whether it was added."""
-        rest = self._rest(vector)
-        pivot = next((i for i, x in enumerate(rest) if x), None)
+        row, combo = self._reduce(vector)
+        pivot = next((i for i, x in enumerate(row) if x), None)
         if pivot is None:
             return False
-        self._echelon.append((pivot, rest))
-        row, combo = self._reduce(vector)
         self.members.append([Fraction(x) for x in vector])
         for _, _, coeffs in self._rows:
             coeffs.append(Fraction(0))
-        self._rows.append((next(i for i, x in enumerate(row) if x), row, [-c for c in combo] + [Fraction(1)]))
+        self._rows.append((pivot, row, [-c for c in combo] + [Fraction(1)]))
         return True
 
     def solve(self, vector: Vector) -> list[Fraction] | None:
         """Coefficients of the members that add up to ``vector``, or None if it is not in the span."""
-        if not self.contains(vector):
-            return None
         rest, combo = self._reduce(vector)
-        if any(rest):
-            raise AssertionError("inconsistent span")
-        return combo
+        return None if any(rest) else combo
 
 
 def integer_weights(vector: Vector) -> list[int]:
@@ -117,10 +77,9 @@ def choose_functionals(vectors: Sequence[Vector], start: Sequence[Vector], total
                        shift: bool) -> list[list[int]]:
     """Non-negative integer functionals whose span, with ``total``, holds every vector.
 
-    ``start`` are evaluated in any case (the outcomes, or the total for the check). A vector not
-    yet in the span adds the events (0/1 weights) of its values, rarest first, until it is in
-    the span, if one suffices or ``shift`` is false; otherwise (every class counted by
-    ``total``) the vector itself shifted to non-negative integers (:func:`integer_weights`).
+    ``start`` are evaluated in any case. A vector not yet in the span adds the events (0/1) of its
+    values, rarest first, until it is in; if that takes more than one and ``shift`` (every class
+    counted by ``total``), the vector itself shifted to non-negative integers instead.
     """
     span = Span(len(total))
     chosen: list[list[int]] = []
@@ -134,9 +93,8 @@ def choose_functionals(vectors: Sequence[Vector], start: Sequence[Vector], total
         levels = sorted({Fraction(x) for x in vector} - {Fraction(0)})
         events = sorted(([int(Fraction(x) == level) for x in vector] for level in levels), key=sum)
         trial = Span(span.size)
-        for pivot, row in span._echelon:
-            trial._echelon.append((pivot, row))
-        missing = [e for e in events if not trial.contains(vector) and trial._add_echelon(e)]
+        trial._rows = [(pivot, row, []) for pivot, row, _ in span._rows]
+        missing = [e for e in events if not trial.contains(vector) and trial.add(e)]
         if len(missing) > 1 and shift:
             missing = [integer_weights(vector)]
         for e in missing:
@@ -146,8 +104,7 @@ def choose_functionals(vectors: Sequence[Vector], start: Sequence[Vector], total
 
 
 def combinations(functionals: Sequence[Vector], total: Vector, vectors: Sequence[Vector]) -> list[list[Fraction]]:
-    """Each vector as coefficients of the functionals and, last, of ``total`` (exact); a vector
-    met before (many bets pay alike) solved once."""
+    """Each vector as exact coefficients of the functionals and, last, of ``total``."""
     span = Span(len(total))
     for f in functionals:
         if not span.add(f):

@@ -1,21 +1,10 @@
 """Whether bulk work runs its element-wise loops compiled (numba, the ``fast`` extra).
 
-The compiled loops (:mod:`exact_odds.batch.loops` for the kernel, :mod:`exact_odds.batch.textloops`
-for reading compositions, :mod:`exact_odds.report.csvloops` for writing them,
-:mod:`exact_odds.witness.verify.loops` and :mod:`exact_odds.dealing.loops`) need numba
-(``pip install 'exact-odds[fast]'``). Without it the same steps run in NumPy; the integers and the
-text are the same either way (the tests compare both). Each module of loops is loaded here, by
-:func:`load`.
-
-Which way runs is a function of the job alone (:func:`wanted`): loading numba costs a process
-about half a second, which pays for itself from :data:`JIT_MIN` compositions (about 1 us saved
-each). A caller that splits a job into many calls names the whole job's size, or passes the
-decision down (``jit=`` of :func:`~exact_odds.batch.evaluate`). The environment variable
-``EXACT_ODDS_JIT`` forces either way: ``0`` NumPy alone, ``1`` the compiled loops at any size.
-
-Readying numba's compiler imports its array functions, which would import ``scipy.linalg`` (for
-``np.correlate`` and ``np.convolve``, which the loops never use): :func:`load` imports them with
-SciPy out of sight; everything else of numba is as before.
+The modules of compiled loops (:mod:`exact_odds.batch.loops`, :mod:`exact_odds.batch.textloops`,
+:mod:`exact_odds.report.csvloops`, :mod:`exact_odds.witness.verify.loops`, :mod:`exact_odds.dealing.loops`)
+are loaded here (:func:`load`); without numba the same steps run in NumPy, to the same integers and
+text. Loading numba costs a process about half a second, which pays for itself from :data:`JIT_MIN`
+compositions (:func:`wanted`); ``EXACT_ODDS_JIT`` forces either way (``0`` NumPy, ``1`` compiled).
 
 >>> wanted(700_000) == (os.environ.get(JIT_ENV, "1") == "1")  # EXACT_ODDS_JIT decides when set
 True
@@ -34,16 +23,14 @@ from types import ModuleType
 JIT_ENV = "EXACT_ODDS_JIT"
 """Environment variable: ``0`` runs NumPy alone, ``1`` the compiled loops at any size."""
 JIT_MIN = 600_000
-"""Compositions from which loading the compiled loops (about 0.6 s) pays for itself (about 1 us
-saved per composition)."""
+"""Compositions from which loading the compiled loops pays for itself (about 1 us saved each)."""
 KERNEL = "exact_odds.batch.loops"
 TEXT = "exact_odds.batch.textloops"
 
 
 def wanted(count: int, *, worth: int = JIT_MIN) -> bool:
-    """Whether a job of ``count`` units (compositions, cards, coups) runs compiled: ``EXACT_ODDS_JIT``
-    when it says ``0`` or ``1``, else whether ``count`` reaches ``worth`` (what a unit saves decides
-    it: a study's coup saves more than the kernel's composition, and names a lower ``worth``)."""
+    """Whether a job of ``count`` units runs compiled: ``EXACT_ODDS_JIT`` when it says ``0`` or ``1``,
+    else whether ``count`` reaches ``worth`` (lower for units that save more)."""
     setting = os.environ.get(JIT_ENV, "")
     if setting in ("0", "1"):
         return setting == "1"
@@ -62,8 +49,8 @@ class _WithoutScipy:
 
 
 def _numba_arrays() -> None:
-    """Import numba's array functions (``numba.np.arraymath``, which its compiler imports on its
-    first use) without SciPy, unless SciPy is imported already."""
+    """Import numba's array functions (which its compiler imports on first use) without SciPy: it would
+    import ``scipy.linalg`` for functions the loops never use."""
     if "scipy" in sys.modules or "numba.np.arraymath" in sys.modules:
         return
     finder = _WithoutScipy()
@@ -76,8 +63,7 @@ def _numba_arrays() -> None:
 
 @cache
 def load(name: str) -> ModuleType | None:
-    """The module of compiled loops ``name`` (e.g. ``"exact_odds.witness.verify.loops"``), or None
-    when numba is missing or cannot set up its code cache (no writable cache directory)."""
+    """The module of compiled loops ``name``, or None when numba is missing or has no writable cache."""
     try:
         _numba_arrays()
         return importlib.import_module(name)
@@ -86,12 +72,10 @@ def load(name: str) -> ModuleType | None:
 
 
 def module(name: str, count: int, *, worth: int = JIT_MIN) -> ModuleType | None:
-    """The module of compiled loops ``name`` for a job of ``count`` units (:func:`wanted`), or None
-    for NumPy."""
+    """The module of compiled loops ``name`` for a job of ``count`` units (:func:`wanted`), or None."""
     return load(name) if wanted(count, worth=worth) else None
 
 
 def chosen(name: str, count: int, jit: bool | None) -> ModuleType | None:
-    """The module ``name`` when ``jit`` says so (None: when a job of ``count`` compositions is worth
-    it, :func:`wanted`), else None for NumPy."""
+    """The module ``name`` when ``jit`` says so (None: :func:`wanted` decides), else None."""
     return load(name) if (wanted(count) if jit is None else jit) else None

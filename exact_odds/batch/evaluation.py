@@ -1,13 +1,11 @@
 """Bulk evaluation: the coup counts and bet expectations of many compositions at once.
 
-Conventions. Compositions are rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K). Ways count
-ordered six-card sequences, unused cards included, so a shoe of ``N`` cards has
-``N (N-1) ... (N-5)`` of them (checked for every composition); the integers equal those of
-:func:`exact_odds.engine.enumerator.deal`. Payouts are net units per unit staked (a push is 0), exact;
-they never enter the integer loops. The kernel evaluates a few non-negative *functionals*
-(banker, player and tie, then events such as "banker wins with 6" or weighted sums that the
-bets need: :mod:`exact_odds.batch.basis`), and each bet's numerator follows exactly as an
-integer combination of them and of the number of sequences, over a small divisor.
+Compositions are rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K); ways count ordered six-card
+sequences, unused cards included (``N (N-1) ... (N-5)`` in all, checked for every composition), the
+integers of :func:`exact_odds.engine.enumerator.deal`. Payouts (net units per unit staked, exact)
+never enter the integer loops: the kernel evaluates a few non-negative *functionals* (banker, player,
+tie, then events or weighted sums the bets need: :mod:`exact_odds.batch.basis`), and each bet's
+numerator follows as an integer combination of them and of the sequences, over a small divisor.
 """
 
 from __future__ import annotations
@@ -22,17 +20,21 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from exact_odds.batch.basis import choose_functionals, combinations
-from exact_odds.batch.coefficients import coefficients
-from exact_odds.batch.kernel import INT64_MAX_CARDS, factor_table, part_values
-from exact_odds.batch.kernel import sequences as all_sequences
-from exact_odds.batch.kinds import Space, kind_counts
-from exact_odds.batch.monomials import table_codes
-from exact_odds.batch.plan import Layout, Plan, make_layout, make_weighted_plan, part_rows, ways
-from exact_odds.batch.suited import suited_ways, variant
+from exact_odds.batch.coefficients import (
+    INT64_MAX_CARDS,
+    Space,
+    coefficients,
+    factor_table,
+    kind_counts,
+    table_codes,
+)
+from exact_odds.batch.coefficients import sequences as all_sequences
+from exact_odds.batch.plan import Layout, Plan, make_layout, make_weighted_plan, part_rows, part_values, ways
 from exact_odds.core.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUITED, Coup, Detail, Payable, coup_of_code
 from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe, ShoeError
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
+from exact_odds.engine.polynomial import suited_ways, variant
 from exact_odds.inputs.errors import suits_unknown
 
 if TYPE_CHECKING:
@@ -49,19 +51,14 @@ if TYPE_CHECKING:
 class _BetPass:
     """The functionals one pass evaluates, and how the bets' numerators follow from them.
 
-    ``outcomes``: the functionals that are banker, player and tie (``Detail.POINTS``), else
-    empty; ``total``: the functional counting every sequence (the check), or -1. At
-    ``Detail.POINTS`` the plan leaves out the tie, which is the sequences less banker and
-    player (one functional fewer: a third less arithmetic for the main bets); ``check`` then
-    evaluates banker, player and tie, the check of :func:`_sampled_check`.
+    At ``Detail.POINTS`` the plan evaluates banker and player, the tie being the sequences less them
+    (a third less arithmetic), and ``check`` evaluates all three on a sample (:func:`_sampled_check`).
+    Otherwise ``check`` is None and functional 0 counts every sequence, the check.
     ``combination[j]``: bet ``j``'s numerator (``sum of ways * payout * scale``) as integer
-    coefficients of the plan's functionals and, last, of the sequences, over ``divisor[j]`` (at
-    ``Detail.POINTS`` the tie's coefficient is moved to the sequences, less banker and player).
+    coefficients of the plan's functionals and, last, of the sequences, over ``divisor[j]``.
     """
 
     plan: Plan
-    outcomes: tuple[int, ...]
-    total: int
     scales: tuple[int, ...]
     combination: tuple[tuple[int, ...], ...]
     divisor: tuple[int, ...]
@@ -70,10 +67,8 @@ class _BetPass:
 
 
 def _payouts(bet: Payable, codes: IntArray) -> tuple[IntArray, int]:
-    """The bet's payouts on ``codes`` scaled to integers (a table by code), and the scale (the least
-    common multiple of the denominators of the payouts on ``codes``). A bet pays a few amounts on
-    hundreds of codes, most often the same objects (its pay lines'): each object is scaled once,
-    found again by its identity (cheaper than a fraction's hash)."""
+    """The bet's payouts on ``codes`` scaled to integers (a table by code), and the scale. A bet pays a
+    few amounts, most often the same objects: each is scaled once, found by its identity."""
     paid = [bet.payout(coup_of_code(code)) for code in codes.tolist()]
     distinct = {id(p): p for p in paid}
     scale = math.lcm(*(p.denominator for p in distinct.values()))
@@ -85,13 +80,9 @@ def _payouts(bet: Payable, codes: IntArray) -> tuple[IntArray, int]:
 
 def _class_vectors(detail: Detail, bets: tuple[Payable, ...],
                    codes: IntArray) -> tuple[IntArray, list[list[Fraction]], list[int], list[int]]:
-    """Classes of codes with equal payouts; per bet its payout (suited: coefficient) per class,
-    per class its winner (-1 unless points) and whether it counts toward the sequences.
-
-    At ``Detail.SUITS`` a variant code's coefficient is a Moebius sum, on integer payout tables: with ``v_ab``
-    the value of the coup with suited flags a, b, the variant with bits x, y contributes
-    ``sum over a <= x, b <= y of (-1)^(x-a + y-b) v_ab`` a way (:func:`~exact_odds.batch.suited.suited_ways`).
-    """
+    """Classes of codes with equal payouts; per bet its payout per class, per class its winner (-1
+    unless points) and whether it counts toward the sequences. At ``Detail.SUITS`` a variant code's
+    coefficient is the Moebius sum of :func:`~exact_odds.engine.polynomial.suited_ways`."""
     x, y = codes // PLAYER_SUITED % 2, codes // BANKER_SUITED % 2
     base = codes - PLAYER_SUITED * x - BANKER_SUITED * y
     suited = detail is Detail.SUITS
@@ -132,60 +123,57 @@ def _bet_pass(tableau: Tableau, detail: Detail, bets: tuple[Payable, ...]) -> _B
         divisor.append(d)
     weights = np.array(chosen, dtype=np.int64).T[class_of]
     largest = tuple(max(abs(v) for v in vals) for vals in scaled)
-    if not outcomes:
-        return _BetPass(make_weighted_plan(co, weights), (), 0, tuple(scales), tuple(combination), tuple(divisor),
-                        largest)
-    plan = make_weighted_plan(co, np.delete(weights, TIE, axis=1))
-    return _BetPass(plan, (0, 1, 2), -1, tuple(scales), tuple(map(_without_tie, combination)), tuple(divisor),
-                    largest, make_weighted_plan(co, weights[:, :TIE + 1]))
+    check = None
+    if outcomes:
+        check = make_weighted_plan(co, weights[:, :TIE + 1])
+        weights = np.delete(weights, TIE, axis=1)
+        combination = [_without_tie(c) for c in combination]
+    return _BetPass(make_weighted_plan(co, weights), tuple(scales), tuple(combination), tuple(divisor), largest,
+                    check)
 
 
 def _without_tie(combo: tuple[int, ...]) -> tuple[int, ...]:
-    """A combination of banker, player, tie, other functionals and the sequences (last) as one of
-    the same without the tie: ``t * tie = t * sequences - t * banker - t * player``."""
+    """A combination of banker, player, tie, others and the sequences without the tie:
+    ``t * tie = t * sequences - t * banker - t * player``."""
     tie = combo[TIE]
     return (combo[0] - tie, combo[1] - tie, *combo[TIE + 1:-1], combo[-1] + tie)
 
 
 TIE = 2
-"""The functional left out of the plan at ``Detail.POINTS``: the tie (banker, player, tie first)."""
+"""The functional left out of the plan at ``Detail.POINTS`` (banker, player, tie first)."""
 SAMPLE = 97
 """One composition in this many (and the last) is checked with banker, player and tie evaluated."""
+LOST = "bulk evaluation lost ways (please report this bug)"
 
 
 def _outcomes(found: Array, sequences: Array) -> Array:
-    """Banker, player and tie (n, 3) from a points pass's functionals (banker and player first):
-    the tie is the sequences less banker and player, so the three add up to the sequences by
-    construction; a negative tie raises (and :func:`_sampled_check` counts it directly on a
-    sample). In Fortran order, as the outcomes have always been (sums of their floats along
-    either axis, in simulate's JSON, depend on it)."""
+    """Banker, player and tie (n, 3), the tie being the sequences less banker and player (a negative
+    one raises). In Fortran order: sums of their floats in simulate's JSON depend on it."""
     dtype = object if object in (found.dtype, sequences.dtype) else np.int64
     out: Array = np.empty((len(found), TIE + 1), dtype=dtype, order="F")
     out[:, :TIE] = found[:, :TIE]
     out[:, TIE] = sequences - out[:, 0] - out[:, 1]
     if (out[:, TIE] < 0).any():  # they add up to the sequences by construction; none may exceed them
-        raise AssertionError("bulk evaluation lost ways (please report this bug)")
+        raise AssertionError(LOST)
     return out
 
 
-def _sampled_check(compiled: _BetPass, counts: IntArray, found: Array) -> None:
-    """Banker, player and tie evaluated anew on a sample of the compositions (one in
-    :data:`SAMPLE`, and the last) must equal ``found``: the tie derived from the sequences
-    is then checked against one counted directly."""
-    if compiled.check is None or not len(counts):
+def _sampled_check(check: Plan, counts: IntArray, found: Array) -> None:
+    """Banker, player and tie counted directly on a sample (one in :data:`SAMPLE`, and the last) must
+    equal ``found``."""
+    if not len(counts):
         return
     rows = np.r_[np.arange(0, len(counts) - 1, SAMPLE), len(counts) - 1]
-    direct = ways(compiled.check, counts[rows], None)
+    direct = ways(check, counts[rows], None)
     if not (direct == found[rows]).all():
-        raise AssertionError("bulk evaluation lost ways (please report this bug)")
+        raise AssertionError(LOST)
 
 
 # ---------------------------------------------------------------- checks
 
 
 def _check_counts(compositions: object) -> tuple[IntArray, IntArray]:
-    """Compositions as an (n, 13) int64 array, and their sizes (cards); a bad one raises
-    :class:`ShoeError`."""
+    """Compositions as an (n, 13) int64 array, and their sizes; a bad one raises :class:`ShoeError`."""
     try:
         counts = np.asarray(compositions)
     except (ValueError, TypeError) as err:
@@ -224,13 +212,13 @@ def _check_suits(counts: IntArray, suits: object | None, lines: Sequence[int] | 
 
 
 def _checked(found: Array, sequences: Array) -> None:
-    """The ways of each composition's outcomes must add up to its sequences (the columns added one
-    by one: a sum along short rows, ``found.sum(axis=1)``, is several times slower)."""
+    """The ways of each composition's outcomes must add up to its sequences (the columns added one by
+    one: several times faster than ``found.sum(axis=1)``)."""
     total = found[:, 0].copy()
     for j in range(1, found.shape[1]):
         total += found[:, j]
     if not (total == sequences).all():
-        raise AssertionError("bulk evaluation lost ways (please report this bug)")
+        raise AssertionError(LOST)
 
 
 # ---------------------------------------------------------------- whole distributions
@@ -238,9 +226,8 @@ def _checked(found: Array, sequences: Array) -> None:
 
 @dataclass(frozen=True, slots=True)
 class _Terms:
-    """A coefficient table's terms sorted by coup code (``starts``: the first of each of ``codes``), each
-    with its count and the rows of its two parts in ``layout``: ``ways[code] = sum over its terms of
-    count * values[row_a] * values[row_b]``, one sum per code instead of a plan's blocks."""
+    """A table's terms sorted by coup code (``starts``: the first of each of ``codes``), with the rows of
+    their parts: ``ways[code] = sum over its terms of count * values[row_a] * values[row_b]``."""
 
     space: Space
     layout: Layout
@@ -253,7 +240,6 @@ class _Terms:
 
 @lru_cache(maxsize=4)
 def _terms(tableau: Tableau, detail: Detail) -> _Terms:
-    """The :class:`_Terms` of the coefficients of ``tableau`` at ``detail`` (cached)."""
     co = coefficients(tableau, detail)
     layout = make_layout(co.space, ({tuple(p) for p in co.parts_a}, {tuple(p) for p in co.parts_b}))
     order = np.argsort(co.coup, kind="stable")
@@ -265,8 +251,7 @@ def _terms(tableau: Tableau, detail: Detail) -> _Terms:
 
 
 def _code_ways(terms: _Terms, counts: IntArray, suits: IntArray | None, sizes: IntArray) -> Array:
-    """Ways of every code (columns: ``terms.codes``) of each composition, int64 where the sequences fit, else
-    Python integers (object), a few compositions at a time."""
+    """Ways of every code (columns: ``terms.codes``) of each composition, in int64 where the sequences fit."""
     wide = int(sizes.max(initial=0)) > INT64_MAX_CARDS
     out: Array = np.zeros((len(counts), len(terms.codes)), dtype=object if wide else np.int64)
     kinds = kind_counts(counts, terms.space.detail).astype(out.dtype)
@@ -281,11 +266,9 @@ def _code_ways(terms: _Terms, counts: IntArray, suits: IntArray | None, sizes: I
 
 def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, detail: Detail = Detail.POINTS,
                   suits: object | None = None) -> list[Dist[Coup]]:
-    """The coup distribution of each composition: the bulk equivalent of ``deal``.
+    """The coup distribution of each composition: ``[deal(Shoe(c), tableau, detail=detail) ...]`` in bulk.
 
-    ``compositions`` is a sequence of 13 rank counts (A..K) per shoe; ``suits``, needed only
-    at ``Detail.SUITS`` for shoes whose counts do not divide by 4, gives counts per rank and
-    suit (shape (n, 13, 4)). The result equals ``[deal(Shoe(c), tableau, detail=detail) ...]``.
+    ``suits`` (n, 13, 4), needed only at ``Detail.SUITS`` for counts that do not divide by 4.
 
     >>> distributions([[4] * 13])[0].total == 52 * 51 * 50 * 49 * 48 * 47
     True
@@ -312,12 +295,10 @@ def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, 
 class Evaluation:
     """Exact results of :func:`evaluate` for ``n`` compositions and ``k`` bets.
 
-    ``counts``: (n, 13) rank counts. ``sequences``: (n,) ordered six-card sequences
-    ``N (N-1) ... (N-5)``. ``outcomes``: (n, 3) ways of banker, player, tie (the order of
-    :data:`~exact_odds.core.coup.OUTCOMES`). ``numerators``: (n, k) integers such that the
-    expectation of bet ``j`` (net units per unit staked, from the bettor's side) is
-    ``numerators[i, j] / (sequences[i] * scales[j])``. Integer arrays are int64 when every
-    value fits, else numpy object arrays of Python ints.
+    ``counts``: (n, 13) rank counts. ``sequences``: (n,) ``N (N-1) ... (N-5)``. ``outcomes``: (n, 3)
+    ways of banker, player, tie. ``numerators``: (n, k), the expectation of bet ``j`` (net units per
+    unit staked, the bettor's side) being ``numerators[i, j] / (sequences[i] * scales[j])``. Integer
+    arrays are int64 when every value fits, else object arrays of Python ints.
     """
 
     counts: IntArray
@@ -340,10 +321,7 @@ class Evaluation:
                 for num, seq in zip(self.numerators[:, j].tolist(), self.sequences.tolist(), strict=True)]
 
     def edges(self) -> npt.NDArray[np.float64]:
-        """Expectations as floats, shape (n, k), for statistics (relative error below 2**-51).
-
-        Signs are exact: a float is positive exactly when the expectation is.
-        """
+        """Expectations as floats, shape (n, k), for statistics (relative error below 2**-51; exact signs)."""
         den = self.sequences.astype(np.float64)[:, None] * np.array(self.scales, dtype=np.float64)
         return np.asarray(self.numerators.astype(np.float64) / den, dtype=np.float64)
 
@@ -365,19 +343,6 @@ def _bet_groups(bets: Sequence[Payable]) -> dict[Detail, list[int]]:
     return groups
 
 
-def _wide_numerators(compiled: _BetPass, columns: Array) -> Array:
-    """Each bet's numerators from the functionals and sequences (``columns``, Python integers), exact:
-    object array (n, bets)."""
-    table = np.array(compiled.combination, dtype=object).T.reshape(columns.shape[1], -1)
-    raw: Array = columns @ table
-    for j, divisor in enumerate(compiled.divisor):
-        if divisor != 1:
-            if (raw[:, j] % divisor != 0).any():
-                raise AssertionError("bulk evaluation lost ways (please report this bug)")
-            raw[:, j] //= divisor
-    return raw
-
-
 def _numerators(compiled: _BetPass, found: Array, sequences: Array, out: IntArray, members: list[int]) -> Array | None:
     """Each bet's numerators from the functionals, exactly: written to the int64 columns
     ``out[:, members]`` when a bound fits (None returned), else returned (object array, a column per bet)."""
@@ -386,17 +351,21 @@ def _numerators(compiled: _BetPass, found: Array, sequences: Array, out: IntArra
     # arithmetic modulo 2**64 (uint64, which wraps by definition) gives the exact value.
     bound = 4 * int(sequences.max(initial=0)) * max(
         (d * top for d, top in zip(compiled.divisor, compiled.largest, strict=True)), default=0)
-    if found.dtype != np.int64 or sequences.dtype != np.int64 or bound >= 2**63:
-        columns = np.concatenate([found.astype(object), sequences.astype(object)[:, None]], axis=1)
-        return _wide_numerators(compiled, columns)
-    divisor = np.array(compiled.divisor, dtype=np.int64)
+    wide = found.dtype != np.int64 or sequences.dtype != np.int64 or bound >= 2**63
     columns = np.concatenate([found, sequences[:, None]], axis=1)
     table = np.array(compiled.combination, dtype=object).T.reshape(columns.shape[1], -1)
-    raw = (columns.view(np.uint64) @ (table % 2**64).astype(np.uint64)).view(np.int64)
-    inexact = int((raw % divisor != 0).sum())
-    out[:, members] = raw // divisor
-    if inexact:
-        raise AssertionError("bulk evaluation lost ways (please report this bug)")
+    if wide:
+        raw: Array = columns.astype(object) @ table
+        divisor = np.array(compiled.divisor, dtype=object)
+    else:
+        raw = (columns.view(np.uint64) @ (table % 2**64).astype(np.uint64)).view(np.int64)
+        divisor = np.array(compiled.divisor, dtype=np.int64)
+    if (raw % divisor != 0).any():
+        raise AssertionError(LOST)
+    quotient: Array = raw // divisor
+    if wide:
+        return quotient
+    out[:, members] = quotient
     return None
 
 
@@ -404,15 +373,12 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
              suits: object | None = None, lines: Sequence[int] | None = None, jit: bool | None = None) -> Evaluation:
     """Exact banker/player/tie ways and bet expectations for many compositions at once.
 
-    ``compositions``: rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K). ``suits``: counts per
-    rank and suit, shape (n, 13, 4), needed only by bets that look at suits when the counts
-    do not divide by 4. The integers equal the reference enumerator's: for each row ``c`` and
-    bet ``b``, ``evaluation.expectation(i, j) == deal(Shoe(c), tableau, detail=b.detail)
-    .expectation(b.payout)``. ``lines``, if given, names the compositions in error messages
-    (input line numbers). ``jit``: whether to run the compiled loops (numba, when installed; the
-    same integers), None to decide by the number of compositions
-    (:func:`exact_odds.batch.compiled.wanted`; a caller evaluating a large job in parts passes
-    ``wanted(size of the job)``).
+    ``compositions``: rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K). ``suits``: counts per rank
+    and suit (n, 13, 4), needed only by bets that look at suits when the counts do not divide by 4.
+    ``expectation(i, j) == deal(Shoe(c), tableau, detail=b.detail).expectation(b.payout)`` for row
+    ``c`` and bet ``b``. ``lines`` names the compositions in error messages. ``jit``: whether to run
+    the compiled loops (the same integers); None decides by the number of compositions
+    (:func:`exact_odds.batch.compiled.wanted`: a caller evaluating a job in parts passes its verdict).
 
     >>> from exact_odds.bets import find_bet
     >>> ev = evaluate([[32] * 13, [4] * 13], bets=[find_bet("banker")])
@@ -430,11 +396,11 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
         compiled = _bet_pass(tableau, detail, tuple(bet_list[j] for j in members))
         suit_counts = _check_suits(counts, suits, lines) if detail is Detail.SUITS else None
         found = ways(compiled.plan, counts, suit_counts, sizes, jit=jit)
-        if compiled.outcomes:
+        if compiled.check is not None:
             outcomes = _outcomes(found, sequences)
-            _sampled_check(compiled, counts, outcomes)
+            _sampled_check(compiled.check, counts, outcomes)
         else:
-            _checked(found[:, [compiled.total]], sequences)
+            _checked(found[:, :1], sequences)
         if not members:
             continue
         numer = _numerators(compiled, found, sequences, numerators, members)

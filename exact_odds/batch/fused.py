@@ -1,35 +1,25 @@
-"""The compiled float64 path of a plan, a chunk at a time with as few steps as possible.
+"""The compiled float64 path of a plan, a chunk at a time in as few calls as possible.
 
-:func:`exact_odds.batch.plan.ways` evaluates compositions ``CHUNK`` at a time (half as many
-for plans with many products). With the compiled loops (:mod:`exact_odds.batch.loops`), a chunk
-takes three kinds of step here: one compiled call for its kind counts, factor table (from the
-suit counts too, for suited pairs) and part values, one BLAS product per block of each stage
-(blocks of one shape over adjacent rows, such as one card by five and five by one, stacked into
-one call), and one compiled call per stage that weighs and adds the products and writes the exact
-integers to the output (times ``(N-4)(N-5)`` for the four-card stage), flagging any sum that
-reached ``2**53``. The work arrays and the views the products read and write are made once per
-plan and chunk width (:class:`Prepared`), so a chunk costs about seven calls from Python.
+With the compiled loops (:mod:`exact_odds.batch.loops`) a chunk takes one compiled call for its kind
+counts, factor table and part values, one BLAS product per block of each stage (blocks of one shape
+over adjacent rows stacked into one call), and one compiled call per stage that weighs and adds the
+products and writes the exact integers, flagging any sum that reached ``2**53``. The work arrays and
+views are made once per plan and chunk width (:class:`Prepared`).
 
-The main bets' six-card parts (409 of their 912) are not stored: they feed only the product
-with the other group's empty part, two multiply-adds a value, which the compiled call makes as
-it makes them (:func:`_tail`, :func:`exact_odds.batch.loops.weighed_tail`), instead of writing
-them to memory for BLAS to read back.
-
-The integers are those of the NumPy path (:func:`exact_odds.batch.kernel.run`): every sum is of
-non-negative integers, exact below ``2**53`` in any order.
+The main bets' six-card parts are never stored: they feed only the product with the other group's
+empty part, which the compiled call makes as it makes them (:func:`_tail`). The integers are those
+of the NumPy path: sums of non-negative integers, exact below ``2**53`` in any order.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from exact_odds.batch.kernel import factor_table
-from exact_odds.batch.kinds import kind_of_rank
+from exact_odds.batch.coefficients import factor_table, kind_of_rank
 from exact_odds.core.shoe import CARDS_PER_COUP
 
 if TYPE_CHECKING:
@@ -44,8 +34,8 @@ if TYPE_CHECKING:
 
 
 class _StageWork(NamedTuple):
-    """One stage's products (matrix, values read, partial written; stacks of them where blocks of
-    one shape read adjacent rows: one BLAS call each), work arrays and columns."""
+    """One stage's products (matrix, values read, partial written: one BLAS call each), work arrays
+    and columns."""
 
     products: tuple[tuple[FloatArray, FloatArray, FloatArray], ...]
     partial: FloatArray
@@ -56,10 +46,8 @@ class _StageWork(NamedTuple):
 
 
 class Prepared(NamedTuple):
-    """Work arrays of one plan for chunks of ``width`` compositions (kept per thread).
-
-    ``values`` holds the part values stored; the parts past them (:func:`_tail`) are weighed by
-    ``weights`` into ``sums`` (a row of a stage's partial sums) as they are made."""
+    """Work arrays of one plan for chunks of ``width`` compositions; the parts past ``values``
+    (:func:`_tail`) are weighed by ``weights`` into ``sums`` (a row of a stage's partial sums)."""
 
     plan: Plan
     kinds: IntArray
@@ -75,9 +63,8 @@ Merged = tuple[tuple[int, int], tuple[int, int], "FloatArray"]
 
 
 def _merged(blocks: tuple[Any, ...]) -> list[Merged]:
-    """The blocks as (m_rows, r_rows, matrix), those of the same row parts over adjacent rows of
-    the other side merged into one product (the six-card parts of either group: one product, not
-    two thin ones), in the order of the rows they read."""
+    """The blocks as (m_rows, r_rows, matrix), those of the same row parts over adjacent rows merged
+    into one product, in the order of the rows they read."""
     merged: list[Merged] = []
     for block in sorted(blocks, key=lambda b: (b.r_rows, b.m_rows)):
         if merged and merged[-1][1] == block.r_rows and merged[-1][0][1] == block.m_rows[0]:
@@ -89,69 +76,45 @@ def _merged(blocks: tuple[Any, ...]) -> list[Merged]:
 
 
 TAIL_FUNCTIONALS = 2
-"""The functionals :func:`exact_odds.batch.loops.weighed_tail` weighs (the main bets' banker and
-player); with more, a pass over the tail's parts per functional or two would cost more than the
-BLAS product it saves."""
-
-
-Read = tuple[int, tuple[int, int], tuple[int, int], int, Any]
-"""A block product of a plan: its stage, the parts it reads (rows of the values), its row parts,
-its functionals and its matrix."""
-
-
-def tail_reads(plan: Plan, reads: Sequence[Read]) -> tuple[int, list[Read]]:
-    """The first part of the layout's *tail*, and the products that read it, in the order of the
-    parts: the last level (the six-card parts, 409 of the main bets' 912) when the products reading
-    past its start cover it exactly, all of one stage and of :data:`TAIL_FUNCTIONALS` functionals,
-    each weighed by the empty part alone (row parts (0, 1), value 1), no other product reads a row
-    past it, and the parents of its parts come before it. Those parts can then be weighed as they
-    are made, never stored: a product would read them back from memory, two multiply-adds a value.
-    Else the layout's end and no product."""
-    layout = plan.layout
-    end = len(layout.parent)
-    first = layout.levels[-1][0] if layout.levels else end
-    tail = sorted((read for read in reads if read[1][1] > first), key=lambda read: read[1])
-    others = max((r1 for _, (_, m1), (_, r1), _, _ in reads if m1 <= first), default=0)
-    if (not tail or sum(m1 - m0 for _, (m0, m1), _, _, _ in tail) != end - first or others > first
-            or (layout.parent[first:] >= first).any()
-            or any(m0 < first or s != tail[0][0] or r_rows != (0, 1) or functionals != TAIL_FUNCTIONALS
-                   for s, (m0, _), r_rows, functionals, _ in tail)):
-        return end, []
-    return first, tail
+"""The functionals :func:`exact_odds.batch.loops.weighed_tail` weighs (the main bets' banker and player)."""
 
 
 def _tail(plan: Plan) -> int:
-    """The first part of the tail (:func:`tail_reads`) when one product reads all of it (what
-    :func:`exact_odds.batch.loops.weighed_tail` weighs), else the layout's end."""
-    reads = [(s, m_rows, r_rows, len(stage.functionals), matrix) for s, stage in enumerate(plan.stages)
-             for m_rows, r_rows, matrix in _merged(stage.blocks)]
-    first, tail = tail_reads(plan, reads)
-    return first if len(tail) == 1 else len(plan.layout.parent)
+    """The first part of the layout's *tail*, weighed as it is made: the last level (the six-card
+    parts) when one product of :data:`TAIL_FUNCTIONALS` functionals weighed by the empty part alone
+    reads exactly it, no other product reads past its start, and its parents come before it. Else
+    the layout's end."""
+    layout = plan.layout
+    end = len(layout.parent)
+    first = layout.levels[-1][0] if layout.levels else end
+    reads = [(m_rows, r_rows, len(stage.functionals)) for stage in plan.stages for m_rows, r_rows, _ in
+             _merged(stage.blocks)]
+    tail = [read for read in reads if read[0][1] > first]
+    others = max((r1 for (_, m1), (_, r1), _ in reads if m1 <= first), default=0)
+    if tail != [((first, end), (0, 1), TAIL_FUNCTIONALS)] or others > first or (layout.parent[first:] >= first).any():
+        return end
+    return first
 
 
 BLAS_WORK = 1_000_000
-"""The most multiply-adds one matrix of a BLAS call takes: a product's rows are split into equal
-pieces (one call still, batched) below it, which OpenBLAS multiplies without packing them first."""
+"""The most multiply-adds one matrix of a BLAS call takes: a larger product's rows are split into equal
+pieces (one batched call), which OpenBLAS multiplies without packing them first."""
 BLAS_LINES = 4
-"""A product's matrix gets rows of zeros up to a multiple of this many lines when that adds at
-most a quarter: OpenBLAS's kernel for AVX2 takes them four at a time."""
+"""Matrices get rows of zeros up to a multiple of this many lines when that adds at most a quarter
+(OpenBLAS's AVX2 kernel takes four at a time)."""
 
 
 def _padding(lines: int, functionals: int) -> int:
-    """Rows of the partial sums (``functionals`` lines each) that make a matrix of ``lines`` lines
-    a multiple of :data:`BLAS_LINES`, if a quarter more lines or fewer do; else 0."""
+    """Rows of partial sums (``functionals`` lines each) padding ``lines`` to a multiple of :data:`BLAS_LINES`."""
     return next((extra for extra in range(lines // 4 // functionals + 1)
                  if (lines + extra * functionals) % BLAS_LINES == 0), 0)
 
 
 def _stage_work(stage: Any, values: FloatArray, width: int,
                 tail: int) -> tuple[_StageWork, tuple[FloatArray, FloatArray] | None]:
-    """The BLAS products of a stage's blocks (:func:`_merged`) as (matrix, rows of ``values``, slice
-    of the partial sums), those of one shape over adjacent rows stacked, and the rows of ``values``
-    weighing each row of the partial sums; and, if the stage reads the tail's parts (from row
-    ``tail``), their weights and the partial sums' row they are weighed into. A matrix gets rows of
-    zeros (:func:`_padding`): their partial sums are 0, weighed by row 0 (the empty part), so they
-    add nothing (the same floats)."""
+    """A stage's work: its BLAS products (:func:`_merged`; those of one shape over adjacent rows stacked,
+    matrices padded with rows of zeros, weighed by the empty part) and, if it reads the tail's parts
+    (from row ``tail``), their weights and the row of partial sums they are weighed into."""
     functionals = len(stage.functionals)
     merged = [(m_rows, r_rows, matrix if m_rows[0] >= tail else np.concatenate(
         [matrix, np.zeros((_padding(len(matrix), functionals) * functionals, matrix.shape[1]))]))
@@ -208,8 +171,7 @@ _LOCAL = threading.local()
 
 
 def prepared(plan: Plan, kinds: int, width: int) -> Prepared:
-    """The :class:`Prepared` work of ``plan`` for ``width`` compositions, made once per thread
-    (threads evaluating at once, as Dask's may, never share one)."""
+    """The :class:`Prepared` work of ``plan`` for ``width`` compositions, made once per thread."""
     cache: dict[tuple[int, int], Prepared] = _LOCAL.__dict__.setdefault("prepared", {})
     key = (id(plan), width)
     found = cache.get(key)
@@ -222,9 +184,8 @@ def prepared(plan: Plan, kinds: int, width: int) -> Prepared:
 
 def _chunk(work: Prepared, fast: ModuleType, counts: IntArray, suits: IntArray | None, kind_of: IntArray,
            sizes: IntArray, start: int, out: IntArray, limit: float) -> int:
-    """Evaluate the compositions from row ``start`` of the rank counts ``counts`` (and suit counts
-    ``suits`` when the plan's parts are suited) as many as the work's width, into ``out[start:]``;
-    return how many had a sum reach ``limit`` (flagged in ``work.bad``)."""
+    """Evaluate a chunk from row ``start`` into ``out[start:]``; how many had a sum reach ``limit``
+    (flagged in ``work.bad``)."""
     layout = work.plan.layout
     if suits is None:
         fast.chunk_values(counts, kind_of, start, layout.parent, layout.factor, work.kinds, work.factors, work.values,
@@ -245,11 +206,9 @@ def _chunk(work: Prepared, fast: ModuleType, counts: IntArray, suits: IntArray |
 
 def compiled_rows(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray, out: IntArray,
                   fast: ModuleType, width: int, limit: float) -> IntArray:
-    """Evaluate every composition (rows of rank counts ``counts`` and, for a suited plan, of suit
-    counts ``suits`` (n, 13, 4), C-contiguous, shoes of at most 456 cards) into the int64 ``out``
-    (rows), ``width`` at a time; return the compositions whose
-    sums reached ``limit`` (``2**53``, past which a float64 sum is not proven exact: their rows of
-    ``out`` are to be redone)."""
+    """Evaluate every composition (rank counts and, for a suited plan, suit counts (n, 13, 4),
+    C-contiguous, at most 456 cards) into the int64 ``out``, ``width`` at a time; return the
+    compositions whose sums reached ``limit`` (``2**53``: to be redone)."""
     n, kind_of = counts.shape[0], kind_of_rank(plan.space.detail)
     failed: list[IntArray] = []
     for start in range(0, n, width):

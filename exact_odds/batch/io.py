@@ -1,10 +1,8 @@
 """Reading compositions: one line of 13 comma-separated rank counts per shoe.
 
-The first line that is neither blank nor a comment may be a header naming the ranks, in the
-order A, 2, ..., 9, T, J, Q, K: each field a label (``A``, ``2``-``9``, ``T`` or ``10``,
-``J``, ``Q``, ``K``) or a name (``ace``, ``two``, ..., ``king``), any case, spaces allowed
-around the commas. A first line whose first field holds a letter is read as a header and must
-be one; a header in another order is refused (the counts would be misread).
+The first line that is neither blank nor a comment may be a header naming the ranks in the order
+A, 2, ..., 9, T, J, Q, K: each field a label (``T`` or ``10`` for ten) or a name (``ace`` ...
+``king``), any case. A first line whose first field holds a letter must be such a header.
 """
 
 from __future__ import annotations
@@ -33,8 +31,8 @@ class CompositionError(InputError):
 
 
 def _row(number: int, body: str, source: str) -> list[int]:
-    """The 13 counts of one line, each a whole number from 0 to 40,000 in ASCII digits
-    (:data:`exact_odds.inputs.validate.RANK_COUNT`), at least six cards in all; the first problem raises."""
+    """The 13 counts of one line (:data:`exact_odds.inputs.validate.RANK_COUNT`, six cards at least);
+    the first problem raises."""
     where = f"{source}: line {number}"
     fields = body.split(",")
     if len(fields) != len(RANK_LABELS):
@@ -52,14 +50,13 @@ RANK_NAMES = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "n
 
 
 def _header_field(i: int, field: str) -> bool:
-    """Whether a header field names rank ``i`` (0 = ace): its label, ``10`` for ten, or its name."""
+    """Whether a header field names rank ``i`` (0 = ace)."""
     text = field.strip().lower()
     return text in (RANK_LABELS[i].lower(), RANK_NAMES[i]) or (i == 9 and text == "10")
 
 
 def _header_line(text: str, source: str) -> int:
-    """The number of the header line of ``text`` (0 if none): the first line that is neither blank
-    nor a comment, when its first field holds a letter. A header not naming the 13 ranks in order raises."""
+    """The number of the header line of ``text`` (0 if none); a header not naming the ranks in order raises."""
     for number, line in enumerate(StringIO(text), 1):
         body = line.split("#", 1)[0].strip()
         if not body:
@@ -74,21 +71,13 @@ def _header_line(text: str, source: str) -> int:
     return 0
 
 
-def _slow_rows(kept: list[tuple[int, str]], source: str) -> IntArray:
-    """The counts of the kept lines read one by one; the first bad line raises its error."""
-    return np.array([_row(number, body, source) for number, body in kept], dtype=np.int64)
-
-
 _COMMA, _NEWLINE, _ZERO = 44, 10, 48
 _MAX_DIGITS = 9
-"""Counts of at most nine digits are read by the vectorised path (int64 holds them easily)."""
 
 
 def plain_counts(text: str, jit: bool | None = None) -> IntArray | None:
-    """The counts of ``text`` if it is in the plain form (digits, commas and newlines only, 13
-    non-empty fields of at most nine digits per line, no blank line), read with a few vectorised
-    passes (or one compiled pass, :mod:`exact_odds.batch.textloops`, for a large text); None otherwise
-    (the general reader then takes over)."""
+    """The counts of ``text`` if it is in the plain form (lines of 13 fields of one to nine digits), read
+    in a few vectorised passes (or one compiled pass for a large text); None otherwise."""
     data = np.frombuffer(text.encode("ascii", errors="replace"), dtype=np.uint8)
     if not len(data):
         return None
@@ -120,8 +109,7 @@ def plain_counts(text: str, jit: bool | None = None) -> IntArray | None:
 
 
 def _counts_fit(counts: IntArray, jit: bool | None) -> bool:
-    """Whether every count is at most :data:`exact_odds.inputs.validate.RANK_COUNT`'s bound and every row
-    holds the cards of a coup."""
+    """Whether every count is within :data:`exact_odds.inputs.validate.RANK_COUNT` and every row holds a coup."""
     compiled = chosen(TEXT, len(counts), jit)
     if compiled is not None:
         return bool(compiled.counts_fit(counts, RANK_COUNT.high, CARDS_PER_COUP))
@@ -130,18 +118,14 @@ def _counts_fit(counts: IntArray, jit: bool | None) -> bool:
 
 def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
                        header: bool = True, jit: bool | None = None) -> tuple[Sequence[int], IntArray]:
-    """Compositions from text: one line of 13 comma-separated counts A,2,...,9,T,J,Q,K each,
-    after an optional header line naming the ranks in that order (see the module).
+    """Compositions from text: lines of 13 comma-separated counts A,2,...,9,T,J,Q,K, after an optional
+    header (see the module). Each count is a whole number from 0 to 40,000 in ASCII digits
+    (:data:`exact_odds.inputs.validate.RANK_COUNT`); ``#`` starts a comment; blank lines are ignored.
 
-    Each count is a whole number from 0 to 40,000 in ASCII digits (:data:`exact_odds.inputs.validate.RANK_COUNT`),
-    so a composition holds at most 520,000 cards and no sum overflows.
-
-    ``#`` starts a comment; blank lines are ignored. Returns the line number of each
-    composition (a ``range`` when they follow one another) and the counts, shape (n, 13). A bad
-    line raises :class:`CompositionError` naming its number. A file read in blocks
-    (:func:`exact_odds.inputs.reading.user_blocks`) passes each block's ``first_line``, and
-    ``header=False`` after the first block (a header may only open the file). ``jit``: whether to
-    read with the compiled loops (None: for a large text, :func:`exact_odds.batch.compiled.chosen`).
+    Returns the line number of each composition (a ``range`` when they follow one another) and the
+    counts (n, 13); a bad line raises :class:`CompositionError` naming its number. A file read in blocks
+    passes each block's ``first_line``, and ``header=False`` after the first. ``jit``: whether to read
+    with the compiled loops (None: :func:`exact_odds.batch.compiled.chosen` decides).
 
     >>> list(parse_compositions("# one deck\\n4,4,4,4,4,4,4,4,4,4,4,4,4\\n")[0])
     [2]
@@ -177,5 +161,5 @@ def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
     except (ValueError, OverflowError):
         good = False
     if not good:
-        counts = _slow_rows(kept, source)
+        counts = np.array([_row(number, body, source) for number, body in kept], dtype=np.int64)
     return [n for n, _ in kept], counts.reshape(len(kept), len(RANK_LABELS))

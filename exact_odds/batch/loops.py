@@ -1,14 +1,9 @@
 """The bulk kernel's element-wise loops, compiled (numba): imported only through :mod:`exact_odds.batch.compiled`.
 
-Each loop does what a step of :mod:`exact_odds.batch.kernel` does with NumPy, on the same
-float64 numbers in the same order of operations, so the results are the same exact integers;
-compiled, a chunk's factors, part values and stage sums are computed in one pass over data
-that stays in the processor's cache, where NumPy makes a pass over memory per operation. The
-matrix products stay in BLAS. Compiled code is cached on disk (numba's cache: next to this
-file, or the user's cache directory when that is not writable), so a process pays the
-compilation once per machine and a load of about a tenth of a second afterwards.
-
-Arrays are C-contiguous; compositions are columns (the last axis) throughout.
+Each loop does what a NumPy step of :mod:`exact_odds.batch.plan` does, on the same float64 numbers in the
+same order, so the results are the same exact integers, in one pass over data that stays in cache. The
+matrix products stay in BLAS. Compiled code is cached on disk (numba's cache). Arrays are C-contiguous;
+compositions are columns (the last axis).
 """
 
 from __future__ import annotations
@@ -16,21 +11,17 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from exact_odds.batch import kernel
+from exact_odds.batch import coefficients
 
 _jit = numba.njit(cache=True, nogil=True)
 
-falling_into = _jit(kernel.falling_into)
-"""The falling-factorial table of :func:`exact_odds.batch.kernel.falling_into`, compiled as it is."""
+falling_into = _jit(coefficients.falling_into)
 
 
 @_jit
 def part_values(factors, parent, factor, values, weights, sums):
-    """``values[0] = 1``; ``values[p] = values[parent[p]] * factors[factor[p]]`` for every later part
-    (a part's parent always comes before it): :func:`exact_odds.batch.kernel.part_values` a row at a
-    time, which keeps a chunk's values in cache (NumPy's must take a level at a time);
-    the parts past the rows of ``values``, if any, are weighed instead of stored
-    (:func:`weighed_tail`)."""
+    """:func:`exact_odds.batch.plan.part_values` a row at a time; the parts past the rows of ``values``,
+    if any, are weighed instead of stored (:func:`weighed_tail`)."""
     first = values[0]
     for i in range(first.shape[0]):
         first[i] = 1.0
@@ -45,10 +36,7 @@ def part_values(factors, parent, factor, values, weights, sums):
 @_jit
 def weighed_tail(factors, parent, factor, values, weights, sums):
     """``sums[f] = sum over the parts p past the rows of values of weights[f, p - len(values)]
-    * values[parent[p]] * factors[factor[p]]`` for two functionals (f = 0, 1), the parents being
-    rows of ``values``: the product ``weights @ values[tail]`` that the parts' values would
-    otherwise be stored for, made as they are (four parts at a time, so that each pass over the
-    sums adds four terms). Non-negative integer terms: exact below ``2**53`` in any order."""
+    * values[parent[p]] * factors[factor[p]]`` for f = 0, 1, four parts at a time."""
     first, end = values.shape[0], parent.shape[0]
     a, b = sums[0], sums[1]
     a[:] = 0.0
@@ -87,8 +75,7 @@ def stage_sums(partial, values, rows, out):
 
 @_jit
 def chunk_kinds(counts, kind_of, start, kinds):
-    """``kinds[k, i]``: the cards of kind ``k`` (``kind_of[rank]``) of composition ``start + i`` of
-    the rank counts ``counts`` (n, 13)."""
+    """``kinds[k, i]``: the cards of kind ``k`` (``kind_of[rank]``) of composition ``start + i``."""
     kinds[:, :] = 0
     for i in range(kinds.shape[1]):
         row = counts[start + i]
@@ -98,10 +85,8 @@ def chunk_kinds(counts, kind_of, start, kinds):
 
 @_jit
 def chunk_values(counts, kind_of, start, parent, factor, kinds, factors, values, weights, sums):
-    """A chunk's kind counts, factor table and part values in one call, for the ``values.shape[1]``
-    compositions from row ``start`` of the rank counts ``counts`` (n, 13): ``kinds[k, i]``, the
-    cards of kind ``k`` (``kind_of[rank]``); ``factors[k * 7 + j, i] = falling(kinds[k, i], j)``
-    (:func:`falling_into`); then :func:`part_values` (with the weighed tail of ``weights`` and ``sums``)."""
+    """A chunk's kind counts, factor table (``factors[k * 7 + j, i] = falling(kinds[k, i], j)``) and
+    part values in one call."""
     chunk_kinds(counts, kind_of, start, kinds)
     depth = factors.shape[0] // kinds.shape[0]
     for k in range(kinds.shape[0]):
@@ -111,10 +96,8 @@ def chunk_values(counts, kind_of, start, parent, factor, kinds, factors, values,
 
 @_jit
 def stage_into(partial, values, rows, columns, sizes, leading, start, limit, total, out, bad):
-    """A stage's sums (:func:`stage_sums`, into the work array ``total``) written to
-    ``out[start + i, columns[f]]`` as int64, times ``(N - 4)(N - 5)`` when ``leading``;
-    ``bad[i]`` set where a sum reached ``limit`` (``2**53``: not proven exact; the row is redone).
-    Returns how many compositions were bad."""
+    """A stage's sums written to ``out[start + i, columns[f]]`` as int64, times ``(N - 4)(N - 5)`` when
+    ``leading``; ``bad[i]`` set where a sum reached ``limit``. Returns how many were bad."""
     stage_sums(partial, values, rows, total)
     found = 0
     for i in range(total.shape[1]):

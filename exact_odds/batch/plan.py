@@ -1,49 +1,45 @@
-"""Evaluation plans: the coefficients laid out in dense blocks, and exact arithmetic by shoe size.
+"""Evaluation plans: functionals of the coefficients laid out in dense blocks, and the kernel that runs them.
 
-A plan evaluates ``F`` *functionals* of a composition: non-negative integer weights on coup
-codes, ``ways_f = sum over coups of weight_f(coup) * ways(coup)`` (a class of coups is the
-weight 0/1; :func:`make_plan`). With the coefficient table ``C``,
-``ways_f = sum_S (sum_coup C[S, coup] weight_f(coup)) monomial_S``.
+A plan evaluates ``F`` *functionals* of a composition, non-negative integer weights on coup codes:
+``ways_f = sum over coups of weight_f(coup) * ways(coup) = sum_S (sum_coup C[S, coup] weight_f(coup))
+monomial_S``. The values of every part needed are built level by level, one multiplication each (a
+part is its parent, less its last kind, times one factor); then for each pair of levels (cards in A,
+cards in B) one matrix product ``matrix @ values[side M]`` times ``values[side R]`` gives the sums.
+Functionals of the pair flags alone take a four-card stage, times ``(N-4)(N-5)``.
 
-Speed. A monomial is the product of a part over group ``A`` and a part over group ``B``
-(:mod:`exact_odds.batch.kinds`); the values of every part needed are built level by level
-with one multiplication each (a part is its parent, less its last kind, times one *factor*).
-Then for each pair of levels (cards in ``A``, cards in ``B``) one BLAS product
-``matrix @ values[side M]`` and a multiplication by ``values[side R]`` (the side with fewer
-parts) give the sums (:func:`exact_odds.batch.kernel.run`). Functionals that depend on the
-pair flags alone are evaluated over four-card multisets and multiplied by ``(N-4)(N-5)``
-(:mod:`exact_odds.batch.leading`): a *stage* of depth 4 beside the stage of depth 6.
-
-Exactness. Every quantity is a non-negative integer: a count of (weighted) card sequences,
-bounded by ``w N**6`` for an ``N``-card shoe and weights at most ``w``, and so is every partial
-sum (subtractions happen only afterwards, on exact integers). Hence three ways to run the one
-kernel, chosen by shoe size alone:
-
-- in ``float64`` (BLAS) the part values are exact up to 456 cards (``456**6 <= 2**53``), and a
-  sum computed below ``2**53`` is exact (were any partial sum ``2**53`` or more, rounding could
-  not bring the non-negative total back below it): checked for every result; NumPy's steps
-  (:mod:`exact_odds.batch.kernel`) or the same compiled (:mod:`exact_odds.batch.fused`);
-- other shoes, and results of ``2**53`` or more, in ``int64`` while ``w N**6 < 2**63`` (up to
-  1,448 cards with weights 0/1), every partial sum being at most the total;
-- beyond, in Python integers (object arrays): exact at any size.
+Exactness: every quantity is a non-negative integer at most ``w N**6`` (weights at most ``w``), and
+subtractions come only afterwards. So one kernel runs three ways, by shoe size: float64 (BLAS) up to
+456 cards, a sum below ``2**53`` being exact (checked for every result; NumPy, or compiled in
+:mod:`exact_odds.batch.fused`); int64 while ``w N**6 < 2**63``; Python integers (object arrays) beyond.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exact_odds.batch.coefficients import Coefficients
+from exact_odds.batch.coefficients import (
+    DIGITS,
+    LEADING_CARDS,
+    TYPES,
+    Coefficients,
+    Part,
+    Space,
+    factor_table,
+    kind_counts,
+    leading_table,
+    leading_weights,
+    monomial_terms,
+    table_codes,
+)
 from exact_odds.batch.compiled import KERNEL, chosen
 from exact_odds.batch.fused import compiled_rows
-from exact_odds.batch.kernel import FLOAT_MAX_CARDS, factor_table, run
-from exact_odds.batch.kinds import DIGITS, TYPES, Part, Space, kind_counts
-from exact_odds.batch.leading import LEADING_CARDS, leading_table, leading_weights
-from exact_odds.batch.monomials import monomial_terms, table_codes
 from exact_odds.core.shoe import CARDS_PER_COUP
+from exact_odds.engine.polynomial import FLOAT_MAX_CARDS
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -55,14 +51,10 @@ if TYPE_CHECKING:
 CHUNK = 256
 """Compositions per block of work (keeps the part values, about 2 KB a part, in cache)."""
 WIDE_PARTIALS = 512
-"""Plans whose block products hold more rows than this per composition (every registered point
-bet: 1,368, 2.8 MB a chunk) take chunks of ``CHUNK // 2`` compositions on the compiled path:
-their products are then read back from nearer caches (the main bets', with 152 rows, and the
-pair bets' are faster in full chunks)."""
+"""Plans whose products hold more rows than this per composition take chunks of ``CHUNK // 2`` on the
+compiled path (read back from nearer caches)."""
 FLOAT_EXACT = 2**53
-"""A non-negative float64 sum below this is exact."""
 INT64_EXACT = 2**63
-"""Sums bounded below this are computed in int64 (beyond: Python integers)."""
 
 
 # ---------------------------------------------------------------- the layout of part values
@@ -70,13 +62,9 @@ INT64_EXACT = 2**63
 
 @dataclass(frozen=True)
 class Layout:
-    """How to compute the values of every part a plan needs, one multiplication per part.
-
-    Row 0 of the value matrix (parts x compositions) is the empty part of either group
-    (value 1); then parts by (cards, group, part code). Row ``i > 0`` is
-    ``values[parent[i]] * factors[factor[i]]``, the parent being the part less its last kind
-    (fewer cards, so an earlier ``level``: a slice of rows of equal card count).
-    """
+    """The rows of the part values (parts x compositions): row 0 the empty part of either group (1),
+    then parts by (cards, group, part code), row ``i`` being ``values[parent[i]] * factors[factor[i]]``
+    (the parent, less the last kind, in an earlier ``level`` of rows of equal card count)."""
 
     parent: IntArray
     factor: IntArray  # row of the factor table: (kind * 7 + multiplicity) * types + designation
@@ -87,7 +75,6 @@ class Layout:
 
 
 def _code(digits: IntArray) -> IntArray:
-    """Part codes of rows of digits (first kind lowest, base ``DIGITS``)."""
     return np.asarray(digits @ (DIGITS ** np.arange(digits.shape[1], dtype=np.int64)), dtype=np.int64)
 
 
@@ -97,8 +84,7 @@ def _last(rows: IntArray) -> IntArray:
 
 
 def _with_ancestors(parts: set[Part], kinds: int) -> IntArray:
-    """The parts (of ``kinds`` digits) and every part obtained by dropping trailing kinds (their
-    parents, recursively), the empty part left out: distinct rows of digits, by part code."""
+    """The parts and their ancestors (trailing kinds dropped), the empty part left out, by part code."""
     rows = np.array(list(parts), dtype=np.int64).reshape(len(parts), kinds)
     found = [rows[:0]]
     while len(rows := rows[rows.any(axis=1)]):
@@ -111,8 +97,7 @@ def _with_ancestors(parts: set[Part], kinds: int) -> IntArray:
 
 
 def make_layout(space: Space, parts: tuple[set[Part], set[Part]]) -> Layout:
-    """The rows of the parts (and their ancestors) of both groups, level by level: a part's row
-    holds its parent's times the factor of its last kind."""
+    """The rows of the parts (and their ancestors) of both groups."""
     members = [_with_ancestors(group, kinds) for group, kinds in zip(parts, (space.split, space.kinds - space.split),
                                                                      strict=True)]
     group = np.concatenate([np.full(len(m), g, dtype=np.int64) for g, m in enumerate(members)])
@@ -152,10 +137,8 @@ def _runs(keys: IntArray, base: int) -> dict[tuple[int, int], tuple[int, int]]:
 
 @dataclass(frozen=True)
 class Block:
-    """One dense block: ``sums[f] += sum_r values[r_rows][r] * (matrix @ values[m_rows])[r * F + f]``.
-
-    ``at`` is the block's first row among the stage's row parts.
-    """
+    """One dense block: ``sums[f] += sum_r values[r_rows][r] * (matrix @ values[m_rows])[r * F + f]``;
+    ``at``: its first row among the stage's row parts."""
 
     m_rows: tuple[int, int]
     r_rows: tuple[int, int]
@@ -172,17 +155,13 @@ class Stage:
     functionals: tuple[int, ...]
     rows: int
     blocks: tuple[Block, ...]
-    value_rows: IntArray  # per row part of the stage (the blocks' R sides in order): its row of the values
 
 
 @dataclass(frozen=True)
 class Plan:
-    """Everything needed to evaluate ``classes`` functionals for many compositions.
-
-    ``weights``: the largest weight of each functional (1 for a class of coups). ``copies``:
-    (functional, its twin) for functionals equal to an earlier one as sums of monomials (the
-    player's and the banker's pairs: equally many ways in any shoe), evaluated once and copied.
-    """
+    """Everything needed to evaluate ``classes`` functionals: ``weights``, the largest weight of each;
+    ``copies``, (functional, twin) for one equal to an earlier one as sums of monomials (the player's
+    and the banker's pairs), evaluated once and copied."""
 
     space: Space
     classes: int
@@ -194,8 +173,7 @@ class Plan:
 
 def part_rows(layout: Layout, group: int, digits: IntArray) -> IntArray:
     """Rows of the layout of the parts (rows of digits) of one group."""
-    codes = _code(digits)
-    return layout.rows[group][np.searchsorted(layout.codes[group], codes)]
+    return layout.rows[group][np.searchsorted(layout.codes[group], _code(digits))]
 
 
 def _stage(space: Space, layout: Layout, depth: int, functionals: tuple[int, ...], digits: IntArray,
@@ -218,8 +196,7 @@ def _stage(space: Space, layout: Layout, depth: int, functionals: tuple[int, ...
         matrix = dense.reshape(-1, m1 - m0)
         blocks.append(Block((m0, m1), (r0, r1), at, matrix, matrix.astype(np.int64)))
         at += r1 - r0
-    value_rows = np.array([r for block in blocks for r in range(*block.r_rows)], dtype=np.int64)
-    return Stage(depth, functionals, at, tuple(blocks), value_rows)
+    return Stage(depth, functionals, at, tuple(blocks))
 
 
 def _leading_terms(space: Space, codes: IntArray, weights: IntArray) -> tuple[IntArray, IntArray] | None:
@@ -241,8 +218,7 @@ def _leading_terms(space: Space, codes: IntArray, weights: IntArray) -> tuple[In
 
 def _distinct(depth: int, functionals: tuple[int, ...], digits: IntArray, summed: IntArray,
               copies: list[tuple[int, int]]) -> tuple[int, tuple[int, ...], IntArray, IntArray]:
-    """The stage's terms with each functional whose summed weights repeat an earlier one's left
-    out, appended to ``copies`` as (functional, twin)."""
+    """The stage's terms less each functional that repeats an earlier one, appended to ``copies``."""
     kept: list[int] = []
     for k, f in enumerate(functionals):
         twin = next((q for q in kept if np.array_equal(summed[:, q], summed[:, k])), None)
@@ -254,10 +230,7 @@ def _distinct(depth: int, functionals: tuple[int, ...], digits: IntArray, summed
 
 
 def make_weighted_plan(co: Coefficients, weights: IntArray) -> Plan:
-    """A plan for the functionals ``weights[code, f]`` (non-negative integers) of the table ``co``.
-
-    Functionals that depend on the pair flags alone get the four-card stage.
-    """
+    """A plan for the functionals ``weights[code, f]`` (non-negative integers) of the table ``co``."""
     codes = table_codes(co)
     if (weights[codes] < 0).any():
         raise ValueError("functionals must have non-negative weights")
@@ -288,11 +261,60 @@ def make_plan(co: Coefficients, class_of: IntArray, classes: int) -> Plan:
     return make_weighted_plan(co, weights)
 
 
+# ---------------------------------------------------------------- the kernel, in the dtype of its inputs
+
+_LOCAL = threading.local()
+
+
+def buffer(name: str, shape: tuple[int, ...], dtype: Any = np.float64) -> Array:
+    """A reusable work array (uninitialised), one per name, shape and dtype and thread (a page fault per
+    4 KB would be paid for every chunk otherwise); object arrays are new."""
+    if dtype is object:
+        return np.empty(shape, dtype=object)
+    buffers: dict[tuple[str, tuple[int, ...], Any], Array] = _LOCAL.__dict__.setdefault("buffers", {})
+    key = (name, shape, dtype)
+    if key not in buffers:
+        if len(buffers) > 64:
+            buffers.clear()
+        buffers[key] = np.empty(shape, dtype=dtype)
+    return buffers[key]
+
+
+def part_values(layout: Layout, factors: Array) -> Array:
+    """Values of every part of the layout (rows) for each composition (columns of ``factors``), a level
+    at a time (compiled, a row at a time: :func:`exact_odds.batch.loops.part_values`)."""
+    values = buffer("values", (len(layout.parent), factors.shape[1]), factors.dtype)
+    values[0] = 1
+    step = factors[layout.factor]
+    for start, stop in layout.levels:
+        np.multiply(values[layout.parent[start:stop]], step[start:stop], out=values[start:stop])
+    return values
+
+
+def run(plan: Plan, factors: Array) -> list[Array]:
+    """Each stage's sums (functionals x compositions), in the dtype of ``factors`` (BLAS in float64)."""
+    values = part_values(plan.layout, factors)
+    return [_products(stage, values).sum(axis=0) for stage in plan.stages]
+
+
+def _products(stage: Stage, values: Array) -> Array:
+    """Per row part of the stage and functional, ``matrix @ values[m_rows]`` times the row part's value."""
+    b, dtype = values.shape[1], values.dtype
+    partial = buffer(f"partial{stage.depth}", (stage.rows, len(stage.functionals), b), dtype)
+    for block in stage.blocks:
+        (m0, m1), (r0, r1) = block.m_rows, block.r_rows
+        seg = partial[block.at:block.at + r1 - r0]
+        matrix = block.matrix if dtype == np.float64 else block.integers
+        np.matmul(matrix, values[m0:m1], out=seg.reshape(-1, b))
+        np.multiply(seg, values[r0:r1, None, :], out=seg)
+    return partial
+
+
 # ---------------------------------------------------------------- exact arithmetic by shoe size
 
 
 def _chunks(rows: IntArray) -> list[IntArray | slice]:
-    """Blocks of at most ``CHUNK`` rows: slices when the rows are consecutive (no copies)."""
+    """Blocks of at most ``CHUNK`` rows: slices when the rows are consecutive."""
     if len(rows) and (np.diff(rows) == 1).all():
         first = int(rows[0])
         return [slice(s, min(s + CHUNK, first + len(rows))) for s in range(first, first + len(rows), CHUNK)]
@@ -300,8 +322,7 @@ def _chunks(rows: IntArray) -> list[IntArray | slice]:
 
 
 def _finish(plan: Plan, stage_sums: list[Array], sizes: Array, out: Array, rows: IntArray | slice) -> None:
-    """Write the stages' exact sums (functionals x compositions) to ``out[rows]``, the short ones
-    times ``(N-4)(N-5)``."""
+    """Write the stages' exact sums to ``out[rows]``, the four-card ones times ``(N-4)(N-5)``."""
     for stage, sums in zip(plan.stages, stage_sums, strict=True):
         found = sums.T
         if stage.depth == LEADING_CARDS:
@@ -316,28 +337,27 @@ def _finish(plan: Plan, stage_sums: list[Array], sizes: Array, out: Array, rows:
             out[rows[:, None], columns] = found
 
 
-def _suits_of(suits: IntArray | None, chunk: IntArray | slice) -> IntArray | None:
-    """A chunk's suit counts as (13, 4, b), or None."""
-    return None if suits is None else suits[chunk].transpose(1, 2, 0)
-
-
-def _float_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray,
-                out: Array) -> list[IntArray]:
-    """Evaluate ``rows`` (shoes of at most 456 cards) in float64 with NumPy; return the rows whose
-    sums reached ``2**53`` (not proven exact)."""
+def _numpy_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray, out: Array,
+                *, floats: bool) -> list[IntArray]:
+    """Evaluate ``rows`` with NumPy a chunk at a time: in float64 (shoes of at most 456 cards), returning
+    the rows whose sums reached ``2**53`` (not proven exact); else smallest first, in int64 where
+    ``w N**6`` fits (no BLAS), else in Python integers."""
+    top = max(plan.weights, default=1)
     failed: list[IntArray] = []
-    for chunk in _chunks(rows):
-        sums = run(plan, factor_table(plan.space, kinds[:, chunk].astype(np.float64), _suits_of(suits, chunk)))
-        bad = np.zeros(sums[0].shape[1], dtype=bool)
-        if max(plan.weights, default=1) * int(sizes[chunk].max()) ** CARDS_PER_COUP >= FLOAT_EXACT:  # else proven exact
-            for s in sums:
-                bad |= (s >= FLOAT_EXACT).any(axis=0)
-        if bad.any():
-            ids = np.arange(chunk.start, chunk.stop) if isinstance(chunk, slice) else chunk
-            failed.append(ids[bad])
-            sums = [s[:, ~bad] for s in sums]
-            chunk = ids[~bad]
-        _finish(plan, [s.astype(np.int64).astype(out.dtype, copy=False) for s in sums], sizes[chunk], out, chunk)
+    for chunk in _chunks(rows if floats else rows[np.argsort(sizes[rows], kind="stable")]):
+        bound = top * int(sizes[chunk].max()) ** CARDS_PER_COUP
+        dtype = np.float64 if floats else np.int64 if bound < INT64_EXACT else object
+        chunk_suits = None if suits is None else suits[chunk].transpose(1, 2, 0)
+        sums = run(plan, factor_table(plan.space, kinds[:, chunk].astype(dtype), chunk_suits))
+        if floats and bound >= FLOAT_EXACT:  # else proven exact
+            bad = np.logical_or.reduce([(s >= FLOAT_EXACT).any(axis=0) for s in sums])
+            if bad.any():
+                ids = np.arange(chunk.start, chunk.stop) if isinstance(chunk, slice) else chunk
+                failed.append(ids[bad])
+                sums = [s[:, ~bad] for s in sums]
+                chunk = ids[~bad]
+        exact = [s.astype(np.int64 if floats else out.dtype, copy=False).astype(out.dtype, copy=False) for s in sums]
+        _finish(plan, exact, sizes[chunk].astype(out.dtype, copy=False), out, chunk)
     return failed
 
 
@@ -349,9 +369,8 @@ def _width(plan: Plan) -> int:
 
 def _compiled_float_rows(plan: Plan, rows: IntArray, counts: IntArray, suits: IntArray | None, sizes: IntArray,
                          out: Array, fast: ModuleType) -> list[IntArray]:
-    """:func:`_float_rows` (rank counts ``counts``, suit counts ``suits`` for a suited plan) by the
-    compiled chunks of :mod:`exact_odds.batch.fused`, written straight into ``out`` when it holds
-    every row in int64."""
+    """The float64 rows of :func:`_numpy_rows` by the compiled chunks of :mod:`exact_odds.batch.fused`,
+    written straight into ``out`` when it holds every row in int64."""
     whole = len(rows) == counts.shape[0]
     target = out if whole and out.dtype == np.int64 else np.zeros((len(rows), plan.classes), dtype=np.int64)
     chosen_suits = None if suits is None else np.ascontiguousarray(suits if whole else suits[rows], dtype=np.int64)
@@ -360,17 +379,6 @@ def _compiled_float_rows(plan: Plan, rows: IntArray, counts: IntArray, suits: In
     if target is not out:
         out[rows] = target
     return [rows[bad]]
-
-
-def _exact_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | None, sizes: IntArray,
-                out: Array) -> None:
-    """Evaluate ``rows`` smallest first, a chunk at a time: in int64 where ``w N**6`` fits (no BLAS),
-    else in Python integers."""
-    top = max(plan.weights, default=1)
-    for chunk in _chunks(rows[np.argsort(sizes[rows], kind="stable")]):
-        dtype = np.int64 if top * int(sizes[chunk].max()) ** CARDS_PER_COUP < INT64_EXACT else object
-        sums = run(plan, factor_table(plan.space, kinds[:, chunk].astype(dtype), _suits_of(suits, chunk)))
-        _finish(plan, [s.astype(out.dtype, copy=False) for s in sums], sizes[chunk].astype(out.dtype), out, chunk)
 
 
 def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray | None = None, *,
@@ -394,11 +402,11 @@ def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray |
         failed = _compiled_float_rows(plan, np.flatnonzero(small), counts, suits, sizes, out, fast)
     else:
         kinds = kind_counts(counts, plan.space.detail)
-        failed = _float_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out)
+        failed = _numpy_rows(plan, np.flatnonzero(small), kinds, suits, sizes, out, floats=True)
     rest = np.concatenate([np.flatnonzero(~small), *failed]).astype(np.int64)
     if len(rest):
-        _exact_rows(plan, rest, kind_counts(counts, plan.space.detail) if kinds is None else kinds, suits, sizes,
-                    out)
+        kinds = kind_counts(counts, plan.space.detail) if kinds is None else kinds
+        _numpy_rows(plan, rest, kinds, suits, sizes, out, floats=False)
     for functional, twin in plan.copies:
         out[:, functional] = out[:, twin]
     return out

@@ -1,13 +1,8 @@
 """Reading compositions' text, compiled (numba): imported only through :mod:`exact_odds.batch.compiled`.
 
-Each function does in one pass over the bytes what :func:`exact_odds.batch.io.plain_counts` does in
-several vectorised NumPy passes, with the same results: the same counts, or the same refusal of text
-not in the plain form (the general reader then takes over and words the error). The writer of
-integer tables is the report's (:mod:`exact_odds.report.csvloops`).
-
-Array conventions: text is a one-dimensional ``uint8`` array of ASCII bytes (``np.frombuffer``
-of the encoded text, or a buffer to fill); tables are C-contiguous ``int64`` arrays of shape
-(rows, columns), one composition a row, so a row is one line of text.
+Each function does in one pass over the bytes what :func:`exact_odds.batch.io.plain_counts` does in NumPy,
+with the same counts or the same refusal. Text is a ``uint8`` array of ASCII bytes; tables are
+C-contiguous ``int64`` arrays, one composition a row.
 """
 
 from __future__ import annotations
@@ -18,16 +13,12 @@ _jit = numba.njit(cache=True, nogil=True)
 
 _COMMA, _NEWLINE, _ZERO = 44, 10, 48
 _MAX_DIGITS = 9
-"""A plain field has at most nine digits (its value then fits any integer type easily)."""
 
 
 @_jit
 def read_plain(data, out):
-    """Read text in the plain form into ``out`` (rows, fields), int64, C-contiguous: ASCII digits,
-    commas and newlines only, each line ``fields`` non-empty fields of at most nine digits, no blank
-    line, and a newline at the end (the caller adds one if missing). Returns the number of rows read,
-    or -1 when the text is not in that form or has more lines than ``out`` has rows (nothing else
-    is promised of ``out`` then)."""
+    """Read text in the plain form (lines of ``fields`` fields of one to nine digits, a newline at the end)
+    into ``out``; the number of rows read, or -1 when the text is not in that form or does not fit."""
     size, fields = data.shape[0], out.shape[1]
     if size == 0 or data[size - 1] != _NEWLINE:
         return -1

@@ -1,11 +1,8 @@
 """Integer polynomials in the number of decks d: interpolation, evaluation, the sequences' factors.
 
-A polynomial is a tuple of its coefficients, lowest power of d first. In a shoe of d 52-card
-decks the ways of any coup outcome are a polynomial of degree at most 6 with integer
-coefficients, and the ordered six-card sequences number ``52d (52d-1) ... (52d-5)``
-(:func:`falling_in_decks`). Everything here is exact integer (or
-:class:`~fractions.Fraction`) arithmetic; :mod:`exact_odds.analysis.symbolic` turns the results into
-sympy expressions only for what it shows.
+A polynomial is a tuple of its coefficients, lowest power of d first. In d 52-card decks the ways of
+any coup outcome are a polynomial of degree at most 6 with integer coefficients, over ``52d (52d-1)
+... (52d-5)`` sequences (:func:`falling_in_decks`). Everything here is exact.
 
 >>> interpolate([(d, 3 * d * d - 1) for d in range(9, 12)])
 ((-1, 0, 3), 1)
@@ -50,12 +47,8 @@ def degree(poly: Sequence[int]) -> int:
 
 
 def interpolate(points: Sequence[tuple[int, int]]) -> tuple[Coefficients, int]:
-    """The polynomial of degree below ``len(points)`` through ``(d, value)`` points, exactly.
-
-    Returned as ``(numerators, denominator)``: the polynomial is ``numerators / denominator``
-    with ``denominator`` positive and as small as it can be (1 when every coefficient is an
-    integer). Newton's divided differences in fractions, expanded into powers of d.
-    """
+    """The polynomial of degree below ``len(points)`` through ``(d, value)`` points, exactly, as
+    ``(numerators, denominator)``, the least positive denominator (Newton's divided differences)."""
     xs = [x for x, _ in points]
     table = [Fraction(y) for _, y in points]
     newton = [table[0]]
@@ -72,13 +65,9 @@ def interpolate(points: Sequence[tuple[int, int]]) -> tuple[Coefficients, int]:
 
 
 def sequence_factors(per_deck: int, m: int = CARDS_PER_COUP) -> tuple[int, tuple[tuple[int, int], ...]]:
-    """``falling_in_decks(per_deck, m)`` factored over the integers: its content and its ``m``
-    distinct linear factors ``a d + b``, each as ``(a, b)`` with ``a > 0`` and ``gcd(a, b) == 1``.
-
-    ``per_deck d - j = g (per_deck/g d - j/g)`` with ``g = gcd(per_deck, j)``; the factors are
-    primitive, linear (so irreducible) and distinct (their roots ``j / per_deck`` are), which is
-    the factorisation into irreducibles, unique up to order.
-    """
+    """``falling_in_decks(per_deck, m)`` factored over the integers: its content and its ``m`` distinct
+    primitive linear factors ``a d + b`` as ``(a, b)`` (``per_deck d - j = g (per_deck/g d - j/g)``,
+    ``g = gcd(per_deck, j)``)."""
     content, factors = 1, []
     for j in range(m):
         g = math.gcd(per_deck, j)
@@ -94,15 +83,12 @@ Factor = tuple[tuple[int, ...], int]
 coefficient positive) and its exponent."""
 
 PRIMES = (3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47)
-"""The primes tried for a proof that a polynomial is irreducible (see :func:`irreducible`)."""
+"""The primes tried for a proof that a polynomial is irreducible."""
 
 
 def _divide_linear(poly: list[int], a: int, b: int) -> list[int] | None:
-    """``poly / (a d + b)`` if it divides exactly (coefficients highest power first), else ``None``.
-
-    By Gauss's lemma a primitive factor divides an integer polynomial with an integer quotient, so a
-    division that leaves a fraction anywhere means that it does not divide.
-    """
+    """``poly / (a d + b)`` if it divides exactly (highest power first), else ``None`` (Gauss's lemma: a
+    primitive factor leaves an integer quotient)."""
     quotient, carry = [], 0
     for c in poly[:-1]:
         if (c - carry) % a:
@@ -152,11 +138,9 @@ def _times(f: Sequence[int], g: Sequence[int], m: Sequence[int], p: int) -> list
 
 
 def irreducible(poly: Sequence[int]) -> bool:
-    """A proof that ``poly`` (primitive, degree ``n >= 2``, highest power first) is irreducible over
-    the integers: ``True`` if for some prime ``p`` of :data:`PRIMES` not dividing its leading
-    coefficient it has no factor of degree ``k <= n/2`` mod ``p`` (``d**(p**k) - d`` and it are
-    coprime: the distinct-degree test), so that it has none over the rationals either; ``False``
-    means "not proved" (a product, or an irreducible that splits mod every prime tried)."""
+    """A proof that ``poly`` (primitive, degree ``n >= 2``, highest power first) is irreducible over the
+    integers: ``True`` if mod some prime of :data:`PRIMES` not dividing its leading coefficient it has
+    no factor of degree ``k <= n/2`` (``d**(p**k) - d`` and it coprime); ``False``: not proved."""
     for p in PRIMES:
         if poly[0] % p == 0:
             continue
@@ -179,9 +163,9 @@ def irreducible(poly: Sequence[int]) -> bool:
 
 
 def factor_over(poly: Sequence[int], linear: Sequence[tuple[int, int]]) -> tuple[int, list[Factor]] | None:
-    """``poly`` (integers, highest power first, not zero) as its content (signed like the leading
-    coefficient) and irreducible factors, when every factor is one of the primitive ``linear``
-    ones ``a d + b`` or the one left is proved irreducible (:func:`irreducible`); else ``None``."""
+    """``poly`` (highest power first, not zero) as its content (signed like the leading coefficient) and
+    irreducible factors, when every factor is one of ``linear`` or the one left is proved irreducible;
+    else ``None``."""
     content = math.gcd(*poly) * (1 if poly[0] > 0 else -1)
     rest = [c // content for c in poly]
     factors: list[Factor] = []
@@ -199,9 +183,8 @@ def factor_over(poly: Sequence[int], linear: Sequence[tuple[int, int]]) -> tuple
 
 
 def factor_polynomial(poly: Sequence[int], linear: Sequence[tuple[int, int]]) -> tuple[int, list[Factor]]:
-    """``poly`` (integers, highest power first, not zero) as its content and irreducible factors, as
-    SymPy's ``dup_factor_list`` gives them: by :func:`factor_over` when it can tell, else by SymPy
-    (imported only then)."""
+    """``poly`` as its content and irreducible factors, as SymPy's ``dup_factor_list`` gives them: by
+    :func:`factor_over` when it can tell, else by SymPy (imported only then)."""
     found = factor_over(poly, linear)
     if found is not None:
         return found
@@ -214,19 +197,16 @@ def factor_polynomial(poly: Sequence[int], linear: Sequence[tuple[int, int]]) ->
 
 @dataclass(frozen=True, slots=True)
 class Factored:
-    """A rational function of d in lowest terms, factored over the integers: ``number`` times each
-    factor of ``factors`` (irreducible, primitive, leading coefficient positive) to its exponent,
-    negative in the denominator; zero is ``Factored(Fraction(0), ())``."""
+    """A rational function of d in lowest terms: ``number`` times each irreducible factor to its
+    exponent (negative in the denominator); zero is ``Factored(Fraction(0), ())``."""
 
     number: Fraction
     factors: tuple[Factor, ...]
 
 
 def over_sequences(numerator: Sequence[int], scale: int = 1, per_deck: int = 52) -> Factored:
-    """``numerator / (scale * falling_in_decks(per_deck))`` (``numerator`` lowest power first,
-    ``scale`` a positive integer) in lowest terms, factored: the numerator's content and factors
-    and the sequences' own (:func:`sequence_factors`), each factor's exponents summed, so that the
-    common ones cancel, as ``sympy.factor`` does it.
+    """``numerator / (scale * falling_in_decks(per_deck))`` (lowest power first) in lowest terms,
+    factored as ``sympy.factor`` does it: the common factors cancel.
 
     >>> over_sequences([0, 2]).factors[:2], over_sequences([0, 2]).number
     ((((52, -1), -1), ((26, -1), -1)), Fraction(1, 208))

@@ -1,16 +1,13 @@
 """The reference enumerator: every card-removal path of one punto banco coup.
 
-Convention (that of the published tables): a coup is counted over *ordered six-card
-sequences* from the shoe, dealt P, B, P, B and then the third cards as the tableau
-draws them; cards a coup does not use still count, so the ways of every coup sum to
-``N (N-1) (N-2) (N-3) (N-4) (N-5)`` for an ``N``-card shoe. In the infinite-deck limit
-each card is drawn independently with the shoe's proportions and the total is
-``W**6`` for a shoe of weight ``W``.
+Convention (that of the published tables): a coup is counted over *ordered six-card sequences*,
+dealt P, B, P, B and then the third cards as the tableau draws them; unused cards still count, so
+the ways add up to ``N (N-1) ... (N-5)`` for an ``N``-card shoe (``W**6`` for an infinite deck of
+weight ``W``, each card drawn independently with the shoe's proportions).
 
-The walk: the first two cards of each hand are taken as unordered pairs (an ordered
-pair of distinct cards is counted twice), so the ways of the first four cards are a
-product of falling factorials over the kinds removed; the third-card stage then depends
-only on the two totals and on the point values removed, and is computed once for each.
+The walk: each hand's first two cards as unordered pairs (a pair of distinct cards counted twice),
+their ways a product of falling factorials; the third-card stage depends only on the two totals and
+the point values removed, and is computed once for each.
 
 >>> from exact_odds.core.shoe import Shoe
 >>> d = deal(Shoe.decks(8))
@@ -53,12 +50,6 @@ def _kinds(shoe: Shoe, detail: Detail) -> list[_Kind]:
     ]
 
 
-def _hand_pairs(kinds: list[_Kind]) -> Iterator[tuple[_Pair, int]]:
-    """Unordered two-card hands with their number of orderings (1 or 2)."""
-    for a, b in combinations_with_replacement(kinds, 2):
-        yield (a, b), 1 if a is b else 2
-
-
 def _removal_ways(cards: tuple[_Kind, ...], infinite: bool) -> int:
     """Ways to draw these cards in a fixed order: a product over kinds of falling factorials."""
     taken: dict[tuple[int, ...], int] = {}
@@ -87,22 +78,16 @@ _NO_FLAGS: Flags = (False,) * 5
 
 
 def first_four(shoe: Shoe, detail: Detail = Detail.POINTS) -> dict[FirstFour, Ways]:
-    """Ways of the first four cards, aggregated by what the rest of the coup needs.
-
-    ``SUITS`` takes the fast path :func:`_first_four_suited` (ranks enumerated, suits
-    split analytically); it returns the same integers as :func:`first_four_by_kind`.
-    """
+    """Ways of the first four cards, aggregated by what the rest of the coup needs (at ``SUITS``
+    by :func:`_first_four_suited`, the same integers as :func:`first_four_by_kind`)."""
     if detail is Detail.SUITS:
         return _first_four_suited(shoe)
     return first_four_by_kind(shoe, detail)
 
 
 def first_four_by_kind(shoe: Shoe, detail: Detail = Detail.POINTS) -> dict[FirstFour, Ways]:
-    """The straightforward first four: every pair of two-card hands over the kinds of card.
-
-    At ``SUITS`` the kinds are the 52 rank-suits (1,378 hands, squared), which is slow;
-    it is kept as the reference for the fast path.
-    """
+    """The straightforward first four: every pair of two-card hands over the kinds of card (at
+    ``SUITS`` the 52 rank-suits: slow, the reference for the fast path)."""
     out: dict[FirstFour, Ways] = {}
     for player, banker, pt, bt, removed, ways in _four_cards(shoe, _kinds(shoe, detail)):
         pflags = _pair_flags(player, detail)
@@ -114,12 +99,9 @@ def first_four_by_kind(shoe: Shoe, detail: Detail = Detail.POINTS) -> dict[First
 
 
 def _four_cards(shoe: Shoe, kinds: list[_Kind]) -> Iterator[tuple[_Pair, _Pair, int, int, tuple[int, ...], Ways]]:
-    """Every (player hand, banker hand) of two cards each over ``kinds`` with nonzero ways.
-
-    Yields the two hands, the two-card totals, the point values removed (sorted) and the
-    ways of dealing the four cards in the order P, B, P, B (orderings of each pair counted).
-    """
-    hands = list(_hand_pairs(kinds))
+    """Every (player hand, banker hand) over ``kinds`` with nonzero ways: the hands, their totals, the
+    point values removed (sorted) and the ways of dealing the four cards P, B, P, B."""
+    hands = [((a, b), 1 if a is b else 2) for a, b in combinations_with_replacement(kinds, 2)]  # (hand, orderings)
     for player, p_orders in hands:
         pt = (player[0][0] + player[1][0]) % 10
         for banker, b_orders in hands:
@@ -132,12 +114,8 @@ def _four_cards(shoe: Shoe, kinds: list[_Kind]) -> Iterator[tuple[_Pair, _Pair, 
 
 @dataclass(frozen=True, slots=True)
 class _SuitSplit:
-    """How the ordered ways of pairs of one rank split by suit (see :func:`_suit_split`).
-
-    ``pair``: ordered two-card pairs of the rank; ``suited``: those of one suit.
-    ``twin``: ordered four-card sequences of the rank (a pair to each hand), split as
-    (neither hand suited, player only, banker only, both).
-    """
+    """Ordered pairs of one rank (``pair``), those of one suit (``suited``), and ordered four-card
+    sequences of the rank, a pair to each hand (``twin``: neither suited, player only, banker only, both)."""
 
     pair: int
     suited: int
@@ -145,14 +123,9 @@ class _SuitSplit:
 
 
 def _suit_split(by_suit: tuple[int, ...], infinite: bool) -> _SuitSplit:
-    """Suit split of one rank from its counts per suit.
-
-    Finite shoe: ``pair = n(n-1)``, ``suited = sum s(s-1)``; a player pair of suit ``s``
-    leaves ``n-2`` cards of the rank, so a suited player pair followed by any banker pair
-    of the rank has ``suited (n-2)(n-3)`` ways, and both suited has
-    ``sum_s s(s-1) [(s-2)(s-3) + sum_{t != s} t(t-1)]`` ways. Infinite deck: draws are
-    independent, ``pair = n^2``, ``suited = sum s^2`` and the twin split is a product.
-    """
+    """Suit split of one rank from its counts per suit: ``pair = n(n-1)``, ``suited = sum s(s-1)``; a
+    suited player pair then any banker pair: ``suited (n-2)(n-3)``; both suited: ``sum_s s(s-1)
+    [(s-2)(s-3) + sum_{t != s} t(t-1)]``. Infinite deck: independent draws, powers and products."""
     n = sum(by_suit)
     if infinite:
         pair, suited = n * n, sum(s * s for s in by_suit)
@@ -169,11 +142,8 @@ def _suit_split(by_suit: tuple[int, ...], infinite: bool) -> _SuitSplit:
 
 def _suited_ways(ways: int, p_rank: int | None, b_rank: int | None,
                  split: dict[int, _SuitSplit]) -> Iterator[tuple[Flags, int]]:
-    """Split the ways of four first cards (pairs by rank known) by suited flags.
-
-    ``p_rank``/``b_rank``: the rank each hand pairs in, or ``None``. A suited pair's
-    share is independent of the other cards except when both hands pair in one rank.
-    """
+    """Split the ways of four first cards by suited flags, ``p_rank``/``b_rank`` being the rank each hand
+    pairs in (or None): a suited pair's share is independent of the other cards unless both pair in one rank."""
     if p_rank is None and b_rank is None:
         yield _NO_FLAGS, ways
         return
@@ -200,12 +170,8 @@ def _one_hand(rank: int | None, split: dict[int, _SuitSplit]) -> tuple[tuple[boo
 
 
 def _first_four_suited(shoe: Shoe) -> dict[FirstFour, Ways]:
-    """First four at ``SUITS`` detail, fast: enumerate by rank, split pairs by suit.
-
-    Suits matter only for a hand whose two cards pair by rank, and the ways of the other
-    cards do not depend on which suit that pair took, so each rank-level term splits by
-    exact integer shares (:func:`_suit_split`). About as fast as ``RANKS`` detail.
-    """
+    """First four at ``SUITS``, fast: by rank, each pair's ways split by exact suit shares
+    (:func:`_suit_split`), the other cards' ways not depending on which suit it took."""
     if shoe.suited is None:
         raise ShoeError(suits_unknown())
     split = {r.value: _suit_split(row, shoe.infinite)
@@ -227,12 +193,8 @@ ThirdStage = dict[tuple[int, int, int, int], Ways]
 def third_stage(
     counts: tuple[int, ...], pt: int, bt: int, tableau: Tableau, *, infinite: bool = False
 ) -> ThirdStage:
-    """Ways of (player total, banker total, player cards, banker cards) after the first four.
-
-    ``counts`` are the cards left by point value 0-9; what is drawn is the tableau's rule
-    (:meth:`~exact_odds.core.tableau.Tableau.player_draws_on`, ``banker_draws_given``). Unused cards of the six-card
-    sequence are counted, so the result sums to ``falling(N, 2)`` (``N**2`` if infinite).
-    """
+    """Ways of (player total, banker total, player cards, banker cards) after the first four, ``counts``
+    being the cards left by point value; unused cards counted, so they add up to ``falling(N, 2)``."""
     size = sum(counts)
 
     def unused(k: int) -> int:
@@ -266,11 +228,7 @@ def third_stage(
 
 
 def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, detail: Detail = Detail.POINTS) -> Dist[Coup]:
-    """The reference enumeration: every card-removal path, walked as the module describes.
-
-    :func:`deal` returns the same ``Dist`` from the tableau's tables; this is the oracle it is
-    tested against, and the source those tables are checked with.
-    """
+    """The reference enumeration, walked as the module describes: the oracle :func:`deal` is tested against."""
     points = shoe.point_counts()
     stages: dict[tuple[int, int, tuple[int, ...]], ThirdStage] = {}
     ways: dict[Coup, int] = {}
@@ -290,15 +248,12 @@ def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, detail: Det
 
 
 def deal(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, *, detail: Detail = Detail.POINTS) -> Dist[Coup]:
-    """Exact ways of every coup outcome from ``shoe`` under ``tableau``.
+    """Exact ways of every coup outcome from ``shoe`` under ``tableau`` (ordered six-card sequences, see
+    the module); ``detail`` says whether pair and suited-pair flags are recorded.
 
-    Ways count ordered six-card sequences (see the module docstring); ``detail`` says
-    whether pair and suited-pair flags are recorded. The answer is evaluated from the
-    tableau's single-shoe tables (:func:`exact_odds.engine.polynomial.deal_by_tables`; shipped for the
-    standard rule, built once and cached on disk for any other), a few milliseconds for any
-    shoe, or, for a shoe of few kinds of card, by the walk itself (:func:`fastest`); it is the
-    same ``Dist`` as the reference enumeration :func:`enumerate_coups` either way (tests compare
-    them on many random shoes). Results are cached per argument.
+    Evaluated from the tableau's single-shoe tables (:func:`exact_odds.engine.polynomial.deal_by_tables`)
+    or, for a shoe of few kinds of card, walked (:func:`fastest`): the same ``Dist`` as
+    :func:`enumerate_coups` either way. Cached per argument.
     """
     return _deal_cached(shoe, tableau, detail)
 
@@ -309,7 +264,7 @@ ENUMERATED_KINDS = 5
 
 def fastest(shoe: Shoe, detail: Detail) -> bool:
     """Whether the walk beats the tables on ``shoe``: it grows as the fourth power of the kinds of card
-    present (point classes at ``POINTS``, ranks otherwise) and is the faster below six of them."""
+    present (point classes at ``POINTS``, ranks otherwise)."""
     counts = shoe.point_counts() if detail is Detail.POINTS else shoe.counts
     return sum(1 for n in counts if n) <= ENUMERATED_KINDS
 
@@ -325,9 +280,8 @@ def sequences(shoe: Shoe) -> Ways:
 
 
 def deal_winners(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU) -> Dist[Winner]:
-    """``winners(deal(shoe, tableau))``: the ways of banker, player and tie, from the tableau's table
-    of the points family merged by winner (:func:`exact_odds.engine.polynomial.winners_by_tables`), less than
-    half the work of :func:`deal` (a shoe of few kinds of card is walked); cached per argument.
+    """``winners(deal(shoe, tableau))``, from the table merged by winner
+    (:func:`exact_odds.engine.polynomial.winners_by_tables`): less than half the work.
 
     >>> from exact_odds.core.shoe import Shoe
     >>> deal_winners(Shoe.decks(8)) == winners(deal(Shoe.decks(8)))

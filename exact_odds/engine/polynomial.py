@@ -1,38 +1,23 @@
 """The ways of one shoe as polynomials in its counts: the fast exact path behind
-:func:`exact_odds.engine.enumerator.deal`.
+:func:`exact_odds.engine.enumerator.deal`, in pure Python, exact for any shoe.
 
-Same integers as the reference enumerator (:func:`exact_odds.engine.enumerator.enumerate_coups`): ordered
-six-card sequences, unused cards included, so the ways of a shoe of ``N`` cards add up to
-``N (N-1) ... (N-5)`` (``W**6`` for the infinite deck of weight ``W``). Pure Python, no NumPy,
-exact for any shoe size.
+The same integers as the reference enumerator: ordered six-card sequences, unused cards included.
+A coup using ``u`` cards has ways ``U_u * (sum over its used sequences of the product of falling
+factorials of the point-class counts)``, ``U_u = (N-u) ... (N-5)`` counting the unused cards. Pairs
+concern each hand's first two cards, so the sequences are split into *families* by what those are:
+``POINTS`` (any first four cards), ``PLAYER_PAIR`` or ``BANKER_PAIR`` of class ``c`` (two fewer cards
+of class ``c`` left: a *shift* of 2), ``TWO_PAIRS`` ``(c, d)`` and ``TWINS`` ``(c, c)``.
 
-The form. A coup that uses ``u`` cards (4 to 6) has ways ``U_u * (sum over its used sequences of
-the product of falling factorials of the point-class counts)``, ``U_u = (N-u) (N-u-1) ... (N-5)``
-counting the unused cards. Pairs (``Detail.RANKS``) and suited pairs (``SUITS``) concern only
-each hand's first two cards, so the sequences are split into *families* by what those are:
+Each family's sum over its free cards is a *segment* per (classes, base coup), ``sum(count *
+monomial)``, a monomial being a product of *factors* ``falling(n_q - shift, m)``. Which rank (and
+suits) a pair takes is a *weight* per class (``sum over ranks r of class c of falling(n_r, 2)``, or
+over suits when suited). A *sum* (:data:`SUMS`) is a family's weighted segments; inclusion-exclusion
+turns the sums into coups, and the suited flags follow by Moebius inversion (:func:`suited_ways`).
 
-- ``POINTS``: any first four cards (by point class 0-9);
-- ``PLAYER_PAIR`` of class ``c``: the player's first two cards are one rank of point class ``c``;
-  the other cards are free, with two fewer cards of class ``c`` left (a *shift* of 2);
-- ``BANKER_PAIR`` of class ``d``: likewise for the banker;
-- ``TWO_PAIRS`` ``(c, d)`` and ``TWINS`` ``(c, c)``: both hands pair (in different ranks, or in
-  one rank), the other cards shifted by 2 at ``c`` and at ``d``.
-
-Each family's sum over its free cards is a *segment* value per (classes, base coup): ``sum(count
-* monomial)``, a monomial being a product of *factors* ``falling(n_q - shift, m)``. Which rank
-(and suits) a pair takes is a *weight* per class: ``sum over ranks r of class c of falling(n_r,
-2)`` (any suit) or ``sum over suits of falling(n_rs, 2)`` (suited); two pairs of different ranks
-and twins have their own weights. A *sum* (:data:`SUMS`: a family and a suited variant) of a base
-coup is the weighted sum of its segments over the classes; inclusion-exclusion turns the sums into
-coups: no pair = points - player pairs - banker pairs + two pairs + twins, and suited flags by
-Moebius inversion of the suited variants (as in :mod:`exact_odds.batch.suited`).
-
-The tables (:func:`build_single`; shipped for the standard tableau):
-``single-points`` (the points family, all the main bets need), ``single-pairs`` (the others), and
-``single-winners`` (the points family merged by winner and cards used: the odds alone).
-Each holds its monomials as a tree (each is its parent times one factor), its terms by segment, and
-its segments by (family, base coup). Evaluating 8 decks costs about 36,000 multiply-adds for the
-points and 30,000 more for pairs, done by ``map``.
+The tables (:func:`build_single`; shipped for the standard tableau): ``single-points`` (all the main
+bets need), ``single-pairs`` and ``single-winners`` (the points family merged by winner: the odds
+alone), each holding its monomials as a tree (a monomial is its parent times one factor), its terms
+by segment and its segments by (family, base coup).
 
 >>> from exact_odds.core.shoe import Shoe
 >>> from exact_odds.core.tableau import STANDARD_TABLEAU
@@ -70,13 +55,13 @@ from exact_odds.engine.store import Arrays, as_array, load
 from exact_odds.inputs.errors import suits_unknown
 
 BASE_CODES = 400
-"""Coup codes without flags (totals and card counts) are below this; a slot is ``sum * BASE_CODES + code``."""
+"""Coup codes without flags are below this; a slot is ``sum * BASE_CODES + code``."""
 SHIFTS = (0, 2, 4)
-"""Cards of a class taken by fixed pairs: none, one pair, two pairs."""
+"""Cards of a class taken by fixed pairs."""
 
 
 class Family:
-    """Which of the first four cards are fixed to pairs (see the module): the families' numbers."""
+    """Which of the first four cards are fixed to pairs (see the module)."""
 
     POINTS = 0
     PLAYER_PAIR = 1
@@ -99,7 +84,6 @@ FIRST_SUITED_SUM = 5
 
 
 def sum_id(family: int, x: int = 0, y: int = 0) -> int:
-    """The id of a sum in :data:`SUMS`."""
     return SUMS.index((family, x, y))
 
 
@@ -114,29 +98,20 @@ def class_key(family: int, c: int, d: int) -> int:
 
 
 def winner_code(code: int) -> int:
-    """The group of a coup code in table ``single-winners``: ``10 * outcome + cards used`` (outcome
-    0 banker, 1 player, 2 tie, as :data:`~exact_odds.core.coup.OUTCOMES`)."""
+    """The group of a coup code in ``single-winners``: ``10 * outcome + cards used`` (order of ``OUTCOMES``)."""
     coup = coup_of_code(code)
     return 10 * OUTCOMES.index(coup.winner) + coup.cards
 
 
 FLOAT_MAX_CARDS = 456
-"""Largest shoe (or infinite-deck weight) evaluated in floats: ``456**6 <= 2**53 < 457**6``.
-
-Every number the evaluation forms is an integer of magnitude at most ``N**6``: a count of card
-sequences (the running total of a table's terms, too, counts distinct sequences), or, where a
-pair's class has fewer cards than the pair takes, a small number its zero weight cancels. So
-float64 holds each exactly, and Python's floats are faster than its integers at these sizes.
-Larger shoes use integers. Results are integers either way.
-"""
+"""Largest shoe (or infinite-deck weight) evaluated in floats: ``456**6 <= 2**53 < 457**6``. Every
+number formed is an integer of magnitude at most ``N**6`` (a count of card sequences, or a small number
+a zero weight cancels), which float64 holds exactly; Python's floats are faster than its integers."""
 
 
 class Tables:
-    """A single-shoe table (see the module and :func:`build_single`).
-
-    ``arrays`` as stored; ``seg_start``: where each segment's terms begin (the end of the one
-    before); ``groups``: per family, each (base code, first segment, end segment) in order.
-    """
+    """A single-shoe table: ``arrays`` as stored; ``seg_start``: where each segment's terms begin;
+    ``groups``: per family, each (base code, first segment, end segment) in order."""
 
     __slots__ = ("arrays", "groups", "seg_start")
 
@@ -153,16 +128,12 @@ class Tables:
 @lru_cache(maxsize=8)
 def tables(tableau: Tableau, part: str) -> Tables:
     """Table ``single-<part>`` of ``tableau`` (``"points"``, ``"pairs"`` or ``"winners"``): shipped, cached,
-    or built once (:mod:`exact_odds.engine.store`). Every detail reads the points table; pairs and suited
-    pairs add the pairs table; the odds alone read the winners table."""
-    def build(rule: Tableau) -> Arrays:
-        return build_single(rule, part)
-
-    return Tables(load(f"single-{part}", tableau, build))
+    or built once (:mod:`exact_odds.engine.store`)."""
+    return Tables(load(f"single-{part}", tableau, lambda rule: build_single(rule, part)))
 
 
 def _factors(points: tuple[int, ...], infinite: bool) -> list[int]:
-    """Every factor ``falling(n_q - shift, m)`` (infinite deck: ``n_q ** m``) by :func:`factor_id`."""
+    """Every factor ``falling(n_q - shift, m)`` (infinite deck: ``n_q ** m``), by :func:`factor_id`."""
     out = []
     for n in points:
         for shift in SHIFTS:
@@ -176,9 +147,8 @@ def _factors(points: tuple[int, ...], infinite: bool) -> list[int]:
 def _rank_weights(shoe: Shoe, suited: bool) -> list[tuple[int, tuple[int, int], tuple[int, int, int, int]]]:
     """Per rank: (point class, pair weight by variant, twin weight by variant in :data:`VARIANTS` order).
 
-    Ordered pairs of the rank: ``falling(n, 2)`` (any suit), ``g = sum over suits of falling(n_s, 2)``
-    (suited); a twin's four cards: ``falling(n, 4)``, one hand suited ``g falling(n - 2, 2)``, both
-    ``g**2 - sum falling(n_s, 2)**2 + sum falling(n_s, 4)``. Infinite deck: powers instead.
+    Pairs: ``falling(n, 2)``, suited ``g = sum over suits of falling(n_s, 2)``; twins: ``falling(n, 4)``,
+    one hand suited ``g falling(n - 2, 2)``, both ``g**2 - sum falling(n_s, 2)**2 + sum falling(n_s, 4)``.
     """
     out: list[tuple[int, tuple[int, int], tuple[int, int, int, int]]] = []
     for i, (rank, n) in enumerate(zip(RANKS, shoe.counts, strict=True)):
@@ -198,11 +168,8 @@ def _rank_weights(shoe: Shoe, suited: bool) -> list[tuple[int, tuple[int, int], 
 
 
 def _weight_vectors(shoe: Shoe, suited: bool) -> list[list[int]]:
-    """Each sum's weights by :func:`class_key` (empty for the suited sums unless ``suited``).
-
-    Two pairs of different ranks r, s (classes c, d): ``sum over r != s of w_x(r) w_y(s)``, the
-    product of the pair weights less, when ``c == d``, the terms with ``r == s``.
-    """
+    """Each sum's weights by :func:`class_key` (empty for the suited sums unless ``suited``); two pairs
+    of different ranks: the product of the pair weights less, when ``c == d``, the terms with ``r == s``."""
     pair = [[0] * 10, [0] * 10]  # by variant and class
     same = [[0] * 10 for _ in VARIANTS]  # by variant pair and class: sum of w_x(r) w_y(r)
     twin = [[0] * 10 for _ in VARIANTS]
@@ -229,12 +196,8 @@ def _weight_vectors(shoe: Shoe, suited: bool) -> list[list[int]]:
 
 
 def sums(t: Tables, shoe: Shoe, ids: range) -> dict[int, int]:
-    """The value of every slot (sum, base code) of sums ``ids`` for ``shoe``, before the unused cards' factor.
-
-    Monomials level by level (each its parent times a factor), the segments (:func:`_segments`), then
-    each group's segments weighted, all by ``map``; in floats up to :data:`FLOAT_MAX_CARDS` cards
-    (exact there), else in integers.
-    """
+    """The value of every slot (sum, base code) of sums ``ids`` for ``shoe``, before the unused cards'
+    factor: monomials level by level, segments, then each group's weighted segments, all by ``map``."""
     a = t.arrays
     number: type[float] | type[int] = float if shoe.size <= FLOAT_MAX_CARDS else int
     factors = list(map(number, _factors(shoe.point_counts(), shoe.infinite)))
@@ -256,9 +219,8 @@ def sums(t: Tables, shoe: Shoe, ids: range) -> dict[int, int]:
 
 
 def _segments(t: Tables, values: list[float] | list[int]) -> list[float] | list[int]:
-    """Each segment's ``sum(count * monomial)``: a ``sum`` per segment when segments are long (it adds
-    in C until a value overflows), else differences of the terms' running total (no call per segment).
-    """
+    """Each segment's ``sum(count * monomial)``: a ``sum`` per segment when segments are long, else
+    differences of the terms' running total."""
     a = t.arrays
     if len(a["mono"]) > 20 * len(a["seg_end"]):
         count, mono, value = memoryview(a["count"]), memoryview(a["mono"]), values.__getitem__
@@ -268,11 +230,11 @@ def _segments(t: Tables, values: list[float] | list[int]) -> list[float] | list[
     return list(map(sub, map(running.__getitem__, a["seg_end"]), map(running.__getitem__, t.seg_start)))
 
 
-_N = tuple(sum_id(Family.TWO_PAIRS, x, y) * BASE_CODES for x, y in VARIANTS)
-_T = tuple(sum_id(Family.TWINS, x, y) * BASE_CODES for x, y in VARIANTS)
-_A, _B = (sum_id(Family.PLAYER_PAIR) * BASE_CODES, sum_id(Family.PLAYER_PAIR, 1) * BASE_CODES), (
-    sum_id(Family.BANKER_PAIR) * BASE_CODES, sum_id(Family.BANKER_PAIR, 0, 1) * BASE_CODES)
-"""Slot offsets of the sums, for :func:`_split`: two pairs and twins by variant, player and banker pairs."""
+_A, _B, _N, _T = ([sum_id(family, x, y) * BASE_CODES for x, y in variants] for family, variants in (
+    (Family.PLAYER_PAIR, VARIANTS[:2]), (Family.BANKER_PAIR, (VARIANTS[0], VARIANTS[2])),
+    (Family.TWO_PAIRS, VARIANTS), (Family.TWINS, VARIANTS)))
+"""Slot offsets of the sums for :func:`_split`, by variant: player and banker pairs, two pairs, twins."""
+SUITED_BITS = tuple(x * PLAYER_SUITED + y * BANKER_SUITED for x, y in VARIANTS)
 
 
 def _split(code: int, slot: dict[int, int], detail: Detail) -> dict[int, int]:
@@ -280,23 +242,38 @@ def _split(code: int, slot: dict[int, int], detail: Detail) -> dict[int, int]:
     points = slot.get(code, 0)
     if detail is Detail.POINTS:
         return {code: points}
-    a, b, two, twin = slot.get(_A[0] + code, 0), slot.get(_B[0] + code, 0), slot.get(_N[0] + code, 0), slot.get(
-        _T[0] + code, 0)
-    out = {code: points - a - b + two + twin}
+    a, b, n, t = ([slot.get(s + code, 0) for s in sums] for sums in (_A, _B, _N, _T))
+    both = code + PLAYER_PAIR + BANKER_PAIR
+    out = {code: points - a[0] - b[0] + n[0] + t[0], code + PLAYER_PAIR: a[0] - n[0] - t[0],
+           code + BANKER_PAIR: b[0] - n[0] - t[0], both: n[0], both + TWIN_PAIR: t[0]}
     if detail is Detail.RANKS:
-        out.update({code + PLAYER_PAIR: a - two - twin, code + BANKER_PAIR: b - two - twin,
-                    code + PLAYER_PAIR + BANKER_PAIR: two, code + PLAYER_PAIR + BANKER_PAIR + TWIN_PAIR: twin})
         return out
-    (n00, n10, n01, n11), (t00, t10, t01, t11) = ([slot.get(s + code, 0) for s in sums] for sums in (_N, _T))
-    player_only = slot.get(_A[1] + code, 0) - n10 - t10
-    banker_only = slot.get(_B[1] + code, 0) - n01 - t01
-    out.update({code + PLAYER_PAIR: a - two - twin - player_only, code + PLAYER_PAIR + PLAYER_SUITED: player_only,
-                code + BANKER_PAIR: b - two - twin - banker_only, code + BANKER_PAIR + BANKER_SUITED: banker_only})
-    for flags, x00, x10, x01, x11 in ((PLAYER_PAIR + BANKER_PAIR, n00, n10, n01, n11),
-                                      (PLAYER_PAIR + BANKER_PAIR + TWIN_PAIR, t00, t10, t01, t11)):
-        base = code + flags
-        out.update({base: x00 - x10 - x01 + x11, base + PLAYER_SUITED: x10 - x11, base + BANKER_SUITED: x01 - x11,
-                    base + PLAYER_SUITED + BANKER_SUITED: x11})
+    out[code + PLAYER_PAIR + PLAYER_SUITED] = a[1] - n[1] - t[1]
+    out[code + BANKER_PAIR + BANKER_SUITED] = b[1] - n[2] - t[2]
+    for v, bits in enumerate(SUITED_BITS[1:], 1):
+        out[both + bits], out[both + TWIN_PAIR + bits] = n[v], t[v]
+    return suited_ways(out)
+
+
+def variant(code: int) -> tuple[int, int, int]:
+    """(code with the suited bits cleared, player bit, banker bit)."""
+    x, y = code // PLAYER_SUITED % 2, code // BANKER_SUITED % 2
+    return code - PLAYER_SUITED * x - BANKER_SUITED * y, x, y
+
+
+def suited_ways(variants: dict[int, int]) -> dict[int, int]:
+    """Ways of each coup code from the ways of the suited *variants* ``X_xy`` (the code's suited bits
+    x, y restrict that hand's pair to one suit), by Moebius inversion: both suited ``X11``, the
+    player's only ``X10 - X11``, the banker's only ``X01 - X11``, neither ``X00 - X10 - X01 + X11``."""
+    out: dict[int, int] = {}
+    for code, ways in variants.items():
+        base, x, y = variant(code)
+        if x or y:
+            continue
+        p, b = base + PLAYER_SUITED, base + BANKER_SUITED
+        x10, x01, x11 = variants.get(p, 0), variants.get(b, 0), variants.get(p + BANKER_SUITED, 0)
+        out[base] = ways - x10 - x01 + x11
+        out[p], out[b], out[p + BANKER_SUITED] = x10 - x11, x01 - x11, x11
     return out
 
 
@@ -309,18 +286,13 @@ def _coup(code: int) -> Coup:
 
 
 _RECENT: dict[tuple[Tableau, Shoe], tuple[dict[int, int], Detail, dict[int, int]]] = {}
-"""The sums of the last :data:`RECENT` shoes evaluated: the points table's, and the pairs table's at
-the detail evaluated (see :func:`_sums_for`)."""
+"""The sums of the last :data:`RECENT` shoes evaluated: the points table's, and the pairs table's at a detail."""
 RECENT = 8
 
 
 def _sums_for(tableau: Tableau, shoe: Shoe, detail: Detail) -> dict[int, int]:
-    """Every sum ``detail`` needs: the points table's, and at ``RANKS`` or ``SUITS`` the pairs table's.
-
-    Each table is evaluated once per shoe (the last few shoes are kept); a pairs evaluation on a shoe
-    whose suits are known is done at ``SUITS`` (the suited sums cost little more), so that the suited
-    pairs a report asks for next come free.
-    """
+    """Every sum ``detail`` needs: the points table's, and at ``RANKS`` or ``SUITS`` the pairs table's
+    (at ``SUITS`` whenever the suits are known: they cost little more, and a report asks for them next)."""
     points, done, pairs = _RECENT.pop((tableau, shoe), None) or (None, Detail.POINTS, {})
     if points is None:
         points = sums(tables(tableau, "points"), shoe, range(1))
@@ -333,31 +305,19 @@ def _sums_for(tableau: Tableau, shoe: Shoe, detail: Detail) -> dict[int, int]:
     return points if detail is Detail.POINTS else {**points, **pairs}
 
 
-def coup_ways(tableau: Tableau, shoe: Shoe, detail: Detail) -> dict[int, int]:
-    """Ways of every coup code for ``shoe`` at ``detail`` (zeros included)."""
-    slot = _sums_for(tableau, shoe, detail)
-    size = shoe.size
-    unused = [size ** (CARDS_PER_COUP - u) if shoe.infinite else falling(size - u, CARDS_PER_COUP - u)
-              for u in range(CARDS_PER_COUP + 1)]
-    out: dict[int, int] = {}
-    for code in sorted(s for s in slot if s < BASE_CODES):
-        factor = unused[4 + code // PLAYER_DREW % 2 + code // BANKER_DREW % 2]
-        for full, ways in _split(code, slot, detail).items():
-            out[full] = ways * factor
-    return out
+def _unused(shoe: Shoe) -> list[int]:
+    """Ways of the cards a coup of ``u`` cards leaves unused, by ``u``: ``(N-u) ... (N-5)``, or ``N**(6-u)``."""
+    return [shoe.size ** (CARDS_PER_COUP - u) if shoe.infinite else falling(shoe.size - u, CARDS_PER_COUP - u)
+            for u in range(CARDS_PER_COUP + 1)]
 
 
 @lru_cache(maxsize=64)
 def winners_by_tables(shoe: Shoe, tableau: Tableau) -> Dist[Winner]:
-    """``winners(deal_by_tables(shoe, tableau))`` from table ``single-winners``: the points family's terms
-    merged by winner and cards used, less than half the work."""
-    slot = sums(tables(tableau, "winners"), shoe, range(1))
-    size = shoe.size
+    """``winners(deal_by_tables(shoe, tableau))`` from table ``single-winners``, less than half the work."""
+    unused = _unused(shoe)
     ways = dict.fromkeys(OUTCOMES, 0)
-    for code, value in slot.items():
-        used = code % 10
-        ways[OUTCOMES[code // 10]] += value * (
-            size ** (CARDS_PER_COUP - used) if shoe.infinite else falling(size - used, CARDS_PER_COUP - used))
+    for code, value in sums(tables(tableau, "winners"), shoe, range(1)).items():
+        ways[OUTCOMES[code // 10]] += value * unused[code % 10]
     return Dist(ways)
 
 
@@ -365,16 +325,19 @@ def deal_by_tables(shoe: Shoe, tableau: Tableau, detail: Detail = Detail.POINTS)
     """:func:`exact_odds.engine.enumerator.deal` by evaluating the single-shoe tables of ``tableau``: the same Dist."""
     if detail is Detail.SUITS and shoe.suited is None:
         raise ShoeError(suits_unknown())
-    return Dist({_coup(code): ways for code, ways in coup_ways(tableau, shoe, detail).items() if ways})
+    slot = _sums_for(tableau, shoe, detail)
+    unused = _unused(shoe)
+    ways: dict[Coup, int] = {}
+    for code in sorted(s for s in slot if s < BASE_CODES):
+        factor = unused[4 + code // PLAYER_DREW % 2 + code // BANKER_DREW % 2]
+        ways.update((_coup(full), w * factor) for full, w in _split(code, slot, detail).items() if w)
+    return Dist(ways)
 
 
 # ---------------------------------------------------------------- building the tables from a drawing rule
 #
-# Pure Python: every way the first four cards can fall by point class (10,000 sequences for the points
-# family, 100 for each pair family, one for two pairs) is grouped by (classes, two-card totals), and each
-# group is finished by every way the tableau can draw (:func:`exact_odds.core.tableau.play_totals`, the one
-# scalar rule). A term counts the orderings of the used cards that give one coup; the result is laid out
-# as the module's docstring describes.
+# Every way the first four cards can fall by point class is grouped by (classes, two-card totals), and
+# each group finished by every way the tableau can draw (:func:`exact_odds.core.tableau.play_totals`).
 
 Monomial = tuple[int, ...]
 """Factor ids in increasing order (one per class of card used)."""
@@ -406,7 +369,7 @@ def _finishes(tableau: Tableau) -> dict[tuple[int, int], Finish]:
 
 
 def _monomial(key: int, pair_p: int, pair_b: int) -> Monomial:
-    """The factor ids of a multiset's falling factorials, each class shifted by the cards its pairs take."""
+    """The factor ids of a multiset, each class shifted by the cards its pairs take."""
     out = []
     for q in range(10):
         key, m = divmod(key, 7)
@@ -433,11 +396,8 @@ def _family_terms(family: int, pair_p: int, pair_b: int, finishes: dict[tuple[in
 
 
 def _monomial_order(monomials: list[Monomial]) -> tuple[dict[Monomial, int], list[int], list[int], list[int]]:
-    """Index every monomial and its prefixes, level by level (fewer factors first).
-
-    Returns the index, each monomial's parent (itself less its last factor) and last factor, and the
-    end of each level; index 0 is the empty monomial (value 1).
-    """
+    """Index every monomial and its prefixes, level by level: the index, each one's parent (less its
+    last factor) and last factor, and the end of each level; index 0 is the empty monomial."""
     need: set[Monomial] = set()
     for mono in monomials:
         while mono and mono not in need:
@@ -470,7 +430,7 @@ def _terms(tableau: Tableau) -> Terms:
 
 
 def _by_winner(terms: Terms) -> Terms:
-    """The points family's terms merged by :func:`~exact_odds.engine.polynomial.winner_code`: all the odds need."""
+    """The points family's terms merged by :func:`winner_code`."""
     out: Terms = {}
     for (family, c, d, code), multisets in terms.items():
         if family == Family.POINTS:
@@ -481,12 +441,8 @@ def _by_winner(terms: Terms) -> Terms:
 
 
 def build_single(tableau: Tableau, part: str) -> Arrays:
-    """Table ``single-<part>`` of ``tableau``, laid out as :mod:`exact_odds.engine.polynomial` reads it: ``points``
-    (the points family), ``pairs`` (the pair families) or ``winners`` (the points family by winner).
-
-    Segments are ordered by (family, base code, classes); a *group* is the segments of one family and
-    base code, whose weighted sum is a slot.
-    """
+    """Table ``single-<part>`` of ``tableau``: ``points``, ``pairs`` or ``winners`` (see the module).
+    Segments are ordered by (family, base code, classes); a *group* (one family and base code) is a slot."""
     terms = _by_winner(_terms(tableau)) if part == "winners" else _terms(tableau)
     segments = sorted((s for s in terms if (s[0] == Family.POINTS) == (part != "pairs")),
                       key=lambda s: (s[0], s[3], s[1], s[2]))

@@ -1,6 +1,6 @@
-"""The four-card stage of the plans (:mod:`exact_odds.batch.leading`): the ways of each pair-flag state of
-the first four cards, times ``(N-4)(N-5)``, against every ordered beginning of tiny shoes, with NumPy
-alone and compiled."""
+"""The four-card stage of the plans (:mod:`exact_odds.batch.plan`, its tables in
+:mod:`exact_odds.batch.coefficients`): the ways of each pair-flag state of the first four cards, times
+``(N-4)(N-5)``, against every ordered beginning of tiny shoes, with NumPy alone and compiled."""
 
 from __future__ import annotations
 
@@ -13,9 +13,7 @@ from conftest import jit_setting
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds.batch.coefficients import coefficients
-from exact_odds.batch.leading import LEADING_CARDS
-from exact_odds.batch.monomials import table_codes
+from exact_odds.batch.coefficients import LEADING_CARDS, coefficients, table_codes
 from exact_odds.batch.plan import Plan, make_weighted_plan, ways
 from exact_odds.core.coup import PLAYER_PAIR, Detail
 from exact_odds.core.tableau import STANDARD_TABLEAU
