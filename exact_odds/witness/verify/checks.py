@@ -1,21 +1,10 @@
-"""The deterministic checks of a log: the drawing rules, the labels, and the cards each shoe holds.
+"""The deterministic checks of a log, coup by coup: the drawing rules, the labels, and the cards each shoe holds.
 
-Each is decided coup by coup and fails on the first violation; the messages name the coup
-(``"coup 12 of shoe 3: ..."``) and say what the table, the cards or the shoe say instead.
-
-- **Rules.** Every decision is asked of the :class:`~exact_odds.core.tableau.Tableau` (through
-  its vectorised lookup :func:`~exact_odds.core.tableau.draw_lookup`, which is the scalar rule
-  evaluated on every input): the player's draw on the two-card totals, then the banker's
-  given the player's third card *as the log dealt it*, so one wrong decision is one
-  violation and names its rule.
-- **Labels.** Every label the log carries is recomputed from its cards: the winner and the
-  final totals (points: ace 1, 2-9 face value, tens and court cards 0; a total is the sum
-  modulo 10), ``natural`` (the tableau's naturals on the two-card totals), the pairs (the
-  hand's first two cards share a rank), and each ``net:<bet>``: the bet's exact payout on
-  the coup, compared exactly (or, for a value written with four or more decimals, to within
-  half a unit of its last decimal).
-- **Accounting.** No card is dealt more often than the shoe holds: per shoe, by rank, and by
-  rank and suit where the log gives suits and the shoe's suits are known.
+Every decision is asked of the tableau (its vectorised :func:`~exact_odds.core.tableau.draw_lookup`), the
+banker's given the player's third card as the log dealt it; every label is recomputed from the cards
+(a ``net:<bet>`` exactly, or to half a unit of its last decimal when written with four or more); no card
+may be dealt more often than its shoe holds, by rank, and by rank and suit where suits are known.
+Messages name the coup (``"coup 12 of shoe 3: ..."``) and say what the table or the cards say instead.
 """
 
 from __future__ import annotations
@@ -30,13 +19,13 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from exact_odds.bets import BetError, find_bet
-from exact_odds.core.coup import OUTCOMES, Detail, Payable, encode, payout_lookup
+from exact_odds.core.coup import Detail, Payable, encode, payout_lookup
 from exact_odds.core.shoe import RANK_LABELS, SUITS, Shoe
 from exact_odds.core.tableau import STOOD, Tableau, draw_lookup
 from exact_odds.core.verdict import Check, Violation, deterministic_check
 from exact_odds.inputs.errors import InputError
-from exact_odds.witness.verify.log import MISSING, CoupLog, compiled_loops
-from exact_odds.witness.verify.shoes import ShoeOrder, counts_by, running_counts, where
+from exact_odds.witness.verify.log import MISSING, CoupLog, compiled_loops, label_text
+from exact_odds.witness.verify.shoes import ShoeOrder, counts_by, seen_before, violation
 
 if TYPE_CHECKING:
     import numpy as np
@@ -50,13 +39,10 @@ POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
 
 @dataclass(frozen=True, eq=False, slots=True)
 class Hands:
-    """What the cards of each coup show, as arrays over the coups (shape (n,)).
-
-    ``player2``/``banker2``: two-card totals; ``third``: the player's third card's points, or
-    :data:`~exact_odds.core.tableau.STOOD`; ``player``/``banker``: final totals; ``winner``: index
-    into :data:`~exact_odds.core.coup.OUTCOMES`; ``player_pair``/``banker_pair``; ``code``: the coup
-    code (:func:`~exact_odds.core.coup.encode`, suited flags only where both cards carry suits).
-    """
+    """What the cards of each coup show, arrays over the coups: two-card totals, the player's third card's points
+    (or :data:`~exact_odds.core.tableau.STOOD`), final totals, the winner (index into
+    :data:`~exact_odds.core.coup.OUTCOMES`), the pairs, and the coup code (suited flags where both cards
+    carry suits)."""
 
     player2: NDArray[np.int8]
     banker2: NDArray[np.int8]
@@ -76,7 +62,6 @@ def hands_of(log: CoupLog) -> Hands:
 
 
 def _compiled_hands(fast: ModuleType, log: CoupLog) -> Hands:
-    """:func:`hands_of` by the compiled loop (the same arrays)."""
     import numpy as np
 
     n = len(log)
@@ -97,7 +82,6 @@ def _compiled_hands(fast: ModuleType, log: CoupLog) -> Hands:
 
 
 def _plain_hands(log: CoupLog) -> Hands:
-    """:func:`hands_of` in NumPy."""
     import numpy as np
 
     pts = np.take(np.asarray(POINTS, dtype=np.int8), log.ranks)  # small sums: int8 holds them
@@ -131,11 +115,7 @@ class _Found:
             self.items.append((i, message(i)))
 
     def violations(self, log: CoupLog, shoes: ShoeOrder) -> list[Violation]:
-        out = []
-        for i, text in sorted(self.items, key=lambda item: item[0])[: self.keep]:
-            line = None if log.lines is None else int(log.lines[i])
-            out.append(Violation(i, line, log.shoe_name(i), int(shoes.number[i]), f"{where(log, shoes, i)}: {text}"))
-        return out
+        return [violation(log, shoes, i, text) for i, text in sorted(self.items, key=lambda item: item[0])[: self.keep]]
 
 
 # ---------------------------------------------------------------- rules
@@ -187,12 +167,6 @@ def rules_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau, 
 
 
 # ---------------------------------------------------------------- labels
-
-
-def _label_text(name: str, value: int) -> str:
-    if name == "winner":
-        return OUTCOMES[value]
-    return str(value) if name.endswith("_total") else ("true" if value else "false")
 
 
 def _label_values(log: CoupLog, hands: Hands, tableau: Tableau) -> dict[str, NDArray[Any]]:
@@ -260,8 +234,8 @@ def _net_message(log: CoupLog, hands: Hands, name: str, logged: NDArray[np.float
 
 
 def _label_message(log: CoupLog, hands: Hands, name: str, logged: NDArray[Any], truth: NDArray[Any], i: int) -> str:
-    return (f"{name} is {_label_text(name, int(logged[i]))} in the log; the cards give "
-            f"{_label_text(name, int(truth[i]))} ({_cards_shown(log, hands, name, i)})")
+    return (f"{name} is {label_text(name, int(logged[i]))} in the log; the cards give "
+            f"{label_text(name, int(truth[i]))} ({_cards_shown(log, hands, name, i)})")
 
 
 def _fraction(numerator: int, denominator: int) -> str:
@@ -300,8 +274,8 @@ def _ordinal(n: int) -> str:
 
 def _suspects(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int,
               holds: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Positions (in shoe order) of the coups of every shoe that deals some kind more often than it
-    holds, found from totals (a fast pass; :func:`_over` then finds the coups). ``kinds``: log order."""
+    """Positions (in shoe order) of the coups of every shoe that deals some kind (``kinds``: in log order) more
+    often than it holds, found from totals (a fast pass before :func:`_over`)."""
     import numpy as np
 
     valid = kinds >= 0
@@ -320,17 +294,15 @@ def _suspects(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int,
 
 def _over(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int, holds: NDArray[np.int64],
           name: Callable[[int], str], found: _Found) -> NDArray[np.bool_]:
-    """Record every coup that deals a card of a kind its shoe has run out of; return them (log order).
-
-    ``kinds``: the cards of the coups in log order, as kinds (-1: no card).
-    """
+    """Record every coup that deals a card of a kind (``kinds``: log order, -1 for none) its shoe has run out
+    of; return them (log order)."""
     import numpy as np
 
     bad = np.zeros(len(log), dtype=bool)
     subset = _suspects(log, shoes, kinds, n_kinds, holds)
     if not subset.size:
         return bad
-    for start, _, before, own in running_counts(kinds[shoes.order[subset]], n_kinds, shoes.first[subset]):
+    for start, _, before, own in seen_before(kinds[shoes.order[subset]], None, n_kinds, shoes.first[subset]):
         after = before + own
         first_kind: dict[int, tuple[int, int]] = {}
         for row, kind in np.argwhere((after > holds) & (own > 0)).tolist():
@@ -346,11 +318,8 @@ def _over(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int, hol
 
 
 def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -> tuple[Check, NDArray[np.bool_]]:
-    """No card dealt more often than ``shoe`` holds, per shoe of the log (or per coup without shoes).
-
-    Returns the check and, in log order, whether each coup's shoe adds up (the statistics
-    leave out the coups of a shoe that does not: its compositions mean nothing).
-    """
+    """No card dealt more often than ``shoe`` holds, per shoe of the log (or per coup without shoes); returns
+    the check and, in log order, whether each coup's shoe adds up (the statistics leave out those that do not)."""
     import numpy as np
 
     if shoe.infinite:
@@ -385,9 +354,8 @@ def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -
 
 
 def _shoes_add_up(log: CoupLog, shoe: Shoe) -> tuple[int, bool] | None:
-    """With the compiled loops, a log with shoes: when no shoe deals a card more often than ``shoe``
-    holds (counted in one pass), the cards shown and whether they were counted by suit too (what
-    :func:`accounting_check` finds then); otherwise ``None``, and the coups are looked at one by one."""
+    """With the compiled loops and shoes, one pass: when every shoe adds up, the cards shown and whether suits were
+    counted too (what :func:`accounting_check` finds then); otherwise ``None``."""
     import numpy as np
 
     fast = None if log.shoe is None else compiled_loops(log.ranks.size)
@@ -410,9 +378,8 @@ def _card_name(kind: int) -> str:
 
 
 def bet_finder(extra: Sequence[Payable] = (), *, config: Configuration | None = None) -> Callable[[str], Payable]:
-    """Find a bet by name: ``banker``/``player``/``tie`` in ``config`` first (its pay table), then
-    among ``extra`` (bets read from files), then among the built-in bets
-    (:func:`exact_odds.bets.find_bet`, whose error lists the valid names)."""
+    """Find a bet by name: in ``config``'s pay table, then among ``extra`` (bets read from files), then among the
+    built-in bets (:func:`exact_odds.bets.find_bet`, whose error lists the valid names)."""
     def key(name: str) -> str:
         return re.sub(r"[\s_]+", "-", name.strip().lower())
 

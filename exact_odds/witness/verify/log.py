@@ -323,11 +323,11 @@ def write_log(log: CoupLog, out: TextIO, *, header: bool = True, chunk: int = 65
         if burn:
             columns.append(_burn_texts(part))
         columns += [player, banker]
-        columns += [[_label_text(name, v) for v in part.labels[name].tolist()] for name in labels]
+        columns += [[label_text(name, v) for v in part.labels[name].tolist()] for name in labels]
         writer.writerows(zip(*columns, strict=True))
 
 
-def _label_text(name: str, value: int) -> str:
+def label_text(name: str, value: int) -> str:
     if value == MISSING:
         return ""
     if name == "winner":

@@ -191,7 +191,8 @@ def pair_odds(left: NDArray[np.int64], *, infinite: bool = False,
     c = left.astype(np.float64)
     ones = np.ones(c.shape[1])
     if exact:  # whole numbers below 2**53 looked up by count: the floats of any order of adding them
-        sums = np.take(_pair_table(most), left, axis=0).reshape(len(left), 2 * c.shape[1]) @ np.tile(np.eye(2), (c.shape[1], 1))
+        terms = np.take(_pair_table(most), left, axis=0).reshape(len(left), 2 * c.shape[1])
+        sums = terms @ np.tile(np.eye(2), (c.shape[1], 1))
         s, spread = sums[:, 0], sums[:, 1]
     else:
         pairs = c * (c - 1)

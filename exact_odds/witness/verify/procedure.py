@@ -1,22 +1,10 @@
 """The dealing procedure of a log's shoes, checked coup by coup: the burn, where each shoe ends, its cards.
 
-A log that has a ``shoe`` column and shows the burn (its ``burn`` column: the card a shoe's burn
-turns face up, on the shoe's first coup) shows every card's place in its shoe: the burn takes
-the turned card and as many more as its value (ace 1, 2-9 their pips, tens and court cards 10;
-:meth:`~exact_odds.dealing.procedure.Procedure.burned`), and each coup starts where the one
-before it ended. The procedure then says which coup is a shoe's last
-(:meth:`~exact_odds.dealing.procedure.Procedure.last`: the cut card and the last-coup rule).
-Three rules, each a violation on the coup that breaks it:
-
-- **burn**: a shoe's first coup shows exactly the one turned card (none with ``burn=False``), and
-  no later coup shows a burn card;
-- **end**: no coup is dealt after the coup the procedure makes the last, and a shoe does not stop
-  before it (the log's last shoe may: a log can stop in the middle of a shoe; the caller decides
-  which shoe that is, see :attr:`ProcedureCheck.open`);
-- **cards**: no coup deals past the shoe's last card.
-
-Without a burn column the place of a shoe's first card is unknown (the burn takes 1 to 11
-cards), so a procedure with a burn cannot be checked (:func:`why_unchecked`).
+A log with ``shoe`` and ``burn`` columns shows every card's place in its shoe, so each shoe is held to
+the procedure (docs/checking.md): **burn** (the first coup shows the one turned card, none with
+``burn=False``; no later coup shows one), **end** (no coup after the last by the procedure, and no shoe
+stopping before it but the log's last: :attr:`ProcedureCheck.open`) and **cards** (no coup past the
+shoe's last card). Without a burn column a procedure with a burn cannot be checked (:func:`why_unchecked`).
 
 >>> import numpy as np
 >>> from exact_odds.dealing.procedure import Procedure
@@ -36,7 +24,7 @@ from dataclasses import dataclass
 from exact_odds.core.verdict import Check, Violation, deterministic_check
 from exact_odds.dealing.procedure import Procedure
 from exact_odds.witness.verify.log import CoupLog
-from exact_odds.witness.verify.shoes import ShoeOrder, where
+from exact_odds.witness.verify.shoes import ShoeOrder, violation
 
 
 def why_unchecked(log: CoupLog, procedure: Procedure | None) -> str | None:
@@ -62,7 +50,7 @@ class ProcedureCheck:
 
 def procedure_check(log: CoupLog, shoes: ShoeOrder, procedure: Procedure, size: int, *, keep: int) -> ProcedureCheck:
     """Check the burn, the end and the cards of each shoe of ``log`` (shoes of ``size`` cards) against
-    ``procedure``; the first ``keep`` violations in full (see the module)."""
+    ``procedure``; the first ``keep`` violations in full."""
     import numpy as np
 
     order, first = shoes.order, shoes.first
@@ -106,25 +94,17 @@ def procedure_check(log: CoupLog, shoes: ShoeOrder, procedure: Procedure, size: 
 
     final = int(np.argmax(order == len(log) - 1))  # the block's last coup, in shoe order
     stops = early & (closing == final)  # the shoe the block stops in: judged when more coups follow it
-    open_violation = _violation(log, shoes, final, ends_early(final)) if stops.any() else None
+    open_violation = violation(log, shoes, int(order[final]), ends_early(final)) if stops.any() else None
     found += [(i, ends_early(i)) for i in closing[early & ~stops][:keep].tolist()]
     count = int(bad_burn.sum() + after.sum() + past.sum() + (early & ~stops).sum())
-    kept = [_violation(log, shoes, i, text) for i, text in sorted(found, key=lambda item: item[0])[:keep]]
+    kept = [violation(log, shoes, int(order[i]), text) for i, text in sorted(found, key=lambda item: item[0])[:keep]]
     check = deterministic_check("procedure", len(opening), kept, count,
                                 [f"Each shoe's burn, its last coup and its cards against the procedure: {rules}."],
                                 unit="shoes")
     return ProcedureCheck(check, open_violation)
 
 
-def _violation(log: CoupLog, shoes: ShoeOrder, position: int, message: str) -> Violation:
-    """The violation of the coup at ``position`` in shoe order."""
-    i = int(shoes.order[position])
-    line = None if log.lines is None else int(log.lines[i])
-    return Violation(i, line, log.shoe_name(i), int(shoes.number[i]), f"{where(log, shoes, i)}: {message}")
-
-
 def _burn_message(shown: int, first: bool, procedure: Procedure) -> str:
-    """What is wrong with the burn cards a coup shows."""
     if not procedure.burn:
         return f"shows {shown} burn card{'s' * (shown != 1)}, but the procedure has no burn"
     if not first:
