@@ -1,22 +1,9 @@
 """Reading a log of coups: CSV with a header, or JSON Lines with the same keys, streamed line by line.
 
-The format. One coup a line. Required columns ``player`` and ``banker``: the cards of each
-hand in the order dealt, separated by spaces (or commas), a card written as its rank (``A``,
-``2``-``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``, any case) optionally followed by its suit
-(``s h d c`` or ``♠ ♥ ♦ ♣``). Optional columns: ``shoe`` (coups that share a value were
-dealt in that order from one shoe; without it every coup is taken as dealt from a fresh full
-shoe), ``winner`` (``banker``/``player``/``tie`` or ``B``/``P``/``T``, any case),
-``player_total``, ``banker_total`` (0-9), ``natural``, ``player_pair``, ``banker_pair``
-(``true/false/1/0/yes/no``), ``net:<bet>`` (the net units the log paid on one unit staked on
-that bet: ``0.95``, ``-1``, ``19/20``) and ``burn`` (the card a shoe's burn turns face up, on the
-shoe's first coup). An empty field means the coup carries no such label (or burn card).
-Other columns are ignored and listed. Column names are case-insensitive; ``-`` or a space may
-stand for ``_``. A JSON line is an object with the same keys (a hand may also be a list of
-cards; booleans and numbers as JSON values).
-
-A line that cannot be read raises :class:`LogError` naming its line number; nothing is held
-but the columns of :class:`~exact_odds.witness.verify.log.CoupLog` (twelve bytes of cards per coup),
-so a log of millions of coups reads in one pass.
+The format (columns ``player`` and ``banker`` required; ``shoe``, ``burn``, the labels, ``net:<bet>``;
+other columns ignored and listed) is in docs/formats.md. A line that cannot be read raises
+:class:`LogError` naming its line number; nothing is held but the columns of
+:class:`~exact_odds.witness.verify.log.CoupLog`, so a log of millions of coups reads in one pass.
 
 >>> log = read_log(["shoe,player,banker,winner", "1,Kh 5d 9c,7s Qd,banker", "1,2c 6h,As 4d 9h,tie"])
 >>> len(log), log.hands(1), log.labels["winner"].tolist()
@@ -51,8 +38,6 @@ KNOWN = ("shoe", "burn", "player", "banker", *LABELS)
 REQUIRED = ("player", "banker")
 NET = "net:"
 
-_WINNERS = {"banker": 0, "b": 0, "player": 1, "p": 1, "tie": 2, "t": 2}
-_BOOLEANS = {"true": 1, "yes": 1, "1": 1, "false": 0, "no": 0, "0": 0}
 
 
 class LogError(InputError):
@@ -68,15 +53,12 @@ def column_key(name: str) -> str:
     return re.sub(r"[\s-]+", "_", text)
 
 
-# ---------------------------------------------------------------- fields
-
 BLOCK = 65_536
 """Coups parsed together, column by column."""
 
 
 _CARDS: dict[str, int] = {}
-"""The code ``8 * rank + suit + 1`` (suit 0-3, or -1 for none) of every card text met (a few hundred at
-most: a bad text raises, and is not kept)."""
+"""The code ``8 * rank + suit + 1`` (suit 0-3, or -1 for none) of every card text met (a few hundred)."""
 
 
 def _card(token: str) -> int:
@@ -85,11 +67,15 @@ def _card(token: str) -> int:
     return value
 
 
-def _winner(text: str) -> int:
-    key = text.strip().lower()
-    if key in _WINNERS:
-        return _WINNERS[key]
-    raise ValueError(f"{text.strip()!r} is not a winner (banker, player, tie or B, P, T)")
+def _word(words: Mapping[str, int], what: str) -> Callable[[str], int]:
+    """A parser of the ``words`` (any case), whose error says the text is not ``what``."""
+    def parse(text: str) -> int:
+        key = text.strip().lower()
+        if key in words:
+            return words[key]
+        raise ValueError(f"{text.strip()!r} is not {what}")
+
+    return parse
 
 
 def _total(text: str) -> int:
@@ -97,13 +83,6 @@ def _total(text: str) -> int:
     if len(key) == 1 and "0" <= key <= "9":  # ASCII digits only
         return int(key)
     raise ValueError(f"{key!r} is not a total 0-9")
-
-
-def _boolean(text: str) -> int:
-    key = text.strip().lower()
-    if key in _BOOLEANS:
-        return _BOOLEANS[key]
-    raise ValueError(f"{text.strip()!r} is not a boolean (true/false, 1/0, yes/no)")
 
 
 def _net(text: str) -> tuple[float, int]:
@@ -114,9 +93,12 @@ def _net(text: str) -> tuple[float, int]:
     return float(value), min(decimals, 100)
 
 
+_WINNER = _word({"banker": 0, "b": 0, "player": 1, "p": 1, "tie": 2, "t": 2},
+               "a winner (banker, player, tie or B, P, T)")
+_BOOLEAN = _word({"true": 1, "yes": 1, "1": 1, "false": 0, "no": 0, "0": 0}, "a boolean (true/false, 1/0, yes/no)")
 _PARSERS: dict[str, Callable[[str], int]] = {
-    "winner": _winner, "player_total": _total, "banker_total": _total,
-    "natural": _boolean, "player_pair": _boolean, "banker_pair": _boolean,
+    "winner": _WINNER, "player_total": _total, "banker_total": _total,
+    "natural": _BOOLEAN, "player_pair": _BOOLEAN, "banker_pair": _BOOLEAN,
 }
 
 
@@ -152,9 +134,6 @@ def hands_column(texts: Sequence[str], lines: Sequence[int], *, key: str = "play
     """Hands written as ``"Kh 10d 9"``, parsed a column at a time: shape (n, 7), each row the hand's
     size, three ranks (1-13; 0 pads) and three suits (0-3; -1 for none). A hand holds ``sizes``
     (least, most) cards: 2 or 3, or 0 to 3 for the ``burn`` column.
-
-    The cards of all hands are split into one list of tokens, looked up in a table of the few
-    card texts a log uses, and put back by each hand's size.
 
     >>> hands_column(["Kh 10d 9", "as 2♠"], [2, 3]).tolist()
     [[3, 13, 10, 9, 1, 2, -1], [2, 1, 2, 0, 0, 0, -1]]
@@ -198,9 +177,6 @@ def hands_column(texts: Sequence[str], lines: Sequence[int], *, key: str = "play
         out[has, 1 + j] = cards[starts[has] + j, 0]
         out[has, 4 + j] = cards[starts[has] + j, 1]
     return out
-
-
-# ---------------------------------------------------------------- the builder
 
 
 class LogBuilder:
@@ -364,28 +340,21 @@ def _dealing_order(player: NDArray[np.int8], banker: NDArray[np.int8]) -> tuple[
     return out[0], out[1]
 
 
-# ---------------------------------------------------------------- readers
-
-
 def _add_rows(rows: Iterator[tuple[int, list[str]]], keys: Sequence[str], builder: LogBuilder) -> Iterator[None]:
     """Add numbered CSV rows, a block at a time (blank rows skipped); yields after each block."""
-    width = len(keys)
-    block: list[list[str]] = []
-    numbers: list[int] = []
-    for number, row in rows:
-        if len(row) != width:
-            if not row or (len(row) == 1 and not row[0].strip()):
-                continue
-            raise LogError(f"line {number}: {len(row)} fields, but the header has {width}")
-        block.append(row)
-        numbers.append(number)
-        if len(block) == BLOCK:
-            builder.add_block(dict(zip(keys, zip(*block, strict=True), strict=True)), numbers)
-            yield
-            block, numbers = [], []
-    if block:
-        builder.add_block(dict(zip(keys, zip(*block, strict=True), strict=True)), numbers)
+    full = _full_rows(rows, len(keys))
+    while block := list(itertools.islice(full, BLOCK)):
+        numbers, texts = zip(*block, strict=True)
+        builder.add_block(dict(zip(keys, zip(*texts, strict=True), strict=True)), numbers)
         yield
+
+
+def _full_rows(rows: Iterator[tuple[int, list[str]]], width: int) -> Iterator[tuple[int, list[str]]]:
+    for number, row in rows:
+        if len(row) == width:
+            yield number, row
+        elif row and not (len(row) == 1 and not row[0].strip()):
+            raise LogError(f"line {number}: {len(row)} fields, but the header has {width}")
 
 
 def _quoted_rows(first: int, lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
@@ -415,11 +384,8 @@ def _plain_block(lines: list[str], first: int, keys: Sequence[str], builder: Log
 
 def _read_csv(header: str, first: int, lines: Iterator[str], builder: LogBuilder) -> Iterator[None]:
     """Read a CSV log whose header line ``header`` is line ``first``; ``lines`` are the lines after it (yields
-    after each block of coups added to ``builder``).
-
-    Blocks of plain lines are split at commas (fast); from the first quote on, the csv module reads
-    the rest.
-    """
+    after each block of coups added). Blocks of plain lines are split at commas (fast); from the first quote
+    on, the csv module reads the rest."""
     if '"' in header:
         rows = _quoted_rows(first, itertools.chain([header], lines))
         _, names = next(rows)
