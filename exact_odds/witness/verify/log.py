@@ -1,27 +1,14 @@
 """A log of coups as columns: the cards of every coup in dealing order, its shoe, and its labels.
 
-Conventions. A coup is dealt player, banker, player, banker, then the player's third card
-(if the player drew) and the banker's third card (if the banker drew). :class:`CoupLog`
-keeps each coup's cards in that *dealing order* in six slots: ``ranks`` 1-13 (ace 1, ...,
-king 13; 0 in a slot past the coup's cards) and ``suits`` 0-3 in :data:`~exact_odds.core.shoe.SUITS`
-order (spades, hearts, diamonds, clubs; -1 when the log gave no suit). ``player_cards`` and
-``banker_cards`` are 2 or 3. ``shoe`` numbers the shoes (index into ``shoe_names``, the
-values the log wrote) or is ``None``: every coup was dealt from a fresh full shoe.
-``burn_ranks``/``burn_suits`` (up to :data:`BURN_SLOTS` a coup, or ``None``) are the cards
-seen before a coup besides its hands: the card a shoe's burn turns face up, whose value sets
-how many cards are burned face down. The statistics take those cards out of the shoe too;
-without them the end of every shoe would depend on a card the log does not show.
-
-Labels are what the log *claims* (checked against the cards by
-:func:`exact_odds.witness.verify.checks.label_check`): ``winner`` (0 banker, 1 player, 2 tie, the order
-of :data:`~exact_odds.core.coup.OUTCOMES`), ``player_total``/``banker_total`` (0-9),
-``natural``/``player_pair``/``banker_pair`` (0 or 1); -1 where a coup carries no label.
-``nets`` maps a bet's name to the net units the log paid on one unit staked (NaN where
-missing), with the number of decimals written (for values rounded by the log).
-
-A simulator builds one with :meth:`CoupLog.from_dealt` from its card codes and coup codes;
-a file is read into one by :func:`exact_odds.witness.verify.read.read_log`; :func:`write_log` writes
-the CSV format back.
+Conventions of :class:`CoupLog`. Each coup's cards in *dealing order* (player, banker, player, banker,
+then the player's third card if drawn and the banker's) in six slots: ``ranks`` 1-13 (0 past the coup's
+cards) and ``suits`` 0-3 in :data:`~exact_odds.core.shoe.SUITS` order (-1 when not given);
+``player_cards``/``banker_cards`` 2 or 3. ``shoe``: index into ``shoe_names`` (the values the log wrote),
+or ``None``: every coup from a fresh full shoe. ``burn_ranks``/``burn_suits``: up to :data:`BURN_SLOTS`
+cards shown before a coup besides its hands (the card a shoe's burn turns face up). ``labels`` are what
+the log *claims*: ``winner`` (index into :data:`~exact_odds.core.coup.OUTCOMES`), totals 0-9,
+``natural``/``player_pair``/``banker_pair`` 0 or 1; :data:`MISSING` where not given. ``nets`` maps a
+bet's name to the net units paid on one unit staked (NaN where missing) and the decimals written.
 
 >>> import numpy as np
 >>> cards = np.array([[48, 20, 33, 21, 0, 0]])  # K♠ 6♠ 9♥ 6♥: player 9, banker 2 (a natural)
@@ -68,15 +55,14 @@ MISSING = -1
 
 
 def compiled_loops(count: int) -> ModuleType | None:
-    """verify's compiled loops (:mod:`exact_odds.witness.verify.loops`) for a call on ``count`` cards or coups, or
-    None for NumPy (:func:`exact_odds.batch.compiled.module`: numba present, the job large enough or
-    ``EXACT_ODDS_JIT=1``)."""
+    """verify's compiled loops for a call on ``count`` cards or coups, or None for NumPy
+    (:func:`exact_odds.batch.compiled.module`)."""
     return compiled.module("exact_odds.witness.verify.loops", count)
 
 
 @dataclass(frozen=True, eq=False, slots=True)
 class CoupLog:
-    """Coups as NumPy columns (see the module docstring for the conventions)."""
+    """Coups as NumPy columns (conventions: the module's docstring)."""
 
     ranks: NDArray[np.int8]
     suits: NDArray[np.int8]
@@ -129,17 +115,12 @@ class CoupLog:
                    detail: Detail = Detail.POINTS, shoe: Any = None, burn: Any = None, suited: bool = True) -> CoupLog:
         """A log of coups a simulator dealt, from its arrays.
 
-        ``cards``: shape (n, 6), card codes ``4 * (rank - 1) + suit`` (0-51, suits in
-        :data:`~exact_odds.core.shoe.SUITS` order) in dealing order; values past a coup's cards are
-        ignored. Either ``player_cards``/``banker_cards`` (2 or 3 each) or the coup ``codes``
-        (:func:`exact_odds.core.coup.encode`) say how many cards each hand holds. Given ``codes``,
-        the log also carries what they claim as labels (winner and totals; pairs when dealt
-        at ``detail`` ``RANKS`` or more), so the simulator's own bookkeeping is checked too.
-        ``shoe``: the shoe number of each coup (coups of one shoe in dealing order), or
-        ``None`` for coups each dealt from a fresh full shoe. ``burn``: shape (n, k), the card
-        codes shown before each coup besides its hands (the card turned face up by a shoe's burn
-        before its first coup; -1 for none). ``suited=False``: the suits in the codes mean
-        nothing (a shoe whose suits are unknown).
+        ``cards``: shape (n, 6), card codes ``4 * (rank - 1) + suit`` in dealing order (values past a coup's
+        cards ignored). Either ``player_cards``/``banker_cards`` or the coup ``codes`` say how many cards each
+        hand holds; ``codes`` also become labels (winner and totals; pairs at ``detail`` ``RANKS`` or more), so
+        the simulator's own bookkeeping is checked too. ``shoe``: each coup's shoe number, or ``None`` (fresh
+        shoes). ``burn``: (n, k) card codes shown before each coup besides its hands (-1 for none).
+        ``suited=False``: the suits in the codes mean nothing.
         """
         import numpy as np
 
@@ -152,9 +133,8 @@ class CoupLog:
     @classmethod
     def from_shoes(cls, cards: NDArray[np.uint8], rows: NDArray[Any], start: NDArray[Any], *, codes: Any,
                    detail: Detail = Detail.POINTS, shoe: Any = None, burn: Any = None, suited: bool = True) -> CoupLog:
-        """:meth:`from_dealt` of coups dealt from shoes: ``cards`` (shoes, cards per shoe) holds each
-        shoe's card codes in dealing order, and coup ``i``'s cards are ``cards[rows[i]]`` from
-        ``start[i]`` on (taken in one pass with the compiled loops)."""
+        """:meth:`from_dealt` of coups dealt from shoes: coup ``i``'s cards are ``cards[rows[i]]`` from ``start[i]``
+        on (``cards``: each shoe's card codes in dealing order)."""
         import numpy as np
 
         def hands(used: NDArray[np.int8]) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
@@ -176,19 +156,16 @@ class CoupLog:
         """The log of :meth:`from_dealt`, its ranks and suits given by ``hands(cards of each coup)``."""
         import numpy as np
 
-        codes_arr = None if codes is None else np.asarray(codes)
-        table = None if codes_arr is None else _code_table(codes_arr)
-        if codes_arr is not None:
-            player_cards, banker_cards = _code_column(codes_arr, table, 0), _code_column(codes_arr, table, 1)
+        said = None if codes is None else _code_columns(np.asarray(codes))
+        if said is not None:
+            player_cards, banker_cards = said[0], said[1]
         if player_cards is None or banker_cards is None:
             raise ValueError("give player_cards and banker_cards, or the coup codes")
         p = np.asarray(player_cards, dtype=np.int8)
         b = np.asarray(banker_cards, dtype=np.int8)
         ranks, suits = hands(p + b)
-        labels: dict[str, NDArray[np.int8]] = {}
-        if codes_arr is not None:
-            for column, name in enumerate(CODE_LABELS[: 5 if detail >= Detail.RANKS else 3], start=2):
-                labels[name] = _code_column(codes_arr, table, column)
+        named = CODE_LABELS[: 5 if detail >= Detail.RANKS else 3]
+        labels = {} if said is None else dict(zip(named, said[2:2 + len(named)], strict=True))
         shoe_arr, names = (None, ()) if shoe is None else _shoe_numbers(np.asarray(shoe))
         burn_ranks = burn_suits = None
         if burn is not None:
@@ -199,7 +176,7 @@ class CoupLog:
 
 
 CODE_LABELS = ("winner", "player_total", "banker_total", "player_pair", "banker_pair")
-"""The labels a coup code gives, in the order of :func:`_code_values`' columns 2 on."""
+"""The labels a coup code gives, in the order of :func:`_code_values`' rows 2 on."""
 
 
 def _code_values(codes: NDArray[np.int64]) -> list[NDArray[np.int64]]:
@@ -210,33 +187,32 @@ def _code_values(codes: NDArray[np.int64]) -> list[NDArray[np.int64]]:
 
 @cache
 def _every_code() -> NDArray[np.int8]:
-    """:func:`_code_values` of every coup code, shape (7, :data:`~exact_odds.core.coup.COUP_CODES`)."""
     import numpy as np
 
     return np.array(_code_values(np.arange(COUP_CODES, dtype=np.int64)), dtype=np.int8)
 
 
 def _code_table(codes: NDArray[Any]) -> NDArray[np.int8] | None:
-    """The table of :func:`_every_code` when every one of ``codes`` is a coup code (looked up there), else None."""
+    """:func:`_code_values` of every coup code, shape (7, codes), when every one of ``codes`` is one, else None."""
     if codes.size and (int(codes.min()) < 0 or int(codes.max()) >= COUP_CODES):
         return None
     return _every_code()
 
 
-def _code_column(codes: NDArray[Any], table: NDArray[np.int8] | None, column: int) -> NDArray[np.int8]:
-    """Column ``column`` of :func:`_code_values` of ``codes`` as int8: looked up in ``table``, or computed."""
+def _code_columns(codes: NDArray[Any]) -> NDArray[np.int8]:
+    """:func:`_code_values` of ``codes`` as int8 rows: looked up in the table of every code, or computed."""
     import numpy as np
 
+    table = _code_table(codes)
     if table is not None:
-        return np.take(table[column], codes)
-    return _code_values(np.asarray(codes, dtype=np.int64))[column].astype(np.int8)
+        return np.take(table, codes, axis=1)
+    return np.array(_code_values(np.asarray(codes, dtype=np.int64)), dtype=np.int8)
 
 
 def _rank_suit(codes: NDArray[np.int8], used: NDArray[np.bool_], suited: bool) -> tuple[NDArray[np.int8],
                                                                                         NDArray[np.int8]]:
-    """Ranks (1-13; 0 where not ``used``) and suits (0-3; :data:`MISSING` where not used or not
-    ``suited``) of card codes ``4 * (rank - 1) + suit`` (a shift and a mask: floor division and
-    modulo by 4 alike)."""
+    """Ranks (1-13; 0 where not ``used``) and suits (0-3; :data:`MISSING` where not used or not ``suited``) of
+    card codes ``4 * (rank - 1) + suit``."""
     import numpy as np
 
     ranks = np.where(used, (codes >> 2) + 1, 0).astype(np.int8)
@@ -245,8 +221,8 @@ def _rank_suit(codes: NDArray[np.int8], used: NDArray[np.bool_], suited: bool) -
 
 
 def _shoe_numbers(shoe: NDArray[Any]) -> tuple[NDArray[np.int32], tuple[str, ...]]:
-    """Each coup's shoe as an index into the shoes' names (the distinct values, sorted), as
-    ``np.unique`` gives them; without a sort when the values come in order (a simulator's)."""
+    """Each coup's shoe as an index into the shoes' names (sorted), as ``np.unique`` gives them; without a sort
+    when the values come in order (a simulator's)."""
     import numpy as np
 
     values: NDArray[Any]
@@ -272,13 +248,12 @@ def _card_names(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[Any
 
 
 def _burn_texts(log: CoupLog) -> list[str]:
-    """Every coup's burn cards as text (``"7h"``; ``""`` for none)."""
     assert log.burn_ranks is not None and log.burn_suits is not None
     return [" ".join(c for c in row if c) for row in _card_names(log.burn_ranks, log.burn_suits).tolist()]
 
 
 def _card_texts(log: CoupLog) -> tuple[list[str], list[str]]:
-    """Every coup's player cards and banker cards as text (``"Ks 9h"``), vectorised."""
+    """Every coup's player cards and banker cards as text (``"Ks 9h"``)."""
     import numpy as np
 
     text = _card_names(log.ranks, log.suits)
@@ -295,11 +270,8 @@ def _card_texts(log: CoupLog) -> tuple[list[str], list[str]]:
 def write_log(log: CoupLog, out: TextIO, *, header: bool = True, chunk: int = 65_536) -> None:
     """Write ``log`` as CSV with a header: ``shoe`` and ``burn`` (if any), ``player``, ``banker``, then its labels.
 
-    Cards are written rank then suit (``Ks 9h``; ``T`` for a ten); labels as ``banker``,
-    ``player``, ``tie``, totals 0-9 and ``true``/``false``; a missing label as an empty
-    field. ``read_log`` reads the result back into an equal log. A simulator that writes its
-    coups a block at a time passes ``header=False`` after the first block (the blocks must
-    carry the same labels, and shoe names that do not repeat across blocks).
+    ``read_log`` reads the result back into an equal log. A simulator that writes its coups a block at a time
+    passes ``header=False`` after the first block (the blocks carry the same labels).
 
     >>> import numpy as np
     >>> buf = io.StringIO()
