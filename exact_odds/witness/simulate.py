@@ -328,7 +328,7 @@ def _shoe_log(cards: NDArray[np.uint8], play: ShoePlay, take: int, first: int, d
     if play.burn.turned.any():
         opens = np.concatenate([[True], rows[1:] != rows[:-1]])
         burn = np.where(opens, play.burn.turned.argmax(axis=1)[rows], -1)[:, None]
-    return CoupLog.from_shoes(cards, rows, play.start[:take], codes=play.codes[:take], detail=detail,
+    return CoupLog.from_dealt(cards, rows=rows, start=play.start[:take], codes=play.codes[:take], detail=detail,
                               shoe=rows + first + 1, burn=burn, suited=suited)
 
 

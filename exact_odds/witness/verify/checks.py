@@ -64,18 +64,9 @@ def hands_of(log: CoupLog) -> Hands:
 def _compiled_hands(fast: ModuleType, log: CoupLog) -> Hands:
     import numpy as np
 
-    n = len(log)
     weights = np.asarray(encode(*np.eye(9, dtype=np.int64)), dtype=np.int64)  # each part's weight in the code
-    def small() -> NDArray[np.int8]:
-        return np.empty(n, dtype=np.int8)
-
-    def wide() -> NDArray[np.int64]:
-        return np.empty(n, dtype=np.int64)
-
-    def flag() -> NDArray[np.bool_]:
-        return np.empty(n, dtype=bool)
-
-    hands = Hands(small(), small(), small(), wide(), wide(), wide(), flag(), flag(), wide())
+    kinds = (np.int8,) * 3 + (np.int64,) * 3 + (np.bool_,) * 2 + (np.int64,)  # the fields' types, in order
+    hands = Hands(*(np.empty(len(log), dtype=kind) for kind in kinds))
     fast.hands(log.ranks, log.suits, log.player_cards, log.banker_cards, STOOD, weights,
                *(getattr(hands, f.name) for f in fields(Hands)))
     return hands

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
@@ -98,13 +98,8 @@ class CoupLog:
 
     def hands(self, i: int) -> tuple[str, str]:
         """The cards of coup ``i`` as the log would write them: ``("Ks 9h", "6s 6h")``."""
-        def text(slot: int) -> str:
-            suit = int(self.suits[i, slot])
-            return RANK_LABELS[int(self.ranks[i, slot]) - 1] + (SUITS[suit].value if suit >= 0 else "")
-
-        player = [0, 2] + ([4] if self.player_cards[i] == 3 else [])
-        banker = [1, 3] + ([4 + (self.player_cards[i] == 3)] if self.banker_cards[i] == 3 else [])
-        return " ".join(map(text, player)), " ".join(map(text, banker))
+        player, banker = _card_texts(_slice(self, i, i + 1))
+        return player[0], banker[0]
 
     def shoe_name(self, i: int) -> str | None:
         """The log's ``shoe`` value of coup ``i`` (``None`` without shoes)."""
@@ -112,48 +107,18 @@ class CoupLog:
 
     @classmethod
     def from_dealt(cls, cards: Any, *, player_cards: Any = None, banker_cards: Any = None, codes: Any = None,
-                   detail: Detail = Detail.POINTS, shoe: Any = None, burn: Any = None, suited: bool = True) -> CoupLog:
+                   detail: Detail = Detail.POINTS, shoe: Any = None, burn: Any = None, suited: bool = True,
+                   rows: Any = None, start: Any = None) -> CoupLog:
         """A log of coups a simulator dealt, from its arrays.
 
         ``cards``: shape (n, 6), card codes ``4 * (rank - 1) + suit`` in dealing order (values past a coup's
-        cards ignored). Either ``player_cards``/``banker_cards`` or the coup ``codes`` say how many cards each
-        hand holds; ``codes`` also become labels (winner and totals; pairs at ``detail`` ``RANKS`` or more), so
-        the simulator's own bookkeeping is checked too. ``shoe``: each coup's shoe number, or ``None`` (fresh
-        shoes). ``burn``: (n, k) card codes shown before each coup besides its hands (-1 for none).
-        ``suited=False``: the suits in the codes mean nothing.
+        cards ignored); or, given ``rows`` and ``start``, each shoe's card codes in dealing order, coup ``i``'s
+        cards ``cards[rows[i]]`` from ``start[i]`` on. Either ``player_cards``/``banker_cards`` or the coup
+        ``codes`` say how many cards each hand holds; ``codes`` also become labels (winner and totals; pairs at
+        ``detail`` ``RANKS`` or more), so the simulator's own bookkeeping is checked too. ``shoe``: each coup's
+        shoe number, or ``None`` (fresh shoes). ``burn``: (n, k) card codes shown before each coup besides its
+        hands (-1 for none). ``suited=False``: the suits in the codes mean nothing.
         """
-        import numpy as np
-
-        def hands(used: NDArray[np.int8]) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
-            c = np.asarray(cards).reshape(-1, SLOTS).astype(np.int8)  # card codes 0-51
-            return _rank_suit(c, used[:, None] > np.arange(SLOTS, dtype=np.int8), suited)
-
-        return cls._from_hands(hands, player_cards, banker_cards, codes, detail, shoe, burn, suited)
-
-    @classmethod
-    def from_shoes(cls, cards: NDArray[np.uint8], rows: NDArray[Any], start: NDArray[Any], *, codes: Any,
-                   detail: Detail = Detail.POINTS, shoe: Any = None, burn: Any = None, suited: bool = True) -> CoupLog:
-        """:meth:`from_dealt` of coups dealt from shoes: coup ``i``'s cards are ``cards[rows[i]]`` from ``start[i]``
-        on (``cards``: each shoe's card codes in dealing order)."""
-        import numpy as np
-
-        def hands(used: NDArray[np.int8]) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
-            fast = compiled_loops(len(used))
-            if fast is None:
-                index = np.minimum(start[:, None].astype(np.intp) + np.arange(SLOTS), cards.shape[1] - 1)
-                return _rank_suit(cards[rows[:, None], index].astype(np.int8),
-                                  used[:, None] > np.arange(SLOTS, dtype=np.int8), suited)
-            ranks, suits = np.empty((len(used), SLOTS), dtype=np.int8), np.empty((len(used), SLOTS), dtype=np.int8)
-            fast.shoe_cards(cards, rows, start, used, suited, ranks, suits)
-            return ranks, suits
-
-        return cls._from_hands(hands, None, None, codes, detail, shoe, burn, suited)
-
-    @classmethod
-    def _from_hands(cls, hands: Callable[[NDArray[np.int8]], tuple[NDArray[np.int8], NDArray[np.int8]]],
-                    player_cards: Any, banker_cards: Any, codes: Any, detail: Detail, shoe: Any, burn: Any,
-                    suited: bool) -> CoupLog:
-        """The log of :meth:`from_dealt`, its ranks and suits given by ``hands(cards of each coup)``."""
         import numpy as np
 
         said = None if codes is None else _code_columns(np.asarray(codes))
@@ -163,7 +128,7 @@ class CoupLog:
             raise ValueError("give player_cards and banker_cards, or the coup codes")
         p = np.asarray(player_cards, dtype=np.int8)
         b = np.asarray(banker_cards, dtype=np.int8)
-        ranks, suits = hands(p + b)
+        ranks, suits = _dealt_cards(cards, p + b, suited, rows, start)
         named = CODE_LABELS[: 5 if detail >= Detail.RANKS else 3]
         labels = {} if said is None else dict(zip(named, said[2:2 + len(named)], strict=True))
         shoe_arr, names = (None, ()) if shoe is None else _shoe_numbers(np.asarray(shoe))
@@ -173,6 +138,23 @@ class CoupLog:
             burn_ranks, burn_suits = _rank_suit(shown, shown >= 0, suited)
         columns = ("shoe",) * (shoe is not None) + ("burn",) * (burn is not None) + ("player", "banker", *labels)
         return cls(ranks, suits, p, b, shoe_arr, names, None, labels, {}, columns, (), burn_ranks, burn_suits)
+
+
+def _dealt_cards(cards: Any, used: NDArray[np.int8], suited: bool, rows: Any,
+                 start: Any) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
+    """The ranks and suits of each coup's ``used`` cards, as :meth:`CoupLog.from_dealt` takes them."""
+    import numpy as np
+
+    fast = None if rows is None else compiled_loops(len(used))
+    if fast is not None:
+        ranks, suits = np.empty((len(used), SLOTS), dtype=np.int8), np.empty((len(used), SLOTS), dtype=np.int8)
+        fast.shoe_cards(cards, rows, start, used, suited, ranks, suits)
+        return ranks, suits
+    if rows is None:
+        codes = np.asarray(cards).reshape(-1, SLOTS)
+    else:
+        codes = cards[rows[:, None], np.minimum(start[:, None].astype(np.intp) + np.arange(SLOTS), cards.shape[1] - 1)]
+    return _rank_suit(codes.astype(np.int8), used[:, None] > np.arange(SLOTS, dtype=np.int8), suited)
 
 
 CODE_LABELS = ("winner", "player_total", "banker_total", "player_pair", "banker_pair")

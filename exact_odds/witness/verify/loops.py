@@ -219,7 +219,7 @@ def hands(ranks, suits, player_cards, banker_cards, stood, weights, player2, ban
 @_jit
 def shoe_cards(cards, rows, start, used, suited, ranks, suits):
     """Coup ``i``'s ``used[i]`` cards from ``cards[rows[i], start[i]]`` on, as ranks and suits
-    (:meth:`exact_odds.witness.verify.log.CoupLog.from_shoes`)."""
+    (:meth:`exact_odds.witness.verify.log.CoupLog.from_dealt`)."""
     last = cards.shape[1] - 1
     for i in range(rows.shape[0]):
         for e in range(ranks.shape[1]):
