@@ -13,16 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from exact_odds.core.shoe import RANK_LABELS, Shoe
 from exact_odds.core.verdict import Check, ChiSquare, IndicatorSum, statistical_check
 from exact_odds.witness.verify.log import SLOTS, CoupLog, compiled_loops
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
 GROUPS = 8
 """Groups of positions in the shoe for the rank test."""

@@ -18,6 +18,9 @@ from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from exact_odds.bets import BetError, find_bet
 from exact_odds.core.coup import Detail, Payable, encode, payout_lookup
 from exact_odds.core.shoe import RANK_LABELS, SUITS, Shoe
@@ -28,9 +31,6 @@ from exact_odds.witness.verify.log import MISSING, CoupLog, compiled_loops, labe
 from exact_odds.witness.verify.shoes import ShoeOrder, counts_by, seen_before, violation
 
 if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
-
     from exact_odds.bets.main import Configuration
 
 POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
@@ -62,19 +62,16 @@ def hands_of(log: CoupLog) -> Hands:
 
 
 def _compiled_hands(fast: ModuleType, log: CoupLog) -> Hands:
-    import numpy as np
-
     weights = np.asarray(encode(*np.eye(9, dtype=np.int64)), dtype=np.int64)  # each part's weight in the code
     kinds = (np.int8,) * 3 + (np.int64,) * 3 + (np.bool_,) * 2 + (np.int64,)  # the fields' types, in order
-    hands = Hands(*(np.empty(len(log), dtype=kind) for kind in kinds))
+    arrays: list[NDArray[Any]] = [np.empty(len(log), dtype=kind) for kind in kinds]
+    hands = Hands(*arrays)
     fast.hands(log.ranks, log.suits, log.player_cards, log.banker_cards, STOOD, weights,
                *(getattr(hands, f.name) for f in fields(Hands)))
     return hands
 
 
 def _plain_hands(log: CoupLog) -> Hands:
-    import numpy as np
-
     pts = np.take(np.asarray(POINTS, dtype=np.int8), log.ranks)  # small sums: int8 holds them
     rows = np.arange(len(log))
     player_drew, banker_drew = log.player_cards == 3, log.banker_cards == 3
@@ -143,8 +140,6 @@ def _banker_message(tableau: Tableau, h: Hands, i: int, drew: bool) -> str:
 
 def rules_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau, *, keep: int) -> Check:
     """Every player and banker decision of ``log`` against ``tableau``."""
-    import numpy as np
-
     lookup = draw_lookup(tableau)
     player_drew, banker_drew = log.player_cards == 3, log.banker_cards == 3
     found = _Found(keep)
@@ -162,8 +157,6 @@ def rules_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau, 
 
 def _label_values(log: CoupLog, hands: Hands, tableau: Tableau) -> dict[str, NDArray[Any]]:
     """What the cards say of each label the log carries, in the order of the report."""
-    import numpy as np
-
     def natural() -> NDArray[np.bool_]:
         table = np.array([[tableau.natural(p, b) for b in range(10)] for p in range(10)], dtype=bool)
         return np.asarray(table[hands.player2, hands.banker2])
@@ -187,16 +180,12 @@ def _cards_shown(log: CoupLog, hands: Hands, name: str, i: int) -> str:
 
 def _matches(logged: NDArray[np.float64], decimals: NDArray[np.int8], exact: NDArray[np.float64]) -> NDArray[Any]:
     """Whether logged net results equal the exact ones (to half a unit of a fourth or later decimal)."""
-    import numpy as np
-
     slack = np.where(decimals >= 4, 0.5 * 10.0 ** -decimals.astype(np.float64), 0.0) + 1e-9
     return np.asarray(np.abs(logged - exact) <= slack)
 
 
 def _net_labels(log: CoupLog, hands: Hands, find_bet: Callable[[str], Payable], found: _Found) -> tuple[int, list[str]]:
     """Compare every ``net:<bet>`` column; returns the values checked and notes."""
-    import numpy as np
-
     checked, notes = 0, list[str]()
     if not log.nets:
         return checked, notes
@@ -238,8 +227,6 @@ def _fraction(numerator: int, denominator: int) -> str:
 def label_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau,
                 find_bet: Callable[[str], Payable], *, keep: int) -> Check:
     """Every label ``log`` carries, recomputed from its cards."""
-    import numpy as np
-
     found = _Found(keep)
     checked = 0
     fast = compiled_loops(len(log))
@@ -267,8 +254,6 @@ def _suspects(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int,
               holds: NDArray[np.int64]) -> NDArray[np.int64]:
     """Positions (in shoe order) of the coups of every shoe that deals some kind (``kinds``: in log order) more
     often than it holds, found from totals (a fast pass before :func:`_over`)."""
-    import numpy as np
-
     valid = kinds >= 0
     if log.shoe is None:
         if holds.min(initial=6) >= kinds.shape[1]:  # a coup shows at most that many cards
@@ -287,8 +272,6 @@ def _over(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int, hol
           name: Callable[[int], str], found: _Found) -> NDArray[np.bool_]:
     """Record every coup that deals a card of a kind (``kinds``: log order, -1 for none) its shoe has run out
     of; return them (log order)."""
-    import numpy as np
-
     bad = np.zeros(len(log), dtype=bool)
     subset = _suspects(log, shoes, kinds, n_kinds, holds)
     if not subset.size:
@@ -311,8 +294,6 @@ def _over(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int, hol
 def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -> tuple[Check, NDArray[np.bool_]]:
     """No card dealt more often than ``shoe`` holds, per shoe of the log (or per coup without shoes); returns
     the check and, in log order, whether each coup's shoe adds up (the statistics leave out those that do not)."""
-    import numpy as np
-
     if shoe.infinite:
         return (deterministic_check("accounting", 0, [], 0, ["An infinite deck holds every card without end."],
                                     unit="cards"),
@@ -347,8 +328,6 @@ def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -
 def _shoes_add_up(log: CoupLog, shoe: Shoe) -> tuple[int, bool] | None:
     """With the compiled loops and shoes, one pass: when every shoe adds up, the cards shown and whether suits were
     counted too (what :func:`accounting_check` finds then); otherwise ``None``."""
-    import numpy as np
-
     fast = None if log.shoe is None else compiled_loops(log.ranks.size)
     if fast is None or log.shoe is None:
         return None

@@ -29,6 +29,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+import numpy as np
+from numpy.typing import NDArray
+
 from exact_odds.batch.compiled import KERNEL, load, wanted
 from exact_odds.core.coup import Detail, Payable
 from exact_odds.core.notebook import Approx, html_table
@@ -47,9 +50,6 @@ from exact_odds.witness.verify.read import Interleaved, LogError, read_blocks, r
 from exact_odds.witness.verify.shoes import ShoeOrder, compositions, shoe_order, suit_compositions
 
 if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
-
     from exact_odds.bets.main import Configuration
 
 MAX_VIOLATIONS = 10
@@ -318,8 +318,6 @@ class Verifier:
     def _statistics(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_]) -> None:
         """Add the block to the ``outcomes``, ``pairs`` and ``cards`` sums, in one pass over the compositions before
         every coup (``usable``: in log order, the coups whose shoes' cards add up)."""
-        import numpy as np
-
         jit = wanted(max(len(log), self.job)) and load(KERNEL) is not None
         gather = KERNEL_ROWS if jit else 0  # NumPy's kernel: a block at a time
         suits = self._suits(log, shoes)

@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
 from exact_odds.batch import evaluate
 from exact_odds.core.coup import BANKER_PAIR, OUTCOMES, PLAYER_PAIR, Detail, winner_index
@@ -37,8 +38,6 @@ from exact_odds.witness.verify.core import LogVerification
 from exact_odds.witness.verify.odds import full_shoe_odds, pair_odds
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
     from exact_odds.dealing import Procedure
 
 COUNT_NAMES = ("banker", "player", "tie", "player-pair", "banker-pair")

@@ -25,7 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
+
+import numpy as np
+from numpy.typing import NDArray
 
 from exact_odds.batch import compiled
 from exact_odds.core.coup import (
@@ -39,10 +42,6 @@ from exact_odds.core.coup import (
     winner_index,
 )
 from exact_odds.core.shoe import RANK_LABELS, SUITS
-
-if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
 
 SLOTS = 6
 """Card slots per coup: the most cards a coup deals."""
@@ -84,16 +83,12 @@ class CoupLog:
     @property
     def suited(self) -> bool:
         """Whether every card dealt (and every burn card shown) carries its suit."""
-        import numpy as np
-
         burn = self.burn_suits is None or self.burn_ranks is None or bool(
             np.all((self.burn_suits >= 0) | (self.burn_ranks == 0)))
         return bool(np.all((self.suits >= 0) | (self.ranks == 0))) and burn
 
     def banker_third_slot(self) -> NDArray[np.int64]:
         """The slot of each coup's banker third card: 5 after a player's third card, else 4."""
-        import numpy as np
-
         return np.asarray(4 + (self.player_cards == 3), dtype=np.int64)
 
     def hands(self, i: int) -> tuple[str, str]:
@@ -119,8 +114,6 @@ class CoupLog:
         shoe number, or ``None`` (fresh shoes). ``burn``: (n, k) card codes shown before each coup besides its
         hands (-1 for none). ``suited=False``: the suits in the codes mean nothing.
         """
-        import numpy as np
-
         said = None if codes is None else _code_columns(np.asarray(codes))
         if said is not None:
             player_cards, banker_cards = said[0], said[1]
@@ -143,8 +136,6 @@ class CoupLog:
 def _dealt_cards(cards: Any, used: NDArray[np.int8], suited: bool, rows: Any,
                  start: Any) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
     """The ranks and suits of each coup's ``used`` cards, as :meth:`CoupLog.from_dealt` takes them."""
-    import numpy as np
-
     fast = None if rows is None else compiled_loops(len(used))
     if fast is not None:
         ranks, suits = np.empty((len(used), SLOTS), dtype=np.int8), np.empty((len(used), SLOTS), dtype=np.int8)
@@ -169,8 +160,6 @@ def _code_values(codes: NDArray[np.int64]) -> list[NDArray[np.int64]]:
 
 @cache
 def _every_code() -> NDArray[np.int8]:
-    import numpy as np
-
     return np.array(_code_values(np.arange(COUP_CODES, dtype=np.int64)), dtype=np.int8)
 
 
@@ -183,8 +172,6 @@ def _code_table(codes: NDArray[Any]) -> NDArray[np.int8] | None:
 
 def _code_columns(codes: NDArray[Any]) -> NDArray[np.int8]:
     """:func:`_code_values` of ``codes`` as int8 rows: looked up in the table of every code, or computed."""
-    import numpy as np
-
     table = _code_table(codes)
     if table is not None:
         return np.take(table, codes, axis=1)
@@ -195,8 +182,6 @@ def _rank_suit(codes: NDArray[np.int8], used: NDArray[np.bool_], suited: bool) -
                                                                                         NDArray[np.int8]]:
     """Ranks (1-13; 0 where not ``used``) and suits (0-3; :data:`MISSING` where not used or not ``suited``) of
     card codes ``4 * (rank - 1) + suit``."""
-    import numpy as np
-
     ranks = np.where(used, (codes >> 2) + 1, 0).astype(np.int8)
     suits = np.where(used & suited, codes & 3, MISSING).astype(np.int8)
     return ranks, suits
@@ -205,8 +190,6 @@ def _rank_suit(codes: NDArray[np.int8], used: NDArray[np.bool_], suited: bool) -
 def _shoe_numbers(shoe: NDArray[Any]) -> tuple[NDArray[np.int32], tuple[str, ...]]:
     """Each coup's shoe as an index into the shoes' names (sorted), as ``np.unique`` gives them; without a sort
     when the values come in order (a simulator's)."""
-    import numpy as np
-
     values: NDArray[Any]
     inverse: NDArray[Any]
     if shoe.ndim == 1 and shoe.size and bool((shoe[1:] >= shoe[:-1]).all()):
@@ -221,8 +204,6 @@ def _shoe_numbers(shoe: NDArray[Any]) -> tuple[NDArray[np.int32], tuple[str, ...
 
 def _card_names(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[Any]:
     """Each card as text (``"Ks"``, ``"9"`` without a suit, ``""`` for no card), vectorised."""
-    import numpy as np
-
     names = np.array([[""] + [r + (SUITS[s].value if s >= 0 else "") for s in (-1, 0, 1, 2, 3)]
                       for r in RANK_LABELS], dtype=object)
     names = np.vstack([np.full((1, 6), "", dtype=object), names])
@@ -236,8 +217,6 @@ def _burn_texts(log: CoupLog) -> list[str]:
 
 def _card_texts(log: CoupLog) -> tuple[list[str], list[str]]:
     """Every coup's player cards and banker cards as text (``"Ks 9h"``)."""
-    import numpy as np
-
     text = _card_names(log.ranks, log.suits)
     rows = np.arange(len(log))
 

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from exact_odds.batch import Evaluation, evaluate
 from exact_odds.batch.compiled import chosen
@@ -28,9 +29,6 @@ from exact_odds.core.verdict import Check, IndicatorSum, statistical_check
 from exact_odds.engine.enumerator import deal, winners
 from exact_odds.witness.verify.checks import Hands
 from exact_odds.witness.verify.log import compiled_loops
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
 PAIRS = ("player pair", "banker pair")
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from exact_odds.core.verdict import Check, Violation, deterministic_check
 from exact_odds.dealing.procedure import Procedure
 from exact_odds.witness.verify.log import CoupLog
@@ -51,8 +53,6 @@ class ProcedureCheck:
 def procedure_check(log: CoupLog, shoes: ShoeOrder, procedure: Procedure, size: int, *, keep: int) -> ProcedureCheck:
     """Check the burn, the end and the cards of each shoe of ``log`` (shoes of ``size`` cards) against
     ``procedure``; the first ``keep`` violations in full."""
-    import numpy as np
-
     order, first = shoes.order, shoes.first
     used = (log.player_cards.astype(np.int64) + log.banker_cards)[order]
     burn_ranks = np.zeros((len(log), 1), dtype=np.int8) if log.burn_ranks is None else log.burn_ranks

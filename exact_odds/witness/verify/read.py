@@ -21,17 +21,16 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from exact_odds.core.shoe import SUITS, ShoeError, parse_card
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import json_objects, user_lines
 from exact_odds.inputs.validate import NET_RESULT
 from exact_odds.witness.verify.log import BURN_SLOTS, LABELS, MISSING, SLOTS, CoupLog
-
-if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
 
 KNOWN = ("shoe", "burn", "player", "banker", *LABELS)
 """The columns a log may have besides ``net:<bet>``."""
@@ -138,8 +137,6 @@ def hands_column(texts: Sequence[str], lines: Sequence[int], *, key: str = "play
     >>> hands_column(["Kh 10d 9", "as 2♠"], [2, 3]).tolist()
     [[3, 13, 10, 9, 1, 2, -1], [2, 1, 2, 0, 0, 0, -1]]
     """
-    import numpy as np
-
     joined = " ".join(texts)
     if "," in joined or "\t" in joined:
         texts = [" ".join(t.replace(",", " ").split()) for t in texts]
@@ -198,8 +195,6 @@ class LogBuilder:
 
     def add_column(self, name: str, line: int) -> None:
         """Declare a column (the header's, or a key first met on a JSON line); earlier coups lack it."""
-        import numpy as np
-
         key = column_key(name)
         if key in self.columns:
             raise LogError(f"{self.where} {line}: column {key!r} is given twice")
@@ -242,8 +237,6 @@ class LogBuilder:
 
     def add_block(self, fields: Mapping[str, Sequence[str]], lines: Sequence[int]) -> None:
         """Add coups from their fields, column by column (a column missing from ``fields`` is empty)."""
-        import numpy as np
-
         n = len(lines)
         blank = [""] * n
         player, banker = (hands_column(fields.get(key, blank), lines, key=key, where=self.where) for key in REQUIRED)
@@ -268,8 +261,6 @@ class LogBuilder:
         """The whole shoes held but the last (``every``: all the coups held), taken out of the builder; ``None``
         when there are none (a shoe is never split). Raises :class:`Interleaved` when a shoe held goes on after
         another shoe began (its coups cannot be taken a block at a time)."""
-        import numpy as np
-
         if not self.held:
             return None
         joined = self._joined()
@@ -292,8 +283,6 @@ class LogBuilder:
 
     def _joined(self) -> dict[str, NDArray[Any]]:
         """Each column's parts as one array (coups along the first axis)."""
-        import numpy as np
-
         joined: dict[str, NDArray[Any]] = {}
         for key, parts in self.parts.items():
             joined[key] = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
@@ -302,8 +291,6 @@ class LogBuilder:
 
     def _log(self, parts: Mapping[str, NDArray[Any]], shoe_names: tuple[str, ...]) -> CoupLog:
         """The log of the columns ``parts`` (as :meth:`_joined` gives them)."""
-        import numpy as np
-
         def joined(key: str, dtype: type) -> NDArray[Any]:
             return parts[key].astype(dtype, copy=False)
 
@@ -328,8 +315,6 @@ class Interleaved(LogError):
 def _dealing_order(player: NDArray[np.int8], banker: NDArray[np.int8]) -> tuple[NDArray[Any], NDArray[Any]]:
     """Ranks and suits in dealing order (P, B, P, B, player's third, banker's third) from the hands
     as parsed (size, three ranks, three suits)."""
-    import numpy as np
-
     drew = (player[:, 0] == 3)[:, None]
     out = []
     for offset, pad in ((1, 0), (4, MISSING)):

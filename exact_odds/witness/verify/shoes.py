@@ -14,14 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from exact_odds.core.verdict import Violation
 from exact_odds.witness.verify.log import CoupLog, compiled_loops
-
-if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
 
 BLOCK = 65_536
 """Coups per block of the vectorised passes (keeps the per-card arrays to a few tens of MB)."""
@@ -46,8 +45,6 @@ class ShoeOrder:
 def shoe_order(log: CoupLog, *, first_number: int = 1) -> ShoeOrder:
     """The :class:`ShoeOrder` of ``log``; without shoes its coups are numbered from ``first_number``
     (a block of a longer log goes on from the coups before it)."""
-    import numpy as np
-
     n = len(log)
     if log.shoe is None:
         return ShoeOrder(np.arange(n), np.ones(n, dtype=bool), np.arange(first_number, first_number + n), None)
@@ -73,8 +70,6 @@ def violation(log: CoupLog, shoes: ShoeOrder, i: int, message: str) -> Violation
 def kind_counts(kinds: NDArray[Any], n_kinds: int, shift: int = 1) -> NDArray[np.int32]:
     """Counts per kind of each row of ``kinds`` (shape (b, slots), kind ``k`` written ``k + 1 - shift``, less
     for an empty slot): shape (b, n_kinds)."""
-    import numpy as np
-
     return counts_by(np.arange(kinds.shape[0]), kinds, kinds.shape[0], n_kinds, shift=shift)
 
 
@@ -82,8 +77,6 @@ def counts_by(group: NDArray[Any], kinds: NDArray[Any], groups: int, n_kinds: in
               shift: int = 1) -> NDArray[np.int32]:
     """:func:`kind_counts` added up by group (``group``: each row's, 0..groups-1): shape (groups, n_kinds).
     One bincount, its index in the narrowest integers that hold it."""
-    import numpy as np
-
     fast = compiled_loops(kinds.size)
     if fast is not None:
         out = np.empty((groups, n_kinds), dtype=np.int32)
@@ -101,8 +94,6 @@ def counts_by(group: NDArray[Any], kinds: NDArray[Any], groups: int, n_kinds: in
 def _before_in_shoe(own: NDArray[Any], opens: NDArray[np.bool_], carry: NDArray[Any]) -> NDArray[Any]:
     """For rows in shoe order (``opens``: the row opens its shoe; ``carry``: the sum of the rows of the
     shoe the block goes on with, dealt before it), the sum of ``own`` over the earlier rows of each row's shoe."""
-    import numpy as np
-
     cum = np.cumsum(own, axis=0, dtype=own.dtype)
     cum -= own
     latest = np.maximum.accumulate(np.where(opens, np.arange(len(own)), 0))
@@ -135,8 +126,6 @@ def seen_before(kinds: NDArray[Any], burn: NDArray[Any] | None, n_kinds: int, fi
     ``(start, stop, before, own)`` per block cut as :func:`bounds` cuts: ``before[i]`` counts the cards of
     each kind seen in coup ``start + i``'s shoe before its hands are dealt (earlier coups' hands and burns,
     its own burn), ``own[i]`` the coup's own cards (its burn included)."""
-    import numpy as np
-
     carry = np.zeros(n_kinds, dtype=np.int32)
     for start, stop in bounds(len(kinds), block, offset):
         own = kind_counts(kinds[start:stop], n_kinds, shift)
@@ -151,8 +140,6 @@ def seen_before(kinds: NDArray[Any], burn: NDArray[Any] | None, n_kinds: int, fi
 
 def _sparse_counts(values: NDArray[Any], n_kinds: int, shift: int) -> NDArray[np.int32]:
     """:func:`kind_counts` of rows that are mostly empty (the burn cards a log shows)."""
-    import numpy as np
-
     counts = np.zeros((len(values), n_kinds), dtype=np.int32)
     rows, slots = np.nonzero(values >= 1 - shift)
     np.add.at(counts, (rows, values[rows, slots].astype(np.intp) - 1 + shift), 1)
@@ -166,8 +153,6 @@ def compositions(log: CoupLog, shoes: ShoeOrder, counts: tuple[int, ...], *, dep
     :func:`bounds` cuts, after ``offset`` coups of a longer log): the rank counts (A..K) left before each
     coup (``counts`` less the cards seen before it in its shoe, or ``counts`` itself when the shoe is not
     depleted, as an infinite deck), how many cards its shoe had shown before it, and the composition's size."""
-    import numpy as np
-
     base = np.asarray(counts, dtype=np.int64)
     full = int(base.sum())
     ranks = np.take(log.ranks, shoes.order, axis=0)
@@ -190,8 +175,6 @@ def _compiled_walk(fast: ModuleType, ranks: NDArray[np.int8], burn: NDArray[np.i
                    first: NDArray[np.bool_], base: NDArray[np.int64],
                    cuts: Iterator[tuple[int, int]]) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64]]]:
     """``(start, stop, left, dealt)`` of :func:`compositions` by the compiled loop (the same integers)."""
-    import numpy as np
-
     seen = np.zeros(len(base), dtype=np.int64)
     shown = np.zeros((len(ranks), 0), dtype=np.int8) if burn is None else burn
     for start, stop in cuts:
@@ -203,15 +186,11 @@ def _compiled_walk(fast: ModuleType, ranks: NDArray[np.int8], burn: NDArray[np.i
 def _row_sums(counts: NDArray[np.int32]) -> NDArray[np.int64]:
     """The sum of each row of ``counts`` (small whole numbers: exact in floats, added by BLAS, which
     is several times faster than NumPy's sum over a short axis)."""
-    import numpy as np
-
     return (counts.astype(np.float64) @ np.ones(counts.shape[1])).astype(np.int64)
 
 
 def card_kinds(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[np.int64]:
     """Cards as the 52 kinds ``4 * (rank - 1) + suit`` (-1 for no card, or a card without its suit)."""
-    import numpy as np
-
     return np.asarray(np.where((suits >= 0) & (ranks > 0), (ranks.astype(np.int64) - 1) * 4 + suits, -1))
 
 
@@ -219,8 +198,6 @@ def suit_compositions(log: CoupLog, shoes: ShoeOrder, suited: tuple[tuple[int, .
                       block: int = BLOCK, offset: int = 0) -> Iterator[NDArray[np.int64]]:
     """The counts by rank and suit, shape (b, 13, 4), left before each coup, block by block as
     :func:`compositions` walks them (for bets that look at suits; every card of the log carries its suit)."""
-    import numpy as np
-
     base = np.asarray(suited, dtype=np.int64).reshape(52)
     kinds = card_kinds(log.ranks, log.suits)[shoes.order]
     burn = None if log.burn_ranks is None or log.burn_suits is None else \
