@@ -10,10 +10,10 @@ Messages name the coup (``"coup 12 of shoe 3: ..."``) and say what the table or 
 from __future__ import annotations
 
 import importlib
-import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
+from fractions import Fraction
 from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -209,19 +209,13 @@ def _net_labels(log: CoupLog, hands: Hands, find_bet: Callable[[str], Payable], 
 
 def _net_message(log: CoupLog, hands: Hands, name: str, logged: NDArray[np.float64], table: NDArray[np.int64],
                  scale: int, i: int) -> str:
-    pays = _fraction(int(table[hands.code[i]]), scale)
+    pays = Fraction(int(table[hands.code[i]]), scale)
     return f"net:{name} is {logged[i]:g} in the log; the bet pays {pays} ({_cards_shown(log, hands, 'winner', i)})"
 
 
 def _label_message(log: CoupLog, hands: Hands, name: str, logged: NDArray[Any], truth: NDArray[Any], i: int) -> str:
     return (f"{name} is {label_text(name, int(logged[i]))} in the log; the cards give "
             f"{label_text(name, int(truth[i]))} ({_cards_shown(log, hands, name, i)})")
-
-
-def _fraction(numerator: int, denominator: int) -> str:
-    g = math.gcd(numerator, denominator)
-    n, d = numerator // g, denominator // g
-    return str(n) if d == 1 else f"{n}/{d}"
 
 
 def label_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau,

@@ -6,7 +6,6 @@ the procedure (docs/checking.md): **burn** (the first coup shows the one turned 
 stopping before it but the log's last: :attr:`ProcedureCheck.open`) and **cards** (no coup past the
 shoe's last card). Without a burn column a procedure with a burn cannot be checked (:func:`why_unchecked`).
 
->>> import numpy as np
 >>> from exact_odds.dealing.procedure import Procedure
 >>> from exact_odds.witness.verify.log import CoupLog
 >>> from exact_odds.witness.verify.shoes import shoe_order

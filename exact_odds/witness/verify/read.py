@@ -56,14 +56,37 @@ BLOCK = 65_536
 """Coups parsed together, column by column."""
 
 
-_CARDS: dict[str, int] = {}
-"""The code ``8 * rank + suit + 1`` (suit 0-3, or -1 for none) of every card text met (a few hundred)."""
+class _Column:
+    """How one column's texts become values, with a memo of the texts seen (logs repeat their values).
+
+    ``empty``: the value of an empty field (``EMPTY``: an empty field is an error). No value is ``None``.
+    """
+
+    def __init__(self, parse: Callable[[str], Any], empty: Any) -> None:
+        self.parse, self.empty, self.seen = parse, empty, dict[str, Any]()
+
+    def learn(self, text: str) -> Any:
+        value = self.seen[text] = self.parse(text) if text.strip() else self.empty
+        return value
+
+    def values(self, texts: Sequence[str]) -> list[Any]:
+        seen = self.seen
+        values = list(map(seen.get, texts))
+        if None in values:
+            for i in [i for i, v in enumerate(values) if v is None]:
+                text = texts[i]
+                values[i] = seen[text] if text in seen else self.learn(text)
+        return values
 
 
 def _card(token: str) -> int:
+    """A card's code ``8 * rank + suit + 1`` (suit 0-3, or -1 for none)."""
     card = parse_card(token)
-    value = _CARDS[token] = 8 * int(card.rank) + 1 + (SUITS.index(card.suit) if card.suit is not None else MISSING)
-    return value
+    return 8 * int(card.rank) + 1 + (SUITS.index(card.suit) if card.suit is not None else MISSING)
+
+
+_CARDS = _Column(_card, None)
+"""Every card text met (a few hundred: a bad text raises, and is not kept)."""
 
 
 def _word(words: Mapping[str, int], what: str) -> Callable[[str], int]:
@@ -105,29 +128,6 @@ EMPTY = -2
 """The value of an empty field that must not be empty."""
 
 
-class _Column:
-    """How one column's texts become values, with a memo of the texts seen (logs repeat their values).
-
-    ``empty``: the value of an empty field (``EMPTY``: an empty field is an error). No value is ``None``.
-    """
-
-    def __init__(self, parse: Callable[[str], Any], empty: Any) -> None:
-        self.parse, self.empty, self.seen = parse, empty, dict[str, Any]()
-
-    def learn(self, text: str) -> Any:
-        value = self.seen[text] = self.parse(text) if text.strip() else self.empty
-        return value
-
-    def values(self, texts: Sequence[str]) -> list[Any]:
-        seen = self.seen
-        values = list(map(seen.get, texts))
-        if None in values:
-            for i in [i for i, v in enumerate(values) if v is None]:
-                text = texts[i]
-                values[i] = seen[text] if text in seen else self.learn(text)
-        return values
-
-
 def hands_column(texts: Sequence[str], lines: Sequence[int], *, key: str = "player",
                  where: str = "line", sizes: tuple[int, int] = (2, 3)) -> NDArray[np.int8]:
     """Hands written as ``"Kh 10d 9"``, parsed a column at a time: shape (n, 7), each row the hand's
@@ -154,16 +154,12 @@ def hands_column(texts: Sequence[str], lines: Sequence[int], *, key: str = "play
         problem = "is empty" if size[i] == 0 else f"holds {size[i]} cards; " + (
             "a hand holds 2 or 3" if sizes == (2, 3) else f"it holds {least} to {most}")
         raise LogError(f"{where} {lines[i]}: column {key!r} {problem}")
-    known = _CARDS
-    codes = list(map(known.get, tokens))
-    if None in codes:
-        for j in [j for j, c in enumerate(codes) if c is None]:
-            try:
-                codes[j] = known[tokens[j]] if tokens[j] in known else _card(tokens[j])
-            except ShoeError as err:
-                hand = int(np.searchsorted(np.cumsum(size), j, side="right"))
-                raise LogError(f"{where} {lines[hand]}: column {key!r}: {err}") from None
-    code = np.array(codes, dtype=np.int16)
+    try:
+        code = np.array(_CARDS.values(tokens), dtype=np.int16)
+    except ShoeError as err:  # the first token not learnt
+        j = next(j for j, token in enumerate(tokens) if token not in _CARDS.seen)
+        hand = int(np.searchsorted(np.cumsum(size), j, side="right"))
+        raise LogError(f"{where} {lines[hand]}: column {key!r}: {err}") from None
     cards = np.stack([code // 8, code % 8 - 1], axis=1).astype(np.int8)
     out = np.zeros((len(texts), 7), dtype=np.int8)
     out[:, 0] = size
