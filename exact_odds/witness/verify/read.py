@@ -78,6 +78,10 @@ class _Column:
                 values[i] = seen[text] if text in seen else self.learn(text)
         return values
 
+    def unseen(self, texts: Sequence[str]) -> int:
+        """The first of ``texts`` not learnt: the one :meth:`values` raised on."""
+        return next(i for i, text in enumerate(texts) if text not in self.seen)
+
 
 def _card(token: str) -> int:
     """A card's code ``8 * rank + suit + 1`` (suit 0-3, or -1 for none)."""
@@ -156,9 +160,8 @@ def hands_column(texts: Sequence[str], lines: Sequence[int], *, key: str = "play
         raise LogError(f"{where} {lines[i]}: column {key!r} {problem}")
     try:
         code = np.array(_CARDS.values(tokens), dtype=np.int16)
-    except ShoeError as err:  # the first token not learnt
-        j = next(j for j, token in enumerate(tokens) if token not in _CARDS.seen)
-        hand = int(np.searchsorted(np.cumsum(size), j, side="right"))
+    except ShoeError as err:
+        hand = int(np.searchsorted(np.cumsum(size), _CARDS.unseen(tokens), side="right"))
         raise LogError(f"{where} {lines[hand]}: column {key!r}: {err}") from None
     cards = np.stack([code // 8, code % 8 - 1], axis=1).astype(np.int8)
     out = np.zeros((len(texts), 7), dtype=np.int8)
@@ -220,13 +223,8 @@ class LogBuilder:
         column = self.parsers[key]
         try:
             values = column.values(texts)
-        except (ValueError, ShoeError):
-            values = []
-            for text, line in zip(texts, lines, strict=True):
-                try:
-                    values.append(column.learn(text))
-                except (ValueError, ShoeError) as err:
-                    raise LogError(f"{self.where} {line}: column {key!r}: {err}") from None
+        except (ValueError, ShoeError) as err:
+            raise LogError(f"{self.where} {lines[column.unseen(texts)]}: column {key!r}: {err}") from None
         if column.empty == EMPTY and EMPTY in values:
             raise LogError(f"{self.where} {lines[values.index(EMPTY)]}: column {key!r} is empty")
         return values
