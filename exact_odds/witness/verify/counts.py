@@ -16,7 +16,7 @@ coups, or a total that ``M`` shoes cannot deal (:func:`coups_per_shoe`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from types import ModuleType
@@ -180,22 +180,29 @@ def shoe_rates(shoe: Shoe, tableau: Tableau, procedure: Procedure, *, shoes: int
     return ShoeRates(shoes, seed, float(mean), rates, rate_cov, spread)
 
 
+def _counts_check(name: str, counts: Mapping[str, int], members: Sequence[str], expected: NDArray[np.float64],
+                  moments: NDArray[np.float64], outer: NDArray[np.float64], notes: list[str]) -> Check:
+    """The check ``name`` of the counts of ``members`` against the sums of their law over the coups."""
+    n = sum(counts[k] for k in OUTCOMES)
+    acc = IndicatorSum([k.replace("-", " ") for k in members])
+    acc.add_sums(n, np.array([counts[k] for k in members]), expected, moments, outer)
+    return statistical_check(name, n, [acc.test(", ".join(acc.names))], acc.tallies(), notes)
+
+
 def _fresh(counts: Mapping[str, int], shoe: Shoe, tableau: Tableau) -> list[Check]:
     n = sum(counts[k] for k in OUTCOMES)
     p = full_shoe_odds(shoe, tableau)
-    outcomes = IndicatorSum(OUTCOMES)
-    outcomes.add_identical(p, np.diag(p), n, np.array([counts[k] for k in OUTCOMES]))
-    note = f"Expected: {n:,} coups, each from a fresh full shoe ({shoe}, tableau {tableau.name!r})."
-    checks = [statistical_check("outcomes", n, [outcomes.test("banker, player, tie")], outcomes.tallies(), [note])]
+    laws: list[tuple[str, Sequence[str], NDArray[np.float64], NDArray[np.float64]]] = [
+        ("outcomes", OUTCOMES, p, np.diag(p))]
     names = [k for k in COUNT_NAMES[3:] if k in counts]
     if names:
         single, both = pair_odds(np.array([shoe.counts]), infinite=shoe.infinite)
         q, b = float(single[0]), float(both[0])
-        pairs = IndicatorSum([k.replace("-", " ") for k in names])
-        moments = np.full((len(names), len(names)), b) + np.eye(len(names)) * (q - b)
-        pairs.add_identical(np.full(len(names), q), moments, n, np.array([counts[k] for k in names]))
-        checks.append(statistical_check("pairs", n, [pairs.test(", ".join(pairs.names))], pairs.tallies(), [note]))
-    return checks
+        laws.append(("pairs", names, np.full(len(names), q),
+                     np.full((len(names), len(names)), b) + np.eye(len(names)) * (q - b)))
+    note = f"Expected: {n:,} coups, each from a fresh full shoe ({shoe}, tableau {tableau.name!r})."
+    return [_counts_check(name, counts, members, n * rates, n * moments, n * np.outer(rates, rates), [note])
+            for name, members, rates, moments in laws]
 
 
 def _whole(counts: Mapping[str, int], shoes: int, rates: ShoeRates) -> list[Check]:
@@ -205,19 +212,17 @@ def _whole(counts: Mapping[str, int], shoes: int, rates: ShoeRates) -> list[Chec
         if not members:
             continue
         j = [COUNT_NAMES.index(k) for k in members]
-        acc = IndicatorSum([k.replace("-", " ") for k in members])
-        acc.trials, acc.observed = n, np.array([counts[k] for k in members])
-        acc.expected = n * rates.rates[j]
         estimate = n * n * rates.rate_covariance[np.ix_(j, j)]
-        acc.moments, acc.outer = shoes * rates.spread[np.ix_(j, j)] + estimate, np.zeros((len(j), len(j)))
-        ratio = max(float(np.sqrt(estimate[i, i] / acc.moments[i, i])) for i in range(len(j)))
+        moments = shoes * rates.spread[np.ix_(j, j)] + estimate
+        ratio = max(float(np.sqrt(estimate[i, i] / moments[i, i])) for i in range(len(j)))
         notes = [f"Expected: {n:,} coups at per-coup rates estimated from {rates.shoes:,} whole shoes dealt with "
                  f"seed {rates.seed} ({rates.coups_per_shoe:.2f} coups a shoe), standard errors "
                  + ", ".join(f"{k} {np.sqrt(rates.rate_covariance[i, i]):.2e}" for k, i in zip(members, j,
                                                                                               strict=True))
                  + f"; the estimate's error is at most {ratio:.1%} of the test's standard deviation and is "
                  "included in the covariance."]
-        checks.append(statistical_check(name, n, [acc.test(", ".join(acc.names))], acc.tallies(), notes))
+        checks.append(_counts_check(name, counts, members, n * rates.rates[j], moments, np.zeros((len(j), len(j))),
+                                    notes))
     return checks
 
 
