@@ -1,11 +1,11 @@
 """Verify a log of coups that any program dealt: :func:`verify_log`.
 
 The hypothesis under test: *the log's coups were dealt by the tableau from well-shuffled shoes of the
-given composition, and its labels say what its cards show.* Deterministic checks, coup by coup
-(rules, labels, accounting, procedure: :mod:`~exact_odds.witness.verify.checks`,
-:mod:`~exact_odds.witness.verify.procedure`), and statistical ones against the exact conditional odds
-(outcomes, pairs, cards: :mod:`~exact_odds.witness.verify.odds`, :mod:`~exact_odds.witness.verify.cards`),
-which share the significance level ``alpha`` (each judged at ``alpha / 3``); docs/checking.md says more.
+given composition, and its labels say what its cards show.* Deterministic checks, coup by coup (rules,
+labels, accounting, procedure: :mod:`~exact_odds.witness.verify.checks`), and statistical ones against the
+exact conditional odds (outcomes, pairs, cards: :mod:`~exact_odds.witness.verify.odds`,
+:mod:`~exact_odds.witness.verify.cards`), which share the significance level ``alpha`` (each judged at
+``alpha / 3``); docs/checking.md says more.
 
 >>> from exact_odds.core.shoe import Shoe
 >>> rows = [{"player": "9h 4c 2d", "banker": "Kd 3s 3c", "winner": "banker"},
@@ -42,10 +42,18 @@ from exact_odds.dealing.procedure import Procedure
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import STDIN, user_lines
 from exact_odds.witness.verify.cards import CardTally
-from exact_odds.witness.verify.checks import Hands, accounting_check, bet_finder, hands_of, label_check, rules_check
+from exact_odds.witness.verify.checks import (
+    Hands,
+    accounting_check,
+    bet_finder,
+    hands_of,
+    label_check,
+    procedure_check,
+    rules_check,
+    why_unchecked,
+)
 from exact_odds.witness.verify.log import CoupLog
 from exact_odds.witness.verify.odds import OutcomeTally
-from exact_odds.witness.verify.procedure import procedure_check, why_unchecked
 from exact_odds.witness.verify.read import Interleaved, LogError, read_blocks, read_log, rows_log
 from exact_odds.witness.verify.shoes import ShoeOrder, compositions, shoe_order, suit_compositions
 

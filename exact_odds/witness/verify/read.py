@@ -57,10 +57,8 @@ BLOCK = 65_536
 
 
 class _Column:
-    """How one column's texts become values, with a memo of the texts seen (logs repeat their values).
-
-    ``empty``: the value of an empty field (``EMPTY``: an empty field is an error). No value is ``None``.
-    """
+    """How one column's texts become values, with a memo of the texts seen; ``empty``: the value of an empty
+    field (``EMPTY``: an error). No value is ``None``."""
 
     def __init__(self, parse: Callable[[str], Any], empty: Any) -> None:
         self.parse, self.empty, self.seen = parse, empty, dict[str, Any]()
@@ -176,10 +174,8 @@ def hands_column(texts: Sequence[str], lines: Sequence[int], *, key: str = "play
 
 
 class LogBuilder:
-    """Columns of a log, filled a block of coups at a time (the reader's, and any writer's of rows).
-
-    ``where`` names a position in messages (``"line"`` or ``"row"``).
-    """
+    """Columns of a log, filled a block of coups at a time; ``where`` names a position in messages (``"line"`` or
+    ``"row"``)."""
 
     def __init__(self, *, where: str = "line") -> None:
         self.where = where
@@ -307,8 +303,7 @@ class Interleaved(LogError):
 
 
 def _dealing_order(player: NDArray[np.int8], banker: NDArray[np.int8]) -> tuple[NDArray[Any], NDArray[Any]]:
-    """Ranks and suits in dealing order (P, B, P, B, player's third, banker's third) from the hands
-    as parsed (size, three ranks, three suits)."""
+    """Ranks and suits in dealing order (P, B, P, B, player's third, banker's third) from the hands as parsed."""
     drew = (player[:, 0] == 3)[:, None]
     out = []
     for offset, pad in ((1, 0), (4, MISSING)):
@@ -430,11 +425,8 @@ def _add_objects(objects: Iterable[tuple[int, Mapping[str, object]]], builder: L
 
 
 def read_log(lines: Iterable[str], *, source: str = "log") -> CoupLog:
-    """Read a log from its lines (a file object, ``sys.stdin``, or a list of strings).
-
-    CSV with a header, or JSON Lines when the first line that is not blank starts with ``{``.
-    A log with no coups at all is an error (``source`` names it).
-    """
+    """Read a log from its lines (a file object, ``sys.stdin``, or a list of strings): CSV with a header, or JSON
+    Lines when the first line that is not blank starts with ``{``. ``source`` names it in errors."""
     builder = LogBuilder()
     for _ in _read(lines, builder):
         pass
@@ -443,10 +435,8 @@ def read_log(lines: Iterable[str], *, source: str = "log") -> CoupLog:
 
 
 def read_blocks(lines: Iterable[str], *, source: str = "log", coups: int | None = None) -> Iterator[CoupLog]:
-    """Read a log as :func:`read_log` does, a block of whole shoes at a time: each block holds at least
-    ``coups`` coups (default :data:`BLOCK`; but the last), and the coups of a shoe are never split
-    across blocks, so memory stays that of a block whatever the log's length. A log whose shoes are
-    interleaved raises :class:`Interleaved` (:func:`read_log` reads those whole).
+    """Read a log as :func:`read_log` does, a block of whole shoes at a time, each of at least ``coups`` coups
+    (default :data:`BLOCK`) but the last. A log whose shoes are interleaved raises :class:`Interleaved`.
 
     >>> lines = ["shoe,player,banker", *[f"{1 + i // 3},Kh 5d,7s Qd" for i in range(7)]]
     >>> [(len(b), b.shoe_names) for b in read_blocks(lines, coups=2)]
@@ -466,7 +456,7 @@ def read_blocks(lines: Iterable[str], *, source: str = "log", coups: int | None 
 
 
 def _read(lines: Iterable[str], builder: LogBuilder) -> Iterator[None]:
-    """Read the log of ``lines`` into ``builder``, yielding after each block of coups added."""
+    """Read ``lines`` into ``builder``, yielding after each block of coups added."""
     rest = iter(lines)
     for number, text in enumerate(rest, 1):
         if text.strip():
@@ -479,14 +469,12 @@ def _read(lines: Iterable[str], builder: LogBuilder) -> Iterator[None]:
 
 
 def _some_coups(builder: LogBuilder, source: str) -> None:
-    """Refuse a log with no coups at all."""
     if not builder.count:
         raise LogError(f"{source}: the log holds no coups (expected a header line and one coup a line)")
 
 
 def load_log(path: str | Path) -> CoupLog:
-    """Read the log file at ``path`` (``"-"``: standard input), streaming it line by line: a regular file
-    only, each line at most 1 MiB and UTF-8, or :class:`LogError` naming the file and line
+    """Read the log file at ``path`` (``"-"``: standard input), line by line
     (:func:`exact_odds.inputs.reading.user_lines`)."""
     source = "standard input" if str(path) == "-" else str(path)
     return read_log(user_lines(path, "log", LogError, newline=""), source=source)
@@ -494,11 +482,8 @@ def load_log(path: str | Path) -> CoupLog:
 
 
 def rows_log(rows: Iterable[Mapping[str, object]]) -> CoupLog:
-    """A log from rows in memory: mappings with the keys of the file format.
-
-    Values may be texts, :class:`~exact_odds.core.shoe.Card` objects or lists of them (a hand),
-    booleans, integers or fractions; a row that cannot be read raises :class:`LogError`
-    naming it (``row 1`` is the first).
+    """A log from rows in memory: mappings with the keys of the file format, whose values may be texts, cards or
+    lists of them (a hand), booleans or numbers; a bad row raises :class:`LogError` naming it (from ``row 1``).
 
     >>> from exact_odds.core.shoe import parse_cards
     >>> log = rows_log([{"player": parse_cards("9h 4c 2d"), "banker": "Kd 5s", "natural": False}])

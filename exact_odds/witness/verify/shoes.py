@@ -28,13 +28,9 @@ BLOCK = 65_536
 
 @dataclass(frozen=True, eq=False, slots=True)
 class ShoeOrder:
-    """The coups of a log shoe by shoe.
-
-    ``order``: indices into the log, the coups of each shoe together and in the log's order.
-    ``first``: in that order, whether the coup opens its shoe. ``number``: in the log's
-    order, each coup's number in its shoe (1-based; in the log, without shoes).
-    ``shoes``: the number of shoes (``None`` without a shoe column).
-    """
+    """The coups of a log shoe by shoe: ``order``, indices into the log, each shoe's coups together in the log's
+    order; ``first``, in that order, whether the coup opens its shoe; ``number``, in the log's order, each coup's
+    number in its shoe (1-based); ``shoes``: how many (``None`` without a shoe column)."""
 
     order: NDArray[np.int64]
     first: NDArray[np.bool_]
@@ -43,8 +39,7 @@ class ShoeOrder:
 
 
 def shoe_order(log: CoupLog, *, first_number: int = 1) -> ShoeOrder:
-    """The :class:`ShoeOrder` of ``log``; without shoes its coups are numbered from ``first_number``
-    (a block of a longer log goes on from the coups before it)."""
+    """The :class:`ShoeOrder` of ``log``; without shoes its coups are numbered from ``first_number``."""
     n = len(log)
     if log.shoe is None:
         return ShoeOrder(np.arange(n), np.ones(n, dtype=bool), np.arange(first_number, first_number + n), None)
@@ -92,8 +87,8 @@ def counts_by(group: NDArray[Any], kinds: NDArray[Any], groups: int, n_kinds: in
 
 
 def _before_in_shoe(own: NDArray[Any], opens: NDArray[np.bool_], carry: NDArray[Any]) -> NDArray[Any]:
-    """For rows in shoe order (``opens``: the row opens its shoe; ``carry``: the sum of the rows of the
-    shoe the block goes on with, dealt before it), the sum of ``own`` over the earlier rows of each row's shoe."""
+    """The sum of ``own`` over the earlier rows of each row's shoe, for rows in shoe order (``opens``: the row opens
+    its shoe; ``carry``: the sum of the rows before the block of the shoe it goes on with)."""
     cum = np.cumsum(own, axis=0, dtype=own.dtype)
     cum -= own
     latest = np.maximum.accumulate(np.where(opens, np.arange(len(own)), 0))
@@ -184,8 +179,7 @@ def _compiled_walk(fast: ModuleType, ranks: NDArray[np.int8], burn: NDArray[np.i
 
 
 def _row_sums(counts: NDArray[np.int32]) -> NDArray[np.int64]:
-    """The sum of each row of ``counts`` (small whole numbers: exact in floats, added by BLAS, which
-    is several times faster than NumPy's sum over a short axis)."""
+    """The sum of each row of ``counts`` (small whole numbers: exact in floats; BLAS adds them fastest)."""
     return (counts.astype(np.float64) @ np.ones(counts.shape[1])).astype(np.int64)
 
 
