@@ -231,7 +231,6 @@ class Simulation:
         return winners(self.coups)
 
     def _repr_html_(self) -> str:
-        """The simulation as tables in a notebook: outcomes dealt, each flat bet, the check's verdict."""
         counts = self.winners()
         mode = f"{self.n:,} coups" + (f" from {self.shoes:,} shoes" if self.shoes else "")
         tables = [html_table(["outcome", "coups", "share"],

@@ -104,7 +104,6 @@ class LogVerification:
         return named_check(self.checks, name)
 
     def _repr_html_(self) -> str:
-        """The verification as a table in a notebook: each check's verdict, what it examined, its p-value."""
         rows = [[c.name, c.verdict, c.checked, c.unit, c.violation_count, None if c.p_value is None else
                  Approx(c.p_value)] for c in self.checks]
         where = f"{self.coups:,} coups" + ("" if self.shoes is None else f" in {self.shoes:,} shoes")
@@ -282,7 +281,6 @@ class Verifier:
         return ()
 
     def _check_procedure(self, log: CoupLog, shoes: ShoeOrder) -> None:
-        """Add a block's ``procedure`` check, when the log shows the procedure."""
         if self.procedure is None or self.unchecked is not None:
             return
         if self.stopped is not None:  # the shoe the block before stopped in was not the log's last
@@ -344,7 +342,6 @@ class Verifier:
 
     def _add_parts(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_],
                    parts: list[_Part], jit: bool) -> None:
-        """Add blocks of coups to the statistics, the odds of those without suits evaluated at once."""
         plain = [p for p in parts if p.suits is None]
         blocks = [(p.left, usable[p.idx], p.size) for p in plain]
         found = dict(zip(map(id, plain), self.outcomes.block_odds(blocks, jit), strict=True))

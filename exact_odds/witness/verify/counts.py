@@ -114,7 +114,6 @@ def coups_per_shoe(shoe: Shoe, procedure: Procedure) -> tuple[int, int]:
 
 
 def _check_shoes(coups: int, shoes: int, shoe: Shoe, procedure: Procedure) -> None:
-    """Refuse ``coups`` that ``shoes`` whole shoes dealt by ``procedure`` cannot deal."""
     least, most = coups_per_shoe(shoe, procedure)
     if not shoes * least <= coups <= shoes * most:
         total = f", so {shoes:,} shoes deal {shoes * least:,} to {shoes * most:,}" if shoes > 1 else ""
@@ -124,7 +123,6 @@ def _check_shoes(coups: int, shoes: int, shoe: Shoe, procedure: Procedure) -> No
 
 
 def _many(n: int, thing: str) -> str:
-    """``n`` things in words: ``"1 coup"``, ``"1,000 coups"``."""
     return f"{n:,} {thing}" if n == 1 else f"{n:,} {thing}s"
 
 
@@ -182,7 +180,6 @@ def shoe_rates(shoe: Shoe, tableau: Tableau, procedure: Procedure, *, shoes: int
 
 def _counts_check(name: str, counts: Mapping[str, int], members: Sequence[str], expected: NDArray[np.float64],
                   moments: NDArray[np.float64], outer: NDArray[np.float64], notes: list[str]) -> Check:
-    """The check ``name`` of the counts of ``members`` against the sums of their law over the coups."""
     n = sum(counts[k] for k in OUTCOMES)
     acc = IndicatorSum([k.replace("-", " ") for k in members])
     acc.add_sums(n, np.array([counts[k] for k in members]), expected, moments, outer)

@@ -216,7 +216,6 @@ def _burn_texts(log: CoupLog) -> list[str]:
 
 
 def _card_texts(log: CoupLog) -> tuple[list[str], list[str]]:
-    """Every coup's player cards and banker cards as text (``"Ks 9h"``)."""
     text = _card_names(log.ranks, log.suits)
     rows = np.arange(len(log))
 
@@ -271,7 +270,6 @@ def label_text(name: str, value: int) -> str:
 
 
 def _slice(log: CoupLog, start: int, stop: int) -> CoupLog:
-    """Coups ``start:stop`` of ``log`` (the same shoe names)."""
     cut = slice(start, stop)
     return CoupLog(log.ranks[cut], log.suits[cut], log.player_cards[cut], log.banker_cards[cut],
                    None if log.shoe is None else log.shoe[cut], log.shoe_names,

@@ -27,7 +27,6 @@ def _vector_at(context: Any, builder: Any, kind: Any, array: Any, offset: Any, v
 
 
 def _spread(builder: Any, value: Any, vector: Any) -> Any:
-    """``value`` in every lane of a ``vector``."""
     index = ir.IntType(32)
     one = builder.insert_element(ir.Constant(vector, ir.Undefined), value, ir.Constant(index, 0))
     return builder.shuffle_vector(one, ir.Constant(vector, ir.Undefined),

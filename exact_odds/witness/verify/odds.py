@@ -158,7 +158,6 @@ def alike(rows: NDArray[Any]) -> bool:
 
 
 def _rows(values: NDArray[Any], keep: NDArray[np.bool_]) -> NDArray[Any]:
-    """The rows of ``values`` where ``keep`` holds (``values`` itself when it holds everywhere)."""
     return values if keep.all() else values[keep]
 
 

@@ -272,7 +272,6 @@ class LogBuilder:
         return self._log({key: value[:cut] for key, value in joined.items()}, names)
 
     def _joined(self) -> dict[str, NDArray[Any]]:
-        """Each column's parts as one array (coups along the first axis)."""
         joined: dict[str, NDArray[Any]] = {}
         for key, parts in self.parts.items():
             joined[key] = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
@@ -280,7 +279,6 @@ class LogBuilder:
         return joined
 
     def _log(self, parts: Mapping[str, NDArray[Any]], shoe_names: tuple[str, ...]) -> CoupLog:
-        """The log of the columns ``parts`` (as :meth:`_joined` gives them)."""
         def joined(key: str, dtype: type) -> NDArray[Any]:
             return parts[key].astype(dtype, copy=False)
 
@@ -383,7 +381,6 @@ def _read_csv(header: str, first: int, lines: Iterator[str], builder: LogBuilder
 
 
 def _json_text(value: object) -> str:
-    """A JSON value as the text of a CSV field."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -456,7 +453,6 @@ def read_blocks(lines: Iterable[str], *, source: str = "log", coups: int | None 
 
 
 def _read(lines: Iterable[str], builder: LogBuilder) -> Iterator[None]:
-    """Read ``lines`` into ``builder``, yielding after each block of coups added."""
     rest = iter(lines)
     for number, text in enumerate(rest, 1):
         if text.strip():
