@@ -312,13 +312,20 @@ def _dealing_order(player: NDArray[np.int8], banker: NDArray[np.int8]) -> tuple[
     return out[0], out[1]
 
 
-def _add_rows(rows: Iterator[tuple[int, list[str]]], keys: Sequence[str], builder: LogBuilder) -> Iterator[None]:
-    """Add numbered CSV rows, a block at a time (blank rows skipped); yields after each block."""
-    full = _full_rows(rows, len(keys))
-    while block := list(itertools.islice(full, BLOCK)):
-        numbers, texts = zip(*block, strict=True)
-        builder.add_block(dict(zip(keys, zip(*texts, strict=True), strict=True)), numbers)
+def _in_blocks(items: Iterator[tuple[int, Any]], add: Callable[[Sequence[Any], Sequence[int]], None]) -> Iterator[None]:
+    """Pass numbered ``items`` to ``add(items, numbers)`` a block at a time, yielding after each block."""
+    while block := list(itertools.islice(items, BLOCK)):
+        numbers, rows = zip(*block, strict=True)
+        add(rows, numbers)
         yield
+
+
+def _add_rows(rows: Iterator[tuple[int, list[str]]], keys: Sequence[str], builder: LogBuilder) -> Iterator[None]:
+    """Add numbered CSV rows, a block at a time (blank rows skipped)."""
+    def add(texts: Sequence[list[str]], numbers: Sequence[int]) -> None:
+        builder.add_block(dict(zip(keys, zip(*texts, strict=True), strict=True)), numbers)
+
+    return _in_blocks(_full_rows(rows, len(keys)), add)
 
 
 def _full_rows(rows: Iterator[tuple[int, list[str]]], width: int) -> Iterator[tuple[int, list[str]]]:
@@ -391,34 +398,27 @@ def _json_text(value: object) -> str:
 
 
 def _add_objects(objects: Iterable[tuple[int, Mapping[str, object]]], builder: LogBuilder) -> Iterator[None]:
-    """Add coups given as objects (JSON lines, rows in memory), numbered; keys first met become columns (yields
-    after each block of coups added)."""
-    known: dict[str, str] = {}
-    rows: list[dict[str, str]] = []
-    numbers: list[int] = []
-
-    def flush() -> None:
+    """Add coups given as numbered objects (JSON lines, rows in memory), a block at a time."""
+    def add(rows: Sequence[dict[str, str]], numbers: Sequence[int]) -> None:
         builder.add_block({k: [r.get(k, "") for r in rows] for k in builder.columns}, numbers)
-        rows.clear()
-        numbers.clear()
 
-    for number, obj in objects:
+    return _in_blocks(_object_rows(objects, builder), add)
+
+
+def _object_rows(objects: Iterable[tuple[int, Mapping[str, object]]],
+                 builder: LogBuilder) -> Iterator[tuple[int, dict[str, str]]]:
+    """Each object as the texts of its fields, by column; keys first met become columns."""
+    known: dict[str, str] = {}
+    for count, (number, obj) in enumerate(objects):
         for name in obj:
             if name not in known:
                 known[name] = column_key(name)
                 builder.add_column(name, number)
-                if rows and known[name] == "shoe":
+                if count and known[name] == "shoe":
                     raise LogError(f"{builder.where} {number}: a shoe column must be there from the first coup")
-        if not builder.count and not rows:
+        if not count:
             builder.check_required(number)
-        rows.append({known[k]: _json_text(v) for k, v in obj.items()})
-        numbers.append(number)
-        if len(rows) == BLOCK:
-            flush()
-            yield
-    if rows:
-        flush()
-        yield
+        yield number, {known[k]: _json_text(v) for k, v in obj.items()}
 
 
 def read_log(lines: Iterable[str], *, source: str = "log") -> CoupLog:
