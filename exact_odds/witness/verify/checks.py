@@ -32,7 +32,7 @@ from exact_odds.core.tableau import STOOD, Tableau, draw_lookup
 from exact_odds.core.verdict import Check, Violation, deterministic_check
 from exact_odds.dealing.procedure import Procedure
 from exact_odds.inputs.errors import InputError
-from exact_odds.witness.verify.log import MISSING, CoupLog, compiled_loops, label_text
+from exact_odds.witness.verify.log import LABELS, MISSING, CoupLog, compiled_loops, label_text
 from exact_odds.witness.verify.shoes import ShoeOrder, counts_by, seen_before, violation
 
 if TYPE_CHECKING:
@@ -162,14 +162,12 @@ def rules_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau, 
 
 def _label_values(log: CoupLog, hands: Hands, tableau: Tableau) -> dict[str, NDArray[Any]]:
     """What the cards say of each label the log carries, in the order of the report."""
-    def natural() -> NDArray[np.bool_]:
-        table = np.array([[tableau.natural(p, b) for b in range(10)] for p in range(10)], dtype=bool)
-        return np.asarray(table[hands.player2, hands.banker2])
-
-    values: dict[str, Callable[[], NDArray[Any]]] = {
-        "winner": lambda: hands.winner, "player_total": lambda: hands.player, "banker_total": lambda: hands.banker,
-        "natural": natural, "player_pair": lambda: hands.player_pair, "banker_pair": lambda: hands.banker_pair}
-    return {name: truth() for name, truth in values.items() if name in log.labels}
+    truths = {"winner": hands.winner, "player_total": hands.player, "banker_total": hands.banker,
+              "player_pair": hands.player_pair, "banker_pair": hands.banker_pair}
+    if "natural" in log.labels:
+        natural = np.array([[tableau.natural(p, b) for b in range(10)] for p in range(10)], dtype=bool)
+        truths["natural"] = natural[hands.player2, hands.banker2]
+    return {name: truths[name] for name in LABELS if name in log.labels}
 
 
 def _cards_shown(log: CoupLog, hands: Hands, name: str, i: int) -> str:

@@ -112,11 +112,6 @@ class LogVerification:
                           notes=[f"A statistical check fails when its p-value is below {self.alpha:g}."])
 
 
-def as_log(rows: CoupLog | Iterable[Mapping[str, object]]) -> CoupLog:
-    """``rows`` as a :class:`CoupLog` (rows of the file format's keys are read as a file's lines are)."""
-    return rows if isinstance(rows, CoupLog) else rows_log(rows)
-
-
 def verify_log(rows: CoupLog | Iterable[Mapping[str, object]], shoe: Shoe | None = None,
                tableau: Tableau = STANDARD_TABLEAU, *, alpha: float = 0.001, max_violations: int = MAX_VIOLATIONS,
                bets: Sequence[Payable] = (), config: Configuration | None = None, expect: Sequence[Payable] = (),
@@ -246,7 +241,7 @@ class Verifier:
 
     def add(self, rows: CoupLog | Iterable[Mapping[str, object]]) -> None:
         """Check the next block of the log (a :class:`CoupLog`, or rows as :func:`verify_log` takes them)."""
-        log = as_log(rows)
+        log = rows if isinstance(rows, CoupLog) else rows_log(rows)
         self._begin(log)
         shoes = shoe_order(log, first_number=self.coups + 1)
         hands = hands_of(log)
