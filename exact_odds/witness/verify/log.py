@@ -233,7 +233,6 @@ def write_log(log: CoupLog, out: TextIO, *, header: bool = True, chunk: int = 65
     ``read_log`` reads the result back into an equal log. A simulator that writes its coups a block at a time
     passes ``header=False`` after the first block (the blocks carry the same labels).
 
-    >>> import numpy as np
     >>> buf = io.StringIO()
     >>> write_log(CoupLog.from_dealt(np.array([[48, 20, 33, 21, 0, 0]]), codes=[92]), buf)
     >>> print(buf.getvalue().strip())
@@ -260,6 +259,7 @@ def write_log(log: CoupLog, out: TextIO, *, header: bool = True, chunk: int = 65
 
 
 def label_text(name: str, value: int) -> str:
+    """A label's value as the log writes it (``""`` when missing)."""
     if value == MISSING:
         return ""
     if name == "winner":
