@@ -138,7 +138,8 @@ def verify_file(path: str | Path, shoe: Shoe | None = None, tableau: Tableau = S
     """:func:`verify_log` of the log file at ``path`` (``"-"``: standard input), read and checked a block of
     whole shoes at a time (memory that of a block), with the same result. A log whose shoes are interleaved is
     read whole instead (standard input read so far is kept in a temporary file to be read again)."""
-    source = "standard input" if str(path) == STDIN else str(path)
+    stdin = str(path) == STDIN
+    source = "standard input" if stdin else str(path)
     job = _expected_coups(path)
 
     def check(one_log: bool) -> Verifier:
@@ -147,21 +148,16 @@ def verify_file(path: str | Path, shoe: Shoe | None = None, tableau: Tableau = S
 
     lines = user_lines(path, "log", LogError, newline="")
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogateescape", newline="") as copy:
-        kept = copy if str(path) == STDIN else None
         verifier = check(True)
         try:
-            for block in read_blocks(_copied(lines, kept), source=source):
+            for block in read_blocks(_copied(lines, copy) if stdin else lines, source=source):
                 verifier.add(block)
-            return verifier.result()
         except Interleaved:
-            if kept is None:
-                whole: Iterable[str] = user_lines(path, "log", LogError, newline="")
-            else:
-                kept.seek(0)
-                whole = itertools.chain(kept, lines)
+            copy.seek(0)
+            whole = itertools.chain(copy, lines) if stdin else user_lines(path, "log", LogError, newline="")
             verifier = check(False)
             verifier.add(read_log(whole, source=source))
-            return verifier.result()
+        return verifier.result()
 
 
 BYTES_PER_COUP = 100
@@ -176,10 +172,7 @@ def _expected_coups(path: str | Path) -> int:
         return 0
 
 
-def _copied(lines: Iterator[str], copy: IO[str] | None) -> Iterator[str]:
-    if copy is None:
-        yield from lines
-        return
+def _copied(lines: Iterator[str], copy: IO[str]) -> Iterator[str]:
     for line in lines:
         copy.write(line)
         yield line
