@@ -317,13 +317,14 @@ class OutcomeTally:
                  else "of a fresh full shoe for every coup")
         notes = [f"Expected: the sum over the coups of the exact probabilities {basis} ({self.shoe}, "
                  f"tableau {self.tableau.name!r}); chi-square with the exact covariance of that sum."]
-        left_out = [f"{self.left_out:,} coups of shoes that dealt more cards than they hold are left out."]
+        dropped = f"{self.left_out:,} coups of shoes that dealt more cards than they hold are left out."
+        left_out = [dropped] if self.left_out else []
         if self.short:
             notes.append(f"{self.short:,} coups dealt with fewer than {CARDS_PER_COUP} cards left are left out.")
-        notes += left_out if self.left_out else []
+        notes += left_out
         return (statistical_check("outcomes", self.outcomes.trials, [self.outcomes.test("banker, player, tie")],
                                   self.outcomes.tallies(), notes),
                 statistical_check("pairs", self.pairs.trials, [self.pairs.test("player pair, banker pair")],
                                   self.pairs.tallies(),
                                   ["A pair: the hand's first two cards share a rank. Expected: exact card "
-                                   "counting over the same compositions.", *(left_out if self.left_out else [])]))
+                                   "counting over the same compositions.", *left_out]))
