@@ -176,24 +176,14 @@ def pair_odds(left: NDArray[np.int64], *, infinite: bool = False,
         p = ((c / n[:, None]) ** 2).sum(axis=1)
         return p, p * p
     fast = compiled_loops(len(left))
-    sizes = np.zeros(0) if size is None else np.ascontiguousarray(size, dtype=np.float64)
     p, both = np.empty(len(left)), np.empty(len(left))
+    sizes = np.zeros(0) if size is None else np.ascontiguousarray(size, dtype=np.float64)
     if fast is not None and fast.pair_probabilities(np.ascontiguousarray(left), _pair_table(TABLED), sizes, p, both):
-        return p, both
-    most = int(left.max(initial=0))
-    exact = most <= EXACT_SUMS and int(left.min(initial=0)) >= 0
-    if fast is not None and exact and fast.pair_probabilities(np.ascontiguousarray(left), _pair_table(most), sizes,
-                                                              p, both):
         return p, both
     c = left.astype(np.float64)
     ones = np.ones(c.shape[1])
-    if exact:  # whole numbers below 2**53 looked up by count: the floats of any order of adding them
-        terms = np.take(_pair_table(most), left, axis=0).reshape(len(left), 2 * c.shape[1])
-        sums = terms @ np.tile(np.eye(2), (c.shape[1], 1))
-        s, spread = sums[:, 0], sums[:, 1]
-    else:
-        pairs = c * (c - 1)
-        s, spread = pairs @ ones, (pairs * (4 * c - 6)) @ ones
+    pairs = c * (c - 1)  # whole numbers below 2**53 up to EXACT_SUMS: the same floats in any order of adding
+    s, spread = pairs @ ones, (pairs * (4 * c - 6)) @ ones
     n = c @ ones if size is None else size.astype(np.float64)
     # both: (S^2 - sum_r (c_r (c_r - 1))^2 + sum_r (c_r)_4) / (N)_4, and the last two sums are -spread
     return s / (n * (n - 1)), (s * s - spread) / (n * (n - 1) * (n - 2) * (n - 3))
@@ -202,7 +192,8 @@ def pair_odds(left: NDArray[np.int64], *, infinite: bool = False,
 EXACT_SUMS = 50_000
 """The most cards of one rank whose pair terms add exactly in floats (13 times ``4 c^3`` below 2**53)."""
 TABLED = 4_096
-"""Counts up to which :func:`pair_odds` looks up its terms in one table kept for every call."""
+"""Counts up to which the compiled :func:`pair_odds` looks up its terms in one table (more: NumPy's floats, the
+same)."""
 
 
 @cache
