@@ -94,7 +94,7 @@ def _many_odds(left: NDArray[np.int64], tableau: Tableau, bets: tuple[Payable, .
                                  probabilities, ev)
                 return Odds(probabilities, ev, None)
             found = Evaluation(found.counts, found.sequences, found.outcomes, bets,
-                               _weighed(found.outcomes, weights), scales)
+                               found.outcomes @ weights, scales)  # integer products: exact
     return Odds(np.asarray(found.probabilities(), dtype=np.float64), found.edges(), None)
 
 
@@ -119,15 +119,6 @@ def _part(values: NDArray[np.float64], start: int, rows: int) -> NDArray[np.floa
     return values[start:start + rows].copy(order="F" if values.flags.f_contiguous else "C")
 
 
-def _weighed(ways: NDArray[np.int64], weights: NDArray[np.int64]) -> NDArray[np.int64]:
-    """``ways @ weights`` ((n, 3) ways times (3, k) scaled payouts), each column added in int64 (the caller
-    bounds it)."""
-    out = np.empty((len(ways), weights.shape[1]), dtype=np.int64)
-    for j in range(weights.shape[1]):
-        out[:, j] = ways[:, 0] * weights[0, j] + ways[:, 1] * weights[1, j] + ways[:, 2] * weights[2, j]
-    return out
-
-
 @lru_cache(maxsize=16)
 def _by_winner(tableau: Tableau, bets: tuple[Payable, ...]) -> tuple[NDArray[np.int64], tuple[int, ...]] | None:
     """When every one of ``bets`` pays by the winner alone: its payouts on banker, player and tie (3, k) at the
@@ -147,7 +138,7 @@ def _by_winner(tableau: Tableau, bets: tuple[Payable, ...]) -> tuple[NDArray[np.
     if any(x.denominator != 1 for column in scaled for x in column):
         return None
     weights = np.array([[int(x) for x in column] for column in scaled], dtype=np.int64).T
-    if not np.array_equal(_weighed(sample.outcomes, weights), sample.numerators):
+    if not np.array_equal(sample.outcomes @ weights, sample.numerators):
         return None
     return weights, sample.scales
 
