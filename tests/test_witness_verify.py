@@ -30,7 +30,7 @@ from exact_odds.witness.verify import (
     verify_counts,
     verify_log,
 )
-from exact_odds.witness.verify.odds import coup_odds, pair_odds
+from exact_odds.witness.verify.odds import conditional_odds, pair_odds
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 EIGHT = Shoe.decks(8)
@@ -432,7 +432,8 @@ def test_the_conditional_odds_are_the_engines() -> None:
     for counts in ([4] * 13, [2, 3, 1, 0, 5, 4, 4, 2, 1, 6, 3, 2, 1], [32] * 13):
         dist = winners(deal(Shoe.from_counts(counts), STANDARD_TABLEAU))
         exact = [float(dist.probability(w)) for w in ("banker", "player", "tie")]
-        assert coup_odds(np.array([counts, counts]), EIGHT, STANDARD_TABLEAU)[1] == pytest.approx(exact, rel=1e-12)
+        assert conditional_odds(np.array([counts, counts]), EIGHT, STANDARD_TABLEAU).outcomes[1] == pytest.approx(
+            exact, rel=1e-12)
 
 
 def test_pair_odds_by_brute_force() -> None:

@@ -48,7 +48,7 @@ def test_a_log_from_shoes_is_the_log_from_dealt(setting: str, suited: bool, monk
     codes = rng.integers(0, 800, size=len(rows)).astype(np.int16)  # player and banker draw in some
     index = np.minimum(start[:, None].astype(np.intp) + np.arange(6), 39)
     given = CoupLog.from_dealt(cards[rows[:, None], index], codes=codes, shoe=rows + 1, suited=suited)
-    found = CoupLog.from_shoes(cards, rows, start, codes=codes, shoe=rows + 1, suited=suited)
+    found = CoupLog.from_dealt(cards, rows=rows, start=start, codes=codes, shoe=rows + 1, suited=suited)
     for name in ("ranks", "suits", "player_cards", "banker_cards", "shoe"):
         assert np.array_equal(getattr(found, name), getattr(given, name)), name
     assert found.ranks.dtype == found.suits.dtype == np.int8

@@ -26,16 +26,12 @@ if TYPE_CHECKING:
     Array = npt.NDArray[Any]
 
 
-
 class SessionTally:
-    """The simulated sessions' net results, summed up as the coups are dealt: memory that does not grow
-    with the number of sessions.
+    """The simulated sessions' net results, summed up as the coups are dealt (memory that does not grow with the
+    number of sessions).
 
-    Each session is ``hands`` consecutive coups. :meth:`add` takes the bet's payouts (scaled
-    integers, as :func:`~exact_odds.core.coup.payout_lookup` gives them) of the next coups, in order;
-    a session is counted when its last hand is in. ``counts`` maps a net result (scaled) to the
-    sessions that ended on it: at most as many entries as a session has possible results (the
-    support of the exact distribution), whatever the number of sessions. With ``floor``, a
+    Each session is ``hands`` consecutive coups; :meth:`add` takes the bet's scaled payouts of the next coups,
+    in order. ``counts`` maps a net result (scaled) to the sessions that ended on it. With ``floor``, a
     session whose running result falls below ``floor`` at any point is counted as ruined.
     """
 
@@ -116,9 +112,6 @@ class SessionTally:
         raise IndexError(f"no net result {k} of {self.sessions}")
 
 
-# ---------------------------------------------------------------- exact beside simulated
-
-
 FigureKind = Literal["mean", "sd", "ahead", "even", "behind", "quantile", "ruin"]
 """What a :class:`Figure` measures: the mean and standard deviation of the net result,
 P(net > 0), P(net = 0), P(net < 0), a quantile of the net result, P(ruin)."""
@@ -134,14 +127,10 @@ _SIDES: tuple[tuple[FigureKind, Callable[[Any], Any]], ...] = (
 class Figure:
     """One figure of a flat bettor's session: its exact value and, beside it, the simulated one.
 
-    ``exact``: a :class:`Fraction` (units for ``mean`` and ``quantile``, a probability for
-    ``ahead``, ``even``, ``behind`` and ``ruin``), except ``sd``, a float (the square root of
-    the exact variance). ``simulated``: the same figure over the simulated sessions (the
-    share of sessions for a probability, the sample standard deviation with ``n - 1`` for
-    ``sd``); ``None`` without simulated sessions. ``z``: (simulated - exact) / standard
-    error, for the mean and the probabilities, ``None`` where it is not defined (no
-    simulation, an exact probability of 0 or 1, a zero standard deviation). ``q``: the
-    quantile's level, for ``quantile``.
+    ``exact``: a :class:`Fraction` (units, or a probability), except ``sd``, a float (the square root of the
+    exact variance). ``simulated``: the same over the simulated sessions (``None`` without); ``z``:
+    (simulated - exact) / standard error, for the mean and the probabilities, where defined; ``q``: a
+    quantile's level.
     """
 
     kind: FigureKind
@@ -158,11 +147,8 @@ class Figure:
 
 @dataclass(frozen=True, slots=True)
 class SessionComparison:
-    """The exact session figures beside the simulated ones, with what they come from.
-
-    ``figures``: mean, sd, ahead, even, behind, the :data:`QUANTILES`, then ruin when
-    ``ruin`` is given.
-    """
+    """The exact session figures beside the simulated ones, with what they come from; ``figures``: mean, sd,
+    ahead, even, behind, the :data:`QUANTILES`, then ruin when ``ruin`` is given."""
 
     one: OneHand
     exact: SessionDist
@@ -200,13 +186,8 @@ def _mean(exact: SessionDist, sd: float, tally: SessionTally | None, scale: int)
 
 def compare_sessions(one: OneHand, exact: SessionDist, ruin: Ruin | None = None,
                      simulated: SimulatedSessions | None = None) -> SessionComparison:
-    """The exact figures of a session (and of ruin) beside those of the simulated sessions.
-
-    Exact values are exact (the standard deviation is the square root of the exact
-    variance); simulated values are exact shares and quantiles of the simulated net results
-    (integers over ``scale``), and the sample standard deviation as a float (the square root of
-    the exact sample variance). They are read off a :class:`SessionTally`, never a list of
-    every session.
+    """The exact figures of a session (and of ruin) beside those of the simulated sessions (exact shares and
+    quantiles of their :class:`SessionTally`; the sample standard deviation as a float).
 
     >>> from exact_odds.analysis.sessions import one_hand, session_distribution
     >>> from exact_odds.bets import find_bet

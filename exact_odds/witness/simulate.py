@@ -1,27 +1,12 @@
 """The simulator: seeded shoes dealt coup by coup, flat bets along the way, and the check against exact values.
 
-Simulation is a witness, never a source (design habit 9): :func:`simulate` returns the
-same :class:`~exact_odds.core.dist.Dist` of :class:`~exact_odds.core.coup.Coup` as the exact
-engine (with *counts of coups dealt* as the ways), so the same analysis code runs on both.
-Its check against the exact values is the one anybody's log gets: every block of coups it
-deals becomes a :class:`~exact_odds.witness.verify.CoupLog` (the format ``exact-odds verify`` reads,
-which ``simulate --log FILE`` writes), checked by :class:`exact_odds.witness.verify.Verifier`, the
-block-by-block form of :func:`~exact_odds.witness.verify.verify_log`: rules, labels, card
-accounting, and outcomes, pairs and cards against the exact odds given the cards seen
-before each coup (the card a shoe's burn turns face up included: the log shows it, since
-the number of cards burned face down, and so the end of the shoe, depend on it). Beside
-that, each flat bet's simulated player EV with its confidence interval is set beside its exact
-player EV over the same coups (:class:`SimulationCheck`).
-
-The cards, the shuffles and their seeds, the dealing procedure (burn, cut card, last coup,
-after Wizard of Odds and Wikipedia) and the dealer itself are those of
-:mod:`exact_odds.dealing`: shoe ``i`` of a run depends only on the seed and ``i``, and
-:mod:`exact_odds.study.run` and the ``deal`` and ``roads`` commands deal the same shoes. In
-*fresh* mode (``Procedure(fresh=True)``) every coup is the first six cards of a freshly
-shuffled full shoe, drawn :data:`~exact_odds.dealing.FRESH_BLOCK` coups at a time; in shoe mode
-whole shoes are dealt in batches (:func:`~exact_odds.dealing.batch_end`), as many as the coups need.
-
-Bets are flat: one unit on every coup, in exact scaled integers (:func:`exact_odds.core.coup.payout_lookup`).
+Simulation is a witness, never a source: :func:`simulate` returns the same
+:class:`~exact_odds.core.dist.Dist` of :class:`~exact_odds.core.coup.Coup` as the exact engine (counts of
+coups dealt as the ways). Its coups are checked as anybody's log is (:class:`exact_odds.witness.verify.Verifier`,
+a block at a time), and each flat bet's simulated player EV is set beside the exact one
+(:class:`SimulationCheck`). The shoes, seeds and dealing procedure are those of :mod:`exact_odds.dealing`
+(shoe ``i`` of a run depends only on the seed and ``i``); docs/checking.md describes them. Bets are flat:
+one unit on every coup, in exact scaled integers (:func:`exact_odds.core.coup.payout_lookup`).
 
 >>> from exact_odds.core.shoe import Shoe
 >>> sim = simulate(Shoe.decks(8), coups=1000, seed=7, procedure=Procedure(fresh=True))
@@ -40,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from exact_odds.bets import Bet
 from exact_odds.core.coup import COUP_CODES, FLAGS_AT, PLAYER_PAIR, Coup, Detail, Winner, coup_table, payout_lookup
@@ -74,14 +59,13 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from exact_odds.core.verdict import Verdict
-    from exact_odds.witness.verify import CoupLog, LogVerification, Verifier
+    from exact_odds.witness.verify import CoupLog, LogVerification
 
 
 @dataclass(frozen=True, slots=True)
 class _Block:
-    """One block of a run: its coup codes, each coup's shoe (``None`` in fresh mode), the shoes
-    it used, the coups (or shoes, when a run counts shoes) done so far, and, when asked for, its
-    coups as a log (every card in dealing order, the shoe numbered from 1, the labels the codes claim)."""
+    """One block of a run: its coup codes, each coup's shoe (``None`` in fresh mode), the shoes it used, the coups
+    (or shoes, when a run counts shoes) done so far, and, when asked for, its coups as a log."""
 
     codes: NDArray[np.int16]
     shoe_of: NDArray[np.int32] | None
@@ -92,9 +76,6 @@ class _Block:
 
 class SimulationError(InputError):
     """Simulation options that cannot work (for example no coups to deal)."""
-
-
-# ---------------------------------------------------------------- bets along the way
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +116,8 @@ class BetResult:
 
 @lru_cache(maxsize=64)
 def _payouts(bet: Bet) -> tuple[NDArray[np.int64], int]:
-    """The bet's payout (times the scale) on every coup code, and the scale, by the code as the bet's own
-    detail records it (:func:`exact_odds.core.coup.payout_lookup`; a bet pays the same on the pair flags of a
-    finer detail). Made once per process (read only): a millisecond of exact fractions per bet."""
+    """The bet's payout (times the scale) on every coup code, read at the bet's own detail (a bet pays the same
+    on the pair flags of a finer detail), and the scale; made once per process (read only)."""
     import numpy as np
 
     table, scale = payout_lookup(bet, bet.detail)
@@ -156,15 +136,10 @@ class _BetTracker:
         self.lut, self.scale = _payouts(bet)
         self.net = self.low = self.high = 0
 
-    def payouts(self, codes: NDArray[Any]) -> NDArray[np.int64]:
-        """The bet's payouts (times ``scale``) on coups given by their codes."""
-        paid: NDArray[np.int64] = self.lut[codes]
-        return paid
-
     def add(self, codes: NDArray[np.int16]) -> None:
         if not len(codes):
             return
-        path = self.net + self.payouts(codes).cumsum()
+        path = self.net + self.lut[codes].cumsum()
         self.low = min(self.low, int(path.min()))
         self.high = max(self.high, int(path.max()))
         self.net = int(path[-1])
@@ -174,7 +149,7 @@ class _BetTracker:
         import numpy as np
 
         scale = self.scale
-        paid = self.payouts(np.arange(len(counts)))[counts > 0]
+        paid = self.lut[counts > 0]
         values, where = np.unique(paid, return_inverse=True)
         coups = np.bincount(where, weights=counts[counts > 0]).astype(np.int64)
         results = Dist({Fraction(int(v), scale): int(n) for v, n in zip(values, coups, strict=True)})
@@ -182,14 +157,10 @@ class _BetTracker:
                          Fraction(self.high, scale))
 
 
-# ---------------------------------------------------------------- the check against exact values
-
-
 @dataclass(frozen=True, slots=True)
 class PlayerEvCheck:
-    """A flat bet's simulated player EV (mean net result per unit staked, the bettor's side:
-    negative when the house wins) with its confidence interval, beside its exact player EV over
-    the same coups (``note`` says how it was obtained)."""
+    """A flat bet's simulated player EV (negative when the house wins) with its confidence interval, beside its
+    exact player EV over the same coups (``note`` says how it was obtained)."""
 
     bet: str
     simulated: float
@@ -206,13 +177,9 @@ class PlayerEvCheck:
 
 @dataclass(frozen=True, slots=True)
 class SimulationCheck:
-    """A simulation checked against the exact values under the ``reference`` tableau.
-
-    ``log``: the coups it dealt, verified as a log by :mod:`exact_odds.witness.verify` (the checks
-    rules, labels, accounting, outcomes, pairs and cards; its ``verdict``); ``player_evs``: each flat
-    bet's simulated player EV with its ``level`` confidence interval beside the exact one (for
-    reading: the verdict rests on the checks).
-    """
+    """A simulation checked against the exact values under the ``reference`` tableau: ``log``, its coups verified
+    as a log (the verdict rests on its checks); ``player_evs``, each flat bet's simulated player EV with its
+    ``level`` confidence interval beside the exact one."""
 
     log: LogVerification
     player_evs: tuple[PlayerEvCheck, ...]
@@ -230,25 +197,17 @@ class SimulationCheck:
 
 
 def _player_ev_checks(bets: Sequence[BetResult], log: LogVerification, level: float) -> tuple[PlayerEvCheck, ...]:
-    """Each bet's simulated player EV and interval beside the exact one the verification gathered."""
     note = ("exact, full shoe" if log.mode == "fresh" else
             "exact given the cards seen before each coup in its shoe, averaged")
     return tuple(PlayerEvCheck(r.bet.name, float(r.mean()), *r.interval(level), log.player_ev[r.bet.name], note)
                  for r in bets)
 
 
-# ---------------------------------------------------------------- the simulation
-
-
 @dataclass(frozen=True, slots=True)
 class Simulation:
-    """The result of :func:`simulate`.
-
-    ``coups``: a :class:`Dist` of the coups dealt (ways = counts); ``shoes``: shoes used
-    (0 in fresh mode); ``bets``: each flat bet's result; ``check``: the check against the exact
-    values when a reference tableau was given; ``sequence``/``shoe_of``: every coup's code and
-    shoe in order, when kept.
-    """
+    """The result of :func:`simulate`: ``coups`` (ways = counts), ``shoes`` used (0 in fresh mode), each flat
+    bet's result, the ``check`` when a reference tableau was given, and every coup's code and shoe in order
+    (``sequence``/``shoe_of``) when kept."""
 
     shoe: Shoe
     seed: int
@@ -272,7 +231,6 @@ class Simulation:
         return winners(self.coups)
 
     def _repr_html_(self) -> str:
-        """The simulation as tables in a notebook: outcomes dealt, each flat bet, the check's verdict."""
         counts = self.winners()
         mode = f"{self.n:,} coups" + (f" from {self.shoes:,} shoes" if self.shoes else "")
         tables = [html_table(["outcome", "coups", "share"],
@@ -313,8 +271,7 @@ def _check_run(shoe: Shoe, seed: int, coups: int | None, shoes: int | None, proc
 
 def _fresh_blocks(shoe: Shoe, seed: int, coups: int, tableau: Tableau, detail: Detail, *,
                   logs: bool) -> Iterator[_Block]:
-    """The coups of fresh mode, block by block: each the first six cards of a fresh shuffle (with
-    ``logs``, as a log too)."""
+    """The coups of fresh mode, block by block: each the first six cards of a fresh shuffle."""
     import numpy as np
 
     # numpy-backed: single-shoe commands never load it
@@ -335,9 +292,8 @@ def _fresh_blocks(shoe: Shoe, seed: int, coups: int, tableau: Tableau, detail: D
 
 def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, tableau: Tableau, procedure: Procedure,
                  detail: Detail, logs: bool) -> Iterator[_Block]:
-    """The coups of whole shoes, batch by batch; ``target`` counts shoes with ``count_shoes``, else coups
-    (the last shoe is then left unfinished). With ``logs``, each batch's coups as a log (:func:`_shoe_log`),
-    which a verifier evaluates exactly."""
+    """The coups of whole shoes, batch by batch; ``target`` counts shoes with ``count_shoes``, else coups (the last
+    shoe is then left unfinished)."""
     codes = shoe_card_codes(shoe)
     shoes = target if count_shoes else shoes_for(target, len(codes))
     coups = target * len(codes) // CARDS_PER_COUP if count_shoes else target
@@ -359,10 +315,8 @@ def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, table
 
 def _shoe_log(cards: NDArray[np.uint8], play: ShoePlay, take: int, first: int, detail: Detail, *,
               suited: bool) -> CoupLog:
-    """The first ``take`` coups of a block of shoes as a log: shoe ``first + i`` of the run (row ``i``
-    of ``cards``) is shoe ``first + i + 1`` of the log, and its first coup shows the card its burn
-    turned face up (the number of cards burned face down depends on it, so the end of the shoe too)."""
-    # numpy-backed: single-shoe commands never load it
+    """The first ``take`` coups of a block of shoes as a log: row ``i`` of ``cards`` is shoe ``first + i + 1`` of
+    the log, whose first coup shows the card its burn turned face up."""
     import numpy as np
 
     # numpy-backed: single-shoe commands never load it
@@ -373,7 +327,7 @@ def _shoe_log(cards: NDArray[np.uint8], play: ShoePlay, take: int, first: int, d
     if play.burn.turned.any():
         opens = np.concatenate([[True], rows[1:] != rows[:-1]])
         burn = np.where(opens, play.burn.turned.argmax(axis=1)[rows], -1)[:, None]
-    return CoupLog.from_shoes(cards, rows, play.start[:take], codes=play.codes[:take], detail=detail,
+    return CoupLog.from_dealt(cards, rows=rows, start=play.start[:take], codes=play.codes[:take], detail=detail,
                               shoe=rows + first + 1, burn=burn, suited=suited)
 
 
@@ -397,14 +351,18 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     """
     import numpy as np
 
+    # numpy-backed: single-shoe commands never load it
+    from exact_odds.witness.verify import Verifier
+
     logs = reference is not None or record is not None
     detail = max([detail, *(b.detail for b in bets), *([Detail.RANKS] if logs else [])])
     target = _check_run(shoe, seed, coups, shoes, procedure, detail)
     if not 0 < level < 1:
         raise SimulationError(f"the confidence level must lie strictly between 0 and 1, got {level}")
     job = target * len(shoe_card_codes(shoe)) // CARDS_PER_COUP if shoes is not None else target
-    verifier = None if reference is None else _verifier(shoe, reference, alpha, bets, job,
-                                                        None if procedure.fresh else procedure)
+    verifier = None if reference is None else Verifier(
+        shoe, reference, alpha=alpha, expect=bets, source="the coups dealt", job=job,
+        procedure=None if procedure.fresh else procedure)  # fresh shoes' coups show no procedure
     trackers = [_BetTracker(b) for b in bets]
     watchers = [*(t.add for t in trackers), *([each] if each is not None else [])]
     blocks = (_fresh_blocks(shoe, seed, target, tableau, detail, logs=logs) if procedure.fresh else
@@ -441,29 +399,10 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     )
 
 
-def _verifier(shoe: Shoe, reference: Tableau, alpha: float, bets: Sequence[Bet], job: int,
-              procedure: Procedure | None) -> Verifier:
-    """The verifier of a simulation's ``job`` coups: the exact values under ``reference``, the bets' EVs, and
-    the dealing ``procedure`` of whole shoes (None for fresh shoes, whose coups show none), as ``verify``
-    checks the log the simulator writes."""
-    # numpy-backed: single-shoe commands never load it
-    from exact_odds.witness.verify import Verifier
-
-    return Verifier(shoe, reference, alpha=alpha, expect=bets, source="the coups dealt", job=job, procedure=procedure)
-
-
-# ---------------------------------------------------------------- simulated sessions
-
-
 @dataclass(frozen=True, slots=True)
 class SimulatedSessions:
-    """``sessions`` flat bettors of ``hands`` hands each, on consecutive coups of one simulation.
-
-    ``tally``: the sessions' net results in units times ``scale`` (exact integers), summed up as
-    they were dealt (:class:`~exact_odds.witness.sessions.SessionTally`: a histogram of the results,
-    and with a ``bankroll`` the sessions ruined, i.e. whose bankroll fell below one unit);
-    nothing is kept per session or per coup.
-    """
+    """``sessions`` flat bettors of ``hands`` hands each, on consecutive coups of one simulation; ``tally``: their
+    net results in units times ``scale`` (exact integers), and with a ``bankroll`` those ruined."""
 
     bet: Bet
     hands: int
@@ -481,13 +420,9 @@ class SimulatedSessions:
 def simulate_sessions(shoe: Shoe, bet: Bet, *, hands: int, sessions: int, seed: int,
                       bankroll: Fraction | None = None, tableau: Tableau = STANDARD_TABLEAU,
                       procedure: Procedure = STANDARD_PROCEDURE, progress: Progress | None = None) -> SimulatedSessions:
-    """Deal ``hands * sessions`` coups and cut them into ``sessions`` sessions of ``hands`` consecutive coups.
-
-    Each session bets one unit on ``bet`` every hand. With ``bankroll`` (units), a session is
-    ruined when its bankroll falls below one unit at any point (it could not stake again).
-    The sessions are summed up block by block as the coups are dealt, so memory does not grow
-    with ``sessions``.
-    """
+    """Deal ``hands * sessions`` coups and cut them into ``sessions`` sessions of ``hands`` consecutive coups, each
+    betting one unit on ``bet`` every hand. With ``bankroll`` (units), a session is ruined when its bankroll
+    falls below one unit (it could not stake again). Memory does not grow with ``sessions``."""
     if hands < 1 or sessions < 1:
         raise SimulationError("the numbers of hands and of sessions must be at least 1")
     if bankroll is not None and bankroll < 1:

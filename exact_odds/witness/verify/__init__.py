@@ -1,11 +1,7 @@
 """Verify anybody's baccarat log against the exact values: rules, labels, accounting, statistics.
 
-``verify_log(rows, shoe, tableau)`` checks a log of coups (a file read by :func:`read_log`
-or :func:`load_log`, rows in memory, or a :class:`CoupLog` a simulator built with
-:meth:`CoupLog.from_dealt`); a :class:`Verifier` does the same a block at a time (our own
-simulator checks its coups so, and :func:`verify_file` a log file of any length, a block of whole
-shoes at a time); ``verify_counts`` checks totals only. See
-:mod:`exact_odds.witness.verify.core` for the checks and the hypothesis they test.
+:func:`verify_log` checks a log in memory, :func:`verify_file` a file of any length, a :class:`Verifier` a block
+at a time (a simulator's coups), :func:`verify_counts` totals only (:mod:`exact_odds.witness.verify.core`).
 """
 
 from exact_odds.core.verdict import Check, ChiSquare, IndicatorSum, Tally, Verdict, Violation

@@ -1,41 +1,26 @@
 """The card tests: is every card dealt as likely as the shoe says, whatever came before it?
 
-Each card a log deals has exact rank probabilities given the cards dealt before it in its
-shoe: ``c_r / N`` for a composition ``c`` of ``N`` cards left (unseen and burned cards
-included, by exchangeability; a log without shoes deals every coup from a fresh full shoe).
-Two tests use them, each a sum of multinomial indicators independent given the past, with
-the exact covariance of the sum (:class:`~exact_odds.core.verdict.IndicatorSum`):
-
-- **Ranks by position.** The cards are grouped by their position among the cards dealt from
-  their shoe (eight groups over the shoe's length: a stacked or sorted part of the shoe shows
-  in its group). Per group, the 13 rank counts against the sum of ``c / N``: chi-square with
-  12 degrees of freedom; the groups' statistics add up (they are sums over disjoint sets of
-  martingale differences, asymptotically independent).
-- **Consecutive pairs.** Pairs of consecutive cards of a shoe ``(a, b)`` counted in a 13 x 13
-  table, against their expectation given the first card of each pair: ``P(b | a, past) =
-  c'_b / N'`` with ``c'`` the composition after ``a``. Conditioning on the first card makes each
-  row of the table a sum of multinomials independent given the past even though consecutive
-  pairs overlap; each row gives a chi-square with 12 degrees of freedom and the rows add up
-  (156 in all). An incomplete shuffle leaves runs of the original order (a riffle of new
-  decks keeps ``A 2 3 ...`` together), which this table sees long before the outcomes do.
-
-The check's p-value is twice the smaller of the two (Bonferroni).
+Each card has exact rank probabilities ``c_r / N`` given the composition ``c`` (``N`` cards) left
+before it in its shoe. Two tests use them, each a sum of multinomial indicators independent given the
+past, with the exact covariance of the sum (:class:`~exact_odds.core.verdict.IndicatorSum`): **ranks by
+position** (the 13 rank counts of each of eight groups of positions in the shoe, 12 degrees of freedom a
+group) and **consecutive pairs** (a 13 x 13 table of consecutive cards, each row given its first card:
+12 a row, 156 in all; an incomplete shuffle shows here first). The check's p-value is twice the smaller
+of the two (Bonferroni).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from exact_odds.core.shoe import RANK_LABELS, Shoe
 from exact_odds.core.verdict import Check, ChiSquare, IndicatorSum, statistical_check
 from exact_odds.witness.verify.log import SLOTS, CoupLog, compiled_loops
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
 GROUPS = 8
 """Groups of positions in the shoe for the rank test."""
@@ -48,10 +33,9 @@ SUM_ROWS = 512
 
 @dataclass(frozen=True, slots=True)
 class _Cards:
-    """The cards of a block of coups in dealing order, those of coups whose shoes add up: each
-    one's key (its group of positions in its shoe and the rank of the card before it there), its
-    coup (row of the block) and slot, and the size of the composition it was dealt from (``None``
-    for an infinite deck, whose odds never change)."""
+    """The cards of a block of coups in dealing order (of coups whose shoes add up): each one's key (its group of
+    positions and the rank of the card before it), its coup and slot, and the size of the composition it was
+    dealt from (``None`` for an infinite deck)."""
 
     key: NDArray[np.int16]
     coup: NDArray[np.intp]
@@ -61,8 +45,7 @@ class _Cards:
 
 def _cards(ranks: NDArray[np.int8], first: NDArray[np.bool_], total: NDArray[np.int64] | None,
            dealt: NDArray[np.int64], ok: NDArray[np.bool_], width: int | None, seen: NDArray[np.int64]) -> _Cards:
-    """The :class:`_Cards` of a block (``width``: positions per group, ``None`` for one group), each
-    card counted in ``seen`` by key and rank."""
+    """The :class:`_Cards` of a block (``width``: positions per group, ``None`` for one), counted in ``seen``."""
     kinds = len(RANK_NAMES)
     every = np.flatnonzero(ranks > 0)  # (coup, slot) flattened; a coup fills its slots in order
     coup = every // SLOTS
@@ -86,10 +69,8 @@ def _cards(ranks: NDArray[np.int8], first: NDArray[np.bool_], total: NDArray[np.
 class CardTally:
     """The ranks of a log's cards beside their exact conditional law, by position and after each rank.
 
-    Sums are kept per key, a (group of positions, rank of the card before) pair, and added up
-    both ways at the end. For the cards of a key, with ``a = (p, 1)`` for each card's rank
-    probabilities ``p``, ``gram[key]`` is the sum of ``a a^T``: its corner counts the cards, its
-    last row is ``sum p`` and the rest ``sum p p^T``, all an :class:`IndicatorSum` needs.
+    Sums are kept per key (group of positions, rank of the card before) and added up both ways at the end:
+    ``gram[key]`` is the sum of ``a a^T`` with ``a = (p, 1)`` for each card's rank probabilities ``p``.
     """
 
     KEYS = GROUPS * (len(RANK_NAMES) + 1)
@@ -105,10 +86,9 @@ class CardTally:
 
     def add(self, log: CoupLog, idx: NDArray[np.int64], first: NDArray[np.bool_], left: NDArray[np.int64],
             dealt: NDArray[np.int64], ok: NDArray[np.bool_], total: NDArray[np.int64] | None = None) -> None:
-        """Add a block of coups of ``log`` in shoe order (``idx``: their indices in the log; ``first``:
-        the coup opens its shoe; ``left``: the composition before each, of ``total`` cards (its row
-        sums, computed if not given); ``dealt``: the cards its shoe dealt before it; ``ok``: its
-        shoe's cards add up)."""
+        """Add a block of coups of ``log`` in shoe order, as :meth:`exact_odds.witness.verify.odds.OutcomeTally.add`
+        takes them (``first``: the coup opens its shoe; ``dealt``: the cards its shoe dealt before it; ``total``:
+        the compositions' sizes)."""
         first = first.copy()
         first[0] = True  # the pair across a block's edge is left out (a choice made before the cards)
         ranks = np.take(log.ranks, idx, axis=0)
@@ -128,8 +108,7 @@ class CardTally:
             _add_grams(self.gram, cards.key, cards, ranks, left.astype(np.int16) if self.small else left)
 
     def _scratch(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """The compiled loop's sums of a chunk (keys, 14, 16) and a card's composition and size (16), each
-        on a 64-byte boundary (a vector of doubles then spans the fewest cache lines)."""
+        """The compiled loop's scratch arrays, each on a 64-byte boundary (fewest cache lines a vector)."""
         if self.scratch is None:
             cells = self.KEYS * (len(RANK_NAMES) + 1) * 16
             space = np.zeros(cells + 16 + 8)
@@ -163,8 +142,8 @@ class CardTally:
 
 def _numerators(ranks: NDArray[np.int8], left: NDArray[Any], coup: NDArray[np.intp],
                 slot: NDArray[np.intp]) -> NDArray[Any]:
-    """The composition each card was dealt from, shape (cards, 13): its coup's row of ``left`` (the
-    compositions before the coups) less the cards dealt before it in the coup (``ranks``, 1-13)."""
+    """The composition each card was dealt from, shape (cards, 13): its coup's row of ``left`` less the coup's
+    cards before it."""
     before = np.take(left, coup, axis=0)
     flat = before.reshape(-1)
     rows = np.arange(0, flat.size, len(RANK_NAMES))
@@ -178,15 +157,9 @@ def _numerators(ranks: NDArray[np.int8], left: NDArray[Any], coup: NDArray[np.in
 
 def _add_grams(gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards, ranks: NDArray[np.int8],
                left: NDArray[Any]) -> None:
-    """Add each card (its composition: ``left`` of its coup less the coup's earlier cards) to the
-    ``gram`` of its key.
-
-    A chunk of :data:`CHUNK` cards at a time: the chunk is sorted by key (a stable radix sort of
-    small keys), its probabilities formed with a column of ones, and each run of equal keys summed
-    card after card in dealing order (:func:`_sum_products`), the sum added to the key's. The
-    compiled loop (:func:`exact_odds.witness.verify.loops.card_sums`) adds the same floats in the same order
-    (an order of our own, the same on every machine, where a matrix product's depends on BLAS).
-    """
+    """Add each card to the ``gram`` of its key, a chunk of :data:`CHUNK` cards at a time: sorted by key (stable),
+    each run of a key summed card after card in dealing order (:func:`_sum_products`), the same floats on every
+    machine and in :func:`exact_odds.witness.verify.loops.card_sums`."""
     assert cards.size is not None
     kinds = len(RANK_NAMES)
     buffer = np.empty((min(CHUNK, len(key)), kinds + 1))
@@ -204,10 +177,8 @@ def _add_grams(gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards,
 
 
 def _sum_products(rows: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``sum_t rows[t] rows[t]^T``, each element added row after row from the first (NumPy adds
-    along the first axis in order), :data:`SUM_ROWS` rows' products formed at a time (the sum so
-    far added to the first of the next: the same order). About 190 ns a row of 14, against 18-28
-    for BLAS's product, whose order is its own."""
+    """``sum_t rows[t] rows[t]^T``, each element added row after row from the first (unlike BLAS, whose order is
+    its own), :data:`SUM_ROWS` rows' products formed at a time."""
     total: NDArray[np.float64] | None = None
     for start in range(0, len(rows), SUM_ROWS):
         part = rows[start:start + SUM_ROWS]

@@ -1,47 +1,41 @@
-"""The deterministic checks of a log: the drawing rules, the labels, and the cards each shoe holds.
+"""The deterministic checks of a log, coup by coup: the drawing rules, the labels, and the cards each shoe holds.
 
-Each is decided coup by coup and fails on the first violation; the messages name the coup
-(``"coup 12 of shoe 3: ..."``) and say what the table, the cards or the shoe say instead.
-
-- **Rules.** Every decision is asked of the :class:`~exact_odds.core.tableau.Tableau` (through
-  its vectorised lookup :func:`~exact_odds.core.tableau.draw_lookup`, which is the scalar rule
-  evaluated on every input): the player's draw on the two-card totals, then the banker's
-  given the player's third card *as the log dealt it*, so one wrong decision is one
-  violation and names its rule.
-- **Labels.** Every label the log carries is recomputed from its cards: the winner and the
-  final totals (points: ace 1, 2-9 face value, tens and court cards 0; a total is the sum
-  modulo 10), ``natural`` (the tableau's naturals on the two-card totals), the pairs (the
-  hand's first two cards share a rank), and each ``net:<bet>``: the bet's exact payout on
-  the coup, compared exactly (or, for a value written with four or more decimals, to within
-  half a unit of its last decimal).
-- **Accounting.** No card is dealt more often than the shoe holds: per shoe, by rank, and by
-  rank and suit where the log gives suits and the shoe's suits are known.
+Every decision is asked of the tableau (its vectorised :func:`~exact_odds.core.tableau.draw_lookup`), the
+banker's given the player's third card as the log dealt it; every label is recomputed from the cards
+(a ``net:<bet>`` exactly, or to half a unit of its last decimal when written with four or more); no card
+may be dealt more often than its shoe holds, by rank, and by rank and suit where suits are known. A log
+with ``shoe`` and ``burn`` columns shows every card's place in its shoe, so each shoe is held to the dealing
+procedure: **burn** (the first coup shows the one turned card, none with ``burn=False``; no later coup shows
+one), **end** (no coup after the last by the procedure, and no shoe stopping before it but the log's last:
+:attr:`ProcedureCheck.open`) and **cards** (no coup past the shoe's last card). Messages name the coup
+(``"coup 12 of shoe 3: ..."``) and say what the table, the cards or the procedure say instead.
 """
 
 from __future__ import annotations
 
 import importlib
-import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
+from fractions import Fraction
 from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from exact_odds.bets import BetError, find_bet
-from exact_odds.core.coup import OUTCOMES, Detail, Payable, encode, payout_lookup
+from exact_odds.core.coup import Detail, Payable, encode, payout_lookup
 from exact_odds.core.shoe import RANK_LABELS, SUITS, Shoe
 from exact_odds.core.tableau import STOOD, Tableau, draw_lookup
 from exact_odds.core.verdict import Check, Violation, deterministic_check
+from exact_odds.dealing.procedure import Procedure
 from exact_odds.inputs.errors import InputError
-from exact_odds.witness.verify.log import MISSING, CoupLog, compiled_loops
-from exact_odds.witness.verify.shoes import ShoeOrder, counts_by, running_counts, where
+from exact_odds.witness.verify.log import LABELS, MISSING, CoupLog, compiled_loops, label_text
+from exact_odds.witness.verify.shoes import ShoeOrder, counts_by, seen_before, violation
 
 if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
-
     from exact_odds.bets.main import Configuration
 
 POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
@@ -50,13 +44,10 @@ POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
 
 @dataclass(frozen=True, eq=False, slots=True)
 class Hands:
-    """What the cards of each coup show, as arrays over the coups (shape (n,)).
-
-    ``player2``/``banker2``: two-card totals; ``third``: the player's third card's points, or
-    :data:`~exact_odds.core.tableau.STOOD`; ``player``/``banker``: final totals; ``winner``: index
-    into :data:`~exact_odds.core.coup.OUTCOMES`; ``player_pair``/``banker_pair``; ``code``: the coup
-    code (:func:`~exact_odds.core.coup.encode`, suited flags only where both cards carry suits).
-    """
+    """What the cards of each coup show, arrays over the coups: two-card totals, the player's third card's points
+    (or :data:`~exact_odds.core.tableau.STOOD`), final totals, the winner (index into
+    :data:`~exact_odds.core.coup.OUTCOMES`), the pairs, and the coup code (suited flags where both cards
+    carry suits)."""
 
     player2: NDArray[np.int8]
     banker2: NDArray[np.int8]
@@ -76,30 +67,16 @@ def hands_of(log: CoupLog) -> Hands:
 
 
 def _compiled_hands(fast: ModuleType, log: CoupLog) -> Hands:
-    """:func:`hands_of` by the compiled loop (the same arrays)."""
-    import numpy as np
-
-    n = len(log)
     weights = np.asarray(encode(*np.eye(9, dtype=np.int64)), dtype=np.int64)  # each part's weight in the code
-    def small() -> NDArray[np.int8]:
-        return np.empty(n, dtype=np.int8)
-
-    def wide() -> NDArray[np.int64]:
-        return np.empty(n, dtype=np.int64)
-
-    def flag() -> NDArray[np.bool_]:
-        return np.empty(n, dtype=bool)
-
-    hands = Hands(small(), small(), small(), wide(), wide(), wide(), flag(), flag(), wide())
+    kinds = (np.int8,) * 3 + (np.int64,) * 3 + (np.bool_,) * 2 + (np.int64,)  # the fields' types, in order
+    arrays: list[NDArray[Any]] = [np.empty(len(log), dtype=kind) for kind in kinds]
+    hands = Hands(*arrays)
     fast.hands(log.ranks, log.suits, log.player_cards, log.banker_cards, STOOD, weights,
                *(getattr(hands, f.name) for f in fields(Hands)))
     return hands
 
 
 def _plain_hands(log: CoupLog) -> Hands:
-    """:func:`hands_of` in NumPy."""
-    import numpy as np
-
     pts = np.take(np.asarray(POINTS, dtype=np.int8), log.ranks)  # small sums: int8 holds them
     rows = np.arange(len(log))
     player_drew, banker_drew = log.player_cards == 3, log.banker_cards == 3
@@ -131,11 +108,7 @@ class _Found:
             self.items.append((i, message(i)))
 
     def violations(self, log: CoupLog, shoes: ShoeOrder) -> list[Violation]:
-        out = []
-        for i, text in sorted(self.items, key=lambda item: item[0])[: self.keep]:
-            line = None if log.lines is None else int(log.lines[i])
-            out.append(Violation(i, line, log.shoe_name(i), int(shoes.number[i]), f"{where(log, shoes, i)}: {text}"))
-        return out
+        return [violation(log, shoes, i, text) for i, text in sorted(self.items, key=lambda item: item[0])[: self.keep]]
 
 
 # ---------------------------------------------------------------- rules
@@ -172,8 +145,6 @@ def _banker_message(tableau: Tableau, h: Hands, i: int, drew: bool) -> str:
 
 def rules_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau, *, keep: int) -> Check:
     """Every player and banker decision of ``log`` against ``tableau``."""
-    import numpy as np
-
     lookup = draw_lookup(tableau)
     player_drew, banker_drew = log.player_cards == 3, log.banker_cards == 3
     found = _Found(keep)
@@ -189,24 +160,14 @@ def rules_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau, 
 # ---------------------------------------------------------------- labels
 
 
-def _label_text(name: str, value: int) -> str:
-    if name == "winner":
-        return OUTCOMES[value]
-    return str(value) if name.endswith("_total") else ("true" if value else "false")
-
-
 def _label_values(log: CoupLog, hands: Hands, tableau: Tableau) -> dict[str, NDArray[Any]]:
     """What the cards say of each label the log carries, in the order of the report."""
-    import numpy as np
-
-    def natural() -> NDArray[np.bool_]:
-        table = np.array([[tableau.natural(p, b) for b in range(10)] for p in range(10)], dtype=bool)
-        return np.asarray(table[hands.player2, hands.banker2])
-
-    values: dict[str, Callable[[], NDArray[Any]]] = {
-        "winner": lambda: hands.winner, "player_total": lambda: hands.player, "banker_total": lambda: hands.banker,
-        "natural": natural, "player_pair": lambda: hands.player_pair, "banker_pair": lambda: hands.banker_pair}
-    return {name: truth() for name, truth in values.items() if name in log.labels}
+    truths = {"winner": hands.winner, "player_total": hands.player, "banker_total": hands.banker,
+              "player_pair": hands.player_pair, "banker_pair": hands.banker_pair}
+    if "natural" in log.labels:
+        natural = np.array([[tableau.natural(p, b) for b in range(10)] for p in range(10)], dtype=bool)
+        truths["natural"] = natural[hands.player2, hands.banker2]
+    return {name: truths[name] for name in LABELS if name in log.labels}
 
 
 def _cards_shown(log: CoupLog, hands: Hands, name: str, i: int) -> str:
@@ -222,16 +183,12 @@ def _cards_shown(log: CoupLog, hands: Hands, name: str, i: int) -> str:
 
 def _matches(logged: NDArray[np.float64], decimals: NDArray[np.int8], exact: NDArray[np.float64]) -> NDArray[Any]:
     """Whether logged net results equal the exact ones (to half a unit of a fourth or later decimal)."""
-    import numpy as np
-
     slack = np.where(decimals >= 4, 0.5 * 10.0 ** -decimals.astype(np.float64), 0.0) + 1e-9
     return np.asarray(np.abs(logged - exact) <= slack)
 
 
 def _net_labels(log: CoupLog, hands: Hands, find_bet: Callable[[str], Payable], found: _Found) -> tuple[int, list[str]]:
     """Compare every ``net:<bet>`` column; returns the values checked and notes."""
-    import numpy as np
-
     checked, notes = 0, list[str]()
     if not log.nets:
         return checked, notes
@@ -255,26 +212,18 @@ def _net_labels(log: CoupLog, hands: Hands, find_bet: Callable[[str], Payable], 
 
 def _net_message(log: CoupLog, hands: Hands, name: str, logged: NDArray[np.float64], table: NDArray[np.int64],
                  scale: int, i: int) -> str:
-    pays = _fraction(int(table[hands.code[i]]), scale)
+    pays = Fraction(int(table[hands.code[i]]), scale)
     return f"net:{name} is {logged[i]:g} in the log; the bet pays {pays} ({_cards_shown(log, hands, 'winner', i)})"
 
 
 def _label_message(log: CoupLog, hands: Hands, name: str, logged: NDArray[Any], truth: NDArray[Any], i: int) -> str:
-    return (f"{name} is {_label_text(name, int(logged[i]))} in the log; the cards give "
-            f"{_label_text(name, int(truth[i]))} ({_cards_shown(log, hands, name, i)})")
-
-
-def _fraction(numerator: int, denominator: int) -> str:
-    g = math.gcd(numerator, denominator)
-    n, d = numerator // g, denominator // g
-    return str(n) if d == 1 else f"{n}/{d}"
+    return (f"{name} is {label_text(name, int(logged[i]))} in the log; the cards give "
+            f"{label_text(name, int(truth[i]))} ({_cards_shown(log, hands, name, i)})")
 
 
 def label_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau,
                 find_bet: Callable[[str], Payable], *, keep: int) -> Check:
     """Every label ``log`` carries, recomputed from its cards."""
-    import numpy as np
-
     found = _Found(keep)
     checked = 0
     fast = compiled_loops(len(log))
@@ -300,10 +249,8 @@ def _ordinal(n: int) -> str:
 
 def _suspects(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int,
               holds: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Positions (in shoe order) of the coups of every shoe that deals some kind more often than it
-    holds, found from totals (a fast pass; :func:`_over` then finds the coups). ``kinds``: log order."""
-    import numpy as np
-
+    """Positions (in shoe order) of the coups of every shoe that deals some kind (``kinds``: in log order) more
+    often than it holds, found from totals (a fast pass before :func:`_over`)."""
     valid = kinds >= 0
     if log.shoe is None:
         if holds.min(initial=6) >= kinds.shape[1]:  # a coup shows at most that many cards
@@ -320,17 +267,13 @@ def _suspects(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int,
 
 def _over(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int, holds: NDArray[np.int64],
           name: Callable[[int], str], found: _Found) -> NDArray[np.bool_]:
-    """Record every coup that deals a card of a kind its shoe has run out of; return them (log order).
-
-    ``kinds``: the cards of the coups in log order, as kinds (-1: no card).
-    """
-    import numpy as np
-
+    """Record every coup that deals a card of a kind (``kinds``: log order, -1 for none) its shoe has run out
+    of; return them (log order)."""
     bad = np.zeros(len(log), dtype=bool)
     subset = _suspects(log, shoes, kinds, n_kinds, holds)
     if not subset.size:
         return bad
-    for start, _, before, own in running_counts(kinds[shoes.order[subset]], n_kinds, shoes.first[subset]):
+    for start, _, before, own in seen_before(kinds[shoes.order[subset]], None, n_kinds, shoes.first[subset]):
         after = before + own
         first_kind: dict[int, tuple[int, int]] = {}
         for row, kind in np.argwhere((after > holds) & (own > 0)).tolist():
@@ -346,13 +289,8 @@ def _over(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int, hol
 
 
 def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -> tuple[Check, NDArray[np.bool_]]:
-    """No card dealt more often than ``shoe`` holds, per shoe of the log (or per coup without shoes).
-
-    Returns the check and, in log order, whether each coup's shoe adds up (the statistics
-    leave out the coups of a shoe that does not: its compositions mean nothing).
-    """
-    import numpy as np
-
+    """No card dealt more often than ``shoe`` holds, per shoe of the log (or per coup without shoes); returns
+    the check and, in log order, whether each coup's shoe adds up (the statistics leave out those that do not)."""
     if shoe.infinite:
         return (deterministic_check("accounting", 0, [], 0, ["An infinite deck holds every card without end."],
                                     unit="cards"),
@@ -385,11 +323,8 @@ def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -
 
 
 def _shoes_add_up(log: CoupLog, shoe: Shoe) -> tuple[int, bool] | None:
-    """With the compiled loops, a log with shoes: when no shoe deals a card more often than ``shoe``
-    holds (counted in one pass), the cards shown and whether they were counted by suit too (what
-    :func:`accounting_check` finds then); otherwise ``None``, and the coups are looked at one by one."""
-    import numpy as np
-
+    """With the compiled loops and shoes, one pass: when every shoe adds up, the cards shown and whether suits were
+    counted too (what :func:`accounting_check` finds then); otherwise ``None``."""
     fast = None if log.shoe is None else compiled_loops(log.ranks.size)
     if fast is None or log.shoe is None:
         return None
@@ -410,9 +345,8 @@ def _card_name(kind: int) -> str:
 
 
 def bet_finder(extra: Sequence[Payable] = (), *, config: Configuration | None = None) -> Callable[[str], Payable]:
-    """Find a bet by name: ``banker``/``player``/``tie`` in ``config`` first (its pay table), then
-    among ``extra`` (bets read from files), then among the built-in bets
-    (:func:`exact_odds.bets.find_bet`, whose error lists the valid names)."""
+    """Find a bet by name: in ``config``'s pay table, then among ``extra`` (bets read from files), then among the
+    built-in bets (:func:`exact_odds.bets.find_bet`, whose error lists the valid names)."""
     def key(name: str) -> str:
         return re.sub(r"[\s_]+", "-", name.strip().lower())
 
@@ -429,3 +363,99 @@ def bet_finder(extra: Sequence[Payable] = (), *, config: Configuration | None = 
         return find_bet(name)
 
     return find
+
+
+# ---------------------------------------------------------------- procedure
+
+
+def why_unchecked(log: CoupLog, procedure: Procedure | None) -> str | None:
+    """Why ``log`` cannot show ``procedure`` (``None``: it can, and :func:`procedure_check` checks it)."""
+    if procedure is None or procedure.fresh:
+        return "no procedure given"
+    if log.shoe is None:
+        return "the log has no shoe column, so every coup is taken as dealt from a fresh full shoe"
+    if procedure.burn and log.burn_ranks is None:
+        return ("the log has no burn column: without the card each shoe's burn turns face up, where its "
+                "coups lie in the shoe is unknown")
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ProcedureCheck:
+    """The ``procedure`` check of a block of whole shoes, and ``open``: the violation that the shoe holding the
+    block's last coup stopped early (``None`` when it did not); it counts only when more coups follow that shoe."""
+
+    check: Check
+    open: Violation | None
+
+
+def procedure_check(log: CoupLog, shoes: ShoeOrder, procedure: Procedure, size: int, *, keep: int) -> ProcedureCheck:
+    """Check the burn, the end and the cards of each shoe of ``log`` (shoes of ``size`` cards) against
+    ``procedure``; the first ``keep`` violations in full.
+
+    >>> from exact_odds.witness.verify.shoes import shoe_order
+    >>> cards = np.arange(6 * 10).reshape(10, 6) % 52
+    >>> log = CoupLog.from_dealt(cards, player_cards=[2] * 10, banker_cards=[2] * 10, shoe=[1] * 10)
+    >>> found = procedure_check(log, shoe_order(log), Procedure(burn=False, cut=6, last_coup="this"), 40, keep=1)
+    >>> found.check.violation_count, found.check.violations[0].message[:69]
+    (1, 'coup 10 of shoe 1: dealt after the shoe should have ended with coup 9')
+    """
+    order, first = shoes.order, shoes.first
+    used = (log.player_cards.astype(np.int64) + log.banker_cards)[order]
+    burn_ranks = np.zeros((len(log), 1), dtype=np.int8) if log.burn_ranks is None else log.burn_ranks
+    shown = (burn_ranks[order] > 0).sum(axis=1)
+    shoe_id = np.cumsum(first) - 1
+    opening = np.flatnonzero(first)
+    bad_burn = shown != np.where(first, int(procedure.burn), 0)
+    turned = burn_ranks[order][opening].max(axis=1).astype(np.int64)
+    burned = np.where(procedure.burn, 1 + np.minimum(turned, 10), 0)  # the turned card and its value more
+    before = np.cumsum(used) - used
+    start = burned[shoe_id] + before - before[opening][shoe_id]
+    last = np.asarray(procedure.last(start, used, size), dtype=bool)
+    positions = np.arange(len(order))
+    end = np.full(len(opening), len(order), dtype=np.int64)  # each shoe's last coup by the procedure
+    np.minimum.at(end, shoe_id[last], positions[last])
+    shoe_burn_ok = ~np.logical_or.reduceat(bad_burn, opening) if len(opening) else np.zeros(0, dtype=bool)
+    judged = shoe_burn_ok[shoe_id]
+    after = judged & ~first & (positions == end[shoe_id] + 1)  # the first coup dealt after its shoe's last
+    closing = np.r_[opening[1:] - 1, len(order) - 1]
+    early = shoe_burn_ok & (end == len(order))
+    past = judged & (start + used > size)
+    found: list[tuple[int, str]] = []
+    rules = procedure.shoe_rules()
+
+    def cards(i: int) -> str:
+        return f"cards {int(start[i]) + 1}-{int(start[i] + used[i])} of {size}"
+
+    for i in np.flatnonzero(bad_burn)[:keep].tolist():
+        found.append((i, _burn_message(int(shown[i]), bool(first[i]), procedure)))
+    for i in np.flatnonzero(after)[:keep].tolist():
+        e = int(end[shoe_id[i]])
+        found.append((i, f"dealt after the shoe should have ended with coup {e - int(opening[shoe_id[i]]) + 1} "
+                         f"({cards(e)}; {rules})"))
+    for i in np.flatnonzero(past)[:keep].tolist():
+        found.append((i, f"deals {cards(i)}: past the shoe's last card"))
+
+    def ends_early(i: int) -> str:
+        return f"the shoe ends after this coup ({cards(i)}), before its last coup by the procedure ({rules})"
+
+    final = int(np.argmax(order == len(log) - 1))  # the block's last coup, in shoe order
+    stops = early & (closing == final)  # the shoe the block stops in: judged when more coups follow it
+    open_violation = violation(log, shoes, int(order[final]), ends_early(final)) if stops.any() else None
+    found += [(i, ends_early(i)) for i in closing[early & ~stops][:keep].tolist()]
+    count = int(bad_burn.sum() + after.sum() + past.sum() + (early & ~stops).sum())
+    kept = [violation(log, shoes, int(order[i]), text) for i, text in sorted(found, key=lambda item: item[0])[:keep]]
+    check = deterministic_check("procedure", len(opening), kept, count,
+                                [f"Each shoe's burn, its last coup and its cards against the procedure: {rules}."],
+                                unit="shoes")
+    return ProcedureCheck(check, open_violation)
+
+
+def _burn_message(shown: int, first: bool, procedure: Procedure) -> str:
+    if not procedure.burn:
+        return f"shows {shown} burn card{'s' * (shown != 1)}, but the procedure has no burn"
+    if not first:
+        return "shows a burn card after the shoe's first coup; the procedure burns only before it"
+    if shown == 0:
+        return "shows no burn card: the procedure turns the shoe's first card face up and burns by its value"
+    return f"shows {shown} burn cards; the procedure turns one card face up"

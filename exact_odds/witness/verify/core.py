@@ -1,24 +1,11 @@
 """Verify a log of coups that any program dealt: :func:`verify_log`.
 
-The hypothesis under test: *the log's coups were dealt by the tableau from well-shuffled
-shoes of the given composition, and its labels say what its cards show.* Six checks, each
-PASS or FAIL (SKIP when the log gives it nothing to check):
-
-==========  =======================================================  ====================
-check       what                                                     kind
-==========  =======================================================  ====================
-rules       every draw and stand against the tableau                 coup by coup
-labels      winner, totals, natural, pairs, ``net:<bet>`` recomputed  coup by coup
-accounting  no card dealt more often than its shoe holds             shoe by shoe
-outcomes    banker/player/tie counts against exact conditional odds  chi-square, 2 df
-pairs       player and banker pair counts, likewise                  chi-square, 2 df
-cards       ranks by position in the shoe; consecutive pairs         chi-square, 96 + 156 df
-==========  =======================================================  ====================
-
-(see :mod:`~exact_odds.witness.verify.checks`, :mod:`~exact_odds.witness.verify.odds` and
-:mod:`~exact_odds.witness.verify.cards` for the details and why each statistic is valid). The
-statistical checks share the significance level ``alpha`` (each is judged at ``alpha / 3``),
-so a log dealt as the hypothesis says FAILs with probability at most about ``alpha``.
+The hypothesis under test: *the log's coups were dealt by the tableau from well-shuffled shoes of the
+given composition, and its labels say what its cards show.* Deterministic checks, coup by coup (rules,
+labels, accounting, procedure: :mod:`~exact_odds.witness.verify.checks`), and statistical ones against the
+exact conditional odds (outcomes, pairs, cards: :mod:`~exact_odds.witness.verify.odds`,
+:mod:`~exact_odds.witness.verify.cards`), which share the significance level ``alpha`` (each judged at
+``alpha / 3``); docs/checking.md says more.
 
 >>> from exact_odds.core.shoe import Shoe
 >>> rows = [{"player": "9h 4c 2d", "banker": "Kd 3s 3c", "winner": "banker"},
@@ -42,6 +29,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+import numpy as np
+from numpy.typing import NDArray
+
 from exact_odds.batch.compiled import KERNEL, load, wanted
 from exact_odds.core.coup import Detail, Payable
 from exact_odds.core.notebook import Approx, html_table
@@ -52,17 +42,22 @@ from exact_odds.dealing.procedure import Procedure
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import STDIN, user_lines
 from exact_odds.witness.verify.cards import CardTally
-from exact_odds.witness.verify.checks import Hands, accounting_check, bet_finder, hands_of, label_check, rules_check
+from exact_odds.witness.verify.checks import (
+    Hands,
+    accounting_check,
+    bet_finder,
+    hands_of,
+    label_check,
+    procedure_check,
+    rules_check,
+    why_unchecked,
+)
 from exact_odds.witness.verify.log import CoupLog
 from exact_odds.witness.verify.odds import OutcomeTally
-from exact_odds.witness.verify.procedure import procedure_check, why_unchecked
 from exact_odds.witness.verify.read import Interleaved, LogError, read_blocks, read_log, rows_log
 from exact_odds.witness.verify.shoes import ShoeOrder, compositions, shoe_order, suit_compositions
 
 if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
-
     from exact_odds.bets.main import Configuration
 
 MAX_VIOLATIONS = 10
@@ -77,16 +72,12 @@ class VerifyError(InputError):
 class LogVerification:
     """The result of :func:`verify_log` (or :func:`~exact_odds.witness.verify.counts.verify_counts`).
 
-    ``mode``: ``"shoes"`` (the log has a shoe column), ``"fresh"`` (every coup from a fresh
-    full shoe), ``"counts"`` or ``"counts over whole shoes"``. ``coups``: coups in the log;
-    ``shoes``: shoes in it (``None`` without). ``checks`` in the order of the report;
-    ``columns``: the log's columns as read; ``ignored``: the columns it did not know.
-    ``procedure``: the dealing procedure the ``procedure`` check held the log's shoes to (``None``
-    when none was checked: no procedure given, or a log that cannot show it; ``notes`` say why).
-    ``player_ev``: for each bet :func:`verify_log` was asked to ``expect``, its exact player EV
-    (net units per unit staked, from the bettor's side) over the coups of the outcomes check,
-    each given the cards dealt before it: a ``Fraction`` when they all had one composition (a
-    log without shoes), else the mean of the exact values rounded to floats.
+    ``mode``: ``"shoes"`` (the log has a shoe column), ``"fresh"``, ``"counts"`` or ``"counts over whole
+    shoes"``. ``shoes``: ``None`` without. ``columns``: the log's columns; ``ignored``: those it did not know.
+    ``procedure``: the one the ``procedure`` check held the shoes to (``None`` when none was checked;
+    ``notes`` say why). ``player_ev``: for each bet asked to ``expect``, its exact player EV over the coups of
+    the outcomes check, each given the cards before it: a ``Fraction`` when they all had one composition,
+    else the mean of the floats.
     """
 
     source: str
@@ -113,7 +104,6 @@ class LogVerification:
         return named_check(self.checks, name)
 
     def _repr_html_(self) -> str:
-        """The verification as a table in a notebook: each check's verdict, what it examined, its p-value."""
         rows = [[c.name, c.verdict, c.checked, c.unit, c.violation_count, None if c.p_value is None else
                  Approx(c.p_value)] for c in self.checks]
         where = f"{self.coups:,} coups" + ("" if self.shoes is None else f" in {self.shoes:,} shoes")
@@ -122,28 +112,18 @@ class LogVerification:
                           notes=[f"A statistical check fails when its p-value is below {self.alpha:g}."])
 
 
-def as_log(rows: CoupLog | Iterable[Mapping[str, object]]) -> CoupLog:
-    """``rows`` as a :class:`CoupLog` (rows of the file format's keys are read as a file's lines are)."""
-    return rows if isinstance(rows, CoupLog) else rows_log(rows)
-
-
 def verify_log(rows: CoupLog | Iterable[Mapping[str, object]], shoe: Shoe | None = None,
                tableau: Tableau = STANDARD_TABLEAU, *, alpha: float = 0.001, max_violations: int = MAX_VIOLATIONS,
                bets: Sequence[Payable] = (), config: Configuration | None = None, expect: Sequence[Payable] = (),
                source: str = "log", procedure: Procedure | None = None) -> LogVerification:
     """Check a log of coups against ``tableau`` and the exact odds of ``shoe`` (default 8 decks).
 
-    ``rows``: a :class:`~exact_odds.witness.verify.log.CoupLog` (what a simulator builds with
-    :meth:`CoupLog.from_dealt <exact_odds.witness.verify.log.CoupLog.from_dealt>`, or
-    :func:`~exact_odds.witness.verify.read.read_log` reads from a file), or rows in memory: mappings
-    with the keys of the file format (``player``, ``banker``, ``shoe``, ``winner``, ...).
-    ``alpha``: the significance level of the verdict. ``max_violations``: violations kept in
-    full per check (all are counted). ``net:<bet>`` labels are looked up as ``config``'s
-    banker/player/tie, then among ``bets``, then among the built-in bets. ``expect``: bets whose
-    exact player EV over the log's coups the result gives too (``player_ev``). ``procedure``: the
-    dealing procedure the log's shoes are held to, coup by coup (the ``procedure`` check), when the
-    log can show it (:mod:`~exact_odds.witness.verify.procedure`). A log too long to hold at once is
-    checked a block at a time by :class:`Verifier`, which this function uses.
+    ``rows``: a :class:`~exact_odds.witness.verify.log.CoupLog` (built by a simulator, or read from a file
+    by :func:`~exact_odds.witness.verify.read.read_log`), or rows in memory with the keys of the file format.
+    ``alpha``: the significance level of the verdict. ``max_violations``: violations kept in full per check
+    (all are counted). ``net:<bet>`` labels are looked up as ``config``'s banker/player/tie, then among
+    ``bets``, then among the built-in bets. ``expect``: bets whose exact player EV over the log's coups the
+    result gives too. ``procedure``: the dealing procedure the log's shoes are held to, when it can show it.
     """
     verifier = Verifier(shoe, tableau, alpha=alpha, max_violations=max_violations, bets=bets, config=config,
                         expect=expect, source=source, procedure=procedure)
@@ -156,12 +136,10 @@ def verify_file(path: str | Path, shoe: Shoe | None = None, tableau: Tableau = S
                 config: Configuration | None = None, expect: Sequence[Payable] = (),
                 procedure: Procedure | None = None) -> LogVerification:
     """:func:`verify_log` of the log file at ``path`` (``"-"``: standard input), read and checked a block of
-    whole shoes at a time (:func:`~exact_odds.witness.verify.read.read_blocks`), so that memory stays that
-    of a block whatever the log's length. The same result as :func:`verify_log` of the whole log; a log
-    whose shoes are interleaved is read whole instead (standard input read so far is kept in a temporary
-    file to be read again).
-    """
-    source = "standard input" if str(path) == STDIN else str(path)
+    whole shoes at a time (memory that of a block), with the same result. A log whose shoes are interleaved is
+    read whole instead (standard input read so far is kept in a temporary file to be read again)."""
+    stdin = str(path) == STDIN
+    source = "standard input" if stdin else str(path)
     job = _expected_coups(path)
 
     def check(one_log: bool) -> Verifier:
@@ -170,57 +148,44 @@ def verify_file(path: str | Path, shoe: Shoe | None = None, tableau: Tableau = S
 
     lines = user_lines(path, "log", LogError, newline="")
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogateescape", newline="") as copy:
-        kept = copy if str(path) == STDIN else None
         verifier = check(True)
         try:
-            for block in read_blocks(_copied(lines, kept), source=source):
+            for block in read_blocks(_copied(lines, copy) if stdin else lines, source=source):
                 verifier.add(block)
-            return verifier.result()
         except Interleaved:
-            if kept is None:
-                whole: Iterable[str] = user_lines(path, "log", LogError, newline="")
-            else:
-                kept.seek(0)
-                whole = itertools.chain(kept, lines)
+            copy.seek(0)
+            whole = itertools.chain(copy, lines) if stdin else user_lines(path, "log", LogError, newline="")
             verifier = check(False)
             verifier.add(read_log(whole, source=source))
-            return verifier.result()
+        return verifier.result()
 
 
 BYTES_PER_COUP = 100
-"""About the bytes of one coup's line in a log with shoes, burns and cards: a file's size over this is the job that
-decides, from its first block, whether the compiled kernel runs."""
+"""About the bytes of one coup's line: a file's size over this decides, from its first block, whether the compiled
+kernel runs."""
 
 
 def _expected_coups(path: str | Path) -> int:
-    """About how many coups the log file at ``path`` holds (0 for standard input or a file that cannot be sized)."""
     try:
         return 0 if str(path) == STDIN else os.stat(path).st_size // BYTES_PER_COUP
     except OSError:
         return 0
 
 
-def _copied(lines: Iterator[str], copy: IO[str] | None) -> Iterator[str]:
-    """``lines``, each written to ``copy`` (when given) before it is passed on."""
-    if copy is None:
-        yield from lines
-        return
+def _copied(lines: Iterator[str], copy: IO[str]) -> Iterator[str]:
     for line in lines:
         copy.write(line)
         yield line
 
 
 KERNEL_ROWS = 1 << 18
-"""Coups whose exact odds the compiled kernel evaluates in one call, at least (a simulator's block of shoes is
-one call; NumPy's kernel takes a block of :data:`~exact_odds.witness.verify.shoes.BLOCK` at a time, faster in its
-cache)."""
+"""Coups whose exact odds the compiled kernel evaluates in one call, at least (NumPy's takes a block at a time)."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Part:
-    """A block of coups in shoe order, from ``start`` to ``stop``: the compositions before them, the cards
-    their shoes dealt before them, the compositions' sizes, their indices in the log, and the counts by
-    rank and suit before them when bets look at suits."""
+    """Coups ``start:stop`` in shoe order: as :func:`~exact_odds.witness.verify.shoes.compositions` yields them,
+    their indices in the log, and the counts by rank and suit before them when bets look at suits."""
 
     start: int
     stop: int
@@ -238,16 +203,11 @@ DETERMINISTIC = (("rules", "coups"), ("labels", "labels"), ("accounting", "cards
 class Verifier:
     """:func:`verify_log`, a block of coups at a time: for a log too long to hold at once.
 
-    :meth:`add` the blocks in the log's order, each holding whole shoes (a simulator deals a
-    block of whole shoes at a time, or coups from fresh shoes), then take the :meth:`result`.
-    ``one_log``: the blocks are one log's coups in order, cut between shoes; the statistics then
-    cut them where :func:`verify_log` cuts the log read whole (the consecutive pairs of the cards
-    check leave out the pairs across those cuts), so that the result is the same to the last digit.
-    The checks are those of :func:`verify_log` on the whole log: the deterministic ones add up
-    their counts and keep the first violations; the statistical ones add up their sums of
-    exact conditional probabilities, which are sums over coups (and cards) in any grouping.
-    Coups without shoes are numbered on from block to block, as in one log. ``job``: the coups the
-    caller will add in all, if known (the compiled loops run for a large job from its first block).
+    :meth:`add` the blocks in the log's order, each holding whole shoes, then take the :meth:`result`: the
+    deterministic checks add up their counts, the statistical ones their sums over coups. ``one_log``: the
+    blocks are one log's coups in order; the statistics then cut them where :func:`verify_log` cuts the log
+    read whole, for the same result to the last digit. ``job``: the coups to come in all, if known (the
+    compiled loops run for a large job from its first block).
     """
 
     def __init__(self, shoe: Shoe | None = None, tableau: Tableau = STANDARD_TABLEAU, *, alpha: float = 0.001,
@@ -274,14 +234,14 @@ class Verifier:
 
     def add(self, rows: CoupLog | Iterable[Mapping[str, object]]) -> None:
         """Check the next block of the log (a :class:`CoupLog`, or rows as :func:`verify_log` takes them)."""
-        log = as_log(rows)
+        log = rows if isinstance(rows, CoupLog) else rows_log(rows)
         self._begin(log)
         shoes = shoe_order(log, first_number=self.coups + 1)
         hands = hands_of(log)
         accounting, usable = accounting_check(log, shoes, self.shoe, keep=self.keep)
         for check in (rules_check(log, hands, shoes, self.tableau, keep=self.keep),
                       label_check(log, hands, shoes, self.tableau, self.find_bet, keep=self.keep), accounting):
-            self._merge(check)
+            self._merge(check, self.coups)
         self._check_procedure(log, shoes)
         self._statistics(log, hands, shoes, usable)
         self.coups += len(log)
@@ -300,8 +260,7 @@ class Verifier:
                                player_ev=self.outcomes.player_ev(), procedure=self.procedure if checked else None)
 
     def _procedure_notes(self) -> tuple[str, ...]:
-        """What the report says of the procedure beside the checks: why it was not checked, or that the log
-        stops in the middle of its last shoe."""
+        """Why the procedure was not checked, or that the log stops in the middle of its last shoe."""
         if self.procedure is not None and self.unchecked is not None:
             return (f"The dealing procedure is not checked: {self.unchecked}.",)
         if self.stopped is not None and self.stopped.shoe is not None:
@@ -310,14 +269,13 @@ class Verifier:
         return ()
 
     def _check_procedure(self, log: CoupLog, shoes: ShoeOrder) -> None:
-        """Add a block's ``procedure`` check, when the log shows the procedure (decided by its first block)."""
         if self.procedure is None or self.unchecked is not None:
             return
         if self.stopped is not None:  # the shoe the block before stopped in was not the log's last
-            self.found["procedure"] = self._merged("procedure", 0, (self.stopped,), 1, (), "shoes")
+            self._merge(deterministic_check("procedure", 0, (self.stopped,), 1, unit="shoes"), 0)
             self.stopped = None
         found = procedure_check(log, shoes, self.procedure, self.shoe.size, keep=self.keep)
-        self._merge(found.check)
+        self._merge(found.check, self.coups)
         if found.open is not None:
             self.stopped = replace(found.open, index=found.open.index + self.coups)
 
@@ -342,28 +300,18 @@ class Verifier:
             self.names |= names
             self.shoes += len(names)
 
-    def _merge(self, check: Check) -> None:
-        """Add a block's deterministic check to the checks so far (its violations' indices moved on)."""
-        moved = tuple(replace(v, index=v.index + self.coups) for v in check.violations)
-        self.found[check.name] = self._merged(check.name, check.checked, moved, check.violation_count, check.notes,
-                                              check.unit)
-
-    def _merged(self, name: str, checked: int, violations: tuple[Violation, ...], count: int,
-                notes: tuple[str, ...], unit: str) -> Check:
-        """The check ``name`` so far with more checked, violations (their indices in the log) and notes."""
-        before = self.found.get(name)
-        if before is None:
-            return deterministic_check(name, checked, violations[: self.keep], count, notes, unit=unit)
-        return deterministic_check(name, before.checked + checked, (*before.violations, *violations)[: self.keep],
-                                   before.violation_count + count, tuple(dict.fromkeys((*before.notes, *notes))),
-                                   unit=unit)
+    def _merge(self, check: Check, shift: int) -> None:
+        """Add a block's deterministic check to the checks so far, its violations' indices moved on by ``shift``."""
+        before = self.found.get(check.name) or deterministic_check(check.name, 0, (), 0, unit=check.unit)
+        moved = tuple(replace(v, index=v.index + shift) for v in check.violations)
+        self.found[check.name] = deterministic_check(
+            check.name, before.checked + check.checked, (*before.violations, *moved)[: self.keep],
+            before.violation_count + check.violation_count, tuple(dict.fromkeys((*before.notes, *check.notes))),
+            unit=check.unit)
 
     def _statistics(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_]) -> None:
-        """Add the block to the ``outcomes``, ``pairs`` and ``cards`` sums, in one pass over the
-        compositions before every coup (``usable``: in log order, the coups whose shoes' cards add up),
-        their exact odds evaluated :data:`KERNEL_ROWS` coups or more at a time by the compiled kernel."""
-        import numpy as np
-
+        """Add the block to the ``outcomes``, ``pairs`` and ``cards`` sums, in one pass over the compositions before
+        every coup (``usable``: in log order, the coups whose shoes' cards add up)."""
         jit = wanted(max(len(log), self.job)) and load(KERNEL) is not None
         gather = KERNEL_ROWS if jit else 0  # NumPy's kernel: a block at a time
         suits = self._suits(log, shoes)
@@ -382,8 +330,6 @@ class Verifier:
 
     def _add_parts(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_],
                    parts: list[_Part], jit: bool) -> None:
-        """Add blocks of coups in shoe order to the statistics, the odds of those without suits
-        evaluated at once (:meth:`OutcomeTally.block_odds`)."""
         plain = [p for p in parts if p.suits is None]
         blocks = [(p.left, usable[p.idx], p.size) for p in plain]
         found = dict(zip(map(id, plain), self.outcomes.block_odds(blocks, jit), strict=True))
@@ -405,6 +351,5 @@ class Verifier:
         return suit_compositions(log, shoes, self.shoe.suited, offset=self._offset())
 
     def _offset(self) -> int:
-        """Coups of the log before this block, when its blocks are cut as one log read whole would be cut
-        (``one_log``), else 0."""
+        """Coups of the log before this block when it is cut as one log read whole (``one_log``), else 0."""
         return self.coups if self.one_log else 0

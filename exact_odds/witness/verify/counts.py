@@ -1,26 +1,12 @@
 """Verify totals only: banker/player/tie (and pair) counts of a simulation that kept nothing else.
 
-Two hypotheses, by what the counts come from:
-
-- **Fresh shoes** (the default): ``n`` coups, each dealt from a freshly shuffled full shoe.
-  The counts are multinomial with the full shoe's exact probabilities ``p``: expectation
-  ``n p``, covariance ``n (diag p - p p^T)``; the pairs likewise, with the exact probability
-  of both pairs for their covariance.
-- **Whole shoes** (``shoes=M`` and a dealing ``procedure``: burn, cut card, last coup): the
-  coups of ``M`` shoes dealt to the cut card. The frequencies then differ slightly from the
-  full shoe's (the cut-card effect), and no closed form is known, so the per-coup rates
-  ``pi`` are *estimated* from ``K`` shoes dealt by the library's dealer with a seed: ``pi`` is
-  the sum over their coups of the exact conditional probabilities (given the cards before
-  each coup) over the number of coups, which has a far smaller error than counting their
-  outcomes. Over whole shoes ``d = X - n pi`` (``n`` the coups counted) has mean zero, and
-  its covariance is ``M V + n^2 Cov(pi_hat)``, with ``V`` the covariance of one shoe's
-  ``X_s - n_s pi`` (estimated from the same ``K`` shoes) and the second term the estimate's
-  own error, so the test stays valid for any ``K``; the report states the estimate's
-  standard error and how small it is beside the test's standard deviation.
-
-Counts that no coups could give are refused (:class:`CountsError`) rather than tested: a pair
-count above the coups (:func:`check_counts`), or, over whole shoes, a total of coups that ``M``
-shoes cannot deal (:func:`coups_per_shoe` bounds one shoe's coups).
+**Fresh shoes** (the default): the counts are multinomial with the full shoe's exact probabilities.
+**Whole shoes** (``shoes=M`` and a dealing ``procedure``): the per-coup rates ``pi`` differ slightly
+(the cut-card effect) and are *estimated* from ``K`` shoes dealt with a seed, as the mean over their
+coups of the exact conditional probabilities; ``d = X - n pi`` then has covariance
+``M V + n^2 Cov(pi_hat)`` (``V``: one shoe's, estimated from the same shoes), so the test stays valid
+for any ``K``. Counts no deal could give are refused (:class:`CountsError`): a pair count above the
+coups, or a total that ``M`` shoes cannot deal (:func:`coups_per_shoe`).
 
 >>> result = verify_counts(parse_counts("banker=4586,player=4462,tie=952"))
 >>> result.check("outcomes").verdict, result.coups
@@ -30,13 +16,14 @@ shoes cannot deal (:func:`coups_per_shoe` bounds one shoe's coups).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
 from exact_odds.batch import evaluate
 from exact_odds.core.coup import BANKER_PAIR, OUTCOMES, PLAYER_PAIR, Detail, winner_index
@@ -51,8 +38,6 @@ from exact_odds.witness.verify.core import LogVerification
 from exact_odds.witness.verify.odds import full_shoe_odds, pair_odds
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
     from exact_odds.dealing import Procedure
 
 COUNT_NAMES = ("banker", "player", "tie", "player-pair", "banker-pair")
@@ -90,11 +75,8 @@ def parse_counts(text: str) -> dict[str, int]:
 
 
 def check_counts(counts: Mapping[str, int]) -> int:
-    """The coups that ``counts`` add up to (banker + player + tie), if some coups could give them.
-
-    The three outcomes are required and add up to at least one coup; each count is a whole number
-    at least 0, and a pair count is at most the coups (a coup has at most one player pair and one
-    banker pair). Otherwise :class:`CountsError`.
+    """The coups that ``counts`` add up to (banker + player + tie), if some coups could give them (the three
+    outcomes given, whole numbers at least 0, a pair count at most the coups), else :class:`CountsError`.
 
     >>> check_counts({"banker": 1, "player": 1, "tie": 1, "player-pair": 3})
     3
@@ -117,12 +99,8 @@ def check_counts(counts: Mapping[str, int]) -> int:
 
 
 def coups_per_shoe(shoe: Shoe, procedure: Procedure) -> tuple[int, int]:
-    """The fewest and the most coups one whole ``shoe`` can deal by ``procedure`` (which can deal from it).
-
-    A coup uses 4 to 6 cards, and the burn takes 1 + the value of the turned card (a rank the shoe
-    holds). Under ``"one-more"`` the coups are those that start before the cut card, and one more;
-    under ``"this"``, the coups until the one during which the cut card comes out. Both bounds hold
-    for any order of the cards.
+    """The fewest and the most coups one whole ``shoe`` can deal by ``procedure``, for any order of the cards
+    (a coup uses 4 to 6 cards; the burn 1 + the value of the turned card).
 
     >>> from exact_odds.dealing import Procedure
     >>> coups_per_shoe(Shoe.decks(8), Procedure())
@@ -136,7 +114,6 @@ def coups_per_shoe(shoe: Shoe, procedure: Procedure) -> tuple[int, int]:
 
 
 def _check_shoes(coups: int, shoes: int, shoe: Shoe, procedure: Procedure) -> None:
-    """Refuse ``coups`` that ``shoes`` whole shoes dealt by ``procedure`` cannot deal."""
     least, most = coups_per_shoe(shoe, procedure)
     if not shoes * least <= coups <= shoes * most:
         total = f", so {shoes:,} shoes deal {shoes * least:,} to {shoes * most:,}" if shoes > 1 else ""
@@ -146,18 +123,14 @@ def _check_shoes(coups: int, shoes: int, shoe: Shoe, procedure: Procedure) -> No
 
 
 def _many(n: int, thing: str) -> str:
-    """``n`` things in words: ``"1 coup"``, ``"1,000 coups"``."""
     return f"{n:,} {thing}" if n == 1 else f"{n:,} {thing}s"
 
 
 @dataclass(frozen=True, slots=True)
 class ShoeRates:
-    """Per-coup rates of banker, player, tie, player pair and banker pair over whole shoes, estimated.
-
-    ``shoes``: shoes dealt (seed ``seed``); ``coups_per_shoe``: their mean number of coups;
-    ``rates``: the estimates (5,); ``rate_covariance``: their covariance (5, 5);
-    ``spread``: the covariance of one shoe's counts less its coups times the rates (5, 5).
-    """
+    """Per-coup rates of banker, player, tie, player pair and banker pair over whole shoes, estimated from
+    ``shoes`` shoes: ``rates`` (5,), their covariance (5, 5), and ``spread``, the covariance of one shoe's
+    counts less its coups times the rates."""
 
     shoes: int
     seed: int
@@ -169,8 +142,7 @@ class ShoeRates:
 
 def _shoe_sums(shoe: Shoe, tableau: Tableau, procedure: Procedure, seed: int, first: int, stop: int,
                loops: ModuleType | None) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    """Coups, summed exact rates and counts (5 each) per shoe, for shoes ``first`` to ``stop - 1`` (dealt
-    by the compiled dealer ``loops``, if given)."""
+    """Coups, summed exact rates and counts (5 each) per shoe, for shoes ``first`` to ``stop - 1``."""
     cards = shoe_orders(shoe_card_codes(shoe), seed, first, stop, loops=loops)
     play = play_shoes(cards, tableau, procedure, Detail.RANKS, compositions=True, loops=loops)
     left = play.left_ranks()
@@ -179,27 +151,25 @@ def _shoe_sums(shoe: Shoe, tableau: Tableau, procedure: Procedure, seed: int, fi
     rates = np.column_stack([evaluate(left, tableau=tableau).probabilities(), p, p])
     seen = np.column_stack([winner_index(codes)[:, None] == np.arange(3), codes // PLAYER_PAIR % 2,
                             codes // BANKER_PAIR % 2]).astype(np.float64)
-    rows, k = stop - first, rates.shape[1]
-    coups = np.asarray(np.bincount(play.shoe, minlength=rows), dtype=np.float64)
-    expected = np.stack([np.bincount(play.shoe, weights=rates[:, j], minlength=rows) for j in range(k)],
+    rows = stop - first
+
+    def per_shoe(values: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.stack([np.bincount(play.shoe, weights=column, minlength=rows) for column in values.T],
                         axis=1).astype(np.float64)
-    observed = np.stack([np.bincount(play.shoe, weights=seen[:, j], minlength=rows) for j in range(k)],
-                        axis=1).astype(np.float64)
-    return coups, expected, observed
+
+    return np.asarray(np.bincount(play.shoe, minlength=rows), dtype=np.float64), per_shoe(rates), per_shoe(seen)
 
 
 def shoe_rates(shoe: Shoe, tableau: Tableau, procedure: Procedure, *, shoes: int = REFERENCE_SHOES[0],
                seed: int = 0) -> ShoeRates:
-    """Estimate the per-coup rates over whole shoes dealt by ``procedure`` (see the module docstring)."""
+    """Estimate the per-coup rates over whole shoes dealt by ``procedure``."""
     procedure.check(shoe)
     loops = compiled_dealer(shoes * shoe.size // CARDS_PER_COUP, shoes, shoe.size)
     bounds = [0]
     while bounds[-1] < shoes:  # _CHUNK shoes at a time, fewer of many cards
         bounds.append(batch_end(bounds[-1], min(shoes, bounds[-1] + _CHUNK), shoe.size))
     parts = [_shoe_sums(shoe, tableau, procedure, seed, a, b, loops) for a, b in pairwise(bounds)]
-    coups = np.concatenate([c for c, _, _ in parts])
-    expected = np.concatenate([e for _, e, _ in parts])
-    observed = np.concatenate([o for _, _, o in parts])
+    coups, expected, observed = (np.concatenate(column) for column in zip(*parts, strict=True))
     rates = expected.sum(axis=0) / coups.sum()
     mean = coups.mean()
     residual = expected - coups[:, None] * rates
@@ -208,22 +178,28 @@ def shoe_rates(shoe: Shoe, tableau: Tableau, procedure: Procedure, *, shoes: int
     return ShoeRates(shoes, seed, float(mean), rates, rate_cov, spread)
 
 
+def _counts_check(name: str, counts: Mapping[str, int], members: Sequence[str], expected: NDArray[np.float64],
+                  moments: NDArray[np.float64], outer: NDArray[np.float64], notes: list[str]) -> Check:
+    n = sum(counts[k] for k in OUTCOMES)
+    acc = IndicatorSum([k.replace("-", " ") for k in members])
+    acc.add_sums(n, np.array([counts[k] for k in members]), expected, moments, outer)
+    return statistical_check(name, n, [acc.test(", ".join(acc.names))], acc.tallies(), notes)
+
+
 def _fresh(counts: Mapping[str, int], shoe: Shoe, tableau: Tableau) -> list[Check]:
     n = sum(counts[k] for k in OUTCOMES)
     p = full_shoe_odds(shoe, tableau)
-    outcomes = IndicatorSum(OUTCOMES)
-    outcomes.add_identical(p, np.diag(p), n, np.array([counts[k] for k in OUTCOMES]))
-    note = f"Expected: {n:,} coups, each from a fresh full shoe ({shoe}, tableau {tableau.name!r})."
-    checks = [statistical_check("outcomes", n, [outcomes.test("banker, player, tie")], outcomes.tallies(), [note])]
+    laws: list[tuple[str, Sequence[str], NDArray[np.float64], NDArray[np.float64]]] = [
+        ("outcomes", OUTCOMES, p, np.diag(p))]
     names = [k for k in COUNT_NAMES[3:] if k in counts]
     if names:
         single, both = pair_odds(np.array([shoe.counts]), infinite=shoe.infinite)
         q, b = float(single[0]), float(both[0])
-        pairs = IndicatorSum([k.replace("-", " ") for k in names])
-        moments = np.full((len(names), len(names)), b) + np.eye(len(names)) * (q - b)
-        pairs.add_identical(np.full(len(names), q), moments, n, np.array([counts[k] for k in names]))
-        checks.append(statistical_check("pairs", n, [pairs.test(", ".join(pairs.names))], pairs.tallies(), [note]))
-    return checks
+        laws.append(("pairs", names, np.full(len(names), q),
+                     np.full((len(names), len(names)), b) + np.eye(len(names)) * (q - b)))
+    note = f"Expected: {n:,} coups, each from a fresh full shoe ({shoe}, tableau {tableau.name!r})."
+    return [_counts_check(name, counts, members, n * rates, n * moments, n * np.outer(rates, rates), [note])
+            for name, members, rates, moments in laws]
 
 
 def _whole(counts: Mapping[str, int], shoes: int, rates: ShoeRates) -> list[Check]:
@@ -233,19 +209,17 @@ def _whole(counts: Mapping[str, int], shoes: int, rates: ShoeRates) -> list[Chec
         if not members:
             continue
         j = [COUNT_NAMES.index(k) for k in members]
-        acc = IndicatorSum([k.replace("-", " ") for k in members])
-        acc.trials, acc.observed = n, np.array([counts[k] for k in members])
-        acc.expected = n * rates.rates[j]
         estimate = n * n * rates.rate_covariance[np.ix_(j, j)]
-        acc.moments, acc.outer = shoes * rates.spread[np.ix_(j, j)] + estimate, np.zeros((len(j), len(j)))
-        ratio = max(float(np.sqrt(estimate[i, i] / acc.moments[i, i])) for i in range(len(j)))
+        moments = shoes * rates.spread[np.ix_(j, j)] + estimate
+        ratio = max(float(np.sqrt(estimate[i, i] / moments[i, i])) for i in range(len(j)))
         notes = [f"Expected: {n:,} coups at per-coup rates estimated from {rates.shoes:,} whole shoes dealt with "
                  f"seed {rates.seed} ({rates.coups_per_shoe:.2f} coups a shoe), standard errors "
                  + ", ".join(f"{k} {np.sqrt(rates.rate_covariance[i, i]):.2e}" for k, i in zip(members, j,
                                                                                               strict=True))
                  + f"; the estimate's error is at most {ratio:.1%} of the test's standard deviation and is "
                  "included in the covariance."]
-        checks.append(statistical_check(name, n, [acc.test(", ".join(acc.names))], acc.tallies(), notes))
+        checks.append(_counts_check(name, counts, members, n * rates.rates[j], moments, np.zeros((len(j), len(j))),
+                                    notes))
     return checks
 
 

@@ -1,27 +1,14 @@
 """A log of coups as columns: the cards of every coup in dealing order, its shoe, and its labels.
 
-Conventions. A coup is dealt player, banker, player, banker, then the player's third card
-(if the player drew) and the banker's third card (if the banker drew). :class:`CoupLog`
-keeps each coup's cards in that *dealing order* in six slots: ``ranks`` 1-13 (ace 1, ...,
-king 13; 0 in a slot past the coup's cards) and ``suits`` 0-3 in :data:`~exact_odds.core.shoe.SUITS`
-order (spades, hearts, diamonds, clubs; -1 when the log gave no suit). ``player_cards`` and
-``banker_cards`` are 2 or 3. ``shoe`` numbers the shoes (index into ``shoe_names``, the
-values the log wrote) or is ``None``: every coup was dealt from a fresh full shoe.
-``burn_ranks``/``burn_suits`` (up to :data:`BURN_SLOTS` a coup, or ``None``) are the cards
-seen before a coup besides its hands: the card a shoe's burn turns face up, whose value sets
-how many cards are burned face down. The statistics take those cards out of the shoe too;
-without them the end of every shoe would depend on a card the log does not show.
-
-Labels are what the log *claims* (checked against the cards by
-:func:`exact_odds.witness.verify.checks.label_check`): ``winner`` (0 banker, 1 player, 2 tie, the order
-of :data:`~exact_odds.core.coup.OUTCOMES`), ``player_total``/``banker_total`` (0-9),
-``natural``/``player_pair``/``banker_pair`` (0 or 1); -1 where a coup carries no label.
-``nets`` maps a bet's name to the net units the log paid on one unit staked (NaN where
-missing), with the number of decimals written (for values rounded by the log).
-
-A simulator builds one with :meth:`CoupLog.from_dealt` from its card codes and coup codes;
-a file is read into one by :func:`exact_odds.witness.verify.read.read_log`; :func:`write_log` writes
-the CSV format back.
+Conventions of :class:`CoupLog`. Each coup's cards in *dealing order* (player, banker, player, banker,
+then the player's third card if drawn and the banker's) in six slots: ``ranks`` 1-13 (0 past the coup's
+cards) and ``suits`` 0-3 in :data:`~exact_odds.core.shoe.SUITS` order (-1 when not given);
+``player_cards``/``banker_cards`` 2 or 3. ``shoe``: index into ``shoe_names`` (the values the log wrote),
+or ``None``: every coup from a fresh full shoe. ``burn_ranks``/``burn_suits``: up to :data:`BURN_SLOTS`
+cards shown before a coup besides its hands (the card a shoe's burn turns face up). ``labels`` are what
+the log *claims*: ``winner`` (index into :data:`~exact_odds.core.coup.OUTCOMES`), totals 0-9,
+``natural``/``player_pair``/``banker_pair`` 0 or 1; :data:`MISSING` where not given. ``nets`` maps a
+bet's name to the net units paid on one unit staked (NaN where missing) and the decimals written.
 
 >>> import numpy as np
 >>> cards = np.array([[48, 20, 33, 21, 0, 0]])  # K♠ 6♠ 9♥ 6♥: player 9, banker 2 (a natural)
@@ -34,11 +21,14 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
+
+import numpy as np
+from numpy.typing import NDArray
 
 from exact_odds.batch import compiled
 from exact_odds.core.coup import (
@@ -53,10 +43,6 @@ from exact_odds.core.coup import (
 )
 from exact_odds.core.shoe import RANK_LABELS, SUITS
 
-if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
-
 SLOTS = 6
 """Card slots per coup: the most cards a coup deals."""
 BURN_SLOTS = 3
@@ -68,15 +54,14 @@ MISSING = -1
 
 
 def compiled_loops(count: int) -> ModuleType | None:
-    """verify's compiled loops (:mod:`exact_odds.witness.verify.loops`) for a call on ``count`` cards or coups, or
-    None for NumPy (:func:`exact_odds.batch.compiled.module`: numba present, the job large enough or
-    ``EXACT_ODDS_JIT=1``)."""
+    """verify's compiled loops for a call on ``count`` cards or coups, or None for NumPy
+    (:func:`exact_odds.batch.compiled.module`)."""
     return compiled.module("exact_odds.witness.verify.loops", count)
 
 
 @dataclass(frozen=True, eq=False, slots=True)
 class CoupLog:
-    """Coups as NumPy columns (see the module docstring for the conventions)."""
+    """Coups as NumPy columns (conventions: the module's docstring)."""
 
     ranks: NDArray[np.int8]
     suits: NDArray[np.int8]
@@ -98,27 +83,18 @@ class CoupLog:
     @property
     def suited(self) -> bool:
         """Whether every card dealt (and every burn card shown) carries its suit."""
-        import numpy as np
-
         burn = self.burn_suits is None or self.burn_ranks is None or bool(
             np.all((self.burn_suits >= 0) | (self.burn_ranks == 0)))
         return bool(np.all((self.suits >= 0) | (self.ranks == 0))) and burn
 
     def banker_third_slot(self) -> NDArray[np.int64]:
         """The slot of each coup's banker third card: 5 after a player's third card, else 4."""
-        import numpy as np
-
         return np.asarray(4 + (self.player_cards == 3), dtype=np.int64)
 
     def hands(self, i: int) -> tuple[str, str]:
         """The cards of coup ``i`` as the log would write them: ``("Ks 9h", "6s 6h")``."""
-        def text(slot: int) -> str:
-            suit = int(self.suits[i, slot])
-            return RANK_LABELS[int(self.ranks[i, slot]) - 1] + (SUITS[suit].value if suit >= 0 else "")
-
-        player = [0, 2] + ([4] if self.player_cards[i] == 3 else [])
-        banker = [1, 3] + ([4 + (self.player_cards[i] == 3)] if self.banker_cards[i] == 3 else [])
-        return " ".join(map(text, player)), " ".join(map(text, banker))
+        player, banker = _card_texts(_slice(self, i, i + 1))
+        return player[0], banker[0]
 
     def shoe_name(self, i: int) -> str | None:
         """The log's ``shoe`` value of coup ``i`` (``None`` without shoes)."""
@@ -126,69 +102,28 @@ class CoupLog:
 
     @classmethod
     def from_dealt(cls, cards: Any, *, player_cards: Any = None, banker_cards: Any = None, codes: Any = None,
-                   detail: Detail = Detail.POINTS, shoe: Any = None, burn: Any = None, suited: bool = True) -> CoupLog:
+                   detail: Detail = Detail.POINTS, shoe: Any = None, burn: Any = None, suited: bool = True,
+                   rows: Any = None, start: Any = None) -> CoupLog:
         """A log of coups a simulator dealt, from its arrays.
 
-        ``cards``: shape (n, 6), card codes ``4 * (rank - 1) + suit`` (0-51, suits in
-        :data:`~exact_odds.core.shoe.SUITS` order) in dealing order; values past a coup's cards are
-        ignored. Either ``player_cards``/``banker_cards`` (2 or 3 each) or the coup ``codes``
-        (:func:`exact_odds.core.coup.encode`) say how many cards each hand holds. Given ``codes``,
-        the log also carries what they claim as labels (winner and totals; pairs when dealt
-        at ``detail`` ``RANKS`` or more), so the simulator's own bookkeeping is checked too.
-        ``shoe``: the shoe number of each coup (coups of one shoe in dealing order), or
-        ``None`` for coups each dealt from a fresh full shoe. ``burn``: shape (n, k), the card
-        codes shown before each coup besides its hands (the card turned face up by a shoe's burn
-        before its first coup; -1 for none). ``suited=False``: the suits in the codes mean
-        nothing (a shoe whose suits are unknown).
+        ``cards``: shape (n, 6), card codes ``4 * (rank - 1) + suit`` in dealing order (values past a coup's
+        cards ignored); or, given ``rows`` and ``start``, each shoe's card codes in dealing order, coup ``i``'s
+        cards ``cards[rows[i]]`` from ``start[i]`` on. Either ``player_cards``/``banker_cards`` or the coup
+        ``codes`` say how many cards each hand holds; ``codes`` also become labels (winner and totals; pairs at
+        ``detail`` ``RANKS`` or more), so the simulator's own bookkeeping is checked too. ``shoe``: each coup's
+        shoe number, or ``None`` (fresh shoes). ``burn``: (n, k) card codes shown before each coup besides its
+        hands (-1 for none). ``suited=False``: the suits in the codes mean nothing.
         """
-        import numpy as np
-
-        def hands(used: NDArray[np.int8]) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
-            c = np.asarray(cards).reshape(-1, SLOTS).astype(np.int8)  # card codes 0-51
-            return _rank_suit(c, used[:, None] > np.arange(SLOTS, dtype=np.int8), suited)
-
-        return cls._from_hands(hands, player_cards, banker_cards, codes, detail, shoe, burn, suited)
-
-    @classmethod
-    def from_shoes(cls, cards: NDArray[np.uint8], rows: NDArray[Any], start: NDArray[Any], *, codes: Any,
-                   detail: Detail = Detail.POINTS, shoe: Any = None, burn: Any = None, suited: bool = True) -> CoupLog:
-        """:meth:`from_dealt` of coups dealt from shoes: ``cards`` (shoes, cards per shoe) holds each
-        shoe's card codes in dealing order, and coup ``i``'s cards are ``cards[rows[i]]`` from
-        ``start[i]`` on (taken in one pass with the compiled loops)."""
-        import numpy as np
-
-        def hands(used: NDArray[np.int8]) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
-            fast = compiled_loops(len(used))
-            if fast is None:
-                index = np.minimum(start[:, None].astype(np.intp) + np.arange(SLOTS), cards.shape[1] - 1)
-                return _rank_suit(cards[rows[:, None], index].astype(np.int8),
-                                  used[:, None] > np.arange(SLOTS, dtype=np.int8), suited)
-            ranks, suits = np.empty((len(used), SLOTS), dtype=np.int8), np.empty((len(used), SLOTS), dtype=np.int8)
-            fast.shoe_cards(cards, rows, start, used, suited, ranks, suits)
-            return ranks, suits
-
-        return cls._from_hands(hands, None, None, codes, detail, shoe, burn, suited)
-
-    @classmethod
-    def _from_hands(cls, hands: Callable[[NDArray[np.int8]], tuple[NDArray[np.int8], NDArray[np.int8]]],
-                    player_cards: Any, banker_cards: Any, codes: Any, detail: Detail, shoe: Any, burn: Any,
-                    suited: bool) -> CoupLog:
-        """The log of :meth:`from_dealt`, its ranks and suits given by ``hands(cards of each coup)``."""
-        import numpy as np
-
-        codes_arr = None if codes is None else np.asarray(codes)
-        table = None if codes_arr is None else _code_table(codes_arr)
-        if codes_arr is not None:
-            player_cards, banker_cards = _code_column(codes_arr, table, 0), _code_column(codes_arr, table, 1)
+        said = None if codes is None else _code_columns(np.asarray(codes))
+        if said is not None:
+            player_cards, banker_cards = said[0], said[1]
         if player_cards is None or banker_cards is None:
             raise ValueError("give player_cards and banker_cards, or the coup codes")
         p = np.asarray(player_cards, dtype=np.int8)
         b = np.asarray(banker_cards, dtype=np.int8)
-        ranks, suits = hands(p + b)
-        labels: dict[str, NDArray[np.int8]] = {}
-        if codes_arr is not None:
-            for column, name in enumerate(CODE_LABELS[: 5 if detail >= Detail.RANKS else 3], start=2):
-                labels[name] = _code_column(codes_arr, table, column)
+        ranks, suits = _dealt_cards(cards, p + b, suited, rows, start)
+        named = CODE_LABELS[: 5 if detail >= Detail.RANKS else 3]
+        labels = {} if said is None else dict(zip(named, said[2:2 + len(named)], strict=True))
         shoe_arr, names = (None, ()) if shoe is None else _shoe_numbers(np.asarray(shoe))
         burn_ranks = burn_suits = None
         if burn is not None:
@@ -198,8 +133,23 @@ class CoupLog:
         return cls(ranks, suits, p, b, shoe_arr, names, None, labels, {}, columns, (), burn_ranks, burn_suits)
 
 
+def _dealt_cards(cards: Any, used: NDArray[np.int8], suited: bool, rows: Any,
+                 start: Any) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
+    """The ranks and suits of each coup's ``used`` cards, as :meth:`CoupLog.from_dealt` takes them."""
+    fast = None if rows is None else compiled_loops(len(used))
+    if fast is not None:
+        ranks, suits = np.empty((len(used), SLOTS), dtype=np.int8), np.empty((len(used), SLOTS), dtype=np.int8)
+        fast.shoe_cards(cards, rows, start, used, suited, ranks, suits)
+        return ranks, suits
+    if rows is None:
+        codes = np.asarray(cards).reshape(-1, SLOTS)
+    else:
+        codes = cards[rows[:, None], np.minimum(start[:, None].astype(np.intp) + np.arange(SLOTS), cards.shape[1] - 1)]
+    return _rank_suit(codes.astype(np.int8), used[:, None] > np.arange(SLOTS, dtype=np.int8), suited)
+
+
 CODE_LABELS = ("winner", "player_total", "banker_total", "player_pair", "banker_pair")
-"""The labels a coup code gives, in the order of :func:`_code_values`' columns 2 on."""
+"""The labels a coup code gives, in the order of :func:`_code_values`' rows 2 on."""
 
 
 def _code_values(codes: NDArray[np.int64]) -> list[NDArray[np.int64]]:
@@ -210,45 +160,36 @@ def _code_values(codes: NDArray[np.int64]) -> list[NDArray[np.int64]]:
 
 @cache
 def _every_code() -> NDArray[np.int8]:
-    """:func:`_code_values` of every coup code, shape (7, :data:`~exact_odds.core.coup.COUP_CODES`)."""
-    import numpy as np
-
     return np.array(_code_values(np.arange(COUP_CODES, dtype=np.int64)), dtype=np.int8)
 
 
 def _code_table(codes: NDArray[Any]) -> NDArray[np.int8] | None:
-    """The table of :func:`_every_code` when every one of ``codes`` is a coup code (looked up there), else None."""
+    """:func:`_code_values` of every coup code, shape (7, codes), when every one of ``codes`` is one, else None."""
     if codes.size and (int(codes.min()) < 0 or int(codes.max()) >= COUP_CODES):
         return None
     return _every_code()
 
 
-def _code_column(codes: NDArray[Any], table: NDArray[np.int8] | None, column: int) -> NDArray[np.int8]:
-    """Column ``column`` of :func:`_code_values` of ``codes`` as int8: looked up in ``table``, or computed."""
-    import numpy as np
-
+def _code_columns(codes: NDArray[Any]) -> NDArray[np.int8]:
+    """:func:`_code_values` of ``codes`` as int8 rows: looked up in the table of every code, or computed."""
+    table = _code_table(codes)
     if table is not None:
-        return np.take(table[column], codes)
-    return _code_values(np.asarray(codes, dtype=np.int64))[column].astype(np.int8)
+        return np.take(table, codes, axis=1)
+    return np.array(_code_values(np.asarray(codes, dtype=np.int64)), dtype=np.int8)
 
 
 def _rank_suit(codes: NDArray[np.int8], used: NDArray[np.bool_], suited: bool) -> tuple[NDArray[np.int8],
                                                                                         NDArray[np.int8]]:
-    """Ranks (1-13; 0 where not ``used``) and suits (0-3; :data:`MISSING` where not used or not
-    ``suited``) of card codes ``4 * (rank - 1) + suit`` (a shift and a mask: floor division and
-    modulo by 4 alike)."""
-    import numpy as np
-
+    """Ranks (1-13; 0 where not ``used``) and suits (0-3; :data:`MISSING` where not used or not ``suited``) of
+    card codes ``4 * (rank - 1) + suit``."""
     ranks = np.where(used, (codes >> 2) + 1, 0).astype(np.int8)
     suits = np.where(used & suited, codes & 3, MISSING).astype(np.int8)
     return ranks, suits
 
 
 def _shoe_numbers(shoe: NDArray[Any]) -> tuple[NDArray[np.int32], tuple[str, ...]]:
-    """Each coup's shoe as an index into the shoes' names (the distinct values, sorted), as
-    ``np.unique`` gives them; without a sort when the values come in order (a simulator's)."""
-    import numpy as np
-
+    """Each coup's shoe as an index into the shoes' names (sorted), as ``np.unique`` gives them; without a sort
+    when the values come in order (a simulator's)."""
     values: NDArray[Any]
     inverse: NDArray[Any]
     if shoe.ndim == 1 and shoe.size and bool((shoe[1:] >= shoe[:-1]).all()):
@@ -263,8 +204,6 @@ def _shoe_numbers(shoe: NDArray[Any]) -> tuple[NDArray[np.int32], tuple[str, ...
 
 def _card_names(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[Any]:
     """Each card as text (``"Ks"``, ``"9"`` without a suit, ``""`` for no card), vectorised."""
-    import numpy as np
-
     names = np.array([[""] + [r + (SUITS[s].value if s >= 0 else "") for s in (-1, 0, 1, 2, 3)]
                       for r in RANK_LABELS], dtype=object)
     names = np.vstack([np.full((1, 6), "", dtype=object), names])
@@ -272,15 +211,11 @@ def _card_names(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[Any
 
 
 def _burn_texts(log: CoupLog) -> list[str]:
-    """Every coup's burn cards as text (``"7h"``; ``""`` for none)."""
     assert log.burn_ranks is not None and log.burn_suits is not None
     return [" ".join(c for c in row if c) for row in _card_names(log.burn_ranks, log.burn_suits).tolist()]
 
 
 def _card_texts(log: CoupLog) -> tuple[list[str], list[str]]:
-    """Every coup's player cards and banker cards as text (``"Ks 9h"``), vectorised."""
-    import numpy as np
-
     text = _card_names(log.ranks, log.suits)
     rows = np.arange(len(log))
 
@@ -295,13 +230,9 @@ def _card_texts(log: CoupLog) -> tuple[list[str], list[str]]:
 def write_log(log: CoupLog, out: TextIO, *, header: bool = True, chunk: int = 65_536) -> None:
     """Write ``log`` as CSV with a header: ``shoe`` and ``burn`` (if any), ``player``, ``banker``, then its labels.
 
-    Cards are written rank then suit (``Ks 9h``; ``T`` for a ten); labels as ``banker``,
-    ``player``, ``tie``, totals 0-9 and ``true``/``false``; a missing label as an empty
-    field. ``read_log`` reads the result back into an equal log. A simulator that writes its
-    coups a block at a time passes ``header=False`` after the first block (the blocks must
-    carry the same labels, and shoe names that do not repeat across blocks).
+    ``read_log`` reads the result back into an equal log. A simulator that writes its coups a block at a time
+    passes ``header=False`` after the first block (the blocks carry the same labels).
 
-    >>> import numpy as np
     >>> buf = io.StringIO()
     >>> write_log(CoupLog.from_dealt(np.array([[48, 20, 33, 21, 0, 0]]), codes=[92]), buf)
     >>> print(buf.getvalue().strip())
@@ -323,11 +254,12 @@ def write_log(log: CoupLog, out: TextIO, *, header: bool = True, chunk: int = 65
         if burn:
             columns.append(_burn_texts(part))
         columns += [player, banker]
-        columns += [[_label_text(name, v) for v in part.labels[name].tolist()] for name in labels]
+        columns += [[label_text(name, v) for v in part.labels[name].tolist()] for name in labels]
         writer.writerows(zip(*columns, strict=True))
 
 
-def _label_text(name: str, value: int) -> str:
+def label_text(name: str, value: int) -> str:
+    """A label's value as the log writes it (``""`` when missing)."""
     if value == MISSING:
         return ""
     if name == "winner":
@@ -338,7 +270,6 @@ def _label_text(name: str, value: int) -> str:
 
 
 def _slice(log: CoupLog, start: int, stop: int) -> CoupLog:
-    """Coups ``start:stop`` of ``log`` (the same shoe names)."""
     cut = slice(start, stop)
     return CoupLog(log.ranks[cut], log.suits[cut], log.player_cards[cut], log.banker_cards[cut],
                    None if log.shoe is None else log.shoe[cut], log.shoe_names,

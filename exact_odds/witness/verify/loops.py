@@ -1,35 +1,10 @@
 """verify's loops, compiled (numba): imported only through :func:`exact_odds.witness.verify.log.compiled_loops`.
 
-Each does what a step of :mod:`exact_odds.witness.verify` does with NumPy, on the same numbers with the
-same operations, so the results are the same integers and the same floats; compiled, a step is
-one pass over data that stays in the processor's cache, where NumPy makes a pass over memory per
-operation. Compiled code is cached on disk, as :mod:`exact_odds.batch.loops`'s is.
-
-- :func:`compositions`: the cards seen before each coup of a block
-  (:func:`exact_odds.witness.verify.shoes.compositions`).
-- :func:`group_counts`: the cards of each shoe (or coup) by kind (:func:`exact_odds.witness.verify.shoes.counts_by`).
-- :func:`card_sums`: the card tally of a block (:func:`exact_odds.witness.verify.cards._cards` and
-  :func:`exact_odds.witness.verify.cards._add_grams`): each card's key, its composition carried from the
-  coup's card before it (one subtraction) and divided by its size, and the products of those
-  probabilities added key by key in dealing order, a card at a time, in vectors of 4 doubles
-  (:func:`_card_adder`: the same floats as NumPy's divisions, products and sums, in the same order).
-- :func:`winner_odds`: the banker, player and tie probabilities and the expectations of bets paid
-  by the winner alone, from the exact ways (:func:`exact_odds.witness.verify.odds._many_odds`: the same
-  integers and the same divisions as :meth:`exact_odds.batch.Evaluation.probabilities` and
-  :meth:`~exact_odds.batch.Evaluation.edges`, in one pass without temporaries).
-- :func:`pair_sums`: the pair odds' sums of each composition (whole numbers below 2**53: exact);
-  :func:`pair_probabilities`: the pair odds themselves from the same sums.
-- :func:`hands`, :func:`shoe_totals`, :func:`label_errors`: the hands of every coup, the cards of
-  each shoe and the labels' errors for the deterministic checks (:mod:`exact_odds.witness.verify.checks`).
-- :func:`shoe_cards`: a simulator's coups taken from its shoes
-  (:meth:`exact_odds.witness.verify.log.CoupLog.from_shoes`).
-
-A rank beyond 13 (or a kind or group out of range) raises ValueError rather than write past an
-array: the loops do not check their indices otherwise.
-
-Arrays are C-contiguous. ``ranks`` int8 (1-13, 0 for no card); ``left`` int16 or int64
-(:func:`pair_sums`: int64); ``gram``, ``acc``, ``p``, ``table`` float64; counts int64
-(:func:`group_counts`: int32).
+Each mirrors a NumPy step of :mod:`exact_odds.witness.verify` (named in its docstring) with the same
+operations in the same order, so the same integers and the same floats, in one pass that stays in
+the cache. A rank beyond 13 (or a kind or group out of range) raises ValueError rather than write
+past an array. Arrays are C-contiguous: ``ranks`` int8 (1-13, 0 for no card); ``left`` int16 or
+int64; ``gram``, ``acc``, ``p``, ``table`` float64.
 """
 
 from __future__ import annotations
@@ -52,7 +27,6 @@ def _vector_at(context: Any, builder: Any, kind: Any, array: Any, offset: Any, v
 
 
 def _spread(builder: Any, value: Any, vector: Any) -> Any:
-    """``value`` in every lane of a ``vector``."""
     index = ir.IntType(32)
     one = builder.insert_element(ir.Constant(vector, ir.Undefined), value, ir.Constant(index, 0))
     return builder.shuffle_vector(one, ir.Constant(vector, ir.Undefined),
@@ -60,16 +34,10 @@ def _spread(builder: Any, value: Any, vector: Any) -> Any:
 
 
 def _card_adder() -> Any:
-    """An intrinsic ``add(count, acc, at)``: a card's probabilities ``p = count / count[15]``
-    (``count``: 16 doubles, its composition at 2-14, zeros at 0-1, its size at 15; so ``p`` is 1 at
-    15), then ``acc.flat[at:]``'s 14 rows of 16 (element ``(i, j)`` at ``[i, j + 2]``) ``+= p p^T``
-    over the upper triangle: row ``i`` in the ``(17 - i) // 4`` vectors of 4 that end at column 16
-    (32 in all). Each quotient is correctly rounded (the floats of a division one at a time); each
-    element is multiplied, then added, two roundings (no fused multiply-add), so the same floats as
-    NumPy's ``target += scale * source``. ``p`` stays in four vector registers: the compiler leaves
-    a loop of 13 divisions scalar (its vector loop takes 32 at a time), and would read a stored
-    ``p`` again after every store to ``acc`` (the arrays might overlap). The caller keeps the
-    indices in bounds."""
+    """An intrinsic ``add(count, acc, at)``: ``p = count / count[15]`` (``count``: a card's composition at 2-14,
+    its size at 15), then ``acc.flat[at:]``'s 14 rows of 16 ``+= p p^T`` over the upper triangle, in vectors of
+    4 doubles held in registers. A division, a multiplication and an addition per element (no fused
+    multiply-add): the floats of NumPy's ``target += scale * source``. The caller keeps the indices in bounds."""
     vector = ir.VectorType(ir.DoubleType(), 4)
 
     @intrinsic
@@ -101,18 +69,11 @@ _add_card = _card_adder()
 
 @_jit
 def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, gram, acc, p):
-    """The card tally of a block of coups (``ranks`` (b, 6): 1-13, 0 for no card) in dealing order,
-    the cards of coups ``ok``: each card's key (its group of positions ``(dealt[coup] + slot) //
-    width``, at most ``groups - 1``, times 14, plus one more than the rank of the card before it in
-    the block, 0 when it opens its shoe) and rank counted in ``seen[key, rank]``; its probabilities
-    ``p = (c / n, 1)``, ``c`` its composition (``left[coup]`` less the coup's earlier cards: the
-    card before it less its rank) of ``n = total[coup] - slot`` cards, as
-    :func:`exact_odds.witness.verify.cards._cards` and ``_add_grams`` give them. ``gram[key] += sum p p^T``
-    (keys, 14, 14) over each ``chunk`` of cards, each chunk's sums formed in ``acc[key]`` (keys, 14,
-    16: element ``(i, j)`` at ``[i, j + 2]``) from zero, a card at a time in dealing order, the upper
-    triangle in 32 vectors of 4 doubles ending at column 16, ``p`` divided and its products added
-    in vector registers (:func:`_card_adder`); ``p`` (16): scratch, the card's composition at 2-14
-    and its size at 15. Returns the number of cards."""
+    """The card tally of a block of coups in dealing order (:func:`exact_odds.witness.verify.cards._cards` and
+    ``_add_grams``): each card of coups ``ok`` counted in ``seen[key, rank]``, and ``gram[key] += sum p p^T``
+    over each ``chunk`` of cards, summed in ``acc`` (keys, 14, 16; ``(i, j)`` at ``[i, j + 2]``) a card at a
+    time (:func:`_card_adder`), its composition carried from the card before it. ``p`` (16): scratch.
+    Returns the number of cards."""
     kinds = seen.shape[1]
     side = kinds + 1
     if acc.shape[1] != side or acc.shape[2] != 16 or side != 14 or p.shape[0] != 16 or left.shape[1] != kinds \
@@ -158,8 +119,7 @@ def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, 
 
 @_jit
 def _flush(acc, gram):
-    """``gram[key] += acc[key]`` (its upper triangle, ``(i, j)`` at ``acc[key, i, j + 2]``, mirrored),
-    then ``acc`` zeroed."""
+    """``gram[key] += acc[key]`` (the upper triangle mirrored), then ``acc`` zeroed."""
     side = gram.shape[1]
     for a in range(gram.shape[0]):
         for i in range(side):
@@ -172,11 +132,9 @@ def _flush(acc, gram):
 
 @_jit
 def winner_odds(ways, sequences, weights, scales, probabilities, ev):
-    """For each composition ``i``: ``probabilities[i, w] = ways[i, w] / sequences[i]`` (banker,
-    player and tie ways, int64) and ``ev[i, j] = (ways[i] @ weights[:, j]) / (sequences[i] *
-    scales[j])``, the numerator added in int64 (the caller bounds it) and each integer made a float
-    first, as :func:`exact_odds.witness.verify.odds._weighed` and ``Evaluation.probabilities`` and ``edges``
-    form them (the same floats)."""
+    """``probabilities[i] = ways[i] / sequences[i]`` and ``ev[i, j] = (ways[i] @ weights[:, j]) / (sequences[i] *
+    scales[j])``, the numerator in int64 (the caller bounds it): the floats of ``Evaluation.probabilities`` and
+    ``edges`` (:func:`exact_odds.witness.verify.odds._many_odds`)."""
     if ways.shape[1] != 3 or weights.shape[0] != 3 or ev.shape[1] != weights.shape[1] \
             or scales.shape[0] != weights.shape[1] or min(probabilities.shape[0], ev.shape[0]) < ways.shape[0]:
         raise ValueError("odds of the wrong shape")
@@ -192,26 +150,10 @@ def winner_odds(ways, sequences, weights, scales, probabilities, ev):
 
 
 @_jit
-def pair_sums(left, table, out):
-    """``out[i, j] = sum_r table[left[i, r], j]``: the pair odds' sums of each composition (whole
-    numbers below 2**53, so exact in any order), as :func:`exact_odds.witness.verify.odds._pair_sums` adds them."""
-    for i in range(left.shape[0]):
-        s = 0.0
-        spread = 0.0
-        for r in range(left.shape[1]):
-            s += table[left[i, r], 0]
-            spread += table[left[i, r], 1]
-        out[i, 0] = s
-        out[i, 1] = spread
-
-
-@_jit
 def compositions(ranks, burn, first, base, seen, left, dealt):
-    """For coups in shoe order (``ranks`` (b, 6) and ``burn`` (b, k): 1-13, 0 for no card; ``first``:
-    the coup opens its shoe): ``left[i] = base - seen``, the cards of each rank seen in coup ``i``'s
-    shoe before its hands are dealt (earlier coups' hands and burns, its own burn) taken from
-    ``base``, and ``dealt[i]`` their number; ``seen`` (13,) carries the counts from block to block,
-    as :func:`exact_odds.witness.verify.shoes.compositions` counts them."""
+    """``left[i] = base - seen`` and ``dealt[i]``: the cards seen in coup ``i``'s shoe before its hands (earlier
+    hands and burns, its own burn); ``seen`` carries over from block to block
+    (:func:`exact_odds.witness.verify.shoes.compositions`)."""
     for i in range(ranks.shape[0]):
         if first[i]:
             seen[:] = 0
@@ -234,8 +176,7 @@ def compositions(ranks, burn, first, base, seen, left, dealt):
 
 @_jit
 def group_counts(group, kinds, shift, out):
-    """``out[group[i], k]`` counts the kinds ``k`` of row ``i`` of ``kinds`` (kind ``k`` written
-    ``k + 1 - shift``; a smaller value for an empty slot), as :func:`exact_odds.witness.verify.shoes.counts_by`."""
+    """:func:`exact_odds.witness.verify.shoes.counts_by`."""
     out[:, :] = 0
     for i in range(kinds.shape[0]):
         g = group[i]
@@ -250,12 +191,7 @@ def group_counts(group, kinds, shift, out):
 @_jit
 def hands(ranks, suits, player_cards, banker_cards, stood, weights, player2, banker2, third, player, banker,
           winner, player_pair, banker_pair, code):
-    """What the cards of each coup show (``ranks`` and ``suits`` (n, 6) in dealing order; ``stood``: the
-    third card's value for a player who stood; ``weights``: each part's weight in the coup code, in the
-    order of :func:`exact_odds.core.coup.encode`'s arguments), as
-    :func:`exact_odds.witness.verify.checks.hands_of` computes it:
-    two-card and final totals, the player's third card, the winner (0 banker, 1 player, 2 tie), the
-    pairs and the coup code (suited flags where both cards carry suits)."""
+    """:func:`exact_odds.witness.verify.checks.hands_of` (``weights``: each part's weight in the coup code)."""
     pts = np.zeros(6, np.int64)
     for i in range(ranks.shape[0]):
         for e in range(6):
@@ -281,9 +217,8 @@ def hands(ranks, suits, player_cards, banker_cards, stood, weights, player2, ban
 
 @_jit
 def shoe_cards(cards, rows, start, used, suited, ranks, suits):
-    """The cards of coups dealt from shoes (``cards`` (shoes, length): card codes ``4 * (rank - 1) + suit``
-    in dealing order): coup ``i``'s ``used[i]`` cards from ``cards[rows[i], start[i]]`` on, as ranks 1-13
-    and suits 0-3 (-1 without ``suited``); slots past a coup's cards get rank 0 and suit -1."""
+    """Coup ``i``'s ``used[i]`` cards from ``cards[rows[i], start[i]]`` on, as ranks and suits
+    (:meth:`exact_odds.witness.verify.log.CoupLog.from_dealt`)."""
     last = cards.shape[1] - 1
     for i in range(rows.shape[0]):
         for e in range(ranks.shape[1]):
@@ -297,10 +232,8 @@ def shoe_cards(cards, rows, start, used, suited, ranks, suits):
 
 @_jit
 def shoe_totals(shoe, ranks, suits, burn_ranks, burn_suits, by_rank, by_card):
-    """The cards of each shoe (``shoe``: each coup's, 0 to shoes - 1) by rank in ``by_rank`` (shoes, 13)
-    and, those with a suit (0-3, -1 for none), by rank and suit in ``by_card`` (shoes, 52), the coups'
-    hands (``ranks`` 1-13, 0 for no card) and burn cards alike. Returns the number of cards and the
-    number of suits given, as :func:`exact_odds.witness.verify.checks.accounting_check` counts them."""
+    """The cards of each shoe by rank in ``by_rank`` and, with suits, by card in ``by_card``, burn cards included;
+    returns the cards and the suits given (:func:`exact_odds.witness.verify.checks.accounting_check`)."""
     by_rank[:, :] = 0
     by_card[:, :] = 0
     cards = suited = 0
@@ -325,10 +258,8 @@ def shoe_totals(shoe, ranks, suits, burn_ranks, burn_suits, by_rank, by_card):
 
 @_jit
 def pair_probabilities(left, table, size, p, both):
-    """:func:`exact_odds.witness.verify.odds.pair_odds` of compositions ``left`` (rows of counts; ``size``: their
-    sizes, or an empty array to add them up): ``p[i]`` the probability of a player pair, ``both[i]`` of
-    both pairs, from :func:`pair_sums`' sums (``table`` by count) with the same floats. Returns False,
-    leaving the rest, at a count the table does not hold."""
+    """:func:`exact_odds.witness.verify.odds.pair_odds` from the terms ``table`` by count (``size``: the sizes, or
+    empty to add them up). Returns False, leaving the rest, at a count the table does not hold."""
     for i in range(left.shape[0]):
         s = 0.0
         spread = 0.0

@@ -1,25 +1,12 @@
 """The statistical checks of outcomes: banker/player/tie and the pairs, against exact conditional odds.
 
-For every coup the hypothesis ("this log was dealt by the tableau from well-shuffled shoes")
-gives the exact probabilities of its outcomes *given every card dealt before it in its shoe*:
-the shoe less those cards is a composition, and :func:`exact_odds.batch.evaluate` gives its
-exact banker/player/tie ways in bulk (a fresh full shoe for every coup of a log without
-shoes). Cards burned or never shown change nothing: by exchangeability the unseen cards are
-as likely to be any of the cards not yet seen. Where a shoe stops (cut card, last coup) is
-decided by the cards already dealt, a stopping time, so it cannot bias the test.
-
-The indicator ``x_i`` of coup ``i``'s outcome, less its conditional probabilities ``p_i``,
-is then a martingale difference; the counts ``S = sum x_i`` have expectation ``E = sum p_i``
-and covariance ``V = sum (diag p_i - p_i p_i^T)`` (a sum of multinomials, independent given
-the past), and ``(S - E)^T V^+ (S - E)`` is asymptotically chi-square with 2 degrees of
-freedom (martingale central limit theorem; ``V^+``: the pseudo-inverse, as banker, player
-and tie add up to the number of coups).
-
-Pairs are decided by the first four cards alone, so their conditional probabilities are
-plain card counting over the composition ``c`` (``N`` cards): a player pair (cards 1 and 3)
-has ``sum_r c_r (c_r - 1) / (N (N - 1))``, the banker's (cards 2 and 4) the same, and both
-``(S^2 - sum_r (c_r (c_r - 1))^2 + sum_r c_r (c_r - 1) (c_r - 2) (c_r - 3)) / (N)_4`` with
-``S = sum_r c_r (c_r - 1)``; the two counts get a chi-square with their exact covariance.
+Each coup's outcome has exact probabilities ``p_i`` given the cards dealt before it in its shoe
+(:func:`exact_odds.batch.evaluate` of the shoe less those cards; a fresh full shoe without shoes;
+unseen and burned cards change nothing, by exchangeability, and where a shoe stops is a stopping
+time). The indicators less ``p_i`` are martingale differences, so ``(S - E)^T V^+ (S - E)``, with
+``E = sum p_i`` and ``V = sum (diag p_i - p_i p_i^T)``, is asymptotically chi-square with 2 degrees
+of freedom. Pairs depend on the first four cards alone: card counting over the composition
+(:func:`pair_odds`), the two counts tested with their exact covariance.
 """
 
 from __future__ import annotations
@@ -28,9 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from exact_odds.batch import Evaluation, evaluate
 from exact_odds.batch.compiled import chosen
@@ -42,17 +30,14 @@ from exact_odds.engine.enumerator import deal, winners
 from exact_odds.witness.verify.checks import Hands
 from exact_odds.witness.verify.log import compiled_loops
 
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
 PAIRS = ("player pair", "banker pair")
 
 
 @dataclass(frozen=True, slots=True)
 class Odds:
-    """The exact odds of coups dealt from compositions: banker, player and tie probabilities
-    ``outcomes`` (m, 3), each bet's player EV ``ev`` (m, k) as floats, and ``exact``: the bets'
-    exact EVs when every coup had one and the same composition (else ``None``)."""
+    """Exact odds of coups from compositions: ``outcomes`` (m, 3) banker, player and tie probabilities, ``ev``
+    (m, k) each bet's player EV as floats, and ``exact`` the bets' exact EVs when every coup had one and
+    the same composition (else ``None``)."""
 
     outcomes: NDArray[np.float64]
     ev: NDArray[np.float64]
@@ -76,16 +61,10 @@ def _one_composition(shoe: Shoe, tableau: Tableau, bets: Sequence[Payable], left
     return np.asarray(ev.probabilities()[0], dtype=np.float64), tuple(ev.expectation(0, j) for j in range(len(bets)))
 
 
-def coup_odds(left: NDArray[np.int64], shoe: Shoe, tableau: Tableau) -> NDArray[np.float64]:
-    """Banker, player and tie probabilities of a coup dealt from each composition (rows of ``left``)."""
-    return conditional_odds(left, shoe, tableau).outcomes
-
-
 def conditional_odds(left: NDArray[np.int64], shoe: Shoe, tableau: Tableau, bets: Sequence[Payable] = (),
                      suits: NDArray[np.int64] | None = None) -> Odds:
-    """The :class:`Odds` of a coup dealt from each composition (rows of ``left``; ``suits``: their
-    counts by rank and suit, for bets that look at suits), through :func:`exact_odds.batch.evaluate`
-    (one evaluation when the rows are all alike, as in a log without shoes)."""
+    """The :class:`Odds` of a coup dealt from each composition (rows of ``left``; ``suits``: their counts by
+    rank and suit, for bets that look at suits); one evaluation when the rows are all alike."""
     n, k = len(left), len(bets)
     if n == 0:
         return Odds(np.zeros((0, 3)), np.zeros((0, k)), None)
@@ -98,11 +77,9 @@ def conditional_odds(left: NDArray[np.int64], shoe: Shoe, tableau: Tableau, bets
 
 def _many_odds(left: NDArray[np.int64], tableau: Tableau, bets: tuple[Payable, ...],
                suits: NDArray[np.int64] | None, kept: _Kept | None = None, jit: bool | None = None) -> Odds:
-    """The :class:`Odds` of many compositions through one call of :func:`exact_odds.batch.evaluate`;
-    bets that pay by the winner alone are weighed from its banker, player and tie ways
-    (:func:`_by_winner`; compiled, with the floats in the same pass:
-    :func:`exact_odds.witness.verify.loops.winner_odds`, into ``kept``'s arrays when given), the rest
-    evaluated by it. ``jit``: whether to run compiled (None: by the number of compositions)."""
+    """The :class:`Odds` of many compositions in one :func:`exact_odds.batch.evaluate`; bets paid by the winner
+    alone are weighed from its banker, player and tie ways (:func:`_by_winner`; compiled:
+    :func:`exact_odds.witness.verify.loops.winner_odds`, into ``kept``'s arrays). ``jit``: None decides by size."""
     paid = None if suits is not None or not bets else _by_winner(tableau, bets)
     found = evaluate(left, bets=() if paid is not None else bets, tableau=tableau, suits=suits, jit=jit)
     if paid is not None:
@@ -117,20 +94,19 @@ def _many_odds(left: NDArray[np.int64], tableau: Tableau, bets: tuple[Payable, .
                                  probabilities, ev)
                 return Odds(probabilities, ev, None)
             found = Evaluation(found.counts, found.sequences, found.outcomes, bets,
-                               _weighed(found.outcomes, weights), scales)
+                               found.outcomes @ weights, scales)  # integer products: exact
     return Odds(np.asarray(found.probabilities(), dtype=np.float64), found.edges(), None)
 
 
 class _Kept:
-    """Arrays of odds kept from call to call (their pages stay the process's: no page faults), grown
-    as needed; the odds of a call are views of them, good until the next."""
+    """Arrays of odds kept from call to call (no page faults), grown as needed; a call's odds are views of them."""
 
     def __init__(self) -> None:
         self.probabilities, self.ev = np.empty(0), np.empty(0)
 
     def odds(self, n: int, k: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Probabilities (n, 3) in Fortran order and expectations (n, k) in C order, uninitialised
-        (each contiguous, as :meth:`exact_odds.batch.Evaluation.probabilities` and ``edges`` give them)."""
+        """Probabilities (n, 3) in Fortran order and expectations (n, k) in C order, uninitialised (the layouts of
+        :meth:`exact_odds.batch.Evaluation.probabilities` and ``edges``)."""
         if self.probabilities.size < 3 * n:
             self.probabilities = np.empty(3 * n)
         if self.ev.size < n * k:
@@ -139,26 +115,15 @@ class _Kept:
 
 
 def _part(values: NDArray[np.float64], start: int, rows: int) -> NDArray[np.float64]:
-    """Rows ``start`` on of ``values``, copied in its memory order (sums along its columns then add in
-    the order they would over the rows evaluated alone: the same floats)."""
+    """Rows ``start`` on of ``values``, copied in its memory order (so later sums add the same floats)."""
     return values[start:start + rows].copy(order="F" if values.flags.f_contiguous else "C")
-
-
-def _weighed(ways: NDArray[np.int64], weights: NDArray[np.int64]) -> NDArray[np.int64]:
-    """``ways @ weights`` (banker, player and tie ways (n, 3) times scaled payouts (3, k)), each column
-    added in int64 (exact: the caller bounds it)."""
-    out = np.empty((len(ways), weights.shape[1]), dtype=np.int64)
-    for j in range(weights.shape[1]):
-        out[:, j] = ways[:, 0] * weights[0, j] + ways[:, 1] * weights[1, j] + ways[:, 2] * weights[2, j]
-    return out
 
 
 @lru_cache(maxsize=16)
 def _by_winner(tableau: Tableau, bets: tuple[Payable, ...]) -> tuple[NDArray[np.int64], tuple[int, ...]] | None:
-    """When every one of ``bets`` pays by the winner alone: its payouts on banker, player and tie as
-    integers (3, k) at the scales :func:`exact_odds.batch.evaluate` gives its numerators, and those
-    scales; else ``None``. Its numerators are then these payouts weighed by the ways of each winner,
-    the same integers (checked here on an eight-deck shoe), so the floats of ``edges`` are the same."""
+    """When every one of ``bets`` pays by the winner alone: its payouts on banker, player and tie (3, k) at the
+    scales of :func:`exact_odds.batch.evaluate`'s numerators, and those scales (checked on an eight-deck
+    shoe to give its numerators); else ``None``."""
     payouts = []
     for bet in bets:
         table, scale = payout_lookup(bet, bet.detail)
@@ -173,26 +138,24 @@ def _by_winner(tableau: Tableau, bets: tuple[Payable, ...]) -> tuple[NDArray[np.
     if any(x.denominator != 1 for column in scaled for x in column):
         return None
     weights = np.array([[int(x) for x in column] for column in scaled], dtype=np.int64).T
-    if not np.array_equal(_weighed(sample.outcomes, weights), sample.numerators):
+    if not np.array_equal(sample.outcomes @ weights, sample.numerators):
         return None
     return weights, sample.scales
 
 
 def alike(rows: NDArray[Any]) -> bool:
-    """Whether the rows of ``rows`` (at least one) are all equal (the last row compared first: rows that
-    differ usually differ there, and the answer comes without a pass over them all)."""
+    """Whether the rows of ``rows`` (at least one) are all equal (the last row compared first: a quick no)."""
     return bool((rows[-1] == rows[0]).all() and (rows == rows[0]).all())
 
 
 def _rows(values: NDArray[Any], keep: NDArray[np.bool_]) -> NDArray[Any]:
-    """The rows of ``values`` where ``keep`` holds (``values`` itself when it holds everywhere)."""
     return values if keep.all() else values[keep]
 
 
 def pair_odds(left: NDArray[np.int64], *, infinite: bool = False,
               size: NDArray[np.int64] | None = None) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """For each composition: the probability of a player pair (= a banker pair) and of both pairs
-    (``size``: the compositions' sizes, if known).
+    """For each composition ``c`` (rows of ``left``, of ``size`` cards if given): the probability of a player pair
+    (= a banker pair), ``S / (N (N - 1))`` with ``S = sum_r c_r (c_r - 1)``, and of both pairs.
 
     >>> p, both = pair_odds(np.array([[32] * 13]))
     >>> round(float(p[0]) * 415, 6), float(both[0]) < float(p[0]) ** 2 + 1e-4  # 31/415
@@ -204,66 +167,36 @@ def pair_odds(left: NDArray[np.int64], *, infinite: bool = False,
         p = ((c / n[:, None]) ** 2).sum(axis=1)
         return p, p * p
     fast = compiled_loops(len(left))
-    if fast is not None:
-        p, both = np.empty(len(left)), np.empty(len(left))
-        if fast.pair_probabilities(np.ascontiguousarray(left), _pair_table(TABLED), np.zeros(0) if size is None else
-                                   np.ascontiguousarray(size, dtype=np.float64), p, both):
-            return p, both
+    p, both = np.empty(len(left)), np.empty(len(left))
+    sizes = np.zeros(0) if size is None else np.ascontiguousarray(size, dtype=np.float64)
+    if fast is not None and fast.pair_probabilities(np.ascontiguousarray(left), _pair_table(TABLED), sizes, p, both):
+        return p, both
     c = left.astype(np.float64)
     ones = np.ones(c.shape[1])
-    most = int(left.max(initial=0))
-    if most > EXACT_SUMS or int(left.min(initial=0)) < 0:
-        pairs = c * (c - 1)
-        s, spread = pairs @ ones, (pairs * (4 * c - 6)) @ ones
-    else:
-        s, spread = _pair_sums(left, most)
+    pairs = c * (c - 1)  # whole numbers below 2**53 up to EXACT_SUMS: the same floats in any order of adding
+    s, spread = pairs @ ones, (pairs * (4 * c - 6)) @ ones
     n = c @ ones if size is None else size.astype(np.float64)
-    p = s / (n * (n - 1))
-    # sum_r c_r (c_r - 1) (c_r - 2) (c_r - 3) - sum_r (c_r (c_r - 1))^2 = -sum_r c_r (c_r - 1) (4 c_r - 6);
-    # every term is a whole number well below 2**53, so the floats are exact.
-    both = (s * s - spread) / (n * (n - 1) * (n - 2) * (n - 3))
-    return p, both
+    # both: (S^2 - sum_r (c_r (c_r - 1))^2 + sum_r (c_r)_4) / (N)_4, and the last two sums are -spread
+    return s / (n * (n - 1)), (s * s - spread) / (n * (n - 1) * (n - 2) * (n - 3))
 
 
 EXACT_SUMS = 50_000
-"""The most cards of one rank for which :func:`_pair_sums` adds exactly in floats (13 times
-``4 c^3`` stays below 2**53)."""
-
-
-def _pair_sums(left: NDArray[np.int64], most: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """``sum_r c_r (c_r - 1)`` and ``sum_r c_r (c_r - 1) (4 c_r - 6)`` of each composition, from a table
-    of both terms by count (``most``: the largest count): whole numbers below 2**53, so the floats are
-    exact and equal to any other way of adding them."""
-    table = _pair_table(most)
-    fast = compiled_loops(len(left))
-    if fast is not None:
-        sums = np.empty((len(left), 2))
-        fast.pair_sums(np.ascontiguousarray(left), table, sums)
-    else:
-        sums = np.take(table, left, axis=0).reshape(len(left), 2 * left.shape[1]) @ np.tile(np.eye(2),
-                                                                                           (left.shape[1], 1))
-    return sums[:, 0], sums[:, 1]
-
-
+"""The most cards of one rank whose pair terms add exactly in floats (13 times ``4 c^3`` below 2**53)."""
 TABLED = 4_096
-"""Counts up to which :func:`pair_odds` looks up its terms in one table kept for every call."""
+"""Counts up to which the compiled :func:`pair_odds` looks up its terms in one table (more: NumPy's floats, the
+same)."""
 
 
 @cache
 def _pair_table(most: int) -> NDArray[np.float64]:
-    """The terms of :func:`_pair_sums` by count ``c`` up to ``most``: ``c (c - 1)`` and ``c (c - 1) (4 c - 6)``."""
+    """The terms of :func:`pair_odds` by count ``c`` up to ``most``: ``c (c - 1)`` and ``c (c - 1) (4 c - 6)``."""
     c = np.arange(most + 1, dtype=np.float64)
     return np.stack([c * (c - 1), c * (c - 1) * (4 * c - 6)], axis=1)
 
 
 class OutcomeTally:
-    """The outcome and pair counts of a log beside their exact conditional law, block by block,
-    and the exact player EV of each of ``bets`` summed over the same coups.
-
-    ``add`` takes a block of coups in shoe order: the log's ``hands``, the compositions ``left``
-    before the coups (``suits``: by rank and suit, for bets that look at suits), their indices
-    ``idx`` in the log, and ``ok``: whether their shoes' cards add up.
-    """
+    """The outcome and pair counts of a log beside their exact conditional law, block by block, and the exact
+    player EV of each of ``bets`` summed over the same coups."""
 
     def __init__(self, shoe: Shoe, tableau: Tableau, bets: Sequence[Payable] = ()) -> None:
         self.shoe, self.tableau, self.bets = shoe, tableau, tuple(bets)
@@ -277,10 +210,9 @@ class OutcomeTally:
 
     def block_odds(self, blocks: Sequence[tuple[NDArray[np.int64], NDArray[np.bool_], NDArray[np.int64]]],
                    jit: bool | None = None) -> list[Odds | None]:
-        """The :class:`Odds` of the coups :meth:`add` tests in each of several blocks (``(left, ok, size)``,
-        as :meth:`add` takes them; without suits), in one evaluation: one call over many blocks costs
-        less than one per block. ``None`` for a block whose compositions are all alike (:meth:`add`
-        evaluates those once itself, exactly); ``jit``: whether to run compiled (None: by their number)."""
+        """The :class:`Odds` of the coups :meth:`add` tests in several blocks (``(left, ok, size)``, without
+        suits), in one evaluation; ``None`` for a block whose compositions are all alike (:meth:`add` evaluates
+        it exactly)."""
         tested = [_rows(left, ok & (size >= CARDS_PER_COUP)) for left, ok, size in blocks]
         many = [not self.shoe.infinite and len(t) > 0 and not alike(t) for t in tested]
         if not any(many):
@@ -301,8 +233,9 @@ class OutcomeTally:
     def add(self, hands: Hands, left: NDArray[np.int64], idx: NDArray[np.int64], ok: NDArray[np.bool_],
             suits: NDArray[np.int64] | None = None, size: NDArray[np.int64] | None = None,
             odds: Odds | None = None) -> None:
-        """Add a block of coups (``size``: the sizes of the compositions ``left``, if known; ``odds``:
-        those of its coups tested, if :meth:`block_odds` gave them)."""
+        """Add a block of coups in shoe order: the log's ``hands``, the compositions ``left`` before them (of
+        ``size`` cards; ``suits``: by rank and suit, for bets that look at suits), their indices ``idx`` in the
+        log, ``ok``: their shoes' cards add up; ``odds``: from :meth:`block_odds`, if it gave them."""
         size = left.sum(axis=1) if size is None else size
         big = ok & (size >= CARDS_PER_COUP)
         self.short += int((ok & ~big).sum())
@@ -323,7 +256,6 @@ class OutcomeTally:
 
     def _add_pairs(self, hands: Hands, left: NDArray[np.int64], idx: NDArray[np.int64],
                    size: NDArray[np.int64]) -> None:
-        """Add the pair counts of coups dealt from ``left`` (of ``size`` cards; their indices ``idx`` in the log)."""
         seen = np.array([hands.player_pair[idx].sum(), hands.banker_pair[idx].sum()])
         if len(left) and alike(left):  # one composition: one computation
             p, both = (float(x[0]) for x in pair_odds(left[:1], infinite=self.shoe.infinite))
@@ -337,25 +269,23 @@ class OutcomeTally:
         self.pairs.add_sums(len(twice), seen, expected, np.array([[p, both], [both, p]]), twice.T @ twice)
 
     def _share(self, odds: Odds, first: NDArray[np.int64]) -> None:
-        """Keep the exact EVs while every coup so far had one and the same composition (``first``: this block's;
-        called before the block's coups are counted)."""
+        """Keep the exact EVs while every coup so far had one composition (``first``: this block's)."""
         if self._first is None and self.outcomes.trials == 0:
             self._first, self.exact = first, odds.exact
         elif odds.exact is None or self._first is None or not np.array_equal(first, self._first):
             self._first, self.exact = None, None
 
     def player_ev(self) -> dict[str, Fraction | float]:
-        """Each bet's exact player EV (net units per unit staked) over the coups tested: exact when
-        they all had one composition (coups from a fresh full shoe), else the mean of the floats."""
+        """Each bet's exact player EV over the coups tested: a Fraction when they all had one composition, else the
+        mean of the floats."""
         if self.exact is not None:
             return {b.name: x for b, x in zip(self.bets, self.exact, strict=True)}
         n = max(self.outcomes.trials, 1)
         return {b.name: float(x) / n for b, x in zip(self.bets, self.ev.tolist(), strict=True)}
 
     def left_out_note(self, coups: int, *, shoes: bool) -> str | None:
-        """Why the statistical checks ran on fewer of the log's ``coups`` than it holds, if they did: the coups
-        whose shoe (``shoes``: the log has a shoe column; else the coup itself) deals a card more often than the
-        shoe holds are left out."""
+        """Why the statistical checks left out some of the log's ``coups``, if they did (``shoes``: the log has a
+        shoe column)."""
         if not self.left_out:
             return None
         whose = "their shoes deal" if shoes else "each deals"
@@ -369,15 +299,14 @@ class OutcomeTally:
                  else "of a fresh full shoe for every coup")
         notes = [f"Expected: the sum over the coups of the exact probabilities {basis} ({self.shoe}, "
                  f"tableau {self.tableau.name!r}); chi-square with the exact covariance of that sum."]
+        dropped = f"{self.left_out:,} coups of shoes that dealt more cards than they hold are left out."
+        left_out = [dropped] if self.left_out else []
         if self.short:
             notes.append(f"{self.short:,} coups dealt with fewer than {CARDS_PER_COUP} cards left are left out.")
-        if self.left_out:
-            notes.append(f"{self.left_out:,} coups of shoes that dealt more cards than they hold are left out.")
+        notes += left_out
         return (statistical_check("outcomes", self.outcomes.trials, [self.outcomes.test("banker, player, tie")],
                                   self.outcomes.tallies(), notes),
                 statistical_check("pairs", self.pairs.trials, [self.pairs.test("player pair, banker pair")],
                                   self.pairs.tallies(),
                                   ["A pair: the hand's first two cards share a rank. Expected: exact card "
-                                   "counting over the same compositions.",
-                                   *([] if not self.left_out else [f"{self.left_out:,} coups of shoes that dealt "
-                                                                   "more cards than they hold are left out."])]))
+                                   "counting over the same compositions.", *left_out]))

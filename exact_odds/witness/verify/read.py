@@ -1,22 +1,9 @@
 """Reading a log of coups: CSV with a header, or JSON Lines with the same keys, streamed line by line.
 
-The format. One coup a line. Required columns ``player`` and ``banker``: the cards of each
-hand in the order dealt, separated by spaces (or commas), a card written as its rank (``A``,
-``2``-``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``, any case) optionally followed by its suit
-(``s h d c`` or ``♠ ♥ ♦ ♣``). Optional columns: ``shoe`` (coups that share a value were
-dealt in that order from one shoe; without it every coup is taken as dealt from a fresh full
-shoe), ``winner`` (``banker``/``player``/``tie`` or ``B``/``P``/``T``, any case),
-``player_total``, ``banker_total`` (0-9), ``natural``, ``player_pair``, ``banker_pair``
-(``true/false/1/0/yes/no``), ``net:<bet>`` (the net units the log paid on one unit staked on
-that bet: ``0.95``, ``-1``, ``19/20``) and ``burn`` (the card a shoe's burn turns face up, on the
-shoe's first coup). An empty field means the coup carries no such label (or burn card).
-Other columns are ignored and listed. Column names are case-insensitive; ``-`` or a space may
-stand for ``_``. A JSON line is an object with the same keys (a hand may also be a list of
-cards; booleans and numbers as JSON values).
-
-A line that cannot be read raises :class:`LogError` naming its line number; nothing is held
-but the columns of :class:`~exact_odds.witness.verify.log.CoupLog` (twelve bytes of cards per coup),
-so a log of millions of coups reads in one pass.
+The format (columns ``player`` and ``banker`` required; ``shoe``, ``burn``, the labels, ``net:<bet>``;
+other columns ignored and listed) is in docs/formats.md. A line that cannot be read raises
+:class:`LogError` naming its line number; nothing is held but the columns of
+:class:`~exact_odds.witness.verify.log.CoupLog`, so a log of millions of coups reads in one pass.
 
 >>> log = read_log(["shoe,player,banker,winner", "1,Kh 5d 9c,7s Qd,banker", "1,2c 6h,As 4d 9h,tie"])
 >>> len(log), log.hands(1), log.labels["winner"].tolist()
@@ -34,7 +21,10 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from exact_odds.core.shoe import SUITS, ShoeError, parse_card
 from exact_odds.inputs.errors import InputError
@@ -42,17 +32,11 @@ from exact_odds.inputs.reading import json_objects, user_lines
 from exact_odds.inputs.validate import NET_RESULT
 from exact_odds.witness.verify.log import BURN_SLOTS, LABELS, MISSING, SLOTS, CoupLog
 
-if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
-
 KNOWN = ("shoe", "burn", "player", "banker", *LABELS)
 """The columns a log may have besides ``net:<bet>``."""
 REQUIRED = ("player", "banker")
 NET = "net:"
 
-_WINNERS = {"banker": 0, "b": 0, "player": 1, "p": 1, "tie": 2, "t": 2}
-_BOOLEANS = {"true": 1, "yes": 1, "1": 1, "false": 0, "no": 0, "0": 0}
 
 
 class LogError(InputError):
@@ -68,67 +52,13 @@ def column_key(name: str) -> str:
     return re.sub(r"[\s-]+", "_", text)
 
 
-# ---------------------------------------------------------------- fields
-
 BLOCK = 65_536
 """Coups parsed together, column by column."""
 
 
-_CARDS: dict[str, int] = {}
-"""The code ``8 * rank + suit + 1`` (suit 0-3, or -1 for none) of every card text met (a few hundred at
-most: a bad text raises, and is not kept)."""
-
-
-def _card(token: str) -> int:
-    card = parse_card(token)
-    value = _CARDS[token] = 8 * int(card.rank) + 1 + (SUITS.index(card.suit) if card.suit is not None else MISSING)
-    return value
-
-
-def _winner(text: str) -> int:
-    key = text.strip().lower()
-    if key in _WINNERS:
-        return _WINNERS[key]
-    raise ValueError(f"{text.strip()!r} is not a winner (banker, player, tie or B, P, T)")
-
-
-def _total(text: str) -> int:
-    key = text.strip()
-    if len(key) == 1 and "0" <= key <= "9":  # ASCII digits only
-        return int(key)
-    raise ValueError(f"{key!r} is not a total 0-9")
-
-
-def _boolean(text: str) -> int:
-    key = text.strip().lower()
-    if key in _BOOLEANS:
-        return _BOOLEANS[key]
-    raise ValueError(f"{text.strip()!r} is not a boolean (true/false, 1/0, yes/no)")
-
-
-def _net(text: str) -> tuple[float, int]:
-    """A net result and the decimals it was written with (``"0.95"`` -> ``(0.95, 2)``)."""
-    key = text.strip()
-    value = NET_RESULT.parse(key, "")  # at most 40 characters: no number takes long to build
-    decimals = len(key) - key.index(".") - 1 if "." in key and "e" not in key.lower() else 0
-    return float(value), min(decimals, 100)
-
-
-_PARSERS: dict[str, Callable[[str], int]] = {
-    "winner": _winner, "player_total": _total, "banker_total": _total,
-    "natural": _boolean, "player_pair": _boolean, "banker_pair": _boolean,
-}
-
-
-EMPTY = -2
-"""The value of an empty field that must not be empty."""
-
-
 class _Column:
-    """How one column's texts become values, with a memo of the texts seen (logs repeat their values).
-
-    ``empty``: the value of an empty field (``EMPTY``: an empty field is an error). No value is ``None``.
-    """
+    """How one column's texts become values, with a memo of the texts seen; ``empty``: the value of an empty
+    field (``EMPTY``: an error). No value is ``None``."""
 
     def __init__(self, parse: Callable[[str], Any], empty: Any) -> None:
         self.parse, self.empty, self.seen = parse, empty, dict[str, Any]()
@@ -146,6 +76,59 @@ class _Column:
                 values[i] = seen[text] if text in seen else self.learn(text)
         return values
 
+    def unseen(self, texts: Sequence[str]) -> int:
+        """The first of ``texts`` not learnt: the one :meth:`values` raised on."""
+        return next(i for i, text in enumerate(texts) if text not in self.seen)
+
+
+def _card(token: str) -> int:
+    """A card's code ``8 * rank + suit + 1`` (suit 0-3, or -1 for none)."""
+    card = parse_card(token)
+    return 8 * int(card.rank) + 1 + (SUITS.index(card.suit) if card.suit is not None else MISSING)
+
+
+_CARDS = _Column(_card, None)
+"""Every card text met (a few hundred: a bad text raises, and is not kept)."""
+
+
+def _word(words: Mapping[str, int], what: str) -> Callable[[str], int]:
+    """A parser of the ``words`` (any case), whose error says the text is not ``what``."""
+    def parse(text: str) -> int:
+        key = text.strip().lower()
+        if key in words:
+            return words[key]
+        raise ValueError(f"{text.strip()!r} is not {what}")
+
+    return parse
+
+
+def _total(text: str) -> int:
+    key = text.strip()
+    if len(key) == 1 and "0" <= key <= "9":  # ASCII digits only
+        return int(key)
+    raise ValueError(f"{key!r} is not a total 0-9")
+
+
+def _net(text: str) -> tuple[float, int]:
+    """A net result and the decimals it was written with (``"0.95"`` -> ``(0.95, 2)``)."""
+    key = text.strip()
+    value = NET_RESULT.parse(key, "")  # at most 40 characters: no number takes long to build
+    decimals = len(key) - key.index(".") - 1 if "." in key and "e" not in key.lower() else 0
+    return float(value), min(decimals, 100)
+
+
+_WINNER = _word({"banker": 0, "b": 0, "player": 1, "p": 1, "tie": 2, "t": 2},
+               "a winner (banker, player, tie or B, P, T)")
+_BOOLEAN = _word({"true": 1, "yes": 1, "1": 1, "false": 0, "no": 0, "0": 0}, "a boolean (true/false, 1/0, yes/no)")
+_PARSERS: dict[str, Callable[[str], int]] = {
+    "winner": _WINNER, "player_total": _total, "banker_total": _total,
+    "natural": _BOOLEAN, "player_pair": _BOOLEAN, "banker_pair": _BOOLEAN,
+}
+
+
+EMPTY = -2
+"""The value of an empty field that must not be empty."""
+
 
 def hands_column(texts: Sequence[str], lines: Sequence[int], *, key: str = "player",
                  where: str = "line", sizes: tuple[int, int] = (2, 3)) -> NDArray[np.int8]:
@@ -153,14 +136,9 @@ def hands_column(texts: Sequence[str], lines: Sequence[int], *, key: str = "play
     size, three ranks (1-13; 0 pads) and three suits (0-3; -1 for none). A hand holds ``sizes``
     (least, most) cards: 2 or 3, or 0 to 3 for the ``burn`` column.
 
-    The cards of all hands are split into one list of tokens, looked up in a table of the few
-    card texts a log uses, and put back by each hand's size.
-
     >>> hands_column(["Kh 10d 9", "as 2♠"], [2, 3]).tolist()
     [[3, 13, 10, 9, 1, 2, -1], [2, 1, 2, 0, 0, 0, -1]]
     """
-    import numpy as np
-
     joined = " ".join(texts)
     if "," in joined or "\t" in joined:
         texts = [" ".join(t.replace(",", " ").split()) for t in texts]
@@ -178,16 +156,11 @@ def hands_column(texts: Sequence[str], lines: Sequence[int], *, key: str = "play
         problem = "is empty" if size[i] == 0 else f"holds {size[i]} cards; " + (
             "a hand holds 2 or 3" if sizes == (2, 3) else f"it holds {least} to {most}")
         raise LogError(f"{where} {lines[i]}: column {key!r} {problem}")
-    known = _CARDS
-    codes = list(map(known.get, tokens))
-    if None in codes:
-        for j in [j for j, c in enumerate(codes) if c is None]:
-            try:
-                codes[j] = known[tokens[j]] if tokens[j] in known else _card(tokens[j])
-            except ShoeError as err:
-                hand = int(np.searchsorted(np.cumsum(size), j, side="right"))
-                raise LogError(f"{where} {lines[hand]}: column {key!r}: {err}") from None
-    code = np.array(codes, dtype=np.int16)
+    try:
+        code = np.array(_CARDS.values(tokens), dtype=np.int16)
+    except ShoeError as err:
+        hand = int(np.searchsorted(np.cumsum(size), _CARDS.unseen(tokens), side="right"))
+        raise LogError(f"{where} {lines[hand]}: column {key!r}: {err}") from None
     cards = np.stack([code // 8, code % 8 - 1], axis=1).astype(np.int8)
     out = np.zeros((len(texts), 7), dtype=np.int8)
     out[:, 0] = size
@@ -200,14 +173,9 @@ def hands_column(texts: Sequence[str], lines: Sequence[int], *, key: str = "play
     return out
 
 
-# ---------------------------------------------------------------- the builder
-
-
 class LogBuilder:
-    """Columns of a log, filled a block of coups at a time (the reader's, and any writer's of rows).
-
-    ``where`` names a position in messages (``"line"`` or ``"row"``).
-    """
+    """Columns of a log, filled a block of coups at a time; ``where`` names a position in messages (``"line"`` or
+    ``"row"``)."""
 
     def __init__(self, *, where: str = "line") -> None:
         self.where = where
@@ -222,8 +190,6 @@ class LogBuilder:
 
     def add_column(self, name: str, line: int) -> None:
         """Declare a column (the header's, or a key first met on a JSON line); earlier coups lack it."""
-        import numpy as np
-
         key = column_key(name)
         if key in self.columns:
             raise LogError(f"{self.where} {line}: column {key!r} is given twice")
@@ -253,21 +219,14 @@ class LogBuilder:
         column = self.parsers[key]
         try:
             values = column.values(texts)
-        except (ValueError, ShoeError):
-            values = []
-            for text, line in zip(texts, lines, strict=True):
-                try:
-                    values.append(column.learn(text))
-                except (ValueError, ShoeError) as err:
-                    raise LogError(f"{self.where} {line}: column {key!r}: {err}") from None
+        except (ValueError, ShoeError) as err:
+            raise LogError(f"{self.where} {lines[column.unseen(texts)]}: column {key!r}: {err}") from None
         if column.empty == EMPTY and EMPTY in values:
             raise LogError(f"{self.where} {lines[values.index(EMPTY)]}: column {key!r} is empty")
         return values
 
     def add_block(self, fields: Mapping[str, Sequence[str]], lines: Sequence[int]) -> None:
         """Add coups from their fields, column by column (a column missing from ``fields`` is empty)."""
-        import numpy as np
-
         n = len(lines)
         blank = [""] * n
         player, banker = (hands_column(fields.get(key, blank), lines, key=key, where=self.where) for key in REQUIRED)
@@ -292,8 +251,6 @@ class LogBuilder:
         """The whole shoes held but the last (``every``: all the coups held), taken out of the builder; ``None``
         when there are none (a shoe is never split). Raises :class:`Interleaved` when a shoe held goes on after
         another shoe began (its coups cannot be taken a block at a time)."""
-        import numpy as np
-
         if not self.held:
             return None
         joined = self._joined()
@@ -315,9 +272,6 @@ class LogBuilder:
         return self._log({key: value[:cut] for key, value in joined.items()}, names)
 
     def _joined(self) -> dict[str, NDArray[Any]]:
-        """Each column's parts as one array (coups along the first axis)."""
-        import numpy as np
-
         joined: dict[str, NDArray[Any]] = {}
         for key, parts in self.parts.items():
             joined[key] = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
@@ -325,9 +279,6 @@ class LogBuilder:
         return joined
 
     def _log(self, parts: Mapping[str, NDArray[Any]], shoe_names: tuple[str, ...]) -> CoupLog:
-        """The log of the columns ``parts`` (as :meth:`_joined` gives them)."""
-        import numpy as np
-
         def joined(key: str, dtype: type) -> NDArray[Any]:
             return parts[key].astype(dtype, copy=False)
 
@@ -350,10 +301,7 @@ class Interleaved(LogError):
 
 
 def _dealing_order(player: NDArray[np.int8], banker: NDArray[np.int8]) -> tuple[NDArray[Any], NDArray[Any]]:
-    """Ranks and suits in dealing order (P, B, P, B, player's third, banker's third) from the hands
-    as parsed (size, three ranks, three suits)."""
-    import numpy as np
-
+    """Ranks and suits in dealing order (P, B, P, B, player's third, banker's third) from the hands as parsed."""
     drew = (player[:, 0] == 3)[:, None]
     out = []
     for offset, pad in ((1, 0), (4, MISSING)):
@@ -364,28 +312,28 @@ def _dealing_order(player: NDArray[np.int8], banker: NDArray[np.int8]) -> tuple[
     return out[0], out[1]
 
 
-# ---------------------------------------------------------------- readers
+def _in_blocks(items: Iterator[tuple[int, Any]], add: Callable[[Sequence[Any], Sequence[int]], None]) -> Iterator[None]:
+    """Pass numbered ``items`` to ``add(items, numbers)`` a block at a time, yielding after each block."""
+    while block := list(itertools.islice(items, BLOCK)):
+        numbers, rows = zip(*block, strict=True)
+        add(rows, numbers)
+        yield
 
 
 def _add_rows(rows: Iterator[tuple[int, list[str]]], keys: Sequence[str], builder: LogBuilder) -> Iterator[None]:
-    """Add numbered CSV rows, a block at a time (blank rows skipped); yields after each block."""
-    width = len(keys)
-    block: list[list[str]] = []
-    numbers: list[int] = []
+    """Add numbered CSV rows, a block at a time (blank rows skipped)."""
+    def add(texts: Sequence[list[str]], numbers: Sequence[int]) -> None:
+        builder.add_block(dict(zip(keys, zip(*texts, strict=True), strict=True)), numbers)
+
+    return _in_blocks(_full_rows(rows, len(keys)), add)
+
+
+def _full_rows(rows: Iterator[tuple[int, list[str]]], width: int) -> Iterator[tuple[int, list[str]]]:
     for number, row in rows:
-        if len(row) != width:
-            if not row or (len(row) == 1 and not row[0].strip()):
-                continue
+        if len(row) == width:
+            yield number, row
+        elif row and not (len(row) == 1 and not row[0].strip()):
             raise LogError(f"line {number}: {len(row)} fields, but the header has {width}")
-        block.append(row)
-        numbers.append(number)
-        if len(block) == BLOCK:
-            builder.add_block(dict(zip(keys, zip(*block, strict=True), strict=True)), numbers)
-            yield
-            block, numbers = [], []
-    if block:
-        builder.add_block(dict(zip(keys, zip(*block, strict=True), strict=True)), numbers)
-        yield
 
 
 def _quoted_rows(first: int, lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
@@ -415,11 +363,8 @@ def _plain_block(lines: list[str], first: int, keys: Sequence[str], builder: Log
 
 def _read_csv(header: str, first: int, lines: Iterator[str], builder: LogBuilder) -> Iterator[None]:
     """Read a CSV log whose header line ``header`` is line ``first``; ``lines`` are the lines after it (yields
-    after each block of coups added to ``builder``).
-
-    Blocks of plain lines are split at commas (fast); from the first quote on, the csv module reads
-    the rest.
-    """
+    after each block of coups added). Blocks of plain lines are split at commas (fast); from the first quote
+    on, the csv module reads the rest."""
     if '"' in header:
         rows = _quoted_rows(first, itertools.chain([header], lines))
         _, names = next(rows)
@@ -443,7 +388,6 @@ def _read_csv(header: str, first: int, lines: Iterator[str], builder: LogBuilder
 
 
 def _json_text(value: object) -> str:
-    """A JSON value as the text of a CSV field."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -454,42 +398,32 @@ def _json_text(value: object) -> str:
 
 
 def _add_objects(objects: Iterable[tuple[int, Mapping[str, object]]], builder: LogBuilder) -> Iterator[None]:
-    """Add coups given as objects (JSON lines, rows in memory), numbered; keys first met become columns (yields
-    after each block of coups added)."""
-    known: dict[str, str] = {}
-    rows: list[dict[str, str]] = []
-    numbers: list[int] = []
-
-    def flush() -> None:
+    """Add coups given as numbered objects (JSON lines, rows in memory), a block at a time."""
+    def add(rows: Sequence[dict[str, str]], numbers: Sequence[int]) -> None:
         builder.add_block({k: [r.get(k, "") for r in rows] for k in builder.columns}, numbers)
-        rows.clear()
-        numbers.clear()
 
-    for number, obj in objects:
+    return _in_blocks(_object_rows(objects, builder), add)
+
+
+def _object_rows(objects: Iterable[tuple[int, Mapping[str, object]]],
+                 builder: LogBuilder) -> Iterator[tuple[int, dict[str, str]]]:
+    """Each object as the texts of its fields, by column; keys first met become columns."""
+    known: dict[str, str] = {}
+    for count, (number, obj) in enumerate(objects):
         for name in obj:
             if name not in known:
                 known[name] = column_key(name)
                 builder.add_column(name, number)
-                if rows and known[name] == "shoe":
+                if count and known[name] == "shoe":
                     raise LogError(f"{builder.where} {number}: a shoe column must be there from the first coup")
-        if not builder.count and not rows:
+        if not count:
             builder.check_required(number)
-        rows.append({known[k]: _json_text(v) for k, v in obj.items()})
-        numbers.append(number)
-        if len(rows) == BLOCK:
-            flush()
-            yield
-    if rows:
-        flush()
-        yield
+        yield number, {known[k]: _json_text(v) for k, v in obj.items()}
 
 
 def read_log(lines: Iterable[str], *, source: str = "log") -> CoupLog:
-    """Read a log from its lines (a file object, ``sys.stdin``, or a list of strings).
-
-    CSV with a header, or JSON Lines when the first line that is not blank starts with ``{``.
-    A log with no coups at all is an error (``source`` names it).
-    """
+    """Read a log from its lines (a file object, ``sys.stdin``, or a list of strings): CSV with a header, or JSON
+    Lines when the first line that is not blank starts with ``{``. ``source`` names it in errors."""
     builder = LogBuilder()
     for _ in _read(lines, builder):
         pass
@@ -498,10 +432,8 @@ def read_log(lines: Iterable[str], *, source: str = "log") -> CoupLog:
 
 
 def read_blocks(lines: Iterable[str], *, source: str = "log", coups: int | None = None) -> Iterator[CoupLog]:
-    """Read a log as :func:`read_log` does, a block of whole shoes at a time: each block holds at least
-    ``coups`` coups (default :data:`BLOCK`; but the last), and the coups of a shoe are never split
-    across blocks, so memory stays that of a block whatever the log's length. A log whose shoes are
-    interleaved raises :class:`Interleaved` (:func:`read_log` reads those whole).
+    """Read a log as :func:`read_log` does, a block of whole shoes at a time, each of at least ``coups`` coups
+    (default :data:`BLOCK`) but the last. A log whose shoes are interleaved raises :class:`Interleaved`.
 
     >>> lines = ["shoe,player,banker", *[f"{1 + i // 3},Kh 5d,7s Qd" for i in range(7)]]
     >>> [(len(b), b.shoe_names) for b in read_blocks(lines, coups=2)]
@@ -521,7 +453,6 @@ def read_blocks(lines: Iterable[str], *, source: str = "log", coups: int | None 
 
 
 def _read(lines: Iterable[str], builder: LogBuilder) -> Iterator[None]:
-    """Read the log of ``lines`` into ``builder``, yielding after each block of coups added."""
     rest = iter(lines)
     for number, text in enumerate(rest, 1):
         if text.strip():
@@ -534,14 +465,12 @@ def _read(lines: Iterable[str], builder: LogBuilder) -> Iterator[None]:
 
 
 def _some_coups(builder: LogBuilder, source: str) -> None:
-    """Refuse a log with no coups at all."""
     if not builder.count:
         raise LogError(f"{source}: the log holds no coups (expected a header line and one coup a line)")
 
 
 def load_log(path: str | Path) -> CoupLog:
-    """Read the log file at ``path`` (``"-"``: standard input), streaming it line by line: a regular file
-    only, each line at most 1 MiB and UTF-8, or :class:`LogError` naming the file and line
+    """Read the log file at ``path`` (``"-"``: standard input), line by line
     (:func:`exact_odds.inputs.reading.user_lines`)."""
     source = "standard input" if str(path) == "-" else str(path)
     return read_log(user_lines(path, "log", LogError, newline=""), source=source)
@@ -549,11 +478,8 @@ def load_log(path: str | Path) -> CoupLog:
 
 
 def rows_log(rows: Iterable[Mapping[str, object]]) -> CoupLog:
-    """A log from rows in memory: mappings with the keys of the file format.
-
-    Values may be texts, :class:`~exact_odds.core.shoe.Card` objects or lists of them (a hand),
-    booleans, integers or fractions; a row that cannot be read raises :class:`LogError`
-    naming it (``row 1`` is the first).
+    """A log from rows in memory: mappings with the keys of the file format, whose values may be texts, cards or
+    lists of them (a hand), booleans or numbers; a bad row raises :class:`LogError` naming it (from ``row 1``).
 
     >>> from exact_odds.core.shoe import parse_cards
     >>> log = rows_log([{"player": parse_cards("9h 4c 2d"), "banker": "Kd 5s", "natural": False}])
