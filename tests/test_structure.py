@@ -201,7 +201,6 @@ COVERED_BY: dict[str, str] = {
     "study/records.py": "test_study.py",
     "study/replay.py": "test_study.py",
     "study/run.py": "test_study.py",
-    "study/tasks.py": "test_study.py",
     "witness/sessions.py": "test_analysis_sessions.py",
     # Verify: logs from an independent dealer (tests/oracle_dealer.py) through the public functions.
     "witness/verify/cards.py": "test_witness_verify.py",

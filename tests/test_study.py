@@ -104,7 +104,7 @@ def test_the_records_are_joined_only_when_asked_for(small_study: Study, monkeypa
     worker is ready before the study starts, and this process's tasks take a fifth of a second more, so
     that both do some: a worker still starting is given none.)"""
     from exact_odds.study import tasks as study_tasks
-    from exact_odds.study.pool import study_workers
+    from exact_odds.study.tasks import study_workers
 
     run_local = study_tasks._run_local
 

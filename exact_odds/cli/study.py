@@ -24,17 +24,17 @@ from exact_odds.inputs.reading import read_user_file, user_blocks
 from exact_odds.report.advantage_play import count_json, count_tables
 from exact_odds.report.plots import count_figure, count_svg, eor_figure, study_figure, study_svg
 from exact_odds.study.counting import CountError, find_count
-from exact_odds.study.pool import study_workers
 from exact_odds.study.replay import read_record, replay
 from exact_odds.study.run import StudyError, run_study
+from exact_odds.study.tasks import study_workers
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet
     from exact_odds.core.shoe import Shoe
     from exact_odds.core.tableau import Tableau
     from exact_odds.study.counting import Count
-    from exact_odds.study.pool import Workers
     from exact_odds.study.run import Study
+    from exact_odds.study.tasks import Workers
 
 
 def _cmd_eor(args: argparse.Namespace) -> options.Output:

@@ -26,7 +26,7 @@ from exact_odds.study.workers import mapped, shared_buffer, shared_work
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    from exact_odds.study.pool import Workers
+    from exact_odds.study.tasks import Workers
 
     Array = npt.NDArray[Any]
 

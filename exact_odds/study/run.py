@@ -44,7 +44,6 @@ from exact_odds.study.counting import (
 )
 from exact_odds.study.edge_sorting import EdgeSortStudy, SortColumns, study_edge_sort
 from exact_odds.study.estimates import ratio_of_totals
-from exact_odds.study.pool import Workers, process_share, study_workers, task_size
 from exact_odds.study.records import (
     QUANTILES,
     PartSums,
@@ -58,7 +57,7 @@ from exact_odds.study.records import (
     true_counts,
 )
 from exact_odds.study.records import CoupRecords as CoupRecords  # public here too
-from exact_odds.study.tasks import Task, gather, pack, unpack
+from exact_odds.study.tasks import Task, Workers, gather, pack, process_share, study_workers, task_size, unpack
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -260,7 +259,7 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
     """Deal ``shoes`` shuffled shoes by ``procedure`` and study the exact edges of ``bets`` before every coup.
 
     ``workers`` > 1 runs tasks of ``shoes_per_task`` shoes (default :func:`task_size`) in that many
-    processes (``pool``: those started already by :func:`exact_odds.study.pool.study_workers`); ``dask``
+    processes (``pool``: those started already by :func:`exact_odds.study.tasks.study_workers`); ``dask``
     is a Dask scheduler's address to run them on instead. ``progress`` gets (shoes done, shoes).
     ``counts``: counts of one's own, each betting one of ``bets`` by name; ``edge_sort``: the groups of
     the first card that sorted edges reveal, choosing among ``sort_bets`` (names; default every bet).

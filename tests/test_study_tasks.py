@@ -1,4 +1,4 @@
-"""A study's worker processes (exact_odds.study.pool): how many start, that they and the command line
+"""A study's worker processes (exact_odds.study.tasks): how many start, that they and the command line
 use one BLAS thread each, and that their warm-up prepares a study of the main bets
 (tests/test_study.py checks that results do not depend on the workers)."""
 
@@ -17,8 +17,7 @@ from exact_odds.bets import find_bet
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.dealing import STANDARD_PROCEDURE, shoe_card_codes
-from exact_odds.study.pool import study_workers
-from exact_odds.study.tasks import Task, pack, run_task, warm_up
+from exact_odds.study.tasks import Task, pack, run_task, study_workers, warm_up
 
 MAIN = [find_bet(n) for n in ("banker", "player", "tie")]
 
