@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from exact_odds.study.estimates import Estimate, mean, per_shoe, ratio
+from exact_odds.core.stats import Estimate
+from exact_odds.study.estimates import mean, per_shoe, ratio
 
 
 def test_estimates_by_hand() -> None:

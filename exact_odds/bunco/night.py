@@ -28,6 +28,7 @@ from exact_odds.bunco.party import Party
 from exact_odds.bunco.race import HeadRace, OtherTable, head_race, other_table
 from exact_odds.bunco.simulation import DEFAULT_ALPHA, ChiSquare, chi_square_test, observed_counts, score_rolls
 from exact_odds.core.dist import Dist
+from exact_odds.core.stats import Estimate
 
 if TYPE_CHECKING:
     import numpy as np
@@ -42,37 +43,25 @@ MAX_NIGHTS = 1_000_000
 _Z = NormalDist().inv_cdf(0.5 + LEVEL / 2)
 
 
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """A simulated figure, its standard error and 95% confidence interval, beside the exact value if known."""
-
-    value: float
-    standard_error: float
-    low: float
-    high: float
-    exact: Fraction | None = None
-
-
 def chance(hits: int, trials: int, exact: Fraction | None = None) -> Estimate:
     """``hits / trials`` with Wilson's score interval.
 
-    >>> e = chance(50, 100)
-    >>> round(e.low, 4), round(e.high, 4)
-    (0.4038, 0.5962)
+    >>> [round(x, 4) for x in chance(50, 100).interval or ()]
+    [0.4038, 0.5962]
     """
     p, z2 = hits / trials, _Z * _Z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = _Z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
     low = 0.0 if hits == 0 else max(0.0, centre - half)
     error = math.sqrt(p * (1 - p) / trials)
-    return Estimate(p, error, low, 1.0 if hits == trials else min(1.0, centre + half), exact)
+    return Estimate(p, error, exact, (low, 1.0 if hits == trials else min(1.0, centre + half)))
 
 
 def mean(values: NDArray[np.int64] | NDArray[np.float64], exact: Fraction | None = None) -> Estimate:
     """The mean of ``values`` with the normal interval (the sample's standard deviation)."""
     m = float(values.mean())
     error = float(values.std(ddof=1)) / math.sqrt(values.size) if values.size > 1 else 0.0
-    return Estimate(m, error, m - _Z * error, m + _Z * error, exact)
+    return Estimate(m, error, exact, (m - _Z * error, m + _Z * error))
 
 
 @dataclass(frozen=True, slots=True)

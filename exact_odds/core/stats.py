@@ -1,4 +1,4 @@
-"""Statistics shared by the simulators: the chi-square tail probability.
+"""Statistics shared by the simulators: a simulated figure with its interval, the chi-square tail probability.
 
 Floats are fine here: these figures judge simulations, they are never exact results.
 """
@@ -7,11 +7,49 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import ArrayLike, NDArray
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the normal distribution."""
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A simulated figure, its standard error (``None`` when one sample gives no spread), the ``exact``
+    value beside it if known, and its 95% interval: ``bounds`` if given (Wilson's for a chance), else
+    ``value ± 1.96 error``.
+
+    >>> Estimate(0.5, 0.01).covers(0.519), Estimate(0.5, 0.01).covers(0.52), Estimate(1.0, None).interval
+    (True, False, None)
+    """
+
+    value: float
+    error: float | None
+    exact: Fraction | None = None
+    bounds: tuple[float, float] | None = None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """The 95% confidence interval (``None`` without an error)."""
+        return self.bounds or self.interval_at(Z95)
+
+    def interval_at(self, z: float) -> tuple[float, float] | None:
+        """The interval ``value ± z error`` (``None`` without an error)."""
+        if self.error is None:
+            return None
+        return self.value - z * self.error, self.value + z * self.error
+
+    def covers(self, x: float, *, slack: float = 0.0, z: float = Z95) -> bool:
+        """Whether ``x`` lies in ``value ± z error`` widened by ``slack`` on each side (e.g. the rounding of a
+        published figure); without an error, whether it is within ``slack`` of the value."""
+        low, high = self.interval_at(z) or (self.value, self.value)
+        return low - slack <= x <= high + slack
 
 
 def _log_gamma_prefactor(a: float, z: float) -> float:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from exact_odds.core.stats import Z95
 from exact_odds.report.base import Cell, Table, decimal_text, grouped, percent_text
 from exact_odds.report.concepts import procedure_json, shoe_json
-from exact_odds.study.estimates import Z95
 
 if TYPE_CHECKING:
+    from exact_odds.core.stats import Estimate
     from exact_odds.study.edge_sorting import EdgeSortStudy, Play
-    from exact_odds.study.estimates import Estimate
     from exact_odds.study.run import Study
 
 CI_NOTE = "± 95% confidence interval (1.96 standard errors), shoes as the sampling units."

@@ -16,10 +16,11 @@ from exact_odds.report.bunco import counted, scoring_json
 from exact_odds.report.verify import checks_json, verification_tables
 
 if TYPE_CHECKING:
-    from exact_odds.bunco.night import Estimate, Night, NightMeans
+    from exact_odds.bunco.night import Night, NightMeans
     from exact_odds.bunco.party import Party
     from exact_odds.bunco.race import HeadRace, OtherScores, OtherTable
     from exact_odds.bunco.tally import TallyVerification
+    from exact_odds.core.stats import Estimate
 
 SHOWN = Fraction(1, 10**6)
 """The least probability of an outcome a text table lists (the JSON lists every one)."""
@@ -173,7 +174,8 @@ def _means_table(party: Party, means: NightMeans) -> Table:
 
 
 def _estimate_json(e: Estimate) -> dict[str, object]:
-    return {"value": e.value, "standard_error": e.standard_error, "ci95_low": e.low, "ci95_high": e.high}
+    low, high = e.interval or (e.value, e.value)
+    return {"value": e.value, "standard_error": e.error, "ci95_low": low, "ci95_high": high}
 
 
 def _compared_json(e: Estimate) -> dict[str, object]:
@@ -182,7 +184,8 @@ def _compared_json(e: Estimate) -> dict[str, object]:
 
 def _estimate_cells(e: Estimate) -> list[Cell]:
     exact = "" if e.exact is None else decimal_text(e.exact, 6)
-    return [f"{e.value:.6f}", f"{e.low:.6f}", f"{e.high:.6f}", exact]
+    low, high = e.interval or (e.value, e.value)
+    return [f"{e.value:.6f}", f"{low:.6f}", f"{high:.6f}", exact]
 
 
 def night_json(night: Night) -> dict[str, object]:

@@ -28,10 +28,11 @@ import numpy as np
 
 from exact_odds.analysis.removal import Correlation, correlation
 from exact_odds.core.shoe import RANK_LABELS, RANKS, ShoeError, parse_rank
+from exact_odds.core.stats import Estimate
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.registry import unknown_name
 from exact_odds.inputs.validate import TAG, THRESHOLD_EXACT, shown
-from exact_odds.study.estimates import Estimate, mean, per_coup, per_shoe, ratio, shoe_totals
+from exact_odds.study.estimates import mean, per_coup, per_shoe, ratio, shoe_totals
 from exact_odds.study.records import DECK
 
 if TYPE_CHECKING:

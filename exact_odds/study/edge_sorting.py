@@ -27,8 +27,9 @@ import numpy as np
 
 from exact_odds.analysis.information.bulk import FirstCardValues, first_card_values
 from exact_odds.core.shoe import RANKS, SUITS
+from exact_odds.core.stats import Estimate
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.study.estimates import Estimate, per_coup, per_shoe
+from exact_odds.study.estimates import per_coup, per_shoe
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -18,42 +18,14 @@ sum_s n_s`` with standard error ``sqrt(sum_s (y_s - R n_s)**2 / (S (S - 1))) / m
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from exact_odds.core.stats import Estimate
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     Array = npt.NDArray[Any]
-
-Z95 = 1.959963984540054
-"""The two-sided 95% quantile of the normal distribution."""
-
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """A simulated figure and its standard error (``None`` when one shoe gives no spread)."""
-
-    value: float
-    error: float | None
-
-    @property
-    def interval(self) -> tuple[float, float] | None:
-        """The 95% confidence interval ``value ± 1.96 error`` (``None`` without an error)."""
-        return self.interval_at(Z95)
-
-    def interval_at(self, z: float) -> tuple[float, float] | None:
-        """The interval ``value ± z error`` (``None`` without an error)."""
-        if self.error is None:
-            return None
-        return self.value - z * self.error, self.value + z * self.error
-
-    def covers(self, x: float, *, slack: float = 0.0, z: float = Z95) -> bool:
-        """Whether ``x`` lies in the interval ``value ± z error`` (95% by default) widened by
-        ``slack`` on each side (e.g. the rounding of a published figure); without an error,
-        whether it is within ``slack`` of the value."""
-        low, high = self.interval_at(z) or (self.value, self.value)
-        return low - slack <= x <= high + slack
 
 
 def shoe_totals(values: Array, shoe: Array, shoes: int) -> Array:
