@@ -199,8 +199,34 @@ def _packed_difference(race: HeadRace) -> tuple[list[int], int]:
     return [int.from_bytes(data[i:i + width], "little") for i in range(0, len(data), width)], top
 
 
+class _Standing:
+    """The chances of team 1 ahead, level or behind at another table when the bell rings, among the
+    outcomes the record holds (the leftover of :class:`OtherScores`, the bells after the horizon, aside)."""
+
+    __slots__ = ()
+
+    def _chance(self, keep: Callable[[int], bool]) -> Fraction:
+        """P(team 1's lead satisfies ``keep``)."""
+        raise NotImplementedError
+
+    @property
+    def first_team_ahead(self) -> Fraction:
+        """P(team 1 ahead at the bell)."""
+        return self._chance(lambda d: d > 0)
+
+    @property
+    def tied(self) -> Fraction:
+        """P(the teams level at the bell)."""
+        return self._chance(lambda d: d == 0)
+
+    @property
+    def second_team_ahead(self) -> Fraction:
+        """P(team 2 ahead at the bell)."""
+        return self._chance(lambda d: d < 0)
+
+
 @dataclass(frozen=True, slots=True)
-class OtherTable:
+class OtherTable(_Standing):
     """Another table when the head table's bell rings: ``difference`` (team 1's points minus team 2's ->
     ways over ``W**(2N)``, bells within the horizon), ``beyond_horizon`` (the chance of the others),
     each team's exact ``mean_points``, and both teams' ``scores`` within :data:`SCORES_WINDOW` points."""
@@ -213,20 +239,10 @@ class OtherTable:
     def _chance(self, keep: Callable[[int], bool]) -> Fraction:
         return self.difference.probability(keep) * (1 - self.beyond_horizon)
 
-    @property
-    def first_team_ahead(self) -> Fraction:
-        """P(the bell rings within the horizon with team 1 ahead)."""
-        return self._chance(lambda d: d > 0)
-
-    @property
-    def tied(self) -> Fraction:
-        """P(the bell rings within the horizon with the teams level)."""
-        return self._chance(lambda d: d == 0)
-
-    @property
-    def second_team_ahead(self) -> Fraction:
-        """P(the bell rings within the horizon with team 2 ahead)."""
-        return self._chance(lambda d: d < 0)
+    def lead(self) -> dict[int, Fraction]:
+        """Team 1's points minus team 2's -> probability, the bell within the horizon."""
+        scale = 1 - self.beyond_horizon
+        return {d: self.difference.probability(d) * scale for d in self.difference}
 
     @property
     def first_team_wins(self) -> Fraction:
@@ -328,36 +344,20 @@ def _score_cap(race: HeadRace) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class OtherScores:
+class OtherScores(_Standing):
     """Both teams' points at another table when the bell rings: (team 1, team 2) -> ways over ``W**(2N)``
     with both at most ``cap``; the outcome :data:`LEFTOVER` holds the rest exactly."""
 
     scores: Dist[tuple[int, int] | None]
     cap: int
 
-    def chance(self, keep: Callable[[int, int], bool]) -> Fraction:
-        """P(the bell rings within the horizon with both teams within the cap and ``keep(team 1, team 2)``)."""
-        return self.scores.probability(lambda k: k is not None and keep(*k))
+    def _chance(self, keep: Callable[[int], bool]) -> Fraction:
+        return self.scores.probability(lambda k: k is not None and keep(k[0] - k[1]))
 
     @property
     def leftover(self) -> Fraction:
         """P(the bell after the horizon, or a team past the cap), exactly."""
         return self.scores.probability(LEFTOVER)
-
-    @property
-    def first_team_ahead(self) -> Fraction:
-        """P(team 1 ahead at the bell), the leftover aside."""
-        return self.chance(lambda a, b: a > b)
-
-    @property
-    def tied(self) -> Fraction:
-        """P(the teams level at the bell), the leftover aside."""
-        return self.chance(lambda a, b: a == b)
-
-    @property
-    def second_team_ahead(self) -> Fraction:
-        """P(team 2 ahead at the bell), the leftover aside."""
-        return self.chance(lambda a, b: a < b)
 
     def lead(self) -> dict[int, Fraction]:
         """Team 1's points minus team 2's -> probability, from the pairs within the cap."""

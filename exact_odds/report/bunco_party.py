@@ -103,9 +103,7 @@ def other_json(table: OtherTable | None) -> dict[str, object] | None:
         return None
     low = high = Fraction(0)
     lead: dict[str, Fraction] = {}
-    scale = 1 - table.beyond_horizon
-    for d in table.difference:
-        p = table.difference.probability(d) * scale
+    for d, p in table.lead().items():
         if d < -LEAD_SHOWN:
             low += p
         elif d > LEAD_SHOWN:
@@ -150,9 +148,7 @@ def _other_tables(table: OtherTable, race: HeadRace) -> list[Table]:
              f"Exact for every bell within {race.horizon} rolls; the bell rings later with probability "
              f"{decimal_text(race.beyond_horizon, 16)} (not counted above). The means are exact, with no horizon.",
              f"Exactly: P(team 1 wins) = {fraction_text(table.first_team_wins)}.")
-    scale = 1 - table.beyond_horizon
-    lead: list[list[Cell]] = [[d, _p(table.difference.probability(d) * scale)] for d in table.difference
-                              if table.difference.probability(d) * scale >= SHOWN]
+    lead: list[list[Cell]] = [[d, _p(p)] for d, p in table.lead().items() if p >= SHOWN]
     return [Table("Another table when the bell rings", ["quantity", "≈"], rows, notes),
             Table("Another table: team 1's lead when the bell rings", ["lead", "probability"], lead,
                   (f"Leads whose chance is below {float(SHOWN):g} are not listed.",)),
