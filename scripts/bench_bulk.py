@@ -25,7 +25,7 @@ from bench_common import (
 from bench_machine import blas_rate, kernel_products, products_bound
 
 from exact_odds.core.coup import Detail
-from exact_odds.study.blas import ONE_THREAD
+from exact_odds.study.workers import ONE_THREAD
 
 
 def batch_line(label: str, n: int, secs: float, reference: float) -> None:

@@ -21,7 +21,7 @@ from bench_bars import bar
 from exact_odds import Shoe
 from exact_odds.core.coup import Detail
 from exact_odds.engine.enumerator import enumerate_coups
-from exact_odds.study.blas import ONE_THREAD
+from exact_odds.study.workers import ONE_THREAD
 
 
 def median_seconds(run: Callable[[], object], repeat: int) -> float:

@@ -37,7 +37,7 @@ from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.report.files import atomic_binary_file, atomic_file, check_output, committed_together, shown
 from exact_odds.report.plots import check_figure_path
-from exact_odds.study.blas import one_thread_unless_chosen
+from exact_odds.study.workers import one_thread_unless_chosen
 
 PROG = "exact-odds"
 
@@ -316,8 +316,8 @@ BINARY_FORMATS = frozenset({"xlsx"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (see the module). In a process that has not loaded
-    NumPy yet, first one BLAS thread unless the user chose (:func:`exact_odds.study.blas.one_thread_unless_chosen`)."""
+    """Run the command line; return the exit status (see the module). In a process that has not loaded NumPy
+    yet, first one BLAS thread unless the user chose (:func:`exact_odds.study.workers.one_thread_unless_chosen`)."""
     if "numpy" not in sys.modules:
         one_thread_unless_chosen()
     with signals_end_cleanly():

@@ -8,6 +8,10 @@ Ctrl-C meanwhile (:func:`_held_interrupts`) and raises it once the pool exists t
 
 Shared memory (:func:`shared_buffer`) is a file in ``/dev/shm`` (or the temporary directory) that this
 process and the workers map (:func:`mapped`); it is removed when the block ends, however it ends.
+
+The bulk paths multiply in pieces small enough to stay in cache, where a second BLAS thread gains little
+and, its threads spinning, takes two to three times the CPU on a busy machine: so the command line runs
+one BLAS thread too, unless the user chose (:func:`one_thread_unless_chosen`).
 """
 
 from __future__ import annotations
@@ -19,17 +23,29 @@ import queue
 import signal
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from contextlib import contextmanager, nullcontext, suppress
 from functools import lru_cache
 from multiprocessing import resource_tracker
 from types import FrameType
 from typing import Any, TypeVar
 
-from exact_odds.study.blas import BLAS_THREADS, ONE_THREAD
-
 T = TypeVar("T")
 R = TypeVar("R")
+
+BLAS_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+"""Environment variables that set a BLAS library's threads (read once, when NumPy loads it)."""
+ONE_THREAD = dict.fromkeys(BLAS_THREADS, "1")
+"""Those variables, each set to one thread."""
+
+
+def one_thread_unless_chosen(environ: MutableMapping[str, str] = os.environ) -> bool:
+    """Set every variable of :data:`BLAS_THREADS` to 1 in ``environ`` unless one is set already (the user's
+    choice); return whether they were set. Effective before NumPy is imported, and inherited."""
+    if any(k in environ for k in BLAS_THREADS):
+        return False
+    environ.update(ONE_THREAD)
+    return True
 
 
 @contextmanager
