@@ -1,13 +1,9 @@
 """The exact odds ``exact-odds bunco`` reports: a game of rounds, a turn at the table, and their analysis.
 
-A game: one roll a round, round ``r`` playing for the face ``(r - 1) % sides + 1``. A turn: roll while
-each roll scores, until the points ``target`` (capped there). Ways count every sequence of faces, the
-rolls after a turn ended included (docs/bunco.md), so each is an integer over one common total.
+A game: one roll a round. A turn: roll while each roll scores, until the points ``target`` (capped
+there). Ways count every sequence of faces, the rolls after a turn ended included (docs/bunco.md).
 
 >>> from exact_odds.bunco import STANDARD_SCORING
->>> game = play_game(Dice(3, 6), STANDARD_SCORING)
->>> game.mean, game.variance
-(Fraction(151, 36), Fraction(128615, 7776))
 >>> turn = play_turn(Dice(3, 6), STANDARD_SCORING)
 >>> turn.max_rolls, turn.rolls.probability(1)
 (21, Fraction(121, 216))
@@ -56,8 +52,6 @@ PointsWays = dict[int, int]
 
 def round_numbers(rounds: int, sides: int) -> tuple[int, ...]:
     """Round numbers of a game: round r (1-based) plays for ``(r - 1) % sides + 1``.
-
-    The round number never changes the odds of a roll; it matters only to the simulation.
 
     >>> round_numbers(7, 6)
     (1, 2, 3, 4, 5, 6, 1)
@@ -115,8 +109,9 @@ def play_game(dice: Dice, rules: ScoringRules, *, rounds: int = DEFAULT_ROUNDS) 
     """The exact distribution of a game's total.
 
     >>> from exact_odds.bunco import STANDARD_SCORING
-    >>> play_game(Dice(3, 6), STANDARD_SCORING).more_than(3)
-    Fraction(10284191, 22674816)
+    >>> game = play_game(Dice(3, 6), STANDARD_SCORING)
+    >>> game.mean, game.variance, game.more_than(3)
+    (Fraction(151, 36), Fraction(128615, 7776), Fraction(10284191, 22674816))
     """
     check_whole_number("the number of rounds", rounds, 1, MAX_ROUNDS)
     numbers = round_numbers(rounds, dice.sides)
@@ -179,11 +174,7 @@ class Turn:
 
 
 def most_rolls(scores: Dist[int], target: int) -> int:
-    """The longest a turn can last: ``ceil(target / m)`` rolls, ``m`` the least positive score (1 if none).
-
-    >>> most_rolls(Dist({0: 120, 1: 75, 2: 15, 5: 5, 21: 1}), 21), most_rolls(Dist({0: 1, 3: 1}), 7)
-    (21, 3)
-    """
+    """The longest a turn can last: ``ceil(target / m)`` rolls, ``m`` the least positive score (1 if none)."""
     positive = [x for x in scores if x > 0]
     return -(-target // min(positive)) if positive else 1
 
@@ -205,11 +196,8 @@ def roll_once_more(live: PointsWays, scores: Dist[int], target: int) -> tuple[Po
 
 
 def play_turn(dice: Dice, rules: ScoringRules, *, round_number: int = 1, target: int = DEFAULT_TARGET) -> Turn:
-    """The exact distribution of one turn: a Markov chain on points 0..target with no cycles (points
-    only grow), so rolling every live turn forward :func:`most_rolls` times is exact.
-
-    To 2 points, a turn gets there at once (a roll of 2, 5 or 21: 21 ways of 216) or after a
-    1-point roll (75 ways) by any scoring roll (96 ways):
+    """The exact distribution of one turn, rolling every live turn forward :func:`most_rolls` times
+    (points only grow). To 2 points: at once (2, 5 or 21: 21 ways of 216), or 1 point then any score:
 
     >>> from exact_odds.bunco import STANDARD_SCORING
     >>> turn = play_turn(Dice(3, 6), STANDARD_SCORING, target=2)
@@ -245,7 +233,7 @@ class Analysis:
     @property
     def scores(self) -> Dist[int]:
         """One roll's score distribution, scores in increasing order."""
-        return ascending(self.roll.map(self.rules.score))
+        return roll_scores(self.dice, self.rules, round_number=self.round_number)
 
     @property
     def bunco_probability(self) -> Fraction:

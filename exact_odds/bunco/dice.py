@@ -1,12 +1,8 @@
 """The dice, one roll of them classified by what the rules look at, and the scoring rule sets.
 
-A roll of ``count`` fair dice of ``sides`` faces has ``sides**count`` equally likely *ways* (ordered
-tuples of faces). The rules look only at how many dice show the round number and whether all dice
-show the same face: that pair is a :class:`Roll`, and :func:`roll_outcomes` counts the ways of each.
-A **Bunco** (every die shows the round number) and a **mini Bunco** (every die one other face) score
-fixed points, any other roll ``per_die`` for each die showing the round number. Two rule sets are
-built in (:data:`SCORING_RULES`, sources in docs/bunco.md): ``standard`` (Bunco 21, mini Bunco 5,
-1 point per die) and ``article``, what the Linux Journal article's script does (a Bunco scores 25).
+A roll of ``count`` dice of ``sides`` faces has ``sides**count`` equally likely *ways* (ordered tuples
+of faces). The rules look only at how many dice show the round number and whether all dice are alike:
+that pair is a :class:`Roll`. The built-in rule sets and their sources: docs/bunco.md.
 
 >>> roll_outcomes(Dice(3, 6)).map(lambda roll: roll.kind)
 Dist({'plain': 210, 'mini Bunco': 5, 'Bunco': 1})
@@ -37,13 +33,7 @@ class BuncoError(InputError):
 
 
 def check_whole_number(name: str, value: object, low: int, high: int | None = None) -> int:
-    """``value`` if it is an ``int`` (not a ``bool``) within ``low..high`` (``high`` None: no bound).
-
-    >>> check_whole_number("the number of dice", 0, 1, 20)
-    Traceback (most recent call last):
-    ...
-    exact_odds.bunco.dice.BuncoError: the number of dice must be at least 1, got 0
-    """
+    """``value`` if it is an ``int`` (not a ``bool``) within ``low..high`` (``high`` None: no bound)."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise BuncoError(f"{name} must be a whole number, got {shown(value)}")
     if value < low:
@@ -60,11 +50,7 @@ def check_alpha(alpha: float | Fraction) -> None:
 
 
 def ascending(dist: Dist[int]) -> Dist[int]:
-    """The same ways with the outcomes in increasing order, as reports list them.
-
-    >>> ascending(Dist({21: 1, 0: 120, 5: 5}))
-    Dist({0: 120, 5: 5, 21: 1})
-    """
+    """The same ways with the outcomes in increasing order, as reports list them."""
     return Dist(sorted(dist.items()))
 
 
@@ -102,10 +88,8 @@ class Dice:
 
 @dataclass(frozen=True, slots=True, order=True)
 class Roll:
-    """The class of one roll: how many dice show the round number, and whether all dice are alike.
-
-    Alike with matches is a Bunco, alike without a mini Bunco, anything else a plain roll scoring
-    per matching die. Rolls are ordered as the pairs ``(matches, alike)``.
+    """The class of one roll: how many dice show the round number, and whether all dice are alike
+    (with matches a Bunco, without a mini Bunco); ordered as the pairs ``(matches, alike)``.
 
     >>> Roll(3, alike=True).kind, Roll(0, alike=True).kind, Roll(2, alike=False).describe()
     ('Bunco', 'mini Bunco', '2 dice show the round number')
@@ -132,11 +116,9 @@ class Roll:
 
 @cache
 def roll_outcomes(dice: Dice, *, round_number: int = 1) -> Dist[Roll]:
-    """The classes of one roll with their ways (total ``sides**count``), counted, not enumerated.
-
-    ``k`` dice show the round number in ``C(count, k) * (sides-1)**(count-k)`` rolls; the one roll
-    with ``k = count`` is the Bunco, and ``sides - 1`` of the ``k = 0`` rolls are mini Buncos (with
-    one die, any other face). The result does not depend on the round number (tested, not assumed).
+    """The classes of one roll with their ways (total ``sides**count``): ``k`` dice show the round number
+    in ``C(count, k) * (sides-1)**(count-k)`` rolls, and ``sides - 1`` of the ``k = 0`` rolls are mini
+    Buncos. The result does not depend on the round number (tested, not assumed).
 
     >>> roll_outcomes(Dice(3, 6))[Roll(0, alike=True)]
     5
@@ -157,9 +139,8 @@ class UnknownScoringError(BuncoError):
 
 @dataclass(frozen=True, slots=True)
 class ScoringRules:
-    """Points for a Bunco, a mini Bunco and each die showing the round number (whole, at least 0).
-
-    ``source`` says where the numbers come from; it takes no part in equality.
+    """Points for a Bunco, a mini Bunco and each die showing the round number; ``source`` (where the
+    numbers come from) takes no part in equality.
 
     >>> rules = ScoringRules("mine", bunco=30, mini=10, per_die=2)
     >>> rules.score(Roll(3, alike=True)), rules.score(Roll(0, alike=True)), rules.score(Roll(2, alike=False))
@@ -207,21 +188,15 @@ class ScoringRules:
 STANDARD_SCORING = ScoringRules("standard", 21, 5, 1, source=(
     "Bunco as commonly played: Bunco 21, mini (baby) Bunco 5, 1 point per die showing the round number "
     "(e.g. buncobabz.com 'How to play'; the text of D. Taylor, Linux Journal, 21 January 2018)"))
-"""Bunco 21, mini Bunco 5, 1 point per die showing the round number: the game as commonly played."""
 ARTICLE_SCORING = ScoringRules("article", 25, 5, 1, source=(
     "the shell script of D. Taylor, 'Shell Scripting a Bunco Game', Linux Journal, 21 January 2018, "
     "which sets score=25 for a Bunco although the article's text says 21"))
-"""Bunco 25, mini Bunco 5, 1 point per die: what the Linux Journal article's script does."""
 SCORING_RULES: dict[str, ScoringRules] = {rules.name: rules for rules in (STANDARD_SCORING, ARTICLE_SCORING)}
 """The built-in scoring rule sets by name."""
 
 
 def find_scoring_rules(name: str) -> ScoringRules:
-    """The rule set called ``name`` (case-insensitive); an unknown name lists the valid ones.
-
-    >>> find_scoring_rules(" Article ").bunco
-    25
-    """
+    """The rule set called ``name`` (case-insensitive); an unknown name lists the valid ones."""
     key = name.strip().lower()
     if key not in SCORING_RULES:
         raise UnknownScoringError(unknown_name("Bunco scoring rules", name, SCORING_RULES,

@@ -1,12 +1,9 @@
 """The head table's race to the bell, exactly, and where the other tables stand when it rings.
 
-A table is a Markov chain on (team 1's points, team 2's points, the team rolling); at the head table
-the first team to the target rings the bell (docs/bunco.md, "The head table, exactly"). Points never
-fall, so the pairs of points are solved in increasing sum, each by one 2x2 solve (:func:`_visits`);
-with a weight ``z`` a roll, the mass absorbed at the bell is ``E[z^T]``, ``T`` the rolls until it. The
-other tables roll in step, so each has rolled ``T`` times at the bell; ``T`` has no bound, so the
-distributions are exact up to the *horizon* ``N``, the first with ``P(T > N) <= 10**-12``, and
-``P(T > N)`` is given exactly.
+A table is a Markov chain on (team 1's points, team 2's points, the team rolling), solved in increasing
+sum of points (docs/bunco.md, "The head table, exactly"). The other tables roll in step, so each has
+rolled ``T`` times at the bell; ``T`` has no bound, so the distributions are exact up to the *horizon*
+``N``, the first with ``P(T > N) <= 10**-12``, and ``P(T > N)`` is given exactly.
 
 >>> from exact_odds.bunco import STANDARD_SCORING, Dice
 >>> race = head_race(Dice(3, 6), STANDARD_SCORING, target=2)
@@ -52,19 +49,15 @@ def roll_steps(dice: Dice, rules: ScoringRules, *, bunco_ends_turn: bool = False
 
 
 def _visits(m1: Fraction, m2: Fraction, q: Fraction, z: Fraction) -> tuple[Fraction, Fraction]:
-    """Expected (z-weighted) rolls of team 1 and team 2 at one pair of points, from the mass arriving
-    with each to roll: ``n1 = (m1 + z q m2) / (1 - z² q²)``, ``q`` the chance of a pass.
-
-    >>> _visits(Fraction(1), Fraction(0), Fraction(1, 2), Fraction(1))
-    (Fraction(4, 3), Fraction(2, 3))
-    """
+    """Expected (z-weighted) rolls of each team at one pair of points, from the mass arriving with each
+    to roll, ``q`` the chance of a pass."""
     d = 1 - (z * q) ** 2
     return (m1 + z * q * m2) / d, (m2 + z * q * m1) / d
 
 
 def _flow(steps: Dist[Step], target: int, z: Fraction) -> tuple[dict[tuple[int, int], Fraction], Fraction]:
     """Push the mass from (0, 0), team 1 to roll, through the pairs of points in increasing sum: the mass
-    absorbed at the bell by the scores then, and the expected (z-weighted) rolls."""
+    absorbed at the bell by the scores then (``E[z^T]`` in all), and the expected (z-weighted) rolls."""
     q = steps.probability(lambda s: s[0] == 0)
     if q == 1:
         raise BuncoError("no roll scores under these rules: the head table's bell would never ring")
@@ -174,13 +167,9 @@ def head_race(dice: Dice, rules: ScoringRules, *, target: int = 21, bunco_ends_t
 
 
 def _packed_difference(race: HeadRace) -> tuple[list[int], int]:
-    """Ways of (team 1's points - team 2's points) at another table when the bell rings by the horizon.
-
-    The table's ways by difference are two polynomials (one for each team to roll), each packed in one
-    integer (Kronecker substitution): a roll scoring ``x`` shifts team 1's up ``x`` slots and team 2's
-    down ``x``, the window growing by the largest score ``top`` a tick. Summed over ``t`` with the head
-    table's ways by Horner's rule, over ``W**(2N)``. Returns the coefficients (slot 0 is ``-top * N``), ``top``.
-    """
+    """Ways over ``W**(2N)`` of team 1's lead at another table when the bell rings by the horizon, and
+    ``top``, the largest score (slot 0 is the lead ``-top * N``): the ways by lead for each team to roll
+    as two polynomials packed in integers, summed over ``t`` with the head table's ways by Horner's rule."""
     steps, n, total = race.steps, race.horizon, race.steps.total
     top = max(points for points, _ in steps)
     slot = 8 * (((n + 1) * total ** (2 * n)).bit_length() // 8 + 1)
@@ -251,11 +240,8 @@ class OtherTable(_Standing):
 
 
 def _mean_points(race: HeadRace) -> tuple[Fraction, Fraction]:
-    """Each team's expected points at another table when the bell rings.
-
-    Roll ``s`` (from 0) is team 1's with chance ``(1 + r**s) / 2``, ``r = 1 - 2 P(pass)``, so team 1
-    expects ``mu * (E[T] + (1 - E[r**T]) / (1 - r)) / 2``.
-    """
+    """Each team's expected points at another table when the bell rings: roll ``s`` (from 0) is team 1's with
+    chance ``(1 + r**s) / 2``, ``r = 1 - 2 P(pass)``, so team 1 expects ``mu (E[T] + (1 - E[r**T]) / (1 - r)) / 2``."""
     steps = race.steps
     mu = steps.expectation(lambda s: s[0])
     r = 1 - 2 * steps.probability(lambda s: s[1])
@@ -283,13 +269,9 @@ def _times(x: int, w: int) -> int:
 
 
 def _horner_scores(race: HeadRace, caps: tuple[int, int]) -> list[int]:
-    """Ways of both teams' points at another table when the bell rings by the horizon, both within
-    ``caps`` (a cap of 0 ignores that team), over ``W**(2N)``: row-major, ``caps[1] + 1`` a row.
-
-    ``sum_t h_t W**(2(N - t)) M**t`` applied to (0, 0), ``M`` one roll as a pair of bivariate polynomials
-    packed in integers (a slot of whole digits per pair of points), by Horner's rule; points never fall,
-    so the pairs past a cap are masked off at every step.
-    """
+    """Ways over ``W**(2N)`` of both teams' points at another table when the bell rings by the horizon,
+    both within ``caps`` (a cap of 0 ignores that team), row-major: ``sum_t h_t W**(2(N - t)) M**t`` by
+    Horner's rule, ``M`` one roll on bivariate polynomials packed in integers, the pairs past a cap masked off."""
     steps, n, total = race.steps, race.horizon, race.steps.total
     top = max(points for points, _ in steps)
     digit = sys.int_info.bits_per_digit

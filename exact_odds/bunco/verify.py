@@ -1,10 +1,8 @@
 """A log of dice rolls, one roll a line (what ``bunco --verify`` reads and ``--log`` writes), and its check.
 
-The format (CSV with a header, or JSON Lines: ``round``, ``dice``, optional ``score`` and ``game``) and
-the four checks (labels, faces, scores, buncos) are described in docs/bunco.md, "Checking a log of
-rolls". A line that cannot be read is a :class:`~exact_odds.bunco.dice.BuncoError` naming it. The
-statistical checks share ``alpha`` (each judged at ``alpha / 3``); Buncos, rare, get an exact binomial
-test (twice the smaller tail) rather than a chi-square.
+The format (CSV or JSON Lines: ``round``, ``dice``, optional ``score`` and ``game``) and the four checks
+are described in docs/bunco.md, "Checking a log of rolls"; a line that cannot be read is a
+:class:`~exact_odds.bunco.dice.BuncoError` naming it.
 
 >>> log = read_rolls(["round,dice,score", "1,1 1 1,21", '2,"3,5,3",0'], Dice(3, 6))
 >>> log.rounds.tolist(), log.faces.tolist(), log.scores.tolist() if log.scores is not None else None
@@ -164,7 +162,6 @@ BLOCK = 65_536
 
 
 def _csv_rows(first: int, header: str, lines: Iterator[str], builder: _Builder) -> Iterator[None]:
-    """Add the rows of a CSV log whose header is line ``first``, yielding after every :data:`BLOCK` rows."""
     reader = csv.reader(itertools.chain([header], lines))
     try:
         names = next(reader)
@@ -190,7 +187,6 @@ def _json_text(value: object) -> str:
 
 
 def _json_rows(numbered: Iterable[tuple[int, str]], builder: _Builder) -> Iterator[None]:
-    """Add the rows of a JSON Lines log (its first object's keys are its columns), as :func:`_csv_rows`."""
     for line, obj in json_objects(numbered, BuncoError, ("round", "dice")):
         fields = {str(k).strip().lower(): _json_text(v) for k, v in obj.items()}
         if len(fields) < len(obj):  # keys that differ only in case or spaces: one would silently win
@@ -245,8 +241,7 @@ def load_rolls(path: str | Path, dice: Dice) -> RollLog:
 
 def write_games(out: TextIO, faces: NDArray[np.int64], scores: NDArray[np.int64], *, first_game: int = 1,
                 header: bool = True) -> None:
-    """Write games of rolls as a log: ``faces`` (games, rounds, dice), ``scores`` (games, rounds), games
-    numbered from ``first_game``.
+    """Write games of rolls as a log: ``faces`` (games, rounds, dice), ``scores`` (games, rounds), from ``first_game``.
 
     >>> import io, numpy as np
     >>> buf = io.StringIO()
@@ -302,8 +297,8 @@ def _label_message(log: RollLog, i: int, face: int, true: int, number: int) -> s
 
 
 class RollTally:
-    """What the checks of :func:`verify_rolls` count, a block of rolls at a time: whole numbers, so a
-    log read in blocks gets the checks of the log read whole.
+    """What the checks of :func:`verify_rolls` count, a block of rolls at a time (whole numbers: a log read
+    in blocks gets the checks of the log read whole).
 
     >>> from exact_odds.bunco import STANDARD_SCORING, read_rolls
     >>> tally = RollTally(Dice(3, 6), STANDARD_SCORING)
@@ -385,7 +380,6 @@ class RollTally:
                                  details=by_die)
 
     def _score_bins(self) -> tuple[list[tuple[int, int]], dict[int, Dist[int]]]:
-        """The scores' bins (low, high), pooled by expected counts, and each round face's exact scores."""
         exact = {f: roll_scores(self.dice, self.rules, round_number=f) for f in sorted(self.scores)}
         expected: dict[int, Fraction] = {}
         for f, dist in exact.items():
@@ -445,7 +439,7 @@ def binomial_p_value(n: int, q: float, x: int) -> float:
 
 
 def _tail(n: int, q: float, x: int, *, down: bool) -> float:
-    """P(X <= x) (``down``) or P(X >= x), X binomial(n, q), summed away from the mean while terms count."""
+    # P(X <= x) (down) or P(X >= x), X binomial(n, q), summed away from the mean while terms count
     if (x >= n * q) if down else (x <= n * q):
         return 1.0 - (_tail(n, q, x + 1, down=False) if down else _tail(n, q, x - 1, down=True))
     log_q, log_r, log_n = math.log(q), math.log1p(-q), math.lgamma(n + 1)

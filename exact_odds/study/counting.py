@@ -1,10 +1,8 @@
 """Counts of one's own: tags per rank, a true-count trigger and a bet, judged by exact expectations.
 
-A count tags every rank; the running count adds the tags of the cards seen, the *true count* is
-``running * 52 / unseen``, and the count bets one unit when the true count reaches its trigger,
-compared in integers. Specs (``4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4``), the published counts
-(:data:`PUBLISHED_COUNTS`) and what a study reports of a count (:class:`CountStudy`, with intervals
-over shoes) are described in docs/study.md.
+The running count adds the tags of the cards seen, the *true count* is ``running * 52 / unseen``, and
+the count bets one unit when the true count reaches its trigger, compared in integers. Specs, the
+published counts and what a study reports of a count: docs/study.md.
 
 >>> count = Count.parse("4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4")
 >>> count.tags, count.trigger, count.bet
@@ -122,7 +120,6 @@ class Count:
 
 
 def _split_entry(entry: str) -> tuple[str, str]:
-    """``KEY=VALUE`` or ``tc>=VALUE`` as (key, value); the trigger alone takes ``>=``."""
     match = re.fullmatch(r"([^=<>]+)(>=|=)(.+)", entry)
     if match is None:
         raise CountError(f"count entry {shown(entry)} should look like RANKS=TAG (e.g. 8|9=+2), bet=NAME or tc>=T")
@@ -183,18 +180,12 @@ def find_count(text: str) -> Count:
     return Count.parse(text)
 
 
-# ---------------------------------------------------------------- studying a count over dealt shoes
-
-
 @dataclass(frozen=True, slots=True)
 class CountStudy:
-    """What a count did over the shoes of a study (bettor's side, units staked).
-
-    ``expectation``: the bet's exact ``player_ev`` in the full shoe; ``frequency``: share of coups on
-    which it triggers; ``player_ev`` / ``realised_ev``: mean exact expectation / result of those
-    (``None`` if none); ``gain_*`` / ``realised_*``: expected / realised result per coup dealt and per
-    shoe; ``bets_per_shoe``: coups bet per shoe.
-    """
+    """What a count did over the shoes of a study (bettor's side, units staked): ``expectation``, the bet's
+    exact ``player_ev`` in the full shoe; ``frequency`` of the coups it bets; ``player_ev`` / ``realised_ev``,
+    their mean exact expectation / result (``None`` if none); ``gain_*`` / ``realised_*``, the expected /
+    realised result per coup dealt and per shoe; ``bets_per_shoe``."""
 
     count: Count
     expectation: Fraction

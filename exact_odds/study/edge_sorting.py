@@ -1,10 +1,8 @@
 """Edge sorting over dealt shoes: what knowing the group of the first card of every coup is worth.
 
 Sorted card backs tell the bettor the *group* of each coup's first card (high, 6 to 9, or low, say):
-the bettor makes the best bet for that group, or sits out. Before every coup the value
-``E[max(EV, 0)]`` over the groups and the best play without the group are found exactly (integers
-compared); over a study's shoes (:class:`EdgeSortStudy`) each way of playing is set beside flat
-betting, with intervals over shoes. The cards seen are the study's.
+the bettor makes the best bet for that group, or sits out (integers compared). Over a study's shoes
+each way of playing is set beside flat betting, with intervals over shoes (docs/study.md).
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.analysis.information import Information
@@ -77,9 +75,6 @@ def coup_values(compositions: object, information: Information, bets: Sequence[P
     choices = np.concatenate([np.where(bet, best, SIT_OUT), np.where(plain_bet, plain_best, SIT_OUT)[:, None]],
                              axis=1)
     return values, choices.astype(np.int8)
-
-
-# ---------------------------------------------------------------- over the shoes of a study
 
 
 @dataclass(frozen=True, slots=True)

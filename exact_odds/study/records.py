@@ -1,12 +1,9 @@
 """A study's records of every coup, where they are kept, and the sums made of each task's part.
 
-The records (:class:`CoupRecords`, a row per coup) are kept in one array per field, sized for the most
-coups the shoes can deal (:class:`RecordStore`), every field or only those the figures read. With
-worker processes their arrays live in shared memory (:func:`exact_odds.study.workers.shared_buffer`);
-each task writes its rows into its own slot, and they are joined in the order of the shoes only when
-asked for (:class:`RecordParts`). The sums (:class:`PartSums`) are made where a task runs, as exact
-parts (:func:`exact_odds.core.stats.exact_parts`) and per-shoe sums in the order of each shoe's coups,
-so the printed figures are the same floats, bit for bit, whatever the number of workers.
+The records are kept in one array per field, sized for the most coups the shoes can deal, in shared
+memory with worker processes; each task writes its rows into its own slot, joined in the order of the
+shoes only when asked for. The sums are made where a task runs, as exact parts and per-shoe sums, so
+the printed figures are the same floats, bit for bit, whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -42,14 +39,11 @@ HISTOGRAM_BINS = 20
 
 @dataclass(frozen=True, slots=True)
 class CoupRecords:
-    """One row per coup dealt, in the order of the shoes and of the deal (m coups, k bets).
-
-    ``unseen``: cards not seen before the coup; ``edges`` (m, k): each bet's player EV (float, sign
-    exact); ``favourable``: EV > 0, exactly; ``running``: each bet's running count; ``probabilities``
-    (m, 3): banker, player, tie; ``winner``: 0 banker, 1 player, 2 tie; ``results``: what one unit on
-    each bet paid; ``first``: the code (0-51) of the first card; ``count_running`` (m, c): the counts of
-    one's own; ``sort_values`` and ``sort_choices``: :func:`exact_odds.study.edge_sorting.coup_values`.
-    """
+    """One row per coup dealt, in the order of the shoes and of the deal (m coups, k bets): ``unseen``
+    cards; ``edges`` (m, k), each bet's player EV (float, sign exact); ``favourable``, EV > 0 exactly;
+    ``running`` counts; ``probabilities`` (m, 3) and ``winner``: banker, player, tie; ``results``, what one
+    unit on each bet paid; ``first``, the first card's code (0-51); ``count_running`` (m, c), the counts
+    of one's own; ``sort_values`` and ``sort_choices``: :func:`exact_odds.study.edge_sorting.coup_values`."""
 
     shoe: Array
     unseen: Array
@@ -79,9 +73,7 @@ Layout = tuple[tuple[str, str, int | None], ...]
 
 
 FIGURE_FIELDS = ("unseen", "edges", "favourable", "running")
-"""The fields a study's own figures may read (of the coups whose player EVs sum to zero, to give
-the sum its sign); the others serve the counts of one's own, edge sorting, and whoever reads the
-records themselves."""
+"""The fields a study's own figures may read (to give a sum of zero its sign)."""
 
 
 def record_layout(bets: int, counts: int, sort_columns: tuple[int, int], every: bool = True) -> Layout:
@@ -240,17 +232,11 @@ def records_store(workers: Workers | None, layout: Layout,
         yield (path, layout, rows), RecordStore.over(buffer, layout, rows)
 
 
-# ---------------------------------------------------------------- the sums of a part
-
-
 @dataclass(frozen=True, slots=True)
 class PartSums:
-    """What the statistics need of the coups of some shoes besides the records themselves.
-
-    Per bet, the exact parts of sums of player EVs: all (``edges``), of the ``favourable`` coups, and per
-    true-count threshold (coups, parts; none without a count). ``shoes`` (shoes, 7): per shoe its coups,
-    the sums of the three probabilities and the banker, player and tie wins (floats).
-    """
+    """What the statistics need of the coups of some shoes: per bet, the exact parts of sums of player EVs,
+    all (``edges``), of the ``favourable`` coups, and per true-count threshold (coups, parts; none without a
+    count); ``shoes`` (shoes, 7), per shoe its coups, the sums of the three probabilities and the wins."""
 
     coups: int
     edges: tuple[Array, ...]
@@ -281,11 +267,7 @@ def part_sums(part: CoupRecords, first: int, stop: int, thresholds: Sequence[flo
 
 def joined_sums(parts: Sequence[PartSums]) -> PartSums:
     """The sums of all the parts, in order (their exact parts are kept, to be added once)."""
-    bets = range(len(parts[0].edges))
-
-    def joined(arrays: Sequence[Array]) -> Array:
-        return np.concatenate(arrays)
-
+    bets, joined = range(len(parts[0].edges)), np.concatenate
     thresholds = tuple(tuple((sum(p.thresholds[j][t][0] for p in parts), joined([p.thresholds[j][t][1] for p in parts]))
                              for t in range(len(parts[0].thresholds[j]))) for j in bets)
     return PartSums(sum(p.coups for p in parts), tuple(joined([p.edges[j] for p in parts]) for j in bets),

@@ -1,16 +1,10 @@
 """Composition-dependent studies: the exact edge of each bet before every coup of many shoes.
 
-A study deals shuffled shoes down to the cut card and, before every coup, evaluates each bet's exact
-expectation given the cards seen (one bulk evaluation, :mod:`exact_odds.batch`). It reports, per bet,
-the spread of the edges, how often a bet is favourable, what betting only those coups would gain, what
-a balanced linear count from the effects of removal gains at chosen true-count thresholds, and the
-cut-card effect; with ``counts`` (:mod:`exact_odds.study.counting`) counts of one's own, and with
-``edge_sort`` (:mod:`exact_odds.study.edge_sorting`) what knowing each first card's group is worth.
-
-Edges are the bettor's (positive = the bettor's advantage); "gain per coup" is averaged over every
-coup dealt, one unit bet on the coups selected. The true count is the running count per deck unseen.
-The turned burn card is seen, the cards burned face down never. Shoe ``i`` is shoe ``i`` of
-``exact-odds simulate --shoes`` with the same seed, so the results do not depend on the workers.
+A study deals shuffled shoes down to the cut card and evaluates each bet's exact expectation before
+every coup, given the cards seen (docs/study.md says what it reports). Edges are the bettor's; "gain
+per coup" is averaged over every coup dealt, one unit bet on the coups selected; the true count is the
+running count per deck unseen. Shoe ``i`` is shoe ``i`` of ``exact-odds simulate --shoes`` with the
+same seed, so the results do not depend on the workers.
 """
 
 from __future__ import annotations
@@ -71,16 +65,13 @@ DEFAULT_THRESHOLDS = (0.0, 4.0, 8.0, 12.0, 16.0, 20.0)
 @contextmanager
 def _started(workers: Workers | None, count: int, dask: str | None, shoe: Shoe, shoes: int,
              per_task: int) -> Iterator[Workers | None]:
-    """The processes that work beside this one: ``workers`` if started already, else (``count`` in all,
-    none with ``dask``) started now, to prepare while this process computes the effects of removal."""
+    """``workers`` if started already, else ``count`` in all (none with ``dask``) started now, to prepare
+    while this process computes the effects of removal."""
     if workers is not None or dask is not None or count <= 1:
         yield workers
         return
     with study_workers(count, shoes, shoe.size, per_task) as started:
         yield started
-
-
-# ---------------------------------------------------------------- statistics
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,13 +87,10 @@ class Threshold:
 
 @dataclass(frozen=True, slots=True)
 class BetStudy:
-    """The player EV of one bet before every coup of a study (negative when the house wins).
-
-    ``expectation``: the full shoe's, exact; ``quantiles``: (q, player EV); ``histogram``: (low, high,
-    coups); ``favourable``: coups with a positive EV, and ``perfect_gain`` betting only those, per coup
-    dealt (``perfect_player_ev`` per coup bet); ``count``: the linear count from the effects of removal
-    (``None`` when they are all zero) and its results at each threshold.
-    """
+    """The player EV of one bet before every coup of a study: ``expectation``, the full shoe's, exact;
+    ``quantiles`` (q, player EV); ``histogram`` (low, high, coups); ``favourable`` coups (EV > 0) and
+    ``perfect_gain`` betting only those, per coup dealt (``perfect_player_ev`` per coup bet); ``count``,
+    the linear count from the effects of removal (``None`` when all zero), and its ``thresholds``."""
 
     name: str
     expectation: Fraction
@@ -175,8 +163,8 @@ class Study:
 
 def _bet_study(name: str, expectation: Fraction, j: int, parts: RecordParts, sums: PartSums, found: Spread,
                count: LinearCount | None, thresholds: Sequence[float]) -> BetStudy:
-    """The study of bet ``j``: its spread (``found``), the rest from the sums (the records are read only for
-    a sum of zero, whose sign depends on the values)."""
+    """The study of bet ``j``: its spread (``found``), the rest from the sums (the records read only for a
+    sum of zero, whose sign depends on the values)."""
     m = parts.rows  # every shoe deals at least one coup: m > 0
     values, counts, bounds = found
     histogram = tuple((float(lo), float(hi), int(c)) for lo, hi, c in zip(bounds[:-1], bounds[1:], counts,
@@ -205,7 +193,7 @@ def _bet_study(name: str, expectation: Fraction, j: int, parts: RecordParts, sum
 def _cut_card_effect(shoe: Shoe, tableau: Tableau, packed: bytes, sums: PartSums,
                      shoes: int) -> tuple[CutCardEffect, ...]:
     """Per outcome: the full shoe's probability (with the tasks' bets on points, whose plan is made), and
-    the mean probability and frequency per coup dealt."""
+    the mean probability and the frequency per coup dealt."""
     full = evaluate([shoe.counts], bets=[b for b in unpack(packed)[0] if b.detail is Detail.POINTS], tableau=tableau)
     out = []
     for i, name in enumerate(OUTCOMES):
@@ -258,13 +246,11 @@ def run_study(shoe: Shoe, *, shoes: int, seed: int, bets: Sequence[Payable], tab
               sort_bets: Sequence[str] | None = None, pool: Workers | None = None, records: bool = True) -> Study:
     """Deal ``shoes`` shuffled shoes by ``procedure`` and study the exact edges of ``bets`` before every coup.
 
-    ``workers`` > 1 runs tasks of ``shoes_per_task`` shoes (default :func:`task_size`) in that many
-    processes (``pool``: those started already by :func:`exact_odds.study.tasks.study_workers`); ``dask``
-    is a Dask scheduler's address to run them on instead. ``progress`` gets (shoes done, shoes).
-    ``counts``: counts of one's own, each betting one of ``bets`` by name; ``edge_sort``: the groups of
-    the first card that sorted edges reveal, choosing among ``sort_bets`` (names; default every bet).
-    ``records=False`` keeps only what the figures need (about half the memory; :attr:`Study.records`
-    is then refused, unless counts or edge sorting keep every record).
+    ``workers`` > 1 runs tasks of ``shoes_per_task`` shoes (default :func:`task_size`) in that many processes
+    (``pool``: started already by :func:`study_workers`), ``dask`` on a Dask scheduler; ``progress`` gets
+    (shoes done, shoes). ``counts``: counts of one's own; ``edge_sort``: the groups of the first card that
+    sorted edges reveal, choosing among ``sort_bets`` (names; default every bet). ``records=False`` keeps
+    only what the figures need (:attr:`Study.records` is then refused, unless counts or edge sorting keep all).
     """
     check_study(shoe, shoes, seed, bets, procedure, workers)
     sorting = [b for b in bets if sort_bets is None or b.name in sort_bets]
