@@ -1,14 +1,8 @@
 """Bunco: exact odds of one roll, of a game of rounds, of a turn, and of a night at the tables.
 
-The rules (scoring in :mod:`~exact_odds.bunco.scoring`) and their sources are in docs/bunco.md. Ways
-count ordered tuples of faces, as the baccarat engine counts cards: a roll has ``sides**count``
-equally likely ways, a game of R rounds ``sides**(count*R)``. Probabilities are ``Fraction``; floats
-appear only in the seeded simulations and their p-values.
-
-Modules: ``dice`` (a roll's class and its scoring), ``analysis`` (a game, a turn, and what the
-``bunco`` command reports), ``simulation`` (the seeded witness and its chi-square tests), ``verify``
-(a log of rolls and its check), ``party``, ``race`` (the head table, exactly), ``night`` (a simulated
-night) and ``tally`` (a host's tally sheet checked). Bunco knows nothing of cards.
+The rules and their sources are in docs/bunco.md. Ways count ordered tuples of faces, as the baccarat
+engine counts cards; probabilities are ``Fraction``, floats appear only in the seeded simulations and
+their p-values. Bunco knows nothing of cards.
 
 >>> from exact_odds.bunco import STANDARD_SCORING, Dice, play_game, roll_scores
 >>> dice = Dice(3, 6)
@@ -74,48 +68,10 @@ from exact_odds.bunco.verify import (
 )
 
 __all__ = [
-    "ARTICLE_SCORING",
-    "DEFAULT_ALPHA",
-    "DEFAULT_ROUNDS",
-    "DEFAULT_TARGET",
-    "MAX_DICE",
-    "MAX_GAME_WORK",
-    "MAX_ROUNDS",
-    "MAX_SIDES",
-    "MAX_TARGET",
-    "MIN_EXPECTED",
-    "SCORING_RULES",
-    "STANDARD_SCORING",
-    "Analysis",
-    "Bin",
-    "BuncoError",
-    "ChiSquare",
-    "Dice",
-    "Game",
-    "Roll",
-    "RollLog",
-    "RollTally",
-    "RollVerification",
-    "ScoringRules",
-    "Simulation",
-    "Turn",
-    "UnknownScoringError",
-    "analyse",
-    "chi_square_test",
-    "find_scoring_rules",
-    "load_rolls",
-    "play_game",
-    "play_turn",
-    "read_roll_blocks",
-    "read_rolls",
-    "roll_outcomes",
-    "roll_scores",
-    "round_numbers",
-    "simulate",
-    "simulate_games",
-    "simulate_rolls",
-    "simulate_turns",
-    "verify_roll_file",
-    "verify_rolls",
-    "write_games",
+    "ARTICLE_SCORING", "DEFAULT_ALPHA", "DEFAULT_ROUNDS", "DEFAULT_TARGET", "MAX_DICE", "MAX_GAME_WORK", "MAX_ROUNDS",
+    "MAX_SIDES", "MAX_TARGET", "MIN_EXPECTED", "SCORING_RULES", "STANDARD_SCORING", "Analysis", "Bin", "BuncoError",
+    "ChiSquare", "Dice", "Game", "Roll", "RollLog", "RollTally", "RollVerification", "ScoringRules", "Simulation",
+    "Turn", "UnknownScoringError", "analyse", "chi_square_test", "find_scoring_rules", "load_rolls", "play_game",
+    "play_turn", "read_roll_blocks", "read_rolls", "roll_outcomes", "roll_scores", "round_numbers", "simulate",
+    "simulate_games", "simulate_rolls", "simulate_turns", "verify_roll_file", "verify_rolls", "write_games"
 ]

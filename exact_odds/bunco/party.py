@@ -1,8 +1,7 @@
 """A Bunco party described in a TOML file: players, tables, seats, rounds, the head table's bell and prizes.
 
-Every key is optional; the defaults are the common game (:data:`COMMON_PARTY`), and
-``examples/bunco_party.toml`` spells out every key (docs/bunco.md, "A party"). A mistake is one line
-naming the file and line, and an unknown key suggests the nearest.
+Every key is optional, the defaults those of :data:`COMMON_PARTY` (docs/bunco.md, "A party"); a mistake
+is one line naming the file and line.
 
 >>> party = parse_party('tables = 2\\nplayers = 8\\n[prizes]\\nties = "roll-off"\\n', source="small.toml")
 >>> party.name, party.players, party.tables, party.prizes.ties

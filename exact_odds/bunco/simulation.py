@@ -1,8 +1,7 @@
 """The seeded simulation of rolls, games and turns, each judged against its exact distribution.
 
-A witness, never a source: floats live here only. Rolls, games and turns each draw from their own
-stream of ``SeedSequence(seed).spawn(3)`` (PCG64), so a seed gives the same counts. Pearson's
-chi-square test (:func:`chi_square_test`) judges them (docs/bunco.md, "The simulation").
+A witness, never a source: floats live here only. Rolls, games and turns each draw from their own stream
+of ``SeedSequence(seed).spawn(3)`` (docs/bunco.md, "The simulation").
 
 >>> from exact_odds.bunco import STANDARD_SCORING, Dice, analyse
 >>> sim = simulate(analyse(Dice(3, 6), STANDARD_SCORING), trials=2_000, seed=4)

@@ -1,9 +1,7 @@
 """A host's tally of a night checked: what the rules make impossible, and frequencies far from the exact ones.
 
-CSV with a header, one line per round and player (``round,table,player,wins,losses,buncos,
-mini_buncos,points``, ``table`` optional); the checks are described in docs/bunco.md. ``counts``:
-a round's total of a roll's figure ``x`` over ``k`` tables, each rolling ``T`` times, has mean
-``k E[T] E[x]`` and variance ``k E[T] Var(x) + k² E[x]² Var(T)``, judged as normal (two-sided).
+CSV with a header, one line per round and player (:data:`COLUMNS`, ``table`` optional); the checks are
+described in docs/bunco.md.
 
 >>> sheet = read_tally(["round,player,wins,losses,buncos,mini_buncos,points", "1,Ann,1,1,0,0,3"])
 >>> result = verify_tally(sheet, COMMON_PARTY)
@@ -222,7 +220,9 @@ def movement_check(sheet: TallySheet, party: Party, keep: int) -> Check:
 
 
 def counts_check(sheet: TallySheet, party: Party) -> Check:
-    """The night's Buncos, mini Buncos and points against their exact means (see the module's docstring)."""
+    """The night's Buncos, mini Buncos and points against their exact means: a round's total of a roll's figure
+    ``x`` over ``k`` tables, each rolling ``T`` times, has mean ``k E[T] E[x]`` and variance
+    ``k E[T] Var(x) + k² E[x]² Var(T)``, judged as normal (two-sided)."""
     race, _ = exact_tables(party.dice, party.scoring, party.target, party.bunco_ends_turn, others=False)
     rounds = len({r.round for r in sheet.rows})
     tables = max(1, len({(r.round, r.player) for r in sheet.rows}) // max(1, rounds) // party.seats)
@@ -266,7 +266,7 @@ class TallyVerification:
 
 def verify_tally(sheet: TallySheet, party: Party = COMMON_PARTY, *, alpha: float = 0.001,
                  max_violations: int = MAX_VIOLATIONS) -> TallyVerification:
-    """Check a tally sheet against ``party`` (see the module's docstring)."""
+    """Check a tally sheet against ``party`` (docs/bunco.md)."""
     check_alpha(alpha)
     keep = max_violations
     checks: Sequence[Check] = (rounds_check(sheet, keep), points_check(sheet, party, keep),

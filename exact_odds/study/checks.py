@@ -1,9 +1,5 @@
-"""What a study may be asked: the checks :func:`exact_odds.study.run.run_study` makes before dealing.
-
-Besides the arguments' sense, the memory: a study keeps a record of every coup it deals
-(:class:`exact_odds.study.records.CoupRecords`), and one whose records would take more than
-:data:`RECORD_MEMORY` is refused before any work, with the number of shoes that fit.
-"""
+"""What a study may be asked: the checks :func:`exact_odds.study.run.run_study` makes before dealing,
+the memory of its records of every coup included (:data:`RECORD_MEMORY`)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,8 @@
 """Chemin de fer as the shoe is dealt: the optimal strategies and the value of what is left, before every coup.
 
-Shoes are dealt as ``study`` deals them (the same seed, the same shoes), or a recorded shoe is read as
-``study --input`` reads it, and the game with choices (:mod:`exact_odds.analysis.equilibrium`) is solved
-on the cards not yet dealt before each coup. A record holds the cards, not the choices, so each coup's
-cards are counted off as the standard tableau plays them.
+Shoes are dealt as ``study`` deals them, or a recorded shoe is read as ``study --input`` reads it (each
+coup's cards counted off as the standard tableau plays them), and the game with choices is solved on
+the cards not yet dealt before each coup.
 
 >>> from exact_odds.study.replay import read_record
 >>> rows = recorded_shoe(read_record("Kh 3d 9s 2c  5h 5d 7c 4s"), Shoe.decks(1), Information.TOTALS)

@@ -1,10 +1,7 @@
-"""Connecting to a Dask scheduler (``study --dask``, ``count --dask``): within a bounded time, or one
-clear error.
-
-An address that is not a scheduler's must neither hang the command nor end it in a traceback: a web
-server (the dashboard's port) waits to be spoken to, and another protocol's bytes read as a length ask
-for exabytes. So a ``tcp`` address must first greet a new connection with a message of Dask's shape
-(:func:`check_scheduler`), and the client is then made with a deadline (:func:`connect`).
+"""Connecting to a Dask scheduler (``study --dask``, ``count --dask``): within a bounded time, or one clear
+error. A web server (the dashboard's port) waits to be spoken to, and another protocol's bytes read as a
+length ask for exabytes: so a ``tcp`` address must first greet a new connection with a message of Dask's
+shape (:func:`check_scheduler`), and the client is then made with a deadline (:func:`connect`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """Recorded shoes replayed: the exact edge of each bet before every coup of a real shoe.
 
-A record lists a shoe's cards in dealing order (P, B, P, B, then the draws), e.g. ``Kh 3d 9s 2c ...``.
-:func:`replay` plays the coups by the tableau's rule (:func:`exact_odds.core.tableau.play`) and gives
-each bet's exact expectation (the bettor's) given the cards dealt before the coup.
+A record lists a shoe's cards in dealing order (P, B, P, B, then the draws), e.g. ``Kh 3d 9s 2c ...``;
+each bet's exact expectation (the bettor's) is given the cards dealt before the coup.
 
 >>> from exact_odds.core.shoe import Shoe
 >>> rep = replay(read_record("Kh 3d 9s 2c  5h 5d 7c 4s  2h"), Shoe.decks(8), bets=())

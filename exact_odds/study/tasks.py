@@ -2,12 +2,8 @@
 it, or on Dask (:func:`gather`).
 
 Each task writes its records into its own slot of a store (:mod:`exact_odds.study.records`) and returns
-their sums. Beside workers, this process keeps its own tasks' records in its own memory (whose pages
-are taken faster) and writes only their player EVs into the shared store too, for the spreads.
-
-``--workers W`` runs the tasks (:func:`task_size`) in this process and W-1 spawned workers
-(:func:`study_workers`). A worker is ready only after about 0.75 s, so the command line starts them
-before it reads the shoe and the bets and hands them to :func:`exact_odds.study.run.run_study`.
+their sums. ``--workers W`` runs them in this process and W-1 spawned workers (:func:`study_workers`),
+which the command line starts first: a worker is ready only after about 0.75 s.
 """
 
 from __future__ import annotations

@@ -1,17 +1,11 @@
 """Worker processes for the analyses that deal many shoes (``study``, ``count``): a pool that stops
-cleanly, and memory shared with this process.
+cleanly, memory shared with this process, and one BLAS thread a process.
 
-The pool's processes are spawned, use one BLAS thread each, and ignore Ctrl-C (the terminal sends it to
-the whole foreground group): the parent alone is interrupted, and leaving the ``with`` block terminates
-the workers. They are spawned while this thread blocks SIGINT, which they inherit; this process holds a
-Ctrl-C meanwhile (:func:`_held_interrupts`) and raises it once the pool exists to be terminated.
-
-Shared memory (:func:`shared_buffer`) is a file in ``/dev/shm`` (or the temporary directory) that this
-process and the workers map (:func:`mapped`); it is removed when the block ends, however it ends.
-
-The bulk paths multiply in pieces small enough to stay in cache, where a second BLAS thread gains little
-and, its threads spinning, takes two to three times the CPU on a busy machine: so the command line runs
-one BLAS thread too, unless the user chose (:func:`one_thread_unless_chosen`).
+The pool's processes are spawned and ignore Ctrl-C (the terminal sends it to the whole foreground
+group): the parent alone is interrupted, and leaving the ``with`` block terminates the workers. Shared
+memory (:func:`shared_buffer`) is a file in ``/dev/shm`` (or the temporary directory), removed when the
+block ends. The bulk paths multiply in pieces that stay in cache, where a second BLAS thread gains little
+and, spinning, takes two to three times the CPU: so every process, the command line's too, runs one.
 """
 
 from __future__ import annotations
