@@ -93,11 +93,12 @@ def _held_interrupts() -> Iterator[Callable[[], None]]:
 
 
 @contextmanager
-def _blocked_interrupts() -> Iterator[None]:
-    if not hasattr(signal, "pthread_sigmask"):
+def _blocked(name: str) -> Iterator[None]:
+    """Block the signal called ``name`` in this thread inside the block, where there are signal masks."""
+    if not hasattr(signal, "pthread_sigmask") or not hasattr(signal, name):
         yield
         return
-    saved = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    saved = signal.pthread_sigmask(signal.SIG_BLOCK, {getattr(signal, name)})
     try:
         yield
     finally:
@@ -108,13 +109,8 @@ def _start_tracker() -> None:
     """Start multiprocessing's resource tracker now (starting it unblocks SIGINT in its thread, which the
     workers spawned after would inherit), with SIGHUP blocked, which it keeps: a terminal closing
     killed it, and this process's cleanup then printed its successor's tracebacks."""
-    hangup = {signal.SIGHUP} if hasattr(signal, "SIGHUP") and hasattr(signal, "pthread_sigmask") else set()
-    saved = signal.pthread_sigmask(signal.SIG_BLOCK, hangup) if hangup else None
-    try:
+    with _blocked("SIGHUP"):
         resource_tracker.ensure_running()
-    finally:
-        if saved is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, saved)
 
 
 @contextmanager
@@ -125,7 +121,7 @@ def worker_pool(workers: int, ready: Callable[..., object] | None = None, *args:
     _start_tracker()
     main = threading.current_thread() is threading.main_thread()  # handlers are set there only
     with _held_interrupts() if main else nullcontext(lambda: None) as release:
-        with _blocked_interrupts(), single_threaded_blas():
+        with _blocked("SIGINT"), single_threaded_blas():
             pool = multiprocessing.get_context("spawn").Pool(workers, initializer=ignore_interrupts,
                                                              initargs=(ready, *args))
         with pool:
