@@ -374,7 +374,7 @@ def test_bad_input_raises_one_line_input_errors(build: object) -> None:
 
 
 def test_a_game_too_big_to_list_is_refused_not_slow(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("exact_odds.bunco.analysis.MAX_GAME_WORK", 2_000)
+    monkeypatch.setattr("exact_odds.bunco.dice.MAX_GAME_WORK", 2_000)
     assert len(play_game(Dice(3, 6), STANDARD_SCORING, rounds=6).totals) == 89
     with pytest.raises(BuncoError, match="too many distinct totals"):
         play_game(Dice(3, 6), STANDARD_SCORING, rounds=12)

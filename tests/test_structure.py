@@ -157,7 +157,6 @@ COVERED_BY: dict[str, str] = {
     "analysis/symbolic_expressions.py": "test_analysis_symbolic.py",
     "bets/builtin.py": "test_inputs_registry.py",  # the built-in bets as a registry value
     # Bunco: every exact distribution against brute force from the printed rules, in one module.
-    "bunco/analysis.py": "test_bunco.py",
     "bunco/dice.py": "test_bunco.py",
     "bunco/simulation.py": "test_bunco.py",
     "bunco/verify.py": "test_bunco.py",

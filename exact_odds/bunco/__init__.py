@@ -14,34 +14,32 @@ Fraction(151, 36)
 
 from __future__ import annotations
 
-from exact_odds.bunco.analysis import (
-    DEFAULT_ROUNDS,
-    DEFAULT_TARGET,
-    MAX_GAME_WORK,
-    MAX_ROUNDS,
-    MAX_TARGET,
-    Analysis,
-    Game,
-    Turn,
-    analyse,
-    play_game,
-    play_turn,
-    round_numbers,
-)
 from exact_odds.bunco.dice import (
     ARTICLE_SCORING,
+    DEFAULT_ROUNDS,
+    DEFAULT_TARGET,
     MAX_DICE,
+    MAX_GAME_WORK,
+    MAX_ROUNDS,
     MAX_SIDES,
+    MAX_TARGET,
     SCORING_RULES,
     STANDARD_SCORING,
+    Analysis,
     BuncoError,
     Dice,
+    Game,
     Roll,
     ScoringRules,
+    Turn,
     UnknownScoringError,
+    analyse,
     find_scoring_rules,
+    play_game,
+    play_turn,
     roll_outcomes,
     roll_scores,
+    round_numbers,
 )
 from exact_odds.bunco.simulation import (
     DEFAULT_ALPHA,

@@ -22,8 +22,7 @@ from functools import cache
 from statistics import NormalDist
 from typing import TYPE_CHECKING, TextIO
 
-from exact_odds.bunco.analysis import round_numbers
-from exact_odds.bunco.dice import BuncoError, Dice, ScoringRules, check_whole_number, roll_outcomes
+from exact_odds.bunco.dice import BuncoError, Dice, ScoringRules, check_whole_number, roll_outcomes, round_numbers
 from exact_odds.bunco.party import Party
 from exact_odds.bunco.race import HeadRace, OtherTable, head_race, other_table
 from exact_odds.bunco.simulation import DEFAULT_ALPHA, ChiSquare, chi_square_test, observed_counts, score_rolls

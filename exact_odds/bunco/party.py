@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from exact_odds.bunco.analysis import MAX_ROUNDS, MAX_TARGET
 from exact_odds.bunco.dice import (
     MAX_DICE,
+    MAX_ROUNDS,
     MAX_SIDES,
+    MAX_TARGET,
     STANDARD_SCORING,
     BuncoError,
     Dice,

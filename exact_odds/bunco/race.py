@@ -19,8 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact_odds.bunco.analysis import MAX_TARGET
-from exact_odds.bunco.dice import BuncoError, Dice, Roll, ScoringRules, check_whole_number, roll_outcomes
+from exact_odds.bunco.dice import MAX_TARGET, BuncoError, Dice, Roll, ScoringRules, check_whole_number, roll_outcomes
 from exact_odds.core.dist import Dist
 
 TAIL = Fraction(1, 10**12)

@@ -20,8 +20,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from exact_odds.bunco.analysis import Analysis, round_numbers
-from exact_odds.bunco.dice import Dice, ScoringRules, ascending, check_alpha, check_whole_number
+from exact_odds.bunco.dice import (
+    Analysis,
+    Dice,
+    ScoringRules,
+    ascending,
+    check_alpha,
+    check_whole_number,
+    round_numbers,
+)
 from exact_odds.core.dist import Dist
 from exact_odds.core.stats import chi_square_sf
 
