@@ -8,7 +8,6 @@ from exact_odds.bets.builtin import BUILTIN_BETS, find_bet, registered
 from exact_odds.bets.core import Bet, BetError, PayLine, Rule, exact_payout, usable_bets
 from exact_odds.bets.main import (
     BUILTIN_CONFIGURATIONS,
-    CONFIGURATIONS,
     Configuration,
     configuration_from,
     find_configuration,
@@ -18,6 +17,6 @@ from exact_odds.bets.main import (
 from exact_odds.bets.user import load_bets, parse_bets
 from exact_odds.inputs.registry import Registry
 
-__all__ = ["BUILTIN_BETS", "BUILTIN_CONFIGURATIONS", "CONFIGURATIONS", "Bet", "BetError", "Configuration", "PayLine",
+__all__ = ["BUILTIN_BETS", "BUILTIN_CONFIGURATIONS", "Bet", "BetError", "Configuration", "PayLine",
            "Registry", "Rule", "configuration_from", "exact_payout", "find_bet", "find_configuration", "load_bets",
            "load_configuration", "parse_bets", "parse_configuration", "registered", "usable_bets"]

@@ -22,16 +22,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.core.coup import OUTCOMES, Coup, Winner
-from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import exists, read_user_file
 from exact_odds.inputs.registry import Registry, name_key, unknown_name
-from exact_odds.inputs.sources import TomlText, parse_toml
+from exact_odds.inputs.sources import TomlText, parse_toml, reraised, text_value
 from exact_odds.inputs.validate import name as checked_name
-from exact_odds.inputs.validate import printable, shown
+from exact_odds.inputs.validate import shown
 
 ROLES: tuple[Winner, ...] = OUTCOMES
 """The three main bets of a configuration, in order."""
@@ -191,9 +191,6 @@ BUILTIN_CONFIGURATIONS: Registry[Configuration] = Registry("configuration", (
 ), error=BetError)
 """The built-in configurations by name, in the order reports list them (an immutable value)."""
 
-CONFIGURATIONS = BUILTIN_CONFIGURATIONS
-"""Another name of :data:`BUILTIN_CONFIGURATIONS`, kept for the scripts that use it."""
-
 
 def find_configuration(name: str) -> Configuration:
     """The built-in configuration called ``name`` (in any spelling; else a :class:`BetError` naming them)."""
@@ -272,15 +269,13 @@ def _special(item: object, role: Winner, index: int, doc: TomlText) -> Special:
     cards = item.get("cards")
     if cards is not None and role == "tie":
         raise _error(doc, "a tie special takes a total only, not cards", "cards", section, index)
-    key = "total"
-    try:
+    error = partial(_error, doc)
+    with reraised(error, "total", section, index):
         total = _whole(item["total"], f"{role} special total", range(10))
-        key = "cards"
+    with reraised(error, "cards", section, index):
         count = None if cards is None else _whole(cards, f"{role} special cards", range(2, 4))
-        key = "pays"
+    with reraised(error, "pays", section, index):
         return Special(total, count, exact_payout(item["pays"], where=f"{role} special pays"))
-    except BetError as err:
-        raise _error(doc, str(err), key, section, index) from None
 
 
 def _bet_table(data: dict[str, object], role: Winner, doc: TomlText) -> Pays:
@@ -309,13 +304,8 @@ def _bet_table(data: dict[str, object], role: Winner, doc: TomlText) -> Pays:
 
 
 def _text(data: dict[str, object], key: str, default: str, doc: TomlText) -> str:
-    value = data.get(key, default)
-    if not isinstance(value, str) or not value.strip():
-        raise _error(doc, f"{key} must be a non-empty string", key)
-    try:
-        return printable(value, f"configuration {key}").strip()
-    except InputError as err:
-        raise _error(doc, str(err), key) from None
+    return text_value(data.get(key, default), f"configuration {key}", f"{key} must be a non-empty string",
+                      partial(_error, doc), key)
 
 
 def parse_configuration(text: str, *, source: str = "configuration") -> Configuration:

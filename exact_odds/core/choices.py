@@ -125,10 +125,7 @@ def _cell(text: str, where: str) -> Decision:
     letter = text.strip().upper()
     if letter in _LETTERS:
         return _LETTERS[letter]
-    try:
-        return _CELL.parse(text, where, ChoiceRulesError)
-    except ChoiceRulesError as err:
-        raise ChoiceRulesError(str(err)) from None
+    return _CELL.parse(text, where, ChoiceRulesError)
 
 
 def _hand(key: str, side: str, doc: TomlText) -> int | Pair:
