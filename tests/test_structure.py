@@ -155,7 +155,6 @@ COVERED_BY: dict[str, str] = {
     "analysis/information/knowledge.py": "test_analysis_information.py",
     "analysis/information/value.py": "test_analysis_information.py",
     "analysis/symbolic_expressions.py": "test_analysis_symbolic.py",
-    "bets/builtin.py": "test_inputs_registry.py",  # the built-in bets as a registry value
     # Bunco: every exact distribution against brute force from the printed rules, in one module.
     "bunco/analysis.py": "test_bunco.py",
     "bunco/dice.py": "test_bunco.py",

@@ -4,7 +4,6 @@
 and ``BUILTIN_BETS.extended(bets)`` is the set a command works with.
 """
 
-from exact_odds.bets.builtin import BUILTIN_BETS, find_bet, registered
 from exact_odds.bets.core import Bet, BetError, PayLine, Rule, exact_payout, usable_bets
 from exact_odds.bets.main import (
     BUILTIN_CONFIGURATIONS,
@@ -14,6 +13,7 @@ from exact_odds.bets.main import (
     load_configuration,
     parse_configuration,
 )
+from exact_odds.bets.side import BUILTIN_BETS, find_bet, registered
 from exact_odds.bets.user import load_bets, parse_bets
 from exact_odds.inputs.registry import Registry
 

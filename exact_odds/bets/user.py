@@ -28,8 +28,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TypeGuard
 
-from exact_odds.bets.builtin import BUILTIN_BETS
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
+from exact_odds.bets.side import BUILTIN_BETS
 from exact_odds.core.coup import OUTCOMES, Coup, Detail, Winner
 from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.registry import Registry, name_key, unknown_name
