@@ -142,9 +142,8 @@ def verify_log_file(path: str, shoes: int) -> int:
 
     from exact_odds.core.coup import Detail
     from exact_odds.core.tableau import STANDARD_TABLEAU
-    from exact_odds.dealing.cards import shoe_card_codes
     from exact_odds.dealing.dealer import play_shoes
-    from exact_odds.dealing.procedure import Procedure
+    from exact_odds.dealing.procedure import Procedure, shoe_card_codes
     from exact_odds.dealing.shuffle import shoe_orders
     from exact_odds.witness.verify import CoupLog, write_log
 

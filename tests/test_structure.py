@@ -171,7 +171,6 @@ COVERED_BY: dict[str, str] = {
     "core/coup.py": "test_engine_enumerator.py",  # the coup encoding, with the enumerator that makes coups
     "core/verdict.py": "test_witness_verify.py",
     # Dealing: the vectorised dealer against the scalar one and the oracle; the documented shuffle.
-    "dealing/cards.py": "test_witness_verify.py",
     "dealing/dealer.py": "test_witness_simulate.py",
     "dealing/loops.py": "test_witness_simulate.py",
     "dealing/procedure.py": "test_witness_simulate.py",

@@ -26,8 +26,7 @@ from exact_odds.bets import find_bet
 from exact_odds.core.coup import coup_table
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU
-from exact_odds.dealing.cards import shoe_card_codes
-from exact_odds.dealing.procedure import Procedure
+from exact_odds.dealing.procedure import Procedure, shoe_card_codes
 from exact_odds.study.counting import PUBLISHED_COUNTS, Count, CountError, count_correlation, find_count
 from exact_odds.study.estimates import Z95
 from exact_odds.study.run import CoupRecords, Study, StudyError, run_study

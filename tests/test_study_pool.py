@@ -16,8 +16,7 @@ from exact_odds.batch import evaluation
 from exact_odds.bets import find_bet
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU
-from exact_odds.dealing.cards import shoe_card_codes
-from exact_odds.dealing.procedure import STANDARD_PROCEDURE
+from exact_odds.dealing.procedure import STANDARD_PROCEDURE, shoe_card_codes
 from exact_odds.study.pool import study_workers
 from exact_odds.study.tasks import Task, pack, run_task, warm_up
 

@@ -22,9 +22,8 @@ from exact_odds.bets import find_bet
 from exact_odds.core.coup import COUP_CODES, OUTCOMES, Coup, Detail, coup_code, coup_table
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import COLUMNS, STANDARD_TABLEAU, Tableau, load_tableau
-from exact_odds.dealing.cards import code_card, shoe_card_codes
 from exact_odds.dealing.dealer import deal_coup_simple, deal_coups, play_shoe_simple, play_shoes
-from exact_odds.dealing.procedure import DealingError, Procedure, burn
+from exact_odds.dealing.procedure import DealingError, Procedure, burn, code_card, shoe_card_codes
 from exact_odds.dealing.shuffle import SHOE_BLOCK, fresh_six, shoe_cards, shoe_orders, shuffled_shoes
 from exact_odds.engine.enumerator import deal, winners
 from exact_odds.inputs.errors import InputError

@@ -1,2 +1,2 @@
-"""Dealing: cards as codes (:mod:`~exact_odds.dealing.cards`), the procedure (burn, cut card, last coup),
-seeds and shuffles, and the dealers (:mod:`~exact_odds.dealing.dealer`); import from the modules."""
+"""Dealing: cards as codes and the procedure (:mod:`~exact_odds.dealing.procedure`), seeds and shuffles
+(:mod:`~exact_odds.dealing.shuffle`), the dealers (:mod:`~exact_odds.dealing.dealer`); import from the modules."""

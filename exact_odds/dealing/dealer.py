@@ -3,7 +3,7 @@
 reference it is tested against (one coup at a time through :func:`~exact_odds.core.tableau.play`). One
 procedure, shuffle and dealer serve every command, so a seed deals the same shoes everywhere:
 
->>> from exact_odds.dealing.cards import shoe_card_codes
+>>> from exact_odds.dealing.procedure import shoe_card_codes
 >>> from exact_odds.dealing.shuffle import shoe_orders
 >>> simple = play_shoe_simple(shoe_cards(Shoe.decks(8), seed=7))
 >>> fast = play_shoes(shoe_orders(shoe_card_codes(Shoe.decks(8)), 7, 0, 1), STANDARD_TABLEAU, Procedure())
@@ -21,8 +21,18 @@ from typing import TYPE_CHECKING, Any
 from exact_odds.core.coup import Coup, Detail, Winner, encode
 from exact_odds.core.shoe import CARDS_PER_COUP, MIN_CARDS_PER_COUP, RANKS, SUITS, Card, Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, STOOD, Tableau, draw_lookup, play, play_many
-from exact_odds.dealing.cards import CARD_CODES, card_point, code_card, point_lookup, shoe_of_codes
-from exact_odds.dealing.procedure import STANDARD_PROCEDURE, Burn, DealingError, Procedure, burn
+from exact_odds.dealing.procedure import (
+    CARD_CODES,
+    STANDARD_PROCEDURE,
+    Burn,
+    DealingError,
+    Procedure,
+    burn,
+    card_point,
+    code_card,
+    point_lookup,
+    shoe_of_codes,
+)
 from exact_odds.dealing.shuffle import batch_end, shoe_cards
 
 if TYPE_CHECKING:

@@ -30,8 +30,8 @@ from exact_odds.core.coup import BANKER_PAIR, OUTCOMES, PLAYER_PAIR, Detail, win
 from exact_odds.core.shoe import CARDS_PER_COUP, MIN_CARDS_PER_COUP, RANKS, Card, Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.core.verdict import Check, IndicatorSum, judge, statistical_check
-from exact_odds.dealing.cards import card_code, shoe_card_codes
 from exact_odds.dealing.dealer import compiled_dealer, play_shoes
+from exact_odds.dealing.procedure import card_code, shoe_card_codes
 from exact_odds.dealing.shuffle import batch_end, shoe_orders
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import OBSERVED
