@@ -93,9 +93,10 @@ class _Doc:
         path = Path(value).expanduser()
         return path if path.is_absolute() else self.base / path
 
-    def view(self, table: str, *, strip: bool) -> str:
-        """The text with only ``[table]`` and ``[table.*]`` kept, other lines blank (line numbers stay); with
-        ``strip``, ``[table]`` blanked and the prefix dropped (``[tableau.banker]`` becomes ``[banker]``)."""
+    def inline(self, table: str, *, strip: bool = True) -> str:
+        """The text with only ``[table]`` and ``[table.*]`` kept, other lines blank (line numbers stay), checked
+        to hold all of the table (not dotted keys or ``{...}``); with ``strip``, ``[table]`` blanked and the
+        prefix dropped (``[tableau.banker]`` becomes ``[banker]``)."""
         lines = self.text.lines
         out = [""] * len(lines)
         for i in self.text.headers():
@@ -108,11 +109,7 @@ class _Doc:
                 brackets = "[[" if lines[i].lstrip().startswith("[[") else "["
                 inner = name[len(table) + 1:]
                 out[i] = f"{brackets}{inner}{brackets.replace('[', ']')}" if inner else ""
-        return "\n".join(out) + "\n"
-
-    def inline(self, table: str, *, strip: bool = True) -> str:
-        """:meth:`view` of an inline table, checked to hold all of it (not dotted keys or ``{...}``)."""
-        text = self.view(table, strip=strip)
+        text = "\n".join(out) + "\n"
         held = tomllib.loads(text)
         if (held if strip else held.get(table)) != self.data[table]:
             form = "[[bet]] tables" if table == "bet" else f"a [{table}] table (sub-tables as [{table}.NAME])"

@@ -79,7 +79,6 @@ class WinWith:
 
 banker_wins = WinWith("banker")
 player_wins = WinWith("player")
-is_tie = WinWith("tie")
 
 
 def odds_text(pays: Fraction) -> str:
@@ -122,7 +121,7 @@ def main_bet(name: str, side: Winner, pays: Pays, *, source: str, aliases: tuple
     lines = [_line(WinWith(side, s.total, s.cards), s.pays) for s in pays.specials]
     lines.append(_line(WinWith(side), pays.win))
     if side != "tie":
-        lines.append(_line(is_tie, pays.tie))
+        lines.append(_line(WinWith("tie"), pays.tie))
     description = "; ".join(_phrase(line) for line in lines)
     return Bet(name, tuple(lines), source, description[0].upper() + description[1:] + ".", aliases=aliases)
 

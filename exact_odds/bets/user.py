@@ -107,25 +107,19 @@ class _Where:
 
     text: TomlText
 
-    def _block(self, bet: int, line: int | None) -> tuple[int, int]:
-        """(first, end) line indexes of a bet's own keys, or of one of its pay lines."""
+    def line_no(self, bet: int, line: int | None = None, key: str | None = None) -> int:
+        """1-based line of ``key`` in the bet (or its pay line), else of the table header; 0 if unknown."""
         bets = self.text.headers({"bet"})
         if bet >= len(bets):
-            return 0, 0
+            return 0
         start = bets[bet]
         if line is not None:
             end = self.text.block(start, {"bet"})[1]
             own = [i for i in self.text.headers({"bet.line"}) if start < i < end]
             if line >= len(own):
-                return start, start + 1
+                return start + 1
             start = own[line]
-        return self.text.block(start, _TABLES)
-
-    def line_no(self, bet: int, line: int | None = None, key: str | None = None) -> int:
-        """1-based line of ``key`` in the bet (or its pay line), else of the table header; 0 if unknown."""
-        first, end = self._block(bet, line)
-        if end <= first:
-            return 0
+        first, end = self.text.block(start, _TABLES)
         return (self.text.key_line(key, first, end) if key is not None else 0) or first + 1
 
     def error(self, message: str, bet: int, line: int | None = None, key: str | None = None) -> BetError:

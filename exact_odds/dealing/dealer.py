@@ -49,14 +49,10 @@ def deal_coups(cards: NDArray[np.integer], tableau: Tableau = STANDARD_TABLEAU,
     import numpy as np
 
     plays = play_many(tableau, point_lookup()[cards])
-    player_pair: Any = False
-    banker_pair: Any = False
-    twin: Any = False
-    if detail >= Detail.RANKS:
-        ranks = cards // 4
-        player_pair, banker_pair = ranks[0] == ranks[2], ranks[1] == ranks[3]
-        twin = player_pair & banker_pair & (ranks[0] == ranks[1])
-    suits = detail >= Detail.SUITS
+    pairs, suits = detail >= Detail.RANKS, detail >= Detail.SUITS
+    player_pair = pairs and cards[0] // 4 == cards[2] // 4
+    banker_pair = pairs and cards[1] // 4 == cards[3] // 4
+    twin = pairs and player_pair & banker_pair & (cards[0] // 4 == cards[1] // 4)
     code = encode(plays.player, plays.banker, plays.player_cards - 2, plays.banker_cards - 2, player_pair,
                   banker_pair, suits and cards[0] == cards[2], suits and cards[1] == cards[3], twin)
     used = plays.player_cards + plays.banker_cards
