@@ -24,6 +24,7 @@ shuffled full shoe. The cards burned face down are never seen: :func:`burn` keep
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
@@ -78,11 +79,9 @@ def shoe_card_codes(shoe: Shoe) -> list[int]:
 
 def shoe_of_codes(codes: list[int], *, suited: bool) -> Shoe:
     """The shoe made of the cards ``codes`` (with its suits when ``suited``)."""
-    by_code = [0] * CARD_CODES
-    for c in codes:
-        by_code[c] += 1
-    counts = tuple(sum(by_code[4 * i:4 * i + 4]) for i in range(13))
-    return Shoe(counts, tuple(tuple(by_code[4 * i:4 * i + 4]) for i in range(13)) if suited else None)
+    count = Counter(codes)
+    rows = tuple(tuple(count[4 * i + suit] for suit in range(4)) for i in range(13))
+    return Shoe(tuple(map(sum, rows)), rows if suited else None)
 
 
 # ---------------------------------------------------------------- the procedure
