@@ -174,8 +174,7 @@ def _condition(key: str, value: object) -> frozenset[object]:
     if field.kind == "winner":
         names = value if isinstance(value, list) else [value]
         if not names or not all(isinstance(n, str) and n in WINNERS for n in names):
-            raise BetError("winner must be \"banker\", \"player\" or \"tie\" (or a list of them), "
-                             f"got {shown(value)}")
+            raise BetError(f"winner must be \"banker\", \"player\" or \"tie\" (or a list of them), got {shown(value)}")
         return frozenset(names)
     return _int_values(key, field, value)
 
