@@ -27,7 +27,7 @@ from exact_odds.core.coup import Coup, Detail
 from exact_odds.core.dist import Dist, Ways
 from exact_odds.core.shoe import RANKS, SUITS, Card, Rank, Shoe, ShoeError, Suit, parse_card, parse_cards
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, TableauError, load_tableau, parse_tableau
-from exact_odds.dealing import Procedure
+from exact_odds.dealing.procedure import Procedure
 from exact_odds.engine.enumerator import deal, sequences, winners
 from exact_odds.inputs.errors import InputError
 from exact_odds.witness.simulate import Simulation, SimulationCheck, simulate, simulate_sessions

@@ -27,12 +27,12 @@ from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, Bet, Configura
 from exact_odds.bets.main import STANDARD_CONFIG, is_main_bet, load_configuration, parse_configuration
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, load_tableau, parse_tableau
-from exact_odds.dealing import STANDARD_PROCEDURE, Procedure
+from exact_odds.dealing.procedure import STANDARD_PROCEDURE, Procedure
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import is_file, read_user_file
 from exact_odds.inputs.registry import name_key, unknown_name
-from exact_odds.inputs.sources import TomlText, parse_toml
+from exact_odds.inputs.sources import TomlText, parse_toml, reraised, text_value
 from exact_odds.inputs.validate import shown
 
 KEYS = ("name", "description", "source", "decks", "shoe", "tableau", "configuration", "side_bets", "procedure", "bet")
@@ -93,9 +93,10 @@ class _Doc:
         path = Path(value).expanduser()
         return path if path.is_absolute() else self.base / path
 
-    def view(self, table: str, *, strip: bool) -> str:
-        """The text with only ``[table]`` and ``[table.*]`` kept, other lines blank (line numbers stay); with
-        ``strip``, ``[table]`` blanked and the prefix dropped (``[tableau.banker]`` becomes ``[banker]``)."""
+    def inline(self, table: str, *, strip: bool = True) -> str:
+        """The text with only ``[table]`` and ``[table.*]`` kept, other lines blank (line numbers stay), checked
+        to hold all of the table (not dotted keys or ``{...}``); with ``strip``, ``[table]`` blanked and the
+        prefix dropped (``[tableau.banker]`` becomes ``[banker]``)."""
         lines = self.text.lines
         out = [""] * len(lines)
         for i in self.text.headers():
@@ -108,11 +109,7 @@ class _Doc:
                 brackets = "[[" if lines[i].lstrip().startswith("[[") else "["
                 inner = name[len(table) + 1:]
                 out[i] = f"{brackets}{inner}{brackets.replace('[', ']')}" if inner else ""
-        return "\n".join(out) + "\n"
-
-    def inline(self, table: str, *, strip: bool = True) -> str:
-        """:meth:`view` of an inline table, checked to hold all of it (not dotted keys or ``{...}``)."""
-        text = self.view(table, strip=strip)
+        text = "\n".join(out) + "\n"
         held = tomllib.loads(text)
         if (held if strip else held.get(table)) != self.data[table]:
             form = "[[bet]] tables" if table == "bet" else f"a [{table}] table (sub-tables as [{table}.NAME])"
@@ -121,13 +118,8 @@ class _Doc:
 
 
 def _text(doc: _Doc, key: str, default: str) -> str:
-    value = doc.data.get(key, default)
-    if not isinstance(value, str) or (key == "name" and not value.strip()):
-        raise doc.error(f"{key} must be a{' non-empty' if key == 'name' else ''} string", key)
-    try:
-        return validate.printable(value, f"game {key}").strip()
-    except InputError as err:
-        raise doc.error(str(err), key) from None
+    wrong = f"{key} must be a{' non-empty' if key == 'name' else ''} string"
+    return text_value(doc.data.get(key, default), f"game {key}", wrong, doc.error, key, required=key == "name")
 
 
 def _shoe(doc: _Doc) -> Shoe:
@@ -138,14 +130,10 @@ def _shoe(doc: _Doc) -> Shoe:
         spec = doc.data["shoe"]
         if not isinstance(spec, str):
             raise doc.error("shoe must be a composition by rank in a string, e.g. \"A=32,2=32,...,K=32\"", "shoe")
-        try:
+        with reraised(doc.error, "shoe"):
             return Shoe.parse(spec)
-        except InputError as err:
-            raise doc.error(str(err), "shoe") from None
-    try:
+    with reraised(doc.error, "decks"):
         decks = validate.decks(doc.data.get("decks", DEFAULT_DECKS), "decks")  # 1 to 10,000, or "inf"
-    except InputError as err:
-        raise doc.error(str(err), "decks") from None
     return Shoe.infinite_deck() if decks is None else Shoe.decks(decks)
 
 
@@ -179,10 +167,8 @@ def _side_bets(doc: _Doc) -> tuple[tuple[Bet, ...], tuple[Bet, ...]]:
         raise doc.error("side_bets must be a list of bet names, e.g. [\"player-pair\", \"dragon-7\"]", "side_bets")
     offered: list[Bet] = []
     for name in names:
-        try:
+        with reraised(doc.error, "side_bets"):
             bet = known.find(name)
-        except InputError as err:
-            raise doc.error(str(err), "side_bets") from None
         if is_main_bet(bet):
             raise doc.error(f"side_bets names {shown(name)}, a main bet: the main bets come from configuration",
                             "side_bets")
@@ -205,18 +191,14 @@ def _procedure(doc: _Doc, shoe: Shoe) -> Procedure:
         PROCEDURE_KEYS, (STANDARD_PROCEDURE.burn, STANDARD_PROCEDURE.cut, STANDARD_PROCEDURE.last_coup), strict=True))
     if not isinstance(burn, bool):
         raise doc.error(f"burn must be true or false, got {shown(burn)}", "burn", "procedure")
-    try:
+    with reraised(doc.error, "cut_card", "procedure"):
         cut = validate.CUT_CARD.check(cut, "cut_card")  # 0 to 520,000
-    except InputError as err:
-        raise doc.error(str(err), "cut_card", "procedure") from None
     if last not in ("one-more", "this"):
         raise doc.error(f"last_coup must be \"one-more\" or \"this\", got {shown(last)}", "last_coup", "procedure")
     procedure = Procedure(cut=cut, last_coup="this" if last == "this" else "one-more", burn=burn)
     if not shoe.infinite:
-        try:
+        with reraised(doc.error, "cut_card" if "cut_card" in table else None, "procedure"):
             procedure.check(shoe)
-        except InputError as err:
-            raise doc.error(str(err), "cut_card" if "cut_card" in table else None, "procedure") from None
     return procedure
 
 

@@ -106,7 +106,7 @@ def random_compositions(count: int, seed: int) -> tuple[list[list[int]], list[li
     """``count`` 8-deck shoes depleted by 0-400 random cards: rank counts and suit counts."""
     import numpy as np
 
-    from exact_odds.dealing import shoe_card_codes
+    from exact_odds.dealing.procedure import shoe_card_codes
 
     rng = np.random.default_rng(seed)
     cards = np.array(shoe_card_codes(Shoe.decks(8)), dtype=np.int64)

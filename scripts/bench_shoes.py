@@ -93,7 +93,8 @@ def simulate_figures(repeat: int) -> None:
 
     from exact_odds.bets import find_bet
     from exact_odds.core.tableau import STANDARD_TABLEAU
-    from exact_odds.dealing import Procedure, deal_coup_simple, deal_coups
+    from exact_odds.dealing.dealer import deal_coup_simple, deal_coups
+    from exact_odds.dealing.procedure import Procedure
     from exact_odds.witness.simulate import simulate
 
     shoe, bets = Shoe.decks(8), [find_bet(n) for n in ("banker", "player", "tie")]
@@ -141,7 +142,9 @@ def verify_log_file(path: str, shoes: int) -> int:
 
     from exact_odds.core.coup import Detail
     from exact_odds.core.tableau import STANDARD_TABLEAU
-    from exact_odds.dealing import Procedure, play_shoes, shoe_card_codes, shoe_orders
+    from exact_odds.dealing.dealer import play_shoes
+    from exact_odds.dealing.procedure import Procedure, shoe_card_codes
+    from exact_odds.dealing.shuffle import shoe_orders
     from exact_odds.witness.verify import CoupLog, write_log
 
     cards = shoe_orders(shoe_card_codes(Shoe.decks(8)), 5, 0, shoes)

@@ -103,7 +103,7 @@ PAR_SHEET_DECKS = (6, 8)
 def main_bets() -> list[Bet]:
     """The distinct banker, player and tie bets of every configuration (one par sheet each)."""
     from exact_odds.analysis.edges import distinct_bets
-    from exact_odds.bets.main import CONFIGURATIONS
+    from exact_odds.bets.main import BUILTIN_CONFIGURATIONS as CONFIGURATIONS
 
     return [bet for bet, _ in distinct_bets([bet for config in CONFIGURATIONS.values() for bet in config.bets])]
 
@@ -112,7 +112,7 @@ def main_bets() -> list[Bet]:
 def edges_by_decks() -> list[tuple[str, ConfigSheets]]:
     """Every configuration's par sheets on each shoe of ``DECKS``."""
     from exact_odds.analysis.edges import configuration_sheets
-    from exact_odds.bets.main import CONFIGURATIONS
+    from exact_odds.bets.main import BUILTIN_CONFIGURATIONS as CONFIGURATIONS
 
     return [(decks_label(d), [(c, configuration_sheets(shoe_of(d), c)) for c in CONFIGURATIONS.values()])
             for d in DECKS]
@@ -219,7 +219,7 @@ def bunco_claims_text(fmt: str) -> str:
 def eor_text(fmt: str) -> str:
     """Effects of removal and suggested counts of the main bets of every configuration, 8 decks."""
     from exact_odds.analysis.removal import effects_of_removal
-    from exact_odds.bets import CONFIGURATIONS
+    from exact_odds.bets import BUILTIN_CONFIGURATIONS as CONFIGURATIONS
     from exact_odds.report import eor_tables
 
     shoe = Shoe.decks(8)

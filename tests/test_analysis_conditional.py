@@ -28,7 +28,7 @@ from exact_odds.core.coup import Coup, Detail
 from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import RANKS, Card, Shoe, falling, parse_cards
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, load_tableau
-from exact_odds.dealing import shoe_coup
+from exact_odds.dealing.dealer import shoe_coup
 from exact_odds.engine.enumerator import deal, winners
 from exact_odds.inputs.errors import InputError
 from exact_odds.report import fraction_text

@@ -22,7 +22,7 @@ from exact_odds.analysis.roads import (
 )
 from exact_odds.core.coup import coup_table
 from exact_odds.core.shoe import Shoe
-from exact_odds.dealing import shoe_winners
+from exact_odds.dealing.dealer import shoe_winners
 from exact_odds.witness.simulate import simulate
 
 # Worked by hand. Results B B P T B B B P P B P give the big road's streaks

@@ -68,7 +68,7 @@ def test_effects_of_removal_show_every_rank_and_the_count() -> None:
 
 
 def test_a_simulation_shows_its_outcomes_bets_and_check() -> None:
-    from exact_odds.dealing import Procedure
+    from exact_odds.dealing.procedure import Procedure
     from exact_odds.witness.simulate import simulate
 
     sim = simulate(Shoe.decks(8), coups=500, seed=1, procedure=Procedure(fresh=True), reference=STANDARD_TABLEAU,

@@ -14,7 +14,7 @@ from exact_odds.bets import BUILTIN_CONFIGURATIONS, find_bet, find_configuration
 from exact_odds.bets.main import EXAMPLE_TOML, parse_configuration
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU
-from exact_odds.dealing import Procedure
+from exact_odds.dealing.procedure import Procedure
 from exact_odds.game import STANDARD_GAME, GameError, load_game, parse_game
 from exact_odds.inputs.errors import InputError
 

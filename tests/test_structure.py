@@ -155,7 +155,6 @@ COVERED_BY: dict[str, str] = {
     "analysis/information/knowledge.py": "test_analysis_information.py",
     "analysis/information/value.py": "test_analysis_information.py",
     "analysis/symbolic_expressions.py": "test_analysis_symbolic.py",
-    "bets/builtin.py": "test_inputs_registry.py",  # the built-in bets as a registry value
     # Bunco: every exact distribution against brute force from the printed rules, in one module.
     "bunco/dice.py": "test_bunco.py",
     "bunco/simulation.py": "test_bunco.py",
@@ -171,12 +170,10 @@ COVERED_BY: dict[str, str] = {
     "core/coup.py": "test_engine_enumerator.py",  # the coup encoding, with the enumerator that makes coups
     "core/verdict.py": "test_witness_verify.py",
     # Dealing: the vectorised dealer against the scalar one and the oracle; the documented shuffle.
-    "dealing/cards.py": "test_witness_verify.py",
     "dealing/dealer.py": "test_witness_simulate.py",
     "dealing/loops.py": "test_witness_simulate.py",
     "dealing/procedure.py": "test_witness_simulate.py",
     "dealing/shuffle.py": "test_study.py",
-    "dealing/simple.py": "test_witness_simulate.py",
     "inputs/errors.py": "test_inputs_validate.py",
     "inputs/sources.py": "test_inputs_reading.py",  # toml_depth and parse_toml
     # Presentation: rows and text of each command, pinned byte for byte by the golden outputs; the JSON

@@ -22,7 +22,9 @@ from exact_odds.bets import find_bet
 from exact_odds.core.coup import Detail, coup_table
 from exact_odds.core.shoe import RANKS, SUITS, Card, Shoe, ShoeError, parse_cards
 from exact_odds.core.tableau import STANDARD_TABLEAU
-from exact_odds.dealing import DealingError, Procedure, play_shoe_simple, shoe_card_codes, shoe_cards
+from exact_odds.dealing.dealer import play_shoe_simple
+from exact_odds.dealing.procedure import DealingError, Procedure, shoe_card_codes
+from exact_odds.dealing.shuffle import shoe_cards
 from exact_odds.engine.enumerator import deal
 from exact_odds.inputs.errors import InputError
 from exact_odds.study import workers

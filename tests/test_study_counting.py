@@ -27,7 +27,7 @@ from exact_odds.core.coup import coup_table
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.stats import Z95
 from exact_odds.core.tableau import STANDARD_TABLEAU
-from exact_odds.dealing import Procedure, shoe_card_codes
+from exact_odds.dealing.procedure import Procedure, shoe_card_codes
 from exact_odds.study.counting import PUBLISHED_COUNTS, Count, CountError, count_correlation, find_count
 from exact_odds.study.run import CoupRecords, Study, StudyError, run_study
 from exact_odds.study.tasks import deal_shoes

@@ -16,7 +16,7 @@ from exact_odds.batch import evaluation
 from exact_odds.bets import find_bet
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU
-from exact_odds.dealing import STANDARD_PROCEDURE, shoe_card_codes
+from exact_odds.dealing.procedure import STANDARD_PROCEDURE, shoe_card_codes
 from exact_odds.study.tasks import Task, pack, run_task, study_workers, warm_up
 
 MAIN = [find_bet(n) for n in ("banker", "player", "tie")]
@@ -68,7 +68,7 @@ def test_a_study_deals_the_same_shoes_with_the_compiled_dealer_and_with_numpy() 
     by rank and by card, counted by the compiled loop, or round by round by NumPy), with the burn and a cut
     card."""
     from exact_odds.core.coup import Detail
-    from exact_odds.dealing import Procedure
+    from exact_odds.dealing.procedure import Procedure
     from exact_odds.study.tasks import deal_shoes
 
     for shoe, procedure in ((Shoe.decks(8), STANDARD_PROCEDURE), (Shoe.decks(1), Procedure(cut=13, burn=False))):

@@ -22,22 +22,9 @@ from exact_odds.bets import find_bet
 from exact_odds.core.coup import COUP_CODES, OUTCOMES, Coup, Detail, coup_code, coup_table
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import COLUMNS, STANDARD_TABLEAU, Tableau, load_tableau
-from exact_odds.dealing import (
-    SHOE_BLOCK,
-    DealingError,
-    Procedure,
-    burn,
-    code_card,
-    deal_coup_simple,
-    deal_coups,
-    fresh_six,
-    play_shoe_simple,
-    play_shoes,
-    shoe_card_codes,
-    shoe_cards,
-    shoe_orders,
-    shuffled_shoes,
-)
+from exact_odds.dealing.dealer import deal_coup_simple, deal_coups, play_shoe_simple, play_shoes
+from exact_odds.dealing.procedure import DealingError, Procedure, burn, code_card, shoe_card_codes
+from exact_odds.dealing.shuffle import SHOE_BLOCK, fresh_six, shoe_cards, shoe_orders, shuffled_shoes
 from exact_odds.engine.enumerator import deal, winners
 from exact_odds.inputs.errors import InputError
 from exact_odds.witness.simulate import SimulationCheck, SimulationError, simulate
@@ -177,8 +164,7 @@ def test_compiled_shuffle_is_numpys(bits: type[np.random.BitGenerator]) -> None:
 
 def test_both_dealers_rest_on_the_tableau(monkeypatch: pytest.MonkeyPatch) -> None:
     """The vectorised dealer plays through ``tableau.play_many``, the scalar one through ``tableau.play``."""
-    import exact_odds.dealing.dealer as fast_dealer
-    import exact_odds.dealing.simple as simple_dealer
+    import exact_odds.dealing.dealer as dealer
     from exact_odds.core import tableau
 
     calls = {"play_many": 0, "play": 0}
@@ -191,8 +177,8 @@ def test_both_dealers_rest_on_the_tableau(monkeypatch: pytest.MonkeyPatch) -> No
             return real(*args)
         return spy
 
-    monkeypatch.setattr(fast_dealer, "play_many", counted("play_many"))
-    monkeypatch.setattr(simple_dealer, "play", counted("play"))
+    monkeypatch.setattr(dealer, "play_many", counted("play_many"))
+    monkeypatch.setattr(dealer, "play", counted("play"))
     cards = shoe_cards(EIGHT, 3)
     simple = play_shoe_simple(cards, WRONG)
     fast = play_shoes(np.array([cards], dtype=np.uint8), WRONG, Procedure())

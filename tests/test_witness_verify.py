@@ -292,7 +292,7 @@ def test_counts_no_coups_could_give_are_one_error(capsys: pytest.CaptureFixture[
 
 
 def test_counts_at_the_edges_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
-    from exact_odds.dealing import Procedure
+    from exact_odds.dealing.procedure import Procedure
     from exact_odds.witness.verify.counts import CountsError, coups_per_shoe
 
     code, out, _ = run(capsys, "verify", "--counts", "banker=1,player=1,tie=1,player-pair=3,banker-pair=3")
@@ -319,9 +319,8 @@ PROCEDURES = [{}, {"cut": 7, "last_coup": "this"}, {"cut": 11, "burn": False}, {
 def test_coups_per_shoe_bound_every_shoe_dealt(rule: dict[str, object]) -> None:
     import random
 
-    from exact_odds.dealing import Procedure
-    from exact_odds.dealing.cards import shoe_card_codes
-    from exact_odds.dealing.simple import play_shoe_simple
+    from exact_odds.dealing.dealer import play_shoe_simple
+    from exact_odds.dealing.procedure import Procedure, shoe_card_codes
     from exact_odds.witness.verify.counts import coups_per_shoe
 
     procedure = Procedure(**rule)  # type: ignore[arg-type]
@@ -465,7 +464,9 @@ def test_a_simulators_arrays_feed_verify_log() -> None:
 def package_log(seed: int, *, shoes: int = 0, coups: int = 0) -> CoupLog:
     """A log dealt by the package's own dealer, fed to the library as a simulator would."""
     from exact_odds.core.coup import Detail
-    from exact_odds.dealing import Procedure, block_rng, deal_coups, fresh_six, play_shoes, shoe_card_codes, shoe_orders
+    from exact_odds.dealing.dealer import deal_coups, play_shoes
+    from exact_odds.dealing.procedure import Procedure, shoe_card_codes
+    from exact_odds.dealing.shuffle import block_rng, fresh_six, shoe_orders
 
     codes = np.asarray(shoe_card_codes(EIGHT))
     if coups:

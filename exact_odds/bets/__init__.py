@@ -4,20 +4,19 @@
 and ``BUILTIN_BETS.extended(bets)`` is the set a command works with.
 """
 
-from exact_odds.bets.builtin import BUILTIN_BETS, find_bet, registered
 from exact_odds.bets.core import Bet, BetError, PayLine, Rule, exact_payout, usable_bets
 from exact_odds.bets.main import (
     BUILTIN_CONFIGURATIONS,
-    CONFIGURATIONS,
     Configuration,
     configuration_from,
     find_configuration,
     load_configuration,
     parse_configuration,
 )
+from exact_odds.bets.side import BUILTIN_BETS, find_bet, registered
 from exact_odds.bets.user import load_bets, parse_bets
 from exact_odds.inputs.registry import Registry
 
-__all__ = ["BUILTIN_BETS", "BUILTIN_CONFIGURATIONS", "CONFIGURATIONS", "Bet", "BetError", "Configuration", "PayLine",
+__all__ = ["BUILTIN_BETS", "BUILTIN_CONFIGURATIONS", "Bet", "BetError", "Configuration", "PayLine",
            "Registry", "Rule", "configuration_from", "exact_payout", "find_bet", "find_configuration", "load_bets",
            "load_configuration", "parse_bets", "parse_configuration", "registered", "usable_bets"]

@@ -1,4 +1,5 @@
-"""The common baccarat side bets, each with its pay table and the source of that table.
+"""The common baccarat side bets, each with its pay table and the source of that table, and
+:data:`BUILTIN_BETS`, every built-in bet as one immutable value.
 
 Payouts are net units (:mod:`exact_odds.bets.core`). A *pair* is a hand whose first two cards have
 the same rank, a *perfect* pair also the same suit, a *twin* pair both hands pairing in one rank; a
@@ -13,16 +14,19 @@ the tables as posted (only the Big Tiger is cross-checked, against E. Jacobson's
 >>> from exact_odds import Shoe, deal
 >>> -deal(Shoe.decks(8)).expectation(DRAGON_7.payout)
 Fraction(64613588827, 848912750595)
+>>> find_bet("Banco") is find_bet("banker"), list(BUILTIN_BETS)[:4]
+(True, ['banker', 'player', 'tie', 'tie-9/banker'])
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from exact_odds.bets.core import Bet, PayLine, exact_payout
-from exact_odds.bets.main import WinWith
+from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
+from exact_odds.bets.main import BUILTIN_CONFIGURATIONS, WinWith
 from exact_odds.core.coup import Coup, Detail, Winner
+from exact_odds.inputs.registry import Registry
 
 WOO_SIDE_BETS = "Wizard of Odds, Baccarat side bets (wizardofodds.com/games/baccarat/side-bets/)"
 WOO_EZ = "Wizard of Odds, EZ Baccarat (wizardofodds.com/games/baccarat/ez-baccarat/)"
@@ -245,3 +249,18 @@ SIDE_BETS: tuple[Bet, ...] = (
     LUCKY_6, TIGER, SMALL_TIGER, BIG_TIGER, TIGER_TIE, TIGER_PAIR, *EGALITE,
 )
 """Every built-in side bet, in the order reports list them."""
+
+BUILTIN_BETS: Registry[Bet] = Registry(
+    "bet", (*(bet for config in BUILTIN_CONFIGURATIONS.values() for bet in config.bets), *SIDE_BETS),
+    error=BetError, sort_listing=True)
+"""Every built-in bet by name, in the order reports list them: main bets by configuration, then side bets."""
+
+
+def find_bet(name: str) -> Bet:
+    """The built-in bet called ``name`` or an alias, in any spelling (else a :class:`BetError` naming them)."""
+    return BUILTIN_BETS.find(name)
+
+
+def registered(names: Iterable[str] | None = None) -> list[Bet]:
+    """The named built-in bets, or every built-in bet in registration order."""
+    return [find_bet(n) for n in names] if names is not None else list(BUILTIN_BETS.values())

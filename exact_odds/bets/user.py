@@ -28,13 +28,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TypeGuard
 
-from exact_odds.bets.builtin import BUILTIN_BETS
 from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
+from exact_odds.bets.side import BUILTIN_BETS
 from exact_odds.core.coup import OUTCOMES, Coup, Detail, Winner
-from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.registry import Registry, name_key, unknown_name
-from exact_odds.inputs.sources import TomlText, parse_toml
+from exact_odds.inputs.sources import TomlText, parse_toml, reraised, text_value
 from exact_odds.inputs.validate import printable, shown
 
 # ---------------------------------------------------------------- the condition vocabulary
@@ -108,25 +107,19 @@ class _Where:
 
     text: TomlText
 
-    def _block(self, bet: int, line: int | None) -> tuple[int, int]:
-        """(first, end) line indexes of a bet's own keys, or of one of its pay lines."""
+    def line_no(self, bet: int, line: int | None = None, key: str | None = None) -> int:
+        """1-based line of ``key`` in the bet (or its pay line), else of the table header; 0 if unknown."""
         bets = self.text.headers({"bet"})
         if bet >= len(bets):
-            return 0, 0
+            return 0
         start = bets[bet]
         if line is not None:
             end = self.text.block(start, {"bet"})[1]
             own = [i for i in self.text.headers({"bet.line"}) if start < i < end]
             if line >= len(own):
-                return start, start + 1
+                return start + 1
             start = own[line]
-        return self.text.block(start, _TABLES)
-
-    def line_no(self, bet: int, line: int | None = None, key: str | None = None) -> int:
-        """1-based line of ``key`` in the bet (or its pay line), else of the table header; 0 if unknown."""
-        first, end = self._block(bet, line)
-        if end <= first:
-            return 0
+        first, end = self.text.block(start, _TABLES)
         return (self.text.key_line(key, first, end) if key is not None else 0) or first + 1
 
     def error(self, message: str, bet: int, line: int | None = None, key: str | None = None) -> BetError:
@@ -150,39 +143,38 @@ def _int_values(key: str, field: Field, value: object) -> frozenset[object]:
         numbers = [value]
     elif isinstance(value, list):
         if len(value) != 2 or not all(_is_int(v) for v in value):
-            raise ValueError(f"{key} = [low, high] needs two whole numbers, got {shown(value)}")
+            raise BetError(f"{key} = [low, high] needs two whole numbers, got {shown(value)}")
         numbers = value  # the two ends, checked below before the range is built
     elif isinstance(value, dict):
         listed = value.get("one_of")
         if set(value) != {"one_of"} or not isinstance(listed, list) or not listed or not all(
                 _is_int(v) for v in listed):
-            raise ValueError(f"{key} = {{ one_of = [...] }} needs a non-empty list of whole numbers")
+            raise BetError(f"{key} = {{ one_of = [...] }} needs a non-empty list of whole numbers")
         numbers = listed
     else:
-        raise ValueError(f"{key} must be a whole number, [low, high] or {{ one_of = [...] }}, got {shown(value)}")
+        raise BetError(f"{key} must be a whole number, [low, high] or {{ one_of = [...] }}, got {shown(value)}")
     bad = [n for n in numbers if not field.low <= n <= field.high]
     if bad:
-        raise ValueError(f"{key} must be {field.low}-{field.high}, got {shown(bad[0])}")
+        raise BetError(f"{key} must be {field.low}-{field.high}, got {shown(bad[0])}")
     if isinstance(value, list):
         low, high = value
         if low > high:
-            raise ValueError(f"{key} = [{low}, {high}] is empty: give the low end first")
+            raise BetError(f"{key} = [{low}, {high}] is empty: give the low end first")
         return frozenset(range(low, high + 1))
     return frozenset(numbers)
 
 
 def _condition(key: str, value: object) -> frozenset[object]:
-    """The allowed values of one condition; ValueError says what is wrong."""
+    """The allowed values of one condition (else a :class:`BetError` saying what is wrong)."""
     field = FIELDS[key]
     if field.kind == "bool":
         if not isinstance(value, bool):
-            raise ValueError(f"{key} must be true or false, got {shown(value)}")
+            raise BetError(f"{key} must be true or false, got {shown(value)}")
         return frozenset([value])
     if field.kind == "winner":
         names = value if isinstance(value, list) else [value]
         if not names or not all(isinstance(n, str) and n in WINNERS for n in names):
-            raise ValueError("winner must be \"banker\", \"player\" or \"tie\" (or a list of them), "
-                             f"got {shown(value)}")
+            raise BetError(f"winner must be \"banker\", \"player\" or \"tie\" (or a list of them), got {shown(value)}")
         return frozenset(names)
     return _int_values(key, field, value)
 
@@ -217,38 +209,25 @@ def _pay_line(entry: object, where: _Where, b: int, j: int) -> tuple[PayLine, De
         raise where.error(_unknown_key(unknown[0], (*LINE_KEYS, *FIELDS)), b, j, unknown[0])
     if "pays" not in entry:
         raise where.error("a pay line needs pays (e.g. pays = \"11:1\")", b, j)
-    try:
+    with reraised(where.error, b, j, "pays"):
         pays = _pays(entry["pays"])
-    except BetError as err:
-        raise where.error(str(err), b, j, "pays") from None
     tests: list[tuple[str, frozenset[object]]] = []
     for key in FIELDS:  # a fixed order, so equal conditions compare equal
         if key in entry:
-            try:
+            with reraised(where.error, b, j, key):
                 tests.append((key, _condition(key, entry[key])))
-            except ValueError as err:
-                raise where.error(str(err), b, j, key) from None
     label = entry.get("label", _label(tuple(tests)))
     if not isinstance(label, str) or not label.strip():
         raise where.error("label must be a non-empty string", b, j, "label")
-    _printable(label, "pay-line label", where, b, j, "label")
+    with reraised(where.error, b, j, "label"):
+        printable(label, "pay-line label")
     rule = Conditions(tuple(tests))
     return PayLine(label, rule, pays), rule.detail
 
 
 def _text_key(table: Mapping[str, object], key: str, where: _Where, b: int, *, required: bool) -> str:
-    value = table.get(key, "")
-    if not isinstance(value, str) or (required and not value.strip()):
-        raise where.error(f"a bet needs {key} = \"...\" (a non-empty string)", b, None, key if key in table else None)
-    return _printable(value, f"bet {key}", where, b, None, key).strip()
-
-
-def _printable(text: str, what: str, where: _Where, b: int, j: int | None, key: str) -> str:
-    """``text`` if it holds no control character (reports print it), else the error naming the line."""
-    try:
-        return printable(text, what)
-    except InputError as err:
-        raise where.error(str(err), b, j, key) from None
+    return text_value(table.get(key, ""), f"bet {key}", f"a bet needs {key} = \"...\" (a non-empty string)",
+                      where.error, b, None, key if key in table else None, required=required)
 
 
 def _bet(table: object, where: _Where, b: int) -> Bet:
@@ -263,8 +242,9 @@ def _bet(table: object, where: _Where, b: int) -> Bet:
     aliases = table.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
         raise where.error("aliases must be a list of names", b, None, "aliases")
-    for alias in aliases:
-        _printable(alias, "bet alias", where, b, None, "aliases")
+    with reraised(where.error, b, None, "aliases"):
+        for alias in aliases:
+            printable(alias, "bet alias")
     entries = table.get("line")
     if not isinstance(entries, list) or not entries:
         raise where.error(f"bet {shown(name)} has no pay lines (add [[bet.line]] tables)", b)

@@ -29,10 +29,9 @@ from exact_odds.bunco.dice import (
     ScoringRules,
     find_scoring_rules,
 )
-from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.registry import unknown_name
-from exact_odds.inputs.sources import TomlText, parse_toml
+from exact_odds.inputs.sources import TomlText, parse_toml, reraised
 from exact_odds.inputs.validate import shown
 
 KEYS = ("name", "players", "tables", "seats", "rounds", "dice", "sides", "target", "scoring", "bunco_ends_turn",
@@ -128,10 +127,8 @@ def _scoring(doc: _Doc) -> ScoringRules:
     name = doc.data.get("scoring", STANDARD_SCORING.name)
     if not isinstance(name, str):
         raise doc.error(f"scoring must be the name of a rule set, got {shown(name)}", "scoring")
-    try:
+    with reraised(doc.error, "scoring"):
         return find_scoring_rules(name)
-    except InputError as err:
-        raise doc.error(str(err), "scoring") from None
 
 
 def _prizes(doc: _Doc) -> Prizes:

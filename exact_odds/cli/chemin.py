@@ -14,7 +14,7 @@ from exact_odds.cli import options
 from exact_odds.cli.examples import examples
 from exact_odds.core.choices import PARLOUR_RULES, ChoiceRules, load_choice_rules
 from exact_odds.core.shoe import Shoe
-from exact_odds.dealing import STANDARD_PROCEDURE
+from exact_odds.dealing.procedure import STANDARD_PROCEDURE
 from exact_odds.inputs import validate
 from exact_odds.inputs.reading import read_user_file
 from exact_odds.report import chemin

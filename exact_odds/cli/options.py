@@ -21,7 +21,8 @@ from exact_odds.bets.main import STANDARD_CONFIG
 from exact_odds.cli.examples import HelpFormatter
 from exact_odds.core.shoe import Shoe, ShoeError, parse_cards
 from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
-from exact_odds.dealing import STANDARD_PROCEDURE, random_seed
+from exact_odds.dealing.procedure import STANDARD_PROCEDURE
+from exact_odds.dealing.shuffle import random_seed
 from exact_odds.engine.store import tableau_key
 from exact_odds.game import STANDARD_GAME, load_game
 from exact_odds.inputs import validate
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from exact_odds.analysis.removal import LinearCount, Removal
     from exact_odds.bets import Bet, Configuration, Registry
     from exact_odds.core.tableau import Tableau
-    from exact_odds.dealing import Procedure
+    from exact_odds.dealing.procedure import Procedure
     from exact_odds.game import Game
     from exact_odds.report import Table
 

@@ -17,7 +17,7 @@ from exact_odds.bets import load_bets
 from exact_odds.cli import options
 from exact_odds.cli.examples import examples
 from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
-from exact_odds.dealing import shoe_coup, shoe_winners
+from exact_odds.dealing.dealer import shoe_coup, shoe_winners
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import exists, read_user_file

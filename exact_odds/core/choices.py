@@ -125,10 +125,7 @@ def _cell(text: str, where: str) -> Decision:
     letter = text.strip().upper()
     if letter in _LETTERS:
         return _LETTERS[letter]
-    try:
-        return _CELL.parse(text, where, ChoiceRulesError)
-    except ChoiceRulesError as err:
-        raise ChoiceRulesError(str(err)) from None
+    return _CELL.parse(text, where, ChoiceRulesError)
 
 
 def _hand(key: str, side: str, doc: TomlText) -> int | Pair:
@@ -180,11 +177,10 @@ def parse_choice_rules(text: str, *, source: str = "rules") -> ChoiceRules:
         raise ChoiceRulesError(f"{doc.where(doc.top_level_key_line(unknown[0]))}: "
                                + unknown_name("key", unknown[0], ("name", "player", "banker"),
                                               " (a rules file has name, [player] and [banker])"))
-    rules = PARLOUR_RULES
     name = data.get("name", Path(source).stem)
     if not isinstance(name, str):
         raise ChoiceRulesError(f"{doc.where(doc.top_level_key_line('name'))}: name must be a string")
-    rules = replace(rules, name=printable(name, "rules name", ChoiceRulesError))
+    rules = replace(PARLOUR_RULES, name=printable(name, "rules name", ChoiceRulesError))
     rules = _with_cells(rules, "player", _table(data, "player", doc), doc)
     banker = _table(data, "banker", doc)
     rules = _with_cells(rules, "banker", banker, doc)
@@ -209,9 +205,8 @@ def _with_cells(rules: ChoiceRules, side: str, table: Mapping[str, object], doc:
             totals[hand] = cell
         else:
             cards[hand] = cell
-    if side == "banker":
-        return replace(rules, banker=tuple(totals), banker_cards=tuple(sorted(cards.items())))
-    return replace(rules, player=tuple(totals), player_cards=tuple(sorted(cards.items())))
+    changes: dict[str, Any] = {side: tuple(totals), f"{side}_cards": tuple(sorted(cards.items()))}
+    return replace(rules, **changes)
 
 
 def _check_reachable(rules: ChoiceRules, written: Mapping[str, object], doc: TomlText) -> None:

@@ -111,14 +111,11 @@ def coup_of_code(code: int) -> Coup:
 
 @lru_cache(maxsize=1)
 def coup_table() -> tuple[Coup, ...]:
-    """Every coup by its code (the parts from the most significant, the twin flag, down, so codes increase)."""
+    """Every coup by its code: the parts from the most significant (the twin flag) down to the banker total, so
+    codes increase; the totals first in a :class:`Coup`, then the other fields in reverse."""
     flag = (False, True)
     parts = itertools.product(flag, flag, flag, flag, flag, (2, 3), (2, 3), range(10), range(10))
-    make = Coup._make
-    return tuple([make((player, banker, player_cards, banker_cards, player_pair, banker_pair, player_suited,
-                        banker_suited, twin_pair))
-                  for (twin_pair, banker_suited, player_suited, banker_pair, player_pair, banker_cards, player_cards,
-                       player, banker) in parts])
+    return tuple([Coup(*part[7:], *reversed(part[:7])) for part in parts])
 
 
 def codes_at(detail: Detail) -> list[int]:
@@ -127,15 +124,12 @@ def codes_at(detail: Detail) -> list[int]:
     return [code for code in range(COUP_CODES) if (code // PLAYER_PAIR) & ~allowed == 0]
 
 
-def totals_of(codes: Any) -> tuple[Any, Any]:
-    return codes % 100 // 10, codes % 10
-
-
 def winner_index(codes: NDArray[Any]) -> NDArray[np.int64]:
     """Index into :data:`OUTCOMES` of each code's winner: 0 banker, 1 player, 2 tie."""
     import numpy as np
 
-    player, banker = totals_of(np.asarray(codes, dtype=np.int64))
+    codes = np.asarray(codes, dtype=np.int64)
+    player, banker = codes % 100 // 10, codes % 10
     return np.asarray(np.where(banker > player, 0, np.where(player > banker, 1, 2)), dtype=np.int64)
 
 

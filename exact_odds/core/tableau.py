@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import read_user_file
 from exact_odds.inputs.registry import unknown_name
-from exact_odds.inputs.sources import TomlText, parse_toml
+from exact_odds.inputs.sources import TomlText, parse_toml, reraised
 from exact_odds.inputs.validate import printable, shown
 
 if TYPE_CHECKING:
@@ -140,10 +140,8 @@ def parse_tableau(text: str, *, source: str = "rules") -> Tableau:
     name = data.get("name", Path(source).stem)
     if not isinstance(name, str):
         raise _error(doc, r"\s*name", "name must be a string")
-    try:
+    with reraised(lambda message: _error(doc, r"\s*name", message)):
         printable(name, "tableau name")
-    except InputError as err:
-        raise _error(doc, r"\s*name", str(err)) from None
     never = (False,) * len(COLUMNS)
     return Tableau(
         name=name,

@@ -1,21 +1,39 @@
-"""The one vectorised dealer: many coups, or many whole shoes in lockstep, at once, through
-:func:`exact_odds.core.tableau.play_many` and :func:`exact_odds.core.coup.encode` (tested against the
-scalar dealer of :mod:`exact_odds.dealing.simple`).
+"""The dealers: the vectorised one (many coups, or many whole shoes in lockstep, at once, through
+:func:`~exact_odds.core.tableau.play_many`; :mod:`~exact_odds.dealing.loops` compiled) and the scalar
+reference it is tested against (one coup at a time through :func:`~exact_odds.core.tableau.play`). One
+procedure, shuffle and dealer serve every command, so a seed deals the same shoes everywhere:
+
+>>> from exact_odds.dealing.procedure import shoe_card_codes
+>>> from exact_odds.dealing.shuffle import shoe_orders
+>>> simple = play_shoe_simple(shoe_cards(Shoe.decks(8), seed=7))
+>>> fast = play_shoes(shoe_orders(shoe_card_codes(Shoe.decks(8)), 7, 0, 1), STANDARD_TABLEAU, Procedure())
+>>> [start for start, _ in simple] == fast.start.tolist()
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from exact_odds.core.coup import Detail, encode
-from exact_odds.core.shoe import CARDS_PER_COUP, MIN_CARDS_PER_COUP, RANKS, SUITS
-from exact_odds.core.tableau import STANDARD_TABLEAU, STOOD, Tableau, draw_lookup, play_many
-from exact_odds.dealing.cards import CARD_CODES, point_lookup
-from exact_odds.dealing.procedure import Burn, Procedure, burn
-from exact_odds.dealing.shuffle import batch_end
+from exact_odds.core.coup import Coup, Detail, Winner, encode
+from exact_odds.core.shoe import CARDS_PER_COUP, MIN_CARDS_PER_COUP, RANKS, SUITS, Card, Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU, STOOD, Tableau, draw_lookup, play, play_many
+from exact_odds.dealing.procedure import (
+    CARD_CODES,
+    STANDARD_PROCEDURE,
+    Burn,
+    DealingError,
+    Procedure,
+    burn,
+    card_point,
+    code_card,
+    point_lookup,
+    shoe_of_codes,
+)
+from exact_odds.dealing.shuffle import batch_end, shoe_cards
 
 if TYPE_CHECKING:
     import numpy as np
@@ -31,14 +49,10 @@ def deal_coups(cards: NDArray[np.integer], tableau: Tableau = STANDARD_TABLEAU,
     import numpy as np
 
     plays = play_many(tableau, point_lookup()[cards])
-    player_pair: Any = False
-    banker_pair: Any = False
-    twin: Any = False
-    if detail >= Detail.RANKS:
-        ranks = cards // 4
-        player_pair, banker_pair = ranks[0] == ranks[2], ranks[1] == ranks[3]
-        twin = player_pair & banker_pair & (ranks[0] == ranks[1])
-    suits = detail >= Detail.SUITS
+    pairs, suits = detail >= Detail.RANKS, detail >= Detail.SUITS
+    player_pair = pairs and cards[0] // 4 == cards[2] // 4
+    banker_pair = pairs and cards[1] // 4 == cards[3] // 4
+    twin = pairs and player_pair & banker_pair & (cards[0] // 4 == cards[1] // 4)
     code = encode(plays.player, plays.banker, plays.player_cards - 2, plays.banker_cards - 2, player_pair,
                   banker_pair, suits and cards[0] == cards[2], suits and cards[1] == cards[3], twin)
     used = plays.player_cards + plays.banker_cards
@@ -79,7 +93,7 @@ class ShoePlay:
         return counts
 
     def unseen_cards(self) -> NDArray[np.int64]:
-        """:meth:`unseen` by card code (n, 52)."""
+        """The cards not seen before each coup, by card code (n, 52): those left and those burned face down."""
         assert self.left is not None, "play the shoes with compositions=True"
         import numpy as np
 
@@ -166,3 +180,77 @@ def _compiled_play(loops: ModuleType, cards: NDArray[np.uint8], tableau: Tableau
         left = np.empty((n, initial.shape[1]), np.int16)
         loops.cards_left(cards, burnt.start, initial, shoe, start, left)
     return ShoePlay(codes=codes[:n].copy(), shoe=shoe, start=start, left=left, burn=burnt)
+
+
+# ---------------------------------------------------------------- the scalar reference dealer
+
+
+def deal_coup_simple(cards: Sequence[int], tableau: Tableau = STANDARD_TABLEAU,
+                     detail: Detail = Detail.POINTS) -> tuple[Coup, int]:
+    """Deal one coup from card codes in order (P, B, P, B, then draws): the coup and the cards it used."""
+    hand = play(tableau, [card_point(c) for c in cards[:CARDS_PER_COUP]])
+    p1, b1, p2, b2 = cards[:4]
+    pairs = detail >= Detail.RANKS
+    suits = detail >= Detail.SUITS
+    player_pair = pairs and p1 // 4 == p2 // 4
+    banker_pair = pairs and b1 // 4 == b2 // 4
+    coup = Coup(hand.player, hand.banker, hand.player_cards, hand.banker_cards, player_pair, banker_pair,
+                suits and p1 == p2, suits and b1 == b2, player_pair and banker_pair and p1 // 4 == b1 // 4)
+    return coup, hand.cards
+
+
+def play_shoe_simple(cards: Sequence[int], tableau: Tableau = STANDARD_TABLEAU,
+                     procedure: Procedure = STANDARD_PROCEDURE,
+                     detail: Detail = Detail.POINTS) -> list[tuple[int, Coup]]:
+    """Deal a whole shuffled shoe by the procedure, one coup at a time: (index of its first card, coup)."""
+    pos = procedure.burned(cards[0])
+    out: list[tuple[int, Coup]] = []
+    while True:
+        coup, used = deal_coup_simple(cards[pos:pos + CARDS_PER_COUP], tableau, detail)
+        out.append((pos, coup))
+        last = procedure.last(pos, used, len(cards))
+        pos += used
+        if last:
+            return out
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeCoup:
+    """Coup number ``coup`` (1-based) of the ``coups`` of a simulated shoe: the index of its first card, the
+    burned cards, the shoe ``remaining`` before it, and the next six cards in dealing order."""
+
+    coup: int
+    coups: int
+    start: int
+    burn: tuple[Card, ...]
+    remaining: Shoe
+    cards: tuple[Card, ...]
+
+
+def _whole_shoes(shoe: Shoe, procedure: Procedure, why: str) -> None:
+    procedure.check(shoe)
+    if procedure.fresh:
+        raise DealingError(why)
+
+
+def shoe_coup(shoe: Shoe, seed: int, *, coup: int = 1, index: int = 0, tableau: Tableau = STANDARD_TABLEAU,
+              procedure: Procedure = STANDARD_PROCEDURE) -> ShoeCoup:
+    """Coup number ``coup`` of shoe number ``index`` of a run of whole shoes with ``seed``."""
+    _whole_shoes(shoe, procedure, "a coup from a fresh shoe has no place in a shoe: leave out --fresh")
+    cards = shoe_cards(shoe, seed, index)
+    coups = play_shoe_simple(cards, tableau, procedure)
+    if not 1 <= coup <= len(coups):
+        raise DealingError(f"this shoe has {len(coups)} coups; choose a coup from 1 to {len(coups)}")
+    start = coups[coup - 1][0]
+    suited = shoe.suited is not None
+    burned = cards[:procedure.burned(cards[0])]
+    return ShoeCoup(coup, len(coups), start, tuple(code_card(c, suited=suited) for c in burned),
+                    shoe_of_codes(cards[start:], suited=suited),
+                    tuple(code_card(c, suited=suited) for c in cards[start:start + CARDS_PER_COUP]))
+
+
+def shoe_winners(shoe: Shoe, seed: int, *, index: int = 0, tableau: Tableau = STANDARD_TABLEAU,
+                 procedure: Procedure = STANDARD_PROCEDURE) -> list[Winner]:
+    """The winner of every coup of shoe number ``index`` of a run of whole shoes with ``seed``."""
+    _whole_shoes(shoe, procedure, "fresh shoes make no shoe to follow: leave out --fresh")
+    return [coup.winner for _, coup in play_shoe_simple(shoe_cards(shoe, seed, index), tableau, procedure)]

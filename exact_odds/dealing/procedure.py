@@ -1,13 +1,21 @@
-"""The dealing procedure: how cards reach the table (fresh shoes, or burn, cut card and last coup).
+"""Cards as codes and the dealing procedure: how cards reach the table (fresh shoes, or burn, cut card and
+last coup).
 
-After Wizard of Odds, "Baccarat" rules (wizardofodds.com/games/baccarat/basics) and Wikipedia,
-"Punto banco". Whole shoes: the first card is turned and burns as many more face down as its
-:func:`~exact_odds.dealing.cards.burn_value`; a cut card lies ``cut`` cards from the end. With
+Cards are small integers, ``4 * (rank - 1) + suit`` (0-51, suits in the order of
+:data:`~exact_odds.core.shoe.SUITS`), the codes every dealer, shuffle and study works with; a shoe whose
+suits are unknown is dealt as spades, and then cannot settle suited bets.
+
+The procedure follows Wizard of Odds, "Baccarat" rules (wizardofodds.com/games/baccarat/basics) and
+Wikipedia, "Punto banco". Whole shoes: the first card is turned and burns as many more face down as its
+:func:`burn_value`; a cut card lies ``cut`` cards from the end. With
 ``last_coup="one-more"`` (Wizard of Odds) one more coup follows the coup during which it comes out
 (if it comes out before a coup's first card, that coup is the last); with ``"this"`` (Wikipedia,
 ``cut=7``) that coup is the last. Fresh shoes: every coup is the first six cards of a freshly
 shuffled full shoe. The cards burned face down are never seen: :func:`burn` keeps them apart.
 
+>>> from exact_odds.core.shoe import parse_card
+>>> card_code(parse_card("Kh")), code_card(49), card_point(49), burn_value(49)
+(49, Card(rank=<Rank.KING: 13>, suit=<Suit.HEARTS: 'h'>), 0, 10)
 >>> Procedure().describe()
 'whole shoes: burn by the first card, cut card 16 cards from the end, one more coup after the cut card'
 >>> Procedure().burned(36)  # a ten turned: it and ten more cards
@@ -16,18 +24,67 @@ shuffled full shoe. The cards burned face down are never seen: :func:`burn` keep
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from exact_odds.core.shoe import CARDS_PER_COUP, Shoe
-from exact_odds.dealing.cards import CARD_CODES, burn_value
+from exact_odds.core.shoe import CARDS_PER_COUP, RANKS, SUITS, Card, Shoe
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import shown
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
+
+CARD_CODES = 52
+
+
+def card_code(card: Card) -> int:
+    """The code of a card (a card without a suit counts as a spade)."""
+    return 4 * (card.rank - 1) + (SUITS.index(card.suit) if card.suit is not None else 0)
+
+
+def code_card(code: int, *, suited: bool = True) -> Card:
+    """The card of a code (without its suit when ``suited`` is false)."""
+    return Card(RANKS[code // 4], SUITS[code % 4] if suited else None)
+
+
+def card_point(code: int) -> int:
+    """The baccarat point value of a card code."""
+    return RANKS[code // 4].point
+
+
+def burn_value(code: int) -> int:
+    """How many cards a turned card orders burned: its point value, 10 for a ten or a court card (Wizard of
+    Odds, "Baccarat" rules, wizardofodds.com/games/baccarat/basics)."""
+    return card_point(code) or 10
+
+
+@lru_cache(maxsize=1)
+def point_lookup() -> NDArray[np.int16]:
+    """:func:`card_point` of every card code, as a read-only array."""
+    import numpy as np
+
+    out: NDArray[np.int16] = np.array([card_point(c) for c in range(CARD_CODES)], dtype=np.int16)
+    out.flags.writeable = False
+    return out
+
+
+def shoe_card_codes(shoe: Shoe) -> list[int]:
+    """Every card of the shoe (one deck's worth of weight for the infinite deck) as codes, sorted."""
+    suited = shoe.suited or tuple((n, 0, 0, 0) for n in shoe.counts)  # unknown suits: all spades
+    return [4 * i + s for i, row in enumerate(suited) for s, n in enumerate(row) for _ in range(n)]
+
+
+def shoe_of_codes(codes: list[int], *, suited: bool) -> Shoe:
+    """The shoe made of the cards ``codes`` (with its suits when ``suited``)."""
+    count = Counter(codes)
+    rows = tuple(tuple(count[4 * i + suit] for suit in range(4)) for i in range(13))
+    return Shoe(tuple(map(sum, rows)), rows if suited else None)
+
+
+# ---------------------------------------------------------------- the procedure
 
 LastCoup = Literal["one-more", "this"]
 

@@ -16,8 +16,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe
-from exact_odds.dealing.cards import shoe_card_codes
-from exact_odds.dealing.procedure import DealingError
+from exact_odds.dealing.procedure import DealingError, shoe_card_codes
 from exact_odds.inputs.validate import shown
 
 if TYPE_CHECKING:

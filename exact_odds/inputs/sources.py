@@ -17,12 +17,14 @@ from __future__ import annotations
 import re
 import tomllib
 from bisect import bisect_right
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.validate import printable
 
 _HEADER = re.compile(r"\s*\[\[?([^\]]*)\]\]?\s*(#.*)?$")
 _AT_LINE = re.compile(r"\s*\(at line (\d+), column \d+\)$")
@@ -255,3 +257,23 @@ def parse_toml(text: str, source: str, error: type[InputError] = InputError) -> 
         raise error(f"{source}: arrays or inline tables nested too deep") from None
     except ValueError:  # an integer of more digits than int() converts (4,300)
         raise error(f"{source}: a whole number with more digits than can be read") from None
+
+
+@contextmanager
+def reraised(error: Callable[..., InputError], *where: object) -> Iterator[None]:
+    """Run the block; an :class:`InputError` it raises is raised again as ``error(message, *where)``, the
+    reader's own error, which names the file and line (``source:line: message``)."""
+    try:
+        yield
+    except InputError as err:
+        raise error(str(err), *where) from None
+
+
+def text_value(value: object, what: str, wrong: str, error: Callable[..., InputError], *where: object,
+               required: bool = True) -> str:
+    """A string from a user's file, stripped, checked to hold no control character (``what`` names it in that
+    message); ``error(wrong, *where)`` if it is no string, or blank when ``required``."""
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise error(wrong, *where)
+    with reraised(error, *where):
+        return printable(value, what).strip()

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from exact_odds.core.shoe import Shoe
-    from exact_odds.dealing import Procedure
+    from exact_odds.dealing.procedure import Procedure
 
 
 def shoe_json(shoe: Shoe) -> dict[str, object]:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from exact_odds.analysis.sessions import Ruin
     from exact_odds.core.coup import Coup, Winner
     from exact_odds.core.shoe import Card, Shoe
-    from exact_odds.dealing import ShoeCoup
+    from exact_odds.dealing.dealer import ShoeCoup
     from exact_odds.witness.sessions import Figure, SessionComparison
     from exact_odds.witness.simulate import Simulation, SimulationCheck
 

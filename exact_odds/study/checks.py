@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from exact_odds.core.coup import Detail, Payable
 from exact_odds.core.shoe import MIN_CARDS_PER_COUP, Shoe, ShoeError
-from exact_odds.dealing import Procedure, check_seed
+from exact_odds.dealing.procedure import Procedure
+from exact_odds.dealing.shuffle import check_seed
 from exact_odds.inputs.errors import InputError, suits_unknown
 from exact_odds.inputs.validate import shown
 

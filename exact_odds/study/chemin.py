@@ -20,9 +20,9 @@ from exact_odds.analysis.equilibrium import Solution, solve
 from exact_odds.analysis.strategy import Hand, Information, StrategyError, choice_game
 from exact_odds.core.choices import PARLOUR_RULES, ChoiceRules
 from exact_odds.core.shoe import CARDS_PER_COUP, Card, Shoe
-from exact_odds.dealing import STANDARD_PROCEDURE, Procedure, shoe_cards
-from exact_odds.dealing.cards import shoe_of_codes
-from exact_odds.dealing.simple import play_shoe_simple
+from exact_odds.dealing.dealer import play_shoe_simple
+from exact_odds.dealing.procedure import STANDARD_PROCEDURE, Procedure, shoe_of_codes
+from exact_odds.dealing.shuffle import shoe_cards
 from exact_odds.study.replay import replay
 
 Progress = Callable[[int, int], None]

@@ -24,7 +24,8 @@ from exact_odds.core.coup import OUTCOMES, Detail, Payable
 from exact_odds.core.notebook import Percent, html_table, html_tables
 from exact_odds.core.shoe import MIN_CARDS_PER_COUP, Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.dealing import STANDARD_PROCEDURE, Procedure, Progress, shoe_card_codes
+from exact_odds.dealing.dealer import Progress
+from exact_odds.dealing.procedure import STANDARD_PROCEDURE, Procedure, shoe_card_codes
 from exact_odds.study.checks import StudyError as StudyError  # public here too
 from exact_odds.study.checks import check_memory, check_play, check_study
 from exact_odds.study.counting import (

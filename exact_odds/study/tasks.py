@@ -25,7 +25,9 @@ from exact_odds.bets.main import STANDARD_CONFIG
 from exact_odds.core.coup import Detail, Payable, TabulatedBet, tabulate, winner_index
 from exact_odds.core.shoe import CARDS_PER_COUP, MIN_CARDS_PER_COUP
 from exact_odds.core.tableau import Tableau
-from exact_odds.dealing import CARD_CODES, Procedure, compiled_dealer, play_shoes, shoe_orders
+from exact_odds.dealing.dealer import compiled_dealer, play_shoes
+from exact_odds.dealing.procedure import CARD_CODES, Procedure
+from exact_odds.dealing.shuffle import shoe_orders
 from exact_odds.study.cluster import connect
 from exact_odds.study.edge_sorting import coup_values
 from exact_odds.study.records import (

@@ -33,23 +33,9 @@ from exact_odds.core.dist import Dist
 from exact_odds.core.notebook import Approx, Percent, html_table, html_tables
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe, ShoeError
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.dealing import (
-    FRESH_BLOCK,
-    STANDARD_PROCEDURE,
-    Procedure,
-    Progress,
-    ShoePlay,
-    batch_end,
-    block_rng,
-    check_seed,
-    compiled_dealer,
-    deal_coups,
-    fresh_six,
-    play_shoes,
-    shoe_card_codes,
-    shoe_orders,
-    shoes_for,
-)
+from exact_odds.dealing.dealer import Progress, ShoePlay, compiled_dealer, deal_coups, play_shoes
+from exact_odds.dealing.procedure import STANDARD_PROCEDURE, Procedure, shoe_card_codes
+from exact_odds.dealing.shuffle import FRESH_BLOCK, batch_end, block_rng, check_seed, fresh_six, shoe_orders, shoes_for
 from exact_odds.engine.enumerator import winners
 from exact_odds.inputs.errors import InputError, suits_unknown
 from exact_odds.witness.sessions import SessionTally

@@ -30,15 +30,16 @@ from exact_odds.core.coup import BANKER_PAIR, OUTCOMES, PLAYER_PAIR, Detail, win
 from exact_odds.core.shoe import CARDS_PER_COUP, MIN_CARDS_PER_COUP, RANKS, Card, Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.core.verdict import Check, IndicatorSum, judge, statistical_check
-from exact_odds.dealing import batch_end, compiled_dealer, play_shoes, shoe_card_codes, shoe_orders
-from exact_odds.dealing.cards import card_code
+from exact_odds.dealing.dealer import compiled_dealer, play_shoes
+from exact_odds.dealing.procedure import card_code, shoe_card_codes
+from exact_odds.dealing.shuffle import batch_end, shoe_orders
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import OBSERVED
 from exact_odds.witness.verify.core import LogVerification
 from exact_odds.witness.verify.odds import full_shoe_odds, pair_odds
 
 if TYPE_CHECKING:
-    from exact_odds.dealing import Procedure
+    from exact_odds.dealing.procedure import Procedure
 
 COUNT_NAMES = ("banker", "player", "tie", "player-pair", "banker-pair")
 """The counts ``--counts`` takes: the three outcomes (required) and the two pairs (optional)."""
@@ -102,7 +103,7 @@ def coups_per_shoe(shoe: Shoe, procedure: Procedure) -> tuple[int, int]:
     """The fewest and the most coups one whole ``shoe`` can deal by ``procedure``, for any order of the cards
     (a coup uses 4 to 6 cards; the burn 1 + the value of the turned card).
 
-    >>> from exact_odds.dealing import Procedure
+    >>> from exact_odds.dealing.procedure import Procedure
     >>> coups_per_shoe(Shoe.decks(8), Procedure())
     (66, 101)
     """
