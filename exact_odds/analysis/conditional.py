@@ -12,8 +12,7 @@ to ``(N-k) (N-k-1) ... (N-5)``, the brute-force count divided by the ways of dea
 >>> given.total == 413 * 412 * 411
 True
 
-:func:`explain_coup` tells why each third card was or was not drawn, quoting the rule in words
-(:func:`player_rule`, :func:`banker_rule`).
+:func:`explain_coup` tells why each third card was or was not drawn, quoting the rule in words.
 """
 
 from __future__ import annotations
@@ -27,7 +26,16 @@ from exact_odds.analysis.information import deal_dealt
 from exact_odds.core.coup import OUTCOMES, Coup, Detail, Winner
 from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import SUITS, Card, Shoe, ShoeError, parse_card
-from exact_odds.core.tableau import STANDARD_TABLEAU, Play, Tableau, play
+from exact_odds.core.tableau import (
+    STANDARD_TABLEAU,
+    Play,
+    Tableau,
+    banker_rule,
+    natural_totals,
+    play,
+    player_rule,
+    ranges_text,
+)
 from exact_odds.engine.enumerator import deal, winners
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import shown
@@ -82,69 +90,6 @@ def _point(card: Card) -> int:
 
 def _total(cards: Sequence[Card]) -> int:
     return sum(_point(c) for c in cards) % 10
-
-
-def _ranges(values: Sequence[int]) -> str:
-    """``[0, 1, 2, 3, 5]`` as ``"0-3 or 5"``."""
-    runs: list[list[int]] = []
-    for v in sorted(values):
-        if runs and v == runs[-1][-1] + 1:
-            runs[-1].append(v)
-        else:
-            runs.append([v])
-    parts = [f"{r[0]}-{r[-1]}" if len(r) > 2 else " or ".join(map(str, r)) if len(r) == 2 else str(r[0])
-             for r in runs]
-    return ", ".join(parts[:-1]) + (" or " if len(parts) > 1 else "") + parts[-1] if parts else "no total"
-
-
-def natural_totals(tableau: Tableau) -> list[int]:
-    """The two-card totals that end the coup whatever the other hand holds, e.g. ``[8, 9]``."""
-    return [t for t in range(10) if all(tableau.natural(t, other) for other in range(10))]
-
-
-def _live(tableau: Tableau) -> list[int]:
-    """The two-card totals after which the coup goes on (when the other hand has no natural)."""
-    ends = natural_totals(tableau)
-    return [t for t in range(10) if t not in ends]
-
-
-def _banker_draws(tableau: Tableau, banker: int, third: int | None) -> bool:
-    """Whether the banker draws on ``banker`` given the player's third card, when the coup goes on."""
-    return any(tableau.banker_draws_given(player, banker, third) for player in _live(tableau))
-
-
-def player_rule(tableau: Tableau) -> str:
-    """The player's rule in words.
-
-    >>> player_rule(STANDARD_TABLEAU)
-    'the player draws on 0-5 and stands on 6 or 7'
-    """
-    live = _live(tableau)
-    draws = [t for t in live if any(tableau.player_draws_on(t, banker) for banker in live)]
-    stands = [t for t in live if t not in draws]
-    if not stands:
-        return f"the player draws on {_ranges(draws)}"
-    if not draws:
-        return f"the player stands on {_ranges(stands)}"
-    return f"the player draws on {_ranges(draws)} and stands on {_ranges(stands)}"
-
-
-def banker_rule(tableau: Tableau, banker: int, third: int | None) -> str:
-    """The part of the banker's rule that decides banker total ``banker`` (not a natural), in words, given the
-    player's third card's point value ``third`` (``None``: he stood).
-
-    >>> banker_rule(STANDARD_TABLEAU, 6, 2)
-    "with 6 the banker draws when the player's third card is 6 or 7"
-    """
-    if third is None:
-        draws = [t for t in _live(tableau) if _banker_draws(tableau, t, None)]
-        return f"when the player stands, the banker draws on {_ranges(draws)}"
-    cards = [x for x in range(10) if _banker_draws(tableau, banker, x)]
-    if len(cards) == 10:
-        return f"with {banker} the banker always draws when the player has drawn"
-    if not cards:
-        return f"with {banker} the banker always stands when the player has drawn"
-    return f"with {banker} the banker draws when the player's third card is {_ranges(cards)}"
 
 
 def dealing_order(dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU) -> tuple[Card, ...]:
@@ -251,7 +196,7 @@ def explain_coup(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_
     if tableau.natural(pt, bt):
         side, t = ("player", pt) if pt in natural_totals(tableau) else ("banker", bt)
         steps.append(Step(f"The {side} has a natural {t}: both hands stand (a natural, "
-                          f"{_ranges(natural_totals(tableau))} on two cards, ends the coup).", four, None))
+                          f"{ranges_text(natural_totals(tableau))} on two cards, ends the coup).", four, None))
         return steps, _coup(end)
     third: int | None = None
     if end.player_cards == 3:
