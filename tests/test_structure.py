@@ -146,8 +146,7 @@ COVERED_BY: dict[str, str] = {
     "batch/io.py": "test_batch_textloops.py",
     "batch/loops.py": "test_batch_compiled.py",
     # Games with choices: the rules with free cells, the solver and its report, tested as one game.
-    "analysis/equilibrium.py": "test_analysis_strategy.py",
-    "core/choices.py": "test_analysis_strategy.py",
+    "core/choices.py": "test_analysis_chemin.py",
     "report/chemin.py": "test_cli_chemin.py",
     # Partial information: one concept in five modules, tested through its public functions.
     "analysis/information/bulk.py": "test_analysis_information.py",

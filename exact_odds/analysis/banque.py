@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
+from exact_odds.analysis.chemin import SIGN, Certificate, Number, StrategyError
 from exact_odds.analysis.exact_lp import maximize, single_valued
-from exact_odds.analysis.strategy import SIGN, Number, StrategyError
 from exact_odds.core.choices import NATURALS
 
 State = int | None
@@ -178,21 +178,6 @@ def evaluate(game: BanqueGame, theta: Fraction, player: tuple[Fraction, Fraction
 
 
 @dataclass(frozen=True, slots=True)
-class CooperativeCertificate:
-    """The value, the most the Players can get against the Banker's strategy and the least the Banker can
-    hold theirs to: equal at an equilibrium."""
-
-    value: Fraction
-    players_best_reply: Fraction
-    banker_best_reply: Fraction
-
-    @property
-    def holds(self) -> bool:
-        """Whether each side's strategy is a best reply to the other's."""
-        return self.value == self.players_best_reply == self.banker_best_reply
-
-
-@dataclass(frozen=True, slots=True)
 class Cooperative:
     """The correlated cooperative equilibrium for stakes ``theta``: the Players' value per unit staked in all,
     their chances of the :data:`PAIRS` (and whether those are the only optimal ones), the Banker's drawing
@@ -206,7 +191,7 @@ class Cooperative:
     banker: tuple[Fraction, ...]
     hands: BanqueResult
     independent: tuple[Fraction, Fraction] | None
-    certificate: CooperativeCertificate
+    certificate: Certificate
 
 
 def _pooled(results: Results, theta: Fraction) -> tuple[Number, ...]:
@@ -313,8 +298,8 @@ def cooperative(game: BanqueGame, theta: Fraction) -> Cooperative:
     pairs = maximize([0] * len(PAIRS), rows, rhs).point
     unit = theta.denominator * TOTAL_WAYS
     value = -banker_lp.value / unit
-    certificate = CooperativeCertificate(value, Fraction(max(pooled.results(banker)), unit),
-                                         Fraction(_players_guaranteed(pooled, pairs), unit))
+    certificate = Certificate(value, Fraction(_players_guaranteed(pooled, pairs), unit),
+                              Fraction(max(pooled.results(banker)), unit))
     by_set = dict(zip(game.sets, banker, strict=True))
     hands = _hands(game, theta, pairs, lambda bset: by_set[bset])
     unique = single_valued(rows, rhs, range(len(PAIRS)))  # the Players' optimal chances of the pure pairs

@@ -1,7 +1,7 @@
 """Chemin de fer as the shoe is dealt: the optimal strategies and the value of what is left, before every coup.
 
 Shoes are dealt as ``study`` deals them (the same seed, the same shoes), or a recorded shoe is read as
-``study --input`` reads it, and the game with choices (:mod:`exact_odds.analysis.equilibrium`) is solved
+``study --input`` reads it, and the game with choices (:mod:`exact_odds.analysis.chemin`) is solved
 on the cards not yet dealt before each coup. A record holds the cards, not the choices, so each coup's
 cards are counted off as the standard tableau plays them.
 
@@ -17,8 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact_odds.analysis.equilibrium import Solution, solve
-from exact_odds.analysis.strategy import Hand, Information, StrategyError, choice_game
+from exact_odds.analysis.chemin import Hand, Information, Solution, StrategyError, choice_game, solve
 from exact_odds.core.choices import PARLOUR_RULES, ChoiceRules
 from exact_odds.core.shoe import CARDS_PER_COUP, Card, Shoe
 from exact_odds.dealing import STANDARD_PROCEDURE, Procedure, shoe_cards
