@@ -1,17 +1,12 @@
 """Baccara banque: one Banker against two Player hands, cards dealt with replacement (model A), exactly.
 
-The rules are Ethier and Lee's (2015, *On the three-person game baccara banque*, Games 6:57), told in
-``docs/chemin-de-fer.md``: a Player chooses on 5, seeing his own total only (and not the other's third
-card); the Banker sees his total and what each hand did, and draws or stands once for both. A share
-``theta`` of the money is staked on hand 1, ``1 - theta`` on hand 2 (zero-sum). Every figure counts the
-ordered nine-card sequences of point values (three two-card hands, then three third cards, unused ones
-included), integer ways out of 13**9, divided once.
-
-The Players' pure choices on 5 make the four :data:`PAIRS`, and every payoff is linear in their chances:
-:func:`evaluate` prices given strategies; :func:`cooperative` solves the game where the Players pool their
-stakes and correlate their choices (the correlated cooperative equilibrium) by two exact linear programs,
-and decides whether independent choices reach it (the independent cooperative equilibrium). The
-three-person Nash equilibrium is not computed: its solutions need not be rational.
+The rules are Ethier and Lee's (2015, Games 6:57), told in ``docs/chemin-de-fer.md``; a share ``theta`` of
+the money is staked on hand 1, ``1 - theta`` on hand 2. Figures count the ordered nine-card sequences of
+point values (three two-card hands, then three third cards, unused ones included): integer ways out of
+13**9. The Players' pure choices on 5 make the four :data:`PAIRS`, every payoff linear in their chances:
+:func:`evaluate` prices given strategies; :func:`cooperative` solves, by two exact linear programs, the
+game where the Players pool their stakes and correlate their choices (and tells whether independent
+choices reach it). The three-person Nash equilibrium is not computed: it need not be rational.
 
 >>> game = banque_game()
 >>> solution = cooperative(game, Fraction(1, 2))

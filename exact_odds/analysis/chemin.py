@@ -1,20 +1,15 @@
 """Chemin de fer exactly: games with choices, their optimal strategies, and the casino game's equilibria.
 
-The parlour game of Kemeny and Snell (1957), the papers' models A1-B3 and the casino game are told in
-``docs/chemin-de-fer.md``; what the rules (:class:`~exact_odds.core.choices.ChoiceRules`) leave free is
-chosen by the side that decides. A **strategy** gives each information set a drawing probability. No
-pure strategy is enumerated: the Player's expectation is additive over the Banker's information sets,
-each term affine in the Player's free drawing probabilities ``x``, and a :class:`ChoiceGame` holds those
-affine terms. Figures count the ordered six-card sequences of the shoe: integer ways over the shoe's
-total, divided once.
-
-:func:`solve` maximises the Player's guaranteed expectation, concave and piecewise linear in ``x``, as
-Foster (1964) did, by small exact linear programs (:mod:`exact_odds.analysis.exact_lp`).
-:func:`equilibria` finds every Nash equilibrium of the casino game, where the house takes a commission
-on the Banker's wins (Ethier and Lee, 2023, *A game-theoretic analysis of baccara chemin de fer, II*,
-Games 14:63): dominated choices removed, the candidates are the vertices of the arrangement the Banker's
-indifference hyperplanes cut in the Player's box, each checked by an exact linear program. Every answer
-is certified by exact best replies (``docs/chemin-de-fer.md``, "How it is computed", "The casino game").
+The parlour game (Kemeny and Snell, 1957), the papers' models A1-B3 and the casino game are told in
+``docs/chemin-de-fer.md`` ("How it is computed", "The casino game"). A **strategy** gives each information
+set a drawing probability; what the rules (:class:`~exact_odds.core.choices.ChoiceRules`) leave free is
+chosen by the side that decides. The Player's expectation is additive over the Banker's information
+sets, each term affine in the Player's free drawing probabilities ``x``: a :class:`ChoiceGame` holds those
+terms, in ways over the shoe's total. :func:`solve` maximises the Player's guaranteed expectation by small
+exact linear programs (:mod:`exact_odds.analysis.exact_lp`), as Foster (1964) did; :func:`equilibria` finds
+every Nash equilibrium when the house takes a commission on the Banker's wins (Ethier and Lee, 2023, Games
+14:63) among the vertices cut by the Banker's indifference hyperplanes. Each answer is certified by exact
+best replies.
 
 >>> game = choice_game(Shoe.infinite_deck(), Information.TOTALS)
 >>> game.model, game.player_sets, len(game.banker_sets), game.total == 52**6
@@ -140,11 +135,6 @@ class PayoffTable:
     cells: dict[tuple[Pair, Pair], tuple[Cell, ...]]
 
 
-def point_counts(shoe: Shoe) -> tuple[int, ...]:
-    """Cards of each point value 0-9 (tens and court cards are 0)."""
-    return (sum(shoe.counts[9:]), *shoe.counts[:9])
-
-
 def _take_pair(counts: Sequence[int], pair: Pair, depletes: int) -> tuple[int, Sequence[int]]:
     """Ways of dealing two cards with these point values in either order, and the counts left."""
     a, b = pair
@@ -168,7 +158,7 @@ def payoff_table(shoe: Shoe, score: Score = SIGN) -> PayoffTable:
     >>> table.total == 52 * 51 * 50 * 49 * 48 * 47, len(table.cells)
     (True, 1936)
     """
-    counts = point_counts(shoe)
+    counts = shoe.point_counts()
     size = sum(counts)
     depletes = 0 if shoe.infinite else 1
     scale = [size ** (CARDS_PER_COUP - k) if shoe.infinite else falling(size - k, CARDS_PER_COUP - k)
@@ -707,8 +697,7 @@ class _Sides:
         free = tuple(i for i, b in enumerate(player.banker_sets) if b.decision is None)
         gradient = list(player.base[1:])
         for i in free:
-            for j, c in enumerate(player.banker_sets[i].stand[1:]):
-                gradient[j] += c
+            affine_add(gradient, player.banker_sets[i].stand[1:])
         effect = [player.banker_sets[i].difference for i in free]
         scale = lcm(*(Fraction(v).denominator for f in (*effect, gradient) for v in f))
         return cls(free, tuple(_integral(banker.banker_sets[i].difference) for i in free),

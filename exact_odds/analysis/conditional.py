@@ -1,11 +1,8 @@
 """Exact odds of a coup already under way, and a coup told step by step.
 
-The cards on the table are a *prefix* of the coup's dealing order (P, B, P, B, then the third
-cards). :func:`deal_given` checks that the tableau allows them (:func:`dealing_order`; every
-decision is the tableau's own rule, so a custom tableau is followed exactly) and counts the rest of
-the coup. Ways count the ordered sequences of the coup's *remaining* positions drawn from the
-remaining cards, unused positions included: after ``k`` cards from an ``N``-card shoe they add up
-to ``(N-k) (N-k-1) ... (N-5)``, the brute-force count divided by the ways of dealing those cards.
+The cards on the table are a *prefix* of the coup's dealing order (P, B, P, B, then the third cards).
+:func:`deal_given` checks that the tableau allows them (:func:`dealing_order`) and counts the rest of the
+coup: the ordered sequences of the *remaining* positions from the remaining cards, unused ones included.
 
 >>> from exact_odds.core.shoe import Shoe
 >>> given = deal_given(Shoe.decks(8), parse_dealt("P: 9h 4c B: Kd"))
@@ -141,11 +138,8 @@ def _check_in_shoe(shoe: Shoe, cards: Sequence[Card]) -> None:
 
 def deal_given(shoe: Shoe, dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU, *,
                detail: Detail = Detail.POINTS) -> Dist[Coup]:
-    """Exact ways of every coup outcome given the cards already dealt in this coup (``shoe``: before them).
-
-    :func:`~exact_odds.analysis.information.deal_dealt` of the cards in dealing order, once the rules and
-    the shoe allow them; with no card dealt, :func:`exact_odds.engine.enumerator.deal`.
-    """
+    """Exact ways of every coup outcome given the cards already dealt in this coup (``shoe``: before them):
+    :func:`~exact_odds.analysis.information.deal_dealt` of them, once the rules and the shoe allow them."""
     order = dealing_order(dealt, tableau)
     _check_in_shoe(shoe, order)
     if detail is Detail.SUITS and any(c.suit is None for c in order[:4]):
@@ -179,13 +173,10 @@ class Step:
 
 def explain_coup(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_TABLEAU, *,
                  card_text: Callable[[Card], str] = str) -> tuple[list[Step], Coup]:
-    """Deal one coup from ``cards`` (in dealing order) out of ``shoe`` and tell it step by step.
-
-    Returns the steps (before the coup, after the first four cards, after the player's third card if any,
-    the banker's decision) and the coup, played by :func:`~exact_odds.core.tableau.play`; the last step's
-    ``cards`` are the whole coup's hands. ``card_text`` writes a card (``Q♠`` or ``Qs``). Too few cards
-    raise :class:`~exact_odds.core.tableau.IncompleteCoup`.
-    """
+    """Deal one coup from ``cards`` (in dealing order) out of ``shoe`` and tell it step by step: the steps
+    (before the coup, after four cards, after the player's third card if any, the banker's decision) and the
+    coup. ``card_text`` writes a card (``Q♠`` or ``Qs``); too few cards raise
+    :class:`~exact_odds.core.tableau.IncompleteCoup`."""
     end = play(tableau, [_point(c) for c in cards])
     p: tuple[Card, ...] = (cards[0], cards[2])
     b: tuple[Card, ...] = (cards[1], cards[3])

@@ -1,14 +1,11 @@
 """Partial information about the next coup, exactly: known cards, groups of cards, and their value.
 
-The next coup is decided by the next six cards of the shoe, positions 1-6 in dealing order. A
-:class:`Known` says which cards some positions may be (``Known.parse("1=7|8|9 5=7h")``); an
-:class:`Information` partitions the cards at one or more positions into labelled groups (the rank of card
-1; high or low, as sorted edges reveal), whose *cases* are :class:`Known` values. A position is *that card
-of the shoe*, used by the coup or not (the convention of the published known-card analyses: E. Jacobson,
-"Baccarat: The Known Card", 2012), so the cases of any information add up to the odds of the shoe.
-Ways count the ordered six-card sequences that agree with the knowledge, unused cards included, as
-:func:`exact_odds.engine.enumerator.deal` does: every figure is an integer (``docs/study.md``, "Known
-cards and edge sorting").
+Positions 1-6 are the next six cards of the shoe in dealing order, used by the coup or not (as in
+E. Jacobson, "Baccarat: The Known Card", 2012), so the cases of any information add up to the odds of the
+shoe. A :class:`Known` says which cards some positions may be (``Known.parse("1=7|8|9 5=7h")``); an
+:class:`Information` partitions the cards at some positions into labelled groups, its *cases* being
+:class:`Known` values. Ways are integers counting ordered six-card sequences, as
+:func:`exact_odds.engine.enumerator.deal` does (``docs/study.md``, "Known cards and edge sorting").
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.report import percent_text

@@ -1,11 +1,8 @@
 """The exact coup distribution given partial information about the next coup.
 
-:func:`deal_known` conditions on a :class:`~exact_odds.analysis.information.knowledge.Known`;
-:func:`deal_cases` splits the coups by the cases of an
-:class:`~exact_odds.analysis.information.knowledge.Information` in one enumeration; :func:`deal_dealt` is
-the odds of a coup under way. Ways count ordered six-card sequences, unused cards included (see the
-package): ``deal_known(shoe, Known())`` is ``deal(shoe)``, the cases of an information add up, coup by
-coup, to ``deal(shoe)``, and a case's probability is its total over ``deal(shoe).total``.
+:func:`deal_known` conditions on a :class:`Known`; :func:`deal_cases` splits the coups by the cases of an
+:class:`Information` in one enumeration; :func:`deal_dealt` is the odds of a coup under way. Ways count
+ordered six-card sequences, unused cards included: ``deal_known(shoe, Known())`` is ``deal(shoe)``.
 
 How: cards are pooled into *kinds*, alike in everything the question looks at (point value; rank when
 pairs matter; suit when a suit is known or a suited pair asked; the label at every position), and a
@@ -368,9 +365,8 @@ def deal_known(shoe: Shoe, known: Known, tableau: Tableau = STANDARD_TABLEAU, *,
 
 def deal_cases(shoe: Shoe, information: Information, tableau: Tableau = STANDARD_TABLEAU, *,
                known: Known | None = None, detail: Detail = Detail.POINTS) -> dict[Case, Dist[Coup]]:
-    """The coups of ``shoe`` split by the cases of ``information`` (on top of ``known``), in one enumeration:
-    each case's distribution is ``deal_known`` of the case, in the order of :meth:`Information.cases`
-    (cases that cannot happen left out).
+    """``deal_known`` of each case of ``information`` (on top of ``known``), in one enumeration, in the order
+    of :meth:`Information.cases` (cases that cannot happen left out).
 
     >>> from exact_odds.engine.enumerator import deal
     >>> from exact_odds.core.shoe import Shoe
@@ -395,13 +391,9 @@ def deal_cases(shoe: Shoe, information: Information, tableau: Tableau = STANDARD
 
 def deal_dealt(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_TABLEAU, *,
                detail: Detail = Detail.POINTS) -> Dist[Coup]:
-    """The odds of a coup under way: ``cards`` are its first positions, in dealing order.
-
-    The ways of the *remaining* positions from the remaining cards, adding up to ``(N-k) (N-k-1) ...
-    (N-5)`` after ``k`` cards: :func:`deal_known` on the prefix divided by the ways of dealing the known
-    cards, which divide every coup's ways exactly. Whether the rules allow these cards is checked by
-    :func:`exact_odds.analysis.conditional.deal_given`, not here. At ``Detail.SUITS`` the first four cards
-    need their suits.
+    """The odds of a coup under way: ``cards`` are its first positions, in dealing order (whether the rules
+    allow them is :func:`exact_odds.analysis.conditional.deal_given`'s check). Ways of the *remaining*
+    positions from the remaining cards: :func:`deal_known` of the prefix divided by the ways of the known cards.
 
     >>> from exact_odds.engine.enumerator import winners
     >>> from exact_odds.core.shoe import Shoe, parse_cards
