@@ -148,11 +148,10 @@ COVERED_BY: dict[str, str] = {
     # Games with choices: the rules with free cells, the solver and its report, tested as one game.
     "core/choices.py": "test_analysis_chemin.py",
     "report/chemin.py": "test_cli_chemin.py",
-    # Partial information: one concept in five modules, tested through its public functions.
+    # Partial information: one concept in four modules, tested through its public functions.
     "analysis/information/bulk.py": "test_analysis_information.py",
     "analysis/information/given.py": "test_analysis_information.py",
     "analysis/information/knowledge.py": "test_analysis_information.py",
-    "analysis/information/value.py": "test_analysis_information.py",
     "analysis/symbolic_expressions.py": "test_analysis_symbolic.py",
     "bets/builtin.py": "test_inputs_registry.py",  # the built-in bets as a registry value
     # Bunco: every exact distribution against brute force from the printed rules, in one module.

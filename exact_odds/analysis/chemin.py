@@ -217,8 +217,7 @@ class BankerSet:
 @dataclass(frozen=True, slots=True)
 class ChoiceGame:
     """A game with choices on one shoe: the Player's free information sets (his variables) and the ways
-    reaching each, the fixed part of his result (``base``, affine), and every Banker information set;
-    results are in ways out of ``total``."""
+    reaching each, the fixed part of his result (``base``) and every Banker set, in ways out of ``total``."""
 
     shoe: Shoe
     information: Information
@@ -467,8 +466,8 @@ def reply_constraints(x: Sequence[Fraction], gradient: Sequence[Number],
 
 def _banker_mix(game: ChoiceGame, x: Sequence[Fraction]) -> tuple[list[Fraction | None], list[int], list[list[Number]],
                                                                   list[Number]]:
-    """The Banker's best reply to ``x`` set by set (standing where he is indifferent), the free sets where his
-    choice moves the Player's result but ties at ``x`` (contested), and :func:`reply_constraints` on them."""
+    """The Banker's best reply to ``x`` (standing where indifferent), the sets where his choice ties at ``x``
+    but moves the Player's result (contested), and :func:`reply_constraints` on them."""
     gradient = list(game.base)
     choice: list[Fraction | None] = []
     contested: list[int] = []
@@ -504,9 +503,9 @@ def solve(game: ChoiceGame) -> Solution:
 
 def _player_unique(game: ChoiceGame, reduced: _Reduced, value: Number, x: Sequence[Fraction],
                    banker: Sequence[Fraction | None]) -> bool:
-    """Whether the Player's optimal strategy is unique (sets never reached aside): only the coordinates
-    where he is indifferent against the Banker's optimal strategy can move; one moves iff the guaranteed
-    result does not fall strictly both ways along it, several are settled by linear programs."""
+    """Whether the Player's optimal strategy is unique (sets never reached aside): only coordinates where he
+    is indifferent against the Banker's optimal strategy can move; one alone moves unless the guaranteed
+    result falls strictly both ways along it."""
     gradient = _against(game, banker)[1:]
     loose = [j for j, g in enumerate(gradient) if g == 0 and game.player_ways[j] > 0]
     if len(loose) > 1:
@@ -516,8 +515,7 @@ def _player_unique(game: ChoiceGame, reduced: _Reduced, value: Number, x: Sequen
 
 
 def _slope(game: ChoiceGame, x: Sequence[Fraction], j: int, step: int) -> Number:
-    """The one-sided derivative of the Player's guaranteed result at ``x`` along ``step`` times axis ``j``
-    (``game.base`` holds the Banker's fixed cells already)."""
+    """The one-sided derivative of the Player's guaranteed result at ``x`` along ``step`` times axis ``j``."""
     slope: Number = step * game.base[j + 1]
     for bset in game.banker_sets:
         if bset.decision is None:
@@ -559,15 +557,12 @@ def banker_best_reply(game: ChoiceGame, player: Sequence[Number],
 
 
 def player_best_reply(game: ChoiceGame, banker: Sequence[Number | None]) -> Fraction:
-    """The most the Player can get when the Banker plays ``banker``: his result is affine in his drawing
-    probabilities, so its maximum over the box takes each coefficient's positive part."""
+    """The most the Player can get when the Banker plays ``banker``."""
     return Fraction(box_range(_against(game, banker))[1]) / game.total
 
 
 def costs(solution: Solution) -> tuple[Cost, ...]:
-    """What each free choice costs against an optimal opponent, per coup (see :class:`Cost`): the Banker's,
-    the Player's gain there against the Player's optimal strategy; the Player's habit on one set, the value
-    less what the Banker's best reply to it holds him to."""
+    """What each free choice costs against an optimal opponent, per coup (see :class:`Cost`)."""
     game, x = solution.game, solution.player
     out = []
     for j, hand in enumerate(game.player_sets):
@@ -682,9 +677,9 @@ class Equilibria:
 
 @dataclass(frozen=True, slots=True)
 class _Sides:
-    """The free Banker sets, each one's difference (draw less stand) for the Banker (``delta``) and for the
-    Player (``effect``), and the Player's gradient when the Banker stands in every free set: his gradient
-    ``j`` is ``gradient[j] + sum q_I effect_I[j + 1]``. All in integers (a positive factor changes no sign)."""
+    """The free Banker sets, each one's draw less stand for the Banker (``delta``) and for the Player
+    (``effect``), and the Player's gradient when the Banker stands in every free set, all scaled to integers:
+    his gradient ``j`` is ``gradient[j] + sum q_I effect_I[j + 1]``."""
 
     free: tuple[int, ...]
     delta: tuple[tuple[int, ...], ...]
@@ -702,10 +697,6 @@ class _Sides:
         scale = lcm(*(Fraction(v).denominator for f in (*effect, gradient) for v in f))
         return cls(free, tuple(_integral(banker.banker_sets[i].difference) for i in free),
                    tuple(tuple(int(v * scale) for v in f) for f in effect), tuple(int(v * scale) for v in gradient))
-
-    def gradient_range(self, j: int, fixed: dict[int, Fraction]) -> tuple[Number, Number]:
-        """The least and greatest of the Player's gradient ``j`` over the Banker's strategies left."""
-        return box_range((self.gradient[j], *(effect[j + 1] for effect in self.effect)), fixed)
 
 
 def _integral(f: Affine) -> tuple[int, ...]:
@@ -729,7 +720,7 @@ def _dominance(sides: _Sides, k: int) -> tuple[dict[int, Fraction], dict[int, Fr
                     changed = True
         for j in range(k):
             if j not in x:
-                low, high = sides.gradient_range(j, q)
+                low, high = box_range((sides.gradient[j], *(effect[j + 1] for effect in sides.effect)), q)
                 if low > 0 or high < 0:
                     x[j] = DRAW if low > 0 else STAND
                     changed = True
@@ -797,8 +788,8 @@ def _vertices(sides: _Sides, k: int, x_fixed: dict[int, Fraction],
 
 @dataclass(frozen=True, slots=True)
 class _Replies:
-    """At one Player strategy: the Banker's choice in each free set (``None`` where he is indifferent) and
-    :func:`reply_constraints` on the indifferent (``loose``) sets."""
+    """At one Player strategy: the Banker's choice in each free set (``None``: indifferent) and
+    :func:`reply_constraints` on the ``loose`` (indifferent) sets."""
 
     choice: tuple[Fraction | None, ...]
     loose: tuple[int, ...]

@@ -18,7 +18,16 @@ shoe. A :class:`Known` says which cards some positions may be (``Known.parse("1=
 '6.765%'
 """
 
-from exact_odds.analysis.information.given import Case, deal_cases, deal_dealt, deal_known
+from exact_odds.analysis.information.given import (
+    Advantage,
+    Case,
+    CaseValue,
+    advantage,
+    deal_cases,
+    deal_dealt,
+    deal_known,
+    player_ev,
+)
 from exact_odds.analysis.information.knowledge import (
     OTHER,
     POSITION_NAMES,
@@ -27,7 +36,6 @@ from exact_odds.analysis.information.knowledge import (
     InformationError,
     Known,
 )
-from exact_odds.analysis.information.value import Advantage, CaseValue, advantage, player_ev
 
 __all__ = ["OTHER", "POSITIONS", "POSITION_NAMES", "Advantage", "Case", "CaseValue", "Information", "InformationError",
            "Known", "advantage", "deal_cases", "deal_dealt", "deal_known", "player_ev"]
