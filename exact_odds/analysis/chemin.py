@@ -706,23 +706,19 @@ def _integral(f: Affine) -> tuple[int, ...]:
 
 
 def _dominance(sides: _Sides, k: int) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
-    """The Player coordinates and the Banker sets settled by iterated strict dominance."""
+    """The Banker sets and the Player coordinates settled by iterated strict dominance: where the side's
+    gain from drawing keeps one sign over the other side's choices left."""
     x: dict[int, Fraction] = {}
     q: dict[int, Fraction] = {}
+    gradients = [(sides.gradient[j], *(effect[j + 1] for effect in sides.effect)) for j in range(k)]
     changed = True
     while changed:
         changed = False
-        for n, delta in enumerate(sides.delta):
-            if n not in q:
-                low, high = box_range(delta, x)
-                if low > 0 or high < 0:
-                    q[n] = DRAW if low > 0 else STAND
-                    changed = True
-        for j in range(k):
-            if j not in x:
-                low, high = box_range((sides.gradient[j], *(effect[j + 1] for effect in sides.effect)), q)
-                if low > 0 or high < 0:
-                    x[j] = DRAW if low > 0 else STAND
+        for settled, gains, other in ((q, sides.delta, x), (x, gradients, q)):
+            for i, gain in enumerate(gains):
+                low, high = box_range(gain, other)
+                if i not in settled and (low > 0 or high < 0):
+                    settled[i] = DRAW if low > 0 else STAND
                     changed = True
     return x, q
 
