@@ -1,15 +1,11 @@
 """Chemin de fer exactly: games with choices, their optimal strategies, and the casino game's equilibria.
 
-The parlour game (Kemeny and Snell, 1957), the papers' models A1-B3 and the casino game are told in
-``docs/chemin-de-fer.md`` ("How it is computed", "The casino game"). A **strategy** gives each information
-set a drawing probability; what the rules (:class:`~exact_odds.core.choices.ChoiceRules`) leave free is
-chosen by the side that decides. The Player's expectation is additive over the Banker's information
-sets, each term affine in the Player's free drawing probabilities ``x``: a :class:`ChoiceGame` holds those
-terms, in ways over the shoe's total. :func:`solve` maximises the Player's guaranteed expectation by small
-exact linear programs (:mod:`exact_odds.analysis.exact_lp`), as Foster (1964) did; :func:`equilibria` finds
-every Nash equilibrium when the house takes a commission on the Banker's wins (Ethier and Lee, 2023, Games
-14:63) among the vertices cut by the Banker's indifference hyperplanes. Each answer is certified by exact
-best replies.
+The games (Kemeny and Snell's parlour game, the papers' models A1-B3, the casino game) and the method
+are told in ``docs/chemin-de-fer.md``. A :class:`ChoiceGame` holds the Player's result, in ways over the
+shoe's total, as a sum over the Banker's information sets of terms affine in the Player's free drawing
+probabilities; :func:`solve` finds both sides' optimal strategies by exact linear programs (Foster,
+1964), :func:`equilibria` every Nash equilibrium of the casino game, with a commission on the Banker's
+wins (Ethier and Lee, 2023, Games 14:63). Each answer is certified by exact best replies.
 
 >>> game = choice_game(Shoe.infinite_deck(), Information.TOTALS)
 >>> game.model, game.player_sets, len(game.banker_sets), game.total == 52**6

@@ -1,11 +1,9 @@
 """A flat bettor's session, exactly: the net result after n hands and the risk of ruin.
 
-One unit is staked on the same bet every hand, the hands taken as *independent*, each with the bet's
-exact off-the-top distribution; results are in units staked. Scaled by the payouts' least common
-denominator (20 for a banker bet paying 19:20) every result is an integer *step*, and a hand has ``T``
-ways in all: the session is the ``n``-fold convolution of the steps, integer ways over ``T**n``, and the
-ruin probability an absorbing Markov chain on the bankroll. The integers grow by ``log2(T)`` bits a
-hand, so the work grows with the cube of the hands: :data:`MAX_WORK` bounds it.
+One unit is staked on the same bet every hand, the hands *independent* (``docs/checking.md``, "Sessions").
+Scaled by the payouts' least common denominator every result is an integer *step* and a hand has ``T``
+ways: the session is the ``n``-fold convolution of the steps, integer ways over ``T**n``. The integers grow
+by ``log2(T)`` bits a hand, so the work grows with the cube of the hands: :data:`MAX_WORK` bounds it.
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.core.shoe import Shoe

@@ -7,10 +7,9 @@ is asked for as a SymPy expression (:mod:`exact_odds.analysis.symbolic_expressio
 ``tie_push``). The house edge per unit staked is ``P(loses) - sum of P(line) * symbol``, and the
 *break-even* payout of a line is the value of its symbol, the other lines unchanged, at which it is zero.
 
-*Closed forms in the number of decks d.* The ways of any coup outcome on a d-deck shoe are an integer
-polynomial in d of degree at most 6 (products of six falling factors, each linear in d), over the total
-``52d (52d-1) ... (52d-5)``: each is interpolated exactly from the enumerator's counts on
-:data:`FIT_DECKS` and checked on other shoes and against the infinite deck (:meth:`ClosedForm.check`).
+*Closed forms in the number of decks d* (README, "Closed forms in the number of decks"): the ways of any
+coup outcome are an integer polynomial in d of degree at most 6, interpolated from :data:`FIT_DECKS` and
+checked on other shoes and against the infinite deck (:meth:`ClosedForm.check`).
 
 >>> forms = outcome_closed_forms()
 >>> forms["banker"].limit

@@ -1,11 +1,8 @@
 """Partial information about the next coup, exactly: known cards, groups of cards, and their value.
 
-Positions 1-6 are the next six cards of the shoe in dealing order, used by the coup or not (as in
-E. Jacobson, "Baccarat: The Known Card", 2012), so the cases of any information add up to the odds of the
-shoe. A :class:`Known` says which cards some positions may be (``Known.parse("1=7|8|9 5=7h")``); an
-:class:`Information` partitions the cards at some positions into labelled groups, its *cases* being
-:class:`Known` values. Ways are integers counting ordered six-card sequences, as
-:func:`exact_odds.engine.enumerator.deal` does (``docs/study.md``, "Known cards and edge sorting").
+Positions 1-6 are the next six cards of the shoe in dealing order, used by the coup or not (E. Jacobson,
+"Baccarat: The Known Card", 2012); ways count ordered six-card sequences, so the cases of any information
+add up to the odds of the shoe (``docs/study.md``, "Known cards and edge sorting").
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.report import percent_text

@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -384,12 +385,9 @@ def deal_cases(shoe: Shoe, information: Information, tableau: Tableau = STANDARD
     known = known or Known()
     found = walk(shoe, scheme_of(shoe, known, information), tableau, detail)
     index = [p - 1 for p in information.positions]
-    ways: dict[Case, dict[Coup, int]] = {}
+    ways: dict[Case, Counter[Coup]] = {}
     for labels, dist in found.items():
-        case = tuple(str(labels[i]) for i in index)
-        into = ways.setdefault(case, {})
-        for coup, w in dist.items():
-            into[coup] = into.get(coup, 0) + w
+        ways.setdefault(tuple(str(labels[i]) for i in index), Counter()).update(dist)
     out = {case: Dist(ways[case]) for case in information.cases() if case in ways}
     if not out:
         raise InformationError(f"no sequence of six cards from this shoe agrees with {known}")
@@ -553,13 +551,12 @@ def advantage(shoe: Shoe, information: Information, bets: Sequence[Payable], tab
     paying = [cache(bet.payout) for bet in bets]  # each coup's payout found once for every case
     names = tuple(bet.name for bet in bets)
     cases = []
-    if progress is not None:
-        progress(0, len(split))
+    report = progress or (lambda done, total: None)
+    report(0, len(split))
     for case, dist in split.items():
         ev = _expectations(dist, paying)
         cases.append(CaseValue(case, information.known(case).and_(given), dist.total, total, ev,
                                best_of(ev, sit_out=sit_out), names))
-        if progress is not None:
-            progress(len(cases), len(split))
+        report(len(cases), len(split))
     flat = tuple(sum((c.probability * c.ev[i] for c in cases), Fraction(0)) for i in range(len(bets)))
     return Advantage(information, given, names, tuple(cases), flat, sit_out)

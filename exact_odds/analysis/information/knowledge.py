@@ -1,9 +1,8 @@
 """What is known of the next coup's six cards, and kinds of information that split it into cases.
 
-Positions 1 and 3 are the player's first two cards, 2 and 4 the banker's, 5 and 6 the next cards of the
-shoe, drawn or not (see the package). A :class:`Known` says which cards each position may be: a rank
-(``7``), a card with its suit (``7h``) or alternatives (``7|8|9``). An :class:`Information` partitions the
-cards at each watched position into labelled groups; each combination of groups is a *case*.
+A :class:`Known` says which cards each position (see the package) may be: a rank (``7``), a card with its
+suit (``7h``) or alternatives (``7|8|9``). An :class:`Information` partitions the cards at each watched
+position into labelled groups; each combination of groups is a *case*.
 
 >>> Known.parse("1=7|8|9, 5=7h")
 Known.parse('1=7|8|9 5=7h')
