@@ -428,16 +428,12 @@ def _reduce(game: ChoiceGame) -> _Reduced:
     objective = list(game.base)
     contested = []
     for bset in game.banker_sets:
-        if bset.decision is not None:
-            continue
-        low, high = box_range(bset.difference)
-        if low >= 0:
-            affine_add(objective, bset.stand)
-        elif high <= 0:
-            affine_add(objective, bset.draw)
-        else:
-            affine_add(objective, bset.stand)
-            contested.append(bset.difference)
+        if bset.decision is None:
+            low, high = box_range(bset.difference)
+            # min(draw, stand): the smaller where settled, stand - max(0, -difference) where contested
+            affine_add(objective, bset.draw if low < 0 and high <= 0 else bset.stand)
+            if low < 0 < high:
+                contested.append(bset.difference)
     return _Reduced(tuple(objective), tuple(contested))
 
 
