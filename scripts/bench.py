@@ -186,8 +186,7 @@ def bench_symbolic(repeat: int) -> None:
 
 def bench_chemin(repeat: int) -> None:
     """Chemin de fer solved exactly: whole-process B2 and B3 for 8 decks; all three models for 1-8 decks in process."""
-    from exact_odds.analysis.equilibrium import solve
-    from exact_odds.analysis.strategy import Information, choice_game, payoff_table
+    from exact_odds.analysis.chemin import Information, choice_game, payoff_table, solve
 
     for model in ("B2", "B3"):
         command_figures(["chemin-de-fer", "--model", model], repeat, "chemin-de-fer", limit_ms=1000)

@@ -16,18 +16,22 @@ from oracle import grouped_tableau, play, play_tableau, point, point_counts, sho
 from exact_odds.analysis.conditional import (
     Dealt,
     DealtError,
-    banker_rule,
     deal_given,
     dealing_order,
     explain_coup,
-    natural_totals,
     parse_dealt,
-    player_rule,
 )
 from exact_odds.core.coup import Coup, Detail
 from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import RANKS, Card, Shoe, falling, parse_cards
-from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau, load_tableau
+from exact_odds.core.tableau import (
+    STANDARD_TABLEAU,
+    Tableau,
+    banker_rule,
+    load_tableau,
+    natural_totals,
+    player_rule,
+)
 from exact_odds.dealing.dealer import shoe_coup
 from exact_odds.engine.enumerator import deal, winners
 from exact_odds.inputs.errors import InputError

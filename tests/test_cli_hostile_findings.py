@@ -13,7 +13,7 @@ run), in under 5 seconds of CPU and 500 MB.
   it now sums a few at a time (:func:`exact_odds.batch.coefficients.monomial_sums`), the same integers in
   bounded memory;
 - ``advantage --position 1-4`` (the ranks of four cards: 28,561 cases) ran 17 s in 430 MB, and
-  ``1-6`` without end: at most :data:`exact_odds.analysis.information.value.MAX_CASES` (2,500) cases are
+  ``1-6`` without end: at most :data:`exact_odds.analysis.information.given.MAX_CASES` (2,500) cases are
   valued (the ranks of three cards, 2,197 cases, take about 4 s), more is refused at once;
 - a bets file with one ``[[bet.line]]`` repeated 5,000 times made ``study --shoes 2`` take 8.6 s (every
   coup tried every line): a bet has at most :data:`exact_odds.bets.user.MAX_LINES` pay lines, a file

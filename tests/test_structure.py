@@ -146,14 +146,12 @@ COVERED_BY: dict[str, str] = {
     "batch/io.py": "test_batch_textloops.py",
     "batch/loops.py": "test_batch_compiled.py",
     # Games with choices: the rules with free cells, the solver and its report, tested as one game.
-    "analysis/equilibrium.py": "test_analysis_strategy.py",
-    "core/choices.py": "test_analysis_strategy.py",
+    "core/choices.py": "test_analysis_chemin.py",
     "report/chemin.py": "test_cli_chemin.py",
-    # Partial information: one concept in five modules, tested through its public functions.
+    # Partial information: one concept in four modules, tested through its public functions.
     "analysis/information/bulk.py": "test_analysis_information.py",
     "analysis/information/given.py": "test_analysis_information.py",
     "analysis/information/knowledge.py": "test_analysis_information.py",
-    "analysis/information/value.py": "test_analysis_information.py",
     "analysis/symbolic_expressions.py": "test_analysis_symbolic.py",
     # Bunco: every exact distribution against brute force from the printed rules, in one module.
     "bunco/dice.py": "test_bunco.py",

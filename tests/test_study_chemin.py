@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import one_line_error, run
 
-from exact_odds.analysis.equilibrium import solve
-from exact_odds.analysis.strategy import Information, choice_game
+from exact_odds.analysis.chemin import Information, choice_game, solve
 from exact_odds.core.shoe import Shoe
 from exact_odds.dealing.dealer import shoe_coup
 from exact_odds.study.chemin import dealt_shoes, recorded_shoe

@@ -1,17 +1,12 @@
 """Baccara banque: one Banker against two Player hands, cards dealt with replacement (model A), exactly.
 
-The rules are Ethier and Lee's (2015, *On the three-person game baccara banque*, Games 6:57), told in
-``docs/chemin-de-fer.md``: a Player chooses on 5, seeing his own total only (and not the other's third
-card); the Banker sees his total and what each hand did, and draws or stands once for both. A share
-``theta`` of the money is staked on hand 1, ``1 - theta`` on hand 2 (zero-sum). Every figure counts the
-ordered nine-card sequences of point values (three two-card hands, then three third cards, unused ones
-included), integer ways out of 13**9, divided once.
-
-The Players' pure choices on 5 make the four :data:`PAIRS`, and every payoff is linear in their chances:
-:func:`evaluate` prices given strategies; :func:`cooperative` solves the game where the Players pool their
-stakes and correlate their choices (the correlated cooperative equilibrium) by two exact linear programs,
-and decides whether independent choices reach it (the independent cooperative equilibrium). The
-three-person Nash equilibrium is not computed: its solutions need not be rational.
+The rules are Ethier and Lee's (2015, Games 6:57), told in ``docs/chemin-de-fer.md``; a share ``theta`` of
+the money is staked on hand 1, ``1 - theta`` on hand 2. Figures count the ordered nine-card sequences of
+point values (three two-card hands, then three third cards, unused ones included): integer ways out of
+13**9. The Players' pure choices on 5 make the four :data:`PAIRS`, every payoff linear in their chances:
+:func:`evaluate` prices given strategies; :func:`cooperative` solves, by two exact linear programs, the
+game where the Players pool their stakes and correlate their choices (and tells whether independent
+choices reach it). The three-person Nash equilibrium is not computed: it need not be rational.
 
 >>> game = banque_game()
 >>> solution = cooperative(game, Fraction(1, 2))
@@ -26,8 +21,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
+from exact_odds.analysis.chemin import SIGN, Certificate, Number, StrategyError
 from exact_odds.analysis.exact_lp import maximize, single_valued
-from exact_odds.analysis.strategy import SIGN, Number, StrategyError
 from exact_odds.core.choices import NATURALS
 
 State = int | None
@@ -178,21 +173,6 @@ def evaluate(game: BanqueGame, theta: Fraction, player: tuple[Fraction, Fraction
 
 
 @dataclass(frozen=True, slots=True)
-class CooperativeCertificate:
-    """The value, the most the Players can get against the Banker's strategy and the least the Banker can
-    hold theirs to: equal at an equilibrium."""
-
-    value: Fraction
-    players_best_reply: Fraction
-    banker_best_reply: Fraction
-
-    @property
-    def holds(self) -> bool:
-        """Whether each side's strategy is a best reply to the other's."""
-        return self.value == self.players_best_reply == self.banker_best_reply
-
-
-@dataclass(frozen=True, slots=True)
 class Cooperative:
     """The correlated cooperative equilibrium for stakes ``theta``: the Players' value per unit staked in all,
     their chances of the :data:`PAIRS` (and whether those are the only optimal ones), the Banker's drawing
@@ -206,7 +186,7 @@ class Cooperative:
     banker: tuple[Fraction, ...]
     hands: BanqueResult
     independent: tuple[Fraction, Fraction] | None
-    certificate: CooperativeCertificate
+    certificate: Certificate
 
 
 def _pooled(results: Results, theta: Fraction) -> tuple[Number, ...]:
@@ -313,8 +293,8 @@ def cooperative(game: BanqueGame, theta: Fraction) -> Cooperative:
     pairs = maximize([0] * len(PAIRS), rows, rhs).point
     unit = theta.denominator * TOTAL_WAYS
     value = -banker_lp.value / unit
-    certificate = CooperativeCertificate(value, Fraction(max(pooled.results(banker)), unit),
-                                         Fraction(_players_guaranteed(pooled, pairs), unit))
+    certificate = Certificate(value, Fraction(_players_guaranteed(pooled, pairs), unit),
+                              Fraction(max(pooled.results(banker)), unit))
     by_set = dict(zip(game.sets, banker, strict=True))
     hands = _hands(game, theta, pairs, lambda bset: by_set[bset])
     unique = single_valued(rows, rhs, range(len(PAIRS)))  # the Players' optimal chances of the pure pairs

@@ -1,19 +1,15 @@
 """Exact odds of a coup already under way, and a coup told step by step.
 
-The cards on the table are a *prefix* of the coup's dealing order (P, B, P, B, then the third
-cards). :func:`deal_given` checks that the tableau allows them (:func:`dealing_order`; every
-decision is the tableau's own rule, so a custom tableau is followed exactly) and counts the rest of
-the coup. Ways count the ordered sequences of the coup's *remaining* positions drawn from the
-remaining cards, unused positions included: after ``k`` cards from an ``N``-card shoe they add up
-to ``(N-k) (N-k-1) ... (N-5)``, the brute-force count divided by the ways of dealing those cards.
+The cards on the table are a *prefix* of the coup's dealing order (P, B, P, B, then the third cards).
+:func:`deal_given` checks that the tableau allows them (:func:`dealing_order`) and counts the rest of the
+coup: the ordered sequences of the *remaining* positions from the remaining cards, unused ones included.
 
 >>> from exact_odds.core.shoe import Shoe
 >>> given = deal_given(Shoe.decks(8), parse_dealt("P: 9h 4c B: Kd"))
 >>> given.total == 413 * 412 * 411
 True
 
-:func:`explain_coup` tells why each third card was or was not drawn, quoting the rule in words
-(:func:`player_rule`, :func:`banker_rule`).
+:func:`explain_coup` tells why each third card was or was not drawn, quoting the rule in words.
 """
 
 from __future__ import annotations
@@ -27,7 +23,16 @@ from exact_odds.analysis.information import deal_dealt
 from exact_odds.core.coup import OUTCOMES, Coup, Detail, Winner
 from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import SUITS, Card, Shoe, ShoeError, parse_card
-from exact_odds.core.tableau import STANDARD_TABLEAU, Play, Tableau, play
+from exact_odds.core.tableau import (
+    STANDARD_TABLEAU,
+    Play,
+    Tableau,
+    banker_rule,
+    natural_totals,
+    play,
+    player_rule,
+    ranges_text,
+)
 from exact_odds.engine.enumerator import deal, winners
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import shown
@@ -84,69 +89,6 @@ def _total(cards: Sequence[Card]) -> int:
     return sum(_point(c) for c in cards) % 10
 
 
-def _ranges(values: Sequence[int]) -> str:
-    """``[0, 1, 2, 3, 5]`` as ``"0-3 or 5"``."""
-    runs: list[list[int]] = []
-    for v in sorted(values):
-        if runs and v == runs[-1][-1] + 1:
-            runs[-1].append(v)
-        else:
-            runs.append([v])
-    parts = [f"{r[0]}-{r[-1]}" if len(r) > 2 else " or ".join(map(str, r)) if len(r) == 2 else str(r[0])
-             for r in runs]
-    return ", ".join(parts[:-1]) + (" or " if len(parts) > 1 else "") + parts[-1] if parts else "no total"
-
-
-def natural_totals(tableau: Tableau) -> list[int]:
-    """The two-card totals that end the coup whatever the other hand holds, e.g. ``[8, 9]``."""
-    return [t for t in range(10) if all(tableau.natural(t, other) for other in range(10))]
-
-
-def _live(tableau: Tableau) -> list[int]:
-    """The two-card totals after which the coup goes on (when the other hand has no natural)."""
-    ends = natural_totals(tableau)
-    return [t for t in range(10) if t not in ends]
-
-
-def _banker_draws(tableau: Tableau, banker: int, third: int | None) -> bool:
-    """Whether the banker draws on ``banker`` given the player's third card, when the coup goes on."""
-    return any(tableau.banker_draws_given(player, banker, third) for player in _live(tableau))
-
-
-def player_rule(tableau: Tableau) -> str:
-    """The player's rule in words.
-
-    >>> player_rule(STANDARD_TABLEAU)
-    'the player draws on 0-5 and stands on 6 or 7'
-    """
-    live = _live(tableau)
-    draws = [t for t in live if any(tableau.player_draws_on(t, banker) for banker in live)]
-    stands = [t for t in live if t not in draws]
-    if not stands:
-        return f"the player draws on {_ranges(draws)}"
-    if not draws:
-        return f"the player stands on {_ranges(stands)}"
-    return f"the player draws on {_ranges(draws)} and stands on {_ranges(stands)}"
-
-
-def banker_rule(tableau: Tableau, banker: int, third: int | None) -> str:
-    """The part of the banker's rule that decides banker total ``banker`` (not a natural), in words, given the
-    player's third card's point value ``third`` (``None``: he stood).
-
-    >>> banker_rule(STANDARD_TABLEAU, 6, 2)
-    "with 6 the banker draws when the player's third card is 6 or 7"
-    """
-    if third is None:
-        draws = [t for t in _live(tableau) if _banker_draws(tableau, t, None)]
-        return f"when the player stands, the banker draws on {_ranges(draws)}"
-    cards = [x for x in range(10) if _banker_draws(tableau, banker, x)]
-    if len(cards) == 10:
-        return f"with {banker} the banker always draws when the player has drawn"
-    if not cards:
-        return f"with {banker} the banker always stands when the player has drawn"
-    return f"with {banker} the banker draws when the player's third card is {_ranges(cards)}"
-
-
 def dealing_order(dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU) -> tuple[Card, ...]:
     """The dealt cards in dealing order (P, B, P, B, third cards), after checking that ``tableau`` allows
     them (the error says which rule forbids a third card)."""
@@ -196,11 +138,8 @@ def _check_in_shoe(shoe: Shoe, cards: Sequence[Card]) -> None:
 
 def deal_given(shoe: Shoe, dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU, *,
                detail: Detail = Detail.POINTS) -> Dist[Coup]:
-    """Exact ways of every coup outcome given the cards already dealt in this coup (``shoe``: before them).
-
-    :func:`~exact_odds.analysis.information.deal_dealt` of the cards in dealing order, once the rules and
-    the shoe allow them; with no card dealt, :func:`exact_odds.engine.enumerator.deal`.
-    """
+    """Exact ways of every coup outcome given the cards already dealt in this coup (``shoe``: before them):
+    :func:`~exact_odds.analysis.information.deal_dealt` of them, once the rules and the shoe allow them."""
     order = dealing_order(dealt, tableau)
     _check_in_shoe(shoe, order)
     if detail is Detail.SUITS and any(c.suit is None for c in order[:4]):
@@ -234,13 +173,10 @@ class Step:
 
 def explain_coup(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_TABLEAU, *,
                  card_text: Callable[[Card], str] = str) -> tuple[list[Step], Coup]:
-    """Deal one coup from ``cards`` (in dealing order) out of ``shoe`` and tell it step by step.
-
-    Returns the steps (before the coup, after the first four cards, after the player's third card if any,
-    the banker's decision) and the coup, played by :func:`~exact_odds.core.tableau.play`; the last step's
-    ``cards`` are the whole coup's hands. ``card_text`` writes a card (``Q♠`` or ``Qs``). Too few cards
-    raise :class:`~exact_odds.core.tableau.IncompleteCoup`.
-    """
+    """Deal one coup from ``cards`` (in dealing order) out of ``shoe`` and tell it step by step: the steps
+    (before the coup, after four cards, after the player's third card if any, the banker's decision) and the
+    coup. ``card_text`` writes a card (``Q♠`` or ``Qs``); too few cards raise
+    :class:`~exact_odds.core.tableau.IncompleteCoup`."""
     end = play(tableau, [_point(c) for c in cards])
     p: tuple[Card, ...] = (cards[0], cards[2])
     b: tuple[Card, ...] = (cards[1], cards[3])
@@ -251,7 +187,7 @@ def explain_coup(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_
     if tableau.natural(pt, bt):
         side, t = ("player", pt) if pt in natural_totals(tableau) else ("banker", bt)
         steps.append(Step(f"The {side} has a natural {t}: both hands stand (a natural, "
-                          f"{_ranges(natural_totals(tableau))} on two cards, ends the coup).", four, None))
+                          f"{ranges_text(natural_totals(tableau))} on two cards, ends the coup).", four, None))
         return steps, _coup(end)
     third: int | None = None
     if end.player_cards == 3:

@@ -1,12 +1,9 @@
 """House edges and par sheets of any bet, exactly.
 
-One unit is staked per coup; a payout is the net result (win > 0, push 0, loss -1). The *expected
-value* is the mean net result per unit staked and the *house edge* its negative; the house edge *per
-resolved bet* divides by the chance that the bet is decided (pushes excluded). Every figure is an exact
-:class:`~fractions.Fraction`, but for the standard deviation (a float, for display).
-
-A :class:`ParSheet` lists each pay line of a bet with its combinations (ordered six-card sequences),
-probability, payout and contribution to the return, then the "loses" line.
+One unit is staked per coup; a payout is the net result (win > 0, push 0, loss -1). The *house edge* is
+minus the mean net result, *per resolved bet* divided by the chance that the bet is decided. A
+:class:`ParSheet` lists each pay line of a bet with its combinations (ordered six-card sequences),
+probability, payout and contribution to the return, then the "loses" line; every figure is exact.
 
 >>> from exact_odds.bets import find_bet
 >>> sheet = par_sheet(Shoe.decks(8), find_bet("banker"))
@@ -60,12 +57,8 @@ class ParLine:
 
 @dataclass(frozen=True, slots=True)
 class ParSheet:
-    """A bet's par sheet on one shoe and rule table, with the figures derived from it.
-
-    ``lines`` are the bet's pay lines in order, then the ``"loses"`` line (pays -1); lines
-    that cannot occur on this shoe are kept with zero ways. ``total`` is the number of
-    ordered six-card sequences (the infinite deck: weights summing to ``52**6``).
-    """
+    """A bet's par sheet on one shoe and rule table: its pay lines in order (those that cannot occur kept with
+    zero ways), then the ``"loses"`` line (pays -1), out of ``total`` ordered six-card sequences."""
 
     bet: Bet
     shoe: Shoe
@@ -112,10 +105,7 @@ class ParSheet:
 
     @property
     def house_edge_resolved(self) -> Fraction | None:
-        """Expected loss per unit staked on coups that decide the bet (pushes excluded).
-
-        ``None`` if the bet always pushes on this shoe.
-        """
+        """Expected loss per unit staked on coups that decide the bet (``None`` if it always pushes)."""
         decided = 1 - self.push
         return self.house_edge / decided if decided else None
 
@@ -195,13 +185,9 @@ def distinct_bets(bets: Sequence[Bet]) -> list[tuple[Bet, list[Bet]]]:
 
 @dataclass(frozen=True, slots=True)
 class ReferenceSheets:
-    """Every figure of the reference report of one shoe (what ``exact-odds report`` prints).
-
-    ``counts``: the ways of each outcome of ``total`` ordered six-card sequences; ``configurations``: each
-    configuration with its par sheets by role; ``main``: one par sheet per distinct main-bet pay table, with
-    every bet that shares it; ``others``: the other bets' par sheets; ``omitted``: the bets the shoe cannot
-    settle (suited bets on a shoe whose suits are unknown).
-    """
+    """Every figure of ``exact-odds report`` for one shoe: ``counts`` of each outcome of ``total``; each
+    configuration's par sheets by role; ``main``: one par sheet per distinct main-bet pay table, with the
+    bets sharing it; the ``others``' par sheets; the bets the shoe cannot settle (``omitted``)."""
 
     shoe: Shoe
     counts: dict[Winner, Ways]
@@ -232,10 +218,7 @@ class ReferenceSheets:
 def reference_sheets(shoe: Shoe, bets: Iterable[Bet] = BUILTIN_BETS.values(),
                      configurations: Iterable[Configuration] = BUILTIN_CONFIGURATIONS.values(), *,
                      tableau: Tableau = STANDARD_TABLEAU) -> ReferenceSheets:
-    """The reference sheets of ``shoe``: odds, every configuration's sheets, main par sheets, other bets.
-
-    ``bets`` is the set the report covers; those in none of ``configurations`` are the other (side) bets.
-    Each distinct bet's sheet is counted once.
+    """The reference sheets of ``shoe`` for ``bets`` (those in none of ``configurations`` are side bets).
 
     >>> sheets = reference_sheets(Shoe.decks(8))
     >>> sheets.counts["tie"], [sheet.bet.name for sheet, _ in sheets.main][:3]

@@ -72,13 +72,9 @@ class _Tableau:
             self.pivot(leaving, entering)
 
     def _ratio_test(self, column: int) -> int | None:
-        best: tuple[Fraction, int, int] | None = None
-        for i, row in enumerate(self.rows):
-            if row[column] > 0:
-                key = (row[-1] / row[column], self.basis[i], i)
-                if best is None or key < best:
-                    best = key
-        return None if best is None else best[2]
+        """The leaving row: the least ratio, ties to the least basic column (Bland's rule)."""
+        ratios = [(row[-1] / row[column], self.basis[i], i) for i, row in enumerate(self.rows) if row[column] > 0]
+        return min(ratios)[2] if ratios else None
 
     def values(self, count: int) -> list[Fraction]:
         """The values of the first ``count`` columns at the current basic solution."""

@@ -1,14 +1,10 @@
 """Effects of removal: how each rank taken out of the shoe moves each bet's expectation.
 
-The expectation ``EV`` of a bet is the bettor's net result per unit staked; the effect of removal of a
-rank ``r`` is ``EV(shoe without one card of rank r) - EV(shoe)``, exactly (for a bet that looks at suits,
-the removals of each suit averaged, weighted by their counts). A random unseen card does not change the
-odds: ``sum over r of n_r * EV(shoe - r) == N * EV(shoe)``, so the effects weighted by the composition
-add up to zero.
-
-A *balanced linear count* turns the effects into small integer tags, one per rank, summing to zero over
-one deck; its *betting correlation* is the Pearson correlation of the tags and the effects, weighted by
-the composition (Griffin, *The Theory of Blackjack*, ch. 4), kept exactly as its square and a sign.
+The effect of removal of a rank ``r`` on a bet is ``EV(shoe without one card of rank r) - EV(shoe)``, ``EV``
+the bettor's net result per unit staked, exactly (a bet that looks at suits averages the suits, by
+count); weighted by the composition the effects add up to zero. A *balanced linear count* turns them into
+small integer tags summing to zero over one deck; its *betting correlation* (Griffin, *The Theory of
+Blackjack*, ch. 4) is kept exactly as its square and a sign.
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.core.shoe import Shoe
@@ -60,11 +56,8 @@ class Correlation:
 
 
 def correlation(xs: Sequence[Fraction | int], ys: Sequence[Fraction | int], weights: Sequence[int]) -> Correlation:
-    """The weighted Pearson correlation of ``xs`` and ``ys``, exactly (0 when either is constant).
-
-    By integer moments: the values scaled to integers (a positive scale changes no correlation) and,
-    with ``S`` the total weight, ``S**2 cov = S Sxy - Sx Sy``, so the square is a ratio of integers.
-    """
+    """The weighted Pearson correlation of ``xs`` and ``ys``, exactly (0 when either is constant), by
+    integer moments: with ``S`` the total weight, ``S**2 cov = S Sxy - Sx Sy``."""
     s = sum(weights)
     if not s:
         raise ValueError("correlation needs a positive total weight")
@@ -179,12 +172,8 @@ def _effects(shoe: Shoe, bets: Sequence[Payable], tableau: Tableau, *, suits: bo
 def effects_of_removal(shoe: Shoe, bets: Iterable[Payable] | None = None, *,
                        tableau: Tableau = STANDARD_TABLEAU,
                        progress: Callable[[int, int], None] | None = None) -> list[Removal]:
-    """Exact effects of removal of every rank on each bet (default: every built-in bet).
-
-    Bets that look at suits need a shoe whose suits are known (:func:`exact_odds.bets.usable_bets`: left
-    out of the default list, an error when named). ``progress(done, total)``, if given, is called with the
-    bets evaluated so far: once with none, then after each pass (bets without suits, bets with them).
-    """
+    """Exact effects of removal of every rank on each bet (default: every built-in bet usable on the shoe).
+    ``progress(done, total)``, if given, is called with the bets evaluated so far, after each pass."""
     _check_shoe(shoe)
     choice: Iterable[Payable] = BUILTIN_BETS.values() if bets is None else bets
     chosen, _ = usable_bets(shoe, choice, strict=bets is not None)
@@ -222,14 +211,12 @@ def _scales(groups: Sequence[tuple[Fraction, list[int]]], max_tag: int) -> list[
 
 
 def _balance(numerators: list[int], denominator: int, sizes: list[int], max_tag: int) -> list[int] | None:
-    """Integer tags (:func:`_tags`) nearest to the targets ``numerators[g] / denominator``, weighted by
-    group size, whose weighted sum is 0: the least ``sum of size * |tag - target|``, then the smallest last
-    tag, and so on.
+    """Integer tags (:func:`_tags`) of weighted sum 0 nearest to the targets ``numerators[g] / denominator``:
+    the least ``sum of size * |tag - target|``, then the smallest last tag, and so on.
 
-    A dynamic programme over the groups whose state is the weighted sum so far (states the remaining
-    groups cannot bring back to 0 dropped). A layer is a list of codes by state: the exact cost in units
-    of ``1 / denominator`` shifted left 3 bits a group, plus the index of each group's tag at bits ``3 g``,
-    so that ``min`` orders them as wanted; codes of ``none`` and above are states not reached.
+    A dynamic programme over the groups, its state the weighted sum so far. A layer lists codes by state:
+    the cost shifted left 3 bits a group, plus each group's tag index at bits ``3 g``, so that ``min``
+    orders them as wanted; codes of ``none`` and above are states not reached.
     """
     shift = 3 * len(sizes)
     choices = [[(m * t, (m * abs(t * denominator - a) << shift) + (j << 3 * g))
@@ -268,11 +255,9 @@ def suggest_count(effects: Sequence[Fraction | None], composition: Sequence[int]
                   max_tag: int = MAX_TAG) -> LinearCount:
     """The balanced linear count (tags at most ``max_tag``) best correlated with ``effects``.
 
-    Tags are proportional to the effects (equal effects, equal tags), rounded, then balanced with the least
-    rounding distortion (one deck's tags sum to zero, absent ranks tagged 0); among every scale the highest
-    betting correlation wins, ties going to the smaller tags. Every tag is 0 when every effect is zero
-    (:func:`effects_are_zero`) or when no balanced count with tags up to ``max_tag`` exists
-    (:func:`larger_count` finds the smallest ``max_tag`` that gives one).
+    Tags proportional to the effects, rounded, then balanced with the least distortion; the scale of the
+    highest betting correlation wins, ties going to smaller tags. Every tag is 0 when every effect is zero
+    or no balanced count with tags up to ``max_tag`` exists (:func:`larger_count` finds one).
 
     >>> a, b = Fraction(1, 2000), Fraction(-1008, 100000)  # ranks A-8, the 9; T-K balance them
     >>> effects = [a] * 8 + [b] + [-(32 * a + 4 * b) / 16] * 4

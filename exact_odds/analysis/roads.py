@@ -3,26 +3,18 @@
 The rules (Wizard of Odds, "Baccarat Score Boards"; the derived roads as printed on Macau
 scorecards: "first look at evenness, then at presence or a straight drop"):
 
-- **Bead plate**: every coup (banker ``B``, player ``P``, tie ``T``) in order, down columns
-  of six cells, left to right.
-- **Big road**: banker and player wins only. A streak of one side goes down a column; a
-  change of side starts a new column. A tie is not a new entry: it is marked on the latest
-  entry (ties before the first win are marked on the first entry). A column has six rows;
-  a longer streak, or one that meets a cell already taken, turns right and runs along its
-  row: the *dragon tail*. Each new streak still starts at the top of the column after the
-  previous streak's first column.
-- **Derived roads** (big eye boy ``k = 1``, small road ``k = 2``, cockroach road ``k = 3``)
-  record, for each big-road entry from a starting point on, red or blue:
-
-  - the first entry of a column ``c``: red if columns ``c-1`` and ``c-1-k`` have the same
-    length ("even"), else blue;
-  - an entry in row ``r >= 1`` of column ``c``: look at column ``c-k``. Red if it has an
-    entry in row ``r`` ("presence"), blue if it ends exactly at row ``r - 1``, red if it
-    ends higher ("straight drop").
-
-  The road starts with the big-road entry in column ``k`` (0-based), row 1, or if that
-  column has a single entry, with the first entry of column ``k + 1``. Lengths are the
-  streaks' lengths, dragon tails included. Red and blue are then drawn like the big road.
+- **Bead plate**: every coup (banker ``B``, player ``P``, tie ``T``) in order, down columns of six.
+- **Big road**: banker and player wins only, a streak of one side down a column, a change of side
+  starting a new column. A tie is marked on the latest entry (ties before the first win on the first
+  entry). A streak longer than six rows, or one that meets a taken cell, turns right along its row (the
+  *dragon tail*); each new streak still starts at the top of the column after the previous streak's first.
+- **Derived roads** (big eye boy ``k = 1``, small road ``k = 2``, cockroach road ``k = 3``) mark each
+  big-road entry from a starting point on red or blue. The first entry of column ``c`` is red if columns
+  ``c-1`` and ``c-1-k`` have the same length ("even"), else blue. An entry in row ``r >= 1`` of column
+  ``c`` is blue if column ``c-k`` ends exactly at row ``r - 1``, red if it reaches row ``r`` ("presence")
+  or ends above ("straight drop"). The road starts at the big road's column ``k`` (0-based), row 1, or if
+  that column has a single entry, at the top of column ``k + 1``. Lengths include dragon tails; red and
+  blue are then drawn like the big road.
 
 >>> roads = build_roads(parse_results("B B P T B B B P P B P"))
 >>> [len(c) for c in roads.streaks]

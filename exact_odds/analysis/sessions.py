@@ -1,13 +1,9 @@
 """A flat bettor's session, exactly: the net result after n hands and the risk of ruin.
 
-The bettor stakes one unit on the same bet every hand; the hands are taken as *independent*, each with
-the exact off-the-top distribution of the bet (a real shoe's slight dependence shows in the simulated
-sessions beside these figures). Results are in units staked. Scaled by the least common denominator of
-the payouts (20 for a banker bet paying 19:20) every result is an integer *step*, and each hand has
-``T`` ways in all (reduced by their greatest common divisor): the session distribution is the ``n``-fold
-convolution of the steps, integer ways over ``T**n``, and the ruin probability a Markov chain on the
-bankroll that absorbs below one unit (the absorbed ways multiplied by ``T`` each hand). The integers
-grow by ``log2(T)`` bits a hand, so the work grows with the cube of the hands: :data:`MAX_WORK` bounds it.
+One unit is staked on the same bet every hand, the hands *independent* (``docs/checking.md``, "Sessions").
+Scaled by the payouts' least common denominator every result is an integer *step* and a hand has ``T``
+ways: the session is the ``n``-fold convolution of the steps, integer ways over ``T**n``. The integers grow
+by ``log2(T)`` bits a hand, so the work grows with the cube of the hands: :data:`MAX_WORK` bounds it.
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.core.shoe import Shoe
@@ -38,7 +34,6 @@ from exact_odds.inputs.validate import BANKROLL
 
 if TYPE_CHECKING:
     import numpy.typing as npt
-
 
     Array = npt.NDArray[Any]
 
@@ -115,10 +110,6 @@ def _one_more_hand(one: OneHand, ways: Array) -> Array:
     return out
 
 
-def _units(net: Fraction) -> Fraction:
-    return net
-
-
 @dataclass(frozen=True, slots=True)
 class SessionDist:
     """The exact distribution of the net result after ``hands`` hands: ``ways[i]`` ways of a net result of
@@ -153,11 +144,11 @@ class SessionDist:
 
     def mean(self) -> Fraction:
         """Expected net result (``hands`` times the edge)."""
-        return self.dist().expectation(_units)
+        return self.dist().expectation(Fraction)
 
     def variance(self) -> Fraction:
         """Variance of the net result (``hands`` times the one-hand variance): :meth:`Dist.variance`."""
-        return self.dist().variance(_units)
+        return self.dist().variance(Fraction)
 
     def _repr_html_(self) -> str:
         """The distribution as a table in a notebook: each net result, its probability and P(net <= it)."""

@@ -7,13 +7,9 @@ is asked for as a SymPy expression (:mod:`exact_odds.analysis.symbolic_expressio
 ``tie_push``). The house edge per unit staked is ``P(loses) - sum of P(line) * symbol``, and the
 *break-even* payout of a line is the value of its symbol, the other lines unchanged, at which it is zero.
 
-*Closed forms in the number of decks d.* The ways of any coup outcome on a d-deck shoe are a
-polynomial in d of degree at most 6 with integer coefficients (sums of products of six falling
-factors, each linear in d), over the total ``52d (52d-1) ... (52d-5)``. Each is interpolated exactly
-from the enumerator's counts on :data:`FIT_DECKS` and checked on other shoes and, as d grows, against
-the infinite deck (:meth:`ClosedForm.check`). Each shoe is dealt once, at the finest detail the bets
-need; rational functions of d are factored as ``sympy.factor`` factors them
-(:func:`~exact_odds.engine.deck_polynomials.over_sequences`).
+*Closed forms in the number of decks d* (README, "Closed forms in the number of decks"): the ways of any
+coup outcome are an integer polynomial in d of degree at most 6, interpolated from :data:`FIT_DECKS` and
+checked on other shoes and against the infinite deck (:meth:`ClosedForm.check`).
 
 >>> forms = outcome_closed_forms()
 >>> forms["banker"].limit
@@ -111,10 +107,8 @@ def line_index(bet: Bet, line: int | str) -> int:
 
 
 def break_even(sheet: ParSheet, line: int | str = 0) -> Fraction | None:
-    """The payout of one pay line at which the bet is fair, the other lines unchanged.
-
-    ``(P(loses) - sum of the other lines' P * pays) / P(line)``; ``None`` if the line cannot occur on
-    this shoe (no payout makes the bet fair).
+    """The payout of one pay line at which the bet is fair, the other lines unchanged (``None`` if the
+    line cannot occur on this shoe).
 
     >>> from exact_odds.bets import find_bet
     >>> break_even(par_sheet(Shoe.infinite_deck(), find_bet("tie")))
@@ -144,8 +138,7 @@ Measure = Callable[[Shoe], Ways]
 """The ways of some event on a shoe, counted by the engine."""
 
 
-_shoe = cache(Shoe.decks)
-"""``Shoe.decks(decks)``, made once: the closed forms ask for the same few shoes many times."""
+_shoe = cache(Shoe.decks)  # the closed forms ask for the same few shoes many times
 
 
 @dataclass(frozen=True)  # not slotted: its cached properties keep a __dict__
@@ -167,7 +160,6 @@ class ClosedForm:
     @cached_property
     def ways(self) -> sympy.Poly:
         """The polynomial as a sympy ``Poly`` in ``D``."""
-        # sympy-backed: single-shoe commands never load it
         import sympy
 
         from exact_odds.analysis.symbolic_expressions import D, rational
@@ -183,7 +175,6 @@ class ClosedForm:
     @cached_property
     def probability(self) -> sympy.Expr:
         """The probability as a rational function of d in lowest terms, factored."""
-        # sympy-backed: single-shoe commands never load it
         from exact_odds.analysis.symbolic_expressions import factored_expression
 
         return factored_expression(self.factors)
@@ -276,11 +267,8 @@ def edge_limit(bet: Bet, forms: Sequence[ClosedForm]) -> Fraction:
 
 @dataclass(frozen=True)  # not slotted: its cached properties keep a __dict__
 class BetForms:
-    """One bet's symbolic results: closed forms in d, and payout symbols on one shoe.
-
-    ``edge_factors`` and ``edge_form`` are the house edge in d (the bet's own payouts substituted) and
-    in payout symbols, as numbers; :attr:`edge_in_decks` and :attr:`edge_expression` as SymPy expressions.
-    """
+    """One bet's symbolic results: closed forms in d, and payout symbols on one shoe. ``edge_factors`` and
+    ``edge_form``: the house edge in d (the bet's payouts substituted) and in payout symbols, as numbers."""
 
     sheet: ParSheet
     forms: tuple[ClosedForm, ...]
@@ -292,7 +280,6 @@ class BetForms:
     @cached_property
     def edge_in_decks(self) -> sympy.Expr:
         """The house edge as a rational function of d, factored."""
-        # sympy-backed: single-shoe commands never load it
         from exact_odds.analysis.symbolic_expressions import factored_expression
 
         return factored_expression(self.edge_factors)
@@ -301,7 +288,6 @@ class BetForms:
     def edge_expression(self) -> sympy.Expr:
         """The house edge in the payout symbols on the sheet's shoe; the bet's payouts substituted give
         :attr:`ParSheet.house_edge`."""
-        # sympy-backed: single-shoe commands never load it
         from exact_odds.analysis.symbolic_expressions import linear_expression
 
         return linear_expression(self.edge_form.constant, self.edge_form.terms)
@@ -324,11 +310,8 @@ class Summary:
 
 def summary(shoe: Shoe, bets: Sequence[Bet], *, tableau: Tableau = STANDARD_TABLEAU, fit: Sequence[int] = FIT_DECKS,
             checked: Sequence[int] = CHECK_DECKS, progress: Callable[[int, int], None] | None = None) -> Summary:
-    """Every symbolic result for ``bets``, with each closed form checked on ``checked`` decks.
-
-    ``progress(done, total)``, if given, is called after each of ``len(bets) + 2`` steps (the outcomes,
-    each bet, the checks). Every shoe is dealt once, at the finest detail the bets need.
-    """
+    """Every symbolic result for ``bets``, with each closed form checked on ``checked`` decks; every shoe dealt
+    once. ``progress(done, total)``, if given, is called after each of ``len(bets) + 2`` steps."""
     steps = len(bets) + 2
     report = progress or (lambda done, total: None)
     report(0, steps)

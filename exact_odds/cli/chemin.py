@@ -1,4 +1,4 @@
-"""Games where the players choose: ``chemin-de-fer`` (:mod:`exact_odds.analysis.equilibrium`)."""
+"""Games where the players choose: ``chemin-de-fer`` (:mod:`exact_odds.analysis.chemin`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,17 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from exact_odds.analysis.banque import banque_game, cooperative
-from exact_odds.analysis.commission import commission_game, equilibria
-from exact_odds.analysis.equilibrium import Solution, solve, solve_by_decks
-from exact_odds.analysis.strategy import Information, StrategyError, choice_game, parse_model
+from exact_odds.analysis.chemin import (
+    Information,
+    Solution,
+    StrategyError,
+    choice_game,
+    commission_game,
+    equilibria,
+    parse_model,
+    solve,
+    solve_by_decks,
+)
 from exact_odds.cli import options
 from exact_odds.cli.examples import examples
 from exact_odds.core.choices import PARLOUR_RULES, ChoiceRules, load_choice_rules

@@ -4,7 +4,8 @@ A :class:`Tableau` says which two-card totals are naturals, when the player draw
 banker draws, by banker total and the player's third card (``None`` when the player stood).
 The scalar rule is :meth:`Tableau.player_draws_on` / :meth:`Tableau.banker_draws_given`;
 :func:`play` plays a coup from point values and :func:`play_many` many coups at once, through
-lookup arrays built from the scalar rule (so the two cannot disagree). No other module encodes a rule.
+lookup arrays built from the scalar rule (so the two cannot disagree); :func:`player_rule` and
+:func:`banker_rule` say it in words. No other module encodes a rule.
 
 The standard table (``STANDARD_TOML``) is the one printed on punto banco layouts and in Wizard of
 Odds' "Baccarat rules" (wizardofodds.com/games/baccarat/basics); :func:`load_tableau` reads another.
@@ -158,6 +159,72 @@ def load_tableau(path: str | Path) -> Tableau:
 
 STANDARD_TABLEAU = parse_tableau(STANDARD_TOML)
 """Standard punto banco drawing rules."""
+
+
+# ---------------------------------------------------------------- the rule in words
+
+
+def ranges_text(values: Sequence[int]) -> str:
+    """``[0, 1, 2, 3, 5]`` as ``"0-3 or 5"``."""
+    runs: list[list[int]] = []
+    for v in sorted(values):
+        if runs and v == runs[-1][-1] + 1:
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    parts = [f"{r[0]}-{r[-1]}" if len(r) > 2 else " or ".join(map(str, r)) if len(r) == 2 else str(r[0])
+             for r in runs]
+    return ", ".join(parts[:-1]) + (" or " if len(parts) > 1 else "") + parts[-1] if parts else "no total"
+
+
+def natural_totals(tableau: Tableau) -> list[int]:
+    """The two-card totals that end the coup whatever the other hand holds, e.g. ``[8, 9]``."""
+    return [t for t in range(10) if all(tableau.natural(t, other) for other in range(10))]
+
+
+def _live(tableau: Tableau) -> list[int]:
+    """The two-card totals after which the coup goes on (when the other hand has no natural)."""
+    ends = natural_totals(tableau)
+    return [t for t in range(10) if t not in ends]
+
+
+def _banker_draws(tableau: Tableau, banker: int, third: int | None) -> bool:
+    """Whether the banker draws on ``banker`` given the player's third card, when the coup goes on."""
+    return any(tableau.banker_draws_given(player, banker, third) for player in _live(tableau))
+
+
+def player_rule(tableau: Tableau) -> str:
+    """The player's rule in words.
+
+    >>> player_rule(STANDARD_TABLEAU)
+    'the player draws on 0-5 and stands on 6 or 7'
+    """
+    live = _live(tableau)
+    draws = [t for t in live if any(tableau.player_draws_on(t, banker) for banker in live)]
+    stands = [t for t in live if t not in draws]
+    if not stands:
+        return f"the player draws on {ranges_text(draws)}"
+    if not draws:
+        return f"the player stands on {ranges_text(stands)}"
+    return f"the player draws on {ranges_text(draws)} and stands on {ranges_text(stands)}"
+
+
+def banker_rule(tableau: Tableau, banker: int, third: int | None) -> str:
+    """The part of the banker's rule that decides banker total ``banker`` (not a natural), in words, given the
+    player's third card's point value ``third`` (``None``: he stood).
+
+    >>> banker_rule(STANDARD_TABLEAU, 6, 2)
+    "with 6 the banker draws when the player's third card is 6 or 7"
+    """
+    if third is None:
+        draws = [t for t in _live(tableau) if _banker_draws(tableau, t, None)]
+        return f"when the player stands, the banker draws on {ranges_text(draws)}"
+    cards = [x for x in range(10) if _banker_draws(tableau, banker, x)]
+    if len(cards) == 10:
+        return f"with {banker} the banker always draws when the player has drawn"
+    if not cards:
+        return f"with {banker} the banker always stands when the player has drawn"
+    return f"with {banker} the banker draws when the player's third card is {ranges_text(cards)}"
 
 
 # ---------------------------------------------------------------- playing a coup

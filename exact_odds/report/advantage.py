@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 
+from exact_odds.analysis.information.given import Advantage, CaseValue
 from exact_odds.analysis.information.knowledge import Known
-from exact_odds.analysis.information.value import Advantage, CaseValue
 from exact_odds.core.coup import OUTCOMES, Winner
 from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import Shoe

@@ -12,9 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from exact_odds.analysis.banque import NATURAL, PAIRS, BanqueGame, BanqueSet, Cooperative, State
-from exact_odds.analysis.commission import Equilibria, Equilibrium
-from exact_odds.analysis.equilibrium import Cost, Solution, costs
-from exact_odds.analysis.strategy import ChoiceGame, Hand, model_code
+from exact_odds.analysis.chemin import ChoiceGame, Cost, Equilibria, Equilibrium, Hand, Solution, costs, model_code
 from exact_odds.core.choices import HANDS, TOTALS, pair_text, total
 from exact_odds.core.tableau import COLUMNS
 from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_cell, yes_no
@@ -440,8 +438,8 @@ def banque_json(game: BanqueGame, solution: Cooperative) -> dict[str, object]:
             "player_2_draws": None if independent is None else fraction_text(independent[1])},
         "banker": [_banque_set_json(s, q) for s, q in zip(game.sets, solution.banker, strict=True)],
         "banker_mixed": [_banque_set_json(s, q) for s, q in _banque_mixed(game, solution)],
-        "certificate": {"value": fraction_text(cert.value),
-                        "players_best_reply": fraction_text(cert.players_best_reply),
+        "certificate": {"value": fraction_text(cert.expectation),
+                        "players_best_reply": fraction_text(cert.player_best_reply),
                         "banker_best_reply": fraction_text(cert.banker_best_reply), "holds": cert.holds},
     }
 

@@ -1,8 +1,8 @@
 """Chemin de fer as the shoe is dealt: the optimal strategies and the value of what is left, before every coup.
 
 Shoes are dealt as ``study`` deals them, or a recorded shoe is read as ``study --input`` reads it (each
-coup's cards counted off as the standard tableau plays them), and the game with choices is solved on
-the cards not yet dealt before each coup.
+coup's cards counted off as the standard tableau plays them), and the game with choices
+(:mod:`exact_odds.analysis.chemin`) is solved on the cards not yet dealt before each coup.
 
 >>> from exact_odds.study.replay import read_record
 >>> rows = recorded_shoe(read_record("Kh 3d 9s 2c  5h 5d 7c 4s"), Shoe.decks(1), Information.TOTALS)
@@ -16,8 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exact_odds.analysis.equilibrium import Solution, solve
-from exact_odds.analysis.strategy import Hand, Information, StrategyError, choice_game
+from exact_odds.analysis.chemin import Hand, Information, Solution, StrategyError, choice_game, solve
 from exact_odds.core.choices import PARLOUR_RULES, ChoiceRules
 from exact_odds.core.shoe import CARDS_PER_COUP, Card, Shoe
 from exact_odds.dealing.dealer import play_shoe_simple

@@ -1,14 +1,8 @@
 """Partial information about the next coup, exactly: known cards, groups of cards, and their value.
 
-The next coup is decided by the next six cards of the shoe, positions 1-6 in dealing order. A
-:class:`Known` says which cards some positions may be (``Known.parse("1=7|8|9 5=7h")``); an
-:class:`Information` partitions the cards at one or more positions into labelled groups (the rank of card
-1; high or low, as sorted edges reveal), whose *cases* are :class:`Known` values. A position is *that card
-of the shoe*, used by the coup or not (the convention of the published known-card analyses: E. Jacobson,
-"Baccarat: The Known Card", 2012), so the cases of any information add up to the odds of the shoe.
-Ways count the ordered six-card sequences that agree with the knowledge, unused cards included, as
-:func:`exact_odds.engine.enumerator.deal` does: every figure is an integer (``docs/study.md``, "Known
-cards and edge sorting").
+Positions 1-6 are the next six cards of the shoe in dealing order, used by the coup or not (E. Jacobson,
+"Baccarat: The Known Card", 2012); ways count ordered six-card sequences, so the cases of any information
+add up to the odds of the shoe (``docs/study.md``, "Known cards and edge sorting").
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.report import percent_text
@@ -21,7 +15,16 @@ cards and edge sorting").
 '6.765%'
 """
 
-from exact_odds.analysis.information.given import Case, deal_cases, deal_dealt, deal_known
+from exact_odds.analysis.information.given import (
+    Advantage,
+    Case,
+    CaseValue,
+    advantage,
+    deal_cases,
+    deal_dealt,
+    deal_known,
+    player_ev,
+)
 from exact_odds.analysis.information.knowledge import (
     OTHER,
     POSITION_NAMES,
@@ -30,7 +33,6 @@ from exact_odds.analysis.information.knowledge import (
     InformationError,
     Known,
 )
-from exact_odds.analysis.information.value import Advantage, CaseValue, advantage, player_ev
 
 __all__ = ["OTHER", "POSITIONS", "POSITION_NAMES", "Advantage", "Case", "CaseValue", "Information", "InformationError",
            "Known", "advantage", "deal_cases", "deal_dealt", "deal_known", "player_ev"]

@@ -1,11 +1,9 @@
 """The first card's group for many compositions at once: what a study of edge sorting needs.
 
 :func:`first_card_values` gives, per composition, each bet's exact expectation given the *group* of the
-coup's first card (high or low, as sorted edges reveal), the integers of
-:func:`~exact_odds.analysis.information.value.advantage`, with the bulk evaluator's kernel
-(:mod:`exact_odds.batch`): its coefficients ``C[S, coup]`` (the arrangements of a multiset ``S`` of six
-kinds of card that deal the coup) are built with the first kind's group kept apart. Kinds are point
-classes when every group is a union of them (high and low are), ranks otherwise; suits are not supported.
+coup's first card (the integers of :func:`~exact_odds.analysis.information.given.advantage`), with the bulk
+evaluator's kernel (:mod:`exact_odds.batch`), its coefficients built with the first card's group kept
+apart. Kinds are point classes when every group is a union of them, ranks otherwise; suits are not supported.
 
 >>> from exact_odds.bets import find_bet
 >>> from exact_odds.analysis.information import deal_known
@@ -30,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from exact_odds.analysis.information.given import best_of
 from exact_odds.analysis.information.knowledge import Information, InformationError
-from exact_odds.analysis.information.value import best_of
 from exact_odds.batch.coefficients import build_coefficients
 from exact_odds.batch.plan import Plan, make_plan, ways
 from exact_odds.core.coup import COUP_CODES, Detail, Payable, coup_of_code

@@ -1,12 +1,8 @@
 """What is known of the next coup's six cards, and kinds of information that split it into cases.
 
-Positions 1 and 3 are the player's first two cards, 2 and 4 the banker's, 5 the fifth card (the
-player's third if he draws, else the banker's third if he draws, else unused) and 6 the sixth (the
-banker's third after a player's third, else unused); a position is *that card of the shoe*, used or not
-(see the package). A :class:`Known` says which cards each position may be: a rank (``7``), a card with
-its suit (``7h``) or alternatives (``7|8|9``), written ``1=7|8|9 2=K``. An :class:`Information` is a
-*kind* of information: for each watched position, a partition of the cards into labelled groups; each
-combination of groups is a *case*, a :class:`Known`, so the cases split every coup exactly once.
+A :class:`Known` says which cards each position (see the package) may be: a rank (``7``), a card with its
+suit (``7h``) or alternatives (``7|8|9``). An :class:`Information` partitions the cards at each watched
+position into labelled groups; each combination of groups is a *case*.
 
 >>> Known.parse("1=7|8|9, 5=7h")
 Known.parse('1=7|8|9 5=7h')

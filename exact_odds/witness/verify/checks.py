@@ -13,7 +13,6 @@ one), **end** (no coup after the last by the procedure, and no shoe stopping bef
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
@@ -28,7 +27,7 @@ from numpy.typing import NDArray
 from exact_odds.bets import BetError, find_bet
 from exact_odds.core.coup import Detail, Payable, encode, payout_lookup
 from exact_odds.core.shoe import RANK_LABELS, SUITS, Shoe
-from exact_odds.core.tableau import STOOD, Tableau, draw_lookup
+from exact_odds.core.tableau import STOOD, Tableau, banker_rule, draw_lookup, player_rule
 from exact_odds.core.verdict import Check, Violation, deterministic_check
 from exact_odds.dealing.procedure import Procedure
 from exact_odds.inputs.errors import InputError
@@ -114,22 +113,13 @@ class _Found:
 # ---------------------------------------------------------------- rules
 
 
-def _rule_words(name: str, *args: object) -> str:
-    """The tableau's rule in words (``player_rule``/``banker_rule``), wherever the library keeps it."""
-    for module in ("exact_odds.core.tableau", "exact_odds.analysis.conditional"):
-        rule = getattr(importlib.import_module(module), name, None)
-        if rule is not None:
-            return f" ({rule(*args)})"
-    return ""
-
-
 def _player_message(tableau: Tableau, h: Hands, i: int) -> str:
     p, b = int(h.player2[i]), int(h.banker2[i])
     drew = int(h.third[i]) != STOOD
     did = "drew" if drew else "stood"
     if tableau.natural(p, b):
         return f"player {p} {did} against banker {b}; the table says a natural ends the coup"
-    return f"player {p} {did}; the table says {'draw' if not drew else 'stand'}" + _rule_words("player_rule", tableau)
+    return f"player {p} {did}; the table says {'draw' if not drew else 'stand'} ({player_rule(tableau)})"
 
 
 def _banker_message(tableau: Tableau, h: Hands, i: int, drew: bool) -> str:
@@ -139,8 +129,8 @@ def _banker_message(tableau: Tableau, h: Hands, i: int, drew: bool) -> str:
         return f"banker {b} {did} against player {p}; the table says a natural ends the coup"
     after = "after the player stood" if third == STOOD else f"after player's third card {third}"
     told = "stand" if drew else "draw"
-    return f"banker {b} {did} {after}; the table says {told}" + _rule_words(
-        "banker_rule", tableau, b, None if third == STOOD else third)
+    rule = banker_rule(tableau, b, None if third == STOOD else third)
+    return f"banker {b} {did} {after}; the table says {told} ({rule})"
 
 
 def rules_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau, *, keep: int) -> Check:

@@ -1,4 +1,4 @@
-"""Chemin de fer solved exactly (exact_odds.analysis.strategy and .equilibrium), checked by brute force.
+"""Chemin de fer solved exactly (exact_odds.analysis.chemin), checked by brute force.
 
 The brute force here plays a pair of strategies on every ordered six-card sequence of a small shoe
 (every permutation of its cards, as tests/oracle.py deals them), or on every sequence of point values
@@ -15,14 +15,17 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds.analysis.equilibrium import costs, expectation, solve, solve_by_decks
-from exact_odds.analysis.strategy import (
+from exact_odds.analysis.chemin import (
     Information,
     StrategyError,
     choice_game,
+    costs,
+    expectation,
     model_code,
     parse_model,
     payoff_table,
+    solve,
+    solve_by_decks,
 )
 from exact_odds.core.choices import (
     PARLOUR_RULES,

@@ -1,8 +1,8 @@
-"""The casino game of chemin de fer (exact_odds.analysis.commission): every Nash equilibrium, checked.
+"""The casino game of chemin de fer (exact_odds.analysis.chemin): every Nash equilibrium, checked.
 
 With no commission the game is the parlour game and its equilibria are the zero-sum solution. With a
 commission, each equilibrium's expectations are checked by brute force (every permutation of six cards
-of a small shoe, scoring each side's result from the strategies alone, as tests/test_analysis_strategy.py
+of a small shoe, scoring each side's result from the strategies alone, as tests/test_analysis_chemin.py
 does), the Player's pure deviations by brute force too, and the list of equilibria against a second,
 one-dimensional search (models 1 and 2: the Player has one number to choose).
 """
@@ -18,16 +18,20 @@ from itertools import pairwise, permutations
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from test_analysis_strategy import SMALL, banker_rule, point_cards, sign
+from test_analysis_chemin import SMALL, banker_rule, point_cards, sign
 
-from exact_odds.analysis.commission import (
+from exact_odds.analysis.chemin import (
+    Certificate,
     CommissionGame,
+    Information,
+    Solution,
+    StrategyError,
+    affine_at,
     banker_score,
     commission_game,
     equilibria,
+    solve,
 )
-from exact_odds.analysis.equilibrium import Certificate, Solution, solve
-from exact_odds.analysis.strategy import Information, StrategyError, affine_at
 from exact_odds.core.choices import ChoiceRules
 from exact_odds.core.shoe import Shoe
 
