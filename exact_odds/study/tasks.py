@@ -64,7 +64,7 @@ class Dealt:
 def deal_shoes(seed: int, first: int, stop: int, procedure: Procedure, tableau: Tableau, codes: Sequence[int],
                detail: Detail = Detail.POINTS, *, jit: bool = False) -> Dealt:
     """Deal shoes ``first`` to ``stop - 1`` of a study with the simulator's shoes and dealer (compiled with
-    ``jit`` or where :func:`exact_odds.dealing.compiled_dealer` says: the same coups)."""
+    ``jit`` or where :func:`exact_odds.dealing.dealer.compiled_dealer` says: the same coups)."""
     coups = (stop - first) * len(codes) // MIN_CARDS_PER_COUP
     loops = load("exact_odds.dealing.loops") if jit else compiled_dealer(coups, stop - first, len(codes))
     orders = shoe_orders(codes, seed, first, stop, loops=loops)
