@@ -554,7 +554,7 @@ def test_verify_rules_names_the_tableau_of_the_exact_values(capsys: pytest.Captu
 def test_progress_bar_only_when_enabled() -> None:
     import io
 
-    from exact_odds.report import ProgressBar
+    from exact_odds.report.base import ProgressBar
 
     shown, hidden = io.StringIO(), io.StringIO()
     for stream, enabled in ((shown, True), (hidden, False)):

@@ -17,7 +17,7 @@ from exact_odds.bunco.tally import load_tally, verify_tally
 from exact_odds.cli import options
 from exact_odds.cli.examples import examples
 from exact_odds.inputs import validate
-from exact_odds.report import bunco_json, bunco_tables, rolls_verification_json, rolls_verification_tables
+from exact_odds.report.bunco import bunco_json, bunco_tables, rolls_verification_json, rolls_verification_tables
 from exact_odds.report.bunco_party import bunco_party_json, bunco_party_tables, tally_json, tally_tables
 from exact_odds.report.files import atomic_file
 

@@ -29,20 +29,18 @@ from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.optional import installed
 from exact_odds.inputs.registry import name_key, nearest, unknown_name
 from exact_odds.inputs.validate import shown
-from exact_odds.report import FORMATS, ProgressBar, render_json
-from exact_odds.report.concepts import procedure_json, shoe_json
+from exact_odds.report.base import FORMATS, ProgressBar, render_json
 from exact_odds.report.document import Figure, render_document, render_text_document
-from exact_odds.report.plots import eor_svg
-from exact_odds.report.provenance import Provenance, with_provenance
+from exact_odds.report.plots import save_figure, svg_text
+from exact_odds.report.provenance import Provenance, procedure_json, shoe_json, with_provenance
 from exact_odds.report.xlsx import workbook_bytes
 
 if TYPE_CHECKING:
-    from exact_odds.analysis.removal import LinearCount, Removal
     from exact_odds.bets import Bet, Configuration, Registry
     from exact_odds.core.tableau import Tableau
     from exact_odds.dealing import Procedure
     from exact_odds.game import Game
-    from exact_odds.report import Table
+    from exact_odds.report.base import Table
 
 Output: TypeAlias = str | bytes
 """A command's whole output: text, or the bytes of a binary format (``xlsx``, written to ``--output`` only)."""
@@ -223,15 +221,12 @@ def render_text(args: argparse.Namespace, as_json: Callable[[], object], text: C
     return render_text_document(text(), args.format, provenance)
 
 
-def figure(title: str, draw: Callable[[], str]) -> Callable[[], list[Figure]]:
-    """The figures of an HTML page: one drawing, ``draw()`` giving its ``<svg>`` (called only for the page)."""
-    return lambda: [Figure(title, draw())]
-
-
-def removal_figures(removals: Sequence[Removal], counts: Sequence[LinearCount], *,
-                    title: str) -> Callable[[], list[Figure]]:
-    """The figures of a page that shows effects of removal: one bar chart per bet."""
-    return figure(title, lambda: eor_svg(removals, counts, title=title))
+def figures(args: argparse.Namespace, title: str, draw: Callable[[], Any]) -> Callable[[], list[Figure]]:
+    """The figures of an HTML page: one drawing, ``draw()`` (of :mod:`exact_odds.report.plots`) made only for
+    the page; saved first to the command's --plot FILE, if given."""
+    if getattr(args, "plot", None):
+        save_figure(draw(), args.plot)
+    return lambda: [Figure(title, svg_text(draw()))]
 
 
 def failed_if(args: argparse.Namespace, failed: bool) -> None:

@@ -7,7 +7,6 @@ import argparse
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from exact_odds import report
 from exact_odds.analysis.conditional import dealing_order, parse_dealt
 from exact_odds.analysis.edges import configuration_sheets, distinct_bets, par_sheet, reference_sheets
 from exact_odds.analysis.information import InformationError, Known, deal_dealt, deal_known, player_ev
@@ -21,14 +20,14 @@ from exact_odds.cli.examples import examples
 from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.engine.enumerator import deal_winners, winners
 from exact_odds.inputs import validate
+from exact_odds.report import edges, odds, sidebets
 from exact_odds.report.advantage import known_odds_json, known_odds_tables
-from exact_odds.report.game import RemovalFigures, game_json, game_tables
+from exact_odds.report.plots import eor_drawing
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet
     from exact_odds.core.shoe import Shoe
     from exact_odds.core.tableau import Tableau
-    from exact_odds.report import Table
     from exact_odds.report.document import Figure
 
 
@@ -41,9 +40,9 @@ def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> optio
     dist = deal_known(shoe, known, tableau)
     bets = (options.config_from_args(args) or STANDARD_CONFIG).bets  # the game's pay table with --game
     evs = list(zip((bet.name for bet in bets), player_ev(dist, bets), strict=True))
-    odds = winners(dist)
-    return options.render(args, lambda: known_odds_json(shoe, known, odds, evs),
-                          lambda: known_odds_tables(shoe, known, odds, evs, args.format))
+    outcomes = winners(dist)
+    return options.render(args, lambda: known_odds_json(shoe, known, outcomes, evs),
+                          lambda: known_odds_tables(shoe, known, outcomes, evs, args.format))
 
 
 def _cmd_odds(args: argparse.Namespace) -> options.Output:
@@ -53,9 +52,9 @@ def _cmd_odds(args: argparse.Namespace) -> options.Output:
     if args.dealt:
         return _dealt_odds(args, shoe, tableau)
     dist = deal_winners(shoe, tableau)
-    return options.render(args, lambda: report.odds_json(shoe, dist, dist.total),
-                          lambda: [report.odds_table(str(shoe), dist, dist.total, infinite=shoe.infinite,
-                                                     tableau=_custom_name(tableau))])
+    return options.render(args, lambda: odds.odds_json(shoe, dist, dist.total),
+                          lambda: [odds.odds_table(str(shoe), dist, dist.total, infinite=shoe.infinite,
+                                                   tableau=_custom_name(tableau))])
 
 
 def _custom_name(tableau: Tableau) -> str | None:
@@ -67,8 +66,8 @@ def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> optio
     """``odds --dealt``: the exact odds given the cards already dealt in this coup."""
     dealt = parse_dealt(args.dealt)
     dist = winners(deal_dealt(shoe, dealing_order(dealt, tableau), tableau))
-    return options.render(args, lambda: report.dealt_odds_json(shoe, dealt, dist),
-                          lambda: [report.dealt_odds_table(shoe, dealt, dist, tableau=_custom_name(tableau))])
+    return options.render(args, lambda: odds.dealt_odds_json(shoe, dealt, dist),
+                          lambda: [odds.dealt_odds_table(shoe, dealt, dist, tableau=_custom_name(tableau))])
 
 
 def _add_odds(sub: options.Subparsers) -> None:
@@ -90,8 +89,8 @@ def _cmd_edges(args: argparse.Namespace) -> options.Output:
     shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
     configs = options.configs_from_args(args)
     sheets = [(config, configuration_sheets(shoe, config, tableau=tableau)) for config in configs]
-    return options.render(args, lambda: report.edges_json(shoe, sheets),
-                          lambda: [report.edges_table(str(shoe), sheets, args.format)])
+    return options.render(args, lambda: edges.edges_json(shoe, sheets),
+                          lambda: [edges.edges_table(str(shoe), sheets, args.format)])
 
 
 def _add_edges(sub: options.Subparsers) -> None:
@@ -111,8 +110,8 @@ def _add_edges(sub: options.Subparsers) -> None:
 def _cmd_parsheet(args: argparse.Namespace) -> options.Output:
     bet = options.bets_from_args(args).find(args.bet)  # banker, player, tie: those of --config or the game
     sheet = par_sheet(options.shoe_from_args(args), bet, tableau=options.tableau_from_args(args))
-    return options.render(args, lambda: report.par_sheet_json(sheet),
-                          lambda: [report.par_sheet_table(sheet, args.format)])
+    return options.render(args, lambda: edges.par_sheet_json(sheet),
+                          lambda: [edges.par_sheet_table(sheet, args.format)])
 
 
 def _add_parsheet(sub: options.Subparsers) -> None:
@@ -135,8 +134,8 @@ def _cmd_symbolic(args: argparse.Namespace) -> options.Output:
     bets = [bet for bet, _ in distinct_bets([bet for config in options.configs_from_args(args) for bet in config.bets])]
     with options.progress_bar(args, "symbolic") as bar:
         result = summary(options.shoe_from_args(args), bets, tableau=options.tableau_from_args(args), progress=bar)
-    return options.render(args, lambda: report.symbolic_json(result), lambda: [
-        *report.closed_form_tables(result, args.format), *report.payout_symbol_tables(result, args.format)])
+    return options.render(args, lambda: edges.symbolic_json(result), lambda: [
+        *edges.closed_form_tables(result, args.format), *edges.payout_symbol_tables(result, args.format)])
 
 
 def _add_symbolic(sub: options.Subparsers) -> None:
@@ -163,42 +162,38 @@ def _cmd_report(args: argparse.Namespace) -> options.Output:
     others = [bet for bet in known if not is_main_bet(bet)]  # with --config, no other configuration's bets
     sheets = reference_sheets(shoe, others, options.configs_from_args(args), tableau=tableau)
     eor = _removal_figures(args, shoe, known, tableau) if args.eor else None
-
-    def as_json() -> dict[str, object]:
-        more = {} if eor is None else {"eor": report.eor_json(shoe, eor.removals, eor.counts, omitted=eor.omitted)}
-        return {**report.reference_json(sheets), **more}
-
-    def tables() -> list[Table]:
-        more = [] if eor is None else report.eor_tables(str(shoe), eor.removals, eor.counts, args.format,
-                                                        omitted=eor.omitted, max_tag=eor.max_tag)
-        return [*report.reference_tables(sheets, args.format, tableau=_custom_name(tableau)), *more]
-
-    return options.render(args, as_json, tables, figures=_figures(eor, shoe))
+    return options.render(args, lambda: odds.reference_json(sheets, eor=eor),
+                          lambda: odds.reference_tables(sheets, args.format, tableau=_custom_name(tableau), eor=eor),
+                          figures=_figures(args, eor, shoe))
 
 
 def _game_report(args: argparse.Namespace) -> options.Output:
-    """``report --game``: the casino's whole par sheet (:mod:`exact_odds.report.game`)."""
+    """``report --game``: the casino's whole par sheet."""
     game = options.effective_game(args)
     sheets = reference_sheets(game.shoe, game.side_bets, [game.configuration], tableau=game.tableau)
     eor = _removal_figures(args, game.shoe, game.bets, game.tableau) if args.eor else None
-    return options.render(args, lambda: game_json(game, sheets, eor),
-                          lambda: game_tables(game, sheets, args.format, eor), figures=_figures(eor, game.shoe))
+    return options.render(args, lambda: odds.game_json(game, sheets, eor),
+                          lambda: odds.game_tables(game, sheets, args.format, eor),
+                          figures=_figures(args, eor, game.shoe))
 
 
-def _removal_figures(args: argparse.Namespace, shoe: Shoe, bets: Iterable[Bet], tableau: Tableau) -> RemovalFigures:
+def _removal_figures(args: argparse.Namespace, shoe: Shoe, bets: Iterable[Bet],
+                     tableau: Tableau) -> odds.RemovalFigures:
     """The effects of removal of ``bets`` (a default set: those the shoe cannot settle are left out, and
     named) and their suggested counts, as ``eor`` computes them, with its progress bar."""
     chosen, left_out = usable_bets(shoe, bets)
     with options.progress_bar(args, "eor") as bar:
         removals = effects_of_removal(shoe, chosen, tableau=tableau, progress=bar)
-    return RemovalFigures(removals, [r.count(max_tag=args.max_tag) for r in removals],
-                          [bet.name for bet in left_out], args.max_tag)
+    return odds.RemovalFigures(removals, [r.count(max_tag=args.max_tag) for r in removals],
+                               [bet.name for bet in left_out], args.max_tag)
 
 
-def _figures(eor: RemovalFigures | None, shoe: Shoe) -> Callable[[], list[Figure]] | None:
+def _figures(args: argparse.Namespace, eor: odds.RemovalFigures | None,
+             shoe: Shoe) -> Callable[[], list[Figure]] | None:
     if eor is None:
         return None
-    return options.removal_figures(eor.removals, eor.counts, title=f"Effects of removal, {shoe}")
+    title = f"Effects of removal, {shoe}"
+    return options.figures(args, title, lambda: eor_drawing(eor.removals, eor.counts, title))
 
 
 def _add_report(sub: options.Subparsers) -> None:
@@ -230,8 +225,8 @@ def _cmd_sidebets(args: argparse.Namespace) -> options.Output:
     usable, left_out = usable_bets(shoe, named or choice.loaded or default, strict=bool(named))
     omitted = [bet.name for bet in left_out]
     sheets = [par_sheet(shoe, bet, tableau=tableau) for bet in usable]
-    return options.render(args, lambda: report.side_bets_json(shoe, sheets, omitted=omitted),
-                          lambda: [report.side_bets_table(str(shoe), sheets, args.format, omitted=omitted)])
+    return options.render(args, lambda: sidebets.side_bets_json(shoe, sheets, omitted=omitted),
+                          lambda: [sidebets.side_bets_table(str(shoe), sheets, args.format, omitted=omitted)])
 
 
 def _add_sidebets(sub: options.Subparsers) -> None:

@@ -9,7 +9,6 @@ from dataclasses import replace
 from itertools import count
 from typing import TYPE_CHECKING, TextIO
 
-from exact_odds import report
 from exact_odds.analysis.conditional import explain_coup
 from exact_odds.analysis.roads import build_roads, from_winners, parse_results
 from exact_odds.analysis.sessions import one_hand, parse_bankroll, ruin_probability, session_distribution
@@ -23,16 +22,23 @@ from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import exists, read_user_file
 from exact_odds.inputs.validate import shown
 from exact_odds.report.files import atomic_file
-from exact_odds.report.plots import session_figure, session_svg
+from exact_odds.report.plots import session_drawing
+from exact_odds.report.roads import roads_json, roads_text
+from exact_odds.report.simulation import (
+    card_label,
+    deal_json,
+    deal_text,
+    session_json,
+    session_tables,
+    simulation_json,
+    simulation_tables,
+)
 from exact_odds.witness.sessions import compare_sessions
 from exact_odds.witness.simulate import simulate, simulate_sessions
 from exact_odds.witness.verify import write_log
 
 if TYPE_CHECKING:
-    from exact_odds.analysis.sessions import SessionDist
     from exact_odds.bets import Bet
-    from exact_odds.report.document import Figure
-    from exact_odds.witness.simulate import SimulatedSessions
     from exact_odds.witness.verify import CoupLog
 
 
@@ -49,7 +55,7 @@ def _cmd_simulate(args: argparse.Namespace) -> options.Output:
                        tableau=options.tableau_from_args(args), procedure=options.procedure_from_args(args), bets=bets,
                        reference=reference, alpha=args.alpha, record=record, progress=bar)
     options.failed_if(args, sim.check is not None and sim.check.verdict == "FAIL")
-    return options.render(args, lambda: report.simulation_json(sim), lambda: report.simulation_tables(sim))
+    return options.render(args, lambda: simulation_json(sim), lambda: simulation_tables(sim))
 
 
 def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
@@ -125,9 +131,9 @@ def _cmd_deal(args: argparse.Namespace) -> str:
     seed = options.seed_from_args(args)
     sc = shoe_coup(shoe, seed, coup=args.coup, tableau=tableau, procedure=options.procedure_from_args(args))
     steps, coup = explain_coup(sc.remaining, sc.cards, tableau,
-                               card_text=lambda c: report.card_label(c, ascii_only=args.ascii))
-    return options.render_text(args, lambda: report.deal_json(sc, seed, shoe, steps, coup),
-                               lambda: report.deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii))
+                               card_text=lambda c: card_label(c, ascii_only=args.ascii))
+    return options.render_text(args, lambda: deal_json(sc, seed, shoe, steps, coup),
+                               lambda: deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii))
 
 
 def _add_deal(sub: options.Subparsers) -> None:
@@ -164,21 +170,12 @@ def _cmd_session(args: argparse.Namespace) -> options.Output:
             sims = simulate_sessions(shoe, bet, hands=args.hands, sessions=args.sessions, bankroll=bankroll,
                                      seed=options.seed_from_args(args), tableau=tableau,
                                      procedure=options.procedure_from_args(args), progress=bar)
-    figures = _session_figures(args, exact, sims, title=f"{bet.name}: net result after {args.hands:,} hands, {shoe}")
+    title = f"{bet.name}: net result after {args.hands:,} hands, {shoe}"
+    figures = None if sims is None else options.figures(args, title, lambda: session_drawing(exact, sims, title))
     comparison = compare_sessions(one, exact, ruin, sims)
-    return options.render(args, lambda: report.session_json(comparison, shoe, distribution=args.distribution),
-                          lambda: report.session_tables(comparison, str(shoe), distribution=args.distribution),
+    return options.render(args, lambda: session_json(comparison, shoe, distribution=args.distribution),
+                          lambda: session_tables(comparison, str(shoe), distribution=args.distribution),
                           figures=figures)
-
-
-def _session_figures(args: argparse.Namespace, exact: SessionDist, sims: SimulatedSessions | None, *,
-                     title: str) -> Callable[[], list[Figure]] | None:
-    """Draw --plot (simulated sessions only); the figures of an HTML page."""
-    if sims is None:
-        return None
-    if args.plot:
-        session_figure(exact, sims, args.plot, title=title)
-    return options.figure(title, lambda: session_svg(exact, sims, title=title))
 
 
 def _add_session(sub: options.Subparsers) -> None:
@@ -224,8 +221,8 @@ def _cmd_roads(args: argparse.Namespace) -> str:
         heading = f"Roads of a shoe of {shoe} shuffled with seed {seed} (the first shoe of simulate --seed {seed})"
     roads = build_roads(results)
     recorded = {"tableau": None, "shoe": None, "procedure": None} if args.input is not None else {}
-    return options.render_text(args, lambda: report.roads_json(roads, heading),
-                               lambda: report.roads_text(roads, heading, color=args.color), **recorded)
+    return options.render_text(args, lambda: roads_json(roads, heading),
+                               lambda: roads_text(roads, heading, color=args.color), **recorded)
 
 
 def _add_roads(sub: options.Subparsers) -> None:

@@ -12,8 +12,8 @@ from exact_odds.core.coup import OUTCOMES, Winner
 from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import Shoe
 from exact_odds.report.base import Cell, Table, fraction_text, grouped, percent_cell
-from exact_odds.report.concepts import shoe_json
 from exact_odds.report.odds import odds_json, odds_table
+from exact_odds.report.provenance import shoe_json
 
 POSITION_NOTE = ("Positions are the next six cards of the shoe in dealing order: 1 and 3 the player's, 2 and 4 "
                  "the banker's, 5 the fifth card (the player's third if the player draws, else the banker's third if "

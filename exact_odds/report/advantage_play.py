@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, decimal_text, grouped, percent_text
-from exact_odds.report.concepts import procedure_json, shoe_json
+from exact_odds.report.provenance import procedure_json, shoe_json
 from exact_odds.study.estimates import Z95
 
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Math, Table, decimal_text, for_people, fraction_text, percent_text
-from exact_odds.report.concepts import shoe_json
 from exact_odds.report.expression_text import factored_text, linear_text, polynomial_text
+from exact_odds.report.provenance import shoe_json
 
 if TYPE_CHECKING:
     from exact_odds.analysis.edges import ParSheet

@@ -1,21 +1,27 @@
-"""Tables and JSON for ``odds`` (and ``odds --dealt``) and for the whole reference report of ``report``."""
+"""Tables and JSON for ``odds`` (and ``odds --dealt``), for the whole reference report of ``report``, and
+for ``report --game``: one casino's whole par sheet, each table the one the separate command prints
+(``odds``, ``edges``, ``parsheet``, ``eor``, each with ``--game``), so a figure reads the same in either."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Protocol
 
 from exact_odds.analysis.conditional import Dealt
 from exact_odds.analysis.edges import ParSheet, ReferenceSheets
+from exact_odds.analysis.removal import MAX_TAG, LinearCount, Removal
 from exact_odds.core.coup import OUTCOMES, Winner
 from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import Shoe
+from exact_odds.core.tableau import STANDARD_TABLEAU
+from exact_odds.game import Game
 from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped
-from exact_odds.report.concepts import shoe_json
 from exact_odds.report.edges import edges_json, edges_table, par_sheet_json, par_sheet_table
-from exact_odds.report.sidebets import side_bet_json, side_bets_table
+from exact_odds.report.provenance import procedure_json, shoe_json
+from exact_odds.report.sidebets import side_bet_json, side_bets_table, side_edges_table
+from exact_odds.report.study import eor_json, eor_tables
 
 
 class OutcomeWays(Protocol):
@@ -55,12 +61,24 @@ def odds_json(shoe: Shoe, counts: OutcomeWays, total: int) -> dict[str, object]:
             "outcomes": _outcomes_json(counts, total, finite=finite)}
 
 
-def reference_json(sheets: ReferenceSheets, main: Sequence[ParSheet] | None = None) -> dict[str, object]:
+@dataclass(frozen=True, slots=True)
+class RemovalFigures:
+    """The effects of removal of ``report --eor``, as ``eor`` gives them: per bet, its effects and the count
+    they suggest, and the bets left out (suits unknown)."""
+
+    removals: Sequence[Removal]
+    counts: Sequence[LinearCount]
+    omitted: Sequence[str] = ()
+    max_tag: int = MAX_TAG
+
+
+def reference_json(sheets: ReferenceSheets, main: Sequence[ParSheet] | None = None,
+                   eor: RemovalFigures | None = None) -> dict[str, object]:
     """The ``report --format json`` object: ``odds`` and ``house_edges`` (as ``odds`` and ``edges`` print them),
     the ``par_sheets`` of the main bets (``main``; by default one per distinct pay table), the ``side_bets``
-    (as ``sidebets`` prints each) and the ``skipped_bets``."""
+    (as ``sidebets`` prints each), the ``skipped_bets`` and with ``eor`` the object ``eor`` prints."""
     shoe = sheets.shoe
-    return {
+    out: dict[str, object] = {
         "odds": odds_json(shoe, sheets.counts, sheets.total),
         "house_edges": edges_json(shoe, sheets.configurations),
         "par_sheets": {sheet.bet.name: par_sheet_json(sheet)
@@ -68,11 +86,21 @@ def reference_json(sheets: ReferenceSheets, main: Sequence[ParSheet] | None = No
         "side_bets": {sheet.bet.name: side_bet_json(sheet) for sheet in sheets.others},
         "skipped_bets": [bet.name for bet in sheets.omitted],
     }
+    if eor is not None:
+        out["eor"] = eor_json(shoe, eor.removals, eor.counts, omitted=eor.omitted)
+    return out
 
 
-def reference_tables(sheets: ReferenceSheets, fmt: str, *, tableau: str | None = None) -> list[Table]:
+def _eor_tables(shoe: str, eor: RemovalFigures | None, fmt: str) -> list[Table]:
+    return [] if eor is None else eor_tables(shoe, eor.removals, eor.counts, fmt, omitted=eor.omitted,
+                                             max_tag=eor.max_tag)
+
+
+def reference_tables(sheets: ReferenceSheets, fmt: str, *, tableau: str | None = None,
+                     eor: RemovalFigures | None = None) -> list[Table]:
     """The reference report of one shoe: odds, every configuration's edges, a par sheet per distinct pay table
-    (its title naming the bets that share it), and a row for each other bet. ``tableau``: a non-standard rule."""
+    (its title naming the bets that share it), a row for each other bet and the effects of removal (``eor``).
+    ``tableau``: a non-standard rule."""
     shoe = str(sheets.shoe)
     tables = [odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite, tableau=tableau),
               edges_table(shoe, sheets.configurations, fmt)]
@@ -81,7 +109,7 @@ def reference_tables(sheets: ReferenceSheets, fmt: str, *, tableau: str | None =
         tables.append(par_sheet_table(sheet, fmt, title=f"Par sheet: {sheet.bet.name}{also}, {shoe}"))
     if sheets.others:
         tables.append(side_bets_table(shoe, sheets.others, fmt, omitted=[bet.name for bet in sheets.omitted]))
-    return tables
+    return tables + _eor_tables(shoe, eor, fmt)
 
 
 def _cards_left(shoe: Shoe, dealt: Dealt) -> int | None:
@@ -106,3 +134,51 @@ def dealt_odds_table(shoe: Shoe, dealt: Dealt, dist: Dist[Winner], *, tableau: s
             + (f"combinations are their ordered sequences from the {grouped(left)} cards left "
                f"({grouped(dist.total)} in all)." if left is not None else "each card is drawn independently."))
     return replace(table, notes=(note,))
+
+
+# ---------------------------------------------------------------- report --game
+
+
+def game_table(game: Game) -> Table:
+    """What the game is, part by part (shoe, tableau, pay table, side bets, dealing, source), its description
+    as a note."""
+    config = game.configuration
+    rows: list[list[Cell]] = [
+        ["shoe", str(game.shoe)], ["tableau", game.tableau.name], ["pay table", f"{config.name}: {config.description}"],
+        ["side bets", ", ".join(bet.name for bet in game.side_bets) or "none"], ["dealing", game.procedure.describe()]]
+    if game.source:
+        rows.append(["source", game.source])
+    return Table(f"Game: {game.name}", ["part", "value"], rows, [game.description] if game.description else [])
+
+
+def _main_sheets(sheets: ReferenceSheets) -> list[ParSheet]:
+    return [sheet for _, by_role in sheets.configurations for sheet in by_role.values()]
+
+
+def game_tables(game: Game, sheets: ReferenceSheets, fmt: str, eor: RemovalFigures | None = None) -> list[Table]:
+    """The par sheet of a casino's game: the game, the odds, the house edges of the main bets and of
+    the side bets, the par sheet of every bet, and (``eor``) the effects of removal."""
+    shoe = str(sheets.shoe)
+    custom = None if game.tableau == STANDARD_TABLEAU else game.tableau.name
+    tables = [game_table(game), odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite,
+                                           tableau=custom),
+              edges_table(shoe, sheets.configurations, fmt)]
+    omitted = [bet.name for bet in sheets.omitted]
+    if sheets.others or omitted:
+        side = side_edges_table(shoe, sheets.others, fmt)
+        if omitted and fmt != "csv":
+            note = f"Not shown: {', '.join(omitted)} (suited bets need a shoe whose suits are known)."
+            side = replace(side, notes=[*side.notes, note])
+        tables.append(side)
+    tables += [par_sheet_table(sheet, fmt) for sheet in [*_main_sheets(sheets), *sheets.others]]
+    return tables + _eor_tables(shoe, eor, fmt)
+
+
+def game_json(game: Game, sheets: ReferenceSheets, eor: RemovalFigures | None = None) -> dict[str, object]:
+    """The ``report --game --format json`` object: the ``game``, then :func:`~.odds.reference_json` with every
+    main bet's par sheet, and with ``eor`` the object ``eor`` prints."""
+    return {"game": {"name": game.name, "description": game.description, "source": game.source,
+                     "shoe": shoe_json(sheets.shoe), "tableau": game.tableau.name,
+                     "configuration": game.configuration.name, "side_bets": [bet.name for bet in game.side_bets],
+                     "procedure": procedure_json(game.procedure)},
+            **reference_json(sheets, _main_sheets(sheets), eor)}

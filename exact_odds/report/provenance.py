@@ -1,14 +1,20 @@
 """Provenance: which program, command, tableau (name and SHA-256 of its decisions), pay table, shoe, dealing
 procedure and seed produced an output, at the top of every format. A part a command does not use is
-``None`` (JSON ``null``). No date and no host: the same command line gives the same bytes.
+``None`` (JSON ``null``). No date and no host: the same command line gives the same bytes. The shapes of a
+shoe and a procedure are every JSON output's (docs/json.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from exact_odds import __version__
+
+if TYPE_CHECKING:
+    from exact_odds.core.shoe import Shoe
+    from exact_odds.dealing import Procedure
 
 PROGRAM = "exact-odds"
 
@@ -62,3 +68,15 @@ def with_provenance(value: object, provenance: Provenance) -> dict[str, object]:
     if isinstance(value, dict):
         return {"provenance": provenance.as_json(), **{k: v for k, v in value.items() if k != "provenance"}}
     return {"provenance": provenance.as_json(), "results": value}
+
+
+def shoe_json(shoe: Shoe) -> dict[str, object]:
+    """The shoe: ``{"description": "8 decks", "cards": 416}`` (``cards`` ``null`` for the infinite deck)."""
+    return {"description": str(shoe), "cards": None if shoe.infinite else shoe.size}
+
+
+def procedure_json(procedure: Procedure) -> dict[str, object]:
+    """How coups are dealt: ``fresh`` (every coup from a full shoe: the rest then does not apply), ``cut_card``
+    (cards behind it), ``last_coup`` (``"one-more"`` or ``"this"``), ``burn``, and a ``description``."""
+    return {"description": procedure.describe(), "fresh": procedure.fresh, "cut_card": procedure.cut,
+            "last_coup": procedure.last_coup, "burn": procedure.burn}

@@ -9,8 +9,8 @@ from itertools import groupby
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_text
-from exact_odds.report.concepts import shoe_json
-from exact_odds.report.edges import lines_json
+from exact_odds.report.edges import EDGE_NOTE, edge_cells, edge_headers, lines_json
+from exact_odds.report.provenance import shoe_json
 
 if TYPE_CHECKING:
     from exact_odds.analysis.edges import ParSheet
@@ -66,6 +66,14 @@ def side_bets_table(shoe_label: str, sheets: Sequence[ParSheet], fmt: str, *,
         if omitted:
             notes.append(f"Not shown: {', '.join(omitted)} (perfect pairs need a shoe whose suits are known).")
     return Table(f"Side bets, {shoe_label}", headers, rows, notes)
+
+
+def side_edges_table(shoe_label: str, sheets: Sequence[ParSheet], fmt: str) -> Table:
+    """Each side bet's pay table and the columns of ``edges``."""
+    rows: list[list[Cell]] = [[sheet.bet.name, pay_table_text(sheet), *edge_cells(sheet, fmt)] for sheet in sheets]
+    notes = [EDGE_NOTE] if for_people(fmt) else []
+    return Table(f"House edges of the side bets, {shoe_label}", ["bet", "pays", *edge_headers(fmt)], rows,
+                 notes if fmt != "csv" else ())
 
 
 def side_bet_json(sheet: ParSheet) -> dict[str, object]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from exact_odds.core.coup import OUTCOMES
 from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped, percent_text, yes_no
-from exact_odds.report.concepts import procedure_json, shoe_json
+from exact_odds.report.provenance import procedure_json, shoe_json
 from exact_odds.report.verify import checks_json, verify_tables
 
 if TYPE_CHECKING:

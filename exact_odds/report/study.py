@@ -11,7 +11,7 @@ from exact_odds.core.coup import OUTCOMES
 from exact_odds.core.shoe import RANK_LABELS
 from exact_odds.report.advantage_play import count_tables, dealing_note, edge_sort_tables, play_json, study_title
 from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, percent_text, signed_percent
-from exact_odds.report.concepts import procedure_json, shoe_json
+from exact_odds.report.provenance import procedure_json, shoe_json
 
 if TYPE_CHECKING:
     import numpy as np

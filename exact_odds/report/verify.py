@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, grouped
-from exact_odds.report.concepts import shoe_json
+from exact_odds.report.provenance import shoe_json
 
 if TYPE_CHECKING:
     from exact_odds.witness.verify import Check, LogVerification, Tally
