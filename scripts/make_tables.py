@@ -28,9 +28,9 @@ from exact_odds.report.edges import (
     edges_by_decks_tables,
     par_sheets_tables,
     payout_symbol_tables,
+    side_bets_by_shoe_table,
 )
 from exact_odds.report.files import write_atomic
-from exact_odds.report.sidebets import side_bets_by_shoe_table
 
 if TYPE_CHECKING:
     from exact_odds.analysis.edges import ParSheet

@@ -183,13 +183,9 @@ COVERED_BY: dict[str, str] = {
     # Presentation: rows and text of each command, pinned byte for byte by the golden outputs; the JSON
     # shapes by the schemas.
     "report/advantage.py": "test_cli_golden.py",
-    "report/advantage_play.py": "test_cli_golden.py",
     "report/base.py": "test_cli_printable_names.py",
-    "report/bunco.py": "test_cli_golden.py",
     "report/edges.py": "test_cli_golden.py",
     "report/odds.py": "test_cli_golden.py",
-    "report/roads.py": "test_analysis_roads.py",
-    "report/sidebets.py": "test_cli_golden.py",
     "report/simulation.py": "test_cli_golden.py",
     "report/study.py": "test_cli_golden.py",
     "report/verify.py": "test_witness_verify.py",

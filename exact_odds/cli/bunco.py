@@ -17,8 +17,7 @@ from exact_odds.bunco.tally import load_tally, verify_tally
 from exact_odds.cli import options
 from exact_odds.cli.examples import examples
 from exact_odds.inputs import validate
-from exact_odds.report.bunco import bunco_json, bunco_tables, rolls_verification_json, rolls_verification_tables
-from exact_odds.report.bunco_party import bunco_party_json, bunco_party_tables, tally_json, tally_tables
+from exact_odds.report import bunco as bunco_report
 from exact_odds.report.files import atomic_file
 
 if TYPE_CHECKING:
@@ -41,7 +40,8 @@ def _cmd_bunco(args: argparse.Namespace) -> options.Output:
             record = _games_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
             sim = bunco.simulate(analysis, trials=args.simulate, seed=args.seed, alpha=_alpha(args), record=record)
         options.failed_if(args, not sim.passed)
-    return options.render(args, lambda: bunco_json(analysis, sim), lambda: bunco_tables(analysis, sim),
+    return options.render(args, lambda: bunco_report.bunco_json(analysis, sim),
+                          lambda: bunco_report.bunco_tables(analysis, sim),
                           configuration=rules.name, seed=None if sim is None else sim.seed)
 
 
@@ -103,15 +103,15 @@ def _party(args: argparse.Namespace, party: Party) -> options.Output:
             record = sheet_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
             night = simulate_nights(party, nights=args.night, seed=seed, alpha=_alpha(args), record=record)
         options.failed_if(args, not night.passed)
-    return options.render(args, lambda: bunco_party_json(party, race, table, means, night),
-                          lambda: bunco_party_tables(party, race, table, means, night),
+    return options.render(args, lambda: bunco_report.bunco_party_json(party, race, table, means, night),
+                          lambda: bunco_report.bunco_party_tables(party, race, table, means, night),
                           configuration=party.scoring.name)
 
 
 def _tally(args: argparse.Namespace, party: Party) -> options.Output:
     result = verify_tally(load_tally(args.tally), party, alpha=float(_alpha(args)), max_violations=args.max_violations)
     options.failed_if(args, result.verdict == "FAIL")
-    return options.render(args, lambda: tally_json(result), lambda: tally_tables(result),
+    return options.render(args, lambda: bunco_report.tally_json(result), lambda: bunco_report.tally_tables(result),
                           configuration=party.scoring.name)
 
 
@@ -126,7 +126,8 @@ def _verify_rolls(args: argparse.Namespace) -> options.Output:
     except MemoryError:
         raise bunco.BuncoError("out of memory checking the log of rolls: give fewer --dice or --sides") from None
     options.failed_if(args, result.verdict == "FAIL")
-    return options.render(args, lambda: rolls_verification_json(result), lambda: rolls_verification_tables(result),
+    return options.render(args, lambda: bunco_report.rolls_verification_json(result),
+                          lambda: bunco_report.rolls_verification_tables(result),
                           configuration=rules.name)
 
 

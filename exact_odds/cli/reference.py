@@ -20,7 +20,7 @@ from exact_odds.cli.examples import examples
 from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.engine.enumerator import deal_winners, winners
 from exact_odds.inputs import validate
-from exact_odds.report import edges, odds, sidebets
+from exact_odds.report import edges, odds
 from exact_odds.report.advantage import known_odds_json, known_odds_tables
 from exact_odds.report.plots import eor_drawing
 
@@ -225,8 +225,8 @@ def _cmd_sidebets(args: argparse.Namespace) -> options.Output:
     usable, left_out = usable_bets(shoe, named or choice.loaded or default, strict=bool(named))
     omitted = [bet.name for bet in left_out]
     sheets = [par_sheet(shoe, bet, tableau=tableau) for bet in usable]
-    return options.render(args, lambda: sidebets.side_bets_json(shoe, sheets, omitted=omitted),
-                          lambda: [sidebets.side_bets_table(str(shoe), sheets, args.format, omitted=omitted)])
+    return options.render(args, lambda: edges.side_bets_json(shoe, sheets, omitted=omitted),
+                          lambda: [edges.side_bets_table(str(shoe), sheets, args.format, omitted=omitted)])
 
 
 def _add_sidebets(sub: options.Subparsers) -> None:

@@ -21,18 +21,9 @@ from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import exists, read_user_file
 from exact_odds.inputs.validate import shown
+from exact_odds.report import simulation
 from exact_odds.report.files import atomic_file
 from exact_odds.report.plots import session_drawing
-from exact_odds.report.roads import roads_json, roads_text
-from exact_odds.report.simulation import (
-    card_label,
-    deal_json,
-    deal_text,
-    session_json,
-    session_tables,
-    simulation_json,
-    simulation_tables,
-)
 from exact_odds.witness.sessions import compare_sessions
 from exact_odds.witness.simulate import simulate, simulate_sessions
 from exact_odds.witness.verify import write_log
@@ -55,7 +46,7 @@ def _cmd_simulate(args: argparse.Namespace) -> options.Output:
                        tableau=options.tableau_from_args(args), procedure=options.procedure_from_args(args), bets=bets,
                        reference=reference, alpha=args.alpha, record=record, progress=bar)
     options.failed_if(args, sim.check is not None and sim.check.verdict == "FAIL")
-    return options.render(args, lambda: simulation_json(sim), lambda: simulation_tables(sim))
+    return options.render(args, lambda: simulation.simulation_json(sim), lambda: simulation.simulation_tables(sim))
 
 
 def _simulated_bets(args: argparse.Namespace) -> list[Bet]:
@@ -131,9 +122,9 @@ def _cmd_deal(args: argparse.Namespace) -> str:
     seed = options.seed_from_args(args)
     sc = shoe_coup(shoe, seed, coup=args.coup, tableau=tableau, procedure=options.procedure_from_args(args))
     steps, coup = explain_coup(sc.remaining, sc.cards, tableau,
-                               card_text=lambda c: card_label(c, ascii_only=args.ascii))
-    return options.render_text(args, lambda: deal_json(sc, seed, shoe, steps, coup),
-                               lambda: deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii))
+                               card_text=lambda c: simulation.card_label(c, ascii_only=args.ascii))
+    return options.render_text(args, lambda: simulation.deal_json(sc, seed, shoe, steps, coup),
+                               lambda: simulation.deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii))
 
 
 def _add_deal(sub: options.Subparsers) -> None:
@@ -173,8 +164,8 @@ def _cmd_session(args: argparse.Namespace) -> options.Output:
     title = f"{bet.name}: net result after {args.hands:,} hands, {shoe}"
     figures = None if sims is None else options.figures(args, title, lambda: session_drawing(exact, sims, title))
     comparison = compare_sessions(one, exact, ruin, sims)
-    return options.render(args, lambda: session_json(comparison, shoe, distribution=args.distribution),
-                          lambda: session_tables(comparison, str(shoe), distribution=args.distribution),
+    return options.render(args, lambda: simulation.session_json(comparison, shoe, distribution=args.distribution),
+                          lambda: simulation.session_tables(comparison, str(shoe), distribution=args.distribution),
                           figures=figures)
 
 
@@ -221,8 +212,8 @@ def _cmd_roads(args: argparse.Namespace) -> str:
         heading = f"Roads of a shoe of {shoe} shuffled with seed {seed} (the first shoe of simulate --seed {seed})"
     roads = build_roads(results)
     recorded = {"tableau": None, "shoe": None, "procedure": None} if args.input is not None else {}
-    return options.render_text(args, lambda: roads_json(roads, heading),
-                               lambda: roads_text(roads, heading, color=args.color), **recorded)
+    return options.render_text(args, lambda: simulation.roads_json(roads, heading),
+                               lambda: simulation.roads_text(roads, heading, color=args.color), **recorded)
 
 
 def _add_roads(sub: options.Subparsers) -> None:

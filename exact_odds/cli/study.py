@@ -20,18 +20,8 @@ from exact_odds.cli import options
 from exact_odds.cli.examples import examples
 from exact_odds.inputs import validate
 from exact_odds.inputs.reading import read_user_file, user_blocks
-from exact_odds.report.advantage_play import count_json, count_tables
+from exact_odds.report import study as study_report
 from exact_odds.report.plots import count_drawing, eor_drawing, study_drawing
-from exact_odds.report.study import (
-    batch_header,
-    batch_text,
-    eor_json,
-    eor_tables,
-    replay_json,
-    replay_table,
-    study_json,
-    study_tables,
-)
 from exact_odds.study.counting import CountError, find_count
 from exact_odds.study.pool import study_workers
 from exact_odds.study.replay import read_record, replay
@@ -61,9 +51,9 @@ def _cmd_eor(args: argparse.Namespace) -> options.Output:
             counts.append(removal.count(max_tag=args.max_tag))
             bar(len(removals) + len(counts), 2 * len(removals))
     title = f"Effects of removal, {shoe}"
-    return options.render(args, lambda: eor_json(shoe, removals, counts, omitted=omitted),
-                          lambda: eor_tables(str(shoe), removals, counts, args.format, omitted=omitted,
-                                             max_tag=args.max_tag),
+    return options.render(args, lambda: study_report.eor_json(shoe, removals, counts, omitted=omitted),
+                          lambda: study_report.eor_tables(str(shoe), removals, counts, args.format,
+                                                          omitted=omitted, max_tag=args.max_tag),
                           figures=options.figures(args, title, lambda: eor_drawing(removals, counts, title)))
 
 
@@ -94,7 +84,7 @@ def _cmd_batch(args: argparse.Namespace) -> Iterator[str]:
     if args.format == "jsonl":  # the first line: the provenance, then one composition a line
         opening = json.dumps({"provenance": provenance.as_json()}) + "\n"
     else:
-        opening = provenance.comment_lines() + batch_header(bets, args.format)
+        opening = provenance.comment_lines() + study_report.batch_header(bets, args.format)
     blocks = user_blocks(args.input, "compositions")
     return _batch_lines(opening, blocks, args.input, bets, tableau, args.format)
 
@@ -107,7 +97,7 @@ def _batch_lines(opening: str, blocks: Iterator[tuple[int, str]], source: str, b
     for first, text in blocks:  # the opening goes with the first block's lines: nothing is written before
         lines, counts = parse_compositions(text, source=source, first_line=first, header=first == 1, jit=jit)
         found = evaluate(counts, bets=bets, tableau=tableau, lines=lines, jit=jit) if lines else None
-        yield opening + ("" if found is None else batch_text(found, lines, fmt, header=False, jit=jit))
+        yield opening + ("" if found is None else study_report.batch_text(found, lines, fmt, header=False, jit=jit))
         opening = ""
     if opening:  # an empty input
         yield opening
@@ -154,7 +144,8 @@ def _cmd_study(args: argparse.Namespace) -> options.Output:
         edge_sort = None if args.edge_sort is None else Information.parse("1", args.edge_sort)  # the first card
         study = _dealt(args, "study", choice, bets, counts_from_args(args, choice), workers, thresholds=args.thresholds,
                        max_tag=args.max_tag, edge_sort=edge_sort, sort_bets=[b.name for b in bets])
-    return options.render(args, lambda: study_json(study), lambda: study_tables(study, args.format),
+    return options.render(args, lambda: study_report.study_json(study),
+                          lambda: study_report.study_tables(study, args.format),
                           figures=options.figures(args, "Player EV before each coup", lambda: study_drawing(study)))
 
 
@@ -174,7 +165,8 @@ def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[B
     if args.counts or args.edge_sort is not None:
         raise StudyError("--count and --edge-sort study dealt shoes (--shoes N), not a recorded shoe")
     rep = replay(read_record(read_user_file(args.input, "record", stdin=True)), shoe, bets=bets, tableau=tableau)
-    return options.render(args, lambda: replay_json(rep), lambda: [replay_table(rep, args.format)],
+    return options.render(args, lambda: study_report.replay_json(rep),
+                          lambda: [study_report.replay_table(rep, args.format)],
                           procedure=None, procedure_text=REPLAYED)
 
 
@@ -267,7 +259,7 @@ def _cmd_count(args: argparse.Namespace) -> options.Output:
         if args.shoes is None:
             raise CountError("give --shoes N (shoes to deal)")
         study = _dealt(args, "count", choice, [], counts, workers)
-    return options.render(args, lambda: count_json(study), lambda: count_tables(study),
+    return options.render(args, lambda: study_report.count_json(study), lambda: study_report.count_tables(study),
                           figures=options.figures(args, "Player EV by true count", lambda: count_drawing(study)))
 
 

@@ -17,10 +17,9 @@ from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.game import Game
+from exact_odds.report import edges
 from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped
-from exact_odds.report.edges import edges_json, edges_table, par_sheet_json, par_sheet_table
 from exact_odds.report.provenance import procedure_json, shoe_json
-from exact_odds.report.sidebets import side_bet_json, side_bets_table, side_edges_table
 from exact_odds.report.study import eor_json, eor_tables
 
 
@@ -80,10 +79,10 @@ def reference_json(sheets: ReferenceSheets, main: Sequence[ParSheet] | None = No
     shoe = sheets.shoe
     out: dict[str, object] = {
         "odds": odds_json(shoe, sheets.counts, sheets.total),
-        "house_edges": edges_json(shoe, sheets.configurations),
-        "par_sheets": {sheet.bet.name: par_sheet_json(sheet)
+        "house_edges": edges.edges_json(shoe, sheets.configurations),
+        "par_sheets": {sheet.bet.name: edges.par_sheet_json(sheet)
                        for sheet in (main if main is not None else [sheet for sheet, _ in sheets.main])},
-        "side_bets": {sheet.bet.name: side_bet_json(sheet) for sheet in sheets.others},
+        "side_bets": {sheet.bet.name: edges.side_bet_json(sheet) for sheet in sheets.others},
         "skipped_bets": [bet.name for bet in sheets.omitted],
     }
     if eor is not None:
@@ -103,12 +102,12 @@ def reference_tables(sheets: ReferenceSheets, fmt: str, *, tableau: str | None =
     ``tableau``: a non-standard rule."""
     shoe = str(sheets.shoe)
     tables = [odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite, tableau=tableau),
-              edges_table(shoe, sheets.configurations, fmt)]
+              edges.edges_table(shoe, sheets.configurations, fmt)]
     for sheet, same in sheets.main:
         also = f" (also {', '.join(b.name for b in same[1:])})" if len(same) > 1 else ""
-        tables.append(par_sheet_table(sheet, fmt, title=f"Par sheet: {sheet.bet.name}{also}, {shoe}"))
+        tables.append(edges.par_sheet_table(sheet, fmt, title=f"Par sheet: {sheet.bet.name}{also}, {shoe}"))
     if sheets.others:
-        tables.append(side_bets_table(shoe, sheets.others, fmt, omitted=[bet.name for bet in sheets.omitted]))
+        tables.append(edges.side_bets_table(shoe, sheets.others, fmt, omitted=[bet.name for bet in sheets.omitted]))
     return tables + _eor_tables(shoe, eor, fmt)
 
 
@@ -162,15 +161,15 @@ def game_tables(game: Game, sheets: ReferenceSheets, fmt: str, eor: RemovalFigur
     custom = None if game.tableau == STANDARD_TABLEAU else game.tableau.name
     tables = [game_table(game), odds_table(shoe, sheets.counts, sheets.total, infinite=sheets.shoe.infinite,
                                            tableau=custom),
-              edges_table(shoe, sheets.configurations, fmt)]
+              edges.edges_table(shoe, sheets.configurations, fmt)]
     omitted = [bet.name for bet in sheets.omitted]
     if sheets.others or omitted:
-        side = side_edges_table(shoe, sheets.others, fmt)
+        side = edges.side_edges_table(shoe, sheets.others, fmt)
         if omitted and fmt != "csv":
             note = f"Not shown: {', '.join(omitted)} (suited bets need a shoe whose suits are known)."
             side = replace(side, notes=[*side.notes, note])
         tables.append(side)
-    tables += [par_sheet_table(sheet, fmt) for sheet in [*_main_sheets(sheets), *sheets.others]]
+    tables += [edges.par_sheet_table(sheet, fmt) for sheet in [*_main_sheets(sheets), *sheets.others]]
     return tables + _eor_tables(shoe, eor, fmt)
 
 
