@@ -163,12 +163,10 @@ COVERED_BY: dict[str, str] = {
     "bunco/verify.py": "test_bunco.py",
     # Command families: each command is run (outputs, formats, bad input) with the analysis it shows;
     # every command and format is also pinned byte for byte by test_cli_golden.py.
-    "cli/advantage.py": "test_analysis_information.py",
     "cli/completion.py": "test_cli_usability.py",
     "cli/options.py": "test_cli_vocabulary.py",  # one vocabulary: what every option means
     "cli/simulation.py": "test_witness_simulate.py",
     "cli/study.py": "test_study.py",
-    "cli/verify.py": "test_witness_verify.py",
     "core/coup.py": "test_engine_enumerator.py",  # the coup encoding, with the enumerator that makes coups
     "core/verdict.py": "test_witness_verify.py",
     # Dealing: the vectorised dealer against the scalar one and the oracle; the documented shuffle.

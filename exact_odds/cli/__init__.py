@@ -41,38 +41,20 @@ from exact_odds.study.blas import one_thread_unless_chosen
 
 PROG = "exact-odds"
 
-AddCommand = Callable[[Subparsers], None]
-"""A function adding one subcommand to the parser (each family module's ``COMMANDS`` lists them)."""
-
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "reference": ("odds", "edges", "parsheet", "symbolic", "report", "sidebets"),
-    "simulation": ("simulate", "deal", "session", "roads"),
-    "bunco": ("bunco",),
-    "study": ("eor", "batch", "study", "count"),
-    "advantage": ("advantage",),
-    "chemin": ("chemin-de-fer",),
-    "verify": ("verify",),
-    "completion": ("completion",),
-}
-"""The module of :mod:`exact_odds.cli` declaring each command, in the order of the help (a test checks it)."""
-
-FAMILY_OF = {command: family for family, commands in FAMILIES.items() for command in commands}
+FAMILY_OF: dict[str, str] = {
+    "odds": "reference", "edges": "reference", "parsheet": "reference", "symbolic": "reference",
+    "report": "reference", "sidebets": "reference", "simulate": "simulation", "deal": "simulation",
+    "session": "simulation", "roads": "simulation", "bunco": "bunco", "eor": "study", "batch": "study",
+    "study": "study", "count": "study", "advantage": "reference", "chemin-de-fer": "chemin", "verify": "simulation",
+    "completion": "completion"}
+"""The module of :mod:`exact_odds.cli` whose ``_add_<command>`` adds each command, in the order of the help."""
 
 
-def family_commands(family: str) -> tuple[AddCommand, ...]:
-    """The add functions of one family module (imported now), in the order of the help."""
-    commands: tuple[AddCommand, ...] = import_module(f"exact_odds.cli.{family}").COMMANDS
-    return commands
-
-
-def subcommands() -> tuple[AddCommand, ...]:
-    """The add functions of every command, in the order of the help (every family module imported)."""
-    return tuple(add for family in FAMILIES for add in family_commands(family))
-
-
-def _command_of(add: AddCommand) -> str:
-    """The command an add function registers, by its name (``_add_odds``, ``add_count``)."""
-    return add.__name__.lstrip("_").removeprefix("add_").replace("_", "-")
+def add_command(command: str) -> Callable[[Subparsers], None]:
+    """The function adding ``command`` to the parser (its family module imported now)."""
+    add: Callable[[Subparsers], None] = getattr(import_module(f"exact_odds.cli.{FAMILY_OF[command]}"),
+                                                 "_add_" + command.replace("-", "_"))
+    return add
 
 
 def build_parser(only: str | None = None) -> Parser:
@@ -89,15 +71,11 @@ def build_parser(only: str | None = None) -> Parser:
     sub.required = True
     if only == "--version":
         return parser
-    family = FAMILY_OF.get(only or "")
-    chosen = [add for add in family_commands(family) if _command_of(add) == only] if family else []
-    for add in chosen or subcommands():
-        add(sub)
-    if chosen and only not in sub.choices:  # a function not named after its command: build them all
-        return build_parser()
-    for command in command_parsers(parser):
-        _check_written_files(command)
-        _name_game_parts(command)
+    for command in [only] if only in FAMILY_OF else FAMILY_OF:
+        add_command(command)(sub)
+    for command_parser in command_parsers(parser):
+        _check_written_files(command_parser)
+        _name_game_parts(command_parser)
     return parser
 
 

@@ -4,7 +4,6 @@ tables, Bunco as it is played)."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from contextlib import ExitStack
 from fractions import Fraction
 from typing import TYPE_CHECKING, TextIO
@@ -15,7 +14,6 @@ from exact_odds.bunco.night import exact_tables, night_means, sheet_writer, simu
 from exact_odds.bunco.party import COMMON_PARTY, Party, load_party
 from exact_odds.bunco.tally import load_tally, verify_tally
 from exact_odds.cli import options
-from exact_odds.cli.examples import examples
 from exact_odds.inputs import validate
 from exact_odds.report import bunco as bunco_report
 from exact_odds.report.files import atomic_file
@@ -140,7 +138,7 @@ def _add_bunco(sub: options.Subparsers) -> None:
                     "chi-square-tested against the exact values (exit status 1 on FAIL); --log FILE writes the "
                     "simulated games' rolls. --verify LOG checks a log of rolls (CSV: round,dice[,score], e.g. "
                     "'2,3 5 3,0') against the exact roll distribution: faces, scores and Buncos.",
-        **examples('exact-odds bunco --scoring article --rounds 4 --more-than 5',
+        **options.examples('exact-odds bunco --scoring article --rounds 4 --more-than 5',
                    'exact-odds bunco --simulate 2000 --seed 4 --log rolls.csv',
                    'exact-odds bunco --verify rolls.csv  # the rolls the line above wrote',
                    'exact-odds bunco --party examples/bunco_party.toml --night 2000 --seed 7'))
@@ -185,6 +183,3 @@ def _add_bunco(sub: options.Subparsers) -> None:
                         "against the party's rules and exact means")
     options.add_format_options(p)
     p.set_defaults(handler=_cmd_bunco)
-
-
-COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_bunco,)

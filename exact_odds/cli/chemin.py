@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from fractions import Fraction
 
 from exact_odds.analysis.banque import banque_game, cooperative
@@ -11,7 +10,6 @@ from exact_odds.analysis.commission import commission_game, equilibria
 from exact_odds.analysis.equilibrium import Solution, solve, solve_by_decks
 from exact_odds.analysis.strategy import Information, StrategyError, choice_game, parse_model
 from exact_odds.cli import options
-from exact_odds.cli.examples import examples
 from exact_odds.core.choices import PARLOUR_RULES, ChoiceRules, load_choice_rules
 from exact_odds.core.shoe import Shoe
 from exact_odds.dealing import STANDARD_PROCEDURE
@@ -152,7 +150,7 @@ def _add_chemin_de_fer(sub: options.Subparsers) -> None:
                     "(or as --rules leave free), each seeing what the model lets him see. Prints the value, the "
                     "Player's and the Banker's optimal strategies (the Banker's as a tableau), whether they are "
                     "unique, their exact certificate and what each wrong choice costs.",
-        **examples('exact-odds chemin-de-fer --model A1',
+        **options.examples('exact-odds chemin-de-fer --model A1',
                    'exact-odds chemin-de-fer --decks-table 4 --model B2',
                    'exact-odds chemin-de-fer --model B2 --decks 6 --commission 1/20',
                    'exact-odds chemin-de-fer --banque --share 1/3'))
@@ -190,6 +188,3 @@ def _add_chemin_de_fer(sub: options.Subparsers) -> None:
     p.add_argument("--costs", action="store_true", help="also print what each of the Banker's wrong choices costs")
     options.add_format_options(p)
     p.set_defaults(handler=_cmd_chemin_de_fer)
-
-
-COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_chemin_de_fer,)

@@ -9,6 +9,7 @@ is the command line's option, else the game's (``--game``), else the standard on
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -18,7 +19,6 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, configuration_from, load_bets
 from exact_odds.bets.main import STANDARD_CONFIG
-from exact_odds.cli.examples import HelpFormatter
 from exact_odds.core.shoe import Shoe, ShoeError, parse_cards
 from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
 from exact_odds.dealing import STANDARD_PROCEDURE, random_seed
@@ -42,11 +42,51 @@ if TYPE_CHECKING:
     from exact_odds.game import Game
     from exact_odds.report.base import Table
 
+
 Output: TypeAlias = str | bytes
 """A command's whole output: text, or the bytes of a binary format (``xlsx``, written to ``--output`` only)."""
 
 Handler = Callable[[argparse.Namespace], Output | Iterator[str]]
 """A command: its whole output, or its output piece by piece as it is computed (a long input)."""
+
+
+HEADING = "examples:"
+"""The first line of every command's epilog."""
+
+
+def help_width() -> int:
+    """The width a help is wrapped to, found as argparse finds it (``shutil.get_terminal_size().columns - 2``)
+    without importing :mod:`shutil` (with its archive modules, a tenth of a short command's start)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    stdout = sys.__stdout__
+    if columns <= 0:
+        try:
+            columns = 0 if stdout is None else os.get_terminal_size(stdout.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help formatter (every parser's, see :class:`Parser`), its width
+    :func:`help_width`, an epilog of examples kept line for line."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, help_width() if width is None else width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return text if text.startswith(HEADING) else super()._fill_text(text, width, indent)
+
+
+def examples(*lines: str) -> dict[str, Any]:
+    """``add_parser`` keywords giving a command the example ``lines`` (each a whole command line, with
+    an optional ``# comment`` after it) at the end of its help."""
+    body = "\n".join(f"  {line}" for line in lines)
+    return {"epilog": f"{HEADING}\n{body}"}
 
 
 NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?:/[0-9]+)?$")
@@ -60,7 +100,7 @@ _LONG_WORD = re.compile(rf"\S{{{validate.SHOWN + 1},}}")
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line on stderr and exit status 2, whose single-valued options
     may be given once (options that gather values use ``action="append"`` or ``"extend"``), and whose help
-    is wrapped by :class:`~exact_odds.cli.examples.HelpFormatter` unless another is given."""
+    is wrapped by :class:`HelpFormatter` unless another is given."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)

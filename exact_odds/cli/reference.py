@@ -1,5 +1,5 @@
 """Commands of reference figures for one shoe: ``odds``, ``edges``, ``parsheet``, ``symbolic``, ``report``,
-``sidebets``."""
+``sidebets``, and ``advantage`` (partial information about the next coup, :mod:`exact_odds.analysis.information`)."""
 
 from __future__ import annotations
 
@@ -9,19 +9,26 @@ from typing import TYPE_CHECKING
 
 from exact_odds.analysis.conditional import dealing_order, parse_dealt
 from exact_odds.analysis.edges import configuration_sheets, distinct_bets, par_sheet, reference_sheets
-from exact_odds.analysis.information import InformationError, Known, deal_dealt, deal_known, player_ev
+from exact_odds.analysis.information import (
+    Information,
+    InformationError,
+    Known,
+    advantage,
+    deal_dealt,
+    deal_known,
+    player_ev,
+)
 from exact_odds.analysis.removal import effects_of_removal
 from exact_odds.analysis.symbolic import summary
 from exact_odds.bets import usable_bets
 from exact_odds.bets.main import STANDARD_CONFIG, is_main_bet
 from exact_odds.bets.side import SIDE_BETS
 from exact_odds.cli import options
-from exact_odds.cli.examples import examples
 from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.engine.enumerator import deal_winners, winners
 from exact_odds.inputs import validate
 from exact_odds.report import edges, odds
-from exact_odds.report.advantage import known_odds_json, known_odds_tables
+from exact_odds.report.advantage import advantage_json, advantage_tables, known_odds_json, known_odds_tables
 from exact_odds.report.plots import eor_drawing
 
 if TYPE_CHECKING:
@@ -73,7 +80,7 @@ def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> optio
 def _add_odds(sub: options.Subparsers) -> None:
     p = sub.add_parser("odds", help="exact banker, player and tie odds of a shoe",
                        description="Exact banker, player and tie odds of one coup from a shoe.",
-                       **examples('exact-odds odds --decks 6',
+                       **options.examples('exact-odds odds --decks 6',
                                   'exact-odds odds --decks 1 --remove 5,5,K,9 --format json',
                                   "exact-odds odds --dealt 'P: 9h 4c B: Kd'",
                                   "exact-odds odds --known '1=7|8|9'"))
@@ -98,7 +105,7 @@ def _add_edges(sub: options.Subparsers) -> None:
                        description="Exact house edge (per coup and per resolved bet), win/push/loss probabilities "
                                    "and standard deviation of the banker, player and tie bets of every "
                                    "configuration, or of the one given with --config.",
-                       **examples('exact-odds edges --decks 6',
+                       **options.examples('exact-odds edges --decks 6',
                                   'exact-odds edges --config tie-9 --format markdown',
                                   'exact-odds edges --game examples/games/my-casino.toml'))
     options.add_shoe_options(p)
@@ -118,7 +125,7 @@ def _add_parsheet(sub: options.Subparsers) -> None:
     p = sub.add_parser("parsheet", help="par sheet of one bet",
                        description="The par sheet of a bet: each pay line's combinations, probability, payout "
                                    "and return, the losing line and the total (the house edge).",
-                       **examples('exact-odds parsheet --bet banker',
+                       **options.examples('exact-odds parsheet --bet banker',
                                   'exact-odds parsheet --bet tie --config tie-9 --decks 6',
                                   'exact-odds parsheet --bet my-dragon-7 --bets examples/side_bets.toml --format csv'))
     p.add_argument("--bet", required=True, metavar="NAME", type=validate.spec_option,
@@ -144,7 +151,7 @@ def _add_symbolic(sub: options.Subparsers) -> None:
                                    "rational functions of the number of decks d (checked against the enumerator "
                                    "for d = 1..8), and on the chosen shoe each bet's house edge in its payout "
                                    "symbols and the break-even payout of each line.",
-                       **examples('exact-odds symbolic --config standard',
+                       **options.examples('exact-odds symbolic --config standard',
                                   'exact-odds symbolic --config tie-9 --decks 6 --format json'))
     options.add_shoe_options(p)
     options.add_config_option(p, "only this configuration's bets")
@@ -204,7 +211,7 @@ def _add_report(sub: options.Subparsers) -> None:
                     "that casino's whole par sheet instead: its odds, the house edge of each of its main and side "
                     "bets (per coup and per resolved bet, with the standard deviation) and every bet's pay lines "
                     "with their combinations, probability and return. --eor adds the effects of removal.",
-        **examples('exact-odds report --decks 6',
+        **options.examples('exact-odds report --decks 6',
                    'exact-odds report --game examples/games/my-casino.toml',
                    'exact-odds report --decks 1 --eor --format markdown --output report.md'))
     options.add_shoe_options(p)
@@ -236,7 +243,7 @@ def _add_sidebets(sub: options.Subparsers) -> None:
                     "or of the bets named with --bet, or of the bets defined in a --bets FILE (with no --bet, only "
                     "that file's bets). Pairs and perfect pairs are counted with the ranks and suits of the first "
                     "two cards of each hand.",
-        **examples('exact-odds sidebets --decks 8',
+        **options.examples('exact-odds sidebets --decks 8',
                    'exact-odds sidebets --bet dragon-7,panda-8 --format csv',
                    'exact-odds sidebets --decks 6 --bets examples/side_bets.toml'))
     options.add_shoe_options(p)
@@ -246,5 +253,41 @@ def _add_sidebets(sub: options.Subparsers) -> None:
     p.set_defaults(handler=_cmd_sidebets)
 
 
-COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (
-    _add_odds, _add_edges, _add_parsheet, _add_symbolic, _add_report, _add_sidebets)
+
+def _cmd_advantage(args: argparse.Namespace) -> options.Output:
+    shoe = options.shoe_from_args(args)
+    information = Information.parse(args.position, args.groups)
+    choice = options.bets_from_args(args)
+    bets = choice.named(args.bet) or choice.main  # banker, player and tie: of --config or the game
+    with options.progress_bar(args, "advantage", unit="cases") as bar:
+        result = advantage(shoe, information, bets, options.tableau_from_args(args),
+                           known=Known.parse(" ".join(args.known)), sit_out=not args.always_bet, progress=bar)
+    return options.render(args, lambda: advantage_json(shoe, result),
+                          lambda: advantage_tables(shoe, result, args.format))
+
+
+def _add_advantage(sub: options.Subparsers) -> None:
+    p = sub.add_parser(
+        "advantage", help="what knowing a card (or its group) of the next coup is worth, exactly",
+        description="For a kind of information about the next coup (the rank of the card at a position, or which "
+                    "group it is in, as edge sorting reveals): how often each case happens, every bet's exact "
+                    "expectation in it, the best play (a bet, or sitting out) and the value of the information "
+                    "per coup, E[max(EV, 0)].",
+        **options.examples('exact-odds advantage --position 1',
+                   "exact-odds advantage --position 1 --groups 'high=6|7|8|9'",
+                   'exact-odds advantage --position 1,2 --bet banker,player --decks 1'))
+    p.add_argument("--position", default="1", metavar="POSITIONS",
+                   help="the watched positions: 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, "
+                        "6 the sixth), several as '1,3' or '1-4' (default 1)")
+    p.add_argument("--groups", metavar="SPEC", type=validate.spec_option,
+                   help="reveal only the group of each watched card: NAME=CARDS entries (e.g. 'high=6|7|8|9'; "
+                        "cards in no group are 'other'), or just CARDS for 'in' vs 'other' (default: the rank)")
+    options.add_known_option(p)
+    options.add_bet_option(p, "bets one may make (repeatable or comma-separated; default: banker, player and tie "
+                              "of the configuration)")
+    p.add_argument("--always-bet", action="store_true",
+                   help="always make the best bet, even at a negative expectation (default: sit out then)")
+    options.add_shoe_options(p)
+    options.add_config_option(p, "the pay table of banker, player and tie", bets=True)
+    options.add_format_options(p, quiet=True)
+    p.set_defaults(handler=_cmd_advantage)

@@ -1,4 +1,5 @@
-"""The simulator's commands: ``simulate``, ``deal``, ``session``, ``roads``."""
+"""The simulator's commands: ``simulate``, ``deal``, ``session``, ``roads``; and ``verify``, which checks a log
+of coups (or counts) that any program dealt against the exact values."""
 
 from __future__ import annotations
 
@@ -7,14 +8,13 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import replace
 from itertools import count
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from exact_odds.analysis.conditional import explain_coup
 from exact_odds.analysis.roads import build_roads, from_winners, parse_results
 from exact_odds.analysis.sessions import one_hand, parse_bankroll, ruin_probability, session_distribution
 from exact_odds.bets import load_bets
 from exact_odds.cli import options
-from exact_odds.cli.examples import examples
 from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
 from exact_odds.dealing import shoe_coup, shoe_winners
 from exact_odds.inputs import validate
@@ -24,9 +24,10 @@ from exact_odds.inputs.validate import shown
 from exact_odds.report import simulation
 from exact_odds.report.files import atomic_file
 from exact_odds.report.plots import session_drawing
+from exact_odds.report.verify import verify_command_tables, verify_json
 from exact_odds.witness.sessions import compare_sessions
 from exact_odds.witness.simulate import simulate, simulate_sessions
-from exact_odds.witness.verify import write_log
+from exact_odds.witness.verify import LogVerification, parse_counts, verify_counts, verify_file, write_log
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet
@@ -91,7 +92,7 @@ def _add_simulate(sub: options.Subparsers) -> None:
                     "--rules is the tableau the simulated table deals with; --verify-rules the tableau the "
                     "exact values assume (default standard), so a wrong --rules table shows up as FAIL. "
                     "--log FILE writes every coup dealt in the format `exact-odds verify` reads.",
-        **examples('exact-odds simulate --coups 2000 --seed 1 --verify',
+        **options.examples('exact-odds simulate --coups 2000 --seed 1 --verify',
                    'exact-odds simulate --shoes 2 --seed 3 --bet banker,dragon-7 --log coups.csv',
                    'exact-odds simulate --fresh --coups 1000 --seed 2 --format json'))
     options.add_shoe_options(p)
@@ -134,7 +135,7 @@ def _add_deal(sub: options.Subparsers) -> None:
                     "one coup: every card, the hand values, why each third card was or was not drawn (the rule of "
                     "the tableau), the winner, and the exact odds before the coup, given the first four cards, "
                     "and given the player's third card.",
-        **examples('exact-odds deal --seed 7',
+        **options.examples('exact-odds deal --seed 7',
                    'exact-odds deal --seed 7 --coup 3 --ascii --no-burn'))
     options.add_shoe_options(p)
     options.add_seed_option(p)
@@ -178,7 +179,7 @@ def _add_session(sub: options.Subparsers) -> None:
                     "bankroll within n hands (an absorbing Markov chain), beside the same figures from simulated "
                     "sessions of consecutive coups. --plot draws the simulated distribution with the exact one "
                     "over it (needs exact-odds[plot]).",
-        **examples('exact-odds session --bet banker --hands 30 --sessions 300 --bankroll 10 --seed 3',
+        **options.examples('exact-odds session --bet banker --hands 30 --sessions 300 --bankroll 10 --seed 3',
                    'exact-odds session --bet tie --hands 3 --sessions 0 --distribution'))
     options.add_shoe_options(p)
     p.add_argument("--bet", required=True, metavar="NAME", type=validate.spec_option,
@@ -223,7 +224,7 @@ def _add_roads(sub: options.Subparsers) -> None:
                     "entry, dragon tails past six rows) and the big eye boy, small road and cockroach road, from "
                     "a simulated shoe (--seed, the first shoe of `exact-odds simulate --seed S`) or from recorded "
                     "results (--input FILE: B, P, T or banker, player, tie).",
-        **examples('exact-odds roads --seed 2',
+        **options.examples('exact-odds roads --seed 2',
                    'exact-odds roads --input examples/results.txt --color'))
     options.add_shoe_options(p)
     options.add_seed_option(p)
@@ -234,4 +235,88 @@ def _add_roads(sub: options.Subparsers) -> None:
     p.set_defaults(handler=_cmd_roads)
 
 
-COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_simulate, _add_deal, _add_session, _add_roads)
+
+def _cmd_verify(args: argparse.Namespace) -> options.Output:
+    try:
+        return _verify(args)
+    except MemoryError:
+        if args.counts is not None:
+            raise InputError("out of memory estimating the rates of whole shoes: give fewer "
+                             "--reference-shoes") from None
+        raise InputError("out of memory checking the log: a log is read a block of whole shoes at a time unless its "
+                         "shoes are interleaved or one shoe holds millions of coups; keep each shoe's coups together, "
+                         "or check a shorter log") from None
+
+
+def _verify(args: argparse.Namespace) -> options.Output:
+    shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
+    if args.input is not None:
+        if args.log is not None:
+            raise InputError("give the log as LOG or as --input LOG, not both")
+        args.log = args.input
+    result: LogVerification
+    seed: int | None = None
+    if args.counts is not None:
+        if args.log is not None:
+            raise InputError("give a LOG or --counts, not both")
+        counts = parse_counts(args.counts)
+        if args.shoes is None:
+            result = verify_counts(counts, shoe, tableau, alpha=args.alpha)
+        else:
+            seed = options.seed_from_args(args)
+            result = verify_counts(counts, shoe, tableau, alpha=args.alpha, shoes=args.shoes,
+                                   procedure=options.procedure_from_args(args), seed=seed,
+                                   reference_shoes=args.reference_shoes)
+    else:
+        if args.log is None:
+            raise InputError("give a LOG file ('-' for standard input) or --counts")
+        if args.shoes is not None:
+            raise InputError("--shoes goes with --counts: a log gives its shoes in its shoe column")
+        choice = options.bets_from_args(args)
+        extra = (*(choice.side or ()), *(bet for bet in choice.loaded if bet not in (choice.side or ())))
+        result = verify_file(args.log, shoe, tableau, alpha=args.alpha, max_violations=args.max_violations,
+                             bets=extra, config=choice.configuration, procedure=options.procedure_from_args(args))
+    options.failed_if(args, result.verdict == "FAIL")
+    given: dict[str, Any] = {}
+    if args.counts is None and result.procedure is None:
+        given["procedure_text"] = "not checked (the log cannot show it: see the notes)"
+    return options.render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed), **given)
+
+
+def _add_verify(sub: options.Subparsers) -> None:
+    p = sub.add_parser(
+        "verify", help="check a log of coups that any program dealt (or its counts) against the exact values",
+        description="Check a log of coups, one a line (CSV with a header, or JSON Lines: columns player and "
+                    "banker with the cards in the order dealt, e.g. 'Kh 5d 9c'; optional shoe, winner, "
+                    "player_total, banker_total, natural, player_pair, banker_pair and net:<bet>): every draw "
+                    "against the tableau, every label recomputed, the cards each shoe holds, and the outcome, "
+                    "pair and card frequencies against the exact odds given the cards already dealt in each "
+                    "shoe. --counts checks totals only. Exit status 1 when a check FAILs, 2 when the log "
+                    "cannot be read (the message names the line).",
+        **options.examples('exact-odds verify examples/coups_log.csv',
+                   'exact-odds verify --counts banker=4586,player=4462,tie=952',
+                   'exact-odds simulate --coups 500 --seed 1 --log coups.csv --quiet',
+                   'exact-odds verify coups.csv --format json'))
+    p.add_argument("log", nargs="?", metavar="LOG", help="the log file ('-': standard input)")
+    options.add_input_option(p, "the log file, as LOG gives it")
+    p.add_argument("--counts", metavar="SPEC", type=validate.spec_option,
+                   help="totals only: banker=N,player=N,tie=N[,player-pair=N,banker-pair=N]; a pair count "
+                        "is at most the coups, banker + player + tie")
+    p.add_argument("--shoes", type=validate.SHOES.option, metavar="M",
+                   help="with --counts: the counts come from M whole shoes dealt to the cut card (--cut-card, "
+                        "--last-coup, --no-burn); the rates over whole shoes are estimated from shoes dealt "
+                        "with --seed, and the report states their precision; counts whose total M shoes cannot "
+                        "deal are refused")
+    p.add_argument("--reference-shoes", type=validate.REFERENCE_SHOES.option, metavar="K",
+                   help="with --counts --shoes: shoes dealt to estimate the rates (default: M, at least "
+                        "4,000 and at most 16,000)")
+    options.add_shoe_options(p)
+    options.add_config_option(p, "pay table of the net:banker, net:player and net:tie columns", bets=True)
+    options.add_procedure_options(p, fresh=False)
+    options.add_seed_option(p)
+    p.add_argument("--alpha", type=validate.ALPHA.option, default=0.001,
+                   help="significance level of the verdict, shared by the statistical checks (default 0.001)")
+    p.add_argument("--max-violations", type=validate.VIOLATIONS.option, default=10, metavar="N",
+                   help="violations listed in full per check (default 10; all are counted)")
+    options.add_format_options(p)
+    p.set_defaults(handler=_cmd_verify)

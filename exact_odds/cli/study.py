@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -17,7 +17,6 @@ from exact_odds.batch import evaluate, parse_compositions
 from exact_odds.batch.compiled import wanted
 from exact_odds.bets import usable_bets
 from exact_odds.cli import options
-from exact_odds.cli.examples import examples
 from exact_odds.inputs import validate
 from exact_odds.inputs.reading import read_user_file, user_blocks
 from exact_odds.report import study as study_report
@@ -63,7 +62,7 @@ def _add_eor(sub: options.Subparsers) -> None:
         description="For every bet (or those named with --bet) and each rank: EV(shoe less one card of the rank) "
                     "- EV(shoe), exactly, from the bettor's side per unit staked; then the balanced linear count "
                     "the effects suggest and its betting correlation.",
-        **examples('exact-odds eor --decks 1 --bet banker,player,tie',
+        **options.examples('exact-odds eor --decks 1 --bet banker,player,tie',
                    'exact-odds eor --decks 2 --bets examples/side_bets.toml --format csv'))
     options.add_shoe_options(p)
     options.add_bet_option(p, "only these bets (names or aliases; repeatable or comma-separated; default: every bet, "
@@ -120,7 +119,7 @@ def _add_batch(sub: options.Subparsers) -> None:
                     "ace,two,...,king) and write one line each: the input line number, banker, player and tie "
                     "ways over ordered six-card sequences, the number of sequences, and with --bet the exact EV "
                     "of each bet as num/den. Integers are identical to the reference enumerator's.",
-        **examples('exact-odds batch --input examples/compositions.csv --bet banker,player',
+        **options.examples('exact-odds batch --input examples/compositions.csv --bet banker,player',
                    'exact-odds batch --input examples/compositions.csv --format jsonl --output evs.jsonl'))
     p.add_argument("--input", "-i", required=True, metavar="FILE", help="compositions file ('-' for stdin)")
     options.add_bet_option(p, "also the exact EV of these bets (repeatable or comma-separated)")
@@ -183,7 +182,7 @@ def _add_study(sub: options.Subparsers) -> None:
                     "those gains, what the count suggested by the effects of removal gains at true-count "
                     "thresholds, and the cut-card effect. With --input FILE, replay a real shoe (cards in "
                     "dealing order, e.g. 'Kh 3d 9s ...') and print the exact player EV of each bet before each coup.",
-        **examples('exact-odds study --shoes 4 --seed 5',
+        **options.examples('exact-odds study --shoes 4 --seed 5',
                    'exact-odds study --shoes 4 --seed 5 --bet banker,dragon-7 --count jacobson-dragon-7',
                    'exact-odds study --input examples/shoe_record.txt --bet banker,player,tie'))
     options.add_shoe_options(p)
@@ -271,7 +270,7 @@ def _add_count(sub: options.Subparsers) -> None:
                     "betting correlation with the exact effects of removal, how often it triggers, the average "
                     "player_ev when it does, and its gain per coup and per shoe (expected and realised), with 95% "
                     "confidence intervals over shoes; several counts are compared on the same shoes.",
-        **examples('exact-odds count --count jacobson-dragon-7 --shoes 4 --seed 1',
+        **options.examples('exact-odds count --count jacobson-dragon-7 --shoes 4 --seed 1',
                    "exact-odds count --count '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4' --shoes 4 --seed 1"))
     add_count_option(p)
     options.add_shoe_options(p)
@@ -284,6 +283,3 @@ def _add_count(sub: options.Subparsers) -> None:
                    help="also draw each count's mean exact player EV by true count (needs exact-odds[plot])")
     options.add_format_options(p, quiet=True)
     p.set_defaults(handler=_cmd_count)
-
-
-COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_eor, _add_batch, _add_study, _add_count)
