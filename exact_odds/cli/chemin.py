@@ -183,8 +183,7 @@ def _add_chemin_de_fer(sub: options.Subparsers) -> None:
                         "cards left (default model B1 here)")
     options.add_input_option(p, "a recorded shoe (cards in dealing order, e.g. 'Kh 3d 9s ...'; '-': standard "
                                 "input): the game solved before each of its coups")
-    options.add_seed_option(p)
-    options.add_quiet_option(p)
+    options.add(p, "--seed", "--quiet")
     p.add_argument("--costs", action="store_true", help="also print what each of the Banker's wrong choices costs")
     options.add_format_options(p)
     p.set_defaults(handler=_cmd_chemin_de_fer)

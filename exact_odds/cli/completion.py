@@ -53,5 +53,5 @@ def _add_completion(sub: options.Subparsers) -> None:
         **options.examples("exact-odds completion bash",
                    "exact-odds completion zsh --output _exact-odds"))
     p.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or tcsh")
-    options.add_output_option(p)
+    options.add(p, "--output")
     p.set_defaults(handler=_cmd_completion)

@@ -13,7 +13,6 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
@@ -188,7 +187,7 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 def add_shoe_options(parser: argparse.ArgumentParser) -> None:
     """--game / --decks / --shoe / --remove / --rules."""
-    add_game_option(parser)
+    add(parser, "--game")
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--decks", metavar="N",
                        help="number of 52-card decks, or 'inf' for the infinite-deck limit (default 8, or the "
@@ -203,7 +202,7 @@ def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] |
                        quiet: bool = False) -> None:
     """--format, --output and, where LaTeX is one of the formats, --latex-fragment; ``quiet``: --quiet first."""
     if quiet:
-        add_quiet_option(parser)
+        add(parser, "--quiet")
     choices = list(formats or FORMATS)
     pages = "; html is one self-contained page, latex a whole document" if {"html", "latex"} <= set(choices) else ""
     pages += "; xlsx a workbook, one sheet a table (it needs --output FILE)" if "xlsx" in choices else ""
@@ -213,26 +212,47 @@ def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] |
         parser.add_argument("--latex-fragment", action="store_true",
                             help="with --format latex: only the tables, to include in a document of one's own "
                                  "(it needs the booktabs and longtable packages)")
-    add_output_option(parser)
+    add(parser, "--output")
 
 
 def _format_name(name: str) -> str:
     return "table" if name == "text" else name  # the plain format has one name everywhere
 
 
-def add_output_option(parser: argparse.ArgumentParser) -> None:
-    """--output / -o FILE (``-``: standard output, as without the option)."""
-    parser.add_argument("--output", "-o", type=_file_or_stdout, metavar="FILE",
-                        help="write to FILE (atomically) instead of stdout ('-': stdout)")
-
-
 def _file_or_stdout(text: str) -> str | None:
     return None if text == "-" else text
 
 
-def add_quiet_option(parser: argparse.ArgumentParser) -> None:
-    """--quiet / -q: no progress bar."""
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+GAME_HELP = ("a casino's game from a TOML file: shoe, tableau, pay table, side bets and dealing procedure "
+             "(see examples/games/)")
+
+SHARED: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    # --game: the options given beside it replace its parts (its help names them: cli._name_game_parts)
+    "--game": (("--game",), {"metavar": "FILE", "help": GAME_HELP}),
+    "--output": (("--output", "-o"), {"type": _file_or_stdout, "metavar": "FILE",
+                                      "help": "write to FILE (atomically) instead of stdout ('-': stdout)"}),
+    "--quiet": (("--quiet", "-q"), {"action": "store_true", "help": "no progress bar"}),
+    "--seed": (("--seed",), {"type": validate.SEED.option, "metavar": "S",
+                             "help": "seed of the random generator (default: chosen at random and printed)"}),
+    "--bets": (("--bets",), {"dest": "bet_files", "action": "append", "default": [], "metavar": "FILE",
+                             "help": "also load the side bets defined in this TOML file (repeatable); "
+                                     "see examples/side_bets.toml"}),
+    "--known": (("--known",), {
+        "action": "append", "default": [], "metavar": "SPEC", "type": validate.spec_option,
+        "help": "what is known of the next coup's cards: POSITION=CARDS, several separated by spaces or commas. "
+                "Positions 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, 6 the sixth; "
+                "P1 B1 P2 B2 also work); cards a rank (7), a card with its suit (7h), or alternatives with | "
+                "(7|8|9). E.g. '1=7', '5=7h', '1=7|8|9 2=K'. A position is that card of the shoe, used by the coup "
+                "or not"}),
+}
+"""The options several commands share alike: their spellings and ``add_argument`` keywords, by name."""
+
+
+def add(parser: argparse.ArgumentParser, *names: str) -> None:
+    """Add the shared options ``names`` (:data:`SHARED`) to ``parser``, in that order."""
+    for name in names:
+        flags, keywords = SHARED[name]
+        parser.add_argument(*flags, **keywords)
 
 
 def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Callable[[], Sequence[Table]], *,
@@ -312,7 +332,7 @@ def add_config_option(parser: argparse.ArgumentParser, what: str, *, bets: bool 
                         help=f"{what}: a configuration (standard, tie-9, commission-4, super-6, ez) or a TOML "
                              "file with a casino's pay table")
     if bets:
-        add_bets_option(parser)
+        add(parser, "--bets")
 
 
 def configs_from_args(args: argparse.Namespace) -> list[Configuration]:
@@ -327,12 +347,6 @@ def config_from_args(args: argparse.Namespace) -> Configuration | None:
     if getattr(args, "config", None) is not None:  # --config '' is refused, not ignored
         return configuration_from(args.config)
     return game.configuration if game is not None else None
-
-
-def add_seed_option(parser: argparse.ArgumentParser) -> None:
-    """--seed S: without it the command draws a seed at random and prints it, so that every run can be repeated."""
-    parser.add_argument("--seed", type=validate.SEED.option, metavar="S",
-                        help="seed of the random generator (default: chosen at random and printed)")
 
 
 def add_procedure_options(parser: argparse.ArgumentParser, *, fresh: bool = True) -> None:
@@ -391,16 +405,9 @@ def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
     return Provenance(**parts)
 
 
-def progress_bar(args: argparse.Namespace, label: str, *, unit: str | None = None) -> closing[ProgressBar]:
-    """A progress bar on stderr, shown only on a terminal and without --quiet; closed when its block ends."""
-    return closing(ProgressBar(sys.stderr, label, enabled=sys.stderr.isatty() and not args.quiet, unit=unit))
-
-
-def add_bets_option(parser: argparse.ArgumentParser) -> None:
-    """--bets FILE (repeatable): side bets defined in a TOML file, known to this command beside the built-in ones."""
-    parser.add_argument("--bets", dest="bet_files", action="append", default=[], metavar="FILE",
-                        help="also load the side bets defined in this TOML file (repeatable); "
-                             "see examples/side_bets.toml")
+def progress_bar(args: argparse.Namespace, label: str, *, unit: str | None = None) -> ProgressBar:
+    """A progress bar on stderr, shown only on a terminal and without --quiet; cleared when its block ends."""
+    return ProgressBar(sys.stderr, label, enabled=sys.stderr.isatty() and not args.quiet, unit=unit)
 
 
 def add_bet_option(parser: argparse.ArgumentParser, help: str) -> None:
@@ -458,26 +465,6 @@ def bets_from_args(args: argparse.Namespace, *, files: Sequence[str] | None = No
         loaded += [bet for bet in bets if bet not in loaded]  # a file given twice counts once
     return CommandBets(known, tuple(loaded), config_from_args(args), None if game is None else game.side_bets)
 
-
-def add_known_option(parser: argparse.ArgumentParser) -> None:
-    """--known SPEC (repeatable: the pieces of knowledge add up), of ``advantage`` and ``odds``."""
-    parser.add_argument(
-        "--known", action="append", default=[], metavar="SPEC", type=validate.spec_option,
-        help="what is known of the next coup's cards: POSITION=CARDS, several separated by spaces or commas. "
-             "Positions 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, 6 the sixth; "
-             "P1 B1 P2 B2 also work); cards a rank (7), a card with its suit (7h), or alternatives with | "
-             "(7|8|9). E.g. '1=7', '5=7h', '1=7|8|9 2=K'. A position is that card of the shoe, used by the coup "
-             "or not")
-
-
-def add_game_option(parser: argparse.ArgumentParser) -> None:
-    """--game FILE: a casino's game; the options given beside it replace its parts (its help names them:
-    :func:`exact_odds.cli._name_game_parts`)."""
-    parser.add_argument("--game", metavar="FILE", help=GAME_HELP)
-
-
-GAME_HELP = ("a casino's game from a TOML file: shoe, tableau, pay table, side bets and dealing procedure "
-             "(see examples/games/)")
 
 _LOADED_GAME = "_loaded_game"
 """Namespace attribute: the game of --game, read once per command line."""

@@ -87,7 +87,7 @@ def _add_odds(sub: options.Subparsers) -> None:
     options.add_shoe_options(p)
     p.add_argument("--dealt", metavar="CARDS",
                    help="cards already dealt in this coup, e.g. 'P: 9h 4c B: Kd': the odds of the rest of the coup")
-    options.add_known_option(p)
+    options.add(p, "--known")
     options.add_format_options(p)
     p.set_defaults(handler=_cmd_odds)
 
@@ -156,7 +156,7 @@ def _add_symbolic(sub: options.Subparsers) -> None:
     options.add_shoe_options(p)
     options.add_config_option(p, "only this configuration's bets")
     options.add_format_options(p)
-    options.add_quiet_option(p)
+    options.add(p, "--quiet")
     p.set_defaults(handler=_cmd_symbolic)
 
 
@@ -282,7 +282,7 @@ def _add_advantage(sub: options.Subparsers) -> None:
     p.add_argument("--groups", metavar="SPEC", type=validate.spec_option,
                    help="reveal only the group of each watched card: NAME=CARDS entries (e.g. 'high=6|7|8|9'; "
                         "cards in no group are 'other'), or just CARDS for 'in' vs 'other' (default: the rank)")
-    options.add_known_option(p)
+    options.add(p, "--known")
     options.add_bet_option(p, "bets one may make (repeatable or comma-separated; default: banker, player and tie "
                               "of the configuration)")
     p.add_argument("--always-bet", action="store_true",

@@ -101,7 +101,7 @@ def _add_simulate(sub: options.Subparsers) -> None:
                         help="coups to deal (default 100000)")
     options.add_hidden_alias(amount, "--rounds", "coups", type=validate.COUPS.option)
     amount.add_argument("--shoes", type=validate.SHOES.option, metavar="M", help="deal M whole shoes instead")
-    options.add_seed_option(p)
+    options.add(p, "--seed")
     options.add_procedure_options(p)
     options.add_bet_option(p, "bets to back with one unit on every coup (repeatable, or comma-separated; default: "
                               "the bets of --bets files, else banker, player and tie)")
@@ -138,7 +138,7 @@ def _add_deal(sub: options.Subparsers) -> None:
         **options.examples('exact-odds deal --seed 7',
                    'exact-odds deal --seed 7 --coup 3 --ascii --no-burn'))
     options.add_shoe_options(p)
-    options.add_seed_option(p)
+    options.add(p, "--seed")
     p.add_argument("--coup", type=validate.COUP.option, default=1, metavar="K",
                    help="deal the K-th coup of the shoe (default 1)")
     p.add_argument("--ascii", action="store_true", help="write cards as Qs 3h instead of Q♠ 3♥")
@@ -191,7 +191,7 @@ def _add_session(sub: options.Subparsers) -> None:
     p.add_argument("--bankroll", metavar="B", help="bankroll in units, e.g. 20 or 12.5: adds the risk of ruin")
     p.add_argument("--sessions", type=validate.SESSIONS.option, default=10_000, metavar="M",
                    help="simulated sessions beside the exact figures (default 10000; 0: exact only)")
-    options.add_seed_option(p)
+    options.add(p, "--seed")
     options.add_procedure_options(p)
     p.add_argument("--plot", metavar="FILE.png", help="draw the simulated and exact distributions (exact-odds[plot])")
     p.add_argument("--distribution", action="store_true", help="also list the whole exact distribution")
@@ -227,7 +227,7 @@ def _add_roads(sub: options.Subparsers) -> None:
         **options.examples('exact-odds roads --seed 2',
                    'exact-odds roads --input examples/results.txt --color'))
     options.add_shoe_options(p)
-    options.add_seed_option(p)
+    options.add(p, "--seed")
     options.add_input_option(p, "recorded results instead of a simulated shoe ('-': stdin)", old="--results")
     options.add_procedure_options(p, fresh=False)
     p.add_argument("--color", action="store_true", help="colour the marks (red, blue, green) with ANSI escapes")
@@ -313,7 +313,7 @@ def _add_verify(sub: options.Subparsers) -> None:
     options.add_shoe_options(p)
     options.add_config_option(p, "pay table of the net:banker, net:player and net:tie columns", bets=True)
     options.add_procedure_options(p, fresh=False)
-    options.add_seed_option(p)
+    options.add(p, "--seed")
     p.add_argument("--alpha", type=validate.ALPHA.option, default=0.001,
                    help="significance level of the verdict, shared by the statistical checks (default 0.001)")
     p.add_argument("--max-violations", type=validate.VIOLATIONS.option, default=10, metavar="N",

@@ -123,11 +123,11 @@ def _add_batch(sub: options.Subparsers) -> None:
                    'exact-odds batch --input examples/compositions.csv --format jsonl --output evs.jsonl'))
     p.add_argument("--input", "-i", required=True, metavar="FILE", help="compositions file ('-' for stdin)")
     options.add_bet_option(p, "also the exact EV of these bets (repeatable or comma-separated)")
-    options.add_game_option(p)
+    options.add(p, "--game")
     options.add_config_option(p, "the pay table of banker, player and tie", bets=True)
     p.add_argument("--rules", metavar="FILE", help="drawing rules (tableau) from a TOML file (default: the game's)")
     p.add_argument("--format", default="csv", choices=["csv", "jsonl"], help="output format (default csv)")
-    options.add_output_option(p)
+    options.add(p, "--output")
     p.set_defaults(handler=_cmd_batch)
 
 
@@ -187,7 +187,7 @@ def _add_study(sub: options.Subparsers) -> None:
                    'exact-odds study --input examples/shoe_record.txt --bet banker,player,tie'))
     options.add_shoe_options(p)
     p.add_argument("--shoes", type=validate.SHOES.option, metavar="N", help="number of shoes to deal")
-    options.add_seed_option(p)
+    options.add(p, "--seed")
     options.add_procedure_options(p, fresh=False)
     options.add_bet_option(p, "bets to study (default: banker player tie, of --config or the game, or the bets of "
                               "--bets FILE; repeatable or comma-separated)")
@@ -275,9 +275,9 @@ def _add_count(sub: options.Subparsers) -> None:
     add_count_option(p)
     options.add_shoe_options(p)
     p.add_argument("--shoes", type=validate.SHOES.option, metavar="N", help="number of shoes to deal")
-    options.add_seed_option(p)
+    options.add(p, "--seed")
     options.add_procedure_options(p, fresh=False)
-    options.add_bets_option(p)
+    options.add(p, "--bets")
     add_run_options(p)
     p.add_argument("--plot", metavar="FILE.png",
                    help="also draw each count's mean exact player EV by true count (needs exact-odds[plot])")
