@@ -180,13 +180,10 @@ COVERED_BY: dict[str, str] = {
     "inputs/sources.py": "test_inputs_reading.py",  # toml_depth and parse_toml
     # Presentation: rows and text of each command, pinned byte for byte by the golden outputs; the JSON
     # shapes by the schemas.
-    "report/advantage.py": "test_cli_golden.py",
     "report/base.py": "test_cli_printable_names.py",
-    "report/edges.py": "test_cli_golden.py",
     "report/odds.py": "test_cli_golden.py",
     "report/simulation.py": "test_cli_golden.py",
     "report/study.py": "test_cli_golden.py",
-    "report/verify.py": "test_witness_verify.py",
     # A study: dealing against a reference, exact edges, identical results whatever the workers.
     "study/checks.py": "test_study.py",
     "study/cluster.py": "test_study.py",

@@ -415,7 +415,7 @@ def test_p_value_is_the_two_degree_chi_square_tail() -> None:
 
 
 def test_tiny_p_values_are_stated() -> None:
-    from exact_odds.report.verify import p_text
+    from exact_odds.report.simulation import p_text
 
     assert p_text(0.0) == "< 1e-300"  # below the smallest float: said so, never shown as 0
     assert p_text(0.25) == "0.25" and p_text(3.2e-7) == "3.2e-07"

@@ -1,19 +1,9 @@
 """The ``exact-odds`` command line: argparse subcommands by family, no arithmetic, no policy.
 
-``main(argv)`` returns the exit status, and every status but 0 and 1 comes with exactly one
-line on stderr (never a traceback):
-
-- 0 on success; 1 when a check fails (a FAIL verdict). Each file written by ``--output``, ``--plot``
-  or ``--log`` is named on stderr (``exact-odds: wrote 'FILE'``) unless ``--quiet``; ``--output -``
-  is standard output;
-- 2 on bad input, the line ending with a pointer to the command's help (``(see 'exact-odds
-  odds --help')``), and on an output that cannot be written: a target that is not a regular file
-  or a new path in a writable directory, two options naming one file (both checked before any
-  work, see :mod:`exact_odds.report.files`), or a failing standard output (no pointer then).
-  2 rather than 1, so that a script never reads a failed write as a failed check. The files a
-  command writes commit together: if one fails, none is created or replaced;
-- 130 when interrupted (Ctrl-C), 143 on SIGTERM and 129 on SIGHUP: temporary files are removed,
-  workers terminated (:mod:`exact_odds.cli.signals`).
+``main(argv)`` returns the exit status: 0 on success, 1 when a check fails, 2 on bad input or an output
+that cannot be written (one line on stderr, never a traceback), 128 + the signal when stopped
+(:mod:`exact_odds.cli.signals`); docs/formats.md tells the whole contract. Each file written is named on
+stderr unless ``--quiet``, and the files of a command commit together (:mod:`exact_odds.report.files`).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from exact_odds.dealing import STANDARD_PROCEDURE
 from exact_odds.inputs import validate
 from exact_odds.inputs.reading import read_user_file
 from exact_odds.report import chemin
-from exact_odds.report.provenance import procedure_json, shoe_json
+from exact_odds.report.document import procedure_json, shoe_json
 from exact_odds.study.chemin import CoupSolution, dealt_shoes, recorded_shoe
 from exact_odds.study.replay import read_record
 

@@ -29,9 +29,16 @@ from exact_odds.inputs.optional import installed
 from exact_odds.inputs.registry import name_key, nearest, unknown_name
 from exact_odds.inputs.validate import shown
 from exact_odds.report.base import FORMATS, ProgressBar, render_json
-from exact_odds.report.document import Figure, render_document, render_text_document
+from exact_odds.report.document import (
+    Figure,
+    Provenance,
+    procedure_json,
+    render_document,
+    render_text_document,
+    shoe_json,
+    with_provenance,
+)
 from exact_odds.report.plots import save_figure, svg_text
-from exact_odds.report.provenance import Provenance, procedure_json, shoe_json, with_provenance
 from exact_odds.report.xlsx import workbook_bytes
 
 if TYPE_CHECKING:

@@ -28,7 +28,7 @@ from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.engine.enumerator import deal_winners, winners
 from exact_odds.inputs import validate
 from exact_odds.report import edges, odds
-from exact_odds.report.advantage import advantage_json, advantage_tables, known_odds_json, known_odds_tables
+from exact_odds.report.odds import advantage_json, advantage_tables, known_odds_json, known_odds_tables
 from exact_odds.report.plots import eor_drawing
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 One module per command family (:mod:`.odds`, :mod:`.edges`, :mod:`.study`...) lays out
 :class:`~exact_odds.report.base.Table` s and JSON objects; :mod:`.base` renders tables as text, and
-:mod:`.document` a whole output headed by its :mod:`.provenance` (map: docs/development.md). Import a
+:mod:`.document` a whole output headed by its provenance (map: docs/development.md). Import a
 name from the module that defines it; the number formats are also here (``from exact_odds.report import X``).
 """
 

@@ -14,7 +14,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped, scientific_text
-from exact_odds.report.verify import checks_json, verification_tables
+from exact_odds.report.simulation import checks_json, verification_tables
 
 if TYPE_CHECKING:
     from exact_odds import bunco

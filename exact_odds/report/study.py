@@ -12,7 +12,7 @@ from exact_odds.analysis.removal import MAX_TAG, effects_are_zero, larger_count
 from exact_odds.core.coup import OUTCOMES
 from exact_odds.core.shoe import RANK_LABELS
 from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped, percent_text, signed_percent
-from exact_odds.report.provenance import procedure_json, shoe_json
+from exact_odds.report.document import procedure_json, shoe_json
 from exact_odds.study.estimates import Z95
 
 if TYPE_CHECKING:

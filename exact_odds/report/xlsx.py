@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from exact_odds.inputs.optional import require
 from exact_odds.report.base import Cell, Math, Table, fraction_text
-from exact_odds.report.provenance import Provenance
+from exact_odds.report.document import Provenance
 
 if TYPE_CHECKING:
     from openpyxl.worksheet.worksheet import Worksheet
