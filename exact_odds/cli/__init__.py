@@ -37,14 +37,16 @@ FAMILY_OF: dict[str, str] = {
     "session": "simulation", "roads": "simulation", "bunco": "bunco", "eor": "study", "batch": "study",
     "study": "study", "count": "study", "advantage": "reference", "chemin-de-fer": "chemin", "verify": "simulation",
     "completion": "completion"}
-"""The module of :mod:`exact_odds.cli` whose ``_add_<command>`` adds each command, in the order of the help."""
+"""The module of :mod:`exact_odds.cli` declaring each command (:func:`add_command`), in the order of the help."""
 
 
-def add_command(command: str) -> Callable[[Subparsers], None]:
-    """The function adding ``command`` to the parser (its family module imported now)."""
-    add: Callable[[Subparsers], None] = getattr(import_module(f"exact_odds.cli.{FAMILY_OF[command]}"),
-                                                 "_add_" + command.replace("-", "_"))
-    return add
+def add_command(sub: Subparsers, command: str) -> None:
+    """Add ``command`` to ``sub`` (its family module imported now): the module's ``_add_<command>`` declares
+    its options, and ``_cmd_<command>`` runs it."""
+    module = import_module(f"exact_odds.cli.{FAMILY_OF[command]}")
+    name = command.replace("-", "_")
+    getattr(module, f"_add_{name}")(sub)
+    sub.choices[command].set_defaults(handler=getattr(module, f"_cmd_{name}"))
 
 
 def build_parser(only: str | None = None) -> Parser:
@@ -62,7 +64,7 @@ def build_parser(only: str | None = None) -> Parser:
     if only == "--version":
         return parser
     for command in [only] if only in FAMILY_OF else FAMILY_OF:
-        add_command(command)(sub)
+        add_command(sub, command)
     for command_parser in command_parsers(parser):
         _check_written_files(command_parser)
         _name_game_parts(command_parser)

@@ -139,9 +139,9 @@ def _add_bunco(sub: options.Subparsers) -> None:
                     "simulated games' rolls. --verify LOG checks a log of rolls (CSV: round,dice[,score], e.g. "
                     "'2,3 5 3,0') against the exact roll distribution: faces, scores and Buncos.",
         **options.examples('exact-odds bunco --scoring article --rounds 4 --more-than 5',
-                   'exact-odds bunco --simulate 2000 --seed 4 --log rolls.csv',
-                   'exact-odds bunco --verify rolls.csv  # the rolls the line above wrote',
-                   'exact-odds bunco --party examples/bunco_party.toml --night 2000 --seed 7'))
+                           'exact-odds bunco --simulate 2000 --seed 4 --log rolls.csv',
+                           'exact-odds bunco --verify rolls.csv  # the rolls the line above wrote',
+                           'exact-odds bunco --party examples/bunco_party.toml --night 2000 --seed 7'))
     p.add_argument("--dice", type=validate.BUNCO_DICE.option, default=3, metavar="N", help="number of dice (default 3)")
     p.add_argument("--sides", type=validate.BUNCO_SIZE.option, default=6, metavar="N", help="faces per die (default 6)")
     p.add_argument("--round", type=validate.BUNCO_SIZE.option, default=1, metavar="N",
@@ -182,4 +182,3 @@ def _add_bunco(sub: options.Subparsers) -> None:
                    help="check a host's tally sheet (CSV: round,[table,]player,wins,losses,buncos,mini_buncos,points) "
                         "against the party's rules and exact means")
     options.add_format_options(p)
-    p.set_defaults(handler=_cmd_bunco)

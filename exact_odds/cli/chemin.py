@@ -151,9 +151,9 @@ def _add_chemin_de_fer(sub: options.Subparsers) -> None:
                     "Player's and the Banker's optimal strategies (the Banker's as a tableau), whether they are "
                     "unique, their exact certificate and what each wrong choice costs.",
         **options.examples('exact-odds chemin-de-fer --model A1',
-                   'exact-odds chemin-de-fer --decks-table 4 --model B2',
-                   'exact-odds chemin-de-fer --model B2 --decks 6 --commission 1/20',
-                   'exact-odds chemin-de-fer --banque --share 1/3'))
+                           'exact-odds chemin-de-fer --decks-table 4 --model B2',
+                           'exact-odds chemin-de-fer --model B2 --decks 6 --commission 1/20',
+                           'exact-odds chemin-de-fer --banque --share 1/3'))
     p.add_argument("--model", metavar="MODEL",
                    help="A1-A3: cards dealt with replacement; B1-B3: from the shoe. 1: each side sees his total; "
                         "2: the Banker sees his two cards, the Player his total; 3: each sees his own two cards "
@@ -186,4 +186,3 @@ def _add_chemin_de_fer(sub: options.Subparsers) -> None:
     options.add(p, "--seed", "--quiet")
     p.add_argument("--costs", action="store_true", help="also print what each of the Banker's wrong choices costs")
     options.add_format_options(p)
-    p.set_defaults(handler=_cmd_chemin_de_fer)

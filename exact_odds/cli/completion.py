@@ -51,7 +51,6 @@ def _add_completion(sub: options.Subparsers) -> None:
                     "bash)`; for every new shell, save it where the script's first lines say (for zsh, as a file "
                     "named _exact-odds in a directory of $fpath).",
         **options.examples("exact-odds completion bash",
-                   "exact-odds completion zsh --output _exact-odds"))
+                           "exact-odds completion zsh --output _exact-odds"))
     p.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or tcsh")
     options.add(p, "--output")
-    p.set_defaults(handler=_cmd_completion)

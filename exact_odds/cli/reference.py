@@ -81,15 +81,14 @@ def _add_odds(sub: options.Subparsers) -> None:
     p = sub.add_parser("odds", help="exact banker, player and tie odds of a shoe",
                        description="Exact banker, player and tie odds of one coup from a shoe.",
                        **options.examples('exact-odds odds --decks 6',
-                                  'exact-odds odds --decks 1 --remove 5,5,K,9 --format json',
-                                  "exact-odds odds --dealt 'P: 9h 4c B: Kd'",
-                                  "exact-odds odds --known '1=7|8|9'"))
+                                          'exact-odds odds --decks 1 --remove 5,5,K,9 --format json',
+                                          "exact-odds odds --dealt 'P: 9h 4c B: Kd'",
+                                          "exact-odds odds --known '1=7|8|9'"))
     options.add_shoe_options(p)
     p.add_argument("--dealt", metavar="CARDS",
                    help="cards already dealt in this coup, e.g. 'P: 9h 4c B: Kd': the odds of the rest of the coup")
     options.add(p, "--known")
     options.add_format_options(p)
-    p.set_defaults(handler=_cmd_odds)
 
 
 def _cmd_edges(args: argparse.Namespace) -> options.Output:
@@ -106,12 +105,11 @@ def _add_edges(sub: options.Subparsers) -> None:
                                    "and standard deviation of the banker, player and tie bets of every "
                                    "configuration, or of the one given with --config.",
                        **options.examples('exact-odds edges --decks 6',
-                                  'exact-odds edges --config tie-9 --format markdown',
-                                  'exact-odds edges --game examples/games/my-casino.toml'))
+                                          'exact-odds edges --config tie-9 --format markdown',
+                                          'exact-odds edges --game examples/games/my-casino.toml'))
     options.add_shoe_options(p)
     options.add_config_option(p, "only this configuration")
     options.add_format_options(p)
-    p.set_defaults(handler=_cmd_edges)
 
 
 def _cmd_parsheet(args: argparse.Namespace) -> options.Output:
@@ -122,19 +120,19 @@ def _cmd_parsheet(args: argparse.Namespace) -> options.Output:
 
 
 def _add_parsheet(sub: options.Subparsers) -> None:
-    p = sub.add_parser("parsheet", help="par sheet of one bet",
-                       description="The par sheet of a bet: each pay line's combinations, probability, payout "
-                                   "and return, the losing line and the total (the house edge).",
-                       **options.examples('exact-odds parsheet --bet banker',
-                                  'exact-odds parsheet --bet tie --config tie-9 --decks 6',
-                                  'exact-odds parsheet --bet my-dragon-7 --bets examples/side_bets.toml --format csv'))
+    p = sub.add_parser(
+        "parsheet", help="par sheet of one bet",
+        description="The par sheet of a bet: each pay line's combinations, probability, payout and return, the "
+                    "losing line and the total (the house edge).",
+        **options.examples('exact-odds parsheet --bet banker',
+                           'exact-odds parsheet --bet tie --config tie-9 --decks 6',
+                           'exact-odds parsheet --bet my-dragon-7 --bets examples/side_bets.toml --format csv'))
     p.add_argument("--bet", required=True, metavar="NAME", type=validate.spec_option,
                    help="a registered bet (banker, super-6/banker, dragon-7, ...); banker, player and tie are those "
                         "of --config or the game")
     options.add_shoe_options(p)
     options.add_config_option(p, "the pay table of banker, player and tie", bets=True)
     options.add_format_options(p)
-    p.set_defaults(handler=_cmd_parsheet)
 
 
 def _cmd_symbolic(args: argparse.Namespace) -> options.Output:
@@ -152,12 +150,11 @@ def _add_symbolic(sub: options.Subparsers) -> None:
                                    "for d = 1..8), and on the chosen shoe each bet's house edge in its payout "
                                    "symbols and the break-even payout of each line.",
                        **options.examples('exact-odds symbolic --config standard',
-                                  'exact-odds symbolic --config tie-9 --decks 6 --format json'))
+                                          'exact-odds symbolic --config tie-9 --decks 6 --format json'))
     options.add_shoe_options(p)
     options.add_config_option(p, "only this configuration's bets")
     options.add_format_options(p)
     options.add(p, "--quiet")
-    p.set_defaults(handler=_cmd_symbolic)
 
 
 def _cmd_report(args: argparse.Namespace) -> options.Output:
@@ -212,8 +209,8 @@ def _add_report(sub: options.Subparsers) -> None:
                     "bets (per coup and per resolved bet, with the standard deviation) and every bet's pay lines "
                     "with their combinations, probability and return. --eor adds the effects of removal.",
         **options.examples('exact-odds report --decks 6',
-                   'exact-odds report --game examples/games/my-casino.toml',
-                   'exact-odds report --decks 1 --eor --format markdown --output report.md'))
+                           'exact-odds report --game examples/games/my-casino.toml',
+                           'exact-odds report --decks 1 --eor --format markdown --output report.md'))
     options.add_shoe_options(p)
     options.add_config_option(p, "only this configuration, or in place of the game's pay table", bets=True)
     p.add_argument("--eor", action="store_true",
@@ -221,7 +218,6 @@ def _add_report(sub: options.Subparsers) -> None:
     p.add_argument("--max-tag", type=validate.MAX_TAG.option, default=2, metavar="K",
                    help="with --eor: largest tag of the suggested counts (default 2)")
     options.add_format_options(p, quiet=True)
-    p.set_defaults(handler=_cmd_report)
 
 
 def _cmd_sidebets(args: argparse.Namespace) -> options.Output:
@@ -244,13 +240,12 @@ def _add_sidebets(sub: options.Subparsers) -> None:
                     "that file's bets). Pairs and perfect pairs are counted with the ranks and suits of the first "
                     "two cards of each hand.",
         **options.examples('exact-odds sidebets --decks 8',
-                   'exact-odds sidebets --bet dragon-7,panda-8 --format csv',
-                   'exact-odds sidebets --decks 6 --bets examples/side_bets.toml'))
+                           'exact-odds sidebets --bet dragon-7,panda-8 --format csv',
+                           'exact-odds sidebets --decks 6 --bets examples/side_bets.toml'))
     options.add_shoe_options(p)
     options.add_bet_option(p, "only these bets (repeatable, or comma-separated); any registered bet name or alias")
     options.add_config_option(p, "the pay table of banker, player and tie, if named with --bet", bets=True)
     options.add_format_options(p)
-    p.set_defaults(handler=_cmd_sidebets)
 
 
 
@@ -274,8 +269,8 @@ def _add_advantage(sub: options.Subparsers) -> None:
                     "expectation in it, the best play (a bet, or sitting out) and the value of the information "
                     "per coup, E[max(EV, 0)].",
         **options.examples('exact-odds advantage --position 1',
-                   "exact-odds advantage --position 1 --groups 'high=6|7|8|9'",
-                   'exact-odds advantage --position 1,2 --bet banker,player --decks 1'))
+                           "exact-odds advantage --position 1 --groups 'high=6|7|8|9'",
+                           'exact-odds advantage --position 1,2 --bet banker,player --decks 1'))
     p.add_argument("--position", default="1", metavar="POSITIONS",
                    help="the watched positions: 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, "
                         "6 the sixth), several as '1,3' or '1-4' (default 1)")
@@ -290,4 +285,3 @@ def _add_advantage(sub: options.Subparsers) -> None:
     options.add_shoe_options(p)
     options.add_config_option(p, "the pay table of banker, player and tie", bets=True)
     options.add_format_options(p, quiet=True)
-    p.set_defaults(handler=_cmd_advantage)

@@ -93,8 +93,8 @@ def _add_simulate(sub: options.Subparsers) -> None:
                     "exact values assume (default standard), so a wrong --rules table shows up as FAIL. "
                     "--log FILE writes every coup dealt in the format `exact-odds verify` reads.",
         **options.examples('exact-odds simulate --coups 2000 --seed 1 --verify',
-                   'exact-odds simulate --shoes 2 --seed 3 --bet banker,dragon-7 --log coups.csv',
-                   'exact-odds simulate --fresh --coups 1000 --seed 2 --format json'))
+                           'exact-odds simulate --shoes 2 --seed 3 --bet banker,dragon-7 --log coups.csv',
+                           'exact-odds simulate --fresh --coups 1000 --seed 2 --format json'))
     options.add_shoe_options(p)
     amount = p.add_mutually_exclusive_group()
     amount.add_argument("--coups", type=validate.COUPS.option, default=100_000, metavar="N",
@@ -115,7 +115,6 @@ def _add_simulate(sub: options.Subparsers) -> None:
     p.add_argument("--log", metavar="FILE",
                    help="write every coup dealt to FILE, one a line, in the CSV format `exact-odds verify` reads")
     options.add_format_options(p, quiet=True)
-    p.set_defaults(handler=_cmd_simulate)
 
 
 def _cmd_deal(args: argparse.Namespace) -> str:
@@ -136,7 +135,7 @@ def _add_deal(sub: options.Subparsers) -> None:
                     "the tableau), the winner, and the exact odds before the coup, given the first four cards, "
                     "and given the player's third card.",
         **options.examples('exact-odds deal --seed 7',
-                   'exact-odds deal --seed 7 --coup 3 --ascii --no-burn'))
+                           'exact-odds deal --seed 7 --coup 3 --ascii --no-burn'))
     options.add_shoe_options(p)
     options.add(p, "--seed")
     p.add_argument("--coup", type=validate.COUP.option, default=1, metavar="K",
@@ -144,7 +143,6 @@ def _add_deal(sub: options.Subparsers) -> None:
     p.add_argument("--ascii", action="store_true", help="write cards as Qs 3h instead of Q♠ 3♥")
     options.add_procedure_options(p, fresh=False)
     options.add_format_options(p, ["table", "json"])
-    p.set_defaults(handler=_cmd_deal)
 
 
 def _cmd_session(args: argparse.Namespace) -> options.Output:
@@ -180,7 +178,7 @@ def _add_session(sub: options.Subparsers) -> None:
                     "sessions of consecutive coups. --plot draws the simulated distribution with the exact one "
                     "over it (needs exact-odds[plot]).",
         **options.examples('exact-odds session --bet banker --hands 30 --sessions 300 --bankroll 10 --seed 3',
-                   'exact-odds session --bet tie --hands 3 --sessions 0 --distribution'))
+                           'exact-odds session --bet tie --hands 3 --sessions 0 --distribution'))
     options.add_shoe_options(p)
     p.add_argument("--bet", required=True, metavar="NAME", type=validate.spec_option,
                    help="the bet backed with one unit every hand (banker, player, tie: those of --config or the "
@@ -196,7 +194,6 @@ def _add_session(sub: options.Subparsers) -> None:
     p.add_argument("--plot", metavar="FILE.png", help="draw the simulated and exact distributions (exact-odds[plot])")
     p.add_argument("--distribution", action="store_true", help="also list the whole exact distribution")
     options.add_format_options(p, quiet=True)
-    p.set_defaults(handler=_cmd_session)
 
 
 def _cmd_roads(args: argparse.Namespace) -> str:
@@ -225,14 +222,13 @@ def _add_roads(sub: options.Subparsers) -> None:
                     "a simulated shoe (--seed, the first shoe of `exact-odds simulate --seed S`) or from recorded "
                     "results (--input FILE: B, P, T or banker, player, tie).",
         **options.examples('exact-odds roads --seed 2',
-                   'exact-odds roads --input examples/results.txt --color'))
+                           'exact-odds roads --input examples/results.txt --color'))
     options.add_shoe_options(p)
     options.add(p, "--seed")
     options.add_input_option(p, "recorded results instead of a simulated shoe ('-': stdin)", old="--results")
     options.add_procedure_options(p, fresh=False)
     p.add_argument("--color", action="store_true", help="colour the marks (red, blue, green) with ANSI escapes")
     options.add_format_options(p, ["table", "json"])
-    p.set_defaults(handler=_cmd_roads)
 
 
 
@@ -294,9 +290,9 @@ def _add_verify(sub: options.Subparsers) -> None:
                     "shoe. --counts checks totals only. Exit status 1 when a check FAILs, 2 when the log "
                     "cannot be read (the message names the line).",
         **options.examples('exact-odds verify examples/coups_log.csv',
-                   'exact-odds verify --counts banker=4586,player=4462,tie=952',
-                   'exact-odds simulate --coups 500 --seed 1 --log coups.csv --quiet',
-                   'exact-odds verify coups.csv --format json'))
+                           'exact-odds verify --counts banker=4586,player=4462,tie=952',
+                           'exact-odds simulate --coups 500 --seed 1 --log coups.csv --quiet',
+                           'exact-odds verify coups.csv --format json'))
     p.add_argument("log", nargs="?", metavar="LOG", help="the log file ('-': standard input)")
     options.add_input_option(p, "the log file, as LOG gives it")
     p.add_argument("--counts", metavar="SPEC", type=validate.spec_option,
@@ -319,4 +315,3 @@ def _add_verify(sub: options.Subparsers) -> None:
     p.add_argument("--max-violations", type=validate.VIOLATIONS.option, default=10, metavar="N",
                    help="violations listed in full per check (default 10; all are counted)")
     options.add_format_options(p)
-    p.set_defaults(handler=_cmd_verify)

@@ -63,7 +63,7 @@ def _add_eor(sub: options.Subparsers) -> None:
                     "- EV(shoe), exactly, from the bettor's side per unit staked; then the balanced linear count "
                     "the effects suggest and its betting correlation.",
         **options.examples('exact-odds eor --decks 1 --bet banker,player,tie',
-                   'exact-odds eor --decks 2 --bets examples/side_bets.toml --format csv'))
+                           'exact-odds eor --decks 2 --bets examples/side_bets.toml --format csv'))
     options.add_shoe_options(p)
     options.add_bet_option(p, "only these bets (names or aliases; repeatable or comma-separated; default: every bet, "
                               "the game's bets with --game, or only the bets of --bets FILE)")
@@ -72,7 +72,6 @@ def _add_eor(sub: options.Subparsers) -> None:
                    help="largest tag of the suggested counts (default 2)")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the effects as bar charts (needs exact-odds[plot])")
     options.add_format_options(p, quiet=True)
-    p.set_defaults(handler=_cmd_eor)
 
 
 def _cmd_batch(args: argparse.Namespace) -> Iterator[str]:
@@ -120,7 +119,7 @@ def _add_batch(sub: options.Subparsers) -> None:
                     "ways over ordered six-card sequences, the number of sequences, and with --bet the exact EV "
                     "of each bet as num/den. Integers are identical to the reference enumerator's.",
         **options.examples('exact-odds batch --input examples/compositions.csv --bet banker,player',
-                   'exact-odds batch --input examples/compositions.csv --format jsonl --output evs.jsonl'))
+                           'exact-odds batch --input examples/compositions.csv --format jsonl --output evs.jsonl'))
     p.add_argument("--input", "-i", required=True, metavar="FILE", help="compositions file ('-' for stdin)")
     options.add_bet_option(p, "also the exact EV of these bets (repeatable or comma-separated)")
     options.add(p, "--game")
@@ -128,7 +127,6 @@ def _add_batch(sub: options.Subparsers) -> None:
     p.add_argument("--rules", metavar="FILE", help="drawing rules (tableau) from a TOML file (default: the game's)")
     p.add_argument("--format", default="csv", choices=["csv", "jsonl"], help="output format (default csv)")
     options.add(p, "--output")
-    p.set_defaults(handler=_cmd_batch)
 
 
 def _cmd_study(args: argparse.Namespace) -> options.Output:
@@ -183,8 +181,8 @@ def _add_study(sub: options.Subparsers) -> None:
                     "thresholds, and the cut-card effect. With --input FILE, replay a real shoe (cards in "
                     "dealing order, e.g. 'Kh 3d 9s ...') and print the exact player EV of each bet before each coup.",
         **options.examples('exact-odds study --shoes 4 --seed 5',
-                   'exact-odds study --shoes 4 --seed 5 --bet banker,dragon-7 --count jacobson-dragon-7',
-                   'exact-odds study --input examples/shoe_record.txt --bet banker,player,tie'))
+                           'exact-odds study --shoes 4 --seed 5 --bet banker,dragon-7 --count jacobson-dragon-7',
+                           'exact-odds study --input examples/shoe_record.txt --bet banker,player,tie'))
     options.add_shoe_options(p)
     p.add_argument("--shoes", type=validate.SHOES.option, metavar="N", help="number of shoes to deal")
     options.add(p, "--seed")
@@ -206,7 +204,6 @@ def _add_study(sub: options.Subparsers) -> None:
                         "'high=6|7|8|9'; the other cards are 'other'); the best play given the group, or sitting "
                         "out, is set beside flat betting, choosing among the studied bets (--bet)")
     options.add_format_options(p, quiet=True)
-    p.set_defaults(handler=_cmd_study)
 
 
 def add_count_option(parser: argparse.ArgumentParser) -> None:
@@ -271,7 +268,7 @@ def _add_count(sub: options.Subparsers) -> None:
                     "player_ev when it does, and its gain per coup and per shoe (expected and realised), with 95% "
                     "confidence intervals over shoes; several counts are compared on the same shoes.",
         **options.examples('exact-odds count --count jacobson-dragon-7 --shoes 4 --seed 1',
-                   "exact-odds count --count '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4' --shoes 4 --seed 1"))
+                           "exact-odds count --count '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4' --shoes 4 --seed 1"))
     add_count_option(p)
     options.add_shoe_options(p)
     p.add_argument("--shoes", type=validate.SHOES.option, metavar="N", help="number of shoes to deal")
@@ -282,4 +279,3 @@ def _add_count(sub: options.Subparsers) -> None:
     p.add_argument("--plot", metavar="FILE.png",
                    help="also draw each count's mean exact player EV by true count (needs exact-odds[plot])")
     options.add_format_options(p, quiet=True)
-    p.set_defaults(handler=_cmd_count)
