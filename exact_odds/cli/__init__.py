@@ -80,17 +80,12 @@ def command_parsers(parser: argparse.ArgumentParser) -> list[Parser]:
     return list({id(p): p for p in _subparsers(parser).choices.values()}.values())
 
 
-def version() -> str:
-    """The version of exact-odds (:data:`exact_odds.__version__`)."""
-    return __version__
-
-
 class VersionAction(argparse.Action):
     """``--version``: print ``exact-odds <version>`` and exit 0."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
-        write_stdout(f"{PROG} {version()}\n")
+        write_stdout(f"{PROG} {__version__}\n")
         parser.exit()
 
 

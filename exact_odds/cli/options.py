@@ -28,18 +28,9 @@ from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.optional import installed
 from exact_odds.inputs.registry import name_key, nearest, unknown_name
 from exact_odds.inputs.validate import shown
+from exact_odds.report import document
 from exact_odds.report.base import FORMATS, ProgressBar, render_json
-from exact_odds.report.document import (
-    Figure,
-    Provenance,
-    procedure_json,
-    render_document,
-    render_text_document,
-    shoe_json,
-    with_provenance,
-)
 from exact_odds.report.plots import save_figure, svg_text
-from exact_odds.report.xlsx import workbook_bytes
 
 if TYPE_CHECKING:
     from exact_odds.bets import Bet, Configuration, Registry
@@ -263,20 +254,20 @@ def add(parser: argparse.ArgumentParser, *names: str) -> None:
 
 
 def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Callable[[], Sequence[Table]], *,
-           figures: Callable[[], Sequence[Figure]] | None = None, **given: Any) -> Output:
+           figures: Callable[[], Sequence[document.Figure]] | None = None, **given: Any) -> Output:
     """A command's output in its --format, headed by its provenance (:func:`provenance_from_args`, with the
     parts in ``given``): the JSON of ``as_json()``, the ``tables()`` as a workbook (``xlsx``, bytes) or as a
     document. An HTML page also shows the ``figures()`` (drawn only for it, when matplotlib is installed)."""
     provenance = provenance_from_args(args, **given)
     if args.format == "json":
-        return render_json(with_provenance(as_json(), provenance))
+        return render_json(document.with_provenance(as_json(), provenance))
     fragment = bool(getattr(args, "latex_fragment", False))
     if fragment and args.format != "latex":
         raise InputError("--latex-fragment needs --format latex")
     if args.format == "xlsx":
-        return workbook_bytes(tables(), provenance)
+        return document.workbook_bytes(tables(), provenance)
     drawn = figures() if figures is not None and args.format == "html" and installed("matplotlib") else ()
-    return render_document(tables(), args.format, provenance, figures=drawn, fragment=fragment)
+    return document.render_document(tables(), args.format, provenance, figures=drawn, fragment=fragment)
 
 
 def render_text(args: argparse.Namespace, as_json: Callable[[], object], text: Callable[[], str],
@@ -284,16 +275,16 @@ def render_text(args: argparse.Namespace, as_json: Callable[[], object], text: C
     """A drawing or a story (``deal``, ``roads``) in its --format, table or json, headed as :func:`render`'s."""
     provenance = provenance_from_args(args, **given)
     if args.format == "json":
-        return render_json(with_provenance(as_json(), provenance))
-    return render_text_document(text(), args.format, provenance)
+        return render_json(document.with_provenance(as_json(), provenance))
+    return document.render_text_document(text(), args.format, provenance)
 
 
-def figures(args: argparse.Namespace, title: str, draw: Callable[[], Any]) -> Callable[[], list[Figure]]:
+def figures(args: argparse.Namespace, title: str, draw: Callable[[], Any]) -> Callable[[], list[document.Figure]]:
     """The figures of an HTML page: one drawing, ``draw()`` (of :mod:`exact_odds.report.plots`) made only for
     the page; saved first to the command's --plot FILE, if given."""
     if getattr(args, "plot", None):
         save_figure(draw(), args.plot)
-    return lambda: [Figure(title, svg_text(draw()))]
+    return lambda: [document.Figure(title, svg_text(draw()))]
 
 
 def failed_if(args: argparse.Namespace, failed: bool) -> None:
@@ -389,7 +380,7 @@ _ALL_CONFIGURATIONS = frozenset({"edges", "report", "symbolic"})
 """Commands that show every built-in configuration unless --config (or a game) names one."""
 
 
-def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
+def provenance_from_args(args: argparse.Namespace, **given: Any) -> document.Provenance:
     """What produced a command's output: its tableau, configuration, shoe, procedure and seed as the
     command's options give them (None where it has none); ``given`` replaces a part (``shoe=None``)."""
     parts: dict[str, Any] = {"command": args.command, "seed": getattr(args, "seed", None)}
@@ -401,15 +392,15 @@ def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
         default = None if args.command in _ALL_CONFIGURATIONS else "standard"
         parts["configuration"] = config.name if config is not None else default
     if hasattr(args, "decks"):
-        parts["shoe"] = shoe_json(shoe_from_args(args))
+        parts["shoe"] = document.shoe_json(shoe_from_args(args))
     if hasattr(args, "no_burn"):
         procedure = procedure_from_args(args)
-        parts["procedure"] = procedure_json(procedure)
+        parts["procedure"] = document.procedure_json(procedure)
         parts["procedure_text"] = procedure.describe()
     parts.update(given)
     if parts.get("procedure") is None and "procedure_text" not in given:
         parts["procedure_text"] = None
-    return Provenance(**parts)
+    return document.Provenance(**parts)
 
 
 def progress_bar(args: argparse.Namespace, label: str, *, unit: str | None = None) -> ProgressBar:

@@ -28,7 +28,6 @@ from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.engine.enumerator import deal_winners, winners
 from exact_odds.inputs import validate
 from exact_odds.report import edges, odds
-from exact_odds.report.odds import advantage_json, advantage_tables, known_odds_json, known_odds_tables
 from exact_odds.report.plots import eor_drawing
 
 if TYPE_CHECKING:
@@ -48,8 +47,8 @@ def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> optio
     bets = (options.config_from_args(args) or STANDARD_CONFIG).bets  # the game's pay table with --game
     evs = list(zip((bet.name for bet in bets), player_ev(dist, bets), strict=True))
     outcomes = winners(dist)
-    return options.render(args, lambda: known_odds_json(shoe, known, outcomes, evs),
-                          lambda: known_odds_tables(shoe, known, outcomes, evs, args.format))
+    return options.render(args, lambda: odds.known_odds_json(shoe, known, outcomes, evs),
+                          lambda: odds.known_odds_tables(shoe, known, outcomes, evs, args.format))
 
 
 def _cmd_odds(args: argparse.Namespace) -> options.Output:
@@ -257,8 +256,8 @@ def _cmd_advantage(args: argparse.Namespace) -> options.Output:
     with options.progress_bar(args, "advantage", unit="cases") as bar:
         result = advantage(shoe, information, bets, options.tableau_from_args(args),
                            known=Known.parse(" ".join(args.known)), sit_out=not args.always_bet, progress=bar)
-    return options.render(args, lambda: advantage_json(shoe, result),
-                          lambda: advantage_tables(shoe, result, args.format))
+    return options.render(args, lambda: odds.advantage_json(shoe, result),
+                          lambda: odds.advantage_tables(shoe, result, args.format))
 
 
 def _add_advantage(sub: options.Subparsers) -> None:
