@@ -187,9 +187,8 @@ def _emit(args: argparse.Namespace) -> None:
     except InputError as err:
         raise _pointing_to_help(err, args.command) from None
     output: str | None = getattr(args, "output", None)
-    if isinstance(text, bytes):
-        if output is None:
-            raise InputError(f"--format {args.format} is binary: give --output FILE")
+    if isinstance(text, bytes):  # a workbook: _parse made sure of its --output FILE
+        assert output is not None
         with atomic_binary_file(output) as binary:
             binary.write(text)
         return

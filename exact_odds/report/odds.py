@@ -4,10 +4,9 @@ the one the separate command prints (``odds``, ``edges``, ``parsheet``, ``eor``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Protocol
 
 from exact_odds.analysis.conditional import Dealt
 from exact_odds.analysis.edges import ParSheet, ReferenceSheets
@@ -24,11 +23,8 @@ from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, gro
 from exact_odds.report.document import procedure_json, shoe_json
 from exact_odds.report.study import eor_json, eor_tables
 
-
-class OutcomeWays(Protocol):
-    """Ways of each outcome: anything indexed by ``"banker"``, ``"player"`` and ``"tie"`` (a dict, a Dist)."""
-
-    def __getitem__(self, outcome: Winner, /) -> int: ...  # pragma: no cover
+OutcomeWays = Mapping[Winner, int] | Dist[Winner]
+"""Ways of each outcome, indexed by ``"banker"``, ``"player"`` and ``"tie"``."""
 
 
 def odds_table(shoe_label: str, counts: OutcomeWays, total: int, *, infinite: bool,
@@ -203,8 +199,7 @@ def _signed(x: Fraction, fmt: str) -> Cell:
 def known_odds_tables(shoe: Shoe, known: Known, dist: Dist[Winner], player_ev: Sequence[tuple[str, Fraction]],
                       fmt: str) -> list[Table]:
     """``odds --known``: banker, player and tie given the knowledge, then each main bet's expectation."""
-    counts = {k: dist[k] for k in OUTCOMES}
-    table = odds_table(f"{shoe}, given {known}", counts, dist.total, infinite=shoe.infinite)
+    table = odds_table(f"{shoe}, given {known}", dist, dist.total, infinite=shoe.infinite)
     note = ("Combinations are the ordered six-card sequences of the shoe whose card at each known position is one "
             f"it may be ({grouped(dist.total)} in all), unused cards included." if not shoe.infinite else
             "Infinite deck: every card independent (a 0-valued card 4/13, each of 1-9 1/13), so a known position "
@@ -218,8 +213,7 @@ def known_odds_tables(shoe: Shoe, known: Known, dist: Dist[Winner], player_ev: S
 def known_odds_json(shoe: Shoe, known: Known, dist: Dist[Winner],
                     player_ev: Sequence[tuple[str, Fraction]]) -> dict[str, object]:
     """The ``odds --known --format json`` object: ``known``, ``shoe``, the odds and ``player_ev`` by bet."""
-    counts: dict[str, int] = {k: dist[k] for k in OUTCOMES}
-    return {**odds_json(shoe, counts, dist.total), "known": known.spec(),
+    return {**odds_json(shoe, dist, dist.total), "known": known.spec(),
             "player_ev": {name: fraction_text(ev) for name, ev in player_ev}}
 
 

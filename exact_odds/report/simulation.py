@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from exact_odds.analysis.sessions import Ruin
     from exact_odds.core.coup import Coup, Winner
     from exact_odds.core.shoe import Card, Shoe
+    from exact_odds.core.verdict import ChiSquare
     from exact_odds.dealing import ShoeCoup
     from exact_odds.witness.sessions import Figure, SessionComparison
     from exact_odds.witness.simulate import Simulation, SimulationCheck
@@ -441,17 +442,17 @@ def verification_tables(checks: Sequence[Check], title: str, notes: Sequence[str
 
 def _check_json(check: Check) -> dict[str, object]:
     out: dict[str, object] = {"verdict": check.verdict, "checked": check.checked, "unit": check.unit}
+    def tests(found: Sequence[ChiSquare]) -> list[dict[str, object]]:
+        return [{"label": t.label, "statistic": t.statistic, "df": t.df, "p_value": t.p_value} for t in found]
+
     if check.p_value is not None:
-        out.update(p_value=check.p_value, threshold=check.threshold,
-                   tests=[{"label": t.label, "statistic": t.statistic, "df": t.df, "p_value": t.p_value}
-                          for t in check.tests])
+        out.update(p_value=check.p_value, threshold=check.threshold, tests=tests(check.tests))
     else:
         out.update(violation_count=check.violation_count,
                    violations=[{"line": v.line, "shoe": v.shoe, "coup": v.coup, "message": v.message}
                                for v in check.violations])
     if check.details:
-        out["details"] = [{"label": t.label, "statistic": t.statistic, "df": t.df, "p_value": t.p_value}
-                          for t in check.details]
+        out["details"] = tests(check.details)
     if check.notes:
         out["notes"] = list(check.notes)
     return out
