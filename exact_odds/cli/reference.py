@@ -159,44 +159,38 @@ def _add_symbolic(sub: options.Subparsers) -> None:
 def _cmd_report(args: argparse.Namespace) -> options.Output:
     if args.game is not None:
         return _game_report(args)
-
     shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
     known = options.bets_from_args(args).known.values()
     others = [bet for bet in known if not is_main_bet(bet)]  # with --config, no other configuration's bets
     sheets = reference_sheets(shoe, others, options.configs_from_args(args), tableau=tableau)
-    eor = _removal_figures(args, shoe, known, tableau) if args.eor else None
+    eor, figures = _removal_figures(args, shoe, known, tableau)
     return options.render(args, lambda: odds.reference_json(sheets, eor=eor),
                           lambda: odds.reference_tables(sheets, args.format, tableau=_custom_name(tableau), eor=eor),
-                          figures=_figures(args, eor, shoe))
+                          figures=figures)
 
 
 def _game_report(args: argparse.Namespace) -> options.Output:
     """``report --game``: the casino's whole par sheet."""
     game = options.effective_game(args)
     sheets = reference_sheets(game.shoe, game.side_bets, [game.configuration], tableau=game.tableau)
-    eor = _removal_figures(args, game.shoe, game.bets, game.tableau) if args.eor else None
+    eor, figures = _removal_figures(args, game.shoe, game.bets, game.tableau)
     return options.render(args, lambda: odds.game_json(game, sheets, eor),
-                          lambda: odds.game_tables(game, sheets, args.format, eor),
-                          figures=_figures(args, eor, game.shoe))
+                          lambda: odds.game_tables(game, sheets, args.format, eor), figures=figures)
 
 
-def _removal_figures(args: argparse.Namespace, shoe: Shoe, bets: Iterable[Bet],
-                     tableau: Tableau) -> odds.RemovalFigures:
-    """The effects of removal of ``bets`` (a default set: those the shoe cannot settle are left out, and
-    named) and their suggested counts, as ``eor`` computes them, with its progress bar."""
+def _removal_figures(args: argparse.Namespace, shoe: Shoe, bets: Iterable[Bet], tableau: Tableau) -> tuple[
+        odds.RemovalFigures | None, Callable[[], list[Figure]] | None]:
+    """With --eor: the effects of removal of ``bets`` (a default set: those the shoe cannot settle are left
+    out, and named) and their suggested counts, as ``eor`` computes them, and their figures."""
+    if not args.eor:
+        return None, None
     chosen, left_out = usable_bets(shoe, bets)
     with options.progress_bar(args, "eor") as bar:
         removals = effects_of_removal(shoe, chosen, tableau=tableau, progress=bar)
-    return odds.RemovalFigures(removals, [r.count(max_tag=args.max_tag) for r in removals],
-                               [bet.name for bet in left_out], args.max_tag)
-
-
-def _figures(args: argparse.Namespace, eor: odds.RemovalFigures | None,
-             shoe: Shoe) -> Callable[[], list[Figure]] | None:
-    if eor is None:
-        return None
+    counts = [r.count(max_tag=args.max_tag) for r in removals]
     title = f"Effects of removal, {shoe}"
-    return options.figures(args, title, lambda: eor_drawing(eor.removals, eor.counts, title))
+    return (odds.RemovalFigures(removals, counts, [bet.name for bet in left_out], args.max_tag),
+            options.figures(args, title, lambda: eor_drawing(removals, counts, title)))
 
 
 def _add_report(sub: options.Subparsers) -> None:

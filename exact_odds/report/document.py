@@ -135,12 +135,9 @@ def render_document(tables: Sequence[Table], fmt: str, provenance: Provenance, *
                     figures: Sequence[Figure] = (), fragment: bool = False) -> str:
     """``tables`` in format ``fmt`` headed by ``provenance`` (ends with a newline); ``fragment``: LaTeX tables
     alone; ``figures`` appear in HTML only."""
-    if fmt == "table":
-        return provenance.text_block() + text_tables(tables, fmt)
-    if fmt == "markdown":
-        return provenance.markdown_block() + text_tables(tables, fmt)
-    if fmt == "csv":
-        return provenance.comment_lines() + text_tables(tables, fmt)
+    heads = {"table": provenance.text_block, "markdown": provenance.markdown_block, "csv": provenance.comment_lines}
+    if fmt in heads:
+        return heads[fmt]() + text_tables(tables, fmt)
     if fmt == "latex":
         return latex_tables(tables) if fragment else latex_document(tables, provenance)
     if fmt == "html":
