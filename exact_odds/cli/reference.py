@@ -7,17 +7,9 @@ import argparse
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from exact_odds.analysis import information
 from exact_odds.analysis.conditional import dealing_order, parse_dealt
 from exact_odds.analysis.edges import configuration_sheets, distinct_bets, par_sheet, reference_sheets
-from exact_odds.analysis.information import (
-    Information,
-    InformationError,
-    Known,
-    advantage,
-    deal_dealt,
-    deal_known,
-    player_ev,
-)
 from exact_odds.analysis.removal import effects_of_removal
 from exact_odds.analysis.symbolic import summary
 from exact_odds.bets import usable_bets
@@ -40,12 +32,12 @@ if TYPE_CHECKING:
 def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> options.Output:
     """``odds --known``: the odds and the main bets' expectations given what is known."""
     if args.dealt:
-        raise InformationError("give either --dealt (cards on the table, by hand) or --known (cards by position), "
-                               "not both; --known '1=9 2=K' says what --dealt 'P: 9 B: K' says")
-    known = Known.parse(" ".join(args.known))
-    dist = deal_known(shoe, known, tableau)
+        raise information.InformationError("give either --dealt (cards on the table, by hand) or --known (cards by "
+                                           "position), not both; --known '1=9 2=K' says what --dealt 'P: 9 B: K' says")
+    known = information.Known.parse(" ".join(args.known))
+    dist = information.deal_known(shoe, known, tableau)
     bets = (options.config_from_args(args) or STANDARD_CONFIG).bets  # the game's pay table with --game
-    evs = list(zip((bet.name for bet in bets), player_ev(dist, bets), strict=True))
+    evs = list(zip((bet.name for bet in bets), information.player_ev(dist, bets), strict=True))
     outcomes = winners(dist)
     return options.render(args, lambda: odds.known_odds_json(shoe, known, outcomes, evs),
                           lambda: odds.known_odds_tables(shoe, known, outcomes, evs, args.format))
@@ -71,7 +63,7 @@ def _custom_name(tableau: Tableau) -> str | None:
 def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> options.Output:
     """``odds --dealt``: the exact odds given the cards already dealt in this coup."""
     dealt = parse_dealt(args.dealt)
-    dist = winners(deal_dealt(shoe, dealing_order(dealt, tableau), tableau))
+    dist = winners(information.deal_dealt(shoe, dealing_order(dealt, tableau), tableau))
     return options.render(args, lambda: odds.dealt_odds_json(shoe, dealt, dist),
                           lambda: [odds.dealt_odds_table(shoe, dealt, dist, tableau=_custom_name(tableau))])
 
@@ -244,12 +236,13 @@ def _add_sidebets(sub: options.Subparsers) -> None:
 
 def _cmd_advantage(args: argparse.Namespace) -> options.Output:
     shoe = options.shoe_from_args(args)
-    information = Information.parse(args.position, args.groups)
+    watched = information.Information.parse(args.position, args.groups)
     choice = options.bets_from_args(args)
     bets = choice.named(args.bet) or choice.main  # banker, player and tie: of --config or the game
     with options.progress_bar(args, "advantage", unit="cases") as bar:
-        result = advantage(shoe, information, bets, options.tableau_from_args(args),
-                           known=Known.parse(" ".join(args.known)), sit_out=not args.always_bet, progress=bar)
+        result = information.advantage(shoe, watched, bets, options.tableau_from_args(args),
+                                       known=information.Known.parse(" ".join(args.known)),
+                                       sit_out=not args.always_bet, progress=bar)
     return options.render(args, lambda: odds.advantage_json(shoe, result),
                           lambda: odds.advantage_tables(shoe, result, args.format))
 
