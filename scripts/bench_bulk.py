@@ -44,7 +44,7 @@ def batch_figures(repeat: int) -> None:
     from exact_odds.batch import evaluate, parse_compositions
     from exact_odds.batch.compiled import JIT_ENV
     from exact_odds.bets import registered
-    from exact_odds.report import batch_text
+    from exact_odds.report.study import batch_text
 
     n, m = 200_000, 20_000
     rows, grids = random_compositions(n, 1)

@@ -18,20 +18,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from exact_odds import Shoe, deal, winners
-from exact_odds.report import (
+from exact_odds.report import decimal_text, fraction_text
+from exact_odds.report.base import Table
+from exact_odds.report.document import render_tables
+from exact_odds.report.edges import (
     ConfigSheets,
-    Table,
     break_even_table,
     closed_form_tables,
-    decimal_text,
     edges_by_decks_tables,
-    fraction_text,
     par_sheets_tables,
     payout_symbol_tables,
-    render_tables,
     side_bets_by_shoe_table,
-    write_atomic,
 )
+from exact_odds.report.files import write_atomic
 
 if TYPE_CHECKING:
     from exact_odds.analysis.edges import ParSheet
@@ -170,7 +169,7 @@ BUNCO_ARTICLE = "D. Taylor, 'Shell Scripting a Bunco Game', Linux Journal, 21 Ja
 def bunco_text(rules: str, fmt: str) -> str:
     """``exact-odds bunco --scoring RULES``: three six-sided dice, six rounds, a turn to 21."""
     from exact_odds.bunco import Dice, analyse, find_scoring_rules
-    from exact_odds.report import bunco_tables
+    from exact_odds.report.bunco import bunco_tables
 
     return stamp(render_tables(bunco_tables(analyse(Dice(3, 6), find_scoring_rules(rules))), fmt), fmt)
 
@@ -220,7 +219,7 @@ def eor_text(fmt: str) -> str:
     """Effects of removal and suggested counts of the main bets of every configuration, 8 decks."""
     from exact_odds.analysis.removal import effects_of_removal
     from exact_odds.bets import BUILTIN_CONFIGURATIONS as CONFIGURATIONS
-    from exact_odds.report import eor_tables
+    from exact_odds.report.study import eor_tables
 
     shoe = Shoe.decks(8)
     removals = effects_of_removal(shoe, [bet for config in CONFIGURATIONS.values() for bet in config.bets])

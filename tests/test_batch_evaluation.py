@@ -367,7 +367,7 @@ def test_plain_reader_leaves_the_rest_to_the_general_one(text: str) -> None:
 
 
 def test_vectorised_csv_equals_python_formatting() -> None:
-    from exact_odds.report import batch_text
+    from exact_odds.report.study import batch_text
 
     counts = [[32] * 13, [6] + [0] * 12, [1] * 13, [40, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 2], [110] * 13]
     ev = evaluate(counts)

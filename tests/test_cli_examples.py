@@ -10,13 +10,13 @@ import pytest
 from conftest import run
 
 from exact_odds.cli import build_parser
-from exact_odds.cli.examples import HEADING
+from exact_odds.cli.options import HEADING
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def example_lines(epilog: str | None) -> list[str]:
-    """The command lines of an epilog made by :func:`exact_odds.cli.examples.examples` (none for another)."""
+    """The command lines of an epilog made by :func:`exact_odds.cli.options.examples` (none for another)."""
     if not epilog or not epilog.startswith(HEADING):
         return []
     return [line.strip() for line in epilog.splitlines()[1:] if line.strip()]

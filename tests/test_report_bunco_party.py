@@ -10,7 +10,7 @@ from exact_odds.bunco.night import exact_tables, night_means, simulate_nights
 from exact_odds.bunco.party import Party
 from exact_odds.bunco.tally import load_tally, verify_tally
 from exact_odds.report.base import render_json
-from exact_odds.report.bunco_party import (
+from exact_odds.report.bunco import (
     bunco_party_json,
     bunco_party_tables,
     other_json,

@@ -19,8 +19,7 @@ import pytest
 from conftest import needed_tool, needs, run
 
 from exact_odds.report.base import Table
-from exact_odds.report.document import html_page, html_table
-from exact_odds.report.provenance import Provenance
+from exact_odds.report.document import Provenance, html_page, html_table
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

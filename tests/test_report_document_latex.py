@@ -100,8 +100,7 @@ def test_a_math_cell_goes_through_sympy() -> None:
 
 
 def test_every_character_of_a_title_compiles(tmp_path: Path) -> None:
-    from exact_odds.report.document import latex_document
-    from exact_odds.report.provenance import Provenance
+    from exact_odds.report.document import Provenance, latex_document
 
     title = "Odds ≈ 1.06% × 2 − 3 → ♣♠♥♦ ± – — … § · ° ≤ ≥ ≠ ∞ Égalité & $ # _ { } ~ ^ \\ < > |"
     tex = latex_document([Table(title, ["a", "b"], [[title, 1]], [title])], Provenance("odds", version="0"))

@@ -49,7 +49,7 @@ def _study(bets: list[str], **more: Any) -> Any:
 
 @pytest.mark.parametrize("bets", [["banker"], ["banker", "player", "tie"]])
 def test_the_study_figure_keeps_its_title_whole_and_close(bets: list[str]) -> None:
-    fig = plots._study_drawing(_study(bets))
+    fig = plots.study_drawing(_study(bets))
     assert _inside(fig) == []
     assert fig.get_layout_engine() is not None  # constrained: no band left empty under the title
     title = fig._suptitle.get_window_extent(fig.canvas.get_renderer())
@@ -61,7 +61,7 @@ def test_the_study_figure_keeps_its_title_whole_and_close(bets: list[str]) -> No
 def test_the_eor_figure_keeps_every_label_inside() -> None:
     shoe = Shoe.decks(1)
     removals = effects_of_removal(shoe, [find_bet(b) for b in ("banker", "player", "tie", "dragon-7")])
-    fig = plots._eor_drawing(removals, [r.count() for r in removals], "Effects of removal, 1 deck " * 3)
+    fig = plots.eor_drawing(removals, [r.count() for r in removals], "Effects of removal, 1 deck " * 3)
     assert _inside(fig) == []
     plots._pyplot().close(fig)
 
@@ -74,6 +74,6 @@ def test_count_draws_a_figure(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert picture.read_bytes().startswith(b"\x89PNG")
     study = run_study(Shoe.decks(1), shoes=3, seed=1, bets=[find_bet("dragon-7")],
                       counts=[find_count("jacobson-dragon-7")])
-    fig = plots._count_drawing(study)
+    fig = plots.count_drawing(study)
     assert _inside(fig) == []
     plots._pyplot().close(fig)

@@ -14,7 +14,7 @@ import pytest
 import exact_odds
 import exact_odds.bunco
 import exact_odds.report
-from exact_odds.cli import FAMILIES, FAMILY_OF, _command_of, family_commands, subcommands
+from exact_odds.cli import FAMILY_OF, build_parser, command_parsers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,10 +35,10 @@ def _modules_after(argv: list[str]) -> set[str]:
 
 
 def test_the_table_of_families_is_the_modules_own() -> None:
-    """:data:`FAMILIES` names each family module's commands in the order its ``COMMANDS`` adds them."""
-    for family, commands in FAMILIES.items():
-        assert tuple(_command_of(add) for add in family_commands(family)) == commands, family
-    assert [_command_of(add) for add in subcommands()] == list(FAMILY_OF)
+    """:data:`FAMILY_OF` names each command's module, whose ``_add_<command>`` adds it alone, in the help's order."""
+    for command in FAMILY_OF:
+        assert [p.prog for p in command_parsers(build_parser(command))] == [f"exact-odds {command}"], command
+    assert [p.prog.split()[1] for p in command_parsers(build_parser())] == list(FAMILY_OF)
 
 
 @pytest.mark.parametrize("argv", [
@@ -49,7 +49,7 @@ def test_a_command_imports_its_family_alone(argv: list[str]) -> None:
     """A command loads its own family module of the command line, and none of the heavy packages (NumPy,
     SymPy, Matplotlib, tabulate): the modules that need them import them in the functions that use them."""
     loaded = _modules_after(argv)
-    families = {f"exact_odds.cli.{family}" for family in FAMILIES}
+    families = {f"exact_odds.cli.{family}" for family in FAMILY_OF.values()}
     assert families & loaded == {f"exact_odds.cli.{FAMILY_OF[argv[0]]}"}
     heavy = {"numpy", "sympy", "matplotlib", "tabulate"}
     assert not heavy & loaded, heavy & loaded
@@ -70,11 +70,11 @@ def test_package_names_are_the_modules_own(package: object) -> None:
 
 @pytest.mark.parametrize("columns", [None, "50", "133", "0", "-3", "x", " 90 "])
 def test_the_help_is_as_wide_as_argparse_makes_it(columns: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """:func:`~exact_odds.cli.examples.help_width` is argparse's own width, ``shutil.get_terminal_size()``
+    """:func:`~exact_odds.cli.options.help_width` is argparse's own width, ``shutil.get_terminal_size()``
     less 2, whatever ``$COLUMNS`` says (the terminal, if any, being the same for both)."""
     import shutil
 
-    from exact_odds.cli.examples import help_width
+    from exact_odds.cli.options import help_width
 
     if columns is None:
         monkeypatch.delenv("COLUMNS", raising=False)

@@ -159,12 +159,10 @@ COVERED_BY: dict[str, str] = {
     "bunco/verify.py": "test_bunco.py",
     # Command families: each command is run (outputs, formats, bad input) with the analysis it shows;
     # every command and format is also pinned byte for byte by test_cli_golden.py.
-    "cli/advantage.py": "test_analysis_information.py",
     "cli/completion.py": "test_cli_usability.py",
     "cli/options.py": "test_cli_vocabulary.py",  # one vocabulary: what every option means
     "cli/simulation.py": "test_witness_simulate.py",
     "cli/study.py": "test_study.py",
-    "cli/verify.py": "test_witness_verify.py",
     "core/coup.py": "test_engine_enumerator.py",  # the coup encoding, with the enumerator that makes coups
     "core/verdict.py": "test_witness_verify.py",
     # Dealing: the vectorised dealer against the scalar one and the oracle; the documented shuffle.
@@ -176,19 +174,10 @@ COVERED_BY: dict[str, str] = {
     "inputs/sources.py": "test_inputs_reading.py",  # toml_depth and parse_toml
     # Presentation: rows and text of each command, pinned byte for byte by the golden outputs; the JSON
     # shapes by the schemas.
-    "report/advantage.py": "test_cli_golden.py",
-    "report/advantage_play.py": "test_cli_golden.py",
     "report/base.py": "test_cli_printable_names.py",
-    "report/bunco.py": "test_cli_golden.py",
-    "report/concepts.py": "test_report_schemas.py",
-    "report/edges.py": "test_cli_golden.py",
-    "report/game.py": "test_game.py",
     "report/odds.py": "test_cli_golden.py",
-    "report/roads.py": "test_analysis_roads.py",
-    "report/sidebets.py": "test_cli_golden.py",
     "report/simulation.py": "test_cli_golden.py",
     "report/study.py": "test_cli_golden.py",
-    "report/verify.py": "test_witness_verify.py",
     # A study: dealing against a reference, exact edges, identical results whatever the workers.
     "study/checks.py": "test_study.py",
     "study/cluster.py": "test_study.py",

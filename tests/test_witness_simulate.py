@@ -401,7 +401,7 @@ def test_p_value_is_the_two_degree_chi_square_tail() -> None:
 
 
 def test_tiny_p_values_are_stated() -> None:
-    from exact_odds.report.verify import p_text
+    from exact_odds.report.simulation import p_text
 
     assert p_text(0.0) == "< 1e-300"  # below the smallest float: said so, never shown as 0
     assert p_text(0.25) == "0.25" and p_text(3.2e-7) == "3.2e-07"
@@ -540,7 +540,7 @@ def test_verify_rules_names_the_tableau_of_the_exact_values(capsys: pytest.Captu
 def test_progress_bar_only_when_enabled() -> None:
     import io
 
-    from exact_odds.report import ProgressBar
+    from exact_odds.report.base import ProgressBar
 
     shown, hidden = io.StringIO(), io.StringIO()
     for stream, enabled in ((shown, True), (hidden, False)):

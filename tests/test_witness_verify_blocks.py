@@ -127,7 +127,7 @@ def test_bunco_rolls_read_in_blocks_give_the_report_of_the_rolls_read_whole(
 def test_running_out_of_memory_is_one_line_naming_what_to_reduce(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     import exact_odds.bunco as bunco
-    import exact_odds.cli.verify as command
+    import exact_odds.cli.simulation as command
 
     def short_of_memory(*args: object, **kwargs: object) -> None:
         raise MemoryError

@@ -1,19 +1,9 @@
 """The ``exact-odds`` command line: argparse subcommands by family, no arithmetic, no policy.
 
-``main(argv)`` returns the exit status, and every status but 0 and 1 comes with exactly one
-line on stderr (never a traceback):
-
-- 0 on success; 1 when a check fails (a FAIL verdict). Each file written by ``--output``, ``--plot``
-  or ``--log`` is named on stderr (``exact-odds: wrote 'FILE'``) unless ``--quiet``; ``--output -``
-  is standard output;
-- 2 on bad input, the line ending with a pointer to the command's help (``(see 'exact-odds
-  odds --help')``), and on an output that cannot be written: a target that is not a regular file
-  or a new path in a writable directory, two options naming one file (both checked before any
-  work, see :mod:`exact_odds.report.files`), or a failing standard output (no pointer then).
-  2 rather than 1, so that a script never reads a failed write as a failed check. The files a
-  command writes commit together: if one fails, none is created or replaced;
-- 130 when interrupted (Ctrl-C), 143 on SIGTERM and 129 on SIGHUP: temporary files are removed,
-  workers terminated (:mod:`exact_odds.cli.signals`).
+``main(argv)`` returns the exit status: 0 on success, 1 when a check fails, 2 on bad input or an output
+that cannot be written (one line on stderr, never a traceback), 128 + the signal when stopped
+(:mod:`exact_odds.cli.signals`); docs/formats.md tells the whole contract. Each file written is named on
+stderr unless ``--quiet``, and the files of a command commit together (:mod:`exact_odds.report.files`).
 """
 
 from __future__ import annotations
@@ -41,38 +31,22 @@ from exact_odds.study.workers import one_thread_unless_chosen
 
 PROG = "exact-odds"
 
-AddCommand = Callable[[Subparsers], None]
-"""A function adding one subcommand to the parser (each family module's ``COMMANDS`` lists them)."""
-
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "reference": ("odds", "edges", "parsheet", "symbolic", "report", "sidebets"),
-    "simulation": ("simulate", "deal", "session", "roads"),
-    "bunco": ("bunco",),
-    "study": ("eor", "batch", "study", "count"),
-    "advantage": ("advantage",),
-    "chemin": ("chemin-de-fer",),
-    "verify": ("verify",),
-    "completion": ("completion",),
-}
-"""The module of :mod:`exact_odds.cli` declaring each command, in the order of the help (a test checks it)."""
-
-FAMILY_OF = {command: family for family, commands in FAMILIES.items() for command in commands}
+FAMILY_OF: dict[str, str] = {
+    "odds": "reference", "edges": "reference", "parsheet": "reference", "symbolic": "reference",
+    "report": "reference", "sidebets": "reference", "simulate": "simulation", "deal": "simulation",
+    "session": "simulation", "roads": "simulation", "bunco": "bunco", "eor": "study", "batch": "study",
+    "study": "study", "count": "study", "advantage": "reference", "chemin-de-fer": "chemin", "verify": "simulation",
+    "completion": "completion"}
+"""The module of :mod:`exact_odds.cli` declaring each command (:func:`add_command`), in the order of the help."""
 
 
-def family_commands(family: str) -> tuple[AddCommand, ...]:
-    """The add functions of one family module (imported now), in the order of the help."""
-    commands: tuple[AddCommand, ...] = import_module(f"exact_odds.cli.{family}").COMMANDS
-    return commands
-
-
-def subcommands() -> tuple[AddCommand, ...]:
-    """The add functions of every command, in the order of the help (every family module imported)."""
-    return tuple(add for family in FAMILIES for add in family_commands(family))
-
-
-def _command_of(add: AddCommand) -> str:
-    """The command an add function registers, by its name (``_add_odds``, ``add_count``)."""
-    return add.__name__.lstrip("_").removeprefix("add_").replace("_", "-")
+def add_command(sub: Subparsers, command: str) -> None:
+    """Add ``command`` to ``sub`` (its family module imported now): the module's ``_add_<command>`` declares
+    its options, and ``_cmd_<command>`` runs it."""
+    module = import_module(f"exact_odds.cli.{FAMILY_OF[command]}")
+    name = command.replace("-", "_")
+    getattr(module, f"_add_{name}")(sub)
+    sub.choices[command].set_defaults(handler=getattr(module, f"_cmd_{name}"))
 
 
 def build_parser(only: str | None = None) -> Parser:
@@ -89,15 +63,11 @@ def build_parser(only: str | None = None) -> Parser:
     sub.required = True
     if only == "--version":
         return parser
-    family = FAMILY_OF.get(only or "")
-    chosen = [add for add in family_commands(family) if _command_of(add) == only] if family else []
-    for add in chosen or subcommands():
-        add(sub)
-    if chosen and only not in sub.choices:  # a function not named after its command: build them all
-        return build_parser()
-    for command in command_parsers(parser):
-        _check_written_files(command)
-        _name_game_parts(command)
+    for command in [only] if only in FAMILY_OF else FAMILY_OF:
+        add_command(sub, command)
+    for command_parser in command_parsers(parser):
+        _check_written_files(command_parser)
+        _name_game_parts(command_parser)
     return parser
 
 
@@ -110,17 +80,12 @@ def command_parsers(parser: argparse.ArgumentParser) -> list[Parser]:
     return list({id(p): p for p in _subparsers(parser).choices.values()}.values())
 
 
-def version() -> str:
-    """The version of exact-odds (:data:`exact_odds.__version__`)."""
-    return __version__
-
-
 class VersionAction(argparse.Action):
     """``--version``: print ``exact-odds <version>`` and exit 0."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
-        write_stdout(f"{PROG} {version()}\n")
+        write_stdout(f"{PROG} {__version__}\n")
         parser.exit()
 
 
@@ -222,9 +187,8 @@ def _emit(args: argparse.Namespace) -> None:
     except InputError as err:
         raise _pointing_to_help(err, args.command) from None
     output: str | None = getattr(args, "output", None)
-    if isinstance(text, bytes):
-        if output is None:
-            raise InputError(f"--format {args.format} is binary: give --output FILE")
+    if isinstance(text, bytes):  # a workbook: _parse made sure of its --output FILE
+        assert output is not None
         with atomic_binary_file(output) as binary:
             binary.write(text)
         return

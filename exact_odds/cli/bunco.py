@@ -4,7 +4,6 @@ tables, Bunco as it is played)."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from contextlib import ExitStack
 from fractions import Fraction
 from typing import TYPE_CHECKING, TextIO
@@ -15,10 +14,8 @@ from exact_odds.bunco.night import exact_tables, night_means, sheet_writer, simu
 from exact_odds.bunco.party import COMMON_PARTY, Party, load_party
 from exact_odds.bunco.tally import load_tally, verify_tally
 from exact_odds.cli import options
-from exact_odds.cli.examples import examples
 from exact_odds.inputs import validate
-from exact_odds.report import bunco_json, bunco_tables, rolls_verification_json, rolls_verification_tables
-from exact_odds.report.bunco_party import bunco_party_json, bunco_party_tables, tally_json, tally_tables
+from exact_odds.report import bunco as bunco_report
 from exact_odds.report.files import atomic_file
 
 if TYPE_CHECKING:
@@ -41,7 +38,8 @@ def _cmd_bunco(args: argparse.Namespace) -> options.Output:
             record = _games_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
             sim = bunco.simulate(analysis, trials=args.simulate, seed=args.seed, alpha=_alpha(args), record=record)
         options.failed_if(args, not sim.passed)
-    return options.render(args, lambda: bunco_json(analysis, sim), lambda: bunco_tables(analysis, sim),
+    return options.render(args, lambda: bunco_report.bunco_json(analysis, sim),
+                          lambda: bunco_report.bunco_tables(analysis, sim),
                           configuration=rules.name, seed=None if sim is None else sim.seed)
 
 
@@ -103,15 +101,15 @@ def _party(args: argparse.Namespace, party: Party) -> options.Output:
             record = sheet_writer(stack.enter_context(atomic_file(args.log))) if args.log is not None else None
             night = simulate_nights(party, nights=args.night, seed=seed, alpha=_alpha(args), record=record)
         options.failed_if(args, not night.passed)
-    return options.render(args, lambda: bunco_party_json(party, race, table, means, night),
-                          lambda: bunco_party_tables(party, race, table, means, night),
+    return options.render(args, lambda: bunco_report.bunco_party_json(party, race, table, means, night),
+                          lambda: bunco_report.bunco_party_tables(party, race, table, means, night),
                           configuration=party.scoring.name)
 
 
 def _tally(args: argparse.Namespace, party: Party) -> options.Output:
     result = verify_tally(load_tally(args.tally), party, alpha=float(_alpha(args)), max_violations=args.max_violations)
     options.failed_if(args, result.verdict == "FAIL")
-    return options.render(args, lambda: tally_json(result), lambda: tally_tables(result),
+    return options.render(args, lambda: bunco_report.tally_json(result), lambda: bunco_report.tally_tables(result),
                           configuration=party.scoring.name)
 
 
@@ -126,7 +124,8 @@ def _verify_rolls(args: argparse.Namespace) -> options.Output:
     except MemoryError:
         raise bunco.BuncoError("out of memory checking the log of rolls: give fewer --dice or --sides") from None
     options.failed_if(args, result.verdict == "FAIL")
-    return options.render(args, lambda: rolls_verification_json(result), lambda: rolls_verification_tables(result),
+    return options.render(args, lambda: bunco_report.rolls_verification_json(result),
+                          lambda: bunco_report.rolls_verification_tables(result),
                           configuration=rules.name)
 
 
@@ -139,10 +138,10 @@ def _add_bunco(sub: options.Subparsers) -> None:
                     "chi-square-tested against the exact values (exit status 1 on FAIL); --log FILE writes the "
                     "simulated games' rolls. --verify LOG checks a log of rolls (CSV: round,dice[,score], e.g. "
                     "'2,3 5 3,0') against the exact roll distribution: faces, scores and Buncos.",
-        **examples('exact-odds bunco --scoring article --rounds 4 --more-than 5',
-                   'exact-odds bunco --simulate 2000 --seed 4 --log rolls.csv',
-                   'exact-odds bunco --verify rolls.csv  # the rolls the line above wrote',
-                   'exact-odds bunco --party examples/bunco_party.toml --night 2000 --seed 7'))
+        **options.examples('exact-odds bunco --scoring article --rounds 4 --more-than 5',
+                           'exact-odds bunco --simulate 2000 --seed 4 --log rolls.csv',
+                           'exact-odds bunco --verify rolls.csv  # the rolls the line above wrote',
+                           'exact-odds bunco --party examples/bunco_party.toml --night 2000 --seed 7'))
     p.add_argument("--dice", type=validate.BUNCO_DICE.option, default=3, metavar="N", help="number of dice (default 3)")
     p.add_argument("--sides", type=validate.BUNCO_SIZE.option, default=6, metavar="N", help="faces per die (default 6)")
     p.add_argument("--round", type=validate.BUNCO_SIZE.option, default=1, metavar="N",
@@ -183,7 +182,3 @@ def _add_bunco(sub: options.Subparsers) -> None:
                    help="check a host's tally sheet (CSV: round,[table,]player,wins,losses,buncos,mini_buncos,points) "
                         "against the party's rules and exact means")
     options.add_format_options(p)
-    p.set_defaults(handler=_cmd_bunco)
-
-
-COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_bunco,)

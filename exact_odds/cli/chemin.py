@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from fractions import Fraction
 
 from exact_odds.analysis.banque import banque_game, cooperative
@@ -19,14 +18,13 @@ from exact_odds.analysis.chemin import (
     solve_by_decks,
 )
 from exact_odds.cli import options
-from exact_odds.cli.examples import examples
 from exact_odds.core.choices import PARLOUR_RULES, ChoiceRules, load_choice_rules
 from exact_odds.core.shoe import Shoe
 from exact_odds.dealing.procedure import STANDARD_PROCEDURE
 from exact_odds.inputs import validate
 from exact_odds.inputs.reading import read_user_file
 from exact_odds.report import chemin
-from exact_odds.report.concepts import procedure_json, shoe_json
+from exact_odds.report.document import procedure_json, shoe_json
 from exact_odds.study.chemin import CoupSolution, dealt_shoes, recorded_shoe
 from exact_odds.study.replay import read_record
 
@@ -160,10 +158,10 @@ def _add_chemin_de_fer(sub: options.Subparsers) -> None:
                     "(or as --rules leave free), each seeing what the model lets him see. Prints the value, the "
                     "Player's and the Banker's optimal strategies (the Banker's as a tableau), whether they are "
                     "unique, their exact certificate and what each wrong choice costs.",
-        **examples('exact-odds chemin-de-fer --model A1',
-                   'exact-odds chemin-de-fer --decks-table 4 --model B2',
-                   'exact-odds chemin-de-fer --model B2 --decks 6 --commission 1/20',
-                   'exact-odds chemin-de-fer --banque --share 1/3'))
+        **options.examples('exact-odds chemin-de-fer --model A1',
+                           'exact-odds chemin-de-fer --decks-table 4 --model B2',
+                           'exact-odds chemin-de-fer --model B2 --decks 6 --commission 1/20',
+                           'exact-odds chemin-de-fer --banque --share 1/3'))
     p.add_argument("--model", metavar="MODEL",
                    help="A1-A3: cards dealt with replacement; B1-B3: from the shoe. 1: each side sees his total; "
                         "2: the Banker sees his two cards, the Player his total; 3: each sees his own two cards "
@@ -193,11 +191,6 @@ def _add_chemin_de_fer(sub: options.Subparsers) -> None:
                         "cards left (default model B1 here)")
     options.add_input_option(p, "a recorded shoe (cards in dealing order, e.g. 'Kh 3d 9s ...'; '-': standard "
                                 "input): the game solved before each of its coups")
-    options.add_seed_option(p)
-    options.add_quiet_option(p)
+    options.add(p, "--seed", "--quiet")
     p.add_argument("--costs", action="store_true", help="also print what each of the Banker's wrong choices costs")
     options.add_format_options(p)
-    p.set_defaults(handler=_cmd_chemin_de_fer)
-
-
-COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_chemin_de_fer,)

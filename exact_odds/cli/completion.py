@@ -4,13 +4,11 @@ written by ``shtab`` from the parser itself; file options complete file names, `
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 
 import shtab
 
 from exact_odds.bets import BUILTIN_BETS
 from exact_odds.cli import build_parser, command_parsers, options
-from exact_odds.cli.examples import examples
 
 SHELLS = ("bash", "zsh", "tcsh")
 """The shells a script is written for."""
@@ -52,11 +50,7 @@ def _add_completion(sub: options.Subparsers) -> None:
                     "names complete on TAB. Load it in the current bash with `source <(exact-odds completion "
                     "bash)`; for every new shell, save it where the script's first lines say (for zsh, as a file "
                     "named _exact-odds in a directory of $fpath).",
-        **examples("exact-odds completion bash",
-                   "exact-odds completion zsh --output _exact-odds"))
+        **options.examples("exact-odds completion bash",
+                           "exact-odds completion zsh --output _exact-odds"))
     p.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or tcsh")
-    options.add_output_option(p)
-    p.set_defaults(handler=_cmd_completion)
-
-
-COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_completion,)
+    options.add(p, "--output")

@@ -9,16 +9,15 @@ is the command line's option, else the game's (``--game``), else the standard on
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 from exact_odds.bets import BUILTIN_BETS, BUILTIN_CONFIGURATIONS, configuration_from, load_bets
 from exact_odds.bets.main import STANDARD_CONFIG
-from exact_odds.cli.examples import HelpFormatter
 from exact_odds.core.shoe import Shoe, ShoeError, parse_cards
 from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
 from exact_odds.dealing.procedure import STANDARD_PROCEDURE
@@ -30,26 +29,62 @@ from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.optional import installed
 from exact_odds.inputs.registry import name_key, nearest, unknown_name
 from exact_odds.inputs.validate import shown
-from exact_odds.report import FORMATS, ProgressBar, render_json
-from exact_odds.report.concepts import procedure_json, shoe_json
-from exact_odds.report.document import Figure, render_document, render_text_document
-from exact_odds.report.plots import eor_svg
-from exact_odds.report.provenance import Provenance, with_provenance
-from exact_odds.report.xlsx import workbook_bytes
+from exact_odds.report import document
+from exact_odds.report.base import FORMATS, ProgressBar, render_json
+from exact_odds.report.plots import save_figure, svg_text
 
 if TYPE_CHECKING:
-    from exact_odds.analysis.removal import LinearCount, Removal
     from exact_odds.bets import Bet, Configuration, Registry
     from exact_odds.core.tableau import Tableau
     from exact_odds.dealing.procedure import Procedure
     from exact_odds.game import Game
-    from exact_odds.report import Table
+    from exact_odds.report.base import Table
+
 
 Output: TypeAlias = str | bytes
 """A command's whole output: text, or the bytes of a binary format (``xlsx``, written to ``--output`` only)."""
 
 Handler = Callable[[argparse.Namespace], Output | Iterator[str]]
 """A command: its whole output, or its output piece by piece as it is computed (a long input)."""
+
+
+HEADING = "examples:"
+"""The first line of every command's epilog."""
+
+
+def help_width() -> int:
+    """The width a help is wrapped to, found as argparse finds it (``shutil.get_terminal_size().columns - 2``)
+    without importing :mod:`shutil` (with its archive modules, a tenth of a short command's start)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    stdout = sys.__stdout__
+    if columns <= 0:
+        try:
+            columns = 0 if stdout is None else os.get_terminal_size(stdout.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help formatter (every parser's, see :class:`Parser`), its width
+    :func:`help_width`, an epilog of examples kept line for line."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, help_width() if width is None else width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return text if text.startswith(HEADING) else super()._fill_text(text, width, indent)
+
+
+def examples(*lines: str) -> dict[str, Any]:
+    """``add_parser`` keywords giving a command the example ``lines`` (each a whole command line, with
+    an optional ``# comment`` after it) at the end of its help."""
+    body = "\n".join(f"  {line}" for line in lines)
+    return {"epilog": f"{HEADING}\n{body}"}
 
 
 NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?:/[0-9]+)?$")
@@ -63,7 +98,7 @@ _LONG_WORD = re.compile(rf"\S{{{validate.SHOWN + 1},}}")
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line on stderr and exit status 2, whose single-valued options
     may be given once (options that gather values use ``action="append"`` or ``"extend"``), and whose help
-    is wrapped by :class:`~exact_odds.cli.examples.HelpFormatter` unless another is given."""
+    is wrapped by :class:`HelpFormatter` unless another is given."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
@@ -151,7 +186,7 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 def add_shoe_options(parser: argparse.ArgumentParser) -> None:
     """--game / --decks / --shoe / --remove / --rules."""
-    add_game_option(parser)
+    add(parser, "--game")
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--decks", metavar="N",
                        help="number of 52-card decks, or 'inf' for the infinite-deck limit (default 8, or the "
@@ -166,7 +201,7 @@ def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] |
                        quiet: bool = False) -> None:
     """--format, --output and, where LaTeX is one of the formats, --latex-fragment; ``quiet``: --quiet first."""
     if quiet:
-        add_quiet_option(parser)
+        add(parser, "--quiet")
     choices = list(formats or FORMATS)
     pages = "; html is one self-contained page, latex a whole document" if {"html", "latex"} <= set(choices) else ""
     pages += "; xlsx a workbook, one sheet a table (it needs --output FILE)" if "xlsx" in choices else ""
@@ -176,43 +211,64 @@ def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] |
         parser.add_argument("--latex-fragment", action="store_true",
                             help="with --format latex: only the tables, to include in a document of one's own "
                                  "(it needs the booktabs and longtable packages)")
-    add_output_option(parser)
+    add(parser, "--output")
 
 
 def _format_name(name: str) -> str:
     return "table" if name == "text" else name  # the plain format has one name everywhere
 
 
-def add_output_option(parser: argparse.ArgumentParser) -> None:
-    """--output / -o FILE (``-``: standard output, as without the option)."""
-    parser.add_argument("--output", "-o", type=_file_or_stdout, metavar="FILE",
-                        help="write to FILE (atomically) instead of stdout ('-': stdout)")
-
-
 def _file_or_stdout(text: str) -> str | None:
     return None if text == "-" else text
 
 
-def add_quiet_option(parser: argparse.ArgumentParser) -> None:
-    """--quiet / -q: no progress bar."""
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+GAME_HELP = ("a casino's game from a TOML file: shoe, tableau, pay table, side bets and dealing procedure "
+             "(see examples/games/)")
+
+SHARED: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    # --game: the options given beside it replace its parts (its help names them: cli._name_game_parts)
+    "--game": (("--game",), {"metavar": "FILE", "help": GAME_HELP}),
+    "--output": (("--output", "-o"), {"type": _file_or_stdout, "metavar": "FILE",
+                                      "help": "write to FILE (atomically) instead of stdout ('-': stdout)"}),
+    "--quiet": (("--quiet", "-q"), {"action": "store_true", "help": "no progress bar"}),
+    "--seed": (("--seed",), {"type": validate.SEED.option, "metavar": "S",
+                             "help": "seed of the random generator (default: chosen at random and printed)"}),
+    "--bets": (("--bets",), {"dest": "bet_files", "action": "append", "default": [], "metavar": "FILE",
+                             "help": "also load the side bets defined in this TOML file (repeatable); "
+                                     "see examples/side_bets.toml"}),
+    "--known": (("--known",), {
+        "action": "append", "default": [], "metavar": "SPEC", "type": validate.spec_option,
+        "help": "what is known of the next coup's cards: POSITION=CARDS, several separated by spaces or commas. "
+                "Positions 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, 6 the sixth; "
+                "P1 B1 P2 B2 also work); cards a rank (7), a card with its suit (7h), or alternatives with | "
+                "(7|8|9). E.g. '1=7', '5=7h', '1=7|8|9 2=K'. A position is that card of the shoe, used by the coup "
+                "or not"}),
+}
+"""The options several commands share alike: their spellings and ``add_argument`` keywords, by name."""
+
+
+def add(parser: argparse.ArgumentParser, *names: str) -> None:
+    """Add the shared options ``names`` (:data:`SHARED`) to ``parser``, in that order."""
+    for name in names:
+        flags, keywords = SHARED[name]
+        parser.add_argument(*flags, **keywords)
 
 
 def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Callable[[], Sequence[Table]], *,
-           figures: Callable[[], Sequence[Figure]] | None = None, **given: Any) -> Output:
+           figures: Callable[[], Sequence[document.Figure]] | None = None, **given: Any) -> Output:
     """A command's output in its --format, headed by its provenance (:func:`provenance_from_args`, with the
     parts in ``given``): the JSON of ``as_json()``, the ``tables()`` as a workbook (``xlsx``, bytes) or as a
     document. An HTML page also shows the ``figures()`` (drawn only for it, when matplotlib is installed)."""
     provenance = provenance_from_args(args, **given)
     if args.format == "json":
-        return render_json(with_provenance(as_json(), provenance))
+        return render_json(document.with_provenance(as_json(), provenance))
     fragment = bool(getattr(args, "latex_fragment", False))
     if fragment and args.format != "latex":
         raise InputError("--latex-fragment needs --format latex")
     if args.format == "xlsx":
-        return workbook_bytes(tables(), provenance)
+        return document.workbook_bytes(tables(), provenance)
     drawn = figures() if figures is not None and args.format == "html" and installed("matplotlib") else ()
-    return render_document(tables(), args.format, provenance, figures=drawn, fragment=fragment)
+    return document.render_document(tables(), args.format, provenance, figures=drawn, fragment=fragment)
 
 
 def render_text(args: argparse.Namespace, as_json: Callable[[], object], text: Callable[[], str],
@@ -220,19 +276,16 @@ def render_text(args: argparse.Namespace, as_json: Callable[[], object], text: C
     """A drawing or a story (``deal``, ``roads``) in its --format, table or json, headed as :func:`render`'s."""
     provenance = provenance_from_args(args, **given)
     if args.format == "json":
-        return render_json(with_provenance(as_json(), provenance))
-    return render_text_document(text(), args.format, provenance)
+        return render_json(document.with_provenance(as_json(), provenance))
+    return document.render_text_document(text(), args.format, provenance)
 
 
-def figure(title: str, draw: Callable[[], str]) -> Callable[[], list[Figure]]:
-    """The figures of an HTML page: one drawing, ``draw()`` giving its ``<svg>`` (called only for the page)."""
-    return lambda: [Figure(title, draw())]
-
-
-def removal_figures(removals: Sequence[Removal], counts: Sequence[LinearCount], *,
-                    title: str) -> Callable[[], list[Figure]]:
-    """The figures of a page that shows effects of removal: one bar chart per bet."""
-    return figure(title, lambda: eor_svg(removals, counts, title=title))
+def figures(args: argparse.Namespace, title: str, draw: Callable[[], Any]) -> Callable[[], list[document.Figure]]:
+    """The figures of an HTML page: one drawing, ``draw()`` (of :mod:`exact_odds.report.plots`) made only for
+    the page; saved first to the command's --plot FILE, if given."""
+    if getattr(args, "plot", None):
+        save_figure(draw(), args.plot)
+    return lambda: [document.Figure(title, svg_text(draw()))]
 
 
 def failed_if(args: argparse.Namespace, failed: bool) -> None:
@@ -278,7 +331,7 @@ def add_config_option(parser: argparse.ArgumentParser, what: str, *, bets: bool 
                         help=f"{what}: a configuration (standard, tie-9, commission-4, super-6, ez) or a TOML "
                              "file with a casino's pay table")
     if bets:
-        add_bets_option(parser)
+        add(parser, "--bets")
 
 
 def configs_from_args(args: argparse.Namespace) -> list[Configuration]:
@@ -293,12 +346,6 @@ def config_from_args(args: argparse.Namespace) -> Configuration | None:
     if getattr(args, "config", None) is not None:  # --config '' is refused, not ignored
         return configuration_from(args.config)
     return game.configuration if game is not None else None
-
-
-def add_seed_option(parser: argparse.ArgumentParser) -> None:
-    """--seed S: without it the command draws a seed at random and prints it, so that every run can be repeated."""
-    parser.add_argument("--seed", type=validate.SEED.option, metavar="S",
-                        help="seed of the random generator (default: chosen at random and printed)")
 
 
 def add_procedure_options(parser: argparse.ArgumentParser, *, fresh: bool = True) -> None:
@@ -334,7 +381,7 @@ _ALL_CONFIGURATIONS = frozenset({"edges", "report", "symbolic"})
 """Commands that show every built-in configuration unless --config (or a game) names one."""
 
 
-def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
+def provenance_from_args(args: argparse.Namespace, **given: Any) -> document.Provenance:
     """What produced a command's output: its tableau, configuration, shoe, procedure and seed as the
     command's options give them (None where it has none); ``given`` replaces a part (``shoe=None``)."""
     parts: dict[str, Any] = {"command": args.command, "seed": getattr(args, "seed", None)}
@@ -346,27 +393,20 @@ def provenance_from_args(args: argparse.Namespace, **given: Any) -> Provenance:
         default = None if args.command in _ALL_CONFIGURATIONS else "standard"
         parts["configuration"] = config.name if config is not None else default
     if hasattr(args, "decks"):
-        parts["shoe"] = shoe_json(shoe_from_args(args))
+        parts["shoe"] = document.shoe_json(shoe_from_args(args))
     if hasattr(args, "no_burn"):
         procedure = procedure_from_args(args)
-        parts["procedure"] = procedure_json(procedure)
+        parts["procedure"] = document.procedure_json(procedure)
         parts["procedure_text"] = procedure.describe()
     parts.update(given)
     if parts.get("procedure") is None and "procedure_text" not in given:
         parts["procedure_text"] = None
-    return Provenance(**parts)
+    return document.Provenance(**parts)
 
 
-def progress_bar(args: argparse.Namespace, label: str, *, unit: str | None = None) -> closing[ProgressBar]:
-    """A progress bar on stderr, shown only on a terminal and without --quiet; closed when its block ends."""
-    return closing(ProgressBar(sys.stderr, label, enabled=sys.stderr.isatty() and not args.quiet, unit=unit))
-
-
-def add_bets_option(parser: argparse.ArgumentParser) -> None:
-    """--bets FILE (repeatable): side bets defined in a TOML file, known to this command beside the built-in ones."""
-    parser.add_argument("--bets", dest="bet_files", action="append", default=[], metavar="FILE",
-                        help="also load the side bets defined in this TOML file (repeatable); "
-                             "see examples/side_bets.toml")
+def progress_bar(args: argparse.Namespace, label: str, *, unit: str | None = None) -> ProgressBar:
+    """A progress bar on stderr, shown only on a terminal and without --quiet; cleared when its block ends."""
+    return ProgressBar(sys.stderr, label, enabled=sys.stderr.isatty() and not args.quiet, unit=unit)
 
 
 def add_bet_option(parser: argparse.ArgumentParser, help: str) -> None:
@@ -424,26 +464,6 @@ def bets_from_args(args: argparse.Namespace, *, files: Sequence[str] | None = No
         loaded += [bet for bet in bets if bet not in loaded]  # a file given twice counts once
     return CommandBets(known, tuple(loaded), config_from_args(args), None if game is None else game.side_bets)
 
-
-def add_known_option(parser: argparse.ArgumentParser) -> None:
-    """--known SPEC (repeatable: the pieces of knowledge add up), of ``advantage`` and ``odds``."""
-    parser.add_argument(
-        "--known", action="append", default=[], metavar="SPEC", type=validate.spec_option,
-        help="what is known of the next coup's cards: POSITION=CARDS, several separated by spaces or commas. "
-             "Positions 1-6 in dealing order (1 P1, 2 B1, 3 P2, 4 B2, 5 the fifth card, 6 the sixth; "
-             "P1 B1 P2 B2 also work); cards a rank (7), a card with its suit (7h), or alternatives with | "
-             "(7|8|9). E.g. '1=7', '5=7h', '1=7|8|9 2=K'. A position is that card of the shoe, used by the coup "
-             "or not")
-
-
-def add_game_option(parser: argparse.ArgumentParser) -> None:
-    """--game FILE: a casino's game; the options given beside it replace its parts (its help names them:
-    :func:`exact_odds.cli._name_game_parts`)."""
-    parser.add_argument("--game", metavar="FILE", help=GAME_HELP)
-
-
-GAME_HELP = ("a casino's game from a TOML file: shoe, tableau, pay table, side bets and dealing procedure "
-             "(see examples/games/)")
 
 _LOADED_GAME = "_loaded_game"
 """Namespace attribute: the game of --game, read once per command line."""

@@ -6,23 +6,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from exact_odds import report
 from exact_odds.analysis.information import Information
 from exact_odds.analysis.removal import effects_of_removal
 from exact_odds.batch import evaluate, parse_compositions
 from exact_odds.batch.compiled import wanted
 from exact_odds.bets import usable_bets
 from exact_odds.cli import options
-from exact_odds.cli.examples import examples
 from exact_odds.inputs import validate
 from exact_odds.inputs.reading import read_user_file, user_blocks
-from exact_odds.report.advantage_play import count_json, count_tables
-from exact_odds.report.plots import count_figure, count_svg, eor_figure, study_figure, study_svg
+from exact_odds.report import study as study_report
+from exact_odds.report.plots import count_drawing, eor_drawing, study_drawing
 from exact_odds.study.counting import CountError, find_count
 from exact_odds.study.replay import read_record, replay
 from exact_odds.study.run import StudyError, run_study
@@ -51,12 +49,11 @@ def _cmd_eor(args: argparse.Namespace) -> options.Output:
         for removal in removals:
             counts.append(removal.count(max_tag=args.max_tag))
             bar(len(removals) + len(counts), 2 * len(removals))
-    if args.plot:
-        eor_figure(removals, counts, args.plot, title=f"Effects of removal, {shoe}")
-    return options.render(args, lambda: report.eor_json(shoe, removals, counts, omitted=omitted),
-                          lambda: report.eor_tables(str(shoe), removals, counts, args.format, omitted=omitted,
-                                                    max_tag=args.max_tag),
-                          figures=options.removal_figures(removals, counts, title=f"Effects of removal, {shoe}"))
+    title = f"Effects of removal, {shoe}"
+    return options.render(args, lambda: study_report.eor_json(shoe, removals, counts, omitted=omitted),
+                          lambda: study_report.eor_tables(str(shoe), removals, counts, args.format,
+                                                          omitted=omitted, max_tag=args.max_tag),
+                          figures=options.figures(args, title, lambda: eor_drawing(removals, counts, title)))
 
 
 def _add_eor(sub: options.Subparsers) -> None:
@@ -65,8 +62,8 @@ def _add_eor(sub: options.Subparsers) -> None:
         description="For every bet (or those named with --bet) and each rank: EV(shoe less one card of the rank) "
                     "- EV(shoe), exactly, from the bettor's side per unit staked; then the balanced linear count "
                     "the effects suggest and its betting correlation.",
-        **examples('exact-odds eor --decks 1 --bet banker,player,tie',
-                   'exact-odds eor --decks 2 --bets examples/side_bets.toml --format csv'))
+        **options.examples('exact-odds eor --decks 1 --bet banker,player,tie',
+                           'exact-odds eor --decks 2 --bets examples/side_bets.toml --format csv'))
     options.add_shoe_options(p)
     options.add_bet_option(p, "only these bets (names or aliases; repeatable or comma-separated; default: every bet, "
                               "the game's bets with --game, or only the bets of --bets FILE)")
@@ -75,7 +72,6 @@ def _add_eor(sub: options.Subparsers) -> None:
                    help="largest tag of the suggested counts (default 2)")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the effects as bar charts (needs exact-odds[plot])")
     options.add_format_options(p, quiet=True)
-    p.set_defaults(handler=_cmd_eor)
 
 
 def _cmd_batch(args: argparse.Namespace) -> Iterator[str]:
@@ -86,7 +82,7 @@ def _cmd_batch(args: argparse.Namespace) -> Iterator[str]:
     if args.format == "jsonl":  # the first line: the provenance, then one composition a line
         opening = json.dumps({"provenance": provenance.as_json()}) + "\n"
     else:
-        opening = provenance.comment_lines() + report.batch_header(bets, args.format)
+        opening = provenance.comment_lines() + study_report.batch_header(bets, args.format)
     blocks = user_blocks(args.input, "compositions")
     return _batch_lines(opening, blocks, args.input, bets, tableau, args.format)
 
@@ -99,7 +95,7 @@ def _batch_lines(opening: str, blocks: Iterator[tuple[int, str]], source: str, b
     for first, text in blocks:  # the opening goes with the first block's lines: nothing is written before
         lines, counts = parse_compositions(text, source=source, first_line=first, header=first == 1, jit=jit)
         found = evaluate(counts, bets=bets, tableau=tableau, lines=lines, jit=jit) if lines else None
-        yield opening + ("" if found is None else report.batch_text(found, lines, fmt, header=False, jit=jit))
+        yield opening + ("" if found is None else study_report.batch_text(found, lines, fmt, header=False, jit=jit))
         opening = ""
     if opening:  # an empty input
         yield opening
@@ -122,16 +118,15 @@ def _add_batch(sub: options.Subparsers) -> None:
                     "ace,two,...,king) and write one line each: the input line number, banker, player and tie "
                     "ways over ordered six-card sequences, the number of sequences, and with --bet the exact EV "
                     "of each bet as num/den. Integers are identical to the reference enumerator's.",
-        **examples('exact-odds batch --input examples/compositions.csv --bet banker,player',
-                   'exact-odds batch --input examples/compositions.csv --format jsonl --output evs.jsonl'))
+        **options.examples('exact-odds batch --input examples/compositions.csv --bet banker,player',
+                           'exact-odds batch --input examples/compositions.csv --format jsonl --output evs.jsonl'))
     p.add_argument("--input", "-i", required=True, metavar="FILE", help="compositions file ('-' for stdin)")
     options.add_bet_option(p, "also the exact EV of these bets (repeatable or comma-separated)")
-    options.add_game_option(p)
+    options.add(p, "--game")
     options.add_config_option(p, "the pay table of banker, player and tie", bets=True)
     p.add_argument("--rules", metavar="FILE", help="drawing rules (tableau) from a TOML file (default: the game's)")
     p.add_argument("--format", default="csv", choices=["csv", "jsonl"], help="output format (default csv)")
-    options.add_output_option(p)
-    p.set_defaults(handler=_cmd_batch)
+    options.add(p, "--output")
 
 
 def _cmd_study(args: argparse.Namespace) -> options.Output:
@@ -146,10 +141,9 @@ def _cmd_study(args: argparse.Namespace) -> options.Output:
         edge_sort = None if args.edge_sort is None else Information.parse("1", args.edge_sort)  # the first card
         study = _dealt(args, "study", choice, bets, counts_from_args(args, choice), workers, thresholds=args.thresholds,
                        max_tag=args.max_tag, edge_sort=edge_sort, sort_bets=[b.name for b in bets])
-    if args.plot:
-        study_figure(study, args.plot)
-    return options.render(args, lambda: report.study_json(study), lambda: report.study_tables(study, args.format),
-                          figures=options.figure("Player EV before each coup", lambda: study_svg(study)))
+    return options.render(args, lambda: study_report.study_json(study),
+                          lambda: study_report.study_tables(study, args.format),
+                          figures=options.figures(args, "Player EV before each coup", lambda: study_drawing(study)))
 
 
 def _dealt(args: argparse.Namespace, label: str, choice: options.CommandBets, bets: list[Bet], counts: list[Count],
@@ -168,7 +162,8 @@ def _replay(args: argparse.Namespace, shoe: Shoe, tableau: Tableau, bets: list[B
     if args.counts or args.edge_sort is not None:
         raise StudyError("--count and --edge-sort study dealt shoes (--shoes N), not a recorded shoe")
     rep = replay(read_record(read_user_file(args.input, "record", stdin=True)), shoe, bets=bets, tableau=tableau)
-    return options.render(args, lambda: report.replay_json(rep), lambda: [report.replay_table(rep, args.format)],
+    return options.render(args, lambda: study_report.replay_json(rep),
+                          lambda: [study_report.replay_table(rep, args.format)],
                           procedure=None, procedure_text=REPLAYED)
 
 
@@ -185,12 +180,12 @@ def _add_study(sub: options.Subparsers) -> None:
                     "those gains, what the count suggested by the effects of removal gains at true-count "
                     "thresholds, and the cut-card effect. With --input FILE, replay a real shoe (cards in "
                     "dealing order, e.g. 'Kh 3d 9s ...') and print the exact player EV of each bet before each coup.",
-        **examples('exact-odds study --shoes 4 --seed 5',
-                   'exact-odds study --shoes 4 --seed 5 --bet banker,dragon-7 --count jacobson-dragon-7',
-                   'exact-odds study --input examples/shoe_record.txt --bet banker,player,tie'))
+        **options.examples('exact-odds study --shoes 4 --seed 5',
+                           'exact-odds study --shoes 4 --seed 5 --bet banker,dragon-7 --count jacobson-dragon-7',
+                           'exact-odds study --input examples/shoe_record.txt --bet banker,player,tie'))
     options.add_shoe_options(p)
     p.add_argument("--shoes", type=validate.SHOES.option, metavar="N", help="number of shoes to deal")
-    options.add_seed_option(p)
+    options.add(p, "--seed")
     options.add_procedure_options(p, fresh=False)
     options.add_bet_option(p, "bets to study (default: banker player tie, of --config or the game, or the bets of "
                               "--bets FILE; repeatable or comma-separated)")
@@ -209,7 +204,6 @@ def _add_study(sub: options.Subparsers) -> None:
                         "'high=6|7|8|9'; the other cards are 'other'); the best play given the group, or sitting "
                         "out, is set beside flat betting, choosing among the studied bets (--bet)")
     options.add_format_options(p, quiet=True)
-    p.set_defaults(handler=_cmd_study)
 
 
 def add_count_option(parser: argparse.ArgumentParser) -> None:
@@ -261,10 +255,8 @@ def _cmd_count(args: argparse.Namespace) -> options.Output:
         if args.shoes is None:
             raise CountError("give --shoes N (shoes to deal)")
         study = _dealt(args, "count", choice, [], counts, workers)
-    if args.plot:
-        count_figure(study, args.plot)
-    return options.render(args, lambda: count_json(study), lambda: count_tables(study),
-                          figures=options.figure("Player EV by true count", lambda: count_svg(study)))
+    return options.render(args, lambda: study_report.count_json(study), lambda: study_report.count_tables(study),
+                          figures=options.figures(args, "Player EV by true count", lambda: count_drawing(study)))
 
 
 def _add_count(sub: options.Subparsers) -> None:
@@ -275,19 +267,15 @@ def _add_count(sub: options.Subparsers) -> None:
                     "betting correlation with the exact effects of removal, how often it triggers, the average "
                     "player_ev when it does, and its gain per coup and per shoe (expected and realised), with 95% "
                     "confidence intervals over shoes; several counts are compared on the same shoes.",
-        **examples('exact-odds count --count jacobson-dragon-7 --shoes 4 --seed 1',
-                   "exact-odds count --count '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4' --shoes 4 --seed 1"))
+        **options.examples('exact-odds count --count jacobson-dragon-7 --shoes 4 --seed 1',
+                           "exact-odds count --count '4|5|6|7=-1, 8|9=+2, bet=dragon-7, tc>=4' --shoes 4 --seed 1"))
     add_count_option(p)
     options.add_shoe_options(p)
     p.add_argument("--shoes", type=validate.SHOES.option, metavar="N", help="number of shoes to deal")
-    options.add_seed_option(p)
+    options.add(p, "--seed")
     options.add_procedure_options(p, fresh=False)
-    options.add_bets_option(p)
+    options.add(p, "--bets")
     add_run_options(p)
     p.add_argument("--plot", metavar="FILE.png",
                    help="also draw each count's mean exact player EV by true count (needs exact-odds[plot])")
     options.add_format_options(p, quiet=True)
-    p.set_defaults(handler=_cmd_count)
-
-
-COMMANDS: tuple[Callable[[options.Subparsers], None], ...] = (_add_eor, _add_batch, _add_study, _add_count)

@@ -222,7 +222,8 @@ def render_json(value: object) -> str:
 class ProgressBar:
     """A one-line progress bar on a stream, redrawn in place by ``bar(done, total)``; silent unless ``enabled``.
 
-    It ends with the share done (``" 42%"``), or ``"1,000/5,000 shoes"`` with a ``unit``; ``close()`` clears it.
+    It ends with the share done (``" 42%"``), or ``"1,000/5,000 shoes"`` with a ``unit``; ``close()`` (or the
+    end of a ``with`` block) clears it.
     """
 
     def __init__(self, stream: TextIO, label: str, *, enabled: bool, unit: str | None = None) -> None:
@@ -240,6 +241,12 @@ class ProgressBar:
             self.stream.write(text)
             self.stream.flush()
             self._shown = text
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def close(self) -> None:
         if self.enabled and self._shown:

@@ -16,7 +16,7 @@ from exact_odds.analysis.chemin import ChoiceGame, Cost, Equilibria, Equilibrium
 from exact_odds.core.choices import HANDS, TOTALS, pair_text, total
 from exact_odds.core.tableau import COLUMNS
 from exact_odds.report.base import Cell, Table, decimal_text, for_people, fraction_text, percent_cell, yes_no
-from exact_odds.report.concepts import shoe_json
+from exact_odds.report.document import shoe_json
 from exact_odds.study.chemin import CoupSolution
 
 PLAYER_EV_NOTE = ("player_ev: the Player's expectation per coup of the parlour game (he wins 1, loses 1, a tie "

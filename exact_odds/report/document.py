@@ -1,5 +1,9 @@
-"""A command's whole output: its :class:`~exact_odds.report.provenance.Provenance`, then its tables, in each
-format (JSON is :func:`~exact_odds.report.provenance.with_provenance`; a workbook :mod:`.xlsx`).
+"""A command's whole output: its :class:`Provenance`, then its tables, in each format (JSON is
+:func:`with_provenance`).
+
+Provenance: which program, command, tableau (name and SHA-256 of its decisions), pay table, shoe, dealing
+procedure and seed produced an output, at the top of every format; a part a command does not use is
+``None`` (JSON ``null``). No date and no host: the same command line gives the same bytes.
 
 LaTeX: ``booktabs`` rules in ``longtable`` environments; a wide table is set in a smaller font, the widest
 on a landscape page, to fit A4 with 1.5 cm margins. Text is escaped, and the characters pdflatex rejects
@@ -10,24 +14,104 @@ compiles with pdflatex and TeX Live's ``latex-base`` and ``latex-recommended`` (
 
 HTML: one self-contained page (inline CSS, figures inline as SVG, nothing fetched) that reads on a phone
 and prints. A column whose cells are all numbers is right-aligned; every text is escaped.
+
+xlsx (with openpyxl): a sheet for the provenance, then one sheet a table: its title (A1), the headers (row
+2), the rows, then the notes; its name the title cut to 31 characters (made unique). Numbers are stored as
+numbers: an integer with a thousands format, a fraction as the nearest double (a percentage when its header
+reads as one), and beside each column of fractions a text column ``HEADER (exact)`` keeps them exactly.
+Text that is a number (``"1,234"``, ``"1.0579%"``) becomes that number.
 """
 
 from __future__ import annotations
 
+import io
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from exact_odds import __version__
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.optional import require
 from exact_odds.inputs.validate import shown
-from exact_odds.report.base import Cell, Math, Table, cell_text, text_tables
+from exact_odds.report.base import Cell, Math, Table, cell_text, fraction_text, text_tables
 
 if TYPE_CHECKING:
-    from exact_odds.report.provenance import Provenance
+    from openpyxl.worksheet.worksheet import Worksheet
+
+    from exact_odds.core.shoe import Shoe
+    from exact_odds.dealing.procedure import Procedure
+
+
+# ---------------------------------------------------------------- provenance, and the shapes it shares
+
+PROGRAM = "exact-odds"
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """What produced an output (see the module). ``tableau`` is ``(name, sha256 hex key)``;
+    ``procedure_text`` the procedure in words for the formats people read."""
+
+    command: str
+    tableau: tuple[str, str] | None = None
+    configuration: str | None = None
+    shoe: Mapping[str, object] | None = None
+    procedure: Mapping[str, object] | None = None
+    procedure_text: str | None = None
+    seed: int | None = None
+    version: str = __version__
+
+    def as_json(self) -> dict[str, object]:
+        """The ``"provenance"`` object of the JSON outputs, the first key of each (:func:`with_provenance`)."""
+        tableau = None if self.tableau is None else {"name": self.tableau[0], "key": self.tableau[1]}
+        return {"program": PROGRAM, "version": self.version, "command": self.command, "tableau": tableau,
+                "configuration": self.configuration, "shoe": None if self.shoe is None else dict(self.shoe),
+                "procedure": None if self.procedure is None else dict(self.procedure), "seed": self.seed}
+
+    def fields(self) -> list[tuple[str, str]]:
+        """(label, value) of each part given, for people: program first, then tableau ... seed."""
+        parts = [("program", f"{PROGRAM} {self.version}, command {self.command}"),
+                 ("tableau", None if self.tableau is None else f"{self.tableau[0]} (sha256 {self.tableau[1]})"),
+                 ("configuration", self.configuration),
+                 ("shoe", None if self.shoe is None else str(self.shoe["description"])),
+                 ("procedure", self.procedure_text), ("seed", None if self.seed is None else str(self.seed))]
+        return [(label, value) for label, value in parts if value is not None]
+
+    def comment_lines(self) -> str:
+        """``# label: value`` lines (each ending with a newline), for the top of a CSV file."""
+        return "".join(f"# {label}: {value}\n" for label, value in self.fields())
+
+    def text_block(self) -> str:
+        """The header of a plain-text output: one ``label: value`` line each, then a blank line."""
+        width = max(len(label) for label, _ in self.fields())
+        return "".join(f"{label.ljust(width)}  {value}\n" for label, value in self.fields()) + "\n"
+
+    def markdown_block(self) -> str:
+        """The header of a Markdown output: a list of the parts, then a blank line."""
+        return "".join(f"- **{label}**: {value}\n" for label, value in self.fields()) + "\n"
+
+
+def with_provenance(value: object, provenance: Provenance) -> dict[str, object]:
+    """A command's JSON result with ``"provenance"`` as its first key; a list becomes ``"results"``."""
+    if isinstance(value, dict):
+        return {"provenance": provenance.as_json(), **{k: v for k, v in value.items() if k != "provenance"}}
+    return {"provenance": provenance.as_json(), "results": value}
+
+
+def shoe_json(shoe: Shoe) -> dict[str, object]:
+    """The shoe: ``{"description": "8 decks", "cards": 416}`` (``cards`` ``null`` for the infinite deck)."""
+    return {"description": str(shoe), "cards": None if shoe.infinite else shoe.size}
+
+
+def procedure_json(procedure: Procedure) -> dict[str, object]:
+    """How coups are dealt: ``fresh`` (every coup from a full shoe: the rest then does not apply), ``cut_card``
+    (cards behind it), ``last_coup`` (``"one-more"`` or ``"this"``), ``burn``, and a ``description``."""
+    return {"description": procedure.describe(), "fresh": procedure.fresh, "cut_card": procedure.cut,
+            "last_coup": procedure.last_coup, "burn": procedure.burn}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +135,9 @@ def render_document(tables: Sequence[Table], fmt: str, provenance: Provenance, *
                     figures: Sequence[Figure] = (), fragment: bool = False) -> str:
     """``tables`` in format ``fmt`` headed by ``provenance`` (ends with a newline); ``fragment``: LaTeX tables
     alone; ``figures`` appear in HTML only."""
-    if fmt == "table":
-        return provenance.text_block() + text_tables(tables, fmt)
-    if fmt == "markdown":
-        return provenance.markdown_block() + text_tables(tables, fmt)
-    if fmt == "csv":
-        return provenance.comment_lines() + text_tables(tables, fmt)
+    heads = {"table": provenance.text_block, "markdown": provenance.markdown_block, "csv": provenance.comment_lines}
+    if fmt in heads:
+        return heads[fmt]() + text_tables(tables, fmt)
     if fmt == "latex":
         return latex_tables(tables) if fragment else latex_document(tables, provenance)
     if fmt == "html":
@@ -285,3 +366,159 @@ def html_page(tables: Sequence[Table], provenance: Provenance, figures: Sequence
         f"<h1>{title}</h1>", f"<dl class=\"provenance\">\n{fields}\n</dl>", html_tables(tables).rstrip("\n"),
         *(_html_figure(f) for f in figures), "</main>", "</body>", "</html>", ""]
     return "\n".join(parts)
+
+
+# ---------------------------------------------------------------- xlsx: a workbook, one sheet a table
+
+PERCENT_FORMAT = "0.0000%"
+DECIMAL_FORMAT = "0.0000000000"
+THOUSANDS_FORMAT = "#,##0"
+EXACT_SUFFIX = " (exact)"
+"""The header of the text column beside a column of fractions: ``probability (exact)``."""
+
+SHEET_NAME = 31
+"""The longest name a worksheet may have."""
+_PERCENT_WORDS = re.compile(r"probab|edge|ev\b|return|win|push|loss|chance|effect|share|%|rate|advantage",
+                            re.IGNORECASE)
+"""Words of a header whose fractions read as percentages."""
+
+_NUMBER_TEXT = re.compile(r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?%?")
+"""A number a table gives as text: ``1,234``, ``-0.5``, ``1.6e-08``, ``1.0579%``."""
+
+_BAD_SHEET_CHARACTERS = re.compile(r"[\[\]:*?/\\]")
+
+
+def workbook_bytes(tables: Sequence[Table], provenance: Provenance) -> bytes:
+    """The ``.xlsx`` file of ``tables`` headed by a sheet of the ``provenance`` (see the module).
+
+    >>> book = workbook_bytes([Table("Odds", ["outcome", "probability"], [["tie", Fraction(1, 8)]])],
+    ...                       Provenance(command="odds"))
+    >>> book[:2]
+    b'PK'
+    """
+    openpyxl = require("openpyxl", "xlsx", "--format xlsx needs openpyxl")
+    book = openpyxl.Workbook()
+    first = book.active
+    first.title = "provenance"
+    _fill(first, "Provenance", ["part", "value"], [list(field) for field in provenance.fields()])
+    names = {"provenance"}
+    for table in tables:
+        sheet = book.create_sheet(_sheet_name(table.title, names))
+        headers, rows = exact_columns(table)
+        _fill(sheet, table.title, headers, rows, table.notes)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def _sheet_name(title: str, taken: set[str]) -> str:
+    """A worksheet name for a table's title: no ``[]:*?/\\``, at most 31 characters, not yet ``taken``.
+
+    >>> _sheet_name("Par sheet: my-casino/banker, 6 decks", set())
+    'Par sheet my-casino-banker, 6 d'
+    """
+    base = re.sub(r"\s+", " ", _BAD_SHEET_CHARACTERS.sub(lambda m: "-" if m.group() in "/\\" else "", title))
+    base = base.strip().strip("'")[:SHEET_NAME] or "table"
+    name, n = base, 1
+    while name.lower() in {t.lower() for t in taken}:
+        n += 1
+        name = f"{base[:SHEET_NAME - len(str(n)) - 1]} {n}"
+    taken.add(name)
+    return name
+
+
+def exact_columns(table: Table) -> tuple[list[str], list[list[Cell]]]:
+    """The headers and rows of ``table`` with a text column ``HEADER (exact)`` after each column holding a
+    fraction (or its ``num/den`` text): the number, then its exact text (a blank beside any other cell).
+
+    >>> exact_columns(Table("t", ["bet", "edge"], [["tie", "-1/8"], ["none", "n/a"]]))
+    (['bet', 'edge', 'edge (exact)'], [['tie', Fraction(-1, 8), '-1/8'], ['none', 'n/a', '']])
+    """
+    with_fractions = [any(_is_fraction(row[i]) for row in table.rows if i < len(row))
+                      for i in range(len(table.headers))]
+    headers: list[str] = []
+    for header, exact in zip(table.headers, with_fractions, strict=True):
+        headers += [header, header + EXACT_SUFFIX] if exact else [header]
+    rows: list[list[Cell]] = []
+    for row in table.rows:
+        cells: list[Cell] = []
+        for value, exact in zip(row, with_fractions, strict=False):
+            number = _exact(value) if exact else None
+            if not exact:
+                cells.append(value)
+            elif number is None:
+                cells += [value, ""]
+            else:
+                cells += [number, fraction_text(number)]
+        rows.append(cells)
+    return headers, rows
+
+
+_FRACTION_TEXT = re.compile(r"-?\d+/\d+")
+_INTEGER_TEXT = re.compile(r"-?\d+")
+
+
+def _is_fraction(value: Cell) -> bool:
+    return (isinstance(value, Fraction) or
+            (isinstance(value, str) and not isinstance(value, Math) and bool(_FRACTION_TEXT.fullmatch(value))))
+
+
+def _exact(value: Cell) -> Fraction | None:
+    """The exact number of a cell of a column of fractions: a fraction, an integer or their text; else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (Fraction, int)):
+        return Fraction(value)
+    if isinstance(value, Math) or not (_FRACTION_TEXT.fullmatch(value) or _INTEGER_TEXT.fullmatch(value)):
+        return None
+    return Fraction(value)
+
+
+def _fill(sheet: Worksheet, title: str, headers: Sequence[str], rows: Sequence[Sequence[Cell]],
+          notes: Sequence[str] = ()) -> None:
+    """Write the title (A1, bold), the headers (row 2, bold, frozen) and the rows of one sheet, then its notes."""
+    openpyxl = require("openpyxl", "xlsx", "--format xlsx needs openpyxl")
+    bold = openpyxl.styles.Font(bold=True)
+    sheet.cell(row=1, column=1, value=title).font = bold
+    for column, header in enumerate(headers, start=1):
+        sheet.cell(row=2, column=column, value=header).font = bold
+    for r, row in enumerate(rows, start=3):
+        for column, (header, value) in enumerate(zip(headers, row, strict=False), start=1):
+            number, style = spreadsheet_value(value, header)
+            cell = sheet.cell(row=r, column=column, value=number)
+            if style is not None:
+                cell.number_format = style
+    for offset, note in enumerate(notes, start=len(rows) + 4):
+        sheet.cell(row=offset, column=1, value=note)
+    sheet.freeze_panes = "A3"
+    for i, header in enumerate(headers):  # each column as wide as its widest text, between 8 and 60
+        texts = [header, *(str(row[i]) for row in rows if i < len(row))]
+        width = float(min(60, max(8, *(len(t) + 2 for t in texts))))
+        sheet.column_dimensions[openpyxl.utils.get_column_letter(i + 1)].width = width
+
+
+def spreadsheet_value(value: Cell, header: str) -> tuple[Any, str | None]:
+    """A cell's value as the spreadsheet stores it, and its number format (``None``: none).
+
+    >>> spreadsheet_value(Fraction(1, 8), "probability"), spreadsheet_value(1234, "combinations")
+    ((0.125, '0.0000%'), (1234, '#,##0'))
+    >>> spreadsheet_value("1.0579%", "edge"), spreadsheet_value("11:1", "pays")
+    ((0.010579, '0.0000%'), ('11:1', None))
+    """
+    if isinstance(value, bool):
+        return value, None
+    if isinstance(value, int):
+        return value, THOUSANDS_FORMAT
+    if isinstance(value, Fraction):
+        return float(value), PERCENT_FORMAT if _PERCENT_WORDS.search(header) else DECIMAL_FORMAT
+    text = str(value)
+    if header.endswith(EXACT_SUFFIX) or not _NUMBER_TEXT.fullmatch(text):
+        return text, None
+    if text.endswith("%"):
+        return float(Fraction(text[:-1].replace(",", "")) / 100), PERCENT_FORMAT
+    if "," in text:
+        return int(text.replace(",", "")), THOUSANDS_FORMAT
+    number = Fraction(text)
+    if number.denominator == 1 and "." not in text and "e" not in text.lower():
+        return int(number), THOUSANDS_FORMAT
+    return float(number), DECIMAL_FORMAT

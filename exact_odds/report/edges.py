@@ -1,15 +1,17 @@
-"""Tables and JSON for ``edges``, ``parsheet`` and ``symbolic``: house edges, par sheets, closed forms, break-even
-payouts. Percentages and decimals for people; exact fractions where a program reads (csv, json, xlsx)."""
+"""Tables and JSON for ``edges``, ``parsheet``, ``symbolic`` and ``sidebets``: house edges, par sheets, closed
+forms, break-even payouts, side bets. Percentages and decimals for people; exact fractions where a program reads
+(csv, json, xlsx)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from itertools import groupby
 from typing import TYPE_CHECKING
 
+from exact_odds.engine.deck_polynomials import Factored
 from exact_odds.report.base import Cell, Math, Table, decimal_text, for_people, fraction_text, percent_text
-from exact_odds.report.concepts import shoe_json
-from exact_odds.report.expression_text import factored_text, linear_text, polynomial_text
+from exact_odds.report.document import shoe_json
 
 if TYPE_CHECKING:
     from exact_odds.analysis.edges import ParSheet
@@ -247,3 +249,183 @@ def break_even_table(title: str, rows: BreakEvens, fmt: str, *, note: str = "") 
             out.append([label, sheet.bet.name, line.label, line.pays, *fair_cells])
     headers = ["shoe", "bet", "line", "pays", *(["break-even pays", "≈"] if people else ["break_even"])]
     return Table(title, headers, out, [f"{BREAK_EVEN_NOTE} {note}".strip()] if fmt != "csv" else [])
+
+
+# ---------------------------------------------------------------- side bets: sidebets, report, tables/sidebets.*
+
+def odds_text(pays: Fraction) -> str:
+    """A net payout as a pay table shows it: ``"11:1"``, ``"0.54:1"``, ``"1:2"``, ``"push"``, ``"-1/2"``.
+
+    >>> [odds_text(Fraction(p)) for p in (11, "27/50", "1/2", "1/3", 0, "-1/2")]
+    ['11:1', '0.54:1', '0.5:1', '1:3', 'push', '-1/2']
+    """
+    if pays == 0:
+        return "push"
+    if pays < 0:
+        return fraction_text(pays)
+    digits = next((d for d in range(12) if (pays * 10**d).denominator == 1), None)
+    if digits is not None:  # a terminating decimal: "0.54:1"
+        return f"{decimal_text(pays, digits)}:1"
+    return f"{pays.numerator}:{pays.denominator}"
+
+
+def pay_table_text(sheet: ParSheet) -> str:
+    """The bet's pays in line order, e.g. ``"200:1 / 25:1"`` (repeats of one payout shown once)."""
+    return " / ".join(text for text, _ in groupby(odds_text(line.pays) for line in sheet.lines[:-1]))  # not "loses"
+
+
+SIDE_BETS_NOTE = ("House edge: expected loss per unit staked per coup (positive: the house wins); win: the "
+                  "chance of a positive payout. Exact fractions with --format csv or json; the pay lines of one "
+                  "bet with `exact-odds parsheet --bet NAME`.")
+
+
+def _sources_notes(sheets: Sequence[ParSheet]) -> list[str]:
+    by_source: dict[str, list[str]] = {}
+    for sheet in sheets:
+        by_source.setdefault(sheet.bet.source, []).append(sheet.bet.name)
+    return [f"{', '.join(names)}: {source}." for source, names in by_source.items()]
+
+
+def side_bets_table(shoe_label: str, sheets: Sequence[ParSheet], fmt: str, *,
+                    omitted: Sequence[str] = ()) -> Table:
+    """The house edge of each bet on one shoe, with its pay table and its chance to win."""
+    if for_people(fmt):
+        headers = ["bet", "pays", "win", "house edge", "std dev"]
+        rows: list[list[Cell]] = [[s.bet.name, pay_table_text(s), percent_text(s.win), percent_text(s.house_edge),
+                                   f"{s.std_dev:.4f}"] for s in sheets]
+    else:
+        headers = ["bet", "pays", "win", "house_edge", "player_ev", "variance"]
+        rows = [[s.bet.name, pay_table_text(s), s.win, s.house_edge, s.expected_value, s.variance] for s in sheets]
+    notes: list[str] = []
+    if fmt != "csv":
+        notes = [SIDE_BETS_NOTE, *_sources_notes(sheets)]
+        if omitted:
+            notes.append(f"Not shown: {', '.join(omitted)} (perfect pairs need a shoe whose suits are known).")
+    return Table(f"Side bets, {shoe_label}", headers, rows, notes)
+
+
+def side_edges_table(shoe_label: str, sheets: Sequence[ParSheet], fmt: str) -> Table:
+    """Each side bet's pay table and the columns of ``edges``."""
+    rows: list[list[Cell]] = [[sheet.bet.name, pay_table_text(sheet), *edge_cells(sheet, fmt)] for sheet in sheets]
+    notes = [EDGE_NOTE] if for_people(fmt) else []
+    return Table(f"House edges of the side bets, {shoe_label}", ["bet", "pays", *edge_headers(fmt)], rows,
+                 notes if fmt != "csv" else ())
+
+
+def side_bet_json(sheet: ParSheet) -> dict[str, object]:
+    """One bet for JSON: its exact figures, pay table and pay lines."""
+    return {
+        "house_edge": sheet.house_edge, "house_edge_resolved": sheet.house_edge_resolved,
+        "player_ev": sheet.expected_value, "win": sheet.win, "push": sheet.push, "loss": sheet.loss,
+        "variance": sheet.variance, "std_dev": sheet.std_dev, "pays": pay_table_text(sheet),
+        "description": sheet.bet.description, "source": sheet.bet.source, "detail": sheet.bet.detail.name.lower(),
+        "lines": lines_json(sheet),
+    }
+
+
+def side_bets_json(shoe: Shoe, sheets: Sequence[ParSheet], *, omitted: Sequence[str] = ()) -> dict[str, object]:
+    """The ``sidebets --format json`` object: the shoe, each bet's figures, ``sequences`` and ``omitted``."""
+    out: dict[str, object] = {"shoe": shoe_json(shoe), "side_bets": {s.bet.name: side_bet_json(s) for s in sheets}}
+    if sheets and not sheets[0].shoe.infinite:
+        out["sequences"] = sheets[0].total
+    if omitted:
+        out["omitted"] = list(omitted)
+    return out
+
+
+def side_bets_by_shoe_table(labels: Sequence[str], rows: Sequence[tuple[str, Sequence[Fraction]]],
+                            fmt: str) -> Table:
+    """House edges of each bet (rows) on several shoes (columns): percentages, or exact for csv."""
+    cells: list[list[Cell]] = [[name, *(percent_text(e) if fmt != "csv" else e for e in edges)]
+                               for name, edges in rows]
+    notes = () if fmt == "csv" else (
+        "House edge: expected loss per unit staked per coup (positive: the house wins), exact and then rounded; "
+        "the csv file has the exact fractions.",)
+    return Table("House edges of the side bets by number of decks", ["bet", *labels], cells, notes)
+
+
+# ---------------------------------------------------------------- expressions as SymPy writes them
+# The text SymPy's ``str`` gives the expressions ``symbolic`` shows, written from their exact data without
+# SymPy (slow to import and to print). A sum of rational multiples of powers of single symbols: terms in
+# descending lexicographic order of their exponents, symbols by name (a constant last), but a positive number
+# before one negative term. A product (Factored): the number, the power of d, then the powers of sums by their
+# number of terms and term by term, in numerator and denominator. The few products SymPy writes otherwise are
+# left to SymPy; tests compare every text with SymPy's.
+
+Term = tuple[Fraction, str, int]
+"""A sum's term: coefficient, symbol name and exponent (``""`` and 0 for a constant)."""
+SYMBOL = "d"
+"""The name of the number of decks."""
+
+
+def polynomial_text(coefficients: Sequence[int | Fraction]) -> str:
+    """A polynomial in d (coefficients lowest power first), as ``str(Poly(...).as_expr())``."""
+    return sum_text([(Fraction(c), SYMBOL if k else "", k) for k, c in enumerate(coefficients) if c])
+
+
+def linear_text(constant: Fraction, terms: Sequence[tuple[Fraction, str]]) -> str:
+    """``constant + sum(coefficient * symbol)`` (distinct names, coefficients not zero), as SymPy writes it."""
+    return sum_text([*([(constant, "", 0)] if constant else []), *((c, name, 1) for c, name in terms)])
+
+
+def _ordered(terms: Sequence[Term]) -> list[Term]:
+    """The terms of a sum in the order SymPy writes them (see the module)."""
+    if len(terms) == 2:
+        constant, other = sorted(terms, key=lambda t: t[2] != 0)
+        if constant[2] == 0 and other[2] != 0 and constant[0] > 0 > other[0]:
+            return [constant, other]
+    names = sorted({name for _, name, k in terms if k})
+    return sorted(terms, key=lambda t: tuple(-(t[2] if t[1] == name else 0) for name in names))
+
+
+def _term_text(term: Term) -> str:
+    coefficient, name, k = term
+    if not k:
+        return fraction_text(coefficient)
+    sign, c = ("-", -coefficient) if coefficient < 0 else ("", coefficient)
+    power = name if k == 1 else f"{name}**{k}"
+    numerator = [*([str(c.numerator)] if c.numerator != 1 else []), power]
+    return sign + "*".join(numerator) + (f"/{c.denominator}" if c.denominator != 1 else "")
+
+
+def sum_text(terms: Sequence[Term]) -> str:
+    """A sum of distinct terms (``"0"`` if none) with their signs, as SymPy's ``_print_Add`` writes it."""
+    out: list[str] = []
+    for term in _ordered(terms):
+        text = _term_text(term)
+        negative = text.startswith("-")
+        out += ["-" if negative else "+", text[1:] if negative else text]
+    return ("" if out[0] == "+" else "-") + " ".join(out[1:]) if out else "0"
+
+
+def _factor(coefficients: tuple[int, ...], k: int) -> tuple[tuple[object, ...], str]:
+    """A factor (coefficients highest power first) to the power ``|k|``: its sort key and text."""
+    if coefficients == (1, 0):
+        return (0, k), SYMBOL if abs(k) == 1 else f"{SYMBOL}**{abs(k)}"
+    top = len(coefficients) - 1
+    terms = _ordered([(Fraction(c), SYMBOL if top - i else "", top - i) for i, c in enumerate(coefficients) if c])
+    key = (len(terms), tuple((0, c) if not e else (1, e, c) for c, _, e in terms))
+    text = f"({sum_text(terms)})"
+    return (1, key, k), text if abs(k) == 1 else f"{text}**{abs(k)}"
+
+
+def factored_text(value: Factored) -> str:
+    """A factored rational function of d as ``str`` of its SymPy expression (``_print_Mul``) writes it."""
+    number, factors = value.number, value.factors
+    if not factors:
+        return fraction_text(number)
+    if len(factors) == 1 and ((abs(number) == 1 and factors[0][1] == 1 and factors[0][0] != (1, 0))
+                              or (number == 1 and factors[0][1] < -1)):
+        # sympy-backed: single-shoe commands never load it
+        from exact_odds.analysis.symbolic_expressions import factored_expression
+
+        return str(factored_expression(value))
+    sign, number = ("-", -number) if number < 0 else ("", number)
+    top = [str(number.numerator)] if number.numerator != 1 else []
+    bottom = [str(number.denominator)] if number.denominator != 1 else []
+    for (_, text), k in sorted(((_factor(f, k), k) for f, k in factors), key=lambda item: item[0][0]):
+        (top if k > 0 else bottom).append(text)
+    text = sign + "*".join(top or ["1"])
+    if not bottom:
+        return text
+    return text + "/" + (bottom[0] if len(bottom) == 1 else f"({'*'.join(bottom)})")

@@ -1,4 +1,5 @@
-"""Figures (optional extra ``exact-odds[plot]``; matplotlib imported only when drawing), to a file or inline SVG.
+"""Figures (optional extra ``exact-odds[plot]``; matplotlib imported only when drawing): each ``*_drawing``
+makes one, which :func:`save_figure` writes to a file and :func:`svg_text` puts inline in a page.
 
 Every figure has one style (:data:`STYLE`, :func:`_panels`, :func:`_label`): matplotlib's constrained
 layout, and titles wrapped to the width they have.
@@ -66,7 +67,8 @@ def check_figure_path(path: str) -> str:
     return check_output(path)
 
 
-def _save(fig: Any, path: str | Path) -> None:
+def save_figure(fig: Any, path: str | Path) -> None:
+    """Write the drawing ``fig`` to ``path`` (its format from the extension, :func:`figure_format`), then close it."""
     try:
         fmt = figure_format(path)
         with atomic_binary_file(path) as fh:
@@ -121,19 +123,9 @@ def _label(ax: Any, title: str, xlabel: str | None, ylabel: str, *, legend: bool
 # ---------------------------------------------------------------- eor, study and count --plot
 
 
-def eor_figure(removals: Sequence[Removal], counts: Sequence[LinearCount], path: str | Path, *,
-               title: str) -> None:
+def eor_drawing(removals: Sequence[Removal], counts: Sequence[LinearCount], title: str) -> Any:
     """One bar chart per bet: the effect of removing one card of each rank, in % of a unit staked (above
     zero: it helps the bettor), and the suggested count's betting correlation (BC)."""
-    _save(_eor_drawing(removals, counts, title), path)
-
-
-def eor_svg(removals: Sequence[Removal], counts: Sequence[LinearCount], *, title: str) -> str:
-    """:func:`eor_figure` as one ``<svg>`` element (:func:`svg_text`)."""
-    return svg_text(_eor_drawing(removals, counts, title))
-
-
-def _eor_drawing(removals: Sequence[Removal], counts: Sequence[LinearCount], title: str) -> Any:
     fig, axes = _panels(len(removals), 4.2, 2.9)
     for ax, removal, count in zip(axes, removals, counts, strict=True):
         values = [100 * float(e) if e is not None else 0.0 for e in removal.effects]
@@ -148,8 +140,8 @@ def _eor_drawing(removals: Sequence[Removal], counts: Sequence[LinearCount], tit
 
 
 def svg_text(fig: Any) -> str:
-    """``fig`` as one ``<svg>`` element to put inline in a page (then closed): deterministic and self-contained
-    (glyphs as paths, fixed ids, no metadata)."""
+    """The drawing ``fig`` as one ``<svg>`` element to put inline in a page (then closed): deterministic and
+    self-contained (glyphs as paths, fixed ids, no metadata)."""
     matplotlib = require("matplotlib", "plot", "plots need matplotlib")
     buf = io.StringIO()
     try:
@@ -162,18 +154,9 @@ def svg_text(fig: Any) -> str:
     return re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.DOTALL).strip()
 
 
-def study_figure(study: Study, path: str | Path) -> None:
+def study_drawing(study: Study) -> Any:
     """One histogram per bet of the exact player EV before each coup (log scale), zero and the full shoe's
     player EV marked."""
-    _save(_study_drawing(study), path)
-
-
-def study_svg(study: Study) -> str:
-    """:func:`study_figure` as one ``<svg>`` element (:func:`svg_text`)."""
-    return svg_text(_study_drawing(study))
-
-
-def _study_drawing(study: Study) -> Any:
     fig, axes = _panels(len(study.bets), 4.6, 3.2)
     for j, (ax, bet) in enumerate(zip(axes, study.bets, strict=True)):
         ax.hist(100 * study.records.edges[:, j], bins=60, color="tab:blue", log=True)
@@ -186,18 +169,9 @@ def _study_drawing(study: Study) -> Any:
     return fig
 
 
-def count_figure(study: Study, path: str | Path) -> None:
+def count_drawing(study: Study) -> Any:
     """One panel per count of one's own: the mean exact player EV of its bet, and the coups dealt, at each true
     count (rounded down), break-even and the trigger marked."""
-    _save(_count_drawing(study), path)
-
-
-def count_svg(study: Study) -> str:
-    """:func:`count_figure` as one ``<svg>`` element (:func:`svg_text`)."""
-    return svg_text(_count_drawing(study))
-
-
-def _count_drawing(study: Study) -> Any:
     import numpy as np
 
     records, names = study.records, [bet.name for bet in study.bets]
@@ -232,18 +206,9 @@ def _count_drawing(study: Study) -> Any:
 # ---------------------------------------------------------------- session --plot
 
 
-def session_figure(exact: SessionDist, sims: SimulatedSessions, path: str | Path, *, title: str) -> None:
+def session_drawing(exact: SessionDist, sims: SimulatedSessions, title: str) -> Any:
     """A histogram of the simulated sessions' net results, the exact distribution's mass per bin over it (the
     hands taken as independent)."""
-    _save(_session_drawing(exact, sims, title), path)
-
-
-def session_svg(exact: SessionDist, sims: SimulatedSessions, *, title: str) -> str:
-    """:func:`session_figure` as one ``<svg>`` element (:func:`svg_text`)."""
-    return svg_text(_session_drawing(exact, sims, title))
-
-
-def _session_drawing(exact: SessionDist, sims: SimulatedSessions, title: str) -> Any:
     import numpy as np
 
     values = np.array([float(v) for v, _ in exact.items()])

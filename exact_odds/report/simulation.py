@@ -1,24 +1,30 @@
-"""Rows and text for ``simulate``, ``deal`` and ``session``: simulated figures beside the exact ones."""
+"""Rows and text for ``simulate``, ``deal``, ``session`` and ``roads``: simulated figures beside the exact
+ones; and for ``verify`` (and any check of a log): a verdict per check, the first violations, the figures.
+Floats in a check are test statistics (never exact results), shown rounded."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from exact_odds.analysis.roads import ROWS, Entry
 from exact_odds.core.coup import OUTCOMES
 from exact_odds.report.base import Cell, Table, decimal_text, fraction_text, grouped, percent_text, yes_no
-from exact_odds.report.concepts import procedure_json, shoe_json
-from exact_odds.report.verify import checks_json, verify_tables
+from exact_odds.report.document import procedure_json, shoe_json
 
 if TYPE_CHECKING:
     from exact_odds.analysis.conditional import Step
+    from exact_odds.analysis.roads import Roads
     from exact_odds.analysis.sessions import Ruin
     from exact_odds.core.coup import Coup, Winner
     from exact_odds.core.shoe import Card, Shoe
+    from exact_odds.core.verdict import ChiSquare
     from exact_odds.dealing.dealer import ShoeCoup
     from exact_odds.witness.sessions import Figure, SessionComparison
     from exact_odds.witness.simulate import Simulation, SimulationCheck
+    from exact_odds.witness.verify import Check, LogVerification, Tally
 
 
 def _percent(x: Fraction | float) -> str:
@@ -258,4 +264,220 @@ def session_json(comparison: SessionComparison, shoe: Shoe, *, distribution: boo
                             "procedure": procedure_json(sims.simulation.procedure)}
     if distribution:
         out["distribution"] = {fraction_text(v): p for v, p, _ in exact.cumulative()}
+    return out
+
+
+# ---------------------------------------------------------------- roads
+
+_ANSI = {"red": "\x1b[31m", "blue": "\x1b[34m", "green": "\x1b[32m", "reset": "\x1b[0m"}
+
+
+def _road_cell(road: str, item: object, color: bool) -> str:
+    """Two characters for one cell of a road (with ANSI colours when asked)."""
+    letter: str
+    if isinstance(item, Entry):
+        letter, ties = item.winner, "" if not item.ties else str(item.ties) if item.ties < 10 else "+"
+        hue = "red" if letter == "B" else "blue"
+    else:
+        letter, ties = str(item), ""
+        if road == "bead plate":
+            hue = {"B": "red", "P": "blue", "T": "green"}[letter]
+        else:
+            hue = "red" if letter == "R" else "blue"
+    if not color:
+        return f"{letter}{ties or ' '}"
+    return f"{_ANSI[hue]}{letter}{_ANSI['green'] + ties if ties else ' '}{_ANSI['reset']}"
+
+
+def _road_lines(road: str, grid: dict[tuple[int, int], object], color: bool) -> list[str]:
+    width = max((x for x, _ in grid), default=-1) + 1
+    return ["|" + "".join(_road_cell(road, grid[(x, y)], color) if (x, y) in grid else "  " for x in range(width))
+            .rstrip() for y in range(ROWS)]
+
+
+ROAD_LEGENDS = {
+    "bead plate": "every coup down columns of six: B banker, P player, T tie",
+    "big road": "streaks of banker (B) and player (P) wins; a digit counts the ties marked on an entry",
+    "big eye boy": "R red, B blue: the big road's columns compared one column apart",
+    "small road": "R red, B blue: the big road's columns compared two columns apart",
+    "cockroach road": "R red, B blue: the big road's columns compared three columns apart",
+}
+
+
+def roads_text(roads: Roads, heading: str, *, color: bool = False) -> str:
+    """The five scoreboards drawn in the terminal, with a heading and legends."""
+    counts = roads.counts()
+    lines = [heading, f"{len(roads.results)} coups: banker {counts['B']}, player {counts['P']}, tie {counts['T']}."]
+    for name, grid in roads.grids().items():
+        lines += ["", f"{name.capitalize()} ({ROAD_LEGENDS[name]})", *(_road_lines(name, grid, color) or ["|"])]
+    return "\n".join(lines) + "\n"
+
+
+def roads_json(roads: Roads, heading: str) -> dict[str, object]:
+    """The ``roads --format json`` object: results, the derived marks, and every grid cell as [column, row, text]."""
+    def cell(item: object) -> object:
+        return {"winner": item.winner, "ties": item.ties} if isinstance(item, Entry) else item
+
+    return {
+        "heading": heading, "results": "".join(roads.results),
+        "big_eye_boy": "".join(roads.big_eye_boy), "small_road": "".join(roads.small_road),
+        "cockroach_road": "".join(roads.cockroach),
+        "grids": {name.replace(" ", "_"): [[x, y, cell(item)] for (x, y), item in sorted(grid.items())]
+                  for name, grid in roads.grids().items()},
+    }
+
+
+# ---------------------------------------------------------------- verify
+
+FIGURE_CHECKS = ("outcomes", "pairs", "cards")
+"""The statistical checks whose tallies the report lists."""
+
+
+def p_text(p: float | None) -> str:
+    """A p-value to three significant digits (``"< 1e-300"`` where it underflowed to 0)."""
+    if p is None:
+        return ""
+    if p <= 0.0:
+        return "< 1e-300"
+    return f"{p:.3g}"
+
+
+def _mode_text(result: LogVerification) -> str:
+    if result.mode == "shoes":
+        return f"{grouped(result.coups)} coups from {grouped(result.shoes or 0)} shoes"
+    if result.mode == "fresh":
+        return f"{grouped(result.coups)} coups, each from a fresh full shoe (the log has no shoe column)"
+    if result.mode == "counts":
+        return f"counts of {grouped(result.coups)} coups, each from a fresh full shoe"
+    return f"counts of {grouped(result.coups)} coups from {grouped(result.shoes or 0)} whole shoes"
+
+
+def checks_table(checks: Sequence[Check], title: str, notes: Sequence[str] = ()) -> Table:
+    """One row per check: verdict, what it examined, p-value and threshold, violations."""
+    rows: list[list[Cell]] = [
+        [c.name, c.verdict, f"{grouped(c.checked)} {c.unit}", p_text(c.p_value),
+         "" if c.threshold is None else f"{c.threshold:.3g}",
+         "" if c.p_value is not None or c.verdict == "SKIP" else c.violation_count]
+        for c in checks]
+    return Table(title, ["check", "verdict", "checked", "p-value", "threshold", "violations"], rows, notes)
+
+
+def _notes(result: LogVerification) -> list[str]:
+    hypothesis = (f"Hypothesis: dealt by the tableau {result.tableau.name!r} from well-shuffled shoes of "
+                  f"{result.shoe}" + ("." if result.mode.startswith("counts") else ", and labelled as its cards show."))
+    notes = [f"Log: {result.source}; {_mode_text(result)}.", hypothesis,
+             f"Significance level {result.alpha:g}, shared by the statistical checks (each FAILs below its "
+             "threshold); a deterministic check FAILs on its first violation."]
+    if result.ignored:
+        notes.append(f"Columns ignored: {', '.join(result.ignored)}.")
+    return notes + list(result.notes)
+
+
+def violations_table(checks: Sequence[Check]) -> Table | None:
+    """The violations kept in full (the first of each check), or ``None`` when there are none."""
+    rows: list[list[Cell]] = []
+    more = []
+    for c in checks:
+        rows += [[c.name, "" if v.line is None else str(v.line), v.message] for v in c.violations]
+        if c.violation_count > len(c.violations):
+            more.append(f"{c.name}: {grouped(c.violation_count - len(c.violations))} more "
+                        "(--max-violations N shows more).")
+    if not rows:
+        return None
+    return Table("Violations", ["check", "line", "what"], rows, more)
+
+
+def _tally_rows(tallies: tuple[Tally, ...]) -> list[list[Cell]]:
+    return [[t.name, t.observed, f"{t.expected:,.1f}", f"{t.observed - t.expected:+,.1f}",
+             f"{math.sqrt(max(t.variance, 0.0)):,.1f}", f"{t.z:+.2f}"] for t in tallies]
+
+
+def figures_table(check: Check) -> Table:
+    """Observed against expected counts of one statistical check, with its chi-square tests."""
+    notes = [f"{t.label}: chi-square {t.statistic:,.2f} on {t.df} degrees of freedom, p = {p_text(t.p_value)}."
+             for t in check.tests]
+    notes += list(check.notes)
+    return Table(f"{check.name.capitalize()}: observed and expected",
+                 ["event", "observed", "expected", "difference", "sd", "z"], _tally_rows(check.tallies), notes)
+
+
+def chi_square_table(checks: Sequence[Check]) -> Table | None:
+    """Every chi-square test the statistical checks rest on, or ``None`` when no check ran one."""
+    rows: list[list[Cell]] = [[c.name, t.label, f"{t.statistic:.2f}", t.df, p_text(t.p_value)]
+                              for c in checks for t in c.tests]
+    if not rows:
+        return None
+    return Table("Chi-square tests", ["check", "test", "chi-square", "df", "p-value"], rows)
+
+
+def _verification_run(result: LogVerification, seed: int | None) -> Table:
+    """How a verification was made and its verdict; ``seed``: of the reference shoes dealt to estimate the rates
+    of whole shoes, if any."""
+    rows: list[tuple[str, Cell]] = [("verdict", result.verdict), ("significance level", f"{result.alpha:g}"),
+                                    ("tableau", result.tableau.name), ("shoe", str(result.shoe)),
+                                    ("log", f"{result.source}; {_mode_text(result)}")]
+    return run_table("Verification run", rows + ([("seed", str(seed))] if seed is not None else []))
+
+
+def verify_command_tables(result: LogVerification, seed: int | None = None) -> list[Table]:
+    """:func:`verify_tables` with the run (verdict, seed) after the verdicts."""
+    first, *rest = verify_tables(result)
+    return [first, _verification_run(result, seed), *rest]
+
+
+def verify_tables(result: LogVerification) -> list[Table]:
+    """The tables of ``verify``: the verdict of each check, the violations, the chi-square tests, the figures."""
+    return verification_tables(result.checks, f"Verification: {result.verdict}", _notes(result), FIGURE_CHECKS,
+                               chi_square=True)
+
+
+def verification_tables(checks: Sequence[Check], title: str, notes: Sequence[str], figures: Sequence[str], *,
+                        chi_square: bool = False) -> list[Table]:
+    """The verdict of each check, the violations, (``chi_square``) the tests, and the figures of the checks
+    named in ``figures``."""
+    found = (violations_table(checks), chi_square_table(checks) if chi_square else None)
+    return [checks_table(checks, title, notes), *(t for t in found if t is not None),
+            *(figures_table(c) for c in checks if c.name in figures and c.tallies)]
+
+
+def _check_json(check: Check) -> dict[str, object]:
+    out: dict[str, object] = {"verdict": check.verdict, "checked": check.checked, "unit": check.unit}
+    def tests(found: Sequence[ChiSquare]) -> list[dict[str, object]]:
+        return [{"label": t.label, "statistic": t.statistic, "df": t.df, "p_value": t.p_value} for t in found]
+
+    if check.p_value is not None:
+        out.update(p_value=check.p_value, threshold=check.threshold, tests=tests(check.tests))
+    else:
+        out.update(violation_count=check.violation_count,
+                   violations=[{"line": v.line, "shoe": v.shoe, "coup": v.coup, "message": v.message}
+                               for v in check.violations])
+    if check.details:
+        out["details"] = tests(check.details)
+    if check.notes:
+        out["notes"] = list(check.notes)
+    return out
+
+
+def _tallies_json(check: Check) -> dict[str, object]:
+    """Each event's tally by its name in snake_case (``player_pair``, ``A``...)."""
+    return {t.name.replace(" ", "_"): {"observed": t.observed, "expected": t.expected, "variance": t.variance,
+                                       "z": t.z} for t in check.tallies}
+
+
+def checks_json(checks: Sequence[Check], figures: Sequence[str] = FIGURE_CHECKS) -> dict[str, object]:
+    """The ``checks`` by name, and the tallies of those named in ``figures``: a verification's JSON, in part."""
+    out: dict[str, object] = {"checks": {c.name: _check_json(c) for c in checks}}
+    for c in checks:
+        if c.name in figures and c.tallies:
+            out[c.name] = _tallies_json(c)
+    return out
+
+
+def verify_json(result: LogVerification, seed: int | None = None) -> dict[str, object]:
+    """The ``verify --format json`` object (see docs/json.md)."""
+    out: dict[str, object] = {"verdict": result.verdict, "seed": seed, **checks_json(result.checks)}
+    out.update(log={"source": result.source, "mode": result.mode, "coups": result.coups, "shoes": result.shoes,
+                    "columns": list(result.columns), "ignored_columns": list(result.ignored)},
+               alpha=result.alpha, notes=list(result.notes),
+               hypothesis={"tableau": result.tableau.name, "shoe": shoe_json(result.shoe), "alpha": result.alpha})
     return out

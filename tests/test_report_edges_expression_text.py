@@ -20,7 +20,7 @@ from exact_odds.bets.main import BUILTIN_CONFIGURATIONS
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
 from exact_odds.engine.deck_polynomials import Factored, over_sequences
-from exact_odds.report.expression_text import factored_text, linear_text, polynomial_text
+from exact_odds.report.edges import factored_text, linear_text, polynomial_text
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 MAIN_BETS = [bet for bet, _ in distinct_bets([b for c in BUILTIN_CONFIGURATIONS.values() for b in c.bets])]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import one_line_error, run
 
-from exact_odds.report.xlsx import EXACT_SUFFIX, PERCENT_FORMAT, THOUSANDS_FORMAT
+from exact_odds.report.document import EXACT_SUFFIX, PERCENT_FORMAT, THOUSANDS_FORMAT
 
 openpyxl = pytest.importorskip("openpyxl")
 

@@ -12,7 +12,7 @@ from conftest import run
 from exact_odds import __version__
 from exact_odds.core.tableau import STANDARD_TABLEAU, load_tableau
 from exact_odds.engine.store import tableau_key
-from exact_odds.report.provenance import Provenance, with_provenance
+from exact_odds.report.document import Provenance, with_provenance
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 WRONG = str(EXAMPLES / "wrong_banker_6.toml")
