@@ -24,8 +24,7 @@ from exact_odds.inputs.reading import exists, read_user_file
 from exact_odds.inputs.validate import shown
 from exact_odds.report.files import atomic_file
 from exact_odds.report.plots import session_figure, session_svg
-from exact_odds.witness.sessions import compare_sessions
-from exact_odds.witness.simulate import simulate, simulate_sessions
+from exact_odds.witness.simulate import compare_sessions, simulate, simulate_sessions
 from exact_odds.witness.verify import write_log
 
 if TYPE_CHECKING:

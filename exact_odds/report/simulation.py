@@ -17,8 +17,7 @@ if TYPE_CHECKING:
     from exact_odds.core.coup import Coup, Winner
     from exact_odds.core.shoe import Card, Shoe
     from exact_odds.dealing import ShoeCoup
-    from exact_odds.witness.sessions import Figure, SessionComparison
-    from exact_odds.witness.simulate import Simulation, SimulationCheck
+    from exact_odds.witness.simulate import Figure, SessionComparison, Simulation, SimulationCheck
 
 
 def _percent(x: Fraction | float) -> str:

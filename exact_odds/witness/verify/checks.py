@@ -32,8 +32,17 @@ from exact_odds.core.tableau import STOOD, Tableau, draw_lookup
 from exact_odds.core.verdict import Check, Violation, deterministic_check
 from exact_odds.dealing.procedure import Procedure
 from exact_odds.inputs.errors import InputError
-from exact_odds.witness.verify.log import LABELS, MISSING, CoupLog, compiled_loops, label_text
-from exact_odds.witness.verify.shoes import ShoeOrder, counts_by, seen_before, violation
+from exact_odds.witness.verify.log import (
+    LABELS,
+    MISSING,
+    CoupLog,
+    ShoeOrder,
+    compiled_loops,
+    counts_by,
+    label_text,
+    seen_before,
+    violation,
+)
 
 if TYPE_CHECKING:
     from exact_odds.bets.main import Configuration
@@ -393,7 +402,7 @@ def procedure_check(log: CoupLog, shoes: ShoeOrder, procedure: Procedure, size: 
     """Check the burn, the end and the cards of each shoe of ``log`` (shoes of ``size`` cards) against
     ``procedure``; the first ``keep`` violations in full.
 
-    >>> from exact_odds.witness.verify.shoes import shoe_order
+    >>> from exact_odds.witness.verify.log import shoe_order
     >>> cards = np.arange(6 * 10).reshape(10, 6) % 52
     >>> log = CoupLog.from_dealt(cards, player_cards=[2] * 10, banker_cards=[2] * 10, shoe=[1] * 10)
     >>> found = procedure_check(log, shoe_order(log), Procedure(burn=False, cut=6, last_coup="this"), 40, keep=1)

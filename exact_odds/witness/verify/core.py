@@ -4,7 +4,7 @@ The hypothesis under test: *the log's coups were dealt by the tableau from well-
 given composition, and its labels say what its cards show.* Deterministic checks, coup by coup (rules,
 labels, accounting, procedure: :mod:`~exact_odds.witness.verify.checks`), and statistical ones against the
 exact conditional odds (outcomes, pairs, cards: :mod:`~exact_odds.witness.verify.odds`,
-:mod:`~exact_odds.witness.verify.cards`), which share the significance level ``alpha`` (each judged at
+:mod:`~exact_odds.witness.verify.odds`), which share the significance level ``alpha`` (each judged at
 ``alpha / 3``); docs/checking.md says more.
 
 >>> from exact_odds.core.shoe import Shoe
@@ -41,7 +41,6 @@ from exact_odds.core.verdict import Check, Verdict, Violation, deterministic_che
 from exact_odds.dealing.procedure import Procedure
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import STDIN, user_lines
-from exact_odds.witness.verify.cards import CardTally
 from exact_odds.witness.verify.checks import (
     Hands,
     accounting_check,
@@ -52,10 +51,9 @@ from exact_odds.witness.verify.checks import (
     rules_check,
     why_unchecked,
 )
-from exact_odds.witness.verify.log import CoupLog
-from exact_odds.witness.verify.odds import OutcomeTally
+from exact_odds.witness.verify.log import CoupLog, ShoeOrder, compositions, shoe_order, suit_compositions
+from exact_odds.witness.verify.odds import CardTally, OutcomeTally
 from exact_odds.witness.verify.read import Interleaved, LogError, read_blocks, read_log, rows_log
-from exact_odds.witness.verify.shoes import ShoeOrder, compositions, shoe_order, suit_compositions
 
 if TYPE_CHECKING:
     from exact_odds.bets.main import Configuration
@@ -184,7 +182,7 @@ KERNEL_ROWS = 1 << 18
 
 @dataclass(frozen=True, slots=True)
 class _Part:
-    """Coups ``start:stop`` in shoe order: as :func:`~exact_odds.witness.verify.shoes.compositions` yields them,
+    """Coups ``start:stop`` in shoe order: as :func:`~exact_odds.witness.verify.log.compositions` yields them,
     their indices in the log, and the counts by rank and suit before them when bets look at suits."""
 
     start: int

@@ -69,7 +69,7 @@ _add_card = _card_adder()
 
 @_jit
 def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, gram, acc, p):
-    """The card tally of a block of coups in dealing order (:func:`exact_odds.witness.verify.cards._cards` and
+    """The card tally of a block of coups in dealing order (:func:`exact_odds.witness.verify.odds._cards` and
     ``_add_grams``): each card of coups ``ok`` counted in ``seen[key, rank]``, and ``gram[key] += sum p p^T``
     over each ``chunk`` of cards, summed in ``acc`` (keys, 14, 16; ``(i, j)`` at ``[i, j + 2]``) a card at a
     time (:func:`_card_adder`), its composition carried from the card before it. ``p`` (16): scratch.
@@ -153,7 +153,7 @@ def winner_odds(ways, sequences, weights, scales, probabilities, ev):
 def compositions(ranks, burn, first, base, seen, left, dealt):
     """``left[i] = base - seen`` and ``dealt[i]``: the cards seen in coup ``i``'s shoe before its hands (earlier
     hands and burns, its own burn); ``seen`` carries over from block to block
-    (:func:`exact_odds.witness.verify.shoes.compositions`)."""
+    (:func:`exact_odds.witness.verify.log.compositions`)."""
     for i in range(ranks.shape[0]):
         if first[i]:
             seen[:] = 0
@@ -176,7 +176,7 @@ def compositions(ranks, burn, first, base, seen, left, dealt):
 
 @_jit
 def group_counts(group, kinds, shift, out):
-    """:func:`exact_odds.witness.verify.shoes.counts_by`."""
+    """:func:`exact_odds.witness.verify.log.counts_by`."""
     out[:, :] = 0
     for i in range(kinds.shape[0]):
         g = group[i]
