@@ -1,14 +1,10 @@
-"""The deterministic checks of a log, coup by coup: the drawing rules, the labels, and the cards each shoe holds.
+"""The deterministic checks of a log, coup by coup: rules, labels, accounting and the dealing procedure.
 
-Every decision is asked of the tableau (its vectorised :func:`~exact_odds.core.tableau.draw_lookup`), the
-banker's given the player's third card as the log dealt it; every label is recomputed from the cards
-(a ``net:<bet>`` exactly, or to half a unit of its last decimal when written with four or more); no card
-may be dealt more often than its shoe holds, by rank, and by rank and suit where suits are known. A log
-with ``shoe`` and ``burn`` columns shows every card's place in its shoe, so each shoe is held to the dealing
-procedure: **burn** (the first coup shows the one turned card, none with ``burn=False``; no later coup shows
-one), **end** (no coup after the last by the procedure, and no shoe stopping before it but the log's last:
-:attr:`ProcedureCheck.open`) and **cards** (no coup past the shoe's last card). Messages name the coup
-(``"coup 12 of shoe 3: ..."``) and say what the table, the cards or the procedure say instead.
+Every decision is asked of the tableau (:func:`~exact_odds.core.tableau.draw_lookup`); every label is recomputed
+from the cards (a ``net:<bet>`` to half a unit of its last decimal when written with four or more); no card is
+dealt more often than its shoe holds; a log with ``shoe`` and ``burn`` columns is held to the procedure's burn,
+end and cards (docs/checking.md). Messages name the coup (``"coup 12 of shoe 3: ..."``) and say what the table,
+the cards or the procedure say instead.
 """
 
 from __future__ import annotations
@@ -53,10 +49,8 @@ POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
 
 @dataclass(frozen=True, eq=False, slots=True)
 class Hands:
-    """What the cards of each coup show, arrays over the coups: two-card totals, the player's third card's points
-    (or :data:`~exact_odds.core.tableau.STOOD`), final totals, the winner (index into
-    :data:`~exact_odds.core.coup.OUTCOMES`), the pairs, and the coup code (suited flags where both cards
-    carry suits)."""
+    """What each coup's cards show: two-card totals, the player's third card's points (or ``STOOD``), final
+    totals, the winner (index into ``OUTCOMES``), the pairs, and the coup code (suited flags where suits show)."""
 
     player2: NDArray[np.int8]
     banker2: NDArray[np.int8]
@@ -120,9 +114,6 @@ class _Found:
         return [violation(log, shoes, i, text) for i, text in sorted(self.items, key=lambda item: item[0])[: self.keep]]
 
 
-# ---------------------------------------------------------------- rules
-
-
 def _rule_words(name: str, *args: object) -> str:
     """The tableau's rule in words (``player_rule``/``banker_rule``), wherever the library keeps it."""
     for module in ("exact_odds.core.tableau", "exact_odds.analysis.conditional"):
@@ -164,9 +155,6 @@ def rules_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau, 
               lambda i: _banker_message(tableau, hands, i, bool(banker_drew[i])))
     return deterministic_check("rules", len(log), found.violations(log, shoes), found.count,
                                [f"Each decision asked of the tableau {tableau.name!r}."])
-
-
-# ---------------------------------------------------------------- labels
 
 
 def _label_values(log: CoupLog, hands: Hands, tableau: Tableau) -> dict[str, NDArray[Any]]:
@@ -248,9 +236,6 @@ def label_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau,
                                unit="labels")
 
 
-# ---------------------------------------------------------------- accounting
-
-
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
@@ -258,8 +243,8 @@ def _ordinal(n: int) -> str:
 
 def _suspects(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int,
               holds: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Positions (in shoe order) of the coups of every shoe that deals some kind (``kinds``: in log order) more
-    often than it holds, found from totals (a fast pass before :func:`_over`)."""
+    """Positions (in shoe order) of the coups of every shoe that deals some kind (``kinds``: log order) more often
+    than it holds, from totals (a fast pass before :func:`_over`)."""
     valid = kinds >= 0
     if log.shoe is None:
         if holds.min(initial=6) >= kinds.shape[1]:  # a coup shows at most that many cards
@@ -322,18 +307,14 @@ def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -
         holds = np.array([c for row in shoe.suited for c in row], dtype=np.int64)
         bad |= _over(log, shoes, kinds, 52, holds, _card_name, found)
         notes.append("Cards with suits are counted by rank and by rank and suit.")
-    if not bad.any():
-        usable = np.ones(len(log), dtype=bool)
-    else:
-        usable = ~bad if log.shoe is None else ~np.isin(log.shoe, np.unique(log.shoe[bad]))
+    usable = ~bad if log.shoe is None else ~np.isin(log.shoe, np.unique(log.shoe[bad]))
     cards = int((shown > 0).sum())
     check = deterministic_check("accounting", cards, found.violations(log, shoes), found.count, notes, unit="cards")
     return check, usable
 
 
 def _shoes_add_up(log: CoupLog, shoe: Shoe) -> tuple[int, bool] | None:
-    """With the compiled loops and shoes, one pass: when every shoe adds up, the cards shown and whether suits were
-    counted too (what :func:`accounting_check` finds then); otherwise ``None``."""
+    """In one compiled pass, when every shoe adds up: the cards shown and whether suits were counted too."""
     fast = None if log.shoe is None else compiled_loops(log.ranks.size)
     if fast is None or log.shoe is None:
         return None
@@ -355,7 +336,7 @@ def _card_name(kind: int) -> str:
 
 def bet_finder(extra: Sequence[Payable] = (), *, config: Configuration | None = None) -> Callable[[str], Payable]:
     """Find a bet by name: in ``config``'s pay table, then among ``extra`` (bets read from files), then among the
-    built-in bets (:func:`exact_odds.bets.find_bet`, whose error lists the valid names)."""
+    built-in bets (whose error lists the valid names)."""
     def key(name: str) -> str:
         return re.sub(r"[\s_]+", "-", name.strip().lower())
 
@@ -374,9 +355,6 @@ def bet_finder(extra: Sequence[Payable] = (), *, config: Configuration | None = 
     return find
 
 
-# ---------------------------------------------------------------- procedure
-
-
 def why_unchecked(log: CoupLog, procedure: Procedure | None) -> str | None:
     """Why ``log`` cannot show ``procedure`` (``None``: it can, and :func:`procedure_check` checks it)."""
     if procedure is None or procedure.fresh:
@@ -391,8 +369,8 @@ def why_unchecked(log: CoupLog, procedure: Procedure | None) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class ProcedureCheck:
-    """The ``procedure`` check of a block of whole shoes, and ``open``: the violation that the shoe holding the
-    block's last coup stopped early (``None`` when it did not); it counts only when more coups follow that shoe."""
+    """The ``procedure`` check of a block of whole shoes, and ``open``: the violation that the block's last shoe
+    stopped early (``None`` when it did not), which counts only when more coups follow that shoe."""
 
     check: Check
     open: Violation | None

@@ -1,11 +1,9 @@
 """Verify a log of coups that any program dealt: :func:`verify_log`.
 
-The hypothesis under test: *the log's coups were dealt by the tableau from well-shuffled shoes of the
-given composition, and its labels say what its cards show.* Deterministic checks, coup by coup (rules,
-labels, accounting, procedure: :mod:`~exact_odds.witness.verify.checks`), and statistical ones against the
-exact conditional odds (outcomes, pairs, cards: :mod:`~exact_odds.witness.verify.odds`,
-:mod:`~exact_odds.witness.verify.odds`), which share the significance level ``alpha`` (each judged at
-``alpha / 3``); docs/checking.md says more.
+The hypothesis under test: *the log's coups were dealt by the tableau from well-shuffled shoes of the given
+composition, and its labels say what its cards show* (docs/checking.md). Deterministic checks coup by coup
+(:mod:`~exact_odds.witness.verify.checks`), statistical ones against the exact conditional odds
+(:mod:`~exact_odds.witness.verify.odds`), each judged at ``alpha / 3``.
 
 >>> from exact_odds.core.shoe import Shoe
 >>> rows = [{"player": "9h 4c 2d", "banker": "Kd 3s 3c", "winner": "banker"},
@@ -41,16 +39,7 @@ from exact_odds.core.verdict import Check, Verdict, Violation, deterministic_che
 from exact_odds.dealing.procedure import Procedure
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import STDIN, user_lines
-from exact_odds.witness.verify.checks import (
-    Hands,
-    accounting_check,
-    bet_finder,
-    hands_of,
-    label_check,
-    procedure_check,
-    rules_check,
-    why_unchecked,
-)
+from exact_odds.witness.verify import checks
 from exact_odds.witness.verify.log import CoupLog, ShoeOrder, compositions, shoe_order, suit_compositions
 from exact_odds.witness.verify.odds import CardTally, OutcomeTally
 from exact_odds.witness.verify.read import Interleaved, LogError, read_blocks, read_log, rows_log
@@ -70,12 +59,10 @@ class VerifyError(InputError):
 class LogVerification:
     """The result of :func:`verify_log` (or :func:`~exact_odds.witness.verify.counts.verify_counts`).
 
-    ``mode``: ``"shoes"`` (the log has a shoe column), ``"fresh"``, ``"counts"`` or ``"counts over whole
-    shoes"``. ``shoes``: ``None`` without. ``columns``: the log's columns; ``ignored``: those it did not know.
-    ``procedure``: the one the ``procedure`` check held the shoes to (``None`` when none was checked;
-    ``notes`` say why). ``player_ev``: for each bet asked to ``expect``, its exact player EV over the coups of
-    the outcomes check, each given the cards before it: a ``Fraction`` when they all had one composition,
-    else the mean of the floats.
+    ``mode``: ``"shoes"`` (a shoe column), ``"fresh"``, ``"counts"`` or ``"counts over whole shoes"``;
+    ``ignored``: the log's columns it did not know; ``procedure``: the one the shoes were held to (``None``:
+    unchecked, ``notes`` say why). ``player_ev``: each bet to ``expect``'s exact player EV over the outcomes
+    check's coups: a ``Fraction`` when they all had one composition, else the mean of the floats.
     """
 
     source: str
@@ -116,12 +103,10 @@ def verify_log(rows: CoupLog | Iterable[Mapping[str, object]], shoe: Shoe | None
                source: str = "log", procedure: Procedure | None = None) -> LogVerification:
     """Check a log of coups against ``tableau`` and the exact odds of ``shoe`` (default 8 decks).
 
-    ``rows``: a :class:`~exact_odds.witness.verify.log.CoupLog` (built by a simulator, or read from a file
-    by :func:`~exact_odds.witness.verify.read.read_log`), or rows in memory with the keys of the file format.
-    ``alpha``: the significance level of the verdict. ``max_violations``: violations kept in full per check
-    (all are counted). ``net:<bet>`` labels are looked up as ``config``'s banker/player/tie, then among
-    ``bets``, then among the built-in bets. ``expect``: bets whose exact player EV over the log's coups the
-    result gives too. ``procedure``: the dealing procedure the log's shoes are held to, when it can show it.
+    ``rows``: a :class:`~exact_odds.witness.verify.log.CoupLog`, or rows in memory with the keys of the file
+    format. ``alpha``: the verdict's significance level; ``max_violations``: kept in full per check (all are
+    counted). ``net:<bet>`` labels are looked up in ``config``, then ``bets``, then the built-in bets.
+    ``expect``: bets whose exact player EV the result gives; ``procedure``: the one the shoes are held to.
     """
     verifier = Verifier(shoe, tableau, alpha=alpha, max_violations=max_violations, bets=bets, config=config,
                         expect=expect, source=source, procedure=procedure)
@@ -134,8 +119,7 @@ def verify_file(path: str | Path, shoe: Shoe | None = None, tableau: Tableau = S
                 config: Configuration | None = None, expect: Sequence[Payable] = (),
                 procedure: Procedure | None = None) -> LogVerification:
     """:func:`verify_log` of the log file at ``path`` (``"-"``: standard input), read and checked a block of
-    whole shoes at a time (memory that of a block), with the same result. A log whose shoes are interleaved is
-    read whole instead (standard input read so far is kept in a temporary file to be read again)."""
+    whole shoes at a time, with the same result; a log whose shoes are interleaved is read whole."""
     stdin = str(path) == STDIN
     source = "standard input" if stdin else str(path)
     job = _expected_coups(path)
@@ -159,8 +143,7 @@ def verify_file(path: str | Path, shoe: Shoe | None = None, tableau: Tableau = S
 
 
 BYTES_PER_COUP = 100
-"""About the bytes of one coup's line: a file's size over this decides, from its first block, whether the compiled
-kernel runs."""
+"""About the bytes of one coup's line: a file's size over this says, from its first block, if the kernel compiles."""
 
 
 def _expected_coups(path: str | Path) -> int:
@@ -182,8 +165,8 @@ KERNEL_ROWS = 1 << 18
 
 @dataclass(frozen=True, slots=True)
 class _Part:
-    """Coups ``start:stop`` in shoe order: as :func:`~exact_odds.witness.verify.log.compositions` yields them,
-    their indices in the log, and the counts by rank and suit before them when bets look at suits."""
+    """Coups ``start:stop`` in shoe order as :func:`~exact_odds.witness.verify.log.compositions` yields them,
+    their indices in the log, and their counts by rank and suit when bets look at suits."""
 
     start: int
     stop: int
@@ -199,13 +182,11 @@ DETERMINISTIC = (("rules", "coups"), ("labels", "labels"), ("accounting", "cards
 
 
 class Verifier:
-    """:func:`verify_log`, a block of coups at a time: for a log too long to hold at once.
+    """:func:`verify_log`, a block of whole shoes at a time (:meth:`add`, then :meth:`result`).
 
-    :meth:`add` the blocks in the log's order, each holding whole shoes, then take the :meth:`result`: the
-    deterministic checks add up their counts, the statistical ones their sums over coups. ``one_log``: the
-    blocks are one log's coups in order; the statistics then cut them where :func:`verify_log` cuts the log
-    read whole, for the same result to the last digit. ``job``: the coups to come in all, if known (the
-    compiled loops run for a large job from its first block).
+    ``one_log``: the blocks are one log's coups in order, cut for the statistics where :func:`verify_log` cuts
+    the log read whole (the same result to the last digit). ``job``: the coups to come, if known (a large job
+    compiles from its first block).
     """
 
     def __init__(self, shoe: Shoe | None = None, tableau: Tableau = STANDARD_TABLEAU, *, alpha: float = 0.001,
@@ -218,7 +199,7 @@ class Verifier:
             raise VerifyError(f"max_violations must be at least 0, got {max_violations}")
         self.shoe = Shoe.decks(8) if shoe is None else shoe
         self.tableau, self.alpha, self.keep, self.source, self.job = tableau, alpha, max_violations, source, job
-        self.find_bet = bet_finder(bets, config=config)
+        self.find_bet = checks.bet_finder(bets, config=config)
         self.suited_bets = any(b.detail is Detail.SUITS for b in expect)
         self.outcomes, self.cards = OutcomeTally(self.shoe, tableau, expect), CardTally(self.shoe)
         self.found: dict[str, Check] = {}
@@ -235,10 +216,10 @@ class Verifier:
         log = rows if isinstance(rows, CoupLog) else rows_log(rows)
         self._begin(log)
         shoes = shoe_order(log, first_number=self.coups + 1)
-        hands = hands_of(log)
-        accounting, usable = accounting_check(log, shoes, self.shoe, keep=self.keep)
-        for check in (rules_check(log, hands, shoes, self.tableau, keep=self.keep),
-                      label_check(log, hands, shoes, self.tableau, self.find_bet, keep=self.keep), accounting):
+        hands = checks.hands_of(log)
+        accounting, usable = checks.accounting_check(log, shoes, self.shoe, keep=self.keep)
+        for check in (checks.rules_check(log, hands, shoes, self.tableau, keep=self.keep),
+                      checks.label_check(log, hands, shoes, self.tableau, self.find_bet, keep=self.keep), accounting):
             self._merge(check, self.coups)
         self._check_procedure(log, shoes)
         self._statistics(log, hands, shoes, usable)
@@ -250,10 +231,10 @@ class Verifier:
         found = tuple(self.found.get(name) or deterministic_check(name, 0, [], 0, unit=unit)
                       for name, unit in DETERMINISTIC if checked or name != "procedure")
         left_out = self.outcomes.left_out_note(self.coups, shoes=bool(self.with_shoes))
-        checks = (*found, *self.outcomes.checks(shoes=bool(self.with_shoes)), self.cards.check(left_out))
+        every = (*found, *self.outcomes.checks(shoes=bool(self.with_shoes)), self.cards.check(left_out))
         return LogVerification(self.source, "shoes" if self.with_shoes else "fresh", self.shoe, self.tableau,
                                self.alpha, self.coups, self.shoes if self.with_shoes else None,
-                               judge(checks, self.alpha), self.columns, self.ignored,
+                               judge(every, self.alpha), self.columns, self.ignored,
                                (*([] if left_out is None else [left_out]), *self._procedure_notes()),
                                player_ev=self.outcomes.player_ev(), procedure=self.procedure if checked else None)
 
@@ -272,7 +253,7 @@ class Verifier:
         if self.stopped is not None:  # the shoe the block before stopped in was not the log's last
             self._merge(deterministic_check("procedure", 0, (self.stopped,), 1, unit="shoes"), 0)
             self.stopped = None
-        found = procedure_check(log, shoes, self.procedure, self.shoe.size, keep=self.keep)
+        found = checks.procedure_check(log, shoes, self.procedure, self.shoe.size, keep=self.keep)
         self._merge(found.check, self.coups)
         if found.open is not None:
             self.stopped = replace(found.open, index=found.open.index + self.coups)
@@ -284,7 +265,7 @@ class Verifier:
                               "or give a finite shoe (e.g. --decks 8)")
         if self.with_shoes is None:
             self.with_shoes = log.shoe is not None
-            self.unchecked = why_unchecked(log, self.procedure)
+            self.unchecked = checks.why_unchecked(log, self.procedure)
             if self.procedure is not None and self.unchecked is None:
                 self.procedure.check(self.shoe)
         elif self.with_shoes != (log.shoe is not None):
@@ -307,9 +288,9 @@ class Verifier:
             before.violation_count + check.violation_count, tuple(dict.fromkeys((*before.notes, *check.notes))),
             unit=check.unit)
 
-    def _statistics(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_]) -> None:
-        """Add the block to the ``outcomes``, ``pairs`` and ``cards`` sums, in one pass over the compositions before
-        every coup (``usable``: in log order, the coups whose shoes' cards add up)."""
+    def _statistics(self, log: CoupLog, hands: checks.Hands, shoes: ShoeOrder, usable: NDArray[np.bool_]) -> None:
+        """Add the block to the statistical sums, in one pass over the compositions (``usable``: in log order, the
+        coups whose shoes' cards add up)."""
         jit = wanted(max(len(log), self.job)) and load(KERNEL) is not None
         gather = KERNEL_ROWS if jit else 0  # NumPy's kernel: a block at a time
         suits = self._suits(log, shoes)
@@ -326,7 +307,7 @@ class Verifier:
                 pending = []
         self._add_parts(log, hands, shoes, usable, pending, jit)
 
-    def _add_parts(self, log: CoupLog, hands: Hands, shoes: ShoeOrder, usable: NDArray[np.bool_],
+    def _add_parts(self, log: CoupLog, hands: checks.Hands, shoes: ShoeOrder, usable: NDArray[np.bool_],
                    parts: list[_Part], jit: bool) -> None:
         plain = [p for p in parts if p.suits is None]
         blocks = [(p.left, usable[p.idx], p.size) for p in plain]

@@ -1,14 +1,13 @@
-"""A log of coups as columns: the cards of every coup in dealing order, its shoe, and its labels.
+"""A log of coups as columns (:class:`CoupLog`), written as CSV, and walked shoe by shoe (:func:`compositions`).
 
-Conventions of :class:`CoupLog`. Each coup's cards in *dealing order* (player, banker, player, banker,
-then the player's third card if drawn and the banker's) in six slots: ``ranks`` 1-13 (0 past the coup's
-cards) and ``suits`` 0-3 in :data:`~exact_odds.core.shoe.SUITS` order (-1 when not given);
-``player_cards``/``banker_cards`` 2 or 3. ``shoe``: index into ``shoe_names`` (the values the log wrote),
-or ``None``: every coup from a fresh full shoe. ``burn_ranks``/``burn_suits``: up to :data:`BURN_SLOTS`
-cards shown before a coup besides its hands (the card a shoe's burn turns face up). ``labels`` are what
-the log *claims*: ``winner`` (index into :data:`~exact_odds.core.coup.OUTCOMES`), totals 0-9,
-``natural``/``player_pair``/``banker_pair`` 0 or 1; :data:`MISSING` where not given. ``nets`` maps a
-bet's name to the net units paid on one unit staked (NaN where missing) and the decimals written.
+Conventions of :class:`CoupLog`: each coup's cards in *dealing order* (player, banker, player, banker, then the
+player's third card if drawn and the banker's) in six slots: ``ranks`` 1-13 (0 past the coup's cards), ``suits``
+0-3 in :data:`~exact_odds.core.shoe.SUITS` order (-1 when not given); ``player_cards``/``banker_cards`` 2 or 3.
+``shoe``: index into ``shoe_names`` (the values the log wrote), or ``None``: every coup from a fresh full shoe.
+``burn_ranks``/``burn_suits``: cards shown before a coup besides its hands. ``labels`` are what the log
+*claims*: ``winner`` (index into ``OUTCOMES``), totals 0-9, ``natural``/``player_pair``/``banker_pair`` 0 or 1;
+:data:`MISSING` where not given. ``nets``: a bet's net units on one unit staked (NaN where missing) and the
+decimals written. A log may interleave shoes; each shoe's coups keep the order the log lists them in.
 
 >>> import numpy as np
 >>> cards = np.array([[48, 20, 33, 21, 0, 0]])  # K♠ 6♠ 9♥ 6♥: player 9, banker 2 (a natural)
@@ -55,8 +54,7 @@ MISSING = -1
 
 
 def compiled_loops(count: int) -> ModuleType | None:
-    """verify's compiled loops for a call on ``count`` cards or coups, or None for NumPy
-    (:func:`exact_odds.batch.compiled.module`)."""
+    """verify's compiled loops for a call on ``count`` cards or coups, or None for NumPy."""
     return compiled.module("exact_odds.witness.verify.loops", count)
 
 
@@ -93,7 +91,7 @@ class CoupLog:
         return np.asarray(4 + (self.player_cards == 3), dtype=np.int64)
 
     def hands(self, i: int) -> tuple[str, str]:
-        """The cards of coup ``i`` as the log would write them: ``("Ks 9h", "6s 6h")``."""
+        """The cards of coup ``i`` as the log would write them."""
         player, banker = _card_texts(_slice(self, i, i + 1))
         return player[0], banker[0]
 
@@ -293,9 +291,9 @@ BLOCK = 65_536
 
 @dataclass(frozen=True, eq=False, slots=True)
 class ShoeOrder:
-    """The coups of a log shoe by shoe: ``order``, indices into the log, each shoe's coups together in the log's
-    order; ``first``, in that order, whether the coup opens its shoe; ``number``, in the log's order, each coup's
-    number in its shoe (1-based); ``shoes``: how many (``None`` without a shoe column)."""
+    """The coups of a log shoe by shoe: ``order``, indices into the log, each shoe's coups together; ``first``, in
+    that order, whether the coup opens its shoe; ``number``, in the log's order, each coup's number in its shoe
+    (from 1); ``shoes``: how many (``None`` without a shoe column)."""
 
     order: NDArray[np.int64]
     first: NDArray[np.bool_]
@@ -328,15 +326,13 @@ def violation(log: CoupLog, shoes: ShoeOrder, i: int, message: str) -> Violation
 
 
 def kind_counts(kinds: NDArray[Any], n_kinds: int, shift: int = 1) -> NDArray[np.int32]:
-    """Counts per kind of each row of ``kinds`` (shape (b, slots), kind ``k`` written ``k + 1 - shift``, less
-    for an empty slot): shape (b, n_kinds)."""
+    """Counts per kind of each row of ``kinds`` (b, slots; kind ``k`` written ``k + 1 - shift``, less for none)."""
     return counts_by(np.arange(kinds.shape[0]), kinds, kinds.shape[0], n_kinds, shift=shift)
 
 
 def counts_by(group: NDArray[Any], kinds: NDArray[Any], groups: int, n_kinds: int, *,
               shift: int = 1) -> NDArray[np.int32]:
-    """:func:`kind_counts` added up by group (``group``: each row's, 0..groups-1): shape (groups, n_kinds).
-    One bincount, its index in the narrowest integers that hold it."""
+    """:func:`kind_counts` added up by group (``group``: each row's, 0..groups-1): shape (groups, n_kinds)."""
     fast = compiled_loops(kinds.size)
     if fast is not None:
         out = np.empty((groups, n_kinds), dtype=np.int32)
@@ -344,16 +340,15 @@ def counts_by(group: NDArray[Any], kinds: NDArray[Any], groups: int, n_kinds: in
         return out
     width = n_kinds + 1
     index_type = np.int32 if groups * width < 2**31 else np.int64
-    offset: NDArray[Any] = group.astype(index_type)
-    offset = offset * width + shift
+    offset = group.astype(index_type) * width + shift
     flat = kinds.astype(index_type) + offset[:, None]
     counts = np.bincount(flat.ravel(), minlength=groups * width).reshape(groups, width)[:, 1:]
     return np.asarray(counts, dtype=np.int32)
 
 
 def _before_in_shoe(own: NDArray[Any], opens: NDArray[np.bool_], carry: NDArray[Any]) -> NDArray[Any]:
-    """The sum of ``own`` over the earlier rows of each row's shoe, for rows in shoe order (``opens``: the row opens
-    its shoe; ``carry``: the sum of the rows before the block of the shoe it goes on with)."""
+    """The sum of ``own`` over the earlier rows of each row's shoe (``opens``: the row opens its shoe; ``carry``:
+    the sum of the earlier blocks' rows of the shoe the block goes on with)."""
     cum = np.cumsum(own, axis=0, dtype=own.dtype)
     cum -= own
     latest = np.maximum.accumulate(np.where(opens, np.arange(len(own)), 0))
@@ -365,8 +360,7 @@ def _before_in_shoe(own: NDArray[Any], opens: NDArray[np.bool_], carry: NDArray[
 
 
 def bounds(n: int, block: int = BLOCK, offset: int = 0) -> Iterator[tuple[int, int]]:
-    """``(start, stop)`` of the blocks of ``n`` rows that are cut where rows ``offset`` on of a longer walk
-    would be cut in blocks of ``block`` (the rows before them being ``offset`` rows of that walk).
+    """``(start, stop)`` of the blocks of ``n`` rows, cut where a longer walk's rows ``offset`` on are cut.
 
     >>> list(bounds(5, 4)), list(bounds(5, 4, offset=2))
     ([(0, 4), (4, 5)], [(0, 2), (2, 5)])
@@ -381,11 +375,15 @@ def bounds(n: int, block: int = BLOCK, offset: int = 0) -> Iterator[tuple[int, i
 def seen_before(kinds: NDArray[Any], burn: NDArray[Any] | None, n_kinds: int, first: NDArray[np.bool_], *,
                 shift: int = 1, block: int = BLOCK,
                 offset: int = 0) -> Iterator[tuple[int, int, NDArray[np.int32], NDArray[np.int32]]]:
-    """Walk coups in shoe order (``kinds``, ``burn``: each coup's hand and burn cards as kinds, written as
-    :func:`kind_counts` takes them; ``burn`` may be ``None``; ``first``: the coup opens its shoe) and yield
-    ``(start, stop, before, own)`` per block cut as :func:`bounds` cuts: ``before[i]`` counts the cards of
-    each kind seen in coup ``start + i``'s shoe before its hands are dealt (earlier coups' hands and burns,
-    its own burn), ``own[i]`` the coup's own cards (its burn included)."""
+    """Walk coups in shoe order (``kinds``, ``burn``: each coup's hand and burn cards as :func:`kind_counts` takes
+    them; ``first``: the coup opens its shoe) and yield ``(start, stop, before, own)`` per block cut by
+    :func:`bounds`: ``before[i]`` counts the cards of each kind seen in coup ``start + i``'s shoe before its
+    hands (its own burn too), ``own[i]`` the coup's own cards (its burn included).
+
+    >>> kinds = np.array([[0, 1, 2, 3, -1, -1], [0, 0, 4, 5, 6, -1]])  # two coups of one shoe
+    >>> [before.tolist() for _, _, before, _ in seen_before(kinds, None, 7, np.array([True, False]))]
+    [[[0, 0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 0, 0, 0]]]
+    """
     carry = np.zeros(n_kinds, dtype=np.int32)
     for start, stop in bounds(len(kinds), block, offset):
         own = kind_counts(kinds[start:stop], n_kinds, shift)
@@ -409,10 +407,9 @@ def _sparse_counts(values: NDArray[Any], n_kinds: int, shift: int) -> NDArray[np
 def compositions(log: CoupLog, shoes: ShoeOrder, counts: tuple[int, ...], *, deplete: bool = True,
                  block: int = BLOCK, offset: int = 0) -> Iterator[tuple[int, int, NDArray[np.int64],
                                                                          NDArray[np.int64], NDArray[np.int64]]]:
-    """Yield ``(start, stop, composition, dealt, size)`` per block of coups in shoe order (cut as
-    :func:`bounds` cuts, after ``offset`` coups of a longer log): the rank counts (A..K) left before each
-    coup (``counts`` less the cards seen before it in its shoe, or ``counts`` itself when the shoe is not
-    depleted, as an infinite deck), how many cards its shoe had shown before it, and the composition's size."""
+    """Yield ``(start, stop, composition, dealt, size)`` per block of coups in shoe order (cut by :func:`bounds`):
+    the rank counts left before each coup (``counts`` itself when the shoe is not ``deplete``-d, as an infinite
+    deck), the cards its shoe had shown before it, and the composition's size."""
     base = np.asarray(counts, dtype=np.int64)
     full = int(base.sum())
     ranks = np.take(log.ranks, shoes.order, axis=0)
@@ -455,8 +452,8 @@ def card_kinds(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[np.i
 
 def suit_compositions(log: CoupLog, shoes: ShoeOrder, suited: tuple[tuple[int, ...], ...], *,
                       block: int = BLOCK, offset: int = 0) -> Iterator[NDArray[np.int64]]:
-    """The counts by rank and suit, shape (b, 13, 4), left before each coup, block by block as
-    :func:`compositions` walks them (for bets that look at suits; every card of the log carries its suit)."""
+    """The counts by rank and suit (b, 13, 4) left before each coup, block by block as :func:`compositions` walks
+    them (every card of the log carries its suit)."""
     base = np.asarray(suited, dtype=np.int64).reshape(52)
     kinds = card_kinds(log.ranks, log.suits)[shoes.order]
     burn = None if log.burn_ranks is None or log.burn_suits is None else \

@@ -1,12 +1,11 @@
-"""The statistical checks of outcomes: banker/player/tie and the pairs, against exact conditional odds.
+"""The statistical checks: outcomes, pairs and cards against the exact odds given the cards seen before.
 
-Each coup's outcome has exact probabilities ``p_i`` given the cards dealt before it in its shoe
-(:func:`exact_odds.batch.evaluate` of the shoe less those cards; a fresh full shoe without shoes;
-unseen and burned cards change nothing, by exchangeability, and where a shoe stops is a stopping
-time). The indicators less ``p_i`` are martingale differences, so ``(S - E)^T V^+ (S - E)``, with
-``E = sum p_i`` and ``V = sum (diag p_i - p_i p_i^T)``, is asymptotically chi-square with 2 degrees
-of freedom. Pairs depend on the first four cards alone: card counting over the composition
-(:func:`pair_odds`), the two counts tested with their exact covariance.
+Each coup's outcome probabilities ``p_i`` are those of its shoe less the cards seen before it (a fresh full
+shoe without shoes; docs/checking.md says why), so ``(S - E)^T V^+ (S - E)``, with ``E = sum p_i`` and
+``V = sum (diag p_i - p_i p_i^T)``, is asymptotically chi-square. Pairs: card counting over the composition
+(:func:`pair_odds`). Cards: each card's rank against ``c_r / N`` of the composition before it, by position in
+the shoe (12 degrees of freedom a group) and after each rank (consecutive pairs: 156); the check's p-value is
+twice the smaller of the two (Bonferroni).
 """
 
 from __future__ import annotations
@@ -36,9 +35,8 @@ PAIRS = ("player pair", "banker pair")
 
 @dataclass(frozen=True, slots=True)
 class Odds:
-    """Exact odds of coups from compositions: ``outcomes`` (m, 3) banker, player and tie probabilities, ``ev``
-    (m, k) each bet's player EV as floats, and ``exact`` the bets' exact EVs when every coup had one and
-    the same composition (else ``None``)."""
+    """Exact odds of coups: ``outcomes`` (m, 3) banker, player and tie probabilities, ``ev`` (m, k) each bet's
+    player EV as floats, ``exact`` the bets' exact EVs when every coup had one composition (else ``None``)."""
 
     outcomes: NDArray[np.float64]
     ev: NDArray[np.float64]
@@ -57,7 +55,6 @@ def _one_composition(shoe: Shoe, tableau: Tableau, bets: Sequence[Payable], left
         dist = winners(deal(shoe, tableau))
         odds = np.array([float(dist.probability(w)) if w in dist else 0.0 for w in OUTCOMES])
         return odds, tuple(deal(shoe, tableau, detail=b.detail).expectation(b.payout) for b in bets)
-
     ev = evaluate(left[:1], bets=bets, tableau=tableau, suits=None if suits is None else suits[:1])
     return np.asarray(ev.probabilities()[0], dtype=np.float64), tuple(ev.expectation(0, j) for j in range(len(bets)))
 
@@ -79,8 +76,7 @@ def conditional_odds(left: NDArray[np.int64], shoe: Shoe, tableau: Tableau, bets
 def _many_odds(left: NDArray[np.int64], tableau: Tableau, bets: tuple[Payable, ...],
                suits: NDArray[np.int64] | None, kept: _Kept | None = None, jit: bool | None = None) -> Odds:
     """The :class:`Odds` of many compositions in one :func:`exact_odds.batch.evaluate`; bets paid by the winner
-    alone are weighed from its banker, player and tie ways (:func:`_by_winner`; compiled:
-    :func:`exact_odds.witness.verify.loops.winner_odds`, into ``kept``'s arrays). ``jit``: None decides by size."""
+    alone weighed from its ways (:func:`_by_winner`, compiled into ``kept``'s arrays). ``jit``: None decides."""
     paid = None if suits is not None or not bets else _by_winner(tableau, bets)
     found = evaluate(left, bets=() if paid is not None else bets, tableau=tableau, suits=suits, jit=jit)
     if paid is not None:
@@ -106,8 +102,8 @@ class _Kept:
         self.probabilities, self.ev = np.empty(0), np.empty(0)
 
     def odds(self, n: int, k: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Probabilities (n, 3) in Fortran order and expectations (n, k) in C order, uninitialised (the layouts of
-        :meth:`exact_odds.batch.Evaluation.probabilities` and ``edges``)."""
+        """Uninitialised probabilities (n, 3) in Fortran order and expectations (n, k) in C order (the layouts of
+        ``Evaluation.probabilities`` and ``edges``)."""
         if self.probabilities.size < 3 * n:
             self.probabilities = np.empty(3 * n)
         if self.ev.size < n * k:
@@ -122,9 +118,8 @@ def _part(values: NDArray[np.float64], start: int, rows: int) -> NDArray[np.floa
 
 @lru_cache(maxsize=16)
 def _by_winner(tableau: Tableau, bets: tuple[Payable, ...]) -> tuple[NDArray[np.int64], tuple[int, ...]] | None:
-    """When every one of ``bets`` pays by the winner alone: its payouts on banker, player and tie (3, k) at the
-    scales of :func:`exact_odds.batch.evaluate`'s numerators, and those scales (checked on an eight-deck
-    shoe to give its numerators); else ``None``."""
+    """When every one of ``bets`` pays by the winner alone: the payouts on banker, player and tie (3, k) at the
+    scales of :func:`exact_odds.batch.evaluate`'s numerators (checked on eight decks), and those scales."""
     payouts = []
     for bet in bets:
         table, scale = payout_lookup(bet, bet.detail)
