@@ -205,7 +205,6 @@ COVERED_BY: dict[str, str] = {
     # Verify: logs from an independent dealer (tests/oracle_dealer.py) through the public functions.
     "witness/verify/checks.py": "test_witness_verify.py",
     "witness/verify/core.py": "test_witness_verify.py",
-    "witness/verify/counts.py": "test_witness_verify.py",
     "witness/verify/log.py": "test_witness_verify.py",
     "witness/verify/read.py": "test_witness_verify.py",
 }

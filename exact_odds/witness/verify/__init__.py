@@ -6,14 +6,16 @@ at a time (a simulator's coups), :func:`verify_counts` totals only (:mod:`exact_
 
 from exact_odds.core.verdict import Check, ChiSquare, IndicatorSum, Tally, Verdict, Violation
 from exact_odds.witness.verify.core import (
+    COUNT_NAMES,
     MAX_VIOLATIONS,
     LogVerification,
     Verifier,
     VerifyError,
+    parse_counts,
+    verify_counts,
     verify_file,
     verify_log,
 )
-from exact_odds.witness.verify.counts import COUNT_NAMES, parse_counts, verify_counts
 from exact_odds.witness.verify.log import CoupLog, log_text, write_log
 from exact_odds.witness.verify.read import LogBuilder, LogError, load_log, read_blocks, read_log, rows_log
 
