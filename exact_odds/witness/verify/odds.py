@@ -150,8 +150,8 @@ def _rows(values: NDArray[Any], keep: NDArray[np.bool_]) -> NDArray[Any]:
 
 def pair_odds(left: NDArray[np.int64], *, infinite: bool = False,
               size: NDArray[np.int64] | None = None) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """For each composition ``c`` (rows of ``left``, of ``size`` cards if given): the probability of a player pair
-    (= a banker pair), ``S / (N (N - 1))`` with ``S = sum_r c_r (c_r - 1)``, and of both pairs.
+    """For each composition ``c`` (rows of ``left``, of ``size`` cards if given): the probability of a player (or
+    banker) pair, ``S / (N (N - 1))`` with ``S = sum_r c_r (c_r - 1)``, and of both pairs.
 
     >>> p, both = pair_odds(np.array([[32] * 13]))
     >>> round(float(p[0]) * 415, 6), float(both[0]) < float(p[0]) ** 2 + 1e-4  # 31/415
@@ -179,8 +179,7 @@ def pair_odds(left: NDArray[np.int64], *, infinite: bool = False,
 EXACT_SUMS = 50_000
 """The most cards of one rank whose pair terms add exactly in floats (13 times ``4 c^3`` below 2**53)."""
 TABLED = 4_096
-"""Counts up to which the compiled :func:`pair_odds` looks up its terms in one table (more: NumPy's floats, the
-same)."""
+"""Counts up to which the compiled :func:`pair_odds` looks up its terms in a table (more: NumPy, the same floats)."""
 
 
 @cache
@@ -191,8 +190,8 @@ def _pair_table(most: int) -> NDArray[np.float64]:
 
 
 class OutcomeTally:
-    """The outcome and pair counts of a log beside their exact conditional law, block by block, and the exact
-    player EV of each of ``bets`` summed over the same coups."""
+    """A log's outcome and pair counts beside their exact conditional law, block by block, and each of ``bets``'
+    exact player EV summed over the same coups."""
 
     def __init__(self, shoe: Shoe, tableau: Tableau, bets: Sequence[Payable] = ()) -> None:
         self.shoe, self.tableau, self.bets = shoe, tableau, tuple(bets)
@@ -206,9 +205,8 @@ class OutcomeTally:
 
     def block_odds(self, blocks: Sequence[tuple[NDArray[np.int64], NDArray[np.bool_], NDArray[np.int64]]],
                    jit: bool | None = None) -> list[Odds | None]:
-        """The :class:`Odds` of the coups :meth:`add` tests in several blocks (``(left, ok, size)``, without
-        suits), in one evaluation; ``None`` for a block whose compositions are all alike (:meth:`add` evaluates
-        it exactly)."""
+        """The :class:`Odds` of the coups :meth:`add` tests in several blocks (``(left, ok, size)``, without suits)
+        in one evaluation; ``None`` for a block whose compositions are all alike (:meth:`add` evaluates it)."""
         tested = [_rows(left, ok & (size >= CARDS_PER_COUP)) for left, ok, size in blocks]
         many = [not self.shoe.infinite and len(t) > 0 and not alike(t) for t in tested]
         if not any(many):
@@ -229,9 +227,9 @@ class OutcomeTally:
     def add(self, hands: Hands, left: NDArray[np.int64], idx: NDArray[np.int64], ok: NDArray[np.bool_],
             suits: NDArray[np.int64] | None = None, size: NDArray[np.int64] | None = None,
             odds: Odds | None = None) -> None:
-        """Add a block of coups in shoe order: the log's ``hands``, the compositions ``left`` before them (of
-        ``size`` cards; ``suits``: by rank and suit, for bets that look at suits), their indices ``idx`` in the
-        log, ``ok``: their shoes' cards add up; ``odds``: from :meth:`block_odds`, if it gave them."""
+        """Add a block of coups in shoe order: the compositions ``left`` before them (of ``size`` cards; ``suits``:
+        by rank and suit), their indices ``idx`` in the log, ``ok``: their shoes' cards add up; ``odds``: from
+        :meth:`block_odds`, if it gave them."""
         size = left.sum(axis=1) if size is None else size
         big = ok & (size >= CARDS_PER_COUP)
         self.short += int((ok & ~big).sum())
@@ -272,16 +270,14 @@ class OutcomeTally:
             self._first, self.exact = None, None
 
     def player_ev(self) -> dict[str, Fraction | float]:
-        """Each bet's exact player EV over the coups tested: a Fraction when they all had one composition, else the
-        mean of the floats."""
+        """Each bet's exact player EV over the coups tested (a Fraction when they all had one composition)."""
         if self.exact is not None:
             return {b.name: x for b, x in zip(self.bets, self.exact, strict=True)}
         n = max(self.outcomes.trials, 1)
         return {b.name: float(x) / n for b, x in zip(self.bets, self.ev.tolist(), strict=True)}
 
     def left_out_note(self, coups: int, *, shoes: bool) -> str | None:
-        """Why the statistical checks left out some of the log's ``coups``, if they did (``shoes``: the log has a
-        shoe column)."""
+        """Why the statistical checks left out some of the log's ``coups``, if they did."""
         if not self.left_out:
             return None
         whose = "their shoes deal" if shoes else "each deals"
@@ -319,9 +315,8 @@ SUM_ROWS = 512
 
 @dataclass(frozen=True, slots=True)
 class _Cards:
-    """The cards of a block of coups in dealing order (of coups whose shoes add up): each one's key (its group of
-    positions and the rank of the card before it), its coup and slot, and the size of the composition it was
-    dealt from (``None`` for an infinite deck)."""
+    """The cards of a block's coups whose shoes add up, in dealing order: each one's key (its group of positions
+    and the rank of the card before it), coup, slot, and composition's size (``None`` for an infinite deck)."""
 
     key: NDArray[np.int16]
     coup: NDArray[np.intp]
@@ -353,11 +348,8 @@ def _cards(ranks: NDArray[np.int8], first: NDArray[np.bool_], total: NDArray[np.
 
 
 class CardTally:
-    """The ranks of a log's cards beside their exact conditional law, by position and after each rank.
-
-    Sums are kept per key (group of positions, rank of the card before) and added up both ways at the end:
-    ``gram[key]`` is the sum of ``a a^T`` with ``a = (p, 1)`` for each card's rank probabilities ``p``.
-    """
+    """The ranks of a log's cards beside their exact conditional law: sums kept per key (group of positions, rank
+    of the card before), ``gram[key]`` the sum of ``a a^T`` with ``a = (p, 1)`` for each card's rank odds ``p``."""
 
     KEYS = GROUPS * (len(RANK_NAMES) + 1)
 
@@ -372,9 +364,8 @@ class CardTally:
 
     def add(self, log: CoupLog, idx: NDArray[np.int64], first: NDArray[np.bool_], left: NDArray[np.int64],
             dealt: NDArray[np.int64], ok: NDArray[np.bool_], total: NDArray[np.int64] | None = None) -> None:
-        """Add a block of coups of ``log`` in shoe order, as :meth:`exact_odds.witness.verify.odds.OutcomeTally.add`
-        takes them (``first``: the coup opens its shoe; ``dealt``: the cards its shoe dealt before it; ``total``:
-        the compositions' sizes)."""
+        """Add a block of coups in shoe order, as :meth:`OutcomeTally.add` takes them (``first``: the coup opens its
+        shoe; ``dealt``: the cards its shoe dealt before it; ``total``: the compositions' sizes)."""
         first = first.copy()
         first[0] = True  # the pair across a block's edge is left out (a choice made before the cards)
         ranks = np.take(log.ranks, idx, axis=0)
@@ -428,8 +419,7 @@ class CardTally:
 
 def _numerators(ranks: NDArray[np.int8], left: NDArray[Any], coup: NDArray[np.intp],
                 slot: NDArray[np.intp]) -> NDArray[Any]:
-    """The composition each card was dealt from, shape (cards, 13): its coup's row of ``left`` less the coup's
-    cards before it."""
+    """The composition each card was dealt from (cards, 13): its coup's row of ``left`` less its cards before."""
     before = np.take(left, coup, axis=0)
     flat = before.reshape(-1)
     rows = np.arange(0, flat.size, len(RANK_NAMES))
@@ -443,9 +433,8 @@ def _numerators(ranks: NDArray[np.int8], left: NDArray[Any], coup: NDArray[np.in
 
 def _add_grams(gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards, ranks: NDArray[np.int8],
                left: NDArray[Any]) -> None:
-    """Add each card to the ``gram`` of its key, a chunk of :data:`CHUNK` cards at a time: sorted by key (stable),
-    each run of a key summed card after card in dealing order (:func:`_sum_products`), the same floats on every
-    machine and in :func:`exact_odds.witness.verify.loops.card_sums`."""
+    """Add each card to the ``gram`` of its key, :data:`CHUNK` cards at a time, each key's cards summed in dealing
+    order (:func:`_sum_products`): the same floats on every machine and in the compiled ``card_sums``."""
     assert cards.size is not None
     kinds = len(RANK_NAMES)
     buffer = np.empty((min(CHUNK, len(key)), kinds + 1))
@@ -463,8 +452,7 @@ def _add_grams(gram: NDArray[np.float64], key: NDArray[np.int16], cards: _Cards,
 
 
 def _sum_products(rows: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``sum_t rows[t] rows[t]^T``, each element added row after row from the first (unlike BLAS, whose order is
-    its own), :data:`SUM_ROWS` rows' products formed at a time."""
+    """``sum_t rows[t] rows[t]^T``, added row after row from the first (unlike BLAS), :data:`SUM_ROWS` at a time."""
     total: NDArray[np.float64] | None = None
     for start in range(0, len(rows), SUM_ROWS):
         part = rows[start:start + SUM_ROWS]
