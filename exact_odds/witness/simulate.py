@@ -18,6 +18,7 @@ beside the exact one. Shoes, seeds and dealing are those of :mod:`exact_odds.dea
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class _Block:
     """One block of a run: its coup codes, each coup's shoe (``None`` in fresh mode), the shoes it used, the coups
-    (or shoes, when a run counts shoes) done so far, and, when asked for, its coups as a log."""
+    (or shoes) done so far, and, when asked for, its coups as a log."""
 
     codes: NDArray[np.int16]
     shoe_of: NDArray[np.int32] | None
@@ -65,11 +66,8 @@ class SimulationError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class BetResult:
-    """A flat bet of one unit on every coup.
-
-    ``results`` counts coups by net payout; ``net`` is the exact final result in units;
-    ``low``/``high`` the lowest and highest running result along the way (0 at the start).
-    """
+    """A flat bet of one unit on every coup: ``results`` counts coups by net payout; ``net`` is the exact final
+    result in units; ``low``/``high`` the lowest and highest running result along the way (0 at the start)."""
 
     bet: Bet
     results: Dist[Fraction]
@@ -101,8 +99,7 @@ class BetResult:
 
 @lru_cache(maxsize=64)
 def _payouts(bet: Bet) -> tuple[NDArray[np.int64], int]:
-    """The bet's payout (times the scale) on every coup code, read at the bet's own detail (a bet pays the same
-    on the pair flags of a finer detail), and the scale; made once per process (read only)."""
+    """The bet's payout (times the scale) on every coup code, read at the bet's own detail, and the scale."""
     import numpy as np
 
     table, scale = payout_lookup(bet, bet.detail)
@@ -144,8 +141,7 @@ class _BetTracker:
 
 @dataclass(frozen=True, slots=True)
 class PlayerEvCheck:
-    """A flat bet's simulated player EV (negative when the house wins) with its confidence interval, beside its
-    exact player EV over the same coups (``note`` says how it was obtained)."""
+    """A flat bet's simulated player EV with its confidence interval, beside the exact one over the same coups."""
 
     bet: str
     simulated: float
@@ -162,9 +158,8 @@ class PlayerEvCheck:
 
 @dataclass(frozen=True, slots=True)
 class SimulationCheck:
-    """A simulation checked against the exact values under the ``reference`` tableau: ``log``, its coups verified
-    as a log (the verdict rests on its checks); ``player_evs``, each flat bet's simulated player EV with its
-    ``level`` confidence interval beside the exact one."""
+    """A simulation checked against the exact values: ``log``, its coups verified as a log (the verdict rests on
+    its checks); ``player_evs``, each flat bet's player EV with its ``level`` interval beside the exact one."""
 
     log: LogVerification
     player_evs: tuple[PlayerEvCheck, ...]
@@ -191,8 +186,7 @@ def _player_ev_checks(bets: Sequence[BetResult], log: LogVerification, level: fl
 @dataclass(frozen=True, slots=True)
 class Simulation:
     """The result of :func:`simulate`: ``coups`` (ways = counts), ``shoes`` used (0 in fresh mode), each flat
-    bet's result, the ``check`` when a reference tableau was given, and every coup's code and shoe in order
-    (``sequence``/``shoe_of``) when kept."""
+    bet's result, the ``check`` against a reference, every coup's code and shoe (``sequence``/``shoe_of``) if kept."""
 
     shoe: Shoe
     seed: int
@@ -259,8 +253,7 @@ def _fresh_blocks(shoe: Shoe, seed: int, coups: int, tableau: Tableau, detail: D
     """The coups of fresh mode, block by block: each the first six cards of a fresh shuffle."""
     import numpy as np
 
-    # numpy-backed: single-shoe commands never load it
-    from exact_odds.witness.verify import CoupLog
+    from exact_odds.witness.verify import CoupLog  # numpy-backed: single-shoe commands never load it
 
     codes = np.asarray(shoe_card_codes(shoe), dtype=np.uint8)
     done = block = 0
@@ -277,8 +270,7 @@ def _fresh_blocks(shoe: Shoe, seed: int, coups: int, tableau: Tableau, detail: D
 
 def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, tableau: Tableau, procedure: Procedure,
                  detail: Detail, logs: bool) -> Iterator[_Block]:
-    """The coups of whole shoes, batch by batch; ``target`` counts shoes with ``count_shoes``, else coups (the last
-    shoe is then left unfinished)."""
+    """The coups of whole shoes, batch by batch; ``target`` counts shoes with ``count_shoes``, else coups."""
     codes = shoe_card_codes(shoe)
     shoes = target if count_shoes else shoes_for(target, len(codes))
     coups = target * len(codes) // CARDS_PER_COUP if count_shoes else target
@@ -300,12 +292,11 @@ def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, table
 
 def _shoe_log(cards: NDArray[np.uint8], play: ShoePlay, take: int, first: int, detail: Detail, *,
               suited: bool) -> CoupLog:
-    """The first ``take`` coups of a block of shoes as a log: row ``i`` of ``cards`` is shoe ``first + i + 1`` of
-    the log, whose first coup shows the card its burn turned face up."""
+    """The first ``take`` coups of a block of shoes as a log (row ``i`` of ``cards``: shoe ``first + i + 1``), each
+    shoe's first coup showing the card its burn turned face up."""
     import numpy as np
 
-    # numpy-backed: single-shoe commands never load it
-    from exact_odds.witness.verify import CoupLog
+    from exact_odds.witness.verify import CoupLog  # numpy-backed: single-shoe commands never load it
 
     rows = play.shoe[:take]
     burn = None
@@ -324,20 +315,16 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
              each: Callable[[NDArray[np.int16]], None] | None = None) -> Simulation:
     """Deal ``coups`` coups (or ``shoes`` whole shoes) from ``shoe`` with ``tableau``.
 
-    Flat one-unit bets on each of ``bets`` are tracked. ``detail`` (raised to what the bets
-    need) says which pair flags the coups record. With ``reference`` (a tableau), the coups
-    dealt are checked against the exact values under it, block by block as they are dealt
-    (:class:`SimulationCheck`: significance level ``alpha``, confidence level ``level`` of the
-    edges' intervals). ``record(log)`` is given each block's coups as a
-    :class:`~exact_odds.witness.verify.CoupLog`, e.g. to write them with
-    :func:`~exact_odds.witness.verify.write_log`. With ``keep`` every coup's code is kept in order (for
-    roads); ``each(codes)`` is given each block's codes in order instead, keeping nothing (for
-    sessions). ``progress(done, total)`` is called after each block.
+    Flat one-unit bets on each of ``bets`` are tracked; ``detail`` (raised to what the bets need) says which pair
+    flags the coups record. With ``reference``, the coups are checked against the exact values under that tableau
+    as they are dealt (:class:`SimulationCheck`: significance ``alpha``, confidence ``level``). ``record(log)``
+    is given each block's coups as a :class:`~exact_odds.witness.verify.CoupLog` (to write them, say). With
+    ``keep`` every coup's code is kept in order (for roads); ``each(codes)`` is given each block's codes instead
+    (for sessions). ``progress(done, total)`` is called after each block.
     """
     import numpy as np
 
-    # numpy-backed: single-shoe commands never load it
-    from exact_odds.witness.verify import Verifier
+    from exact_odds.witness.verify import Verifier  # numpy-backed: single-shoe commands never load it
 
     logs = reference is not None or record is not None
     detail = max([detail, *(b.detail for b in bets), *([Detail.RANKS] if logs else [])])
@@ -386,8 +373,8 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
 
 @dataclass(frozen=True, slots=True)
 class SimulatedSessions:
-    """``sessions`` flat bettors of ``hands`` hands each, on consecutive coups of one simulation; ``tally``: their
-    net results in units times ``scale`` (exact integers), and with a ``bankroll`` those ruined."""
+    """``sessions`` flat bettors of ``hands`` hands each, on consecutive coups; ``tally``: their net results in
+    units times ``scale``, and with a ``bankroll`` those ruined."""
 
     bet: Bet
     hands: int
@@ -405,9 +392,8 @@ class SimulatedSessions:
 def simulate_sessions(shoe: Shoe, bet: Bet, *, hands: int, sessions: int, seed: int,
                       bankroll: Fraction | None = None, tableau: Tableau = STANDARD_TABLEAU,
                       procedure: Procedure = STANDARD_PROCEDURE, progress: Progress | None = None) -> SimulatedSessions:
-    """Deal ``hands * sessions`` coups and cut them into ``sessions`` sessions of ``hands`` consecutive coups, each
-    betting one unit on ``bet`` every hand. With ``bankroll`` (units), a session is ruined when its bankroll
-    falls below one unit (it could not stake again). Memory does not grow with ``sessions``."""
+    """``sessions`` sessions of ``hands`` consecutive coups, each betting one unit on ``bet`` every hand; with
+    ``bankroll`` (units), a session is ruined when its bankroll falls below one unit (it could not stake again)."""
     if hands < 1 or sessions < 1:
         raise SimulationError("the numbers of hands and of sessions must be at least 1")
     if bankroll is not None and bankroll < 1:
@@ -438,7 +424,7 @@ class SessionTally:
         if hands < 1:
             raise SessionError(f"the number of hands must be at least 1, got {hands}")
         self.hands, self.floor = hands, floor
-        self.counts: dict[int, int] = {}
+        self.counts: Counter[int] = Counter()
         self.sessions = 0
         self.ruined = 0
         self._done = self._net = self._low = 0  # the session under way: hands played, result, lowest result
@@ -470,8 +456,7 @@ class SessionTally:
         import numpy as np
 
         values, found = np.unique(nets, return_counts=True)
-        for value, n in zip(values.tolist(), found.tolist(), strict=True):
-            self.counts[value] = self.counts.get(value, 0) + n
+        self.counts.update(dict(zip(values.tolist(), found.tolist(), strict=True)))
         self.sessions += len(nets)
         if self.floor is not None:
             self.ruined += int((lows < self.floor).sum())
@@ -512,8 +497,8 @@ class SessionTally:
 
 
 FigureKind = Literal["mean", "sd", "ahead", "even", "behind", "quantile", "ruin"]
-"""What a :class:`Figure` measures: the mean and standard deviation of the net result,
-P(net > 0), P(net = 0), P(net < 0), a quantile of the net result, P(ruin)."""
+"""What a :class:`Figure` measures: the net result's mean and sd, P(net > 0), P(net = 0), P(net < 0), a quantile
+of the net result, P(ruin)."""
 
 QUANTILES: tuple[Fraction, ...] = (Fraction(1, 20), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(19, 20))
 """The quantiles of the net result that :func:`compare_sessions` compares."""
@@ -524,13 +509,8 @@ _SIDES: tuple[tuple[FigureKind, Callable[[Any], Any]], ...] = (
 
 @dataclass(frozen=True, slots=True)
 class Figure:
-    """One figure of a flat bettor's session: its exact value and, beside it, the simulated one.
-
-    ``exact``: a :class:`Fraction` (units, or a probability), except ``sd``, a float (the square root of the
-    exact variance). ``simulated``: the same over the simulated sessions (``None`` without); ``z``:
-    (simulated - exact) / standard error, for the mean and the probabilities, where defined; ``q``: a
-    quantile's level.
-    """
+    """One figure of a flat bettor's session, exact (a :class:`Fraction`, but ``sd`` a float) and ``simulated``
+    (``None`` without); ``z``: (simulated - exact) / standard error, where defined; ``q``: a quantile's level."""
 
     kind: FigureKind
     exact: Fraction | float
@@ -546,8 +526,8 @@ class Figure:
 
 @dataclass(frozen=True, slots=True)
 class SessionComparison:
-    """The exact session figures beside the simulated ones, with what they come from; ``figures``: mean, sd,
-    ahead, even, behind, the :data:`QUANTILES`, then ruin when ``ruin`` is given."""
+    """The exact session figures beside the simulated ones; ``figures``: mean, sd, ahead, even, behind, the
+    :data:`QUANTILES`, then ruin when ``ruin`` is given."""
 
     one: OneHand
     exact: SessionDist
@@ -585,8 +565,7 @@ def _mean(exact: SessionDist, sd: float, tally: SessionTally | None, scale: int)
 
 def compare_sessions(one: OneHand, exact: SessionDist, ruin: Ruin | None = None,
                      simulated: SimulatedSessions | None = None) -> SessionComparison:
-    """The exact figures of a session (and of ruin) beside those of the simulated sessions (exact shares and
-    quantiles of their :class:`SessionTally`; the sample standard deviation as a float).
+    """The exact figures of a session (and of ruin) beside those of the simulated sessions.
 
     >>> from exact_odds.analysis.sessions import one_hand, session_distribution
     >>> from exact_odds.bets import find_bet
