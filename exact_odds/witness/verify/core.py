@@ -25,6 +25,7 @@ import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import partial
 from itertools import pairwise
 from pathlib import Path
 from types import ModuleType
@@ -131,22 +132,18 @@ def verify_file(path: str | Path, shoe: Shoe | None = None, tableau: Tableau = S
     whole shoes at a time, with the same result; a log whose shoes are interleaved is read whole."""
     stdin = str(path) == STDIN
     source = "standard input" if stdin else str(path)
-    job = _expected_coups(path)
-
-    def check(one_log: bool) -> Verifier:
-        return Verifier(shoe, tableau, alpha=alpha, max_violations=max_violations, bets=bets, config=config,
-                        expect=expect, source=source, procedure=procedure, one_log=one_log, job=job)
-
+    check = partial(Verifier, shoe, tableau, alpha=alpha, max_violations=max_violations, bets=bets, config=config,
+                    expect=expect, source=source, procedure=procedure, job=_expected_coups(path))
     lines = user_lines(path, "log", LogError, newline="")
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogateescape", newline="") as copy:
-        verifier = check(True)
+        verifier = check(one_log=True)
         try:
             for block in read_blocks(_copied(lines, copy) if stdin else lines, source=source):
                 verifier.add(block)
         except Interleaved:
             copy.seek(0)
             whole = itertools.chain(copy, lines) if stdin else user_lines(path, "log", LogError, newline="")
-            verifier = check(False)
+            verifier = check(one_log=False)
             verifier.add(read_log(whole, source=source))
         return verifier.result()
 
@@ -302,9 +299,9 @@ class Verifier:
         coups whose shoes' cards add up)."""
         jit = wanted(max(len(log), self.job)) and load(KERNEL) is not None
         gather = KERNEL_ROWS if jit else 0  # NumPy's kernel: a block at a time
-        suits = self._suits(log, shoes)
+        suits, offset = self._suits(log, shoes), self.coups if self.one_log else 0  # cut as one log read whole
         pending: list[_Part] = []
-        for start, stop, left, dealt, size in compositions(log, shoes, self.shoe.counts, offset=self._offset(),
+        for start, stop, left, dealt, size in compositions(log, shoes, self.shoe.counts, offset=offset,
                                                            deplete=not self.shoe.infinite):
             by_suit = None
             if self.suited_bets and not self.shoe.infinite:
@@ -336,11 +333,7 @@ class Verifier:
             return None
         if not log.suited:
             raise VerifyError("a bet that looks at suits needs the suit of every card of a log with shoes")
-        return suit_compositions(log, shoes, self.shoe.suited, offset=self._offset())
-
-    def _offset(self) -> int:
-        """Coups of the log before this block when it is cut as one log read whole (``one_log``), else 0."""
-        return self.coups if self.one_log else 0
+        return suit_compositions(log, shoes, self.shoe.suited, offset=self.coups if self.one_log else 0)
 
 
 COUNT_NAMES = ("banker", "player", "tie", "player-pair", "banker-pair")
