@@ -1,8 +1,5 @@
-"""Verify anybody's baccarat log against the exact values: rules, labels, accounting, statistics.
-
-:func:`verify_log` checks a log in memory, :func:`verify_file` a file of any length, a :class:`Verifier` a block
-at a time (a simulator's coups), :func:`verify_counts` totals only (:mod:`exact_odds.witness.verify.core`).
-"""
+"""Verify anybody's baccarat log against the exact values: :func:`verify_log` (in memory), :func:`verify_file`
+(any length), a :class:`Verifier` (a block at a time), :func:`verify_counts` (totals only)."""
 
 from exact_odds.core.verdict import Check, ChiSquare, IndicatorSum, Tally, Verdict, Violation
 from exact_odds.witness.verify.core import (

@@ -187,8 +187,6 @@ def _matches(logged: NDArray[np.float64], decimals: NDArray[np.int8], exact: NDA
 def _net_labels(log: CoupLog, hands: Hands, find_bet: Callable[[str], Payable], found: _Found) -> tuple[int, list[str]]:
     """Compare every ``net:<bet>`` column; returns the values checked and notes."""
     checked, notes = 0, list[str]()
-    if not log.nets:
-        return checked, notes
     has_suits: NDArray[np.bool_] = np.asarray((log.suits[:, :4] >= 0).all(axis=1))
     for name, (logged, decimals) in log.nets.items():
         try:
