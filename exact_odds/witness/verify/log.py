@@ -340,7 +340,7 @@ def counts_by(group: NDArray[Any], kinds: NDArray[Any], groups: int, n_kinds: in
         return out
     width = n_kinds + 1
     index_type = np.int32 if groups * width < 2**31 else np.int64
-    offset = group.astype(index_type) * width + shift
+    offset: NDArray[Any] = group.astype(index_type) * width + shift
     flat = kinds.astype(index_type) + offset[:, None]
     counts = np.bincount(flat.ravel(), minlength=groups * width).reshape(groups, width)[:, 1:]
     return np.asarray(counts, dtype=np.int32)
