@@ -11,7 +11,8 @@ from exact_odds.report.base import Cell, Table, grouped
 from exact_odds.report.concepts import shoe_json
 
 if TYPE_CHECKING:
-    from exact_odds.witness.verify import Check, LogVerification, Tally
+    from exact_odds.core.verdict import Check, Tally
+    from exact_odds.witness.verify import LogVerification
 
 FIGURE_CHECKS = ("outcomes", "pairs", "cards")
 """The statistical checks whose tallies the report lists."""

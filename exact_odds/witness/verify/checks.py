@@ -110,8 +110,10 @@ class _Found:
         for i in indices[: self.keep].tolist():  # the first of each kind; the first of all are sorted out below
             self.items.append((i, message(i)))
 
-    def violations(self, log: CoupLog, shoes: ShoeOrder) -> list[Violation]:
-        return [violation(log, shoes, i, text) for i, text in sorted(self.items, key=lambda item: item[0])[: self.keep]]
+    def violations(self, log: CoupLog, shoes: ShoeOrder, order: NDArray[Any] | None = None) -> list[Violation]:
+        """The first ``keep`` in full, by index (positions in ``order`` when given, else the log's)."""
+        first = sorted(self.items, key=lambda item: item[0])[: self.keep]
+        return [violation(log, shoes, i if order is None else int(order[i]), text) for i, text in first]
 
 
 def _rule_words(name: str, *args: object) -> str:
@@ -406,31 +408,28 @@ def procedure_check(log: CoupLog, shoes: ShoeOrder, procedure: Procedure, size: 
     closing = np.r_[opening[1:] - 1, len(order) - 1]
     early = shoe_burn_ok & (end == len(order))
     past = judged & (start + used > size)
-    found: list[tuple[int, str]] = []
     rules = procedure.shoe_rules()
 
     def cards(i: int) -> str:
         return f"cards {int(start[i]) + 1}-{int(start[i] + used[i])} of {size}"
 
-    for i in np.flatnonzero(bad_burn)[:keep].tolist():
-        found.append((i, _burn_message(int(shown[i]), bool(first[i]), procedure)))
-    for i in np.flatnonzero(after)[:keep].tolist():
+    def dealt_after(i: int) -> str:
         e = int(end[shoe_id[i]])
-        found.append((i, f"dealt after the shoe should have ended with coup {e - int(opening[shoe_id[i]]) + 1} "
-                         f"({cards(e)}; {rules})"))
-    for i in np.flatnonzero(past)[:keep].tolist():
-        found.append((i, f"deals {cards(i)}: past the shoe's last card"))
+        ended = e - int(opening[shoe_id[i]]) + 1
+        return f"dealt after the shoe should have ended with coup {ended} ({cards(e)}; {rules})"
 
     def ends_early(i: int) -> str:
         return f"the shoe ends after this coup ({cards(i)}), before its last coup by the procedure ({rules})"
 
+    found = _Found(keep)
+    found.add(np.flatnonzero(bad_burn), lambda i: _burn_message(int(shown[i]), bool(first[i]), procedure))
+    found.add(np.flatnonzero(after), dealt_after)
+    found.add(np.flatnonzero(past), lambda i: f"deals {cards(i)}: past the shoe's last card")
     final = int(np.argmax(order == len(log) - 1))  # the block's last coup, in shoe order
     stops = early & (closing == final)  # the shoe the block stops in: judged when more coups follow it
     open_violation = violation(log, shoes, int(order[final]), ends_early(final)) if stops.any() else None
-    found += [(i, ends_early(i)) for i in closing[early & ~stops][:keep].tolist()]
-    count = int(bad_burn.sum() + after.sum() + past.sum() + (early & ~stops).sum())
-    kept = [violation(log, shoes, int(order[i]), text) for i, text in sorted(found, key=lambda item: item[0])[:keep]]
-    check = deterministic_check("procedure", len(opening), kept, count,
+    found.add(closing[early & ~stops], ends_early)
+    check = deterministic_check("procedure", len(opening), found.violations(log, shoes, order), found.count,
                                 [f"Each shoe's burn, its last coup and its cards against the procedure: {rules}."],
                                 unit="shoes")
     return ProcedureCheck(check, open_violation)
