@@ -176,13 +176,6 @@ class SimulationCheck:
         return self.log.tableau.name
 
 
-def _player_ev_checks(bets: Sequence[BetResult], log: LogVerification, level: float) -> tuple[PlayerEvCheck, ...]:
-    note = ("exact, full shoe" if log.mode == "fresh" else
-            "exact given the cards seen before each coup in its shoe, averaged")
-    return tuple(PlayerEvCheck(r.bet.name, float(r.mean()), *r.interval(level), log.player_ev[r.bet.name], note)
-                 for r in bets)
-
-
 @dataclass(frozen=True, slots=True)
 class Simulation:
     """The result of :func:`simulate`: ``coups`` (ways = counts), ``shoes`` used (0 in fresh mode), each flat
@@ -362,8 +355,13 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     table = coup_table()
     dist = Dist({table[c]: int(k) for c, k in enumerate(counts) if k})
     results = tuple(t.result(counts) for t in trackers)
-    check = None if verifier is None else SimulationCheck(
-        (found := verifier.result()), _player_ev_checks(results, found, level), level)
+    check = None
+    if verifier is not None:
+        found = verifier.result()
+        note = ("exact, full shoe" if found.mode == "fresh" else
+                "exact given the cards seen before each coup in its shoe, averaged")
+        check = SimulationCheck(found, tuple(PlayerEvCheck(r.bet.name, float(r.mean()), *r.interval(level),
+                                                           found.player_ev[r.bet.name], note) for r in results), level)
     return Simulation(
         shoe=shoe, seed=seed, tableau=tableau.name, procedure=procedure, detail=detail, coups=dist,
         shoes=shoes_done, bets=results, check=check, sequence=np.concatenate(kept) if keep else None,

@@ -132,8 +132,12 @@ def verify_file(path: str | Path, shoe: Shoe | None = None, tableau: Tableau = S
     whole shoes at a time, with the same result; a log whose shoes are interleaved is read whole."""
     stdin = str(path) == STDIN
     source = "standard input" if stdin else str(path)
+    try:
+        job = 0 if stdin else os.stat(path).st_size // BYTES_PER_COUP
+    except OSError:
+        job = 0
     check = partial(Verifier, shoe, tableau, alpha=alpha, max_violations=max_violations, bets=bets, config=config,
-                    expect=expect, source=source, procedure=procedure, job=_expected_coups(path))
+                    expect=expect, source=source, procedure=procedure, job=job)
     lines = user_lines(path, "log", LogError, newline="")
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogateescape", newline="") as copy:
         verifier = check(one_log=True)
@@ -150,13 +154,6 @@ def verify_file(path: str | Path, shoe: Shoe | None = None, tableau: Tableau = S
 
 BYTES_PER_COUP = 100
 """About the bytes of one coup's line: a file's size over this says, from its first block, if the kernel compiles."""
-
-
-def _expected_coups(path: str | Path) -> int:
-    try:
-        return 0 if str(path) == STDIN else os.stat(path).st_size // BYTES_PER_COUP
-    except OSError:
-        return 0
 
 
 def _copied(lines: Iterator[str], copy: IO[str]) -> Iterator[str]:
