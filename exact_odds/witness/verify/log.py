@@ -209,11 +209,6 @@ def _card_names(ranks: NDArray[np.int8], suits: NDArray[np.int8]) -> NDArray[Any
     return np.asarray(names[ranks, suits + 2])
 
 
-def _burn_texts(log: CoupLog) -> list[str]:
-    assert log.burn_ranks is not None and log.burn_suits is not None
-    return [" ".join(c for c in row if c) for row in _card_names(log.burn_ranks, log.burn_suits).tolist()]
-
-
 def _card_texts(log: CoupLog) -> tuple[list[str], list[str]]:
     text = _card_names(log.ranks, log.suits)
     rows = np.arange(len(log))
@@ -240,18 +235,18 @@ def write_log(log: CoupLog, out: TextIO, *, header: bool = True, chunk: int = 65
     """
     labels = [name for name in LABELS if name in log.labels]
     writer = csv.writer(out, lineterminator="\n")
-    burn = log.burn_ranks is not None
     if header:
-        writer.writerow([*(["shoe"] if log.shoe is not None else []), *(["burn"] if burn else []), "player",
-                         "banker", *labels])
+        writer.writerow([*(["shoe"] if log.shoe is not None else []), *(["burn"] if log.burn_ranks is not None else []),
+                         "player", "banker", *labels])
     for start in range(0, len(log), chunk):
         part = _slice(log, start, min(len(log), start + chunk))
         player, banker = _card_texts(part)
         columns: list[Sequence[str]] = []
         if part.shoe is not None:
             columns.append([part.shoe_names[s] for s in part.shoe.tolist()])
-        if burn:
-            columns.append(_burn_texts(part))
+        if part.burn_ranks is not None and part.burn_suits is not None:
+            shown = _card_names(part.burn_ranks, part.burn_suits).tolist()
+            columns.append([" ".join(c for c in row if c) for row in shown])
         columns += [player, banker]
         columns += [[label_text(name, v) for v in part.labels[name].tolist()] for name in labels]
         writer.writerows(zip(*columns, strict=True))
