@@ -27,8 +27,7 @@ from exact_odds.core.coup import coup_table
 from exact_odds.core.dist import Dist
 from exact_odds.core.shoe import Shoe
 from exact_odds.dealing.procedure import Procedure
-from exact_odds.witness.sessions import QUANTILES, SessionTally, compare_sessions, share_z
-from exact_odds.witness.simulate import simulate, simulate_sessions
+from exact_odds.witness.simulate import QUANTILES, SessionTally, compare_sessions, share_z, simulate, simulate_sessions
 
 EIGHT = Shoe.decks(8)
 

@@ -29,8 +29,8 @@ from exact_odds.core.coup import Payable
 from exact_odds.core.shoe import Shoe
 from exact_odds.witness.simulate import simulate
 from exact_odds.witness.verify import CoupLog, Verifier
-from exact_odds.witness.verify.cards import CHUNK
-from exact_odds.witness.verify.shoes import compositions, shoe_order
+from exact_odds.witness.verify.log import compositions, shoe_order
+from exact_odds.witness.verify.odds import CHUNK
 
 pytest.importorskip("numba")
 
@@ -175,7 +175,7 @@ def test_card_tally_alike(decks: int) -> None:
 
 
 def _compositions(log: CoupLog, setting: str, deplete: bool) -> list[list[object]]:
-    """Every block :func:`exact_odds.witness.verify.shoes.compositions` yields for ``log``, with
+    """Every block :func:`exact_odds.witness.verify.log.compositions` yields for ``log``, with
     ``EXACT_ODDS_JIT=setting``."""
     before = os.environ.get(compiled.JIT_ENV)
     try:

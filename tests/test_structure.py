@@ -184,15 +184,11 @@ COVERED_BY: dict[str, str] = {
     "study/records.py": "test_study.py",
     "study/replay.py": "test_study.py",
     "study/run.py": "test_study.py",
-    "witness/sessions.py": "test_analysis_sessions.py",
     # Verify: logs from an independent dealer (tests/oracle_dealer.py) through the public functions.
-    "witness/verify/cards.py": "test_witness_verify.py",
     "witness/verify/checks.py": "test_witness_verify.py",
     "witness/verify/core.py": "test_witness_verify.py",
-    "witness/verify/counts.py": "test_witness_verify.py",
     "witness/verify/log.py": "test_witness_verify.py",
     "witness/verify/read.py": "test_witness_verify.py",
-    "witness/verify/shoes.py": "test_witness_verify.py",
 }
 """Source modules (below ``exact_odds/``) tested by a concept test rather than a module named for them."""
 

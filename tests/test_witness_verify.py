@@ -293,7 +293,7 @@ def test_counts_no_coups_could_give_are_one_error(capsys: pytest.CaptureFixture[
 
 def test_counts_at_the_edges_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
     from exact_odds.dealing.procedure import Procedure
-    from exact_odds.witness.verify.counts import CountsError, coups_per_shoe
+    from exact_odds.witness.verify.core import CountsError, coups_per_shoe
 
     code, out, _ = run(capsys, "verify", "--counts", "banker=1,player=1,tie=1,player-pair=3,banker-pair=3")
     assert code == 1 and "counts of 3 coups" in out  # possible, if most unlikely: a FAIL, not a refusal
@@ -321,7 +321,7 @@ def test_coups_per_shoe_bound_every_shoe_dealt(rule: dict[str, object]) -> None:
 
     from exact_odds.dealing.dealer import play_shoe_simple
     from exact_odds.dealing.procedure import Procedure, shoe_card_codes
-    from exact_odds.witness.verify.counts import coups_per_shoe
+    from exact_odds.witness.verify.core import coups_per_shoe
 
     procedure = Procedure(**rule)  # type: ignore[arg-type]
     tens, nines = Shoe.from_counts([0] * 9 + [52, 0, 0, 0]), Shoe.from_counts([0] * 8 + [52] + [0] * 4)

@@ -116,7 +116,7 @@ def test_card_sums_are_numpys_sums(chunk: int, monkeypatch: pytest.MonkeyPatch) 
     """The compiled card tally (:func:`loops.card_sums`: keys, counts, compositions carried from the
     card before, sums of products key by key in dealing order, a chunk at a time) gives the NumPy
     path's counts and the same bits of every sum."""
-    from exact_odds.witness.verify import cards
+    from exact_odds.witness.verify import odds as cards
 
     monkeypatch.setattr(cards, "CHUNK", chunk)
     ranks, first, ok, dealt, total, left = _card_block(4)
@@ -136,7 +136,7 @@ def test_card_sums_are_numpys_sums(chunk: int, monkeypatch: pytest.MonkeyPatch) 
 def test_sums_of_products_in_dealing_order() -> None:
     """:func:`cards._sum_products` adds each row's products one row after another from the first
     (Python's floats added in that order: the same bits), across its pieces of rows."""
-    from exact_odds.witness.verify.cards import SUM_ROWS, _sum_products
+    from exact_odds.witness.verify.odds import SUM_ROWS, _sum_products
 
     rows = np.random.default_rng(5).random((2 * SUM_ROWS + 3, 4))
     want = [[0.0] * 4 for _ in range(4)]

@@ -12,8 +12,8 @@ from exact_odds.batch import compiled
 from exact_odds.core.coup import COUP_CODES
 from exact_odds.witness.verify import CoupLog
 from exact_odds.witness.verify import log as log_module
+from exact_odds.witness.verify.log import counts_by, kind_counts
 from exact_odds.witness.verify.odds import EXACT_SUMS, pair_odds
-from exact_odds.witness.verify.shoes import counts_by, kind_counts
 
 
 def _pair_odds_plainly(left: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

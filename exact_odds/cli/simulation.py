@@ -25,8 +25,7 @@ from exact_odds.report import simulation
 from exact_odds.report.files import atomic_file
 from exact_odds.report.plots import session_drawing
 from exact_odds.report.simulation import verify_command_tables, verify_json
-from exact_odds.witness.sessions import compare_sessions
-from exact_odds.witness.simulate import simulate, simulate_sessions
+from exact_odds.witness.simulate import compare_sessions, simulate, simulate_sessions
 from exact_odds.witness.verify import LogVerification, parse_counts, verify_counts, verify_file, write_log
 
 if TYPE_CHECKING:

@@ -20,11 +20,10 @@ if TYPE_CHECKING:
     from exact_odds.analysis.sessions import Ruin
     from exact_odds.core.coup import Coup, Winner
     from exact_odds.core.shoe import Card, Shoe
-    from exact_odds.core.verdict import ChiSquare
+    from exact_odds.core.verdict import Check, ChiSquare, Tally
     from exact_odds.dealing.dealer import ShoeCoup
-    from exact_odds.witness.sessions import Figure, SessionComparison
-    from exact_odds.witness.simulate import Simulation, SimulationCheck
-    from exact_odds.witness.verify import Check, LogVerification, Tally
+    from exact_odds.witness.simulate import Figure, SessionComparison, Simulation, SimulationCheck
+    from exact_odds.witness.verify import LogVerification
 
 
 def _percent(x: Fraction | float) -> str:

@@ -1,12 +1,10 @@
-"""The simulator: seeded shoes dealt coup by coup, flat bets along the way, and the check against exact values.
+"""The simulator: seeded shoes dealt coup by coup, flat bets, the check against exact values, and sessions.
 
-Simulation is a witness, never a source: :func:`simulate` returns the same
-:class:`~exact_odds.core.dist.Dist` of :class:`~exact_odds.core.coup.Coup` as the exact engine (counts of
-coups dealt as the ways). Its coups are checked as anybody's log is (:class:`exact_odds.witness.verify.Verifier`,
-a block at a time), and each flat bet's simulated player EV is set beside the exact one
-(:class:`SimulationCheck`). The shoes, seeds and dealing procedure are those of :mod:`exact_odds.dealing`
-(shoe ``i`` of a run depends only on the seed and ``i``); docs/checking.md describes them. Bets are flat:
-one unit on every coup, in exact scaled integers (:func:`exact_odds.core.coup.payout_lookup`).
+Simulation is a witness, never a source: :func:`simulate` returns the same :class:`~exact_odds.core.dist.Dist`
+of :class:`~exact_odds.core.coup.Coup` as the exact engine (counts of coups dealt as the ways); its coups are
+checked as anybody's log is (:class:`exact_odds.witness.verify.Verifier`), each flat bet's simulated player EV
+beside the exact one. Shoes, seeds and dealing are those of :mod:`exact_odds.dealing` (docs/checking.md);
+:func:`compare_sessions` sets simulated sessions beside the exact ones.
 
 >>> from exact_odds.core.shoe import Shoe
 >>> sim = simulate(Shoe.decks(8), coups=1000, seed=7, procedure=Procedure(fresh=True))
@@ -20,13 +18,15 @@ one unit on every coup, in exact scaled integers (:func:`exact_odds.core.coup.pa
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from statistics import NormalDist
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
+from exact_odds.analysis.sessions import OneHand, Ruin, SessionDist, SessionError
 from exact_odds.bets import Bet
 from exact_odds.core.coup import COUP_CODES, FLAGS_AT, PLAYER_PAIR, Coup, Detail, Winner, coup_table, payout_lookup
 from exact_odds.core.dist import Dist
@@ -38,7 +38,6 @@ from exact_odds.dealing.procedure import STANDARD_PROCEDURE, Procedure, shoe_car
 from exact_odds.dealing.shuffle import FRESH_BLOCK, batch_end, block_rng, check_seed, fresh_six, shoe_orders, shoes_for
 from exact_odds.engine.enumerator import winners
 from exact_odds.inputs.errors import InputError, suits_unknown
-from exact_odds.witness.sessions import SessionTally
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,7 +50,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class _Block:
     """One block of a run: its coup codes, each coup's shoe (``None`` in fresh mode), the shoes it used, the coups
-    (or shoes, when a run counts shoes) done so far, and, when asked for, its coups as a log."""
+    (or shoes) done so far, and, when asked for, its coups as a log."""
 
     codes: NDArray[np.int16]
     shoe_of: NDArray[np.int32] | None
@@ -66,11 +65,8 @@ class SimulationError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class BetResult:
-    """A flat bet of one unit on every coup.
-
-    ``results`` counts coups by net payout; ``net`` is the exact final result in units;
-    ``low``/``high`` the lowest and highest running result along the way (0 at the start).
-    """
+    """A flat bet of one unit on every coup: ``results`` counts coups by net payout; ``net`` is the exact final
+    result in units; ``low``/``high`` the lowest and highest running result along the way (0 at the start)."""
 
     bet: Bet
     results: Dist[Fraction]
@@ -102,8 +98,7 @@ class BetResult:
 
 @lru_cache(maxsize=64)
 def _payouts(bet: Bet) -> tuple[NDArray[np.int64], int]:
-    """The bet's payout (times the scale) on every coup code, read at the bet's own detail (a bet pays the same
-    on the pair flags of a finer detail), and the scale; made once per process (read only)."""
+    """The bet's payout (times the scale) on every coup code, read at the bet's own detail, and the scale."""
     import numpy as np
 
     table, scale = payout_lookup(bet, bet.detail)
@@ -145,8 +140,7 @@ class _BetTracker:
 
 @dataclass(frozen=True, slots=True)
 class PlayerEvCheck:
-    """A flat bet's simulated player EV (negative when the house wins) with its confidence interval, beside its
-    exact player EV over the same coups (``note`` says how it was obtained)."""
+    """A flat bet's simulated player EV with its confidence interval, beside the exact one over the same coups."""
 
     bet: str
     simulated: float
@@ -163,9 +157,8 @@ class PlayerEvCheck:
 
 @dataclass(frozen=True, slots=True)
 class SimulationCheck:
-    """A simulation checked against the exact values under the ``reference`` tableau: ``log``, its coups verified
-    as a log (the verdict rests on its checks); ``player_evs``, each flat bet's simulated player EV with its
-    ``level`` confidence interval beside the exact one."""
+    """A simulation checked against the exact values: ``log``, its coups verified as a log (the verdict rests on
+    its checks); ``player_evs``, each flat bet's player EV with its ``level`` interval beside the exact one."""
 
     log: LogVerification
     player_evs: tuple[PlayerEvCheck, ...]
@@ -182,18 +175,10 @@ class SimulationCheck:
         return self.log.tableau.name
 
 
-def _player_ev_checks(bets: Sequence[BetResult], log: LogVerification, level: float) -> tuple[PlayerEvCheck, ...]:
-    note = ("exact, full shoe" if log.mode == "fresh" else
-            "exact given the cards seen before each coup in its shoe, averaged")
-    return tuple(PlayerEvCheck(r.bet.name, float(r.mean()), *r.interval(level), log.player_ev[r.bet.name], note)
-                 for r in bets)
-
-
 @dataclass(frozen=True, slots=True)
 class Simulation:
     """The result of :func:`simulate`: ``coups`` (ways = counts), ``shoes`` used (0 in fresh mode), each flat
-    bet's result, the ``check`` when a reference tableau was given, and every coup's code and shoe in order
-    (``sequence``/``shoe_of``) when kept."""
+    bet's result, the ``check`` against a reference, every coup's code and shoe (``sequence``/``shoe_of``) if kept."""
 
     shoe: Shoe
     seed: int
@@ -260,8 +245,7 @@ def _fresh_blocks(shoe: Shoe, seed: int, coups: int, tableau: Tableau, detail: D
     """The coups of fresh mode, block by block: each the first six cards of a fresh shuffle."""
     import numpy as np
 
-    # numpy-backed: single-shoe commands never load it
-    from exact_odds.witness.verify import CoupLog
+    from exact_odds.witness.verify import CoupLog  # numpy-backed: single-shoe commands never load it
 
     codes = np.asarray(shoe_card_codes(shoe), dtype=np.uint8)
     done = block = 0
@@ -278,8 +262,7 @@ def _fresh_blocks(shoe: Shoe, seed: int, coups: int, tableau: Tableau, detail: D
 
 def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, tableau: Tableau, procedure: Procedure,
                  detail: Detail, logs: bool) -> Iterator[_Block]:
-    """The coups of whole shoes, batch by batch; ``target`` counts shoes with ``count_shoes``, else coups (the last
-    shoe is then left unfinished)."""
+    """The coups of whole shoes, batch by batch; ``target`` counts shoes with ``count_shoes``, else coups."""
     codes = shoe_card_codes(shoe)
     shoes = target if count_shoes else shoes_for(target, len(codes))
     coups = target * len(codes) // CARDS_PER_COUP if count_shoes else target
@@ -301,12 +284,11 @@ def _shoe_blocks(shoe: Shoe, seed: int, target: int, *, count_shoes: bool, table
 
 def _shoe_log(cards: NDArray[np.uint8], play: ShoePlay, take: int, first: int, detail: Detail, *,
               suited: bool) -> CoupLog:
-    """The first ``take`` coups of a block of shoes as a log: row ``i`` of ``cards`` is shoe ``first + i + 1`` of
-    the log, whose first coup shows the card its burn turned face up."""
+    """The first ``take`` coups of a block of shoes as a log (row ``i`` of ``cards``: shoe ``first + i + 1``), each
+    shoe's first coup showing the card its burn turned face up."""
     import numpy as np
 
-    # numpy-backed: single-shoe commands never load it
-    from exact_odds.witness.verify import CoupLog
+    from exact_odds.witness.verify import CoupLog  # numpy-backed: single-shoe commands never load it
 
     rows = play.shoe[:take]
     burn = None
@@ -325,20 +307,16 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
              each: Callable[[NDArray[np.int16]], None] | None = None) -> Simulation:
     """Deal ``coups`` coups (or ``shoes`` whole shoes) from ``shoe`` with ``tableau``.
 
-    Flat one-unit bets on each of ``bets`` are tracked. ``detail`` (raised to what the bets
-    need) says which pair flags the coups record. With ``reference`` (a tableau), the coups
-    dealt are checked against the exact values under it, block by block as they are dealt
-    (:class:`SimulationCheck`: significance level ``alpha``, confidence level ``level`` of the
-    edges' intervals). ``record(log)`` is given each block's coups as a
-    :class:`~exact_odds.witness.verify.CoupLog`, e.g. to write them with
-    :func:`~exact_odds.witness.verify.write_log`. With ``keep`` every coup's code is kept in order (for
-    roads); ``each(codes)`` is given each block's codes in order instead, keeping nothing (for
-    sessions). ``progress(done, total)`` is called after each block.
+    Flat one-unit bets on each of ``bets`` are tracked; ``detail`` (raised to what the bets need) says which pair
+    flags the coups record. With ``reference``, the coups are checked against the exact values under that tableau
+    as they are dealt (:class:`SimulationCheck`: significance ``alpha``, confidence ``level``). ``record(log)``
+    is given each block's coups as a :class:`~exact_odds.witness.verify.CoupLog` (to write them, say). With
+    ``keep`` every coup's code is kept in order (for roads); ``each(codes)`` is given each block's codes instead
+    (for sessions). ``progress(done, total)`` is called after each block.
     """
     import numpy as np
 
-    # numpy-backed: single-shoe commands never load it
-    from exact_odds.witness.verify import Verifier
+    from exact_odds.witness.verify import Verifier  # numpy-backed: single-shoe commands never load it
 
     logs = reference is not None or record is not None
     detail = max([detail, *(b.detail for b in bets), *([Detail.RANKS] if logs else [])])
@@ -376,8 +354,13 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
     table = coup_table()
     dist = Dist({table[c]: int(k) for c, k in enumerate(counts) if k})
     results = tuple(t.result(counts) for t in trackers)
-    check = None if verifier is None else SimulationCheck(
-        (found := verifier.result()), _player_ev_checks(results, found, level), level)
+    check = None
+    if verifier is not None:
+        found = verifier.result()
+        note = ("exact, full shoe" if found.mode == "fresh" else
+                "exact given the cards seen before each coup in its shoe, averaged")
+        check = SimulationCheck(found, tuple(PlayerEvCheck(r.bet.name, float(r.mean()), *r.interval(level),
+                                                           found.player_ev[r.bet.name], note) for r in results), level)
     return Simulation(
         shoe=shoe, seed=seed, tableau=tableau.name, procedure=procedure, detail=detail, coups=dist,
         shoes=shoes_done, bets=results, check=check, sequence=np.concatenate(kept) if keep else None,
@@ -387,8 +370,8 @@ def simulate(shoe: Shoe, *, seed: int, coups: int | None = None, shoes: int | No
 
 @dataclass(frozen=True, slots=True)
 class SimulatedSessions:
-    """``sessions`` flat bettors of ``hands`` hands each, on consecutive coups of one simulation; ``tally``: their
-    net results in units times ``scale`` (exact integers), and with a ``bankroll`` those ruined."""
+    """``sessions`` flat bettors of ``hands`` hands each, on consecutive coups; ``tally``: their net results in
+    units times ``scale``, and with a ``bankroll`` those ruined."""
 
     bet: Bet
     hands: int
@@ -406,9 +389,8 @@ class SimulatedSessions:
 def simulate_sessions(shoe: Shoe, bet: Bet, *, hands: int, sessions: int, seed: int,
                       bankroll: Fraction | None = None, tableau: Tableau = STANDARD_TABLEAU,
                       procedure: Procedure = STANDARD_PROCEDURE, progress: Progress | None = None) -> SimulatedSessions:
-    """Deal ``hands * sessions`` coups and cut them into ``sessions`` sessions of ``hands`` consecutive coups, each
-    betting one unit on ``bet`` every hand. With ``bankroll`` (units), a session is ruined when its bankroll
-    falls below one unit (it could not stake again). Memory does not grow with ``sessions``."""
+    """``sessions`` sessions of ``hands`` consecutive coups, each betting one unit on ``bet`` every hand; with
+    ``bankroll`` (units), a session is ruined when its bankroll falls below one unit (it could not stake again)."""
     if hands < 1 or sessions < 1:
         raise SimulationError("the numbers of hands and of sessions must be at least 1")
     if bankroll is not None and bankroll < 1:
@@ -420,3 +402,187 @@ def simulate_sessions(shoe: Shoe, bet: Bet, *, hands: int, sessions: int, seed: 
                    detail=bet.detail, progress=progress, each=lambda codes: tally.add(lut[codes]))
     assert tally.sessions == sessions and not tally.pending
     return SimulatedSessions(bet, hands, scale, tally, bankroll, sim)
+
+
+class SessionTally:
+    """The simulated sessions' net results, summed as the coups are dealt (memory does not grow with the sessions).
+
+    Each session is ``hands`` consecutive coups; :meth:`add` takes the bet's scaled payouts of the next coups, in
+    order. ``counts`` maps a net result (scaled) to its sessions; with ``floor``, a session whose running result
+    falls below it is counted as ruined.
+
+    >>> tally = SessionTally(2)
+    >>> tally.add([1, -1, 1, 1])
+    >>> tally.sessions, sorted(tally.counts.items())
+    (2, [(0, 1), (2, 1)])
+    """
+
+    def __init__(self, hands: int, floor: int | None = None) -> None:
+        if hands < 1:
+            raise SessionError(f"the number of hands must be at least 1, got {hands}")
+        self.hands, self.floor = hands, floor
+        self.counts: Counter[int] = Counter()
+        self.sessions = 0
+        self.ruined = 0
+        self._done = self._net = self._low = 0  # the session under way: hands played, result, lowest result
+
+    def add(self, paid: NDArray[Any]) -> None:
+        """The payouts (scaled integers) of the next coups, in the order they were dealt."""
+        import numpy as np
+
+        paid = np.asarray(paid, dtype=np.int64)
+        if self._done and len(paid):  # finish the session under way
+            path = self._net + paid[:self.hands - self._done].cumsum()
+            self._low = min(self._low, int(path.min()))
+            self._net, self._done, paid = int(path[-1]), self._done + len(path), paid[len(path):]
+            if self._done == self.hands:
+                self._count(np.array([self._net]), np.array([self._low]))
+                self._done = 0
+        whole = len(paid) // self.hands
+        step = max(1, (1 << 22) // self.hands)
+        for first in range(0, whole, step):  # whole sessions, a few million payouts at a time
+            rows = min(step, whole - first)
+            path = paid[first * self.hands:(first + rows) * self.hands].reshape(rows, self.hands).cumsum(axis=1)
+            self._count(path[:, -1], path.min(axis=1))
+        rest = paid[whole * self.hands:]
+        if len(rest):  # a session begun
+            path = rest.cumsum()
+            self._done, self._net, self._low = len(rest), int(path[-1]), int(path.min())
+
+    def _count(self, nets: NDArray[np.int64], lows: NDArray[np.int64]) -> None:
+        import numpy as np
+
+        values, found = np.unique(nets, return_counts=True)
+        self.counts.update(dict(zip(values.tolist(), found.tolist(), strict=True)))
+        self.sessions += len(nets)
+        if self.floor is not None:
+            self.ruined += int((lows < self.floor).sum())
+
+    @property
+    def pending(self) -> int:
+        """Hands of a session begun but not finished (0 once every session dealt is counted)."""
+        return self._done
+
+    def items(self) -> list[tuple[int, int]]:
+        """(net result, scaled; sessions) in increasing order of the result."""
+        return sorted(self.counts.items())
+
+    def total(self) -> int:
+        """The sum of the sessions' net results (scaled)."""
+        return sum(value * n for value, n in self.counts.items())
+
+    def variance(self) -> Fraction:
+        """The sample variance of the net results (scaled, denominator ``sessions - 1``), exactly."""
+        m = self.sessions
+        if m < 2:
+            return Fraction(0)
+        squares = sum(value * value * n for value, n in self.counts.items())
+        return Fraction(squares * m - self.total() ** 2, m * (m - 1))
+
+    def hits(self, event: Callable[[int], bool]) -> int:
+        """Sessions whose net result satisfies ``event``."""
+        return sum(n for value, n in self.counts.items() if event(value))
+
+    def order_statistic(self, k: int) -> int:
+        """The ``k``-th smallest net result (scaled; ``k`` from 0)."""
+        seen = 0
+        for value, n in self.items():
+            seen += n
+            if seen > k:
+                return value
+        raise IndexError(f"no net result {k} of {self.sessions}")
+
+
+FigureKind = Literal["mean", "sd", "ahead", "even", "behind", "quantile", "ruin"]
+"""What a :class:`Figure` measures: the net result's mean and sd, P(net > 0), P(net = 0), P(net < 0), a quantile
+of the net result, P(ruin)."""
+
+QUANTILES: tuple[Fraction, ...] = (Fraction(1, 20), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(19, 20))
+"""The quantiles of the net result that :func:`compare_sessions` compares."""
+
+_SIDES: tuple[tuple[FigureKind, Callable[[Any], Any]], ...] = (
+    ("ahead", lambda net: net > 0), ("even", lambda net: net == 0), ("behind", lambda net: net < 0))
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One figure of a flat bettor's session, exact (a :class:`Fraction`, but ``sd`` a float) and ``simulated``
+    (``None`` without); ``z``: (simulated - exact) / standard error, where defined; ``q``: a quantile's level."""
+
+    kind: FigureKind
+    exact: Fraction | float
+    simulated: Fraction | float | None = None
+    z: float | None = None
+    q: Fraction | None = None
+
+    @property
+    def is_probability(self) -> bool:
+        """Whether the figure is a probability (else it is in units)."""
+        return self.kind in ("ahead", "even", "behind", "ruin")
+
+
+@dataclass(frozen=True, slots=True)
+class SessionComparison:
+    """The exact session figures beside the simulated ones; ``figures``: mean, sd, ahead, even, behind, the
+    :data:`QUANTILES`, then ruin when ``ruin`` is given."""
+
+    one: OneHand
+    exact: SessionDist
+    ruin: Ruin | None
+    simulated: SimulatedSessions | None
+    figures: tuple[Figure, ...]
+
+
+def share_z(hits: int, sessions: int, p: Fraction) -> float | None:
+    """z-score of ``hits`` out of ``sessions`` against the exact probability ``p`` (``None`` when degenerate).
+
+    >>> round(share_z(60, 100, Fraction(1, 2)), 6)
+    2.0
+    """
+    pf = float(p)
+    if sessions == 0 or pf <= 0 or pf >= 1:
+        return None
+    return float((hits / sessions - pf) / (pf * (1 - pf) / sessions) ** 0.5)
+
+
+def _share(kind: FigureKind, p: Fraction, hits: int | None, sessions: int) -> Figure:
+    if hits is None:
+        return Figure(kind, p)
+    return Figure(kind, p, Fraction(hits, sessions), share_z(hits, sessions, p))
+
+
+def _mean(exact: SessionDist, sd: float, tally: SessionTally | None, scale: int) -> Figure:
+    if tally is None:
+        return Figure("mean", exact.mean())
+    m = tally.sessions
+    simulated = Fraction(tally.total(), m * scale)
+    z = (float(simulated) - float(exact.mean())) / (sd / math.sqrt(m)) if sd > 0 else None
+    return Figure("mean", exact.mean(), simulated, z)
+
+
+def compare_sessions(one: OneHand, exact: SessionDist, ruin: Ruin | None = None,
+                     simulated: SimulatedSessions | None = None) -> SessionComparison:
+    """The exact figures of a session (and of ruin) beside those of the simulated sessions.
+
+    >>> from exact_odds.analysis.sessions import one_hand, session_distribution
+    >>> from exact_odds.bets import find_bet
+    >>> from exact_odds.core.shoe import Shoe
+    >>> one = one_hand(Shoe.infinite_deck(), find_bet("player"))
+    >>> mean, sd, ahead, even, behind, q5, *_ = compare_sessions(one, session_distribution(one, 2)).figures
+    >>> mean.exact == 2 * one.mean(), q5.q, q5.exact, mean.simulated is None
+    (True, Fraction(1, 20), Fraction(-2, 1), True)
+    """
+    tally = simulated.tally if simulated is not None else None
+    m = tally.sessions if tally is not None else 0
+    scale = simulated.scale if simulated is not None else 1
+    sd = math.sqrt(exact.variance())
+    spread = math.sqrt(tally.variance() / scale**2) if tally is not None and m > 1 else None
+    figures = [_mean(exact, sd, tally, scale), Figure("sd", sd, spread)]
+    for kind, test in _SIDES:
+        figures.append(_share(kind, exact.probability(test), None if tally is None else tally.hits(test), m))
+    for q in QUANTILES:
+        value = Fraction(tally.order_statistic(max(0, math.ceil(q * m) - 1)), scale) if tally is not None else None
+        figures.append(Figure("quantile", exact.quantile(q), value, q=q))
+    if ruin is not None:
+        figures.append(_share("ruin", ruin.probability, None if tally is None else tally.ruined, m))
+    return SessionComparison(one, exact, ruin, simulated, tuple(figures))

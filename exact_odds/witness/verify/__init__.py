@@ -1,23 +1,20 @@
-"""Verify anybody's baccarat log against the exact values: rules, labels, accounting, statistics.
+"""Verify anybody's baccarat log against the exact values: :func:`verify_log` (in memory), :func:`verify_file`
+(any length), a :class:`Verifier` (a block at a time), :func:`verify_counts` (totals only)."""
 
-:func:`verify_log` checks a log in memory, :func:`verify_file` a file of any length, a :class:`Verifier` a block
-at a time (a simulator's coups), :func:`verify_counts` totals only (:mod:`exact_odds.witness.verify.core`).
-"""
-
-from exact_odds.core.verdict import Check, ChiSquare, IndicatorSum, Tally, Verdict, Violation
 from exact_odds.witness.verify.core import (
+    COUNT_NAMES,
     MAX_VIOLATIONS,
     LogVerification,
     Verifier,
     VerifyError,
+    parse_counts,
+    verify_counts,
     verify_file,
     verify_log,
 )
-from exact_odds.witness.verify.counts import COUNT_NAMES, parse_counts, verify_counts
 from exact_odds.witness.verify.log import CoupLog, log_text, write_log
 from exact_odds.witness.verify.read import LogBuilder, LogError, load_log, read_blocks, read_log, rows_log
 
-__all__ = ["COUNT_NAMES", "MAX_VIOLATIONS", "Check", "ChiSquare", "CoupLog", "IndicatorSum", "LogBuilder",
-           "LogError", "LogVerification", "Tally", "Verdict", "Verifier", "VerifyError", "Violation", "load_log",
-           "log_text", "parse_counts", "read_blocks", "read_log", "rows_log", "verify_counts", "verify_file",
-           "verify_log", "write_log"]
+__all__ = ["COUNT_NAMES", "MAX_VIOLATIONS", "CoupLog", "LogBuilder", "LogError", "LogVerification", "Verifier",
+           "VerifyError", "load_log", "log_text", "parse_counts", "read_blocks", "read_log", "rows_log",
+           "verify_counts", "verify_file", "verify_log", "write_log"]

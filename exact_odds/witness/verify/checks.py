@@ -1,14 +1,10 @@
-"""The deterministic checks of a log, coup by coup: the drawing rules, the labels, and the cards each shoe holds.
+"""The deterministic checks of a log, coup by coup: rules, labels, accounting and the dealing procedure.
 
-Every decision is asked of the tableau (its vectorised :func:`~exact_odds.core.tableau.draw_lookup`), the
-banker's given the player's third card as the log dealt it; every label is recomputed from the cards
-(a ``net:<bet>`` exactly, or to half a unit of its last decimal when written with four or more); no card
-may be dealt more often than its shoe holds, by rank, and by rank and suit where suits are known. A log
-with ``shoe`` and ``burn`` columns shows every card's place in its shoe, so each shoe is held to the dealing
-procedure: **burn** (the first coup shows the one turned card, none with ``burn=False``; no later coup shows
-one), **end** (no coup after the last by the procedure, and no shoe stopping before it but the log's last:
-:attr:`ProcedureCheck.open`) and **cards** (no coup past the shoe's last card). Messages name the coup
-(``"coup 12 of shoe 3: ..."``) and say what the table, the cards or the procedure say instead.
+Every decision is asked of the tableau (:func:`~exact_odds.core.tableau.draw_lookup`); every label is recomputed
+from the cards (a ``net:<bet>`` to half a unit of its last decimal when written with four or more); no card is
+dealt more often than its shoe holds; a log with ``shoe`` and ``burn`` columns is held to the procedure's burn,
+end and cards (docs/checking.md). Messages name the coup (``"coup 12 of shoe 3: ..."``) and say what the table,
+the cards or the procedure say instead.
 """
 
 from __future__ import annotations
@@ -31,8 +27,17 @@ from exact_odds.core.tableau import STOOD, Tableau, banker_rule, draw_lookup, pl
 from exact_odds.core.verdict import Check, Violation, deterministic_check
 from exact_odds.dealing.procedure import Procedure
 from exact_odds.inputs.errors import InputError
-from exact_odds.witness.verify.log import LABELS, MISSING, CoupLog, compiled_loops, label_text
-from exact_odds.witness.verify.shoes import ShoeOrder, counts_by, seen_before, violation
+from exact_odds.witness.verify.log import (
+    LABELS,
+    MISSING,
+    CoupLog,
+    ShoeOrder,
+    compiled_loops,
+    counts_by,
+    label_text,
+    seen_before,
+    violation,
+)
 
 if TYPE_CHECKING:
     from exact_odds.bets.main import Configuration
@@ -43,10 +48,8 @@ POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
 
 @dataclass(frozen=True, eq=False, slots=True)
 class Hands:
-    """What the cards of each coup show, arrays over the coups: two-card totals, the player's third card's points
-    (or :data:`~exact_odds.core.tableau.STOOD`), final totals, the winner (index into
-    :data:`~exact_odds.core.coup.OUTCOMES`), the pairs, and the coup code (suited flags where both cards
-    carry suits)."""
+    """What each coup's cards show: two-card totals, the player's third card's points (or ``STOOD``), final
+    totals, the winner (index into ``OUTCOMES``), the pairs, and the coup code (suited flags where suits show)."""
 
     player2: NDArray[np.int8]
     banker2: NDArray[np.int8]
@@ -106,11 +109,10 @@ class _Found:
         for i in indices[: self.keep].tolist():  # the first of each kind; the first of all are sorted out below
             self.items.append((i, message(i)))
 
-    def violations(self, log: CoupLog, shoes: ShoeOrder) -> list[Violation]:
-        return [violation(log, shoes, i, text) for i, text in sorted(self.items, key=lambda item: item[0])[: self.keep]]
-
-
-# ---------------------------------------------------------------- rules
+    def violations(self, log: CoupLog, shoes: ShoeOrder, order: NDArray[Any] | None = None) -> list[Violation]:
+        """The first ``keep`` in full, by index (positions in ``order`` when given, else the log's)."""
+        first = sorted(self.items, key=lambda item: item[0])[: self.keep]
+        return [violation(log, shoes, i if order is None else int(order[i]), text) for i, text in first]
 
 
 def _player_message(tableau: Tableau, h: Hands, i: int) -> str:
@@ -147,9 +149,6 @@ def rules_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau, 
                                [f"Each decision asked of the tableau {tableau.name!r}."])
 
 
-# ---------------------------------------------------------------- labels
-
-
 def _label_values(log: CoupLog, hands: Hands, tableau: Tableau) -> dict[str, NDArray[Any]]:
     """What the cards say of each label the log carries, in the order of the report."""
     truths = {"winner": hands.winner, "player_total": hands.player, "banker_total": hands.banker,
@@ -180,8 +179,6 @@ def _matches(logged: NDArray[np.float64], decimals: NDArray[np.int8], exact: NDA
 def _net_labels(log: CoupLog, hands: Hands, find_bet: Callable[[str], Payable], found: _Found) -> tuple[int, list[str]]:
     """Compare every ``net:<bet>`` column; returns the values checked and notes."""
     checked, notes = 0, list[str]()
-    if not log.nets:
-        return checked, notes
     has_suits: NDArray[np.bool_] = np.asarray((log.suits[:, :4] >= 0).all(axis=1))
     for name, (logged, decimals) in log.nets.items():
         try:
@@ -229,9 +226,6 @@ def label_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau,
                                unit="labels")
 
 
-# ---------------------------------------------------------------- accounting
-
-
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
@@ -239,8 +233,8 @@ def _ordinal(n: int) -> str:
 
 def _suspects(log: CoupLog, shoes: ShoeOrder, kinds: NDArray[Any], n_kinds: int,
               holds: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Positions (in shoe order) of the coups of every shoe that deals some kind (``kinds``: in log order) more
-    often than it holds, found from totals (a fast pass before :func:`_over`)."""
+    """Positions (in shoe order) of the coups of every shoe that deals some kind (``kinds``: log order) more often
+    than it holds, from totals (a fast pass before :func:`_over`)."""
     valid = kinds >= 0
     if log.shoe is None:
         if holds.min(initial=6) >= kinds.shape[1]:  # a coup shows at most that many cards
@@ -303,18 +297,14 @@ def accounting_check(log: CoupLog, shoes: ShoeOrder, shoe: Shoe, *, keep: int) -
         holds = np.array([c for row in shoe.suited for c in row], dtype=np.int64)
         bad |= _over(log, shoes, kinds, 52, holds, _card_name, found)
         notes.append("Cards with suits are counted by rank and by rank and suit.")
-    if not bad.any():
-        usable = np.ones(len(log), dtype=bool)
-    else:
-        usable = ~bad if log.shoe is None else ~np.isin(log.shoe, np.unique(log.shoe[bad]))
+    usable = ~bad if log.shoe is None else ~np.isin(log.shoe, np.unique(log.shoe[bad]))
     cards = int((shown > 0).sum())
     check = deterministic_check("accounting", cards, found.violations(log, shoes), found.count, notes, unit="cards")
     return check, usable
 
 
 def _shoes_add_up(log: CoupLog, shoe: Shoe) -> tuple[int, bool] | None:
-    """With the compiled loops and shoes, one pass: when every shoe adds up, the cards shown and whether suits were
-    counted too (what :func:`accounting_check` finds then); otherwise ``None``."""
+    """In one compiled pass, when every shoe adds up: the cards shown and whether suits were counted too."""
     fast = None if log.shoe is None else compiled_loops(log.ranks.size)
     if fast is None or log.shoe is None:
         return None
@@ -336,7 +326,7 @@ def _card_name(kind: int) -> str:
 
 def bet_finder(extra: Sequence[Payable] = (), *, config: Configuration | None = None) -> Callable[[str], Payable]:
     """Find a bet by name: in ``config``'s pay table, then among ``extra`` (bets read from files), then among the
-    built-in bets (:func:`exact_odds.bets.find_bet`, whose error lists the valid names)."""
+    built-in bets (whose error lists the valid names)."""
     def key(name: str) -> str:
         return re.sub(r"[\s_]+", "-", name.strip().lower())
 
@@ -355,9 +345,6 @@ def bet_finder(extra: Sequence[Payable] = (), *, config: Configuration | None = 
     return find
 
 
-# ---------------------------------------------------------------- procedure
-
-
 def why_unchecked(log: CoupLog, procedure: Procedure | None) -> str | None:
     """Why ``log`` cannot show ``procedure`` (``None``: it can, and :func:`procedure_check` checks it)."""
     if procedure is None or procedure.fresh:
@@ -372,8 +359,8 @@ def why_unchecked(log: CoupLog, procedure: Procedure | None) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class ProcedureCheck:
-    """The ``procedure`` check of a block of whole shoes, and ``open``: the violation that the shoe holding the
-    block's last coup stopped early (``None`` when it did not); it counts only when more coups follow that shoe."""
+    """The ``procedure`` check of a block of whole shoes, and ``open``: the violation that the block's last shoe
+    stopped early (``None`` when it did not), which counts only when more coups follow that shoe."""
 
     check: Check
     open: Violation | None
@@ -383,7 +370,7 @@ def procedure_check(log: CoupLog, shoes: ShoeOrder, procedure: Procedure, size: 
     """Check the burn, the end and the cards of each shoe of ``log`` (shoes of ``size`` cards) against
     ``procedure``; the first ``keep`` violations in full.
 
-    >>> from exact_odds.witness.verify.shoes import shoe_order
+    >>> from exact_odds.witness.verify.log import shoe_order
     >>> cards = np.arange(6 * 10).reshape(10, 6) % 52
     >>> log = CoupLog.from_dealt(cards, player_cards=[2] * 10, banker_cards=[2] * 10, shoe=[1] * 10)
     >>> found = procedure_check(log, shoe_order(log), Procedure(burn=False, cut=6, last_coup="this"), 40, keep=1)
@@ -411,31 +398,28 @@ def procedure_check(log: CoupLog, shoes: ShoeOrder, procedure: Procedure, size: 
     closing = np.r_[opening[1:] - 1, len(order) - 1]
     early = shoe_burn_ok & (end == len(order))
     past = judged & (start + used > size)
-    found: list[tuple[int, str]] = []
     rules = procedure.shoe_rules()
 
     def cards(i: int) -> str:
         return f"cards {int(start[i]) + 1}-{int(start[i] + used[i])} of {size}"
 
-    for i in np.flatnonzero(bad_burn)[:keep].tolist():
-        found.append((i, _burn_message(int(shown[i]), bool(first[i]), procedure)))
-    for i in np.flatnonzero(after)[:keep].tolist():
+    def dealt_after(i: int) -> str:
         e = int(end[shoe_id[i]])
-        found.append((i, f"dealt after the shoe should have ended with coup {e - int(opening[shoe_id[i]]) + 1} "
-                         f"({cards(e)}; {rules})"))
-    for i in np.flatnonzero(past)[:keep].tolist():
-        found.append((i, f"deals {cards(i)}: past the shoe's last card"))
+        ended = e - int(opening[shoe_id[i]]) + 1
+        return f"dealt after the shoe should have ended with coup {ended} ({cards(e)}; {rules})"
 
     def ends_early(i: int) -> str:
         return f"the shoe ends after this coup ({cards(i)}), before its last coup by the procedure ({rules})"
 
+    found = _Found(keep)
+    found.add(np.flatnonzero(bad_burn), lambda i: _burn_message(int(shown[i]), bool(first[i]), procedure))
+    found.add(np.flatnonzero(after), dealt_after)
+    found.add(np.flatnonzero(past), lambda i: f"deals {cards(i)}: past the shoe's last card")
     final = int(np.argmax(order == len(log) - 1))  # the block's last coup, in shoe order
     stops = early & (closing == final)  # the shoe the block stops in: judged when more coups follow it
     open_violation = violation(log, shoes, int(order[final]), ends_early(final)) if stops.any() else None
-    found += [(i, ends_early(i)) for i in closing[early & ~stops][:keep].tolist()]
-    count = int(bad_burn.sum() + after.sum() + past.sum() + (early & ~stops).sum())
-    kept = [violation(log, shoes, int(order[i]), text) for i, text in sorted(found, key=lambda item: item[0])[:keep]]
-    check = deterministic_check("procedure", len(opening), kept, count,
+    found.add(closing[early & ~stops], ends_early)
+    check = deterministic_check("procedure", len(opening), found.violations(log, shoes, order), found.count,
                                 [f"Each shoe's burn, its last coup and its cards against the procedure: {rules}."],
                                 unit="shoes")
     return ProcedureCheck(check, open_violation)

@@ -1,10 +1,8 @@
 """verify's loops, compiled (numba): imported only through :func:`exact_odds.witness.verify.log.compiled_loops`.
 
-Each mirrors a NumPy step of :mod:`exact_odds.witness.verify` (named in its docstring) with the same
-operations in the same order, so the same integers and the same floats, in one pass that stays in
-the cache. A rank beyond 13 (or a kind or group out of range) raises ValueError rather than write
-past an array. Arrays are C-contiguous: ``ranks`` int8 (1-13, 0 for no card); ``left`` int16 or
-int64; ``gram``, ``acc``, ``p``, ``table`` float64.
+Each mirrors a NumPy step (named in its docstring) operation for operation: the same integers and floats, in one
+pass that stays in the cache. A value out of range raises ValueError rather than write past an array. Arrays are
+C-contiguous: ``ranks`` int8 (1-13, 0 for no card); ``left`` int16 or int64; ``gram``, ``acc``, ``p`` float64.
 """
 
 from __future__ import annotations
@@ -34,10 +32,9 @@ def _spread(builder: Any, value: Any, vector: Any) -> Any:
 
 
 def _card_adder() -> Any:
-    """An intrinsic ``add(count, acc, at)``: ``p = count / count[15]`` (``count``: a card's composition at 2-14,
-    its size at 15), then ``acc.flat[at:]``'s 14 rows of 16 ``+= p p^T`` over the upper triangle, in vectors of
-    4 doubles held in registers. A division, a multiplication and an addition per element (no fused
-    multiply-add): the floats of NumPy's ``target += scale * source``. The caller keeps the indices in bounds."""
+    """An intrinsic ``add(count, acc, at)``: ``p = count / count[15]`` (a card's composition at 2-14, its size at
+    15), then ``acc.flat[at:]``'s 14 rows of 16 ``+= p p^T`` over the upper triangle, in registers of 4 doubles;
+    no fused multiply-add: NumPy's floats. The caller keeps the indices in bounds."""
     vector = ir.VectorType(ir.DoubleType(), 4)
 
     @intrinsic
@@ -69,11 +66,9 @@ _add_card = _card_adder()
 
 @_jit
 def card_sums(ranks, first, ok, dealt, total, left, width, groups, chunk, seen, gram, acc, p):
-    """The card tally of a block of coups in dealing order (:func:`exact_odds.witness.verify.cards._cards` and
-    ``_add_grams``): each card of coups ``ok`` counted in ``seen[key, rank]``, and ``gram[key] += sum p p^T``
-    over each ``chunk`` of cards, summed in ``acc`` (keys, 14, 16; ``(i, j)`` at ``[i, j + 2]``) a card at a
-    time (:func:`_card_adder`), its composition carried from the card before it. ``p`` (16): scratch.
-    Returns the number of cards."""
+    """The card tally of a block (``odds._cards`` and ``_add_grams``): each card of coups ``ok`` counted in
+    ``seen[key, rank]``, and ``gram[key] += sum p p^T`` over each ``chunk`` of cards, summed in ``acc`` (keys, 14,
+    16; ``(i, j)`` at ``[i, j + 2]``), its composition carried from the card before. Returns the cards."""
     kinds = seen.shape[1]
     side = kinds + 1
     if acc.shape[1] != side or acc.shape[2] != 16 or side != 14 or p.shape[0] != 16 or left.shape[1] != kinds \
@@ -132,9 +127,8 @@ def _flush(acc, gram):
 
 @_jit
 def winner_odds(ways, sequences, weights, scales, probabilities, ev):
-    """``probabilities[i] = ways[i] / sequences[i]`` and ``ev[i, j] = (ways[i] @ weights[:, j]) / (sequences[i] *
-    scales[j])``, the numerator in int64 (the caller bounds it): the floats of ``Evaluation.probabilities`` and
-    ``edges`` (:func:`exact_odds.witness.verify.odds._many_odds`)."""
+    """``probabilities[i] = ways[i] / sequences[i]``, ``ev[i, j] = (ways[i] @ weights[:, j]) / (sequences[i] *
+    scales[j])`` (numerators in int64, bounded by the caller): ``odds._many_odds``."""
     if ways.shape[1] != 3 or weights.shape[0] != 3 or ev.shape[1] != weights.shape[1] \
             or scales.shape[0] != weights.shape[1] or min(probabilities.shape[0], ev.shape[0]) < ways.shape[0]:
         raise ValueError("odds of the wrong shape")
@@ -151,9 +145,8 @@ def winner_odds(ways, sequences, weights, scales, probabilities, ev):
 
 @_jit
 def compositions(ranks, burn, first, base, seen, left, dealt):
-    """``left[i] = base - seen`` and ``dealt[i]``: the cards seen in coup ``i``'s shoe before its hands (earlier
-    hands and burns, its own burn); ``seen`` carries over from block to block
-    (:func:`exact_odds.witness.verify.shoes.compositions`)."""
+    """``left[i] = base - seen`` and ``dealt[i]``: the cards seen in coup ``i``'s shoe before its hands, ``seen``
+    carried from block to block (``log.compositions``)."""
     for i in range(ranks.shape[0]):
         if first[i]:
             seen[:] = 0
@@ -176,7 +169,7 @@ def compositions(ranks, burn, first, base, seen, left, dealt):
 
 @_jit
 def group_counts(group, kinds, shift, out):
-    """:func:`exact_odds.witness.verify.shoes.counts_by`."""
+    """``log.counts_by``."""
     out[:, :] = 0
     for i in range(kinds.shape[0]):
         g = group[i]
@@ -191,7 +184,7 @@ def group_counts(group, kinds, shift, out):
 @_jit
 def hands(ranks, suits, player_cards, banker_cards, stood, weights, player2, banker2, third, player, banker,
           winner, player_pair, banker_pair, code):
-    """:func:`exact_odds.witness.verify.checks.hands_of` (``weights``: each part's weight in the coup code)."""
+    """``checks.hands_of`` (``weights``: each part's weight in the coup code)."""
     pts = np.zeros(6, np.int64)
     for i in range(ranks.shape[0]):
         for e in range(6):
@@ -217,8 +210,7 @@ def hands(ranks, suits, player_cards, banker_cards, stood, weights, player2, ban
 
 @_jit
 def shoe_cards(cards, rows, start, used, suited, ranks, suits):
-    """Coup ``i``'s ``used[i]`` cards from ``cards[rows[i], start[i]]`` on, as ranks and suits
-    (:meth:`exact_odds.witness.verify.log.CoupLog.from_dealt`)."""
+    """Coup ``i``'s ``used[i]`` cards from ``cards[rows[i], start[i]]`` on, as ranks and suits (``from_dealt``)."""
     last = cards.shape[1] - 1
     for i in range(rows.shape[0]):
         for e in range(ranks.shape[1]):
@@ -232,8 +224,8 @@ def shoe_cards(cards, rows, start, used, suited, ranks, suits):
 
 @_jit
 def shoe_totals(shoe, ranks, suits, burn_ranks, burn_suits, by_rank, by_card):
-    """The cards of each shoe by rank in ``by_rank`` and, with suits, by card in ``by_card``, burn cards included;
-    returns the cards and the suits given (:func:`exact_odds.witness.verify.checks.accounting_check`)."""
+    """Each shoe's cards (burns too) by rank in ``by_rank`` and by card in ``by_card``; returns the cards and the
+    suits given (``checks.accounting_check``)."""
     by_rank[:, :] = 0
     by_card[:, :] = 0
     cards = suited = 0
@@ -258,8 +250,8 @@ def shoe_totals(shoe, ranks, suits, burn_ranks, burn_suits, by_rank, by_card):
 
 @_jit
 def pair_probabilities(left, table, size, p, both):
-    """:func:`exact_odds.witness.verify.odds.pair_odds` from the terms ``table`` by count (``size``: the sizes, or
-    empty to add them up). Returns False, leaving the rest, at a count the table does not hold."""
+    """``odds.pair_odds`` from the terms ``table`` by count (``size`` empty: add them up). False at a count the
+    table does not hold."""
     for i in range(left.shape[0]):
         s = 0.0
         spread = 0.0

@@ -1,9 +1,7 @@
-"""Reading a log of coups: CSV with a header, or JSON Lines with the same keys, streamed line by line.
+"""Reading a log of coups (docs/formats.md): CSV with a header, or JSON Lines with the same keys, line by line.
 
-The format (columns ``player`` and ``banker`` required; ``shoe``, ``burn``, the labels, ``net:<bet>``;
-other columns ignored and listed) is in docs/formats.md. A line that cannot be read raises
-:class:`LogError` naming its line number; nothing is held but the columns of
-:class:`~exact_odds.witness.verify.log.CoupLog`, so a log of millions of coups reads in one pass.
+A line that cannot be read raises :class:`LogError` naming it; nothing is held but the columns of a
+:class:`~exact_odds.witness.verify.log.CoupLog`.
 
 >>> log = read_log(["shoe,player,banker,winner", "1,Kh 5d 9c,7s Qd,banker", "1,2c 6h,As 4d 9h,tie"])
 >>> len(log), log.hands(1), log.labels["winner"].tolist()
@@ -36,7 +34,6 @@ KNOWN = ("shoe", "burn", "player", "banker", *LABELS)
 """The columns a log may have besides ``net:<bet>``."""
 REQUIRED = ("player", "banker")
 NET = "net:"
-
 
 
 class LogError(InputError):
@@ -72,8 +69,7 @@ class _Column:
         values = list(map(seen.get, texts))
         if None in values:
             for i in [i for i, v in enumerate(values) if v is None]:
-                text = texts[i]
-                values[i] = seen[text] if text in seen else self.learn(text)
+                values[i] = seen[texts[i]] if texts[i] in seen else self.learn(texts[i])
         return values
 
     def unseen(self, texts: Sequence[str]) -> int:
@@ -102,13 +98,6 @@ def _word(words: Mapping[str, int], what: str) -> Callable[[str], int]:
     return parse
 
 
-def _total(text: str) -> int:
-    key = text.strip()
-    if len(key) == 1 and "0" <= key <= "9":  # ASCII digits only
-        return int(key)
-    raise ValueError(f"{key!r} is not a total 0-9")
-
-
 def _net(text: str) -> tuple[float, int]:
     """A net result and the decimals it was written with (``"0.95"`` -> ``(0.95, 2)``)."""
     key = text.strip()
@@ -120,8 +109,9 @@ def _net(text: str) -> tuple[float, int]:
 _WINNER = _word({"banker": 0, "b": 0, "player": 1, "p": 1, "tie": 2, "t": 2},
                "a winner (banker, player, tie or B, P, T)")
 _BOOLEAN = _word({"true": 1, "yes": 1, "1": 1, "false": 0, "no": 0, "0": 0}, "a boolean (true/false, 1/0, yes/no)")
+_TOTAL = _word({str(d): d for d in range(10)}, "a total 0-9")
 _PARSERS: dict[str, Callable[[str], int]] = {
-    "winner": _WINNER, "player_total": _total, "banker_total": _total,
+    "winner": _WINNER, "player_total": _TOTAL, "banker_total": _TOTAL,
     "natural": _BOOLEAN, "player_pair": _BOOLEAN, "banker_pair": _BOOLEAN,
 }
 
