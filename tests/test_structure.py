@@ -143,7 +143,6 @@ COVERED_BY: dict[str, str] = {
     # enumerator (every way: NumPy, Python integers, compiled) and through the bets' evaluation.
     "batch/basis.py": "test_batch_evaluation.py",
     "batch/coefficients.py": "test_batch_plan.py",
-    "batch/io.py": "test_batch_textloops.py",
     "batch/loops.py": "test_batch_compiled.py",
     # Games with choices: the rules with free cells, the solver and its report, tested as one game.
     "analysis/equilibrium.py": "test_analysis_strategy.py",

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from exact_odds.batch.compiled import TEXT, chosen
+from exact_odds.batch.compiled import KERNEL, chosen
 from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import RANK_COUNT
@@ -71,8 +71,8 @@ def _header_line(text: str, source: str) -> int:
     return 0
 
 
-_COMMA, _NEWLINE, _ZERO = 44, 10, 48
-_MAX_DIGITS = 9
+COMMA, NEWLINE, ZERO = 44, 10, 48
+MAX_DIGITS = 9
 
 
 def plain_counts(text: str, jit: bool | None = None) -> IntArray | None:
@@ -81,36 +81,36 @@ def plain_counts(text: str, jit: bool | None = None) -> IntArray | None:
     data = np.frombuffer(text.encode("ascii", errors="replace"), dtype=np.uint8)
     if not len(data):
         return None
-    if data[-1] != _NEWLINE:
-        data = np.append(data, np.uint8(_NEWLINE))
-    compiled = chosen(TEXT, lines := int(np.count_nonzero(data == _NEWLINE)), jit)
+    if data[-1] != NEWLINE:
+        data = np.append(data, np.uint8(NEWLINE))
+    compiled = chosen(KERNEL, lines := int(np.count_nonzero(data == NEWLINE)), jit)
     if compiled is not None:
         out = np.empty((lines, len(RANK_LABELS)), dtype=np.int64)
         return out if compiled.read_plain(data, out) == lines else None
-    digit = (data - _ZERO) < 10  # uint8 arithmetic: non-digits wrap above 9
+    digit = (data - ZERO) < 10  # uint8 arithmetic: non-digits wrap above 9
     ends = np.flatnonzero(~digit)
     separators = data[ends]
     fields = len(RANK_LABELS)
     if len(ends) % fields or not digit[0]:
         return None
-    pattern = np.full(fields, _COMMA, dtype=np.uint8)
-    pattern[-1] = _NEWLINE
+    pattern = np.full(fields, COMMA, dtype=np.uint8)
+    pattern[-1] = NEWLINE
     if not (separators.reshape(-1, fields) == pattern).all():
         return None
     lengths = np.diff(ends, prepend=-1) - 1
-    if lengths.min() < 1 or lengths.max() > _MAX_DIGITS:
+    if lengths.min() < 1 or lengths.max() > MAX_DIGITS:
         return None
-    values = data[ends - 1].astype(np.int64) - _ZERO
+    values = data[ends - 1].astype(np.int64) - ZERO
     scale = 10
     for k in range(2, int(lengths.max()) + 1):
-        values += (data[ends - k].astype(np.int64) - _ZERO) * (lengths >= k) * scale  # short fields: masked
+        values += (data[ends - k].astype(np.int64) - ZERO) * (lengths >= k) * scale  # short fields: masked
         scale *= 10
     return values.reshape(-1, fields)
 
 
 def _counts_fit(counts: IntArray, jit: bool | None) -> bool:
     """Whether every count is within :data:`exact_odds.inputs.validate.RANK_COUNT` and every row holds a coup."""
-    compiled = chosen(TEXT, len(counts), jit)
+    compiled = chosen(KERNEL, len(counts), jit)
     if compiled is not None:
         return bool(compiled.counts_fit(counts, RANK_COUNT.high, CARDS_PER_COUP))
     return bool((counts <= RANK_COUNT.high).all() and (counts.sum(axis=1) >= CARDS_PER_COUP).all())
