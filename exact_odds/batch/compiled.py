@@ -1,9 +1,8 @@
 """Whether bulk work runs its element-wise loops compiled (numba, the ``fast`` extra).
 
-The modules of compiled loops (:mod:`exact_odds.batch.loops`, :mod:`exact_odds.report.csvloops`, :mod:`exact_odds.witness.verify.loops`, :mod:`exact_odds.dealing.loops`)
-are loaded here (:func:`load`); without numba the same steps run in NumPy, to the same integers and
-text. Loading numba costs a process about half a second, which pays for itself from :data:`JIT_MIN`
-compositions (:func:`wanted`); ``EXACT_ODDS_JIT`` forces either way (``0`` NumPy, ``1`` compiled).
+The modules of compiled loops (``exact_odds.batch.loops``, ``report.csvloops``, ``witness.verify.loops``,
+``dealing.loops``) are loaded here (:func:`load`); without numba NumPy runs the same steps, to the same
+integers and text. Loading numba costs about half a second, which pays from :data:`JIT_MIN` compositions.
 
 >>> wanted(700_000) == (os.environ.get(JIT_ENV, "1") == "1")  # EXACT_ODDS_JIT decides when set
 True
@@ -40,7 +39,6 @@ class _WithoutScipy:
 
     @staticmethod
     def find_spec(name: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> ModuleSpec | None:
-        """Refuse ``scipy`` and its submodules; leave every other module to the other finders."""
         if name.partition(".")[0] == "scipy":
             raise ModuleNotFoundError(f"{name} is left out while numba's array functions load", name=name)
         return None

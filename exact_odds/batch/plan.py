@@ -10,7 +10,7 @@ Functionals of the pair flags alone take a four-card stage, times ``(N-4)(N-5)``
 Exactness: every quantity is a non-negative integer at most ``w N**6`` (weights at most ``w``), and
 subtractions come only afterwards. So one kernel runs three ways, by shoe size: float64 (BLAS) up to
 456 cards, a sum below ``2**53`` being exact (checked for every result; NumPy, or compiled in
-:mod:`exact_odds.batch.fused`); int64 while ``w N**6 < 2**63``; Python integers (object arrays) beyond.
+:func:`_compiled_float_rows`); int64 while ``w N**6 < 2**63``; Python integers (object arrays) beyond.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -31,13 +31,13 @@ from exact_odds.batch.coefficients import (
     Space,
     factor_table,
     kind_counts,
+    kind_of_rank,
     leading_table,
     leading_weights,
     monomial_terms,
     table_codes,
 )
 from exact_odds.batch.compiled import KERNEL, chosen
-from exact_odds.batch.fused import compiled_rows
 from exact_odds.core.shoe import CARDS_PER_COUP
 from exact_odds.engine.polynomial import FLOAT_MAX_CARDS
 
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
     IntArray = npt.NDArray[np.int64]
     FloatArray = npt.NDArray[np.float64]
+    BoolArray = npt.NDArray[np.bool_]
     Array = npt.NDArray[Any]
 
 CHUNK = 256
@@ -310,6 +311,184 @@ def _products(stage: Stage, values: Array) -> Array:
     return partial
 
 
+# ---------------------------------------------------------------- the compiled float64 path
+# With the compiled loops (:mod:`exact_odds.batch.loops`) a chunk takes one compiled call for its kind
+# counts, factor table and part values, one BLAS product per block of each stage (blocks of one shape
+# over adjacent rows stacked into one call), and one compiled call per stage that weighs and adds the
+# products and writes the exact integers, flagging any sum that reached 2**53. The main bets' six-card
+# parts are never stored: they feed only the product with the other group's empty part, which the
+# compiled call makes as it makes them (:func:`_tail`). Work arrays are made once per plan and width.
+
+
+class _StageWork(NamedTuple):
+    """One stage's products (matrix, values read, partial written: one BLAS call each), work arrays
+    and columns."""
+
+    products: tuple[tuple[FloatArray, FloatArray, FloatArray], ...]
+    partial: FloatArray
+    total: FloatArray
+    rows: IntArray
+    columns: IntArray
+    leading: bool
+
+
+class Prepared(NamedTuple):
+    """Work arrays of one plan for chunks of ``width`` compositions; the parts past ``values``
+    (:func:`_tail`) are weighed by ``weights`` into ``sums`` (a row of a stage's partial sums)."""
+
+    plan: Plan
+    kinds: IntArray
+    factors: FloatArray
+    values: FloatArray
+    stages: tuple[_StageWork, ...]
+    bad: BoolArray
+    weights: FloatArray
+    sums: FloatArray
+
+
+Merged = tuple[tuple[int, int], tuple[int, int], "FloatArray"]
+
+
+def _merged(blocks: tuple[Block, ...]) -> list[Merged]:
+    """The blocks as (m_rows, r_rows, matrix), those of the same row parts over adjacent rows merged
+    into one product, in the order of the rows they read."""
+    merged: list[Merged] = []
+    for block in sorted(blocks, key=lambda b: (b.r_rows, b.m_rows)):
+        if merged and merged[-1][1] == block.r_rows and merged[-1][0][1] == block.m_rows[0]:
+            (m0, _), r_rows, matrix = merged.pop()
+            merged.append(((m0, block.m_rows[1]), r_rows, np.concatenate([matrix, block.matrix], axis=1)))
+        else:
+            merged.append((block.m_rows, block.r_rows, block.matrix))
+    return sorted(merged, key=lambda m: m[0])
+
+
+TAIL_FUNCTIONALS = 2
+"""The functionals :func:`exact_odds.batch.loops.weighed_tail` weighs (the main bets' banker and player)."""
+
+
+def _tail(plan: Plan) -> int:
+    """The first part of the layout's *tail*, weighed as it is made: the last level (the six-card
+    parts) when one product of :data:`TAIL_FUNCTIONALS` functionals weighed by the empty part alone
+    reads exactly it, no other product reads past its start, and its parents come before it. Else
+    the layout's end."""
+    layout = plan.layout
+    end = len(layout.parent)
+    first = layout.levels[-1][0] if layout.levels else end
+    reads = [(m_rows, r_rows, len(stage.functionals)) for stage in plan.stages for m_rows, r_rows, _ in
+             _merged(stage.blocks)]
+    tail = [read for read in reads if read[0][1] > first]
+    others = max((r1 for (_, m1), (_, r1), _ in reads if m1 <= first), default=0)
+    if tail != [((first, end), (0, 1), TAIL_FUNCTIONALS)] or others > first or (layout.parent[first:] >= first).any():
+        return end
+    return first
+
+
+BLAS_WORK = 1_000_000
+"""The most multiply-adds one matrix of a BLAS call takes: a larger product's rows are split into equal
+pieces (one batched call), which OpenBLAS multiplies without packing them first."""
+BLAS_LINES = 4
+"""Matrices get rows of zeros up to a multiple of this many lines when that adds at most a quarter
+(OpenBLAS's AVX2 kernel takes four at a time)."""
+
+
+def _padding(lines: int, functionals: int) -> int:
+    """Rows of partial sums (``functionals`` lines each) padding ``lines`` to a multiple of :data:`BLAS_LINES`."""
+    return next((extra for extra in range(lines // 4 // functionals + 1)
+                 if (lines + extra * functionals) % BLAS_LINES == 0), 0)
+
+
+def _stage_work(stage: Stage, values: FloatArray, width: int,
+                tail: int) -> tuple[_StageWork, tuple[FloatArray, FloatArray] | None]:
+    """A stage's work: its BLAS products (:func:`_merged`; those of one shape over adjacent rows stacked,
+    matrices padded with rows of zeros, weighed by the empty part) and, if it reads the tail's parts
+    (from row ``tail``), their weights and the row of partial sums they are weighed into."""
+    functionals = len(stage.functionals)
+    merged = [(m_rows, r_rows, matrix if m_rows[0] >= tail else np.concatenate(
+        [matrix, np.zeros((_padding(len(matrix), functionals) * functionals, matrix.shape[1]))]))
+        for m_rows, r_rows, matrix in _merged(stage.blocks)]
+    rows = [r for _, (r0, r1), matrix in merged
+            for r in [*range(r0, r1), *[0] * (len(matrix) // functionals - (r1 - r0))]]
+    partial = np.empty((len(rows), functionals, width), dtype=np.float64)
+    products: list[tuple[FloatArray, FloatArray, FloatArray]] = []
+    weighed, at, k = None, 0, 0
+    while k < len(merged):
+        (m0, m1), _, matrix = merged[k]
+        if m0 >= tail:
+            weighed = np.ascontiguousarray(matrix), partial[at:at + 1].reshape(-1, width)
+            at, k = at + 1, k + 1
+            continue
+        count, height = 1, len(matrix) // functionals
+        while (k + count < len(merged) and merged[k + count][2].shape == matrix.shape
+               and merged[k + count][0][0] == m0 + count * (m1 - m0) < tail):
+            count += 1
+        lines, depth = matrix.shape
+        pieces = next(p for p in range(1, lines + 1)
+                      if lines % p == 0 and (lines // p * depth * width <= BLAS_WORK or p == lines))
+        stack: FloatArray = np.stack([m for _, _, m in merged[k:k + count]])  # (count, lines, depth)
+        source: FloatArray = values[m0:m0 + count * depth].reshape(count, depth, width)
+        target: FloatArray = partial[at:at + count * height].reshape(count, lines, width)
+        if pieces > 1:  # (count, pieces, rows, ...), the values read by every piece
+            piece = lines // pieces
+            stack, source = stack.reshape(count, pieces, piece, depth), source[:, None]
+            target = target.reshape(count, pieces, piece, width)
+        products.append((stack[0], source[0], target[0]) if count == 1 else (stack, source, target))
+        at, k = at + count * height, k + count
+    return _StageWork(tuple(products), partial, np.empty((functionals, width), dtype=np.float64),
+                      np.array(rows, dtype=np.int64), np.array(stage.functionals, dtype=np.int64),
+                      stage.depth < CARDS_PER_COUP), weighed
+
+
+def _prepare(plan: Plan, width: int) -> Prepared:
+    """Work arrays and product views of ``plan`` for chunks of ``width`` compositions."""
+    tail = _tail(plan)
+    values = np.empty((tail, width), dtype=np.float64)
+    stages = []
+    weights, sums = np.empty((TAIL_FUNCTIONALS, 0), dtype=np.float64), np.empty((TAIL_FUNCTIONALS, 0), dtype=np.float64)
+    for stage in plan.stages:
+        work, weighed = _stage_work(stage, values, width, tail)
+        stages.append(work)
+        if weighed is not None:
+            weights, sums = weighed
+    kinds = plan.space.kinds
+    return Prepared(plan, np.empty((kinds, width), dtype=np.int64),
+                    np.empty((kinds * (CARDS_PER_COUP + 1) * plan.space.types, width), dtype=np.float64), values,
+                    tuple(stages), np.zeros(width, dtype=bool), weights, sums)
+
+
+def prepared(plan: Plan, width: int) -> Prepared:
+    """The :class:`Prepared` work of ``plan`` for ``width`` compositions, made once per thread."""
+    cache: dict[tuple[int, int], Prepared] = _LOCAL.__dict__.setdefault("prepared", {})
+    key = (id(plan), width)
+    found = cache.get(key)
+    if found is None or found.plan is not plan:
+        if len(cache) > 16:
+            cache.clear()
+        found = cache[key] = _prepare(plan, width)
+    return found
+
+
+def _chunk(work: Prepared, fast: ModuleType, counts: IntArray, suits: IntArray | None, kind_of: IntArray,
+           sizes: IntArray, start: int, out: IntArray) -> int:
+    """Evaluate a chunk from row ``start`` into ``out[start:]``; how many had a sum reach ``2**53`` (not
+    proven exact: flagged in ``work.bad``)."""
+    layout = work.plan.layout
+    if suits is None:
+        fast.chunk_values(counts, kind_of, start, layout.parent, layout.factor, work.kinds, work.factors, work.values,
+                          work.weights, work.sums)
+    else:  # the suited factor table in NumPy, the rest compiled
+        fast.chunk_kinds(counts, kind_of, start, work.kinds)
+        work.factors[:] = factor_table(work.plan.space, work.kinds.astype(np.float64),
+                                       suits[start:start + work.kinds.shape[1]].transpose(1, 2, 0))
+        fast.part_values(work.factors, layout.parent, layout.factor, work.values, work.weights, work.sums)
+    bad = 0
+    for stage in work.stages:
+        for matrix, source, target in stage.products:
+            np.matmul(matrix, source, out=target)
+        bad += fast.stage_into(stage.partial, work.values, stage.rows, stage.columns, sizes, stage.leading, start,
+                               float(FLOAT_EXACT), stage.total, out, work.bad)
+    return int(bad)
+
+
 # ---------------------------------------------------------------- exact arithmetic by shoe size
 
 
@@ -361,24 +540,26 @@ def _numpy_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | N
     return failed
 
 
-def _width(plan: Plan) -> int:
-    """Compositions per chunk on the compiled path (:data:`WIDE_PARTIALS`)."""
-    partials = sum(stage.rows * len(stage.functionals) for stage in plan.stages)
-    return CHUNK if partials <= WIDE_PARTIALS else CHUNK // 2
-
-
 def _compiled_float_rows(plan: Plan, rows: IntArray, counts: IntArray, suits: IntArray | None, sizes: IntArray,
                          out: Array, fast: ModuleType) -> list[IntArray]:
-    """The float64 rows of :func:`_numpy_rows` by the compiled chunks of :mod:`exact_odds.batch.fused`,
-    written straight into ``out`` when it holds every row in int64."""
+    """The float64 rows of :func:`_numpy_rows` by compiled chunks (of ``CHUNK // 2`` when the products hold
+    more than :data:`WIDE_PARTIALS` rows), written straight into ``out`` when it holds every row in int64."""
     whole = len(rows) == counts.shape[0]
     target = out if whole and out.dtype == np.int64 else np.zeros((len(rows), plan.classes), dtype=np.int64)
-    chosen_suits = None if suits is None else np.ascontiguousarray(suits if whole else suits[rows], dtype=np.int64)
-    bad = compiled_rows(plan, np.ascontiguousarray(counts if whole else counts[rows]), chosen_suits,
-                        sizes if whole else sizes[rows], target, fast, _width(plan), float(FLOAT_EXACT))
+    counts = np.ascontiguousarray(counts if whole else counts[rows])
+    suits = None if suits is None else np.ascontiguousarray(suits if whole else suits[rows], dtype=np.int64)
+    sizes = sizes if whole else sizes[rows]
+    width = CHUNK if sum(stage.rows * len(stage.functionals) for stage in plan.stages) <= WIDE_PARTIALS else CHUNK // 2
+    kind_of = kind_of_rank(plan.space.detail)
+    failed = [rows[:0]]
+    for start in range(0, len(counts), width):
+        work = prepared(plan, min(width, len(counts) - start))
+        if _chunk(work, fast, counts, suits, kind_of, sizes, start, target):
+            failed.append(rows[start + np.flatnonzero(work.bad)])
+            work.bad[:] = False
     if target is not out:
         out[rows] = target
-    return [rows[bad]]
+    return failed
 
 
 def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray | None = None, *,
