@@ -141,7 +141,6 @@ def test_no_home_made_typing_or_records() -> None:
 COVERED_BY: dict[str, str] = {
     # The bulk algorithm's parts, each checked through the kernel that runs them against the reference
     # enumerator (every way: NumPy, Python integers, compiled) and through the bets' evaluation.
-    "batch/basis.py": "test_batch_evaluation.py",
     "batch/coefficients.py": "test_batch_plan.py",
     "batch/loops.py": "test_batch_compiled.py",
     # Games with choices: the rules with free cells, the solver and its report, tested as one game.

@@ -18,7 +18,6 @@ the point values removed, and is computed once for each.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
@@ -26,7 +25,7 @@ from exact_odds.core.coup import Coup, Detail, Winner, winner_of
 from exact_odds.core.dist import Dist, Ways
 from exact_odds.core.shoe import CARDS_PER_COUP, RANKS, Shoe, ShoeError, falling
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.engine.polynomial import deal_by_tables, winners_by_tables
+from exact_odds.engine.polynomial import SuitSplit, deal_by_tables, suit_split, winners_by_tables
 from exact_odds.inputs.errors import suits_unknown
 
 Flags = tuple[bool, ...]
@@ -112,36 +111,8 @@ def _four_cards(shoe: Shoe, kinds: list[_Kind]) -> Iterator[tuple[_Pair, _Pair, 
                 yield player, banker, pt, bt, removed, ways * p_orders * b_orders
 
 
-@dataclass(frozen=True, slots=True)
-class _SuitSplit:
-    """Ordered pairs of one rank (``pair``), those of one suit (``suited``), and ordered four-card
-    sequences of the rank, a pair to each hand (``twin``: neither suited, player only, banker only, both)."""
-
-    pair: int
-    suited: int
-    twin: tuple[int, int, int, int]
-
-
-def _suit_split(by_suit: tuple[int, ...], infinite: bool) -> _SuitSplit:
-    """Suit split of one rank from its counts per suit: ``pair = n(n-1)``, ``suited = sum s(s-1)``; a
-    suited player pair then any banker pair: ``suited (n-2)(n-3)``; both suited: ``sum_s s(s-1)
-    [(s-2)(s-3) + sum_{t != s} t(t-1)]``. Infinite deck: independent draws, powers and products."""
-    n = sum(by_suit)
-    if infinite:
-        pair, suited = n * n, sum(s * s for s in by_suit)
-        both = suited * suited
-        p_any = b_any = suited * pair
-        total = pair * pair
-    else:
-        pair, suited = falling(n, 2), sum(falling(s, 2) for s in by_suit)
-        both = sum(falling(s, 2) * (falling(s - 2, 2) + suited - falling(s, 2)) for s in by_suit)
-        p_any = b_any = suited * falling(n - 2, 2)
-        total = falling(n, 4)
-    return _SuitSplit(pair, suited, (total - p_any - b_any + both, p_any - both, b_any - both, both))
-
-
 def _suited_ways(ways: int, p_rank: int | None, b_rank: int | None,
-                 split: dict[int, _SuitSplit]) -> Iterator[tuple[Flags, int]]:
+                 split: dict[int, SuitSplit]) -> Iterator[tuple[Flags, int]]:
     """Split the ways of four first cards by suited flags, ``p_rank``/``b_rank`` being the rank each hand
     pairs in (or None): a suited pair's share is independent of the other cards unless both pair in one rank."""
     if p_rank is None and b_rank is None:
@@ -161,7 +132,7 @@ def _suited_ways(ways: int, p_rank: int | None, b_rank: int | None,
             yield (p_rank is not None, b_rank is not None, ps, bs, False), unit * pw * bw
 
 
-def _one_hand(rank: int | None, split: dict[int, _SuitSplit]) -> tuple[tuple[bool, int], ...]:
+def _one_hand(rank: int | None, split: dict[int, SuitSplit]) -> tuple[tuple[bool, int], ...]:
     """(suited, ways) shares of one hand: not a pair -> one share of weight 1."""
     if rank is None:
         return ((False, 1),)
@@ -171,10 +142,10 @@ def _one_hand(rank: int | None, split: dict[int, _SuitSplit]) -> tuple[tuple[boo
 
 def _first_four_suited(shoe: Shoe) -> dict[FirstFour, Ways]:
     """First four at ``SUITS``, fast: by rank, each pair's ways split by exact suit shares
-    (:func:`_suit_split`), the other cards' ways not depending on which suit it took."""
+    (:func:`~exact_odds.engine.polynomial.suit_split`), the other cards' ways not depending on which suit it took."""
     if shoe.suited is None:
         raise ShoeError(suits_unknown())
-    split = {r.value: _suit_split(row, shoe.infinite)
+    split = {r.value: suit_split(row, shoe.infinite)
              for r, row, n in zip(RANKS, shoe.suited, shoe.counts, strict=True) if n}
     out: dict[FirstFour, Ways] = {}
     for player, banker, pt, bt, removed, ways in _four_cards(shoe, _kinds(shoe, Detail.RANKS)):

@@ -29,6 +29,7 @@ by segment and its segments by (family, base coup).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import accumulate, product
 from operator import mul, sub
@@ -144,27 +145,33 @@ def _factors(points: tuple[int, ...], infinite: bool) -> list[int]:
     return out
 
 
-def _rank_weights(shoe: Shoe, suited: bool) -> list[tuple[int, tuple[int, int], tuple[int, int, int, int]]]:
-    """Per rank: (point class, pair weight by variant, twin weight by variant in :data:`VARIANTS` order).
+@dataclass(frozen=True, slots=True)
+class SuitSplit:
+    """Of one rank: ordered pairs (``pair``), those of one suit (``suited``), and ordered four-card sequences
+    of the rank, a pair to each hand, by suited variant in :data:`VARIANTS` order (``variants``: any, the
+    player's suited, the banker's, both) and by suited flags (``twin``: neither, player only, banker only, both)."""
 
-    Pairs: ``falling(n, 2)``, suited ``g = sum over suits of falling(n_s, 2)``; twins: ``falling(n, 4)``,
-    one hand suited ``g falling(n - 2, 2)``, both ``g**2 - sum falling(n_s, 2)**2 + sum falling(n_s, 4)``.
-    """
-    out: list[tuple[int, tuple[int, int], tuple[int, int, int, int]]] = []
-    for i, (rank, n) in enumerate(zip(RANKS, shoe.counts, strict=True)):
-        if shoe.infinite:
-            f2, f4, rest = n * n, n**4, n * n
-        else:
-            f2, f4, rest = falling(n, 2), falling(n, 4), falling(n - 2, 2)
-        if not suited or shoe.suited is None:
-            out.append((rank.point, (f2, 0), (f4, 0, 0, 0)))
-            continue
-        row = shoe.suited[i]
-        pairs = [s * s if shoe.infinite else falling(s, 2) for s in row]
-        g = sum(pairs)
-        gg = g * g if shoe.infinite else g * g - sum(p * p for p in pairs) + sum(falling(s, 4) for s in row)
-        out.append((rank.point, (f2, g), (f4, g * rest, g * rest, gg)))
-    return out
+    pair: int
+    suited: int
+    variants: tuple[int, int, int, int]
+
+    @property
+    def twin(self) -> tuple[int, int, int, int]:
+        total, p_any, b_any, both = self.variants
+        return (total - p_any - b_any + both, p_any - both, b_any - both, both)
+
+
+def suit_split(by_suit: tuple[int, ...], infinite: bool) -> SuitSplit:
+    """The split of one rank from its counts per suit: ``pair = n(n-1)``, ``suited = sum s(s-1)``; a suited
+    player pair then any banker pair: ``suited (n-2)(n-3)``; both suited: ``sum_s s(s-1) [(s-2)(s-3) +
+    sum_{t != s} t(t-1)]``. Infinite deck: independent draws, powers and products."""
+    n = sum(by_suit)
+    if infinite:
+        pair, suited = n * n, sum(s * s for s in by_suit)
+        return SuitSplit(pair, suited, (pair * pair, suited * pair, suited * pair, suited * suited))
+    pair, suited = falling(n, 2), sum(falling(s, 2) for s in by_suit)
+    both = sum(falling(s, 2) * (falling(s - 2, 2) + suited - falling(s, 2)) for s in by_suit)
+    return SuitSplit(pair, suited, (falling(n, 4), suited * falling(n - 2, 2), suited * falling(n - 2, 2), both))
 
 
 def _weight_vectors(shoe: Shoe, suited: bool) -> list[list[int]]:
@@ -173,12 +180,15 @@ def _weight_vectors(shoe: Shoe, suited: bool) -> list[list[int]]:
     pair = [[0] * 10, [0] * 10]  # by variant and class
     same = [[0] * 10 for _ in VARIANTS]  # by variant pair and class: sum of w_x(r) w_y(r)
     twin = [[0] * 10 for _ in VARIANTS]
-    for c, weights, twins in _rank_weights(shoe, suited):
+    rows = shoe.suited if suited and shoe.suited is not None else [(n,) for n in shoe.counts]  # one suit: unused
+    for rank, row in zip(RANKS, rows, strict=True):
+        split = suit_split(row, shoe.infinite)
+        weights = (split.pair, split.suited)
         for x in (0, 1):
-            pair[x][c] += weights[x]
+            pair[x][rank.point] += weights[x]
         for v, (x, y) in enumerate(VARIANTS):
-            same[v][c] += weights[x] * weights[y]
-            twin[v][c] += twins[v]
+            same[v][rank.point] += weights[x] * weights[y]
+            twin[v][rank.point] += split.variants[v]
     out: list[list[int]] = []
     for family, x, y in SUMS:
         v = VARIANTS.index((x, y))
