@@ -13,7 +13,7 @@ beyond; its loops compiled by :mod:`~exact_odds.batch.loops` when :mod:`~exact_o
 """
 
 from exact_odds.batch.coefficients import INT64_MAX_CARDS
-from exact_odds.batch.evaluation import Evaluation, distributions, evaluate, evaluate_shoes
+from exact_odds.batch.evaluation import Evaluation, distributions, evaluate
 from exact_odds.batch.io import CompositionError, parse_compositions
 from exact_odds.batch.plan import CHUNK
 from exact_odds.engine.polynomial import FLOAT_MAX_CARDS
@@ -26,6 +26,5 @@ __all__ = [
     "Evaluation",
     "distributions",
     "evaluate",
-    "evaluate_shoes",
     "parse_compositions",
 ]

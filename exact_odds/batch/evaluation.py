@@ -1,10 +1,7 @@
-"""Bulk evaluation: the coup counts and bet expectations of many compositions at once.
+"""Bulk evaluation: the coup counts and bet expectations of many compositions (rows of 13 rank counts).
 
-Compositions are rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K); ways count ordered six-card
-sequences, unused cards included (``N (N-1) ... (N-5)`` in all, checked for every composition), the
-integers of :func:`exact_odds.engine.enumerator.deal`. Payouts (net units per unit staked, exact)
-never enter the integer loops: the kernel evaluates a few non-negative *functionals* (banker, player,
-tie, then events or weighted sums the bets need: :func:`choose_functionals`), and each bet's
+Payouts never enter the integer loops: the kernel evaluates a few non-negative *functionals* (banker,
+player, tie, then the events or weighted sums the bets need: :func:`choose_functionals`), and each bet's
 numerator follows as an integer combination of them and of the sequences, over a small divisor.
 """
 
@@ -31,7 +28,7 @@ from exact_odds.batch.coefficients import sequences as all_sequences
 from exact_odds.batch.plan import Layout, Plan, make_layout, make_weighted_plan, part_rows, part_values, ways
 from exact_odds.core.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUITED, Coup, Detail, Payable, coup_of_code
 from exact_odds.core.dist import Dist
-from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe, ShoeError
+from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS, ShoeError
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.engine.polynomial import suited_ways, variant
 from exact_odds.inputs.errors import suits_unknown
@@ -79,10 +76,6 @@ class Span:
                 combo = [c + factor * d for c, d in zip(combo, coeffs, strict=True)]
         return v, combo
 
-    def contains(self, vector: Vector) -> bool:
-        """Whether ``vector`` is in the span."""
-        return not any(self._reduce(vector)[0])
-
     def add(self, vector: Vector) -> bool:
         """Add ``vector`` as a member if it is not in the span yet; whether it was added."""
         row, combo = self._reduce(vector)
@@ -113,12 +106,9 @@ def integer_weights(vector: Vector) -> list[int]:
 
 def choose_functionals(vectors: Sequence[Vector], start: Sequence[Vector], total: Vector, *,
                        shift: bool) -> list[list[int]]:
-    """Non-negative integer functionals whose span, with ``total``, holds every vector.
-
-    ``start`` are evaluated in any case. A vector not yet in the span adds the events (0/1) of its
-    values, rarest first, until it is in; if that takes more than one and ``shift`` (every class
-    counted by ``total``), the vector itself shifted to non-negative integers instead.
-    """
+    """Non-negative integer functionals whose span, with ``total``, holds every vector: ``start``, then for
+    a vector not yet in the span the events (0/1) of its values, rarest first, until it is in; or, when
+    that takes more than one and ``shift`` (every class counted by ``total``), the vector shifted."""
     span = Span(len(total))
     chosen: list[list[int]] = []
     for v in start:
@@ -126,13 +116,13 @@ def choose_functionals(vectors: Sequence[Vector], start: Sequence[Vector], total
         chosen.append([int(x) for x in v])
     span.add(total)
     for vector in vectors:
-        if span.contains(vector):
+        if span.solve(vector) is not None:
             continue
         levels = sorted({Fraction(x) for x in vector} - {Fraction(0)})
         events = sorted(([int(Fraction(x) == level) for x in vector] for level in levels), key=sum)
         trial = Span(span.size)
         trial._rows = [(pivot, row, []) for pivot, row, _ in span._rows]
-        missing = [e for e in events if not trial.contains(vector) and trial.add(e)]
+        missing = [e for e in events if trial.solve(vector) is None and trial.add(e)]
         if len(missing) > 1 and shift:
             missing = [integer_weights(vector)]
         for e in missing:
@@ -163,14 +153,10 @@ def combinations(functionals: Sequence[Vector], total: Vector, vectors: Sequence
 
 @dataclass(frozen=True)
 class _BetPass:
-    """The functionals one pass evaluates, and how the bets' numerators follow from them.
-
-    At ``Detail.POINTS`` the plan evaluates banker and player, the tie being the sequences less them
-    (a third less arithmetic), and ``check`` evaluates all three on a sample (:func:`_sampled_check`).
-    Otherwise ``check`` is None and functional 0 counts every sequence, the check.
-    ``combination[j]``: bet ``j``'s numerator (``sum of ways * payout * scale``) as integer
-    coefficients of the plan's functionals and, last, of the sequences, over ``divisor[j]``.
-    """
+    """The functionals one pass evaluates; ``combination[j]``: bet ``j``'s numerator (``sum of ways * payout
+    * scale``) as integer coefficients of them and, last, of the sequences, over ``divisor[j]``. At
+    ``Detail.POINTS`` the plan leaves out the tie (the sequences less banker and player) and ``check``
+    evaluates all three on a sample (:func:`_sampled_check`); else functional 0 counts every sequence."""
 
     plan: Plan
     scales: tuple[int, ...]
@@ -194,9 +180,9 @@ def _payouts(bet: Payable, codes: IntArray) -> tuple[IntArray, int]:
 
 def _class_vectors(detail: Detail, bets: tuple[Payable, ...],
                    codes: IntArray) -> tuple[IntArray, list[list[Fraction]], list[int], list[int]]:
-    """Classes of codes with equal payouts; per bet its payout per class, per class its winner (-1
-    unless points) and whether it counts toward the sequences. At ``Detail.SUITS`` a variant code's
-    coefficient is the Moebius sum of :func:`~exact_odds.engine.polynomial.suited_ways`."""
+    """Classes of codes with equal payouts; per bet its payout per class, per class its winner (-1 unless
+    points) and whether it counts toward the sequences. At ``Detail.SUITS`` a variant code's coefficient
+    is the Moebius sum of :func:`~exact_odds.engine.polynomial.suited_ways`."""
     x, y = codes // PLAYER_SUITED % 2, codes // BANKER_SUITED % 2
     base = codes - PLAYER_SUITED * x - BANKER_SUITED * y
     suited = detail is Detail.SUITS
@@ -287,7 +273,7 @@ def _sampled_check(check: Plan, counts: IntArray, found: Array) -> None:
 
 
 def _check_counts(compositions: object) -> tuple[IntArray, IntArray]:
-    """Compositions as an (n, 13) int64 array, and their sizes; a bad one raises :class:`ShoeError`."""
+    """Compositions as an (n, 13) int64 array, and their sizes; else :class:`ShoeError`."""
     try:
         counts = np.asarray(compositions)
     except (ValueError, TypeError) as err:
@@ -326,8 +312,8 @@ def _check_suits(counts: IntArray, suits: object | None, lines: Sequence[int] | 
 
 
 def _checked(found: Array, sequences: Array) -> None:
-    """The ways of each composition's outcomes must add up to its sequences (the columns added one by
-    one: several times faster than ``found.sum(axis=1)``)."""
+    """The ways of each composition's outcomes must add up to its sequences (columns added one by one:
+    faster than ``found.sum(axis=1)``)."""
     total = found[:, 0].copy()
     for j in range(1, found.shape[1]):
         total += found[:, j]
@@ -380,8 +366,7 @@ def _code_ways(terms: _Terms, counts: IntArray, suits: IntArray | None, sizes: I
 
 def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, detail: Detail = Detail.POINTS,
                   suits: object | None = None) -> list[Dist[Coup]]:
-    """The coup distribution of each composition: ``[deal(Shoe(c), tableau, detail=detail) ...]`` in bulk.
-
+    """The coup distribution of each composition: ``[deal(Shoe(c), tableau, detail=detail) ...]`` in bulk;
     ``suits`` (n, 13, 4), needed only at ``Detail.SUITS`` for counts that do not divide by 4.
 
     >>> distributions([[4] * 13])[0].total == 52 * 51 * 50 * 49 * 48 * 47
@@ -527,18 +512,3 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
         for j, column in wide.items():
             numerators[:, j] = column
     return Evaluation(counts, sequences, outcomes, bet_list, numerators, tuple(scales))
-
-
-def evaluate_shoes(shoes: Sequence[Shoe], *, bets: Iterable[Payable] = (),
-                   tableau: Tableau = STANDARD_TABLEAU) -> Evaluation:
-    """:func:`evaluate` for :class:`~exact_odds.core.shoe.Shoe` objects (finite; suits used when known)."""
-    if any(shoe.infinite for shoe in shoes):
-        raise ShoeError("bulk evaluation needs finite shoes")
-    bet_list = tuple(bets)
-    suits = None
-    if any(bet.detail is Detail.SUITS for bet in bet_list):
-        unknown = [i for i, shoe in enumerate(shoes) if shoe.suited is None]
-        if unknown:
-            raise ShoeError(suits_unknown(where=f"shoe {unknown[0] + 1}"))
-        suits = [shoe.suited for shoe in shoes]
-    return evaluate([shoe.counts for shoe in shoes], bets=bet_list, tableau=tableau, suits=suits)

@@ -1,16 +1,14 @@
 """Evaluation plans: functionals of the coefficients laid out in dense blocks, and the kernel that runs them.
 
-A plan evaluates ``F`` *functionals* of a composition, non-negative integer weights on coup codes:
-``ways_f = sum over coups of weight_f(coup) * ways(coup) = sum_S (sum_coup C[S, coup] weight_f(coup))
-monomial_S``. The values of every part needed are built level by level, one multiplication each (a
-part is its parent, less its last kind, times one factor); then for each pair of levels (cards in A,
-cards in B) one matrix product ``matrix @ values[side M]`` times ``values[side R]`` gives the sums.
-Functionals of the pair flags alone take a four-card stage, times ``(N-4)(N-5)``.
+A plan evaluates ``F`` *functionals*, non-negative integer weights on coup codes: ``ways_f = sum_S
+(sum_coup C[S, coup] weight_f(coup)) monomial_S``. Part values are built level by level (a part is its
+parent, less its last kind, times one factor); then per pair of levels (cards in A, cards in B) a matrix
+product ``matrix @ values[side M]`` times ``values[side R]`` gives the sums. Functionals of the pair flags
+alone take a four-card stage, times ``(N-4)(N-5)``.
 
-Exactness: every quantity is a non-negative integer at most ``w N**6`` (weights at most ``w``), and
-subtractions come only afterwards. So one kernel runs three ways, by shoe size: float64 (BLAS) up to
-456 cards, a sum below ``2**53`` being exact (checked for every result; NumPy, or compiled in
-:func:`_compiled_float_rows`); int64 while ``w N**6 < 2**63``; Python integers (object arrays) beyond.
+Every quantity is a non-negative integer at most ``w N**6`` (weights at most ``w``), so the kernel runs
+three ways by shoe size: float64 (BLAS) up to 456 cards, each sum checked below ``2**53`` (NumPy, or
+compiled: :func:`_compiled_float_rows`); int64 while ``w N**6 < 2**63``; Python integers beyond.
 """
 
 from __future__ import annotations
@@ -63,9 +61,8 @@ INT64_EXACT = 2**63
 
 @dataclass(frozen=True)
 class Layout:
-    """The rows of the part values (parts x compositions): row 0 the empty part of either group (1),
-    then parts by (cards, group, part code), row ``i`` being ``values[parent[i]] * factors[factor[i]]``
-    (the parent, less the last kind, in an earlier ``level`` of rows of equal card count)."""
+    """The rows of the part values: row 0 the empty part (1), then parts by (cards, group, part code), row
+    ``i`` being ``values[parent[i]] * factors[factor[i]]`` (the parent in an earlier ``level``)."""
 
     parent: IntArray
     factor: IntArray  # row of the factor table: (kind * 7 + multiplicity) * types + designation
@@ -79,13 +76,12 @@ def _code(digits: IntArray) -> IntArray:
     return np.asarray(digits @ (DIGITS ** np.arange(digits.shape[1], dtype=np.int64)), dtype=np.int64)
 
 
-def _last(rows: IntArray) -> IntArray:
-    """The index of each row's last non-zero digit (its last kind)."""
+def _last(rows: IntArray) -> IntArray:  # the index of each row's last non-zero digit (its last kind)
     return np.asarray(rows.shape[1] - 1 - np.argmax(rows[:, ::-1] != 0, axis=1), dtype=np.int64)
 
 
 def _with_ancestors(parts: set[Part], kinds: int) -> IntArray:
-    """The parts and their ancestors (trailing kinds dropped), the empty part left out, by part code."""
+    """The parts and their ancestors (trailing kinds dropped), but the empty part, by part code."""
     rows = np.array(list(parts), dtype=np.int64).reshape(len(parts), kinds)
     found = [rows[:0]]
     while len(rows := rows[rows.any(axis=1)]):
@@ -138,8 +134,8 @@ def _runs(keys: IntArray, base: int) -> dict[tuple[int, int], tuple[int, int]]:
 
 @dataclass(frozen=True)
 class Block:
-    """One dense block: ``sums[f] += sum_r values[r_rows][r] * (matrix @ values[m_rows])[r * F + f]``;
-    ``at``: its first row among the stage's row parts."""
+    """``sums[f] += sum_r values[r_rows][r] * (matrix @ values[m_rows])[r * F + f]``; ``at``: its first row
+    among the stage's row parts."""
 
     m_rows: tuple[int, int]
     r_rows: tuple[int, int]
@@ -161,8 +157,7 @@ class Stage:
 @dataclass(frozen=True)
 class Plan:
     """Everything needed to evaluate ``classes`` functionals: ``weights``, the largest weight of each;
-    ``copies``, (functional, twin) for one equal to an earlier one as sums of monomials (the player's
-    and the banker's pairs), evaluated once and copied."""
+    ``copies``, (functional, twin) for one equal to an earlier one, evaluated once and copied."""
 
     space: Space
     classes: int
@@ -172,8 +167,7 @@ class Plan:
     copies: tuple[tuple[int, int], ...] = ()
 
 
-def part_rows(layout: Layout, group: int, digits: IntArray) -> IntArray:
-    """Rows of the layout of the parts (rows of digits) of one group."""
+def part_rows(layout: Layout, group: int, digits: IntArray) -> IntArray:  # of parts (rows of digits) of a group
     return layout.rows[group][np.searchsorted(layout.codes[group], _code(digits))]
 
 
@@ -268,8 +262,8 @@ _LOCAL = threading.local()
 
 
 def buffer(name: str, shape: tuple[int, ...], dtype: Any = np.float64) -> Array:
-    """A reusable work array (uninitialised), one per name, shape and dtype and thread (a page fault per
-    4 KB would be paid for every chunk otherwise); object arrays are new."""
+    """A reusable work array (uninitialised), one per name, shape, dtype and thread (else a page fault per
+    4 KB each chunk); object arrays are new."""
     if dtype is object:
         return np.empty(shape, dtype=object)
     buffers: dict[tuple[str, tuple[int, ...], Any], Array] = _LOCAL.__dict__.setdefault("buffers", {})
@@ -283,7 +277,7 @@ def buffer(name: str, shape: tuple[int, ...], dtype: Any = np.float64) -> Array:
 
 def part_values(layout: Layout, factors: Array) -> Array:
     """Values of every part of the layout (rows) for each composition (columns of ``factors``), a level
-    at a time (compiled, a row at a time: :func:`exact_odds.batch.loops.part_values`)."""
+    at a time."""
     values = buffer("values", (len(layout.parent), factors.shape[1]), factors.dtype)
     values[0] = 1
     step = factors[layout.factor]
@@ -321,8 +315,7 @@ def _products(stage: Stage, values: Array) -> Array:
 
 
 class _StageWork(NamedTuple):
-    """One stage's products (matrix, values read, partial written: one BLAS call each), work arrays
-    and columns."""
+    """One stage's products (matrix, values read, partial written: one BLAS call each), work and columns."""
 
     products: tuple[tuple[FloatArray, FloatArray, FloatArray], ...]
     partial: FloatArray
@@ -350,8 +343,7 @@ Merged = tuple[tuple[int, int], tuple[int, int], "FloatArray"]
 
 
 def _merged(blocks: tuple[Block, ...]) -> list[Merged]:
-    """The blocks as (m_rows, r_rows, matrix), those of the same row parts over adjacent rows merged
-    into one product, in the order of the rows they read."""
+    """The blocks as (m_rows, r_rows, matrix), those of the same row parts over adjacent rows merged."""
     merged: list[Merged] = []
     for block in sorted(blocks, key=lambda b: (b.r_rows, b.m_rows)):
         if merged and merged[-1][1] == block.r_rows and merged[-1][0][1] == block.m_rows[0]:
@@ -367,10 +359,9 @@ TAIL_FUNCTIONALS = 2
 
 
 def _tail(plan: Plan) -> int:
-    """The first part of the layout's *tail*, weighed as it is made: the last level (the six-card
-    parts) when one product of :data:`TAIL_FUNCTIONALS` functionals weighed by the empty part alone
-    reads exactly it, no other product reads past its start, and its parents come before it. Else
-    the layout's end."""
+    """The first part of the *tail*, weighed as it is made: the last level (six-card parts) when one
+    product of :data:`TAIL_FUNCTIONALS` functionals weighed by the empty part alone reads exactly it,
+    no other reads past its start and its parents come before it; else the layout's end."""
     layout = plan.layout
     end = len(layout.parent)
     first = layout.levels[-1][0] if layout.levels else end
@@ -384,11 +375,9 @@ def _tail(plan: Plan) -> int:
 
 
 BLAS_WORK = 1_000_000
-"""The most multiply-adds one matrix of a BLAS call takes: a larger product's rows are split into equal
-pieces (one batched call), which OpenBLAS multiplies without packing them first."""
+"""The most multiply-adds of one matrix of a BLAS call: a larger one is split into equal pieces (batched)."""
 BLAS_LINES = 4
-"""Matrices get rows of zeros up to a multiple of this many lines when that adds at most a quarter
-(OpenBLAS's AVX2 kernel takes four at a time)."""
+"""Matrices are padded with zeros to a multiple of this many lines when that adds at most a quarter."""
 
 
 def _padding(lines: int, functionals: int) -> int:
@@ -399,9 +388,8 @@ def _padding(lines: int, functionals: int) -> int:
 
 def _stage_work(stage: Stage, values: FloatArray, width: int,
                 tail: int) -> tuple[_StageWork, tuple[FloatArray, FloatArray] | None]:
-    """A stage's work: its BLAS products (:func:`_merged`; those of one shape over adjacent rows stacked,
-    matrices padded with rows of zeros, weighed by the empty part) and, if it reads the tail's parts
-    (from row ``tail``), their weights and the row of partial sums they are weighed into."""
+    """A stage's work: its BLAS products (:func:`_merged`, those of one shape over adjacent rows stacked,
+    padded) and, if it reads the tail (from row ``tail``), its weights and the row of sums it feeds."""
     functionals = len(stage.functionals)
     merged = [(m_rows, r_rows, matrix if m_rows[0] >= tail else np.concatenate(
         [matrix, np.zeros((_padding(len(matrix), functionals) * functionals, matrix.shape[1]))]))
