@@ -1,13 +1,10 @@
 """The reference enumerator: every card-removal path of one punto banco coup.
 
-Convention (that of the published tables): a coup is counted over *ordered six-card sequences*,
-dealt P, B, P, B and then the third cards as the tableau draws them; unused cards still count, so
-the ways add up to ``N (N-1) ... (N-5)`` for an ``N``-card shoe (``W**6`` for an infinite deck of
-weight ``W``, each card drawn independently with the shoe's proportions).
-
-The walk: each hand's first two cards as unordered pairs (a pair of distinct cards counted twice),
-their ways a product of falling factorials; the third-card stage depends only on the two totals and
-the point values removed, and is computed once for each.
+A coup is counted over *ordered six-card sequences* (the published tables' convention), dealt P, B, P,
+B and then the third cards as drawn; unused cards still count, so the ways add up to ``N (N-1) ...
+(N-5)`` (``W**6`` for an infinite deck of weight ``W``). The walk: each hand's first two cards as
+unordered pairs (two distinct cards counted twice); the third-card stage depends only on the two totals
+and the point values removed, and is computed once for each.
 
 >>> from exact_odds.core.shoe import Shoe
 >>> d = deal(Shoe.decks(8))
@@ -77,8 +74,8 @@ _NO_FLAGS: Flags = (False,) * 5
 
 
 def first_four(shoe: Shoe, detail: Detail = Detail.POINTS) -> dict[FirstFour, Ways]:
-    """Ways of the first four cards, aggregated by what the rest of the coup needs (at ``SUITS``
-    by :func:`_first_four_suited`, the same integers as :func:`first_four_by_kind`)."""
+    """Ways of the first four cards by what the rest of the coup needs (at ``SUITS`` by
+    :func:`_first_four_suited`, the integers of :func:`first_four_by_kind`)."""
     if detail is Detail.SUITS:
         return _first_four_suited(shoe)
     return first_four_by_kind(shoe, detail)
@@ -99,7 +96,7 @@ def first_four_by_kind(shoe: Shoe, detail: Detail = Detail.POINTS) -> dict[First
 
 def _four_cards(shoe: Shoe, kinds: list[_Kind]) -> Iterator[tuple[_Pair, _Pair, int, int, tuple[int, ...], Ways]]:
     """Every (player hand, banker hand) over ``kinds`` with nonzero ways: the hands, their totals, the
-    point values removed (sorted) and the ways of dealing the four cards P, B, P, B."""
+    point values removed (sorted) and the ways of dealing the four cards."""
     hands = [((a, b), 1 if a is b else 2) for a, b in combinations_with_replacement(kinds, 2)]  # (hand, orderings)
     for player, p_orders in hands:
         pt = (player[0][0] + player[1][0]) % 10
@@ -113,8 +110,8 @@ def _four_cards(shoe: Shoe, kinds: list[_Kind]) -> Iterator[tuple[_Pair, _Pair, 
 
 def _suited_ways(ways: int, p_rank: int | None, b_rank: int | None,
                  split: dict[int, SuitSplit]) -> Iterator[tuple[Flags, int]]:
-    """Split the ways of four first cards by suited flags, ``p_rank``/``b_rank`` being the rank each hand
-    pairs in (or None): a suited pair's share is independent of the other cards unless both pair in one rank."""
+    """The ways of four first cards split by suited flags, ``p_rank``/``b_rank`` the rank each hand pairs
+    in (or None): a suited pair's share is independent of the other cards unless both pair in one rank."""
     if p_rank is None and b_rank is None:
         yield _NO_FLAGS, ways
         return
@@ -133,7 +130,7 @@ def _suited_ways(ways: int, p_rank: int | None, b_rank: int | None,
 
 
 def _one_hand(rank: int | None, split: dict[int, SuitSplit]) -> tuple[tuple[bool, int], ...]:
-    """(suited, ways) shares of one hand: not a pair -> one share of weight 1."""
+    """(suited, ways) shares of one hand: not a pair, one share of weight 1."""
     if rank is None:
         return ((False, 1),)
     s = split[rank]
@@ -220,22 +217,18 @@ def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, detail: Det
 
 def deal(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, *, detail: Detail = Detail.POINTS) -> Dist[Coup]:
     """Exact ways of every coup outcome from ``shoe`` under ``tableau`` (ordered six-card sequences, see
-    the module); ``detail`` says whether pair and suited-pair flags are recorded.
-
-    Evaluated from the tableau's single-shoe tables (:func:`exact_odds.engine.polynomial.deal_by_tables`)
-    or, for a shoe of few kinds of card, walked (:func:`fastest`): the same ``Dist`` as
-    :func:`enumerate_coups` either way. Cached per argument.
-    """
+    the module); ``detail`` says whether pair and suited-pair flags are recorded. Evaluated from the
+    single-shoe tables (:func:`exact_odds.engine.polynomial.deal_by_tables`) or, for few kinds of card,
+    walked (:func:`fastest`): the ``Dist`` of :func:`enumerate_coups` either way. Cached."""
     return _deal_cached(shoe, tableau, detail)
 
 
 ENUMERATED_KINDS = 5
-"""Shoes with at most this many kinds of card are walked rather than evaluated (see :func:`fastest`)."""
 
 
 def fastest(shoe: Shoe, detail: Detail) -> bool:
-    """Whether the walk beats the tables on ``shoe``: it grows as the fourth power of the kinds of card
-    present (point classes at ``POINTS``, ranks otherwise)."""
+    """Whether the walk, growing as the fourth power of the kinds of card present (point classes at
+    ``POINTS``, ranks otherwise), beats the tables on ``shoe``: at most :data:`ENUMERATED_KINDS` kinds."""
     counts = shoe.point_counts() if detail is Detail.POINTS else shoe.counts
     return sum(1 for n in counts if n) <= ENUMERATED_KINDS
 
@@ -251,8 +244,7 @@ def sequences(shoe: Shoe) -> Ways:
 
 
 def deal_winners(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU) -> Dist[Winner]:
-    """``winners(deal(shoe, tableau))``, from the table merged by winner
-    (:func:`exact_odds.engine.polynomial.winners_by_tables`): less than half the work.
+    """``winners(deal(shoe, tableau))`` from the table merged by winner: less than half the work.
 
     >>> from exact_odds.core.shoe import Shoe
     >>> deal_winners(Shoe.decks(8)) == winners(deal(Shoe.decks(8)))
