@@ -176,7 +176,6 @@ COVERED_BY: dict[str, str] = {
     "dealing/procedure.py": "test_witness_simulate.py",
     "dealing/shuffle.py": "test_study.py",
     "dealing/simple.py": "test_witness_simulate.py",
-    "inputs/errors.py": "test_inputs_validate.py",
     "inputs/sources.py": "test_inputs_reading.py",  # toml_depth and parse_toml
     # Presentation: rows and text of each command, pinned byte for byte by the golden outputs; the JSON
     # shapes by the schemas.

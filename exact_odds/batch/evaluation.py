@@ -442,9 +442,8 @@ def _bet_groups(bets: Sequence[Payable]) -> dict[Detail, list[int]]:
     return groups
 
 
-def _numerators(compiled: _BetPass, found: Array, sequences: Array, out: IntArray, members: list[int]) -> Array | None:
-    """Each bet's numerators from the functionals, exactly: written to the int64 columns
-    ``out[:, members]`` when a bound fits (None returned), else returned (object array, a column per bet)."""
+def _numerators(compiled: _BetPass, found: Array, sequences: Array) -> Array:
+    """Each bet's numerators (a column per bet) from the functionals, exactly: int64 when a bound fits."""
     # |numerator| is at most the largest scaled payout times the ways of every class, suited
     # variants included: at most four times the sequences. When divisor * that fits in int64,
     # arithmetic modulo 2**64 (uint64, which wraps by definition) gives the exact value.
@@ -462,10 +461,7 @@ def _numerators(compiled: _BetPass, found: Array, sequences: Array, out: IntArra
     if (raw % divisor != 0).any():
         raise AssertionError(LOST)
     quotient: Array = raw // divisor
-    if wide:
-        return quotient
-    out[:, members] = quotient
-    return None
+    return quotient
 
 
 def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tableau = STANDARD_TABLEAU,
@@ -490,7 +486,6 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     outcomes: Array = np.zeros((len(counts), len(OUTCOMES)), dtype=np.int64)
     numerators: Array = np.zeros((len(counts), len(bet_list)), dtype=np.int64)
     scales = [1] * len(bet_list)
-    wide: dict[int, Array] = {}
     for detail, members in _bet_groups(bet_list).items():
         compiled = _bet_pass(tableau, detail, tuple(bet_list[j] for j in members))
         suit_counts = _check_suits(counts, suits, lines) if detail is Detail.SUITS else None
@@ -502,13 +497,10 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
             _checked(found[:, :1], sequences)
         if not members:
             continue
-        numer = _numerators(compiled, found, sequences, numerators, members)
+        numer = _numerators(compiled, found, sequences)
+        if numer.dtype == object:
+            numerators = numerators.astype(object)
+        numerators[:, members] = numer
         for col, j in enumerate(members):
             scales[j] = compiled.scales[col]
-            if numer is not None:
-                wide[j] = numer[:, col]
-    if wide:
-        numerators = numerators.astype(object)
-        for j, column in wide.items():
-            numerators[:, j] = column
     return Evaluation(counts, sequences, outcomes, bet_list, numerators, tuple(scales))

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from exact_odds.inputs.optional import require
+from exact_odds.inputs.errors import require
 from exact_odds.report.base import Cell, Math, Table, fraction_text
 from exact_odds.report.provenance import Provenance
 
