@@ -23,7 +23,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact_odds.batch import Evaluation, compiled, evaluate
+from exact_odds.batch import compiled, evaluate
+from exact_odds.batch.evaluation import Evaluation
 from exact_odds.bets import find_bet, registered
 from exact_odds.core.coup import Payable
 from exact_odds.core.shoe import Shoe

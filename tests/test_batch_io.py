@@ -13,9 +13,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds.batch import parse_compositions
 from exact_odds.batch.compiled import JIT_ENV, KERNEL, chosen
-from exact_odds.batch.io import plain_counts
+from exact_odds.batch.io import parse_compositions, plain_counts
 
 pytest.importorskip("numba")
 

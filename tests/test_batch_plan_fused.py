@@ -8,14 +8,16 @@ import numpy as np
 import pytest
 from conftest import jit_setting
 
-from exact_odds.batch import CHUNK, FLOAT_MAX_CARDS, compiled, evaluate
+from exact_odds.batch import compiled, evaluate
 from exact_odds.batch import plan as plan_module
 from exact_odds.batch.evaluation import _bet_pass
+from exact_odds.batch.plan import CHUNK
 from exact_odds.bets import registered
 from exact_odds.core.coup import Detail
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.engine.enumerator import deal, winners
+from exact_odds.engine.polynomial import FLOAT_MAX_CARDS
 
 pytest.importorskip("numba")
 

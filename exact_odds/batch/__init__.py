@@ -12,19 +12,6 @@ beyond; its loops compiled by :mod:`~exact_odds.batch.loops` when :mod:`~exact_o
 ([2292252566437888, 2230518282592256, 475627426473216], 4998398275503360)
 """
 
-from exact_odds.batch.coefficients import INT64_MAX_CARDS
-from exact_odds.batch.evaluation import Evaluation, distributions, evaluate
-from exact_odds.batch.io import CompositionError, parse_compositions
-from exact_odds.batch.plan import CHUNK
-from exact_odds.engine.polynomial import FLOAT_MAX_CARDS
+from exact_odds.batch.evaluation import evaluate
 
-__all__ = [
-    "CHUNK",
-    "FLOAT_MAX_CARDS",
-    "INT64_MAX_CARDS",
-    "CompositionError",
-    "Evaluation",
-    "distributions",
-    "evaluate",
-    "parse_compositions",
-]
+__all__ = ["evaluate"]
