@@ -226,17 +226,10 @@ def _bet_pass(tableau: Tableau, detail: Detail, bets: tuple[Payable, ...]) -> _B
     check = None
     if outcomes:
         check = make_weighted_plan(co, weights[:, :TIE + 1])
-        weights = np.delete(weights, TIE, axis=1)
-        combination = [_without_tie(c) for c in combination]
+        weights = np.delete(weights, TIE, axis=1)  # t * tie = t * (sequences - banker - player):
+        combination = [(c[0] - c[TIE], c[1] - c[TIE], *c[TIE + 1:-1], c[-1] + c[TIE]) for c in combination]
     return _BetPass(make_weighted_plan(co, weights), tuple(scales), tuple(combination), tuple(divisor), largest,
                     check)
-
-
-def _without_tie(combo: tuple[int, ...]) -> tuple[int, ...]:
-    """A combination of banker, player, tie, others and the sequences without the tie:
-    ``t * tie = t * sequences - t * banker - t * player``."""
-    tie = combo[TIE]
-    return (combo[0] - tie, combo[1] - tie, *combo[TIE + 1:-1], combo[-1] + tie)
 
 
 TIE = 2

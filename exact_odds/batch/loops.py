@@ -63,18 +63,6 @@ def weighed_tail(factors, parent, factor, values, weights, sums):
 
 
 @_jit
-def stage_sums(partial, values, rows, out):
-    """``out[f] = sum over r of partial[r, f] * values[rows[r]]`` (the rows in order), shape (F, b)."""
-    out[:, :] = 0.0
-    for r in range(partial.shape[0]):
-        weight = values[rows[r]]
-        for f in range(partial.shape[1]):
-            src, dst = partial[r, f], out[f]
-            for i in range(dst.shape[0]):
-                dst[i] += src[i] * weight[i]
-
-
-@_jit
 def chunk_kinds(counts, kind_of, start, kinds):
     """``kinds[k, i]``: the cards of kind ``k`` (``kind_of[rank]``) of composition ``start + i``."""
     kinds[:, :] = 0
@@ -97,9 +85,16 @@ def chunk_values(counts, kind_of, start, parent, factor, kinds, factors, values,
 
 @_jit
 def stage_into(partial, values, rows, columns, sizes, leading, start, limit, total, out, bad):
-    """A stage's sums written to ``out[start + i, columns[f]]`` as int64, times ``(N - 4)(N - 5)`` when
-    ``leading``; ``bad[i]`` set where a sum reached ``limit``. Returns how many were bad."""
-    stage_sums(partial, values, rows, total)
+    """A stage's sums ``total[f] = sum over r of partial[r, f] * values[rows[r]]`` (the rows in order), written
+    to ``out[start + i, columns[f]]`` as int64, times ``(N - 4)(N - 5)`` when ``leading``; ``bad[i]`` set where
+    a sum reached ``limit``. Returns how many were bad."""
+    total[:, :] = 0.0
+    for r in range(partial.shape[0]):
+        weight = values[rows[r]]
+        for f in range(partial.shape[1]):
+            src, dst = partial[r, f], total[f]
+            for i in range(dst.shape[0]):
+                dst[i] += src[i] * weight[i]
     found = 0
     for i in range(total.shape[1]):
         rest = (sizes[start + i] - 4) * (sizes[start + i] - 5) if leading else 1

@@ -172,21 +172,17 @@ def user_lines(path: str | Path, what: str, error: type[InputError] = InputError
                max_line: int = MAX_LINE) -> Iterator[str]:
     """The lines of a file the user named (``-``: standard input), read one at a time, each with its end
     of line (``newline`` as :func:`open` takes it: ``""`` for CSV)."""
-    name = str(path)
-    if name != STDIN:
-        with open_user_file(path, what, error) as raw, io.TextIOWrapper(
-                raw, encoding="utf-8-sig", errors="surrogateescape", newline=newline) as text:
-            yield from _checked_lines(text, shown(name, _NAME), what, error, max_line)
-        return
-    buffer = getattr(sys.stdin, "buffer", None)
-    if buffer is None:  # standard input replaced by text (tests)
-        yield from _checked_lines(sys.stdin, "on standard input", what, error, max_line)
-        return
-    wrapper = io.TextIOWrapper(buffer, encoding="utf-8-sig", errors="surrogateescape", newline=newline)
+    stdin = str(path) == STDIN
+    raw = _stdin_bytes() if stdin else open_user_file(path, what, error)
+    text = io.TextIOWrapper(raw, encoding="utf-8-sig", errors="surrogateescape", newline=newline)
     try:
-        yield from _checked_lines(wrapper, "on standard input", what, error, max_line)
+        yield from _checked_lines(text, "on standard input" if stdin else shown(str(path), _NAME), what, error,
+                                  max_line)
     finally:
-        wrapper.detach()  # standard input stays open
+        if stdin:
+            text.detach()  # standard input stays open
+        else:
+            text.close()
 
 
 def _checked_lines(text: IO[str], name: str, what: str, error: type[InputError], max_line: int) -> Iterator[str]:
