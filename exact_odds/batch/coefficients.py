@@ -167,15 +167,16 @@ def factor_table(space: Space, kinds: Array, suits: IntArray | None) -> Array:
 # ---------------------------------------------------------------- suited variants
 
 
-def suited_variants(seq: Array) -> Iterator[tuple[Array, bool, bool, Array]]:
-    """The variants of rank sequences ``seq`` (k, n): (rows, player bit, banker bit, designations). A set
-    bit restricts that hand's pair to one suit, ``rows`` the sequences where it pairs; ``designations``
-    (2, n): ``kind * TYPES + designation`` of each hand's suited pair, or -1 (one rank: ``GG``, player's row)."""
+def suited_variants(seq: Array, suited: bool) -> Iterator[tuple[Array, bool, bool, Array]]:
+    """The variants of rank sequences ``seq`` (k, n), the plain one alone unless ``suited``: (rows, player
+    bit, banker bit, designations). A set bit restricts that hand's pair to one suit, ``rows`` the sequences
+    where it pairs; ``designations`` (2, n): ``kind * TYPES + designation`` of each hand's suited pair, or
+    -1 (one rank: ``GG``, player's row)."""
     n = seq.shape[1]
     pp = seq[0] == seq[2]
     bp = seq[1] == seq[3]
     same = pp & bp & (seq[0] == seq[1])
-    for ps, bs in product((False, True), repeat=2):
+    for ps, bs in product((False, True) if suited else (False,), repeat=2):
         rows = (pp | (not ps)) & (bp | (not bs))
         designations = np.full((2, n), -1, dtype=np.int64)
         if ps:
@@ -248,11 +249,7 @@ def _tally(tableau: Tableau, space: Space, index: _PartIndex, first: int) -> Ite
     in_a = index.in_a[seq]
     code_a = np.where(in_a, card_weight, 0).sum(axis=0)
     code_b = np.where(in_a, 0, card_weight).sum(axis=0)
-    if not space.suited:
-        uniq, cnt = np.unique(index.pair(code_a, code_b) * COUP_CODES + base, return_counts=True)
-        yield uniq, cnt.astype(np.int64)
-        return
-    for rows, ps, bs, designations in suited_variants(seq):
+    for rows, ps, bs, designations in suited_variants(seq, space.suited):
         ca, cb = index.designate(code_a[rows], code_b[rows], designations[:, rows])
         coup = base[rows] + PLAYER_SUITED * ps + BANKER_SUITED * bs
         uniq, cnt = np.unique(index.pair(ca, cb) * COUP_CODES + coup, return_counts=True)
@@ -406,11 +403,8 @@ def leading_table(detail: Detail) -> tuple[IntArray, IntArray, IntArray]:
     flags = (pp + 2 * bp + 16 * (pp & bp & (seq[0] == seq[1]))).astype(np.int64)
     if detail is Detail.POINTS:
         flags[:] = 0
-    variants = [(np.ones(n, dtype=bool), False, False, np.full((2, n), -1, dtype=np.int64))]
-    if space.suited:
-        variants = list(suited_variants(seq))
     keys: list[IntArray] = []
-    for rows, ps, bs, designations in variants:
+    for rows, ps, bs, designations in suited_variants(seq, space.suited):
         digits = multiplicity[rows] * TYPES
         for d in designations[:, rows]:
             on = d >= 0

@@ -14,6 +14,7 @@ and the point values removed, and is computed once for each.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -164,22 +165,16 @@ def third_stage(
     """Ways of (player total, banker total, player cards, banker cards) after the first four, ``counts``
     being the cards left by point value; unused cards counted, so they add up to ``falling(N, 2)``."""
     size = sum(counts)
-
-    def unused(k: int) -> int:
-        return size**k if infinite else falling(size - (2 - k), k)
-
-    out: ThirdStage = {}
-
-    def add(key: tuple[int, int, int, int], ways: int) -> None:
-        out[key] = out.get(key, 0) + ways
-
+    sixth = size if infinite else size - 1  # an unused sixth card, after a fifth
+    unused = size * size if infinite else falling(size, 2)  # two unused cards
+    out: Counter[tuple[int, int, int, int]] = Counter()
     if not tableau.player_draws_on(pt, bt):
         if tableau.banker_draws_given(pt, bt, None):
             for y, n in enumerate(counts):
                 if n:
-                    add((pt, (bt + y) % 10, 2, 3), n * unused(1))
+                    out[pt, (bt + y) % 10, 2, 3] += n * sixth
         else:
-            add((pt, bt, 2, 2), unused(2))
+            out[pt, bt, 2, 2] += unused
         return out
     for x, nx in enumerate(counts):
         if not nx:
@@ -189,9 +184,9 @@ def third_stage(
             for y, ny in enumerate(counts):
                 ny_left = ny if infinite else ny - (x == y)
                 if ny_left:
-                    add((ptot, (bt + y) % 10, 3, 3), nx * ny_left)
+                    out[ptot, (bt + y) % 10, 3, 3] += nx * ny_left
         else:
-            add((ptot, bt, 3, 2), nx * (size if infinite else size - 1))
+            out[ptot, bt, 3, 2] += nx * sixth
     return out
 
 
