@@ -385,13 +385,10 @@ def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, 
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Exact results of :func:`evaluate` for ``n`` compositions and ``k`` bets.
-
-    ``counts``: (n, 13) rank counts. ``sequences``: (n,) ``N (N-1) ... (N-5)``. ``outcomes``: (n, 3)
-    ways of banker, player, tie. ``numerators``: (n, k), the expectation of bet ``j`` (net units per
-    unit staked, the bettor's side) being ``numerators[i, j] / (sequences[i] * scales[j])``. Integer
-    arrays are int64 when every value fits, else object arrays of Python ints.
-    """
+    """Exact results of :func:`evaluate` for ``n`` compositions and ``k`` bets: ``counts`` (n, 13),
+    ``sequences`` (n,) ``N (N-1) ... (N-5)``, ``outcomes`` (n, 3) ways of banker, player, tie, and
+    ``numerators`` (n, k), bet ``j``'s expectation (net units per unit staked, the bettor's side) being
+    ``numerators[i, j] / (sequences[i] * scales[j])``; int64 when every value fits, else Python ints."""
 
     counts: IntArray
     sequences: Array
@@ -461,12 +458,10 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
              suits: object | None = None, lines: Sequence[int] | None = None, jit: bool | None = None) -> Evaluation:
     """Exact banker/player/tie ways and bet expectations for many compositions at once.
 
-    ``compositions``: rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K). ``suits``: counts per rank
-    and suit (n, 13, 4), needed only by bets that look at suits when the counts do not divide by 4.
-    ``expectation(i, j) == deal(Shoe(c), tableau, detail=b.detail).expectation(b.payout)`` for row
-    ``c`` and bet ``b``. ``lines`` names the compositions in error messages. ``jit``: whether to run
-    the compiled loops (the same integers); None decides by the number of compositions
-    (:func:`exact_odds.batch.compiled.wanted`: a caller evaluating a job in parts passes its verdict).
+    ``compositions``: rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K); ``suits`` (n, 13, 4), needed
+    only by suited bets when the counts do not divide by 4. ``expectation(i, j) == deal(Shoe(c), tableau,
+    detail=b.detail).expectation(b.payout)``. ``lines`` names the compositions in messages. ``jit``:
+    whether to run the compiled loops (None: :func:`exact_odds.batch.compiled.wanted` decides by size).
 
     >>> from exact_odds.bets import find_bet
     >>> ev = evaluate([[32] * 13, [4] * 13], bets=[find_bet("banker")])

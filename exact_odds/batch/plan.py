@@ -552,13 +552,9 @@ def _compiled_float_rows(plan: Plan, rows: IntArray, counts: IntArray, suits: In
 
 def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray | None = None, *,
          jit: bool | None = None) -> Array:
-    """Exact ways of each functional: shape (n, functionals), int64 if every value fits, else object.
-
-    ``counts``: rank counts (n, 13); ``suits``: counts per rank and suit (n, 13, 4) at
-    ``Detail.SUITS``; ``sizes``: the cards of each, when known. Shoes are evaluated ``CHUNK`` at
-    a time, in float64 where that is exact (compiled with ``jit``, None: for large jobs,
-    :func:`exact_odds.batch.compiled.chosen`), else in int64 or Python integers.
-    """
+    """Exact ways of each functional, shape (n, functionals), int64 if every value fits, else object, of
+    rank counts (n, 13), suit counts (n, 13, 4) at ``Detail.SUITS`` and the ``sizes`` when known; float64
+    where exact (compiled as :func:`exact_odds.batch.compiled.chosen` says for ``jit``), else int64 or ints."""
     n = counts.shape[0]
     sizes = np.einsum("ij->i", counts) if sizes is None else sizes
     bound = max(plan.weights, default=1) * int(sizes.max(initial=0)) ** CARDS_PER_COUP

@@ -206,9 +206,7 @@ def _checked_lines(text: IO[str], name: str, what: str, error: type[InputError],
 
 
 class _RepeatedKey(Exception):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
+    """A key met twice in one JSON object (its one argument)."""
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -232,7 +230,7 @@ def _json_line(text: str, line: int, error: type[InputError]) -> object:
     except ValueError:  # an integer of more digits than Python converts (4,300 by default)
         raise error(f"line {line}: not valid JSON: a number too long") from None
     except _RepeatedKey as err:
-        raise error(f"line {line}: key {shown(err.key)} given twice") from None
+        raise error(f"line {line}: key {shown(err.args[0])} given twice") from None
 
 
 def json_objects(numbered: Iterable[tuple[int, str]], error: type[InputError],
