@@ -41,8 +41,9 @@ def batch_figures(repeat: int) -> None:
 
     import numpy as np
 
-    from exact_odds.batch import evaluate, parse_compositions
+    from exact_odds.batch import evaluate
     from exact_odds.batch.compiled import JIT_ENV
+    from exact_odds.batch.io import parse_compositions
     from exact_odds.bets import registered
     from exact_odds.report.study import batch_text
 

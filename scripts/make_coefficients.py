@@ -65,7 +65,7 @@ def check(name: str, fresh: Arrays) -> str | None:
 def against_the_enumerator() -> list[str]:
     """What the shipped tables get wrong against the reference enumerator on a few shoes (whole decks,
     a depleted shoe with its suits, the infinite deck), through the single-shoe and the bulk paths."""
-    from exact_odds.batch import distributions
+    from exact_odds.batch.evaluation import distributions
     from exact_odds.core.shoe import Shoe
     from exact_odds.engine.enumerator import enumerate_coups, winners
     from exact_odds.engine.polynomial import deal_by_tables, winners_by_tables

@@ -23,7 +23,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact_odds.batch import Evaluation, compiled, evaluate
+from exact_odds.batch import compiled, evaluate
+from exact_odds.batch.evaluation import Evaluation
 from exact_odds.bets import find_bet, registered
 from exact_odds.core.coup import Payable
 from exact_odds.core.shoe import Shoe
@@ -117,12 +118,12 @@ def test_when_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not compiled.wanted(10)
     assert compiled.wanted(compiled.JIT_MIN)
     assert compiled.wanted(10, worth=10)
-    assert compiled.module(compiled.KERNEL, 10) is None and compiled.chosen(compiled.KERNEL, 10, None) is None
+    assert compiled.chosen(compiled.KERNEL, 10) is None and compiled.chosen(compiled.KERNEL, 10, None) is None
     assert compiled.chosen(compiled.KERNEL, 10, True) is not None
     monkeypatch.setenv(compiled.JIT_ENV, "0")
-    assert compiled.module(compiled.KERNEL, 10**9) is None
+    assert compiled.chosen(compiled.KERNEL, 10**9) is None
     monkeypatch.setenv(compiled.JIT_ENV, "1")
-    assert compiled.module(compiled.KERNEL, 1) is not None
+    assert compiled.chosen(compiled.KERNEL, 1) is not None
 
 
 WITHOUT_NUMBA = """
@@ -130,7 +131,7 @@ import sys
 sys.modules["numba"] = None  # importing numba fails, as where it is not installed
 from exact_odds.batch import compiled, evaluate
 from exact_odds.bets import find_bet
-assert compiled.module(compiled.KERNEL, 10**9) is None
+assert compiled.chosen(compiled.KERNEL, 10**9) is None
 ev = evaluate([[4] * 13, [160] * 13], bets=[find_bet("banker")], jit=True)
 print(ev.expectation(0, 0), ev.outcomes[1, 0])
 """

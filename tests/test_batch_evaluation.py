@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -14,24 +15,33 @@ from conftest import body, one_line_error, run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds.batch import (
-    FLOAT_MAX_CARDS,
+from exact_odds.batch import evaluate
+from exact_odds.batch.coefficients import (
+    DESIGNATION_CARDS,
+    DESIGNATION_UNITS,
     INT64_MAX_CARDS,
-    distributions,
-    evaluate,
-    evaluate_shoes,
-    parse_compositions,
+    TYPES,
+    part_code,
+    parts_of,
 )
-from exact_odds.batch.coefficients import DESIGNATION_CARDS, DESIGNATION_UNITS, TYPES, part_code, parts_of
+from exact_odds.batch.evaluation import Evaluation, distributions
+from exact_odds.batch.io import parse_compositions
 from exact_odds.bets import find_bet, registered
-from exact_odds.core.coup import COUP_CODES, Coup, Detail, coup_code, coup_of_code, tabulate
+from exact_odds.core.coup import COUP_CODES, Coup, Detail, Payable, coup_code, coup_of_code, tabulate
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe, ShoeError, falling, parse_cards
 from exact_odds.core.tableau import STANDARD_TABLEAU, STANDARD_TOML, parse_tableau
 from exact_odds.engine.enumerator import deal, winners
+from exact_odds.engine.polynomial import FLOAT_MAX_CARDS
 from exact_odds.inputs.errors import InputError
 
 # Published 8-deck counts: Wizard of Odds, "Baccarat" (wizardofodds.com/games/baccarat/basics).
 EIGHT_DECKS = [2_292_252_566_437_888, 2_230_518_282_592_256, 475_627_426_473_216]
+
+
+def evaluate_shoes(shoes: list[Shoe], *, bets: Sequence[Payable]) -> Evaluation:
+    """:func:`evaluate` of shoes, with their suits when every one knows them."""
+    suits = [shoe.suited for shoe in shoes] if all(shoe.suited is not None for shoe in shoes) else None
+    return evaluate([shoe.counts for shoe in shoes], bets=bets, suits=suits)
 
 
 def reference_winners(counts: list[int], tableau: object = STANDARD_TABLEAU) -> list[int]:

@@ -14,12 +14,13 @@ from conftest import jit_setting
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact_odds.batch import FLOAT_MAX_CARDS, INT64_MAX_CARDS, evaluate
-from exact_odds.batch.coefficients import falling_table, sequences
+from exact_odds.batch import evaluate
+from exact_odds.batch.coefficients import INT64_MAX_CARDS, falling_table, sequences
 from exact_odds.bets import find_bet, registered
 from exact_odds.core.coup import Detail, Payable
 from exact_odds.core.shoe import CARDS_PER_COUP, Shoe, falling
 from exact_odds.engine.enumerator import deal
+from exact_odds.engine.polynomial import FLOAT_MAX_CARDS
 
 BETS = registered()
 SETTINGS = ["0", "1"]

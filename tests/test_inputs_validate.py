@@ -106,7 +106,7 @@ def test_every_command_refuses_a_bad_number_with_the_same_words() -> None:
     with pytest.raises(ShoeError) as from_spec:
         Shoe.parse("A=\u0663")
     with pytest.raises(InputError) as from_batch:
-        from exact_odds.batch import parse_compositions
+        from exact_odds.batch.io import parse_compositions
 
         parse_compositions("\u0663" + ROW[2:])
     rule = "must be a whole number from 0 to 40,000, got '\u0663'"

@@ -141,9 +141,7 @@ def test_no_home_made_typing_or_records() -> None:
 COVERED_BY: dict[str, str] = {
     # The bulk algorithm's parts, each checked through the kernel that runs them against the reference
     # enumerator (every way: NumPy, Python integers, compiled) and through the bets' evaluation.
-    "batch/basis.py": "test_batch_evaluation.py",
     "batch/coefficients.py": "test_batch_plan.py",
-    "batch/io.py": "test_batch_textloops.py",
     "batch/loops.py": "test_batch_compiled.py",
     # Games with choices: the rules with free cells, the solver and its report, tested as one game.
     "core/choices.py": "test_analysis_chemin.py",
@@ -170,7 +168,6 @@ COVERED_BY: dict[str, str] = {
     "dealing/loops.py": "test_witness_simulate.py",
     "dealing/procedure.py": "test_witness_simulate.py",
     "dealing/shuffle.py": "test_study.py",
-    "inputs/errors.py": "test_inputs_validate.py",
     "inputs/sources.py": "test_inputs_reading.py",  # toml_depth and parse_toml
     # Presentation: rows and text of each command, pinned byte for byte by the golden outputs; the JSON
     # shapes by the schemas.

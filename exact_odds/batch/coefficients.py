@@ -1,28 +1,19 @@
 """The coefficient tables: arrangements of each multiset of kinds of card that deal each coup.
 
-A *kind* is what bulk evaluation tells apart in a card: its point class 0-9 for the main bets
-(``Detail.POINTS``), its rank A-K when pairs matter. The ways to deal a sequence of six kinds is a
-product over kinds of falling factorials ``falling(n_k, m_k)``, ``m_k`` how often kind ``k`` occurs:
-a *monomial*, which depends only on the multiset of kinds. So ``ways[coup] = sum_S C[S, coup] *
-monomial_S``, ``C[S, coup]`` counting the arrangements of ``S`` that deal the coup (5,005 multisets
-of six point classes, 18,564 of six ranks). ``C`` is built once per rule by playing every sequence
-through :func:`exact_odds.core.tableau.play_many` (:func:`build_coefficients`); the standard rule's
-tables are shipped, any other's cached on disk (:mod:`exact_odds.engine.store`).
+A *kind* is a point class 0-9 (``Detail.POINTS``) or a rank A-K. The ways of a sequence of six kinds
+is a *monomial*, a product over kinds of ``falling(n_k, m_k)`` (``m_k`` occurrences), so ``ways[coup] =
+sum_S C[S, coup] * monomial_S`` over multisets ``S`` (5,005 of points, 18,564 of ranks). ``C`` is built
+once per rule by playing every sequence (:func:`build_coefficients`); the standard rule's is shipped,
+another's cached (:mod:`exact_odds.engine.store`). Kinds are split in groups A and B; a monomial is a
+*part* over A times one over B, a part one *digit* per kind (``multiplicity * TYPES + designation``),
+its *part code* the digits in base ``DIGITS``, first kind lowest.
 
-The kinds are split in two groups A and B; a monomial is a *part* over A times a part over B. A part
-holds one *digit* per kind, ``multiplicity * TYPES + designation``; its *part code* reads the digits
-in base ``DIGITS``, first kind lowest.
-
-Suited pairs, which rank counts cannot tell apart, are counted through *variants*: a rank in which a
-hand pairs may carry a designation restricting that pair to one suit (``G``: ``sum_s falling(n_s,
-2)`` ordered suited pairs, the other cards of the rank taking the ``n_k - 2`` left; ``GG``: both
-hands' pairs of one rank suited, ``n_k - 4`` left). In the suited tables the bits ``PLAYER_SUITED``
-and ``BANKER_SUITED`` of a coup code name the variant; the suited flags follow by Moebius inversion
-(:func:`exact_odds.engine.polynomial.suited_ways`, shared with the single-shoe tables).
-
-Pairs concern only the first four cards, so a functional that depends on the pair flags alone is
-``(N-4)(N-5)`` times a sum over multisets of four kinds (:func:`leading_table`). A monomial's factors
-are the rows of :func:`factor_table`.
+Suited pairs are counted through *variants*: a rank in which a hand pairs may carry a designation
+restricting that pair to one suit (``G``: ``sum_s falling(n_s, 2)``, ``n_k - 2`` left; ``GG``: both
+hands' pairs of the rank suited, ``n_k - 4`` left), named by the bits ``PLAYER_SUITED`` and
+``BANKER_SUITED`` of a coup code; the flags follow by Moebius inversion
+(:func:`exact_odds.engine.polynomial.suited_ways`). A functional of the pair flags alone is ``(N-4)(N-5)``
+times a sum over four kinds (:func:`leading_table`).
 """
 
 from __future__ import annotations
@@ -84,8 +75,7 @@ class Space:
         return self.detail is Detail.SUITS
 
     @property
-    def types(self) -> int:
-        """Designations a digit can carry."""
+    def types(self) -> int:  # designations a digit can carry
         return TYPES if self.suited else 1
 
 
@@ -97,11 +87,8 @@ def space_of(detail: Detail) -> Space:
 
 
 def parts_of(kinds: int, suited: bool) -> list[Part]:
-    """Every part over ``kinds`` kinds (at most six cards, two designated pairs), by part code.
-
-    Built from the last kind (the most significant digit) to the first, each part followed by its
-    extensions in increasing digit, so the parts come sorted.
-    """
+    """Every part over ``kinds`` kinds (at most six cards, two designated pairs), by part code (built
+    from the last kind, the most significant digit, so they come sorted)."""
     options = [(m * TYPES + t, m, DESIGNATION_UNITS[t]) for m in range(CARDS_PER_COUP + 1)
                for t in range(TYPES if suited else 1) if m >= DESIGNATION_CARDS[t]]
     level: list[tuple[Part, int, int]] = [((), 0, 0)]  # (part of the last kinds, cards, designation units)
@@ -131,9 +118,8 @@ def kind_counts(counts: IntArray, detail: Detail) -> IntArray:
 
 
 def falling_into(n: Any, shift: int, out: Any) -> None:
-    """``out[j] = falling(n - shift, j)`` for ``j = 0 .. len(out) - 1``, in the dtype of ``out``
-    (float64, int64 or Python integers), with operations numba also compiles
-    (:mod:`exact_odds.batch.loops`). For ``n >= 0`` a negative factor only follows a zero one.
+    """``out[j] = falling(n - shift, j)`` for ``j = 0 .. len(out) - 1``, in the dtype of ``out``, as numba
+    also compiles it (:mod:`exact_odds.batch.loops`). For ``n >= 0`` a negative factor follows a zero one.
 
     >>> out = np.empty((4, 2), dtype=np.int64)
     >>> falling_into(np.array([52, 2]), 0, out)
@@ -161,11 +147,8 @@ def sequences(sizes: IntArray) -> Array:
 
 def factor_table(space: Space, kinds: Array, suits: IntArray | None) -> Array:
     """Value of every (kind, multiplicity, designation), rows ``(kind * 7 + m) * types + t``, in the
-    dtype of ``kinds`` (kinds, b); ``suits`` (13, 4, b) at ``Detail.SUITS``.
-
-    A designated pair's factor is ``falling(n_k - cards, m - cards)`` times, per rank, ``sum_s
-    falling(n_s, 2)`` (``G``) or the ordered pairs of suited pairs (``GG``).
-    """
+    dtype of ``kinds`` (kinds, b); ``suits`` (13, 4, b) at ``Detail.SUITS``. A designated pair's factor is
+    ``falling(n_k - cards, m - cards)`` times ``sum_s falling(n_s, 2)`` (``G``) or suited pairs' pairs (``GG``)."""
     k, b = kinds.shape
     table = np.zeros((k, CARDS_PER_COUP + 1, space.types, b), dtype=kinds.dtype)
     falling_into(kinds, 0, table[:, :, F].transpose(1, 0, 2))
@@ -184,17 +167,16 @@ def factor_table(space: Space, kinds: Array, suits: IntArray | None) -> Array:
 # ---------------------------------------------------------------- suited variants
 
 
-def suited_variants(seq: Array) -> Iterator[tuple[Array, bool, bool, Array]]:
-    """The variants of rank sequences ``seq`` (k, n), dealing order: (rows, player bit, banker bit,
-    designations). A set bit restricts that hand's pair to be suited, so ``rows`` selects the
-    sequences where it pairs; ``designations`` (2, n) holds ``kind * TYPES + designation`` of each
-    hand's suited pair, or -1 (both in one rank: ``GG`` on the player's row).
-    """
+def suited_variants(seq: Array, suited: bool) -> Iterator[tuple[Array, bool, bool, Array]]:
+    """The variants of rank sequences ``seq`` (k, n), the plain one alone unless ``suited``: (rows, player
+    bit, banker bit, designations). A set bit restricts that hand's pair to one suit, ``rows`` the sequences
+    where it pairs; ``designations`` (2, n): ``kind * TYPES + designation`` of each hand's suited pair, or
+    -1 (one rank: ``GG``, player's row)."""
     n = seq.shape[1]
     pp = seq[0] == seq[2]
     bp = seq[1] == seq[3]
     same = pp & bp & (seq[0] == seq[1])
-    for ps, bs in product((False, True), repeat=2):
+    for ps, bs in product((False, True) if suited else (False,), repeat=2):
         rows = (pp | (not ps)) & (bp | (not bs))
         designations = np.full((2, n), -1, dtype=np.int64)
         if ps:
@@ -212,9 +194,8 @@ def suited_variants(seq: Array) -> Iterator[tuple[Array, bool, bool, Array]]:
 
 @dataclass(frozen=True)
 class Coefficients:
-    """The sparse table ``C[(part A, part B), coup] = count``, one term per entry: ``a``/``b`` index
-    ``parts_a``/``parts_b`` (each by part code); at ``Detail.SUITS`` the suited bits of ``coup`` name
-    the variant."""
+    """The sparse table ``C[(part A, part B), coup] = count``: ``a``/``b`` index ``parts_a``/``parts_b``;
+    at ``Detail.SUITS`` the suited bits of ``coup`` name the variant."""
 
     space: Space
     parts_a: tuple[Part, ...]
@@ -235,7 +216,6 @@ class _PartIndex:
     in_a: Array
 
     def pair(self, code_a: IntArray, code_b: IntArray) -> IntArray:
-        """Index of each (part A, part B) among ``len(codes_a) * len(codes_b)`` pairs."""
         return np.searchsorted(self.codes_a, code_a) * len(self.codes_b) + np.searchsorted(self.codes_b, code_b)
 
     def designate(self, code_a: IntArray, code_b: IntArray, designations: IntArray) -> tuple[IntArray, IntArray]:
@@ -269,11 +249,7 @@ def _tally(tableau: Tableau, space: Space, index: _PartIndex, first: int) -> Ite
     in_a = index.in_a[seq]
     code_a = np.where(in_a, card_weight, 0).sum(axis=0)
     code_b = np.where(in_a, 0, card_weight).sum(axis=0)
-    if not space.suited:
-        uniq, cnt = np.unique(index.pair(code_a, code_b) * COUP_CODES + base, return_counts=True)
-        yield uniq, cnt.astype(np.int64)
-        return
-    for rows, ps, bs, designations in suited_variants(seq):
+    for rows, ps, bs, designations in suited_variants(seq, space.suited):
         ca, cb = index.designate(code_a[rows], code_b[rows], designations[:, rows])
         coup = base[rows] + PLAYER_SUITED * ps + BANKER_SUITED * bs
         uniq, cnt = np.unique(index.pair(ca, cb) * COUP_CODES + coup, return_counts=True)
@@ -303,11 +279,8 @@ def to_arrays(co: Coefficients) -> Arrays:
 
 
 def build_coefficients(tableau: Tableau, detail: Detail, case_of_kind: tuple[int, ...] | None = None) -> Coefficients:
-    """Play every sequence of six kinds and tabulate arrangements per (part A, part B, coup).
-
-    With ``case_of_kind`` (a case number per kind) the first card's case is kept apart: the coup
-    column holds ``case * COUP_CODES + code``.
-    """
+    """Play every sequence of six kinds and tabulate arrangements per (part A, part B, coup); with
+    ``case_of_kind`` (a case per kind) the first card's case is kept apart (``case * COUP_CODES + code``)."""
     space = space_of(detail)
     parts_a, parts_b = _parts(space)
     index = _PartIndex(
@@ -336,8 +309,7 @@ def build_coefficients(tableau: Tableau, detail: Detail, case_of_kind: tuple[int
 
 @dataclass(frozen=True)
 class _Monomials:
-    """A table's terms sorted by monomial (``starts``: the first of each), each monomial's digits,
-    and the table's distinct codes."""
+    """A table's terms sorted by monomial (``starts``: the first of each), their digits, the distinct codes."""
 
     table: Coefficients
     starts: IntArray
@@ -365,8 +337,7 @@ def _monomials(co: Coefficients) -> _Monomials:
     return _MONOMIALS[id(co)]
 
 
-def table_codes(co: Coefficients) -> IntArray:
-    """The distinct coup codes of a table, sorted."""
+def table_codes(co: Coefficients) -> IntArray:  # sorted
     return _monomials(co).codes
 
 
@@ -387,9 +358,8 @@ def monomial_sums(co: Coefficients, weights: IntArray) -> tuple[IntArray, IntArr
 
 
 def _class_sums(m: _Monomials, weights: IntArray) -> IntArray | None:
-    """:func:`monomial_sums` through the classes of codes of equal weights: each monomial's count per
-    class (summed in floats: None unless the counts add up to less than ``2**53``, or if they would
-    hold more than ``_CHUNK`` numbers), times the classes' weights."""
+    """:func:`monomial_sums` through classes of codes of equal weights: each monomial's count per class
+    (in floats: None unless below ``2**53`` and ``_CHUNK`` cells) times the classes' weights."""
     if not weights.shape[1] or int(m.count.sum()) >= 2**53:
         return None
     rows, inverse = np.unique(weights[m.codes], axis=0, return_inverse=True)
@@ -420,8 +390,8 @@ FLAG_STATES = COUP_CODES // PLAYER_PAIR
 
 @lru_cache(maxsize=4)
 def leading_table(detail: Detail) -> tuple[IntArray, IntArray, IntArray]:
-    """Arrangements of each four-card multiset per flag state, from the ``kinds**4`` sequences:
-    ``(digits, flags, count)``, digits as in parts, flags ``code // PLAYER_PAIR`` (0 at ``POINTS``)."""
+    """Arrangements of each four-card multiset per flag state: ``(digits, flags, count)``, digits as in
+    parts, flags ``code // PLAYER_PAIR`` (0 at ``POINTS``)."""
     space = space_of(detail)
     k = space.kinds
     seq = np.indices((k,) * LEADING_CARDS, dtype=np.int64).reshape(LEADING_CARDS, -1)
@@ -433,11 +403,8 @@ def leading_table(detail: Detail) -> tuple[IntArray, IntArray, IntArray]:
     flags = (pp + 2 * bp + 16 * (pp & bp & (seq[0] == seq[1]))).astype(np.int64)
     if detail is Detail.POINTS:
         flags[:] = 0
-    variants = [(np.ones(n, dtype=bool), False, False, np.full((2, n), -1, dtype=np.int64))]
-    if space.suited:
-        variants = list(suited_variants(seq))
     keys: list[IntArray] = []
-    for rows, ps, bs, designations in variants:
+    for rows, ps, bs, designations in suited_variants(seq, space.suited):
         digits = multiplicity[rows] * TYPES
         for d in designations[:, rows]:
             on = d >= 0
@@ -451,8 +418,7 @@ def leading_table(detail: Detail) -> tuple[IntArray, IntArray, IntArray]:
 
 
 def leading_weights(codes: IntArray, weights: IntArray) -> IntArray | None:
-    """The weight of each flag state if ``weights[code]`` (over a table's ``codes``) depends on the
-    flags alone, else None."""
+    """The weight of each flag state if ``weights[codes]`` depends on the flags alone, else None."""
     if len(codes) == 0 or int(codes.max()) >= COUP_CODES:
         return None
     state = codes // PLAYER_PAIR

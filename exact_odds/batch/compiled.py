@@ -1,10 +1,8 @@
 """Whether bulk work runs its element-wise loops compiled (numba, the ``fast`` extra).
 
-The modules of compiled loops (:mod:`exact_odds.batch.loops`, :mod:`exact_odds.batch.textloops`,
-:mod:`exact_odds.report.csvloops`, :mod:`exact_odds.witness.verify.loops`, :mod:`exact_odds.dealing.loops`)
-are loaded here (:func:`load`); without numba the same steps run in NumPy, to the same integers and
-text. Loading numba costs a process about half a second, which pays for itself from :data:`JIT_MIN`
-compositions (:func:`wanted`); ``EXACT_ODDS_JIT`` forces either way (``0`` NumPy, ``1`` compiled).
+The modules of compiled loops (``exact_odds.batch.loops``, ``report.csvloops``, ``witness.verify.loops``,
+``dealing.loops``) are loaded here (:func:`load`); without numba NumPy runs the same steps, to the same
+integers and text. Loading numba costs about half a second, which pays from :data:`JIT_MIN` compositions.
 
 >>> wanted(700_000) == (os.environ.get(JIT_ENV, "1") == "1")  # EXACT_ODDS_JIT decides when set
 True
@@ -25,7 +23,6 @@ JIT_ENV = "EXACT_ODDS_JIT"
 JIT_MIN = 600_000
 """Compositions from which loading the compiled loops pays for itself (about 1 us saved each)."""
 KERNEL = "exact_odds.batch.loops"
-TEXT = "exact_odds.batch.textloops"
 
 
 def wanted(count: int, *, worth: int = JIT_MIN) -> bool:
@@ -42,7 +39,6 @@ class _WithoutScipy:
 
     @staticmethod
     def find_spec(name: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> ModuleSpec | None:
-        """Refuse ``scipy`` and its submodules; leave every other module to the other finders."""
         if name.partition(".")[0] == "scipy":
             raise ModuleNotFoundError(f"{name} is left out while numba's array functions load", name=name)
         return None
@@ -71,11 +67,7 @@ def load(name: str) -> ModuleType | None:
         return None
 
 
-def module(name: str, count: int, *, worth: int = JIT_MIN) -> ModuleType | None:
-    """The module of compiled loops ``name`` for a job of ``count`` units (:func:`wanted`), or None."""
-    return load(name) if wanted(count, worth=worth) else None
-
-
-def chosen(name: str, count: int, jit: bool | None) -> ModuleType | None:
-    """The module ``name`` when ``jit`` says so (None: :func:`wanted` decides), else None."""
-    return load(name) if (wanted(count) if jit is None else jit) else None
+def chosen(name: str, count: int, jit: bool | None = None, *, worth: int = JIT_MIN) -> ModuleType | None:
+    """The module of compiled loops ``name`` when ``jit`` says so (None: :func:`wanted` decides for a job
+    of ``count`` units), else None."""
+    return load(name) if (wanted(count, worth=worth) if jit is None else jit) else None

@@ -1,10 +1,7 @@
-"""Bulk evaluation: the coup counts and bet expectations of many compositions at once.
+"""Bulk evaluation: the coup counts and bet expectations of many compositions (rows of 13 rank counts).
 
-Compositions are rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K); ways count ordered six-card
-sequences, unused cards included (``N (N-1) ... (N-5)`` in all, checked for every composition), the
-integers of :func:`exact_odds.engine.enumerator.deal`. Payouts (net units per unit staked, exact)
-never enter the integer loops: the kernel evaluates a few non-negative *functionals* (banker, player,
-tie, then events or weighted sums the bets need: :mod:`exact_odds.batch.basis`), and each bet's
+Payouts never enter the integer loops: the kernel evaluates a few non-negative *functionals* (banker,
+player, tie, then the events or weighted sums the bets need: :func:`choose_functionals`), and each bet's
 numerator follows as an integer combination of them and of the sequences, over a small divisor.
 """
 
@@ -19,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from exact_odds.batch.basis import choose_functionals, combinations
 from exact_odds.batch.coefficients import (
     INT64_MAX_CARDS,
     Space,
@@ -32,7 +28,7 @@ from exact_odds.batch.coefficients import sequences as all_sequences
 from exact_odds.batch.plan import Layout, Plan, make_layout, make_weighted_plan, part_rows, part_values, ways
 from exact_odds.core.coup import BANKER_SUITED, COUP_CODES, OUTCOMES, PLAYER_SUITED, Coup, Detail, Payable, coup_of_code
 from exact_odds.core.dist import Dist
-from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe, ShoeError
+from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS, ShoeError
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 from exact_odds.engine.polynomial import suited_ways, variant
 from exact_odds.inputs.errors import suits_unknown
@@ -44,19 +40,123 @@ if TYPE_CHECKING:
     Array = npt.NDArray[Any]
 
 
+# ---------------------------------------------------------------- few functionals for many bets
+# Many bets pay on the same events (banker wins, ties of each total...), so their numerators are exact
+# rational combinations of a few functionals (integer weights on classes of coups, mostly 0/1 events)
+# and of the total number of sequences.
+
+Vector = Sequence[Fraction | int]
+
+
+class Span:
+    """The span of the vectors added, as rational echelon rows, each with its combination of the members.
+
+    >>> span = Span(3)
+    >>> span.add([1, 0, 0]), span.add([0, 1, 1])
+    (True, True)
+    >>> span.solve([2, 3, 3])
+    [Fraction(2, 1), Fraction(3, 1)]
+    >>> span.add([4, 1, 1]), span.solve([0, 0, 1]) is None
+    (False, True)
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.members: list[list[Fraction]] = []
+        self._rows: list[tuple[int, list[Fraction], list[Fraction]]] = []  # pivot, row, combination
+
+    def _reduce(self, vector: Vector) -> tuple[list[Fraction], list[Fraction]]:
+        """The vector less its projection on the rows (zero iff in the span), and the combination removed."""
+        v = [Fraction(x) for x in vector]
+        combo = [Fraction(0)] * len(self.members)
+        for pivot, row, coeffs in self._rows:
+            if v[pivot]:
+                factor = v[pivot] / row[pivot]
+                v = [a - factor * b if b else a for a, b in zip(v, row, strict=True)]
+                combo = [c + factor * d for c, d in zip(combo, coeffs, strict=True)]
+        return v, combo
+
+    def add(self, vector: Vector) -> bool:
+        """Add ``vector`` as a member if it is not in the span yet; whether it was added."""
+        row, combo = self._reduce(vector)
+        pivot = next((i for i, x in enumerate(row) if x), None)
+        if pivot is None:
+            return False
+        self.members.append([Fraction(x) for x in vector])
+        for _, _, coeffs in self._rows:
+            coeffs.append(Fraction(0))
+        self._rows.append((pivot, row, [-c for c in combo] + [Fraction(1)]))
+        return True
+
+    def solve(self, vector: Vector) -> list[Fraction] | None:
+        """Coefficients of the members that add up to ``vector``, or None if it is not in the span."""
+        rest, combo = self._reduce(vector)
+        return None if any(rest) else combo
+
+
+def integer_weights(vector: Vector) -> list[int]:
+    """The vector shifted to a least entry of 0 and scaled to coprime non-negative integers."""
+    low = min(Fraction(x) for x in vector)
+    shifted = [Fraction(x) - low for x in vector]
+    scale = math.lcm(*(x.denominator for x in shifted))
+    ints = [int(x * scale) for x in shifted]
+    common = math.gcd(*ints) or 1
+    return [x // common for x in ints]
+
+
+def choose_functionals(vectors: Sequence[Vector], start: Sequence[Vector], total: Vector, *,
+                       shift: bool) -> list[list[int]]:
+    """Non-negative integer functionals whose span, with ``total``, holds every vector: ``start``, then for
+    a vector not yet in the span the events (0/1) of its values, rarest first, until it is in; or, when
+    that takes more than one and ``shift`` (every class counted by ``total``), the vector shifted."""
+    span = Span(len(total))
+    chosen: list[list[int]] = []
+    for v in start:
+        span.add(v)
+        chosen.append([int(x) for x in v])
+    span.add(total)
+    for vector in vectors:
+        if span.solve(vector) is not None:
+            continue
+        levels = sorted({Fraction(x) for x in vector} - {Fraction(0)})
+        events = sorted(([int(Fraction(x) == level) for x in vector] for level in levels), key=sum)
+        trial = Span(span.size)
+        trial._rows = [(pivot, row, []) for pivot, row, _ in span._rows]
+        missing = [e for e in events if trial.solve(vector) is None and trial.add(e)]
+        if len(missing) > 1 and shift:
+            missing = [integer_weights(vector)]
+        for e in missing:
+            span.add(e)
+            chosen.append(e)
+    return chosen
+
+
+def combinations(functionals: Sequence[Vector], total: Vector, vectors: Sequence[Vector]) -> list[list[Fraction]]:
+    """Each vector as exact coefficients of the functionals and, last, of ``total``."""
+    span = Span(len(total))
+    for f in functionals:
+        if not span.add(f):
+            raise ValueError("functionals must be independent")
+    with_total = span.add(total)
+    solved: dict[tuple[Fraction | int, ...], list[Fraction]] = {}
+    for vector in map(tuple, vectors):
+        if vector not in solved:
+            combo = span.solve(vector)
+            if combo is None:
+                raise ValueError("a vector outside the span of the functionals")
+            solved[vector] = combo if with_total else [*combo, Fraction(0)]
+    return [list(solved[tuple(vector)]) for vector in vectors]
+
+
 # ---------------------------------------------------------------- classes of coups per pass
 
 
 @dataclass(frozen=True)
 class _BetPass:
-    """The functionals one pass evaluates, and how the bets' numerators follow from them.
-
-    At ``Detail.POINTS`` the plan evaluates banker and player, the tie being the sequences less them
-    (a third less arithmetic), and ``check`` evaluates all three on a sample (:func:`_sampled_check`).
-    Otherwise ``check`` is None and functional 0 counts every sequence, the check.
-    ``combination[j]``: bet ``j``'s numerator (``sum of ways * payout * scale``) as integer
-    coefficients of the plan's functionals and, last, of the sequences, over ``divisor[j]``.
-    """
+    """The functionals one pass evaluates; ``combination[j]``: bet ``j``'s numerator (``sum of ways * payout
+    * scale``) as integer coefficients of them and, last, of the sequences, over ``divisor[j]``. At
+    ``Detail.POINTS`` the plan leaves out the tie (the sequences less banker and player) and ``check``
+    evaluates all three on a sample (:func:`_sampled_check`); else functional 0 counts every sequence."""
 
     plan: Plan
     scales: tuple[int, ...]
@@ -80,9 +180,9 @@ def _payouts(bet: Payable, codes: IntArray) -> tuple[IntArray, int]:
 
 def _class_vectors(detail: Detail, bets: tuple[Payable, ...],
                    codes: IntArray) -> tuple[IntArray, list[list[Fraction]], list[int], list[int]]:
-    """Classes of codes with equal payouts; per bet its payout per class, per class its winner (-1
-    unless points) and whether it counts toward the sequences. At ``Detail.SUITS`` a variant code's
-    coefficient is the Moebius sum of :func:`~exact_odds.engine.polynomial.suited_ways`."""
+    """Classes of codes with equal payouts; per bet its payout per class, per class its winner (-1 unless
+    points) and whether it counts toward the sequences. At ``Detail.SUITS`` a variant code's coefficient
+    is the Moebius sum of :func:`~exact_odds.engine.polynomial.suited_ways`."""
     x, y = codes // PLAYER_SUITED % 2, codes // BANKER_SUITED % 2
     base = codes - PLAYER_SUITED * x - BANKER_SUITED * y
     suited = detail is Detail.SUITS
@@ -109,7 +209,7 @@ def _class_vectors(detail: Detail, bets: tuple[Payable, ...],
 
 @lru_cache(maxsize=32)
 def _bet_pass(tableau: Tableau, detail: Detail, bets: tuple[Payable, ...]) -> _BetPass:
-    """Few functionals spanning every bet's numerator (:mod:`exact_odds.batch.basis`); compiled."""
+    """Few functionals spanning every bet's numerator (:func:`choose_functionals`); compiled."""
     co = coefficients(tableau, detail)
     class_of, values, winner, base = _class_vectors(detail, bets, table_codes(co))
     outcomes = [[int(w == o) for w in winner] for o in range(len(OUTCOMES))] if detail is Detail.POINTS else []
@@ -126,17 +226,10 @@ def _bet_pass(tableau: Tableau, detail: Detail, bets: tuple[Payable, ...]) -> _B
     check = None
     if outcomes:
         check = make_weighted_plan(co, weights[:, :TIE + 1])
-        weights = np.delete(weights, TIE, axis=1)
-        combination = [_without_tie(c) for c in combination]
+        weights = np.delete(weights, TIE, axis=1)  # t * tie = t * (sequences - banker - player):
+        combination = [(c[0] - c[TIE], c[1] - c[TIE], *c[TIE + 1:-1], c[-1] + c[TIE]) for c in combination]
     return _BetPass(make_weighted_plan(co, weights), tuple(scales), tuple(combination), tuple(divisor), largest,
                     check)
-
-
-def _without_tie(combo: tuple[int, ...]) -> tuple[int, ...]:
-    """A combination of banker, player, tie, others and the sequences without the tie:
-    ``t * tie = t * sequences - t * banker - t * player``."""
-    tie = combo[TIE]
-    return (combo[0] - tie, combo[1] - tie, *combo[TIE + 1:-1], combo[-1] + tie)
 
 
 TIE = 2
@@ -173,7 +266,7 @@ def _sampled_check(check: Plan, counts: IntArray, found: Array) -> None:
 
 
 def _check_counts(compositions: object) -> tuple[IntArray, IntArray]:
-    """Compositions as an (n, 13) int64 array, and their sizes; a bad one raises :class:`ShoeError`."""
+    """Compositions as an (n, 13) int64 array, and their sizes; else :class:`ShoeError`."""
     try:
         counts = np.asarray(compositions)
     except (ValueError, TypeError) as err:
@@ -212,8 +305,8 @@ def _check_suits(counts: IntArray, suits: object | None, lines: Sequence[int] | 
 
 
 def _checked(found: Array, sequences: Array) -> None:
-    """The ways of each composition's outcomes must add up to its sequences (the columns added one by
-    one: several times faster than ``found.sum(axis=1)``)."""
+    """The ways of each composition's outcomes must add up to its sequences (columns added one by one:
+    faster than ``found.sum(axis=1)``)."""
     total = found[:, 0].copy()
     for j in range(1, found.shape[1]):
         total += found[:, j]
@@ -266,8 +359,7 @@ def _code_ways(terms: _Terms, counts: IntArray, suits: IntArray | None, sizes: I
 
 def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, detail: Detail = Detail.POINTS,
                   suits: object | None = None) -> list[Dist[Coup]]:
-    """The coup distribution of each composition: ``[deal(Shoe(c), tableau, detail=detail) ...]`` in bulk.
-
+    """The coup distribution of each composition: ``[deal(Shoe(c), tableau, detail=detail) ...]`` in bulk;
     ``suits`` (n, 13, 4), needed only at ``Detail.SUITS`` for counts that do not divide by 4.
 
     >>> distributions([[4] * 13])[0].total == 52 * 51 * 50 * 49 * 48 * 47
@@ -293,13 +385,10 @@ def distributions(compositions: object, *, tableau: Tableau = STANDARD_TABLEAU, 
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Exact results of :func:`evaluate` for ``n`` compositions and ``k`` bets.
-
-    ``counts``: (n, 13) rank counts. ``sequences``: (n,) ``N (N-1) ... (N-5)``. ``outcomes``: (n, 3)
-    ways of banker, player, tie. ``numerators``: (n, k), the expectation of bet ``j`` (net units per
-    unit staked, the bettor's side) being ``numerators[i, j] / (sequences[i] * scales[j])``. Integer
-    arrays are int64 when every value fits, else object arrays of Python ints.
-    """
+    """Exact results of :func:`evaluate` for ``n`` compositions and ``k`` bets: ``counts`` (n, 13),
+    ``sequences`` (n,) ``N (N-1) ... (N-5)``, ``outcomes`` (n, 3) ways of banker, player, tie, and
+    ``numerators`` (n, k), bet ``j``'s expectation (net units per unit staked, the bettor's side) being
+    ``numerators[i, j] / (sequences[i] * scales[j])``; int64 when every value fits, else Python ints."""
 
     counts: IntArray
     sequences: Array
@@ -343,9 +432,8 @@ def _bet_groups(bets: Sequence[Payable]) -> dict[Detail, list[int]]:
     return groups
 
 
-def _numerators(compiled: _BetPass, found: Array, sequences: Array, out: IntArray, members: list[int]) -> Array | None:
-    """Each bet's numerators from the functionals, exactly: written to the int64 columns
-    ``out[:, members]`` when a bound fits (None returned), else returned (object array, a column per bet)."""
+def _numerators(compiled: _BetPass, found: Array, sequences: Array) -> Array:
+    """Each bet's numerators (a column per bet) from the functionals, exactly: int64 when a bound fits."""
     # |numerator| is at most the largest scaled payout times the ways of every class, suited
     # variants included: at most four times the sequences. When divisor * that fits in int64,
     # arithmetic modulo 2**64 (uint64, which wraps by definition) gives the exact value.
@@ -363,22 +451,17 @@ def _numerators(compiled: _BetPass, found: Array, sequences: Array, out: IntArra
     if (raw % divisor != 0).any():
         raise AssertionError(LOST)
     quotient: Array = raw // divisor
-    if wide:
-        return quotient
-    out[:, members] = quotient
-    return None
+    return quotient
 
 
 def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tableau = STANDARD_TABLEAU,
              suits: object | None = None, lines: Sequence[int] | None = None, jit: bool | None = None) -> Evaluation:
     """Exact banker/player/tie ways and bet expectations for many compositions at once.
 
-    ``compositions``: rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K). ``suits``: counts per rank
-    and suit (n, 13, 4), needed only by bets that look at suits when the counts do not divide by 4.
-    ``expectation(i, j) == deal(Shoe(c), tableau, detail=b.detail).expectation(b.payout)`` for row
-    ``c`` and bet ``b``. ``lines`` names the compositions in error messages. ``jit``: whether to run
-    the compiled loops (the same integers); None decides by the number of compositions
-    (:func:`exact_odds.batch.compiled.wanted`: a caller evaluating a job in parts passes its verdict).
+    ``compositions``: rows of 13 rank counts (A, 2, ..., 9, T, J, Q, K); ``suits`` (n, 13, 4), needed
+    only by suited bets when the counts do not divide by 4. ``expectation(i, j) == deal(Shoe(c), tableau,
+    detail=b.detail).expectation(b.payout)``. ``lines`` names the compositions in messages. ``jit``:
+    whether to run the compiled loops (None: :func:`exact_odds.batch.compiled.wanted` decides by size).
 
     >>> from exact_odds.bets import find_bet
     >>> ev = evaluate([[32] * 13, [4] * 13], bets=[find_bet("banker")])
@@ -391,7 +474,6 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
     outcomes: Array = np.zeros((len(counts), len(OUTCOMES)), dtype=np.int64)
     numerators: Array = np.zeros((len(counts), len(bet_list)), dtype=np.int64)
     scales = [1] * len(bet_list)
-    wide: dict[int, Array] = {}
     for detail, members in _bet_groups(bet_list).items():
         compiled = _bet_pass(tableau, detail, tuple(bet_list[j] for j in members))
         suit_counts = _check_suits(counts, suits, lines) if detail is Detail.SUITS else None
@@ -403,28 +485,10 @@ def evaluate(compositions: object, *, bets: Iterable[Payable] = (), tableau: Tab
             _checked(found[:, :1], sequences)
         if not members:
             continue
-        numer = _numerators(compiled, found, sequences, numerators, members)
+        numer = _numerators(compiled, found, sequences)
+        if numer.dtype == object:
+            numerators = numerators.astype(object)
+        numerators[:, members] = numer
         for col, j in enumerate(members):
             scales[j] = compiled.scales[col]
-            if numer is not None:
-                wide[j] = numer[:, col]
-    if wide:
-        numerators = numerators.astype(object)
-        for j, column in wide.items():
-            numerators[:, j] = column
     return Evaluation(counts, sequences, outcomes, bet_list, numerators, tuple(scales))
-
-
-def evaluate_shoes(shoes: Sequence[Shoe], *, bets: Iterable[Payable] = (),
-                   tableau: Tableau = STANDARD_TABLEAU) -> Evaluation:
-    """:func:`evaluate` for :class:`~exact_odds.core.shoe.Shoe` objects (finite; suits used when known)."""
-    if any(shoe.infinite for shoe in shoes):
-        raise ShoeError("bulk evaluation needs finite shoes")
-    bet_list = tuple(bets)
-    suits = None
-    if any(bet.detail is Detail.SUITS for bet in bet_list):
-        unknown = [i for i, shoe in enumerate(shoes) if shoe.suited is None]
-        if unknown:
-            raise ShoeError(suits_unknown(where=f"shoe {unknown[0] + 1}"))
-        suits = [shoe.suited for shoe in shoes]
-    return evaluate([shoe.counts for shoe in shoes], bets=bet_list, tableau=tableau, suits=suits)

@@ -7,13 +7,12 @@ A, 2, ..., 9, T, J, Q, K: each field a label (``T`` or ``10`` for ten) or a name
 
 from __future__ import annotations
 
-import warnings
 from io import StringIO
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from exact_odds.batch.compiled import TEXT, chosen
+from exact_odds.batch.compiled import KERNEL, chosen
 from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.validate import RANK_COUNT
@@ -71,8 +70,8 @@ def _header_line(text: str, source: str) -> int:
     return 0
 
 
-_COMMA, _NEWLINE, _ZERO = 44, 10, 48
-_MAX_DIGITS = 9
+COMMA, NEWLINE, ZERO = 44, 10, 48
+MAX_DIGITS = 9
 
 
 def plain_counts(text: str, jit: bool | None = None) -> IntArray | None:
@@ -81,36 +80,36 @@ def plain_counts(text: str, jit: bool | None = None) -> IntArray | None:
     data = np.frombuffer(text.encode("ascii", errors="replace"), dtype=np.uint8)
     if not len(data):
         return None
-    if data[-1] != _NEWLINE:
-        data = np.append(data, np.uint8(_NEWLINE))
-    compiled = chosen(TEXT, lines := int(np.count_nonzero(data == _NEWLINE)), jit)
+    if data[-1] != NEWLINE:
+        data = np.append(data, np.uint8(NEWLINE))
+    compiled = chosen(KERNEL, lines := int(np.count_nonzero(data == NEWLINE)), jit)
     if compiled is not None:
         out = np.empty((lines, len(RANK_LABELS)), dtype=np.int64)
         return out if compiled.read_plain(data, out) == lines else None
-    digit = (data - _ZERO) < 10  # uint8 arithmetic: non-digits wrap above 9
+    digit = (data - ZERO) < 10  # uint8 arithmetic: non-digits wrap above 9
     ends = np.flatnonzero(~digit)
     separators = data[ends]
     fields = len(RANK_LABELS)
     if len(ends) % fields or not digit[0]:
         return None
-    pattern = np.full(fields, _COMMA, dtype=np.uint8)
-    pattern[-1] = _NEWLINE
+    pattern = np.full(fields, COMMA, dtype=np.uint8)
+    pattern[-1] = NEWLINE
     if not (separators.reshape(-1, fields) == pattern).all():
         return None
     lengths = np.diff(ends, prepend=-1) - 1
-    if lengths.min() < 1 or lengths.max() > _MAX_DIGITS:
+    if lengths.min() < 1 or lengths.max() > MAX_DIGITS:
         return None
-    values = data[ends - 1].astype(np.int64) - _ZERO
+    values = data[ends - 1].astype(np.int64) - ZERO
     scale = 10
     for k in range(2, int(lengths.max()) + 1):
-        values += (data[ends - k].astype(np.int64) - _ZERO) * (lengths >= k) * scale  # short fields: masked
+        values += (data[ends - k].astype(np.int64) - ZERO) * (lengths >= k) * scale  # short fields: masked
         scale *= 10
     return values.reshape(-1, fields)
 
 
 def _counts_fit(counts: IntArray, jit: bool | None) -> bool:
     """Whether every count is within :data:`exact_odds.inputs.validate.RANK_COUNT` and every row holds a coup."""
-    compiled = chosen(TEXT, len(counts), jit)
+    compiled = chosen(KERNEL, len(counts), jit)
     if compiled is not None:
         return bool(compiled.counts_fit(counts, RANK_COUNT.high, CARDS_PER_COUP))
     return bool((counts <= RANK_COUNT.high).all() and (counts.sum(axis=1) >= CARDS_PER_COUP).all())
@@ -118,14 +117,12 @@ def _counts_fit(counts: IntArray, jit: bool | None) -> bool:
 
 def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
                        header: bool = True, jit: bool | None = None) -> tuple[Sequence[int], IntArray]:
-    """Compositions from text: lines of 13 comma-separated counts A,2,...,9,T,J,Q,K, after an optional
-    header (see the module). Each count is a whole number from 0 to 40,000 in ASCII digits
-    (:data:`exact_odds.inputs.validate.RANK_COUNT`); ``#`` starts a comment; blank lines are ignored.
-
-    Returns the line number of each composition (a ``range`` when they follow one another) and the
-    counts (n, 13); a bad line raises :class:`CompositionError` naming its number. A file read in blocks
-    passes each block's ``first_line``, and ``header=False`` after the first. ``jit``: whether to read
-    with the compiled loops (None: :func:`exact_odds.batch.compiled.chosen` decides).
+    """Compositions from text: lines of 13 comma-separated counts A,2,...,9,T,J,Q,K (each 0 to 40,000 in
+    ASCII digits: :data:`~exact_odds.inputs.validate.RANK_COUNT`) after an optional header (see the module);
+    ``#`` starts a comment; blank lines are ignored. Returns the line number of each composition (a
+    ``range`` when they follow one another) and the counts (n, 13); a bad line raises
+    :class:`CompositionError` naming its number. A file read in blocks passes each block's ``first_line``,
+    and ``header=False`` after the first; ``jit`` as for :func:`exact_odds.batch.compiled.chosen`.
 
     >>> list(parse_compositions("# one deck\\n4,4,4,4,4,4,4,4,4,4,4,4,4\\n")[0])
     [2]
@@ -139,27 +136,12 @@ def parse_compositions(text: str, *, source: str = "input", first_line: int = 1,
     plain = plain_counts(text, jit) if "#" not in text and not head else None
     if plain is not None and _counts_fit(plain, jit):
         return range(first_line, first_line + len(plain)), plain
-    if head:
-        text = "\n".join("" if n == head else line for n, line in enumerate(text.splitlines(), 1))
-    lines = text.splitlines()
-    if "#" not in text and all(line.strip() for line in lines):  # the common case: nothing to skip
-        kept = list(enumerate(lines, first_line))
-        data = text
-    else:
-        kept = [(n, body) for n, body in ((n, line.split("#", 1)[0].strip())
-                                          for n, line in enumerate(lines, first_line)) if body]
-        data = "\n".join(body for _, body in kept)
+    header_at = first_line + head - 1  # before the first line when there is no header
+    kept = [(n, body) for n, line in enumerate(text.splitlines(), first_line)
+            if n != header_at and (body := line.split("#", 1)[0].strip())]
     if not kept:
         return [], np.zeros((0, len(RANK_LABELS)), dtype=np.int64)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            counts = np.loadtxt(StringIO(data), delimiter=",", dtype=np.int64, ndmin=2, comments=None)
-        good = text.isascii() and counts.shape == (len(kept), len(RANK_LABELS)) and bool(
-            (counts >= 0).all() and (counts <= RANK_COUNT.high).all()  # a bounded count: the sums cannot wrap
-            and (counts.sum(axis=1) >= CARDS_PER_COUP).all())
-    except (ValueError, OverflowError):
-        good = False
-    if not good:
+    counts = plain_counts("\n".join(body for _, body in kept), jit)  # blank lines and comments left out
+    if counts is None or not _counts_fit(counts, jit):
         counts = np.array([_row(number, body, source) for number, body in kept], dtype=np.int64)
     return [n for n, _ in kept], counts.reshape(len(kept), len(RANK_LABELS))

@@ -1,9 +1,9 @@
-"""The bulk kernel's element-wise loops, compiled (numba): imported only through :mod:`exact_odds.batch.compiled`.
+"""Bulk work's element-wise loops, compiled (numba): imported only through :mod:`exact_odds.batch.compiled`.
 
-Each loop does what a NumPy step of :mod:`exact_odds.batch.plan` does, on the same float64 numbers in the
-same order, so the results are the same exact integers, in one pass over data that stays in cache. The
-matrix products stay in BLAS. Compiled code is cached on disk (numba's cache). Arrays are C-contiguous;
-compositions are columns (the last axis).
+Each loop does in one pass what a NumPy step does (of :mod:`exact_odds.batch.plan` on the same float64
+numbers in the same order, or of :func:`exact_odds.batch.io.plain_counts`), so the results are the same
+exact integers, or the same refusal. The matrix products stay in BLAS. Compiled code is cached on disk.
+Arrays are C-contiguous; compositions are columns of the kernel's arrays, rows of a text's counts.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import numba
 import numpy as np
 
 from exact_odds.batch import coefficients
+from exact_odds.batch.io import COMMA, MAX_DIGITS, NEWLINE, ZERO
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -62,18 +63,6 @@ def weighed_tail(factors, parent, factor, values, weights, sums):
 
 
 @_jit
-def stage_sums(partial, values, rows, out):
-    """``out[f] = sum over r of partial[r, f] * values[rows[r]]`` (the rows in order), shape (F, b)."""
-    out[:, :] = 0.0
-    for r in range(partial.shape[0]):
-        weight = values[rows[r]]
-        for f in range(partial.shape[1]):
-            src, dst = partial[r, f], out[f]
-            for i in range(dst.shape[0]):
-                dst[i] += src[i] * weight[i]
-
-
-@_jit
 def chunk_kinds(counts, kind_of, start, kinds):
     """``kinds[k, i]``: the cards of kind ``k`` (``kind_of[rank]``) of composition ``start + i``."""
     kinds[:, :] = 0
@@ -96,9 +85,16 @@ def chunk_values(counts, kind_of, start, parent, factor, kinds, factors, values,
 
 @_jit
 def stage_into(partial, values, rows, columns, sizes, leading, start, limit, total, out, bad):
-    """A stage's sums written to ``out[start + i, columns[f]]`` as int64, times ``(N - 4)(N - 5)`` when
-    ``leading``; ``bad[i]`` set where a sum reached ``limit``. Returns how many were bad."""
-    stage_sums(partial, values, rows, total)
+    """A stage's sums ``total[f] = sum over r of partial[r, f] * values[rows[r]]`` (the rows in order), written
+    to ``out[start + i, columns[f]]`` as int64, times ``(N - 4)(N - 5)`` when ``leading``; ``bad[i]`` set where
+    a sum reached ``limit``. Returns how many were bad."""
+    total[:, :] = 0.0
+    for r in range(partial.shape[0]):
+        weight = values[rows[r]]
+        for f in range(partial.shape[1]):
+            src, dst = partial[r, f], total[f]
+            for i in range(dst.shape[0]):
+                dst[i] += src[i] * weight[i]
     found = 0
     for i in range(total.shape[1]):
         rest = (sizes[start + i] - 4) * (sizes[start + i] - 5) if leading else 1
@@ -110,3 +106,43 @@ def stage_into(partial, values, rows, columns, sizes, leading, start, limit, tot
         if bad[i]:
             found += 1
     return found
+
+
+@_jit
+def read_plain(data, out):
+    """Read text in the plain form (lines of ``fields`` fields of one to nine digits, a newline at the end)
+    into ``out``; the number of rows read, or -1 when the text is not in that form or does not fit."""
+    size, fields = data.shape[0], out.shape[1]
+    if size == 0 or data[size - 1] != NEWLINE:
+        return -1
+    flat = out.reshape(-1)
+    i, k = 0, 0
+    while i < size:  # a line; the last byte, a newline, stops every field before the end
+        if k == flat.shape[0]:
+            return -1
+        for col in range(fields):
+            start, value, c = i, 0, data[i]
+            while ZERO <= c <= ZERO + 9:
+                value = value * 10 + (c - ZERO)
+                i += 1
+                c = data[i]
+            if i == start or i - start > MAX_DIGITS or c != (COMMA if col < fields - 1 else NEWLINE):
+                return -1
+            flat[k] = value
+            k += 1
+            i += 1
+    return k // fields if k else -1
+
+
+@_jit
+def counts_fit(counts, high, least):
+    """Whether every count is at most ``high`` and every row sums to at least ``least``."""
+    for i in range(counts.shape[0]):
+        total = 0
+        for r in range(counts.shape[1]):
+            if counts[i, r] > high:
+                return False
+            total += counts[i, r]
+        if total < least:
+            return False
+    return True

@@ -1,16 +1,14 @@
 """Evaluation plans: functionals of the coefficients laid out in dense blocks, and the kernel that runs them.
 
-A plan evaluates ``F`` *functionals* of a composition, non-negative integer weights on coup codes:
-``ways_f = sum over coups of weight_f(coup) * ways(coup) = sum_S (sum_coup C[S, coup] weight_f(coup))
-monomial_S``. The values of every part needed are built level by level, one multiplication each (a
-part is its parent, less its last kind, times one factor); then for each pair of levels (cards in A,
-cards in B) one matrix product ``matrix @ values[side M]`` times ``values[side R]`` gives the sums.
-Functionals of the pair flags alone take a four-card stage, times ``(N-4)(N-5)``.
+A plan evaluates ``F`` *functionals*, non-negative integer weights on coup codes: ``ways_f = sum_S
+(sum_coup C[S, coup] weight_f(coup)) monomial_S``. Part values are built level by level (a part is its
+parent, less its last kind, times one factor); then per pair of levels (cards in A, cards in B) a matrix
+product ``matrix @ values[side M]`` times ``values[side R]`` gives the sums. Functionals of the pair flags
+alone take a four-card stage, times ``(N-4)(N-5)``.
 
-Exactness: every quantity is a non-negative integer at most ``w N**6`` (weights at most ``w``), and
-subtractions come only afterwards. So one kernel runs three ways, by shoe size: float64 (BLAS) up to
-456 cards, a sum below ``2**53`` being exact (checked for every result; NumPy, or compiled in
-:mod:`exact_odds.batch.fused`); int64 while ``w N**6 < 2**63``; Python integers (object arrays) beyond.
+Every quantity is a non-negative integer at most ``w N**6`` (weights at most ``w``), so the kernel runs
+three ways by shoe size: float64 (BLAS) up to 456 cards, each sum checked below ``2**53`` (NumPy, or
+compiled: :func:`_compiled_float_rows`); int64 while ``w N**6 < 2**63``; Python integers beyond.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -31,13 +29,13 @@ from exact_odds.batch.coefficients import (
     Space,
     factor_table,
     kind_counts,
+    kind_of_rank,
     leading_table,
     leading_weights,
     monomial_terms,
     table_codes,
 )
 from exact_odds.batch.compiled import KERNEL, chosen
-from exact_odds.batch.fused import compiled_rows
 from exact_odds.core.shoe import CARDS_PER_COUP
 from exact_odds.engine.polynomial import FLOAT_MAX_CARDS
 
@@ -46,6 +44,7 @@ if TYPE_CHECKING:
 
     IntArray = npt.NDArray[np.int64]
     FloatArray = npt.NDArray[np.float64]
+    BoolArray = npt.NDArray[np.bool_]
     Array = npt.NDArray[Any]
 
 CHUNK = 256
@@ -62,9 +61,8 @@ INT64_EXACT = 2**63
 
 @dataclass(frozen=True)
 class Layout:
-    """The rows of the part values (parts x compositions): row 0 the empty part of either group (1),
-    then parts by (cards, group, part code), row ``i`` being ``values[parent[i]] * factors[factor[i]]``
-    (the parent, less the last kind, in an earlier ``level`` of rows of equal card count)."""
+    """The rows of the part values: row 0 the empty part (1), then parts by (cards, group, part code), row
+    ``i`` being ``values[parent[i]] * factors[factor[i]]`` (the parent in an earlier ``level``)."""
 
     parent: IntArray
     factor: IntArray  # row of the factor table: (kind * 7 + multiplicity) * types + designation
@@ -78,13 +76,12 @@ def _code(digits: IntArray) -> IntArray:
     return np.asarray(digits @ (DIGITS ** np.arange(digits.shape[1], dtype=np.int64)), dtype=np.int64)
 
 
-def _last(rows: IntArray) -> IntArray:
-    """The index of each row's last non-zero digit (its last kind)."""
+def _last(rows: IntArray) -> IntArray:  # the index of each row's last non-zero digit (its last kind)
     return np.asarray(rows.shape[1] - 1 - np.argmax(rows[:, ::-1] != 0, axis=1), dtype=np.int64)
 
 
 def _with_ancestors(parts: set[Part], kinds: int) -> IntArray:
-    """The parts and their ancestors (trailing kinds dropped), the empty part left out, by part code."""
+    """The parts and their ancestors (trailing kinds dropped), but the empty part, by part code."""
     rows = np.array(list(parts), dtype=np.int64).reshape(len(parts), kinds)
     found = [rows[:0]]
     while len(rows := rows[rows.any(axis=1)]):
@@ -137,8 +134,8 @@ def _runs(keys: IntArray, base: int) -> dict[tuple[int, int], tuple[int, int]]:
 
 @dataclass(frozen=True)
 class Block:
-    """One dense block: ``sums[f] += sum_r values[r_rows][r] * (matrix @ values[m_rows])[r * F + f]``;
-    ``at``: its first row among the stage's row parts."""
+    """``sums[f] += sum_r values[r_rows][r] * (matrix @ values[m_rows])[r * F + f]``; ``at``: its first row
+    among the stage's row parts."""
 
     m_rows: tuple[int, int]
     r_rows: tuple[int, int]
@@ -160,8 +157,7 @@ class Stage:
 @dataclass(frozen=True)
 class Plan:
     """Everything needed to evaluate ``classes`` functionals: ``weights``, the largest weight of each;
-    ``copies``, (functional, twin) for one equal to an earlier one as sums of monomials (the player's
-    and the banker's pairs), evaluated once and copied."""
+    ``copies``, (functional, twin) for one equal to an earlier one, evaluated once and copied."""
 
     space: Space
     classes: int
@@ -171,8 +167,7 @@ class Plan:
     copies: tuple[tuple[int, int], ...] = ()
 
 
-def part_rows(layout: Layout, group: int, digits: IntArray) -> IntArray:
-    """Rows of the layout of the parts (rows of digits) of one group."""
+def part_rows(layout: Layout, group: int, digits: IntArray) -> IntArray:  # of parts (rows of digits) of a group
     return layout.rows[group][np.searchsorted(layout.codes[group], _code(digits))]
 
 
@@ -267,8 +262,8 @@ _LOCAL = threading.local()
 
 
 def buffer(name: str, shape: tuple[int, ...], dtype: Any = np.float64) -> Array:
-    """A reusable work array (uninitialised), one per name, shape and dtype and thread (a page fault per
-    4 KB would be paid for every chunk otherwise); object arrays are new."""
+    """A reusable work array (uninitialised), one per name, shape, dtype and thread (else a page fault per
+    4 KB each chunk); object arrays are new."""
     if dtype is object:
         return np.empty(shape, dtype=object)
     buffers: dict[tuple[str, tuple[int, ...], Any], Array] = _LOCAL.__dict__.setdefault("buffers", {})
@@ -282,7 +277,7 @@ def buffer(name: str, shape: tuple[int, ...], dtype: Any = np.float64) -> Array:
 
 def part_values(layout: Layout, factors: Array) -> Array:
     """Values of every part of the layout (rows) for each composition (columns of ``factors``), a level
-    at a time (compiled, a row at a time: :func:`exact_odds.batch.loops.part_values`)."""
+    at a time."""
     values = buffer("values", (len(layout.parent), factors.shape[1]), factors.dtype)
     values[0] = 1
     step = factors[layout.factor]
@@ -308,6 +303,178 @@ def _products(stage: Stage, values: Array) -> Array:
         np.matmul(matrix, values[m0:m1], out=seg.reshape(-1, b))
         np.multiply(seg, values[r0:r1, None, :], out=seg)
     return partial
+
+
+# ---------------------------------------------------------------- the compiled float64 path
+# With the compiled loops (:mod:`exact_odds.batch.loops`) a chunk takes one compiled call for its kind
+# counts, factor table and part values, one BLAS product per block of each stage (blocks of one shape
+# over adjacent rows stacked into one call), and one compiled call per stage that weighs and adds the
+# products and writes the exact integers, flagging any sum that reached 2**53. The main bets' six-card
+# parts are never stored: they feed only the product with the other group's empty part, which the
+# compiled call makes as it makes them (:func:`_tail`). Work arrays are made once per plan and width.
+
+
+class _StageWork(NamedTuple):
+    """One stage's products (matrix, values read, partial written: one BLAS call each), work and columns."""
+
+    products: tuple[tuple[FloatArray, FloatArray, FloatArray], ...]
+    partial: FloatArray
+    total: FloatArray
+    rows: IntArray
+    columns: IntArray
+    leading: bool
+
+
+class Prepared(NamedTuple):
+    """Work arrays of one plan for chunks of ``width`` compositions; the parts past ``values``
+    (:func:`_tail`) are weighed by ``weights`` into ``sums`` (a row of a stage's partial sums)."""
+
+    plan: Plan
+    kinds: IntArray
+    factors: FloatArray
+    values: FloatArray
+    stages: tuple[_StageWork, ...]
+    bad: BoolArray
+    weights: FloatArray
+    sums: FloatArray
+
+
+Merged = tuple[tuple[int, int], tuple[int, int], "FloatArray"]
+
+
+def _merged(blocks: tuple[Block, ...]) -> list[Merged]:
+    """The blocks as (m_rows, r_rows, matrix), those of the same row parts over adjacent rows merged."""
+    merged: list[Merged] = []
+    for block in sorted(blocks, key=lambda b: (b.r_rows, b.m_rows)):
+        if merged and merged[-1][1] == block.r_rows and merged[-1][0][1] == block.m_rows[0]:
+            (m0, _), r_rows, matrix = merged.pop()
+            merged.append(((m0, block.m_rows[1]), r_rows, np.concatenate([matrix, block.matrix], axis=1)))
+        else:
+            merged.append((block.m_rows, block.r_rows, block.matrix))
+    return sorted(merged, key=lambda m: m[0])
+
+
+TAIL_FUNCTIONALS = 2
+"""The functionals :func:`exact_odds.batch.loops.weighed_tail` weighs (the main bets' banker and player)."""
+
+
+def _tail(plan: Plan) -> int:
+    """The first part of the *tail*, weighed as it is made: the last level (six-card parts) when one
+    product of :data:`TAIL_FUNCTIONALS` functionals weighed by the empty part alone reads exactly it,
+    no other reads past its start and its parents come before it; else the layout's end."""
+    layout = plan.layout
+    end = len(layout.parent)
+    first = layout.levels[-1][0] if layout.levels else end
+    reads = [(m_rows, r_rows, len(stage.functionals)) for stage in plan.stages for m_rows, r_rows, _ in
+             _merged(stage.blocks)]
+    tail = [read for read in reads if read[0][1] > first]
+    others = max((r1 for (_, m1), (_, r1), _ in reads if m1 <= first), default=0)
+    if tail != [((first, end), (0, 1), TAIL_FUNCTIONALS)] or others > first or (layout.parent[first:] >= first).any():
+        return end
+    return first
+
+
+BLAS_WORK = 1_000_000
+"""The most multiply-adds of one matrix of a BLAS call: a larger one is split into equal pieces (batched)."""
+BLAS_LINES = 4
+"""Matrices are padded with zeros to a multiple of this many lines when that adds at most a quarter."""
+
+
+def _padding(lines: int, functionals: int) -> int:
+    """Rows of partial sums (``functionals`` lines each) padding ``lines`` to a multiple of :data:`BLAS_LINES`."""
+    return next((extra for extra in range(lines // 4 // functionals + 1)
+                 if (lines + extra * functionals) % BLAS_LINES == 0), 0)
+
+
+def _stage_work(stage: Stage, values: FloatArray, width: int,
+                tail: int) -> tuple[_StageWork, tuple[FloatArray, FloatArray] | None]:
+    """A stage's work: its BLAS products (:func:`_merged`, those of one shape over adjacent rows stacked,
+    padded) and, if it reads the tail (from row ``tail``), its weights and the row of sums it feeds."""
+    functionals = len(stage.functionals)
+    merged = [(m_rows, r_rows, matrix if m_rows[0] >= tail else np.concatenate(
+        [matrix, np.zeros((_padding(len(matrix), functionals) * functionals, matrix.shape[1]))]))
+        for m_rows, r_rows, matrix in _merged(stage.blocks)]
+    rows = [r for _, (r0, r1), matrix in merged
+            for r in [*range(r0, r1), *[0] * (len(matrix) // functionals - (r1 - r0))]]
+    partial = np.empty((len(rows), functionals, width), dtype=np.float64)
+    products: list[tuple[FloatArray, FloatArray, FloatArray]] = []
+    weighed, at, k = None, 0, 0
+    while k < len(merged):
+        (m0, m1), _, matrix = merged[k]
+        if m0 >= tail:
+            weighed = np.ascontiguousarray(matrix), partial[at:at + 1].reshape(-1, width)
+            at, k = at + 1, k + 1
+            continue
+        count, height = 1, len(matrix) // functionals
+        while (k + count < len(merged) and merged[k + count][2].shape == matrix.shape
+               and merged[k + count][0][0] == m0 + count * (m1 - m0) < tail):
+            count += 1
+        lines, depth = matrix.shape
+        pieces = next(p for p in range(1, lines + 1)
+                      if lines % p == 0 and (lines // p * depth * width <= BLAS_WORK or p == lines))
+        stack: FloatArray = np.stack([m for _, _, m in merged[k:k + count]])  # (count, lines, depth)
+        source: FloatArray = values[m0:m0 + count * depth].reshape(count, depth, width)
+        target: FloatArray = partial[at:at + count * height].reshape(count, lines, width)
+        if pieces > 1:  # (count, pieces, rows, ...), the values read by every piece
+            piece = lines // pieces
+            stack, source = stack.reshape(count, pieces, piece, depth), source[:, None]
+            target = target.reshape(count, pieces, piece, width)
+        products.append((stack[0], source[0], target[0]) if count == 1 else (stack, source, target))
+        at, k = at + count * height, k + count
+    return _StageWork(tuple(products), partial, np.empty((functionals, width), dtype=np.float64),
+                      np.array(rows, dtype=np.int64), np.array(stage.functionals, dtype=np.int64),
+                      stage.depth < CARDS_PER_COUP), weighed
+
+
+def _prepare(plan: Plan, width: int) -> Prepared:
+    """Work arrays and product views of ``plan`` for chunks of ``width`` compositions."""
+    tail = _tail(plan)
+    values = np.empty((tail, width), dtype=np.float64)
+    stages = []
+    weights, sums = np.empty((TAIL_FUNCTIONALS, 0), dtype=np.float64), np.empty((TAIL_FUNCTIONALS, 0), dtype=np.float64)
+    for stage in plan.stages:
+        work, weighed = _stage_work(stage, values, width, tail)
+        stages.append(work)
+        if weighed is not None:
+            weights, sums = weighed
+    kinds = plan.space.kinds
+    return Prepared(plan, np.empty((kinds, width), dtype=np.int64),
+                    np.empty((kinds * (CARDS_PER_COUP + 1) * plan.space.types, width), dtype=np.float64), values,
+                    tuple(stages), np.zeros(width, dtype=bool), weights, sums)
+
+
+def prepared(plan: Plan, width: int) -> Prepared:
+    """The :class:`Prepared` work of ``plan`` for ``width`` compositions, made once per thread."""
+    cache: dict[tuple[int, int], Prepared] = _LOCAL.__dict__.setdefault("prepared", {})
+    key = (id(plan), width)
+    found = cache.get(key)
+    if found is None or found.plan is not plan:
+        if len(cache) > 16:
+            cache.clear()
+        found = cache[key] = _prepare(plan, width)
+    return found
+
+
+def _chunk(work: Prepared, fast: ModuleType, counts: IntArray, suits: IntArray | None, kind_of: IntArray,
+           sizes: IntArray, start: int, out: IntArray) -> int:
+    """Evaluate a chunk from row ``start`` into ``out[start:]``; how many had a sum reach ``2**53`` (not
+    proven exact: flagged in ``work.bad``)."""
+    layout = work.plan.layout
+    if suits is None:
+        fast.chunk_values(counts, kind_of, start, layout.parent, layout.factor, work.kinds, work.factors, work.values,
+                          work.weights, work.sums)
+    else:  # the suited factor table in NumPy, the rest compiled
+        fast.chunk_kinds(counts, kind_of, start, work.kinds)
+        work.factors[:] = factor_table(work.plan.space, work.kinds.astype(np.float64),
+                                       suits[start:start + work.kinds.shape[1]].transpose(1, 2, 0))
+        fast.part_values(work.factors, layout.parent, layout.factor, work.values, work.weights, work.sums)
+    bad = 0
+    for stage in work.stages:
+        for matrix, source, target in stage.products:
+            np.matmul(matrix, source, out=target)
+        bad += fast.stage_into(stage.partial, work.values, stage.rows, stage.columns, sizes, stage.leading, start,
+                               float(FLOAT_EXACT), stage.total, out, work.bad)
+    return int(bad)
 
 
 # ---------------------------------------------------------------- exact arithmetic by shoe size
@@ -361,35 +528,33 @@ def _numpy_rows(plan: Plan, rows: IntArray, kinds: IntArray, suits: IntArray | N
     return failed
 
 
-def _width(plan: Plan) -> int:
-    """Compositions per chunk on the compiled path (:data:`WIDE_PARTIALS`)."""
-    partials = sum(stage.rows * len(stage.functionals) for stage in plan.stages)
-    return CHUNK if partials <= WIDE_PARTIALS else CHUNK // 2
-
-
 def _compiled_float_rows(plan: Plan, rows: IntArray, counts: IntArray, suits: IntArray | None, sizes: IntArray,
                          out: Array, fast: ModuleType) -> list[IntArray]:
-    """The float64 rows of :func:`_numpy_rows` by the compiled chunks of :mod:`exact_odds.batch.fused`,
-    written straight into ``out`` when it holds every row in int64."""
+    """The float64 rows of :func:`_numpy_rows` by compiled chunks (of ``CHUNK // 2`` when the products hold
+    more than :data:`WIDE_PARTIALS` rows), written straight into ``out`` when it holds every row in int64."""
     whole = len(rows) == counts.shape[0]
     target = out if whole and out.dtype == np.int64 else np.zeros((len(rows), plan.classes), dtype=np.int64)
-    chosen_suits = None if suits is None else np.ascontiguousarray(suits if whole else suits[rows], dtype=np.int64)
-    bad = compiled_rows(plan, np.ascontiguousarray(counts if whole else counts[rows]), chosen_suits,
-                        sizes if whole else sizes[rows], target, fast, _width(plan), float(FLOAT_EXACT))
+    counts = np.ascontiguousarray(counts if whole else counts[rows])
+    suits = None if suits is None else np.ascontiguousarray(suits if whole else suits[rows], dtype=np.int64)
+    sizes = sizes if whole else sizes[rows]
+    width = CHUNK if sum(stage.rows * len(stage.functionals) for stage in plan.stages) <= WIDE_PARTIALS else CHUNK // 2
+    kind_of = kind_of_rank(plan.space.detail)
+    failed = [rows[:0]]
+    for start in range(0, len(counts), width):
+        work = prepared(plan, min(width, len(counts) - start))
+        if _chunk(work, fast, counts, suits, kind_of, sizes, start, target):
+            failed.append(rows[start + np.flatnonzero(work.bad)])
+            work.bad[:] = False
     if target is not out:
         out[rows] = target
-    return [rows[bad]]
+    return failed
 
 
 def ways(plan: Plan, counts: IntArray, suits: IntArray | None, sizes: IntArray | None = None, *,
          jit: bool | None = None) -> Array:
-    """Exact ways of each functional: shape (n, functionals), int64 if every value fits, else object.
-
-    ``counts``: rank counts (n, 13); ``suits``: counts per rank and suit (n, 13, 4) at
-    ``Detail.SUITS``; ``sizes``: the cards of each, when known. Shoes are evaluated ``CHUNK`` at
-    a time, in float64 where that is exact (compiled with ``jit``, None: for large jobs,
-    :func:`exact_odds.batch.compiled.chosen`), else in int64 or Python integers.
-    """
+    """Exact ways of each functional, shape (n, functionals), int64 if every value fits, else object, of
+    rank counts (n, 13), suit counts (n, 13, 4) at ``Detail.SUITS`` and the ``sizes`` when known; float64
+    where exact (compiled as :func:`exact_odds.batch.compiled.chosen` says for ``jit``), else int64 or ints."""
     n = counts.shape[0]
     sizes = np.einsum("ij->i", counts) if sizes is None else sizes
     bound = max(plan.weights, default=1) * int(sizes.max(initial=0)) ** CARDS_PER_COUP

@@ -25,8 +25,7 @@ from exact_odds.dealing.shuffle import random_seed
 from exact_odds.engine.store import tableau_key
 from exact_odds.game import STANDARD_GAME, load_game
 from exact_odds.inputs import validate
-from exact_odds.inputs.errors import InputError
-from exact_odds.inputs.optional import installed
+from exact_odds.inputs.errors import InputError, installed
 from exact_odds.inputs.registry import name_key, nearest, unknown_name
 from exact_odds.inputs.validate import shown
 from exact_odds.report import document

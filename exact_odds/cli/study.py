@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from exact_odds.analysis.information import Information
 from exact_odds.analysis.removal import effects_of_removal
-from exact_odds.batch import evaluate, parse_compositions
+from exact_odds.batch import evaluate
 from exact_odds.batch.compiled import wanted
+from exact_odds.batch.io import parse_compositions
 from exact_odds.bets import usable_bets
 from exact_odds.cli import options
 from exact_odds.inputs import validate

@@ -110,11 +110,11 @@ def compiled_dealer(coups: int, shoes: int = 0, cards: int = 0) -> ModuleType | 
     """The compiled dealer (:mod:`exact_odds.dealing.loops`) for about ``coups`` coups from ``shoes`` whole
     shoes of ``cards`` cards (none for fresh coups), or None when NumPy's is as fast."""
     # numpy-backed: single-shoe commands never load it
-    from exact_odds.batch.compiled import module
+    from exact_odds.batch.compiled import chosen
 
     batches = -(-shoes // batch_end(0, shoes, cards)) if shoes > 0 else 0
     rounds = batches * (cards // MIN_CARDS_PER_COUP)
-    return module("exact_odds.dealing.loops", (coups + LOCKSTEP_ROUND * rounds) // DEALT_PER_COMPOSITION)
+    return chosen("exact_odds.dealing.loops", (coups + LOCKSTEP_ROUND * rounds) // DEALT_PER_COMPOSITION)
 
 
 def play_shoes(cards: NDArray[np.integer], tableau: Tableau, procedure: Procedure,

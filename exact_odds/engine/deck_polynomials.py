@@ -87,8 +87,7 @@ PRIMES = (3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47)
 
 
 def _divide_linear(poly: list[int], a: int, b: int) -> list[int] | None:
-    """``poly / (a d + b)`` if it divides exactly (highest power first), else ``None`` (Gauss's lemma: a
-    primitive factor leaves an integer quotient)."""
+    """``poly / (a d + b)`` if it divides exactly (highest power first; Gauss's lemma), else ``None``."""
     quotient, carry = [], 0
     for c in poly[:-1]:
         if (c - carry) % a:
@@ -98,16 +97,14 @@ def _divide_linear(poly: list[int], a: int, b: int) -> list[int] | None:
     return quotient if poly[-1] == carry else None
 
 
-def _reduced(f: Sequence[int], p: int) -> list[int]:
-    """``f`` with its coefficients mod ``p`` and its leading zeros dropped (highest power first)."""
+def _reduced(f: Sequence[int], p: int) -> list[int]:  # mod p, leading zeros dropped (highest power first)
     out = [c % p for c in f]
     while out and out[0] == 0:
         out.pop(0)
     return out
 
 
-def _remainder(f: Sequence[int], g: Sequence[int], p: int) -> list[int]:
-    """``f mod g`` over the integers mod ``p`` (``g`` monic and reduced)."""
+def _remainder(f: Sequence[int], g: Sequence[int], p: int) -> list[int]:  # f mod g, mod p (g monic)
     out = _reduced(f, p)
     while len(out) >= len(g):
         lead, width = out[0], len(out) - len(g)
@@ -115,21 +112,18 @@ def _remainder(f: Sequence[int], g: Sequence[int], p: int) -> list[int]:
     return out
 
 
-def _monic(f: Sequence[int], p: int) -> list[int]:
-    """``f`` mod ``p`` divided by its leading coefficient (a unit mod ``p``)."""
+def _monic(f: Sequence[int], p: int) -> list[int]:  # f mod p over its leading coefficient
     inverse = pow(f[0], -1, p)
     return _reduced([c * inverse for c in f], p)
 
 
-def _coprime(f: list[int], g: list[int], p: int) -> bool:
-    """Whether two polynomials mod ``p`` (``f`` monic, ``g`` reduced) have no common factor (Euclid)."""
+def _coprime(f: list[int], g: list[int], p: int) -> bool:  # mod p (f monic, g reduced), by Euclid
     while g:
         f, g = g, _remainder(f, _monic(g, p), p)
     return len(f) == 1
 
 
-def _times(f: Sequence[int], g: Sequence[int], m: Sequence[int], p: int) -> list[int]:
-    """``f * g mod m`` over the integers mod ``p``."""
+def _times(f: Sequence[int], g: Sequence[int], m: Sequence[int], p: int) -> list[int]:  # f g mod m, mod p
     product = [0] * (len(f) + len(g) - 1)
     for i, a in enumerate(f):
         for j, b in enumerate(g):
@@ -138,9 +132,8 @@ def _times(f: Sequence[int], g: Sequence[int], m: Sequence[int], p: int) -> list
 
 
 def irreducible(poly: Sequence[int]) -> bool:
-    """A proof that ``poly`` (primitive, degree ``n >= 2``, highest power first) is irreducible over the
-    integers: ``True`` if mod some prime of :data:`PRIMES` not dividing its leading coefficient it has
-    no factor of degree ``k <= n/2`` (``d**(p**k) - d`` and it coprime); ``False``: not proved."""
+    """Whether ``poly`` (primitive, degree ``n >= 2``, highest power first) is proved irreducible: mod a
+    prime of :data:`PRIMES` it has no factor of degree ``k <= n/2`` (``d**(p**k) - d`` and it coprime)."""
     for p in PRIMES:
         if poly[0] % p == 0:
             continue
@@ -163,9 +156,8 @@ def irreducible(poly: Sequence[int]) -> bool:
 
 
 def factor_over(poly: Sequence[int], linear: Sequence[tuple[int, int]]) -> tuple[int, list[Factor]] | None:
-    """``poly`` (highest power first, not zero) as its content (signed like the leading coefficient) and
-    irreducible factors, when every factor is one of ``linear`` or the one left is proved irreducible;
-    else ``None``."""
+    """``poly`` (highest power first, not zero) as its content (signed as its lead) and irreducible factors,
+    when every factor is one of ``linear`` or the one left is proved irreducible; else ``None``."""
     content = math.gcd(*poly) * (1 if poly[0] > 0 else -1)
     rest = [c // content for c in poly]
     factors: list[Factor] = []
@@ -184,7 +176,7 @@ def factor_over(poly: Sequence[int], linear: Sequence[tuple[int, int]]) -> tuple
 
 def factor_polynomial(poly: Sequence[int], linear: Sequence[tuple[int, int]]) -> tuple[int, list[Factor]]:
     """``poly`` as its content and irreducible factors, as SymPy's ``dup_factor_list`` gives them: by
-    :func:`factor_over` when it can tell, else by SymPy (imported only then)."""
+    :func:`factor_over` when it can tell, else by SymPy."""
     found = factor_over(poly, linear)
     if found is not None:
         return found

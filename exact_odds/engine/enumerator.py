@@ -1,13 +1,10 @@
 """The reference enumerator: every card-removal path of one punto banco coup.
 
-Convention (that of the published tables): a coup is counted over *ordered six-card sequences*,
-dealt P, B, P, B and then the third cards as the tableau draws them; unused cards still count, so
-the ways add up to ``N (N-1) ... (N-5)`` for an ``N``-card shoe (``W**6`` for an infinite deck of
-weight ``W``, each card drawn independently with the shoe's proportions).
-
-The walk: each hand's first two cards as unordered pairs (a pair of distinct cards counted twice),
-their ways a product of falling factorials; the third-card stage depends only on the two totals and
-the point values removed, and is computed once for each.
+A coup is counted over *ordered six-card sequences* (the published tables' convention), dealt P, B, P,
+B and then the third cards as drawn; unused cards still count, so the ways add up to ``N (N-1) ...
+(N-5)`` (``W**6`` for an infinite deck of weight ``W``). The walk: each hand's first two cards as
+unordered pairs (two distinct cards counted twice); the third-card stage depends only on the two totals
+and the point values removed, and is computed once for each.
 
 >>> from exact_odds.core.shoe import Shoe
 >>> d = deal(Shoe.decks(8))
@@ -17,8 +14,8 @@ the point values removed, and is computed once for each.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
@@ -26,7 +23,7 @@ from exact_odds.core.coup import Coup, Detail, Winner, winner_of
 from exact_odds.core.dist import Dist, Ways
 from exact_odds.core.shoe import CARDS_PER_COUP, RANKS, Shoe, ShoeError, falling
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.engine.polynomial import deal_by_tables, winners_by_tables
+from exact_odds.engine.polynomial import SuitSplit, deal_by_tables, suit_split, winners_by_tables
 from exact_odds.inputs.errors import suits_unknown
 
 Flags = tuple[bool, ...]
@@ -78,8 +75,8 @@ _NO_FLAGS: Flags = (False,) * 5
 
 
 def first_four(shoe: Shoe, detail: Detail = Detail.POINTS) -> dict[FirstFour, Ways]:
-    """Ways of the first four cards, aggregated by what the rest of the coup needs (at ``SUITS``
-    by :func:`_first_four_suited`, the same integers as :func:`first_four_by_kind`)."""
+    """Ways of the first four cards by what the rest of the coup needs (at ``SUITS`` by
+    :func:`_first_four_suited`, the integers of :func:`first_four_by_kind`)."""
     if detail is Detail.SUITS:
         return _first_four_suited(shoe)
     return first_four_by_kind(shoe, detail)
@@ -100,7 +97,7 @@ def first_four_by_kind(shoe: Shoe, detail: Detail = Detail.POINTS) -> dict[First
 
 def _four_cards(shoe: Shoe, kinds: list[_Kind]) -> Iterator[tuple[_Pair, _Pair, int, int, tuple[int, ...], Ways]]:
     """Every (player hand, banker hand) over ``kinds`` with nonzero ways: the hands, their totals, the
-    point values removed (sorted) and the ways of dealing the four cards P, B, P, B."""
+    point values removed (sorted) and the ways of dealing the four cards."""
     hands = [((a, b), 1 if a is b else 2) for a, b in combinations_with_replacement(kinds, 2)]  # (hand, orderings)
     for player, p_orders in hands:
         pt = (player[0][0] + player[1][0]) % 10
@@ -112,38 +109,10 @@ def _four_cards(shoe: Shoe, kinds: list[_Kind]) -> Iterator[tuple[_Pair, _Pair, 
                 yield player, banker, pt, bt, removed, ways * p_orders * b_orders
 
 
-@dataclass(frozen=True, slots=True)
-class _SuitSplit:
-    """Ordered pairs of one rank (``pair``), those of one suit (``suited``), and ordered four-card
-    sequences of the rank, a pair to each hand (``twin``: neither suited, player only, banker only, both)."""
-
-    pair: int
-    suited: int
-    twin: tuple[int, int, int, int]
-
-
-def _suit_split(by_suit: tuple[int, ...], infinite: bool) -> _SuitSplit:
-    """Suit split of one rank from its counts per suit: ``pair = n(n-1)``, ``suited = sum s(s-1)``; a
-    suited player pair then any banker pair: ``suited (n-2)(n-3)``; both suited: ``sum_s s(s-1)
-    [(s-2)(s-3) + sum_{t != s} t(t-1)]``. Infinite deck: independent draws, powers and products."""
-    n = sum(by_suit)
-    if infinite:
-        pair, suited = n * n, sum(s * s for s in by_suit)
-        both = suited * suited
-        p_any = b_any = suited * pair
-        total = pair * pair
-    else:
-        pair, suited = falling(n, 2), sum(falling(s, 2) for s in by_suit)
-        both = sum(falling(s, 2) * (falling(s - 2, 2) + suited - falling(s, 2)) for s in by_suit)
-        p_any = b_any = suited * falling(n - 2, 2)
-        total = falling(n, 4)
-    return _SuitSplit(pair, suited, (total - p_any - b_any + both, p_any - both, b_any - both, both))
-
-
 def _suited_ways(ways: int, p_rank: int | None, b_rank: int | None,
-                 split: dict[int, _SuitSplit]) -> Iterator[tuple[Flags, int]]:
-    """Split the ways of four first cards by suited flags, ``p_rank``/``b_rank`` being the rank each hand
-    pairs in (or None): a suited pair's share is independent of the other cards unless both pair in one rank."""
+                 split: dict[int, SuitSplit]) -> Iterator[tuple[Flags, int]]:
+    """The ways of four first cards split by suited flags, ``p_rank``/``b_rank`` the rank each hand pairs
+    in (or None): a suited pair's share is independent of the other cards unless both pair in one rank."""
     if p_rank is None and b_rank is None:
         yield _NO_FLAGS, ways
         return
@@ -161,8 +130,8 @@ def _suited_ways(ways: int, p_rank: int | None, b_rank: int | None,
             yield (p_rank is not None, b_rank is not None, ps, bs, False), unit * pw * bw
 
 
-def _one_hand(rank: int | None, split: dict[int, _SuitSplit]) -> tuple[tuple[bool, int], ...]:
-    """(suited, ways) shares of one hand: not a pair -> one share of weight 1."""
+def _one_hand(rank: int | None, split: dict[int, SuitSplit]) -> tuple[tuple[bool, int], ...]:
+    """(suited, ways) shares of one hand: not a pair, one share of weight 1."""
     if rank is None:
         return ((False, 1),)
     s = split[rank]
@@ -171,10 +140,10 @@ def _one_hand(rank: int | None, split: dict[int, _SuitSplit]) -> tuple[tuple[boo
 
 def _first_four_suited(shoe: Shoe) -> dict[FirstFour, Ways]:
     """First four at ``SUITS``, fast: by rank, each pair's ways split by exact suit shares
-    (:func:`_suit_split`), the other cards' ways not depending on which suit it took."""
+    (:func:`~exact_odds.engine.polynomial.suit_split`), the other cards' ways not depending on which suit it took."""
     if shoe.suited is None:
         raise ShoeError(suits_unknown())
-    split = {r.value: _suit_split(row, shoe.infinite)
+    split = {r.value: suit_split(row, shoe.infinite)
              for r, row, n in zip(RANKS, shoe.suited, shoe.counts, strict=True) if n}
     out: dict[FirstFour, Ways] = {}
     for player, banker, pt, bt, removed, ways in _four_cards(shoe, _kinds(shoe, Detail.RANKS)):
@@ -196,22 +165,16 @@ def third_stage(
     """Ways of (player total, banker total, player cards, banker cards) after the first four, ``counts``
     being the cards left by point value; unused cards counted, so they add up to ``falling(N, 2)``."""
     size = sum(counts)
-
-    def unused(k: int) -> int:
-        return size**k if infinite else falling(size - (2 - k), k)
-
-    out: ThirdStage = {}
-
-    def add(key: tuple[int, int, int, int], ways: int) -> None:
-        out[key] = out.get(key, 0) + ways
-
+    sixth = size if infinite else size - 1  # an unused sixth card, after a fifth
+    unused = size * size if infinite else falling(size, 2)  # two unused cards
+    out: Counter[tuple[int, int, int, int]] = Counter()
     if not tableau.player_draws_on(pt, bt):
         if tableau.banker_draws_given(pt, bt, None):
             for y, n in enumerate(counts):
                 if n:
-                    add((pt, (bt + y) % 10, 2, 3), n * unused(1))
+                    out[pt, (bt + y) % 10, 2, 3] += n * sixth
         else:
-            add((pt, bt, 2, 2), unused(2))
+            out[pt, bt, 2, 2] += unused
         return out
     for x, nx in enumerate(counts):
         if not nx:
@@ -221,9 +184,9 @@ def third_stage(
             for y, ny in enumerate(counts):
                 ny_left = ny if infinite else ny - (x == y)
                 if ny_left:
-                    add((ptot, (bt + y) % 10, 3, 3), nx * ny_left)
+                    out[ptot, (bt + y) % 10, 3, 3] += nx * ny_left
         else:
-            add((ptot, bt, 3, 2), nx * (size if infinite else size - 1))
+            out[ptot, bt, 3, 2] += nx * sixth
     return out
 
 
@@ -249,22 +212,18 @@ def enumerate_coups(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, detail: Det
 
 def deal(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU, *, detail: Detail = Detail.POINTS) -> Dist[Coup]:
     """Exact ways of every coup outcome from ``shoe`` under ``tableau`` (ordered six-card sequences, see
-    the module); ``detail`` says whether pair and suited-pair flags are recorded.
-
-    Evaluated from the tableau's single-shoe tables (:func:`exact_odds.engine.polynomial.deal_by_tables`)
-    or, for a shoe of few kinds of card, walked (:func:`fastest`): the same ``Dist`` as
-    :func:`enumerate_coups` either way. Cached per argument.
-    """
+    the module); ``detail`` says whether pair and suited-pair flags are recorded. Evaluated from the
+    single-shoe tables (:func:`exact_odds.engine.polynomial.deal_by_tables`) or, for few kinds of card,
+    walked (:func:`fastest`): the ``Dist`` of :func:`enumerate_coups` either way. Cached."""
     return _deal_cached(shoe, tableau, detail)
 
 
 ENUMERATED_KINDS = 5
-"""Shoes with at most this many kinds of card are walked rather than evaluated (see :func:`fastest`)."""
 
 
 def fastest(shoe: Shoe, detail: Detail) -> bool:
-    """Whether the walk beats the tables on ``shoe``: it grows as the fourth power of the kinds of card
-    present (point classes at ``POINTS``, ranks otherwise)."""
+    """Whether the walk, growing as the fourth power of the kinds of card present (point classes at
+    ``POINTS``, ranks otherwise), beats the tables on ``shoe``: at most :data:`ENUMERATED_KINDS` kinds."""
     counts = shoe.point_counts() if detail is Detail.POINTS else shoe.counts
     return sum(1 for n in counts if n) <= ENUMERATED_KINDS
 
@@ -280,8 +239,7 @@ def sequences(shoe: Shoe) -> Ways:
 
 
 def deal_winners(shoe: Shoe, tableau: Tableau = STANDARD_TABLEAU) -> Dist[Winner]:
-    """``winners(deal(shoe, tableau))``, from the table merged by winner
-    (:func:`exact_odds.engine.polynomial.winners_by_tables`): less than half the work.
+    """``winners(deal(shoe, tableau))`` from the table merged by winner: less than half the work.
 
     >>> from exact_odds.core.shoe import Shoe
     >>> deal_winners(Shoe.decks(8)) == winners(deal(Shoe.decks(8)))

@@ -1,23 +1,15 @@
 """The ways of one shoe as polynomials in its counts: the fast exact path behind
-:func:`exact_odds.engine.enumerator.deal`, in pure Python, exact for any shoe.
+:func:`exact_odds.engine.enumerator.deal`, in pure Python, the enumerator's integers for any shoe.
 
-The same integers as the reference enumerator: ordered six-card sequences, unused cards included.
-A coup using ``u`` cards has ways ``U_u * (sum over its used sequences of the product of falling
-factorials of the point-class counts)``, ``U_u = (N-u) ... (N-5)`` counting the unused cards. Pairs
-concern each hand's first two cards, so the sequences are split into *families* by what those are:
-``POINTS`` (any first four cards), ``PLAYER_PAIR`` or ``BANKER_PAIR`` of class ``c`` (two fewer cards
-of class ``c`` left: a *shift* of 2), ``TWO_PAIRS`` ``(c, d)`` and ``TWINS`` ``(c, c)``.
-
-Each family's sum over its free cards is a *segment* per (classes, base coup), ``sum(count *
-monomial)``, a monomial being a product of *factors* ``falling(n_q - shift, m)``. Which rank (and
-suits) a pair takes is a *weight* per class (``sum over ranks r of class c of falling(n_r, 2)``, or
-over suits when suited). A *sum* (:data:`SUMS`) is a family's weighted segments; inclusion-exclusion
-turns the sums into coups, and the suited flags follow by Moebius inversion (:func:`suited_ways`).
-
-The tables (:func:`build_single`; shipped for the standard tableau): ``single-points`` (all the main
-bets need), ``single-pairs`` and ``single-winners`` (the points family merged by winner: the odds
-alone), each holding its monomials as a tree (a monomial is its parent times one factor), its terms
-by segment and its segments by (family, base coup).
+A coup using ``u`` cards has ways ``U_u = (N-u) ... (N-5)`` (the unused cards) times a sum over its
+used sequences of products of falling factorials of the point-class counts. The sequences are split
+into *families* by the first four cards: ``POINTS`` (any), ``PLAYER_PAIR`` or ``BANKER_PAIR`` of class
+``c`` (two fewer cards of ``c`` left: a *shift* of 2), ``TWO_PAIRS`` ``(c, d)`` and ``TWINS`` ``(c, c)``.
+A family's sum over its free cards is a *segment* per (classes, base coup), ``sum(count * monomial)``
+of *factors* ``falling(n_q - shift, m)``; the rank (and suits) a pair takes is a *weight* per class. A
+*sum* (:data:`SUMS`) is a family's weighted segments; inclusion-exclusion turns sums into coups, and
+Moebius inversion gives the suited flags (:func:`suited_ways`). The tables (:func:`build_single`):
+``single-points``, ``single-pairs`` and ``single-winners`` (points merged by winner: the odds alone).
 
 >>> from exact_odds.core.shoe import Shoe
 >>> from exact_odds.core.tableau import STANDARD_TABLEAU
@@ -29,6 +21,7 @@ by segment and its segments by (family, base coup).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import accumulate, product
 from operator import mul, sub
@@ -104,9 +97,8 @@ def winner_code(code: int) -> int:
 
 
 FLOAT_MAX_CARDS = 456
-"""Largest shoe (or infinite-deck weight) evaluated in floats: ``456**6 <= 2**53 < 457**6``. Every
-number formed is an integer of magnitude at most ``N**6`` (a count of card sequences, or a small number
-a zero weight cancels), which float64 holds exactly; Python's floats are faster than its integers."""
+"""Largest shoe (or infinite-deck weight) evaluated in floats, faster than integers: every number formed
+is an integer at most ``N**6``, exact in float64 while ``456**6 <= 2**53 < 457**6``."""
 
 
 class Tables:
@@ -127,8 +119,8 @@ class Tables:
 
 @lru_cache(maxsize=8)
 def tables(tableau: Tableau, part: str) -> Tables:
-    """Table ``single-<part>`` of ``tableau`` (``"points"``, ``"pairs"`` or ``"winners"``): shipped, cached,
-    or built once (:mod:`exact_odds.engine.store`)."""
+    """Table ``single-<part>`` of ``tableau`` (``"points"``, ``"pairs"`` or ``"winners"``): shipped, cached
+    or built (:mod:`exact_odds.engine.store`)."""
     return Tables(load(f"single-{part}", tableau, lambda rule: build_single(rule, part)))
 
 
@@ -144,41 +136,50 @@ def _factors(points: tuple[int, ...], infinite: bool) -> list[int]:
     return out
 
 
-def _rank_weights(shoe: Shoe, suited: bool) -> list[tuple[int, tuple[int, int], tuple[int, int, int, int]]]:
-    """Per rank: (point class, pair weight by variant, twin weight by variant in :data:`VARIANTS` order).
+@dataclass(frozen=True, slots=True)
+class SuitSplit:
+    """Of one rank: ordered pairs (``pair``), those of one suit (``suited``), and ordered four-card sequences
+    of the rank, a pair to each hand, by suited variant in :data:`VARIANTS` order (``variants``: any, the
+    player's suited, the banker's, both) and by suited flags (``twin``: neither, player only, banker only, both)."""
 
-    Pairs: ``falling(n, 2)``, suited ``g = sum over suits of falling(n_s, 2)``; twins: ``falling(n, 4)``,
-    one hand suited ``g falling(n - 2, 2)``, both ``g**2 - sum falling(n_s, 2)**2 + sum falling(n_s, 4)``.
-    """
-    out: list[tuple[int, tuple[int, int], tuple[int, int, int, int]]] = []
-    for i, (rank, n) in enumerate(zip(RANKS, shoe.counts, strict=True)):
-        if shoe.infinite:
-            f2, f4, rest = n * n, n**4, n * n
-        else:
-            f2, f4, rest = falling(n, 2), falling(n, 4), falling(n - 2, 2)
-        if not suited or shoe.suited is None:
-            out.append((rank.point, (f2, 0), (f4, 0, 0, 0)))
-            continue
-        row = shoe.suited[i]
-        pairs = [s * s if shoe.infinite else falling(s, 2) for s in row]
-        g = sum(pairs)
-        gg = g * g if shoe.infinite else g * g - sum(p * p for p in pairs) + sum(falling(s, 4) for s in row)
-        out.append((rank.point, (f2, g), (f4, g * rest, g * rest, gg)))
-    return out
+    pair: int
+    suited: int
+    variants: tuple[int, int, int, int]
+
+    @property
+    def twin(self) -> tuple[int, int, int, int]:
+        total, p_any, b_any, both = self.variants
+        return (total - p_any - b_any + both, p_any - both, b_any - both, both)
+
+
+def suit_split(by_suit: tuple[int, ...], infinite: bool) -> SuitSplit:
+    """The split of one rank from its counts per suit: ``pair = n(n-1)``, ``suited = sum s(s-1)``; a suited
+    player pair then any banker pair: ``suited (n-2)(n-3)``; both suited: ``sum_s s(s-1) [(s-2)(s-3) +
+    sum_{t != s} t(t-1)]``. Infinite deck: independent draws, powers and products."""
+    n = sum(by_suit)
+    if infinite:
+        pair, suited = n * n, sum(s * s for s in by_suit)
+        return SuitSplit(pair, suited, (pair * pair, suited * pair, suited * pair, suited * suited))
+    pair, suited = falling(n, 2), sum(falling(s, 2) for s in by_suit)
+    both = sum(falling(s, 2) * (falling(s - 2, 2) + suited - falling(s, 2)) for s in by_suit)
+    return SuitSplit(pair, suited, (falling(n, 4), suited * falling(n - 2, 2), suited * falling(n - 2, 2), both))
 
 
 def _weight_vectors(shoe: Shoe, suited: bool) -> list[list[int]]:
-    """Each sum's weights by :func:`class_key` (empty for the suited sums unless ``suited``); two pairs
-    of different ranks: the product of the pair weights less, when ``c == d``, the terms with ``r == s``."""
+    """Each sum's weights by :func:`class_key` (the suited sums' empty unless ``suited``); two pairs of
+    different ranks: the product of the pair weights less, when ``c == d``, the terms with ``r == s``."""
     pair = [[0] * 10, [0] * 10]  # by variant and class
     same = [[0] * 10 for _ in VARIANTS]  # by variant pair and class: sum of w_x(r) w_y(r)
     twin = [[0] * 10 for _ in VARIANTS]
-    for c, weights, twins in _rank_weights(shoe, suited):
+    rows = shoe.suited if suited and shoe.suited is not None else [(n,) for n in shoe.counts]  # one suit: unused
+    for rank, row in zip(RANKS, rows, strict=True):
+        split = suit_split(row, shoe.infinite)
+        weights = (split.pair, split.suited)
         for x in (0, 1):
-            pair[x][c] += weights[x]
+            pair[x][rank.point] += weights[x]
         for v, (x, y) in enumerate(VARIANTS):
-            same[v][c] += weights[x] * weights[y]
-            twin[v][c] += twins[v]
+            same[v][rank.point] += weights[x] * weights[y]
+            twin[v][rank.point] += split.variants[v]
     out: list[list[int]] = []
     for family, x, y in SUMS:
         v = VARIANTS.index((x, y))
@@ -197,7 +198,7 @@ def _weight_vectors(shoe: Shoe, suited: bool) -> list[list[int]]:
 
 def sums(t: Tables, shoe: Shoe, ids: range) -> dict[int, int]:
     """The value of every slot (sum, base code) of sums ``ids`` for ``shoe``, before the unused cards'
-    factor: monomials level by level, segments, then each group's weighted segments, all by ``map``."""
+    factor: monomials level by level, segments, then each group's weighted segments."""
     a = t.arrays
     number: type[float] | type[int] = float if shoe.size <= FLOAT_MAX_CARDS else int
     factors = list(map(number, _factors(shoe.point_counts(), shoe.infinite)))
@@ -219,8 +220,7 @@ def sums(t: Tables, shoe: Shoe, ids: range) -> dict[int, int]:
 
 
 def _segments(t: Tables, values: list[float] | list[int]) -> list[float] | list[int]:
-    """Each segment's ``sum(count * monomial)``: a ``sum`` per segment when segments are long, else
-    differences of the terms' running total."""
+    """Each segment's ``sum(count * monomial)``: a sum per long segment, else a running total's differences."""
     a = t.arrays
     if len(a["mono"]) > 20 * len(a["seg_end"]):
         count, mono, value = memoryview(a["count"]), memoryview(a["mono"]), values.__getitem__
@@ -230,10 +230,10 @@ def _segments(t: Tables, values: list[float] | list[int]) -> list[float] | list[
     return list(map(sub, map(running.__getitem__, a["seg_end"]), map(running.__getitem__, t.seg_start)))
 
 
+# Slot offsets of the sums by variant, for :func:`_split`: player and banker pairs, two pairs, twins.
 _A, _B, _N, _T = ([sum_id(family, x, y) * BASE_CODES for x, y in variants] for family, variants in (
     (Family.PLAYER_PAIR, VARIANTS[:2]), (Family.BANKER_PAIR, (VARIANTS[0], VARIANTS[2])),
     (Family.TWO_PAIRS, VARIANTS), (Family.TWINS, VARIANTS)))
-"""Slot offsets of the sums for :func:`_split`, by variant: player and banker pairs, two pairs, twins."""
 SUITED_BITS = tuple(x * PLAYER_SUITED + y * BANKER_SUITED for x, y in VARIANTS)
 
 
@@ -262,9 +262,9 @@ def variant(code: int) -> tuple[int, int, int]:
 
 
 def suited_ways(variants: dict[int, int]) -> dict[int, int]:
-    """Ways of each coup code from the ways of the suited *variants* ``X_xy`` (the code's suited bits
-    x, y restrict that hand's pair to one suit), by Moebius inversion: both suited ``X11``, the
-    player's only ``X10 - X11``, the banker's only ``X01 - X11``, neither ``X00 - X10 - X01 + X11``."""
+    """Ways of each coup code from the ways of the suited *variants* ``X_xy`` (bits x, y restrict that
+    hand's pair to one suit), by Moebius inversion: both ``X11``, the player's only ``X10 - X11``, the
+    banker's only ``X01 - X11``, neither ``X00 - X10 - X01 + X11``."""
     out: dict[int, int] = {}
     for code, ways in variants.items():
         base, x, y = variant(code)
@@ -286,13 +286,12 @@ def _coup(code: int) -> Coup:
 
 
 _RECENT: dict[tuple[Tableau, Shoe], tuple[dict[int, int], Detail, dict[int, int]]] = {}
-"""The sums of the last :data:`RECENT` shoes evaluated: the points table's, and the pairs table's at a detail."""
 RECENT = 8
 
 
 def _sums_for(tableau: Tableau, shoe: Shoe, detail: Detail) -> dict[int, int]:
-    """Every sum ``detail`` needs: the points table's, and at ``RANKS`` or ``SUITS`` the pairs table's
-    (at ``SUITS`` whenever the suits are known: they cost little more, and a report asks for them next)."""
+    """Every sum ``detail`` needs, from the last :data:`RECENT` shoes' when there: the points table's, and
+    the pairs table's (at ``SUITS`` whenever the suits are known: a report asks for them next)."""
     points, done, pairs = _RECENT.pop((tableau, shoe), None) or (None, Detail.POINTS, {})
     if points is None:
         points = sums(tables(tableau, "points"), shoe, range(1))
@@ -306,14 +305,14 @@ def _sums_for(tableau: Tableau, shoe: Shoe, detail: Detail) -> dict[int, int]:
 
 
 def _unused(shoe: Shoe) -> list[int]:
-    """Ways of the cards a coup of ``u`` cards leaves unused, by ``u``: ``(N-u) ... (N-5)``, or ``N**(6-u)``."""
+    """Ways of the cards a coup of ``u`` cards leaves unused, by ``u``."""
     return [shoe.size ** (CARDS_PER_COUP - u) if shoe.infinite else falling(shoe.size - u, CARDS_PER_COUP - u)
             for u in range(CARDS_PER_COUP + 1)]
 
 
 @lru_cache(maxsize=64)
 def winners_by_tables(shoe: Shoe, tableau: Tableau) -> Dist[Winner]:
-    """``winners(deal_by_tables(shoe, tableau))`` from table ``single-winners``, less than half the work."""
+    """``winners(deal_by_tables(shoe, tableau))`` from table ``single-winners``."""
     unused = _unused(shoe)
     ways = dict.fromkeys(OUTCOMES, 0)
     for code, value in sums(tables(tableau, "winners"), shoe, range(1)).items():
@@ -335,9 +334,8 @@ def deal_by_tables(shoe: Shoe, tableau: Tableau, detail: Detail = Detail.POINTS)
 
 
 # ---------------------------------------------------------------- building the tables from a drawing rule
-#
-# Every way the first four cards can fall by point class is grouped by (classes, two-card totals), and
-# each group finished by every way the tableau can draw (:func:`exact_odds.core.tableau.play_totals`).
+# The first four cards by point class, grouped by (classes, two-card totals), each group finished by
+# every way the tableau can draw (:func:`exact_odds.core.tableau.play_totals`).
 
 Monomial = tuple[int, ...]
 """Factor ids in increasing order (one per class of card used)."""
@@ -396,8 +394,8 @@ def _family_terms(family: int, pair_p: int, pair_b: int, finishes: dict[tuple[in
 
 
 def _monomial_order(monomials: list[Monomial]) -> tuple[dict[Monomial, int], list[int], list[int], list[int]]:
-    """Index every monomial and its prefixes, level by level: the index, each one's parent (less its
-    last factor) and last factor, and the end of each level; index 0 is the empty monomial."""
+    """Index every monomial and its prefixes, level by level (0: the empty one): the index, each one's
+    parent (less its last factor) and last factor, and the end of each level."""
     need: set[Monomial] = set()
     for mono in monomials:
         while mono and mono not in need:
@@ -441,8 +439,8 @@ def _by_winner(terms: Terms) -> Terms:
 
 
 def build_single(tableau: Tableau, part: str) -> Arrays:
-    """Table ``single-<part>`` of ``tableau``: ``points``, ``pairs`` or ``winners`` (see the module).
-    Segments are ordered by (family, base code, classes); a *group* (one family and base code) is a slot."""
+    """Table ``single-<part>`` of ``tableau``: monomials as a tree (parent times one factor), terms by
+    segment, segments by (family, base code, classes); a *group* (one family and base code) is a slot."""
     terms = _by_winner(_terms(tableau)) if part == "winners" else _terms(tableau)
     segments = sorted((s for s in terms if (s[0] == Family.POINTS) == (part != "pairs")),
                       key=lambda s: (s[0], s[3], s[1], s[2]))

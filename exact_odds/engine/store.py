@@ -1,9 +1,8 @@
 """Coefficient tables as data: one file format, the tables shipped with the package, and a user cache.
 
 The integer tables of :mod:`exact_odds.engine.polynomial` and :mod:`exact_odds.batch.coefficients` depend
-only on the drawing rule. The standard tableau's are made by ``scripts/make_coefficients.py`` and shipped
-in ``exact_odds/engine/data/``; a custom tableau's are built on first use and kept in the user cache
-directory, keyed by the rule's content. Nothing here imports NumPy.
+only on the drawing rule: the standard tableau's are shipped (``scripts/make_coefficients.py``), another's
+built on first use and cached, keyed by the rule's content. Nothing here imports NumPy.
 
 File format, version :data:`FORMAT_VERSION` (integers little-endian)::
 
@@ -16,11 +15,9 @@ File format, version :data:`FORMAT_VERSION` (integers little-endian)::
     (blank line)
     zlib-compressed payload               the arrays one after the other
 
-A file is trusted only if every check passes (magic, format, table name, tableau key, CRC-32, exact
-lengths); anything else is :class:`CorruptTable`, and a cache file that fails is rebuilt. Cache files are
-written atomically (a temporary file renamed into place). The cache directory is ``$EXACT_ODDS_CACHE_DIR``,
-else ``$XDG_CACHE_HOME/exact-odds``, else ``~/.cache/exact-odds``; if it cannot be written, tables are built
-in memory each time.
+A file is trusted only if every check passes, else it is :class:`CorruptTable` (a cache file is then
+rebuilt). Cache files are written atomically, in ``$EXACT_ODDS_CACHE_DIR``, else
+``$XDG_CACHE_HOME/exact-odds``, else ``~/.cache/exact-odds``; if it cannot be written, tables stay in memory.
 """
 
 from __future__ import annotations
@@ -61,7 +58,7 @@ class CorruptTable(ValueError):
 
 def decisions(tableau: Tableau) -> bytes:
     """Every decision of the rule, one byte each: the player's on each pair of two-card totals, then the
-    banker's on each pair of totals and player's third card (:data:`~exact_odds.core.tableau.COLUMNS`)."""
+    banker's on each pair and player's third card (:data:`~exact_odds.core.tableau.COLUMNS`)."""
     bits = [tableau.player_draws_on(p, b) for p in range(10) for b in range(10)]
     bits += [tableau.banker_draws_given(p, b, c) for p in range(10) for b in range(10) for c in COLUMNS]
     return bytes(bits)
@@ -128,11 +125,6 @@ def decode(data: bytes, name: str, key: str) -> Arrays:
         raise CorruptTable(f"bad header or payload: {err}") from None
     if fields.get("format") != str(FORMAT_VERSION) or fields.get("table") != name or fields.get("tableau") != key:
         raise CorruptTable(f"not format {FORMAT_VERSION} table {name} of this tableau")
-    return _arrays(specs, raw)
-
-
-def _arrays(specs: list[tuple[str, str, int]], raw: bytes) -> Arrays:
-    """The arrays ``(name, typecode, length)`` read one after the other from ``raw``."""
     out: Arrays = {}
     at = 0
     for n, t, size in specs:
@@ -159,8 +151,7 @@ def cache_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "exact-odds"
 
 
-def cache_path(name: str, key: str) -> Path:
-    """Where the cache keeps table ``name`` of the tableau of ``key``."""
+def cache_path(name: str, key: str) -> Path:  # of table ``name`` of the tableau of ``key``
     return cache_dir() / f"{name}-{key[:32]}-v{FORMAT_VERSION}.bin"
 
 
@@ -187,7 +178,7 @@ MAX_TABLE_BYTES = 64 * 2**20
 
 def _read(path: str | Path, name: str, key: str) -> Arrays | None:
     """The arrays of a table file, or ``None`` if it is missing, unreadable, corrupt, too large or not a
-    regular file (refused by :func:`exact_odds.inputs.reading.open_user_file` without waiting)."""
+    regular file."""
     try:
         with open_user_file(path, "table") as fh:
             data = fh.read(MAX_TABLE_BYTES + 1)

@@ -1,7 +1,20 @@
 """The one exception type for bad user input (:class:`InputError`, one line; the command line prints it
-and exits with status 2), and the messages several modules share (:func:`suits_unknown`)."""
+and exits with status 2), and the messages several modules share: :func:`suits_unknown`, and a missing
+optional extra (:func:`require`: ``plot``, ``dask``, ``fast`` or ``xlsx``, imported where used).
+
+>>> installed("json"), installed("no_such_package")
+(True, False)
+>>> require("no_such_package", "plot", "plots need matplotlib")
+Traceback (most recent call last):
+...
+exact_odds.inputs.errors.InputError: plots need matplotlib: pip install 'exact-odds[plot]'
+"""
 
 from __future__ import annotations
+
+import importlib
+from importlib.util import find_spec
+from types import ModuleType
 
 
 class InputError(ValueError):
@@ -23,3 +36,21 @@ def suits_unknown(bet: str | None = None, *, where: str = "", hint: str = SUITS_
     """
     subject = f"{bet} needs" if bet else "suited bets need"
     return f"{where + ': ' if where else ''}{subject} a shoe whose suits are known{f' ({hint})' if hint else ''}"
+
+
+EXTRAS = {"plot": "matplotlib", "dask": "distributed", "fast": "numba", "xlsx": "openpyxl"}
+"""Each optional extra of the package (``pip install 'exact-odds[EXTRA]'``) and the package it installs."""
+
+
+def installed(module: str) -> bool:
+    """Whether ``module`` can be imported (it is found; nothing is imported)."""
+    return find_spec(module) is not None
+
+
+def require(module: str, extra: str, needed_by: str, error: type[InputError] = InputError) -> ModuleType:
+    """``module``, imported now; if it is missing, ``error`` with ``needed_by`` (what needs it) and the
+    command that installs ``extra``, one of :data:`EXTRAS`."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise error(f"{needed_by}: pip install 'exact-odds[{extra}]'") from None

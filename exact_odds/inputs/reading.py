@@ -1,12 +1,9 @@
 """Reading the files a user names, safely: regular files only, a size cap per kind, UTF-8 checked by line.
 
-Every file a command reads is opened here. Only a **regular file** is read: a FIFO, a device, a socket
-or a directory is refused at once, without blocking (``stat`` first, opened with ``O_NONBLOCK``, then
-``fstat``); ``-`` is standard input where a command says so. A file read whole holds at most its kind's
-cap (:data:`CAP`); a log is streamed line by line (:func:`user_lines`) and batch compositions in blocks
-of whole lines (:func:`user_blocks`), each line at most :data:`MAX_LINE`. Bytes that are not UTF-8 are
-reported with their line. Every refusal is one :class:`~exact_odds.inputs.errors.InputError` (or the
-caller's subclass) naming the file.
+Only a **regular file** is read: anything else is refused at once, without blocking (``stat``, then
+``O_NONBLOCK`` and ``fstat``); ``-`` is standard input where a command says so. A file read whole holds at
+most :data:`CAP`; logs are streamed by line (:func:`user_lines`), compositions in blocks of whole lines
+(:func:`user_blocks`). Every refusal is one :class:`~exact_odds.inputs.errors.InputError` naming the file.
 """
 
 from __future__ import annotations
@@ -47,15 +44,14 @@ def _size_text(n: int) -> str:
 
 
 def _not_regular(mode: int) -> str | None:
-    """What a file that is not a regular file is (``"a FIFO"``), or None for a regular file."""
+    """What a file that is not a regular file is (``"a FIFO"``), or None."""
     if stat.S_ISREG(mode):
         return None
     return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
 
 def is_file(path: str | Path) -> bool:
-    """Whether ``path`` names a regular file (after links); ``False``, never an error, for a name that cannot
-    be looked at. For a value that may be a name or a file (``--config standard``)."""
+    """Whether ``path`` names a regular file (after links), never an error (for ``--config standard``)."""
     try:
         return stat.S_ISREG(os.stat(path).st_mode)
     except (OSError, ValueError):
@@ -63,8 +59,7 @@ def is_file(path: str | Path) -> bool:
 
 
 def exists(path: str | Path) -> bool:
-    """Whether ``path`` names anything (a FIFO, a device too: read as a file, it is refused as one rather
-    than taken for a name); ``False``, never an error, for a name that cannot be looked at."""
+    """Whether ``path`` names anything (a FIFO too: it is then refused as a file, not taken for a name)."""
     try:
         os.stat(path)
     except (OSError, ValueError):
@@ -74,7 +69,7 @@ def exists(path: str | Path) -> bool:
 
 def open_user_file(path: str | Path, what: str, error: type[InputError] = InputError) -> IO[bytes]:
     """The file ``path`` opened for reading in binary, if it is a regular file; ``what`` names the kind
-    of file in messages (``"rules"`` gives ``cannot read rules file ...``)."""
+    of file in messages (``cannot read rules file ...``)."""
     name = str(path)
     if not name:
         raise error(f"no {what} file named (the file name is empty)")
@@ -95,7 +90,7 @@ def open_user_file(path: str | Path, what: str, error: type[InputError] = InputE
 
 
 BOM = b"\xef\xbb\xbf"
-"""The byte-order mark some programs (spreadsheets) write at the start of UTF-8 text: read as nothing."""
+"""The byte-order mark spreadsheets write at the start of UTF-8 text: read as nothing."""
 
 
 def _decoded(data: bytes, name: str, what: str, error: type[InputError], first_line: int = 1) -> str:
@@ -142,8 +137,7 @@ BLOCK = 8 * MiB
 def user_blocks(path: str | Path, what: str, error: type[InputError] = InputError, *, block: int | None = None,
                 max_line: int = MAX_LINE) -> Iterator[tuple[int, str]]:
     """The text of a file the user named (``-``: standard input) in blocks of about ``block`` bytes of whole
-    lines, each with the number of its first line: a file of any size in bounded memory. Ends of line are
-    read as ``\n``."""
+    lines (ends of line read as ``\n``), each with the number of its first line: any size in bounded memory."""
     name = str(path)
     shown_name = "on standard input" if name == STDIN else shown(name, _NAME)
     raw = _stdin_bytes() if name == STDIN else open_user_file(path, what, error)
@@ -170,7 +164,6 @@ def user_blocks(path: str | Path, what: str, error: type[InputError] = InputErro
 
 
 def _stdin_bytes() -> IO[bytes]:
-    """The bytes of standard input (not to be closed: it is the process's)."""
     buffer = getattr(sys.stdin, "buffer", None)
     return buffer if buffer is not None else io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
 
@@ -179,21 +172,17 @@ def user_lines(path: str | Path, what: str, error: type[InputError] = InputError
                max_line: int = MAX_LINE) -> Iterator[str]:
     """The lines of a file the user named (``-``: standard input), read one at a time, each with its end
     of line (``newline`` as :func:`open` takes it: ``""`` for CSV)."""
-    name = str(path)
-    if name != STDIN:
-        with open_user_file(path, what, error) as raw, io.TextIOWrapper(
-                raw, encoding="utf-8-sig", errors="surrogateescape", newline=newline) as text:
-            yield from _checked_lines(text, shown(name, _NAME), what, error, max_line)
-        return
-    buffer = getattr(sys.stdin, "buffer", None)
-    if buffer is None:  # standard input replaced by text (tests)
-        yield from _checked_lines(sys.stdin, "on standard input", what, error, max_line)
-        return
-    wrapper = io.TextIOWrapper(buffer, encoding="utf-8-sig", errors="surrogateescape", newline=newline)
+    stdin = str(path) == STDIN
+    raw = _stdin_bytes() if stdin else open_user_file(path, what, error)
+    text = io.TextIOWrapper(raw, encoding="utf-8-sig", errors="surrogateescape", newline=newline)
     try:
-        yield from _checked_lines(wrapper, "on standard input", what, error, max_line)
+        yield from _checked_lines(text, "on standard input" if stdin else shown(str(path), _NAME), what, error,
+                                  max_line)
     finally:
-        wrapper.detach()  # standard input stays open
+        if stdin:
+            text.detach()  # standard input stays open
+        else:
+            text.close()
 
 
 def _checked_lines(text: IO[str], name: str, what: str, error: type[InputError], max_line: int) -> Iterator[str]:
@@ -217,11 +206,7 @@ def _checked_lines(text: IO[str], name: str, what: str, error: type[InputError],
 
 
 class _RepeatedKey(Exception):
-    """A key met twice in one JSON object."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
+    """A key met twice in one JSON object (its one argument)."""
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -245,7 +230,7 @@ def _json_line(text: str, line: int, error: type[InputError]) -> object:
     except ValueError:  # an integer of more digits than Python converts (4,300 by default)
         raise error(f"line {line}: not valid JSON: a number too long") from None
     except _RepeatedKey as err:
-        raise error(f"line {line}: key {shown(err.key)} given twice") from None
+        raise error(f"line {line}: key {shown(err.args[0])} given twice") from None
 
 
 def json_objects(numbered: Iterable[tuple[int, str]], error: type[InputError],

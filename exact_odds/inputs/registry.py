@@ -1,9 +1,7 @@
 """Registries as values: named things (bets, configurations) looked up by name, never mutated.
 
-A :class:`Registry` maps names to values in the order given; :meth:`Registry.extended` returns a new
-one, so loading a user's file changes nothing another command in the process sees. Names compare
-through :func:`name_key` (``"Super 6"``, ``"super_6"`` and ``"super-6"`` are one name). Every name a
-user types that names nothing is told through :func:`unknown_name`, which suggests the nearest.
+:meth:`Registry.extended` returns a new one, so loading a user's file changes nothing global. Names
+compare through :func:`name_key`; an unknown name gets :func:`unknown_name`, which suggests the nearest.
 
 >>> from typing import NamedTuple
 >>> class Colour(NamedTuple):
@@ -43,7 +41,7 @@ def name_key(name: str) -> str:
 
 
 NEAR = 0.6
-"""How close a known name must be to be suggested: :func:`difflib.get_close_matches`'s ratio, 0 to 1."""
+"""How close a known name must be to be suggested (:func:`difflib.get_close_matches`'s ratio)."""
 
 
 def nearest(name: str, names: Iterable[str]) -> str | None:
@@ -62,8 +60,8 @@ def nearest(name: str, names: Iterable[str]) -> str | None:
 
 
 def unknown_name(what: str, name: str, names: Iterable[str], listing: str, *, where: str = "") -> str:
-    """The one message for a ``name`` that is none of ``names``: ``unknown WHAT 'NAME'WHERE`` and the nearest
-    name, else the caller's ``listing`` (which opens with its own punctuation); ``where``: ``" in [x]"``.
+    """The one message for a ``name`` that is none of ``names``: the nearest name, else the caller's
+    ``listing`` (with its own punctuation); ``where``: ``" in [x]"``.
 
     >>> unknown_name("command", "sidebet", ["odds", "sidebets"], " (choose from odds, sidebets)")
     "unknown command 'sidebet' (did you mean 'sidebets'?)"
@@ -75,7 +73,7 @@ def unknown_name(what: str, name: str, names: Iterable[str], listing: str, *, wh
 
 
 class Named(Protocol):
-    """What a registry holds: a value with a name and other names (aliases)."""
+    """What a registry holds: a value with a name and aliases."""
 
     @property
     def name(self) -> str: ...  # pragma: no cover
@@ -90,9 +88,8 @@ N = TypeVar("N", bound=Named)
 class Registry(Mapping[str, N]):
     """Named values by canonical name (:func:`name_key`), in registration order; immutable.
 
-    ``registry[name]`` and ``name in registry`` take any spelling of a name or an alias; :meth:`find`
-    is the lookup for user input, its error listing the names (sorted with ``sort_listing``). Two values
-    may not share a name or alias unless they are equal (the later one is then skipped).
+    ``registry[name]`` takes any spelling of a name or an alias; :meth:`find` is the lookup for user
+    input. Two values may share a name or alias only if equal (the later one is then skipped).
     """
 
     __slots__ = ("_aliases", "_error", "_items", "_kind", "_sort_listing")
@@ -131,8 +128,8 @@ class Registry(Mapping[str, N]):
         return f"Registry({self._kind!r}: {', '.join(self._items)})"
 
     def find(self, name: str) -> N:
-        """The value called ``name`` or an alias of it; an unknown name raises the registry's error,
-        suggesting the nearest name (an alias suggests its value's name), else listing the names."""
+        """The value called ``name`` or an alias; else the registry's error, suggesting the nearest name
+        (an alias suggests its value's name) or listing the names (sorted with ``sort_listing``)."""
         found = self.get(name)
         if found is None:
             names = sorted(self._items) if self._sort_listing else list(self._items)

@@ -1,9 +1,8 @@
 """Where a key sits in a TOML file the user wrote: 1-based line numbers for error messages.
 
-Every reader of a user's TOML file names a mistake as ``source:line: message`` (``source: message``
-when no line fits). :class:`TomlText` finds the line of a pattern, a table header or a ``key =`` in one
-table from the raw text, since :mod:`tomllib` keeps no line numbers. Line *indexes* (``start``,
-``end``, header positions) are 0-based; the line *numbers* returned are 1-based, 0 meaning "not found".
+Every reader of a user's TOML file names a mistake as ``source:line: message``; :mod:`tomllib` keeps no
+line numbers, so :class:`TomlText` finds them in the raw text. Line *indexes* (``start``, ``end``, headers)
+are 0-based; the line *numbers* returned are 1-based, 0 meaning "not found".
 
 >>> text = TomlText.of('name = "x"\\n\\n[banker]\\nwin = "1"\\n', "casino.toml")
 >>> text.where(text.key_line("win", *text.block(text.headers({"banker"})[0])))
@@ -39,8 +38,7 @@ class TomlText:
 
     @classmethod
     def of(cls, text: str, source: str) -> TomlText:
-        """The locator of ``text``, reported as ``source``; its lines end at LF or CRLF only, as TOML's do
-        (not at the other breaks of :meth:`str.splitlines`, which a TOML string may hold)."""
+        """The locator of ``text``, reported as ``source``; lines end at LF or CRLF only, as TOML's do."""
         lines = [line.removesuffix("\r") for line in text.split("\n")] if text else []
         return cls(source, tuple(lines[:-1] if text.endswith("\n") else lines))
 
@@ -61,7 +59,7 @@ class TomlText:
 
     @cached_property
     def _headers(self) -> tuple[tuple[int, str], ...]:
-        """(index, table name) of every header line, in order, read once (thousands of tables stay linear)."""
+        """(index, table name) of every header line, read once (thousands of tables stay linear)."""
         found = []
         for i, line in enumerate(self.lines):
             header = _HEADER.match(line)
@@ -74,7 +72,7 @@ class TomlText:
         return dict(self._headers)
 
     def header_name(self, index: int) -> str | None:
-        """The table name of a header line (``[a.b]`` or ``[[a.b]]`` gives ``"a.b"``), or None for other lines."""
+        """The table name of a header line (``[[a.b]]`` gives ``"a.b"``), or None for other lines."""
         return self._names.get(index)
 
     def headers(self, names: Collection[str] | None = None) -> list[int]:
@@ -83,7 +81,7 @@ class TomlText:
 
     def block(self, header: int, among: Collection[str] | None = None) -> tuple[int, int]:
         """``(start, end)``: the lines of the table whose header is at index ``header``, up to the next
-        header (of the tables ``among``, if given) or the end of the text."""
+        header (of the tables ``among``, if given)."""
         headers = self._headers
         for k in range(bisect_right(headers, (header, "\U0010ffff")), len(headers)):
             i, name = headers[k]
@@ -101,8 +99,7 @@ class TomlText:
         return next((i + 1 for i in headers if (self.header_name(i) or "").split(".")[0] == key), 0)
 
     def table_key_line(self, key: str | None, table: str, index: int = 0) -> int:
-        """1-based line of ``key =`` in the ``index``-th table ``[table]`` (of its header if ``key`` is None);
-        0 if there is no such table or key."""
+        """1-based line of ``key =`` in the ``index``-th table ``[table]`` (of its header if ``key`` is None)."""
         starts = self.headers({table})
         if index >= len(starts):
             return 0
@@ -111,8 +108,8 @@ class TomlText:
 
 
 def toml_error_line(message: str) -> tuple[int, str]:
-    """The line of a :class:`tomllib.TOMLDecodeError` (read from its message: Python 3.11's error has no line
-    attribute; 0 if absent) and its message without ``(at line N, column M)``.
+    """The line of a :class:`tomllib.TOMLDecodeError` (from its message: Python 3.11's has no line attribute;
+    0 if absent) and its message without ``(at line N, column M)``.
 
     >>> toml_error_line("Expected '=' after a key in a key/value pair (at line 3, column 5)")
     (3, "Expected '=' after a key in a key/value pair")
@@ -122,9 +119,8 @@ def toml_error_line(message: str) -> tuple[int, str]:
 
 
 MAX_TOML_DEPTH = 32
-"""The deepest nesting a TOML file may have: the parts of table headers and dotted keys, arrays and inline
-tables, added up along the way to a value. Deeper is refused before :mod:`tomllib` reads it, whose
-recursion fails on ``x = [[[...]]]`` and which a header of many parts keeps busy for minutes."""
+"""The deepest nesting a TOML file may have (header and dotted-key parts, arrays and inline tables, added
+up): deeper is refused before :mod:`tomllib`, which fails on ``x = [[[...]]]``, reads it."""
 
 _TOML_TOKEN = re.compile(r'"""|\'\'\'|["\'#\[\]{}\n=,.]')
 _STRING_END = {'"""': re.compile(r'(?:[^\\]|\\.)*?"""', re.S), "\'\'\'": re.compile(r".*?\'\'\'", re.S),
@@ -133,9 +129,8 @@ _STRING_END = {'"""': re.compile(r'(?:[^\\]|\\.)*?"""', re.S), "\'\'\'": re.comp
 
 @dataclass(slots=True)
 class _Nesting:
-    """Where :func:`toml_depth` is: the depth of the table a line's keys go in (``header``), of the array or
-    inline table it is inside (``level``; ``outer``, those around it), of the value about to start
-    (``value``), and the parts of the key being read (``parts``; 0: no key)."""
+    """Where :func:`toml_depth` is: the depth of the current table (``header``), array or inline table
+    (``level``; ``outer``, those around it), value (``value``), and the key's parts so far (``parts``; 0: none)."""
 
     header: int = 0
     level: int = 0
@@ -156,8 +151,7 @@ class _Nesting:
 
 
 def toml_depth(text: str, limit: int = MAX_TOML_DEPTH) -> int:
-    """The 1-based line where the nesting of ``text`` first passes ``limit`` (see :data:`MAX_TOML_DEPTH`;
-    strings and comments skipped), or 0 if it never does; one pass over the text.
+    """The 1-based line where the nesting of ``text`` first passes ``limit`` (:data:`MAX_TOML_DEPTH`), or 0.
 
     >>> toml_depth("a = [[1], [2]]\\nb = '[[['\\n"), toml_depth("x = " + "[" * 40 + "]" * 40)
     (0, 1)
@@ -217,8 +211,8 @@ _HEADER_TOKEN = re.compile(r'["\'\].\n]')
 
 
 def _header(text: str, pos: int, limit: int) -> tuple[int, int]:
-    """Where the table header starting at ``pos`` (after its ``[``) ends, and its depth: its parts, one more
-    for ``[[a.b]]``; the scan stops once the depth passes ``limit``."""
+    """Where the table header from ``pos`` (after its ``[``) ends, and its depth (parts, one more for ``[[``),
+    the scan stopping once it passes ``limit``."""
     array = text.startswith("[", pos)
     depth = 1 + array
     pos += array
@@ -241,8 +235,7 @@ def _header(text: str, pos: int, limit: int) -> tuple[int, int]:
 
 
 def parse_toml(text: str, source: str, error: type[InputError] = InputError) -> dict[str, Any]:
-    """The data of a TOML text the user wrote, every failure (too deep, bad syntax, a number too long) one
-    line ``source:line: ...``."""
+    """The data of a TOML text the user wrote; every failure one line ``source:line: ...``."""
     where = TomlText.of("", source).where
     deep = toml_depth(text)
     if deep:

@@ -1,20 +1,11 @@
 """The one check of the numbers and names a user gives: ASCII digits, finite values, stated bounds.
 
-Every number a command reads from its options (the argparse ``type=`` functions are the ``option``
-methods below) or from a file goes through this module, so the same bad number gets the same one-line
-message everywhere, and a number is refused *before* it is built when it could not be: digits are
-counted before ``int()``, exponents bounded before a :class:`~fractions.Fraction` computes ``10**e``,
-and NaN and infinities refused.
-
-- a **whole number**: ASCII digits ``0-9`` with an optional sign; no other digits (``٣``, ``²``), no
-  underscores, no exponent;
-- a **real number**: a decimal with an optional exponent (``0.001``, ``1e-3``), finite;
-- an **exact number**: a whole number, a decimal (``0.95``, ``1e3``), a fraction (``19/20``) and, for
-  payouts, odds (``11:1``, ``1 to 2``); at most :data:`MAX_NUMBER_TEXT` characters and exponents of at
-  most two digits. A Python ``float`` is refused (it is not exact).
-
-The bounds (inclusive unless said) are named values at the end of the module; library functions
-check their own arguments too, these are what a user may ask for.
+Every number from an option (the ``option`` methods are argparse ``type=`` functions) or a file goes
+through here: one message per mistake, and a number refused *before* it is built (digits counted before
+``int()``, exponents bounded before ``10**e``). A **whole number** is ASCII digits with a sign; a **real
+number** a finite decimal with an optional exponent; an **exact number** a whole number, a decimal, a
+fraction (``19/20``) or, for payouts, odds (``11:1``, ``1 to 2``), never a ``float`` (see docs/formats.md).
+The bounds (inclusive unless said) are named at the end of the module.
 
 >>> DECKS.parse("8", "--decks")
 8
@@ -28,8 +19,7 @@ Traceback (most recent call last):
 exact_odds.inputs.errors.InputError: banker win: '-2' loses more than the stake (the least is -1)
 """
 
-# No ``from __future__ import annotations`` here: the bounds' fields (NamedTuples) are then typed
-# by classes, not by strings that typing would compile when the module is imported.
+# No ``from __future__ import annotations``: the bounds' fields are typed by classes, not strings compiled on import.
 import argparse
 import math
 import re
@@ -42,14 +32,12 @@ from typing import TypeVar
 from exact_odds.inputs.errors import InputError
 
 MAX_NUMBER_TEXT = 40
-"""The most characters a real or exact number may be written with (a whole number may have any
-number of leading zeros, but no more digits than its bound)."""
+"""The most characters of a real or exact number (a whole number: no more digits than its bound)."""
 
 MAX_NAME = 4096
 """The most characters of a name (a configuration, or a file name given in its place: a path's longest)."""
 
-_WHOLE = re.compile(r"[+-]?([0-9]+)")  # compiled now: every count of a compositions file is read with it
-# The other forms are compiled by :mod:`re` on first use, so that a command reading none does not compile them.
+_WHOLE = re.compile(r"[+-]?([0-9]+)")  # compiled now (every count of a compositions file); the others on first use
 _DECIMAL = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,2})?"
 _EXACT = rf"({_DECIMAL})|([+-]?[0-9]+)\s*/\s*([0-9]+)"
 _ODDS = r"([0-9]+(?:\.[0-9]+)?)\s*(?::|to)\s*([0-9]+(?:\.[0-9]+)?)"
@@ -60,16 +48,15 @@ _LONG = r"[+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?(?:\s*(?:/|:|to)\s*[0-9.]+(?:[eE][+-]?
 
 
 SHOWN = 60
-"""The most characters of a value that a message quotes whole; a longer one is cut to :data:`SHOWN_START`,
-with its length."""
+"""The most characters of a value a message quotes whole; a longer one is cut to :data:`SHOWN_START`."""
 SHOWN_START = 40
 
 T = TypeVar("T")
 
 
 def shown(value: object, limit: int = SHOWN) -> str:
-    """A value as a message quotes it: its ``repr``, cut to its first :data:`SHOWN_START` characters with
-    ``…`` and its length past ``limit`` characters (a huge number is never converted to text).
+    """A value as a message quotes it: its ``repr``, cut with ``…`` and its length past ``limit`` characters
+    (a huge number is never converted to text).
 
     >>> shown("x"), shown("9" * 5000)
     ("'x'", "'9999999999999999999999999999999999999999…' (5,000 characters)")
@@ -99,8 +86,7 @@ def _must(what: str) -> str:
 
 
 def _as_option(parse: Callable[[str], T], text: str) -> T:
-    """An argparse ``type=``: ``parse(text)``, its error argparse's (``argument --shoes: must be ...``, which
-    the command line's parser writes ``--shoes must be ...``)."""
+    """An argparse ``type=``: ``parse(text)``, its error argparse's (written ``--shoes must be ...``)."""
     try:
         return parse(text)
     except InputError as err:
@@ -116,7 +102,6 @@ class Whole:
     also: str = ""
 
     def error(self, value: object, what: str, error: type[InputError] = InputError) -> InputError:
-        """The one error for a value outside this bound (or not a whole number)."""
         return error(f"{_must(what)} be a whole number from {_number(self.low)} to {_number(self.high)}{self.also}, "
                      f"got {shown(value)}")
 
@@ -127,8 +112,7 @@ class Whole:
         raise self.error(value, what, error)
 
     def parse(self, text: str, what: str, error: type[InputError] = InputError) -> int:
-        """The whole number written in ``text`` (spaces around allowed), refused before conversion when it
-        has more digits than the bound."""
+        """The whole number written in ``text`` (spaces around allowed), refused unconverted if too long."""
         match = _WHOLE.fullmatch(text.strip())
         if match is None:
             raise self.error(text, what, error)
@@ -141,7 +125,6 @@ class Whole:
         return value
 
     def option(self, text: str) -> int:
-        """An argparse ``type=``: :meth:`parse`."""
         return _as_option(lambda t: self.parse(t, ""), text)
 
 
@@ -154,7 +137,6 @@ class Real:
     open: bool = False
 
     def error(self, value: object, what: str, error: type[InputError] = InputError) -> InputError:
-        """The one error for a value outside this bound (or not a finite number)."""
         if self.open:
             return error(f"{_must(what)} be a number strictly between {self.low:g} and {self.high:g}, "
                          f"got {shown(value)}")
@@ -173,17 +155,13 @@ class Real:
         return number
 
     def option(self, text: str) -> float:
-        """An argparse ``type=``: :meth:`parse`."""
         return _as_option(lambda t: self.parse(t, ""), text)
 
 
 @dataclass(frozen=True, slots=True)
 class Exact:
-    """Exact numbers (:class:`~fractions.Fraction`) from ``low`` to ``high`` (``open``: ends excluded).
-
-    ``odds``: also ``"11:1"`` and ``"1 to 2"``, as payouts are written; ``hint`` says how to
-    write the number in messages about its form.
-    """
+    """Exact numbers (:class:`~fractions.Fraction`) from ``low`` to ``high`` (``open``: ends excluded);
+    ``odds``: also ``"11:1"`` and ``"1 to 2"``; ``hint`` says in messages how to write one."""
 
     low: Fraction
     high: Fraction
@@ -198,7 +176,6 @@ class Exact:
         return f"from {_exact_bound(self.low)} to {_exact_bound(self.high)}"
 
     def not_exact(self, value: object, what: str, error: type[InputError] = InputError) -> InputError:
-        """The error for a value that is not an exact number at all."""
         where = f"{what}: " if what else ""
         if isinstance(value, float):
             return error(f"{where}{value!r} is a float; write it as a string such as \"19/20\" or \"0.95\""
@@ -212,7 +189,6 @@ class Exact:
         return error(f"{where}{shown(value)} is not {self.noun} ({self.hint})")
 
     def out_of_range(self, value: object, what: str, error: type[InputError] = InputError) -> InputError:
-        """The error for an exact number outside the bound."""
         where = f"{what}: " if what else ""
         if self.odds and self.low == -1 and isinstance(value, (str, int, Fraction)) and _below(value, self.low):
             return error(f"{where}{shown(value)} loses more than the stake (the least is -1)")
@@ -240,7 +216,6 @@ class Exact:
         return self.check(number, what, error, original=value)
 
     def option(self, text: str) -> Fraction:
-        """An argparse ``type=``: :meth:`parse`, its error worded as options' are (``--alpha must be ...``)."""
         try:
             return self.parse(text, "")
         except InputError:
@@ -276,8 +251,7 @@ def _exact_text(text: str, *, odds: bool) -> Fraction | None:
 
 
 def _plain_ratio(text: str, *, odds: bool) -> Fraction | None:
-    """The number of ASCII digits, or of two runs of them around ``/`` (``:`` too, for odds), read without
-    regular expressions (the built-in pay tables' forms); otherwise None, as for a zero divisor."""
+    """The built-in pay tables' forms (digits, or ``a/b``, ``a:b``) read without regular expressions, or None."""
     top, sep, bottom = text.partition(":" if odds and ":" in text else "/")
     if not (top.isascii() and top.isdigit()) or (sep and not (bottom.isascii() and bottom.isdigit())):
         return None
@@ -286,7 +260,6 @@ def _plain_ratio(text: str, *, odds: bool) -> Fraction | None:
 
 
 def _written_number(text: str, *, odds: bool) -> Fraction | None:
-    """The exact number ``text`` writes, read by regular expressions, or None."""
     if odds:
         match = re.fullmatch(_ODDS, text)
         if match:
@@ -306,9 +279,8 @@ _CONTROL_NAMES = {"\n": "a line break", "\r": "a line break", "\v": "a line brea
 
 
 def control_character(text: str) -> str | None:
-    """The first control character of ``text`` in words (``"a line break"``, ``"a tab"``, ``"U+0007"``),
-    or ``None``: Unicode's controls (Cc) and line and paragraph separators (Zl, Zp), which would break a
-    line of text, a CSV comment or a Markdown table."""
+    """The first control character of ``text`` in words (``"a line break"``, ``"U+0007"``), or ``None``:
+    Unicode's controls (Cc) and line and paragraph separators (Zl, Zp), which would break a line of text."""
     for ch in text:
         if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
             if unicodedata.category(ch) != "Cc":
@@ -319,7 +291,7 @@ def control_character(text: str) -> str | None:
 
 def printable(text: str, what: str, error: type[InputError] = InputError) -> str:
     """``text`` (a name, label or source from a user's file, which reports print) if it holds no control
-    character; else ``error``: ``bet name 'nl\\nnewline' contains a control character (a line break)``."""
+    character, else ``error``."""
     bad = control_character(text)
     if bad is not None:
         raise error(f"{what} {shown(text)} contains a control character ({bad})")
@@ -338,8 +310,7 @@ def name(text: object, what: str, error: type[InputError] = InputError, *, examp
 
 
 def spec(text: str, what: str, error: type[InputError] = InputError) -> str:
-    """A value of names and numbers the user typed (``--bet``, ``--known``, ``--groups``, ``--count``): not
-    blank (which would read as "the default"), no control character.
+    """A value the user typed (``--bet``, ``--known``, ``--groups``): not blank, no control character.
 
     >>> spec("high=6|7|8|9", "--groups")
     'high=6|7|8|9'
@@ -357,7 +328,6 @@ def spec(text: str, what: str, error: type[InputError] = InputError) -> str:
 
 
 def spec_option(text: str) -> str:
-    """An argparse ``type=``: :func:`spec`."""
     return _as_option(lambda t: spec(t, ""), text)
 
 
@@ -368,7 +338,7 @@ _DASK = r"(?:([A-Za-z][A-Za-z0-9+.-]*)://)?([^\s/]+)"
 
 def dask_address(text: str, what: str = "") -> str:
     """A Dask scheduler's address (``tcp://HOST:PORT``, or ``HOST:PORT``), checked for its shape and a
-    scheme of :data:`DASK_SCHEMES`; whether a scheduler answers there is for the connection to say."""
+    scheme of :data:`DASK_SCHEMES` (not whether a scheduler answers)."""
     match = re.fullmatch(_DASK, text.strip()) if len(text) <= MAX_NAME else None
     if match is None or (match.group(1) or "tcp").lower() not in DASK_SCHEMES:
         raise InputError(f"{_must(what)} be a scheduler address such as tcp://HOST:PORT ({', '.join(DASK_SCHEMES)}), "
@@ -377,7 +347,6 @@ def dask_address(text: str, what: str = "") -> str:
 
 
 def dask_option(text: str) -> str:
-    """An argparse ``type=``: :func:`dask_address`."""
     return _as_option(dask_address, text)
 
 

@@ -34,8 +34,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from exact_odds import __version__
-from exact_odds.inputs.errors import InputError
-from exact_odds.inputs.optional import require
+from exact_odds.inputs.errors import InputError, require
 from exact_odds.inputs.validate import shown
 from exact_odds.report.base import Cell, Math, Table, cell_text, fraction_text, text_tables
 

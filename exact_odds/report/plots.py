@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from exact_odds.analysis.removal import effects_are_zero
 from exact_odds.core.shoe import RANK_LABELS
-from exact_odds.inputs.errors import InputError
-from exact_odds.inputs.optional import installed, require
+from exact_odds.inputs.errors import InputError, installed, require
 from exact_odds.report.files import atomic_binary_file, check_output, shown
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from exact_odds.analysis.removal import LinearCount, Removal
-    from exact_odds.batch import Evaluation
+    from exact_odds.batch.evaluation import Evaluation
     from exact_odds.core.coup import Payable
     from exact_odds.core.shoe import Shoe
     from exact_odds.core.stats import Estimate

@@ -13,7 +13,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from exact_odds.inputs.optional import require
+from exact_odds.inputs.errors import require
 from exact_odds.inputs.validate import shown
 from exact_odds.study.checks import StudyError
 

@@ -47,7 +47,8 @@ from exact_odds.core.dist import Dist, Ways
 from exact_odds.core.notebook import Approx, Percent, html_table
 from exact_odds.core.shoe import CARDS_PER_COUP, RANKS, SUITS, Card, Rank, Shoe, ShoeError, Suit, falling
 from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
-from exact_odds.engine.enumerator import _suit_split, _SuitSplit, deal
+from exact_odds.engine.enumerator import deal
+from exact_odds.engine.polynomial import SuitSplit, suit_split
 from exact_odds.inputs.errors import suits_unknown
 
 Label = Hashable
@@ -171,7 +172,7 @@ Flags = tuple[bool, bool, bool, bool, bool]
 
 
 def flag_shares(ways: Ways, player: _Hand, banker: _Hand,
-                splits: dict[int, _SuitSplit]) -> Iterator[tuple[Flags, Ways]]:
+                splits: dict[int, SuitSplit]) -> Iterator[tuple[Flags, Ways]]:
     """The ways of four first cards split by the coup's pair flags: a hand pairing in a rank whose suits are
     not told apart is split by the engine's exact suited shares (jointly when both hands pair in it)."""
     pp, bp = player[0] != 0, banker[0] != 0
@@ -189,16 +190,16 @@ def flag_shares(ways: Ways, player: _Hand, banker: _Hand,
             yield (pp, bp, ps, bs, twin), unit * pw * bw
 
 
-def _shares(hand: _Hand, splits: dict[int, _SuitSplit]) -> tuple[tuple[bool, int], ...]:
+def _shares(hand: _Hand, splits: dict[int, SuitSplit]) -> tuple[tuple[bool, int], ...]:
     if hand[1] >= 0:
         return ((bool(hand[1]), 1),)
     s = splits[hand[0]]
     return ((False, s.pair - s.suited), (True, s.suited))
 
 
-def suit_splits(kinds: Sequence[_Kind], infinite: bool) -> dict[int, _SuitSplit]:
+def suit_splits(kinds: Sequence[_Kind], infinite: bool) -> dict[int, SuitSplit]:
     """Suited-pair shares of every rank whose suits are not told apart (``Detail.SUITS``)."""
-    return {k.rank: _suit_split(k.suits, infinite) for k in kinds if k.suits is not None and k.suit < 0}
+    return {k.rank: suit_split(k.suits, infinite) for k in kinds if k.suits is not None and k.suit < 0}
 
 
 # ---------------------------------------------------------------- the fifth and sixth cards

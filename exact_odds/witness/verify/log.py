@@ -54,8 +54,9 @@ MISSING = -1
 
 
 def compiled_loops(count: int) -> ModuleType | None:
-    """verify's compiled loops for a call on ``count`` cards or coups, or None for NumPy."""
-    return compiled.module("exact_odds.witness.verify.loops", count)
+    """verify's compiled loops for a call on ``count`` cards or coups, or None for NumPy
+    (:func:`exact_odds.batch.compiled.chosen`)."""
+    return compiled.chosen("exact_odds.witness.verify.loops", count)
 
 
 @dataclass(frozen=True, eq=False, slots=True)

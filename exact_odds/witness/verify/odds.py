@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from exact_odds.batch import Evaluation, evaluate
+from exact_odds.batch import evaluate
 from exact_odds.batch.compiled import chosen
+from exact_odds.batch.evaluation import Evaluation
 from exact_odds.core.coup import OUTCOMES, Payable, codes_at, payout_lookup, winner_index
 from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe
 from exact_odds.core.tableau import Tableau

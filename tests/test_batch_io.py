@@ -1,4 +1,4 @@
-"""The compiled reader of compositions (exact_odds.batch.textloops) against the NumPy one.
+"""The compiled reader of compositions (exact_odds.batch.loops) against the NumPy one.
 
 ``EXACT_ODDS_JIT=1`` runs the compiled loops at any size, ``0`` NumPy alone: every text must give
 the same counts, or the same error word for word, either way.
@@ -13,9 +13,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from exact_odds.batch import parse_compositions
-from exact_odds.batch.compiled import JIT_ENV, TEXT, module
-from exact_odds.batch.io import plain_counts
+from exact_odds.batch.compiled import JIT_ENV, KERNEL, chosen
+from exact_odds.batch.io import parse_compositions, plain_counts
 
 pytest.importorskip("numba")
 
@@ -38,17 +37,17 @@ def _both(monkeypatch: pytest.MonkeyPatch, run: Callable[[], T]) -> tuple[T, T]:
     found = []
     for setting in ("0", "1"):
         monkeypatch.setenv(JIT_ENV, setting)
-        assert (module(TEXT, 1) is not None) == (setting == "1")
+        assert (chosen(KERNEL, 1) is not None) == (setting == "1")
         found.append(run())
     return found[0], found[1]
 
 
 def test_the_compiled_loops_are_used_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(JIT_ENV, "1")
-    loops = module(TEXT, 1)
-    assert loops is not None and loops.__name__ == TEXT
+    loops = chosen(KERNEL, 1)
+    assert loops is not None and loops.__name__ == KERNEL
     monkeypatch.setenv(JIT_ENV, "0")
-    assert module(TEXT, 10**9) is None
+    assert chosen(KERNEL, 10**9) is None
 
 
 # ---------------------------------------------------------------- reading

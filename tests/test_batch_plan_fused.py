@@ -1,4 +1,4 @@
-"""The compiled float path's shape (:mod:`exact_odds.batch.fused`): the main bets' six-card parts
+"""The compiled float path's shape (:func:`exact_odds.batch.plan._compiled_float_rows`): the main bets' six-card parts
 weighed as they are made (never stored), blocks of one shape stacked into one BLAS call; the same
 integers as Python's and as the reference enumerator, up to the 456-card limit of exact floats."""
 
@@ -8,13 +8,16 @@ import numpy as np
 import pytest
 from conftest import jit_setting
 
-from exact_odds.batch import CHUNK, FLOAT_MAX_CARDS, compiled, evaluate, fused
+from exact_odds.batch import compiled, evaluate
+from exact_odds.batch import plan as plan_module
 from exact_odds.batch.evaluation import _bet_pass
+from exact_odds.batch.plan import CHUNK
 from exact_odds.bets import registered
 from exact_odds.core.coup import Detail
 from exact_odds.core.shoe import Shoe
 from exact_odds.core.tableau import STANDARD_TABLEAU
 from exact_odds.engine.enumerator import deal, winners
+from exact_odds.engine.polynomial import FLOAT_MAX_CARDS
 
 pytest.importorskip("numba")
 
@@ -23,7 +26,7 @@ pytest.importorskip("numba")
 def test_weighed_tail_equals_integers(tail: int) -> None:
     """``weighed_tail`` (four parts at a time and the rest one by one) sums the tail's weighed
     values as Python integers do, and stores nothing past the stored rows."""
-    fast = compiled.module(compiled.KERNEL, 10**9)
+    fast = compiled.chosen(compiled.KERNEL, 10**9)
     assert fast is not None
     rng = np.random.default_rng(tail)
     stored, width = 9, 37
@@ -49,7 +52,7 @@ def test_main_bets_weigh_their_six_card_parts_and_stack_blocks() -> None:
     every-bet plan (18 functionals) stores every part, and its larger products go in pieces. Matrices
     get rows of zeros up to a multiple of four lines (partial sums weighed by the empty part, row 0)."""
     plan = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, ()).plan
-    work = fused.prepared(plan, plan.space.kinds, CHUNK)
+    work = plan_module.prepared(plan, CHUNK)
     first, end = plan.layout.levels[-1]
     assert work.values.shape == (first, CHUNK) and end == len(plan.layout.parent)
     assert work.weights.shape == (2, end - first) and work.sums.shape == (2, CHUNK)
@@ -59,15 +62,15 @@ def test_main_bets_weigh_their_six_card_parts_and_stack_blocks() -> None:
     assert stage.rows.tolist().count(0) == 6  # five rows of padding and the tail's
     assert np.shares_memory(work.sums, stage.partial)
     every = _bet_pass(STANDARD_TABLEAU, Detail.POINTS, tuple(b for b in registered() if b.detail is Detail.POINTS))
-    wide = fused.prepared(every.plan, every.plan.space.kinds, CHUNK // 2)
+    wide = plan_module.prepared(every.plan, CHUNK // 2)
     assert wide.values.shape[0] == len(every.plan.layout.parent) and wide.weights.shape == (2, 0)
     shapes = sorted(matrix.shape for stage in wide.stages for matrix, _, _ in stage.products)
     assert shapes == [(2, 2, 54, 126), (2, 3, 96, 70), (3, 216, 35), (18, 420)]  # rows padded, in pieces
-    assert all(m.shape[-2] * m.shape[-1] * CHUNK // 2 <= fused.BLAS_WORK for m, _, _ in wide.stages[0].products)
+    assert all(m.shape[-2] * m.shape[-1] * CHUNK // 2 <= plan_module.BLAS_WORK for m, _, _ in wide.stages[0].products)
 
 
 def test_pieces_of_products_alike() -> None:
-    """The every-bet plan's products in pieces (:data:`exact_odds.batch.fused.BLAS_WORK`), in
+    """The every-bet plan's products in pieces (:data:`exact_odds.batch.plan.BLAS_WORK`), in
     chunks and a remainder: the same integers as the NumPy path."""
     rng = np.random.default_rng(17)
     counts = (32 - rng.integers(0, 24, size=(CHUNK + 7, 13))).clip(0)
@@ -133,8 +136,6 @@ def test_weighed_sums_past_the_float_limit_redone(monkeypatch: pytest.MonkeyPatc
     """With the float limit lowered below the main bets' sums, every composition of the compiled
     chunks (their six-card parts weighed, not stored) is flagged and redone exactly: all of them
     reach the exact path, and the integers are those of the limit in force."""
-    from exact_odds.batch import plan as plan_module
-
     counts = _near_the_limit(CHUNK + 9, 5)
     counts[::5, :3] -= 10  # smaller shoes among them (about 410 cards): every sum still past 2**40
     with jit_setting("1"):

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from exact_odds.inputs.errors import InputError
-from exact_odds.inputs.optional import EXTRAS, installed, require
+from exact_odds.inputs.errors import EXTRAS, InputError, installed, require
 
 
 class PlotError(InputError):
