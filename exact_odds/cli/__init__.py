@@ -41,12 +41,12 @@ FAMILY_OF: dict[str, str] = {
 
 
 def add_command(sub: Subparsers, command: str) -> None:
-    """Add ``command`` to ``sub`` (its family module imported now): the module's ``_add_<command>`` declares
-    its options, and ``_cmd_<command>`` runs it."""
+    """Add ``command`` to ``sub`` (its family module imported now): the module's ``add_<command>`` declares
+    its options, and ``cmd_<command>`` runs it (dashes as underscores: ``add_chemin_de_fer``)."""
     module = import_module(f"exact_odds.cli.{FAMILY_OF[command]}")
     name = command.replace("-", "_")
-    getattr(module, f"_add_{name}")(sub)
-    sub.choices[command].set_defaults(handler=getattr(module, f"_cmd_{name}"))
+    getattr(module, f"add_{name}")(sub)
+    sub.choices[command].set_defaults(handler=getattr(module, f"cmd_{name}"))
 
 
 def build_parser(only: str | None = None) -> Parser:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from exact_odds.bunco.simulation import GameRecorder
 
 
-def _cmd_bunco(args: argparse.Namespace) -> options.Output:
+def cmd_bunco(args: argparse.Namespace) -> options.Output:
     if args.party is not None or args.night is not None or args.tally is not None:
         return _party_command(args)
     if args.verify is not None:
@@ -129,7 +129,7 @@ def _verify_rolls(args: argparse.Namespace) -> options.Output:
                           configuration=rules.name)
 
 
-def _add_bunco(sub: options.Subparsers) -> None:
+def add_bunco(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "bunco", help="exact odds of the dice game Bunco: a roll, a game of rounds, a turn at the table",
         description="Exact odds of Bunco: one roll's score; the total of a game of one roll per round (round r "

@@ -118,7 +118,7 @@ def _banque(args: argparse.Namespace, rules: ChoiceRules) -> options.Output:
                           tableau=(rules.name, rules.key()), shoe=shoe_json(Shoe.infinite_deck()))
 
 
-def _cmd_chemin_de_fer(args: argparse.Namespace) -> options.Output:
+def cmd_chemin_de_fer(args: argparse.Namespace) -> options.Output:
     rules = _rules(args)
     if args.banque:
         return _banque(args, rules)
@@ -150,7 +150,7 @@ def _cmd_chemin_de_fer(args: argparse.Namespace) -> options.Output:
                           tableau=(rules.name, rules.key()), shoe=shoe_json(shoe))
 
 
-def _add_chemin_de_fer(sub: options.Subparsers) -> None:
+def add_chemin_de_fer(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "chemin-de-fer", help="chemin de fer solved exactly: both sides' optimal strategies and the value",
         description="The parlour game of chemin de fer (the Player wins 1, loses 1, a tie pushes) solved exactly: "

@@ -28,7 +28,7 @@ def _bet_completion() -> tuple[dict[str, str], dict[str, str]]:
             {"bash": f'{BET_FUNCTION}() {{\n  compgen -W "{names}" -- "$1"\n}}\n'})
 
 
-def _cmd_completion(args: argparse.Namespace) -> str:
+def cmd_completion(args: argparse.Namespace) -> str:
     parser = build_parser()
     bets, preamble = _bet_completion()
     for command in [parser, *command_parsers(parser)]:
@@ -43,7 +43,7 @@ def _cmd_completion(args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _add_completion(sub: options.Subparsers) -> None:
+def add_completion(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "completion", help="print the shell completion script (bash, zsh or tcsh)",
         description="Print a completion script for the shell: subcommands, options, their choices and file "

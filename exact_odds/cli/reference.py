@@ -43,7 +43,7 @@ def _known_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> optio
                           lambda: odds.known_odds_tables(shoe, known, outcomes, evs, args.format))
 
 
-def _cmd_odds(args: argparse.Namespace) -> options.Output:
+def cmd_odds(args: argparse.Namespace) -> options.Output:
     shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
     if args.known:
         return _known_odds(args, shoe, tableau)
@@ -68,7 +68,7 @@ def _dealt_odds(args: argparse.Namespace, shoe: Shoe, tableau: Tableau) -> optio
                           lambda: [odds.dealt_odds_table(shoe, dealt, dist, tableau=_custom_name(tableau))])
 
 
-def _add_odds(sub: options.Subparsers) -> None:
+def add_odds(sub: options.Subparsers) -> None:
     p = sub.add_parser("odds", help="exact banker, player and tie odds of a shoe",
                        description="Exact banker, player and tie odds of one coup from a shoe.",
                        **options.examples('exact-odds odds --decks 6',
@@ -82,7 +82,7 @@ def _add_odds(sub: options.Subparsers) -> None:
     options.add_format_options(p)
 
 
-def _cmd_edges(args: argparse.Namespace) -> options.Output:
+def cmd_edges(args: argparse.Namespace) -> options.Output:
     shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
     configs = options.configs_from_args(args)
     sheets = [(config, configuration_sheets(shoe, config, tableau=tableau)) for config in configs]
@@ -90,7 +90,7 @@ def _cmd_edges(args: argparse.Namespace) -> options.Output:
                           lambda: [edges.edges_table(str(shoe), sheets, args.format)])
 
 
-def _add_edges(sub: options.Subparsers) -> None:
+def add_edges(sub: options.Subparsers) -> None:
     p = sub.add_parser("edges", help="house edges of the main bets in every configuration",
                        description="Exact house edge (per coup and per resolved bet), win/push/loss probabilities "
                                    "and standard deviation of the banker, player and tie bets of every "
@@ -103,14 +103,14 @@ def _add_edges(sub: options.Subparsers) -> None:
     options.add_format_options(p)
 
 
-def _cmd_parsheet(args: argparse.Namespace) -> options.Output:
+def cmd_parsheet(args: argparse.Namespace) -> options.Output:
     bet = options.bets_from_args(args).find(args.bet)  # banker, player, tie: those of --config or the game
     sheet = par_sheet(options.shoe_from_args(args), bet, tableau=options.tableau_from_args(args))
     return options.render(args, lambda: edges.par_sheet_json(sheet),
                           lambda: [edges.par_sheet_table(sheet, args.format)])
 
 
-def _add_parsheet(sub: options.Subparsers) -> None:
+def add_parsheet(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "parsheet", help="par sheet of one bet",
         description="The par sheet of a bet: each pay line's combinations, probability, payout and return, the "
@@ -126,7 +126,7 @@ def _add_parsheet(sub: options.Subparsers) -> None:
     options.add_format_options(p)
 
 
-def _cmd_symbolic(args: argparse.Namespace) -> options.Output:
+def cmd_symbolic(args: argparse.Namespace) -> options.Output:
     bets = [bet for bet, _ in distinct_bets([bet for config in options.configs_from_args(args) for bet in config.bets])]
     with options.progress_bar(args, "symbolic") as bar:
         result = summary(options.shoe_from_args(args), bets, tableau=options.tableau_from_args(args), progress=bar)
@@ -134,7 +134,7 @@ def _cmd_symbolic(args: argparse.Namespace) -> options.Output:
         *edges.closed_form_tables(result, args.format), *edges.payout_symbol_tables(result, args.format)])
 
 
-def _add_symbolic(sub: options.Subparsers) -> None:
+def add_symbolic(sub: options.Subparsers) -> None:
     p = sub.add_parser("symbolic", help="closed forms in the number of decks; break-even payouts",
                        description="Banker, player and tie probabilities and each bet's house edge as exact "
                                    "rational functions of the number of decks d (checked against the enumerator "
@@ -148,7 +148,7 @@ def _add_symbolic(sub: options.Subparsers) -> None:
     options.add(p, "--quiet")
 
 
-def _cmd_report(args: argparse.Namespace) -> options.Output:
+def cmd_report(args: argparse.Namespace) -> options.Output:
     if args.game is not None:
         return _game_report(args)
     shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
@@ -185,7 +185,7 @@ def _removal_figures(args: argparse.Namespace, shoe: Shoe, bets: Iterable[Bet], 
             options.figures(args, title, lambda: eor_drawing(removals, counts, title)))
 
 
-def _add_report(sub: options.Subparsers) -> None:
+def add_report(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "report", help="the full reference report (8 decks unless told otherwise), or a casino's par sheet (--game)",
         description="Odds, the house edges of every configuration (or of --config's), the par sheets of the main "
@@ -205,7 +205,7 @@ def _add_report(sub: options.Subparsers) -> None:
     options.add_format_options(p, quiet=True)
 
 
-def _cmd_sidebets(args: argparse.Namespace) -> options.Output:
+def cmd_sidebets(args: argparse.Namespace) -> options.Output:
     shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
     choice = options.bets_from_args(args)
     named = choice.named(args.bet)
@@ -217,7 +217,7 @@ def _cmd_sidebets(args: argparse.Namespace) -> options.Output:
                           lambda: [edges.side_bets_table(str(shoe), sheets, args.format, omitted=omitted)])
 
 
-def _add_sidebets(sub: options.Subparsers) -> None:
+def add_sidebets(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "sidebets", help="house edges of the side bets (pairs, Dragon 7, Panda 8, Egalite, ...) on a shoe",
         description="Exact house edges of the built-in side bets on a shoe (of the game's side bets with --game), "
@@ -234,7 +234,7 @@ def _add_sidebets(sub: options.Subparsers) -> None:
 
 
 
-def _cmd_advantage(args: argparse.Namespace) -> options.Output:
+def cmd_advantage(args: argparse.Namespace) -> options.Output:
     shoe = options.shoe_from_args(args)
     watched = information.Information.parse(args.position, args.groups)
     choice = options.bets_from_args(args)
@@ -247,7 +247,7 @@ def _cmd_advantage(args: argparse.Namespace) -> options.Output:
                           lambda: odds.advantage_tables(shoe, result, args.format))
 
 
-def _add_advantage(sub: options.Subparsers) -> None:
+def add_advantage(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "advantage", help="what knowing a card (or its group) of the next coup is worth, exactly",
         description="For a kind of information about the next coup (the rank of the card at a position, or which "

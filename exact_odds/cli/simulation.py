@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from exact_odds.witness.verify import CoupLog
 
 
-def _cmd_simulate(args: argparse.Namespace) -> options.Output:
+def cmd_simulate(args: argparse.Namespace) -> options.Output:
     bets = _simulated_bets(args)
     reference = ((load_tableau(args.verify_rules) if args.verify_rules is not None else STANDARD_TABLEAU)
                  if args.verify else None)
@@ -80,7 +80,7 @@ def _log_writer(out: TextIO) -> Callable[[CoupLog], None]:
     return lambda log: write_log(log, out, header=next(blocks) == 0)
 
 
-def _add_simulate(sub: options.Subparsers) -> None:
+def add_simulate(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "simulate", help="deal coups from shuffled shoes; check them against the exact values",
         description="Deal coups from seeded, shuffled shoes (burn, cut card) or fresh shoes, bet flat on each "
@@ -116,7 +116,7 @@ def _add_simulate(sub: options.Subparsers) -> None:
     options.add_format_options(p, quiet=True)
 
 
-def _cmd_deal(args: argparse.Namespace) -> str:
+def cmd_deal(args: argparse.Namespace) -> str:
     shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
     seed = options.seed_from_args(args)
     sc = shoe_coup(shoe, seed, coup=args.coup, tableau=tableau, procedure=options.procedure_from_args(args))
@@ -126,7 +126,7 @@ def _cmd_deal(args: argparse.Namespace) -> str:
                                lambda: simulation.deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii))
 
 
-def _add_deal(sub: options.Subparsers) -> None:
+def add_deal(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "deal", help="deal one coup from a shuffled shoe and explain it, with the exact odds as it unfolds",
         description="Shuffle a shoe (the first shoe of `exact-odds simulate` with the same seed), burn, and deal "
@@ -144,7 +144,7 @@ def _add_deal(sub: options.Subparsers) -> None:
     options.add_format_options(p, ["table", "json"])
 
 
-def _cmd_session(args: argparse.Namespace) -> options.Output:
+def cmd_session(args: argparse.Namespace) -> options.Output:
     shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
     bet = options.bets_from_args(args).find(args.bet)  # a built-in bet, the game's, one of a --bets FILE
     bankroll = parse_bankroll(args.bankroll) if args.bankroll is not None else None
@@ -167,7 +167,7 @@ def _cmd_session(args: argparse.Namespace) -> options.Output:
                           figures=figures)
 
 
-def _add_session(sub: options.Subparsers) -> None:
+def add_session(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "session", help="a flat bettor's session: the exact net result after n hands and risk of ruin, "
                         "beside simulated sessions",
@@ -195,7 +195,7 @@ def _add_session(sub: options.Subparsers) -> None:
     options.add_format_options(p, quiet=True)
 
 
-def _cmd_roads(args: argparse.Namespace) -> str:
+def cmd_roads(args: argparse.Namespace) -> str:
     if args.input is not None:
         if args.seed is not None:
             raise InputError("give either --seed (a simulated shoe) or --input FILE (recorded results), not both")
@@ -213,7 +213,7 @@ def _cmd_roads(args: argparse.Namespace) -> str:
                                lambda: simulation.roads_text(roads, heading, color=args.color), **recorded)
 
 
-def _add_roads(sub: options.Subparsers) -> None:
+def add_roads(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "roads", help="draw the bead plate, big road and derived roads of a shoe",
         description="Draw a shoe's scoreboards in the terminal: the bead plate, the big road (ties marked on the "
@@ -231,7 +231,7 @@ def _add_roads(sub: options.Subparsers) -> None:
 
 
 
-def _cmd_verify(args: argparse.Namespace) -> options.Output:
+def cmd_verify(args: argparse.Namespace) -> options.Output:
     try:
         return _verify(args)
     except MemoryError:
@@ -278,7 +278,7 @@ def _verify(args: argparse.Namespace) -> options.Output:
     return options.render(args, lambda: verify_json(result, seed), lambda: verify_command_tables(result, seed), **given)
 
 
-def _add_verify(sub: options.Subparsers) -> None:
+def add_verify(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "verify", help="check a log of coups that any program dealt (or its counts) against the exact values",
         description="Check a log of coups, one a line (CSV with a header, or JSON Lines: columns player and "

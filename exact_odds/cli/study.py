@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from exact_odds.study.tasks import Workers
 
 
-def _cmd_eor(args: argparse.Namespace) -> options.Output:
+def cmd_eor(args: argparse.Namespace) -> options.Output:
     shoe = options.shoe_from_args(args)
     choice = options.bets_from_args(args)
     named = choice.named(args.bet) or list(choice.loaded)
@@ -57,7 +57,7 @@ def _cmd_eor(args: argparse.Namespace) -> options.Output:
                           figures=options.figures(args, title, lambda: eor_drawing(removals, counts, title)))
 
 
-def _add_eor(sub: options.Subparsers) -> None:
+def add_eor(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "eor", help="exact effects of removal of each rank on every bet, and the counts they suggest",
         description="For every bet (or those named with --bet) and each rank: EV(shoe less one card of the rank) "
@@ -75,7 +75,7 @@ def _add_eor(sub: options.Subparsers) -> None:
     options.add_format_options(p, quiet=True)
 
 
-def _cmd_batch(args: argparse.Namespace) -> Iterator[str]:
+def cmd_batch(args: argparse.Namespace) -> Iterator[str]:
     choice = options.bets_from_args(args)
     bets = choice.named(args.bet) or list(choice.loaded)
     tableau = options.tableau_from_args(args)
@@ -111,7 +111,7 @@ def _expected_lines(path: str) -> int:
         return 0
 
 
-def _add_batch(sub: options.Subparsers) -> None:
+def add_batch(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "batch", help="exact banker/player/tie counts (and bet EVs) of many compositions at once",
         description="Read one composition per line (13 comma-separated counts A,2,...,9,T,J,Q,K; '#' comments and "
@@ -130,7 +130,7 @@ def _add_batch(sub: options.Subparsers) -> None:
     options.add(p, "--output")
 
 
-def _cmd_study(args: argparse.Namespace) -> options.Output:
+def cmd_study(args: argparse.Namespace) -> options.Output:
     with workers_from_args(args) as workers:
         shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
         choice = options.bets_from_args(args)
@@ -172,7 +172,7 @@ REPLAYED = "the recorded shoe, replayed from its first card in the order recorde
 """How ``study --input`` deals, as its provenance says."""
 
 
-def _add_study(sub: options.Subparsers) -> None:
+def add_study(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "study", help="deal shoes and study the exact player EV of each bet before every coup (or replay a record)",
         description="Deal --shoes shuffled shoes to the cut card and evaluate the exact player EV (the bettor's "
@@ -247,7 +247,7 @@ def workers_from_args(args: argparse.Namespace) -> AbstractContextManager[Worker
     return study_workers(args.workers, args.shoes, options.shoe_from_args(args).size)
 
 
-def _cmd_count(args: argparse.Namespace) -> options.Output:
+def cmd_count(args: argparse.Namespace) -> options.Output:
     with workers_from_args(args) as workers:
         choice = options.bets_from_args(args)
         counts = counts_from_args(args, choice)
@@ -260,7 +260,7 @@ def _cmd_count(args: argparse.Namespace) -> options.Output:
                           figures=options.figures(args, "Player EV by true count", lambda: count_drawing(study)))
 
 
-def _add_count(sub: options.Subparsers) -> None:
+def add_count(sub: options.Subparsers) -> None:
     p = sub.add_parser(
         "count", help="evaluate counts of one's own (tags, a true-count trigger, a bet) over dealt shoes, exactly",
         description="Deal --shoes shuffled shoes to the cut card (the shoes of 'study' and 'simulate' with the same "
