@@ -36,6 +36,16 @@ def test_a_night_and_its_sheet(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert code == 0 and "Tally sheet: PASS" in out, err
 
 
+def test_quiet_names_no_file_written(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``bunco --quiet`` writes its files and says nothing of them, as every command's --quiet does."""
+    log, out = tmp_path / "rolls.csv", tmp_path / "out.txt"
+    argv = ("bunco", "--simulate", "100", "--seed", "1", "--log", str(log), "--output", str(out))
+    assert run(capsys, *argv) == (0, "", f"exact-odds: wrote {str(log)!r}\nexact-odds: wrote {str(out)!r}\n")
+    written = log.read_text(encoding="utf-8"), out.read_text(encoding="utf-8")
+    assert run(capsys, *argv, "--quiet") == (0, "", "")
+    assert (log.read_text(encoding="utf-8"), out.read_text(encoding="utf-8")) == written
+
+
 def test_a_wrong_sheet_fails(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     lines = Path(SHEET).read_text(encoding="utf-8").splitlines()
     lines[1] = "1,1,P1,0,1,1,0,29"

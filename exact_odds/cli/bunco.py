@@ -181,4 +181,4 @@ def add_bunco(sub: options.Subparsers) -> None:
     p.add_argument("--tally", metavar="FILE",
                    help="check a host's tally sheet (CSV: round,[table,]player,wins,losses,buncos,mini_buncos,points) "
                         "against the party's rules and exact means")
-    options.add_format_options(p)
+    options.add_format_options(p, quiet=True)

@@ -229,7 +229,7 @@ SHARED: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "--game": (("--game",), {"metavar": "FILE", "help": GAME_HELP}),
     "--output": (("--output", "-o"), {"type": _file_or_stdout, "metavar": "FILE",
                                       "help": "write to FILE (atomically) instead of stdout ('-': stdout)"}),
-    "--quiet": (("--quiet", "-q"), {"action": "store_true", "help": "no progress bar"}),
+    "--quiet": (("--quiet", "-q"), {"action": "store_true", "help": "no progress bar and no 'wrote FILE' lines"}),
     "--seed": (("--seed",), {"type": validate.SEED.option, "metavar": "S",
                              "help": "seed of the random generator (default: chosen at random and printed)"}),
     "--bets": (("--bets",), {"dest": "bet_files", "action": "append", "default": [], "metavar": "FILE",
