@@ -30,7 +30,7 @@ from exact_odds.core.stats import Estimate
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.registry import unknown_name
 from exact_odds.inputs.validate import TAG, THRESHOLD_EXACT, shown
-from exact_odds.study.estimates import mean, per_coup, per_shoe, ratio, shoe_totals
+from exact_odds.study.estimates import per_coup, per_shoe, ratio
 from exact_odds.study.records import DECK
 
 if TYPE_CHECKING:
@@ -251,4 +251,4 @@ def compare_counts(first: Count, a: CountColumns, second: Count, b: CountColumns
     diff = np.where(bet_a, a.player_ev, 0.0) - np.where(bet_b, b.player_ev, 0.0)
     diff_realised = np.where(bet_a, a.result, 0.0) - np.where(bet_b, b.result, 0.0)
     return CountComparison(first.name, second.name, float(np.mean(bet_a & bet_b)),
-                           mean(shoe_totals(diff, a.shoe, a.shoes)), mean(shoe_totals(diff_realised, a.shoe, a.shoes)))
+                           per_shoe(diff, a.shoe, a.shoes), per_shoe(diff_realised, a.shoe, a.shoes))

@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from exact_odds.core.stats import Estimate
 
 if TYPE_CHECKING:
@@ -30,8 +32,6 @@ if TYPE_CHECKING:
 
 def shoe_totals(values: Array, shoe: Array, shoes: int) -> Array:
     """The total of ``values`` (one per coup) in each of ``shoes`` shoes (``shoe``: each coup's)."""
-    import numpy as np
-
     return np.bincount(shoe, weights=np.asarray(values, dtype=np.float64), minlength=shoes)
 
 
@@ -55,8 +55,6 @@ def ratio_of_totals(y: Array, n: Array, shoes: int) -> Estimate | None:
 
 def per_coup(values: Array, shoe: Array, shoes: int) -> Estimate:
     """The mean of ``values`` per coup dealt (a study deals at least one coup)."""
-    import numpy as np
-
     est = ratio(values, np.ones(len(values)), shoe, shoes)
     assert est is not None
     return est
@@ -69,8 +67,6 @@ def per_shoe(values: Array, shoe: Array, shoes: int) -> Estimate:
 
 def mean(samples: Array) -> Estimate:
     """The mean of independent samples and its standard error."""
-    import numpy as np
-
     x = np.asarray(samples, dtype=np.float64)
     value = math.fsum(x) / len(x)
     if len(x) < 2:
