@@ -31,7 +31,7 @@ from exact_odds.dealing.procedure import STANDARD_PROCEDURE, Procedure
 from exact_odds.inputs import validate
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import is_file, read_user_file
-from exact_odds.inputs.registry import name_key, unknown_name
+from exact_odds.inputs.registry import name_key, unknown_key
 from exact_odds.inputs.sources import TomlText, parse_toml, reraised, text_value
 from exact_odds.inputs.validate import shown
 
@@ -186,7 +186,7 @@ def _procedure(doc: _Doc, shoe: Shoe) -> Procedure:
         raise doc.error("procedure must be a table ([procedure])", "procedure")
     for key in table:
         if key not in PROCEDURE_KEYS:
-            raise doc.error(_unknown(key, PROCEDURE_KEYS, "[procedure]"), key, "procedure")
+            raise doc.error(unknown_key(key, PROCEDURE_KEYS, " in [procedure]"), key, "procedure")
     burn, cut, last = (table.get(key, default) for key, default in zip(
         PROCEDURE_KEYS, (STANDARD_PROCEDURE.burn, STANDARD_PROCEDURE.cut, STANDARD_PROCEDURE.last_coup), strict=True))
     if not isinstance(burn, bool):
@@ -202,16 +202,12 @@ def _procedure(doc: _Doc, shoe: Shoe) -> Procedure:
     return procedure
 
 
-def _unknown(key: str, known: tuple[str, ...], where: str) -> str:
-    return unknown_name("key", key, known, f" (known: {', '.join(known)})", where=f" in {where}")
-
-
 def parse_game(text: str, *, source: str = "game", base: str | Path = ".") -> Game:
     """A :class:`Game` from TOML text; ``source`` names it in messages, and the files it names are in ``base``."""
     doc = _Doc(text, source, Path(base))
     for key in doc.data:
         if key not in KEYS:
-            raise doc.error(_unknown(key, KEYS, "a game file"), key)
+            raise doc.error(unknown_key(key, KEYS, " in a game file"), key)
     shoe = _shoe(doc)
     offered, defined = _side_bets(doc)
     name = _text(doc, "name", Path(source).stem)

@@ -5,11 +5,7 @@ Payouts are net units (:mod:`exact_odds.bets.core`). A *pair* is a hand whose fi
 the same rank, a *perfect* pair also the same suit, a *twin* pair both hands pairing in one rank; a
 *natural* is a coup that ended on the first four cards with an 8 or a 9. Rules are plain functions
 or frozen dataclasses, so bets compare by value and pickle for workers; each bet asks the engine
-for the least :class:`~exact_odds.core.coup.Detail` it needs.
-
-Each bet's ``source`` cites its pay table: Wizard of Odds' pages, and for the EZ Baccarat Tiger bets
-the tables as posted (only the Big Tiger is cross-checked, against E. Jacobson's published edge).
-8-deck figures from the sources are checked in ``tests/test_bets_side.py``.
+for the least :class:`~exact_odds.core.coup.Detail` it needs. Each bet's ``source`` cites its pay table.
 
 >>> from exact_odds import Shoe, deal
 >>> -deal(Shoe.decks(8)).expectation(DRAGON_7.payout)

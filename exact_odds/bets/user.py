@@ -32,7 +32,7 @@ from exact_odds.bets.core import Bet, BetError, PayLine, exact_payout
 from exact_odds.bets.side import BUILTIN_BETS
 from exact_odds.core.coup import OUTCOMES, Coup, Detail, Winner
 from exact_odds.inputs.reading import read_user_file
-from exact_odds.inputs.registry import Registry, name_key, unknown_name
+from exact_odds.inputs.registry import Registry, name_key, unknown_key
 from exact_odds.inputs.sources import TomlText, parse_toml, reraised, text_value
 from exact_odds.inputs.validate import printable, shown
 
@@ -129,10 +129,6 @@ class _Where:
 # ---------------------------------------------------------------- parsing values
 
 
-def _unknown_key(key: str, known: tuple[str, ...]) -> str:
-    return unknown_name("key", key, known, f" (known: {', '.join(known)})")
-
-
 def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -206,7 +202,7 @@ def _pay_line(entry: object, where: _Where, b: int, j: int) -> tuple[PayLine, De
         raise where.error("each [[bet.line]] must be a table", b, j)
     unknown = [k for k in entry if k not in FIELDS and k not in LINE_KEYS]
     if unknown:
-        raise where.error(_unknown_key(unknown[0], (*LINE_KEYS, *FIELDS)), b, j, unknown[0])
+        raise where.error(unknown_key(unknown[0], (*LINE_KEYS, *FIELDS)), b, j, unknown[0])
     if "pays" not in entry:
         raise where.error("a pay line needs pays (e.g. pays = \"11:1\")", b, j)
     with reraised(where.error, b, j, "pays"):
@@ -235,7 +231,7 @@ def _bet(table: object, where: _Where, b: int) -> Bet:
         raise where.error("each [[bet]] must be a table", b)
     unknown = [k for k in table if k not in BET_KEYS]
     if unknown:
-        raise where.error(_unknown_key(unknown[0], BET_KEYS), b, None, unknown[0])
+        raise where.error(unknown_key(unknown[0], BET_KEYS), b, None, unknown[0])
     name = _text_key(table, "name", where, b, required=True)
     source = _text_key(table, "source", where, b, required=True)
     description = _text_key(table, "description", where, b, required=False)
@@ -268,7 +264,7 @@ def parse_bets(text: str, *, source: str = "bets", joining: Registry[Bet] = BUIL
     unknown = [k for k in data if k != "bet"]
     if unknown:
         line = where.text.first_match(rf"\s*\[*\s*{re.escape(unknown[0])}\b")
-        raise BetError(f"{where.text.where(line)}: {_unknown_key(unknown[0], ('bet',))}; write each bet as [[bet]]")
+        raise BetError(f"{where.text.where(line)}: {unknown_key(unknown[0], ('bet',))}; write each bet as [[bet]]")
     tables = data.get("bet")
     if not isinstance(tables, list) or not tables:
         raise BetError(f"{source}: no bets (write each bet as a [[bet]] table)")

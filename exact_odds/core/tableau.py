@@ -5,10 +5,8 @@ banker draws, by banker total and the player's third card (``None`` when the pla
 The scalar rule is :meth:`Tableau.player_draws_on` / :meth:`Tableau.banker_draws_given`;
 :func:`play` plays a coup from point values and :func:`play_many` many coups at once, through
 lookup arrays built from the scalar rule (so the two cannot disagree); :func:`player_rule` and
-:func:`banker_rule` say it in words. No other module encodes a rule.
-
-The standard table (``STANDARD_TOML``) is the one printed on punto banco layouts and in Wizard of
-Odds' "Baccarat rules" (wizardofodds.com/games/baccarat/basics); :func:`load_tableau` reads another.
+:func:`banker_rule` say it in words. No other module encodes a rule. :func:`load_tableau` reads a table
+in the format of ``STANDARD_TOML``, the standard one.
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
 """Cards as codes and the dealing procedure: how cards reach the table (fresh shoes, or burn, cut card and
-last coup).
+last coup; docs/checking.md, "Dealing", says it in words with its sources).
 
 Cards are small integers, ``4 * (rank - 1) + suit`` (0-51, suits in the order of
-:data:`~exact_odds.core.shoe.SUITS`), the codes every dealer, shuffle and study works with; a shoe whose
-suits are unknown is dealt as spades, and then cannot settle suited bets.
-
-The procedure follows Wizard of Odds, "Baccarat" rules (wizardofodds.com/games/baccarat/basics) and
-Wikipedia, "Punto banco". Whole shoes: the first card is turned and burns as many more face down as its
-:func:`burn_value`; a cut card lies ``cut`` cards from the end. With
-``last_coup="one-more"`` (Wizard of Odds) one more coup follows the coup during which it comes out
-(if it comes out before a coup's first card, that coup is the last); with ``"this"`` (Wikipedia,
-``cut=7``) that coup is the last. Fresh shoes: every coup is the first six cards of a freshly
-shuffled full shoe. The cards burned face down are never seen: :func:`burn` keeps them apart.
+:data:`~exact_odds.core.shoe.SUITS`); a shoe whose suits are unknown is dealt as spades. The cards
+burned face down are never seen: :func:`burn` keeps them apart.
 
 >>> from exact_odds.core.shoe import parse_card
 >>> card_code(parse_card("Kh")), code_card(49), card_point(49), burn_value(49)

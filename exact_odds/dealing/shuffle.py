@@ -1,10 +1,8 @@
-"""Seeds and shuffles: which cards a seeded run deals, reproducibly.
+"""Seeds and shuffles: which cards a seeded run deals, reproducibly (docs/checking.md, "Randomness").
 
-Work is cut into blocks of fixed size (:data:`FRESH_BLOCK` coups or :data:`SHOE_BLOCK` shoes); block
-``i`` draws from ``default_rng(SeedSequence(seed, spawn_key=(i,)))`` (:func:`block_rng`). Shoe ``i``
-of a run is row ``i % SHOE_BLOCK`` of block ``i // SHOE_BLOCK``, so it depends only on the seed and
-``i``, never on how work is scheduled: every command deals the same shoes for the same seed. The
-block sizes are part of what a seed means.
+Block ``i`` of :data:`FRESH_BLOCK` coups or :data:`SHOE_BLOCK` shoes draws from :func:`block_rng`; shoe ``i``
+is row ``i % SHOE_BLOCK`` of block ``i // SHOE_BLOCK``, whatever the scheduling. The block sizes are part of
+what a seed means.
 """
 
 from __future__ import annotations

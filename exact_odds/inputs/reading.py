@@ -1,9 +1,6 @@
-"""Reading the files a user names, safely: regular files only, a size cap per kind, UTF-8 checked by line.
-
-Only a **regular file** is read: anything else is refused at once, without blocking (``stat``, then
-``O_NONBLOCK`` and ``fstat``); ``-`` is standard input where a command says so. A file read whole holds at
-most :data:`CAP`; logs are streamed by line (:func:`user_lines`), compositions in blocks of whole lines
-(:func:`user_blocks`). Every refusal is one :class:`~exact_odds.inputs.errors.InputError` naming the file.
+"""Reading the files a user names, safely: regular files only (refused without blocking), a size cap per
+kind, UTF-8 checked by line (docs/formats.md says it for users); ``-`` is standard input where a command
+says so. Every refusal is one :class:`~exact_odds.inputs.errors.InputError` naming the file.
 """
 
 from __future__ import annotations

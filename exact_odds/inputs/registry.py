@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Protocol, TypeVar
 
 from exact_odds.inputs.errors import InputError
@@ -70,6 +70,11 @@ def unknown_name(what: str, name: str, names: Iterable[str], listing: str, *, wh
     """
     close = nearest(name, names)
     return f"unknown {what} {shown(name)}{where}" + (listing if close is None else f" (did you mean {close!r}?)")
+
+
+def unknown_key(key: str, known: Sequence[str], where: str = "") -> str:
+    """:func:`unknown_name` for a key of a user's file, listing the ``known`` keys."""
+    return unknown_name("key", key, known, f" (known: {', '.join(known)})", where=where)
 
 
 class Named(Protocol):
