@@ -109,7 +109,6 @@ def _level_text(alpha: Fraction) -> str:
 
 
 def _grouped_decimal(x: Fraction, digits: int) -> str:
-    """``x`` to ``digits`` decimals with thousands separators, e.g. ``1,234.50``."""
     whole, _, decimals = decimal_text(x, digits).partition(".")
     return f"{int(whole):,}.{decimals}"
 

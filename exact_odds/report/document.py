@@ -5,21 +5,15 @@ Provenance: which program, command, tableau (name and SHA-256 of its decisions),
 procedure and seed produced an output, at the top of every format; a part a command does not use is
 ``None`` (JSON ``null``). No date and no host: the same command line gives the same bytes.
 
-LaTeX: ``booktabs`` rules in ``longtable`` environments; a wide table is set in a smaller font, the widest
-on a landscape page, to fit A4 with 1.5 cm margins. Text is escaped, and the characters pdflatex rejects
-are converted (``≈`` to ``$\\approx$``, an accented letter to its accent command, anything else outside
-ASCII to ``?``); a :class:`~exact_odds.report.base.Math` cell is set through ``sympy.latex``. The document
-compiles with pdflatex and TeX Live's ``latex-base`` and ``latex-recommended`` (run it twice, as for any
-``longtable``).
+LaTeX: ``booktabs`` rules in ``longtable`` environments, a wide table in a smaller font or on a landscape
+page (A4, 1.5 cm margins); text escaped or converted for pdflatex (:func:`latex_escape`). It compiles with
+pdflatex and TeX Live's ``latex-base`` and ``latex-recommended`` (run it twice, as for any ``longtable``).
 
 HTML: one self-contained page (inline CSS, figures inline as SVG, nothing fetched) that reads on a phone
 and prints. A column whose cells are all numbers is right-aligned; every text is escaped.
 
-xlsx (with openpyxl): a sheet for the provenance, then one sheet a table: its title (A1), the headers (row
-2), the rows, then the notes; its name the title cut to 31 characters (made unique). Numbers are stored as
-numbers: an integer with a thousands format, a fraction as the nearest double (a percentage when its header
-reads as one), and beside each column of fractions a text column ``HEADER (exact)`` keeps them exactly.
-Text that is a number (``"1,234"``, ``"1.0579%"``) becomes that number.
+xlsx (with openpyxl): a provenance sheet, then one sheet a table, numbers stored as numbers
+(docs/formats.md, "Spreadsheets").
 """
 
 from __future__ import annotations
@@ -186,7 +180,8 @@ def _char(c: str) -> str:
 
 
 def latex_escape(text: str) -> str:
-    """``text`` as LaTeX source that pdflatex accepts: special characters escaped, others converted.
+    """``text`` as LaTeX source that pdflatex accepts: special characters escaped, ``≈`` as ``$\\approx$``, an
+    accented letter as its accent command, anything else outside ASCII as ``?``.
 
     >>> latex_escape("≈ 1.06% × 2 & d_1")
     '$\\\\approx$ 1.06\\\\% $\\\\times$ 2 \\\\& d\\\\_1'
@@ -463,7 +458,6 @@ def _is_fraction(value: Cell) -> bool:
 
 
 def _exact(value: Cell) -> Fraction | None:
-    """The exact number of a cell of a column of fractions: a fraction, an integer or their text; else None."""
     if isinstance(value, bool):
         return None
     if isinstance(value, (Fraction, int)):
@@ -475,7 +469,6 @@ def _exact(value: Cell) -> Fraction | None:
 
 def _fill(sheet: Worksheet, title: str, headers: Sequence[str], rows: Sequence[Sequence[Cell]],
           notes: Sequence[str] = ()) -> None:
-    """Write the title (A1, bold), the headers (row 2, bold, frozen) and the rows of one sheet, then its notes."""
     openpyxl = require("openpyxl", "xlsx", "--format xlsx needs openpyxl")
     bold = openpyxl.styles.Font(bold=True)
     sheet.cell(row=1, column=1, value=title).font = bold

@@ -131,7 +131,6 @@ def _closed_form_note(summary: Summary) -> str:
 
 
 def _decks_text(decks: Sequence[int]) -> str:
-    """``1..8`` for a run of consecutive numbers, else ``1, 3, 8``."""
     if len(decks) > 2 and list(decks) == list(range(decks[0], decks[-1] + 1)):
         return f"{decks[0]}..{decks[-1]}"
     return ", ".join(map(str, decks))

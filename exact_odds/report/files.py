@@ -1,14 +1,6 @@
-"""Writing the files a command makes (``--output``, ``--plot``, ``simulate --log``), atomically.
-
-A file is written to a temporary file beside its target, renamed over it once whole: a reader sees the
-old file or the whole new one. The target must be a regular file we may write (the new file keeps its
-mode and, when we may, its owner) or a new path in an existing directory (mode ``0o666 & ~umask``); a
-device, FIFO, socket, directory, missing directory or bad name is refused with one
-:class:`~exact_odds.inputs.errors.InputError`. A symbolic link is followed. The temporary file is removed
-on any exit but SIGKILL (the command line turns SIGTERM and SIGHUP into exceptions).
-
-The files of one command commit together (:func:`committed_together`): renamed into place only when the
-whole block has succeeded, else no target is created or replaced.
+"""Writing the files a command makes (``--output``, ``--plot``, ``simulate --log``), atomically (docs/formats.md):
+to a temporary file beside the target, renamed over it once whole (a symbolic link followed, the old file's mode
+kept), removed on any exit but SIGKILL. The files of one command commit together (:func:`committed_together`).
 """
 
 from __future__ import annotations
@@ -47,7 +39,7 @@ def _refuse(name: str | Path, why: str) -> InputError:
 
 def output_target(path: str | Path) -> tuple[Path, os.stat_result | None]:
     """The file that writing ``path`` replaces (a symbolic link followed), and its status (``None`` for a new
-    file); :class:`InputError` for any other target (see the module)."""
+    file); :class:`InputError` for a device, FIFO, socket, directory, missing directory or bad name."""
     name = str(path)
     if not name:
         raise _refuse(name, "no file name given")
@@ -99,7 +91,6 @@ def check_output(path: str) -> str:
 
 
 def _give_mode(fd: int, st: os.stat_result | None) -> None:
-    """Give the temporary file ``fd`` the mode (and owner) of the file it replaces, or a new file's mode."""
     if not hasattr(os, "fchmod"):  # Windows: no modes to keep
         return
     if st is not None and (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):

@@ -44,7 +44,6 @@ def odds_table(shoe_label: str, counts: OutcomeWays, total: int, *, infinite: bo
 
 
 def _outcomes_json(counts: OutcomeWays, total: int, *, finite: bool) -> dict[str, object]:
-    """Each outcome's ``combinations`` (finite shoes), exact ``probability`` and ``decimal``."""
     return {name: {**({"combinations": counts[name]} if finite else {}),
                    "probability": fraction_text(Fraction(counts[name], total)),
                    "decimal": float(Fraction(counts[name], total))} for name in OUTCOMES}

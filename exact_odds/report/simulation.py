@@ -458,7 +458,6 @@ def _check_json(check: Check) -> dict[str, object]:
 
 
 def _tallies_json(check: Check) -> dict[str, object]:
-    """Each event's tally by its name in snake_case (``player_pair``, ``A``...)."""
     return {t.name.replace(" ", "_"): {"observed": t.observed, "expected": t.expected, "variance": t.variance,
                                        "z": t.z} for t in check.tallies}
 
