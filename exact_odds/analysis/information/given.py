@@ -1,10 +1,8 @@
 """The exact coup distribution given partial information about the next coup, and what it is worth.
 
-:func:`deal_known` conditions on a :class:`Known`; :func:`deal_cases` splits the coups by the cases of an
-:class:`Information` in one enumeration; :func:`deal_dealt` is the odds of a coup under way. Ways count
-ordered six-card sequences, unused cards included: ``deal_known(shoe, Known())`` is ``deal(shoe)``.
-:func:`advantage` values an information: in each case the bettor makes the best bet (one unit staked,
-``player_ev`` his expectation) or sits out when none is positive, so the *value* is
+Ways count ordered six-card sequences, unused cards included: ``deal_known(shoe, Known())`` is
+``deal(shoe)``. :func:`advantage` values an information: in each case the bettor makes the best bet (one
+unit staked) or sits out when none is positive, so the *value* is
 ``sum over cases c of P(c) * max(EV_c(bet 1), ..., EV_c(bet n), 0)``.
 
 How: cards are pooled into *kinds*, alike in everything the question looks at (point value; rank when
