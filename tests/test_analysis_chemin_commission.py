@@ -18,7 +18,7 @@ from itertools import pairwise, permutations
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from test_analysis_chemin import SMALL, banker_rule, point_cards, sign
+from test_analysis_chemin import SMALL, banker_rule, point_cards, sign, solution_rules
 
 from exact_odds.analysis.chemin import (
     Certificate,
@@ -39,9 +39,9 @@ Score = Callable[[int, int], Fraction]
 
 
 def rules_of(game: CommissionGame, player: Sequence[Fraction], banker: Sequence[Fraction | None]) -> ChoiceRules:
-    """A pair of strategies written as rules without free cells (through the parlour game's own writer)."""
+    """A pair of strategies written as rules without free cells (through test_analysis_chemin's solution_rules)."""
     zero = Certificate(Fraction(0), Fraction(0), Fraction(0))
-    return Solution(game.player, Fraction(0), tuple(player), tuple(banker), zero, True, True).rules()
+    return solution_rules(Solution(game.player, Fraction(0), tuple(player), tuple(banker), zero, True, True))
 
 
 def result(seq: tuple[int, ...], information: Information, rules: ChoiceRules, score: Score) -> Fraction:

@@ -21,7 +21,7 @@ wins (Ethier and Lee, 2023, Games 14:63). Each answer is certified by exact best
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
@@ -359,36 +359,6 @@ class Solution:
     certificate: Certificate
     player_unique: bool
     banker_unique: bool
-
-    def rules(self) -> ChoiceRules:
-        """The solution as rules without free cells (a set where any choice will do stands)."""
-        game = self.game
-        rules = game.rules
-        for hand, x in zip(game.player_sets, self.player, strict=True):
-            if isinstance(hand, int):
-                player = list(rules.player)
-                player[hand] = x
-                rules = replace(rules, player=tuple(player))
-            else:
-                rules = replace(rules, player_cards=(*rules.player_cards, (hand, x)))
-        rows: dict[Hand, list[Decision]] = {}
-        for bset, q in zip(game.banker_sets, self.banker, strict=True):
-            rows.setdefault(bset.hand, list(_default_row(rules, bset.hand)))[COLUMNS.index(bset.column)] = (
-                STAND if q is None else q)
-        banker = [list(row) for row in rules.banker]
-        cards = dict(rules.banker_cards)
-        for hand, row in rows.items():
-            if isinstance(hand, int):
-                banker[hand] = row
-            else:
-                cards[hand] = tuple(row)
-        return replace(rules, name=f"{rules.name}, solved", banker=tuple(tuple(r) for r in banker),
-                       banker_cards=tuple(sorted(cards.items())))
-
-
-def _default_row(rules: ChoiceRules, hand: Hand) -> tuple[Decision, ...]:
-    row = rules.banker[hand] if isinstance(hand, int) else [rules.banker_decision(hand, c) for c in COLUMNS]
-    return tuple(STAND if d is None else d for d in row)
 
 
 @dataclass(frozen=True, slots=True)

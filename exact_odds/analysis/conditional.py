@@ -81,12 +81,8 @@ def parse_dealt(text: str) -> Dealt:
     return Dealt(tuple(sides.get("p", [])), tuple(sides.get("b", [])))
 
 
-def _point(card: Card) -> int:
-    return card.rank.point
-
-
 def _total(cards: Sequence[Card]) -> int:
-    return sum(_point(c) for c in cards) % 10
+    return sum(c.rank.point for c in cards) % 10
 
 
 def dealing_order(dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU) -> tuple[Card, ...]:
@@ -114,7 +110,7 @@ def dealing_order(dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU) -> tuple[Ca
     if len(p) == 2 and player_draws:
         raise DealtError(f"the player draws on {pt} before the banker ({player_rule(tableau)}): "
                          "give the player's third card first")
-    third = _point(p[2]) if len(p) == 3 else None
+    third = p[2].rank.point if len(p) == 3 else None
     if len(b) == 3 and not tableau.banker_draws_given(pt, bt, third):
         raise DealtError(f"the banker stands on {bt} here ({banker_rule(tableau, bt, third)}): no third banker card")
     return (*order, *p[2:], *b[2:])
@@ -142,8 +138,6 @@ def deal_given(shoe: Shoe, dealt: Dealt, tableau: Tableau = STANDARD_TABLEAU, *,
     :func:`~exact_odds.analysis.information.deal_dealt` of them, once the rules and the shoe allow them."""
     order = dealing_order(dealt, tableau)
     _check_in_shoe(shoe, order)
-    if detail is Detail.SUITS and any(c.suit is None for c in order[:4]):
-        raise DealtError("suited pairs need the suits of the first four cards")
     return deal_dealt(shoe, order, tableau, detail=detail)
 
 
@@ -177,7 +171,7 @@ def explain_coup(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_
     (before the coup, after four cards, after the player's third card if any, the banker's decision) and the
     coup. ``card_text`` writes a card (``Q♠`` or ``Qs``); too few cards raise
     :class:`~exact_odds.core.tableau.IncompleteCoup`."""
-    end = play(tableau, [_point(c) for c in cards])
+    end = play(tableau, [c.rank.point for c in cards])
     p: tuple[Card, ...] = (cards[0], cards[2])
     b: tuple[Card, ...] = (cards[1], cards[3])
     pt, bt = _total(p), _total(b)
@@ -191,7 +185,7 @@ def explain_coup(shoe: Shoe, cards: Sequence[Card], tableau: Tableau = STANDARD_
         return steps, _coup(end)
     third: int | None = None
     if end.player_cards == 3:
-        p, third = (*p, cards[4]), _point(cards[4])
+        p, third = (*p, cards[4]), cards[4].rank.point
         steps.append(Step(f"The player has {pt} and draws ({player_rule(tableau)}): {card_text(cards[4])} "
                           f"({third} points) makes {end.player}.", Dealt(p, b), deal_given(shoe, Dealt(p, b), tableau)))
     else:

@@ -95,15 +95,15 @@ def _check_work(one: OneHand, hands: int) -> None:
                            f"(the ways grow by {bits:.0f} bits a hand); use at most about {most:,} hands")
 
 
-def _object_zeros(n: int) -> Array:
+def _objects(values: list[int]) -> Array:
     import numpy as np
 
-    return np.zeros(n, dtype=object)
+    return np.array(values, dtype=object)
 
 
 def _one_more_hand(one: OneHand, ways: Array) -> Array:
     """The ways of each scaled net result after one more hand (index 0: the least, moved by the least step)."""
-    out = _object_zeros(len(ways) + one.steps[-1] - one.steps[0])
+    out = _objects([0] * (len(ways) + one.steps[-1] - one.steps[0]))
     for s, w in zip(one.steps, one.ways, strict=True):
         off = s - one.steps[0]
         out[off:off + len(ways)] += ways * w
@@ -166,8 +166,7 @@ class SessionDist:
 def session_distribution(one: OneHand, hands: int) -> SessionDist:
     """The exact distribution of the net result after ``hands`` independent hands (a convolution)."""
     _check_work(one, hands)
-    ways = _object_zeros(1)
-    ways[0] = 1
+    ways = _objects([1])
     for _ in range(hands):
         ways = _one_more_hand(one, ways)
     return SessionDist(hands, one.scale, hands * one.steps[0], tuple(int(x) for x in ways), one.total**hands)
@@ -200,8 +199,7 @@ def ruin_probability(one: OneHand, hands: int, bankroll: Fraction | int) -> Ruin
     # Ruined when bankroll + net / scale < 1: for an integer scaled net, when net < floor.
     floor = math.ceil((1 - bankroll) * one.scale)
     base = 0  # alive[i] holds the ways of a scaled net result of base + i
-    alive = _object_zeros(1)
-    alive[0] = 1
+    alive = _objects([1])
     ruined, total = 0, 1
     by_hand: list[Fraction] = []
     for _ in range(hands):

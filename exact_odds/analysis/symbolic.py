@@ -1,15 +1,9 @@
 """Symbolic results: house edges in payout symbols, break-even payouts, closed forms in d.
 
 Everything is computed in integers and fractions; SymPy (slow to import) is loaded only when a result
-is asked for as a SymPy expression (:mod:`exact_odds.analysis.symbolic_expressions`).
-
-*Payout symbols.* Each pay line of a bet gets one symbol, named from its label (``tie (push)`` ->
-``tie_push``). The house edge per unit staked is ``P(loses) - sum of P(line) * symbol``, and the
-*break-even* payout of a line is the value of its symbol, the other lines unchanged, at which it is zero.
-
-*Closed forms in the number of decks d* (README, "Closed forms in the number of decks"): the ways of any
-coup outcome are an integer polynomial in d of degree at most 6, interpolated from :data:`FIT_DECKS` and
-checked on other shoes and against the infinite deck (:meth:`ClosedForm.check`).
+is asked for as a SymPy expression (:mod:`exact_odds.analysis.symbolic_expressions`). Each pay line of
+a bet gets one payout symbol, named from its label (``tie (push)`` -> ``tie_push``). The closed forms in
+the number of decks d are told in the README ("Closed forms in the number of decks") and :class:`ClosedForm`.
 
 >>> forms = outcome_closed_forms()
 >>> forms["banker"].limit

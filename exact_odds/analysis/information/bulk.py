@@ -39,7 +39,6 @@ from exact_odds.core.tableau import STANDARD_TABLEAU, Tableau
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    IntArray = npt.NDArray[np.int64]
     Array = npt.NDArray[Any]
 
 

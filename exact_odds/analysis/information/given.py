@@ -1,10 +1,8 @@
 """The exact coup distribution given partial information about the next coup, and what it is worth.
 
-:func:`deal_known` conditions on a :class:`Known`; :func:`deal_cases` splits the coups by the cases of an
-:class:`Information` in one enumeration; :func:`deal_dealt` is the odds of a coup under way. Ways count
-ordered six-card sequences, unused cards included: ``deal_known(shoe, Known())`` is ``deal(shoe)``.
-:func:`advantage` values an information: in each case the bettor makes the best bet (one unit staked,
-``player_ev`` his expectation) or sits out when none is positive, so the *value* is
+Ways count ordered six-card sequences, unused cards included: ``deal_known(shoe, Known())`` is
+``deal(shoe)``. :func:`advantage` values an information: in each case the bettor makes the best bet (one
+unit staked) or sits out when none is positive, so the *value* is
 ``sum over cases c of P(c) * max(EV_c(bet 1), ..., EV_c(bet n), 0)``.
 
 How: cards are pooled into *kinds*, alike in everything the question looks at (point value; rank when
@@ -27,7 +25,7 @@ True
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -301,28 +299,23 @@ def last_two_summed(cl: Classes, m: Moments, pt: int, bt: int, tableau: Tableau,
 # ---------------------------------------------------------------- the whole coup
 
 
-def walk(shoe: Shoe, scheme: Scheme, tableau: Tableau, detail: Detail) -> dict[tuple[Label, ...], dict[Coup, Ways]]:
+def walk(shoe: Shoe, scheme: Scheme, tableau: Tableau, detail: Detail) -> dict[tuple[Label, ...], Counter[Coup]]:
     """Ways of every (labels at positions 1-6, coup) over the ordered six-card sequences allowed (a card
     labelled :data:`EXCLUDED` at its position is not counted)."""
     kinds = kinds_of(shoe, scheme, detail)
     cl, class_of = classes_of(kinds)
     splits = suit_splits(kinds, shoe.infinite) if detail is Detail.SUITS else {}
     four = first_four(kinds, class_of, detail, shoe.infinite)
-    groups: dict[tuple[int, int, Flags, tuple[Label, ...]], Moments] = {}
+    groups: defaultdict[tuple[int, int, Flags, tuple[Label, ...]], Moments] = defaultdict(
+        lambda: Moments.empty(len(cl.count)))
     for (pt, bt, removed, player, banker, labels), w4 in four.items():
         for flags, wf in (flag_shares(w4, player, banker, splits) if detail is not Detail.POINTS else
                           ((_NO_FLAGS, w4),)):
-            key = (pt, bt, flags, labels)
-            moments = groups.get(key)
-            if moments is None:
-                moments = groups[key] = Moments.empty(len(cl.count))
-            moments.add(wf, removed)
-    out: dict[tuple[Label, ...], dict[Coup, Ways]] = {}
+            groups[pt, bt, flags, labels].add(wf, removed)
+    out: defaultdict[tuple[Label, ...], Counter[Coup]] = defaultdict(Counter)
     for (pt, bt, flags, labels), moments in groups.items():
         for (p, b, pc, bc, l5, l6), w in last_two_summed(cl, moments, pt, bt, tableau, shoe.infinite).items():
-            dist = out.setdefault((*labels, l5, l6), {})
-            coup = Coup(p, b, pc, bc, *flags)
-            dist[coup] = dist.get(coup, 0) + w
+            out[(*labels, l5, l6)][Coup(p, b, pc, bc, *flags)] += w
     return out
 
 
