@@ -46,6 +46,7 @@ from exact_odds.dealing.procedure import Procedure, card_code, shoe_card_codes
 from exact_odds.dealing.shuffle import batch_end, shoe_orders
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import STDIN, user_lines
+from exact_odds.inputs.registry import name_key
 from exact_odds.inputs.validate import OBSERVED
 from exact_odds.witness.verify import checks
 from exact_odds.witness.verify.log import CoupLog, ShoeOrder, compositions, shoe_order, suit_compositions
@@ -354,8 +355,7 @@ def parse_counts(text: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for part in (p for p in re.split(r"[,\s]+", text.strip()) if p):
         name, eq, value = part.partition("=")
-        key = re.sub(r"[\s_]+", "-", name.strip().lower())
-        key = short.get(key, key)
+        key = short.get(name_key(name), name_key(name))
         if not eq or key not in COUNT_NAMES:
             raise CountsError(f"count {part!r} should be NAME=N with NAME one of {', '.join(COUNT_NAMES)}")
         if key in out:

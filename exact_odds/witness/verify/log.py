@@ -53,10 +53,10 @@ MISSING = -1
 """A label (or a suit) the log does not give."""
 
 
-def compiled_loops(count: int) -> ModuleType | None:
+def compiled_loops(count: int, jit: bool | None = None) -> ModuleType | None:
     """verify's compiled loops for a call on ``count`` cards or coups, or None for NumPy
     (:func:`exact_odds.batch.compiled.chosen`)."""
-    return compiled.chosen("exact_odds.witness.verify.loops", count)
+    return compiled.chosen("exact_odds.witness.verify.loops", count, jit)
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -163,18 +163,10 @@ def _every_code() -> NDArray[np.int8]:
     return np.array(_code_values(np.arange(COUP_CODES, dtype=np.int64)), dtype=np.int8)
 
 
-def _code_table(codes: NDArray[Any]) -> NDArray[np.int8] | None:
-    """:func:`_code_values` of every coup code, shape (7, codes), when every one of ``codes`` is one, else None."""
-    if codes.size and (int(codes.min()) < 0 or int(codes.max()) >= COUP_CODES):
-        return None
-    return _every_code()
-
-
 def _code_columns(codes: NDArray[Any]) -> NDArray[np.int8]:
-    """:func:`_code_values` of ``codes`` as int8 rows: looked up in the table of every code, or computed."""
-    table = _code_table(codes)
-    if table is not None:
-        return np.take(table, codes, axis=1)
+    """:func:`_code_values` of ``codes`` as int8 rows: looked up in the table of every code when all are codes."""
+    if not codes.size or (int(codes.min()) >= 0 and int(codes.max()) < COUP_CODES):
+        return np.take(_every_code(), codes, axis=1)
     return np.array(_code_values(np.asarray(codes, dtype=np.int64)), dtype=np.int8)
 
 

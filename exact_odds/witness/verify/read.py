@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 from exact_odds.core.shoe import SUITS, ShoeError, parse_card
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import json_objects, user_lines
+from exact_odds.inputs.registry import name_key
 from exact_odds.inputs.validate import NET_RESULT
 from exact_odds.witness.verify.log import BURN_SLOTS, LABELS, MISSING, SLOTS, CoupLog
 
@@ -45,7 +46,7 @@ def column_key(name: str) -> str:
     -> ``"net:banker"`` (a bet's name keeps its hyphens)."""
     text = name.strip().lower()
     if text.startswith(NET):
-        return NET + re.sub(r"[\s_]+", "-", text[len(NET):].strip())
+        return NET + name_key(text[len(NET):])
     return re.sub(r"[\s-]+", "_", text)
 
 
