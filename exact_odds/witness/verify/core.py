@@ -466,16 +466,15 @@ def shoe_rates(shoe: Shoe, tableau: Tableau, procedure: Procedure, *, shoes: int
     return ShoeRates(shoes, seed, float(mean), rates, rate_cov, spread)
 
 
-def _counts_check(name: str, counts: Mapping[str, int], members: Sequence[str], expected: NDArray[np.float64],
-                  moments: NDArray[np.float64], outer: NDArray[np.float64], notes: list[str]) -> Check:
-    n = sum(counts[k] for k in OUTCOMES)
+def _counts_check(name: str, counts: Mapping[str, int], n: int, members: Sequence[str],
+                  expected: NDArray[np.float64], moments: NDArray[np.float64], outer: NDArray[np.float64],
+                  notes: list[str]) -> Check:
     acc = IndicatorSum([k.replace("-", " ") for k in members])
     acc.add_sums(n, np.array([counts[k] for k in members]), expected, moments, outer)
     return statistical_check(name, n, [acc.test(", ".join(acc.names))], acc.tallies(), notes)
 
 
-def _fresh(counts: Mapping[str, int], shoe: Shoe, tableau: Tableau) -> list[Check]:
-    n = sum(counts[k] for k in OUTCOMES)
+def _fresh(counts: Mapping[str, int], n: int, shoe: Shoe, tableau: Tableau) -> list[Check]:
     p = full_shoe_odds(shoe, tableau)
     laws: list[tuple[str, Sequence[str], NDArray[np.float64], NDArray[np.float64]]] = [
         ("outcomes", OUTCOMES, p, np.diag(p))]
@@ -486,12 +485,11 @@ def _fresh(counts: Mapping[str, int], shoe: Shoe, tableau: Tableau) -> list[Chec
         laws.append(("pairs", names, np.full(len(names), q),
                      np.full((len(names), len(names)), b) + np.eye(len(names)) * (q - b)))
     note = f"Expected: {n:,} coups, each from a fresh full shoe ({shoe}, tableau {tableau.name!r})."
-    return [_counts_check(name, counts, members, n * rates, n * moments, n * np.outer(rates, rates), [note])
+    return [_counts_check(name, counts, n, members, n * rates, n * moments, n * np.outer(rates, rates), [note])
             for name, members, rates, moments in laws]
 
 
-def _whole(counts: Mapping[str, int], shoes: int, rates: ShoeRates) -> list[Check]:
-    n = sum(counts[k] for k in OUTCOMES)
+def _whole(counts: Mapping[str, int], n: int, shoes: int, rates: ShoeRates) -> list[Check]:
     found = []
     for name, members in (("outcomes", list(OUTCOMES)), ("pairs", [k for k in COUNT_NAMES[3:] if k in counts])):
         if not members:
@@ -506,7 +504,7 @@ def _whole(counts: Mapping[str, int], shoes: int, rates: ShoeRates) -> list[Chec
                                                                                               strict=True))
                  + f"; the estimate's error is at most {ratio:.1%} of the test's standard deviation and is "
                  "included in the covariance."]
-        found.append(_counts_check(name, counts, members, n * rates.rates[j], moments, np.zeros((len(j), len(j))),
+        found.append(_counts_check(name, counts, n, members, n * rates.rates[j], moments, np.zeros((len(j), len(j))),
                                    notes))
     return found
 
@@ -527,7 +525,7 @@ def verify_counts(counts: Mapping[str, int], shoe: Shoe | None = None, tableau: 
         raise CountsError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
     n = check_counts(counts)
     if shoes is None:
-        found, mode = _fresh(counts, shoe, tableau), "counts"
+        found, mode = _fresh(counts, n, shoe, tableau), "counts"
     else:
         if procedure is None or procedure.fresh:
             raise CountsError("counts over whole shoes need a dealing procedure with a cut card")
@@ -538,5 +536,5 @@ def verify_counts(counts: Mapping[str, int], shoe: Shoe | None = None, tableau: 
         procedure.check(shoe)
         _check_shoes(n, shoes, shoe, procedure)
         rates = shoe_rates(shoe, tableau, procedure, shoes=reference_shoes, seed=seed)
-        found, mode = _whole(counts, shoes, rates), "counts over whole shoes"
+        found, mode = _whole(counts, n, shoes, rates), "counts over whole shoes"
     return LogVerification("counts", mode, shoe, tableau, alpha, n, shoes, judge(found, alpha))
