@@ -206,7 +206,7 @@ class Verifier:
         self.suited_bets = any(b.detail is Detail.SUITS for b in expect)
         self.outcomes, self.cards = OutcomeTally(self.shoe, tableau, expect), CardTally(self.shoe)
         self.found: dict[str, Check] = {}
-        self.coups, self.shoes, self.names = 0, 0, set[str]()
+        self.coups, self.names = 0, set[str]()  # coups so far, the names of their shoes
         self.with_shoes: bool | None = None
         self.columns: tuple[str, ...] = ()
         self.ignored: tuple[str, ...] = ()
@@ -236,7 +236,7 @@ class Verifier:
         left_out = self.outcomes.left_out_note(self.coups, shoes=bool(self.with_shoes))
         every = (*found, *self.outcomes.checks(shoes=bool(self.with_shoes)), self.cards.check(left_out))
         return LogVerification(self.source, "shoes" if self.with_shoes else "fresh", self.shoe, self.tableau,
-                               self.alpha, self.coups, self.shoes if self.with_shoes else None,
+                               self.alpha, self.coups, len(self.names) if self.with_shoes else None,
                                judge(every, self.alpha), self.columns, self.ignored,
                                (*([] if left_out is None else [left_out]), *self._procedure_notes()),
                                player_ev=self.outcomes.player_ev(), procedure=self.procedure if checked else None)
@@ -280,7 +280,6 @@ class Verifier:
             if again:
                 raise VerifyError(f"shoe {min(again)} goes on from an earlier block: give each block whole shoes")
             self.names |= names
-            self.shoes += len(names)
 
     def _merge(self, check: Check, shift: int) -> None:
         """Add a block's deterministic check to the checks so far, its violations' indices moved on by ``shift``."""

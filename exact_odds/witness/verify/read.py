@@ -60,16 +60,14 @@ class _Column:
     def __init__(self, parse: Callable[[str], Any], empty: Any) -> None:
         self.parse, self.empty, self.seen = parse, empty, dict[str, Any]()
 
-    def learn(self, text: str) -> Any:
-        value = self.seen[text] = self.parse(text) if text.strip() else self.empty
-        return value
-
     def values(self, texts: Sequence[str]) -> list[Any]:
         seen = self.seen
         values = list(map(seen.get, texts))
         if None in values:
             for i in [i for i, v in enumerate(values) if v is None]:
-                values[i] = seen[texts[i]] if texts[i] in seen else self.learn(texts[i])
+                if texts[i] not in seen:
+                    seen[texts[i]] = self.parse(texts[i]) if texts[i].strip() else self.empty
+                values[i] = seen[texts[i]]
         return values
 
     def unseen(self, texts: Sequence[str]) -> int:
