@@ -8,6 +8,7 @@ few riffle shuffles) must FAIL the check that concerns them, naming the coups.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -22,18 +23,24 @@ from exact_odds.core.verdict import ChiSquare, chi_square
 from exact_odds.witness.verify import (
     CoupLog,
     VerifyError,
-    load_log,
-    log_text,
     parse_counts,
     read_log,
     rows_log,
     verify_counts,
     verify_log,
 )
+from exact_odds.witness.verify.log import write_log
 from exact_odds.witness.verify.odds import conditional_odds, pair_odds
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 EIGHT = Shoe.decks(8)
+
+
+def log_text(log: CoupLog) -> str:
+    """``log`` as CSV text."""
+    buf = io.StringIO()
+    write_log(log, buf)
+    return buf.getvalue()
 
 
 def write(tmp_path: Path, rows: list[dict[str, str]], name: str = "log.csv") -> str:
@@ -364,7 +371,7 @@ def test_cards_in_every_spelling() -> None:
 def test_unknown_columns_are_ignored_and_listed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "log.csv"
     path.write_text("Table,Player,Banker,Winner,Notes\n1,Kh 5d,7s 8c,T,x\n", encoding="utf-8")
-    result = verify_log(load_log(path), EIGHT)
+    result = verify_log(read_log(path.read_text(encoding="utf-8").splitlines()), EIGHT)
     assert result.ignored == ("Table", "Notes") and result.check("labels").verdict == "PASS"
     _, out, _ = run(capsys, "verify", str(path))
     assert "Columns ignored: Table, Notes." in out

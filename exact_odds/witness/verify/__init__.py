@@ -12,9 +12,9 @@ from exact_odds.witness.verify.core import (
     verify_file,
     verify_log,
 )
-from exact_odds.witness.verify.log import CoupLog, log_text, write_log
-from exact_odds.witness.verify.read import LogBuilder, LogError, load_log, read_blocks, read_log, rows_log
+from exact_odds.witness.verify.log import CoupLog, write_log
+from exact_odds.witness.verify.read import LogBuilder, LogError, read_blocks, read_log, rows_log
 
 __all__ = ["COUNT_NAMES", "MAX_VIOLATIONS", "CoupLog", "LogBuilder", "LogError", "LogVerification", "Verifier",
-           "VerifyError", "load_log", "log_text", "parse_counts", "read_blocks", "read_log", "rows_log",
-           "verify_counts", "verify_file", "verify_log", "write_log"]
+           "VerifyError", "parse_counts", "read_blocks", "read_log", "rows_log", "verify_counts", "verify_file",
+           "verify_log", "write_log"]

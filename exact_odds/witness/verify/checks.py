@@ -9,7 +9,6 @@ the cards or the procedure say instead.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
@@ -27,6 +26,7 @@ from exact_odds.core.tableau import STOOD, Tableau, banker_rule, draw_lookup, pl
 from exact_odds.core.verdict import Check, Violation, deterministic_check
 from exact_odds.dealing.procedure import Procedure
 from exact_odds.inputs.errors import InputError
+from exact_odds.inputs.registry import name_key
 from exact_odds.witness.verify.log import (
     LABELS,
     MISSING,
@@ -115,24 +115,19 @@ class _Found:
         return [violation(log, shoes, i if order is None else int(order[i]), text) for i, text in first]
 
 
-def _player_message(tableau: Tableau, h: Hands, i: int) -> str:
-    p, b = int(h.player2[i]), int(h.banker2[i])
-    drew = int(h.third[i]) != STOOD
-    did = "drew" if drew else "stood"
-    if tableau.natural(p, b):
-        return f"player {p} {did} against banker {b}; the table says a natural ends the coup"
-    return f"player {p} {did}; the table says {'draw' if not drew else 'stand'} ({player_rule(tableau)})"
-
-
-def _banker_message(tableau: Tableau, h: Hands, i: int, drew: bool) -> str:
+def _rule_message(tableau: Tableau, h: Hands, i: int, banker_drew: bool | None = None) -> str:
+    """What the table says of coup ``i``'s player decision (or, given ``banker_drew``, the banker's)."""
     p, b, third = int(h.player2[i]), int(h.banker2[i]), int(h.third[i])
-    did = "drew" if drew else "stood"
+    drew = third != STOOD if banker_drew is None else banker_drew
+    did, told = ("drew", "stand") if drew else ("stood", "draw")
+    who, other = (f"player {p}", f"banker {b}") if banker_drew is None else (f"banker {b}", f"player {p}")
     if tableau.natural(p, b):
-        return f"banker {b} {did} against player {p}; the table says a natural ends the coup"
+        return f"{who} {did} against {other}; the table says a natural ends the coup"
+    if banker_drew is None:
+        return f"{who} {did}; the table says {told} ({player_rule(tableau)})"
     after = "after the player stood" if third == STOOD else f"after player's third card {third}"
-    told = "stand" if drew else "draw"
     rule = banker_rule(tableau, b, None if third == STOOD else third)
-    return f"banker {b} {did} {after}; the table says {told} ({rule})"
+    return f"{who} {did} {after}; the table says {told} ({rule})"
 
 
 def rules_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau, *, keep: int) -> Check:
@@ -141,10 +136,10 @@ def rules_check(log: CoupLog, hands: Hands, shoes: ShoeOrder, tableau: Tableau, 
     player_drew, banker_drew = log.player_cards == 3, log.banker_cards == 3
     found = _Found(keep)
     found.add(np.flatnonzero(lookup.player[hands.player2, hands.banker2] != player_drew),
-              lambda i: _player_message(tableau, hands, i))
+              lambda i: _rule_message(tableau, hands, i))
     banker_should = lookup.banker[hands.player2, hands.banker2, hands.third]
     found.add(np.flatnonzero(banker_should != banker_drew),
-              lambda i: _banker_message(tableau, hands, i, bool(banker_drew[i])))
+              lambda i: _rule_message(tableau, hands, i, bool(banker_drew[i])))
     return deterministic_check("rules", len(log), found.violations(log, shoes), found.count,
                                [f"Each decision asked of the tableau {tableau.name!r}."])
 
@@ -327,9 +322,6 @@ def _card_name(kind: int) -> str:
 def bet_finder(extra: Sequence[Payable] = (), *, config: Configuration | None = None) -> Callable[[str], Payable]:
     """Find a bet by name: in ``config``'s pay table, then among ``extra`` (bets read from files), then among the
     built-in bets (whose error lists the valid names)."""
-    def key(name: str) -> str:
-        return re.sub(r"[\s_]+", "-", name.strip().lower())
-
     def find(name: str) -> Payable:
         if config is not None:
             try:
@@ -337,8 +329,7 @@ def bet_finder(extra: Sequence[Payable] = (), *, config: Configuration | None = 
             except BetError:
                 pass
         for bet in extra:
-            aliases = getattr(bet, "aliases", ())
-            if key(name) in (key(bet.name), *map(key, aliases)):
+            if name_key(name) in map(name_key, (bet.name, *getattr(bet, "aliases", ()))):
                 return bet
         return find_bet(name)
 

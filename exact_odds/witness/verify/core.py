@@ -46,6 +46,7 @@ from exact_odds.dealing.procedure import Procedure, card_code, shoe_card_codes
 from exact_odds.dealing.shuffle import batch_end, shoe_orders
 from exact_odds.inputs.errors import InputError
 from exact_odds.inputs.reading import STDIN, user_lines
+from exact_odds.inputs.registry import name_key
 from exact_odds.inputs.validate import OBSERVED
 from exact_odds.witness.verify import checks
 from exact_odds.witness.verify.log import CoupLog, ShoeOrder, compositions, shoe_order, suit_compositions
@@ -205,7 +206,7 @@ class Verifier:
         self.suited_bets = any(b.detail is Detail.SUITS for b in expect)
         self.outcomes, self.cards = OutcomeTally(self.shoe, tableau, expect), CardTally(self.shoe)
         self.found: dict[str, Check] = {}
-        self.coups, self.shoes, self.names = 0, 0, set[str]()
+        self.coups, self.names = 0, set[str]()  # coups so far, the names of their shoes
         self.with_shoes: bool | None = None
         self.columns: tuple[str, ...] = ()
         self.ignored: tuple[str, ...] = ()
@@ -235,7 +236,7 @@ class Verifier:
         left_out = self.outcomes.left_out_note(self.coups, shoes=bool(self.with_shoes))
         every = (*found, *self.outcomes.checks(shoes=bool(self.with_shoes)), self.cards.check(left_out))
         return LogVerification(self.source, "shoes" if self.with_shoes else "fresh", self.shoe, self.tableau,
-                               self.alpha, self.coups, self.shoes if self.with_shoes else None,
+                               self.alpha, self.coups, len(self.names) if self.with_shoes else None,
                                judge(every, self.alpha), self.columns, self.ignored,
                                (*([] if left_out is None else [left_out]), *self._procedure_notes()),
                                player_ev=self.outcomes.player_ev(), procedure=self.procedure if checked else None)
@@ -279,7 +280,6 @@ class Verifier:
             if again:
                 raise VerifyError(f"shoe {min(again)} goes on from an earlier block: give each block whole shoes")
             self.names |= names
-            self.shoes += len(names)
 
     def _merge(self, check: Check, shift: int) -> None:
         """Add a block's deterministic check to the checks so far, its violations' indices moved on by ``shift``."""
@@ -354,8 +354,7 @@ def parse_counts(text: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for part in (p for p in re.split(r"[,\s]+", text.strip()) if p):
         name, eq, value = part.partition("=")
-        key = re.sub(r"[\s_]+", "-", name.strip().lower())
-        key = short.get(key, key)
+        key = short.get(name_key(name), name_key(name))
         if not eq or key not in COUNT_NAMES:
             raise CountsError(f"count {part!r} should be NAME=N with NAME one of {', '.join(COUNT_NAMES)}")
         if key in out:
@@ -466,16 +465,15 @@ def shoe_rates(shoe: Shoe, tableau: Tableau, procedure: Procedure, *, shoes: int
     return ShoeRates(shoes, seed, float(mean), rates, rate_cov, spread)
 
 
-def _counts_check(name: str, counts: Mapping[str, int], members: Sequence[str], expected: NDArray[np.float64],
-                  moments: NDArray[np.float64], outer: NDArray[np.float64], notes: list[str]) -> Check:
-    n = sum(counts[k] for k in OUTCOMES)
+def _counts_check(name: str, counts: Mapping[str, int], n: int, members: Sequence[str],
+                  expected: NDArray[np.float64], moments: NDArray[np.float64], outer: NDArray[np.float64],
+                  notes: list[str]) -> Check:
     acc = IndicatorSum([k.replace("-", " ") for k in members])
     acc.add_sums(n, np.array([counts[k] for k in members]), expected, moments, outer)
     return statistical_check(name, n, [acc.test(", ".join(acc.names))], acc.tallies(), notes)
 
 
-def _fresh(counts: Mapping[str, int], shoe: Shoe, tableau: Tableau) -> list[Check]:
-    n = sum(counts[k] for k in OUTCOMES)
+def _fresh(counts: Mapping[str, int], n: int, shoe: Shoe, tableau: Tableau) -> list[Check]:
     p = full_shoe_odds(shoe, tableau)
     laws: list[tuple[str, Sequence[str], NDArray[np.float64], NDArray[np.float64]]] = [
         ("outcomes", OUTCOMES, p, np.diag(p))]
@@ -486,12 +484,11 @@ def _fresh(counts: Mapping[str, int], shoe: Shoe, tableau: Tableau) -> list[Chec
         laws.append(("pairs", names, np.full(len(names), q),
                      np.full((len(names), len(names)), b) + np.eye(len(names)) * (q - b)))
     note = f"Expected: {n:,} coups, each from a fresh full shoe ({shoe}, tableau {tableau.name!r})."
-    return [_counts_check(name, counts, members, n * rates, n * moments, n * np.outer(rates, rates), [note])
+    return [_counts_check(name, counts, n, members, n * rates, n * moments, n * np.outer(rates, rates), [note])
             for name, members, rates, moments in laws]
 
 
-def _whole(counts: Mapping[str, int], shoes: int, rates: ShoeRates) -> list[Check]:
-    n = sum(counts[k] for k in OUTCOMES)
+def _whole(counts: Mapping[str, int], n: int, shoes: int, rates: ShoeRates) -> list[Check]:
     found = []
     for name, members in (("outcomes", list(OUTCOMES)), ("pairs", [k for k in COUNT_NAMES[3:] if k in counts])):
         if not members:
@@ -506,7 +503,7 @@ def _whole(counts: Mapping[str, int], shoes: int, rates: ShoeRates) -> list[Chec
                                                                                               strict=True))
                  + f"; the estimate's error is at most {ratio:.1%} of the test's standard deviation and is "
                  "included in the covariance."]
-        found.append(_counts_check(name, counts, members, n * rates.rates[j], moments, np.zeros((len(j), len(j))),
+        found.append(_counts_check(name, counts, n, members, n * rates.rates[j], moments, np.zeros((len(j), len(j))),
                                    notes))
     return found
 
@@ -527,7 +524,7 @@ def verify_counts(counts: Mapping[str, int], shoe: Shoe | None = None, tableau: 
         raise CountsError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
     n = check_counts(counts)
     if shoes is None:
-        found, mode = _fresh(counts, shoe, tableau), "counts"
+        found, mode = _fresh(counts, n, shoe, tableau), "counts"
     else:
         if procedure is None or procedure.fresh:
             raise CountsError("counts over whole shoes need a dealing procedure with a cut card")
@@ -538,5 +535,5 @@ def verify_counts(counts: Mapping[str, int], shoe: Shoe | None = None, tableau: 
         procedure.check(shoe)
         _check_shoes(n, shoes, shoe, procedure)
         rates = shoe_rates(shoe, tableau, procedure, shoes=reference_shoes, seed=seed)
-        found, mode = _whole(counts, shoes, rates), "counts over whole shoes"
+        found, mode = _whole(counts, n, shoes, rates), "counts over whole shoes"
     return LogVerification("counts", mode, shoe, tableau, alpha, n, shoes, judge(found, alpha))

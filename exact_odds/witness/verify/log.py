@@ -19,7 +19,6 @@ decimals written. A log may interleave shoes; each shoe's coups keep the order t
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -53,10 +52,10 @@ MISSING = -1
 """A label (or a suit) the log does not give."""
 
 
-def compiled_loops(count: int) -> ModuleType | None:
+def compiled_loops(count: int, jit: bool | None = None) -> ModuleType | None:
     """verify's compiled loops for a call on ``count`` cards or coups, or None for NumPy
     (:func:`exact_odds.batch.compiled.chosen`)."""
-    return compiled.chosen("exact_odds.witness.verify.loops", count)
+    return compiled.chosen("exact_odds.witness.verify.loops", count, jit)
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -163,18 +162,10 @@ def _every_code() -> NDArray[np.int8]:
     return np.array(_code_values(np.arange(COUP_CODES, dtype=np.int64)), dtype=np.int8)
 
 
-def _code_table(codes: NDArray[Any]) -> NDArray[np.int8] | None:
-    """:func:`_code_values` of every coup code, shape (7, codes), when every one of ``codes`` is one, else None."""
-    if codes.size and (int(codes.min()) < 0 or int(codes.max()) >= COUP_CODES):
-        return None
-    return _every_code()
-
-
 def _code_columns(codes: NDArray[Any]) -> NDArray[np.int8]:
-    """:func:`_code_values` of ``codes`` as int8 rows: looked up in the table of every code, or computed."""
-    table = _code_table(codes)
-    if table is not None:
-        return np.take(table, codes, axis=1)
+    """:func:`_code_values` of ``codes`` as int8 rows: looked up in the table of every code when all are codes."""
+    if not codes.size or (int(codes.min()) >= 0 and int(codes.max()) < COUP_CODES):
+        return np.take(_every_code(), codes, axis=1)
     return np.array(_code_values(np.asarray(codes, dtype=np.int64)), dtype=np.int8)
 
 
@@ -228,9 +219,8 @@ def write_log(log: CoupLog, out: TextIO, *, header: bool = True, chunk: int = 65
     ``read_log`` reads the result back into an equal log. A simulator that writes its coups a block at a time
     passes ``header=False`` after the first block (the blocks carry the same labels).
 
-    >>> buf = io.StringIO()
-    >>> write_log(CoupLog.from_dealt(np.array([[48, 20, 33, 21, 0, 0]]), codes=[92]), buf)
-    >>> print(buf.getvalue().strip())
+    >>> import sys
+    >>> write_log(CoupLog.from_dealt(np.array([[48, 20, 33, 21, 0, 0]]), codes=[92]), sys.stdout)
     player,banker,winner,player_total,banker_total
     Ks 9h,6s 6h,player,9,2
     """
@@ -272,13 +262,6 @@ def _slice(log: CoupLog, start: int, stop: int) -> CoupLog:
                    {k: (v[cut], d[cut]) for k, (v, d) in log.nets.items()}, log.columns, log.ignored,
                    None if log.burn_ranks is None else log.burn_ranks[cut],
                    None if log.burn_suits is None else log.burn_suits[cut])
-
-
-def log_text(log: CoupLog) -> str:
-    """``log`` as CSV text (see :func:`write_log`)."""
-    buf = io.StringIO()
-    write_log(log, buf)
-    return buf.getvalue()
 
 
 BLOCK = 65_536

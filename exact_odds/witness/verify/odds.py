@@ -21,7 +21,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from exact_odds.batch import evaluate
-from exact_odds.batch.compiled import chosen
 from exact_odds.batch.evaluation import Evaluation
 from exact_odds.core.coup import OUTCOMES, Payable, codes_at, payout_lookup, winner_index
 from exact_odds.core.shoe import CARDS_PER_COUP, RANK_LABELS, Shoe
@@ -85,7 +84,7 @@ def _many_odds(left: NDArray[np.int64], tableau: Tableau, bets: tuple[Payable, .
         if found.sequences.dtype != np.int64 or int(found.sequences.max()) * int(abs(weights).max()) >= 2**63:
             found = evaluate(left, bets=bets, tableau=tableau, jit=jit)  # numerators past int64: the kernel's own
         else:
-            fast = chosen("exact_odds.witness.verify.loops", len(left), jit)
+            fast = compiled_loops(len(left), jit)
             if fast is not None:
                 probabilities, ev = (kept or _Kept()).odds(len(found.outcomes), len(bets))
                 fast.winner_odds(found.outcomes, found.sequences, weights, np.array(scales, dtype=np.float64),

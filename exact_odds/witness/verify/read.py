@@ -18,7 +18,6 @@ import csv
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,8 @@ from numpy.typing import NDArray
 
 from exact_odds.core.shoe import SUITS, ShoeError, parse_card
 from exact_odds.inputs.errors import InputError
-from exact_odds.inputs.reading import json_objects, user_lines
+from exact_odds.inputs.reading import json_objects
+from exact_odds.inputs.registry import name_key
 from exact_odds.inputs.validate import NET_RESULT
 from exact_odds.witness.verify.log import BURN_SLOTS, LABELS, MISSING, SLOTS, CoupLog
 
@@ -45,7 +45,7 @@ def column_key(name: str) -> str:
     -> ``"net:banker"`` (a bet's name keeps its hyphens)."""
     text = name.strip().lower()
     if text.startswith(NET):
-        return NET + re.sub(r"[\s_]+", "-", text[len(NET):].strip())
+        return NET + name_key(text[len(NET):])
     return re.sub(r"[\s-]+", "_", text)
 
 
@@ -60,16 +60,14 @@ class _Column:
     def __init__(self, parse: Callable[[str], Any], empty: Any) -> None:
         self.parse, self.empty, self.seen = parse, empty, dict[str, Any]()
 
-    def learn(self, text: str) -> Any:
-        value = self.seen[text] = self.parse(text) if text.strip() else self.empty
-        return value
-
     def values(self, texts: Sequence[str]) -> list[Any]:
         seen = self.seen
         values = list(map(seen.get, texts))
         if None in values:
             for i in [i for i, v in enumerate(values) if v is None]:
-                values[i] = seen[texts[i]] if texts[i] in seen else self.learn(texts[i])
+                if texts[i] not in seen:
+                    seen[texts[i]] = self.parse(texts[i]) if texts[i].strip() else self.empty
+                values[i] = seen[texts[i]]
         return values
 
     def unseen(self, texts: Sequence[str]) -> int:
@@ -315,15 +313,14 @@ def _add_rows(rows: Iterator[tuple[int, list[str]]], keys: Sequence[str], builde
     def add(texts: Sequence[list[str]], numbers: Sequence[int]) -> None:
         builder.add_block(dict(zip(keys, zip(*texts, strict=True), strict=True)), numbers)
 
-    return _in_blocks(_full_rows(rows, len(keys)), add)
+    def full() -> Iterator[tuple[int, list[str]]]:
+        for number, row in rows:
+            if len(row) == len(keys):
+                yield number, row
+            elif row and not (len(row) == 1 and not row[0].strip()):
+                raise LogError(f"line {number}: {len(row)} fields, but the header has {len(keys)}")
 
-
-def _full_rows(rows: Iterator[tuple[int, list[str]]], width: int) -> Iterator[tuple[int, list[str]]]:
-    for number, row in rows:
-        if len(row) == width:
-            yield number, row
-        elif row and not (len(row) == 1 and not row[0].strip()):
-            raise LogError(f"line {number}: {len(row)} fields, but the header has {width}")
+    return _in_blocks(full(), add)
 
 
 def _quoted_rows(first: int, lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
@@ -457,14 +454,6 @@ def _read(lines: Iterable[str], builder: LogBuilder) -> Iterator[None]:
 def _some_coups(builder: LogBuilder, source: str) -> None:
     if not builder.count:
         raise LogError(f"{source}: the log holds no coups (expected a header line and one coup a line)")
-
-
-def load_log(path: str | Path) -> CoupLog:
-    """Read the log file at ``path`` (``"-"``: standard input), line by line
-    (:func:`exact_odds.inputs.reading.user_lines`)."""
-    source = "standard input" if str(path) == "-" else str(path)
-    return read_log(user_lines(path, "log", LogError, newline=""), source=source)
-
 
 
 def rows_log(rows: Iterable[Mapping[str, object]]) -> CoupLog:
