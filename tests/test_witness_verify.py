@@ -23,6 +23,7 @@ from exact_odds.core.verdict import ChiSquare, chi_square
 from exact_odds.witness.verify import (
     CoupLog,
     VerifyError,
+    load_log,
     parse_counts,
     read_log,
     rows_log,
@@ -371,7 +372,7 @@ def test_cards_in_every_spelling() -> None:
 def test_unknown_columns_are_ignored_and_listed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "log.csv"
     path.write_text("Table,Player,Banker,Winner,Notes\n1,Kh 5d,7s 8c,T,x\n", encoding="utf-8")
-    result = verify_log(read_log(path.read_text(encoding="utf-8").splitlines()), EIGHT)
+    result = verify_log(load_log(path), EIGHT)
     assert result.ignored == ("Table", "Notes") and result.check("labels").verdict == "PASS"
     _, out, _ = run(capsys, "verify", str(path))
     assert "Columns ignored: Table, Notes." in out

@@ -13,8 +13,8 @@ from exact_odds.witness.verify.core import (
     verify_log,
 )
 from exact_odds.witness.verify.log import CoupLog, write_log
-from exact_odds.witness.verify.read import LogBuilder, LogError, read_blocks, read_log, rows_log
+from exact_odds.witness.verify.read import LogBuilder, LogError, load_log, read_blocks, read_log, rows_log
 
 __all__ = ["COUNT_NAMES", "MAX_VIOLATIONS", "CoupLog", "LogBuilder", "LogError", "LogVerification", "Verifier",
-           "VerifyError", "parse_counts", "read_blocks", "read_log", "rows_log", "verify_counts", "verify_file",
-           "verify_log", "write_log"]
+           "VerifyError", "load_log", "parse_counts", "read_blocks", "read_log", "rows_log", "verify_counts",
+           "verify_file", "verify_log", "write_log"]

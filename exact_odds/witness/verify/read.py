@@ -18,6 +18,7 @@ import csv
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,7 @@ from numpy.typing import NDArray
 
 from exact_odds.core.shoe import SUITS, ShoeError, parse_card
 from exact_odds.inputs.errors import InputError
-from exact_odds.inputs.reading import json_objects
+from exact_odds.inputs.reading import json_objects, user_lines
 from exact_odds.inputs.registry import name_key
 from exact_odds.inputs.validate import NET_RESULT
 from exact_odds.witness.verify.log import BURN_SLOTS, LABELS, MISSING, SLOTS, CoupLog
@@ -454,6 +455,13 @@ def _read(lines: Iterable[str], builder: LogBuilder) -> Iterator[None]:
 def _some_coups(builder: LogBuilder, source: str) -> None:
     if not builder.count:
         raise LogError(f"{source}: the log holds no coups (expected a header line and one coup a line)")
+
+
+def load_log(path: str | Path) -> CoupLog:
+    """Read the log file at ``path`` (``"-"``: standard input), line by line under the size caps of
+    :func:`exact_odds.inputs.reading.user_lines`."""
+    source = "standard input" if str(path) == "-" else str(path)
+    return read_log(user_lines(path, "log", LogError, newline=""), source=source)
 
 
 def rows_log(rows: Iterable[Mapping[str, object]]) -> CoupLog:
