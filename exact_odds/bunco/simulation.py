@@ -118,8 +118,7 @@ def chi_square_test(observed: Dist[int], expected: Dist[int], *, alpha: Fraction
     trials = observed.total
     if trials < 1:
         raise ValueError("a chi-square test needs at least one observation")
-    if not 0 < alpha < 1:
-        raise ValueError(f"the significance level must lie strictly between 0 and 1, got {alpha}")
+    check_alpha(alpha)
     counts = {k: trials * Fraction(w, expected.total) for k, w in expected.items()}
     impossible = sum(n for k, n in observed.items() if k not in counts)
     bins = tuple(pool(observed, counts, min_expected))

@@ -169,13 +169,8 @@ class StoreTrueOnce(argparse._StoreTrueAction, StoreConstOnce):
     """``action="store_true"``, once."""
 
 
-class StoreFalseOnce(argparse._StoreFalseAction, StoreConstOnce):
-    """``action="store_false"``, once."""
-
-
 _ONCE: dict[str | None, type[argparse.Action]] = {
-    None: StoreOnce, "store": StoreOnce, "store_const": StoreConstOnce, "store_true": StoreTrueOnce,
-    "store_false": StoreFalseOnce}
+    None: StoreOnce, "store": StoreOnce, "store_const": StoreConstOnce, "store_true": StoreTrueOnce}
 """The single-valued actions, by the names ``add_argument(action=...)`` takes."""
 
 
@@ -253,30 +248,25 @@ def add(parser: argparse.ArgumentParser, *names: str) -> None:
         parser.add_argument(*flags, **keywords)
 
 
-def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Callable[[], Sequence[Table]], *,
+def render(args: argparse.Namespace, as_json: Callable[[], object], tables: Callable[[], Sequence[Table] | str], *,
            figures: Callable[[], Sequence[document.Figure]] | None = None, **given: Any) -> Output:
     """A command's output in its --format, headed by its provenance (:func:`provenance_from_args`, with the
     parts in ``given``): the JSON of ``as_json()``, the ``tables()`` as a workbook (``xlsx``, bytes) or as a
-    document. An HTML page also shows the ``figures()`` (drawn only for it, when matplotlib is installed)."""
+    document, or a drawing or a story (``deal``, ``roads``: ``tables()`` a text). An HTML page also shows the
+    ``figures()`` (drawn only for it, when matplotlib is installed)."""
     provenance = provenance_from_args(args, **given)
     if args.format == "json":
         return render_json(document.with_provenance(as_json(), provenance))
     fragment = bool(getattr(args, "latex_fragment", False))
     if fragment and args.format != "latex":
         raise InputError("--latex-fragment needs --format latex")
+    content = tables()
+    if isinstance(content, str):
+        return document.render_text_document(content, args.format, provenance)
     if args.format == "xlsx":
-        return document.workbook_bytes(tables(), provenance)
+        return document.workbook_bytes(content, provenance)
     drawn = figures() if figures is not None and args.format == "html" and installed("matplotlib") else ()
-    return document.render_document(tables(), args.format, provenance, figures=drawn, fragment=fragment)
-
-
-def render_text(args: argparse.Namespace, as_json: Callable[[], object], text: Callable[[], str],
-                **given: Any) -> str:
-    """A drawing or a story (``deal``, ``roads``) in its --format, table or json, headed as :func:`render`'s."""
-    provenance = provenance_from_args(args, **given)
-    if args.format == "json":
-        return render_json(document.with_provenance(as_json(), provenance))
-    return document.render_text_document(text(), args.format, provenance)
+    return document.render_document(content, args.format, provenance, figures=drawn, fragment=fragment)
 
 
 def figures(args: argparse.Namespace, title: str, draw: Callable[[], Any]) -> Callable[[], list[document.Figure]]:

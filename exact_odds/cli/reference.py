@@ -233,7 +233,6 @@ def add_sidebets(sub: options.Subparsers) -> None:
     options.add_format_options(p)
 
 
-
 def cmd_advantage(args: argparse.Namespace) -> options.Output:
     shoe = options.shoe_from_args(args)
     watched = information.Information.parse(args.position, args.groups)

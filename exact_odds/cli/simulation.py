@@ -116,14 +116,14 @@ def add_simulate(sub: options.Subparsers) -> None:
     options.add_format_options(p, quiet=True)
 
 
-def cmd_deal(args: argparse.Namespace) -> str:
+def cmd_deal(args: argparse.Namespace) -> options.Output:
     shoe, tableau = options.shoe_from_args(args), options.tableau_from_args(args)
     seed = options.seed_from_args(args)
     sc = shoe_coup(shoe, seed, coup=args.coup, tableau=tableau, procedure=options.procedure_from_args(args))
     steps, coup = explain_coup(sc.remaining, sc.cards, tableau,
                                card_text=lambda c: simulation.card_label(c, ascii_only=args.ascii))
-    return options.render_text(args, lambda: simulation.deal_json(sc, seed, shoe, steps, coup),
-                               lambda: simulation.deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii))
+    return options.render(args, lambda: simulation.deal_json(sc, seed, shoe, steps, coup),
+                          lambda: simulation.deal_text(sc, seed, str(shoe), steps, coup, ascii_only=args.ascii))
 
 
 def add_deal(sub: options.Subparsers) -> None:
@@ -195,7 +195,7 @@ def add_session(sub: options.Subparsers) -> None:
     options.add_format_options(p, quiet=True)
 
 
-def cmd_roads(args: argparse.Namespace) -> str:
+def cmd_roads(args: argparse.Namespace) -> options.Output:
     if args.input is not None:
         if args.seed is not None:
             raise InputError("give either --seed (a simulated shoe) or --input FILE (recorded results), not both")
@@ -209,8 +209,8 @@ def cmd_roads(args: argparse.Namespace) -> str:
         heading = f"Roads of a shoe of {shoe} shuffled with seed {seed} (the first shoe of simulate --seed {seed})"
     roads = build_roads(results)
     recorded = {"tableau": None, "shoe": None, "procedure": None} if args.input is not None else {}
-    return options.render_text(args, lambda: simulation.roads_json(roads, heading),
-                               lambda: simulation.roads_text(roads, heading, color=args.color), **recorded)
+    return options.render(args, lambda: simulation.roads_json(roads, heading),
+                          lambda: simulation.roads_text(roads, heading, color=args.color), **recorded)
 
 
 def add_roads(sub: options.Subparsers) -> None:
@@ -228,7 +228,6 @@ def add_roads(sub: options.Subparsers) -> None:
     options.add_procedure_options(p, fresh=False)
     p.add_argument("--color", action="store_true", help="colour the marks (red, blue, green) with ANSI escapes")
     options.add_format_options(p, ["table", "json"])
-
 
 
 def cmd_verify(args: argparse.Namespace) -> options.Output:
