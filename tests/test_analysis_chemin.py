@@ -8,6 +8,7 @@ strategies alone: it shares nothing with the payoff tables or the solver.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from itertools import permutations, product
@@ -84,22 +85,23 @@ def banker_rule(rules: ChoiceRules, information: Information, banker: tuple[int,
     return decision
 
 
-def player_result(seq: tuple[int, ...], information: Information, rules: ChoiceRules) -> Fraction:
-    """The Player's expected result on six point values in dealing order, strategies being probabilities."""
+def result(seq: tuple[int, ...], information: Information, rules: ChoiceRules,
+           score: Callable[[int, int], Fraction | int] = sign) -> Fraction:
+    """One side's expected score on six point values in dealing order, strategies being probabilities: by
+    default the Player's result (+1, -1, 0)."""
     p1, b1, p2, b2, c5, c6 = seq
     p, b = (p1 + p2) % 10, (b1 + b2) % 10
     if p >= 8 or b >= 8:
-        return Fraction(sign(p, b))
+        return Fraction(score(p, b))
     player = (min(p1, p2), max(p1, p2))
     banker = (min(b1, b2), max(b1, b2))
     draws = rules.player_decision(player) if information.player_sees_cards else rules.player[p]
-
     assert draws is not None
     q = banker_rule(rules, information, banker, None)
-    stood = q * sign(p, (b + c5) % 10) + (1 - q) * sign(p, b)
+    stood = q * score(p, (b + c5) % 10) + (1 - q) * score(p, b)
     pf = (p + c5) % 10
     q = banker_rule(rules, information, banker, c5)
-    drew = q * sign(pf, (b + c6) % 10) + (1 - q) * sign(pf, b)
+    drew = q * score(pf, (b + c6) % 10) + (1 - q) * score(pf, b)
     return draws * drew + (1 - draws) * stood
 
 
@@ -112,7 +114,7 @@ def brute_force(shoe: Shoe, information: Information, rules: ChoiceRules) -> Fra
     if shoe.infinite:
         return with_replacement(information, rules)
     sequences = list(permutations(point_cards(shoe), 6))
-    return sum((player_result(seq, information, rules) for seq in sequences), Fraction(0)) / len(sequences)
+    return sum((result(seq, information, rules) for seq in sequences), Fraction(0)) / len(sequences)
 
 
 WEIGHT = (4, 1, 1, 1, 1, 1, 1, 1, 1, 1)

@@ -12,13 +12,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from functools import cache
 from itertools import pairwise, permutations
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from test_analysis_chemin import SMALL, banker_rule, point_cards, sign, solution_rules
+from test_analysis_chemin import SMALL, point_cards, result, sign, solution_rules
 
 from exact_odds.analysis.chemin import (
     Certificate,
@@ -44,25 +43,6 @@ def rules_of(game: CommissionGame, player: Sequence[Fraction], banker: Sequence[
     return solution_rules(Solution(game.player, Fraction(0), tuple(player), tuple(banker), zero, True, True))
 
 
-def result(seq: tuple[int, ...], information: Information, rules: ChoiceRules, score: Score) -> Fraction:
-    """One side's expected score on six point values in dealing order, the strategies being probabilities."""
-    p1, b1, p2, b2, c5, c6 = seq
-    p, b = (p1 + p2) % 10, (b1 + b2) % 10
-    if p >= 8 or b >= 8:
-        return score(p, b)
-    player = (min(p1, p2), max(p1, p2))
-    banker = (min(b1, b2), max(b1, b2))
-    draws = rules.player_decision(player) if information.player_sees_cards else rules.player[p]
-    assert draws is not None
-    q = banker_rule(rules, information, banker, None)
-    stood = q * score(p, (b + c5) % 10) + (1 - q) * score(p, b)
-    pf = (p + c5) % 10
-    q = banker_rule(rules, information, banker, c5)
-    drew = q * score(pf, (b + c6) % 10) + (1 - q) * score(pf, b)
-    return draws * drew + (1 - draws) * stood
-
-
-@cache
 def sequences(shoe: Shoe) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Every ordered six-card sequence of the shoe's point values, with how many permutations give it."""
     return tuple(Counter(permutations(point_cards(shoe), 6)).items())
